@@ -1,0 +1,64 @@
+/*
+ * core/hashmap.h — open-addressing hash maps used by the loaders and the
+ * model (internal to the core).
+ *
+ * fl_u64map maps a uint64_t key to a uint32_t value (GUIDs, (node, port)
+ * pairs). fl_strmap maps a byte string to a uint32_t value; it copies keys
+ * into its own arena. Both grow at 50% load (linear probing), so inserts and
+ * lookups are O(1) expected. Zero-initialise, use, then *_free().
+ */
+#ifndef FABRICLINT_CORE_HASHMAP_H
+#define FABRICLINT_CORE_HASHMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Value returned by lookups when the key is absent. */
+#define FL_MAP_ABSENT UINT32_MAX
+
+typedef struct fl_u64map {
+  uint64_t *keys;
+  uint32_t *vals; /* FL_MAP_ABSENT marks an empty slot */
+  size_t cap;     /* power of two, or 0 */
+  size_t len;
+} fl_u64map;
+
+/** Value of @key, or FL_MAP_ABSENT. */
+uint32_t fl_u64map_get(const fl_u64map *m, uint64_t key);
+/**
+ * Insert @key -> @val unless present. Returns the value now stored (the old
+ * one if @key was present), or FL_MAP_ABSENT when out of memory.
+ * @val must not be FL_MAP_ABSENT.
+ */
+uint32_t fl_u64map_put(fl_u64map *m, uint64_t key, uint32_t val);
+/** Insert or overwrite. Returns 0, or -1 when out of memory. */
+int fl_u64map_set(fl_u64map *m, uint64_t key, uint32_t val);
+void fl_u64map_free(fl_u64map *m);
+
+typedef struct fl_strmap {
+  uint32_t *slots;  /* entry index + 1, 0 = empty */
+  size_t cap;       /* power of two, or 0 */
+  size_t len;
+  uint64_t *hashes; /* per entry */
+  uint32_t *offs;   /* per entry: offset of key in arena */
+  uint32_t *lens;   /* per entry: key length */
+  uint32_t *vals;   /* per entry */
+  size_t ecap;
+  char *arena;
+  size_t alen, acap;
+} fl_strmap;
+
+/** Value of key (@s, @len), or FL_MAP_ABSENT. */
+uint32_t fl_strmap_get(const fl_strmap *m, const char *s, size_t len);
+/** Insert unless present; returns the stored value, FL_MAP_ABSENT on ENOMEM. */
+uint32_t fl_strmap_put(fl_strmap *m, const char *s, size_t len, uint32_t val);
+/** Number of entries. */
+static inline size_t fl_strmap_len(const fl_strmap *m) { return m->len; }
+/** Key of entry @i (insertion order), NUL-terminated, valid until next put. */
+const char *fl_strmap_key(const fl_strmap *m, size_t i);
+void fl_strmap_free(fl_strmap *m);
+
+/** 64-bit hash of bytes (FNV-1a folded with a final mix). */
+uint64_t fl_hash_bytes(const char *s, size_t len);
+
+#endif

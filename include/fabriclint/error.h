@@ -1,0 +1,69 @@
+/*
+ * fabriclint/error.h — one error record, filled by whatever failed.
+ *
+ * The record is a plain struct with fixed buffers: it is owned by the caller
+ * (usually on the stack), needs no freeing, and carries the location of bad
+ * input as file, line and column so that the CLI can print the conventional
+ * `file:line[:col]: message` form (GNU Coding Standards, "Formatting Error
+ * Messages").
+ */
+#ifndef FABRICLINT_ERROR_H
+#define FABRICLINT_ERROR_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Size of the message buffer of fl_error, including the NUL. */
+#define FL_ERROR_MSG_MAX 1024
+/** Size of the file-name buffer of fl_error, including the NUL. */
+#define FL_ERROR_FILE_MAX 1024
+
+/**
+ * fl_error — what went wrong and where.
+ * @code: one of the FL_E* codes of types.h (0 when no error was recorded).
+ * @file: the input file concerned, or "" when not about a file.
+ * @line: 1-based line in @file, 0 when unknown.
+ * @col:  1-based column in @file, 0 when unknown.
+ * @message: a human-readable sentence saying what was expected.
+ */
+typedef struct fl_error {
+  int code;
+  uint32_t line;
+  uint32_t col;
+  char file[FL_ERROR_FILE_MAX];
+  char message[FL_ERROR_MSG_MAX];
+} fl_error;
+
+/**
+ * fl_error_clear() — reset @err to "no error". @err may be NULL.
+ */
+void fl_error_clear(fl_error *err);
+
+/**
+ * fl_error_set() — record an error; returns @code so callers can write
+ * `return fl_error_set(err, FL_EPARSE, path, line, 0, "...")`.
+ * @err may be NULL (the error is then only returned). @file may be NULL.
+ * The message is printf-formatted and truncated to FL_ERROR_MSG_MAX - 1 bytes.
+ * Only the first error is kept: a second call on an error already set is a
+ * no-op, so the root cause survives cleanup paths.
+ */
+int fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
+                 uint32_t col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/**
+ * fl_error_format() — write `file:line:col: message` (parts that are unknown
+ * are left out) into @buf of @size bytes; returns @buf.
+ */
+char *fl_error_format(const fl_error *err, char *buf, uint32_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABRICLINT_ERROR_H */

@@ -1,0 +1,82 @@
+/*
+ * fabriclint/load.h — reading inputs into a fabric, with format detection.
+ *
+ * One call loads one file into an fl_fabric under construction; several
+ * calls add several inputs to the same fabric (a topology plus routing
+ * dumps). Call fl_fabric_finalize() after the last one.
+ */
+#ifndef FABRICLINT_LOAD_H
+#define FABRICLINT_LOAD_H
+
+#include <stdint.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Input formats. */
+#define FL_FMT_AUTO 0u          /**< detect from content (fl_detect_format) */
+#define FL_FMT_IBNETDISCOVER 1u /**< ibnetdiscover topology output, incl. -g */
+#define FL_FMT_IBND_PORTS 2u    /**< ibnetdiscover -p ports report */
+#define FL_FMT_DESIGN_XML 3u    /**< fabriclint design XML (schema/design.rng) */
+#define FL_FMT_IBSIM_NET 4u     /**< ibsim net file (ibsim/sim_net.c dialect) */
+
+/**
+ * fl_load_options — knobs of the loaders. Zero-initialise, then set fields.
+ * @node_name_map: path of an infiniband-diags node-name-map file (GUID ->
+ *   name; semantics of rdma-core util/node_name_map.c), or NULL.
+ * @system_pattern: POSIX extended regex with two capture groups (system,
+ *   device) applied to CA node descriptions, or NULL for the default, which
+ *   splits "<system> <device>" when the last word looks like a device
+ *   (mlx5_0, HCA-1, hfi1_0, ...).
+ * @no_schema: 1 to skip RelaxNG validation of design XML (faster; errors then
+ *   come from the loader's own checks only).
+ */
+typedef struct fl_load_options {
+  const char *node_name_map;
+  const char *system_pattern;
+  int no_schema;
+} fl_load_options;
+
+/**
+ * fl_format_name() — "ibnetdiscover", "ibnetdiscover-ports", "design-xml",
+ * "ibsim-net", or "auto". Never NULL.
+ */
+const char *fl_format_name(uint32_t fmt);
+
+/**
+ * fl_format_parse() — inverse of fl_format_name(); returns FL_FMT_AUTO for
+ * "auto" and (uint32_t)-1 for an unknown name.
+ */
+uint32_t fl_format_parse(const char *name);
+
+/**
+ * fl_detect_format() — guess the format of file @path from its first 64 KiB:
+ * an XML root element <fabric> in the fabriclint namespace is design XML; a
+ * line starting with vendid=/switchguid=/caguid=/Switch/Ca/Rt and a quoted
+ * "S-"/"H-"/"R-" id is ibnetdiscover; `SW  <lid> <port> 0x...` lines are the
+ * -p report; Switch/Hca headers with free-form ids are an ibsim net file.
+ * Returns the FL_FMT_* value, or FL_FMT_AUTO with @err set (file unreadable,
+ * or content recognised as nothing; the ibnetdiscover binary --cache format
+ * is named as such).
+ */
+uint32_t fl_detect_format(const char *path, fl_error *err);
+
+/**
+ * fl_fabric_load() — parse file @path in format @fmt (FL_FMT_AUTO detects)
+ * and add its nodes, ports and links to @fab, which must not be finalized.
+ * @opts may be NULL (defaults). The file is only read, never modified.
+ * Returns FL_OK; FL_EIO (unreadable), FL_EPARSE (bad content: @err names
+ * file, line, column and what was expected) or FL_ENOMEM. On error @fab may
+ * hold part of the input and should be freed.
+ */
+int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
+                   const fl_load_options *opts, fl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABRICLINT_LOAD_H */

@@ -1,0 +1,284 @@
+/*
+ * fabriclint/plugin.h — the rule plugin ABI, version 1 (DESIGN.md §3).
+ *
+ * A plugin is a shared object exporting one symbol, FL_PLUGIN_ENTRY
+ * ("fabriclint_plugin_v1"), a function returning a const fl_plugin_desc.
+ * The host hands the plugin a function table (fl_host_api) in init() and in
+ * every check(): plugins never link against the host library, so they build
+ * with -Wl,-z,defs and load into any host of the same ABI major.
+ *
+ * ABI rules (the SQLite loadable-extension and Redis module patterns):
+ *  - Structs hold fixed-width integers, pointers and function pointers only.
+ *    Each starts with struct_size (sizeof as compiled) and grows only at the
+ *    end; the host reads only the fields a smaller struct_size covers.
+ *  - Arrays of growable structs are arrays of pointers (no stride problem).
+ *  - Strings are borrowed UTF-8, NUL-terminated. Whatever the host returns is
+ *    owned by the host and valid until the check returns (fabric strings:
+ *    until the process ends). report() copies what it is given.
+ *  - The host refuses a plugin whose abi_major differs from FL_ABI_MAJOR or
+ *    whose abi_minor is newer than the host's, naming both versions (exit 3).
+ *  - Rules run one at a time on one thread. Plugins keep no global mutable
+ *    state: per-plugin state lives in the pointer init() returns.
+ *  - check() returning non-zero means "could not run" (exit 3), never a
+ *    finding.
+ */
+#ifndef FABRICLINT_PLUGIN_H
+#define FABRICLINT_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabriclint/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** ABI version implemented by this header. */
+#define FL_ABI_MAJOR 1u
+#define FL_ABI_MINOR 0u
+
+/** Name of the one exported entry point. */
+#define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
+
+#if defined(__GNUC__)
+#define FL_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define FL_PLUGIN_EXPORT
+#endif
+
+typedef struct fl_fabric fl_fabric;
+/** fl_ctx — one rule run: its parameters, its findings sink. Opaque. */
+typedef struct fl_ctx fl_ctx;
+
+/** Parameter types (fl_param_def.type). */
+#define FL_PARAM_INT 1u    /**< int64, read with param_int() */
+#define FL_PARAM_DOUBLE 2u /**< double, read with param_double() */
+#define FL_PARAM_STRING 3u /**< string, read with param_string() */
+#define FL_PARAM_BOOL 4u   /**< 0/1, "true"/"false", read with param_int() */
+
+/** Inputs a rule needs (fl_rule_def.needs); a rule whose needs are unmet is
+ * skipped with a note, not failed. */
+#define FL_NEEDS_ROUTING 0x1u /**< LFTs */
+#define FL_NEEDS_SL2VL 0x2u   /**< SL-to-VL tables */
+#define FL_NEEDS_DESIGN 0x4u  /**< design attributes (tier/rail/...) */
+
+/**
+ * fl_param_def — one typed rule parameter.
+ * @name: lower-case-with-dashes, unique within the rule.
+ * @type: FL_PARAM_*.
+ * @default_value: the default as text ("1", "0.5", "4x"), or NULL for none.
+ * @unit: unit of the value ("Gb/s", "ports", "lanes", "%"), or NULL.
+ * @doc: one sentence.
+ */
+typedef struct fl_param_def {
+  uint32_t struct_size;
+  uint32_t type;
+  const char *name;
+  const char *default_value;
+  const char *unit;
+  const char *doc;
+} fl_param_def;
+
+struct fl_host_api;
+
+/**
+ * fl_rule_def — one rule.
+ * @id: "plugin.rule-name", lower case, e.g. "deadlock.credit-loop"; the part
+ *   before the dot must be the plugin's name.
+ * @summary: one line. @help: paragraphs (Markdown) explaining what is
+ *   checked, why it matters and how to fix it.
+ * @default_severity: FL_SEV_*. @enabled_by_default: 0 for opt-in rules.
+ * @needs: FL_NEEDS_* bits.
+ * @params/@n_params: parameter definitions (array of pointers).
+ * @check: run the rule; use @api to read the fabric (api->fabric(ctx)),
+ *   parameters and to report findings. @plugin_data is what init() returned.
+ *   Returns 0, or non-zero when the rule could not run (after api->fail()).
+ */
+typedef struct fl_rule_def {
+  uint32_t struct_size;
+  uint32_t default_severity;
+  const char *id;
+  const char *summary;
+  const char *help;
+  uint32_t enabled_by_default;
+  uint32_t needs;
+  const fl_param_def *const *params;
+  uint32_t n_params;
+  int (*check)(const struct fl_host_api *api, fl_ctx *ctx, void *plugin_data);
+} fl_rule_def;
+
+/**
+ * fl_port_ref — a port named by its node and number, for findings about
+ * ports that are only known by reference (e.g. a port the node lacks).
+ */
+typedef struct fl_port_ref {
+  fl_id node;
+  uint32_t port;
+} fl_port_ref;
+
+/**
+ * fl_finding — one finding, passed to api->report(), which copies it.
+ * @severity: FL_SEV_*, or 0 for the rule's (possibly policy-overridden)
+ *   severity.
+ * @message: one sentence naming what is wrong, where, and what was expected.
+ * @nodes/@n_nodes: every node the finding is about (fl_id), in the order a
+ *   person should read them. The first element with provenance locates the
+ *   finding (SARIF physical location, text `file:line`).
+ * @ports/@n_ports: ports the finding is about.
+ * @links/@n_links: links the finding is about (their provenance is preferred
+ *   for the location).
+ * @evidence_json: a JSON object (text) with rule-specific figures, or NULL.
+ *   The host validates it; invalid JSON makes report() fail.
+ * @key: a stable identity for baselines (entity names, never line numbers),
+ *   or NULL to let the host build one from rule id, nodes and ports.
+ */
+typedef struct fl_finding {
+  uint32_t struct_size;
+  uint32_t severity;
+  const char *message;
+  const fl_id *nodes;
+  uint32_t n_nodes;
+  uint32_t n_ports;
+  const fl_port_ref *ports;
+  const fl_id *links;
+  uint32_t n_links;
+  uint32_t reserved0;
+  const char *evidence_json;
+  const char *key;
+} fl_finding;
+
+/**
+ * fl_host_api — the function table the host hands to plugins.
+ * Every fabric accessor has the semantics of the fl_fabric_* function of the
+ * same name in fabriclint/fabric.h (read that header for units and errors).
+ * The table only grows at the end; check struct_size / abi_minor before
+ * using members added after 1.0.
+ */
+typedef struct fl_host_api {
+  uint32_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  uint32_t reserved0;
+
+  /* -- the run -- */
+  /** The fabric being checked (read-only, finalized). */
+  const fl_fabric *(*fabric)(fl_ctx *ctx);
+  /** Id of the rule being run. */
+  const char *(*rule_id)(fl_ctx *ctx);
+
+  /* -- counts -- */
+  uint32_t (*node_count)(const fl_fabric *f);
+  uint32_t (*port_count)(const fl_fabric *f);
+  uint32_t (*link_count)(const fl_fabric *f);
+
+  /* -- nodes -- */
+  uint32_t (*node_kind)(const fl_fabric *f, fl_id n);
+  const char *(*node_name)(const fl_fabric *f, fl_id n);
+  const char *(*node_desc)(const fl_fabric *f, fl_id n);
+  uint64_t (*node_guid)(const fl_fabric *f, fl_id n);
+  uint64_t (*node_sysimgguid)(const fl_fabric *f, fl_id n);
+  uint32_t (*node_devid)(const fl_fabric *f, fl_id n);
+  const char *(*node_system)(const fl_fabric *f, fl_id n);
+  const char *(*node_device)(const fl_fabric *f, fl_id n);
+  uint32_t (*node_nports)(const fl_fabric *f, fl_id n);
+  uint32_t (*node_tier)(const fl_fabric *f, fl_id n);
+  fl_id (*node_first_port)(const fl_fabric *f, fl_id n);
+  uint32_t (*node_port_count)(const fl_fabric *f, fl_id n);
+  fl_id (*find_port)(const fl_fabric *f, fl_id n, uint32_t num);
+  fl_id (*find_node_guid)(const fl_fabric *f, uint64_t guid);
+  fl_id (*find_node_name)(const fl_fabric *f, const char *name);
+
+  /* -- ports -- */
+  fl_id (*port_node)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_num)(const fl_fabric *f, fl_id p);
+  uint64_t (*port_guid)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_lid)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_lmc)(const fl_fabric *f, fl_id p);
+  const char *(*port_label)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_link_count)(const fl_fabric *f, fl_id p);
+  fl_id (*port_link)(const fl_fabric *f, fl_id p, uint32_t i);
+
+  /* -- links -- */
+  fl_id (*link_port)(const fl_fabric *f, fl_id l, uint32_t end);
+  fl_id (*link_other)(const fl_fabric *f, fl_id l, fl_id p);
+  uint32_t (*link_width)(const fl_fabric *f, fl_id l);
+  uint32_t (*link_speed)(const fl_fabric *f, fl_id l);
+  uint32_t (*link_width_b)(const fl_fabric *f, fl_id l);
+  uint32_t (*link_speed_b)(const fl_fabric *f, fl_id l);
+  uint32_t (*link_flags)(const fl_fabric *f, fl_id l);
+  double (*link_gbps)(const fl_fabric *f, fl_id l);
+
+  /* -- attributes, provenance, vocabulary -- */
+  const char *(*attr)(const fl_fabric *f, uint32_t ent_kind, fl_id id,
+                      const char *key);
+  int (*provenance)(const fl_fabric *f, uint32_t ent_kind, fl_id id,
+                    const char **file, uint32_t *line, uint32_t *col);
+  const char *(*speed_name)(uint32_t speed);
+  double (*speed_lane_gbps)(uint32_t speed);
+
+  /* -- graph queries, answered by the core on its igraph view ------------
+   * Caller-provided output arrays; sizes as stated. Return FL_OK or an
+   * FL_E* code (e.g. FL_ENOMEM). The graph is undirected, multi-edges and
+   * self-loops kept (vertex = node, edge = link). */
+  /** Connected components: @membership[node_count] gets a component index
+   * (components numbered by their smallest node id, ascending), *@n_comp
+   * the count. O(V + E). */
+  int (*components)(const fl_fabric *f, uint32_t *membership,
+                    uint32_t *n_comp);
+  /** Articulation points (nodes whose removal disconnects their component):
+   * @out[node_count] receives node ids ascending, *@n the count. O(V + E). */
+  int (*articulation_points)(const fl_fabric *f, fl_id *out, uint32_t *n);
+  /** Bridges (links whose removal disconnects): @out[link_count], ascending.
+   * Parallel cables are never bridges. O(V + E). */
+  int (*bridges)(const fl_fabric *f, fl_id *out, uint32_t *n);
+  /** Hop distances from node @src: @dist[node_count], -1 = unreachable.
+   * O(V + E). */
+  int (*bfs_distances)(const fl_fabric *f, fl_id src, int32_t *dist);
+
+  /* -- parameters (policy value, else the rule's default) -- */
+  /** FL_OK and *@out set; FL_ENOTFOUND when unset with no default;
+   * FL_EINVAL when the value is not of the type. */
+  int (*param_int)(fl_ctx *ctx, const char *name, int64_t *out);
+  int (*param_double)(fl_ctx *ctx, const char *name, double *out);
+  int (*param_string)(fl_ctx *ctx, const char *name, const char **out);
+
+  /* -- output -- */
+  /** Copy finding @f into the run's findings. FL_OK, FL_EINVAL (bad
+   * evidence JSON, bad ids, NULL message), FL_ENOMEM. */
+  int (*report)(fl_ctx *ctx, const fl_finding *f);
+  /** Record why the rule could not run; check() then returns non-zero. */
+  void (*fail)(fl_ctx *ctx, const char *message);
+  /** A diagnostic line on stderr with -v (level FL_SEV_*). */
+  void (*log)(fl_ctx *ctx, uint32_t level, const char *message);
+} fl_host_api;
+
+/**
+ * fl_plugin_desc — what the entry point returns (static, const).
+ * @name: the rule id prefix ("topology", "deadlock", "acme-rails").
+ * @init: may be NULL; called once with the host table; stores per-plugin
+ *   state in *@plugin_data. Returns 0, non-zero to refuse loading.
+ * @fini: may be NULL; frees what init() allocated.
+ * @rules/@n_rules: the plugin's rules (array of pointers).
+ */
+typedef struct fl_plugin_desc {
+  uint32_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  uint32_t n_rules;
+  const char *name;
+  const char *version;
+  const char *vendor;
+  const char *license;
+  int (*init)(const fl_host_api *api, void **plugin_data);
+  void (*fini)(void *plugin_data);
+  const fl_rule_def *const *rules;
+} fl_plugin_desc;
+
+/** Type of the entry point. */
+typedef const fl_plugin_desc *(*fl_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABRICLINT_PLUGIN_H */
