@@ -1,0 +1,266 @@
+/*
+ * core/load.c — fl_fabric_load(): format detection and dispatch to the
+ * per-format loaders (core/loaders.h), plus locating shipped schema files.
+ *
+ * Detection is by content, never by file name (DESIGN.md §1): users pass
+ * `topo.txt`, `ibnetdiscover.out` or a pipe capture interchangeably.
+ */
+#define _GNU_SOURCE /* dladdr */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric_impl.h"
+#include "loaders.h"
+#include "derive.h"
+
+#define DETECT_BYTES 65536
+
+static const struct {
+  uint32_t fmt;
+  const char *name;
+} FORMATS[] = {
+    {FL_FMT_AUTO, "auto"},
+    {FL_FMT_IBNETDISCOVER, "ibnetdiscover"},
+    {FL_FMT_IBND_PORTS, "ibnetdiscover-ports"},
+    {FL_FMT_DESIGN_XML, "design-xml"},
+    {FL_FMT_IBSIM_NET, "ibsim-net"},
+};
+
+const char *fl_format_name(uint32_t fmt) {
+  for (size_t i = 0; i < sizeof FORMATS / sizeof *FORMATS; i++)
+    if (FORMATS[i].fmt == fmt)
+      return FORMATS[i].name;
+  return "auto";
+}
+
+uint32_t fl_format_parse(const char *name) {
+  for (size_t i = 0; i < sizeof FORMATS / sizeof *FORMATS; i++)
+    if (strcmp(FORMATS[i].name, name) == 0)
+      return FORMATS[i].fmt;
+  if (strcmp(name, "design") == 0)
+    return FL_FMT_DESIGN_XML;
+  if (strcmp(name, "ibsim") == 0)
+    return FL_FMT_IBSIM_NET;
+  return (uint32_t)-1;
+}
+
+/* ---- detection ------------------------------------------------------------ */
+
+static const char *skip_ws(const char *s, const char *end) {
+  while (s < end && isspace((unsigned char)*s))
+    s++;
+  return s;
+}
+
+/* Root element name of an XML prologue; writes it into @name. */
+static int xml_root(const char *s, const char *end, char *name, size_t size) {
+  while ((s = skip_ws(s, end)) < end && *s == '<') {
+    if (end - s >= 2 && (s[1] == '?' || s[1] == '!')) {
+      const char *close = s[1] == '!' && end - s >= 4 && s[2] == '-' && s[3] == '-'
+                              ? strstr(s, "-->")
+                              : memchr(s, '>', (size_t)(end - s));
+      if (!close)
+        return -1;
+      s = close + 1;
+      continue;
+    }
+    s++;
+    size_t n = 0;
+    while (s < end && n + 1 < size && !isspace((unsigned char)*s) && *s != '>' &&
+           *s != '/')
+      name[n++] = *s++;
+    name[n] = '\0';
+    return n ? 0 : -1;
+  }
+  return -1;
+}
+
+static int is_hex16_id(const char *s, const char *end) {
+  /* "S-0123456789abcdef" */
+  if (end - s < 20 || s[0] != '"' || !strchr("SHR?", s[1]) || s[2] != '-')
+    return 0;
+  for (int i = 3; i < 19; i++)
+    if (!isxdigit((unsigned char)s[i]))
+      return 0;
+  return s[19] == '"';
+}
+
+/* Classify one text line: 1 ibnetdiscover, 2 ports report, 3 ibsim, 0 none. */
+static int classify_line(const char *s, const char *end) {
+  s = skip_ws(s, end);
+  if (end - s >= 11 && (strncmp(s, "switchguid=", 11) == 0 ||
+                        strncmp(s, "caguid=", 7) == 0 || strncmp(s, "rtguid=", 7) == 0))
+    return 1;
+  const char *kw[] = {"Switch", "Ca", "Rt", "Hca"};
+  for (size_t k = 0; k < 4; k++) {
+    size_t n = strlen(kw[k]);
+    if ((size_t)(end - s) > n && strncmp(s, kw[k], n) == 0) {
+      const char *p = s + n;
+      while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+      if (p == end || !isdigit((unsigned char)*p))
+        continue;
+      while (p < end && isdigit((unsigned char)*p))
+        p++;
+      p = skip_ws(p, end);
+      if (p < end && *p == '"')
+        return is_hex16_id(p, end) ? 1 : 3;
+    }
+  }
+  if (end - s > 4 && (strncmp(s, "SW ", 3) == 0 || strncmp(s, "CA ", 3) == 0 ||
+                      strncmp(s, "RT ", 3) == 0 || strncmp(s, "?? ", 3) == 0)) {
+    const char *p = skip_ws(s + 2, end);
+    while (p < end && isdigit((unsigned char)*p))
+      p++;
+    p = skip_ws(p, end);
+    while (p < end && isdigit((unsigned char)*p))
+      p++;
+    p = skip_ws(p, end);
+    if (end - p > 2 && p[0] == '0' && p[1] == 'x')
+      return 2;
+  }
+  return 0;
+}
+
+static uint32_t detect_text(const char *buf, size_t len) {
+  const char *s = buf, *end = buf + len;
+  int votes[4] = {0, 0, 0, 0};
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    votes[classify_line(s, le)]++;
+    s = nl ? nl + 1 : end;
+  }
+  if (votes[1] > 0)
+    return FL_FMT_IBNETDISCOVER;
+  if (votes[2] > 0)
+    return FL_FMT_IBND_PORTS;
+  if (votes[3] > 0)
+    return FL_FMT_IBSIM_NET;
+  return FL_FMT_AUTO;
+}
+
+uint32_t fl_detect_format(const char *path, fl_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    return FL_FMT_AUTO;
+  }
+  char *buf = malloc(DETECT_BYTES + 1);
+  if (!buf) {
+    fclose(f);
+    fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+    return FL_FMT_AUTO;
+  }
+  size_t len = fread(buf, 1, DETECT_BYTES, f);
+  int rerr = ferror(f);
+  fclose(f);
+  buf[len] = '\0';
+  uint32_t fmt = FL_FMT_AUTO;
+  char root[64];
+  const char *s = buf;
+  if (len >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+      (unsigned char)s[2] == 0xbf)
+    s += 3;
+  if (rerr) {
+    fl_error_set(err, FL_EIO, path, 0, 0, "read error");
+  } else if (len == 0) {
+    fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty");
+  } else if (len >= 4 && (unsigned char)buf[0] == 0x2b &&
+             (unsigned char)buf[1] == 0x83 && (unsigned char)buf[2] == 0xe7 &&
+             (unsigned char)buf[3] == 0x8f) {
+    fl_error_set(err, FL_EPARSE, path, 0, 0,
+                 "this is an ibnetdiscover --cache file (binary); run "
+                 "`ibnetdiscover --load-cache FILE` to turn it into text");
+  } else if (*skip_ws(s, buf + len) == '<') {
+    if (xml_root(s, buf + len, root, sizeof root) != 0)
+      fl_error_set(err, FL_EPARSE, path, 1, 0, "XML without a root element");
+    else if (strcmp(root, "fabric") == 0 || strstr(root, ":fabric"))
+      fmt = FL_FMT_DESIGN_XML;
+    else
+      fl_error_set(err, FL_EPARSE, path, 0, 0,
+                   "XML root element <%s> is not a format fabriclint reads "
+                   "(expected <fabric> design XML)",
+                   root);
+  } else if (memchr(buf, '\0', len)) {
+    fl_error_set(err, FL_EPARSE, path, 0, 0, "binary file, not a fabric description");
+  } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
+    fl_error_set(err, FL_EPARSE, path, 0, 0,
+                 "unrecognised format: expected ibnetdiscover output (Switch/Ca "
+                 "lines with \"S-\"/\"H-\" GUID ids), an ibnetdiscover -p "
+                 "report, an ibsim net file or design XML");
+  }
+  free(buf);
+  return fmt;
+}
+
+/* ---- dispatch --------------------------------------------------------------- */
+
+int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
+                   const fl_load_options *opts, fl_error *err) {
+  fl_load_options defaults;
+  memset(&defaults, 0, sizeof defaults);
+  if (!opts)
+    opts = &defaults;
+  if (!fab || !path)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fabric or path");
+  if (fab->finalized)
+    return fl_error_set(err, FL_EINVAL, path, 0, 0,
+                        "fabric is finalized; load every input first");
+  if (opts->system_pattern && !fab->system_pattern) {
+    int rc = fl_pattern_check(opts->system_pattern, err);
+    if (rc != FL_OK)
+      return rc;
+    fab->system_pattern = strdup(opts->system_pattern);
+    if (!fab->system_pattern)
+      return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  if (access(path, R_OK) != 0)
+    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+  if (fmt == FL_FMT_AUTO) {
+    fmt = fl_detect_format(path, err);
+    if (fmt == FL_FMT_AUTO)
+      return err && err->code ? err->code : FL_EPARSE;
+  }
+  switch (fmt) {
+  case FL_FMT_IBNETDISCOVER:
+    return fl_load_ibnetdiscover(fab, path, opts, err);
+  case FL_FMT_IBND_PORTS:
+    return fl_load_ibnd_ports(fab, path, opts, err);
+  case FL_FMT_IBSIM_NET:
+    return fl_load_ibsim_net(fab, path, opts, err);
+  case FL_FMT_DESIGN_XML:
+    return fl_load_design_xml(fab, path, opts, err);
+  default:
+    return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
+  }
+}
+
+/* ---- shipped data files ----------------------------------------------------- */
+
+static int readable(const char *p) { return access(p, R_OK) == 0; }
+
+const char *fl_schema_path(const char *name, char *buf, size_t size) {
+  Dl_info info;
+  if (dladdr((void *)fl_schema_path, &info) && info.dli_fname) {
+    const char *slash = strrchr(info.dli_fname, '/');
+    if (slash) {
+      snprintf(buf, size, "%.*s/schema/%s", (int)(slash - info.dli_fname),
+               info.dli_fname, name);
+      if (readable(buf))
+        return buf;
+    }
+  }
+  snprintf(buf, size, "%s/%s", FL_SCHEMA_INSTALL_DIR, name);
+  if (readable(buf))
+    return buf;
+  snprintf(buf, size, "%s/%s", FL_SCHEMA_SOURCE_DIR, name);
+  if (readable(buf))
+    return buf;
+  return NULL;
+}
