@@ -1,3 +1,412 @@
-/* placeholder main until the CLI lands */
+/*
+ * core/cli.c — the fabriclint command line (DESIGN.md §2, a contract):
+ *
+ *   fabriclint check [OPTIONS] INPUT...   run rules
+ *   fabriclint info  [OPTIONS] INPUT...   summarise what was loaded
+ *   fabriclint rules [OPTIONS]            list plugins, rules, parameters
+ *   fabriclint gen   KIND [PARAMS]        write a standard topology
+ *
+ * Exit codes: 0 no finding at or above --fail-on; 1 findings at or above
+ * it; 2 usage or input error; 3 a plugin failed to load or run.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
 #include "cli.h"
-int main(int argc, char **argv) { return argc > 1 ? fl_cli_gen(argc - 1, argv + 1) : 2; }
+#include "cli_common.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/load.h"
+#include "host.h"
+#include "report.h"
+
+static const char USAGE[] =
+    "usage: fabriclint COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  check [OPTIONS] INPUT...   run rules on a fabric (topology + dumps)\n"
+    "  info  [OPTIONS] INPUT...   summarise what was loaded\n"
+    "  rules [OPTIONS]            list loaded plugins, rules and parameters\n"
+    "  gen   KIND [PARAMS]        write a design for a standard topology\n"
+    "                             (fabriclint gen --help)\n"
+    "\n"
+    "options:\n"
+    "  --format text|json         output format (default text)\n"
+    "  --output FILE              write the report to FILE instead of stdout\n"
+    "  --fail-on error|warning|info|never\n"
+    "                             exit 1 when a finding is at least this severe\n"
+    "                             (default error)\n"
+    "  --rules PATTERN[,...]      run only rules whose id matches a shell glob\n"
+    "                             (e.g. 'topology.*'); a plugin name selects\n"
+    "                             all its rules, including opt-in ones\n"
+    "  --param RULE.PARAM=VALUE   set a rule parameter (repeatable)\n"
+    "  --plugin FILE              load this plugin first (repeatable)\n"
+    "  --plugin-path DIR          search DIR for plugins (repeatable; also\n"
+    "                             FABRICLINT_PLUGIN_PATH, colon-separated)\n"
+    "  --no-builtin-plugins       do not load the plugins shipped with fabriclint\n"
+    "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
+    "  --input-format FMT         auto|ibnetdiscover|ibnetdiscover-ports|\n"
+    "                             design-xml|ibsim-net (default auto)\n"
+    "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
+    "                             applied to node descriptions\n"
+    "  -q, --quiet                print findings only\n"
+    "  -v, --verbose              explain what is loaded and run\n"
+    "  --version                  print the version\n"
+    "  -h, --help                 this help\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
+    "error, 3 a plugin failed to load or run\n";
+
+int fl_cli_usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "fabriclint: ");
+  fprintf(stderr, fmt, arg ? arg : "");
+  fprintf(stderr, "\n(see fabriclint --help)\n");
+  return FL_EXIT_USAGE;
+}
+
+/* ---- options ----------------------------------------------------------------- */
+
+enum {
+  OPT_FORMAT = 256,
+  OPT_OUTPUT,
+  OPT_FAIL_ON,
+  OPT_RULES,
+  OPT_PARAM,
+  OPT_PLUGIN,
+  OPT_PLUGIN_PATH,
+  OPT_NO_BUILTIN,
+  OPT_NODE_MAP,
+  OPT_INPUT_FORMAT,
+  OPT_SYSTEM_PATTERN,
+  OPT_POLICY,
+  OPT_VERSION,
+};
+
+static const struct option LONGOPTS[] = {
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"output", required_argument, 0, OPT_OUTPUT},
+    {"fail-on", required_argument, 0, OPT_FAIL_ON},
+    {"rules", required_argument, 0, OPT_RULES},
+    {"param", required_argument, 0, OPT_PARAM},
+    {"plugin", required_argument, 0, OPT_PLUGIN},
+    {"plugin-path", required_argument, 0, OPT_PLUGIN_PATH},
+    {"no-builtin-plugins", no_argument, 0, OPT_NO_BUILTIN},
+    {"node-name-map", required_argument, 0, OPT_NODE_MAP},
+    {"input-format", required_argument, 0, OPT_INPUT_FORMAT},
+    {"system-pattern", required_argument, 0, OPT_SYSTEM_PATTERN},
+    {"policy", required_argument, 0, OPT_POLICY},
+    {"quiet", no_argument, 0, 'q'},
+    {"verbose", no_argument, 0, 'v'},
+    {"version", no_argument, 0, OPT_VERSION},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+static int push(const char ***v, size_t *n, const char *s) {
+  const char **nv = realloc((void *)*v, (*n + 1) * sizeof *nv);
+  if (!nv)
+    return -1;
+  nv[(*n)++] = s;
+  *v = nv;
+  return 0;
+}
+
+static int parse_one(fl_cli_opts *o, int c, const char *arg) {
+  switch (c) {
+  case OPT_FORMAT:
+    if (strcmp(arg, "text") == 0)
+      o->out_format = FL_OUT_TEXT;
+    else if (strcmp(arg, "json") == 0)
+      o->out_format = FL_OUT_JSON;
+    else if (strcmp(arg, "sarif") == 0 || strcmp(arg, "junit") == 0)
+      return fl_cli_usage_error("--format %s is not available in this version "
+                                "(text and json are)", arg);
+    else
+      return fl_cli_usage_error("--format: expected text or json, got '%s'", arg);
+    return 0;
+  case OPT_OUTPUT:
+    o->output = arg;
+    return 0;
+  case OPT_FAIL_ON:
+    o->fail_on = fl_severity_parse(arg);
+    if (!o->fail_on)
+      return fl_cli_usage_error(
+          "--fail-on: expected error, warning, info or never, got '%s'", arg);
+    return 0;
+  case OPT_RULES:
+    o->rules = arg;
+    return 0;
+  case OPT_PARAM:
+    return push(&o->params, &o->n_params, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_PLUGIN:
+    return push(&o->plugins, &o->n_plugins, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_PLUGIN_PATH:
+    return push(&o->plugin_paths, &o->n_plugin_paths, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_NO_BUILTIN:
+    o->no_builtin = 1;
+    return 0;
+  case OPT_NODE_MAP:
+    o->load.node_name_map = arg;
+    return 0;
+  case OPT_INPUT_FORMAT:
+    o->input_format = fl_format_parse(arg);
+    if (o->input_format == (uint32_t)-1)
+      return fl_cli_usage_error("--input-format: unknown format '%s'", arg);
+    return 0;
+  case OPT_SYSTEM_PATTERN:
+    o->load.system_pattern = arg;
+    return 0;
+  case OPT_POLICY:
+    return fl_cli_usage_error("--policy %s: policy files are not supported in "
+                              "this version; use --rules and --param",
+                              arg);
+  case 'q':
+    o->quiet = 1;
+    return 0;
+  case 'v':
+    o->verbose = 1;
+    return 0;
+  case OPT_VERSION:
+    printf("fabriclint %s\n", FL_VERSION);
+    return -1;
+  case 'h':
+    fputs(USAGE, stdout);
+    return -1;
+  default:
+    return FL_EXIT_USAGE;
+  }
+}
+
+/* Parse argv (argv[0] is the subcommand). Returns 0 to go on, -1 to exit 0
+ * (help, version), or an exit code. */
+int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->out_format = FL_OUT_TEXT;
+  o->fail_on = FL_SEV_ERROR;
+  optind = 1;
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "+qvh", LONGOPTS, NULL)) != -1) {
+    if (c == '?') {
+      const char *bad = argv[optind - 1];
+      return fl_cli_usage_error("unknown or incomplete option '%s'", bad);
+    }
+    int rc = parse_one(o, c, optarg);
+    if (rc != 0)
+      return rc;
+  }
+  o->inputs = (const char **)argv + optind;
+  o->n_inputs = (size_t)(argc - optind);
+  for (size_t i = 0; i < o->n_inputs; i++)
+    if (o->inputs[i][0] == '-' && o->inputs[i][1] != '\0')
+      return fl_cli_usage_error("option '%s' must come before the inputs",
+                                o->inputs[i]);
+  return 0;
+}
+
+void fl_cli_opts_free(fl_cli_opts *o) {
+  free((void *)o->params);
+  free((void *)o->plugins);
+  free((void *)o->plugin_paths);
+}
+
+/* ---- shared steps ---------------------------------------------------------- */
+
+static void print_error(const fl_error *err) {
+  char buf[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 64];
+  fprintf(stderr, "fabriclint: %s\n", fl_error_format(err, buf, sizeof buf));
+}
+
+static int load_plugin_dirs(fl_host *h, const char *list, fl_error *err) {
+  char *copy = strdup(list), *save = NULL;
+  int rc = FL_OK;
+  for (char *d = strtok_r(copy, ":", &save); d && rc == FL_OK;
+       d = strtok_r(NULL, ":", &save))
+    if (*d)
+      rc = fl_host_load_dir(h, d, err);
+  free(copy);
+  return rc;
+}
+
+int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
+  fl_error err;
+  fl_error_clear(&err);
+  fl_host_init(h);
+  h->verbose = o->verbose;
+  int rc = FL_OK;
+  for (size_t i = 0; i < o->n_plugins && rc == FL_OK; i++)
+    rc = fl_host_load_file(h, o->plugins[i], &err);
+  for (size_t i = 0; i < o->n_plugin_paths && rc == FL_OK; i++)
+    rc = fl_host_load_dir(h, o->plugin_paths[i], &err);
+  const char *env = getenv("FABRICLINT_PLUGIN_PATH");
+  if (rc == FL_OK && env && *env)
+    rc = load_plugin_dirs(h, env, &err);
+  char dir[4096];
+  if (rc == FL_OK && !o->no_builtin) {
+    if (fl_host_builtin_dir(dir, sizeof dir))
+      rc = fl_host_load_dir(h, dir, &err);
+    else if (h->n_plugins == 0)
+      fprintf(stderr, "fabriclint: warning: no built-in plugin folder found "
+                      "beside the executable or under the install prefix\n");
+  }
+  if (rc == FL_OK) {
+    for (size_t i = 0; i < o->n_params && rc == FL_OK; i++)
+      rc = fl_host_set_param(h, o->params[i], &err);
+    if (rc == FL_OK)
+      rc = fl_host_check_params(h, &err);
+    if (rc != FL_OK) {
+      print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+    return 0;
+  }
+  print_error(&err);
+  return FL_EXIT_PLUGIN;
+}
+
+/* Refuse to write the report over one of the inputs. */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+int fl_cli_open_output(const fl_cli_opts *o, FILE **out) {
+  *out = stdout;
+  if (!o->output || strcmp(o->output, "-") == 0)
+    return 0;
+  for (size_t i = 0; i < o->n_inputs; i++)
+    if (same_file(o->output, o->inputs[i]))
+      return fl_cli_usage_error("--output %s is one of the inputs; refusing to "
+                                "overwrite it",
+                                o->output);
+  *out = fopen(o->output, "w");
+  if (!*out) {
+    fprintf(stderr, "fabriclint: %s: cannot write: ", o->output);
+    perror(NULL);
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
+  *out = NULL;
+  if (o->n_inputs == 0)
+    return fl_cli_usage_error("no INPUT given%s", "");
+  fl_fabric *fab = fl_fabric_new();
+  if (!fab) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  fl_error err;
+  for (size_t i = 0; i < o->n_inputs; i++) {
+    fl_error_clear(&err);
+    if (o->verbose)
+      fprintf(stderr, "fabriclint: loading %s\n", o->inputs[i]);
+    if (fl_fabric_load(fab, o->inputs[i], o->input_format, &o->load, &err) !=
+        FL_OK) {
+      print_error(&err);
+      fl_fabric_free(fab);
+      return FL_EXIT_USAGE;
+    }
+  }
+  fl_error_clear(&err);
+  if (fl_fabric_finalize(fab, &err) != FL_OK) {
+    print_error(&err);
+    fl_fabric_free(fab);
+    return FL_EXIT_USAGE;
+  }
+  *out = fab;
+  return 0;
+}
+
+/* ---- check ---------------------------------------------------------------------- */
+
+int fl_cli_check(int argc, char **argv) {
+  fl_cli_opts o;
+  int rc = fl_cli_parse(argc, argv, &o);
+  if (rc != 0) {
+    fl_cli_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+  }
+  fl_host host;
+  fl_fabric *fab = NULL;
+  FILE *out = NULL;
+  fl_findings fs = {0};
+  rc = fl_cli_load_plugins(&o, &host);
+  if (rc == 0)
+    rc = fl_cli_load_fabric(&o, &fab);
+  if (rc == 0)
+    rc = fl_cli_open_output(&o, &out);
+  if (rc != 0)
+    goto done;
+  fl_error err;
+  fl_error_clear(&err);
+  size_t n_run = 0;
+  int run_rc = fl_host_run(&host, fab, o.rules, &fs, &n_run, &err);
+  if (o.rules && n_run == 0 && run_rc == FL_OK) {
+    rc = fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
+                            "fabriclint rules)",
+                            o.rules);
+    goto done;
+  }
+  fl_findings_sort(&fs);
+  fl_fabric_counts counts;
+  fl_fabric_counts_of(fab, &counts);
+  int wrc = o.out_format == FL_OUT_JSON ? fl_report_json(out, &fs, &counts)
+                                        : fl_report_text(out, &fs, n_run, o.quiet);
+  if (wrc != 0) {
+    fprintf(stderr, "fabriclint: error writing the report\n");
+    rc = FL_EXIT_USAGE;
+  } else if (run_rc != FL_OK) {
+    print_error(&err);
+    rc = FL_EXIT_PLUGIN;
+  } else {
+    rc = 0;
+    for (size_t i = 0; i < fs.n; i++)
+      if (fs.v[i].severity >= o.fail_on)
+        rc = FL_EXIT_FINDINGS;
+  }
+done:
+  if (out && out != stdout && fclose(out) != 0)
+    rc = FL_EXIT_USAGE;
+  fl_findings_free(&fs);
+  fl_fabric_free(fab);
+  fl_host_free(&host);
+  fl_cli_opts_free(&o);
+  return rc;
+}
+
+/* ---- main -------------------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(USAGE, stderr);
+    return FL_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "check") == 0)
+    return fl_cli_check(argc - 1, argv + 1);
+  if (strcmp(cmd, "info") == 0)
+    return fl_cli_info(argc - 1, argv + 1);
+  if (strcmp(cmd, "rules") == 0)
+    return fl_cli_rules(argc - 1, argv + 1);
+  if (strcmp(cmd, "gen") == 0)
+    return fl_cli_gen(argc - 1, argv + 1);
+  if (strcmp(cmd, "diff") == 0)
+    return fl_cli_usage_error("'diff' is not available in this version%s", "");
+  if (strcmp(cmd, "--version") == 0) {
+    printf("fabriclint %s\n", FL_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+      strcmp(cmd, "help") == 0) {
+    fputs(USAGE, stdout);
+    return 0;
+  }
+  return fl_cli_usage_error("unknown command '%s'", cmd);
+}

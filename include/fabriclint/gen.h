@@ -1,0 +1,243 @@
+/*
+ * fabriclint/gen.h — generators for standard fabric topologies.
+ *
+ * `fabriclint gen` turns a handful of numbers into a complete plan (DESIGN.md
+ * §5: "a plan of 100k GPUs is one command away"), and the tests and
+ * benchmarks use the same generators to get fabrics of known shape. Each
+ * generator builds a finalized fl_fabric whose every element is determined
+ * by the parameters alone: names, GUIDs, LIDs, port numbers and attributes
+ * are deterministic, so the same parameters give byte-identical output in
+ * every writer (fabriclint/write.h).
+ *
+ * The generated fabric looks like a discovered one where that costs nothing:
+ * every node has a GUID (switches and CAs from distinct ranges, see
+ * FL_GEN_SWITCH_GUID_BASE / FL_GEN_CA_GUID_BASE), port GUIDs follow the
+ * convention of ibsim (a CA port's GUID is its node GUID + port number, a
+ * switch port's is the node GUID), vendor and device ids are those of
+ * NVIDIA/Mellanox parts of the link speed's generation, and LIDs are handed
+ * out the way an SM would: switch port 0 first, then each CA port, in node
+ * order. Alongside that, the design intent is recorded as attributes: `tier`
+ * on every node, `pod`, `su`, `rail` and `role` where they apply.
+ *
+ * Shapes and counts are documented per generator below; fl_gen_*_shape()
+ * computes them without building anything, which is how the CLI validates
+ * parameters and how the tests check a generated fabric against the
+ * formulas.
+ *
+ * Extensibility: each topology kind has its own parameter struct, whose
+ * fields read 0 as "the default", so fields can be added at the end
+ * without breaking callers that zero-initialise. Tori and dragonflies are
+ * planned as FL_GEN_TORUS / FL_GEN_DRAGONFLY with their own struct and
+ * fl_gen_torus() / fl_gen_dragonfly(), sharing fl_gen_shape.
+ *
+ * Ownership: the generators return a new fabric in *@out that the caller
+ * frees with fl_fabric_free(); on error *@out is NULL and @err says which
+ * parameter is wrong and what was expected.
+ */
+#ifndef FABRICLINT_GEN_H
+#define FABRICLINT_GEN_H
+
+#include <stdint.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Topology kinds, for fl_gen_kind_parse() / fl_gen_kind_name(). */
+#define FL_GEN_FAT_TREE 1u
+#define FL_GEN_RAIL_SU 2u
+#define FL_GEN_TORUS 3u     /**< reserved, not implemented yet */
+#define FL_GEN_DRAGONFLY 4u /**< reserved, not implemented yet */
+
+/** First switch node GUID minus one: switch i (0-based) is base + i + 1. */
+#define FL_GEN_SWITCH_GUID_BASE 0x0002c90301000000ull
+/** CA node GUIDs: CA i (0-based) is base + 2 * (i + 1); its port 1 is +1. */
+#define FL_GEN_CA_GUID_BASE 0x0002c90302000000ull
+
+/** Largest unicast LID (IBA 4.1.3: 0x0001-0xBFFF). */
+#define FL_GEN_MAX_UCAST_LID 0xbfffu
+/** Largest number of nodes a generator builds (a sanity bound). */
+#define FL_GEN_MAX_NODES (1u << 22)
+
+/**
+ * fl_gen_shape — the counts of a generated topology.
+ * @hosts: host systems (a DGX is one host with @rails CAs).
+ * @cas: CA nodes. @switches: all switches = @leaves + @spines + @cores.
+ * @links: all cables. @host_links: cables from CAs to leaves.
+ * @pods: pods (fat tree) or SUs (rail-su) that hold at least one host.
+ * @parallel: cables per connected switch pair.
+ * @lids: LIDs assigned (all switches + all CAs, capped at
+ *   FL_GEN_MAX_UCAST_LID; the rest of the ports keep LID 0).
+ */
+typedef struct fl_gen_shape {
+  uint32_t hosts;
+  uint32_t cas;
+  uint32_t switches;
+  uint32_t leaves;
+  uint32_t spines;
+  uint32_t cores;
+  uint32_t pods;
+  uint32_t parallel;
+  uint32_t links;
+  uint32_t host_links;
+  uint32_t lids;
+} fl_gen_shape;
+
+/**
+ * fl_gen_fat_tree_params — a folded-Clos (fat tree) of identical switches.
+ * Zero-initialise, then set fields; 0 means the default.
+ * @radix: k, ports per switch; even, 4..254. Required.
+ * @tiers: 2 (leaf/spine) or 3 (leaf/spine/core in pods). Default 2.
+ * @hosts: hosts to attach, 1..the full count; default the full count.
+ * @parallel: m, cables per connected switch pair; must divide k/2.
+ *   Default 1.
+ * @width: link width in lanes (1, 2, 4, 8, 12). Default 4.
+ * @speed: FL_SPEED_* of every link. Default FL_SPEED_NDR.
+ * @no_lids: 1 to leave every LID 0 (a plan before the SM ran).
+ *
+ * Shape, with k = radix and m = parallel (every switch uses k/2 ports down
+ * and k/2 ports up, except the top tier which uses all k ports down):
+ *
+ *  2 tiers: k/m leaves of k/2 hosts, k/(2m) spines; each leaf has m cables
+ *           to each spine. Full: k²/(2m) hosts, 3k/(2m) switches,
+ *           k²/(2m) + k²/(2m) links.
+ *  3 tiers: k/m pods; a pod has k/(2m) leaves of k/2 hosts and k/(2m)
+ *           spines, each leaf with m cables to each spine of its pod;
+ *           (k/(2m))² cores in k/(2m) groups: spine j of every pod has m
+ *           cables to each core of group j. Full: k³/(4m²) hosts,
+ *           k²/m² + k²/(4m²) switches, 3k³/(4m²) links.
+ *           E.g. k = 64, m = 1: 65,536 hosts, 5,120 switches,
+ *           196,608 links.
+ *
+ * A smaller @hosts fills leaves in order (leaf port i+1 takes the leaf's
+ * i-th host); leaves and pods that would hold no host are left out, while
+ * the tiers above are built complete, as NVIDIA's SuperPOD reference
+ * architecture advises for partial builds.
+ *
+ * Ports: a leaf's hosts sit on ports 1..k/2, its uplink to spine s, copy c
+ * on port k/2 + 1 + s·m + c. A 2-tier spine takes leaf l, copy c on port
+ * l·m + c + 1. A 3-tier spine takes leaf l of its pod on port l·m + c + 1
+ * and core g of its group on port k/2 + 1 + g·m + c. A core takes pod p on
+ * port p·m + c + 1.
+ *
+ * Names: `leaf-pPP-LL`, `spine-pPP-SS`, `core-CCC`, hosts `nodeNNNN` with
+ * one CA `nodeNNNN mlx5_0` (system `nodeNNNN`, device `mlx5_0`); numbers
+ * are 1-based and zero-padded to the width of the largest (at least 2 for
+ * pods/leaves/spines, 3 for cores, 4 for hosts). A 2-tier tree is pod 1.
+ * Attributes: `tier` (0 CA, 1 leaf, 2 spine, 3 core); `pod` on everything
+ * but cores; `role`=`compute` on CAs.
+ */
+typedef struct fl_gen_fat_tree_params {
+  uint32_t radix;
+  uint32_t tiers;
+  uint32_t hosts;
+  uint32_t parallel;
+  uint32_t width;
+  uint32_t speed;
+  uint32_t no_lids;
+} fl_gen_fat_tree_params;
+
+/**
+ * fl_gen_rail_su_params — a rail-optimised fabric of scalable units
+ * (DGX SuperPOD style, 2 tiers). Zero-initialise; 0 means the default.
+ * @sus: scalable units, >= 1. Required.
+ * @hosts_per_su: hosts (DGX) per SU. Default 32; at most leaf_radix/2.
+ * @rails: compute HCAs per host = rail leaves per SU. Default 8.
+ * @spines: spine switches; must divide leaf_radix/2. Default: the fewest
+ *   that carry every uplink (see below).
+ * @leaf_radix: ports per leaf and per spine (k). Even, 4..254. Default 64
+ *   (Quantum-2 QM9700).
+ * @width, @speed: as for fat trees (default 4x NDR).
+ * @hca_names: @rails device names, rail r's HCA is @hca_names[r]; NULL for
+ *   the default, the DGX H100 map when @rails is 8 (mlx5_0, mlx5_3, mlx5_4,
+ *   mlx5_5, mlx5_6, mlx5_9, mlx5_10, mlx5_11: DGX H100 User Guide,
+ *   "Network Modules"), else `mlx5_<r>`.
+ * @host_prefix: host names are `<prefix>-NNN`; NULL for "dgx".
+ * @no_lids: as for fat trees.
+ *
+ * Shape, with S SUs, H hosts per SU, R rails, k = leaf_radix, U = k/2
+ * uplinks per leaf, P spines and m = U/P cables per leaf-spine pair:
+ * every SU has R leaves; HCA r of every host of SU u is on the rail-r leaf
+ * of SU u (host h of the SU on leaf port h+1); every leaf has m cables to
+ * every spine (leaf ports U+1..k, spine s copy c on port U + 1 + s·m + c);
+ * spine port ((u·R + r)·m + c) + 1 takes copy c from the rail-r leaf of
+ * SU u. A spine has k ports, so S·R·m <= k; the default P is the smallest
+ * divisor of U with P >= S·R·U / k. That reproduces the DGX H100 SuperPOD
+ * (RA Table 4) counts: 1 SU -> 4 spines, 2 -> 8, 3 -> 16, 4 -> 16. More
+ * than k/R SUs need a core tier, which this generator does not build yet.
+ * Counts: S·H hosts, S·H·R CAs, S·R + P switches, S·H·R + S·R·U links.
+ *
+ * Names: leaves `leaf-suUU-rR` (R 0-based, as rails are), spines `spine-SS`,
+ * hosts `dgx-NNN` numbered across SUs, CAs `dgx-NNN mlx5_3` (system, device
+ * and description set accordingly). Attributes: `tier`; `su` (1-based) on
+ * leaves and CAs; `rail` (0-based) on leaves and CAs; `role`=`compute` on
+ * CAs.
+ */
+typedef struct fl_gen_rail_su_params {
+  uint32_t sus;
+  uint32_t hosts_per_su;
+  uint32_t rails;
+  uint32_t spines;
+  uint32_t leaf_radix;
+  uint32_t width;
+  uint32_t speed;
+  uint32_t no_lids;
+  const char *const *hca_names;
+  const char *host_prefix;
+} fl_gen_rail_su_params;
+
+/**
+ * fl_gen_kind_parse() — "fat-tree" -> FL_GEN_FAT_TREE, "rail-su" ->
+ * FL_GEN_RAIL_SU, "torus", "dragonfly"; 0 for an unknown name.
+ */
+uint32_t fl_gen_kind_parse(const char *name);
+/** fl_gen_kind_name() — inverse of fl_gen_kind_parse(); "?" if unknown. */
+const char *fl_gen_kind_name(uint32_t kind);
+
+/**
+ * fl_gen_fat_tree_shape() — validate @p and compute the counts of the fat
+ * tree it describes into @shape. O(1).
+ * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
+ */
+int fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
+                          fl_error *err);
+
+/**
+ * fl_gen_fat_tree() — build the fat tree described by @p (see
+ * fl_gen_fat_tree_params) and finalize it into a new fabric *@out.
+ * O(hosts + links) time and memory.
+ * Returns FL_OK; FL_EINVAL (bad parameter) or FL_ENOMEM with @err set and
+ * *@out NULL.
+ */
+int fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
+                    fl_error *err);
+
+/**
+ * fl_gen_rail_su_shape() — validate @p and compute the counts of the
+ * rail-optimised fabric it describes. O(rails).
+ * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
+ */
+int fl_gen_rail_su_shape(const fl_gen_rail_su_params *p, fl_gen_shape *shape,
+                         fl_error *err);
+
+/**
+ * fl_gen_rail_su() — build the rail-optimised fabric described by @p and
+ * finalize it into a new fabric *@out. O(CAs + links).
+ * Returns FL_OK; FL_EINVAL or FL_ENOMEM with @err set and *@out NULL.
+ */
+int fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out,
+                   fl_error *err);
+
+/**
+ * fl_gen_dgx_h100_hca() — the RDMA device of compute rail @rail (0..7) of a
+ * DGX H100/H200 ("mlx5_0", "mlx5_3", ...), or NULL when out of range.
+ */
+const char *fl_gen_dgx_h100_hca(uint32_t rail);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FABRICLINT_GEN_H */

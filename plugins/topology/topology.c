@@ -1,0 +1,745 @@
+/*
+ * plugins/topology/topology.c — structural sanity of a fabric (rule id
+ * prefix `topology`).
+ *
+ * These are the checks every other analysis presumes: that the inputs
+ * describe one consistent, connected fabric. They read only the model
+ * (nodes, ports, links, listing flags, tiers) through fl_host_api, exactly
+ * as a third-party plugin would (DESIGN.md §3).
+ *
+ * Sources: a cable is listed from both ends in ibnetdiscover output
+ * (rdma-core infiniband-diags/ibnetdiscover.c, out_switch_port/out_ca_port),
+ * so a one-sided listing is a truncated or stale capture; node and port GUIDs
+ * are EUI-64s that must be unique in a subnet (IBA vol. 1, 4.1.1); active
+ * width/speed are negotiated per link, so both ends report the same values
+ * (IBA vol. 1, 5.6.4 / PortInfo LinkWidthActive, LinkSpeedActive).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabriclint/plugin.h"
+#include "fabriclint/json_buf.h"
+
+#define MAX_NAMED 50 /* nodes named in one finding; the rest are counted */
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static void port_ref(const fl_host_api *api, const fl_fabric *f, fl_id p,
+                     fl_port_ref *out) {
+  out->node = api->port_node(f, p);
+  out->port = api->port_num(f, p);
+}
+
+static int report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
+                  const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
+                  uint32_t n_ports, const fl_id *links, uint32_t n_links,
+                  const char *evidence) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.message = msg;
+  fd.nodes = nodes;
+  fd.n_nodes = n_nodes;
+  fd.ports = ports;
+  fd.n_ports = n_ports;
+  fd.links = links;
+  fd.n_links = n_links;
+  fd.evidence_json = evidence;
+  int rc = api->report(ctx, &fd);
+  if (rc != 0)
+    api->fail(ctx, "could not record a finding (out of memory or bad data)");
+  return rc;
+}
+
+static const char *kind_word(uint32_t k) {
+  return k == 1 ? "switch" : k == 2 ? "CA" : k == 3 ? "router" : "node";
+}
+
+static void link_type(const fl_host_api *api, uint32_t w, uint32_t s,
+                      char *buf, size_t size) {
+  if (w)
+    snprintf(buf, size, "%ux%s", w, api->speed_name(s));
+  else
+    snprintf(buf, size, "??%s", api->speed_name(s));
+}
+
+/* ---- topology.one-sided-link ---------------------------------------------------- */
+
+static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nl = api->link_count(f);
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t fl = api->link_flags(f, l);
+    if (fl & FL_LINK_DECLARED)
+      continue;
+    uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
+    if ((fl & both) == both || (fl & both) == 0)
+      continue;
+    fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+    fl_id silent = api->link_other(f, l, lister);
+    fl_port_ref ports[2];
+    port_ref(api, f, lister, &ports[0]);
+    port_ref(api, f, silent, &ports[1]);
+    fl_id nodes[2] = {ports[0].node, ports[1].node};
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "cable %s port %u -> %s port %u is listed only by \"%s\"; \"%s\" "
+             "does not list it (truncated or stale capture, or a cable that "
+             "moved during discovery)",
+             api->node_name(f, nodes[0]), ports[0].port,
+             api->node_name(f, nodes[1]), ports[1].port,
+             api->node_name(f, nodes[0]), api->node_name(f, nodes[1]));
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "listed_by", api->node_name(f, nodes[0]));
+    jb_key_int(&ev, "listed_port", ports[0].port);
+    jb_key_str(&ev, "silent_end", api->node_name(f, nodes[1]));
+    jb_key_int(&ev, "silent_port", ports[1].port);
+    jb_obj_close(&ev);
+    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.link-mismatch ----------------------------------------------------- */
+
+static int check_mismatch(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nl = api->link_count(f);
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t fl = api->link_flags(f, l);
+    if (!(fl & (FL_LINK_WIDTH_MISMATCH | FL_LINK_SPEED_MISMATCH)))
+      continue;
+    fl_port_ref ports[2];
+    port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
+    port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
+    fl_id nodes[2] = {ports[0].node, ports[1].node};
+    char ta[32], tb[32], msg[1024];
+    link_type(api, api->link_width(f, l), api->link_speed(f, l), ta, sizeof ta);
+    link_type(api, api->link_width_b(f, l), api->link_speed_b(f, l), tb, sizeof tb);
+    snprintf(msg, sizeof msg,
+             "the two ends of cable %s port %u <-> %s port %u disagree: %s "
+             "from the first, %s from the second (a link negotiates one "
+             "width and speed; the capture is inconsistent)",
+             api->node_name(f, nodes[0]), ports[0].port,
+             api->node_name(f, nodes[1]), ports[1].port, ta, tb);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "end_a", ta);
+    jb_key_str(&ev, "end_b", tb);
+    jb_obj_close(&ev);
+    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.port-connected-twice --------------------------------------------- */
+
+static int check_twice(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t np = api->port_count(f);
+  for (fl_id p = 0; p < np; p++) {
+    uint32_t c = api->port_link_count(f, p);
+    if (c < 2)
+      continue;
+    fl_id node = api->port_node(f, p);
+    fl_id *nodes = calloc(c + 1, sizeof *nodes);
+    fl_port_ref *ports = calloc(c + 1, sizeof *ports);
+    fl_id *links = calloc(c, sizeof *links);
+    if (!nodes || !ports || !links) {
+      free(nodes), free(ports), free(links);
+      api->fail(ctx, "out of memory");
+      return 1;
+    }
+    nodes[0] = node;
+    port_ref(api, f, p, &ports[0]);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key(&ev, "peers");
+    jb_arr_open(&ev);
+    for (uint32_t i = 0; i < c; i++) {
+      links[i] = api->port_link(f, p, i);
+      fl_id o = api->link_other(f, links[i], p);
+      port_ref(api, f, o, &ports[i + 1]);
+      nodes[i + 1] = ports[i + 1].node;
+      jb_obj_open(&ev);
+      jb_key_str(&ev, "node", api->node_name(f, ports[i + 1].node));
+      jb_key_int(&ev, "port", ports[i + 1].port);
+      jb_obj_close(&ev);
+    }
+    jb_arr_close(&ev);
+    jb_obj_close(&ev);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "%s \"%s\" port %u is connected %u times (to \"%s\" port %u and "
+             "\"%s\" port %u%s); a port holds one cable",
+             kind_word(api->node_kind(f, node)), api->node_name(f, node),
+             api->port_num(f, p), c, api->node_name(f, ports[1].node),
+             ports[1].port, api->node_name(f, ports[2].node), ports[2].port,
+             c > 2 ? ", ..." : "");
+    int rc = report(api, ctx, msg, nodes, c + 1, ports, c + 1, links, c,
+                    jb_str(&ev));
+    jb_free(&ev);
+    free(nodes), free(ports), free(links);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.port-out-of-range ----------------------------------------------- */
+
+static int check_range(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t np = api->port_count(f);
+  for (fl_id p = 0; p < np; p++) {
+    fl_id n = api->port_node(f, p);
+    uint32_t num = api->port_num(f, p), max = api->node_nports(f, n);
+    int has_link = api->port_link_count(f, p) > 0;
+    int bad = (max && num > max) || (num == 0 && has_link);
+    if (!bad)
+      continue;
+    fl_port_ref ref = {n, num};
+    char msg[1024];
+    if (num == 0)
+      snprintf(msg, sizeof msg,
+               "%s \"%s\" has a cable on port 0; port 0 is a switch's internal "
+               "management port and CAs have no port 0",
+               kind_word(api->node_kind(f, n)), api->node_name(f, n));
+    else
+      snprintf(msg, sizeof msg,
+               "%s \"%s\" uses port %u but declares only %u ports",
+               kind_word(api->node_kind(f, n)), api->node_name(f, n), num, max);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "port", num);
+    jb_key_int(&ev, "declared_ports", max);
+    jb_obj_close(&ev);
+    fl_id l = has_link ? api->port_link(f, p, 0) : FL_NONE;
+    int rc = report(api, ctx, msg, &n, 1, &ref, 1, has_link ? &l : NULL,
+                    has_link ? 1 : 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.duplicate-guid ---------------------------------------------------- */
+
+typedef struct guid_ent {
+  uint64_t guid;
+  fl_id node;
+  uint32_t port; /* UINT32_MAX for a node GUID */
+} guid_ent;
+
+static int cmp_guid(const void *x, const void *y) {
+  const guid_ent *a = x, *b = y;
+  if (a->guid != b->guid)
+    return a->guid < b->guid ? -1 : 1;
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  return a->port < b->port ? -1 : a->port > b->port;
+}
+
+/* Node GUIDs, and port GUIDs where they differ from their node's GUID (a
+ * switch's port 0 GUID equals its node GUID; so does port 1 of many CAs). */
+static size_t collect_guids(const fl_host_api *api, const fl_fabric *f,
+                            guid_ent *v) {
+  size_t n = 0;
+  uint32_t nn = api->node_count(f);
+  for (fl_id i = 0; i < nn; i++) {
+    uint64_t g = api->node_guid(f, i);
+    if (g)
+      v[n++] = (guid_ent){g, i, UINT32_MAX};
+    fl_id first = api->node_first_port(f, i);
+    uint32_t cnt = api->node_port_count(f, i);
+    for (uint32_t k = 0; first != FL_NONE && k < cnt; k++) {
+      uint64_t pg = api->port_guid(f, first + k);
+      if (pg && pg != g)
+        v[n++] = (guid_ent){pg, i, api->port_num(f, first + k)};
+    }
+  }
+  return n;
+}
+
+static int report_dup(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                      const guid_ent *v, size_t n) {
+  fl_id *nodes = calloc(n, sizeof *nodes);
+  if (!nodes) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  char gs[24];
+  snprintf(gs, sizeof gs, "0x%016llx", (unsigned long long)v[0].guid);
+  jb_key_str(&ev, "guid", gs);
+  jb_key(&ev, "holders");
+  jb_arr_open(&ev);
+  for (size_t i = 0; i < n; i++) {
+    nodes[i] = v[i].node;
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "node", api->node_name(f, v[i].node));
+    if (v[i].port != UINT32_MAX)
+      jb_key_int(&ev, "port", v[i].port);
+    else
+      jb_key_str(&ev, "as", "node GUID");
+    jb_obj_close(&ev);
+  }
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "GUID %s is used %zu times (\"%s\" and \"%s\"%s); GUIDs must be "
+           "unique in a subnet",
+           gs, n, api->node_name(f, v[0].node), api->node_name(f, v[1].node),
+           n > 2 ? ", ..." : "");
+  int rc = report(api, ctx, msg, nodes, (uint32_t)n, NULL, 0, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  free(nodes);
+  return rc;
+}
+
+static int check_dup_guid(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  guid_ent *v = malloc(((size_t)api->node_count(f) + api->port_count(f) + 1) *
+                       sizeof *v);
+  if (!v) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  size_t n = collect_guids(api, f, v);
+  qsort(v, n, sizeof *v, cmp_guid);
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc;) {
+    size_t j = i + 1;
+    while (j < n && v[j].guid == v[i].guid)
+      j++;
+    /* several ports of one node sharing one GUID is not a duplicate node,
+     * but still a duplicate GUID; the same (node, port) cannot repeat. */
+    if (j - i > 1)
+      rc = report_dup(api, ctx, f, v + i, j - i);
+    i = j;
+  }
+  free(v);
+  return rc;
+}
+
+/* ---- topology.unlinked-ca --------------------------------------------------------- */
+
+static int node_links(const fl_host_api *api, const fl_fabric *f, fl_id n) {
+  fl_id first = api->node_first_port(f, n);
+  uint32_t c = api->node_port_count(f, n), total = 0;
+  for (uint32_t k = 0; first != FL_NONE && k < c; k++)
+    total += api->port_link_count(f, first + k);
+  return (int)total;
+}
+
+static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nn = api->node_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    if (api->node_kind(f, n) == FL_NODE_SWITCH || node_links(api, f, n) > 0)
+      continue;
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "%s \"%s\" has no cable: it is isolated from the fabric",
+             kind_word(api->node_kind(f, n)), api->node_name(f, n));
+    int rc = report(api, ctx, msg, &n, 1, NULL, 0, NULL, 0, NULL);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.disconnected -------------------------------------------------------- */
+
+static int report_component(const fl_host_api *api, fl_ctx *ctx,
+                            const fl_fabric *f, const uint32_t *memb, uint32_t c,
+                            uint32_t size, uint32_t main_size) {
+  uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
+  fl_id nodes[MAX_NAMED];
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key(&ev, "nodes");
+  jb_arr_open(&ev);
+  for (fl_id n = 0; n < nn; n++) {
+    if (memb[n] != c)
+      continue;
+    if (api->node_kind(f, n) == FL_NODE_SWITCH)
+      sw++;
+    else
+      ca++;
+    if (named < MAX_NAMED) {
+      nodes[named++] = n;
+      jb_str_item(&ev, api->node_name(f, n));
+    }
+  }
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "size", size);
+  jb_key_int(&ev, "switches", sw);
+  jb_key_int(&ev, "cas", ca);
+  jb_key_int(&ev, "main_component_size", main_size);
+  jb_obj_close(&ev);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" are "
+           "cut off from the main part of the fabric (%u nodes)",
+           size, sw, ca, api->node_name(f, nodes[0]), main_size);
+  int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nn = api->node_count(f), nc = 0;
+  uint32_t *memb = calloc(nn + 1, sizeof *memb);
+  uint32_t *size = calloc(nn + 1, sizeof *size);
+  int rc = 0;
+  if (!memb || !size || api->components(f, memb, &nc) != 0) {
+    api->fail(ctx, "could not compute connected components");
+    rc = 1;
+  }
+  uint32_t main_c = 0;
+  for (fl_id n = 0; !rc && n < nn; n++)
+    size[memb[n]]++;
+  for (uint32_t c = 0; !rc && c < nc; c++)
+    if (size[c] > size[main_c])
+      main_c = c;
+  for (uint32_t c = 0; !rc && c < nc; c++) {
+    if (c == main_c)
+      continue;
+    /* a lone node with no cable is topology.unlinked-ca's business */
+    if (size[c] == 1) {
+      fl_id lone = 0;
+      while (memb[lone] != c)
+        lone++;
+      if (node_links(api, f, lone) == 0)
+        continue;
+    }
+    rc = report_component(api, ctx, f, memb, c, size[c], size[main_c]);
+  }
+  free(memb);
+  free(size);
+  return rc;
+}
+
+/* ---- topology.self-loop ------------------------------------------------------------ */
+
+static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nl = api->link_count(f);
+  for (fl_id l = 0; l < nl; l++) {
+    fl_port_ref ports[2];
+    port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
+    port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
+    if (ports[0].node != ports[1].node)
+      continue;
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "cable loops back into the same %s: \"%s\" port %u <-> port %u",
+             kind_word(api->node_kind(f, ports[0].node)),
+             api->node_name(f, ports[0].node), ports[0].port, ports[1].port);
+    int rc = report(api, ctx, msg, &ports[0].node, 1, ports, 2, &l, 1, NULL);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.degraded-link and topology.mixed-speed ------------------------------ */
+
+/* SHARP Aggregation Nodes sit on an internal switch port (devid 0xcf09,
+ * description "Mellanox Technologies Aggregation Node"); their links are not
+ * cables and are left out of link-type statistics. */
+static int is_an(const fl_host_api *api, const fl_fabric *f, fl_id n) {
+  return api->node_kind(f, n) == FL_NODE_CA &&
+         (api->node_devid(f, n) == 0xcf09 ||
+          strstr(api->node_desc(f, n), "Aggregation Node") != NULL);
+}
+
+static int internal_link(const fl_host_api *api, const fl_fabric *f, fl_id l) {
+  return is_an(api, f, api->port_node(f, api->link_port(f, l, 0))) ||
+         is_an(api, f, api->port_node(f, api->link_port(f, l, 1)));
+}
+
+static int add_unique(fl_id *v, uint32_t *n, fl_id x) {
+  for (uint32_t i = 0; i < *n; i++)
+    if (v[i] == x)
+      return 0;
+  v[(*n)++] = x;
+  return 1;
+}
+
+/* Links are grouped by the tiers they join ("0-1" host access, "1-2"
+ * leaf-spine, ...): within a group the design intends one link type. */
+#define GROUPS 16
+static uint32_t group_of(const fl_host_api *api, const fl_fabric *f, fl_id l) {
+  uint32_t ta = api->node_tier(f, api->port_node(f, api->link_port(f, l, 0)));
+  uint32_t tb = api->node_tier(f, api->port_node(f, api->link_port(f, l, 1)));
+  if (ta > 3 || tb > 3)
+    return GROUPS - 1; /* unknown tiers share one group */
+  uint32_t lo = ta < tb ? ta : tb, hi = ta < tb ? tb : ta;
+  return lo * 4 + hi;
+}
+
+static void group_name(uint32_t g, char *buf, size_t size) {
+  if (g == GROUPS - 1)
+    snprintf(buf, size, "unknown tiers");
+  else
+    snprintf(buf, size, "tier %u-%u", g / 4, g % 4);
+}
+
+typedef struct type_hist {
+  uint32_t width[13];
+  uint32_t speed[32];
+} type_hist;
+
+static uint32_t mode_of(const uint32_t *v, uint32_t n) {
+  uint32_t best = 0;
+  for (uint32_t i = 1; i < n; i++)
+    if (v[i] > v[best])
+      best = i;
+  return v[best] ? best : 0;
+}
+
+static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nl = api->link_count(f);
+  int64_t want_w = 0;
+  const char *want_s_txt = NULL;
+  if (api->param_int(ctx, "expected-width", &want_w) != 0)
+    want_w = 0;
+  if (api->param_string(ctx, "expected-speed", &want_s_txt) != 0)
+    want_s_txt = NULL;
+  uint32_t want_s = 0;
+  for (uint32_t s = 1; want_s_txt && *want_s_txt && s < 32; s++)
+    if (strcmp(api->speed_name(s), want_s_txt) == 0)
+      want_s = s;
+  if (want_s_txt && *want_s_txt && !want_s) {
+    api->fail(ctx, "parameter expected-speed: not a speed name (SDR..XDR, 100G..)");
+    return 1;
+  }
+  type_hist h[GROUPS];
+  memset(h, 0, sizeof h);
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t g = group_of(api, f, l), w = api->link_width(f, l);
+    if (!internal_link(api, f, l))
+      h[g].width[w <= 12 ? w : 0]++;
+  }
+  for (fl_id l = 0; l < nl; l++) {
+    if (internal_link(api, f, l))
+      continue;
+    uint32_t g = group_of(api, f, l), w = api->link_width(f, l);
+    uint32_t s = api->link_speed(f, l);
+    uint32_t ew = want_w ? (uint32_t)want_w : mode_of(h[g].width, 13);
+    int bad_w = w && ew && w < ew;
+    int bad_s = want_s && s && api->speed_lane_gbps(s) < api->speed_lane_gbps(want_s);
+    if (!bad_w && !bad_s)
+      continue;
+    fl_port_ref ports[2];
+    port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
+    port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
+    fl_id nodes[2] = {ports[0].node, ports[1].node};
+    char seen[32], exp[32], gname[32], msg[1024];
+    link_type(api, w, s, seen, sizeof seen);
+    link_type(api, bad_w ? ew : w, bad_s ? want_s : s, exp, sizeof exp);
+    group_name(g, gname, sizeof gname);
+    snprintf(msg, sizeof msg,
+             "degraded link %s port %u <-> %s port %u runs at %s, below the "
+             "%s expected (%s)",
+             api->node_name(f, nodes[0]), ports[0].port,
+             api->node_name(f, nodes[1]), ports[1].port, seen, exp,
+             want_w || want_s ? "policy" : gname);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "seen", seen);
+    jb_key_str(&ev, "expected", exp);
+    jb_key_str(&ev, "expected_from",
+               want_w || want_s ? "parameters" : "majority of the tier pair");
+    jb_key_str(&ev, "group", gname);
+    jb_key_double(&ev, "seen_gbps", api->link_gbps(f, l));
+    jb_obj_close(&ev);
+    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nl = api->link_count(f);
+  type_hist h[GROUPS];
+  memset(h, 0, sizeof h);
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t s = api->link_speed(f, l);
+    if (s && s < 32 && !internal_link(api, f, l))
+      h[group_of(api, f, l)].speed[s]++;
+  }
+  for (uint32_t g = 0; g < GROUPS; g++) {
+    uint32_t distinct = 0, major = mode_of(h[g].speed, 32);
+    for (uint32_t s = 1; s < 32; s++)
+      distinct += h[g].speed[s] > 0;
+    if (distinct < 2)
+      continue;
+    /* name the switches/CAs on the minority links */
+    fl_id nodes[MAX_NAMED];
+    uint32_t named = 0;
+    for (fl_id l = 0; l < nl && named + 2 <= MAX_NAMED; l++) {
+      uint32_t s = api->link_speed(f, l);
+      if (group_of(api, f, l) != g || !s || s == major || internal_link(api, f, l))
+        continue;
+      add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 0)));
+      add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 1)));
+    }
+    char gname[32], msg[1024];
+    group_name(g, gname, sizeof gname);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "group", gname);
+    jb_key(&ev, "links_by_speed");
+    jb_obj_open(&ev);
+    size_t off = 0;
+    char list[512] = "";
+    for (uint32_t s = 1; s < 32; s++)
+      if (h[g].speed[s]) {
+        jb_key_int(&ev, api->speed_name(s), h[g].speed[s]);
+        off += (size_t)snprintf(list + off, off < sizeof list ? sizeof list - off : 0,
+                                "%s%u %s", off ? ", " : "", h[g].speed[s],
+                                api->speed_name(s));
+      }
+    jb_obj_close(&ev);
+    jb_obj_close(&ev);
+    snprintf(msg, sizeof msg,
+             "links of %s run at %u different speeds (%s); mixed speeds in one "
+             "tier make ECMP and collective bandwidth uneven",
+             gname, distinct, list);
+    int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- descriptors -------------------------------------------------------------------- */
+
+#define RULE(var, sev, rid, summ, hlp, fn, prm, nprm)                           \
+  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, 1,  \
+                                  0, prm, nprm, fn}
+
+RULE(R_ONE_SIDED, FL_SEV_ERROR, "topology.one-sided-link",
+     "a cable is listed by one end only",
+     "ibnetdiscover lists every cable twice, once from each end. A cable that "
+     "only one end lists means the capture is truncated or stale, or a cable "
+     "moved while the fabric was being discovered. Re-run ibnetdiscover.",
+     check_one_sided, NULL, 0);
+RULE(R_MISMATCH, FL_SEV_ERROR, "topology.link-mismatch",
+     "the two ends of a cable report different width or speed",
+     "A link negotiates one active width and speed (IBA PortInfo "
+     "LinkWidthActive/LinkSpeedActive); two listings that disagree come from "
+     "captures taken at different times or a hand-edited file.",
+     check_mismatch, NULL, 0);
+RULE(R_TWICE, FL_SEV_ERROR, "topology.port-connected-twice",
+     "a port appears at the end of two or more cables",
+     "Each port holds one cable. Two cables on one port come from merged or "
+     "edited dumps, or from a plan that reuses a port.",
+     check_twice, NULL, 0);
+RULE(R_RANGE, FL_SEV_ERROR, "topology.port-out-of-range",
+     "a port number exceeds the node's port count, or port 0 is cabled",
+     "NodeInfo NumPorts bounds the physical ports of a node (switch port 0 is "
+     "internal). A port beyond it is a typo in a plan or a corrupted dump.",
+     check_range, NULL, 0);
+RULE(R_DUPGUID, FL_SEV_ERROR, "topology.duplicate-guid",
+     "two nodes or ports share a GUID",
+     "Node and port GUIDs are EUI-64s and unique in a subnet; a duplicate "
+     "breaks subnet management and routing (OpenSM reports duplicate GUIDs "
+     "too). Usually a cloned VM/BMC image or a mis-flashed adapter.",
+     check_dup_guid, NULL, 0);
+RULE(R_UNLINKED, FL_SEV_WARNING, "topology.unlinked-ca",
+     "a CA or router has no cable",
+     "A host adapter listed without any link is not part of the fabric: a "
+     "cable is missing or the port is down.",
+     check_unlinked, NULL, 0);
+RULE(R_DISCONNECTED, FL_SEV_ERROR, "topology.disconnected",
+     "the fabric is split into several components",
+     "Every node should reach every other. Each component other than the "
+     "largest is reported with the nodes it cuts off.",
+     check_disconnected, NULL, 0);
+RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
+     "a cable connects two ports of the same node",
+     "Loop-back cables are left from burn-in tests; they consume ports and "
+     "confuse routing engines.",
+     check_self_loop, NULL, 0);
+
+static const fl_param_def P_WIDTH = {
+    sizeof(fl_param_def), FL_PARAM_INT, "expected-width", NULL, "lanes",
+    "expected link width in lanes (1, 2, 4, 8, 12); default: the most common "
+    "width of links joining the same tiers"};
+static const fl_param_def P_SPEED = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "expected-speed", NULL, NULL,
+    "expected lane speed (SDR..XDR, or an Ethernet rate such as 400G); "
+    "default: speed is not checked"};
+static const fl_param_def *const DEGRADED_PARAMS[] = {&P_WIDTH, &P_SPEED};
+
+RULE(R_DEGRADED, FL_SEV_WARNING, "topology.degraded-link",
+     "a link runs below the expected width or speed",
+     "A 4x cable that trains at 1x or 2x (a bad lane, a dirty connector) "
+     "silently cuts bandwidth. Expected values come from the parameters, or "
+     "from the majority width of links joining the same tiers.",
+     check_degraded, DEGRADED_PARAMS, 2);
+RULE(R_MIXED, FL_SEV_WARNING, "topology.mixed-speed",
+     "links joining the same tiers run at different speeds",
+     "Within one tier pair a design uses one link speed; a mix (e.g. EDR "
+     "cables among HDR ones) makes ECMP groups and collectives uneven.",
+     check_mixed_speed, NULL, 0);
+
+static const fl_rule_def *const RULES[] = {
+    &R_ONE_SIDED, &R_MISMATCH,     &R_TWICE,     &R_RANGE,    &R_DUPGUID,
+    &R_UNLINKED,  &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED};
+
+static const fl_plugin_desc DESC = {
+    sizeof(fl_plugin_desc),
+    FL_ABI_MAJOR,
+    FL_ABI_MINOR,
+    sizeof RULES / sizeof *RULES,
+    "topology",
+    "0.1.0",
+    "fabriclint",
+    "MIT",
+    NULL,
+    NULL,
+    RULES};
+
+FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
+  return &DESC;
+}
