@@ -1,0 +1,30 @@
+# tests/cli/lib.sh — helpers for the command-line tests (sourced).
+# Environment from ctest: FL (the executable), FL_SRC, FL_BUILD, FL_EXTERNAL.
+set -u
+FAILS=0
+PASSES=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass() { PASSES=$((PASSES + 1)); }
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+
+# expect_rc WANT CMD... — run CMD, keep stdout in $TMP/out, stderr in $TMP/err
+expect_rc() {
+  local want=$1; shift
+  "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  if [ "$got" -eq "$want" ]; then pass; else
+    fail "exit $got (want $want): $*"; sed 's/^/  err: /' "$TMP/err" | head -5 >&2; fi
+}
+# expect_grep FILE REGEX — FILE contains a line matching REGEX
+expect_grep() {
+  if grep -Eq -- "$2" "$1"; then pass; else fail "no /$2/ in $1:"; head -5 "$1" | sed 's/^/  /' >&2; fi
+}
+expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', want '$2'"; fi; }
+# jq-free JSON field access through python3 (in Debian's base) — or jansson? keep python3
+jget() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d' + sys.argv[1]))" "$2"; }
+finish() {
+  echo "$PASSES passed, $FAILS failed"
+  [ "$FAILS" -eq 0 ]
+}

@@ -1,0 +1,29 @@
+/*
+ * tests/plugins/common_test_plugin.h — shared pieces of the deliberately
+ * broken plugins the ABI tests load. Each .c defines TP_NAME, TP_MAJOR,
+ * TP_MINOR and TP_CHECK_RC before including this.
+ */
+#include <string.h>
+
+#include "fabriclint/plugin.h"
+
+static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  if (TP_CHECK_RC != 0) {
+    api->fail(ctx, "the test plugin was told to fail");
+    return TP_CHECK_RC;
+  }
+  fl_finding f;
+  memset(&f, 0, sizeof f);
+  f.struct_size = sizeof f;
+  f.message = "test finding from " TP_NAME;
+  return api->report(ctx, &f);
+}
+
+static const fl_rule_def TP_RULE = {sizeof(fl_rule_def), FL_SEV_WARNING,
+                                    TP_NAME ".probe", "test rule", "help", 1, 0,
+                                    NULL, 0, tp_check};
+static const fl_rule_def *const TP_RULES[] = {&TP_RULE};
+static const fl_plugin_desc TP_DESC = {
+    sizeof(fl_plugin_desc), TP_MAJOR, TP_MINOR, 1, TP_NAME, "0.0.1", "test",
+    "MIT", NULL, NULL, TP_RULES};
