@@ -23,7 +23,11 @@ expect_grep() {
 }
 expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', want '$2'"; fi; }
 # jq-free JSON field access through python3 (in Debian's base) — or jansson? keep python3
-jget() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d' + sys.argv[1]))" "$2"; }
+# jget FILE EXPR — EXPR is a subscript ("['a'][0]") or, after '=', any
+# Python expression over the parsed document d.
+jget() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); e=sys.argv[2]; print(eval(e[1:] if e.startswith('=') else 'd' + e))" "$1" "$2"
+}
 finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]

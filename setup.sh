@@ -1,0 +1,29 @@
+#!/bin/sh
+# setup.sh — install what is missing (Debian 12), configure and build.
+# Idempotent: installs only absent packages, rebuilds incrementally.
+# Usage: ./setup.sh [BUILD_DIR]   (default: build)
+set -eu
+cd "$(dirname "$0")"
+BUILD=${1:-build}
+
+# Build and test dependencies (Debian package names). The simulator and
+# InfiniBand diagnostics let tests produce real ibnetdiscover dumps.
+PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
+libjansson-dev libcmocka-dev python3 ibsim-utils infiniband-diags opensm"
+
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  echo "setup: installing:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$BUILD" -j"$(nproc)" >/dev/null
+echo "setup: built $BUILD/fabriclint"

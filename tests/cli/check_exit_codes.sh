@@ -1,0 +1,91 @@
+# check/info on real dumps (../shared/external) and scripted edits of them:
+# exit codes 0/1/2, exact counts, findings naming nodes, determinism.
+. "$(dirname "$0")/lib.sh"
+EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
+[ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
+
+# Independent counts with grep: 40 switches, 582 CAs, 2228 port lines = 1114 cables
+expect_eq "$(grep -c '^Switch' "$EX")" 40 "grep switches"
+expect_eq "$(grep -c '^Ca' "$EX")" 582 "grep CAs"
+expect_eq "$(grep -c '^\[' "$EX")" 2228 "grep port lines"
+
+expect_rc 0 "$FL" info --format json "$EX"
+expect_eq "$(jget "$TMP/out" "['fabric']['switches']")" 40 switches
+expect_eq "$(jget "$TMP/out" "['fabric']['cas']")" 582 cas
+expect_eq "$(jget "$TMP/out" "['fabric']['routers']")" 0 routers
+expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 1114 links
+expect_eq "$(jget "$TMP/out" "['aggregation_nodes']")" 40 "aggregation nodes"
+expect_eq "$(jget "$TMP/out" "['link_types']['4xNDR']")" 1114 "4xNDR links"
+expect_eq "$(jget "$TMP/out" "['inputs'][0]['format']")" ibnetdiscover format
+
+# a clean real fabric: exit 0, no finding
+expect_rc 0 "$FL" check "$EX"
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; 10 rule\(s\) run$'
+expect_rc 0 "$FL" check --format json "$EX"
+expect_eq "$(jget "$TMP/out" "['summary']")" "{'error': 0, 'warning': 0, 'info': 0}" summary
+expect_eq "$(jget "$TMP/out" "['tool']['name']")" fabriclint tool
+
+# one cable listed from one end only (switch port 1 line deleted): exit 1
+sed '11d' "$EX" > "$TMP/one-sided.out"
+expect_rc 1 "$FL" check --format json "$TMP/one-sided.out"
+expect_eq "$(jget "$TMP/out" "['summary']['error']")" 1 "one error"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['rule']")" topology.one-sided-link rule
+expect_eq "$(jget "$TMP/out" "['findings'][0]['nodes']")" \
+  "['a08-p1-dgx-04-c01 mlx5_5', 'MF0;A09-P1-IBLEAF-04-04:MQM9701/U1']" nodes
+expect_eq "$(jget "$TMP/out" "['findings'][0]['ports']")" \
+  "[{'node': 'a08-p1-dgx-04-c01 mlx5_5', 'port': 1}, {'node': 'MF0;A09-P1-IBLEAF-04-04:MQM9701/U1', 'port': 1}]" ports
+expect_eq "$(jget "$TMP/out" "['findings'][0]['location']['file']")" "$TMP/one-sided.out" file
+# --fail-on never: the same findings, exit 0
+expect_rc 0 "$FL" check --fail-on never "$TMP/one-sided.out"
+expect_grep "$TMP/out" 'error: topology\.one-sided-link: cable a08-p1-dgx-04-c01 mlx5_5 port 1 -> MF0;A09-P1-IBLEAF-04-04:MQM9701/U1 port 1 is listed only by'
+
+# truncated dump: exit 2 with file:line: what was expected
+head -c 150000 "$EX" > "$TMP/trunc.out"
+expect_rc 2 "$FL" check "$TMP/trunc.out"
+expect_grep "$TMP/err" "trunc\.out:1885(:[0-9]+)?: truncated"
+# corrupted GUID in a port line
+sed '11s/"H-e09d7303007a4bd8"/"H-e09d73zz07a4bd8"/' "$EX" > "$TMP/corrupt.out"
+expect_rc 2 "$FL" check "$TMP/corrupt.out"
+expect_grep "$TMP/err" "corrupt\.out:11(:[0-9]+)?: "
+# unreadable, empty, binary cache, unknown formats
+expect_rc 2 "$FL" check "$TMP/does-not-exist"
+expect_grep "$TMP/err" "does-not-exist: cannot read"
+: > "$TMP/empty"
+expect_rc 2 "$FL" check "$TMP/empty"
+expect_grep "$TMP/err" "empty: file is empty"
+printf '\x2b\x83\xe7\x8f\x01\x00\x00\x00' > "$TMP/cache.bin"
+expect_rc 2 "$FL" check "$TMP/cache.bin"
+expect_grep "$TMP/err" "ibnetdiscover --cache file"
+echo "hello world" > "$TMP/hello.txt"
+expect_rc 2 "$FL" check "$TMP/hello.txt"
+expect_grep "$TMP/err" "unrecognised format"
+# usage errors
+expect_rc 2 "$FL" check
+expect_rc 2 "$FL" check --format yaml "$EX"
+expect_rc 2 "$FL" check --fail-on sometimes "$EX"
+expect_rc 2 "$FL" frobnicate
+expect_rc 2 "$FL" check --output "$EX" "$EX"
+expect_grep "$TMP/err" "refusing to overwrite"
+
+# determinism: byte-identical output for identical inputs
+"$FL" check --format json --fail-on never "$TMP/one-sided.out" > "$TMP/a.json"
+"$FL" check --format json --fail-on never "$TMP/one-sided.out" > "$TMP/b.json"
+if cmp -s "$TMP/a.json" "$TMP/b.json"; then pass; else fail "json output differs between runs"; fi
+
+# the deliberately broken public sample: one CA with no cable -> warning
+BAD="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example-bad.out"
+expect_rc 0 "$FL" check "$BAD"
+expect_grep "$TMP/out" 'warning: topology\.unlinked-ca: CA "dgx-gb200-n01-c1 HCA-1" has no cable'
+expect_rc 1 "$FL" check --fail-on warning "$BAD"
+
+# the man-page sample: two cables whose ends disagree on width
+M1="$FL_EXTERNAL/jabl__ibtopotool__tests__1.topo"
+expect_rc 1 "$FL" check --format json "$M1"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" \
+  "['topology.link-mismatch', 'topology.link-mismatch']" "1.topo rules"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" "{'end_a': '4xSDR', 'end_b': '1xSDR'}" evidence
+# small_topo_file: two self-loop cables on the SX6036
+ST="$FL_EXTERNAL/Mellanox__ufm_sdk_3.0__topo__small_topo_file"
+expect_rc 0 "$FL" check --format json --rules 'topology.self-loop' "$ST"
+expect_eq "$(jget "$TMP/out" "=[p['port'] for f in d['findings'] for p in f['ports']]")" "[25, 26, 28, 29]" "self-loop ports"
+finish
