@@ -1,6 +1,6 @@
 # check/info on real dumps (../shared/external) and scripted edits of them:
 # exit codes 0/1/2, exact counts, findings naming nodes, determinism.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
 [ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
 

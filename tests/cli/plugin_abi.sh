@@ -1,5 +1,5 @@
 # Plugin loading: ABI refusals, permissions, failing checks, rules listing.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 TP="$FL_BUILD/tests/plugins"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
 

@@ -1,4 +1,4 @@
-# tests/cli/lib.sh — helpers for the command-line tests (sourced).
+# tests/cli/lib.bash — helpers for the command-line tests (sourced).
 # Environment from ctest: FL (the executable), FL_SRC, FL_BUILD, FL_EXTERNAL.
 set -u
 FAILS=0
