@@ -90,7 +90,9 @@ static int is_hex16_id(const char *s, const char *end) {
   return s[19] == '"';
 }
 
-/* Classify one text line: 1 ibnetdiscover, 2 ports report, 3 ibsim, 0 none. */
+/* Classify one text line: 1 ibnetdiscover id line (switchguid=...), 2 ports
+ * report line, 3 header with a free-form id (ibsim), 4 header with an
+ * "S-<guid>" id (ibnetdiscover), 0 none. */
 static int classify_line(const char *s, const char *end) {
   s = skip_ws(s, end);
   if (end - s >= 11 && (strncmp(s, "switchguid=", 11) == 0 ||
@@ -109,7 +111,7 @@ static int classify_line(const char *s, const char *end) {
         p++;
       p = skip_ws(p, end);
       if (p < end && *p == '"')
-        return is_hex16_id(p, end) ? 1 : 3;
+        return is_hex16_id(p, end) ? 4 : 3;
     }
   }
   if (end - s > 4 && (strncmp(s, "SW ", 3) == 0 || strncmp(s, "CA ", 3) == 0 ||
@@ -127,21 +129,23 @@ static int classify_line(const char *s, const char *end) {
   return 0;
 }
 
+/* ibsim net files may carry switchguid=/caguid= lines too, but their
+ * headers name nodes by free-form ids, which ibnetdiscover never prints. */
 static uint32_t detect_text(const char *buf, size_t len) {
   const char *s = buf, *end = buf + len;
-  int votes[4] = {0, 0, 0, 0};
+  int votes[5] = {0, 0, 0, 0, 0};
   while (s < end) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     const char *le = nl ? nl : end;
     votes[classify_line(s, le)]++;
     s = nl ? nl + 1 : end;
   }
-  if (votes[1] > 0)
+  if (votes[3] > 0 && votes[4] == 0)
+    return FL_FMT_IBSIM_NET;
+  if (votes[4] > 0 || votes[1] > 0)
     return FL_FMT_IBNETDISCOVER;
   if (votes[2] > 0)
     return FL_FMT_IBND_PORTS;
-  if (votes[3] > 0)
-    return FL_FMT_IBSIM_NET;
   return FL_FMT_AUTO;
 }
 

@@ -47,9 +47,9 @@ extern "C" {
 #endif
 
 /** Topology kinds, for fl_gen_kind_parse() / fl_gen_kind_name(). */
-#define FL_GEN_FAT_TREE 1u
-#define FL_GEN_RAIL_SU 2u
-#define FL_GEN_TORUS 3u     /**< reserved, not implemented yet */
+#define FL_GEN_FAT_TREE  1u
+#define FL_GEN_RAIL_SU   2u
+#define FL_GEN_TORUS     3u /**< reserved, not implemented yet */
 #define FL_GEN_DRAGONFLY 4u /**< reserved, not implemented yet */
 
 /** First switch node GUID minus one: switch i (0-based) is base + i + 1. */
@@ -60,7 +60,7 @@ extern "C" {
 /** Largest unicast LID (IBA 4.1.3: 0x0001-0xBFFF). */
 #define FL_GEN_MAX_UCAST_LID 0xbfffu
 /** Largest number of nodes a generator builds (a sanity bound). */
-#define FL_GEN_MAX_NODES (1u << 22)
+#define FL_GEN_MAX_NODES (1u << 21)
 
 /**
  * fl_gen_shape — the counts of a generated topology.

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# fabrics/regen.sh — regenerate the fabrics/ dumps with real tools.
+#
+# Why: tests should read dumps written by the real `ibnetdiscover` after a
+# real SM (OpenSM) configured the subnet, not hand-written imitations. We
+# have no cluster, so the fabric is simulated: `fabriclint gen ... --format
+# ibsim` writes an ibsim net file, ibsim (Debian ibsim-utils) simulates it,
+# and OpenSM and infiniband-diags run unchanged against the simulator
+# through `ibsim-run` (LD_PRELOAD=libumad2sim.so).
+#
+# For every fabric NAME below this writes:
+#   NAME.net                  the ibsim net file (input of the simulation)
+#   NAME.ibnetdiscover        `ibnetdiscover`       after `opensm -o`
+#   NAME.g.ibnetdiscover      `ibnetdiscover -g`    (grouped by chassis)
+#   NAME.p.ibnetdiscover      `ibnetdiscover -p`    (ports report)
+# and, by scripted edits of those real outputs, deliberately broken inputs:
+#   broken/one-sided.ibnetdiscover   fat-tree-2tier with the line of
+#       spine-p01-01 port 1 deleted: that cable is listed from one end only
+#       (the leaf-p01-01 end), as in a capture taken while a link flapped.
+#   broken/truncated.ibnetdiscover   fat-tree-2tier cut after 60% of its
+#       bytes (mid-line), as a capture killed by a timeout.
+#   broken/rail-swap.ibnetdiscover   rail-su with the cables of
+#       "dgx-001 mlx5_0" and "dgx-001 mlx5_3" crossed (each on the other's
+#       rail leaf); made by editing the net file and re-running the
+#       simulation, so the dump itself is again real ibnetdiscover output.
+#
+# Links run at HDR: the ibsim of Debian 12 (0.10) knows no speed above HDR
+# (an NDR link would come up as SDR). LIDs are left to OpenSM (--no-lids).
+#
+# Nothing is written outside fabrics/ and a temporary folder: OpenSM gets a
+# config with its log and dump folder there, OSM_CACHE_DIR/OSM_TMP_DIR point
+# there, and ibsim listens on a private socket name (IBSIM_SOCKNAME) so
+# parallel runs do not meet. ibsim is always stopped (trap on exit/signals).
+#
+# Usage: fabrics/regen.sh            (FL=path/to/fabriclint to override)
+# Needs: ibsim, ibsim-run (ibsim-utils), opensm, ibnetdiscover
+#        (infiniband-diags), and a built fabriclint.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+FL=${FL:-$here/../build/fabriclint}
+start=$SECONDS
+
+for tool in ibsim ibsim-run opensm ibnetdiscover; do
+  command -v "$tool" >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 2; }
+done
+[ -x "$FL" ] || { echo "regen.sh: $FL not built (cmake --build build)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen.XXXXXX")
+ibsim_pid=""
+
+stop_ibsim() {
+  if [ -n "$ibsim_pid" ]; then
+    kill "$ibsim_pid" 2>/dev/null || true
+    wait "$ibsim_pid" 2>/dev/null || true
+    ibsim_pid=""
+  fi
+}
+cleanup() {
+  stop_ibsim
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+export IBSIM_SOCKNAME="flregen$$"
+unset LD_PRELOAD SIM_HOST
+
+# OpenSM: defaults, but log and dump files in $work.
+opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
+sed -e "s#^log_file .*#log_file $work/opensm.log#" \
+    -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
+    -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
+    "$work/opensm.conf.default" > "$work/opensm.conf"
+
+# start_ibsim NET — simulate NET; waits until ibsim says it is ready.
+start_ibsim() {
+  local net=$1 log=$work/ibsim.log
+  local args
+  # The net file's header names the table sizes it needs (-N/-S/-P/-L).
+  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
+  # shellcheck disable=SC2086 # word splitting of the option list is meant
+  ibsim -s -n $args "$net" >"$log" 2>&1 </dev/null &
+  ibsim_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q "Network simulator ready" "$log" && return 0
+    kill -0 "$ibsim_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "regen.sh: ibsim did not start on $net:" >&2
+  cat "$log" >&2
+  exit 1
+}
+
+# simulate NAME NET SMHOST OUTPREFIX — one SM sweep, then the three dumps.
+simulate() {
+  local name=$1 net=$2 smhost=$3 out=$4
+  start_ibsim "$net"
+  (cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" SIM_HOST="$smhost" \
+    timeout 300 ibsim-run opensm -o -F "$work/opensm.conf" >"$work/opensm.out" 2>&1) || {
+    echo "regen.sh: opensm failed on $name:" >&2
+    tail -20 "$work/opensm.out" >&2
+    exit 1
+  }
+  SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover >"$out.ibnetdiscover"
+  SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover -g >"$out.g.ibnetdiscover"
+  SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover -p >"$out.p.ibnetdiscover"
+  stop_ibsim
+}
+
+mkdir -p "$work/out/broken"
+o=$work/out
+
+# ---- the fabrics ----------------------------------------------------------
+"$FL" gen fat-tree --radix 16 --tiers 2 --speed HDR --no-lids --format ibsim \
+  -o "$o/fat-tree-2tier.net"
+"$FL" gen fat-tree --radix 8 --tiers 3 --speed HDR --no-lids --format ibsim \
+  -o "$o/fat-tree-3tier.net"
+"$FL" gen rail-su --sus 1 --hosts-per-su 32 --rails 8 --speed HDR --no-lids \
+  --format ibsim -o "$o/rail-su.net"
+
+simulate fat-tree-2tier "$o/fat-tree-2tier.net" "node0001 mlx5_0" "$o/fat-tree-2tier"
+simulate fat-tree-3tier "$o/fat-tree-3tier.net" "node0001 mlx5_0" "$o/fat-tree-3tier"
+simulate rail-su "$o/rail-su.net" "dgx-001 mlx5_0" "$o/rail-su"
+
+# ---- broken variants --------------------------------------------------------
+# one-sided: drop the first port line after spine-p01-01's header.
+sed '/^Switch.*# "spine-p01-01" /{n;d}' "$o/fat-tree-2tier.ibnetdiscover" \
+  >"$o/broken/one-sided.ibnetdiscover"
+cmp -s "$o/fat-tree-2tier.ibnetdiscover" "$o/broken/one-sided.ibnetdiscover" &&
+  { echo "regen.sh: one-sided edit changed nothing" >&2; exit 1; }
+
+# truncated: the first 60% of the bytes.
+size=$(wc -c <"$o/fat-tree-2tier.ibnetdiscover")
+head -c $((size * 6 / 10)) "$o/fat-tree-2tier.ibnetdiscover" \
+  >"$o/broken/truncated.ibnetdiscover"
+
+# rail-swap: cross the leaf cables of dgx-001's rail-0 and rail-1 HCAs in the
+# net file (both ends of both cables), then simulate that.
+sed -e '/^\[/s/"dgx-001 mlx5_0"\[/"@SWAP@"[/' \
+    -e '/^\[/s/"dgx-001 mlx5_3"\[/"dgx-001 mlx5_0"[/' \
+    -e '/^\[/s/"@SWAP@"\[/"dgx-001 mlx5_3"[/' \
+    -e '/^Ca.*"dgx-001 mlx5_0"/{n;s/"leaf-su01-r0"/"leaf-su01-r1"/}' \
+    -e '/^Ca.*"dgx-001 mlx5_3"/{n;s/"leaf-su01-r1"/"leaf-su01-r0"/}' \
+    "$o/rail-su.net" >"$work/rail-swap.net"
+simulate rail-swap "$work/rail-swap.net" "dgx-002 mlx5_0" "$work/rail-swap"
+mv "$work/rail-swap.ibnetdiscover" "$o/broken/rail-swap.ibnetdiscover"
+
+# ---- publish ------------------------------------------------------------------
+mkdir -p "$here/broken"
+for f in "$o"/*.net "$o"/*.ibnetdiscover "$o"/broken/*.ibnetdiscover; do
+  rel=${f#"$o"/}
+  mv "$f" "$here/$rel"
+done
+
+summary() {
+  local f=$1
+  printf '%-44s switches %4d  cas %4d  port-lines %5d\n' "${f#"$here"/}" \
+    "$(grep -c '^Switch' "$f" || true)" "$(grep -c '^Ca' "$f" || true)" \
+    "$(grep -c '^\[' "$f" || true)"
+}
+for f in "$here"/*.ibnetdiscover "$here"/broken/*.ibnetdiscover; do
+  case $f in *.p.ibnetdiscover) continue ;; esac
+  summary "$f"
+done
+echo "regen.sh: done in $((SECONDS - start)) s"
