@@ -146,6 +146,17 @@ sed -e '/^\[/s/"dgx-001 mlx5_0"\[/"@SWAP@"[/' \
 simulate rail-swap "$work/rail-swap.net" "dgx-002 mlx5_0" "$work/rail-swap"
 mv "$work/rail-swap.ibnetdiscover" "$o/broken/rail-swap.ibnetdiscover"
 
+# rail-su-asbuilt: the demo "as built" SU. Same crossed cables as rail-swap,
+# plus one leaf-spine cable that trained at 1x instead of 4x (a bad lane):
+# leaf-su01-r2 port 33 <-> spine-01 port 17, both ends of the net file.
+sed -e '/^Switch.*"leaf-su01-r2"/,/^$/s/^\(\[33\]\t"spine-01"\[17\].*\)4xHDR$/\11xHDR/' \
+    -e '/^Switch.*"spine-01"/,/^$/s/^\(\[17\]\t"leaf-su01-r2"\[33\].*\)4xHDR$/\11xHDR/' \
+    "$work/rail-swap.net" >"$work/rail-su-asbuilt.net"
+[ "$(grep -c '1xHDR$' "$work/rail-su-asbuilt.net")" -eq 2 ] ||
+  { echo "regen.sh: degraded-cable edit did not apply" >&2; exit 1; }
+simulate rail-su-asbuilt "$work/rail-su-asbuilt.net" "dgx-002 mlx5_0" "$work/rail-su-asbuilt"
+mv "$work/rail-su-asbuilt.ibnetdiscover" "$o/rail-su-asbuilt.ibnetdiscover"
+
 # ---- publish ------------------------------------------------------------------
 mkdir -p "$here/broken"
 for f in "$o"/*.net "$o"/*.ibnetdiscover "$o"/broken/*.ibnetdiscover; do
