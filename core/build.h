@@ -104,3 +104,51 @@ uint32_t fl_b_node_count(const fl_fabric *fab);
 int fl_b_is_finalized(const fl_fabric *fab);
 
 #endif /* FABRICLINT_CORE_BUILD_H */
+
+/* ---- routing state (core/routing.c) ------------------------------------ */
+
+/**
+ * fl_b_lft_row() — the writable LFT of switch @sw with room for LIDs
+ * 0..@top, created filled with FL_LFT_NONE or grown (keeping entries) when
+ * @top exceeds the current size. Returns NULL on ENOMEM or when @top >
+ * FL_MAX_UCAST_LID. Loaders write entries straight into the row.
+ */
+uint8_t *fl_b_lft_row(fl_fabric *fab, fl_id sw, uint32_t top);
+
+/**
+ * fl_b_lid_hint() — a routing dump says LID @lid belongs to port GUID
+ * @port_guid (or, for a switch, node/port-0 GUID). At finalize, a port with
+ * that GUID and no LID of its own takes @lid. Returns FL_OK or FL_ENOMEM.
+ */
+int fl_b_lid_hint(fl_fabric *fab, uint32_t lid, uint64_t port_guid);
+
+/**
+ * fl_b_sl2vl() — set the SL-to-VL table of (@node, @in_port, @out_port):
+ * @vl[16], one VL (0..15) per SL. Returns FL_OK or FL_ENOMEM.
+ */
+int fl_b_sl2vl(fl_fabric *fab, fl_id node, uint32_t in_port, uint32_t out_port,
+               const uint8_t vl[16]);
+
+/** fl_b_path_sl() — the SL of the path from CA node @src to @dlid. */
+int fl_b_path_sl(fl_fabric *fab, fl_id src, uint32_t dlid, uint32_t sl);
+
+/** fl_b_port_by_guid() — during loading: the port with GUID @guid (a CA
+ * port, or a switch's port 0 / node GUID), or FL_NONE. Builds its index on
+ * first use; O(1) expected after that. */
+fl_id fl_b_port_by_guid(fl_fabric *fab, uint64_t guid);
+
+/** fl_b_node_by_guid() — during loading: first node with node GUID @guid. */
+fl_id fl_b_node_by_guid(fl_fabric *fab, uint64_t guid);
+
+/**
+ * fl_b_note() — record a non-fatal problem found in an input (e.g. an LFT
+ * block for a switch GUID the topology lacks), with its location and a
+ * category ("routing", "topology"). Rules report notes as findings
+ * (fl_fabric_note()). printf-style message.
+ */
+void fl_b_note(fl_fabric *fab, const char *category, fl_prov prov,
+               const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;

@@ -20,6 +20,7 @@
 
 #include "derive.h"
 #include "graph.h"
+#include "routing_impl.h"
 
 #define GROW(arr, n, cap)                                                      \
   (((n) < (cap)) ? 0 : fl_grow_array((void **)&(arr), &(cap), sizeof *(arr)))
@@ -60,6 +61,7 @@ void fl_fabric_free(fl_fabric *fab) {
   free(fab->port_link_off);
   free(fab->port_links);
   free(fab->system_pattern);
+  fl_routing_free(&fab->rt);
   if (fab->has_graph)
     igraph_destroy(&fab->graph);
   free(fab);
@@ -115,6 +117,7 @@ fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
   r->tier = FL_TIER_UNKNOWN;
   r->first_port = FL_NONE;
   r->prov = prov;
+  fl_routing_index_node_guid(fab, (fl_id)fab->n_nodes, guid);
   return (fl_id)fab->n_nodes++;
 }
 
@@ -191,8 +194,10 @@ fl_id fl_b_port(fl_fabric *fab, fl_id n, uint32_t num, fl_prov prov) {
 #define PORT_OK(fab, p) ((p) < (fab)->n_ports)
 
 void fl_b_port_set_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
-  if (PORT_OK(fab, p))
-    fab->ports[p].guid = guid;
+  if (!PORT_OK(fab, p))
+    return;
+  fab->ports[p].guid = guid;
+  fl_routing_index_port_guid(fab, p, guid);
 }
 void fl_b_port_set_lid(fl_fabric *fab, fl_id p, uint32_t lid, uint32_t lmc) {
   if (!PORT_OK(fab, p))
@@ -436,7 +441,9 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
   fab->finalized = 1;
   if (fill_names(fab) != FL_OK || build_indexes(fab) != FL_OK)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-  rc = fl_derive_systems(fab, fab->system_pattern, err);
+  rc = fl_routing_finalize(fab, err);
+  if (rc == FL_OK)
+    rc = fl_derive_systems(fab, fab->system_pattern, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)

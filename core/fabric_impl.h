@@ -54,6 +54,31 @@ typedef struct fl_attr_rec {
   uint32_t seq; /* insertion order, for "last set wins" */
 } fl_attr_rec;
 
+typedef struct fl_note_rec {
+  uint32_t category; /* atom */
+  uint32_t message;  /* atom */
+  fl_prov prov;
+} fl_note_rec;
+
+/* Routing state (core/routing.c). */
+typedef struct fl_routing {
+  uint8_t **lft;      /* per node: LFT row or NULL */
+  uint32_t *lft_len;  /* per node: entries in the row */
+  size_t cap_nodes;   /* size of lft/lft_len */
+  uint32_t n_lfts;
+  fl_id *lid_port;    /* after finalize: LID -> port, max_lid + 1 entries */
+  uint32_t max_lid;
+  fl_u64map lid_hints; /* port GUID -> LID */
+  fl_u64map sl2vl_idx; /* (node << 32 | in << 16 | out) -> table index */
+  uint64_t *sl2vl;     /* tables: 16 x 4-bit VLs, SL i in bits 4i..4i+3 */
+  size_t n_sl2vl, cap_sl2vl;
+  fl_u64map path_sl;   /* (src node << 32 | dlid) -> SL */
+  fl_u64map port_guid_idx; /* build: port GUID -> port id */
+  fl_u64map node_guid_idx; /* build: node GUID -> first node */
+  fl_note_rec *notes;
+  size_t n_notes, cap_notes;
+} fl_routing;
+
 struct fl_fabric {
   fl_node_rec *nodes;
   size_t n_nodes, cap_nodes;
@@ -72,6 +97,7 @@ struct fl_fabric {
   uint32_t *port_link_off; /* CSR, n_ports + 1 entries, after finalize */
   fl_id *port_links;
   char *system_pattern; /* owned; NULL = default */
+  fl_routing rt;
   int finalized;
   int has_graph;
   igraph_t graph; /* vertex = node, edge = link; after finalize */

@@ -25,6 +25,21 @@ int fl_load_ibsim_net(fl_fabric *fab, const char *path,
 int fl_load_design_xml(fl_fabric *fab, const char *path,
                        const fl_load_options *opts, fl_error *err);
 
+/* Routing state, core/routing_load.c. Switches, ports and LIDs are resolved
+ * against the topology already loaded (load topology first). */
+int fl_load_lfts(fl_fabric *fab, const char *path, const fl_load_options *opts,
+                 fl_error *err);
+int fl_load_fdbs(fl_fabric *fab, const char *path, const fl_load_options *opts,
+                 fl_error *err);
+int fl_load_sl2vl(fl_fabric *fab, const char *path, const fl_load_options *opts,
+                  fl_error *err);
+int fl_load_path_sl(fl_fabric *fab, const char *path,
+                    const fl_load_options *opts, fl_error *err);
+int fl_load_subnet_lst(fl_fabric *fab, const char *path,
+                       const fl_load_options *opts, fl_error *err);
+int fl_load_saquery_pr(fl_fabric *fab, const char *path,
+                       const fl_load_options *opts, fl_error *err);
+
 /**
  * fl_schema_path() — path of the shipped schema file @name ("design.rng"):
  * beside the library (<libdir of libfabriclint.so>/schema/), else the

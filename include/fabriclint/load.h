@@ -23,6 +23,16 @@ extern "C" {
 #define FL_FMT_IBND_PORTS 2u    /**< ibnetdiscover -p ports report */
 #define FL_FMT_DESIGN_XML 3u    /**< fabriclint design XML (schema/design.rng) */
 #define FL_FMT_IBSIM_NET 4u     /**< ibsim net file (ibsim/sim_net.c dialect) */
+#define FL_FMT_LFTS 5u          /**< opensm-lfts.dump, ibroute/dump_fts output */
+#define FL_FMT_FDBS 6u          /**< OpenSM opensm.fdbs (dump_ucast_routes) */
+#define FL_FMT_SL2VL 7u         /**< opensm-sl2vl.dump, smpquery sl2vl output */
+#define FL_FMT_PATH_SL 8u       /**< path SLs: `0x<src CA GUID> <DLID> <SL>` */
+#define FL_FMT_SUBNET_LST 9u    /**< OpenSM opensm-subnet.lst (topology) */
+#define FL_FMT_SAQUERY_PR 10u   /**< saquery -p PathRecord output (path SLs) */
+
+/** 1 when @fmt describes topology (nodes and links), 0 for routing state.
+ * Topology inputs are loaded before routing inputs. */
+int fl_format_is_topology(uint32_t fmt);
 
 /**
  * fl_load_options — knobs of the loaders. Zero-initialise, then set fields.
