@@ -29,7 +29,19 @@ static const struct {
     {FL_FMT_IBND_PORTS, "ibnetdiscover-ports"},
     {FL_FMT_DESIGN_XML, "design-xml"},
     {FL_FMT_IBSIM_NET, "ibsim-net"},
+    {FL_FMT_LFTS, "lfts"},
+    {FL_FMT_FDBS, "fdbs"},
+    {FL_FMT_SL2VL, "sl2vl"},
+    {FL_FMT_PATH_SL, "path-sl"},
+    {FL_FMT_SUBNET_LST, "subnet-lst"},
+    {FL_FMT_SAQUERY_PR, "saquery-pr"},
 };
+
+int fl_format_is_topology(uint32_t fmt) {
+  return fmt == FL_FMT_IBNETDISCOVER || fmt == FL_FMT_IBND_PORTS ||
+         fmt == FL_FMT_DESIGN_XML || fmt == FL_FMT_IBSIM_NET ||
+         fmt == FL_FMT_SUBNET_LST;
+}
 
 const char *fl_format_name(uint32_t fmt) {
   for (size_t i = 0; i < sizeof FORMATS / sizeof *FORMATS; i++)
@@ -240,6 +252,18 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     return fl_load_ibsim_net(fab, path, opts, err);
   case FL_FMT_DESIGN_XML:
     return fl_load_design_xml(fab, path, opts, err);
+  case FL_FMT_LFTS:
+    return fl_load_lfts(fab, path, opts, err);
+  case FL_FMT_FDBS:
+    return fl_load_fdbs(fab, path, opts, err);
+  case FL_FMT_SL2VL:
+    return fl_load_sl2vl(fab, path, opts, err);
+  case FL_FMT_PATH_SL:
+    return fl_load_path_sl(fab, path, opts, err);
+  case FL_FMT_SUBNET_LST:
+    return fl_load_subnet_lst(fab, path, opts, err);
+  case FL_FMT_SAQUERY_PR:
+    return fl_load_saquery_pr(fab, path, opts, err);
   default:
     return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
   }
