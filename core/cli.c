@@ -293,32 +293,59 @@ int fl_cli_open_output(const fl_cli_opts *o, FILE **out) {
   return 0;
 }
 
+/* Load one input; 0 or FL_EXIT_USAGE (error printed). */
+static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
+                      uint32_t fmt) {
+  fl_error err;
+  fl_error_clear(&err);
+  if (o->verbose)
+    fprintf(stderr, "fabriclint: loading %s (%s)\n", path, fl_format_name(fmt));
+  if (fl_fabric_load(fab, path, fmt, &o->load, &err) != FL_OK) {
+    print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Topology inputs are loaded before routing dumps, whatever their order on
+ * the command line: LFT and SL2VL loaders resolve switches against the
+ * topology. */
 int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
   *out = NULL;
   if (o->n_inputs == 0)
     return fl_cli_usage_error("no INPUT given%s", "");
   fl_fabric *fab = fl_fabric_new();
-  if (!fab) {
+  uint32_t *fmts = calloc(o->n_inputs, sizeof *fmts);
+  if (!fab || !fmts) {
     fprintf(stderr, "fabriclint: out of memory\n");
+    fl_fabric_free(fab);
+    free(fmts);
     return FL_EXIT_USAGE;
   }
   fl_error err;
-  for (size_t i = 0; i < o->n_inputs; i++) {
+  int rc = 0;
+  for (size_t i = 0; i < o->n_inputs && rc == 0; i++) {
     fl_error_clear(&err);
-    if (o->verbose)
-      fprintf(stderr, "fabriclint: loading %s\n", o->inputs[i]);
-    if (fl_fabric_load(fab, o->inputs[i], o->input_format, &o->load, &err) !=
-        FL_OK) {
+    fmts[i] = o->input_format ? o->input_format
+                              : fl_detect_format(o->inputs[i], &err);
+    if (fmts[i] == FL_FMT_AUTO) {
       print_error(&err);
-      fl_fabric_free(fab);
-      return FL_EXIT_USAGE;
+      rc = FL_EXIT_USAGE;
     }
   }
+  for (int pass = 0; pass < 2 && rc == 0; pass++)
+    for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
+      if (fl_format_is_topology(fmts[i]) == (pass == 0))
+        rc = load_input(o, fab, o->inputs[i], fmts[i]);
+  free(fmts);
   fl_error_clear(&err);
-  if (fl_fabric_finalize(fab, &err) != FL_OK) {
+  if (rc == 0 && fl_fabric_finalize(fab, &err) != FL_OK) {
     print_error(&err);
+    rc = FL_EXIT_USAGE;
+  }
+  if (rc != 0) {
     fl_fabric_free(fab);
-    return FL_EXIT_USAGE;
+    return rc;
   }
   *out = fab;
   return 0;

@@ -164,7 +164,7 @@ static uint32_t detect_text(const char *buf, size_t len) {
 uint32_t fl_detect_format(const char *path, fl_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
     return FL_FMT_AUTO;
   }
   char *buf = malloc(DETECT_BYTES + 1);
