@@ -24,6 +24,8 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
+#include "fabriclint/cdg.h"
+#include "fabriclint/routing.h"
 #include "graph.h"
 
 struct fl_ctx {
@@ -299,6 +301,18 @@ void fl_host_init(fl_host *h) {
   a->report = api_report;
   a->fail = api_fail;
   a->log = api_log;
+  a->lft_count = fl_fabric_lft_count;
+  a->lft = fl_fabric_lft;
+  a->max_lid = fl_fabric_max_lid;
+  a->lid_port = fl_fabric_lid_port;
+  a->has_sl2vl = fl_fabric_has_sl2vl;
+  a->sl2vl = fl_fabric_sl2vl;
+  a->has_path_sl = fl_fabric_has_path_sl;
+  a->path_sl = fl_fabric_path_sl;
+  a->note_count = fl_fabric_note_count;
+  a->note = fl_fabric_note;
+  a->cdg_analyze = fl_cdg_analyze;
+  a->cdg_free = fl_cdg_free;
 }
 
 static void free_plugin(fl_loaded_plugin *p) {

@@ -130,6 +130,11 @@ static inline void jb_key_int(jbuf *b, const char *k, int64_t v) {
   jb_key(b, k);
   jb_int_item(b, v);
 }
+static inline void jb_key_bool(jbuf *b, const char *k, int v) {
+  jb_key(b, k);
+  jb_sep(b);
+  jb_raw(b, v ? "true" : "false", v ? 4 : 5);
+}
 static inline void jb_key_double(jbuf *b, const char *k, double v) {
   jb_key(b, k);
   jb_double_item(b, v);

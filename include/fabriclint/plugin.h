@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabriclint/cdg.h"
 #include "fabriclint/types.h"
 
 #ifdef __cplusplus
@@ -251,6 +252,25 @@ typedef struct fl_host_api {
   void (*fail)(fl_ctx *ctx, const char *message);
   /** A diagnostic line on stderr with -v (level FL_SEV_*). */
   void (*log)(fl_ctx *ctx, uint32_t level, const char *message);
+
+  /* -- routing state: semantics of fabriclint/routing.h -- */
+  uint32_t (*lft_count)(const fl_fabric *f);
+  const uint8_t *(*lft)(const fl_fabric *f, fl_id sw, uint32_t *len);
+  uint32_t (*max_lid)(const fl_fabric *f);
+  fl_id (*lid_port)(const fl_fabric *f, uint32_t lid);
+  int (*has_sl2vl)(const fl_fabric *f);
+  uint32_t (*sl2vl)(const fl_fabric *f, fl_id node, uint32_t in_port,
+                    uint32_t out_port, uint32_t sl);
+  int (*has_path_sl)(const fl_fabric *f);
+  uint32_t (*path_sl)(const fl_fabric *f, fl_id src, uint32_t dlid);
+  uint32_t (*note_count)(const fl_fabric *f);
+  int (*note)(const fl_fabric *f, uint32_t i, const char **category,
+              const char **file, uint32_t *line, const char **message);
+
+  /* -- routing analyses run by the core: semantics of fabriclint/cdg.h -- */
+  int (*cdg_analyze)(const fl_fabric *f, const fl_cdg_options *opts,
+                     const fl_cdg_report **out);
+  void (*cdg_free)(const fl_cdg_report *report);
 } fl_host_api;
 
 /**

@@ -1,0 +1,533 @@
+/*
+ * plugins/deadlock/deadlock.c — routing deadlock freedom and routing sanity
+ * (rule id prefix `deadlock`).
+ *
+ * The analysis itself (walking LFTs per destination, building the channel
+ * dependency graph, finding its strongly connected components) runs in the
+ * core (fabriclint/cdg.h, api->cdg_analyze) because it is the hot path of
+ * data-centre-scale checks; this plugin chooses what to analyse from its
+ * parameters and turns the report into findings. One analysis serves all
+ * rules of the plugin: it is cached in the plugin's state (init/fini), keyed
+ * by the fabric and the options.
+ *
+ * Sources: Dally & Seitz, IEEE TC 1987 (CDG acyclic <=> deadlock free for
+ * deterministic routing); OpenSM doc/current-routing.txt (up*-down*, ftree,
+ * LASH/DFSSSP/Nue use VLs to break cycles); IBA vol. 1 14.2.5.10 (LFT, port
+ * 255 = no route).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
+#include "fabriclint/routing.h"
+
+typedef struct dl_state {
+  const fl_fabric *fab;
+  fl_cdg_options opts;
+  const fl_cdg_report *rep;
+  const fl_host_api *api;
+} dl_state;
+
+static int dl_init(const fl_host_api *api, void **data) {
+  dl_state *st = calloc(1, sizeof *st);
+  if (!st)
+    return 1;
+  st->api = api;
+  *data = st;
+  return 0;
+}
+
+static void dl_fini(void *data) {
+  dl_state *st = data;
+  if (st && st->rep)
+    st->api->cdg_free(st->rep);
+  free(st);
+}
+
+/* ---- options and the cached analysis ------------------------------------ */
+
+static int pick(const char *v, const char *const *names, uint32_t n,
+                uint32_t *out) {
+  for (uint32_t i = 0; i < n; i++)
+    if (strcmp(v, names[i]) == 0) {
+      *out = i;
+      return 0;
+    }
+  return -1;
+}
+
+static int read_opts(const fl_host_api *api, fl_ctx *ctx, fl_cdg_options *o) {
+  static const char *const TRAFFIC[] = {"ca", "all"};
+  static const char *const VL[] = {"auto", "blind", "aware"};
+  static const char *const ROUTING[] = {"auto", "lft", "minimal"};
+  const char *t = "ca", *v = "auto", *r = "auto";
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  api->param_string(ctx, "traffic", &t);
+  api->param_string(ctx, "vl-mode", &v);
+  api->param_string(ctx, "routing", &r);
+  int64_t ex = 1000;
+  api->param_int(ctx, "max-examples", &ex);
+  o->max_examples = ex > 0 && ex < 1000000 ? (uint32_t)ex : 1000;
+  if (pick(t, TRAFFIC, 2, &o->traffic) != 0) {
+    api->fail(ctx, "parameter traffic: expected ca or all");
+    return -1;
+  }
+  if (pick(v, VL, 3, &o->vl_mode) != 0) {
+    api->fail(ctx, "parameter vl-mode: expected auto, blind or aware");
+    return -1;
+  }
+  if (pick(r, ROUTING, 3, &o->routing) != 0) {
+    api->fail(ctx, "parameter routing: expected auto, lft or minimal");
+    return -1;
+  }
+  return 0;
+}
+
+static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
+                                     dl_state *st) {
+  fl_cdg_options o;
+  if (read_opts(api, ctx, &o) != 0)
+    return NULL;
+  const fl_fabric *f = api->fabric(ctx);
+  if (st->rep && st->fab == f && memcmp(&st->opts, &o, sizeof o) == 0)
+    return st->rep;
+  if (st->rep)
+    api->cdg_free(st->rep);
+  st->rep = NULL;
+  int rc = api->cdg_analyze(f, &o, &st->rep);
+  if (rc != 0) {
+    api->fail(ctx, o.vl_mode == FL_CDG_VL_AWARE && !api->has_sl2vl(f)
+                       ? "vl-mode=aware needs SL2VL tables (load an "
+                         "opensm-sl2vl.dump)"
+                   : o.routing == FL_CDG_ROUTING_LFT
+                       ? "routing=lft needs LFTs (load opensm-lfts.dump, "
+                         "ibroute or dump_fts output)"
+                       : "routing analysis failed (out of memory?)");
+    return NULL;
+  }
+  st->fab = f;
+  st->opts = o;
+  return st->rep;
+}
+
+/* ---- helpers -------------------------------------------------------------------- */
+
+static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
+                  const char *msg, const fl_id *nodes, uint32_t n_nodes,
+                  const fl_port_ref *ports, uint32_t n_ports, const char *ev) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.severity = sev;
+  fd.message = msg;
+  fd.nodes = nodes;
+  fd.n_nodes = n_nodes;
+  fd.ports = ports;
+  fd.n_ports = n_ports;
+  fd.evidence_json = ev;
+  if (api->report(ctx, &fd) != 0) {
+    api->fail(ctx, "could not record a finding");
+    return 1;
+  }
+  return 0;
+}
+
+static const char *dest_name(const fl_host_api *api, const fl_fabric *f,
+                             fl_id port) {
+  return port == FL_NONE ? "(no port)" : api->node_name(f, api->port_node(f, port));
+}
+
+static const char *routing_word(const fl_cdg_report *r) {
+  return r->routing == FL_CDG_ROUTING_MINIMAL ? "minimal" : "lft";
+}
+
+static const char *vl_phrase(const fl_host_api *api, const fl_fabric *f,
+                             const fl_cdg_report *r) {
+  if (r->routing == FL_CDG_ROUTING_MINIMAL)
+    return "VL-blind: reference minimal routing, no VLs";
+  if (r->vl_aware)
+    return api->has_path_sl(f) ? "VL-aware: SL2VL tables and path SLs"
+                               : "VL-aware: SL2VL tables, SL 0 on every path";
+  return "VL-blind: no SL2VL tables loaded";
+}
+
+static void common_evidence(const fl_host_api *api, const fl_fabric *f,
+                            const fl_cdg_report *r, jbuf *ev) {
+  jb_key_str(ev, "routing", routing_word(r));
+  jb_key_bool(ev, "vl_aware", (int)r->vl_aware);
+  jb_key_str(ev, "verdict_basis", vl_phrase(api, f, r));
+  jb_key_str(ev, "traffic", r->traffic == FL_CDG_TRAFFIC_ALL ? "all" : "ca");
+}
+
+/* ---- deadlock.credit-loop ---------------------------------------------------- */
+
+static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                        const fl_cdg_report *r, const fl_cdg_loop *lp) {
+  fl_id *nodes = calloc(lp->n_hops + 1, sizeof *nodes);
+  fl_port_ref *ports = calloc(lp->n_hops + 1, sizeof *ports);
+  if (!nodes || !ports) {
+    free(nodes), free(ports);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  char path[1024] = "";
+  size_t off = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  common_evidence(api, f, r, &ev);
+  jb_key_int(&ev, "scc_channels", lp->scc_channels);
+  jb_key_int(&ev, "cycle_length", lp->n_hops);
+  jb_key(&ev, "cycle");
+  jb_arr_open(&ev);
+  for (uint32_t k = 0; k < lp->n_hops; k++) {
+    const fl_cdg_hop *h = &lp->hops[k];
+    nodes[k] = h->from_node;
+    ports[k].node = h->from_node;
+    ports[k].port = h->from_port;
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "from", api->node_name(f, h->from_node));
+    jb_key_int(&ev, "from_port", h->from_port);
+    jb_key_str(&ev, "to", h->to_node == FL_NONE ? "" : api->node_name(f, h->to_node));
+    jb_key_int(&ev, "to_port", h->to_port);
+    if (h->vl != FL_VL_UNKNOWN)
+      jb_key_int(&ev, "vl", h->vl);
+    jb_key_int(&ev, "dlid", h->dlid);
+    fl_id dp = api->lid_port(f, h->dlid);
+    jb_key_str(&ev, "destination", dest_name(api, f, dp));
+    if (h->src != FL_NONE)
+      jb_key_str(&ev, "source", api->node_name(f, h->src));
+    jb_obj_close(&ev);
+    if (off < sizeof path)
+      off += (size_t)snprintf(path + off, sizeof path - off, "%s:%u -> ",
+                              api->node_name(f, h->from_node), h->from_port);
+  }
+  if (off < sizeof path && lp->n_hops)
+    snprintf(path + off, sizeof path - off, "%s:%u",
+             api->node_name(f, lp->hops[0].from_node), lp->hops[0].from_port);
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  char msg[1600];
+  snprintf(msg, sizeof msg,
+           "credit loop (%s): %u channels in a cycle of the channel "
+           "dependency graph (%u channels in its strongly connected "
+           "component): %s",
+           vl_phrase(api, f, r), lp->n_hops, lp->scc_channels, path);
+  int rc = report(api, ctx, 0, msg, nodes, lp->n_hops, ports, lp->n_hops,
+                  jb_str(&ev));
+  jb_free(&ev);
+  free(nodes), free(ports);
+  return rc;
+}
+
+static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_cdg_report *r = analysis(api, ctx, data);
+  if (!r)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  for (uint32_t i = 0; i < r->n_loops; i++)
+    if (loop_finding(api, ctx, f, r, &r->loops[i]))
+      return 1;
+  return 0;
+}
+
+/* ---- deadlock.verdict (info) ------------------------------------------------------ */
+
+static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_cdg_report *r = analysis(api, ctx, data);
+  if (!r)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  common_evidence(api, f, r, &ev);
+  jb_key_int(&ev, "credit_loops", r->n_loops);
+  jb_key_int(&ev, "channels", r->channels);
+  jb_key_int(&ev, "dependencies", (int64_t)r->dependencies);
+  jb_key_int(&ev, "destinations", r->destinations);
+  jb_key_int(&ev, "sources", r->sources);
+  jb_key_int(&ev, "forwarding_loops", (int64_t)r->fwd_loop_count);
+  jb_key_int(&ev, "unrouted_pairs", (int64_t)r->unrouted_pairs);
+  jb_key_int(&ev, "valley_turns", (int64_t)r->valley_count);
+  if (r->vl_aware)
+    jb_key_int(&ev, "hops_without_sl2vl", (int64_t)r->missing_sl2vl);
+  jb_obj_close(&ev);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "%s routing of %u destinations from %u sources: %s (%u channels, "
+           "%llu dependencies; %s)",
+           r->routing == FL_CDG_ROUTING_MINIMAL ? "reference minimal"
+                                                : "LFT",
+           r->destinations, r->sources,
+           r->n_loops ? "credit loops found" : "no credit loop",
+           r->channels, (unsigned long long)r->dependencies,
+           vl_phrase(api, f, r));
+  int rc = report(api, ctx, 0, msg, NULL, 0, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+/* ---- deadlock.forwarding-loop ---------------------------------------------------- */
+
+static int check_fwd_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (!api->lft_count(f))
+    return 0;
+  const fl_cdg_report *r = analysis(api, ctx, data);
+  if (!r)
+    return 1;
+  for (uint32_t i = 0; i < r->n_fwd_loops; i++) {
+    const fl_cdg_fwd_loop *fl = &r->fwd_loops[i];
+    char path[1024] = "";
+    size_t off = 0;
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "dlid", fl->dlid);
+    jb_key_str(&ev, "destination", dest_name(api, f, api->lid_port(f, fl->dlid)));
+    jb_key_int(&ev, "total_looping_destinations", (int64_t)r->fwd_loop_count);
+    jb_key(&ev, "switches");
+    jb_arr_open(&ev);
+    for (uint32_t k = 0; k < fl->n_switches; k++) {
+      jb_str_item(&ev, api->node_name(f, fl->switches[k]));
+      if (off < sizeof path)
+        off += (size_t)snprintf(path + off, sizeof path - off, "%s -> ",
+                                api->node_name(f, fl->switches[k]));
+    }
+    jb_arr_close(&ev);
+    jb_obj_close(&ev);
+    if (off < sizeof path && fl->n_switches)
+      snprintf(path + off, sizeof path - off, "%s",
+               api->node_name(f, fl->switches[0]));
+    char msg[1400];
+    snprintf(msg, sizeof msg,
+             "packets to LID %u (%s) loop between switches: %s", fl->dlid,
+             dest_name(api, f, api->lid_port(f, fl->dlid)), path);
+    int rc = report(api, ctx, 0, msg, fl->switches, fl->n_switches, NULL, 0,
+                    jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- deadlock.unrouted --------------------------------------------------------------- */
+
+static const char *reason_text(uint32_t reason) {
+  switch (reason) {
+  case FL_CDG_NO_ENTRY:
+    return "no LFT entry (255)";
+  case FL_CDG_DEAD_PORT:
+    return "the entry's port has no cable (down or unconnected)";
+  case FL_CDG_WRONG_NODE:
+    return "the entry leads to the wrong node (black hole)";
+  case FL_CDG_NO_LFT:
+    return "the switch has no LFT";
+  default:
+    return "unrouted";
+  }
+}
+
+static int switches_without_lft(const fl_host_api *api, fl_ctx *ctx,
+                                const fl_fabric *f) {
+  uint32_t nn = api->node_count(f), with = api->lft_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    uint32_t len = 0;
+    if (api->node_kind(f, n) != FL_NODE_SWITCH || api->lft(f, n, &len))
+      continue;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "switch \"%s\" has no LFT in the routing dumps, while %u other "
+             "switches have one: traffic through it cannot be checked",
+             api->node_name(f, n), with);
+    if (report(api, ctx, FL_SEV_ERROR, msg, &n, 1, NULL, 0, NULL))
+      return 1;
+  }
+  return 0;
+}
+
+static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (!api->lft_count(f))
+    return 0;
+  const fl_cdg_report *r = analysis(api, ctx, data);
+  if (!r || switches_without_lft(api, ctx, f))
+    return 1;
+  for (uint32_t i = 0; i < r->n_unrouted; i++) {
+    const fl_cdg_unrouted *u = &r->unrouted[i];
+    fl_id dnode = u->dest_port == FL_NONE ? FL_NONE : api->port_node(f, u->dest_port);
+    fl_id nodes[2] = {u->example_switch, dnode};
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "dlid", u->dlid);
+    jb_key_str(&ev, "destination", dest_name(api, f, u->dest_port));
+    jb_key_int(&ev, "switches", u->n_switches);
+    jb_key_str(&ev, "example_switch", api->node_name(f, u->example_switch));
+    jb_key_int(&ev, "example_entry", u->example_port);
+    jb_key_str(&ev, "reason", reason_text(u->reason));
+    jb_key_bool(&ev, "traffic_dropped", (int)u->on_traffic_path);
+    jb_key_int(&ev, "total_unrouted_pairs", (int64_t)r->unrouted_pairs);
+    jb_obj_close(&ev);
+    char entry[32];
+    if (u->example_port == 255)
+      snprintf(entry, sizeof entry, "none");
+    else
+      snprintf(entry, sizeof entry, "port %u", u->example_port);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "LID %u (%s) is unreachable from %u switch(es)%s, e.g. \"%s\" "
+             "(LFT entry: %s): %s",
+             u->dlid, dest_name(api, f, u->dest_port), u->n_switches,
+             u->on_traffic_path ? ", and CA traffic to it is dropped" : "",
+             api->node_name(f, u->example_switch), entry, reason_text(u->reason));
+    int rc = report(api, ctx, u->on_traffic_path ? FL_SEV_ERROR : FL_SEV_WARNING,
+                    msg, nodes, dnode == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- deadlock.not-updown ---------------------------------------------------------- */
+
+static int check_updown(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_cdg_report *r = analysis(api, ctx, data);
+  if (!r)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  for (uint32_t i = 0; i < r->n_valleys; i++) {
+    const fl_cdg_valley *v = &r->valleys[i];
+    fl_id nodes[3] = {v->from, v->at, v->to};
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "dlid", v->dlid);
+    jb_key_str(&ev, "destination", dest_name(api, f, api->lid_port(f, v->dlid)));
+    jb_key_str(&ev, "from", api->node_name(f, v->from));
+    jb_key_int(&ev, "from_tier", api->node_tier(f, v->from));
+    jb_key_str(&ev, "at", api->node_name(f, v->at));
+    jb_key_int(&ev, "at_tier", api->node_tier(f, v->at));
+    jb_key_str(&ev, "to", api->node_name(f, v->to));
+    jb_key_int(&ev, "to_tier", api->node_tier(f, v->to));
+    jb_key_int(&ev, "total_valley_turns", (int64_t)r->valley_count);
+    jb_obj_close(&ev);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "route to LID %u goes down then up: \"%s\" (tier %u) -> \"%s\" "
+             "(tier %u) -> \"%s\" (tier %u); up*/down* routing never turns "
+             "upward after going down",
+             v->dlid, api->node_name(f, v->from), api->node_tier(f, v->from),
+             api->node_name(f, v->at), api->node_tier(f, v->at),
+             api->node_name(f, v->to), api->node_tier(f, v->to));
+    int rc = report(api, ctx, 0, msg, nodes, 3, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- deadlock.routing-input ---------------------------------------------------------- */
+
+static int check_input(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  (void)data;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t n = api->note_count(f);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *cat, *file, *msg;
+    uint32_t line;
+    if (api->note(f, i, &cat, &file, &line, &msg) != 0 || strcmp(cat, "routing"))
+      continue;
+    char text[1400];
+    snprintf(text, sizeof text, "%s:%u: %s", file, line, msg);
+    if (report(api, ctx, 0, text, NULL, 0, NULL, 0, NULL))
+      return 1;
+  }
+  return 0;
+}
+
+/* ---- descriptors ------------------------------------------------------------------------ */
+
+static const fl_param_def P_TRAFFIC = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "traffic", "ca", NULL,
+    "ca: every CA port to every CA LID (as ibdmchk and Nue); all: also "
+    "switch-sourced and switch-destined management traffic"};
+static const fl_param_def P_VL = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "vl-mode", "auto", NULL,
+    "auto: VL-aware when SL2VL tables are loaded; blind: channels are link "
+    "directions; aware: require SL2VL tables"};
+static const fl_param_def P_ROUTING = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "routing", "auto", NULL,
+    "auto: the loaded LFTs, else all minimal next hops (design mode); lft; "
+    "minimal"};
+static const fl_param_def P_EXAMPLES = {
+    sizeof(fl_param_def), FL_PARAM_INT, "max-examples", "1000", "findings",
+    "most forwarding-loop, unrouted and valley findings reported (counts in "
+    "the evidence stay complete)"};
+static const fl_param_def *const PARAMS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
+                                             &P_EXAMPLES};
+#define NP 4
+
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                           \
+  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, on,  \
+                                  needs, PARAMS, NP, fn}
+
+RULE(R_LOOP, FL_SEV_ERROR, 1, "deadlock.credit-loop",
+     "the channel dependency graph of the routing has a cycle",
+     "A cycle of channel dependencies (Dally & Seitz) lets buffers wait on "
+     "each other forever: a routing deadlock that stalls every flow crossing "
+     "it. Each finding is one strongly connected component of the CDG with "
+     "one concrete cycle: switch:port hops in order, with the VL and, per "
+     "dependency, a destination LID and a source that create it. Fix: route "
+     "with up*/down*, ftree or a VL-based engine (LASH, DFSSSP, Nue), or "
+     "remove the cable that closes the cycle.",
+     check_credit_loop, 0);
+RULE(R_VERDICT, FL_SEV_INFO, 1, "deadlock.verdict",
+     "summary of the routing analysis and whether it was VL-aware",
+     "States what was analysed (LFTs or reference minimal routing, how many "
+     "destinations and sources), the CDG size, and whether the verdict is "
+     "VL-aware (SL2VL tables, and path SLs where the engine assigns them) or "
+     "VL-blind.",
+     check_verdict, 0);
+RULE(R_FWD, FL_SEV_ERROR, 1, "deadlock.forwarding-loop",
+     "following the LFTs toward a destination revisits a switch",
+     "Packets to the destination circle until their time-to-live (IB has "
+     "none: until the switch lifetime limit) expires.",
+     check_fwd_loop, FL_NEEDS_ROUTING);
+RULE(R_UNROUTED, FL_SEV_ERROR, 1, "deadlock.unrouted",
+     "a destination is unreachable from some switch",
+     "An LFT entry of 255, a port with no cable, or an entry that leads to "
+     "another node. Error when CA traffic runs into it, warning when only the "
+     "switch's own entry is bad.",
+     check_unrouted, FL_NEEDS_ROUTING);
+RULE(R_UPDOWN, FL_SEV_WARNING, 1, "deadlock.not-updown",
+     "a route goes down a tier and then up again (a valley)",
+     "Up*/down* and ftree routing never turn upward after going down; a "
+     "valley is the usual cause of credit loops in fat trees (routes between "
+     "non-compute nodes, max_reverse_hops, a leaf-to-leaf cable). Needs tiers "
+     "(design attributes or derived from the shape).",
+     check_updown, 0);
+RULE(R_INPUT, FL_SEV_WARNING, 1, "deadlock.routing-input",
+     "a routing dump names switches, ports or LIDs the topology lacks",
+     "LFT blocks for unknown switches are skipped and listed here: the "
+     "routing dump and the topology were probably taken at different times.",
+     check_input, FL_NEEDS_ROUTING);
+
+static const fl_rule_def *const RULES[] = {&R_LOOP,     &R_VERDICT, &R_FWD,
+                                           &R_UNROUTED, &R_UPDOWN,  &R_INPUT};
+
+static const fl_plugin_desc DESC = {
+    sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR,
+    sizeof RULES / sizeof *RULES, "deadlock", "0.1.0", "fabriclint", "MIT",
+    dl_init, dl_fini, RULES};
+
+FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
+  return &DESC;
+}

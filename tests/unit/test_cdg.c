@@ -1,0 +1,348 @@
+/*
+ * tests/unit/test_cdg.c — the channel dependency graph analysis on fabrics
+ * whose verdict is known by construction: rings with clockwise routing
+ * (one credit loop, the exact cycle), a ring whose routing avoids one link
+ * (no loop), a LASH-style SL layering (no loop VL-aware, a loop VL-blind),
+ * forwarding loops, unrouted destinations, valleys, and reference minimal
+ * routing on rings and fat trees.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "build.h"
+#include "fabriclint/cdg.h"
+#include "fabriclint/gen.h"
+#include "fabriclint/routing.h"
+
+#define N_RING 4
+#define CA_LID(i) ((uint32_t)(i) + 1)
+#define SW_LID(i) ((uint32_t)(i) + 20)
+
+typedef struct ring {
+  fl_fabric *f;
+  fl_id sw[8], ca[8];
+  uint32_t n;
+} ring;
+
+/* Switch i: port 1 -> CA i, port 2 -> switch i+1 port 3 (clockwise). */
+static void build_ring(ring *r, uint32_t n) {
+  fl_prov pv = {0, 1, 1};
+  r->n = n;
+  r->f = fl_fabric_new();
+  for (uint32_t i = 0; i < n; i++) {
+    char name[32];
+    r->sw[i] = fl_b_node(r->f, FL_NODE_SWITCH, 0x100 + i, 3, pv);
+    snprintf(name, sizeof name, "sw%u", i);
+    fl_b_node_set_name(r->f, r->sw[i], name, (size_t)-1);
+    fl_b_port_set_lid(r->f, fl_b_port(r->f, r->sw[i], 0, pv), SW_LID(i), 0);
+    r->ca[i] = fl_b_node(r->f, FL_NODE_CA, 0x200 + i, 1, pv);
+    snprintf(name, sizeof name, "host%u mlx5_0", i);
+    fl_b_node_set_name(r->f, r->ca[i], name, (size_t)-1);
+    fl_id cp = fl_b_port(r->f, r->ca[i], 1, pv);
+    fl_b_port_set_lid(r->f, cp, CA_LID(i), 0);
+    fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  for (uint32_t i = 0; i < n; i++)
+    fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 2, pv),
+              fl_b_port(r->f, r->sw[(i + 1) % n], 3, pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+}
+
+/* Clockwise LFTs: deliver locally, else port 2. */
+static void lft_clockwise(ring *r) {
+  for (uint32_t i = 0; i < r->n; i++) {
+    uint8_t *row = fl_b_lft_row(r->f, r->sw[i], 40);
+    for (uint32_t j = 0; j < r->n; j++) {
+      row[CA_LID(j)] = j == i ? 1 : 2;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+}
+
+static const fl_cdg_report *analyze(fl_fabric *f, uint32_t vl_mode,
+                                    uint32_t routing) {
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.vl_mode = vl_mode;
+  o.routing = routing;
+  const fl_cdg_report *rep = NULL;
+  assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+  assert_non_null(rep);
+  return rep;
+}
+
+static void finalize(fl_fabric *f) {
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_finalize(f, &err), FL_OK);
+}
+
+static void test_ring_clockwise_one_loop(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_LFT);
+  assert_int_equal(rep->vl_aware, 0);
+  assert_int_equal(rep->destinations, N_RING);
+  assert_int_equal(rep->n_loops, 1);
+  const fl_cdg_loop *lp = &rep->loops[0];
+  assert_int_equal(lp->n_hops, N_RING);
+  assert_int_equal(lp->scc_channels, N_RING);
+  /* the cycle is sw0:2 -> sw1:2 -> sw2:2 -> sw3:2 (smallest channel first) */
+  for (uint32_t k = 0; k < N_RING; k++) {
+    const fl_cdg_hop *h = &lp->hops[k];
+    assert_int_equal(h->from_node, r.sw[k]);
+    assert_int_equal(h->from_port, 2);
+    assert_int_equal(h->to_node, r.sw[(k + 1) % N_RING]);
+    assert_int_equal(h->to_port, 3);
+    assert_int_equal(h->vl, FL_VL_UNKNOWN);
+    /* the dependency hop k -> hop k+1 is made by traffic through switch k+1
+     * to a CA at least one more switch away, sent by a CA that really uses
+     * both channels: re-verify by following the clockwise LFTs */
+    uint32_t dsw = h->dlid - 1; /* CA_LID(j) = j + 1 */
+    assert_true(h->dlid >= 1 && h->dlid <= N_RING);
+    assert_true(dsw != (k + 1) % N_RING);
+    assert_true(h->src != FL_NONE);
+    uint32_t ssw = N_RING;
+    for (uint32_t i = 0; i < N_RING; i++)
+      if (r.ca[i] == h->src)
+        ssw = i;
+    assert_true(ssw < N_RING);
+    /* clockwise from ssw to dsw passes switch k, then k+1, then k+2 */
+    int uses = 0;
+    for (uint32_t s = ssw; s != dsw; s = (s + 1) % N_RING)
+      if (s == k && (s + 1) % N_RING != dsw)
+        uses = 1;
+    assert_true(uses);
+  }
+  assert_int_equal(rep->fwd_loop_count, 0);
+  assert_int_equal(rep->unrouted_pairs, 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* Shortest-path routing that never uses the link sw3 -> sw0: no loop. */
+static void test_ring_cut_link_no_loop(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 40);
+    for (uint32_t j = 0; j < N_RING; j++) {
+      /* go clockwise when j > i (never wraps), counter-clockwise when j < i */
+      row[CA_LID(j)] = j == i ? 1 : j > i ? 2 : 3;
+      row[SW_LID(j)] = j == i ? 0 : j > i ? 2 : 3;
+    }
+  }
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->n_loops, 0);
+  assert_true(rep->dependencies > 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* LASH-style layering: each SL's paths avoid one link, SL = VL. */
+static uint32_t lash_sl(uint32_t s, uint32_t d) {
+  /* clockwise path s -> d uses links (s,s+1) ... (d-1,d); link k = k->k+1 */
+  static const uint32_t order[4] = {3, 1, 2, 0}; /* avoid 3->0, 1->2, 2->3, 0->1 */
+  for (uint32_t sl = 0; sl < 4; sl++) {
+    uint32_t avoid = order[sl], used = 0;
+    for (uint32_t k = s; k != d; k = (k + 1) % N_RING)
+      used |= k == avoid;
+    if (!used)
+      return sl;
+  }
+  return 0;
+}
+
+static void test_vl_layers_break_loop(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t ident[16];
+  for (int i = 0; i < 16; i++)
+    ident[i] = (uint8_t)(i & 7);
+  for (uint32_t i = 0; i < N_RING; i++)
+    for (uint32_t in = 0; in <= 3; in++)
+      for (uint32_t out = 1; out <= 3; out++)
+        fl_b_sl2vl(r.f, r.sw[i], in, out, ident);
+  for (uint32_t s = 0; s < N_RING; s++)
+    for (uint32_t d = 0; d < N_RING; d++)
+      if (s != d)
+        fl_b_path_sl(r.f, r.ca[s], CA_LID(d), lash_sl(s, d));
+  finalize(r.f);
+  const fl_cdg_report *aware = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(aware->vl_aware, 1);
+  assert_int_equal(aware->n_loops, 0);
+  assert_int_equal(aware->missing_sl2vl, 0);
+  fl_cdg_free(aware);
+  const fl_cdg_report *blind = analyze(r.f, FL_CDG_VL_BLIND, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(blind->vl_aware, 0);
+  assert_int_equal(blind->n_loops, 1);
+  assert_int_equal(blind->loops[0].n_hops, N_RING);
+  fl_cdg_free(blind);
+  fl_fabric_free(r.f);
+}
+
+/* All traffic on SL 0 with the same tables: the loop is on VL 0. */
+static void test_vl_aware_loop_has_vls(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t vl2[16];
+  memset(vl2, 2, sizeof vl2);
+  for (uint32_t i = 0; i < N_RING; i++)
+    for (uint32_t in = 0; in <= 3; in++)
+      for (uint32_t out = 1; out <= 3; out++)
+        fl_b_sl2vl(r.f, r.sw[i], in, out, vl2);
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->vl_aware, 1);
+  assert_int_equal(rep->n_loops, 1);
+  for (uint32_t k = 0; k < rep->loops[0].n_hops; k++)
+    assert_int_equal(rep->loops[0].hops[k].vl, 2);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+static void test_forwarding_loop_and_unrouted(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  /* toward CA 3: sw1 sends back counter-clockwise to sw0, which sends to sw1 */
+  uint8_t *row1 = fl_b_lft_row(r.f, r.sw[1], 40);
+  row1[CA_LID(3)] = 3;
+  /* toward CA 2: sw3 (off every CA route to CA 2? no: sw3 -> sw0 -> sw1 ->
+   * sw2 is CA 3's route) has no entry */
+  uint8_t *row3 = fl_b_lft_row(r.f, r.sw[3], 40);
+  row3[CA_LID(2)] = 255;
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->fwd_loop_count, 1);
+  assert_int_equal(rep->n_fwd_loops, 1);
+  const fl_cdg_fwd_loop *fl = &rep->fwd_loops[0];
+  assert_int_equal(fl->dlid, CA_LID(3));
+  assert_int_equal(fl->n_switches, 2);
+  /* the walk from sw0 visits sw0, sw1, then sw0 again */
+  assert_true((fl->switches[0] == r.sw[0] && fl->switches[1] == r.sw[1]) ||
+              (fl->switches[0] == r.sw[1] && fl->switches[1] == r.sw[0]));
+  assert_int_equal(rep->unrouted_pairs, 1);
+  assert_int_equal(rep->n_unrouted, 1);
+  assert_int_equal(rep->unrouted[0].dlid, CA_LID(2));
+  assert_int_equal(rep->unrouted[0].example_switch, r.sw[3]);
+  assert_int_equal(rep->unrouted[0].reason, FL_CDG_NO_ENTRY);
+  assert_int_equal(rep->unrouted[0].on_traffic_path, 1); /* host3 -> host2 */
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* A port with no cable, off every CA route: a warning-level hole. */
+static void test_dead_port_off_path(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  /* sw0's entry for its own CA points at port 3... make it a dead port 7 */
+  uint8_t *row0 = fl_b_lft_row(r.f, r.sw[0], 40);
+  row0[SW_LID(1)] = 7; /* switch LIDs are not CA destinations by default */
+  row0[CA_LID(1)] = 2;
+  finalize(r.f);
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.traffic = FL_CDG_TRAFFIC_ALL;
+  const fl_cdg_report *rep = NULL;
+  assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+  assert_int_equal(rep->unrouted_pairs, 1);
+  assert_int_equal(rep->unrouted[0].dlid, SW_LID(1));
+  assert_int_equal(rep->unrouted[0].reason, FL_CDG_DEAD_PORT);
+  assert_int_equal(rep->unrouted[0].example_port, 7);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* Design mode: all minimal next hops on a ring of 5 close a loop each way. */
+static void test_minimal_ring_two_loops(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, 5);
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_MINIMAL);
+  assert_int_equal(rep->n_loops, 2);
+  for (uint32_t i = 0; i < 2; i++) {
+    assert_int_equal(rep->loops[i].n_hops, 5);
+    assert_int_equal(rep->loops[i].scc_channels, 5);
+  }
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+static void test_minimal_fat_trees_clean(void **state) {
+  (void)state;
+  for (uint32_t tiers = 2; tiers <= 3; tiers++) {
+    fl_gen_fat_tree_params p;
+    memset(&p, 0, sizeof p);
+    p.radix = 8;
+    p.tiers = tiers;
+    fl_fabric *f = NULL;
+    fl_error err;
+    fl_error_clear(&err);
+    assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+    const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+    assert_int_equal(rep->routing, FL_CDG_ROUTING_MINIMAL);
+    assert_int_equal(rep->n_loops, 0);
+    assert_int_equal(rep->valley_count, 0);
+    assert_true(rep->dependencies > 0);
+    fl_cdg_free(rep);
+    fl_fabric_free(f);
+  }
+}
+
+static void test_options_refused(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  finalize(r.f);
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.routing = FL_CDG_ROUTING_LFT;
+  const fl_cdg_report *rep = NULL;
+  assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_EINVAL);
+  o.routing = FL_CDG_ROUTING_AUTO;
+  o.vl_mode = FL_CDG_VL_AWARE;
+  assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_EINVAL);
+  assert_null(rep);
+  fl_fabric_free(r.f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ring_clockwise_one_loop),
+      cmocka_unit_test(test_ring_cut_link_no_loop),
+      cmocka_unit_test(test_vl_layers_break_loop),
+      cmocka_unit_test(test_vl_aware_loop_has_vls),
+      cmocka_unit_test(test_forwarding_loop_and_unrouted),
+      cmocka_unit_test(test_dead_port_off_path),
+      cmocka_unit_test(test_minimal_ring_two_loops),
+      cmocka_unit_test(test_minimal_fat_trees_clean),
+      cmocka_unit_test(test_options_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
