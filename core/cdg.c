@@ -22,9 +22,11 @@
  * component with a cycle yields one loop; a shortest cycle through its
  * smallest channel is found by BFS inside the component.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
@@ -77,20 +79,44 @@ typedef struct cdg {
   int32_t *peer_sw;
   uint16_t *peer_port;
   fl_id *peer_portid;
-  uint32_t *dep; /* blind: dependency table */
+  uint32_t *dep; /* blind: dependency table (merged) */
   uint64_t n_dep_entries;
-  fl_u64map vdep; /* VL-aware: key -> dlid */
+  fl_u64map vdep; /* VL-aware: key -> dlid (merged) */
   src_rec *src;
   uint32_t n_src;
+  /* outputs being built */
+  growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
+  fl_cdg_report *rep;
+} cdg;
+
+/* Destinations are processed in blocks of BLOCK consecutive LIDs: the LFT
+ * entries of a block are first copied, switch by switch, into a small
+ * contiguous buffer (S x BLOCK bytes), so the walks read cache-resident
+ * memory instead of touching one page per switch per destination (5,120
+ * rows of 49 KB thrash the TLB otherwise). */
+#define BLOCK 64u
+
+/* Per-thread state of the LFT walks. Workers own their dependency tables;
+ * they are merged (smallest DLID per dependency, as a single thread would
+ * keep) after the walks, so results do not depend on the thread count. */
+typedef struct worker {
+  cdg *g;
+  uint32_t id, n_workers;
+  uint32_t *dep;
+  uint64_t *seen; /* blind: one bit per dep table entry, cache-resident */
+  fl_u64map vdep;
   uint32_t *stamp, *walkid;
   uint16_t *slmask;
   uint32_t *path;
   uint32_t cur_walk;
   unr_acc unr;
-  /* outputs being built */
-  growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
-  fl_cdg_report *rep;
-} cdg;
+  uint8_t *blk;     /* n_sw x BLOCK entries of the current block */
+  uint32_t blk_lo;  /* first LID of the block */
+  growbuf fwd, unrouted, fwd_switches;
+  uint64_t fwd_loop_count, unrouted_pairs, missing_sl2vl;
+  uint32_t destinations;
+  int rc;
+} worker;
 
 static int gb_push(growbuf *b, const void *x) {
   if (b->n == b->cap) {
@@ -235,16 +261,23 @@ static uint64_t vkey(uint32_t t, uint32_t in, uint32_t out, uint32_t vin,
          ((uint64_t)(out & 0xff) << 8) | ((vin & 0xf) << 4) | (vout & 0xf);
 }
 
-static int add_dep(cdg *g, uint32_t t, uint32_t in, uint32_t out, uint32_t vin,
-                   uint32_t vout, uint32_t dlid) {
+static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
+                   uint32_t vin, uint32_t vout, uint32_t dlid) {
+  const cdg *g = w->g;
   if (g->vl)
-    return fl_u64map_put(&g->vdep, vkey(t, in, out, vin, vout), dlid) ==
+    return fl_u64map_put(&w->vdep, vkey(t, in, out, vin, vout), dlid) ==
                    FL_MAP_ABSENT
                ? FL_ENOMEM
                : FL_OK;
-  uint32_t *e = &g->dep[g->sw[t].dep_off + (uint64_t)in * g->sw[t].P + out];
-  if (*e == 0)
-    *e = dlid;
+  uint64_t i = g->sw[t].dep_off + (uint64_t)in * g->sw[t].P + out;
+  if (w->seen) {
+    uint64_t bit = 1ull << (i & 63);
+    if (w->seen[i >> 6] & bit)
+      return FL_OK;
+    w->seen[i >> 6] |= bit;
+  }
+  if (w->dep[i] == 0)
+    w->dep[i] = dlid;
   return FL_OK;
 }
 
@@ -260,6 +293,26 @@ static uint32_t entry(const sw_rec *r, uint32_t dlid) {
   if (!r->lft || dlid >= r->lft_len)
     return FL_LFT_NONE;
   return r->lft[dlid];
+}
+
+/* The entry of switch @s for @dlid from the worker's block buffer. */
+static uint32_t block_entry(const worker *w, uint32_t s, uint32_t dlid) {
+  return w->blk[(size_t)s * BLOCK + (dlid - w->blk_lo)];
+}
+
+static void load_block(worker *w, uint32_t lo) {
+  const cdg *g = w->g;
+  w->blk_lo = lo;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    uint8_t *dst = &w->blk[(size_t)s * BLOCK];
+    uint32_t n = 0;
+    if (r->lft && lo < r->lft_len) {
+      n = r->lft_len - lo < BLOCK ? r->lft_len - lo : BLOCK;
+      memcpy(dst, r->lft + lo, n);
+    }
+    memset(dst + n, FL_LFT_NONE, BLOCK - n);
+  }
 }
 
 /* Why (s, out) does not carry traffic toward @d, or 0 when it does. */
@@ -280,11 +333,11 @@ static uint32_t bad_hop(const cdg *g, uint32_t s, uint32_t out,
   return 0;
 }
 
-static void note_unrouted(cdg *g, uint32_t s, uint32_t out, uint32_t reason,
+static void note_unrouted(worker *w, uint32_t s, uint32_t out, uint32_t reason,
                           int on_path) {
-  unr_acc *u = &g->unr;
+  unr_acc *u = &w->unr;
   if (u->n == 0 || (on_path && !u->on_path)) {
-    u->example_switch = g->sw[s].node;
+    u->example_switch = w->g->sw[s].node;
     u->example_port = out;
     u->reason = reason;
   }
@@ -292,69 +345,74 @@ static void note_unrouted(cdg *g, uint32_t s, uint32_t out, uint32_t reason,
   u->on_path |= on_path;
 }
 
-static int record_fwd_loop(cdg *g, const dest_ctx *d, uint32_t len,
+static int record_fwd_loop(worker *w, const dest_ctx *d, uint32_t len,
                            uint32_t at) {
-  g->rep->fwd_loop_count++;
-  if (g->fwd.n >= g->o.max_examples)
+  w->fwd_loop_count++;
+  if (w->fwd.n >= w->g->o.max_examples)
     return FL_OK;
   uint32_t start = 0;
-  while (start < len && g->path[start] != at)
+  while (start < len && w->path[start] != at)
     start++;
   fl_cdg_fwd_loop fl;
   fl.dlid = d->dlid;
   fl.n_switches = len - start;
-  fl.switches = (const fl_id *)(uintptr_t)g->fwd_switches.n; /* offset, fixed later */
+  fl.switches = (const fl_id *)(uintptr_t)w->fwd_switches.n; /* offset */
   for (uint32_t i = start; i < len; i++)
-    if (gb_push(&g->fwd_switches, &g->sw[g->path[i]].node) != 0)
+    if (gb_push(&w->fwd_switches, &w->g->sw[w->path[i]].node) != 0)
       return FL_ENOMEM;
-  return gb_push(&g->fwd, &fl) ? FL_ENOMEM : FL_OK;
+  return gb_push(&w->fwd, &fl) ? FL_ENOMEM : FL_OK;
+}
+
+static uint32_t hop_vl(worker *w, const sw_rec *r, uint32_t in, uint32_t out,
+                       uint32_t sl) {
+  uint32_t v = fl_fabric_sl2vl(w->g->f, r->node, in == NO_SLOT ? 0 : in, out, sl);
+  if (v == FL_VL_UNKNOWN) {
+    w->missing_sl2vl++;
+    v = 0;
+  }
+  return v;
 }
 
 /* One walk from source @x toward destination @d with service level @sl. */
-static int walk(cdg *g, const src_rec *x, const dest_ctx *d, uint32_t sl,
+static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
                 int *fwd_seen) {
+  const cdg *g = w->g;
   uint32_t s = x->sw, in = x->in_port, vin = 0, len = 0;
+  uint16_t bit = (uint16_t)(1u << sl);
   int have_prev = 0;
-  g->cur_walk++;
+  w->cur_walk++;
   for (;;) {
     if ((int32_t)s == d->dsw)
       return FL_OK; /* arrived at a destination switch */
     const sw_rec *r = &g->sw[s];
-    uint32_t out = entry(r, d->dlid);
+    uint32_t out = block_entry(w, s, d->dlid);
     uint32_t why = bad_hop(g, s, out, d);
     if (why) {
-      if (g->stamp[s] != d->dlid || !(g->slmask[s] & (1u << sl)))
-        note_unrouted(g, s, out, why, 1);
-      g->stamp[s] = d->dlid;
-      g->slmask[s] |= (uint16_t)(1u << sl);
+      if (w->stamp[s] != d->dlid || !(w->slmask[s] & bit))
+        note_unrouted(w, s, out, why, 1);
+      if (w->stamp[s] != d->dlid)
+        w->slmask[s] = 0;
+      w->stamp[s] = d->dlid;
+      w->slmask[s] |= bit;
       return FL_OK;
     }
-    uint32_t vout = 0;
-    if (g->vl) {
-      uint32_t v = in == NO_SLOT ? fl_fabric_sl2vl(g->f, r->node, 0, out, sl)
-                                 : fl_fabric_sl2vl(g->f, r->node, in, out, sl);
-      if (v == FL_VL_UNKNOWN) {
-        g->rep->missing_sl2vl++;
-        v = 0;
-      }
-      vout = v;
-    }
-    if (have_prev && add_dep(g, s, in, out, vin, vout, d->dlid) != FL_OK)
+    uint32_t vout = g->vl ? hop_vl(w, r, in, out, sl) : 0;
+    if (have_prev && add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
       return FL_ENOMEM;
-    if (g->stamp[s] == d->dlid && (g->slmask[s] & (1u << sl))) {
-      if (g->walkid[s] == g->cur_walk && !*fwd_seen) {
+    if (w->stamp[s] == d->dlid && (w->slmask[s] & bit)) {
+      if (w->walkid[s] == w->cur_walk && !*fwd_seen) {
         *fwd_seen = 1;
-        return record_fwd_loop(g, d, len, s);
+        return record_fwd_loop(w, d, len, s);
       }
       return FL_OK; /* joined a part of the tree already walked */
     }
-    if (g->stamp[s] != d->dlid) {
-      g->stamp[s] = d->dlid;
-      g->slmask[s] = 0;
+    if (w->stamp[s] != d->dlid) {
+      w->stamp[s] = d->dlid;
+      w->slmask[s] = 0;
     }
-    g->slmask[s] |= (uint16_t)(1u << sl);
-    g->walkid[s] = g->cur_walk;
-    g->path[len++] = s;
+    w->slmask[s] |= bit;
+    w->walkid[s] = w->cur_walk;
+    w->path[len++] = s;
     uint32_t slot = r->base + out;
     if (g->peer_sw[slot] == PEER_CA)
       return FL_OK; /* delivered */
@@ -362,26 +420,24 @@ static int walk(cdg *g, const src_rec *x, const dest_ctx *d, uint32_t sl,
     vin = vout;
     have_prev = 1;
     s = (uint32_t)g->peer_sw[slot];
-    if (len > g->n_sw)
-      return FL_OK; /* cannot happen: a revisit stops the walk first */
   }
 }
 
-static int flush_unrouted(cdg *g, const dest_ctx *d) {
-  if (g->unr.n == 0)
+static int flush_unrouted(worker *w, const dest_ctx *d) {
+  if (w->unr.n == 0)
     return FL_OK;
-  g->rep->unrouted_pairs += g->unr.n;
-  if (g->unrouted.n < g->o.max_examples) {
+  w->unrouted_pairs += w->unr.n;
+  if (w->unrouted.n < w->g->o.max_examples) {
     fl_cdg_unrouted u;
     memset(&u, 0, sizeof u);
     u.dlid = d->dlid;
     u.dest_port = d->port;
-    u.n_switches = g->unr.n;
-    u.example_switch = g->unr.example_switch;
-    u.example_port = g->unr.example_port;
-    u.reason = g->unr.reason;
-    u.on_traffic_path = g->unr.on_path;
-    if (gb_push(&g->unrouted, &u) != 0)
+    u.n_switches = w->unr.n;
+    u.example_switch = w->unr.example_switch;
+    u.example_port = w->unr.example_port;
+    u.reason = w->unr.reason;
+    u.on_traffic_path = w->unr.on_path;
+    if (gb_push(&w->unrouted, &u) != 0)
       return FL_ENOMEM;
   }
   return FL_OK;
@@ -389,14 +445,15 @@ static int flush_unrouted(cdg *g, const dest_ctx *d) {
 
 /* Switches no walk reached still need a usable entry for @d (their own
  * management traffic, and failover). */
-static void scan_off_path(cdg *g, const dest_ctx *d) {
+static void scan_off_path(worker *w, const dest_ctx *d) {
+  const cdg *g = w->g;
   for (uint32_t s = 0; s < g->n_sw; s++) {
-    if (g->stamp[s] == d->dlid || (int32_t)s == d->dsw || !g->sw[s].lft)
+    if (w->stamp[s] == d->dlid || (int32_t)s == d->dsw || !g->sw[s].lft)
       continue;
-    uint32_t out = entry(&g->sw[s], d->dlid);
+    uint32_t out = block_entry(w, s, d->dlid);
     uint32_t why = bad_hop(g, s, out, d);
     if (why)
-      note_unrouted(g, s, out, why, 0);
+      note_unrouted(w, s, out, why, 0);
   }
 }
 
@@ -418,34 +475,208 @@ static int is_destination(const cdg *g, uint32_t lid, dest_ctx *d) {
   return fl_fabric_port_link_count(g->f, p) > 0;
 }
 
-static int run_lft_walks(cdg *g) {
-  uint32_t max = fl_fabric_max_lid(g->f);
-  for (uint32_t lid = 1; lid <= max; lid++) {
-    dest_ctx d;
-    if (!is_destination(g, lid, &d))
-      continue;
-    g->rep->destinations++;
-    memset(&g->unr, 0, sizeof g->unr);
-    int fwd_seen = 0;
-    for (uint32_t i = 0; i < g->n_src; i++) {
-      const src_rec *x = &g->src[i];
-      if (x->in_port != NO_SLOT && g->peer_portid[g->sw[x->sw].base + x->in_port] == d.port)
-        continue; /* a CA does not send to itself */
-      uint32_t sl = 0;
-      if (g->vl && fl_fabric_has_path_sl(g->f)) {
-        sl = fl_fabric_path_sl(g->f, x->node, lid);
-        if (sl == FL_SL_UNKNOWN)
-          sl = 0;
-      }
-      int rc = walk(g, x, &d, sl & 15, &fwd_seen);
-      if (rc != FL_OK)
-        return rc;
+static int walk_destination(worker *w, uint32_t lid) {
+  const cdg *g = w->g;
+  dest_ctx d;
+  if (!is_destination(g, lid, &d))
+    return FL_OK;
+  w->destinations++;
+  memset(&w->unr, 0, sizeof w->unr);
+  int fwd_seen = 0;
+  for (uint32_t i = 0; i < g->n_src; i++) {
+    const src_rec *x = &g->src[i];
+    if (x->in_port != NO_SLOT &&
+        g->peer_portid[g->sw[x->sw].base + x->in_port] == d.port)
+      continue; /* a CA does not send to itself */
+    uint32_t sl = 0;
+    if (g->vl && fl_fabric_has_path_sl(g->f)) {
+      sl = fl_fabric_path_sl(g->f, x->node, lid);
+      if (sl == FL_SL_UNKNOWN)
+        sl = 0;
     }
-    scan_off_path(g, &d);
-    if (flush_unrouted(g, &d) != FL_OK)
+    int rc = walk(w, x, &d, sl & 15, &fwd_seen);
+    if (rc != FL_OK)
+      return rc;
+  }
+  scan_off_path(w, &d);
+  return flush_unrouted(w, &d);
+}
+
+/* Worker @w takes blocks id, id + n, id + 2n, ... */
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  uint32_t max = fl_fabric_max_lid(w->g->f);
+  for (uint32_t b = w->id; w->rc == FL_OK && (uint64_t)b * BLOCK <= max;
+       b += w->n_workers) {
+    uint32_t lo = b * BLOCK, hi = lo + BLOCK - 1;
+    if (hi > max)
+      hi = max;
+    load_block(w, lo);
+    for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
+      w->rc = walk_destination(w, lid);
+  }
+  return NULL;
+}
+
+static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
+  memset(w, 0, sizeof *w);
+  w->g = g;
+  w->id = id;
+  w->n_workers = n;
+  w->fwd.elem = sizeof(fl_cdg_fwd_loop);
+  w->unrouted.elem = sizeof(fl_cdg_unrouted);
+  w->fwd_switches.elem = sizeof(fl_id);
+  if (!g->vl) {
+    w->dep = calloc(g->n_dep_entries + 1, sizeof *w->dep);
+    w->seen = calloc(g->n_dep_entries / 64 + 1, sizeof *w->seen);
+    if (!w->dep || !w->seen)
       return FL_ENOMEM;
   }
+  w->stamp = calloc(g->n_sw + 1, sizeof *w->stamp);
+  w->walkid = calloc(g->n_sw + 1, sizeof *w->walkid);
+  w->slmask = calloc(g->n_sw + 1, sizeof *w->slmask);
+  w->path = malloc((g->n_sw + 2) * sizeof *w->path);
+  w->blk = malloc(((size_t)g->n_sw + 1) * BLOCK);
+  if (!w->stamp || !w->walkid || !w->slmask || !w->path || !w->blk)
+    return FL_ENOMEM;
   return FL_OK;
+}
+
+static void worker_free(worker *w) {
+  free(w->dep);
+  free(w->seen);
+  fl_u64map_free(&w->vdep);
+  free(w->stamp);
+  free(w->walkid);
+  free(w->slmask);
+  free(w->path);
+  free(w->blk);
+  free(w->fwd.v);
+  free(w->unrouted.v);
+  free(w->fwd_switches.v);
+}
+
+/* Smallest non-zero DLID per dependency: what one thread would keep. */
+static int merge_deps(cdg *g, worker *ws, uint32_t n) {
+  if (!g->vl) {
+    g->dep = ws[0].dep;
+    ws[0].dep = NULL;
+    for (uint32_t k = 1; k < n; k++)
+      for (uint64_t word = 0; word <= g->n_dep_entries / 64; word++)
+        for (uint64_t bits = ws[k].seen[word]; bits; bits &= bits - 1) {
+          uint64_t i = word * 64 + (uint64_t)__builtin_ctzll(bits);
+          uint32_t v = ws[k].dep[i];
+          if (v && (!g->dep[i] || v < g->dep[i]))
+            g->dep[i] = v;
+        }
+    return FL_OK;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    const fl_u64map *m = &ws[k].vdep;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (m->vals[i] == FL_MAP_ABSENT)
+        continue;
+      uint32_t cur = fl_u64map_get(&g->vdep, m->keys[i]);
+      if ((cur == FL_MAP_ABSENT || m->vals[i] < cur) &&
+          fl_u64map_set(&g->vdep, m->keys[i], m->vals[i]) != 0)
+        return FL_ENOMEM;
+    }
+  }
+  return FL_OK;
+}
+
+static int cmp_unrouted(const void *a, const void *b) {
+  const fl_cdg_unrouted *x = a, *y = b;
+  return x->dlid < y->dlid ? -1 : x->dlid > y->dlid;
+}
+
+/* Concatenate the workers' examples in DLID order, keep the first
+ * max_examples (each worker's list is in DLID order, so the union holds the
+ * global first max_examples). */
+static int merge_examples(cdg *g, worker *ws, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    g->rep->fwd_loop_count += ws[k].fwd_loop_count;
+    g->rep->unrouted_pairs += ws[k].unrouted_pairs;
+    g->rep->missing_sl2vl += ws[k].missing_sl2vl;
+    g->rep->destinations += ws[k].destinations;
+    const fl_cdg_unrouted *u = ws[k].unrouted.v;
+    for (size_t i = 0; i < ws[k].unrouted.n; i++)
+      if (gb_push(&g->unrouted, &u[i]) != 0)
+        return FL_ENOMEM;
+    const fl_cdg_fwd_loop *fl = ws[k].fwd.v;
+    const fl_id *sw = ws[k].fwd_switches.v;
+    for (size_t i = 0; i < ws[k].fwd.n; i++) {
+      fl_cdg_fwd_loop c = fl[i];
+      c.switches = (const fl_id *)(uintptr_t)g->fwd_switches.n;
+      for (uint32_t j = 0; j < fl[i].n_switches; j++)
+        if (gb_push(&g->fwd_switches, &sw[(uintptr_t)fl[i].switches + j]) != 0)
+          return FL_ENOMEM;
+      if (gb_push(&g->fwd, &c) != 0)
+        return FL_ENOMEM;
+    }
+  }
+  if (g->unrouted.n > 1)
+    qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
+  if (g->unrouted.n > g->o.max_examples)
+    g->unrouted.n = g->o.max_examples;
+  /* forwarding loops: sort by DLID, keeping switch offsets with them */
+  fl_cdg_fwd_loop *f = g->fwd.v;
+  for (size_t i = 1; i < g->fwd.n; i++)
+    for (size_t j = i; j > 0 && f[j - 1].dlid > f[j].dlid; j--) {
+      fl_cdg_fwd_loop t = f[j];
+      f[j] = f[j - 1];
+      f[j - 1] = t;
+    }
+  if (g->fwd.n > g->o.max_examples)
+    g->fwd.n = g->o.max_examples;
+  return FL_OK;
+}
+
+static uint32_t thread_count(const cdg *g) {
+  uint32_t t = g->o.threads;
+  if (t == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    t = n > 0 ? (uint32_t)n : 1;
+  }
+  if (t > 64)
+    t = 64;
+  uint32_t blocks = fl_fabric_max_lid(g->f) / BLOCK + 1;
+  if (t > blocks)
+    t = blocks;
+  /* each worker holds a dependency table: keep them under ~1 GB together */
+  if (!g->vl && g->n_dep_entries * 4 * t > (1ull << 30))
+    t = (uint32_t)((1ull << 30) / (g->n_dep_entries * 4 + 1));
+  return t ? t : 1;
+}
+
+static int run_lft_walks(cdg *g) {
+  uint32_t n = thread_count(g);
+  worker *ws = calloc(n, sizeof *ws);
+  pthread_t *th = calloc(n, sizeof *th);
+  int rc = ws && th ? FL_OK : FL_ENOMEM;
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+    rc = worker_init(&ws[k], g, k, n);
+  uint32_t started = 0;
+  for (uint32_t k = 1; rc == FL_OK && k < n; k++, started++)
+    if (pthread_create(&th[k], NULL, worker_main, &ws[k]) != 0) {
+      ws[k].rc = FL_ENOMEM;
+      break;
+    }
+  if (rc == FL_OK)
+    worker_main(&ws[0]);
+  for (uint32_t k = 1; k <= started; k++)
+    pthread_join(th[k], NULL);
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+    rc = ws[k].rc;
+  if (rc == FL_OK)
+    rc = merge_deps(g, ws, n);
+  if (rc == FL_OK)
+    rc = merge_examples(g, ws, n);
+  for (uint32_t k = 0; ws && k < n; k++)
+    worker_free(&ws[k]);
+  free(ws);
+  free(th);
+  return rc;
 }
 
 /* ---- reference routing: all minimal next hops ------------------------------- */
@@ -504,8 +735,9 @@ static void mark_used(const cdg *g, const uint32_t *dist, const uint32_t *order,
   }
 }
 
-static int minimal_for_root(cdg *g, uint32_t root, uint32_t *dist,
+static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
                             uint32_t *queue, uint8_t *used) {
+  cdg *g = w->g;
   bfs_dist(g, root, dist, queue);
   /* queue now holds the reachable switches in BFS order */
   uint32_t n_order = 0;
@@ -530,7 +762,7 @@ static int minimal_for_root(cdg *g, uint32_t root, uint32_t *dist,
       for (uint32_t out = 1; out < r->P; out++) {
         int32_t n = g->peer_sw[r->base + out];
         if (n >= 0 && dist[n] + 1 == dist[t] &&
-            add_dep(g, t, in, out, 0, 0, dlid) != FL_OK)
+            add_dep(w, t, in, out, 0, 0, dlid) != FL_OK)
           return FL_ENOMEM;
       }
     }
@@ -543,12 +775,16 @@ static int run_minimal(cdg *g) {
   uint32_t *queue = malloc((g->n_sw + 1) * sizeof *queue);
   uint8_t *used = malloc(g->n_sw + 1);
   uint8_t *is_root = calloc(g->n_sw + 1, 1);
+  worker w;
+  memset(&w, 0, sizeof w);
+  w.g = g;
+  w.dep = g->dep;
   int rc = (dist && queue && used && is_root) ? FL_OK : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
     if (is_root[s])
-      rc = minimal_for_root(g, s, dist, queue, used);
+      rc = minimal_for_root(&w, s, dist, queue, used);
   free(dist);
   free(queue);
   free(used);
@@ -964,10 +1200,6 @@ static void free_work(cdg *g) {
   free(g->dep);
   fl_u64map_free(&g->vdep);
   free(g->src);
-  free(g->stamp);
-  free(g->walkid);
-  free(g->slmask);
-  free(g->path);
 }
 
 static int analyze(cdg *g) {
@@ -979,17 +1211,11 @@ static int analyze(cdg *g) {
   if (rc != FL_OK)
     return rc;
   g->rep->sources = g->n_src;
-  if (!g->vl) {
+  if (g->minimal) {
     g->dep = calloc(g->n_dep_entries + 1, sizeof *g->dep);
     if (!g->dep)
       return FL_ENOMEM;
   }
-  g->stamp = calloc(g->n_sw + 1, sizeof *g->stamp);
-  g->walkid = calloc(g->n_sw + 1, sizeof *g->walkid);
-  g->slmask = calloc(g->n_sw + 1, sizeof *g->slmask);
-  g->path = malloc((g->n_sw + 2) * sizeof *g->path);
-  if (!g->stamp || !g->walkid || !g->slmask || !g->path)
-    return FL_ENOMEM;
   rc = g->minimal ? run_minimal(g) : run_lft_walks(g);
   if (rc == FL_OK)
     rc = find_loops(g);
