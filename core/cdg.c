@@ -30,6 +30,7 @@
 
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
+#include "derive.h"
 #include "hashmap.h"
 
 #define PEER_NONE (-1)
@@ -234,6 +235,11 @@ static int setup_sources(cdg *g) {
     for (uint32_t p = 0; p < r->P; p++) {
       uint32_t slot = r->base + p;
       if (g->peer_sw[slot] != PEER_CA)
+        continue;
+      fl_id ca = fl_fabric_port_node(g->f, g->peer_portid[slot]);
+      /* SHARP Aggregation Nodes live inside switches: their traffic is
+       * switch traffic (FL_CDG_TRAFFIC_ALL) */
+      if (g->o.traffic != FL_CDG_TRAFFIC_ALL && fl_is_aggregation_node(g->f, ca))
         continue;
       if (have && !g->vl)
         break;
@@ -472,6 +478,8 @@ static int is_destination(const cdg *g, uint32_t lid, dest_ctx *d) {
     d->dsw = g->sw_of_node[n];
     return 1;
   }
+  if (g->o.traffic != FL_CDG_TRAFFIC_ALL && fl_is_aggregation_node(g->f, n))
+    return 0;
   return fl_fabric_port_link_count(g->f, p) > 0;
 }
 
@@ -685,7 +693,8 @@ static uint32_t first_lid_at(const cdg *g, uint32_t s) {
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 0; p < r->P; p++) {
     uint32_t slot = r->base + p;
-    if (g->peer_sw[slot] == PEER_CA) {
+    if (g->peer_sw[slot] == PEER_CA &&
+        !fl_is_aggregation_node(g->f, fl_fabric_port_node(g->f, g->peer_portid[slot]))) {
       uint32_t lid = fl_fabric_port_lid(g->f, g->peer_portid[slot]);
       if (lid)
         return lid;

@@ -2,7 +2,8 @@
  * core/cli_gen.c — `fabriclint gen KIND [PARAMS]`: write a standard topology.
  *
  * Why a subcommand and not a script: the formulas of fabriclint/gen.h are
- * the single statement of what a fat tree or a rail-optimised SU is, and a
+ * the single statement of what a fat tree, a rail-optimised SU, a ring or a
+ * torus is, and a
  * plan of 100k GPUs has to be one command away (DESIGN.md §5). The output is
  * design XML by default (the plan format), or an ibnetdiscover dump / ibsim
  * net file of the same fabric, so the same parameters also drive tests,
@@ -37,6 +38,7 @@ typedef struct gen_args {
   uint32_t kind;
   fl_gen_fat_tree_params ft;
   fl_gen_rail_su_params rs;
+  fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
   enum gen_format format;
   const char *output;
@@ -57,6 +59,9 @@ static const char *gen_help =
     "  --hosts N          attach N hosts (default: full, K^2/2 for 2 tiers,\n"
     "                     K^3/4 for 3 tiers); unused leaves/pods left out\n"
     "  --parallel M       cables per switch pair, divides K/2 (default 1)\n"
+    "  --extra-leaf-link  add one cable between the first and the last leaf\n"
+    "                     (on port K+1 of both; a miscabling that breaks\n"
+    "                     up/down routing)\n"
     "\n"
     "KIND rail-su: rail-optimised scalable units, DGX SuperPOD style\n"
     "  --sus N            scalable units (required)\n"
@@ -68,6 +73,14 @@ static const char *gen_help =
     "                     mlx5_0,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9,mlx5_10,\n"
     "                     mlx5_11 for 8 rails, else mlx5_<rail>)\n"
     "  --host-prefix P    host names P-001, P-002, ... (default dgx)\n"
+    "\n"
+    "KIND ring: N switches in a cycle, H hosts on each (all switches tier 1)\n"
+    "  --switches N       switches in the ring, 2..4096 (required)\n"
+    "  --hosts-per-switch H  hosts per switch, 1..250 (default 1)\n"
+    "\n"
+    "KIND torus: an X x Y 2-D torus, wraparound links in both dimensions\n"
+    "  --x X, --y Y       switches along x and y, 2..4096 (required)\n"
+    "  --hosts-per-switch H  hosts per switch, 1..250 (default 1)\n"
     "\n"
     "Common:\n"
     "  --speed S          link speed: SDR..XDR, or 100G..800G (default NDR)\n"
@@ -174,6 +187,8 @@ static int string_opt(gen_args *a, const char *name, const char *val) {
 static int is_flag(gen_args *a, const char *arg) {
   if (strcmp(arg, "--no-lids") == 0)
     a->no_lids = 1;
+  else if (strcmp(arg, "--extra-leaf-link") == 0 && a->kind == FL_GEN_FAT_TREE)
+    a->ft.extra_leaf_link = 1;
   else if (strcmp(arg, "--dry-run") == 0)
     a->dry_run = 1;
   else
@@ -193,6 +208,11 @@ static int parse_one(gen_args *a, int argc, char **argv, int i, int *used) {
       {"--rails", FL_GEN_RAIL_SU, &a->rs.rails},
       {"--spines", FL_GEN_RAIL_SU, &a->rs.spines},
       {"--leaf-radix", FL_GEN_RAIL_SU, &a->rs.leaf_radix},
+      {"--switches", FL_GEN_RING, &a->to.x},
+      {"--hosts-per-switch", FL_GEN_RING, &a->to.hosts_per_switch},
+      {"--x", FL_GEN_TORUS, &a->to.x},
+      {"--y", FL_GEN_TORUS, &a->to.y},
+      {"--hosts-per-switch", FL_GEN_TORUS, &a->to.hosts_per_switch},
   };
   char name[64];
   const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
@@ -233,18 +253,20 @@ static int parse_one(gen_args *a, int argc, char **argv, int i, int *used) {
 /** Parse argv (argv[0] == "gen"); 0 go on, -1 help printed, else exit. */
 static int parse_args(gen_args *a, int argc, char **argv) {
   if (argc < 2)
-    return usage("missing KIND (fat-tree or rail-su)");
+    return usage("missing KIND (fat-tree, rail-su, ring or torus)");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fputs(gen_help, stdout);
     return -1;
   }
   a->kind = fl_gen_kind_parse(argv[1]);
-  if (a->kind == FL_GEN_TORUS || a->kind == FL_GEN_DRAGONFLY)
+  if (a->kind == FL_GEN_DRAGONFLY)
     return usage("KIND '%s' is not available in this version "
-                 "(fat-tree, rail-su)",
+                 "(fat-tree, rail-su, ring, torus)",
                  argv[1]);
   if (a->kind == 0)
-    return usage("unknown KIND '%s' (expected fat-tree or rail-su)", argv[1]);
+    return usage("unknown KIND '%s' (expected fat-tree, rail-su, ring or "
+                 "torus)",
+                 argv[1]);
   for (int i = 2; i < argc;) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(gen_help, stdout);
@@ -255,6 +277,11 @@ static int parse_args(gen_args *a, int argc, char **argv) {
       return rc;
     i += used;
   }
+  if (a->kind == FL_GEN_RING && a->to.x == 0)
+    return usage("ring needs --switches N");
+  if (a->kind == FL_GEN_TORUS && (a->to.x == 0 || a->to.y == 0))
+    return usage("torus needs --x X and --y Y (for one dimension use "
+                 "`fabriclint gen ring`)");
   if (a->n_hca && a->n_hca != (a->rs.rails ? a->rs.rails : 8))
     return usage("--hca-map names %s HCAs; it needs one per rail",
                  a->n_hca < (a->rs.rails ? a->rs.rails : 8) ? "too few"
@@ -264,9 +291,9 @@ static int parse_args(gen_args *a, int argc, char **argv) {
 
 /** Copy the common link/LID settings into the kind's parameters. */
 static void apply_common(gen_args *a) {
-  a->ft.width = a->rs.width = a->width;
-  a->ft.speed = a->rs.speed = a->speed;
-  a->ft.no_lids = a->rs.no_lids = a->no_lids;
+  a->ft.width = a->rs.width = a->to.width = a->width;
+  a->ft.speed = a->rs.speed = a->to.speed = a->speed;
+  a->ft.no_lids = a->rs.no_lids = a->to.no_lids = a->no_lids;
   if (a->n_hca)
     a->rs.hca_names = a->hca_names;
 }
@@ -319,16 +346,33 @@ static int generate(gen_args *a) {
   char msg[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 32];
   fl_error_clear(&err);
   apply_common(a);
-  int rc = a->kind == FL_GEN_FAT_TREE
-               ? fl_gen_fat_tree_shape(&a->ft, &shape, &err)
-               : fl_gen_rail_su_shape(&a->rs, &shape, &err);
+  int rc;
+  switch (a->kind) {
+  case FL_GEN_FAT_TREE:
+    rc = fl_gen_fat_tree_shape(&a->ft, &shape, &err);
+    break;
+  case FL_GEN_RAIL_SU:
+    rc = fl_gen_rail_su_shape(&a->rs, &shape, &err);
+    break;
+  default: /* FL_GEN_RING, FL_GEN_TORUS */
+    rc = fl_gen_torus_shape(&a->to, &shape, &err);
+  }
   if (rc == FL_OK && a->dry_run) {
     print_shape(&shape);
     return 0;
   }
-  if (rc == FL_OK)
-    rc = a->kind == FL_GEN_FAT_TREE ? fl_gen_fat_tree(&a->ft, &fab, &err)
-                                    : fl_gen_rail_su(&a->rs, &fab, &err);
+  if (rc == FL_OK) {
+    switch (a->kind) {
+    case FL_GEN_FAT_TREE:
+      rc = fl_gen_fat_tree(&a->ft, &fab, &err);
+      break;
+    case FL_GEN_RAIL_SU:
+      rc = fl_gen_rail_su(&a->rs, &fab, &err);
+      break;
+    default:
+      rc = fl_gen_torus(&a->to, &fab, &err);
+    }
+  }
   if (rc != FL_OK) {
     fprintf(stderr, "fabriclint gen %s: %s\n(see fabriclint gen --help)\n",
             fl_gen_kind_name(a->kind),

@@ -1,6 +1,7 @@
 /*
- * core/gen.c — generators for fat trees and rail-optimised SU fabrics
- * (fabriclint/gen.h has the shapes, formulas, names and port plans).
+ * core/gen.c — generators for fat trees, rail-optimised SU fabrics, rings
+ * and 2-D tori (fabriclint/gen.h has the shapes, formulas, names and port
+ * plans).
  *
  * Why generate instead of hand-writing fixtures: a plan of tens of
  * thousands of nodes is only credible if the numbers come from formulas
@@ -13,6 +14,7 @@
  * Structure: every generator first computes and validates its shape
  * (fl_gen_*_shape(), pure arithmetic), then builds in a fixed order —
  * leaves, spines, cores, then CAs — through the builder API of core/build.h,
+ * (tori: switches in (x, y) order, then CAs, then the x and y rings),
  * so node ids, GUIDs and LIDs are a function of the parameters only. A small
  * gen_ctx carries what every node needs (link width/speed, ids, counters)
  * and a sticky out-of-memory flag, so the building loops stay short and the
@@ -48,6 +50,7 @@ static const struct {
     {FL_GEN_RAIL_SU, "rail-su"},
     {FL_GEN_TORUS, "torus"},
     {FL_GEN_DRAGONFLY, "dragonfly"},
+    {FL_GEN_RING, "ring"},
 };
 
 uint32_t fl_gen_kind_parse(const char *name) {
@@ -196,6 +199,15 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
                         m, half, k);
   if ((rc = check_link(&p.width, &p.speed, err)) != FL_OK)
     return rc;
+  if (p.extra_leaf_link > 1)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "extra leaf link must be 0 or 1, not %u",
+                        p.extra_leaf_link);
+  if (p.extra_leaf_link && k > 252)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "an extra leaf link needs port k+1 on two leaves: "
+                        "radix must be at most 252, not %u",
+                        k);
 
   pl->half = half;
   pl->spines_per_pod = half / m;
@@ -232,6 +244,12 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
       (uint64_t)p.hosts + (uint64_t)leaves * pl->spines_per_pod * m;
   if (p.tiers == 3)
     links += (uint64_t)s->spines * half; /* cores are complete */
+  if (p.extra_leaf_link && leaves < 2)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "an extra leaf link needs at least 2 leaves; %u "
+                        "hosts fill only 1",
+                        p.hosts);
+  links += p.extra_leaf_link;
   if (links > UINT32_MAX)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "a radix-%u fat tree has too many links", k);
@@ -419,7 +437,9 @@ static void ft_add_switches(gen_ctx *c, const ft_plan *pl, ft_ids *ids) {
   for (uint32_t l = 0; l < s->leaves && !c->oom; l++) {
     uint32_t pod = l / pl->leaves_per_pod, in_pod = l % pl->leaves_per_pod;
     fmt(name, sizeof name, "leaf-p%0*u-%0*u", wp, pod + 1, wl, in_pod + 1);
-    fl_id n = add_switch(c, name, k, 1);
+    /* the ends of an extra leaf-to-leaf cable have port k+1 */
+    int extra = pl->p.extra_leaf_link && (l == 0 || l == s->leaves - 1);
+    fl_id n = add_switch(c, name, k + (extra ? 1u : 0u), 1);
     attr_u32(c, n, "pod", pod + 1);
   }
   ids->spine0 = fl_b_node_count(c->fab);
@@ -493,6 +513,9 @@ int fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
   ft_cable_leaves(&c, &pl, &ids);
   if (pl.p.tiers == 3)
     ft_cable_cores(&c, &pl, &ids);
+  if (pl.p.extra_leaf_link)
+    cable(&c, ids.leaf0, pl.p.radix + 1, ids.leaf0 + pl.shape.leaves - 1,
+          pl.p.radix + 1);
   return ctx_finish(&c, out, err);
 }
 
@@ -691,5 +714,121 @@ int fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out,
   rail_add_switches(&c, &pl, &leaf0, &spine0);
   rail_add_hosts(&c, &pl, leaf0);
   rail_cable_spines(&c, &pl, leaf0, spine0);
+  return ctx_finish(&c, out, err);
+}
+
+/* ---- rings and 2-D tori -------------------------------------------------- */
+
+#define TORUS_DIM_MAX  4096u
+#define TORUS_HOST_MAX 250u /* H + 4 ports <= 254 */
+
+typedef struct torus_plan {
+  fl_gen_torus_params p;
+  uint32_t ports; /* per switch: H + 2 (ring) or H + 4 (torus) */
+  fl_gen_shape shape;
+} torus_plan;
+
+static int torus_resolve(const fl_gen_torus_params *in, torus_plan *pl,
+                         fl_error *err) {
+  memset(pl, 0, sizeof *pl);
+  if (!in)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no torus parameters");
+  fl_gen_torus_params p = *in;
+  if (p.y == 0)
+    p.y = 1;
+  if (p.hosts_per_switch == 0)
+    p.hosts_per_switch = 1;
+  if (p.x < 2 || p.x > TORUS_DIM_MAX)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "x (switches along x, or in the ring) must be 2 to "
+                        "%u, not %u",
+                        TORUS_DIM_MAX, p.x);
+  if (p.y > TORUS_DIM_MAX)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "y (switches along y) must be 1 to %u, not %u",
+                        TORUS_DIM_MAX, p.y);
+  if (p.hosts_per_switch > TORUS_HOST_MAX)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "hosts per switch must be 1 to %u (a switch has at "
+                        "most 254 ports), not %u",
+                        TORUS_HOST_MAX, p.hosts_per_switch);
+  int rc = check_link(&p.width, &p.speed, err);
+  if (rc != FL_OK)
+    return rc;
+  fl_gen_shape *s = &pl->shape;
+  uint64_t sw = (uint64_t)p.x * p.y, cas = sw * p.hosts_per_switch;
+  if (sw + cas > FL_GEN_MAX_NODES)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "%llu switches and %llu CAs exceed the generator's "
+                        "limit of %u nodes",
+                        (unsigned long long)sw, (unsigned long long)cas,
+                        FL_GEN_MAX_NODES);
+  s->switches = s->leaves = (uint32_t)sw;
+  s->hosts = s->cas = s->host_links = (uint32_t)cas;
+  s->parallel = 1;
+  s->links = (uint32_t)(cas + sw * (p.y >= 2 ? 2u : 1u));
+  shape_lids(s, p.no_lids);
+  pl->ports = p.hosts_per_switch + (p.y >= 2 ? 4u : 2u);
+  pl->p = p;
+  return check_size(s, err);
+}
+
+int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
+                       fl_error *err) {
+  torus_plan pl;
+  int rc = torus_resolve(p, &pl, err);
+  if (rc == FL_OK && shape)
+    *shape = pl.shape;
+  return rc;
+}
+
+/** Coordinates as attributes `x`, `y` on node @n. */
+static void torus_coords(gen_ctx *c, fl_id n, uint32_t i, uint32_t j) {
+  attr_u32(c, n, "x", i);
+  attr_u32(c, n, "y", j);
+}
+
+int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out,
+                 fl_error *err) {
+  torus_plan pl;
+  gen_ctx c;
+  char what[96], name[64];
+  *out = NULL;
+  int rc = torus_resolve(p, &pl, err);
+  if (rc != FL_OK)
+    return rc;
+  uint32_t X = pl.p.x, Y = pl.p.y, H = pl.p.hosts_per_switch;
+  if (Y == 1)
+    fmt(what, sizeof what, "gen:ring(switches=%u,hosts-per-switch=%u)", X, H);
+  else
+    fmt(what, sizeof what, "gen:torus(x=%u,y=%u,hosts-per-switch=%u)", X, Y,
+        H);
+  if ((rc = ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids, err)) !=
+      FL_OK)
+    return rc;
+  int wx = pad(X - 1, 2), wy = pad(Y - 1, 2), wh = pad(pl.shape.hosts, 4);
+  fl_id sw0 = fl_b_node_count(c.fab);
+  for (uint32_t j = 0; j < Y && !c.oom; j++)
+    for (uint32_t i = 0; i < X; i++) {
+      if (Y == 1)
+        fmt(name, sizeof name, "sw-x%0*u", wx, i);
+      else
+        fmt(name, sizeof name, "sw-x%0*u-y%0*u", wx, i, wy, j);
+      torus_coords(&c, add_switch(&c, name, pl.ports, 1), i, j);
+    }
+  char sys[32];
+  for (uint32_t h = 0; h < pl.shape.hosts && !c.oom; h++) {
+    uint32_t s = h / H;
+    fmt(sys, sizeof sys, "node%0*u", wh, h + 1);
+    fl_id n = add_ca(&c, sys, "mlx5_0");
+    torus_coords(&c, n, s % X, s / X);
+    cable(&c, n, 1, sw0 + s, h % H + 1);
+  }
+  for (uint32_t j = 0; j < Y && !c.oom; j++)
+    for (uint32_t i = 0; i < X; i++)
+      cable(&c, sw0 + j * X + i, H + 1, sw0 + j * X + (i + 1) % X, H + 2);
+  for (uint32_t j = 0; Y >= 2 && j < Y && !c.oom; j++)
+    for (uint32_t i = 0; i < X; i++)
+      cable(&c, sw0 + j * X + i, H + 3, sw0 + ((j + 1) % Y) * X + i, H + 4);
   return ctx_finish(&c, out, err);
 }

@@ -26,9 +26,16 @@
  *
  * Extensibility: each topology kind has its own parameter struct, whose
  * fields read 0 as "the default", so fields can be added at the end
- * without breaking callers that zero-initialise. Tori and dragonflies are
- * planned as FL_GEN_TORUS / FL_GEN_DRAGONFLY with their own struct and
- * fl_gen_torus() / fl_gen_dragonfly(), sharing fl_gen_shape.
+ * without breaking callers that zero-initialise. Rings and 2-D tori are
+ * FL_GEN_TORUS (fl_gen_torus(); a ring is a torus with y = 1, and
+ * FL_GEN_RING is only the CLI name for that case). Dragonflies are planned
+ * as FL_GEN_DRAGONFLY with their own struct and fl_gen_dragonfly(), sharing
+ * fl_gen_shape.
+ *
+ * Why rings, tori and a fat tree with a stray leaf-to-leaf cable: they are
+ * the standard fabrics on which minimal routing has credit loops (the
+ * deadlock plugin's positive cases, tests/routing/), as opposed to fat trees
+ * routed up/down, which must have none.
  *
  * Ownership: the generators return a new fabric in *@out that the caller
  * frees with fl_fabric_free(); on error *@out is NULL and @err says which
@@ -49,8 +56,9 @@ extern "C" {
 /** Topology kinds, for fl_gen_kind_parse() / fl_gen_kind_name(). */
 #define FL_GEN_FAT_TREE  1u
 #define FL_GEN_RAIL_SU   2u
-#define FL_GEN_TORUS     3u /**< reserved, not implemented yet */
+#define FL_GEN_TORUS     3u /**< 2-D torus (or ring): fl_gen_torus() */
 #define FL_GEN_DRAGONFLY 4u /**< reserved, not implemented yet */
+#define FL_GEN_RING      5u /**< "ring": fl_gen_torus() with y = 1 */
 
 /** First switch node GUID minus one: switch i (0-based) is base + i + 1. */
 #define FL_GEN_SWITCH_GUID_BASE 0x0002c90301000000ull
@@ -97,6 +105,12 @@ typedef struct fl_gen_shape {
  * @width: link width in lanes (1, 2, 4, 8, 12). Default 4.
  * @speed: FL_SPEED_* of every link. Default FL_SPEED_NDR.
  * @no_lids: 1 to leave every LID 0 (a plan before the SM ran).
+ * @extra_leaf_link: 1 to add one cable between the first and the last
+ *   leaf (a miscabling that breaks the up/down structure: shortest paths
+ *   then run leaf to leaf, and minimal routing may turn down-then-up). It
+ *   is on port k+1 of both leaves, so those two leaves have k+1 ports and
+ *   the radix must be at most 252; the tree needs at least 2 leaves. It
+ *   adds 1 to the link count and nothing else to the shape.
  *
  * Shape, with k = radix and m = parallel (every switch uses k/2 ports down
  * and k/2 ports up, except the top tier which uses all k ports down):
@@ -138,6 +152,7 @@ typedef struct fl_gen_fat_tree_params {
   uint32_t width;
   uint32_t speed;
   uint32_t no_lids;
+  uint32_t extra_leaf_link;
 } fl_gen_fat_tree_params;
 
 /**
@@ -190,8 +205,49 @@ typedef struct fl_gen_rail_su_params {
 } fl_gen_rail_su_params;
 
 /**
+ * fl_gen_torus_params — a ring (y = 1) or 2-D torus of switches with
+ * wraparound links, H hosts on every switch. Zero-initialise; 0 means the
+ * default.
+ * @x: switches along x, 2..4096. Required.
+ * @y: switches along y, 1..4096; default 1, a ring of @x switches.
+ * @hosts_per_switch: H, hosts (one single-port CA each) per switch,
+ *   1..250. Default 1.
+ * @width, @speed, @no_lids: as for fat trees (default 4x NDR).
+ *
+ * Shape: X·Y switches, X·Y·H hosts and CAs; switch links X·Y along x, plus
+ * X·Y along y when Y >= 2 (a ring has X links, a torus 2·X·Y); host links
+ * X·Y·H. A dimension of size 2 has both its wraparound directions between
+ * the same two switches, i.e. 2 cables per pair; @parallel is reported as
+ * 1. All switches are tier 1 (there is no hierarchy: @leaves = switches,
+ * @spines = @cores = 0, @pods = 0).
+ *
+ * Switch (i, j) (0-based, i along x) is node i + j·X, in that order, so its
+ * GUID is FL_GEN_SWITCH_GUID_BASE + i + j·X + 1. Ports: hosts on 1..H; then
+ * x+ on H+1, x- on H+2 and, when Y >= 2, y+ on H+3 and y- on H+4 (a switch
+ * has H+2 ports in a ring, H+4 in a torus). The cable from (i, j) port x+
+ * lands on port x- of ((i+1) mod X, j); y+ on y- of (i, (j+1) mod Y). Host
+ * h (0-based) of switch s is host s·H + h + 1, on port h + 1.
+ *
+ * Names: switches `sw-xII-yJJ` (0-based coordinates, zero-padded to the
+ * width of the largest, at least 2 digits); a ring (Y = 1) drops the y
+ * part: `sw-xII`. Hosts `nodeNNNN` with one CA `nodeNNNN mlx5_0`, as in fat
+ * trees. Attributes: `tier` (1 on switches, 0 on CAs), `x` and `y` (the
+ * 0-based coordinates of the switch, or of the CA's switch; `y` is 0 in a
+ * ring), `role`=`compute` on CAs.
+ */
+typedef struct fl_gen_torus_params {
+  uint32_t x;
+  uint32_t y;
+  uint32_t hosts_per_switch;
+  uint32_t width;
+  uint32_t speed;
+  uint32_t no_lids;
+} fl_gen_torus_params;
+
+/**
  * fl_gen_kind_parse() — "fat-tree" -> FL_GEN_FAT_TREE, "rail-su" ->
- * FL_GEN_RAIL_SU, "torus", "dragonfly"; 0 for an unknown name.
+ * FL_GEN_RAIL_SU, "torus", "ring" (FL_GEN_RING), "dragonfly"; 0 for an
+ * unknown name.
  */
 uint32_t fl_gen_kind_parse(const char *name);
 /** fl_gen_kind_name() — inverse of fl_gen_kind_parse(); "?" if unknown. */
@@ -230,6 +286,22 @@ int fl_gen_rail_su_shape(const fl_gen_rail_su_params *p, fl_gen_shape *shape,
  */
 int fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out,
                    fl_error *err);
+
+/**
+ * fl_gen_torus_shape() — validate @p and compute the counts of the ring or
+ * torus it describes. O(1).
+ * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
+ */
+int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
+                       fl_error *err);
+
+/**
+ * fl_gen_torus() — build the ring or torus described by @p and finalize it
+ * into a new fabric *@out. O(CAs + links).
+ * Returns FL_OK; FL_EINVAL or FL_ENOMEM with @err set and *@out NULL.
+ */
+int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out,
+                 fl_error *err);
 
 /**
  * fl_gen_dgx_h100_hca() — the RDMA device of compute rail @rail (0..7) of a

@@ -258,11 +258,17 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   jb_obj_close(&ev);
   char msg[512];
   snprintf(msg, sizeof msg,
-           "%s routing of %u destinations from %u sources: %s (%u channels, "
+           "%s routing of %u %s from %u %s: %s (%u channels, "
            "%llu dependencies; %s)",
            r->routing == FL_CDG_ROUTING_MINIMAL ? "reference minimal"
                                                 : "LFT",
-           r->destinations, r->sources,
+           r->destinations,
+           r->routing == FL_CDG_ROUTING_MINIMAL ? "destination switches"
+                                                : "destination LIDs",
+           r->sources,
+           r->routing == FL_CDG_ROUTING_MINIMAL || !r->vl_aware
+               ? "source switches"
+               : "source ports",
            r->n_loops ? "credit loops found" : "no credit loop",
            r->channels, (unsigned long long)r->dependencies,
            vl_phrase(api, f, r));

@@ -7,7 +7,10 @@
  * fixture: fat trees of radix 4 and 8 in 2 and 3 tiers, the radix-64
  * three-tier tree of DESIGN.md §8 (65,536 hosts, 5,120 switches, 196,608
  * links), DGX SuperPOD rail-optimised SUs (RA Table 4 spine counts), the
- * DGX H100 HCA-to-rail map, and every parameter error.
+ * DGX H100 HCA-to-rail map, rings and 2-D tori (wraparound cabling, port
+ * plan, GUIDs that tests/routing/make_fixtures.sh relies on for its
+ * torus-2QoS seeds), the fat tree's extra leaf-to-leaf cable, and every
+ * parameter error.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -240,6 +243,147 @@ static void ft_parallel_and_partial(void **state) {
   fl_fabric_free(fab);
 }
 
+static void ft_extra_leaf_link(void **state) {
+  (void)state;
+  fl_gen_fat_tree_params p = {.radix = 8, .hosts = 16, .extra_leaf_link = 1};
+  fl_gen_shape s;
+  assert_int_equal(fl_gen_fat_tree_shape(&p, &s, NULL), FL_OK);
+  assert_int_equal(s.links, 16 + 4 * 4 + 1);
+  fl_fabric *fab = NULL;
+  assert_int_equal(fl_gen_fat_tree(&p, &fab, NULL), FL_OK);
+  /* 4 leaves of 4 hosts, 4 spines; leaf 1 port 9 <-> leaf 4 port 9 */
+  assert_counts(fab, 16, 8, 33);
+  assert_peer(fab, "leaf-p01-01", 9, "leaf-p01-04", 9);
+  assert_int_equal(fl_fabric_node_nports(fab, node(fab, "leaf-p01-01")), 9);
+  assert_int_equal(fl_fabric_node_nports(fab, node(fab, "leaf-p01-04")), 9);
+  assert_int_equal(fl_fabric_node_nports(fab, node(fab, "leaf-p01-02")), 8);
+  assert_int_equal(
+      cables_between(fab, node(fab, "leaf-p01-01"), node(fab, "leaf-p01-04")),
+      1);
+  fl_fabric_free(fab);
+
+  /* 3 tiers: first leaf of pod 1 to the last leaf of pod 4 */
+  fab = NULL;
+  p = (fl_gen_fat_tree_params){.radix = 4, .tiers = 3, .extra_leaf_link = 1};
+  assert_int_equal(fl_gen_fat_tree(&p, &fab, NULL), FL_OK);
+  assert_counts(fab, 16, 20, 49);
+  assert_peer(fab, "leaf-p04-02", 5, "leaf-p01-01", 5);
+  fl_fabric_free(fab);
+}
+
+/* ---- rings and tori ------------------------------------------------------- */
+
+static fl_fabric *torus(uint32_t x, uint32_t y, uint32_t h) {
+  fl_gen_torus_params p = {.x = x, .y = y, .hosts_per_switch = h};
+  fl_error err;
+  fl_fabric *fab = NULL;
+  fl_error_clear(&err);
+  int rc = fl_gen_torus(&p, &fab, &err);
+  if (rc != FL_OK)
+    fprintf(stderr, "fl_gen_torus: %s\n", err.message);
+  assert_int_equal(rc, FL_OK);
+  assert_non_null(fab);
+  return fab;
+}
+
+static void ring_6x2(void **state) {
+  (void)state;
+  fl_gen_torus_params p = {.x = 6, .hosts_per_switch = 2};
+  fl_gen_shape s;
+  assert_int_equal(fl_gen_torus_shape(&p, &s, NULL), FL_OK);
+  assert_int_equal(s.switches, 6);
+  assert_int_equal(s.leaves, 6);
+  assert_int_equal(s.spines + s.cores + s.pods, 0);
+  assert_int_equal(s.hosts, 12);
+  assert_int_equal(s.host_links, 12);
+  assert_int_equal(s.links, 12 + 6);
+  assert_int_equal(s.lids, 18);
+  fl_fabric *fab = torus(6, 0, 2); /* y = 0: the default, a ring */
+  assert_counts(fab, 12, 6, 18);
+  /* ports: hosts 1..2, x+ 3, x- 4; 4 ports per switch */
+  assert_int_equal(fl_fabric_node_nports(fab, node(fab, "sw-x00")), 4);
+  assert_peer(fab, "sw-x00", 3, "sw-x01", 4);
+  assert_peer(fab, "sw-x05", 3, "sw-x00", 4); /* wraparound */
+  assert_peer(fab, "sw-x00", 4, "sw-x05", 3);
+  assert_peer(fab, "node0003 mlx5_0", 1, "sw-x01", 1);
+  assert_peer(fab, "node0012 mlx5_0", 1, "sw-x05", 2);
+  assert_string_equal(attr(fab, "sw-x04", "tier"), "1");
+  assert_string_equal(attr(fab, "sw-x04", "x"), "4");
+  assert_string_equal(attr(fab, "sw-x04", "y"), "0");
+  assert_string_equal(attr(fab, "node0010 mlx5_0", "x"), "4");
+  assert_string_equal(attr(fab, "node0010 mlx5_0", "tier"), "0");
+  assert_string_equal(attr(fab, "node0010 mlx5_0", "role"), "compute");
+  assert_int_equal(fl_fabric_node_tier(fab, node(fab, "sw-x02")), 1);
+  assert_int_equal(fl_fabric_node_guid(fab, node(fab, "sw-x05")),
+                   FL_GEN_SWITCH_GUID_BASE + 6);
+  /* LIDs: switches first, then CAs */
+  fl_id h = node(fab, "node0001 mlx5_0");
+  assert_int_equal(fl_fabric_port_lid(fab, fl_fabric_find_port(fab, h, 1)), 7);
+  fl_fabric_free(fab);
+}
+
+static void torus_4x4(void **state) {
+  (void)state;
+  fl_fabric *fab = torus(4, 4, 1);
+  /* 16 switches, 16 CAs; 2*16 switch links + 16 host links */
+  assert_counts(fab, 16, 16, 48);
+  fl_id s = node(fab, "sw-x01-y02");
+  assert_int_equal(fl_fabric_node_nports(fab, s), 5);
+  /* switch (i, j) is node i + 4j: GUID base + i + 4j + 1 */
+  assert_int_equal(fl_fabric_node_guid(fab, s), FL_GEN_SWITCH_GUID_BASE + 10);
+  /* x+ port 2, x- 3, y+ 4, y- 5 */
+  assert_peer(fab, "sw-x01-y02", 2, "sw-x02-y02", 3);
+  assert_peer(fab, "sw-x01-y02", 3, "sw-x00-y02", 2);
+  assert_peer(fab, "sw-x01-y02", 4, "sw-x01-y03", 5);
+  assert_peer(fab, "sw-x01-y02", 5, "sw-x01-y01", 4);
+  assert_peer(fab, "sw-x03-y03", 2, "sw-x00-y03", 3); /* x wraparound */
+  assert_peer(fab, "sw-x03-y03", 4, "sw-x03-y00", 5); /* y wraparound */
+  assert_peer(fab, "node0010 mlx5_0", 1, "sw-x01-y02", 1);
+  assert_string_equal(attr(fab, "sw-x01-y02", "x"), "1");
+  assert_string_equal(attr(fab, "sw-x01-y02", "y"), "2");
+  assert_string_equal(attr(fab, "node0010 mlx5_0", "y"), "2");
+  assert_int_equal(
+      cables_between(fab, node(fab, "sw-x00-y00"), node(fab, "sw-x02-y00")),
+      0);
+  fl_fabric_free(fab);
+
+  /* a dimension of size 2: both wraparound directions join the same pair */
+  fab = torus(2, 3, 2);
+  assert_counts(fab, 12, 6, 12 + 12);
+  assert_int_equal(
+      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x01-y01")),
+      2);
+  assert_int_equal(
+      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x00-y02")),
+      1);
+  fl_fabric_free(fab);
+
+  fl_gen_torus_params p = {.x = 16, .y = 16, .hosts_per_switch = 4};
+  fl_gen_shape sh;
+  assert_int_equal(fl_gen_torus_shape(&p, &sh, NULL), FL_OK);
+  assert_int_equal(sh.switches, 256);
+  assert_int_equal(sh.cas, 1024);
+  assert_int_equal(sh.links, 1024 + 512);
+}
+
+static void torus_ibsim(void **state) {
+  (void)state;
+  fl_gen_torus_params p = {.x = 3, .hosts_per_switch = 1, .no_lids = 1,
+                           .speed = FL_SPEED_HDR};
+  fl_fabric *fab = NULL;
+  assert_int_equal(fl_gen_torus(&p, &fab, NULL), FL_OK);
+  char *t = ibsim_text(fab);
+  assert_non_null(strstr(t, "switchguid=0x2c90301000003\n"
+                            "Switch\t3 \"sw-x02\"\t\t# \"sw-x02\"\n"
+                            "[1]\t\"node0003 mlx5_0\"[1]\t\t# "
+                            "\"node0003 mlx5_0\" lid 0 4xHDR\n"
+                            "[2]\t\"sw-x00\"[3]\t\t# \"sw-x00\" lid 0 4xHDR\n"
+                            "[3]\t\"sw-x01\"[2]\t\t# \"sw-x01\" lid 0 4xHDR\n"));
+  assert_non_null(strstr(t, "# Simulate with: ibsim -s -N 6 -S 3 -P 15 FILE"));
+  free(t);
+  fl_fabric_free(fab);
+}
+
 /* ---- rail-optimised SUs -------------------------------------------------- */
 
 static void rail_su_4x32(void **state) {
@@ -334,6 +478,17 @@ static void expect_rail_error(fl_gen_rail_su_params p, const char *needle) {
   assert_non_null(strstr(err.message, needle));
 }
 
+static void expect_torus_error(fl_gen_torus_params p, const char *needle) {
+  fl_error err;
+  fl_fabric *fab = (fl_fabric *)&err; /* must be reset to NULL */
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_torus(&p, &fab, &err), FL_EINVAL);
+  assert_null(fab);
+  if (!strstr(err.message, needle))
+    fprintf(stderr, "message '%s' lacks '%s'\n", err.message, needle);
+  assert_non_null(strstr(err.message, needle));
+}
+
 static void param_errors(void **state) {
   (void)state;
   expect_ft_error((fl_gen_fat_tree_params){.radix = 0}, "even number");
@@ -355,6 +510,24 @@ static void param_errors(void **state) {
   expect_ft_error((fl_gen_fat_tree_params){.radix = 8, .speed = 99},
                   "unknown link speed");
   expect_ft_error((fl_gen_fat_tree_params){.radix = 254, .tiers = 3}, "limit");
+  expect_ft_error(
+      (fl_gen_fat_tree_params){.radix = 254, .hosts = 8, .extra_leaf_link = 1},
+      "at most 252");
+  expect_ft_error(
+      (fl_gen_fat_tree_params){.radix = 8, .hosts = 4, .extra_leaf_link = 1},
+      "at least 2 leaves");
+  expect_ft_error((fl_gen_fat_tree_params){.radix = 8, .extra_leaf_link = 2},
+                  "0 or 1");
+  expect_torus_error((fl_gen_torus_params){.x = 0}, "x (switches");
+  expect_torus_error((fl_gen_torus_params){.x = 1}, "x (switches");
+  expect_torus_error((fl_gen_torus_params){.x = 4097}, "x (switches");
+  expect_torus_error((fl_gen_torus_params){.x = 4, .y = 5000}, "y (switches");
+  expect_torus_error((fl_gen_torus_params){.x = 4, .hosts_per_switch = 251},
+                     "hosts per switch");
+  expect_torus_error((fl_gen_torus_params){.x = 4, .width = 3}, "link width");
+  expect_torus_error(
+      (fl_gen_torus_params){.x = 4096, .y = 4096, .hosts_per_switch = 1},
+      "limit");
 
   expect_rail_error((fl_gen_rail_su_params){.sus = 0}, "at least 1");
   expect_rail_error((fl_gen_rail_su_params){.sus = 1, .hosts_per_su = 33},
@@ -374,6 +547,9 @@ static void param_errors(void **state) {
   assert_int_equal(fl_gen_kind_parse("fat-tree"), FL_GEN_FAT_TREE);
   assert_int_equal(fl_gen_kind_parse("rail-su"), FL_GEN_RAIL_SU);
   assert_int_equal(fl_gen_kind_parse("mesh"), 0);
+  assert_int_equal(fl_gen_kind_parse("torus"), FL_GEN_TORUS);
+  assert_int_equal(fl_gen_kind_parse("ring"), FL_GEN_RING);
+  assert_string_equal(fl_gen_kind_name(FL_GEN_RING), "ring");
   assert_string_equal(fl_gen_dgx_h100_hca(5), "mlx5_9");
   assert_null(fl_gen_dgx_h100_hca(8));
 }
@@ -445,6 +621,10 @@ int main(void) {
       cmocka_unit_test(ft_radix8_3tier),
       cmocka_unit_test(ft_radix64_3tier),
       cmocka_unit_test(ft_parallel_and_partial),
+      cmocka_unit_test(ft_extra_leaf_link),
+      cmocka_unit_test(ring_6x2),
+      cmocka_unit_test(torus_4x4),
+      cmocka_unit_test(torus_ibsim),
       cmocka_unit_test(rail_su_4x32),
       cmocka_unit_test(rail_su_spine_defaults),
       cmocka_unit_test(rail_su_custom_names),
