@@ -53,6 +53,10 @@ static const char USAGE[] =
     "                             design-xml|ibsim-net (default auto)\n"
     "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
     "                             applied to node descriptions\n"
+    "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
+    "                             (schema/design.rng) instead of the built-in,\n"
+    "                             equivalent and faster checks\n"
+    "  --lenient-xml              ignore unknown design XML elements/attributes\n"
     "  -q, --quiet                print findings only\n"
     "  -v, --verbose              explain what is loaded and run\n"
     "  --version                  print the version\n"
@@ -84,6 +88,8 @@ enum {
   OPT_SYSTEM_PATTERN,
   OPT_POLICY,
   OPT_VERSION,
+  OPT_RELAXNG,
+  OPT_LENIENT,
 };
 
 static const struct option LONGOPTS[] = {
@@ -99,6 +105,8 @@ static const struct option LONGOPTS[] = {
     {"input-format", required_argument, 0, OPT_INPUT_FORMAT},
     {"system-pattern", required_argument, 0, OPT_SYSTEM_PATTERN},
     {"policy", required_argument, 0, OPT_POLICY},
+    {"relaxng", no_argument, 0, OPT_RELAXNG},
+    {"lenient-xml", no_argument, 0, OPT_LENIENT},
     {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, OPT_VERSION},
@@ -164,6 +172,12 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     return fl_cli_usage_error("--policy %s: policy files are not supported in "
                               "this version; use --rules and --param",
                               arg);
+  case OPT_RELAXNG:
+    o->load.relaxng = 1;
+    return 0;
+  case OPT_LENIENT:
+    o->load.no_schema = 1;
+    return 0;
   case 'q':
     o->quiet = 1;
     return 0;

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "derive.h"
+#include "hashmap.h"
 #include "fabriclint/fabric.h"
 #include "report.h"
 
@@ -31,7 +32,6 @@ static void gather(const fl_fabric *fab, info_stats *s) {
   memset(s, 0, sizeof *s);
   fl_fabric_counts_of(fab, &s->counts);
   uint32_t n = fl_fabric_node_count(fab);
-  char **seen = calloc(n + 1, sizeof *seen);
   for (fl_id i = 0; i < n; i++) {
     uint32_t t = fl_fabric_node_tier(fab, i);
     uint32_t slot = t > MAX_TIER ? MAX_TIER : t;
@@ -42,24 +42,16 @@ static void gather(const fl_fabric *fab, info_stats *s) {
     s->derived += fl_fabric_node_tier_derived(fab, i) != 0;
     s->an += fl_is_aggregation_node(fab, i);
   }
-  /* distinct systems of CAs: a simple sort-free count via name map */
-  fl_id *firsts = calloc(n + 1, sizeof *firsts);
-  uint32_t nsys = 0;
-  for (fl_id i = 0; seen && firsts && i < n; i++) {
-    const char *sys = fl_fabric_node_system(fab, i);
-    if (fl_fabric_node_kind(fab, i) != FL_NODE_CA || !*sys)
-      continue;
-    int dup = 0;
-    for (uint32_t k = 0; k < nsys && !dup; k++)
-      dup = strcmp(seen[k], sys) == 0;
-    if (!dup)
-      seen[nsys++] = (char *)sys;
-    if (nsys > 200000)
-      break;
+  /* distinct systems of CAs */
+  fl_strmap sys;
+  memset(&sys, 0, sizeof sys);
+  for (fl_id i = 0; i < n; i++) {
+    const char *name = fl_fabric_node_system(fab, i);
+    if (fl_fabric_node_kind(fab, i) == FL_NODE_CA && *name)
+      fl_strmap_put(&sys, name, strlen(name), 0);
   }
-  s->systems = nsys;
-  free(seen);
-  free(firsts);
+  s->systems = (uint32_t)fl_strmap_len(&sys);
+  fl_strmap_free(&sys);
   for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
     uint32_t w = fl_fabric_link_width(fab, l), sp = fl_fabric_link_speed(fab, l);
     if (w <= 12 && sp < 32)

@@ -73,12 +73,12 @@ static const char *skip_ws(const char *s, const char *end) {
 static int xml_root(const char *s, const char *end, char *name, size_t size) {
   while ((s = skip_ws(s, end)) < end && *s == '<') {
     if (end - s >= 2 && (s[1] == '?' || s[1] == '!')) {
-      const char *close = s[1] == '!' && end - s >= 4 && s[2] == '-' && s[3] == '-'
-                              ? strstr(s, "-->")
-                              : memchr(s, '>', (size_t)(end - s));
+      int comment = s[1] == '!' && end - s >= 4 && s[2] == '-' && s[3] == '-';
+      const char *close = comment ? strstr(s, "-->")
+                                  : memchr(s, '>', (size_t)(end - s));
       if (!close)
         return -1;
-      s = close + 1;
+      s = close + (comment ? 3 : 1);
       continue;
     }
     s++;

@@ -42,13 +42,18 @@ int fl_format_is_topology(uint32_t fmt);
  *   device) applied to CA node descriptions, or NULL for the default, which
  *   splits "<system> <device>" when the last word looks like a device
  *   (mlx5_0, HCA-1, hfi1_0, ...).
- * @no_schema: 1 to skip RelaxNG validation of design XML (faster; errors then
- *   come from the loader's own checks only).
+ * @no_schema: 1 to load design XML leniently: unknown elements and
+ *   attributes are ignored (everything the loader uses is still checked).
+ * @relaxng: 1 to validate design XML with libxml2's RelaxNG validator
+ *   against schema/design.rng (the reference, 2.5-3x slower), instead of the
+ *   built-in checks that mirror the schema rule for rule. The environment
+ *   variable FABRICLINT_DESIGN_RELAXNG=1 has the same effect.
  */
 typedef struct fl_load_options {
   const char *node_name_map;
   const char *system_pattern;
   int no_schema;
+  int relaxng;
 } fl_load_options;
 
 /**
