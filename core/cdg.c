@@ -744,6 +744,40 @@ static void mark_used(const cdg *g, const uint32_t *dist, const uint32_t *order,
   }
 }
 
+/* The turns minimal routing makes at switch @t toward a root depend only on
+ * which neighbours are one hop closer (out ports) and which used neighbours
+ * are one hop farther (in ports). Symmetric fabrics repeat the same pattern
+ * for most roots (a spine routes every other pod's leaves the same way), so
+ * the pattern is hashed (two independent 64-bit hashes, collision odds
+ * ~2^-128) and enumerated only the first time. Returns 1 when new, 0 when
+ * seen, -1 on ENOMEM. */
+static int turn_pattern_is_new(worker *w, uint32_t t, const uint32_t *dist,
+                               const uint8_t *used) {
+  const cdg *g = w->g;
+  const sw_rec *r = &g->sw[t];
+  uint64_t h1 = 0x9e3779b97f4a7c15ull ^ t, h2 = 0xc2b2ae3d27d4eb4full + t;
+  for (uint32_t p = 1; p < r->P; p++) {
+    int32_t n = g->peer_sw[r->base + p];
+    uint64_t cls = 0;
+    if (n >= 0 && dist[n] + 1 == dist[t])
+      cls = 1;
+    else if (n >= 0 && used[n] && dist[n] == dist[t] + 1)
+      cls = 2;
+    uint64_t x = ((uint64_t)p << 2) | cls;
+    h1 = (h1 ^ x) * 0x100000001b3ull;
+    h1 ^= h1 >> 29;
+    h2 = (h2 + x * 0xff51afd7ed558ccdull) * 0xc4ceb9fe1a85ec53ull;
+    h2 ^= h2 >> 31;
+  }
+  uint64_t key = h1 ^ (h2 << 1) ^ ((uint64_t)t << 40);
+  uint32_t got = fl_u64map_get(&w->vdep, key);
+  if (got != FL_MAP_ABSENT)
+    return got == (uint32_t)(h2 >> 33) ? 0 : 1;
+  return fl_u64map_put(&w->vdep, key, (uint32_t)(h2 >> 33)) == FL_MAP_ABSENT
+             ? -1
+             : 1;
+}
+
 static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
                             uint32_t *queue, uint8_t *used) {
   cdg *g = w->g;
@@ -764,6 +798,11 @@ static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
     if (!used[t] || t == root || dist[t] == UINT32_MAX)
       continue;
     const sw_rec *r = &g->sw[t];
+    int fresh = turn_pattern_is_new(w, t, dist, used);
+    if (fresh < 0)
+      return FL_ENOMEM;
+    if (!fresh)
+      continue; /* the same turns were added for an earlier root */
     for (uint32_t in = 1; in < r->P; in++) {
       int32_t p = g->peer_sw[r->base + in];
       if (p < 0 || !used[p] || dist[p] != dist[t] + 1)
@@ -794,6 +833,7 @@ static int run_minimal(cdg *g) {
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
     if (is_root[s])
       rc = minimal_for_root(&w, s, dist, queue, used);
+  fl_u64map_free(&w.vdep); /* the turn patterns seen */
   free(dist);
   free(queue);
   free(used);
