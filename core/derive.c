@@ -67,13 +67,15 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "bad system pattern");
   for (size_t i = 0; i < fab->n_nodes; i++) {
     fl_node_rec *r = &fab->nodes[i];
-    if (r->system != 0 || r->desc == 0)
+    if (r->system != 0)
       continue;
     if (r->kind == FL_NODE_SWITCH) {
-      split_mf0(fab, r);
+      if (r->desc != 0)
+        split_mf0(fab, r);
       continue;
     }
-    const char *d = fl_b_atom_str(fab, r->desc);
+    /* the display name: a node-name-map entry wins over the description */
+    const char *d = fl_b_atom_str(fab, r->name ? r->name : r->desc);
     regmatch_t m[3];
     if (regexec(&re, d, 3, m, 0) != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
       continue;

@@ -16,7 +16,8 @@ extern const char FL_DEFAULT_SYSTEM_PATTERN[];
 
 /**
  * fl_derive_systems() — for CA and router nodes without a system, apply
- * @pattern (NULL = default) to the description; for switches, take the
+ * @pattern (NULL = default) to the display name (node-name-map entry,
+ * else the description); for switches, take the
  * system from Mellanox "MF0;<system>:<type>/<board>" descriptions.
  * Returns FL_OK, or FL_EINVAL when @pattern does not compile or has fewer
  * than two groups.

@@ -55,11 +55,21 @@ static const fl_param_def *find_param_def(const fl_rule_def *r,
 static const char *param_text(fl_ctx *c, const char *name,
                               const fl_param_def **def) {
   *def = find_param_def(c->rule, name);
+  /* a value for the rule wins over a value for its whole plugin */
+  const char *plugin_wide = NULL;
+  size_t plen = strcspn(c->rule->id, ".");
   for (size_t i = c->host->n_params; i-- > 0;) {
     const fl_param_value *v = &c->host->params[i];
-    if (strcmp(v->rule, c->rule->id) == 0 && strcmp(v->name, name) == 0)
+    if (strcmp(v->name, name) != 0)
+      continue;
+    if (strcmp(v->rule, c->rule->id) == 0)
       return v->value;
+    if (!plugin_wide && strlen(v->rule) == plen &&
+        strncmp(v->rule, c->rule->id, plen) == 0)
+      plugin_wide = v->value;
   }
+  if (plugin_wide)
+    return plugin_wide;
   return *def ? (*def)->default_value : NULL;
 }
 
@@ -634,14 +644,30 @@ int fl_host_set_param(fl_host *h, const char *spec, fl_error *err) {
   return FL_OK;
 }
 
+/* A rule of plugin @plugin that has parameter @name, or NULL. */
+static const fl_rule_def *plugin_rule_with(const fl_host *h, const char *plugin,
+                                          const char *name) {
+  for (size_t i = 0; i < h->n_plugins; i++) {
+    if (strcmp(h->plugins[i].desc.name, plugin) != 0)
+      continue;
+    for (uint32_t r = 0; r < h->plugins[i].desc.n_rules; r++)
+      if (find_param_def(h->plugins[i].rules[r], name))
+        return h->plugins[i].rules[r];
+  }
+  return NULL;
+}
+
 int fl_host_check_params(const fl_host *h, fl_error *err) {
   for (size_t i = 0; i < h->n_params; i++) {
     const fl_param_value *v = &h->params[i];
     const fl_rule_def *r = find_rule(h, v->rule);
+    if (!r && !strchr(v->rule, '.'))
+      r = plugin_rule_with(h, v->rule, v->name); /* plugin-wide value */
     if (!r)
       return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                          "--param: no loaded rule '%s' (see fabriclint rules)",
-                          v->rule);
+                          "--param: no loaded rule or plugin '%s' with a "
+                          "parameter '%s' (see fabriclint rules)",
+                          v->rule, v->name);
     const fl_param_def *d = find_param_def(r, v->name);
     if (!d)
       return fl_error_set(err, FL_EINVAL, NULL, 0, 0,

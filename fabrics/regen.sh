@@ -157,9 +157,48 @@ sed -e '/^Switch.*"leaf-su01-r2"/,/^$/s/^\(\[33\]\t"spine-01"\[17\].*\)4xHDR$/\1
 simulate rail-su-asbuilt "$work/rail-su-asbuilt.net" "dgx-002 mlx5_0" "$work/rail-su-asbuilt"
 mv "$work/rail-su-asbuilt.ibnetdiscover" "$o/rail-su-asbuilt.ibnetdiscover"
 
+# rail-cross: a technician plugs dgx-005's mlx5_4 (rail 2) into the rail-5
+# leaf port meant for its mlx5_9, which stays unplugged (not discovered).
+sed -e '/^Switch.*"leaf-su01-r5"/,/^$/s/^\[5\]\t"dgx-005 mlx5_9"\[1\]/[5]\t"dgx-005 mlx5_4"[1]/' \
+    -e '/^Switch.*"leaf-su01-r2"/,/^$/{/^\[5\]\t"dgx-005 mlx5_4"\[1\]/d}' \
+    -e '/^Ca.*"dgx-005 mlx5_4"/{n;s/"leaf-su01-r2"\[5\]/"leaf-su01-r5"[5]/}' \
+    -e '/^Ca.*"dgx-005 mlx5_9"/{n;/^\[1\]/d}' \
+    "$o/rail-su.net" >"$work/rail-cross.net"
+simulate rail-cross "$work/rail-cross.net" "dgx-002 mlx5_0" "$work/rail-cross"
+mv "$work/rail-cross.ibnetdiscover" "$o/broken/rail-cross.ibnetdiscover"
+
+# rail-missing-nic: dgx-007's mlx5_9 (rail 5) cable is missing.
+sed -e '/^Switch.*"leaf-su01-r5"/,/^$/{/^\[7\]\t"dgx-007 mlx5_9"\[1\]/d}' \
+    -e '/^Ca.*"dgx-007 mlx5_9"/{n;/^\[1\]/d}' \
+    "$o/rail-su.net" >"$work/rail-missing-nic.net"
+simulate rail-missing-nic "$work/rail-missing-nic.net" "dgx-002 mlx5_0" "$work/rail-missing-nic"
+mv "$work/rail-missing-nic.ibnetdiscover" "$o/broken/rail-missing-nic.ibnetdiscover"
+
+# rail-names: the clean SU, but the NodeDescriptions of dgx-009..012 read
+# "<host> HCA-<rail+1>" and those of dgx-013..016 keep the ConnectX-7
+# factory default, as on hosts where rdma-ndd never ran. A node-name map
+# (GUID -> canonical "<host> mlx5_N", made from the net file's caguid lines)
+# restores the names.
+awk -v map="$o/rail-names.node-name-map" '
+  BEGIN { split("mlx5_0 mlx5_3 mlx5_4 mlx5_5 mlx5_6 mlx5_9 mlx5_10 mlx5_11", dev, " ")
+          for (i = 1; i <= 8; i++) rail[dev[i]] = i
+          print "# node-name-map for rail-names.ibnetdiscover (written by regen.sh)" > map }
+  /^caguid=/ { guid = substr($0, 8) }
+  /^Ca\t1 "dgx-0(0[9]|1[0-6]) mlx5_[0-9]+"/ {
+    match($0, /"dgx-0[0-9]+ mlx5_[0-9]+"/); name = substr($0, RSTART + 1, RLENGTH - 2)
+    split(name, part, " "); h = substr(part[1], 5) + 0
+    printf "%s \"%s\"\n", guid, name > map
+    if (h <= 12) desc = part[1] " HCA-" rail[part[2]]
+    else desc = "MT4129 ConnectX7   Mellanox Technologies"
+    sub(/#.*/, "# \"" desc "\"")
+  }
+  { print }' "$o/rail-su.net" >"$work/rail-names.net"
+simulate rail-names "$work/rail-names.net" "dgx-002 mlx5_0" "$work/rail-names"
+mv "$work/rail-names.ibnetdiscover" "$o/rail-names.ibnetdiscover"
+
 # ---- publish ------------------------------------------------------------------
 mkdir -p "$here/broken"
-for f in "$o"/*.net "$o"/*.ibnetdiscover "$o"/broken/*.ibnetdiscover; do
+for f in "$o"/*.net "$o"/*.ibnetdiscover "$o"/*.node-name-map "$o"/broken/*.ibnetdiscover; do
   rel=${f#"$o"/}
   mv "$f" "$here/$rel"
 done

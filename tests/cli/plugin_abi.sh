@@ -58,6 +58,8 @@ expect_rc 2 "$FL" check --rules 'nosuch.*' "$EX"
 expect_grep "$TMP/err" "selects no loaded rule"
 expect_rc 2 "$FL" check --param topology.degraded-link.nosuch=1 "$EX"
 expect_grep "$TMP/err" "has no parameter 'nosuch'"
+expect_rc 2 "$FL" check --param nosuchplugin.profile=x "$EX"
+expect_grep "$TMP/err" "no loaded rule or plugin 'nosuchplugin' with a parameter 'profile'"
 expect_rc 2 "$FL" check --param topology.degraded-link.expected-width=four "$EX"
 expect_grep "$TMP/err" "expected an integer"
 finish

@@ -1,0 +1,1235 @@
+/*
+ * plugins/rail-alignment/rail.c — every GPU NIC on its rail (rule id prefix
+ * `rail-alignment`).
+ *
+ * In rail-optimised AI fabrics (NVIDIA DGX SuperPOD, Spectrum-X, Alibaba
+ * HPN) NIC k of every host of a scalable unit (SU) lands on the leaf of rail
+ * k, so that the k-th GPUs of all hosts talk through one switch hop. One
+ * crossed cable silently halves that host's collective bandwidth.
+ *
+ * Model used (all through fl_host_api, nothing InfiniBand-specific):
+ *  - a NIC is a CA node cabled to a switch (its leaf); its host is the
+ *    node's system and its device the node's device, both derived from the
+ *    node description or node-name-map entry ("dgx-001 mlx5_3") or given by
+ *    a design;
+ *  - a NIC's rail is its `rail` attribute (design), else the profile's rail
+ *    for its device (profiles/NAME.map, or map=FILE), else, with no profile,
+ *    its device name ("mlx5_3"), which is right on any platform whose NIC
+ *    names are the same on every host;
+ *  - a leaf's rail is its `rail` attribute, else the majority rail of its
+ *    NICs (inference; findings say so);
+ *  - SUs are the `su` attributes, else the groups of leaves that share hosts.
+ * NICs whose host or device cannot be determined, or whose device name does
+ * not fit the profile or the naming of the other NICs, are reported as
+ * unresolved and never guessed.
+ *
+ * Sources: DGX H100 User Guide, Table 6 "Network Modules" (profile data);
+ * DGX SuperPOD reference architectures (rail-optimised SUs);
+ * ../shared/notes/designs-and-vendor-xml.md §2.
+ */
+#define _GNU_SOURCE /* dladdr */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
+
+#define NO_RAIL (-1)
+#define NON_COMPUTE (-2)
+#define MAX_MAP 256
+
+/* ---- profiles ----------------------------------------------------------------- */
+
+typedef struct map_ent {
+  char device[32];
+  char rail[16]; /* "-" for non-compute */
+  char role[16];
+} map_ent;
+
+typedef struct rail_map {
+  map_ent e[MAX_MAP];
+  uint32_t n;
+  int generic; /* device index = rail */
+  char name[64];
+} rail_map;
+
+static int load_map_file(const char *path, rail_map *m, char *why, size_t size) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(why, size, "cannot read rail map %s", path);
+    return -1;
+  }
+  char line[256];
+  uint32_t ln = 0;
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    char *h = strchr(line, '#');
+    if (h)
+      *h = '\0';
+    char dev[64], rail[64], role[64] = "compute";
+    int k = sscanf(line, "%63s %63s %63s", dev, rail, role);
+    if (k <= 0)
+      continue;
+    if (k < 2 || strlen(dev) >= sizeof m->e[0].device ||
+        strlen(rail) >= sizeof m->e[0].rail || m->n == MAX_MAP) {
+      snprintf(why, size, "%s:%u: expected DEVICE RAIL [ROLE]", path, ln);
+      fclose(f);
+      return -1;
+    }
+    map_ent *e = &m->e[m->n++];
+    snprintf(e->device, sizeof e->device, "%s", dev);
+    snprintf(e->rail, sizeof e->rail, "%s", rail);
+    snprintf(e->role, sizeof e->role, "%s", strcmp(rail, "-") == 0 && k < 3 ? "storage" : role);
+  }
+  fclose(f);
+  return 0;
+}
+
+/* Profiles ship beside the plugin: <plugin dir>/rail-alignment-profiles/. */
+static int load_profile(const char *name, rail_map *m, char *why, size_t size) {
+  memset(m, 0, sizeof *m);
+  snprintf(m->name, sizeof m->name, "%s", name);
+  if (strcmp(name, "device") == 0)
+    return 0;
+  if (strcmp(name, "generic") == 0) {
+    m->generic = 1;
+    return 0;
+  }
+  for (const char *c = name; *c; c++)
+    if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_') {
+      snprintf(why, size, "profile '%s': not a profile name", name);
+      return -1;
+    }
+  Dl_info info;
+  if (!dladdr((void *)load_profile, &info) || !info.dli_fname) {
+    snprintf(why, size, "cannot locate the plugin's profiles");
+    return -1;
+  }
+  char path[4096];
+  const char *slash = strrchr(info.dli_fname, '/');
+  snprintf(path, sizeof path, "%.*s/rail-alignment-profiles/%s.map",
+           slash ? (int)(slash - info.dli_fname) : 1,
+           slash ? info.dli_fname : ".", name);
+  if (load_map_file(path, m, why, size) != 0) {
+    snprintf(why, size,
+             "unknown profile '%s' (shipped: dgx-h100, dgx-h200, dgx-a100, "
+             "generic, device; or pass map=FILE)",
+             name);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the analysis (shared by all rules, cached) -------------------------------- */
+
+typedef struct nic {
+  fl_id node;
+  fl_id leaf;       /* switch node, or FL_NONE */
+  uint32_t port;    /* NIC port number */
+  uint32_t leaf_port;
+  int32_t rail;     /* label index, NO_RAIL (unresolved), NON_COMPUTE */
+  int32_t host;     /* host index, -1 when unresolved */
+  const char *role;
+  const char *unresolved; /* why, or NULL */
+} nic;
+
+typedef struct leaf {
+  fl_id node;
+  int32_t rail;     /* label index, or NO_RAIL */
+  int inferred;
+  uint32_t su;
+  uint32_t n_compute;
+  uint32_t majority;   /* NICs of the leaf's rail */
+  uint32_t n_rails;    /* distinct rails among its NICs */
+} leaf;
+
+typedef struct analysis {
+  const fl_fabric *fab;
+  char key[512];
+  rail_map map;
+  char **labels;     /* rail labels, sorted */
+  uint32_t n_labels;
+  nic *nics;
+  uint32_t n_nics;
+  char **hosts;      /* host names, sorted */
+  uint32_t n_hosts;
+  uint32_t *host_su;
+  uint8_t *host_partial; /* host has NICs that could not be resolved */
+  leaf *leaves;
+  uint32_t n_leaves;
+  int32_t *leaf_of_node; /* node -> leaf index */
+  uint32_t n_sus;
+  uint32_t *host_off, *host_idx; /* NICs by host (CSR) */
+  uint32_t *leaf_off, *leaf_idx; /* NICs by leaf, in port order (CSR) */
+  int inferred_any;
+  const char *scheme; /* device naming scheme in device mode */
+} analysis;
+
+typedef struct rail_state {
+  const fl_host_api *api;
+  analysis *a;
+} rail_state;
+
+static void free_analysis(analysis *a) {
+  if (!a)
+    return;
+  for (uint32_t i = 0; i < a->n_labels; i++)
+    free(a->labels[i]);
+  free(a->labels);
+  for (uint32_t i = 0; i < a->n_hosts; i++)
+    free(a->hosts[i]);
+  free(a->hosts);
+  free(a->host_su);
+  free(a->host_partial);
+  free(a->nics);
+  free(a->leaves);
+  free(a->leaf_of_node);
+  free(a->host_off);
+  free(a->host_idx);
+  free(a->leaf_off);
+  free(a->leaf_idx);
+  free(a);
+}
+
+static int rail_init(const fl_host_api *api, void **data) {
+  rail_state *st = calloc(1, sizeof *st);
+  if (!st)
+    return 1;
+  st->api = api;
+  *data = st;
+  return 0;
+}
+
+static void rail_fini(void *data) {
+  rail_state *st = data;
+  if (st)
+    free_analysis(st->a);
+  free(st);
+}
+
+/* Natural order: "dgx-2" < "dgx-10", "mlx5_3" < "mlx5_10". */
+static int natcmp(const char *a, const char *b) {
+  while (*a && *b) {
+    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+      char *ea, *eb;
+      unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+      if (x != y)
+        return x < y ? -1 : 1;
+      a = ea;
+      b = eb;
+      continue;
+    }
+    if (*a != *b)
+      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+    a++, b++;
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+static int cmp_natp(const void *x, const void *y) {
+  return natcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int32_t find_sorted(char **v, uint32_t n, const char *s) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int c = natcmp(v[mid], s);
+    if (c == 0)
+      return (int32_t)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return -1;
+}
+
+/* Add @s to the string set @v (unsorted while collecting). */
+static int add_unique(char ***v, uint32_t *n, uint32_t *cap, const char *s) {
+  for (uint32_t i = 0; i < *n; i++)
+    if (strcmp((*v)[i], s) == 0)
+      return 0;
+  if (*n == *cap) {
+    uint32_t nc = *cap ? *cap * 2 : 16;
+    char **nv = realloc(*v, nc * sizeof *nv);
+    if (!nv)
+      return -1;
+    *v = nv;
+    *cap = nc;
+  }
+  (*v)[*n] = strdup(s);
+  return (*v)[(*n)++] ? 0 : -1;
+}
+
+/* Naming scheme of a device: its name with digits removed ("mlx5_" for
+ * "mlx5_3", "HCA-" for "HCA-2"). */
+static void scheme_of(const char *dev, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *c = dev; *c && n + 1 < size; c++)
+    if (!isdigit((unsigned char)*c) || (c > dev && c[-1] != '_' && c[-1] != '-' &&
+                                        !isdigit((unsigned char)c[-1])))
+      out[n++] = *c;
+  out[n] = '\0';
+}
+
+static const map_ent *map_find(const rail_map *m, const char *dev) {
+  for (uint32_t i = 0; i < m->n; i++)
+    if (strcmp(m->e[i].device, dev) == 0)
+      return &m->e[i];
+  return NULL;
+}
+
+/* Rail label of a NIC from its device under the map; NULL = unresolved,
+ * "-" = non-compute. */
+static const char *device_rail(const rail_map *m, const char *dev, char *buf,
+                               size_t size, const char **role) {
+  if (m->n) {
+    const map_ent *e = map_find(m, dev);
+    if (!e)
+      return NULL;
+    *role = e->role;
+    return e->rail;
+  }
+  if (m->generic) {
+    const char *d = dev + strlen(dev);
+    while (d > dev && isdigit((unsigned char)d[-1]))
+      d--;
+    if (!*d)
+      return NULL;
+    long idx = strtol(d, NULL, 10);
+    if (strncmp(dev, "HCA-", 4) == 0)
+      idx -= 1; /* HCA-1 is the first */
+    snprintf(buf, size, "%ld", idx);
+    return buf;
+  }
+  return dev; /* device mode */
+}
+
+static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                           uint32_t *port, uint32_t *leaf_port) {
+  fl_id first = api->node_first_port(f, n);
+  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n); k++) {
+    fl_id p = first + k, l = api->port_link(f, p, 0);
+    if (l == FL_NONE)
+      continue;
+    fl_id q = api->link_other(f, l, p);
+    fl_id s = api->port_node(f, q);
+    if (api->node_kind(f, s) != FL_NODE_SWITCH)
+      continue;
+    *port = api->port_num(f, p);
+    *leaf_port = api->port_num(f, q);
+    return s;
+  }
+  return FL_NONE;
+}
+
+static int is_compute_role(const char *role, const char *compute_roles) {
+  size_t n = strlen(role);
+  for (const char *c = compute_roles; c && *c;) {
+    const char *e = strchr(c, ',');
+    size_t len = e ? (size_t)(e - c) : strlen(c);
+    if (len == n && strncmp(c, role, n) == 0)
+      return 1;
+    c = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
+typedef struct params {
+  const char *profile, *map, *compute_roles;
+  int64_t infer;
+} params;
+
+static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
+  p->profile = "device";
+  p->map = "";
+  p->compute_roles = "compute";
+  p->infer = 1;
+  api->param_string(ctx, "profile", &p->profile);
+  api->param_string(ctx, "map", &p->map);
+  api->param_string(ctx, "compute-roles", &p->compute_roles);
+  api->param_int(ctx, "infer", &p->infer);
+  return 0;
+}
+
+/* First pass: NICs, their hosts and rail labels. */
+static int collect_nics(const fl_host_api *api, const fl_fabric *f,
+                        analysis *a, const params *p) {
+  uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0;
+  a->nics = calloc(nn + 1, sizeof *a->nics);
+  if (!a->nics)
+    return -1;
+  char buf[32];
+  for (fl_id n = 0; n < nn; n++) {
+    if (api->node_kind(f, n) != FL_NODE_CA)
+      continue;
+    nic x;
+    memset(&x, 0, sizeof x);
+    x.node = n;
+    x.leaf = cabled_switch(api, f, n, &x.port, &x.leaf_port);
+    if (x.leaf == FL_NONE)
+      continue; /* not cabled to a switch: not a rail NIC */
+    if (api->node_devid(f, n) == 0xcf09 ||
+        strstr(api->node_desc(f, n), "Aggregation Node"))
+      continue; /* SHARP AN inside the switch */
+    const char *host = api->node_system(f, n), *dev = api->node_device(f, n);
+    const char *role = api->attr(f, FL_ENT_NODE, n, "role");
+    const char *rail = api->attr(f, FL_ENT_NODE, n, "rail");
+    const char *prole = NULL;
+    x.rail = NO_RAIL;
+    x.host = -1;
+    if (!*host)
+      x.unresolved = "no host name in the node description (give a node-name "
+                     "map or --system-pattern)";
+    else if (!rail && !*dev)
+      x.unresolved = "no device name in the node description";
+    else if (!rail && !(rail = device_rail(&a->map, dev, buf, sizeof buf, &prole)))
+      x.unresolved = "device not in the rail profile or map";
+    x.role = role ? role : prole ? prole : "compute";
+    if (!x.unresolved) {
+      if (strcmp(rail, "-") == 0 || !is_compute_role(x.role, p->compute_roles))
+        x.rail = NON_COMPUTE;
+      else if (add_unique(&a->labels, &a->n_labels, &cap_l, rail) != 0)
+        return -1;
+      if (add_unique(&a->hosts, &a->n_hosts, &cap_h, host) != 0)
+        return -1;
+    }
+    a->nics[a->n_nics++] = x;
+  }
+  qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
+  qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
+  return 0;
+}
+
+/* In device mode, NICs named in another scheme than most NICs' cannot be
+ * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
+static void check_schemes(const fl_host_api *api, const fl_fabric *f,
+                          analysis *a) {
+  static char best[32];
+  char sch[32];
+  uint32_t best_n = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    if (a->nics[i].unresolved || api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+      continue;
+    scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
+    uint32_t c = 0;
+    for (uint32_t j = 0; j < a->n_nics; j++) {
+      char s2[32];
+      if (a->nics[j].unresolved)
+        continue;
+      scheme_of(api->node_device(f, a->nics[j].node), s2, sizeof s2);
+      c += strcmp(sch, s2) == 0;
+    }
+    if (c > best_n) {
+      best_n = c;
+      snprintf(best, sizeof best, "%s", sch);
+    }
+    if (best_n * 2 > a->n_nics)
+      break;
+  }
+  a->scheme = best;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    if (a->nics[i].unresolved || api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+      continue;
+    scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
+    if (strcmp(sch, best) != 0)
+      a->nics[i].unresolved = "device named unlike the other NICs; rails are "
+                              "compared by device name (give a node-name map, "
+                              "a profile or map=FILE)";
+  }
+}
+
+static int resolve_indexes(const fl_host_api *api, const fl_fabric *f,
+                           analysis *a) {
+  char buf[32];
+  a->host_partial = calloc(a->n_hosts + 1, 1);
+  if (!a->host_partial)
+    return -1;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    nic *x = &a->nics[i];
+    if (x->unresolved) {
+      int32_t h = find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
+      if (h >= 0)
+        a->host_partial[h] = 1;
+      x->rail = NO_RAIL;
+      x->host = -1;
+      continue;
+    }
+    x->host = find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
+    if (x->rail == NON_COMPUTE)
+      continue;
+    const char *rail = api->attr(f, FL_ENT_NODE, x->node, "rail");
+    const char *role = NULL;
+    if (!rail)
+      rail = device_rail(&a->map, api->node_device(f, x->node), buf, sizeof buf, &role);
+    x->rail = rail ? find_sorted(a->labels, a->n_labels, rail) : NO_RAIL;
+  }
+  return 0;
+}
+
+/* Leaves: rail by attribute or majority; SUs by attribute or shared hosts. */
+static uint32_t uf_find(uint32_t *p, uint32_t x) {
+  while (p[x] != x)
+    x = p[x] = p[p[x]];
+  return x;
+}
+
+static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        int infer) {
+  uint32_t nn = api->node_count(f);
+  a->leaf_of_node = malloc((nn + 1) * sizeof *a->leaf_of_node);
+  a->leaves = calloc(nn + 1, sizeof *a->leaves);
+  uint32_t *cnt = calloc((size_t)(a->n_labels + 1), sizeof *cnt);
+  if (!a->leaf_of_node || !a->leaves || !cnt) {
+    free(cnt);
+    return -1;
+  }
+  for (fl_id n = 0; n < nn; n++)
+    a->leaf_of_node[n] = -1;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    fl_id s = a->nics[i].leaf;
+    if (a->leaf_of_node[s] < 0) {
+      a->leaf_of_node[s] = (int32_t)a->n_leaves;
+      a->leaves[a->n_leaves].node = s;
+      a->leaves[a->n_leaves++].rail = NO_RAIL;
+    }
+  }
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    leaf *lf = &a->leaves[L];
+    memset(cnt, 0, (a->n_labels + 1) * sizeof *cnt);
+    for (uint32_t i = 0; i < a->n_nics; i++)
+      if (a->nics[i].leaf == lf->node && a->nics[i].rail >= 0) {
+        cnt[a->nics[i].rail]++;
+        lf->n_compute++;
+      }
+    uint32_t best = 0;
+    for (uint32_t r = 0; r < a->n_labels; r++) {
+      lf->n_rails += cnt[r] > 0;
+      if (cnt[r] > cnt[best])
+        best = r;
+    }
+    const char *attr = api->attr(f, FL_ENT_NODE, lf->node, "rail");
+    if (attr) {
+      lf->rail = find_sorted(a->labels, a->n_labels, attr);
+      lf->majority = lf->rail >= 0 ? cnt[lf->rail] : 0;
+    } else if (infer && a->n_labels && cnt[best] * 2 > lf->n_compute) {
+      lf->rail = (int32_t)best; /* strict majority */
+      lf->majority = cnt[best];
+      lf->inferred = 1;
+      a->inferred_any = 1;
+    }
+  }
+  free(cnt);
+  /* SUs: union leaves that share a host, unless `su` attributes say */
+  uint32_t *parent = malloc((a->n_leaves + 1) * sizeof *parent);
+  int32_t *host_leaf = malloc((a->n_hosts + 1) * sizeof *host_leaf);
+  a->host_su = calloc(a->n_hosts + 1, sizeof *a->host_su);
+  if (!parent || !host_leaf || !a->host_su) {
+    free(parent), free(host_leaf);
+    return -1;
+  }
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    parent[L] = L;
+  for (uint32_t h = 0; h < a->n_hosts; h++)
+    host_leaf[h] = -1;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    if (x->host < 0)
+      continue;
+    uint32_t L = (uint32_t)a->leaf_of_node[x->leaf];
+    if (host_leaf[x->host] < 0)
+      host_leaf[x->host] = (int32_t)L;
+    else
+      parent[uf_find(parent, L)] = uf_find(parent, (uint32_t)host_leaf[x->host]);
+  }
+  /* number SUs by their first leaf in node order */
+  uint32_t *num = malloc((a->n_leaves + 1) * sizeof *num);
+  for (uint32_t L = 0; num && L < a->n_leaves; L++)
+    num[L] = UINT32_MAX;
+  for (uint32_t L = 0; num && L < a->n_leaves; L++) {
+    uint32_t r = uf_find(parent, L);
+    if (num[r] == UINT32_MAX)
+      num[r] = a->n_sus++;
+    a->leaves[L].su = num[r];
+  }
+  for (uint32_t h = 0; num && h < a->n_hosts; h++)
+    a->host_su[h] = host_leaf[h] >= 0 ? a->leaves[host_leaf[h]].su : 0;
+  int ok = num != NULL;
+  free(num), free(parent), free(host_leaf);
+  return ok ? 0 : -1;
+}
+
+typedef struct port_key {
+  uint32_t leaf, port, idx;
+} port_key;
+
+static int cmp_port_key(const void *x, const void *y) {
+  const port_key *a = x, *b = y;
+  if (a->leaf != b->leaf)
+    return a->leaf < b->leaf ? -1 : 1;
+  if (a->port != b->port)
+    return a->port < b->port ? -1 : 1;
+  return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* NICs grouped by host and by leaf (leaf groups in port order). */
+static int build_groups(analysis *a) {
+  a->host_off = calloc(a->n_hosts + 2, sizeof *a->host_off);
+  a->host_idx = malloc((a->n_nics + 1) * sizeof *a->host_idx);
+  a->leaf_off = calloc(a->n_leaves + 2, sizeof *a->leaf_off);
+  a->leaf_idx = malloc((a->n_nics + 1) * sizeof *a->leaf_idx);
+  port_key *keys = malloc((a->n_nics + 1) * sizeof *keys);
+  if (!a->host_off || !a->host_idx || !a->leaf_off || !a->leaf_idx || !keys) {
+    free(keys);
+    return -1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].host >= 0)
+      a->host_off[a->nics[i].host + 1]++;
+  for (uint32_t h = 0; h < a->n_hosts; h++)
+    a->host_off[h + 1] += a->host_off[h];
+  uint32_t *fill = calloc(a->n_hosts + 1, sizeof *fill);
+  if (!fill) {
+    free(keys);
+    return -1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    int32_t h = a->nics[i].host;
+    if (h >= 0)
+      a->host_idx[a->host_off[h] + fill[h]++] = i;
+  }
+  free(fill);
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    keys[i] = (port_key){(uint32_t)a->leaf_of_node[a->nics[i].leaf],
+                         a->nics[i].leaf_port, i};
+  qsort(keys, a->n_nics, sizeof *keys, cmp_port_key);
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    a->leaf_idx[i] = keys[i].idx;
+    a->leaf_off[keys[i].leaf + 1]++;
+  }
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    a->leaf_off[L + 1] += a->leaf_off[L];
+  free(keys);
+  return 0;
+}
+
+static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
+                              rail_state *st) {
+  const fl_fabric *f = api->fabric(ctx);
+  params p;
+  read_params(api, ctx, &p);
+  char key[512];
+  snprintf(key, sizeof key, "%s|%s|%s|%lld", p.profile, p.map, p.compute_roles,
+           (long long)p.infer);
+  if (st->a && st->a->fab == f && strcmp(st->a->key, key) == 0)
+    return st->a;
+  free_analysis(st->a);
+  st->a = calloc(1, sizeof *st->a);
+  analysis *a = st->a;
+  if (!a) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  a->fab = f;
+  snprintf(a->key, sizeof a->key, "%s", key);
+  char why[512] = "";
+  int rc = *p.map ? (memset(&a->map, 0, sizeof a->map),
+                     snprintf(a->map.name, sizeof a->map.name, "map"),
+                     load_map_file(p.map, &a->map, why, sizeof why))
+                  : load_profile(p.profile, &a->map, why, sizeof why);
+  if (rc != 0) {
+    api->fail(ctx, why);
+    return NULL;
+  }
+  if (collect_nics(api, f, a, &p) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  if (!a->map.n && !a->map.generic)
+    check_schemes(api, f, a);
+  if (resolve_indexes(api, f, a) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  if (build_leaves(api, f, a, (int)p.infer) != 0 || build_groups(a) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  return a;
+}
+
+/* ---- reporting helpers ------------------------------------------------------------ */
+
+static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
+                  const char *msg, const fl_id *nodes, uint32_t nn,
+                  const fl_port_ref *ports, uint32_t np, const char *ev) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.severity = sev;
+  fd.message = msg;
+  fd.nodes = nodes;
+  fd.n_nodes = nn;
+  fd.ports = ports;
+  fd.n_ports = np;
+  fd.evidence_json = ev;
+  if (api->report(ctx, &fd) != 0) {
+    api->fail(ctx, "could not record a finding");
+    return 1;
+  }
+  return 0;
+}
+
+static const char *rail_name(const analysis *a, int32_t r) {
+  return r >= 0 && (uint32_t)r < a->n_labels ? a->labels[r] : "?";
+}
+
+static const leaf *leaf_of(const analysis *a, fl_id s) {
+  return &a->leaves[a->leaf_of_node[s]];
+}
+
+/* A leaf of rail @r in SU @su (the fix target), or FL_NONE. */
+static fl_id rail_leaf(const analysis *a, int32_t r, uint32_t su) {
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (a->leaves[L].rail == r && a->leaves[L].su == su)
+      return a->leaves[L].node;
+  return FL_NONE;
+}
+
+/* A free port of switch @s (no cable), preferring @want; 0 when none. */
+static uint32_t free_port(const fl_host_api *api, const fl_fabric *f, fl_id s,
+                          uint32_t want) {
+  uint32_t n = api->node_nports(f, s);
+  fl_id p = api->find_port(f, s, want);
+  if (want && want <= n && (p == FL_NONE || api->port_link_count(f, p) == 0))
+    return want;
+  for (uint32_t k = 1; k <= n; k++) {
+    p = api->find_port(f, s, k);
+    if (p == FL_NONE || api->port_link_count(f, p) == 0)
+      return k;
+  }
+  return 0;
+}
+
+static void basis(const analysis *a, const leaf *lf, jbuf *ev) {
+  jb_key_str(ev, "profile", a->map.name);
+  jb_key_str(ev, "leaf_rail_from", lf->inferred ? "majority of its NICs (inferred)"
+                                                : "rail attribute");
+}
+
+/* Is NIC @i one half of a same-host swap? Returns the partner index or -1. */
+static int32_t swap_partner(const analysis *a, uint32_t i) {
+  const nic *x = &a->nics[i];
+  if (x->rail < 0 || x->host < 0)
+    return -1;
+  int32_t lr = leaf_of(a, x->leaf)->rail;
+  if (lr < 0 || lr == x->rail)
+    return -1;
+  for (uint32_t k = a->host_off[x->host]; k < a->host_off[x->host + 1]; k++) {
+    uint32_t j = a->host_idx[k];
+    const nic *y = &a->nics[j];
+    if (j == i || y->rail != lr)
+      continue;
+    const leaf *ly = leaf_of(a, y->leaf);
+    if (ly->rail == x->rail && ly->su == leaf_of(a, x->leaf)->su)
+      return (int32_t)j;
+  }
+  return -1;
+}
+
+/* ---- rail-alignment.cross-rail -------------------------------------------------- */
+
+static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
+                         const nic *x) {
+  const fl_fabric *f = api->fabric(ctx);
+  const leaf *lf = leaf_of(a, x->leaf);
+  fl_id target = rail_leaf(a, x->rail, lf->su);
+  uint32_t tport = target == FL_NONE ? 0 : free_port(api, f, target, x->leaf_port);
+  char fix[256];
+  if (target == FL_NONE)
+    snprintf(fix, sizeof fix, "no leaf of rail %s found in this SU",
+             rail_name(a, x->rail));
+  else if (tport)
+    snprintf(fix, sizeof fix, "move it to \"%s\" port %u (free)",
+             api->node_name(f, target), tport);
+  else
+    snprintf(fix, sizeof fix, "move it to \"%s\" (no free port: check that "
+             "leaf's cabling)", api->node_name(f, target));
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "\"%s\" (rail %s) is cabled to \"%s\" port %u, which serves rail "
+           "%s%s; %s",
+           api->node_name(f, x->node), rail_name(a, x->rail),
+           api->node_name(f, x->leaf), x->leaf_port, rail_name(a, lf->rail),
+           lf->inferred ? " (inferred from its other NICs)" : "", fix);
+  fl_id nodes[3] = {x->node, x->leaf, target};
+  fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "host", a->hosts[x->host]);
+  jb_key_str(&ev, "nic", api->node_name(f, x->node));
+  jb_key_str(&ev, "nic_rail", rail_name(a, x->rail));
+  jb_key_str(&ev, "leaf", api->node_name(f, x->leaf));
+  jb_key_int(&ev, "leaf_port", x->leaf_port);
+  jb_key_str(&ev, "leaf_rail", rail_name(a, lf->rail));
+  if (target != FL_NONE) {
+    jb_key_str(&ev, "fix_leaf", api->node_name(f, target));
+    if (tport)
+      jb_key_int(&ev, "fix_port", tport);
+  }
+  basis(a, lf, &ev);
+  jb_obj_close(&ev);
+  int rc = report(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3, ports, 2,
+                  jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int cross_noncompute(const fl_host_api *api, fl_ctx *ctx,
+                            const analysis *a, const nic *x) {
+  const fl_fabric *f = api->fabric(ctx);
+  const leaf *lf = leaf_of(a, x->leaf);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "%s NIC \"%s\" is cabled to \"%s\" port %u, a compute leaf of rail "
+           "%s; %s NICs belong on their own network",
+           x->role, api->node_name(f, x->node), api->node_name(f, x->leaf),
+           x->leaf_port, rail_name(a, lf->rail), x->role);
+  fl_id nodes[2] = {x->node, x->leaf};
+  fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "nic", api->node_name(f, x->node));
+  jb_key_str(&ev, "role", x->role);
+  jb_key_str(&ev, "leaf", api->node_name(f, x->leaf));
+  jb_key_str(&ev, "leaf_rail", rail_name(a, lf->rail));
+  basis(a, lf, &ev);
+  jb_obj_close(&ev);
+  int rc = report(api, ctx, 0, msg, nodes, 2, ports, 2, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_cross(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    int32_t lr = leaf_of(a, x->leaf)->rail;
+    if (lr < 0 || x->host < 0)
+      continue;
+    int rc = 0;
+    if (x->rail == NON_COMPUTE)
+      rc = cross_noncompute(api, ctx, a, x);
+    else if (x->rail >= 0 && x->rail != lr && swap_partner(a, i) < 0)
+      rc = cross_compute(api, ctx, a, x);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- rail-alignment.swapped ---------------------------------------------------------- */
+
+static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    int32_t j = swap_partner(a, i);
+    if (j < 0 || (uint32_t)j < i)
+      continue; /* report each pair once, from its first NIC */
+    const nic *x = &a->nics[i], *y = &a->nics[j];
+    char msg[1400];
+    snprintf(msg, sizeof msg,
+             "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
+             "\"%s\" is on \"%s\" port %u (rail %s) and \"%s\" on \"%s\" port "
+             "%u (rail %s); swap them: \"%s\" -> \"%s\" port %u, \"%s\" -> "
+             "\"%s\" port %u",
+             api->node_name(f, x->node), rail_name(a, x->rail),
+             api->node_name(f, y->node), rail_name(a, y->rail),
+             api->node_name(f, x->node), api->node_name(f, x->leaf), x->leaf_port,
+             rail_name(a, leaf_of(a, x->leaf)->rail), api->node_name(f, y->node),
+             api->node_name(f, y->leaf), y->leaf_port,
+             rail_name(a, leaf_of(a, y->leaf)->rail), api->node_name(f, x->node),
+             api->node_name(f, y->leaf), y->leaf_port, api->node_name(f, y->node),
+             api->node_name(f, x->leaf), x->leaf_port);
+    fl_id nodes[4] = {x->node, y->node, x->leaf, y->leaf};
+    fl_port_ref ports[4] = {{x->node, x->port},
+                            {x->leaf, x->leaf_port},
+                            {y->node, y->port},
+                            {y->leaf, y->leaf_port}};
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "host", a->hosts[x->host]);
+    jb_key(&ev, "cables");
+    jb_arr_open(&ev);
+    const nic *pair[2] = {x, y};
+    for (int k = 0; k < 2; k++) {
+      jb_obj_open(&ev);
+      jb_key_str(&ev, "nic", api->node_name(f, pair[k]->node));
+      jb_key_str(&ev, "nic_rail", rail_name(a, pair[k]->rail));
+      jb_key_str(&ev, "now_leaf", api->node_name(f, pair[k]->leaf));
+      jb_key_int(&ev, "now_port", pair[k]->leaf_port);
+      jb_key_str(&ev, "fix_leaf", api->node_name(f, pair[1 - k]->leaf));
+      jb_key_int(&ev, "fix_port", pair[1 - k]->leaf_port);
+      jb_obj_close(&ev);
+    }
+    jb_arr_close(&ev);
+    basis(a, leaf_of(a, x->leaf), &ev);
+    jb_obj_close(&ev);
+    int rc = report(api, ctx, 0, msg, nodes, 4, ports, 4, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- rail-alignment.mixed-leaf -------------------------------------------------------- */
+
+static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    const leaf *lf = &a->leaves[L];
+    /* with a clear rail, minority NICs are cross-rail findings instead */
+    if (lf->n_rails < 2 || lf->rail >= 0)
+      continue;
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "leaf", api->node_name(f, lf->node));
+    jb_key_int(&ev, "su", lf->su + 1);
+    jb_key(&ev, "nics_by_rail");
+    jb_obj_open(&ev);
+    for (uint32_t r = 0; r < a->n_labels; r++) {
+      uint32_t c = 0;
+      for (uint32_t k = a->leaf_off[L]; k < a->leaf_off[L + 1]; k++)
+        c += a->nics[a->leaf_idx[k]].rail == (int32_t)r;
+      if (c)
+        jb_key_int(&ev, a->labels[r], c);
+    }
+    jb_obj_close(&ev);
+    jb_obj_close(&ev);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "leaf \"%s\" serves NICs of %u rails with no majority (%u compute "
+             "NICs): it has no rail to check them against",
+             api->node_name(f, lf->node), lf->n_rails, lf->n_compute);
+    int rc = report(api, ctx, 0, msg, &lf->node, 1, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- rail-alignment.incomplete-host --------------------------------------------------- */
+
+static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  uint32_t *cnt = calloc(a->n_labels + 1, sizeof *cnt);
+  uint8_t *su_rail = calloc((size_t)(a->n_sus + 1) * (a->n_labels + 1), 1);
+  fl_id *nodes = calloc(a->n_nics + 1, sizeof *nodes);
+  if (!cnt || !su_rail || !nodes) {
+    free(cnt), free(su_rail), free(nodes);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  /* rails present in each SU (by its leaves) */
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (a->leaves[L].rail >= 0)
+      su_rail[a->leaves[L].su * (a->n_labels + 1) + (uint32_t)a->leaves[L].rail] = 1;
+  int rc = 0;
+  for (uint32_t h = 0; h < a->n_hosts && !rc; h++) {
+    if (a->host_partial[h])
+      continue; /* rail-alignment.unresolved lists its NICs */
+    memset(cnt, 0, (a->n_labels + 1) * sizeof *cnt);
+    uint32_t nn = 0;
+    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1]; k++) {
+      const nic *x = &a->nics[a->host_idx[k]];
+      nodes[nn++] = x->node;
+      if (x->rail >= 0)
+        cnt[x->rail]++;
+    }
+    char missing[256] = "", dup[256] = "";
+    size_t om = 0, od = 0;
+    const uint8_t *want = &su_rail[a->host_su[h] * (a->n_labels + 1)];
+    for (uint32_t r = 0; r < a->n_labels; r++) {
+      if (want[r] && cnt[r] == 0 && om < sizeof missing) {
+        const char *dev = NULL; /* the device the profile puts on this rail */
+        for (uint32_t k = 0; k < a->map.n && !dev; k++)
+          if (strcmp(a->map.e[k].rail, a->labels[r]) == 0)
+            dev = a->map.e[k].device;
+        om += (size_t)snprintf(missing + om, sizeof missing - om, "%s%s%s%s%s",
+                               om ? ", " : "", a->labels[r], dev ? " (" : "",
+                               dev ? dev : "", dev ? ")" : "");
+      }
+      if (cnt[r] > 1 && od < sizeof dup)
+        od += (size_t)snprintf(dup + od, sizeof dup - od, "%s%s", od ? ", " : "",
+                               a->labels[r]);
+    }
+    if (!om && !od)
+      continue;
+    char msg[900];
+    snprintf(msg, sizeof msg, "host \"%s\"%s%s%s%s%s", a->hosts[h],
+             om ? " has no NIC on rail(s) " : "", missing,
+             om && od ? ";" : "", od ? " has two or more NICs on rail(s) " : "",
+             dup);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "host", a->hosts[h]);
+    jb_key_int(&ev, "su", a->host_su[h] + 1);
+    jb_key_str(&ev, "missing_rails", missing);
+    jb_key_str(&ev, "duplicate_rails", dup);
+    jb_key_int(&ev, "nics", nn);
+    jb_obj_close(&ev);
+    rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  free(cnt), free(su_rail), free(nodes);
+  return rc;
+}
+
+/* ---- rail-alignment.su-shape ------------------------------------------------------------ */
+
+static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  if (a->n_sus < 2)
+    return 0;
+  uint32_t *rails = calloc(a->n_sus, sizeof *rails);
+  uint32_t *per_leaf = calloc(a->n_sus, sizeof *per_leaf);
+  if (!rails || !per_leaf) {
+    free(rails), free(per_leaf);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    const leaf *lf = &a->leaves[L];
+    rails[lf->su] += lf->rail >= 0;
+    if (lf->n_compute > per_leaf[lf->su])
+      per_leaf[lf->su] = lf->n_compute;
+  }
+  int rc = 0;
+  for (uint32_t s = 1; s < a->n_sus && !rc; s++) {
+    if (rails[s] == rails[0] && per_leaf[s] == per_leaf[0])
+      continue;
+    fl_id node = FL_NONE;
+    for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
+      if (a->leaves[L].su == s)
+        node = a->leaves[L].node;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "SU %u (leaf \"%s\" ...) has %u rail leaves and up to %u hosts per "
+             "leaf, SU 1 has %u and %u: scalable units should be identical",
+             s + 1, api->node_name(f, node), rails[s], per_leaf[s], rails[0],
+             per_leaf[0]);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "su", s + 1);
+    jb_key_int(&ev, "rail_leaves", rails[s]);
+    jb_key_int(&ev, "hosts_per_leaf", per_leaf[s]);
+    jb_key_int(&ev, "su1_rail_leaves", rails[0]);
+    jb_key_int(&ev, "su1_hosts_per_leaf", per_leaf[0]);
+    jb_obj_close(&ev);
+    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  free(rails), free(per_leaf);
+  return rc;
+}
+
+/* ---- rail-alignment.port-order ------------------------------------------------------------ */
+
+static int check_port_order(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    const leaf *lf = &a->leaves[L];
+    const nic *prev = NULL, *bad_a = NULL, *bad_b = NULL;
+    for (uint32_t k = a->leaf_off[L]; k < a->leaf_off[L + 1] && !bad_a; k++) {
+      const nic *x = &a->nics[a->leaf_idx[k]];
+      if (x->host < 0)
+        continue;
+      if (prev && prev->host > x->host) {
+        bad_a = prev;
+        bad_b = x;
+      }
+      prev = x;
+    }
+    if (!bad_a)
+      continue;
+    char msg[700];
+    snprintf(msg, sizeof msg,
+             "on leaf \"%s\", host \"%s\" (port %u) comes before host \"%s\" "
+             "(port %u): cable hosts in host order",
+             api->node_name(f, lf->node), a->hosts[bad_a->host], bad_a->leaf_port,
+             a->hosts[bad_b->host], bad_b->leaf_port);
+    fl_port_ref ports[2] = {{lf->node, bad_a->leaf_port}, {lf->node, bad_b->leaf_port}};
+    if (report(api, ctx, 0, msg, &lf->node, 1, ports, 2, NULL))
+      return 1;
+  }
+  return 0;
+}
+
+/* ---- rail-alignment.unresolved --------------------------------------------------------------- */
+
+static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  /* one finding per reason */
+  const char *reasons[8];
+  uint32_t nr = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const char *why = a->nics[i].unresolved;
+    int seen = 0;
+    for (uint32_t k = 0; why && k < nr; k++)
+      seen |= reasons[k] == why;
+    if (why && !seen && nr < 8)
+      reasons[nr++] = why;
+  }
+  for (uint32_t k = 0; k < nr; k++) {
+    fl_id nodes[50];
+    uint32_t named = 0, total = 0;
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "reason", reasons[k]);
+    jb_key(&ev, "nics");
+    jb_arr_open(&ev);
+    for (uint32_t i = 0; i < a->n_nics; i++)
+      if (a->nics[i].unresolved == reasons[k]) {
+        total++;
+        if (named < 50) {
+          nodes[named++] = a->nics[i].node;
+          jb_obj_open(&ev);
+          jb_key_str(&ev, "nic", api->node_name(f, a->nics[i].node));
+          jb_key_str(&ev, "leaf", api->node_name(f, a->nics[i].leaf));
+          jb_key_int(&ev, "leaf_port", a->nics[i].leaf_port);
+          jb_obj_close(&ev);
+        }
+      }
+    jb_arr_close(&ev);
+    jb_key_int(&ev, "count", total);
+    if (a->scheme && *a->scheme)
+      jb_key_str(&ev, "naming_of_other_nics", a->scheme);
+    jb_obj_close(&ev);
+    const nic *first = NULL;
+    for (uint32_t i = 0; i < a->n_nics && !first; i++)
+      if (a->nics[i].unresolved == reasons[k])
+        first = &a->nics[i];
+    char msg[700];
+    snprintf(msg, sizeof msg,
+             "%u NIC(s) could not be placed on a rail and were not checked, "
+             "e.g. \"%s\" on \"%s\" port %u: %s",
+             total, api->node_name(f, first->node), api->node_name(f, first->leaf),
+             first->leaf_port, reasons[k]);
+    int rc = report(api, ctx, 0, msg, nodes, named, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- descriptors ------------------------------------------------------------------------------ */
+
+static const fl_param_def P_PROFILE = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "profile", "device", NULL,
+    "NIC-to-rail map: device (rail = device name, the default), generic "
+    "(device index = rail: mlx5_N -> N, HCA-N -> N-1), dgx-h100, dgx-h200, "
+    "dgx-a100 (shipped maps)"};
+static const fl_param_def P_MAP = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "map", "", NULL,
+    "a user map file, lines `DEVICE RAIL [ROLE]` (RAIL - = not a compute "
+    "NIC); overrides profile"};
+static const fl_param_def P_INFER = {
+    sizeof(fl_param_def), FL_PARAM_BOOL, "infer", "1", NULL,
+    "infer a leaf's rail from the majority of its NICs when the leaf has no "
+    "rail attribute"};
+static const fl_param_def P_ROLES = {
+    sizeof(fl_param_def), FL_PARAM_STRING, "compute-roles", "compute", NULL,
+    "comma-separated roles whose NICs sit on compute rails (others, e.g. "
+    "storage, must not land on rail leaves)"};
+static const fl_param_def *const PARAMS[] = {&P_PROFILE, &P_MAP, &P_INFER,
+                                             &P_ROLES};
+
+#define RULE(var, sev, on, rid, summ, hlp, fn)                                  \
+  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, on,  \
+                                  0, PARAMS, 4, fn}
+
+RULE(R_CROSS, FL_SEV_ERROR, 1, "rail-alignment.cross-rail",
+     "a NIC lands on a leaf that serves another rail",
+     "NIC k of every host must land on the leaf of rail k. Names the host, "
+     "NIC, leaf and port, the rail it belongs to, and a free port of the "
+     "right leaf. Storage/management NICs on a compute rail leaf are "
+     "reported here too.",
+     check_cross);
+RULE(R_SWAP, FL_SEV_ERROR, 1, "rail-alignment.swapped",
+     "two NICs of one host are crossed between two rail leaves",
+     "One finding per crossed pair, naming both cables and the exact swap "
+     "that fixes them.",
+     check_swapped);
+RULE(R_MIXED, FL_SEV_WARNING, 1, "rail-alignment.mixed-leaf",
+     "a leaf serves NICs of several rails with no majority",
+     "A rail leaf carries one rail. When no rail has a strict majority of "
+     "its NICs, the leaf's rail cannot be established.",
+     check_mixed);
+RULE(R_INCOMPLETE, FL_SEV_WARNING, 1, "rail-alignment.incomplete-host",
+     "a host lacks a NIC on some rail of its SU, or has two on one",
+     "Rails of an SU are those of its leaves. A missing NIC is often an "
+     "unplugged or dead cable (the HCA is then absent from discovery).",
+     check_incomplete);
+RULE(R_SU, FL_SEV_WARNING, 1, "rail-alignment.su-shape",
+     "scalable units differ in rail count or hosts per rail leaf",
+     "SUs of one fabric are built alike; a smaller or larger SU is either a "
+     "plan error or missing cabling.",
+     check_su_shape);
+RULE(R_ORDER, FL_SEV_INFO, 0, "rail-alignment.port-order",
+     "within a rail leaf, hosts are not cabled in host order",
+     "Cabling hygiene (off by default): host N on port N makes field work "
+     "and audits easier.",
+     check_port_order);
+RULE(R_UNRESOLVED, FL_SEV_WARNING, 1, "rail-alignment.unresolved",
+     "NICs whose host or rail could not be determined",
+     "Rather than guess, NICs without a host name (factory-default node "
+     "descriptions), outside the profile, or named unlike the other NICs are "
+     "listed here and left out of the other rules. Give a node-name map, a "
+     "profile or map=FILE.",
+     check_unresolved);
+
+static const fl_rule_def *const RULES[] = {&R_CROSS, &R_SWAP, &R_MIXED,
+                                           &R_INCOMPLETE, &R_SU, &R_ORDER,
+                                           &R_UNRESOLVED};
+
+static const fl_plugin_desc DESC = {
+    sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR,
+    sizeof RULES / sizeof *RULES, "rail-alignment", "0.1.0", "fabriclint", "MIT",
+    rail_init, rail_fini, RULES};
+
+FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
+  return &DESC;
+}
