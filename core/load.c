@@ -141,9 +141,128 @@ static int classify_line(const char *s, const char *end) {
   return 0;
 }
 
+/* ---- routing dumps ---- */
+
+/* Kinds of routing-dump lines (classify_routing). */
+enum {
+  RL_NONE,
+  RL_LFTS,    /* "Unicast lids [" (opensm-lfts.dump, ibroute, dump_fts) */
+  RL_FDBS,    /* "dump_ucast_routes: Switch 0x" (opensm.fdbs, ibdiagnet) */
+  RL_SL2VL,   /* opensm-sl2vl.dump header, "#in out :", "# SL2VL table:" */
+  RL_SUBNET,  /* "{ SW Ports:" / "{ CA Ports:" (opensm-subnet.lst) */
+  RL_SAQUERY, /* "PathRecord dump:" (saquery -p) */
+  RL_PATHSL,  /* "0x<16 hex> <dec> <dec>" (path-SL file) */
+  RL_BLANK,   /* blank or '#' comment */
+  RL_COUNT
+};
+
+static int prefix(const char *s, const char *end, const char *p) {
+  size_t n = strlen(p);
+  return (size_t)(end - s) >= n && memcmp(s, p, n) == 0;
+}
+
+/* "0x" + 16 hex digits, blank, decimal, blank, decimal, nothing else. */
+static int is_path_sl_line(const char *s, const char *end) {
+  if (!prefix(s, end, "0x") || end - s < 18)
+    return 0;
+  for (int i = 2; i < 18; i++)
+    if (!isxdigit((unsigned char)s[i]))
+      return 0;
+  const char *p = s + 18;
+  for (int field = 0; field < 2; field++) {
+    if (p >= end || (*p != ' ' && *p != '\t'))
+      return 0;
+    while (p < end && (*p == ' ' || *p == '\t'))
+      p++;
+    if (p >= end || !isdigit((unsigned char)*p))
+      return 0;
+    while (p < end && isdigit((unsigned char)*p))
+      p++;
+  }
+  while (p < end && isspace((unsigned char)*p))
+    p++;
+  return p == end;
+}
+
+/* "<Channel Adapter|Switch|Router> 0x<16 hex>, base LID" */
+static int is_sl2vl_header(const char *s, const char *end) {
+  static const char *const kinds[] = {"Channel Adapter 0x", "Switch 0x",
+                                      "Router 0x"};
+  for (size_t k = 0; k < 3; k++) {
+    size_t n = strlen(kinds[k]);
+    if (!prefix(s, end, kinds[k]) || (size_t)(end - s) < n + 16)
+      continue;
+    const char *p = s + n;
+    for (int i = 0; i < 16; i++)
+      if (!isxdigit((unsigned char)p[i]))
+        return 0;
+    return prefix(p + 16, end, ", base LID ");
+  }
+  return 0;
+}
+
+static int classify_routing(const char *s, const char *end) {
+  s = skip_ws(s, end);
+  if (s >= end)
+    return RL_BLANK;
+  if (prefix(s, end, "Unicast lids ["))
+    return RL_LFTS;
+  if (prefix(s, end, "# SL2VL table:") || prefix(s, end, "#in out :"))
+    return RL_SL2VL;
+  if (*s == '#')
+    return RL_BLANK;
+  if (prefix(s, end, "PathRecord dump:"))
+    return RL_SAQUERY;
+  if (prefix(s, end, "{ SW") || prefix(s, end, "{ CA") || prefix(s, end, "{ Rt"))
+    return strstr(s, " Ports:") && strstr(s, "NodeGUID:") ? RL_SUBNET : RL_NONE;
+  if (is_sl2vl_header(s, end))
+    return RL_SL2VL;
+  if (is_path_sl_line(s, end))
+    return RL_PATHSL;
+  const char *h = memchr(s, ':', (size_t)(end - s));
+  if (h && h - s >= 17 && memcmp(h - 17, "dump_ucast_routes", 17) == 0 &&
+      prefix(h, end, ": Switch 0x"))
+    return RL_FDBS;
+  return RL_NONE;
+}
+
+/* A routing dump, by the first marker line; path-SL files only when every
+ * (complete) line is a path-SL line or a comment. */
+static uint32_t detect_routing(const char *buf, size_t len) {
+  const char *s = buf, *end = buf + len;
+  uint32_t votes[RL_COUNT] = {0};
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    if (!nl && len + 3 >= DETECT_BYTES)
+      break; /* a line cut by the detection window */
+    const char *le = nl ? nl : end;
+    char save = *le; /* classify_routing uses strstr: terminate the line */
+    *(char *)le = '\0';
+    int k = classify_routing(s, le);
+    *(char *)le = save;
+    static const uint32_t fmt_of[RL_COUNT] = {
+        [RL_LFTS] = FL_FMT_LFTS,         [RL_FDBS] = FL_FMT_FDBS,
+        [RL_SL2VL] = FL_FMT_SL2VL,       [RL_SUBNET] = FL_FMT_SUBNET_LST,
+        [RL_SAQUERY] = FL_FMT_SAQUERY_PR};
+    if (fmt_of[k])
+      return fmt_of[k];
+    votes[k]++;
+    s = nl ? nl + 1 : end;
+  }
+  if (votes[RL_PATHSL] > 0 && votes[RL_NONE] == 0)
+    return FL_FMT_PATH_SL;
+  return FL_FMT_AUTO;
+}
+
 /* ibsim net files may carry switchguid=/caguid= lines too, but their
- * headers name nodes by free-form ids, which ibnetdiscover never prints. */
-static uint32_t detect_text(const char *buf, size_t len) {
+ * headers name nodes by free-form ids, which ibnetdiscover never prints.
+ * Routing dumps are recognised first by their marker lines (none of which
+ * an ibnetdiscover, ibsim or -p file contains). @buf is writable and
+ * NUL-terminated at @len. */
+static uint32_t detect_text(char *buf, size_t len) {
+  uint32_t fmt = detect_routing(buf, len);
+  if (fmt != FL_FMT_AUTO)
+    return fmt;
   const char *s = buf, *end = buf + len;
   int votes[5] = {0, 0, 0, 0, 0};
   while (s < end) {
@@ -179,7 +298,7 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
   buf[len] = '\0';
   uint32_t fmt = FL_FMT_AUTO;
   char root[64];
-  const char *s = buf;
+  char *s = buf;
   if (len >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
       (unsigned char)s[2] == 0xbf)
     s += 3;
@@ -209,7 +328,10 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
     fl_error_set(err, FL_EPARSE, path, 0, 0,
                  "unrecognised format: expected ibnetdiscover output (Switch/Ca "
                  "lines with \"S-\"/\"H-\" GUID ids), an ibnetdiscover -p "
-                 "report, an ibsim net file or design XML");
+                 "report, an ibsim net file, design XML, or a routing dump "
+                 "(opensm-lfts.dump/ibroute/dump_fts, opensm.fdbs, "
+                 "opensm-sl2vl.dump/smpquery sl2vl, opensm-subnet.lst, "
+                 "saquery -p, a path-SL file)");
   }
   free(buf);
   return fmt;

@@ -39,33 +39,3 @@ WEAK int fl_write_ibsim_net(const fl_fabric *f, FILE *o, fl_error *e) {
   (void)f, (void)o;
   return fl_error_set(e, FL_EINVAL, NULL, 0, 0, "not built");
 }
-WEAK int fl_load_lfts(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_lfts not built");
-}
-WEAK int fl_load_fdbs(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_fdbs not built");
-}
-WEAK int fl_load_sl2vl(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_sl2vl not built");
-}
-WEAK int fl_load_path_sl(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_path_sl not built");
-}
-WEAK int fl_load_subnet_lst(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_subnet_lst not built");
-}
-WEAK int fl_load_saquery_pr(fl_fabric *f, const char *p, const fl_load_options *o,
-             fl_error *e) {
-  (void)f, (void)o;
-  return fl_error_set(e, FL_EINVAL, p, 0, 0, "fl_load_saquery_pr not built");
-}

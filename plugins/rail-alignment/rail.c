@@ -1024,32 +1024,50 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   for (uint32_t L = 0; L < a->n_leaves; L++) {
     const leaf *lf = &a->leaves[L];
-    rails[lf->su] += lf->rail >= 0;
+    if (lf->rail < 0)
+      continue;
+    rails[lf->su]++;
     if (lf->n_compute > per_leaf[lf->su])
       per_leaf[lf->su] = lf->n_compute;
   }
+  /* the reference shape is the most common one among SUs with rail leaves
+   * (ties: the larger SU, then the first) */
+  uint32_t ref = UINT32_MAX, ref_votes = 0;
+  for (uint32_t s = 0; s < a->n_sus; s++) {
+    if (!rails[s])
+      continue;
+    uint32_t votes = 0;
+    for (uint32_t t = 0; t < a->n_sus; t++)
+      votes += rails[t] == rails[s] && per_leaf[t] == per_leaf[s];
+    if (ref == UINT32_MAX || votes > ref_votes ||
+        (votes == ref_votes && rails[s] * per_leaf[s] > rails[ref] * per_leaf[ref])) {
+      ref = s;
+      ref_votes = votes;
+    }
+  }
   int rc = 0;
-  for (uint32_t s = 1; s < a->n_sus && !rc; s++) {
-    if (rails[s] == rails[0] && per_leaf[s] == per_leaf[0])
+  for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
+    if (!rails[s] || (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
       continue;
     fl_id node = FL_NONE;
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
-      if (a->leaves[L].su == s)
+      if (a->leaves[L].su == s && a->leaves[L].rail >= 0)
         node = a->leaves[L].node;
-    char msg[512];
+    char msg[640];
     snprintf(msg, sizeof msg,
-             "SU %u (leaf \"%s\" ...) has %u rail leaves and up to %u hosts per "
-             "leaf, SU 1 has %u and %u: scalable units should be identical",
-             s + 1, api->node_name(f, node), rails[s], per_leaf[s], rails[0],
-             per_leaf[0]);
+             "the SU of leaf \"%s\" has %u rail leaves and up to %u hosts per "
+             "leaf, while %u of the %u SUs have %u and %u: scalable units "
+             "should be identical",
+             api->node_name(f, node), rails[s], per_leaf[s], ref_votes,
+             a->n_sus, rails[ref], per_leaf[ref]);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
-    jb_key_int(&ev, "su", s + 1);
     jb_key_int(&ev, "rail_leaves", rails[s]);
     jb_key_int(&ev, "hosts_per_leaf", per_leaf[s]);
-    jb_key_int(&ev, "su1_rail_leaves", rails[0]);
-    jb_key_int(&ev, "su1_hosts_per_leaf", per_leaf[0]);
+    jb_key_int(&ev, "usual_rail_leaves", rails[ref]);
+    jb_key_int(&ev, "usual_hosts_per_leaf", per_leaf[ref]);
+    jb_key_int(&ev, "sus_with_usual_shape", ref_votes);
     jb_obj_close(&ev);
     rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
     jb_free(&ev);
