@@ -13,6 +13,7 @@
 #include "derive.h"
 #include "hashmap.h"
 #include "fabriclint/fabric.h"
+#include "fabriclint/routing.h"
 #include "report.h"
 
 #define MAX_TIER 16
@@ -26,6 +27,9 @@ typedef struct info_stats {
   uint32_t one_sided, mismatched;
   /* link types: width x speed code */
   uint32_t types[13][32];
+  uint32_t lfts, max_lid, notes;
+  uint64_t lft_entries;
+  int sl2vl, path_sl;
 } info_stats;
 
 static void gather(const fl_fabric *fab, info_stats *s) {
@@ -52,6 +56,16 @@ static void gather(const fl_fabric *fab, info_stats *s) {
   }
   s->systems = (uint32_t)fl_strmap_len(&sys);
   fl_strmap_free(&sys);
+  s->lfts = fl_fabric_lft_count(fab);
+  s->max_lid = fl_fabric_max_lid(fab);
+  s->sl2vl = fl_fabric_has_sl2vl(fab);
+  s->path_sl = fl_fabric_has_path_sl(fab);
+  s->notes = fl_fabric_note_count(fab);
+  for (fl_id i = 0; i < n; i++) {
+    uint32_t len = 0;
+    if (fl_fabric_lft(fab, i, &len))
+      s->lft_entries += len ? len - 1 : 0;
+  }
   for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
     uint32_t w = fl_fabric_link_width(fab, l), sp = fl_fabric_link_speed(fab, l);
     if (w <= 12 && sp < 32)
@@ -103,7 +117,16 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
       }
   fprintf(out, "links listed from one end only: %u\n", s->one_sided);
   fprintf(out, "links whose ends disagree on width or speed: %u\n", s->mismatched);
-  fprintf(out, "routing: none loaded\n");
+  if (s->lfts)
+    fprintf(out,
+            "routing: LFTs of %u of %u switches (max LID %u, %llu entries); "
+            "SL2VL %s; path SLs %s; %u loader note(s)\n",
+            s->lfts, s->counts.switches, s->max_lid,
+            (unsigned long long)s->lft_entries, s->sl2vl ? "loaded" : "none",
+            s->path_sl ? "loaded" : "none", s->notes);
+  else
+    fprintf(out, "routing: no LFTs loaded (analyses use the reference minimal "
+                 "routing)\n");
 }
 
 static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
@@ -146,9 +169,12 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   json_object_set_new(root, "link_types", types);
   json_object_set_new(root, "one_sided_links", json_integer(s->one_sided));
   json_object_set_new(root, "mismatched_links", json_integer(s->mismatched));
-  json_object_set_new(root, "routing",
-                      json_pack("{s:i,s:i,s:i}", "lfts", 0, "sl2vl", 0,
-                                "ar_groups", 0));
+  json_object_set_new(
+      root, "routing",
+      json_pack("{s:i,s:i,s:I,s:b,s:b,s:i}", "lfts", (json_int_t)s->lfts,
+                "max_lid", (json_int_t)s->max_lid, "lft_entries",
+                (json_int_t)s->lft_entries, "sl2vl", s->sl2vl, "path_sl",
+                s->path_sl, "notes", (json_int_t)s->notes));
   json_dumpf(root, out, JSON_INDENT(2));
   fputc('\n', out);
   json_decref(root);
