@@ -440,7 +440,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "gen") == 0)
     return fl_cli_gen(argc - 1, argv + 1);
   if (strcmp(cmd, "diff") == 0)
-    return fl_cli_usage_error("'diff' is not available in this version%s", "");
+    return fl_cli_diff(argc - 1, argv + 1);
   if (strcmp(cmd, "--version") == 0) {
     printf("fabriclint %s\n", FL_VERSION);
     return 0;

@@ -11,5 +11,7 @@ int fl_cli_info(int argc, char **argv);
 int fl_cli_rules(int argc, char **argv);
 /** `fabriclint gen KIND [PARAMS]`, core/cli_gen.c. */
 int fl_cli_gen(int argc, char **argv);
+/** `fabriclint diff [OPTIONS] DESIGN AS_BUILT`, core/cli_diff.c. */
+int fl_cli_diff(int argc, char **argv);
 
 #endif

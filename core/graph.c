@@ -142,3 +142,118 @@ int fl_graph_bfs_distances(const fl_fabric *fab, fl_id src, int32_t *dist) {
   free(queue);
   return FL_OK;
 }
+
+/* ---- what-if queries: elements removed ------------------------------------ */
+
+/* Components by our own BFS over the port/link CSR, skipping removed nodes
+ * and links: failure-domain what-if runs this once per domain value, so it
+ * must cost O(V + E) with no graph copy. */
+int fl_graph_components_masked(const fl_fabric *fab, const uint8_t *node_off,
+                               const uint8_t *link_off, uint32_t *membership,
+                               uint32_t *n_comp) {
+  if (!fab->finalized || !membership || !n_comp)
+    return FL_EINVAL;
+  size_t n = fab->n_nodes;
+  fl_id *queue = malloc((n ? n : 1) * sizeof *queue);
+  if (!queue)
+    return FL_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    membership[i] = UINT32_MAX;
+  uint32_t comp = 0;
+  for (size_t root = 0; root < n; root++) {
+    if (membership[root] != UINT32_MAX || (node_off && node_off[root]))
+      continue;
+    size_t head = 0, tail = 0;
+    membership[root] = comp;
+    queue[tail++] = (fl_id)root;
+    while (head < tail) {
+      fl_id v = queue[head++];
+      const fl_node_rec *r = &fab->nodes[v];
+      for (uint32_t k = 0; k < r->port_recs; k++) {
+        fl_id p = r->first_port + k;
+        for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1]; j++) {
+          fl_id l = fab->port_links[j];
+          if (link_off && link_off[l])
+            continue;
+          const fl_link_rec *lr = &fab->links[l];
+          fl_id u = fab->ports[lr->a == p ? lr->b : lr->a].node;
+          if (membership[u] != UINT32_MAX || (node_off && node_off[u]))
+            continue;
+          membership[u] = comp;
+          queue[tail++] = u;
+        }
+      }
+    }
+    comp++;
+  }
+  free(queue);
+  *n_comp = comp;
+  return FL_OK;
+}
+
+/* Max flow between two node sets: a directed igraph with both directions of
+ * every kept link, a super source feeding @src and a super sink fed by @dst
+ * (capacity: the sum of all link capacities, i.e. unbounded).
+ * igraph_maxflow_value (push-relabel). */
+int fl_graph_maxflow(const fl_fabric *fab, const fl_id *src, uint32_t n_src,
+                     const fl_id *dst, uint32_t n_dst, const double *capacity,
+                     const uint8_t *node_off, const uint8_t *link_off,
+                     double *value) {
+  if (!fab->finalized || !value || (n_src && !src) || (n_dst && !dst))
+    return FL_EINVAL;
+  *value = 0;
+  if (!n_src || !n_dst)
+    return FL_OK;
+  install_igraph_handlers();
+  igraph_integer_t n = (igraph_integer_t)fab->n_nodes, S = n, T = n + 1;
+  igraph_vector_int_t edges;
+  igraph_vector_t cap;
+  if (igraph_vector_int_init(&edges, 0) != IGRAPH_SUCCESS)
+    return FL_ENOMEM;
+  if (igraph_vector_init(&cap, 0) != IGRAPH_SUCCESS) {
+    igraph_vector_int_destroy(&edges);
+    return FL_ENOMEM;
+  }
+  double total = 0;
+  int rc = FL_OK;
+  for (size_t l = 0; l < fab->n_links && rc == FL_OK; l++) {
+    const fl_link_rec *lr = &fab->links[l];
+    fl_id a = fab->ports[lr->a].node, b = fab->ports[lr->b].node;
+    if ((link_off && link_off[l]) || (node_off && (node_off[a] || node_off[b])) || a == b)
+      continue;
+    double c = capacity ? capacity[l] : fl_fabric_link_gbps(fab, (fl_id)l);
+    if (c <= 0)
+      continue;
+    total += c;
+    if (igraph_vector_int_push_back(&edges, a) || igraph_vector_int_push_back(&edges, b) ||
+        igraph_vector_push_back(&cap, c) || igraph_vector_int_push_back(&edges, b) ||
+        igraph_vector_int_push_back(&edges, a) || igraph_vector_push_back(&cap, c))
+      rc = FL_ENOMEM;
+  }
+  for (uint32_t i = 0; i < n_src && rc == FL_OK; i++)
+    if (src[i] < fab->n_nodes && !(node_off && node_off[src[i]]) &&
+        (igraph_vector_int_push_back(&edges, S) ||
+         igraph_vector_int_push_back(&edges, src[i]) ||
+         igraph_vector_push_back(&cap, total + 1)))
+      rc = FL_ENOMEM;
+  for (uint32_t i = 0; i < n_dst && rc == FL_OK; i++)
+    if (dst[i] < fab->n_nodes && !(node_off && node_off[dst[i]]) &&
+        (igraph_vector_int_push_back(&edges, dst[i]) ||
+         igraph_vector_int_push_back(&edges, T) ||
+         igraph_vector_push_back(&cap, total + 1)))
+      rc = FL_ENOMEM;
+  igraph_t g;
+  if (rc == FL_OK && igraph_create(&g, &edges, n + 2, IGRAPH_DIRECTED) != IGRAPH_SUCCESS)
+    rc = FL_ENOMEM;
+  if (rc == FL_OK) {
+    igraph_real_t v = 0;
+    if (igraph_maxflow_value(&g, &v, S, T, &cap, NULL) != IGRAPH_SUCCESS)
+      rc = FL_ENOMEM;
+    else
+      *value = v;
+    igraph_destroy(&g);
+  }
+  igraph_vector_int_destroy(&edges);
+  igraph_vector_destroy(&cap);
+  return rc;
+}

@@ -24,4 +24,14 @@ int fl_graph_bridges(const fl_fabric *fab, fl_id *out, uint32_t *n);
 /** See fl_host_api.bfs_distances. */
 int fl_graph_bfs_distances(const fl_fabric *fab, fl_id src, int32_t *dist);
 
+/** See fl_host_api.components_masked. */
+int fl_graph_components_masked(const fl_fabric *fab, const uint8_t *node_off,
+                               const uint8_t *link_off, uint32_t *membership,
+                               uint32_t *n_comp);
+/** See fl_host_api.maxflow. */
+int fl_graph_maxflow(const fl_fabric *fab, const fl_id *src, uint32_t n_src,
+                     const fl_id *dst, uint32_t n_dst, const double *capacity,
+                     const uint8_t *node_off, const uint8_t *link_off,
+                     double *value);
+
 #endif

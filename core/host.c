@@ -323,6 +323,8 @@ void fl_host_init(fl_host *h) {
   a->note = fl_fabric_note;
   a->cdg_analyze = fl_cdg_analyze;
   a->cdg_free = fl_cdg_free;
+  a->components_masked = fl_graph_components_masked;
+  a->maxflow = fl_graph_maxflow;
 }
 
 static void free_plugin(fl_loaded_plugin *p) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "fabric_impl.h"
@@ -35,6 +36,8 @@ static const struct {
     {FL_FMT_PATH_SL, "path-sl"},
     {FL_FMT_SUBNET_LST, "subnet-lst"},
     {FL_FMT_SAQUERY_PR, "saquery-pr"},
+    {FL_FMT_ANNOTATIONS, "annotations"},
+    {FL_FMT_AR, "ar"},
 };
 
 int fl_format_is_topology(uint32_t fmt) {
@@ -152,6 +155,7 @@ enum {
   RL_SUBNET,  /* "{ SW Ports:" / "{ CA Ports:" (opensm-subnet.lst) */
   RL_SAQUERY, /* "PathRecord dump:" (saquery -p) */
   RL_PATHSL,  /* "0x<16 hex> <dec> <dec>" (path-SL file) */
+  RL_AR,      /* "Groups Definition:" / "LFT Definition:" (ibdiagnet2.far) */
   RL_BLANK,   /* blank or '#' comment */
   RL_COUNT
 };
@@ -213,6 +217,8 @@ static int classify_routing(const char *s, const char *end) {
     return RL_BLANK;
   if (prefix(s, end, "PathRecord dump:"))
     return RL_SAQUERY;
+  if (prefix(s, end, "Groups Definition:") || prefix(s, end, "LFT Definition:"))
+    return RL_AR;
   if (prefix(s, end, "{ SW") || prefix(s, end, "{ CA") || prefix(s, end, "{ Rt"))
     return strstr(s, " Ports:") && strstr(s, "NodeGUID:") ? RL_SUBNET : RL_NONE;
   if (is_sl2vl_header(s, end))
@@ -243,7 +249,7 @@ static uint32_t detect_routing(const char *buf, size_t len) {
     static const uint32_t fmt_of[RL_COUNT] = {
         [RL_LFTS] = FL_FMT_LFTS,         [RL_FDBS] = FL_FMT_FDBS,
         [RL_SL2VL] = FL_FMT_SL2VL,       [RL_SUBNET] = FL_FMT_SUBNET_LST,
-        [RL_SAQUERY] = FL_FMT_SAQUERY_PR};
+        [RL_SAQUERY] = FL_FMT_SAQUERY_PR, [RL_AR] = FL_FMT_AR};
     if (fmt_of[k])
       return fmt_of[k];
     votes[k]++;
@@ -259,9 +265,34 @@ static uint32_t detect_routing(const char *buf, size_t len) {
  * Routing dumps are recognised first by their marker lines (none of which
  * an ibnetdiscover, ibsim or -p file contains). @buf is writable and
  * NUL-terminated at @len. */
+/* An attribute side file: the first line that is not blank or a comment is
+ * a CSV header whose first column is "node" or "name", or the YAML key
+ * "nodes:". */
+static uint32_t detect_annotations(const char *buf, size_t len) {
+  const char *s = buf, *end = buf + len;
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    const char *p = skip_ws(s, le);
+    if (p < le && *p != '#') {
+      size_t n = (size_t)(le - p);
+      if ((n > 5 && strncasecmp(p, "node", 4) == 0 && (p[4] == ',' || p[4] == ';')) ||
+          (n > 5 && strncasecmp(p, "name", 4) == 0 && (p[4] == ',' || p[4] == ';')))
+        return FL_FMT_ANNOTATIONS;
+      if (n >= 6 && strncmp(p, "nodes:", 6) == 0 && skip_ws(p + 6, le) == le)
+        return FL_FMT_ANNOTATIONS;
+      return FL_FMT_AUTO;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return FL_FMT_AUTO;
+}
+
 static uint32_t detect_text(char *buf, size_t len) {
   uint32_t fmt = detect_routing(buf, len);
   if (fmt != FL_FMT_AUTO)
+    return fmt;
+  if ((fmt = detect_annotations(buf, len)) != FL_FMT_AUTO)
     return fmt;
   const char *s = buf, *end = buf + len;
   int votes[5] = {0, 0, 0, 0, 0};
@@ -386,6 +417,10 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     return fl_load_subnet_lst(fab, path, opts, err);
   case FL_FMT_SAQUERY_PR:
     return fl_load_saquery_pr(fab, path, opts, err);
+  case FL_FMT_ANNOTATIONS:
+    return fl_load_annotations(fab, path, opts, err);
+  case FL_FMT_AR:
+    return fl_load_ar(fab, path, opts, err);
   default:
     return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
   }

@@ -40,6 +40,14 @@ int fl_load_subnet_lst(fl_fabric *fab, const char *path,
 int fl_load_saquery_pr(fl_fabric *fab, const char *path,
                        const fl_load_options *opts, fl_error *err);
 
+/** Attribute side file (node name -> attributes; CSV or YAML) that
+ * annotates an already loaded topology, core/annotate.c. */
+int fl_load_annotations(fl_fabric *fab, const char *path,
+                        const fl_load_options *opts, fl_error *err);
+/** ibdiagnet2.far adaptive-routing groups, core/ar_load.c. */
+int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
+               fl_error *err);
+
 /**
  * fl_schema_path() — path of the shipped schema file @name ("design.rng"):
  * beside the library (<libdir of libfabriclint.so>/schema/), else the

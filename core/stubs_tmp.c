@@ -39,3 +39,13 @@ WEAK int fl_write_ibsim_net(const fl_fabric *f, FILE *o, fl_error *e) {
   (void)f, (void)o;
   return fl_error_set(e, FL_EINVAL, NULL, 0, 0, "not built");
 }
+WEAK int fl_load_annotations(fl_fabric *f, const char *p,
+                             const fl_load_options *o, fl_error *e) {
+  (void)f, (void)o;
+  return fl_error_set(e, FL_EINVAL, p, 0, 0, "annotation loader not built");
+}
+WEAK int fl_load_ar(fl_fabric *f, const char *p, const fl_load_options *o,
+                    fl_error *e) {
+  (void)f, (void)o;
+  return fl_error_set(e, FL_EINVAL, p, 0, 0, "AR loader not built");
+}

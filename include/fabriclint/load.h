@@ -29,6 +29,8 @@ extern "C" {
 #define FL_FMT_PATH_SL 8u       /**< path SLs: `0x<src CA GUID> <DLID> <SL>` */
 #define FL_FMT_SUBNET_LST 9u    /**< OpenSM opensm-subnet.lst (topology) */
 #define FL_FMT_SAQUERY_PR 10u   /**< saquery -p PathRecord output (path SLs) */
+#define FL_FMT_ANNOTATIONS 11u  /**< side file: node name -> attributes (CSV/YAML) */
+#define FL_FMT_AR 12u           /**< ibdiagnet2.far adaptive-routing dump */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -271,6 +271,24 @@ typedef struct fl_host_api {
   int (*cdg_analyze)(const fl_fabric *f, const fl_cdg_options *opts,
                      const fl_cdg_report **out);
   void (*cdg_free)(const fl_cdg_report *report);
+
+  /* -- what-if graph queries (failure domains) -- */
+  /** Connected components with nodes/links removed: @node_off[node_count]
+   * and @link_off[link_count] hold 1 for a removed element (either may be
+   * NULL: nothing removed). Removed nodes get UINT32_MAX in @membership;
+   * components are numbered by their smallest node id. O(V + E), no copy of
+   * the graph. */
+  int (*components_masked)(const fl_fabric *f, const uint8_t *node_off,
+                           const uint8_t *link_off, uint32_t *membership,
+                           uint32_t *n_comp);
+  /** Maximum flow from node set @src to node set @dst over the links kept
+   * by the masks, each link carrying @capacity[link] in each direction
+   * (NULL: link_gbps, i.e. Gb/s). *@value in the capacity's unit.
+   * igraph push-relabel on a copy with a super source and sink. */
+  int (*maxflow)(const fl_fabric *f, const fl_id *src, uint32_t n_src,
+                 const fl_id *dst, uint32_t n_dst, const double *capacity,
+                 const uint8_t *node_off, const uint8_t *link_off,
+                 double *value);
 } fl_host_api;
 
 /**
