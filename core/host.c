@@ -37,6 +37,9 @@ struct fl_ctx {
   char fail_msg[512];
 };
 
+/* Members added by later modules (core/host_ext.c). */
+void fl_host_fill_ext(fl_host_api *a);
+
 /* ---- the API table ------------------------------------------------------------ */
 
 static const fl_fabric *api_fabric(fl_ctx *c) { return c->fab; }
@@ -325,6 +328,7 @@ void fl_host_init(fl_host *h) {
   a->cdg_free = fl_cdg_free;
   a->components_masked = fl_graph_components_masked;
   a->maxflow = fl_graph_maxflow;
+  fl_host_fill_ext(a);
 }
 
 static void free_plugin(fl_loaded_plugin *p) {
