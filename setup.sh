@@ -9,7 +9,8 @@ BUILD=${1:-build}
 # Build and test dependencies (Debian package names). The simulator and
 # InfiniBand diagnostics let tests produce real ibnetdiscover dumps.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
-libjansson-dev libcmocka-dev python3 ibsim-utils infiniband-diags opensm"
+libjansson-dev libyaml-dev libcmocka-dev python3 python3-jsonschema ibsim-utils
+infiniband-diags opensm lldpd iproute2"
 
 missing=""
 for p in $PKGS; do
