@@ -16,6 +16,7 @@
 #include "derive.h"
 
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,10 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
         split_mf0(fab, r);
       continue;
     }
-    /* the display name: a node-name-map entry wins over the description */
-    const char *d = fl_b_atom_str(fab, r->name ? r->name : r->desc);
+    /* the display name: a node-name-map entry wins over the description.
+     * Copied: interning may move the string table it lives in. */
+    char d[512];
+    snprintf(d, sizeof d, "%s", fl_b_atom_str(fab, r->name ? r->name : r->desc));
     regmatch_t m[3];
     if (regexec(&re, d, 3, m, 0) != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
       continue;

@@ -179,6 +179,19 @@ static int arena_reserve(fl_strmap *m, size_t need) {
 }
 
 uint32_t fl_strmap_put(fl_strmap *m, const char *s, size_t len, uint32_t val) {
+  /* @s may point into our own arena (interning a substring of an interned
+   * string): growing the arena would free it under our feet, so copy it. */
+  if (m->arena && s >= m->arena && s < m->arena + m->acap) {
+    char stack[256];
+    char *copy = len < sizeof stack ? stack : malloc(len + 1);
+    if (!copy)
+      return FL_MAP_ABSENT;
+    memcpy(copy, s, len);
+    uint32_t r = fl_strmap_put(m, copy, len, val);
+    if (copy != stack)
+      free(copy);
+    return r;
+  }
   uint64_t h = fl_hash_bytes(s, len);
   if ((m->len + 1) * 2 > m->cap && str_grow_slots(m) != 0)
     return FL_MAP_ABSENT;
