@@ -69,13 +69,71 @@ void fl_fabric_free(fl_fabric *fab) {
 
 /* ---- interning and files ------------------------------------------------ */
 
+/* Length of a valid UTF-8 sequence at @s (at most @n bytes), 0 if invalid
+ * (RFC 3629: no overlongs, no surrogates, at most U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  if (s[0] < 0x80)
+    return 1;
+  size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+  if (!len || len > n || s[0] > 0xf4)
+    return 0;
+  for (size_t i = 1; i < len; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+      (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+    return 0;
+  return len;
+}
+
+/* Every string the model keeps is valid UTF-8 without control characters:
+ * findings are JSON and SARIF, which require UTF-8. Node descriptions are
+ * 64 raw bytes (IBA 14.2.5.2) and may be cut mid-character or carry
+ * Latin-1; such bytes become '?' and control characters spaces (as
+ * infiniband-diags' clean_nodedesc does for non-printables). */
+static int needs_cleaning(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f)
+      return 1;
+    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    if (!k)
+      return 1;
+    i += k;
+  }
+  return 0;
+}
+
 uint32_t fl_b_intern(fl_fabric *fab, const char *s, size_t len) {
   if (!s)
     return 0;
   if (len == (size_t)-1)
     len = strlen(s);
   uint32_t next = (uint32_t)fl_strmap_len(&fab->atoms);
-  return fl_strmap_put(&fab->atoms, s, len, next);
+  if (!needs_cleaning(s, len))
+    return fl_strmap_put(&fab->atoms, s, len, next);
+  char *clean = malloc(len + 1);
+  if (!clean)
+    return FL_MAP_ABSENT;
+  size_t o = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    if (c < 0x20 || c == 0x7f) {
+      clean[o++] = ' ';
+      i++;
+    } else if (!k) {
+      clean[o++] = '?';
+      i++;
+    } else {
+      memcpy(clean + o, s + i, k);
+      o += k;
+      i += k;
+    }
+  }
+  uint32_t atom = fl_strmap_put(&fab->atoms, clean, o, next);
+  free(clean);
+  return atom;
 }
 
 const char *fl_b_atom_str(const fl_fabric *fab, uint32_t atom) {
