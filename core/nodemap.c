@@ -16,7 +16,10 @@
  *   - the first entry for a GUID wins (cl_qmap_insert keeps the old item).
  * Deliberate differences: rdma-core gives up on the whole file at the first
  * malformed line and only prints a warning; fabriclint returns FL_EPARSE
- * naming file:line:col. rdma-core reads with a 256-byte fgets buffer (longer
+ * naming file:line:col. fabriclint also refuses lines rdma-core silently
+ * skips or misreads, because each hides a typo that would leave a node
+ * unnamed: a GUID that overflows 64 bits, a GUID with no name, an empty name
+ * (""), and a quote that is never closed. rdma-core reads with a 256-byte fgets buffer (longer
  * lines are split); fabriclint reads lines whole. A trailing '\r' (CRLF file)
  * is dropped instead of being kept inside the name.
  */
@@ -93,9 +96,35 @@ static int parse_line(fl_nodemap *m, const char *s, const char *e, char *tmp,
                         "or octal) followed by a blank, '#' or the end of the "
                         "line, got \"%.*s\"",
                         (int)(n > 60 ? 60 : n), p);
+  uint32_t col = (uint32_t)(p - s) + 1;
+  if (errno == ERANGE)
+    return fl_error_set(err, FL_EPARSE, path, lineno, col,
+                        "node-name-map: GUID \"%.*s\" does not fit in 64 bits",
+                        (int)(end - tmp > 40 ? 40 : end - tmp), p);
   const char *q = p + (end - tmp);
   while (q < e && isspace((unsigned char)*q))
     q++;
+  col = (uint32_t)(q - s) + 1;
+  const char *t = q; /* the name as rdma-core's strtok(p, "\"#") sees it */
+  while (t < e && (*t == '"' || *t == '#'))
+    t++;
+  const char *te = t;
+  while (te < e && *te != '"' && *te != '#')
+    te++;
+  if (te == t)
+    return fl_error_set(err, FL_EPARSE, path, lineno, col,
+                        q < e && *q == '"' && q + 1 < e && q[1] == '"'
+                            ? "node-name-map: the name is empty"
+                            : "node-name-map: expected a name after the GUID");
+  if (*q == '"') {
+    const char *close = memchr(q + 1, '"', (size_t)(e - q - 1));
+    if (!close)
+      return fl_error_set(err, FL_EPARSE, path, lineno, col,
+                          "node-name-map: the quoted name is never closed");
+    if (close == q + 1)
+      return fl_error_set(err, FL_EPARSE, path, lineno, col,
+                          "node-name-map: the name is empty");
+  }
   int rc = add_entry(m, guid, q, e);
   if (rc)
     return fl_error_set(err, rc, path, lineno, 0, "out of memory");

@@ -495,12 +495,14 @@ RULE(R_LOOP, FL_SEV_ERROR, 1, "deadlock.credit-loop",
      "with up*/down*, ftree or a VL-based engine (LASH, DFSSSP, Nue), or "
      "remove the cable that closes the cycle.",
      check_credit_loop, 0);
-RULE(R_VERDICT, FL_SEV_INFO, 1, "deadlock.verdict",
+RULE(R_VERDICT, FL_SEV_INFO, 0, "deadlock.verdict",
      "summary of the routing analysis and whether it was VL-aware",
      "States what was analysed (LFTs or reference minimal routing, how many "
      "destinations and sources), the CDG size, and whether the verdict is "
      "VL-aware (SL2VL tables, and path SLs where the engine assigns them) or "
-     "VL-blind.",
+     "VL-blind. Opt-in (--rules deadlock.verdict or --rules deadlock): an "
+     "always-present info finding would make --fail-on info useless; every "
+     "credit-loop finding states its basis itself.",
      check_verdict, 0);
 RULE(R_FWD, FL_SEV_ERROR, 1, "deadlock.forwarding-loop",
      "following the LFTs toward a destination revisits a switch",

@@ -165,6 +165,7 @@ typedef struct analysis {
   uint32_t *host_off, *host_idx; /* NICs by host (CSR) */
   uint32_t *leaf_off, *leaf_idx; /* NICs by leaf, in port order (CSR) */
   int inferred_any;
+  int applicable; /* the fabric is rail-optimised (see rail_applicable) */
   const char *scheme; /* device naming scheme in device mode */
 } analysis;
 
@@ -617,6 +618,38 @@ static int build_groups(analysis *a) {
   return 0;
 }
 
+/* Rail rules apply to rail-optimised fabrics: the design declares rails,
+ * or most hosts with several compute NICs have each NIC on its own leaf. A
+ * classic fat tree (one NIC per host), or a lab whose dual-NIC hosts plug
+ * both NICs into one switch, is not rail-optimised, and rail findings there
+ * would be noise. */
+static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
+                           const analysis *a) {
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (api->attr(f, FL_ENT_NODE, a->leaves[L].node, "rail"))
+      return 1;
+  uint32_t multi = 0, spread = 0;
+  for (uint32_t h = 0; h < a->n_hosts; h++) {
+    uint32_t nics = 0, same_leaf = 0;
+    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1]; k++) {
+      const nic *x = &a->nics[a->host_idx[k]];
+      if (x->rail < 0)
+        continue;
+      if (api->attr(f, FL_ENT_NODE, x->node, "rail"))
+        return 1;
+      for (uint32_t j = a->host_off[h]; j < k; j++)
+        same_leaf |= a->nics[a->host_idx[j]].rail >= 0 &&
+                     a->nics[a->host_idx[j]].leaf == x->leaf;
+      nics++;
+    }
+    if (nics >= 2) {
+      multi++;
+      spread += !same_leaf;
+    }
+  }
+  return spread > 0 && spread * 2 >= multi;
+}
+
 static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
                               rail_state *st) {
   const fl_fabric *f = api->fabric(ctx);
@@ -659,6 +692,9 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     api->fail(ctx, "out of memory");
     return NULL;
   }
+  a->applicable = rail_applicable(api, f, a);
+  if (!a->applicable) /* nothing to check: report nothing */
+    a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
   return a;
 }
 
@@ -1143,8 +1179,12 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
         total++;
         if (named < 50) {
           nodes[named++] = a->nics[i].node;
+          char guid[24];
+          snprintf(guid, sizeof guid, "0x%016llx",
+                   (unsigned long long)api->node_guid(f, a->nics[i].node));
           jb_obj_open(&ev);
           jb_key_str(&ev, "nic", api->node_name(f, a->nics[i].node));
+          jb_key_str(&ev, "guid", guid);
           jb_key_str(&ev, "leaf", api->node_name(f, a->nics[i].leaf));
           jb_key_int(&ev, "leaf_port", a->nics[i].leaf_port);
           jb_obj_close(&ev);

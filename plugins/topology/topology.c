@@ -481,9 +481,12 @@ static int is_an(const fl_host_api *api, const fl_fabric *f, fl_id n) {
           strstr(api->node_desc(f, n), "Aggregation Node") != NULL);
 }
 
+/* Links left out of link-type statistics: SHARP AN links (internal) and
+ * loop-back cables (test fixtures, reported by topology.self-loop). */
 static int internal_link(const fl_host_api *api, const fl_fabric *f, fl_id l) {
-  return is_an(api, f, api->port_node(f, api->link_port(f, l, 0))) ||
-         is_an(api, f, api->port_node(f, api->link_port(f, l, 1)));
+  fl_id a = api->port_node(f, api->link_port(f, l, 0));
+  fl_id b = api->port_node(f, api->link_port(f, l, 1));
+  return a == b || is_an(api, f, a) || is_an(api, f, b);
 }
 
 static int add_unique(fl_id *v, uint32_t *n, fl_id x) {
@@ -651,6 +654,147 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
+/* ---- topology.same-tier-link ------------------------------------------------- */
+
+/* In a hierarchical fabric (switches on two or more tiers) cables join
+ * adjacent tiers; a leaf-to-leaf or spine-to-spine cable is a miswire that
+ * breaks up/down routing (it is how the extra-leaf-link fixtures create
+ * credit loops under minhop). Flat fabrics (rings, tori, all switches on one
+ * tier) are left alone. */
+static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t nn = api->node_count(f), nl = api->link_count(f);
+  uint32_t tiers_seen = 0, lo = UINT32_MAX, hi = 0;
+  for (fl_id n = 0; n < nn; n++) {
+    uint32_t t = api->node_tier(f, n);
+    if (api->node_kind(f, n) != FL_NODE_SWITCH || t == FL_TIER_UNKNOWN)
+      continue;
+    if (t < lo)
+      lo = t;
+    if (t > hi)
+      hi = t;
+    tiers_seen = 1;
+  }
+  if (!tiers_seen || lo == hi)
+    return 0;
+  for (fl_id l = 0; l < nl; l++) {
+    fl_port_ref ports[2];
+    port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
+    port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
+    fl_id a = ports[0].node, b = ports[1].node;
+    uint32_t ta = api->node_tier(f, a), tb = api->node_tier(f, b);
+    if (a == b || api->node_kind(f, a) != FL_NODE_SWITCH ||
+        api->node_kind(f, b) != FL_NODE_SWITCH || ta != tb ||
+        ta == FL_TIER_UNKNOWN)
+      continue;
+    fl_id nodes[2] = {a, b};
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "cable \"%s\" port %u <-> \"%s\" port %u joins two switches of "
+             "tier %u; in a %u-tier fabric cables join adjacent tiers (this one "
+             "breaks up/down routing)",
+             api->node_name(f, a), ports[0].port, api->node_name(f, b),
+             ports[1].port, ta, hi);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "tier", ta);
+    jb_key_int(&ev, "top_tier", hi);
+    jb_obj_close(&ev);
+    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- topology.lid ------------------------------------------------------------------ */
+
+typedef struct lid_ent {
+  uint32_t lo, hi; /* LID range [lo, hi] */
+  fl_id port;
+} lid_ent;
+
+static int cmp_lid(const void *x, const void *y) {
+  const lid_ent *a = x, *b = y;
+  if (a->lo != b->lo)
+    return a->lo < b->lo ? -1 : 1;
+  return a->port < b->port ? -1 : a->port > b->port;
+}
+
+/* The LIDs a port answers to: base LID to base + 2^LMC - 1 (IBA 7.11.1). */
+static int lid_problem(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                       fl_id p, fl_id q, const char *what) {
+  fl_id nodes[2] = {api->port_node(f, p), q == FL_NONE ? FL_NONE : api->port_node(f, q)};
+  fl_port_ref ports[2] = {{nodes[0], api->port_num(f, p)},
+                          {nodes[1], q == FL_NONE ? 0 : api->port_num(f, q)}};
+  uint32_t lid = api->port_lid(f, p);
+  char msg[1024];
+  if (q == FL_NONE)
+    snprintf(msg, sizeof msg, "\"%s\" port %u has LID %u (0x%04x): %s",
+             api->node_name(f, nodes[0]), ports[0].port, lid, lid, what);
+  else
+    snprintf(msg, sizeof msg,
+             "LID %u (0x%04x) of \"%s\" port %u is also answered by \"%s\" "
+             "port %u (LID %u, LMC %u): %s",
+             lid, lid, api->node_name(f, nodes[0]), ports[0].port,
+             api->node_name(f, nodes[1]), ports[1].port, api->port_lid(f, q),
+             api->port_lmc(f, q), what);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "lid", lid);
+  jb_key_int(&ev, "lmc", api->port_lmc(f, p));
+  jb_obj_close(&ev);
+  int rc = report(api, ctx, msg, nodes, q == FL_NONE ? 1 : 2, ports,
+                  q == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t np = api->port_count(f), n = 0;
+  lid_ent *v = malloc(((size_t)np + 1) * sizeof *v);
+  if (!v) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  int rc = 0;
+  for (fl_id p = 0; p < np && !rc; p++) {
+    uint32_t lid = api->port_lid(f, p);
+    fl_id node = api->port_node(f, p);
+    /* a switch answers on port 0 only; its other ports carry no LID */
+    if (!lid || (api->node_kind(f, node) == FL_NODE_SWITCH && api->port_num(f, p)))
+      continue;
+    if (lid == 0xffff)
+      rc = lid_problem(api, ctx, f, p, FL_NONE,
+                       "0xFFFF is the permissive LID: the port was never "
+                       "configured by a subnet manager");
+    else if (lid >= 0xc000)
+      rc = lid_problem(api, ctx, f, p, FL_NONE,
+                       "LIDs 0xC000-0xFFFE are multicast (IBA 4.1.3), not a "
+                       "port address");
+    else
+      v[n++] = (lid_ent){lid, lid + (1u << (api->port_lmc(f, p) & 7)) - 1, p};
+  }
+  qsort(v, n, sizeof *v, cmp_lid);
+  uint32_t far = 0; /* the entry whose range reaches farthest so far */
+  for (uint32_t i = 1; i < n && !rc; i++) {
+    if (v[i].lo <= v[far].hi)
+      rc = lid_problem(api, ctx, f, v[i].port, v[far].port,
+                       "two ports answer the same LID; the subnet manager "
+                       "cannot route to both");
+    if (v[i].hi > v[far].hi)
+      far = i;
+  }
+  free(v);
+  return rc;
+}
+
 /* ---- descriptors -------------------------------------------------------------------- */
 
 #define RULE(var, sev, rid, summ, hlp, fn, prm, nprm)                           \
@@ -723,9 +867,21 @@ RULE(R_MIXED, FL_SEV_WARNING, "topology.mixed-speed",
      "cables among HDR ones) makes ECMP groups and collectives uneven.",
      check_mixed_speed, NULL, 0);
 
+RULE(R_SAME_TIER, FL_SEV_WARNING, "topology.same-tier-link",
+     "a cable joins two switches of the same tier in a hierarchical fabric",
+     "Leaf-to-leaf or spine-to-spine cables are miswires in a fat tree or "
+     "rail-optimised fabric: they create valley routes and, under minimal "
+     "routing, credit loops. Flat topologies (rings, tori) are not checked.",
+     check_same_tier, NULL, 0);
+RULE(R_LID, FL_SEV_ERROR, "topology.lid",
+     "two ports answer the same LID, or a port has a multicast/permissive LID",
+     "Each port answers base LID .. base LID + 2^LMC - 1 (IBA 7.11.1); ranges "
+     "must not overlap, and unicast LIDs are 0x0001-0xBFFF (IBA 4.1.3).",
+     check_lids, NULL, 0);
+
 static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH,     &R_TWICE,     &R_RANGE,    &R_DUPGUID,
-    &R_UNLINKED,  &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED};
+    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,  &R_RANGE,     &R_DUPGUID, &R_UNLINKED,
+    &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED, &R_SAME_TIER, &R_LID};
 
 static const fl_plugin_desc DESC = {
     sizeof(fl_plugin_desc),

@@ -586,18 +586,38 @@ static void test_node_name_map(void **state) {
   /* rdma-core map_name(): strtok(p, "\"#") */
   fl_nodemap m;
   memset(&m, 0, sizeof m);
-  static const char txt[] =
-      "0x10 name here #c\n0x11 #only-comment\n"
-      "0x12 \"\"\n0x13\n010 octal\n0x14\tquoted \"x\"\r\n";
+  static const char txt[] = "0x10 name here #c\n0x11 #only-comment\n"
+                            "010 octal\n0x14\tquoted \"x\"\r\n";
   assert_int_equal(fl_nodemap_parse(&m, txt, sizeof txt - 1, "t", &err), FL_OK);
   assert_string_equal(fl_nodemap_lookup(&m, 0x10), "name here ");
   assert_string_equal(fl_nodemap_lookup(&m, 0x11), "only-comment");
-  assert_null(fl_nodemap_lookup(&m, 0x12));
-  assert_null(fl_nodemap_lookup(&m, 0x13));
   assert_string_equal(fl_nodemap_lookup(&m, 8), "octal");
   assert_string_equal(fl_nodemap_lookup(&m, 0x14), "quoted ");
   assert_int_equal(fl_nodemap_count(&m), 4);
   fl_nodemap_free(&m);
+
+  /* lines rdma-core skips silently are errors here, naming line and column */
+  static const struct {
+    const char *txt;
+    uint32_t col;
+    const char *msg;
+  } bads[] = {
+      {"0x12 \"\"\n", 6, "the name is empty"},
+      {"0x13\n", 5, "expected a name after the GUID"},
+      {"0x15 \"unterminated\n", 6, "never closed"},
+      {"0x12345678901234567 x\n", 1, "does not fit in 64 bits"},
+  };
+  for (size_t i = 0; i < sizeof bads / sizeof *bads; i++) {
+    memset(&m, 0, sizeof m);
+    fl_error_clear(&err);
+    assert_int_equal(fl_nodemap_parse(&m, bads[i].txt, strlen(bads[i].txt), "t",
+                                      &err),
+                     FL_EPARSE);
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, bads[i].col);
+    assert_non_null(strstr(err.message, bads[i].msg));
+    fl_nodemap_free(&m);
+  }
 }
 
 /* ---- writer round trip ----------------------------------------------------
