@@ -14,14 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <jansson.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "cli_common.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host.h"
+#include "policy.h"
 #include "report.h"
 
 static const char USAGE[] =
@@ -35,12 +38,25 @@ static const char USAGE[] =
     "                             (fabriclint gen --help)\n"
     "\n"
     "options:\n"
-    "  --format text|json         output format (default text)\n"
+    "  --format FORMAT            text (default), json; for check also sarif\n"
+    "                             (SARIF 2.1.0), junit (JUnit XML),\n"
+    "                             codequality (GitLab Code Quality)\n"
     "  --output FILE              write the report to FILE instead of stdout\n"
     "  --fail-on error|warning|info|never\n"
-    "                             exit 1 when a finding is at least this severe\n"
+    "                             exit 1 when a finding is at least this "
+    "severe\n"
     "                             (default error)\n"
-    "  --rules PATTERN[,...]      run only rules whose id matches a shell glob\n"
+    "  --exit-zero                exit 0 even with findings (report-only "
+    "jobs;\n"
+    "                             errors still exit 2 or 3)\n"
+    "  --policy FILE              YAML policy: rule selection, severities,\n"
+    "                             parameters, waivers (docs/ci.md)\n"
+    "  --baseline FILE            findings in FILE are accepted: marked, not\n"
+    "                             counted; only new findings fail the run\n"
+    "  --write-baseline FILE      write the findings of this run as a "
+    "baseline\n"
+    "  --rules PATTERN[,...]      run only rules whose id matches a shell "
+    "glob\n"
     "                             (e.g. 'topology.*'); a plugin name selects\n"
     "                             all its rules, including opt-in ones\n"
     "  --param RULE.PARAM=VALUE   set a rule parameter (repeatable); with a\n"
@@ -48,16 +64,19 @@ static const char USAGE[] =
     "  --plugin FILE              load this plugin first (repeatable)\n"
     "  --plugin-path DIR          search DIR for plugins (repeatable; also\n"
     "                             FABRICLINT_PLUGIN_PATH, colon-separated)\n"
-    "  --no-builtin-plugins       do not load the plugins shipped with fabriclint\n"
+    "  --no-builtin-plugins       do not load the plugins shipped with "
+    "fabriclint\n"
     "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
     "  --input-format FMT         auto|ibnetdiscover|ibnetdiscover-ports|\n"
     "                             design-xml|ibsim-net (default auto)\n"
     "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
     "                             applied to node descriptions\n"
     "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
-    "                             (schema/design.rng) instead of the built-in,\n"
+    "                             (schema/design.rng) instead of the "
+    "built-in,\n"
     "                             equivalent and faster checks\n"
-    "  --lenient-xml              ignore unknown design XML elements/attributes\n"
+    "  --lenient-xml              ignore unknown design XML "
+    "elements/attributes\n"
     "  -q, --quiet                print findings only\n"
     "  -v, --verbose              explain what is loaded and run\n"
     "  --version                  print the version\n"
@@ -73,7 +92,8 @@ int fl_cli_usage_error(const char *fmt, const char *arg) {
   return FL_EXIT_USAGE;
 }
 
-/* ---- options ----------------------------------------------------------------- */
+/* ---- options
+ * ----------------------------------------------------------------- */
 
 enum {
   OPT_FORMAT = 256,
@@ -91,6 +111,9 @@ enum {
   OPT_VERSION,
   OPT_RELAXNG,
   OPT_LENIENT,
+  OPT_BASELINE,
+  OPT_WRITE_BASELINE,
+  OPT_EXIT_ZERO,
 };
 
 static const struct option LONGOPTS[] = {
@@ -108,6 +131,9 @@ static const struct option LONGOPTS[] = {
     {"policy", required_argument, 0, OPT_POLICY},
     {"relaxng", no_argument, 0, OPT_RELAXNG},
     {"lenient-xml", no_argument, 0, OPT_LENIENT},
+    {"baseline", required_argument, 0, OPT_BASELINE},
+    {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
+    {"exit-zero", no_argument, 0, OPT_EXIT_ZERO},
     {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, OPT_VERSION},
@@ -127,15 +153,11 @@ static int push(const char ***v, size_t *n, const char *s) {
 static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   switch (c) {
   case OPT_FORMAT:
-    if (strcmp(arg, "text") == 0)
-      o->out_format = FL_OUT_TEXT;
-    else if (strcmp(arg, "json") == 0)
-      o->out_format = FL_OUT_JSON;
-    else if (strcmp(arg, "sarif") == 0 || strcmp(arg, "junit") == 0)
-      return fl_cli_usage_error("--format %s is not available in this version "
-                                "(text and json are)", arg);
-    else
-      return fl_cli_usage_error("--format: expected text or json, got '%s'", arg);
+    o->out_format = fl_report_format_parse(arg);
+    if (!o->out_format)
+      return fl_cli_usage_error("--format: expected text, json, sarif, junit "
+                                "or codequality, got '%s'",
+                                arg);
     return 0;
   case OPT_OUTPUT:
     o->output = arg;
@@ -170,9 +192,17 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     o->load.system_pattern = arg;
     return 0;
   case OPT_POLICY:
-    return fl_cli_usage_error("--policy %s: policy files are not supported in "
-                              "this version; use --rules and --param",
-                              arg);
+    o->policy_path = arg;
+    return 0;
+  case OPT_BASELINE:
+    o->baseline_path = arg;
+    return 0;
+  case OPT_WRITE_BASELINE:
+    o->write_baseline = arg;
+    return 0;
+  case OPT_EXIT_ZERO:
+    o->exit_zero = 1;
+    return 0;
   case OPT_RELAXNG:
     o->load.relaxng = 1;
     return 0;
@@ -196,10 +226,44 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   }
 }
 
+static void print_error(const fl_error *err);
+
+/* Options that only some subcommands use are refused by the others, so a
+ * CI job never believes a policy or format was applied when it was not. */
+static int check_applicable(fl_cli_opts *o) {
+  const char *cmd = o->command ? o->command : "";
+  /* `diff` joins once core/cli_diff.c renders through fl_cli_report() */
+  int gating = strcmp(cmd, "check") == 0;
+  if (!gating && o->out_format != FL_OUT_TEXT && o->out_format != FL_OUT_JSON)
+    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
+                              "and codequality are for check)",
+                              cmd);
+  if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero))
+    return fl_cli_usage_error("--baseline, --write-baseline and --exit-zero "
+                              "apply to check, not '%s'",
+                              cmd);
+  if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
+    return fl_cli_usage_error("--policy applies to check and rules, not '%s'",
+                              cmd);
+  if (o->policy_path) {
+    fl_error err;
+    fl_error_clear(&err);
+    o->policy = calloc(1, sizeof *o->policy);
+    if (!o->policy ||
+        fl_policy_load(o->policy, o->policy_path, &err) != FL_OK) {
+      if (o->policy)
+        print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+  }
+  return 0;
+}
+
 /* Parse argv (argv[0] is the subcommand). Returns 0 to go on, -1 to exit 0
  * (help, version), or an exit code. */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
   memset(o, 0, sizeof *o);
+  o->command = argc > 0 ? argv[0] : "";
   o->out_format = FL_OUT_TEXT;
   o->fail_on = FL_SEV_ERROR;
   optind = 1;
@@ -220,16 +284,22 @@ int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
     if (o->inputs[i][0] == '-' && o->inputs[i][1] != '\0')
       return fl_cli_usage_error("option '%s' must come before the inputs",
                                 o->inputs[i]);
-  return 0;
+  return check_applicable(o);
 }
 
 void fl_cli_opts_free(fl_cli_opts *o) {
+  if (o->policy) {
+    fl_policy_free(o->policy);
+    free(o->policy);
+    o->policy = NULL;
+  }
   free((void *)o->params);
   free((void *)o->plugins);
   free((void *)o->plugin_paths);
 }
 
-/* ---- shared steps ---------------------------------------------------------- */
+/* ---- shared steps ----------------------------------------------------------
+ */
 
 static void print_error(const fl_error *err) {
   char buf[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 64];
@@ -273,6 +343,8 @@ int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
       rc = fl_host_set_param(h, o->params[i], &err);
     if (rc == FL_OK)
       rc = fl_host_check_params(h, &err);
+    if (rc == FL_OK && o->policy)
+      rc = fl_host_set_policy(h, o->policy, &err);
     if (rc != FL_OK) {
       print_error(&err);
       return FL_EXIT_USAGE;
@@ -366,7 +438,110 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
   return 0;
 }
 
-/* ---- check ---------------------------------------------------------------------- */
+/* ---- reporting: shared by check and diff ------------------------------------
+ */
+
+/* Today as YYYY-MM-DD: $FABRICLINT_TODAY (tests, reproducible reruns), else
+ * the UTC date. 0, or FL_EXIT_USAGE when the variable is malformed. */
+static int today(char buf[11]) {
+  const char *env = getenv("FABRICLINT_TODAY");
+  if (env && *env) {
+    if (!fl_policy_date_valid(env))
+      return fl_cli_usage_error("FABRICLINT_TODAY='%s' is not a date "
+                                "YYYY-MM-DD",
+                                env);
+    memcpy(buf, env, 11);
+    return 0;
+  }
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(buf, 11, "%Y-%m-%d", &tm);
+  return 0;
+}
+
+static const char POLICY_EXPIRED_HELP[] =
+    "A waiver of the policy file passed its `expires` date. It no longer "
+    "suppresses the findings it matches: they count again.\n\n"
+    "Fix the fabric, or renew the waiver with a new date and a reason that "
+    "still holds.";
+static const char POLICY_UNUSED_HELP[] =
+    "A waiver of the policy file matches no finding of this run: the "
+    "problem it excused is gone (or its rule or match is mistyped).\n\n"
+    "Remove the waiver, or correct its `rule`, `nodes` or `ports`.";
+
+int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
+                  const fl_fabric_counts *counts, const fl_report_rule *rules,
+                  size_t n_rules, int run_failed) {
+  fl_error err;
+  fl_error_clear(&err);
+  char day[11];
+  int rc = today(day);
+  if (rc != 0)
+    return rc;
+  if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
+    print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_findings_sort(fs);
+  if (o->baseline_path) {
+    fl_baseline b;
+    if (fl_baseline_load(&b, o->baseline_path, &err) != FL_OK) {
+      print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+    fl_baseline_apply(&b, fs);
+    fl_baseline_free(&b);
+  }
+  if (o->write_baseline &&
+      fl_baseline_write(fs, o->write_baseline, &err) != FL_OK) {
+    print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  int with_policy_rules = o->policy && o->policy->n_waivers > 0;
+  size_t n_all = n_rules + (with_policy_rules ? 2 : 0);
+  fl_report_rule *all = calloc(n_all + 1, sizeof *all);
+  if (!all) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  if (n_rules)
+    memcpy(all, rules, n_rules * sizeof *all);
+  if (with_policy_rules) {
+    all[n_rules] = (fl_report_rule){FL_POLICY_RULE_EXPIRED,
+                                    "a policy waiver has expired",
+                                    POLICY_EXPIRED_HELP,
+                                    FL_SEV_WARNING,
+                                    0,
+                                    NULL};
+    all[n_rules + 1] = (fl_report_rule){FL_POLICY_RULE_UNUSED,
+                                        "a policy waiver matches no finding",
+                                        POLICY_UNUSED_HELP,
+                                        FL_SEV_INFO,
+                                        0,
+                                        NULL};
+  }
+  fl_report_rules_sort(all, n_all);
+  fl_report_input in = {fs,      counts,     all,
+                        n_all,   o->inputs,  o->n_inputs,
+                        n_rules, o->fail_on, o->baseline_path != NULL,
+                        o->quiet};
+  int wrc = fl_report_write(out, o->out_format, &in);
+  free(all);
+  if (wrc != 0) {
+    fprintf(stderr, "fabriclint: error writing the report\n");
+    return FL_EXIT_USAGE;
+  }
+  if (run_failed)
+    return FL_EXIT_PLUGIN;
+  for (size_t i = 0; i < fs->n; i++)
+    if (fl_finding_active(&fs->v[i]) && fs->v[i].severity >= o->fail_on)
+      return o->exit_zero ? FL_EXIT_OK : FL_EXIT_FINDINGS;
+  return FL_EXIT_OK;
+}
+
+/* ---- check
+ * ---------------------------------------------------------------------- */
 
 int fl_cli_check(int argc, char **argv) {
   fl_cli_opts o;
@@ -379,6 +554,9 @@ int fl_cli_check(int argc, char **argv) {
   fl_fabric *fab = NULL;
   FILE *out = NULL;
   fl_findings fs = {0};
+  fl_rule_run *runs = NULL;
+  fl_report_rule *rules = NULL;
+  size_t n_run = 0;
   rc = fl_cli_load_plugins(&o, &host);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab);
@@ -388,34 +566,38 @@ int fl_cli_check(int argc, char **argv) {
     goto done;
   fl_error err;
   fl_error_clear(&err);
-  size_t n_run = 0;
-  int run_rc = fl_host_run(&host, fab, o.rules, &fs, &n_run, &err);
+  int run_rc = fl_host_run_rules(&host, fab, o.rules, &fs, &runs, &n_run, &err);
   if (o.rules && n_run == 0 && run_rc == FL_OK) {
     rc = fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
                             "fabriclint rules)",
                             o.rules);
     goto done;
   }
-  fl_findings_sort(&fs);
-  fl_fabric_counts counts;
-  fl_fabric_counts_of(fab, &counts);
-  int wrc = o.out_format == FL_OUT_JSON ? fl_report_json(out, &fs, &counts)
-                                        : fl_report_text(out, &fs, n_run, o.quiet);
-  if (wrc != 0) {
-    fprintf(stderr, "fabriclint: error writing the report\n");
-    rc = FL_EXIT_USAGE;
-  } else if (run_rc != FL_OK) {
+  if (run_rc != FL_OK && !runs) { /* out of memory before any rule ran */
     print_error(&err);
     rc = FL_EXIT_PLUGIN;
-  } else {
-    rc = 0;
-    for (size_t i = 0; i < fs.n; i++)
-      if (fs.v[i].severity >= o.fail_on)
-        rc = FL_EXIT_FINDINGS;
+    goto done;
   }
+  rules = calloc(n_run + 1, sizeof *rules);
+  if (!rules) {
+    rc = FL_EXIT_USAGE;
+    goto done;
+  }
+  for (size_t i = 0; i < n_run; i++)
+    rules[i] = (fl_report_rule){
+        runs[i].rule->id,   runs[i].rule->summary,
+        runs[i].rule->help, fl_host_rule_severity(&host, runs[i].rule),
+        runs[i].failed,     runs[i].message};
+  fl_fabric_counts counts;
+  fl_fabric_counts_of(fab, &counts);
+  rc = fl_cli_report(&o, out, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  if (run_rc != FL_OK)
+    print_error(&err);
 done:
   if (out && out != stdout && fclose(out) != 0)
     rc = FL_EXIT_USAGE;
+  free(rules);
+  free(runs);
   fl_findings_free(&fs);
   fl_fabric_free(fab);
   fl_host_free(&host);
@@ -423,7 +605,8 @@ done:
   return rc;
 }
 
-/* ---- main -------------------------------------------------------------------------- */
+/* ---- main
+ * -------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
   if (argc < 2) {

@@ -53,6 +53,32 @@ size_t fl_findings_count(const fl_findings *fs, uint32_t sev) {
   return c;
 }
 
+int fl_finding_active(const fl_finding_rec *r) {
+  return !r->waived && !r->baseline;
+}
+
+size_t fl_findings_count_active(const fl_findings *fs, uint32_t sev) {
+  size_t c = 0;
+  for (size_t i = 0; i < fs->n; i++)
+    c += fs->v[i].severity == sev && fl_finding_active(&fs->v[i]);
+  return c;
+}
+
+char *fl_finding_fingerprint(const fl_finding_rec *r, char buf[17]) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+  const char *parts[3] = {r->rule ? r->rule : "", "\n", r->key ? r->key : ""};
+  for (int k = 0; k < 3; k++)
+    for (const unsigned char *s = (const unsigned char *)parts[k]; *s; s++) {
+      h ^= *s;
+      h *= 0x100000001b3ull; /* FNV-1a 64 prime */
+    }
+  static const char HEX[] = "0123456789abcdef";
+  for (int i = 15; i >= 0; i--, h >>= 4)
+    buf[i] = HEX[h & 0xf];
+  buf[16] = '\0';
+  return buf;
+}
+
 static void rec_free(fl_finding_rec *r) {
   free(r->rule);
   free(r->message);
@@ -65,6 +91,9 @@ static void rec_free(fl_finding_rec *r) {
   free(r->evidence);
   free(r->file);
   free(r->key);
+  free(r->waiver.reason);
+  free(r->waiver.expires);
+  free(r->waiver.where);
 }
 
 void fl_findings_free(fl_findings *fs) {

@@ -2,6 +2,13 @@
  * core/findings.h — the sorted list of findings every renderer prints
  * (internal). Findings own copies of everything (names, not ids), so they
  * outlive the rule run and render identically from any fabric.
+ *
+ * A finding can be set aside in two ways, and renderers treat both alike:
+ * they are still listed (SARIF `suppressions` / `baselineState`, JSON
+ * markers), but they never count for --fail-on or the summary's totals.
+ *  - waived: a policy waiver (core/policy.h) matches it; the waiver's reason,
+ *    expiry and policy location are kept for the SARIF justification.
+ *  - baseline: its fingerprint is in the --baseline file (core/baseline.h).
  */
 #ifndef FABRICLINT_CORE_FINDINGS_H
 #define FABRICLINT_CORE_FINDINGS_H
@@ -14,6 +21,13 @@ typedef struct fl_port_name {
   uint32_t port;
 } fl_port_name;
 
+/** Why a finding is set aside (fl_finding_rec.waived / .baseline). */
+typedef struct fl_waiver_note {
+  char *reason;  /* the waiver's `reason` */
+  char *expires; /* YYYY-MM-DD */
+  char *where;   /* "policy.yaml:12:5", the waiver's position */
+} fl_waiver_note;
+
 typedef struct fl_finding_rec {
   char *rule;
   uint32_t severity;
@@ -22,10 +36,14 @@ typedef struct fl_finding_rec {
   uint32_t n_nodes;
   fl_port_name *ports;
   uint32_t n_ports;
-  char *evidence;  /* compact JSON object with sorted keys, or NULL */
-  char *file;      /* location; NULL when unknown */
+  char *evidence; /* compact JSON object with sorted keys, or NULL */
+  char *file;     /* location; NULL when unknown */
   uint32_t line, col;
-  char *key;       /* baseline fingerprint material */
+  char *key; /* baseline fingerprint material */
+  /* -- set after the run (policy, baseline); zero when not used -- */
+  int waived;            /* 1: a policy waiver suppresses it (see @waiver) */
+  fl_waiver_note waiver; /* owned strings, set when @waived */
+  int baseline;          /* 1: matched by the --baseline file */
 } fl_finding_rec;
 
 typedef struct fl_findings {
@@ -38,12 +56,26 @@ int fl_findings_push(fl_findings *fs, fl_finding_rec *rec);
 /** Sort by rule id, file, line, column, message, key: a total order so that
  * identical inputs give byte-identical output. */
 void fl_findings_sort(fl_findings *fs);
-/** Count findings of severity @sev. */
+/** Count findings of severity @sev (all of them, set aside or not). */
 size_t fl_findings_count(const fl_findings *fs, uint32_t sev);
+/** Count findings of severity @sev that are neither waived nor baselined:
+ * the ones that count for --fail-on and the summary. */
+size_t fl_findings_count_active(const fl_findings *fs, uint32_t sev);
+/** 1 when @r counts (neither waived nor baselined). */
+int fl_finding_active(const fl_finding_rec *r);
 void fl_findings_free(fl_findings *fs);
 /** "error", "warning", "info". */
 const char *fl_severity_name(uint32_t sev);
 /** Parse a severity name; 0 when unknown. "never" parses as 4. */
 uint32_t fl_severity_parse(const char *s);
+
+/**
+ * fl_finding_fingerprint() — the stable identity of a finding: 64-bit
+ * FNV-1a over "<rule>\n<key>" as 16 lower-case hex digits in @buf (17
+ * bytes). The key names entities (node names, port numbers), never line
+ * numbers, so editing unrelated lines of an input keeps every fingerprint.
+ * Used by baselines, SARIF partialFingerprints and Code Quality.
+ */
+char *fl_finding_fingerprint(const fl_finding_rec *r, char buf[17]);
 
 #endif

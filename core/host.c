@@ -23,8 +23,8 @@
 
 #include <jansson.h>
 
-#include "fabriclint/fabric.h"
 #include "fabriclint/cdg.h"
+#include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
 #include "graph.h"
 
@@ -40,10 +40,15 @@ struct fl_ctx {
 /* Members added by later modules (core/host_ext.c). */
 void fl_host_fill_ext(fl_host_api *a);
 
-/* ---- the API table ------------------------------------------------------------ */
+/* ---- the API table
+ * ------------------------------------------------------------ */
 
-static const fl_fabric *api_fabric(fl_ctx *c) { return c->fab; }
-static const char *api_rule_id(fl_ctx *c) { return c->rule->id; }
+static const fl_fabric *api_fabric(fl_ctx *c) {
+  return c->fab;
+}
+static const char *api_rule_id(fl_ctx *c) {
+  return c->rule->id;
+}
 
 static const fl_param_def *find_param_def(const fl_rule_def *r,
                                           const char *name) {
@@ -129,7 +134,9 @@ static int api_param_string(fl_ctx *c, const char *name, const char **out) {
   return FL_OK;
 }
 
-static char *xstrdup(const char *s) { return strdup(s ? s : ""); }
+static char *xstrdup(const char *s) {
+  return strdup(s ? s : "");
+}
 
 /* Location of a finding: first link, else first port, else first node that
  * has provenance. */
@@ -139,18 +146,21 @@ static void locate(const fl_fabric *fab, const fl_finding *f,
   uint32_t line = 0, col = 0;
   for (uint32_t i = 0; i < f->n_links && !file; i++)
     if (fl_fabric_provenance(fab, FL_ENT_LINK, f->links[i], &file, &line,
-                             &col) != FL_OK || !*file)
+                             &col) != FL_OK ||
+        !*file)
       file = NULL;
   for (uint32_t i = 0; i < f->n_ports && !file; i++) {
     fl_id p = fl_fabric_find_port(fab, f->ports[i].node, f->ports[i].port);
     if (p == FL_NONE ||
-        fl_fabric_provenance(fab, FL_ENT_PORT, p, &file, &line, &col) != FL_OK ||
+        fl_fabric_provenance(fab, FL_ENT_PORT, p, &file, &line, &col) !=
+            FL_OK ||
         !*file)
       file = NULL;
   }
   for (uint32_t i = 0; i < f->n_nodes && !file; i++)
     if (fl_fabric_provenance(fab, FL_ENT_NODE, f->nodes[i], &file, &line,
-                             &col) != FL_OK || !*file)
+                             &col) != FL_OK ||
+        !*file)
       file = NULL;
   if (file) {
     r->file = xstrdup(file);
@@ -178,7 +188,8 @@ static char *default_key(const fl_finding_rec *r) {
 
 static int check_finding(const fl_ctx *c, const fl_finding *f) {
   uint32_t nn = fl_fabric_node_count(c->fab);
-  if (!f || f->struct_size < sizeof(uint32_t) * 2 + sizeof(char *) || !f->message)
+  if (!f || f->struct_size < sizeof(uint32_t) * 2 + sizeof(char *) ||
+      !f->message)
     return FL_EINVAL;
   if ((f->n_nodes && !f->nodes) || (f->n_ports && !f->ports) ||
       (f->n_links && !f->links) || f->severity > FL_SEV_ERROR)
@@ -225,6 +236,11 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
     return FL_EINVAL;
   r.rule = xstrdup(c->rule->id);
   r.severity = f.severity ? f.severity : c->rule->default_severity;
+  /* a policy override applies to every finding of the rule: the user's
+   * judgement of a rule's weight beats the plugin's */
+  uint32_t over = fl_policy_severity_of(c->host->policy, c->rule->id);
+  if (over)
+    r.severity = over;
   r.message = xstrdup(f.message);
   r.n_nodes = f.n_nodes;
   r.nodes = calloc(f.n_nodes + 1, sizeof *r.nodes);
@@ -252,7 +268,7 @@ static void api_fail(fl_ctx *c, const char *msg) {
 static void api_log(fl_ctx *c, uint32_t level, const char *msg) {
   if (c->host->verbose || level >= FL_SEV_WARNING)
     fprintf(stderr, "fabriclint: %s: %s: %s\n", c->rule->id,
-            level >= FL_SEV_ERROR ? "error"
+            level >= FL_SEV_ERROR     ? "error"
             : level == FL_SEV_WARNING ? "warning"
                                       : "note",
             msg ? msg : "");
@@ -363,7 +379,8 @@ void fl_host_free(fl_host *h) {
   memset(h, 0, sizeof *h);
 }
 
-/* ---- loading ---------------------------------------------------------------------- */
+/* ---- loading
+ * ---------------------------------------------------------------------- */
 
 static int check_perms(const char *path, const char *what, fl_error *err) {
   struct stat st;
@@ -459,16 +476,18 @@ static int copy_rules(fl_host *h, fl_loaded_plugin *p, const fl_plugin_desc *d,
   return FL_OK;
 }
 
-static int check_desc(const char *path, const fl_plugin_desc *d, fl_error *err) {
+static int check_desc(const char *path, const fl_plugin_desc *d,
+                      fl_error *err) {
   if (!d)
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
                         "%s() returned no descriptor", FL_PLUGIN_ENTRY);
   if (d->abi_major != FL_ABI_MAJOR)
-    return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
-                        "plugin was built for fabriclint plugin ABI %u.%u; this "
-                        "fabriclint implements ABI %u.%u (the major versions "
-                        "must match): rebuild the plugin against this SDK",
-                        d->abi_major, d->abi_minor, FL_ABI_MAJOR, FL_ABI_MINOR);
+    return fl_error_set(
+        err, FL_EPLUGIN, path, 0, 0,
+        "plugin was built for fabriclint plugin ABI %u.%u; this "
+        "fabriclint implements ABI %u.%u (the major versions "
+        "must match): rebuild the plugin against this SDK",
+        d->abi_major, d->abi_minor, FL_ABI_MAJOR, FL_ABI_MINOR);
   if (d->abi_minor > FL_ABI_MINOR)
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
                         "plugin needs fabriclint plugin ABI %u.%u, newer than "
@@ -552,8 +571,10 @@ int fl_host_load_file(fl_host *h, const char *path, fl_error *err) {
     return rc;
   if (find_plugin(h, d->name)) {
     if (h->verbose)
-      fprintf(stderr, "fabriclint: note: %s: plugin '%s' already loaded; "
-                      "skipped\n", path, d->name);
+      fprintf(stderr,
+              "fabriclint: note: %s: plugin '%s' already loaded; "
+              "skipped\n",
+              path, d->name);
     return FL_OK; /* never dlclose (DESIGN.md §3) */
   }
   return add_plugin(h, path, handle, d, err);
@@ -622,7 +643,30 @@ const char *fl_host_builtin_dir(char *buf, size_t size) {
   return NULL;
 }
 
-/* ---- parameters and selection ------------------------------------------------ */
+/* ---- parameters and selection
+ * ------------------------------------------------ */
+
+int fl_host_add_param(fl_host *h, const char *rule, const char *name,
+                      const char *value) {
+  if (h->n_params == h->cap_params) {
+    size_t n = h->cap_params ? h->cap_params * 2 : 8;
+    fl_param_value *v = realloc(h->params, n * sizeof *v);
+    if (!v)
+      return FL_ENOMEM;
+    h->params = v;
+    h->cap_params = n;
+  }
+  fl_param_value *v = &h->params[h->n_params];
+  v->rule = strdup(rule);
+  v->name = strdup(name);
+  v->value = strdup(value);
+  if (!v->rule || !v->name || !v->value) {
+    free(v->rule), free(v->name), free(v->value);
+    return FL_ENOMEM;
+  }
+  h->n_params++;
+  return FL_OK;
+}
 
 int fl_host_set_param(fl_host *h, const char *spec, fl_error *err) {
   const char *eq = strchr(spec, '=');
@@ -635,24 +679,19 @@ int fl_host_set_param(fl_host *h, const char *spec, fl_error *err) {
                         "--param '%s': expected RULE-ID.PARAM=VALUE, e.g. "
                         "topology.degraded-link.expected-width=4x",
                         spec);
-  if (h->n_params == h->cap_params) {
-    size_t n = h->cap_params ? h->cap_params * 2 : 8;
-    fl_param_value *v = realloc(h->params, n * sizeof *v);
-    if (!v)
-      return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-    h->params = v;
-    h->cap_params = n;
-  }
-  fl_param_value *v = &h->params[h->n_params++];
-  v->rule = strndup(spec, (size_t)(dot - spec));
-  v->name = strndup(dot + 1, (size_t)(eq - dot - 1));
-  v->value = strdup(eq + 1);
+  char *rule = strndup(spec, (size_t)(dot - spec));
+  char *name = strndup(dot + 1, (size_t)(eq - dot - 1));
+  int rc = rule && name ? fl_host_add_param(h, rule, name, eq + 1) : FL_ENOMEM;
+  free(rule);
+  free(name);
+  if (rc != FL_OK)
+    return fl_error_set(err, rc, NULL, 0, 0, "out of memory");
   return FL_OK;
 }
 
 /* A rule of plugin @plugin that has parameter @name, or NULL. */
 static const fl_rule_def *plugin_rule_with(const fl_host *h, const char *plugin,
-                                          const char *name) {
+                                           const char *name) {
   for (size_t i = 0; i < h->n_plugins; i++) {
     if (strcmp(h->plugins[i].desc.name, plugin) != 0)
       continue;
@@ -694,6 +733,137 @@ int fl_host_check_params(const fl_host *h, fl_error *err) {
   return FL_OK;
 }
 
+const fl_rule_def *fl_host_find_rule(const fl_host *h, const char *id) {
+  return find_rule(h, id);
+}
+
+const fl_param_def *fl_host_find_param(const fl_host *h, const char *rule,
+                                       const char *name) {
+  const fl_rule_def *r = find_rule(h, rule);
+  if (!r && !strchr(rule, '.'))
+    r = plugin_rule_with(h, rule, name);
+  return r ? find_param_def(r, name) : NULL;
+}
+
+int fl_host_pattern_used(const fl_host *h, const char *pattern) {
+  for (size_t i = 0; i < h->n_plugins; i++)
+    for (uint32_t r = 0; r < h->plugins[i].desc.n_rules; r++)
+      if (fl_policy_rule_matches(pattern, h->plugins[i].rules[r]->id))
+        return 1;
+  return 0;
+}
+
+/* Policy values are typed by YAML's scalar style as well as their text: a
+ * quoted "4" is a string, so an int parameter wants a plain scalar. */
+static int policy_value_ok(const fl_param_def *d, const fl_policy_param *v) {
+  const char *t = v->value.text;
+  char *end;
+  switch (d->type) {
+  case FL_PARAM_INT:
+    errno = 0;
+    (void)strtoll(t, &end, 10);
+    return !v->quoted && !errno && end != t && !*end;
+  case FL_PARAM_DOUBLE:
+    errno = 0;
+    (void)strtod(t, &end);
+    return !v->quoted && !errno && end != t && !*end;
+  case FL_PARAM_BOOL:
+    return !v->quoted && (strcmp(t, "true") == 0 || strcmp(t, "false") == 0);
+  default:
+    return 1;
+  }
+}
+
+static const char *param_type_word(uint32_t t) {
+  switch (t) {
+  case FL_PARAM_INT:
+    return "an integer";
+  case FL_PARAM_DOUBLE:
+    return "a number";
+  case FL_PARAM_BOOL:
+    return "true or false";
+  default:
+    return "a string";
+  }
+}
+
+static int pattern_check(const fl_host *h, const fl_policy *p,
+                         const fl_policy_str *s, const char *what,
+                         fl_error *err) {
+  if (fl_host_pattern_used(h, s->text))
+    return FL_OK;
+  return fl_error_set(err, FL_EINVAL, p->path, s->line, s->col,
+                      "%s '%s' matches no loaded rule (see fabriclint rules)",
+                      what, s->text);
+}
+
+int fl_host_set_policy(fl_host *h, const fl_policy *p, fl_error *err) {
+  int rc = FL_OK;
+  for (size_t i = 0; i < p->n_enable && rc == FL_OK; i++)
+    rc = pattern_check(h, p, &p->enable[i], "rules.enable:", err);
+  for (size_t i = 0; i < p->n_disable && rc == FL_OK; i++)
+    rc = pattern_check(h, p, &p->disable[i], "rules.disable:", err);
+  for (size_t i = 0; i < p->n_severity && rc == FL_OK; i++)
+    rc = pattern_check(h, p, &p->severity[i].pattern, "severity:", err);
+  for (size_t i = 0; i < p->n_waivers && rc == FL_OK; i++)
+    rc = pattern_check(h, p, &p->waivers[i].rule, "waiver rule", err);
+  for (size_t i = 0; i < p->n_params && rc == FL_OK; i++) {
+    const fl_policy_param *v = &p->params[i];
+    if (!find_rule(h, v->rule.text) && !(strchr(v->rule.text, '.') == NULL &&
+                                         fl_host_pattern_used(h, v->rule.text)))
+      rc = fl_error_set(err, FL_EINVAL, p->path, v->rule.line, v->rule.col,
+                        "params: no loaded rule or plugin '%s' (see "
+                        "fabriclint rules)",
+                        v->rule.text);
+    const fl_param_def *d =
+        rc == FL_OK ? fl_host_find_param(h, v->rule.text, v->name.text) : NULL;
+    if (rc == FL_OK && !d)
+      rc = fl_error_set(err, FL_EINVAL, p->path, v->name.line, v->name.col,
+                        "params: '%s' has no parameter '%s'", v->rule.text,
+                        v->name.text);
+    if (rc == FL_OK && !policy_value_ok(d, v))
+      rc = fl_error_set(err, FL_EINVAL, p->path, v->value.line, v->value.col,
+                        "params: %s.%s expects %s, got %s'%s'", v->rule.text,
+                        v->name.text, param_type_word(d->type),
+                        v->quoted ? "the quoted string " : "", v->value.text);
+  }
+  /* policy values go first: --param values, added later, win */
+  if (rc == FL_OK && p->n_params) {
+    fl_param_value *old = h->params;
+    size_t n_old = h->n_params;
+    h->params = NULL;
+    h->n_params = h->cap_params = 0;
+    for (size_t i = 0; i < p->n_params && rc == FL_OK; i++)
+      rc = fl_host_add_param(h, p->params[i].rule.text, p->params[i].name.text,
+                             p->params[i].value.text);
+    for (size_t i = 0; i < n_old; i++) {
+      if (rc == FL_OK)
+        rc = fl_host_add_param(h, old[i].rule, old[i].name, old[i].value);
+      free(old[i].rule), free(old[i].name), free(old[i].value);
+    }
+    free(old);
+    if (rc != FL_OK)
+      return fl_error_set(err, rc, NULL, 0, 0, "out of memory");
+  }
+  if (rc == FL_OK)
+    h->policy = p;
+  return rc;
+}
+
+uint32_t fl_host_rule_severity(const fl_host *h, const fl_rule_def *r) {
+  uint32_t over = fl_policy_severity_of(h->policy, r->id);
+  return over ? over : r->default_severity;
+}
+
+int fl_host_rule_runs(const fl_host *h, const fl_rule_def *r,
+                      const char *patterns) {
+  if (fl_policy_disables(h->policy, r->id))
+    return 0;
+  if (patterns)
+    return fl_host_rule_selected(r, patterns);
+  return r->enabled_by_default || fl_policy_enables(h->policy, r->id);
+}
+
 int fl_host_rule_selected(const fl_rule_def *r, const char *patterns) {
   if (!patterns)
     return r->enabled_by_default != 0;
@@ -714,18 +884,34 @@ int fl_host_rule_selected(const fl_rule_def *r, const char *patterns) {
   return 0;
 }
 
-/* ---- running ------------------------------------------------------------------- */
+/* ---- running
+ * ------------------------------------------------------------------- */
 
-int fl_host_run(fl_host *h, const fl_fabric *fab, const char *patterns,
-                fl_findings *out, size_t *n_run, fl_error *err) {
+int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
+                      fl_findings *out, fl_rule_run **runs, size_t *n_runs,
+                      fl_error *err) {
   int rc = FL_OK;
-  size_t runs = 0;
+  size_t n = 0, cap = 0;
+  fl_rule_run *v = NULL;
   for (size_t i = 0; i < h->n_plugins; i++) {
     fl_loaded_plugin *p = &h->plugins[i];
     for (uint32_t r = 0; r < p->desc.n_rules; r++) {
       const fl_rule_def *rule = p->rules[r];
-      if (!fl_host_rule_selected(rule, patterns))
+      if (!fl_host_rule_runs(h, rule, patterns))
         continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 32;
+        fl_rule_run *nv = realloc(v, cap * sizeof *nv);
+        if (!nv) {
+          free(v);
+          return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        v = nv;
+      }
+      fl_rule_run *run = &v[n++];
+      memset(run, 0, sizeof *run);
+      run->rule = rule;
+      run->plugin = p->desc.name;
       fl_ctx ctx;
       memset(&ctx, 0, sizeof ctx);
       ctx.host = h;
@@ -733,14 +919,27 @@ int fl_host_run(fl_host *h, const fl_fabric *fab, const char *patterns,
       ctx.rule = rule;
       ctx.out = out;
       int crc = rule->check(&h->api, &ctx, p->data);
-      runs++;
-      if (crc != 0 || ctx.failed)
+      if (crc != 0 || ctx.failed) {
+        run->failed = 1;
+        snprintf(run->message, sizeof run->message, "%s",
+                 ctx.failed ? ctx.fail_msg : "check() returned an error");
         rc = fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
-                          "rule %s could not run: %s", rule->id,
-                          ctx.failed ? ctx.fail_msg : "check() returned an error");
+                          "rule %s could not run: %s", rule->id, run->message);
+      }
     }
   }
+  *runs = v;
+  *n_runs = n;
+  return rc;
+}
+
+int fl_host_run(fl_host *h, const fl_fabric *fab, const char *patterns,
+                fl_findings *out, size_t *n_run, fl_error *err) {
+  fl_rule_run *runs = NULL;
+  size_t n = 0;
+  int rc = fl_host_run_rules(h, fab, patterns, out, &runs, &n, err);
+  free(runs);
   if (n_run)
-    *n_run = runs;
+    *n_run = n;
   return rc;
 }

@@ -48,7 +48,7 @@ extern "C" {
 #define FL_PLUGIN_EXPORT
 #endif
 
-typedef struct fl_fabric fl_fabric;
+/* fl_fabric is declared in fabriclint/fabric.h (via cdg.h). */
 /** fl_ctx — one rule run: its parameters, its findings sink. Opaque. */
 typedef struct fl_ctx fl_ctx;
 
@@ -289,6 +289,17 @@ typedef struct fl_host_api {
                  const fl_id *dst, uint32_t n_dst, const double *capacity,
                  const uint8_t *node_off, const uint8_t *link_off,
                  double *value);
+
+  /* -- adaptive-routing tables (ibdiagnet2.far): semantics of the
+   * fl_fabric_ar_* functions in fabriclint/routing.h. Added after 1.0:
+   * check struct_size covers them (offsetof) before use. -- */
+  uint32_t (*ar_count)(const fl_fabric *f);
+  int (*ar_has)(const fl_fabric *f, fl_id sw);
+  const uint8_t *(*ar_lid_state)(const fl_fabric *f, fl_id sw, uint32_t *len);
+  const uint16_t *(*ar_lid_group)(const fl_fabric *f, fl_id sw, uint32_t *len);
+  uint32_t (*ar_group_count)(const fl_fabric *f, fl_id sw);
+  int (*ar_group)(const fl_fabric *f, fl_id sw, uint32_t group,
+                  uint8_t ports[32]);
 } fl_host_api;
 
 /**

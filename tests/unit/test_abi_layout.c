@@ -1,0 +1,227 @@
+/*
+ * tests/unit/test_abi_layout.c — the plugin ABI, frozen (DESIGN.md §3,
+ * docs/plugins.md "ABI promises").
+ *
+ * A plugin built against the ABI 1.0 headers must keep loading into every
+ * 1.x host. That holds only while every member of every public struct keeps
+ * its offset: structs may grow at the end (struct_size says how far a
+ * plugin's copy goes), never change in the middle. These static assertions
+ * pin the x86-64 / aarch64 (LP64) layout of ABI 1.0, so a change that would
+ * break old plugins fails the build, not a user's CI. When a struct grows
+ * at the end, add the new members here with the minor version that added
+ * them; never edit an existing line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "fabriclint/cdg.h"
+#include "fabriclint/error.h"
+#include "fabriclint/plugin.h"
+#include "fabriclint/types.h"
+
+#define OFF(type, member, off)                                                 \
+  _Static_assert(offsetof(type, member) == (off),                              \
+                 #type "." #member " moved: plugin ABI break")
+#define SIZE(type, size)                                                       \
+  _Static_assert(sizeof(type) == (size), #type " changed size")
+#define MIN_SIZE(type, size)                                                   \
+  _Static_assert(sizeof(type) >= (size), #type " shrank: plugin ABI break")
+
+#if UINTPTR_MAX == 0xffffffffffffffffu /* LP64 */
+
+/* -- ABI 1.0: what plugins fill in (grow at the end only) -- */
+OFF(fl_param_def, struct_size, 0);
+OFF(fl_param_def, type, 4);
+OFF(fl_param_def, name, 8);
+OFF(fl_param_def, default_value, 16);
+OFF(fl_param_def, unit, 24);
+OFF(fl_param_def, doc, 32);
+MIN_SIZE(fl_param_def, 40);
+
+OFF(fl_rule_def, struct_size, 0);
+OFF(fl_rule_def, default_severity, 4);
+OFF(fl_rule_def, id, 8);
+OFF(fl_rule_def, summary, 16);
+OFF(fl_rule_def, help, 24);
+OFF(fl_rule_def, enabled_by_default, 32);
+OFF(fl_rule_def, needs, 36);
+OFF(fl_rule_def, params, 40);
+OFF(fl_rule_def, n_params, 48);
+OFF(fl_rule_def, check, 56);
+MIN_SIZE(fl_rule_def, 64);
+
+OFF(fl_port_ref, node, 0);
+OFF(fl_port_ref, port, 4);
+SIZE(fl_port_ref, 8); /* passed as an array: its size is frozen */
+
+OFF(fl_finding, struct_size, 0);
+OFF(fl_finding, severity, 4);
+OFF(fl_finding, message, 8);
+OFF(fl_finding, nodes, 16);
+OFF(fl_finding, n_nodes, 24);
+OFF(fl_finding, n_ports, 28);
+OFF(fl_finding, ports, 32);
+OFF(fl_finding, links, 40);
+OFF(fl_finding, n_links, 48);
+OFF(fl_finding, reserved0, 52);
+OFF(fl_finding, evidence_json, 56);
+OFF(fl_finding, key, 64);
+MIN_SIZE(fl_finding, 72);
+
+OFF(fl_plugin_desc, struct_size, 0);
+OFF(fl_plugin_desc, abi_major, 4);
+OFF(fl_plugin_desc, abi_minor, 8);
+OFF(fl_plugin_desc, n_rules, 12);
+OFF(fl_plugin_desc, name, 16);
+OFF(fl_plugin_desc, version, 24);
+OFF(fl_plugin_desc, vendor, 32);
+OFF(fl_plugin_desc, license, 40);
+OFF(fl_plugin_desc, init, 48);
+OFF(fl_plugin_desc, fini, 56);
+OFF(fl_plugin_desc, rules, 64);
+MIN_SIZE(fl_plugin_desc, 72);
+
+/* -- ABI 1.0: the host's function table (grows at the end only) -- */
+OFF(fl_host_api, struct_size, 0);
+OFF(fl_host_api, abi_major, 4);
+OFF(fl_host_api, abi_minor, 8);
+OFF(fl_host_api, reserved0, 12);
+OFF(fl_host_api, fabric, 16);
+OFF(fl_host_api, rule_id, 24);
+OFF(fl_host_api, node_count, 32);
+OFF(fl_host_api, port_count, 40);
+OFF(fl_host_api, link_count, 48);
+OFF(fl_host_api, node_kind, 56);
+OFF(fl_host_api, node_name, 64);
+OFF(fl_host_api, node_desc, 72);
+OFF(fl_host_api, node_guid, 80);
+OFF(fl_host_api, node_sysimgguid, 88);
+OFF(fl_host_api, node_devid, 96);
+OFF(fl_host_api, node_system, 104);
+OFF(fl_host_api, node_device, 112);
+OFF(fl_host_api, node_nports, 120);
+OFF(fl_host_api, node_tier, 128);
+OFF(fl_host_api, node_first_port, 136);
+OFF(fl_host_api, node_port_count, 144);
+OFF(fl_host_api, find_port, 152);
+OFF(fl_host_api, find_node_guid, 160);
+OFF(fl_host_api, find_node_name, 168);
+OFF(fl_host_api, port_node, 176);
+OFF(fl_host_api, port_num, 184);
+OFF(fl_host_api, port_guid, 192);
+OFF(fl_host_api, port_lid, 200);
+OFF(fl_host_api, port_lmc, 208);
+OFF(fl_host_api, port_label, 216);
+OFF(fl_host_api, port_link_count, 224);
+OFF(fl_host_api, port_link, 232);
+OFF(fl_host_api, link_port, 240);
+OFF(fl_host_api, link_other, 248);
+OFF(fl_host_api, link_width, 256);
+OFF(fl_host_api, link_speed, 264);
+OFF(fl_host_api, link_width_b, 272);
+OFF(fl_host_api, link_speed_b, 280);
+OFF(fl_host_api, link_flags, 288);
+OFF(fl_host_api, link_gbps, 296);
+OFF(fl_host_api, attr, 304);
+OFF(fl_host_api, provenance, 312);
+OFF(fl_host_api, speed_name, 320);
+OFF(fl_host_api, speed_lane_gbps, 328);
+OFF(fl_host_api, components, 336);
+OFF(fl_host_api, articulation_points, 344);
+OFF(fl_host_api, bridges, 352);
+OFF(fl_host_api, bfs_distances, 360);
+OFF(fl_host_api, param_int, 368);
+OFF(fl_host_api, param_double, 376);
+OFF(fl_host_api, param_string, 384);
+OFF(fl_host_api, report, 392);
+OFF(fl_host_api, fail, 400);
+OFF(fl_host_api, log, 408);
+OFF(fl_host_api, lft_count, 416);
+OFF(fl_host_api, lft, 424);
+OFF(fl_host_api, max_lid, 432);
+OFF(fl_host_api, lid_port, 440);
+OFF(fl_host_api, has_sl2vl, 448);
+OFF(fl_host_api, sl2vl, 456);
+OFF(fl_host_api, has_path_sl, 464);
+OFF(fl_host_api, path_sl, 472);
+OFF(fl_host_api, note_count, 480);
+OFF(fl_host_api, note, 488);
+OFF(fl_host_api, cdg_analyze, 496);
+OFF(fl_host_api, cdg_free, 504);
+OFF(fl_host_api, components_masked, 512);
+OFF(fl_host_api, maxflow, 520);
+MIN_SIZE(fl_host_api, 528);
+
+/* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
+OFF(fl_cdg_options, struct_size, 0);
+OFF(fl_cdg_options, traffic, 4);
+OFF(fl_cdg_options, vl_mode, 8);
+OFF(fl_cdg_options, routing, 12);
+OFF(fl_cdg_options, threads, 16);
+OFF(fl_cdg_options, max_examples, 20);
+MIN_SIZE(fl_cdg_options, 24);
+SIZE(fl_cdg_hop, 32); /* arrays: sizes frozen */
+SIZE(fl_cdg_loop, 16);
+SIZE(fl_cdg_fwd_loop, 16);
+SIZE(fl_cdg_unrouted, 32);
+SIZE(fl_cdg_valley, 16);
+OFF(fl_cdg_report, routing, 0);
+OFF(fl_cdg_report, dependencies, 16);
+OFF(fl_cdg_report, sources, 24);
+OFF(fl_cdg_report, n_loops, 28);
+OFF(fl_cdg_report, loops, 32);
+OFF(fl_cdg_report, n_fwd_loops, 40);
+OFF(fl_cdg_report, n_unrouted, 44);
+OFF(fl_cdg_report, fwd_loops, 48);
+OFF(fl_cdg_report, unrouted, 56);
+OFF(fl_cdg_report, fwd_loop_count, 64);
+OFF(fl_cdg_report, unrouted_pairs, 72);
+OFF(fl_cdg_report, valley_count, 80);
+OFF(fl_cdg_report, missing_sl2vl, 88);
+OFF(fl_cdg_report, n_valleys, 96);
+OFF(fl_cdg_report, traffic, 100);
+OFF(fl_cdg_report, valleys, 104);
+OFF(fl_cdg_report, seconds, 112);
+#endif
+
+/* Values of the ABI that plugins compile in: changing one breaks them. */
+_Static_assert(FL_ABI_MAJOR == 1u, "ABI major changed: a new entry point");
+_Static_assert(FL_SEV_INFO == 1u && FL_SEV_WARNING == 2u && FL_SEV_ERROR == 3u,
+               "severity codes");
+_Static_assert(FL_NODE_SWITCH == 1u && FL_NODE_CA == 2u && FL_NODE_ROUTER == 3u,
+               "node kinds");
+_Static_assert(FL_ENT_NODE == 1u && FL_ENT_PORT == 2u && FL_ENT_LINK == 3u,
+               "entity kinds");
+_Static_assert(FL_PARAM_INT == 1u && FL_PARAM_DOUBLE == 2u &&
+                   FL_PARAM_STRING == 3u && FL_PARAM_BOOL == 4u,
+               "parameter types");
+_Static_assert(FL_OK == 0 && FL_EINVAL == -1 && FL_ENOMEM == -4 &&
+                   FL_ENOTFOUND == -6,
+               "return codes");
+_Static_assert(FL_NONE == 0xffffffffu, "FL_NONE");
+
+static void test_entry_point_name(void **state) {
+  (void)state;
+  assert_string_equal(FL_PLUGIN_ENTRY, "fabriclint_plugin_v1");
+}
+
+static void test_struct_sizes_are_multiples_of_8(void **state) {
+  (void)state;
+  /* struct_size-prefixed structs are copied by size: no tail padding games */
+  assert_int_equal(sizeof(fl_finding) % 8, 0);
+  assert_int_equal(sizeof(fl_rule_def) % 8, 0);
+  assert_int_equal(sizeof(fl_plugin_desc) % 8, 0);
+  assert_int_equal(sizeof(fl_host_api) % 8, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_entry_point_name),
+      cmocka_unit_test(test_struct_sizes_are_multiples_of_8),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
