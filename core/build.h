@@ -152,3 +152,23 @@ void fl_b_note(fl_fabric *fab, const char *category, fl_prov prov,
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* ---- adaptive-routing tables (core/routing.c, loaded by core/ar_load.c) -- */
+
+/** fl_b_ar_switch() — mark switch @sw as having AR tables (possibly empty). */
+int fl_b_ar_switch(fl_fabric *fab, fl_id sw);
+
+/**
+ * fl_b_ar_group() — add the ports of bitmap @ports (bit p%8 of byte p/8) to
+ * AR group @group (0..65535) of switch @sw; sub-groups of one group are
+ * added one call each and end up united. FL_OK, FL_EINVAL, FL_ENOMEM.
+ */
+int fl_b_ar_group(fl_fabric *fab, fl_id sw, uint32_t group,
+                  const uint8_t ports[32]);
+
+/**
+ * fl_b_ar_lid() — AR LFT entry of switch @sw for @lid: @state
+ * (FL_AR_STATE_*) and AR group @group. FL_OK, FL_EINVAL, FL_ENOMEM.
+ */
+int fl_b_ar_lid(fl_fabric *fab, fl_id sw, uint32_t lid, uint32_t state,
+                uint32_t group);

@@ -60,6 +60,18 @@ typedef struct fl_note_rec {
   fl_prov prov;
 } fl_note_rec;
 
+/* Adaptive-routing tables of one switch (core/ar_load.c, ibdiagnet2.far):
+ * the AR group table (group number -> member ports, the union of its
+ * sub-groups) and the AR LFT (per LID: state and group). */
+typedef struct fl_ar_sw {
+  uint8_t *state;    /* per LID: FL_AR_STATE_*, 0 = no entry */
+  uint16_t *group;   /* per LID: AR group number */
+  uint32_t len;      /* entries in state/group (LIDs 0..len-1) */
+  uint32_t n_groups; /* group numbers 0..n_groups-1 have a slot */
+  uint8_t (*gports)[32]; /* per group: bitmap of member port numbers */
+  uint8_t *gdefined;     /* per group: 1 when the table defines it */
+} fl_ar_sw;
+
 /* Routing state (core/routing.c). */
 typedef struct fl_routing {
   uint8_t **lft;      /* per node: LFT row or NULL */
@@ -77,6 +89,9 @@ typedef struct fl_routing {
   fl_u64map node_guid_idx; /* build: node GUID -> first node */
   fl_note_rec *notes;
   size_t n_notes, cap_notes;
+  fl_ar_sw **ar;     /* per node: AR tables or NULL (core/ar_load.c) */
+  size_t cap_ar;     /* size of ar */
+  uint32_t n_ar;     /* switches with AR tables */
 } fl_routing;
 
 struct fl_fabric {

@@ -17,6 +17,8 @@
 #include "fabriclint/routing.h"
 #include "routing_impl.h"
 
+static void fl_ar_free(fl_routing *rt);
+
 /* ---- builder ---------------------------------------------------------------- */
 
 static int ensure_nodes(fl_routing *rt, size_t n) {
@@ -212,6 +214,7 @@ void fl_routing_free(fl_routing *rt) {
   fl_u64map_free(&rt->port_guid_idx);
   fl_u64map_free(&rt->node_guid_idx);
   free(rt->notes);
+  fl_ar_free(rt);
   memset(rt, 0, sizeof *rt);
 }
 
@@ -277,4 +280,167 @@ int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
   if (message)
     *message = fl_b_atom_str(fab, r->message);
   return FL_OK;
+}
+
+/* ---- adaptive routing (AR) tables ----------------------------------------------
+ *
+ * What NVIDIA's SM programs into AR-capable switches (ibdiagnet2.far, see
+ * core/ar_load.c): an AR group table (group -> port set) and an AR LFT
+ * (per LID: static port, state Static/HBF/Free, group). The static port is
+ * the ordinary LFT entry, so it is kept there (fl_b_lft_row), not here.
+ * Storage is per switch and allocated only for switches with AR data:
+ * 3 bytes per LID (state + group), like the LFT's one byte. */
+
+static void fl_ar_free(fl_routing *rt) {
+  for (size_t i = 0; i < rt->cap_ar; i++) {
+    fl_ar_sw *a = rt->ar[i];
+    if (!a)
+      continue;
+    free(a->state);
+    free(a->group);
+    free(a->gports);
+    free(a->gdefined);
+    free(a);
+  }
+  free(rt->ar);
+  rt->ar = NULL;
+  rt->cap_ar = 0;
+  rt->n_ar = 0;
+}
+
+static fl_ar_sw *ar_sw(fl_fabric *fab, fl_id sw) {
+  fl_routing *rt = &fab->rt;
+  if (fab->finalized || sw >= fab->n_nodes)
+    return NULL;
+  if (sw >= rt->cap_ar) {
+    size_t nc = rt->cap_ar ? rt->cap_ar : 64;
+    while (nc <= sw)
+      nc *= 2;
+    fl_ar_sw **v = realloc(rt->ar, nc * sizeof *v);
+    if (!v)
+      return NULL;
+    memset(v + rt->cap_ar, 0, (nc - rt->cap_ar) * sizeof *v);
+    rt->ar = v;
+    rt->cap_ar = nc;
+  }
+  if (!rt->ar[sw]) {
+    rt->ar[sw] = calloc(1, sizeof(fl_ar_sw));
+    if (!rt->ar[sw])
+      return NULL;
+    rt->n_ar++;
+  }
+  return rt->ar[sw];
+}
+
+int fl_b_ar_switch(fl_fabric *fab, fl_id sw) {
+  return ar_sw(fab, sw) ? FL_OK : FL_ENOMEM;
+}
+
+int fl_b_ar_group(fl_fabric *fab, fl_id sw, uint32_t group,
+                  const uint8_t ports[32]) {
+  if (group > 0xffffu)
+    return FL_EINVAL;
+  fl_ar_sw *a = ar_sw(fab, sw);
+  if (!a)
+    return FL_ENOMEM;
+  if (group >= a->n_groups) {
+    uint32_t nc = a->n_groups ? a->n_groups : 8;
+    while (nc <= group)
+      nc *= 2;
+    uint8_t(*g)[32] = realloc(a->gports, (size_t)nc * sizeof *g);
+    if (!g)
+      return FL_ENOMEM;
+    a->gports = g;
+    uint8_t *d = realloc(a->gdefined, nc);
+    if (!d)
+      return FL_ENOMEM;
+    a->gdefined = d;
+    memset(a->gports + a->n_groups, 0, (size_t)(nc - a->n_groups) * 32);
+    memset(a->gdefined + a->n_groups, 0, nc - a->n_groups);
+    a->n_groups = nc;
+  }
+  for (int i = 0; i < 32; i++)
+    a->gports[group][i] |= ports[i];
+  a->gdefined[group] = 1;
+  return FL_OK;
+}
+
+int fl_b_ar_lid(fl_fabric *fab, fl_id sw, uint32_t lid, uint32_t state,
+                uint32_t group) {
+  if (lid == 0 || lid > FL_MAX_UCAST_LID || group > 0xffffu || state == 0 ||
+      state > FL_AR_STATE_FREE)
+    return FL_EINVAL;
+  fl_ar_sw *a = ar_sw(fab, sw);
+  if (!a)
+    return FL_ENOMEM;
+  if (lid >= a->len) {
+    uint32_t nc = a->len ? a->len : 64;
+    while (nc <= lid)
+      nc *= 2;
+    if (nc > FL_MAX_UCAST_LID + 1)
+      nc = FL_MAX_UCAST_LID + 1;
+    uint8_t *s = realloc(a->state, nc);
+    if (!s)
+      return FL_ENOMEM;
+    a->state = s;
+    uint16_t *g = realloc(a->group, (size_t)nc * sizeof *g);
+    if (!g)
+      return FL_ENOMEM;
+    a->group = g;
+    memset(a->state + a->len, 0, nc - a->len);
+    memset(a->group + a->len, 0, (size_t)(nc - a->len) * sizeof *g);
+    a->len = nc;
+  }
+  a->state[lid] = (uint8_t)state;
+  a->group[lid] = (uint16_t)group;
+  return FL_OK;
+}
+
+uint32_t fl_fabric_ar_count(const fl_fabric *fab) { return fab->rt.n_ar; }
+
+static const fl_ar_sw *ar_get(const fl_fabric *fab, fl_id sw) {
+  return sw < fab->rt.cap_ar ? fab->rt.ar[sw] : NULL;
+}
+
+int fl_fabric_ar_has(const fl_fabric *fab, fl_id sw) {
+  return ar_get(fab, sw) != NULL;
+}
+
+const uint8_t *fl_fabric_ar_lid_state(const fl_fabric *fab, fl_id sw,
+                                      uint32_t *len) {
+  const fl_ar_sw *a = ar_get(fab, sw);
+  if (len)
+    *len = a ? a->len : 0;
+  return a && a->len ? a->state : NULL;
+}
+
+const uint16_t *fl_fabric_ar_lid_group(const fl_fabric *fab, fl_id sw,
+                                       uint32_t *len) {
+  const fl_ar_sw *a = ar_get(fab, sw);
+  if (len)
+    *len = a ? a->len : 0;
+  return a && a->len ? a->group : NULL;
+}
+
+uint32_t fl_fabric_ar_group_count(const fl_fabric *fab, fl_id sw) {
+  const fl_ar_sw *a = ar_get(fab, sw);
+  uint32_t n = 0;
+  for (uint32_t g = 0; a && g < a->n_groups; g++)
+    if (a->gdefined[g])
+      n = g + 1;
+  return n;
+}
+
+int fl_fabric_ar_group(const fl_fabric *fab, fl_id sw, uint32_t group,
+                       uint8_t ports[32]) {
+  const fl_ar_sw *a = ar_get(fab, sw);
+  if (!a || group >= a->n_groups || !a->gdefined[group])
+    return FL_ENOTFOUND;
+  int n = 0;
+  for (int i = 0; i < 32; i++) {
+    if (ports)
+      ports[i] = a->gports[group][i];
+    n += __builtin_popcount(a->gports[group][i]);
+  }
+  return n;
 }

@@ -89,6 +89,50 @@ uint32_t fl_fabric_note_count(const fl_fabric *fab);
 int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
                    const char **file, uint32_t *line, const char **message);
 
+
+/* ---- adaptive routing (AR) tables ---------------------------------------
+ * Loaded from ibdiagnet's `ibdiagnet2.far` dump (core/ar_load.c, whose
+ * header gives the grammar): per AR switch, an AR group table (group number ->
+ * member ports, the union of its sub-groups) and an AR LFT giving, per LID,
+ * the AR state and the AR group. The entry's static port is the ordinary
+ * LFT entry (fl_fabric_lft()). A switch with no AR data has none of this;
+ * design inputs express AR only as the `ar` attribute on switches.
+ */
+
+/** AR LFT states (fl_fabric_ar_lid_state()); 0 = no entry for the LID. */
+#define FL_AR_STATE_STATIC 1u /**< "Static": the static port only */
+#define FL_AR_STATE_HBF 2u    /**< "HBF": hash-based forwarding in the group */
+#define FL_AR_STATE_FREE 3u   /**< "Free": adaptive choice in the group */
+
+/** Number of switches with AR tables loaded. */
+uint32_t fl_fabric_ar_count(const fl_fabric *fab);
+
+/** 1 when switch @sw has AR tables loaded, else 0. */
+int fl_fabric_ar_has(const fl_fabric *fab, fl_id sw);
+
+/**
+ * fl_fabric_ar_lid_state() / fl_fabric_ar_lid_group() — the AR LFT of
+ * switch @sw: arrays of *@len entries indexed by LID; state FL_AR_STATE_* (0
+ * where the dump had no entry) and AR group number. NULL and *@len = 0 when
+ * @sw has no AR LFT. Owned by the fabric.
+ */
+const uint8_t *fl_fabric_ar_lid_state(const fl_fabric *fab, fl_id sw,
+                                      uint32_t *len);
+const uint16_t *fl_fabric_ar_lid_group(const fl_fabric *fab, fl_id sw,
+                                       uint32_t *len);
+
+/** One more than the largest AR group number defined on @sw (0: none). */
+uint32_t fl_fabric_ar_group_count(const fl_fabric *fab, fl_id sw);
+
+/**
+ * fl_fabric_ar_group() — member ports of AR group @group of switch @sw as a
+ * bitmap (bit p%8 of @ports[p/8] set for port p; @ports may be NULL).
+ * Returns the number of member ports, or FL_ENOTFOUND when the group is
+ * not defined.
+ */
+int fl_fabric_ar_group(const fl_fabric *fab, fl_id sw, uint32_t group,
+                       uint8_t ports[32]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,1210 @@
+/*
+ * plugins/ecmp-balance/ecmp.c — does the routing spread load evenly over the
+ * links the design paid for? (rule id prefix `ecmp-balance`)
+ *
+ * Structural rules (a plan or a dump; no routing needed; tiers from the
+ * `tier` attributes or derived from the shape):
+ *  - uplink-asymmetry: switches of a tier differ in uplink count or
+ *    capacity, or a switch's parallel cables differ per upper neighbour;
+ *  - oversubscription: down-capacity / up-capacity (Gb/s = width x lane
+ *    rate, api->link_gbps) above the policy ratio;
+ *  - mixed-speed-group: a minimal next-hop set mixes link speeds (plain
+ *    ECMP splits by count, not capacity: needs weighted ECMP);
+ *  - group-width: a minimal next-hop set wider than the hardware ECMP
+ *    group limit, or narrower than min-width where the switch has that many
+ *    uplinks and the hop goes up;
+ * Routing-based rules:
+ *  - port-imbalance: per switch, destination LIDs routed per egress port
+ *    among equivalent ports (the uplinks; same-tier ports), from the LFTs:
+ *    the check_lft_balance question (infiniband-diags; that script stops
+ *    at port 36) for any radix: max - min against a tolerance, with the
+ *    coefficient of variation;
+ *  - link-load: link loads and effective bisection bandwidth under named
+ *    traffic patterns (traffic.c), from the LFTs or, with none, from fluid
+ *    ECMP over minimal next hops;
+ *  - summary (info): path diversity per tier (distribution of minimal
+ *    next-hop set sizes), capacities and oversubscription per tier, port
+ *    balance and eBB figures — every figure in evidence, so two plans can
+ *    be compared.
+ *
+ * Minimal next-hop sets come from one BFS per destination switch
+ * (fview.h), so every structural figure costs O(destination switches x
+ * switch ports), never per path. One view serves all rules: it is cached
+ * in the plugin state (init/fini), keyed by the fabric.
+ *
+ * Sources: ../shared/notes/designs-and-vendor-xml.md §4 (ECMP balance
+ * checks on a Clos, group width limits, W-ECMP), performance-anchors.md §2
+ * (eBB, ORCS, check_lft_balance); Hoefler, Schneider, Lumsdaine, Cluster
+ * 2008.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
+#include "fabriclint/routing.h"
+#include "fview.h"
+#include "traffic.h"
+
+#define MAX_PATTERNS 8
+
+typedef struct eb_state {
+  const fl_host_api *api;
+  const fl_fabric *f;
+  fview v;
+  int have_view, have_min;
+  /* cached traffic results */
+  char tr_key[512];
+  tr_result tr[MAX_PATTERNS];
+  uint32_t n_tr;
+  int have_tr;
+} eb_state;
+
+static int eb_init(const fl_host_api *api, void **data) {
+  eb_state *st = calloc(1, sizeof *st);
+  if (!st)
+    return 1;
+  st->api = api;
+  *data = st;
+  return 0;
+}
+
+static void eb_fini(void *data) {
+  eb_state *st = data;
+  if (st)
+    fv_free(&st->v);
+  free(st);
+}
+
+static const fview *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
+                         int need_min) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (st->have_view && st->f != f) {
+    fv_free(&st->v);
+    st->have_view = st->have_min = st->have_tr = 0;
+  }
+  if (!st->have_view) {
+    if (fv_build(&st->v, api, f) != 0) {
+      fv_free(&st->v);
+      api->fail(ctx, "out of memory");
+      return NULL;
+    }
+    st->f = f;
+    st->have_view = 1;
+  }
+  if (need_min && !st->have_min) {
+    if (fv_minimal(&st->v) != 0) {
+      api->fail(ctx, "out of memory");
+      return NULL;
+    }
+    st->have_min = 1;
+  }
+  return &st->v;
+}
+
+static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
+                  const char *msg, const fl_id *nodes, uint32_t n_nodes,
+                  const fl_port_ref *ports, uint32_t n_ports, const char *ev) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.severity = sev;
+  fd.message = msg;
+  fd.nodes = nodes;
+  fd.n_nodes = n_nodes;
+  fd.ports = ports;
+  fd.n_ports = n_ports;
+  fd.evidence_json = ev;
+  if (api->report(ctx, &fd) != 0) {
+    api->fail(ctx, "could not record a finding");
+    return 1;
+  }
+  return 0;
+}
+
+static const char *nm(const fview *v, uint32_t s) {
+  return v->api->node_name(v->f, v->sw_node[s]);
+}
+
+static int64_t pint(const fl_host_api *api, fl_ctx *ctx, const char *name,
+                    int64_t def) {
+  int64_t x = def;
+  api->param_int(ctx, name, &x);
+  return x;
+}
+
+static double pdbl(const fl_host_api *api, fl_ctx *ctx, const char *name,
+                   double def) {
+  double x = def;
+  api->param_double(ctx, name, &x);
+  return x;
+}
+
+/* ---- per-switch capacities ---------------------------------------------- */
+
+typedef struct sw_cap {
+  uint32_t up_n, down_n;
+  double up_g, down_g;
+  uint32_t par_min, par_max; /* cables per upper neighbour */
+  uint32_t par_min_nb, par_max_nb;
+} sw_cap;
+
+static void capacities(const fview *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
+  memset(c, 0, sizeof *c);
+  c->par_min = UINT32_MAX;
+  for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
+    int d = fv_dir(v, s, i);
+    if (d > 0) {
+      c->up_n++;
+      c->up_g += v->pgbps[i];
+      cnt[v->pnb[i]]++;
+    } else if (d < 0) {
+      c->down_n++;
+      c->down_g += v->pgbps[i];
+    }
+  }
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+    if (fv_dir(v, s, i) <= 0 || !cnt[v->pnb[i]])
+      continue;
+    uint32_t n = cnt[v->pnb[i]];
+    if (n < c->par_min)
+      c->par_min = n, c->par_min_nb = v->pnb[i];
+    if (n > c->par_max)
+      c->par_max = n, c->par_max_nb = v->pnb[i];
+  }
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    if (fv_dir(v, s, i) > 0)
+      cnt[v->pnb[i]] = 0;
+  if (c->par_min == UINT32_MAX)
+    c->par_min = 0;
+}
+
+/* ---- ecmp-balance.uplink-asymmetry ----------------------------------------
+ */
+
+typedef struct upkey {
+  uint32_t tier, up_n;
+  double up_g;
+} upkey;
+
+static int upkey_cmp(const void *pa, const void *pb) {
+  const upkey *a = pa, *b = pb;
+  if (a->tier != b->tier)
+    return a->tier < b->tier ? -1 : 1;
+  if (a->up_n != b->up_n)
+    return a->up_n < b->up_n ? -1 : 1;
+  return (a->up_g > b->up_g) - (a->up_g < b->up_g);
+}
+
+static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fview *v = view(api, ctx, data, 0);
+  if (!v)
+    return 1;
+  uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  sw_cap *caps = calloc(v->ns + 1, sizeof *caps);
+  upkey *keys = calloc(v->ns + 1, sizeof *keys);
+  if (!cnt || !caps || !keys) {
+    free(cnt), free(caps), free(keys);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  /* tiers in which some switch has uplinks: every switch there should */
+  uint32_t nk = 0;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    capacities(v, s, &caps[s], cnt);
+    keys[s].tier = v->tier[s];
+    keys[s].up_n = caps[s].up_n;
+    keys[s].up_g = caps[s].up_g;
+  }
+  nk = v->ns;
+  qsort(keys, nk, sizeof *keys, upkey_cmp);
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    uint32_t t = v->tier[s];
+    if (t == FL_TIER_UNKNOWN)
+      continue;
+    /* mode of (up_n, up_g) in tier t, and tier size */
+    uint32_t best = 0, tier_n = 0, any_up = 0, run = 0;
+    upkey mode = {0, 0, 0};
+    for (uint32_t k = 0; k < nk; k++) {
+      if (keys[k].tier != t)
+        continue;
+      tier_n++;
+      any_up |= keys[k].up_n > 0;
+      if (k > 0 && keys[k - 1].tier == t &&
+          upkey_cmp(&keys[k - 1], &keys[k]) == 0)
+        run++;
+      else
+        run = 1;
+      if (run > best)
+        best = run, mode = keys[k];
+    }
+    const sw_cap *c = &caps[s];
+    int count_off =
+        any_up && (c->up_n != mode.up_n || fabs(c->up_g - mode.up_g) > 1e-6) &&
+        best * 2 > tier_n;
+    int par_off = c->par_min != c->par_max;
+    if (!count_off && !par_off)
+      continue;
+    char msg[1024];
+    int off = snprintf(msg, sizeof msg, "switch \"%s\" (tier %u)", nm(v, s), t);
+    if (count_off)
+      off += snprintf(msg + off, sizeof msg - (size_t)off,
+                      " has %u uplink(s), %.0f Gb/s up, while %u of the %u "
+                      "tier-%u switches have %u uplink(s), %.0f Gb/s",
+                      c->up_n, c->up_g, best, tier_n, t, mode.up_n, mode.up_g);
+    if (par_off)
+      snprintf(msg + off, sizeof msg - (size_t)off,
+               "%s %u cable(s) to \"%s\" but %u to \"%s\": parallel links per "
+               "upper switch should be equal",
+               count_off ? "; it has" : " has", c->par_max,
+               nm(v, c->par_max_nb), c->par_min, nm(v, c->par_min_nb));
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "tier", t);
+    jb_key_int(&ev, "uplinks", c->up_n);
+    jb_key_double(&ev, "up_gbps", c->up_g);
+    jb_key_int(&ev, "tier_switches", tier_n);
+    jb_key_int(&ev, "tier_typical_uplinks", mode.up_n);
+    jb_key_double(&ev, "tier_typical_up_gbps", mode.up_g);
+    jb_key_int(&ev, "switches_with_typical", best);
+    jb_key_int(&ev, "parallel_min", c->par_min);
+    jb_key_int(&ev, "parallel_max", c->par_max);
+    jb_obj_close(&ev);
+    fl_id node = v->sw_node[s];
+    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  free(cnt), free(caps), free(keys);
+  return rc;
+}
+
+/* ---- ecmp-balance.oversubscription ------------------------------------------
+ */
+
+static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fview *v = view(api, ctx, data, 0);
+  if (!v)
+    return 1;
+  double ratio = pdbl(api, ctx, "max-ratio", 1.0);
+  if (!(ratio > 0)) {
+    api->fail(ctx, "parameter max-ratio: expected a positive number (down:up)");
+    return 1;
+  }
+  uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  double *tdown = calloc(256, sizeof *tdown), *tup = calloc(256, sizeof *tup);
+  if (!cnt || !tdown || !tup) {
+    free(cnt), free(tdown), free(tup);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  sw_cap c;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    capacities(v, s, &c, cnt);
+    if (v->tier[s] < 256 && c.up_n)
+      tdown[v->tier[s]] += c.down_g, tup[v->tier[s]] += c.up_g;
+  }
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    capacities(v, s, &c, cnt);
+    if (!c.up_n || !(c.up_g > 0) || c.down_g / c.up_g <= ratio * (1 + 1e-9))
+      continue;
+    uint32_t t = v->tier[s];
+    double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;
+    char msg[768];
+    snprintf(msg, sizeof msg,
+             "switch \"%s\" (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
+             "down over %u port(s), %.0f Gb/s up over %u port(s)); the policy "
+             "allows %.2f:1",
+             nm(v, s), t, c.down_g / c.up_g, c.down_g, c.down_n, c.up_g, c.up_n,
+             ratio);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "tier", t);
+    jb_key_double(&ev, "down_gbps", c.down_g);
+    jb_key_double(&ev, "up_gbps", c.up_g);
+    jb_key_int(&ev, "down_ports", c.down_n);
+    jb_key_int(&ev, "up_ports", c.up_n);
+    jb_key_double(&ev, "ratio", c.down_g / c.up_g);
+    jb_key_double(&ev, "tier_ratio", tr);
+    jb_key_double(&ev, "max_ratio", ratio);
+    jb_obj_close(&ev);
+    fl_id node = v->sw_node[s];
+    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  free(cnt), free(tdown), free(tup);
+  return rc;
+}
+
+/* ---- minimal next-hop statistics per switch -------------------------------
+ */
+
+typedef struct sw_min {
+  uint64_t mixed, wide, narrow;       /* destinations (endpoints) affected */
+  uint32_t mixed_d, wide_d, narrow_d; /* an example destination switch */
+  uint32_t max_w, max_w_d;
+} sw_min;
+
+static void min_stats(const fview *v, uint32_t s, uint32_t limit,
+                      uint32_t min_width, sw_min *m) {
+  memset(m, 0, sizeof *m);
+  uint32_t ups = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    ups += fv_dir(v, s, i) > 0;
+  for (uint32_t d = 0; d < v->nd; d++) {
+    uint32_t t = v->dsw[d];
+    if (t == s)
+      continue;
+    const uint8_t *dist = v->dist + (size_t)d * v->ns;
+    uint16_t x = v->nmin[(size_t)d * v->ns + s];
+    uint32_t w = x & FV_NMASK;
+    if (dist[s] == FV_FAR || !w)
+      continue;
+    uint32_t wt = v->sw_nep[t];
+    if (w > m->max_w)
+      m->max_w = w, m->max_w_d = d;
+    if (x & FV_MIXED) {
+      if (!m->mixed)
+        m->mixed_d = d;
+      m->mixed += wt;
+    }
+    if (w > limit) {
+      if (!m->wide)
+        m->wide_d = d;
+      m->wide += wt;
+    }
+    if (w < min_width && ups >= min_width) {
+      /* does the minimal hop go up? */
+      int up = 0;
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && fv_dir(v, s, i) > 0)
+          up = 1;
+      if (up) {
+        if (!m->narrow)
+          m->narrow_d = d;
+        m->narrow += wt;
+      }
+    }
+  }
+}
+
+/* The minimal ports of @s toward destination index @d, as text and refs. */
+static uint32_t min_ports(const fview *v, uint32_t s, uint32_t d, char *buf,
+                          size_t size, jbuf *ev) {
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  size_t off = 0;
+  uint32_t n = 0;
+  buf[0] = 0;
+  if (ev) {
+    jb_key(ev, "next_hops");
+    jb_arr_open(ev);
+  }
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+    if ((uint32_t)dist[v->pnb[i]] + 1 != dist[s])
+      continue;
+    if (off < size)
+      off += (size_t)snprintf(buf + off, size - off, "%s%u (%.0f Gb/s)",
+                              n ? ", " : "", v->pnum[i], v->pgbps[i]);
+    if (ev) {
+      jb_obj_open(ev);
+      jb_key_int(ev, "port", v->pnum[i]);
+      jb_key_str(ev, "to", nm(v, v->pnb[i]));
+      jb_key_double(ev, "gbps", v->pgbps[i]);
+      jb_obj_close(ev);
+    }
+    n++;
+  }
+  if (ev)
+    jb_arr_close(ev);
+  return n;
+}
+
+/* ---- ecmp-balance.mixed-speed-group ----------------------------------------
+ */
+
+static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  if (pint(api, ctx, "weighted-ecmp", 0))
+    return 0;
+  const fview *v = view(api, ctx, data, 1);
+  if (!v)
+    return 1;
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    sw_min m;
+    min_stats(v, s, UINT32_MAX, 0, &m);
+    if (!m.mixed)
+      continue;
+    char ports[512];
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "destinations", (int64_t)m.mixed);
+    jb_key_str(&ev, "example_destination_switch", nm(v, v->dsw[m.mixed_d]));
+    min_ports(v, s, m.mixed_d, ports, sizeof ports, &ev);
+    jb_obj_close(&ev);
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "switch \"%s\" splits traffic toward %llu destination(s) (e.g. "
+             "those on \"%s\") over next hops of different speeds: ports %s; "
+             "plain ECMP splits by flow count, not capacity (configure "
+             "weighted ECMP, or make the links equal)",
+             nm(v, s), (unsigned long long)m.mixed, nm(v, v->dsw[m.mixed_d]),
+             ports);
+    fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
+    rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  return rc;
+}
+
+/* ---- ecmp-balance.group-width -----------------------------------------------
+ */
+
+static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  int64_t limit = pint(api, ctx, "group-limit", 64);
+  int64_t minw = pint(api, ctx, "min-width", 2);
+  if (limit < 1 || minw < 0) {
+    api->fail(ctx, "parameters group-limit >= 1 and min-width >= 0 expected");
+    return 1;
+  }
+  const fview *v = view(api, ctx, data, 1);
+  if (!v)
+    return 1;
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    sw_min m;
+    min_stats(v, s, (uint32_t)limit, (uint32_t)minw, &m);
+    for (int kind = 0; kind < 2 && !rc; kind++) {
+      uint64_t cnt = kind ? m.narrow : m.wide;
+      uint32_t d = kind ? m.narrow_d : m.wide_d;
+      if (!cnt)
+        continue;
+      char ports[512], msg[1200];
+      jbuf ev;
+      jb_init(&ev);
+      jb_obj_open(&ev);
+      jb_key_str(&ev, "kind", kind ? "narrow" : "wide");
+      jb_key_int(&ev, "destinations", (int64_t)cnt);
+      jb_key_int(&ev, "group_limit", limit);
+      jb_key_int(&ev, "min_width", minw);
+      jb_key_int(&ev, "max_width", m.max_w);
+      jb_key_str(&ev, "example_destination_switch", nm(v, v->dsw[d]));
+      uint32_t w = min_ports(v, s, d, ports, sizeof ports, &ev);
+      jb_key_int(&ev, "width", w);
+      jb_obj_close(&ev);
+      if (kind)
+        snprintf(msg, sizeof msg,
+                 "switch \"%s\" has only %u minimal next hop(s) toward %llu "
+                 "destination(s) (e.g. those on \"%s\": port %s) although it "
+                 "has uplinks for at least %lld: traffic there cannot spread",
+                 nm(v, s), w, (unsigned long long)cnt, nm(v, v->dsw[d]), ports,
+                 (long long)minw);
+      else
+        snprintf(msg, sizeof msg,
+                 "switch \"%s\" has %u minimal next hops toward %llu "
+                 "destination(s) (e.g. those on \"%s\"), more than the ECMP "
+                 "group limit of %lld: the excess links carry no traffic",
+                 nm(v, s), w, (unsigned long long)cnt, nm(v, v->dsw[d]),
+                 (long long)limit);
+      fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[d]]};
+      rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+      jb_free(&ev);
+    }
+  }
+  return rc;
+}
+
+/* ---- port balance from the LFTs ---------------------------------------------
+ */
+
+typedef struct pb_class {
+  uint32_t n;
+  uint64_t min, max, sum;
+  double cv;
+  uint32_t min_slot, max_slot;
+} pb_class;
+
+typedef struct pb_total {
+  uint32_t switches, imbalanced;
+  double worst_ratio, cv_sum, cv_max;
+  uint32_t classes, worst_sw;
+  uint64_t worst_spread;
+} pb_total;
+
+/* Paths (CA source, CA destination LID pairs) routed through every slot,
+ * from the LFTs: per destination, a walk from each source switch carrying
+ * its endpoint count — the "paths" balance metric that SSSP/DFSSSP
+ * balance, as opposed to destination LIDs (ibdiagnet -r reports both).
+ * O(endpoints x source switches x hops). */
+static uint64_t *paths_per_slot(const fview *v) {
+  uint64_t *paths = calloc((size_t)v->poff[v->ns] + 1, sizeof *paths);
+  if (!paths)
+    return NULL;
+  for (uint32_t b = 0; b < v->ne; b++) {
+    uint32_t dlid = v->ep_lid[b];
+    if (!dlid)
+      continue;
+    for (uint32_t q = 0; q < v->nd; q++) {
+      uint32_t s = v->dsw[q];
+      uint64_t amount = v->sw_nep[s] - (s == v->ep_sw[b]);
+      for (int h = 0; amount && h < 64; h++) {
+        uint32_t len = 0;
+        const uint8_t *row = v->api->lft(v->f, v->sw_node[s], &len);
+        if (!row || dlid >= len || row[dlid] == FL_LFT_NONE)
+          break;
+        uint32_t i = v->pslot[(size_t)s * 256 + row[dlid]];
+        if (i == FV_NONE)
+          break;
+        paths[i] += amount;
+        if (v->pnb[i] == FV_NONE)
+          break;
+        s = v->pnb[i];
+      }
+    }
+  }
+  return paths;
+}
+
+/* Count destination LIDs (or, with @paths, paths) per slot of @s; per class
+ * (0 up, 1 same, 2 down). */
+static int balance(const fview *v, uint32_t s, uint64_t *cnt, pb_class cls[3],
+                   int include_down, const uint64_t *paths) {
+  uint32_t len = 0;
+  const uint8_t *row = v->api->lft(v->f, v->sw_node[s], &len);
+  if (!row)
+    return 0;
+  uint32_t nsl = v->poff[s + 1] - v->poff[s];
+  memset(cnt, 0, (size_t)nsl * sizeof *cnt);
+  const uint32_t *ps = v->pslot + (size_t)s * 256;
+  if (paths)
+    memcpy(cnt, paths + v->poff[s], (size_t)nsl * sizeof *cnt);
+  if (!paths) {
+    /* tight loop: count per port number, then map ports to slots */
+    uint64_t byport[256];
+    memset(byport, 0, sizeof byport);
+    const uint32_t *lids = v->lids;
+    uint32_t n = v->nlids;
+    while (n && lids[n - 1] >= len)
+      n--;
+    for (uint32_t k = 0; k < n; k++)
+      byport[row[lids[k]]]++;
+    for (uint32_t p = 0; p < 255; p++)
+      if (byport[p] && ps[p] != FV_NONE)
+        cnt[ps[p] - v->poff[s]] += byport[p];
+  }
+  memset(cls, 0, 3 * sizeof *cls);
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+    int d = fv_dir(v, s, i);
+    int c = d > 0 ? 0 : d == 0 ? 1 : 2;
+    if (c == 2 && !include_down)
+      continue;
+    uint64_t x = cnt[i - v->poff[s]];
+    pb_class *k = &cls[c];
+    if (!k->n || x < k->min)
+      k->min = x, k->min_slot = i;
+    if (!k->n || x > k->max)
+      k->max = x, k->max_slot = i;
+    k->sum += x;
+    k->n++;
+  }
+  for (int c = 0; c < 3; c++) {
+    pb_class *k = &cls[c];
+    if (k->n < 2 || !k->sum)
+      continue;
+    double mean = (double)k->sum / k->n, var = 0;
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      int d = fv_dir(v, s, i);
+      if ((d > 0 ? 0 : d == 0 ? 1 : 2) != c)
+        continue;
+      double dx = (double)cnt[i - v->poff[s]] - mean;
+      var += dx * dx;
+    }
+    k->cv = sqrt(var / k->n) / mean;
+  }
+  return 1;
+}
+
+static const char *const CLASS_NAME[3] = {"up", "same-tier", "down"};
+
+static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (!api->lft_count(f))
+    return 0;
+  int64_t tol = pint(api, ctx, "tolerance", 1);
+  int include_down = (int)pint(api, ctx, "include-down", 0);
+  const char *metric = "dlids";
+  api->param_string(ctx, "metric", &metric);
+  int use_paths = !strcmp(metric, "paths");
+  if (!use_paths && strcmp(metric, "dlids")) {
+    api->fail(ctx, "parameter metric: expected dlids or paths");
+    return 1;
+  }
+  const fview *v = view(api, ctx, data, 0);
+  if (!v)
+    return 1;
+  uint64_t *cnt = calloc(256, sizeof *cnt);
+  uint64_t *paths = use_paths ? paths_per_slot(v) : NULL;
+  if (!cnt || (use_paths && !paths)) {
+    free(cnt), free(paths);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  const char *unit = use_paths ? "paths" : "destination LIDs";
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    pb_class cls[3];
+    if (!balance(v, s, cnt, cls, include_down, paths))
+      continue;
+    int worst = -1;
+    for (int c = 0; c < 3; c++)
+      if (cls[c].n >= 2 && cls[c].max - cls[c].min > (uint64_t)tol &&
+          (worst < 0 ||
+           cls[c].max - cls[c].min > cls[worst].max - cls[worst].min))
+        worst = c;
+    if (worst < 0)
+      continue;
+    const pb_class *k = &cls[worst];
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "ports_compared", CLASS_NAME[worst]);
+    jb_key_str(&ev, "metric", use_paths ? "paths" : "dlids");
+    jb_key_int(&ev, "ports", k->n);
+    jb_key_int(&ev, "min", (int64_t)k->min);
+    jb_key_int(&ev, "max", (int64_t)k->max);
+    jb_key_double(&ev, "mean", (double)k->sum / k->n);
+    jb_key_double(&ev, "cv", k->cv);
+    jb_key_double(&ev, "max_over_min", k->min ? (double)k->max / k->min : 0);
+    jb_key_int(&ev, "tolerance", tol);
+    jb_key(&ev, use_paths ? "paths_per_port" : "dlids_per_port");
+    jb_obj_open(&ev);
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      int d = fv_dir(v, s, i);
+      if ((d > 0 ? 0 : d == 0 ? 1 : 2) != worst)
+        continue;
+      char key[16];
+      snprintf(key, sizeof key, "%u", v->pnum[i]);
+      jb_key_int(&ev, key, (int64_t)cnt[i - v->poff[s]]);
+    }
+    jb_obj_close(&ev);
+    jb_obj_close(&ev);
+    char msg[768];
+    snprintf(msg, sizeof msg,
+             "switch \"%s\" routes unevenly over its %u %s ports: port %u "
+             "carries %llu %s, port %u only %llu (mean %.1f, "
+             "CV %.3f; tolerance %lld)",
+             nm(v, s), k->n, CLASS_NAME[worst], v->pnum[k->max_slot],
+             (unsigned long long)k->max, unit, v->pnum[k->min_slot],
+             (unsigned long long)k->min, (double)k->sum / k->n, k->cv,
+             (long long)tol);
+    fl_id node = v->sw_node[s];
+    fl_port_ref ports[2] = {{node, v->pnum[k->max_slot]},
+                            {node, v->pnum[k->min_slot]}};
+    rc = report(api, ctx, 0, msg, &node, 1, ports, 2, jb_str(&ev));
+    jb_free(&ev);
+  }
+  free(cnt), free(paths);
+  return rc;
+}
+
+/* Whole-fabric port-balance figures (for the summary). */
+static int balance_total(const fview *v, int64_t tol, const uint64_t *paths,
+                         pb_total *t) {
+  memset(t, 0, sizeof *t);
+  uint64_t *cnt = calloc(256, sizeof *cnt);
+  if (!cnt)
+    return -1;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    pb_class cls[3];
+    if (!balance(v, s, cnt, cls, 0, paths))
+      continue;
+    t->switches++;
+    int bad = 0;
+    for (int c = 0; c < 2; c++) {
+      if (cls[c].n < 2 || !cls[c].sum)
+        continue;
+      t->classes++;
+      t->cv_sum += cls[c].cv;
+      if (cls[c].cv > t->cv_max)
+        t->cv_max = cls[c].cv;
+      double r = cls[c].min ? (double)cls[c].max / cls[c].min : INFINITY;
+      if (r > t->worst_ratio)
+        t->worst_ratio = r;
+      if (cls[c].max - cls[c].min > t->worst_spread)
+        t->worst_spread = cls[c].max - cls[c].min, t->worst_sw = s;
+      bad |= cls[c].max - cls[c].min > (uint64_t)tol;
+    }
+    t->imbalanced += bad;
+  }
+  free(cnt);
+  return 0;
+}
+
+/* ---- link loads and eBB
+ * ------------------------------------------------------- */
+
+static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
+                   int use_cache_any) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (use_cache_any && st->have_tr && st->f == f)
+    return 0;
+  const char *routing = "auto", *patterns = "all-to-all,bisect,shift,ring";
+  api->param_string(ctx, "routing", &routing);
+  api->param_string(ctx, "patterns", &patterns);
+  tr_opts o;
+  memset(&o, 0, sizeof o);
+  int64_t count = pint(api, ctx, "count", 100),
+          seed = pint(api, ctx, "seed", 1);
+  int64_t shift = pint(api, ctx, "shift", 0),
+          top = pint(api, ctx, "top-links", 5);
+  if (count < 1 || count > 1000000 || shift < 0 || top < 0) {
+    api->fail(ctx, "parameters: count 1..1000000, shift >= 0, top-links >= 0");
+    return -1;
+  }
+  o.count = (uint32_t)count;
+  o.seed = (uint64_t)seed;
+  o.shift = (uint32_t)shift;
+  o.top = (uint32_t)(top > TR_HOT_MAX ? TR_HOT_MAX : top);
+  if (!strcmp(routing, "lft") ||
+      (!strcmp(routing, "auto") && api->lft_count(f)))
+    o.routing = TR_ROUTE_LFT;
+  else if (!strcmp(routing, "ecmp") || !strcmp(routing, "auto"))
+    o.routing = TR_ROUTE_ECMP;
+  else {
+    api->fail(ctx, "parameter routing: expected auto, lft or ecmp");
+    return -1;
+  }
+  if (o.routing == TR_ROUTE_LFT && !api->lft_count(f)) {
+    api->fail(ctx, "routing=lft needs LFTs (load opensm-lfts.dump, ibroute or "
+                   "dump_fts output)");
+    return -1;
+  }
+  char key[512];
+  snprintf(key, sizeof key, "%u|%u|%llu|%u|%u|%s", o.routing, o.count,
+           (unsigned long long)o.seed, o.shift, o.top, patterns);
+  if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
+    return 0;
+  const fview *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
+  if (!v)
+    return -1;
+  st->have_tr = 0;
+  st->n_tr = 0;
+  const char *p = patterns;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    char name[32];
+    if (n && n < sizeof name && st->n_tr < MAX_PATTERNS) {
+      memcpy(name, p, n);
+      name[n] = 0;
+      int rc = tr_eval(v, name, &o, &st->tr[st->n_tr]);
+      if (rc == -2) {
+        char msg[128];
+        snprintf(msg, sizeof msg,
+                 "parameter patterns: unknown pattern '%s' (all-to-all, "
+                 "bisect, permutation, shift, ring)",
+                 name);
+        api->fail(ctx, msg);
+        return -1;
+      }
+      if (rc != 0) {
+        api->fail(ctx, "out of memory");
+        return -1;
+      }
+      st->n_tr++;
+    }
+    p += n + (e ? 1 : 0);
+  }
+  snprintf(st->tr_key, sizeof st->tr_key, "%s", key);
+  st->have_tr = 1;
+  return 0;
+}
+
+static const char *route_word(const fl_host_api *api, const fl_fabric *f,
+                              eb_state *st) {
+  (void)st;
+  return api->lft_count(f) ? "LFT" : "ECMP";
+}
+
+static void tr_evidence(const fview *v, const tr_result *r, const char *routing,
+                        jbuf *ev) {
+  jb_key_str(ev, "pattern", r->name);
+  jb_key_str(ev, "routing", routing);
+  jb_key_int(ev, "patterns", r->patterns);
+  jb_key_int(ev, "flows_per_pattern", (int64_t)r->flows);
+  jb_key_double(ev, "ebb", r->ebb_mean);
+  jb_key_double(ev, "ebb_ci99", r->ebb_ci99);
+  jb_key_double(ev, "ebb_min", r->ebb_min);
+  jb_key_double(ev, "ebb_max", r->ebb_max);
+  if (r->worst_flow >= 0)
+    jb_key_double(ev, "worst_flow_bandwidth", r->worst_flow);
+  jb_key_double(ev, "max_link_load", r->max_load);
+  jb_key_double(ev, "mean_link_load", r->mean_load);
+  jb_key_int(ev, "unrouted_flows", (int64_t)r->unrouted);
+  jb_key(ev, "hottest_links");
+  jb_arr_open(ev);
+  for (uint32_t k = 0; k < r->n_hot; k++) {
+    uint32_t i = r->hot_slot[k], s = 0;
+    while (v->poff[s + 1] <= i)
+      s++;
+    jb_obj_open(ev);
+    jb_key_str(ev, "from", nm(v, s));
+    jb_key_int(ev, "from_port", v->pnum[i]);
+    jb_key_str(ev, "to", nm(v, v->pnb[i]));
+    jb_key_int(ev, "to_port", v->pnbport[i]);
+    jb_key_double(ev, "mean_load", r->hot_load[k]);
+    jb_key_double(ev, "max_load", r->hot_max[k]);
+    jb_obj_close(ev);
+  }
+  jb_arr_close(ev);
+}
+
+static int check_link_load(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  eb_state *st = data;
+  if (traffic(api, ctx, st, 0) != 0)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  double min_ebb = pdbl(api, ctx, "min-ebb", 0.0);
+  const fview *v = &st->v;
+  const char *rw = strncmp(st->tr_key, "1|", 2) == 0 ? "LFT" : "ECMP";
+  (void)route_word(api, f, st);
+  for (uint32_t k = 0; k < st->n_tr; k++) {
+    const tr_result *r = &st->tr[k];
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    tr_evidence(v, r, rw, &ev);
+    jb_key_double(&ev, "min_ebb", min_ebb);
+    jb_obj_close(&ev);
+    char hot[256] = "no switch-to-switch traffic";
+    fl_id nodes[2];
+    fl_port_ref ports[2];
+    uint32_t nn = 0;
+    if (r->n_hot) {
+      uint32_t i = r->hot_slot[0], s = 0;
+      while (v->poff[s + 1] <= i)
+        s++;
+      snprintf(hot, sizeof hot,
+               "hottest link \"%s\":%u -> \"%s\":%u, mean load %.3g", nm(v, s),
+               v->pnum[i], nm(v, v->pnb[i]), v->pnbport[i], r->hot_load[0]);
+      nodes[0] = v->sw_node[s], nodes[1] = v->sw_node[v->pnb[i]];
+      ports[0].node = nodes[0], ports[0].port = v->pnum[i];
+      ports[1].node = nodes[1], ports[1].port = v->pnbport[i];
+      nn = 2;
+    }
+    char msg[1024];
+    if (!strcmp(r->name, "all-to-all"))
+      snprintf(msg, sizeof msg,
+               "all-to-all over %u endpoints (%s routing): bandwidth %.4g of "
+               "a non-blocking fabric; max link load %.4g flows; %s",
+               v->ne, rw, r->ebb_mean, r->max_load, hot);
+    else
+      snprintf(msg, sizeof msg,
+               "%s (%u pattern(s) of %llu flows, %s routing): effective "
+               "bisection bandwidth %.4g (99%% CI +/- %.2g, min %.4g, max "
+               "%.4g); max link load %.4g; %s",
+               r->name, r->patterns, (unsigned long long)r->flows, rw,
+               r->ebb_mean, r->ebb_ci99, r->ebb_min, r->ebb_max, r->max_load,
+               hot);
+    uint32_t sev = r->ebb_mean < min_ebb ? FL_SEV_WARNING : FL_SEV_INFO;
+    int rc = report(api, ctx, sev, msg, nodes, nn, ports, nn, jb_str(&ev));
+    jb_free(&ev);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- ecmp-balance.summary
+ * ------------------------------------------------------ */
+
+static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  eb_state *st = data;
+  const fview *v = view(api, ctx, st, 1);
+  if (!v)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  if (!cnt) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  /* tiers present */
+  uint32_t maxt = 0;
+  for (uint32_t s = 0; s < v->ns; s++)
+    if (v->tier[s] != FL_TIER_UNKNOWN && v->tier[s] > maxt && v->tier[s] < 64)
+      maxt = v->tier[s];
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "switches", v->ns);
+  jb_key_int(&ev, "endpoints", v->ne);
+  jb_key_int(&ev, "destination_switches", v->nd);
+  jb_key(&ev, "tiers");
+  jb_arr_open(&ev);
+  uint64_t pairs_all = 0, multi_all = 0, unreach = 0;
+  for (uint32_t t = 1; t <= maxt; t++) {
+    uint32_t n = 0;
+    double up = 0, down = 0;
+    uint64_t *hist = calloc(FV_NMASK + 1, sizeof *hist);
+    if (!hist) {
+      jb_free(&ev), free(cnt);
+      api->fail(ctx, "out of memory");
+      return 1;
+    }
+    uint64_t pairs = 0, multi = 0;
+    uint32_t wmin = UINT32_MAX, wmax = 0;
+    for (uint32_t s = 0; s < v->ns; s++) {
+      if (v->tier[s] != t)
+        continue;
+      n++;
+      sw_cap c;
+      capacities(v, s, &c, cnt);
+      up += c.up_g, down += c.down_g;
+      for (uint32_t d = 0; d < v->nd; d++) {
+        if (v->dsw[d] == s)
+          continue;
+        uint32_t wt = v->sw_nep[v->dsw[d]];
+        if (v->dist[(size_t)d * v->ns + s] == FV_FAR) {
+          unreach += wt;
+          continue;
+        }
+        uint32_t w = v->nmin[(size_t)d * v->ns + s] & FV_NMASK;
+        hist[w] += wt;
+        pairs += wt;
+        multi += w >= 2 ? wt : 0;
+        if (w < wmin)
+          wmin = w;
+        if (w > wmax)
+          wmax = w;
+      }
+    }
+    pairs_all += pairs, multi_all += multi;
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "tier", t);
+    jb_key_int(&ev, "switches", n);
+    jb_key_double(&ev, "down_gbps", down);
+    jb_key_double(&ev, "up_gbps", up);
+    if (up > 0)
+      jb_key_double(&ev, "oversubscription", down / up);
+    jb_key_int(&ev, "pairs", (int64_t)pairs);
+    jb_key_int(&ev, "multipath_pairs", (int64_t)multi);
+    if (pairs) {
+      jb_key_int(&ev, "min_next_hops", wmin);
+      jb_key_int(&ev, "max_next_hops", wmax);
+    }
+    jb_key(&ev, "next_hop_histogram");
+    jb_obj_open(&ev);
+    for (uint32_t w = 0; w <= FV_NMASK; w++)
+      if (hist[w]) {
+        char key[16];
+        snprintf(key, sizeof key, "%u", w);
+        jb_key_int(&ev, key, (int64_t)hist[w]);
+      }
+    jb_obj_close(&ev);
+    jb_obj_close(&ev);
+    free(hist);
+  }
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "pairs", (int64_t)pairs_all);
+  jb_key_int(&ev, "multipath_pairs", (int64_t)multi_all);
+  jb_key_int(&ev, "unreachable_pairs", (int64_t)unreach);
+  free(cnt);
+  char bal[256] = "";
+  if (api->lft_count(f)) {
+    pb_total t;
+    int64_t tol = pint(api, ctx, "tolerance", 1);
+    const char *metric = "dlids";
+    api->param_string(ctx, "metric", &metric);
+    uint64_t *paths = NULL;
+    if (!strcmp(metric, "paths") && !(paths = paths_per_slot(v))) {
+      jb_free(&ev);
+      api->fail(ctx, "out of memory");
+      return 1;
+    }
+    int brc = balance_total(v, tol, paths, &t);
+    free(paths);
+    if (brc != 0) {
+      jb_free(&ev);
+      api->fail(ctx, "out of memory");
+      return 1;
+    }
+    jb_key(&ev, "port_balance");
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "metric", paths ? "paths" : "dlids");
+    jb_key_int(&ev, "switches", t.switches);
+    jb_key_int(&ev, "imbalanced_switches", t.imbalanced);
+    jb_key_double(&ev, "mean_cv", t.classes ? t.cv_sum / t.classes : 0);
+    jb_key_double(&ev, "max_cv", t.cv_max);
+    jb_key_int(&ev, "worst_spread", (int64_t)t.worst_spread);
+    if (t.worst_spread)
+      jb_key_str(&ev, "worst_switch", nm(v, t.worst_sw));
+    jb_key_int(&ev, "tolerance", tol);
+    jb_obj_close(&ev);
+    snprintf(bal, sizeof bal,
+             "; LFT port balance: %u of %u switches uneven, mean CV %.3f",
+             t.imbalanced, t.switches, t.classes ? t.cv_sum / t.classes : 0);
+  }
+  char ebb[256] = "";
+  if (traffic(api, ctx, st, 1) != 0) {
+    jb_free(&ev);
+    return 1;
+  }
+  jb_key(&ev, "traffic");
+  jb_arr_open(&ev);
+  const char *rw = strncmp(st->tr_key, "1|", 2) == 0 ? "LFT" : "ECMP";
+  for (uint32_t k = 0; k < st->n_tr; k++) {
+    jb_obj_open(&ev);
+    tr_evidence(v, &st->tr[k], rw, &ev);
+    jb_obj_close(&ev);
+    if (!strcmp(st->tr[k].name, "bisect") ||
+        !strcmp(st->tr[k].name, "permutation"))
+      snprintf(ebb, sizeof ebb, "; eBB (%s, %s routing) %.4g", st->tr[k].name,
+               rw, st->tr[k].ebb_mean);
+  }
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "ECMP summary: %u switches, %u endpoints; %.1f%% of (switch, "
+           "destination) pairs have 2 or more minimal next hops%s%s",
+           v->ns, v->ne,
+           pairs_all ? 100.0 * (double)multi_all / (double)pairs_all : 0.0, bal,
+           ebb);
+  int rc = report(api, ctx, 0, msg, NULL, 0, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+/* ---- descriptors
+ * ------------------------------------------------------------------ */
+
+#define PD(var, type, name, def, unit, doc)                                    \
+  static const fl_param_def var = {                                            \
+      sizeof(fl_param_def), type, name, def, unit, doc}
+PD(P_RATIO, FL_PARAM_DOUBLE, "max-ratio", "1.0", "down:up",
+   "largest down-capacity / up-capacity ratio allowed per switch (1.0 = "
+   "non-blocking, as for compute fabrics)");
+PD(P_LIMIT, FL_PARAM_INT, "group-limit", "64", "next hops",
+   "hardware ECMP group limit (e.g. 64; Dell OS9 2..64, Junos up to 512)");
+PD(P_MINW, FL_PARAM_INT, "min-width", "2", "next hops",
+   "an upward minimal next-hop set narrower than this, at a switch with at "
+   "least this many uplinks, is reported");
+PD(P_WECMP, FL_PARAM_BOOL, "weighted-ecmp", "false", NULL,
+   "weighted ECMP (W-ECMP, BGP link bandwidth) is configured: mixed speeds "
+   "are fine");
+PD(P_TOL, FL_PARAM_INT, "tolerance", "1", "LIDs",
+   "largest allowed difference between the most and least loaded equivalent "
+   "ports (check_lft_balance flags max > min + 1)");
+PD(P_METRIC, FL_PARAM_STRING, "metric", "dlids", NULL,
+   "port balance metric: dlids (destination LIDs per port, as "
+   "check_lft_balance) or paths (CA-to-CA paths per port, what SSSP "
+   "balances; costs endpoints x leaves x hops)");
+PD(P_DOWN, FL_PARAM_BOOL, "include-down", "false", NULL,
+   "also compare down ports toward lower-tier switches (check_lft_balance "
+   "ignores them: they carry their subtree's destinations)");
+PD(P_ROUTING, FL_PARAM_STRING, "routing", "auto", NULL,
+   "auto: the LFTs when loaded, else ECMP; lft; ecmp (flows split evenly "
+   "over minimal next hops at each hop)");
+PD(P_PATTERNS, FL_PARAM_STRING, "patterns", "all-to-all,bisect,shift,ring",
+   NULL,
+   "comma-separated traffic patterns: all-to-all, bisect (random pairings "
+   "both ways, ORCS eBB), permutation (uniform random), shift, ring "
+   "(rail-aligned ring all-reduce within each SU)");
+PD(P_COUNT, FL_PARAM_INT, "count", "100", "patterns",
+   "random patterns per random pattern kind");
+PD(P_SEED, FL_PARAM_INT, "seed", "1", NULL, "seed of the random patterns");
+PD(P_SHIFT, FL_PARAM_INT, "shift", "0", "endpoints",
+   "shift distance of the shift pattern (0: half the endpoints)");
+PD(P_TOP, FL_PARAM_INT, "top-links", "5", "links",
+   "hottest links listed per pattern (at most 32)");
+PD(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL,
+   "a pattern whose eBB is below this is a warning (0: always info)");
+
+static const fl_param_def *const PARAMS[] = {
+    &P_RATIO,  &P_LIMIT, &P_MINW,    &P_WECMP,    &P_TOL,
+    &P_METRIC, &P_DOWN,  &P_ROUTING, &P_PATTERNS, &P_COUNT,
+    &P_SEED,   &P_SHIFT, &P_TOP,     &P_MINEBB};
+#define NP ((uint32_t)(sizeof PARAMS / sizeof *PARAMS))
+
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, PARAMS, NP, fn}
+
+RULE(R_ASYM, FL_SEV_WARNING, 1, "ecmp-balance.uplink-asymmetry",
+     "switches of a tier differ in uplinks, or in cables per upper switch",
+     "In a Clos every leaf should have the same number of uplinks of the "
+     "same speed, the same number of parallel cables to every spine, and no "
+     "missing spine; otherwise ECMP sends equal shares into unequal pipes. "
+     "Reports each switch whose uplink count or capacity differs from the "
+     "majority of its tier, and each switch whose parallel cables differ per "
+     "upper neighbour.",
+     check_asym, 0);
+RULE(R_OVER, FL_SEV_WARNING, 1, "ecmp-balance.oversubscription",
+     "down-capacity / up-capacity of a switch exceeds the policy ratio",
+     "Capacity is width x lane rate (Gb/s) summed over cabled ports toward "
+     "lower tiers (down, including hosts) and higher tiers (up). Compute "
+     "fabrics are built non-blocking (1:1); set max-ratio for storage or "
+     "front-end fabrics. The tier ratio is in the evidence.",
+     check_oversub, 0);
+RULE(R_MIXED, FL_SEV_WARNING, 1, "ecmp-balance.mixed-speed-group",
+     "a minimal next-hop set mixes link speeds",
+     "Plain ECMP (and IB AR groups) split flows by count, not capacity: with "
+     "400G and 800G next hops, the 400G ones saturate first. Configure "
+     "weighted ECMP (set weighted-ecmp) or make the links equal.",
+     check_mixed, 0);
+RULE(R_WIDTH, FL_SEV_WARNING, 1, "ecmp-balance.group-width",
+     "a minimal next-hop set exceeds the ECMP group limit, or is too narrow",
+     "One ECMP group toward a destination has one member per minimal next-hop "
+     "link; beyond the platform's limit the excess links carry nothing. A "
+     "set narrower than min-width where the switch has the uplinks for more "
+     "(e.g. a spine missing its cable to one leaf) forces all traffic onto "
+     "one path.",
+     check_width, 0);
+RULE(R_IMB, FL_SEV_WARNING, 1, "ecmp-balance.port-imbalance",
+     "destination LIDs are routed unevenly over equivalent ports",
+     "From the LFTs: per switch, the destination LIDs routed through each "
+     "uplink (and each same-tier port), compared as check_lft_balance does "
+     "(max > min + tolerance) but for any radix; the coefficient of "
+     "variation and every port's count are in the evidence.",
+     check_imbalance, FL_NEEDS_ROUTING);
+RULE(R_LOAD, FL_SEV_INFO, 0, "ecmp-balance.link-load",
+     "link loads and effective bisection bandwidth under traffic patterns",
+     "One finding per pattern: eBB as in Hoefler et al. (Cluster 2008) and "
+     "ORCS (mean over flows of 1 / the most congested cable of the flow's "
+     "route, mean over random patterns, 99% confidence), the largest link "
+     "load and the hottest links. Static routing follows the LFTs; without "
+     "LFTs flows split evenly over minimal next hops (ECMP). Warning when the "
+     "eBB is below min-ebb.",
+     check_link_load, 0);
+RULE(R_SUM, FL_SEV_INFO, 0, "ecmp-balance.summary",
+     "path diversity, capacities, port balance and eBB in one finding",
+     "Per tier: switches, down/up Gb/s and oversubscription, and the "
+     "distribution of minimal next-hop set sizes over (switch, destination) "
+     "pairs (weighted by endpoints); port-balance figures from the LFTs; the "
+     "traffic results. Meant for comparing two plans.",
+     check_summary, 0);
+
+static const fl_rule_def *const RULES[] = {&R_ASYM, &R_OVER, &R_MIXED, &R_WIDTH,
+                                           &R_IMB,  &R_LOAD, &R_SUM};
+
+static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
+                                    FL_ABI_MAJOR,
+                                    FL_ABI_MINOR,
+                                    sizeof RULES / sizeof *RULES,
+                                    "ecmp-balance",
+                                    "0.1.0",
+                                    "fabriclint",
+                                    "MIT",
+                                    eb_init,
+                                    eb_fini,
+                                    RULES};
+
+FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
+  return &DESC;
+}

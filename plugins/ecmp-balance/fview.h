@@ -1,0 +1,395 @@
+/*
+ * plugins/ecmp-balance/fview.h — a compact, switch-centred view of the
+ * fabric and the minimal next-hop sets toward every destination switch,
+ * shared (as static functions) by the ecmp-balance and adaptive-routing
+ * plugins. Header-only because each plugin is its own shared object built
+ * with -Wl,-z,defs and must not link against anything but libc/libm.
+ *
+ * Why this layout: path diversity, ECMP group widths, AR coverage and
+ * ECMP link loads are all questions about the minimal next-hop set M(s, t)
+ * of switch s toward destination switch t. M(s, t) is the set of cabled
+ * ports of s whose neighbour switch is one hop closer to t, so one BFS per
+ * destination switch over the switch graph gives dist(., t) and |M(., t)|
+ * for every switch at once: O(destination switches x switch ports) in all,
+ * never per source-destination path (../shared/notes/performance-anchors.md
+ * §1.4). Destinations attached to the same switch share its BFS, so a
+ * 65,536-endpoint radix-64 fat tree needs 2,048 BFS runs over 5,120
+ * switches. dist is kept as a destination-major uint8 matrix and |M| as a
+ * uint16 matrix (bit 15: the set mixes link speeds), 3 bytes per (switch,
+ * destination switch): 31 MB at that size.
+ *
+ * Slots: every cabled port of a switch is one "slot" (an egress channel);
+ * a switch's slots are contiguous, switch-facing ones first (ascending port
+ * number), then CA-facing ones. Endpoints are CA ports cabled to a switch.
+ */
+#ifndef FABRICLINT_PLUGINS_FVIEW_H
+#define FABRICLINT_PLUGINS_FVIEW_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabriclint/plugin.h"
+#include "fabriclint/routing.h"
+
+#define FV_NONE  0xffffffffu
+#define FV_FAR   0xffu   /* dist: unreachable */
+#define FV_MIXED 0x8000u /* nmin flag: mixed link speeds */
+#define FV_NMASK 0x7fffu
+
+typedef struct fview {
+  const fl_host_api *api;
+  const fl_fabric *f;
+  uint32_t nn, ns, ne, nd;
+  fl_id *sw_node;    /* [ns] */
+  uint32_t *node_sw; /* [nn] switch index or FV_NONE */
+  uint32_t *tier;    /* [ns] */
+  /* slots */
+  uint32_t *poff;    /* [ns+1] */
+  uint32_t *psw_end; /* [ns] end of the switch-facing slots of s */
+  uint8_t *sw_mixed; /* [ns] 1 when s's switch-facing links differ in speed */
+  uint16_t *pnb16;   /* [slots] pnb as 16 bits (ns < 65535), else NULL */
+  uint32_t *pnb;     /* [slots] neighbour switch index, FV_NONE for a CA */
+  fl_id *pnode;      /* [slots] neighbour node */
+  uint16_t *pnum;    /* [slots] port number */
+  uint16_t *pnbport; /* [slots] neighbour's port number */
+  fl_id *plink;      /* [slots] link id */
+  double *pgbps;     /* [slots] link Gb/s (0 unknown) */
+  uint32_t *pslot;   /* [ns*256] port number -> slot, FV_NONE */
+  /* endpoints */
+  fl_id *ep_node;    /* [ne] CA node */
+  uint32_t *ep_sw;   /* [ne] switch index */
+  uint32_t *ep_slot; /* [ne] the switch's slot toward it */
+  uint32_t *ep_lid;  /* [ne] base LID, 0 none */
+  uint32_t *ep_lmc;  /* [ne] */
+  double *ep_gbps;   /* [ne] */
+  uint32_t *sw_nep;  /* [ns] endpoints on each switch */
+  uint32_t *lids;    /* [nlids] every endpoint LID (LMC ranges), ascending */
+  uint32_t nlids;
+  /* destination switches (switches with >= 1 endpoint) */
+  uint32_t *dsw;  /* [nd] switch index */
+  uint32_t *sw_d; /* [ns] destination index or FV_NONE */
+  /* minimal next hops (fv_minimal) */
+  uint8_t *dist;  /* [nd*ns] hops from s to dsw[d] */
+  uint16_t *nmin; /* [nd*ns] |M(s, d)| | FV_MIXED */
+} fview;
+
+static inline void fv_free(fview *v) {
+  free(v->sw_node), free(v->node_sw), free(v->tier), free(v->poff);
+  free(v->psw_end), free(v->pnb), free(v->pnode), free(v->pnum);
+  free(v->pnbport), free(v->plink), free(v->pgbps), free(v->pslot);
+  free(v->ep_node), free(v->ep_sw), free(v->ep_slot), free(v->ep_lid);
+  free(v->ep_lmc), free(v->ep_gbps), free(v->sw_nep), free(v->dsw);
+  free(v->sw_d), free(v->dist), free(v->nmin), free(v->lids);
+  free(v->sw_mixed), free(v->pnb16);
+  memset(v, 0, sizeof *v);
+}
+
+/* The node at the other end of port @p's first cable, and its port. */
+static inline fl_id fv_peer(const fl_host_api *api, const fl_fabric *f, fl_id p,
+                            fl_id *link, fl_id *peer_port) {
+  if (api->port_link_count(f, p) == 0)
+    return FL_NONE;
+  fl_id l = api->port_link(f, p, 0);
+  fl_id q = l == FL_NONE ? FL_NONE : api->link_other(f, l, p);
+  if (q == FL_NONE || q == p)
+    return FL_NONE;
+  *link = l;
+  *peer_port = q;
+  return api->port_node(f, q);
+}
+
+/* Build the view (no minimal next hops yet). 0, or -1 out of memory. */
+static inline int fv_build(fview *v, const fl_host_api *api,
+                           const fl_fabric *f) {
+  memset(v, 0, sizeof *v);
+  v->api = api;
+  v->f = f;
+  v->nn = api->node_count(f);
+  v->node_sw = malloc((size_t)v->nn * sizeof *v->node_sw + 1);
+  if (!v->node_sw)
+    return -1;
+  uint32_t ns = 0, slots = 0, ne = 0;
+  for (fl_id n = 0; n < v->nn; n++) {
+    v->node_sw[n] = FV_NONE;
+    if (api->node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    v->node_sw[n] = ns++;
+    fl_id first = api->node_first_port(f, n);
+    for (uint32_t k = 0; k < api->node_port_count(f, n); k++)
+      if (api->port_link_count(f, first + k))
+        slots++;
+  }
+  v->ns = ns;
+  size_t S = ns ? ns : 1, P = slots ? slots : 1;
+  v->sw_node = malloc(S * sizeof *v->sw_node);
+  v->tier = malloc(S * sizeof *v->tier);
+  v->poff = calloc(S + 1, sizeof *v->poff);
+  v->psw_end = calloc(S, sizeof *v->psw_end);
+  v->pnb = malloc(P * sizeof *v->pnb);
+  v->pnode = malloc(P * sizeof *v->pnode);
+  v->pnum = malloc(P * sizeof *v->pnum);
+  v->pnbport = malloc(P * sizeof *v->pnbport);
+  v->plink = malloc(P * sizeof *v->plink);
+  v->pgbps = malloc(P * sizeof *v->pgbps);
+  v->pslot = malloc(S * 256 * sizeof *v->pslot);
+  v->sw_nep = calloc(S, sizeof *v->sw_nep);
+  v->sw_d = malloc(S * sizeof *v->sw_d);
+  if (!v->sw_node || !v->tier || !v->poff || !v->psw_end || !v->pnb ||
+      !v->pnode || !v->pnum || !v->pnbport || !v->plink || !v->pgbps ||
+      !v->pslot || !v->sw_nep || !v->sw_d)
+    return -1;
+  memset(v->pslot, 0xff, S * 256 * sizeof *v->pslot);
+  uint32_t at = 0;
+  for (fl_id n = 0; n < v->nn; n++) {
+    uint32_t s = v->node_sw[n];
+    if (s == FV_NONE)
+      continue;
+    v->sw_node[s] = n;
+    v->tier[s] = api->node_tier(f, n);
+    v->poff[s] = at;
+    fl_id first = api->node_first_port(f, n);
+    uint32_t np = api->node_port_count(f, n);
+    for (int pass = 0; pass < 2; pass++) {
+      for (uint32_t k = 0; k < np; k++) {
+        fl_id p = first + k, l = FL_NONE, q = FL_NONE;
+        fl_id m = fv_peer(api, f, p, &l, &q);
+        if (m == FL_NONE)
+          continue;
+        int is_sw = api->node_kind(f, m) == FL_NODE_SWITCH;
+        if (is_sw != (pass == 0))
+          continue;
+        uint32_t num = api->port_num(f, p);
+        v->pnb[at] = is_sw ? v->node_sw[m] : FV_NONE;
+        v->pnode[at] = m;
+        v->pnum[at] = (uint16_t)num;
+        v->pnbport[at] = (uint16_t)api->port_num(f, q);
+        v->plink[at] = l;
+        v->pgbps[at] = api->link_gbps(f, l);
+        if (num < 256)
+          v->pslot[(size_t)s * 256 + num] = at;
+        if (!is_sw && api->node_kind(f, m) == FL_NODE_CA)
+          ne++;
+        at++;
+      }
+      if (pass == 0)
+        v->psw_end[s] = at;
+    }
+  }
+  v->poff[ns] = at;
+  v->ne = ne;
+  /* BFS working set: 2 bytes per switch-facing slot, and speeds looked at
+   * only where a switch's links differ (memory traffic, not compute, is
+   * what a 2,048 x 262,144-slot BFS sweep costs) */
+  v->sw_mixed = calloc(S, 1);
+  if (!v->sw_mixed)
+    return -1;
+  for (uint32_t s = 0; s < ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (v->pgbps[i] != v->pgbps[v->poff[s]])
+        v->sw_mixed[s] = 1;
+  if (ns < 0xffffu) {
+    v->pnb16 = malloc(P * sizeof *v->pnb16);
+    if (!v->pnb16)
+      return -1;
+    for (uint32_t i = 0; i < at; i++)
+      v->pnb16[i] = (uint16_t)(v->pnb[i] == FV_NONE ? 0xffffu : v->pnb[i]);
+  }
+  size_t E = ne ? ne : 1;
+  v->ep_node = malloc(E * sizeof *v->ep_node);
+  v->ep_sw = malloc(E * sizeof *v->ep_sw);
+  v->ep_slot = malloc(E * sizeof *v->ep_slot);
+  v->ep_lid = malloc(E * sizeof *v->ep_lid);
+  v->ep_lmc = malloc(E * sizeof *v->ep_lmc);
+  v->ep_gbps = malloc(E * sizeof *v->ep_gbps);
+  v->dsw = malloc(S * sizeof *v->dsw);
+  if (!v->ep_node || !v->ep_sw || !v->ep_slot || !v->ep_lid || !v->ep_lmc ||
+      !v->ep_gbps || !v->dsw)
+    return -1;
+  uint32_t e = 0;
+  for (uint32_t s = 0; s < ns; s++)
+    for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++) {
+      fl_id m = v->pnode[i];
+      if (api->node_kind(f, m) != FL_NODE_CA)
+        continue;
+      fl_id cp = api->find_port(f, m, v->pnbport[i]);
+      v->ep_node[e] = m;
+      v->ep_sw[e] = s;
+      v->ep_slot[e] = i;
+      v->ep_lid[e] = cp == FL_NONE ? 0 : api->port_lid(f, cp);
+      v->ep_lmc[e] = cp == FL_NONE ? 0 : api->port_lmc(f, cp);
+      v->ep_gbps[e] = v->pgbps[i];
+      v->sw_nep[s]++;
+      e++;
+    }
+  /* every endpoint LID, ascending (LFT scans then stream each row) */
+  size_t nl = 0;
+  for (uint32_t k = 0; k < ne; k++)
+    nl += v->ep_lid[k] ? 1u << (v->ep_lmc[k] & 7) : 0;
+  v->lids = malloc((nl ? nl : 1) * sizeof *v->lids);
+  uint8_t *seen = calloc(FL_MAX_UCAST_LID + 1, 1);
+  if (!v->lids || !seen) {
+    free(seen);
+    return -1;
+  }
+  for (uint32_t k = 0; k < ne; k++)
+    for (uint32_t l = v->ep_lid[k];
+         l && l < v->ep_lid[k] + (1u << (v->ep_lmc[k] & 7)) &&
+         l <= FL_MAX_UCAST_LID;
+         l++)
+      seen[l] = 1;
+  v->nlids = 0;
+  for (uint32_t l = 1; l <= FL_MAX_UCAST_LID; l++)
+    if (seen[l])
+      v->lids[v->nlids++] = l;
+  free(seen);
+  v->nd = 0;
+  for (uint32_t s = 0; s < ns; s++) {
+    v->sw_d[s] = FV_NONE;
+    if (v->sw_nep[s]) {
+      v->sw_d[s] = v->nd;
+      v->dsw[v->nd++] = s;
+    }
+  }
+  return 0;
+}
+
+/* BFS toward destination switches d0, d0 + step, ... (one worker). */
+typedef struct fv_job {
+  fview *v;
+  uint32_t d0, step;
+  int rc;
+} fv_job;
+
+static inline void *fv_minimal_worker(void *arg) {
+  fv_job *j = arg;
+  fview *v = j->v;
+  uint32_t *queue = malloc(((size_t)v->ns + 1) * sizeof *queue);
+  float *gmin = malloc(((size_t)v->ns + 1) * sizeof *gmin);
+  float *gmax = malloc(((size_t)v->ns + 1) * sizeof *gmax);
+  if (!queue || !gmin || !gmax) {
+    free(queue), free(gmin), free(gmax);
+    j->rc = -1;
+    return NULL;
+  }
+  for (uint32_t d = j->d0; d < v->nd; d += j->step) {
+    uint8_t *dist = v->dist + (size_t)d * v->ns;
+    uint16_t *nm = v->nmin + (size_t)d * v->ns;
+    memset(dist, FV_FAR, v->ns);
+    memset(nm, 0, (size_t)v->ns * sizeof *nm);
+    uint32_t t = v->dsw[d], head = 0, tail = 0;
+    dist[t] = 0;
+    queue[tail++] = t;
+    while (head < tail) {
+      uint32_t u = queue[head++];
+      uint32_t du = dist[u];
+      if (du + 1 >= FV_FAR)
+        continue;
+      uint8_t dn = (uint8_t)(du + 1);
+      uint32_t i0 = v->poff[u], i1 = v->psw_end[u];
+      if (v->pnb16 && !v->sw_mixed[u]) {
+        /* one speed at u: only counts (the flag needs min/max per w) */
+        float g = (float)v->pgbps[i0];
+        for (uint32_t i = i0; i < i1; i++) {
+          uint32_t w = v->pnb16[i];
+          if (dist[w] == FV_FAR) {
+            dist[w] = dn;
+            queue[tail++] = w;
+            nm[w] = 1;
+            gmin[w] = gmax[w] = g;
+          } else if (dist[w] == dn) {
+            nm[w]++;
+            if (g < gmin[w])
+              gmin[w] = g;
+            if (g > gmax[w])
+              gmax[w] = g;
+          }
+        }
+        continue;
+      }
+      for (uint32_t i = i0; i < i1; i++) {
+        uint32_t w = v->pnb[i];
+        float g = (float)v->pgbps[i];
+        if (dist[w] == FV_FAR) {
+          dist[w] = dn;
+          queue[tail++] = w;
+          nm[w] = 1;
+          gmin[w] = gmax[w] = g;
+        } else if (dist[w] == dn) {
+          if ((nm[w] & FV_NMASK) < FV_NMASK)
+            nm[w]++;
+          if (g < gmin[w])
+            gmin[w] = g;
+          if (g > gmax[w])
+            gmax[w] = g;
+        }
+      }
+    }
+    for (uint32_t k = 1; k < tail; k++) {
+      uint32_t w = queue[k];
+      if (gmax[w] > gmin[w])
+        nm[w] |= FV_MIXED;
+    }
+  }
+  free(queue), free(gmin), free(gmax);
+  j->rc = 0;
+  return NULL;
+}
+
+/* Minimal next hops toward every destination switch: one BFS each, split
+ * over up to FV_THREADS workers (destinations are independent; each worker
+ * writes only its own rows). 0, or -1 out of memory. */
+#define FV_THREADS 8
+static inline int fv_minimal(fview *v) {
+  size_t cells = (size_t)v->nd * v->ns;
+  v->dist = malloc(cells ? cells : 1);
+  v->nmin = malloc((cells ? cells : 1) * sizeof *v->nmin);
+  if (!v->dist || !v->nmin)
+    return -1;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  uint32_t nt = cpus < 1 ? 1 : cpus > FV_THREADS ? FV_THREADS : (uint32_t)cpus;
+  if (cells < 1000000)
+    nt = 1; /* not worth a thread */
+  fv_job jobs[FV_THREADS];
+  pthread_t th[FV_THREADS];
+  uint32_t started = 0;
+  for (uint32_t k = 0; k < nt; k++) {
+    jobs[k].v = v, jobs[k].d0 = k, jobs[k].step = nt, jobs[k].rc = -1;
+    if (k > 0 && pthread_create(&th[k], NULL, fv_minimal_worker, &jobs[k]) == 0)
+      started |= 1u << k;
+  }
+  fv_minimal_worker(&jobs[0]);
+  int rc = jobs[0].rc;
+  for (uint32_t k = 1; k < nt; k++) {
+    if (started & (1u << k))
+      pthread_join(th[k], NULL);
+    else
+      fv_minimal_worker(&jobs[k]); /* could not start: do it here */
+    if (jobs[k].rc != 0)
+      rc = -1;
+  }
+  return rc;
+}
+
+/* Tier relation of slot @i of switch @s: 1 up, -1 down, 0 same/unknown. */
+static inline int fv_dir(const fview *v, uint32_t s, uint32_t i) {
+  uint32_t w = v->pnb[i];
+  if (w == FV_NONE)
+    return -1;
+  uint32_t a = v->tier[s], b = v->tier[w];
+  if (a == FL_TIER_UNKNOWN || b == FL_TIER_UNKNOWN || a == b)
+    return 0;
+  return b > a ? 1 : -1;
+}
+
+/* splitmix64: a small deterministic PRNG with its state in the caller. */
+static inline uint64_t fv_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+#endif

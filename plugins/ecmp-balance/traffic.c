@@ -1,0 +1,612 @@
+/*
+ * plugins/ecmp-balance/traffic.c — link loads and effective bisection
+ * bandwidth (eBB) under traffic patterns.
+ *
+ * Metric (Hoefler, Schneider, Lumsdaine, "Multistage switches are not
+ * crossbars", Cluster 2008; the ORCS simulator of Schneider & Hoefler):
+ * for one pattern, count the flows on every directed cable (divided by the
+ * cable's capacity relative to the host links, so a 2x faster cable counts
+ * half); a flow gets 1 / (the largest such congestion on its route); the
+ * pattern's value is the mean over its flows; eBB is the mean over
+ * patterns, here with a 99 % confidence half-width as ORCS prints. A flow
+ * with no route counts 0. Patterns (ORCS names in brackets):
+ *  - bisect [bisect_fb_sym]: a random pairing of all endpoints, both
+ *    directions — the random permutation behind ORCS's eBB; @count
+ *    patterns from @seed;
+ *  - permutation [rand]: a uniformly random permutation (fixed points
+ *    dropped);
+ *  - shift: endpoint i sends to i + @shift (default half the endpoints);
+ *  - ring: rail-aligned ring all-reduce: within each SU (attribute `su`,
+ *    else `pod`) and rail (attribute `rail`), host k sends to host k+1;
+ *  - all-to-all: every endpoint to every other; its value is normalised by
+ *    (endpoints - 1), so a non-blocking fabric scores 1.
+ *
+ * Routing: TR_ROUTE_LFT follows the loaded LFTs hop by hop (a permutation
+ * costs flows x hops); TR_ROUTE_ECMP splits a flow evenly over the minimal
+ * next hops at every hop (fluid ECMP, the expectation of per-flow hashing).
+ * ECMP loads are computed per destination switch, never per path: the
+ * flows toward switch t are injected at their source switches and pushed
+ * down the minimal-path DAG in decreasing distance order, touching only
+ * loaded switches; a flow's worst congestion is then the largest load on
+ * any branch of its DAG, computed for all sources of t at once in
+ * increasing distance order (O(switch ports touched) per destination).
+ * Cost: O(patterns x destination switches x touched ports).
+ */
+#include "traffic.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tr_ws {
+  const fview *v;
+  const tr_opts *o;
+  uint32_t nslots;
+  double *load, *cap, *ein, *ecap, *acc, *amax;
+  const uint8_t **rows;
+  uint32_t *rowlen;
+  double *x, *M;
+  uint32_t *touched, *next, *head;
+  uint8_t *inq;
+  uint32_t maxd;
+  uint32_t *src, *dst;
+  uint8_t *bad; /* per flow: unrouted */
+  uint64_t nf;
+  uint32_t *foff, *forder;
+  uint32_t *perm;
+  double *vals;
+} tr_ws;
+
+static void ws_free(tr_ws *w) {
+  free(w->load), free(w->cap), free(w->ein), free(w->ecap), free(w->acc);
+  free(w->amax), free(w->rows), free(w->rowlen), free(w->x), free(w->M);
+  free(w->touched), free(w->next), free(w->head), free(w->inq), free(w->src);
+  free(w->dst), free(w->bad), free(w->foff), free(w->forder), free(w->perm);
+  free(w->vals);
+}
+
+static int ws_init(tr_ws *w, const fview *v, const tr_opts *o) {
+  memset(w, 0, sizeof *w);
+  w->v = v;
+  w->o = o;
+  w->nslots = v->poff[v->ns];
+  size_t P = w->nslots + 1, S = v->ns + 1, E = v->ne + 1;
+  w->load = calloc(P, sizeof *w->load);
+  w->cap = malloc(P * sizeof *w->cap);
+  w->acc = calloc(P, sizeof *w->acc);
+  w->amax = calloc(P, sizeof *w->amax);
+  w->ein = calloc(E, sizeof *w->ein);
+  w->ecap = malloc(E * sizeof *w->ecap);
+  w->x = calloc(S, sizeof *w->x);
+  w->M = calloc(S, sizeof *w->M);
+  w->touched = malloc(S * sizeof *w->touched);
+  w->next = malloc(S * sizeof *w->next);
+  w->head = malloc(256 * sizeof *w->head);
+  w->inq = calloc(S, 1);
+  w->src = malloc(E * sizeof *w->src);
+  w->dst = malloc(E * sizeof *w->dst);
+  w->bad = calloc(E, 1);
+  w->foff = calloc(v->nd + 2, sizeof *w->foff);
+  w->forder = malloc(E * sizeof *w->forder);
+  w->perm = malloc(E * sizeof *w->perm);
+  if (!w->load || !w->cap || !w->acc || !w->amax || !w->ein || !w->ecap ||
+      !w->x || !w->M || !w->touched || !w->next || !w->head || !w->inq ||
+      !w->src || !w->dst || !w->bad || !w->foff || !w->forder || !w->perm)
+    return -1;
+  for (int k = 0; k < 256; k++)
+    w->head[k] = FV_NONE;
+  /* capacities relative to the fastest host link (ORCS counts flows) */
+  double ref = 0;
+  for (uint32_t e = 0; e < v->ne; e++)
+    if (v->ep_gbps[e] > ref)
+      ref = v->ep_gbps[e];
+  for (uint32_t i = 0; i < w->nslots; i++)
+    w->cap[i] = ref > 0 && v->pgbps[i] > 0 ? v->pgbps[i] / ref : 1.0;
+  for (uint32_t e = 0; e < v->ne; e++)
+    w->ecap[e] = w->cap[v->ep_slot[e]];
+  if (o->routing == TR_ROUTE_LFT) {
+    w->rows = calloc(S, sizeof *w->rows);
+    w->rowlen = calloc(S, sizeof *w->rowlen);
+    if (!w->rows || !w->rowlen)
+      return -1;
+    for (uint32_t s = 0; s < v->ns; s++)
+      w->rows[s] = v->api->lft(v->f, v->sw_node[s], &w->rowlen[s]);
+  }
+  return 0;
+}
+
+/* ---- static routing: follow the LFTs ------------------------------------ */
+
+/* Slots from switch @s to endpoint @dst into @path; hops, or -1 unrouted. */
+static int lft_walk(const tr_ws *w, uint32_t s, uint32_t dst, uint32_t *path) {
+  const fview *v = w->v;
+  uint32_t dlid = v->ep_lid[dst];
+  if (!dlid)
+    return -1;
+  for (int h = 0; h < 64; h++) {
+    const uint8_t *row = w->rows[s];
+    if (!row || dlid >= w->rowlen[s])
+      return -1;
+    uint32_t port = row[dlid];
+    if (port == FL_LFT_NONE)
+      return -1;
+    uint32_t i = v->pslot[(size_t)s * 256 + port];
+    if (i == FV_NONE)
+      return -1;
+    path[h] = i;
+    if (v->pnb[i] == FV_NONE)
+      return i == v->ep_slot[dst] ? h + 1 : -1;
+    s = v->pnb[i];
+  }
+  return -1;
+}
+
+/* ---- ECMP: push the flows toward one destination switch down its DAG --- */
+
+static void seed(tr_ws *w, uint32_t d, uint32_t s, double amount) {
+  const uint8_t *dist = w->v->dist + (size_t)d * w->v->ns;
+  if (!w->inq[s]) {
+    w->inq[s] = 1;
+    w->x[s] = 0;
+    if (dist[s] > 0) {
+      w->next[s] = w->head[dist[s]];
+      w->head[dist[s]] = s;
+      if (dist[s] > w->maxd)
+        w->maxd = dist[s];
+    }
+  }
+  w->x[s] += amount;
+}
+
+/* Returns the number of touched switches (w->touched, decreasing distance;
+ * the destination switch last); clears inq. */
+static uint32_t propagate(tr_ws *w, uint32_t d, int addload) {
+  const fview *v = w->v;
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  const uint16_t *nm = v->nmin + (size_t)d * v->ns;
+  uint32_t nt = 0, t = v->dsw[d];
+  for (uint32_t k = w->maxd; k >= 1; k--) {
+    uint32_t s = w->head[k];
+    w->head[k] = FV_NONE;
+    while (s != FV_NONE) {
+      uint32_t nx = w->next[s];
+      w->touched[nt++] = s;
+      double share = w->x[s] / (double)(nm[s] & FV_NMASK);
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+        uint32_t u = v->pnb[i];
+        if ((uint32_t)dist[u] + 1 != dist[s])
+          continue;
+        if (addload)
+          w->load[i] += share;
+        seed(w, d, u, share);
+      }
+      s = nx;
+    }
+  }
+  w->maxd = 0;
+  if (w->inq[t])
+    w->touched[nt++] = t;
+  for (uint32_t k = 0; k < nt; k++)
+    w->inq[w->touched[k]] = 0;
+  return nt;
+}
+
+/* After propagate(): M[s] = worst congestion from s to the destination. */
+static void worst_down(tr_ws *w, uint32_t d, uint32_t nt) {
+  const fview *v = w->v;
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  for (uint32_t k = nt; k-- > 0;) {
+    uint32_t s = w->touched[k];
+    double m = 0;
+    if (dist[s] > 0)
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+        uint32_t u = v->pnb[i];
+        if ((uint32_t)dist[u] + 1 != dist[s])
+          continue;
+        double c = w->load[i] / w->cap[i];
+        if (w->M[u] > c)
+          c = w->M[u];
+        if (c > m)
+          m = c;
+      }
+    w->M[s] = m;
+  }
+}
+
+/* ---- one permutation-type pattern (flows in w->src/dst) ------------------ */
+
+static double eval_flows(tr_ws *w, uint64_t *unrouted) {
+  const fview *v = w->v;
+  memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
+  memset(w->ein, 0, (size_t)v->ne * sizeof *w->ein);
+  memset(w->bad, 0, (size_t)v->ne);
+  uint32_t path[64];
+  double sum = 0;
+  if (w->o->routing == TR_ROUTE_LFT) {
+    for (uint64_t f = 0; f < w->nf; f++) {
+      uint32_t a = w->src[f], b = w->dst[f];
+      w->ein[a] += 1;
+      int h = lft_walk(w, v->ep_sw[a], b, path);
+      if (h < 0) {
+        w->bad[f] = 1;
+        continue;
+      }
+      for (int k = 0; k < h; k++)
+        w->load[path[k]] += 1;
+    }
+    for (uint64_t f = 0; f < w->nf; f++) {
+      if (w->bad[f])
+        continue;
+      uint32_t a = w->src[f], b = w->dst[f];
+      int h = lft_walk(w, v->ep_sw[a], b, path);
+      double m = w->ein[a] / w->ecap[a];
+      for (int k = 0; k < h; k++) {
+        double c = w->load[path[k]] / w->cap[path[k]];
+        if (c > m)
+          m = c;
+      }
+      sum += 1.0 / m;
+    }
+  } else {
+    /* group flows by destination switch (counting sort) */
+    memset(w->foff, 0, (size_t)(v->nd + 2) * sizeof *w->foff);
+    for (uint64_t f = 0; f < w->nf; f++)
+      w->foff[v->sw_d[v->ep_sw[w->dst[f]]] + 2]++;
+    for (uint32_t d = 0; d < v->nd; d++)
+      w->foff[d + 2] += w->foff[d + 1];
+    for (uint64_t f = 0; f < w->nf; f++)
+      w->forder[w->foff[v->sw_d[v->ep_sw[w->dst[f]]] + 1]++] = (uint32_t)f;
+    for (int pass = 0; pass < 2; pass++)
+      for (uint32_t d = 0; d < v->nd; d++) {
+        const uint8_t *dist = v->dist + (size_t)d * v->ns;
+        uint32_t t = v->dsw[d];
+        for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
+          uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
+          uint32_t s = v->ep_sw[a];
+          if (pass == 0) {
+            w->ein[a] += 1;
+            w->load[v->ep_slot[b]] += 1;
+          }
+          if (dist[s] == FV_FAR) {
+            w->bad[f] = 1;
+            continue;
+          }
+          if (s != t)
+            seed(w, d, s, 1.0);
+        }
+        uint32_t nt = propagate(w, d, pass == 0);
+        if (pass == 0)
+          continue;
+        worst_down(w, d, nt);
+        for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
+          uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
+          if (w->bad[f])
+            continue;
+          uint32_t s = v->ep_sw[a];
+          double m = w->ein[a] / w->ecap[a];
+          double c = w->load[v->ep_slot[b]] / w->cap[v->ep_slot[b]];
+          if (c > m)
+            m = c;
+          if (s != t && w->M[s] > m)
+            m = w->M[s];
+          sum += 1.0 / m;
+        }
+      }
+  }
+  for (uint64_t f = 0; f < w->nf; f++)
+    *unrouted += w->bad[f];
+  return w->nf ? sum / (double)w->nf : 0;
+}
+
+/* Worst flow bandwidth of the last pattern (for rings: the ring's pace). */
+static double worst_flow(tr_ws *w) {
+  const fview *v = w->v;
+  double worst = 1e300;
+  uint32_t path[64];
+  for (uint64_t f = 0; f < w->nf; f++) {
+    if (w->bad[f])
+      return 0;
+    uint32_t a = w->src[f], b = w->dst[f], s = v->ep_sw[a];
+    double m = w->ein[a] / w->ecap[a];
+    double c = w->load[v->ep_slot[b]] / w->cap[v->ep_slot[b]];
+    if (c > m)
+      m = c;
+    if (w->o->routing == TR_ROUTE_LFT) {
+      int h = lft_walk(w, s, b, path);
+      for (int k = 0; k < h; k++)
+        if (w->load[path[k]] / w->cap[path[k]] > m)
+          m = w->load[path[k]] / w->cap[path[k]];
+    } else if (s != v->ep_sw[b]) {
+      /* per-flow: recompute this flow's DAG maximum from its destination */
+      uint32_t d = v->sw_d[v->ep_sw[b]];
+      seed(w, d, s, 1.0);
+      uint32_t nt = propagate(w, d, 0);
+      worst_down(w, d, nt);
+      if (w->M[s] > m)
+        m = w->M[s];
+    }
+    if (1.0 / m < worst)
+      worst = 1.0 / m;
+  }
+  return w->nf ? worst : 0;
+}
+
+/* ---- all-to-all --------------------------------------------------------- */
+
+static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
+  const fview *v = w->v;
+  memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
+  double nm1 = v->ne > 1 ? (double)(v->ne - 1) : 1;
+  for (uint32_t e = 0; e < v->ne; e++) {
+    w->ein[e] = nm1;
+    w->load[v->ep_slot[e]] = nm1;
+  }
+  uint32_t path[64];
+  double sum = 0;
+  uint64_t bad = 0;
+  if (w->o->routing == TR_ROUTE_LFT) {
+    for (int pass = 0; pass < 2; pass++)
+      for (uint32_t b = 0; b < v->ne; b++)
+        for (uint32_t d = 0; d < v->nd; d++) {
+          uint32_t s = v->dsw[d];
+          uint32_t amount = v->sw_nep[s] - (s == v->ep_sw[b]);
+          if (!amount)
+            continue;
+          int h = lft_walk(w, s, b, path);
+          if (h < 0) {
+            if (pass == 1)
+              bad += amount;
+            continue;
+          }
+          if (pass == 0) {
+            for (int k = 0; k + 1 < h; k++)
+              w->load[path[k]] += amount;
+            continue;
+          }
+          double m = w->load[v->ep_slot[b]] / w->cap[v->ep_slot[b]];
+          for (int k = 0; k < h; k++)
+            if (w->load[path[k]] / w->cap[path[k]] > m)
+              m = w->load[path[k]] / w->cap[path[k]];
+          for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++) {
+            if (v->pnb[i] != FV_NONE || i == v->ep_slot[b] ||
+                v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
+              continue;
+            /* i is a CA slot: find its endpoint's injection */
+            double c = nm1 / w->cap[i];
+            sum += 1.0 / (c > m ? c : m);
+          }
+        }
+  } else {
+    for (uint32_t d = 0; d < v->nd; d++) {
+      const uint8_t *dist = v->dist + (size_t)d * v->ns;
+      uint32_t t = v->dsw[d];
+      for (uint32_t q = 0; q < v->nd; q++) {
+        uint32_t s = v->dsw[q];
+        if (s != t && dist[s] != FV_FAR)
+          seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
+      }
+      propagate(w, d, 1);
+    }
+    for (uint32_t d = 0; d < v->nd; d++) {
+      const uint8_t *dist = v->dist + (size_t)d * v->ns;
+      uint32_t t = v->dsw[d];
+      for (uint32_t q = 0; q < v->nd; q++) {
+        uint32_t s = v->dsw[q];
+        if (s != t && dist[s] != FV_FAR)
+          seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
+      }
+      worst_down(w, d, propagate(w, d, 0));
+      for (uint32_t i = v->psw_end[t]; i < v->poff[t + 1]; i++) {
+        if (v->pnb[i] != FV_NONE ||
+            v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
+          continue;
+        double out = w->load[i] / w->cap[i];
+        for (uint32_t q = 0; q < v->nd; q++) {
+          uint32_t s = v->dsw[q];
+          if (dist[s] == FV_FAR) {
+            bad += v->sw_nep[s];
+            continue;
+          }
+          double m = out;
+          if (s != t && w->M[s] > m)
+            m = w->M[s];
+          for (uint32_t j = v->psw_end[s]; j < v->poff[s + 1]; j++) {
+            if (v->pnb[j] != FV_NONE || j == i ||
+                v->api->node_kind(v->f, v->pnode[j]) != FL_NODE_CA)
+              continue;
+            double c = nm1 / w->cap[j];
+            sum += 1.0 / (c > m ? c : m);
+          }
+        }
+      }
+    }
+  }
+  *unrouted += bad;
+  w->nf = (uint64_t)v->ne * (v->ne ? v->ne - 1 : 0);
+  return w->nf ? sum * nm1 / (double)w->nf : 0;
+}
+
+/* ---- patterns ------------------------------------------------------------ */
+
+static void shuffle(uint32_t *a, uint32_t n, uint64_t *rng) {
+  for (uint32_t i = 0; i < n; i++)
+    a[i] = i;
+  for (uint32_t i = n; i > 1; i--) {
+    uint32_t j = (uint32_t)(fv_rand(rng) % i);
+    uint32_t t = a[i - 1];
+    a[i - 1] = a[j];
+    a[j] = t;
+  }
+}
+
+typedef struct ring_key {
+  const char *su, *rail;
+  uint32_t ep;
+} ring_key;
+
+static int ring_cmp(const void *pa, const void *pb) {
+  const ring_key *a = pa, *b = pb;
+  int c = strcmp(a->su, b->su);
+  if (!c)
+    c = strcmp(a->rail, b->rail);
+  return c ? c : (a->ep > b->ep) - (a->ep < b->ep);
+}
+
+static int ring_flows(tr_ws *w) {
+  const fview *v = w->v;
+  ring_key *k = malloc(((size_t)v->ne + 1) * sizeof *k);
+  if (!k)
+    return -1;
+  for (uint32_t e = 0; e < v->ne; e++) {
+    const char *su = v->api->attr(v->f, FL_ENT_NODE, v->ep_node[e], "su");
+    if (!su)
+      su = v->api->attr(v->f, FL_ENT_NODE, v->ep_node[e], "pod");
+    const char *rail = v->api->attr(v->f, FL_ENT_NODE, v->ep_node[e], "rail");
+    k[e].su = su ? su : "";
+    k[e].rail = rail ? rail : "";
+    k[e].ep = e;
+  }
+  qsort(k, v->ne, sizeof *k, ring_cmp);
+  w->nf = 0;
+  for (uint32_t i = 0; i < v->ne;) {
+    uint32_t j = i;
+    while (j < v->ne && !strcmp(k[j].su, k[i].su) &&
+           !strcmp(k[j].rail, k[i].rail))
+      j++;
+    if (j - i >= 2)
+      for (uint32_t q = i; q < j; q++) {
+        w->src[w->nf] = k[q].ep;
+        w->dst[w->nf] = k[q + 1 < j ? q + 1 : i].ep;
+        w->nf++;
+      }
+    i = j;
+  }
+  free(k);
+  return 0;
+}
+
+static void account(tr_ws *w, tr_result *r, double val) {
+  const fview *v = w->v;
+  double mx = 0, sum = 0;
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      double c = w->load[i] / w->cap[i];
+      w->acc[i] += c;
+      if (c > w->amax[i])
+        w->amax[i] = c;
+      if (c > mx)
+        mx = c;
+      sum += c;
+      n++;
+    }
+  if (mx > r->max_load)
+    r->max_load = mx;
+  r->mean_load += n ? sum / n : 0;
+  if (r->patterns == 0 || val < r->ebb_min)
+    r->ebb_min = val;
+  if (r->patterns == 0 || val > r->ebb_max)
+    r->ebb_max = val;
+  w->vals[r->patterns++] = val;
+}
+
+int tr_eval(const fview *v, const char *name, const tr_opts *o, tr_result *r) {
+  memset(r, 0, sizeof *r);
+  snprintf(r->name, sizeof r->name, "%s", name);
+  int kind = !strcmp(name, "all-to-all")    ? 1
+             : !strcmp(name, "bisect")      ? 2
+             : !strcmp(name, "permutation") ? 3
+             : !strcmp(name, "shift")       ? 4
+             : !strcmp(name, "ring")        ? 5
+                                            : 0;
+  if (!kind)
+    return -2;
+  tr_ws w;
+  if (ws_init(&w, v, o) != 0) {
+    ws_free(&w);
+    return -1;
+  }
+  uint32_t npat = (kind == 2 || kind == 3) ? (o->count ? o->count : 1) : 1;
+  w.vals = calloc(npat, sizeof *w.vals);
+  if (!w.vals) {
+    ws_free(&w);
+    return -1;
+  }
+  uint64_t rng = o->seed;
+  r->worst_flow = 1e300;
+  for (uint32_t p = 0; p < npat; p++) {
+    double val;
+    if (kind == 1) {
+      val = eval_all_to_all(&w, &r->unrouted);
+    } else {
+      w.nf = 0;
+      if (kind == 2) {
+        shuffle(w.perm, v->ne, &rng);
+        for (uint32_t i = 0; i + 1 < v->ne; i += 2) {
+          w.src[w.nf] = w.perm[i], w.dst[w.nf++] = w.perm[i + 1];
+          w.src[w.nf] = w.perm[i + 1], w.dst[w.nf++] = w.perm[i];
+        }
+      } else if (kind == 3) {
+        shuffle(w.perm, v->ne, &rng);
+        for (uint32_t i = 0; i < v->ne; i++)
+          if (w.perm[i] != i)
+            w.src[w.nf] = i, w.dst[w.nf++] = w.perm[i];
+      } else if (kind == 4) {
+        uint32_t sh = o->shift ? o->shift % (v->ne ? v->ne : 1) : v->ne / 2;
+        for (uint32_t i = 0; sh && i < v->ne; i++)
+          w.src[w.nf] = i, w.dst[w.nf++] = (i + sh) % v->ne;
+      } else if (ring_flows(&w) != 0) {
+        ws_free(&w);
+        return -1;
+      }
+      val = eval_flows(&w, &r->unrouted);
+      if (kind == 4 || kind == 5) {
+        double wf = worst_flow(&w);
+        if (wf < r->worst_flow)
+          r->worst_flow = wf;
+      }
+    }
+    r->flows = w.nf;
+    account(&w, r, val);
+  }
+  if (r->worst_flow > 1e299)
+    r->worst_flow = -1; /* not computed */
+  double mean = 0, var = 0;
+  for (uint32_t p = 0; p < r->patterns; p++)
+    mean += w.vals[p];
+  mean /= r->patterns ? r->patterns : 1;
+  for (uint32_t p = 0; p < r->patterns; p++)
+    var += (w.vals[p] - mean) * (w.vals[p] - mean);
+  r->ebb_mean = mean;
+  r->ebb_ci99 = r->patterns > 1
+                    ? 2.576 * sqrt(var / (r->patterns - 1)) / sqrt(r->patterns)
+                    : 0;
+  r->mean_load /= r->patterns ? r->patterns : 1;
+  /* hottest switch links by mean load over the patterns */
+  uint32_t top = o->top < TR_HOT_MAX ? o->top : TR_HOT_MAX;
+  for (uint32_t s = 0; s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      double a = w.acc[i] / r->patterns;
+      if (a <= 0)
+        continue;
+      uint32_t k;
+      if (r->n_hot < top)
+        k = r->n_hot++;
+      else if (top && a > r->hot_load[top - 1])
+        k = top - 1;
+      else
+        continue;
+      while (k > 0 && r->hot_load[k - 1] < a) {
+        r->hot_load[k] = r->hot_load[k - 1];
+        r->hot_slot[k] = r->hot_slot[k - 1];
+        r->hot_max[k] = r->hot_max[k - 1];
+        k--;
+      }
+      r->hot_load[k] = a;
+      r->hot_slot[k] = i;
+      r->hot_max[k] = w.amax[i];
+    }
+  ws_free(&w);
+  return 0;
+}

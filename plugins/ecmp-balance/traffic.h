@@ -1,0 +1,48 @@
+/*
+ * plugins/ecmp-balance/traffic.h — link loads and effective bisection
+ * bandwidth under traffic patterns (internal to the ecmp-balance plugin).
+ */
+#ifndef FABRICLINT_PLUGINS_ECMP_TRAFFIC_H
+#define FABRICLINT_PLUGINS_ECMP_TRAFFIC_H
+
+#include "fview.h"
+
+#define TR_HOT_MAX 32
+
+/** Routing used for the flows. */
+#define TR_ROUTE_LFT  1 /* follow the loaded LFTs (static routing) */
+#define TR_ROUTE_ECMP 2 /* split evenly over minimal next hops per hop */
+
+typedef struct tr_opts {
+  uint32_t routing; /* TR_ROUTE_* */
+  uint32_t count;   /* random patterns */
+  uint64_t seed;
+  uint32_t shift; /* 0: half the endpoints */
+  uint32_t top;   /* hottest links to keep (<= TR_HOT_MAX) */
+} tr_opts;
+
+typedef struct tr_result {
+  char name[32];
+  uint32_t patterns; /* patterns evaluated */
+  uint64_t flows;    /* flows per pattern (last pattern) */
+  uint64_t unrouted; /* flows with no route, all patterns */
+  double ebb_mean;   /* mean over patterns of the mean flow bandwidth */
+  double ebb_min, ebb_max;
+  double ebb_ci99;   /* 99 % confidence half-width of ebb_mean */
+  double worst_flow; /* smallest flow bandwidth seen */
+  double max_load;   /* largest switch-link load (flows / relative capacity) */
+  double mean_load;  /* mean switch-link load over loaded patterns */
+  uint32_t n_hot;
+  uint32_t hot_slot[TR_HOT_MAX];
+  double hot_load[TR_HOT_MAX]; /* mean load over the patterns */
+  double hot_max[TR_HOT_MAX];  /* largest load in any pattern */
+} tr_result;
+
+/**
+ * tr_eval() — evaluate pattern @name ("all-to-all", "bisect",
+ * "permutation", "shift", "ring") on view @v (fv_minimal() done when
+ * @o->routing is TR_ROUTE_ECMP). 0; -1 out of memory; -2 unknown pattern.
+ */
+int tr_eval(const fview *v, const char *name, const tr_opts *o, tr_result *r);
+
+#endif
