@@ -1,0 +1,106 @@
+/*
+ * plugins/failure-domains/fd_model.h — the shared model of the
+ * failure-domains plugin: adjacency, endpoints, baseline components, pods,
+ * planes and domain values, built once per fabric (and per `domains`
+ * parameter) and cached in the plugin state that init() returns.
+ *
+ * Why a model of our own: every rule of this plugin asks "what if these
+ * elements were gone?", hundreds or thousands of times on one fabric. The
+ * host answers single questions (components_masked, maxflow); the plugin
+ * keeps what does not change between questions — who is a host, which
+ * component it started in, which pod a leaf serves, which elements carry
+ * `pdu=A3` — so each question costs O(V + E) at most, and capacity
+ * questions only O(the pod touched).
+ */
+#ifndef FD_MODEL_H
+#define FD_MODEL_H
+
+#include <stdint.h>
+
+#include "fabriclint/plugin.h"
+
+#define FD_NONE            UINT32_MAX
+#define FD_DEFAULT_DOMAINS "rack,row,hall,pdu,power-feed"
+
+/* One domain value: every node and link whose attribute @key is @value. */
+typedef struct fd_value {
+  const char *key;
+  const char *value;
+  uint32_t node_off, n_nodes; /* into model.dom_nodes */
+  uint32_t link_off, n_links; /* into model.dom_links */
+} fd_value;
+
+/* A pod (attribute pod, else su, else derived from the shape). */
+typedef struct fd_pod {
+  const char *name;
+  int derived;
+  fl_id *leaves; /* tier-1 switches of the pod, ascending */
+  uint32_t n_leaves;
+  fl_id *sw; /* all switches of the pod, ascending */
+  uint32_t n_sw;
+  uint32_t n_planes; /* distinct `plane` values among its switches (0: none) */
+} fd_pod;
+
+typedef struct fd_model {
+  const fl_fabric *fab;
+  uint32_t nn, nl;
+  /* adjacency (CSR): neighbours of node v are nbr[off[v] .. off[v+1]) over
+   * links lnk[...]; self-loops left out */
+  uint32_t *off;
+  fl_id *nbr, *lnk;
+  uint8_t *xplane; /* per link: 1 when its ends sit in two different planes
+                    * (reported by plane-crossing, ignored by connectivity) */
+  uint8_t *ep;     /* 1: an endpoint (a CA that is not a SHARP AN) */
+  uint8_t *sw;     /* 1: a switch */
+  uint32_t *tier;  /* node tier (FL_TIER_UNKNOWN possible) */
+  fl_id
+      *pendant; /* endpoints: the one node all their cables reach, or FD_NONE */
+  uint32_t *comp; /* baseline component of each node */
+  uint32_t n_comp;
+  uint32_t *comp_ep;  /* endpoints per baseline component */
+  const char **host;  /* per node: system, else name (for messages) */
+  const char **plane; /* per node: `plane` attribute or NULL */
+  uint32_t *pod;      /* per node: pod index or FD_NONE */
+  fd_pod *pods;
+  uint32_t n_pods;
+  int pods_derived;
+  uint32_t top_tier; /* highest known switch tier */
+  /* domain values for the `domains` key list in dom_keys */
+  char dom_keys[256];
+  char key_store[256]; /* dom_keys split in place: fd_value.key points here */
+  fd_value *vals;
+  uint32_t n_vals;
+  fl_id *dom_nodes, *dom_links;
+} fd_model;
+
+typedef struct fd_state {
+  const fl_host_api *api;
+  fd_model *m;
+} fd_state;
+
+/* The model of the fabric of @ctx with domain values for @domains
+ * (comma-separated keys; NULL: whatever is cached, else the default);
+ * cached in @st. NULL after api->fail(). */
+fd_model *fd_get_model(const fl_host_api *api, fl_ctx *ctx, fd_state *st,
+                       const char *domains);
+void fd_model_free(fd_model *m);
+
+/* Natural order ("R2" < "R10"). */
+int fd_natcmp(const char *a, const char *b);
+
+/* Report a finding; api->fail() on error. */
+int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
+              const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
+              uint32_t n_ports, const fl_id *links, uint32_t n_links,
+              const char *evidence);
+
+/* Max flow (Dinic) from @src to @dst over the undirected local graph of
+ * @n vertices and @m edges (@eu/@ev ends, @cap capacity each way). Edges
+ * with @edge_off[e] set are left out. O(V^2 E) worst case; the pods it
+ * runs on have tens of switches. Returns -1 when out of memory. */
+double fd_maxflow(uint32_t n, uint32_t m, const uint32_t *eu,
+                  const uint32_t *ev, const double *cap,
+                  const uint8_t *edge_off, const uint8_t *is_src,
+                  const uint8_t *is_dst);
+
+#endif
