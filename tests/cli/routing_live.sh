@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# tests/cli/routing_live.sh — deadlock verdicts on routing made live, now, by
+# the real tools (ibsim + OpenSM), not only on the committed fixtures.
+#
+# Two quick scenarios of tests/routing/make_fixtures.sh, run the same way
+# (fabriclint gen --format ibsim; ibsim; `ibsim-run opensm -o -R ENGINE`
+# with log_flags 0x43 so that OpenSM writes its dump files; ibnetdiscover):
+#   ring-minhop           ring of 6 switches, minhop: credit loops (2, one
+#                         per direction), each cycle re-verified against the
+#                         live LFT dump by tests/cli/verify_cycle.py
+#   fat-tree-3tier-ftree  radix-4 3-tier fat tree, 8 hosts, ftree: none
+# Checked per scenario: OpenSM exits 0 and its log says the requested engine
+# configured the tables (no silent fallback to minhop); ibnetdiscover sees
+# every switch and CA of the net file; fabriclint's verdict (number of
+# credit loops, VL-blind, exit status) on topology.ibnetdiscover +
+# opensm-lfts.dump and on opensm-subnet.lst + opensm.fdbs; the live LFT
+# dump equals the committed fixture (OpenSM's LIDs and routes are
+# deterministic, so a difference means the fixtures are stale: rerun
+# tests/routing/make_fixtures.sh).
+#
+# make_fixtures.sh --live OUTDIR SCENARIO... could produce these dumps, but
+# it also requires and runs ibdmchk (which writes /var/cache/ibutils/) and
+# saquery; this test needs neither, so it repeats the live steps itself.
+#
+# Skips (exit 0, "SKIP: reason") when ibsim, ibsim-run, opensm or
+# ibnetdiscover is not installed. Everything is written under the test's
+# temporary folder: OpenSM's config, log, cache (OSM_CACHE_DIR/OSM_TMP_DIR)
+# and dumps; ibsim listens on a private socket name. ibsim and OpenSM are
+# always stopped (trap on exit and signals). Takes about 2 s.
+. "$(dirname "$0")/lib.bash"
+set -o pipefail
+FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+FL=${FL:-$FL_SRC/build/fabriclint}
+FX=$FL_SRC/tests/fixtures/routing
+
+for tool in ibsim ibsim-run opensm ibnetdiscover; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "routing_live: SKIP: $tool not installed (apt install ibsim-utils opensm infiniband-diags)"
+    exit 0
+  fi
+done
+[ -x "$FL" ] || { echo "routing_live: $FL not built" >&2; exit 1; }
+
+ibsim_pid=""
+osm_pid=""
+stop_pid() { # stop_pid VARNAME — kill and reap the process whose pid it holds
+  local pid=${!1}
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  printf -v "$1" '%s' ""
+}
+cleanup() {
+  stop_pid osm_pid
+  stop_pid ibsim_pid
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+export IBSIM_SOCKNAME="flroutinglive$$"
+unset LD_PRELOAD SIM_HOST
+SM_HOST="node0001 mlx5_0" # every generator names its first CA so
+
+opensm -c "$TMP/opensm.conf.default" >/dev/null 2>&1 || true
+if [ ! -s "$TMP/opensm.conf.default" ]; then
+  fail "opensm -c wrote no default config"
+  finish; exit
+fi
+
+# live NAME ENGINE GENARGS — simulate, route, discover; dumps in $TMP/NAME/.
+# Returns non-zero (after a fail) when a step did not produce its output.
+live() {
+  local name=$1 engine=$2 genargs=$3 d=$TMP/$1 i
+  mkdir -p "$d/dump"
+  # shellcheck disable=SC2086 # the generator arguments are a word list
+  "$FL" gen $genargs --speed HDR --no-lids --format ibsim -o "$d/fabric.net" ||
+    { fail "$name: fabriclint gen $genargs"; return 1; }
+  sed -e "s#^log_file .*#log_file $d/opensm.log#" \
+      -e "s#^dump_files_dir .*#dump_files_dir $d/dump/#" \
+      -e "s#^partition_config_file .*#partition_config_file $TMP/partitions.conf#" \
+      -e "s#^log_flags .*#log_flags 0x43#" \
+      -e "s#^force_log_flush .*#force_log_flush TRUE#" \
+      "$TMP/opensm.conf.default" >"$d/opensm.conf"
+
+  local args
+  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$d/fabric.net")
+  # shellcheck disable=SC2086 # word splitting of the option list is meant
+  ibsim -s -n $args "$d/fabric.net" >"$d/ibsim.log" 2>&1 </dev/null &
+  ibsim_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    grep -qs "Network simulator ready" "$d/ibsim.log" && break
+    kill -0 "$ibsim_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if ! grep -qs "Network simulator ready" "$d/ibsim.log"; then
+    fail "$name: ibsim did not start: $(tail -3 "$d/ibsim.log")"
+    stop_pid ibsim_pid
+    return 1
+  fi
+
+  # OpenSM in the background and waited for, so that a signal to this
+  # script is handled at once (and the trap stops it) rather than after it.
+  (cd "$d" && OSM_CACHE_DIR="$d" OSM_TMP_DIR="$d" SIM_HOST="$SM_HOST" \
+    exec timeout 60 ibsim-run opensm -o -R "$engine" -F "$d/opensm.conf" \
+    >"$d/opensm.out" 2>&1 </dev/null) &
+  osm_pid=$!
+  local rc=0
+  wait "$osm_pid" || rc=$?
+  osm_pid=""
+  expect_eq "$rc" 0 "$name: opensm -o -R $engine exit status"
+  local used
+  used=$(sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
+    "$d/opensm.log" 2>/dev/null | tail -1)
+  expect_eq "$used" "$engine" "$name: engine that configured the tables"
+
+  SIM_HOST="$SM_HOST" timeout 60 ibsim-run ibnetdiscover \
+    >"$d/dump/topology.ibnetdiscover" 2>"$d/ibnetdiscover.err" ||
+    fail "$name: ibnetdiscover: $(tail -3 "$d/ibnetdiscover.err")"
+  stop_pid ibsim_pid
+
+  local want got f
+  for f in opensm-lfts.dump opensm.fdbs opensm-subnet.lst topology.ibnetdiscover; do
+    [ -s "$d/dump/$f" ] || { fail "$name: no $f written"; return 1; }
+  done
+  pass
+  # every switch and CA of the net file was discovered
+  want=$(sed -n 's/^# ibsim net file written by fabriclint: \([0-9]*\) switches, \([0-9]*\) CAs.*/\1 \2/p' "$d/fabric.net")
+  got="$(grep -c '^Switch' "$d/dump/topology.ibnetdiscover") $(grep -c '^Ca' "$d/dump/topology.ibnetdiscover")"
+  expect_eq "$got" "$want" "$name: switches and CAs discovered"
+}
+
+# verdict NAME LOOPS — fabriclint on both input pairs of the live dumps.
+verdict() {
+  local name=$1 want=$2 d=$TMP/$1/dump rc_want=0 pair
+  [ "$want" = 0 ] || rc_want=1
+  for pair in "topology.ibnetdiscover opensm-lfts.dump" "opensm-subnet.lst opensm.fdbs"; do
+    # shellcheck disable=SC2086 # the pair is two file names
+    set -- $pair
+    expect_rc "$rc_want" "$FL" check --rules 'deadlock.*' --format json "$d/$1" "$d/$2"
+    cp "$TMP/out" "$TMP/$name.json"
+    expect_eq "$(jget "$TMP/$name.json" "=len([f for f in d['findings'] if f['rule'] == 'deadlock.credit-loop'])")" \
+      "$want" "$name: credit loops on $pair"
+    expect_eq "$(jget "$TMP/$name.json" "=[f['evidence']['vl_aware'] for f in d['findings'] if f['rule'] == 'deadlock.verdict'][0]")" \
+      False "$name: vl_aware on $pair"
+    if [ "$want" != 0 ]; then
+      if python3 "$FL_SRC/tests/cli/verify_cycle.py" "$TMP/$name.json" "$d/opensm-lfts.dump" \
+        >"$TMP/verify" 2>&1; then pass
+      else fail "$name: cycle does not verify against the live LFTs ($pair): $(tail -3 "$TMP/verify")"; fi
+    fi
+  done
+  # the committed fixture is what OpenSM produces today
+  if [ -f "$FX/$name/opensm-lfts.dump" ]; then
+    if cmp -s "$d/opensm-lfts.dump" "$FX/$name/opensm-lfts.dump"; then pass
+    else fail "$name: live opensm-lfts.dump differs from $FX/$name (rerun tests/routing/make_fixtures.sh $name)"; fi
+  fi
+}
+
+if live ring-minhop minhop "ring --switches 6 --hosts-per-switch 1"; then
+  verdict ring-minhop 2
+fi
+if live fat-tree-3tier-ftree ftree "fat-tree --radix 4 --tiers 3 --hosts 8"; then
+  verdict fat-tree-3tier-ftree 0
+fi
+finish
