@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fabric_impl.h"
@@ -38,12 +40,18 @@ static const struct {
     {FL_FMT_SAQUERY_PR, "saquery-pr"},
     {FL_FMT_ANNOTATIONS, "annotations"},
     {FL_FMT_AR, "ar"},
+    {FL_FMT_TOPO_IBDM, "ibdm-topo"},
+    {FL_FMT_LLDPD_XML, "lldpd-xml"},
+    {FL_FMT_JUNOS_XML, "junos-xml"},
+    {FL_FMT_CISCO_PLAN, "cisco-plan"},
 };
 
 int fl_format_is_topology(uint32_t fmt) {
   return fmt == FL_FMT_IBNETDISCOVER || fmt == FL_FMT_IBND_PORTS ||
          fmt == FL_FMT_DESIGN_XML || fmt == FL_FMT_IBSIM_NET ||
-         fmt == FL_FMT_SUBNET_LST;
+         fmt == FL_FMT_SUBNET_LST || fmt == FL_FMT_TOPO_IBDM ||
+         fmt == FL_FMT_LLDPD_XML || fmt == FL_FMT_JUNOS_XML ||
+         fmt == FL_FMT_CISCO_PLAN;
 }
 
 const char *fl_format_name(uint32_t fmt) {
@@ -75,6 +83,8 @@ static const char *skip_ws(const char *s, const char *end) {
 /* Root element name of an XML prologue; writes it into @name. */
 static int xml_root(const char *s, const char *end, char *name, size_t size) {
   while ((s = skip_ws(s, end)) < end && *s == '<') {
+    if (end - s >= 9 && memcmp(s, "<!DOCTYPE", 9) == 0)
+      return -2; /* no input format of fabriclint has a DTD */
     if (end - s >= 2 && (s[1] == '?' || s[1] == '!')) {
       int comment = s[1] == '!' && end - s >= 4 && s[2] == '-' && s[3] == '-';
       const char *close = comment ? strstr(s, "-->")
@@ -288,6 +298,34 @@ static uint32_t detect_annotations(const char *buf, size_t len) {
   return FL_FMT_AUTO;
 }
 
+/* An ibdm topology connection line: indented, `PORT -...-> TYPE NAME PORT`
+ * (ibdm Fabric.cpp parseTopology). */
+static int is_topo_conn(const char *s, const char *end) {
+  if (s >= end || (*s != ' ' && *s != '\t'))
+    return 0;
+  const char *h = memchr(s, '#', (size_t)(end - s));
+  if (h)
+    end = h;
+  const char *t[6];
+  size_t n[6];
+  int k = 0;
+  while (s < end && k < 6) {
+    while (s < end && isspace((unsigned char)*s))
+      s++;
+    if (s >= end)
+      break;
+    t[k] = s;
+    while (s < end && !isspace((unsigned char)*s))
+      s++;
+    n[k] = (size_t)(s - t[k]);
+    k++;
+  }
+  while (s < end && isspace((unsigned char)*s))
+    s++;
+  return k == 5 && s == end && n[1] >= 2 && t[1][0] == '-' &&
+         t[1][n[1] - 1] == '>' && t[1][n[1] - 2] == '-';
+}
+
 static uint32_t detect_text(char *buf, size_t len) {
   uint32_t fmt = detect_routing(buf, len);
   if (fmt != FL_FMT_AUTO)
@@ -295,13 +333,16 @@ static uint32_t detect_text(char *buf, size_t len) {
   if ((fmt = detect_annotations(buf, len)) != FL_FMT_AUTO)
     return fmt;
   const char *s = buf, *end = buf + len;
-  int votes[5] = {0, 0, 0, 0, 0};
+  int votes[5] = {0, 0, 0, 0, 0}, topo = 0;
   while (s < end) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     const char *le = nl ? nl : end;
     votes[classify_line(s, le)]++;
+    topo += is_topo_conn(s, le);
     s = nl ? nl + 1 : end;
   }
+  if (topo > 0 && votes[1] + votes[2] + votes[3] + votes[4] == 0)
+    return FL_FMT_TOPO_IBDM;
   if (votes[3] > 0 && votes[4] == 0)
     return FL_FMT_IBSIM_NET;
   if (votes[4] > 0 || votes[1] > 0)
@@ -311,7 +352,88 @@ static uint32_t detect_text(char *buf, size_t len) {
   return FL_FMT_AUTO;
 }
 
+/* The regular, non-hidden files of folder @dir in name order (malloc'd
+ * array of malloc'd paths); -1 with @err set on error. */
+static int list_dir(const char *dir, char ***out, size_t *n, fl_error *err) {
+  struct dirent **ents = NULL;
+  int k = scandir(dir, &ents, NULL, alphasort);
+  if (k < 0)
+    return fl_error_set(err, FL_EIO, dir, 0, 0, "cannot list folder: %s",
+                        strerror(errno)),
+           -1;
+  char **v = calloc((size_t)k + 1, sizeof *v);
+  size_t m = 0;
+  for (int i = 0; i < k; i++) {
+    if (v && ents[i]->d_name[0] != '.') {
+      size_t len = strlen(dir) + strlen(ents[i]->d_name) + 2;
+      char *p = malloc(len);
+      struct stat st;
+      if (p) {
+        snprintf(p, len, "%s/%s", dir, ents[i]->d_name);
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+          v[m++] = p;
+        else
+          free(p);
+      }
+    }
+    free(ents[i]);
+  }
+  free(ents);
+  if (!v)
+    return fl_error_set(err, FL_ENOMEM, dir, 0, 0, "out of memory"), -1;
+  if (m == 0) {
+    free(v);
+    return fl_error_set(err, FL_EPARSE, dir, 0, 0,
+                        "folder holds no input file"),
+           -1;
+  }
+  *out = v;
+  *n = m;
+  return 0;
+}
+
+static void free_list(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
+static int is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static uint32_t detect_file(const char *path, fl_error *err);
+
 uint32_t fl_detect_format(const char *path, fl_error *err) {
+  if (!is_dir(path))
+    return detect_file(path, err);
+  char **files;
+  size_t n;
+  if (list_dir(path, &files, &n, err) != 0)
+    return FL_FMT_AUTO;
+  uint32_t fmt = FL_FMT_AUTO;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t f = detect_file(files[i], err);
+    if (f == FL_FMT_AUTO) {
+      fmt = FL_FMT_AUTO;
+      break;
+    }
+    if (fmt != FL_FMT_AUTO && f != fmt) {
+      fl_error_set(err, FL_EPARSE, files[i], 0, 0,
+                   "folder %s mixes formats (%s, then %s here); pass each "
+                   "format as its own input",
+                   path, fl_format_name(fmt), fl_format_name(f));
+      fmt = FL_FMT_AUTO;
+      break;
+    }
+    fmt = f;
+  }
+  free_list(files, n);
+  return fmt;
+}
+
+static uint32_t detect_file(const char *path, fl_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
@@ -344,14 +466,30 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
                  "this is an ibnetdiscover --cache file (binary); run "
                  "`ibnetdiscover --load-cache FILE` to turn it into text");
   } else if (*skip_ws(s, buf + len) == '<') {
-    if (xml_root(s, buf + len, root, sizeof root) != 0)
+    int xr = xml_root(s, buf + len, root, sizeof root);
+    if (xr == -2)
+      fl_error_set(err, FL_EPARSE, path, 0, 0,
+                   "<!DOCTYPE is not allowed: no input fabriclint reads has a "
+                   "DTD, and none is ever read (entities stay unexpanded)");
+    else if (xr != 0)
       fl_error_set(err, FL_EPARSE, path, 1, 0, "XML without a root element");
     else if (strcmp(root, "fabric") == 0 || strstr(root, ":fabric"))
       fmt = FL_FMT_DESIGN_XML;
+    else if (strcmp(root, "lldp") == 0)
+      fmt = FL_FMT_LLDPD_XML;
+    else if (strcmp(root, "lldp-neighbors-information") == 0 ||
+             ((strcmp(root, "rpc-reply") == 0 || strstr(root, ":rpc-reply")) &&
+              strstr(s, "lldp-neighbors-information")))
+      fmt = FL_FMT_JUNOS_XML;
+    else if (strcmp(root, "CISCO_NETWORK_TYPES") == 0 ||
+             strstr(root, ":CISCO_NETWORK_TYPES"))
+      fmt = FL_FMT_CISCO_PLAN;
     else
       fl_error_set(err, FL_EPARSE, path, 0, 0,
                    "XML root element <%s> is not a format fabriclint reads "
-                   "(expected <fabric> design XML)",
+                   "(expected <fabric> design XML, <lldp> lldpd XML, "
+                   "<lldp-neighbors-information> Junos LLDP XML, or "
+                   "<CISCO_NETWORK_TYPES> Cisco cable plan)",
                    root);
   } else if (memchr(buf, '\0', len)) {
     fl_error_set(err, FL_EPARSE, path, 0, 0, "binary file, not a fabric description");
@@ -359,7 +497,9 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
     fl_error_set(err, FL_EPARSE, path, 0, 0,
                  "unrecognised format: expected ibnetdiscover output (Switch/Ca "
                  "lines with \"S-\"/\"H-\" GUID ids), an ibnetdiscover -p "
-                 "report, an ibsim net file, design XML, or a routing dump "
+                 "report, an ibsim net file, an ibdm topology file, design "
+                 "XML, LLDP XML (lldpd, Junos), a Cisco cable plan, or a "
+                 "routing dump "
                  "(opensm-lfts.dump/ibroute/dump_fts, opensm.fdbs, "
                  "opensm-sl2vl.dump/smpquery sl2vl, opensm-subnet.lst, "
                  "saquery -p, a path-SL file)");
@@ -391,6 +531,17 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
   }
   if (access(path, R_OK) != 0)
     return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+  if (is_dir(path)) {
+    char **files;
+    size_t n;
+    if (list_dir(path, &files, &n, err) != 0)
+      return err && err->code ? err->code : FL_EIO;
+    int rc = FL_OK;
+    for (size_t i = 0; i < n && rc == FL_OK; i++)
+      rc = fl_fabric_load(fab, files[i], fmt, opts, err);
+    free_list(files, n);
+    return rc;
+  }
   if (fmt == FL_FMT_AUTO) {
     fmt = fl_detect_format(path, err);
     if (fmt == FL_FMT_AUTO)
@@ -421,6 +572,14 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     return fl_load_annotations(fab, path, opts, err);
   case FL_FMT_AR:
     return fl_load_ar(fab, path, opts, err);
+  case FL_FMT_TOPO_IBDM:
+    return fl_load_topo_ibdm(fab, path, opts, err);
+  case FL_FMT_LLDPD_XML:
+    return fl_load_lldpd_xml(fab, path, opts, err);
+  case FL_FMT_JUNOS_XML:
+    return fl_load_junos_xml(fab, path, opts, err);
+  case FL_FMT_CISCO_PLAN:
+    return fl_load_cisco_plan(fab, path, opts, err);
   default:
     return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
   }

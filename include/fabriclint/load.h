@@ -31,6 +31,10 @@ extern "C" {
 #define FL_FMT_SAQUERY_PR 10u   /**< saquery -p PathRecord output (path SLs) */
 #define FL_FMT_ANNOTATIONS 11u  /**< side file: node name -> attributes (CSV/YAML) */
 #define FL_FMT_AR 12u           /**< ibdiagnet2.far adaptive-routing dump */
+#define FL_FMT_TOPO_IBDM 13u    /**< ibdm topology file (ibdiagnet -t, .topo) */
+#define FL_FMT_LLDPD_XML 14u    /**< lldpcli -f xml show neighbors [details] */
+#define FL_FMT_JUNOS_XML 15u    /**< Junos show lldp neighbors | display xml */
+#define FL_FMT_CISCO_PLAN 16u   /**< Cisco cable plan XML (CISCO_NETWORK_TYPES) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
@@ -72,19 +76,26 @@ uint32_t fl_format_parse(const char *name);
 
 /**
  * fl_detect_format() — guess the format of file @path from its first 64 KiB:
- * an XML root element <fabric> in the fabriclint namespace is design XML; a
+ * an XML root element <fabric> in the fabriclint namespace is design XML,
+ * <lldp> lldpd XML, <lldp-neighbors-information> (or an <rpc-reply> holding
+ * one) Junos LLDP XML, <CISCO_NETWORK_TYPES> a Cisco cable plan; indented
+ * `PORT -> TYPE NAME PORT` lines under `TYPE NAME` lines are an ibdm
+ * topology file; a
  * line starting with vendid=/switchguid=/caguid=/Switch/Ca/Rt and a quoted
  * "S-"/"H-"/"R-" id is ibnetdiscover; `SW  <lid> <port> 0x...` lines are the
  * -p report; Switch/Hca headers with free-form ids are an ibsim net file.
  * Returns the FL_FMT_* value, or FL_FMT_AUTO with @err set (file unreadable,
  * or content recognised as nothing; the ibnetdiscover binary --cache format
- * is named as such).
+ * is named as such). For a folder: the format of its files (all must
+ * agree; hidden files are skipped).
  */
 uint32_t fl_detect_format(const char *path, fl_error *err);
 
 /**
  * fl_fabric_load() — parse file @path in format @fmt (FL_FMT_AUTO detects)
  * and add its nodes, ports and links to @fab, which must not be finalized.
+ * @path may be a folder: its regular files (not hidden ones) are loaded in
+ * name order into the same fabric, as per-device neighbour files are.
  * @opts may be NULL (defaults). The file is only read, never modified.
  * Returns FL_OK; FL_EIO (unreadable), FL_EPARSE (bad content: @err names
  * file, line, column and what was expected) or FL_ENOMEM. On error @fab may
