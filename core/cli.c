@@ -9,6 +9,7 @@
  * Exit codes: 0 no finding at or above --fail-on; 1 findings at or above
  * it; 2 usage or input error; 3 a plugin failed to load or run.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,18 +233,17 @@ static void print_error(const fl_error *err);
  * CI job never believes a policy or format was applied when it was not. */
 static int check_applicable(fl_cli_opts *o) {
   const char *cmd = o->command ? o->command : "";
-  /* `diff` joins once core/cli_diff.c renders through fl_cli_report() */
-  int gating = strcmp(cmd, "check") == 0;
+  int gating = strcmp(cmd, "check") == 0 || strcmp(cmd, "diff") == 0;
   if (!gating && o->out_format != FL_OUT_TEXT && o->out_format != FL_OUT_JSON)
     return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
-                              "and codequality are for check)",
+                              "and codequality are for check and diff)",
                               cmd);
   if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero))
     return fl_cli_usage_error("--baseline, --write-baseline and --exit-zero "
-                              "apply to check, not '%s'",
+                              "apply to check and diff, not '%s'",
                               cmd);
   if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
-    return fl_cli_usage_error("--policy applies to check and rules, not '%s'",
+    return fl_cli_usage_error("--policy applies to check, diff and rules, not '%s'",
                               cmd);
   if (o->policy_path) {
     fl_error err;
@@ -360,6 +360,16 @@ static int same_file(const char *a, const char *b) {
   struct stat sa, sb;
   return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
+}
+
+int fl_cli_close_output(const fl_cli_opts *o, FILE *out) {
+  int bad = ferror(out);
+  if (fclose(out) != 0 || bad) {
+    fprintf(stderr, "fabriclint: %s: error writing the report: %s\n",
+            o->output ? o->output : "(output)", strerror(errno ? errno : EIO));
+    return -1;
+  }
+  return 0;
 }
 
 int fl_cli_open_output(const fl_cli_opts *o, FILE **out) {
@@ -594,7 +604,7 @@ int fl_cli_check(int argc, char **argv) {
   if (run_rc != FL_OK)
     print_error(&err);
 done:
-  if (out && out != stdout && fclose(out) != 0)
+  if (out && out != stdout && fl_cli_close_output(&o, out) != 0)
     rc = FL_EXIT_USAGE;
   free(rules);
   free(runs);
@@ -608,11 +618,7 @@ done:
 /* ---- main
  * -------------------------------------------------------------------------- */
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    fputs(USAGE, stderr);
-    return FL_EXIT_USAGE;
-  }
+static int dispatch(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "check") == 0)
     return fl_cli_check(argc - 1, argv + 1);
@@ -634,4 +640,20 @@ int main(int argc, char **argv) {
     return 0;
   }
   return fl_cli_usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(USAGE, stderr);
+    return FL_EXIT_USAGE;
+  }
+  int rc = dispatch(argc, argv);
+  /* a report that could not be written (disk full, closed pipe) must not
+   * look like a clean run */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "fabriclint: error writing to standard output: %s\n",
+            strerror(errno));
+    return FL_EXIT_USAGE;
+  }
+  return rc;
 }

@@ -54,6 +54,9 @@ int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out);
 /** Open --output (refusing to overwrite an input); 0 or FL_EXIT_USAGE. */
 int fl_cli_open_output(const fl_cli_opts *o, FILE **out);
+/** Close the --output file; on a write error say so (naming the file) and
+ * return -1. */
+int fl_cli_close_output(const fl_cli_opts *o, FILE *out);
 
 /**
  * fl_cli_report() — the common tail of `check` and `diff`: apply the

@@ -239,6 +239,37 @@ static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
 }
 
 /* Keep only findings (and work-order rows) whose rule matches --rules. */
+/* The finding kinds of DESIGN.md section 7, as rules for the renderers. */
+static const struct {
+  const char *id, *summary;
+  uint32_t level;
+} DIFF_RULES[] = {
+    {"diff.different", "a planned cable is built with another attribute "
+                       "(width/speed below plan, GUID, description)",
+     FL_SEV_WARNING},
+    {"diff.duplicate", "the same two ports are joined twice", FL_SEV_ERROR},
+    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
+     FL_SEV_ERROR},
+    {"diff.missing", "a planned cable was not found", FL_SEV_ERROR},
+    {"diff.missing-node", "a planned node was not found", FL_SEV_ERROR},
+    {"diff.swapped", "two cables are crossed", FL_SEV_ERROR},
+    {"diff.unexpected", "a cable was found that is not in the plan",
+     FL_SEV_ERROR},
+    {"diff.unexpected-node", "a node was found that is not in the plan",
+     FL_SEV_ERROR},
+};
+
+static int rule_selected(const char *patterns, const char *id) {
+  if (!patterns)
+    return 1;
+  char copy[1024], *save = NULL;
+  snprintf(copy, sizeof copy, "%s", patterns);
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (fnmatch(t, id, 0) == 0 || strcmp(t, "diff") == 0)
+      return 1;
+  return 0;
+}
+
 static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
                          size_t *n_rules) {
   static const char *const ALL[] = {
@@ -391,29 +422,37 @@ int fl_cli_diff(int argc, char **argv) {
                             o.rules);
     goto done;
   }
-  fl_findings_sort(&fs);
-  int wrc;
   if (a.csv) {
+    fl_findings_sort(&fs);
     fl_work_order_sort(&wo);
-    wrc = fl_work_order_csv(out, &wo);
-  } else if (o.out_format == FL_OUT_JSON) {
+    if (fl_work_order_csv(out, &wo) != 0) {
+      fprintf(stderr, "fabriclint: error writing the work order\n");
+      rc = FL_EXIT_USAGE;
+    } else {
+      rc = 0;
+      for (size_t i = 0; i < fs.n; i++)
+        if (fs.v[i].severity >= o.fail_on)
+          rc = o.exit_zero ? 0 : FL_EXIT_FINDINGS;
+    }
+  } else {
+    /* the same tail as check: policy waivers, baseline, every format */
     fl_fabric_counts counts;
     fl_fabric_counts_of(fb, &counts);
-    wrc = fl_report_json(out, &fs, &counts);
-  } else {
-    wrc = fl_report_text(out, &fs, n_rules, o.quiet);
-  }
-  if (wrc != 0) {
-    fprintf(stderr, "fabriclint: error writing the report\n");
-    rc = FL_EXIT_USAGE;
-  } else {
-    rc = 0;
-    for (size_t i = 0; i < fs.n; i++)
-      if (fs.v[i].severity >= o.fail_on)
-        rc = FL_EXIT_FINDINGS;
+    fl_report_rule rules[sizeof DIFF_RULES / sizeof *DIFF_RULES];
+    size_t nr = 0;
+    for (size_t i = 0; i < sizeof DIFF_RULES / sizeof *DIFF_RULES; i++)
+      if (rule_selected(o.rules, DIFF_RULES[i].id)) {
+        memset(&rules[nr], 0, sizeof rules[nr]);
+        rules[nr].id = DIFF_RULES[i].id;
+        rules[nr].summary = DIFF_RULES[i].summary;
+        rules[nr].help = DIFF_RULES[i].summary;
+        rules[nr].level = DIFF_RULES[i].level;
+        nr++;
+      }
+    rc = fl_cli_report(&o, out, &fs, &counts, rules, nr, 0);
   }
 done:
-  if (out && out != stdout && fclose(out) != 0)
+  if (out && out != stdout && fl_cli_close_output(&o, out) != 0)
     rc = FL_EXIT_USAGE;
   fl_findings_free(&fs);
   fl_work_order_free(&wo);

@@ -204,7 +204,7 @@ int fl_cli_info(int argc, char **argv) {
         print_text(out, &o, s);
       free(s);
     }
-    if (out != stdout && fclose(out) != 0)
+    if (out != stdout && fl_cli_close_output(&o, out) != 0)
       rc = FL_EXIT_USAGE;
   }
   fl_fabric_free(fab);
