@@ -583,6 +583,11 @@ int fl_cli_check(int argc, char **argv) {
                             o.rules);
     goto done;
   }
+  if (run_rc == FL_EINVAL) { /* a user's parameter value: a usage error */
+    print_error(&err);
+    rc = FL_EXIT_USAGE;
+    goto done;
+  }
   if (run_rc != FL_OK && !runs) { /* out of memory before any rule ran */
     print_error(&err);
     rc = FL_EXIT_PLUGIN;

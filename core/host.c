@@ -34,6 +34,7 @@ struct fl_ctx {
   const fl_rule_def *rule;
   fl_findings *out;
   int failed;
+  int bad_param; /* failed because of a user's parameter value */
   char fail_msg[512];
 };
 
@@ -260,6 +261,13 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   return FL_OK;
 }
 
+static void api_bad_param(fl_ctx *c, const char *name, const char *msg) {
+  c->failed = 1;
+  c->bad_param = 1;
+  snprintf(c->fail_msg, sizeof c->fail_msg, "parameter %s: %s",
+           name ? name : "?", msg ? msg : "invalid value");
+}
+
 static void api_fail(fl_ctx *c, const char *msg) {
   c->failed = 1;
   snprintf(c->fail_msg, sizeof c->fail_msg, "%s", msg ? msg : "failed");
@@ -345,6 +353,7 @@ void fl_host_init(fl_host *h) {
   a->components_masked = fl_graph_components_masked;
   a->maxflow = fl_graph_maxflow;
   fl_host_fill_ext(a);
+  a->bad_param = api_bad_param;
 }
 
 static void free_plugin(fl_loaded_plugin *p) {
@@ -677,7 +686,7 @@ int fl_host_set_param(fl_host *h, const char *spec, fl_error *err) {
   if (!eq || !dot || dot == spec || dot + 1 == eq)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "--param '%s': expected RULE-ID.PARAM=VALUE, e.g. "
-                        "topology.degraded-link.expected-width=4x",
+                        "topology.degraded-link.expected-width=4",
                         spec);
   char *rule = strndup(spec, (size_t)(dot - spec));
   char *name = strndup(dot + 1, (size_t)(eq - dot - 1));
@@ -923,8 +932,13 @@ int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
         run->failed = 1;
         snprintf(run->message, sizeof run->message, "%s",
                  ctx.failed ? ctx.fail_msg : "check() returned an error");
-        rc = fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
-                          "rule %s could not run: %s", rule->id, run->message);
+        if (ctx.bad_param)
+          rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0, "rule %s: %s",
+                            rule->id, run->message);
+        else
+          rc = fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
+                            "rule %s could not run: %s", rule->id,
+                            run->message);
       }
     }
   }

@@ -300,6 +300,13 @@ typedef struct fl_host_api {
   uint32_t (*ar_group_count)(const fl_fabric *f, fl_id sw);
   int (*ar_group)(const fl_fabric *f, fl_id sw, uint32_t group,
                   uint8_t ports[32]);
+
+  /* -- added after 1.0: check with FL_API_HAS(api, bad_param) -- */
+  /** A parameter value the user gave (--param or a policy) is invalid for
+   * this rule: the rule does not run and fabriclint exits 2 (a usage
+   * error), printing "rule R: parameter NAME: MESSAGE". check() then
+   * returns non-zero. */
+  void (*bad_param)(fl_ctx *ctx, const char *name, const char *message);
 } fl_host_api;
 
 /**
@@ -323,6 +330,28 @@ typedef struct fl_plugin_desc {
   void (*fini)(void *plugin_data);
   const fl_rule_def *const *rules;
 } fl_plugin_desc;
+
+/**
+ * FL_API_HAS() — 1 when host table @api has member @member (a host of an
+ * older 1.x minor may lack members added later). Plugins test this before
+ * calling a member documented as "added after 1.0".
+ */
+#define FL_API_HAS(api, member)                                                \
+  ((api)->struct_size >=                                                       \
+   offsetof(fl_host_api, member) + sizeof(((fl_host_api *)0)->member))
+
+/**
+ * fl_param_error() — report an invalid parameter value through
+ * api->bad_param (exit 2) when the host has it, else api->fail (exit 3).
+ */
+static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
+                                  const char *name, const char *message) {
+  /* (member) in parentheses: test frameworks define a fail() macro */
+  if (FL_API_HAS(api, bad_param))
+    (api->bad_param)(ctx, name, message);
+  else
+    (api->fail)(ctx, message);
+}
 
 /** Type of the entry point. */
 typedef const fl_plugin_desc *(*fl_plugin_entry_fn)(void);

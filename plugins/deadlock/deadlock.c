@@ -70,17 +70,21 @@ static int read_opts(const fl_host_api *api, fl_ctx *ctx, fl_cdg_options *o) {
   api->param_string(ctx, "routing", &r);
   int64_t ex = 1000;
   api->param_int(ctx, "max-examples", &ex);
-  o->max_examples = ex > 0 && ex < 1000000 ? (uint32_t)ex : 1000;
+  if (ex < 1 || ex > 1000000) {
+    fl_param_error(api, ctx, "max-examples", "expected 1 to 1000000");
+    return -1;
+  }
+  o->max_examples = (uint32_t)ex;
   if (pick(t, TRAFFIC, 2, &o->traffic) != 0) {
-    api->fail(ctx, "parameter traffic: expected ca or all");
+    fl_param_error(api, ctx, "traffic", "expected ca or all");
     return -1;
   }
   if (pick(v, VL, 3, &o->vl_mode) != 0) {
-    api->fail(ctx, "parameter vl-mode: expected auto, blind or aware");
+    fl_param_error(api, ctx, "vl-mode", "expected auto, blind or aware");
     return -1;
   }
   if (pick(r, ROUTING, 3, &o->routing) != 0) {
-    api->fail(ctx, "parameter routing: expected auto, lft or minimal");
+    fl_param_error(api, ctx, "routing", "expected auto, lft or minimal");
     return -1;
   }
   return 0;

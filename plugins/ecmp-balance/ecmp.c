@@ -291,7 +291,7 @@ static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 1;
   double ratio = pdbl(api, ctx, "max-ratio", 1.0);
   if (!(ratio > 0)) {
-    api->fail(ctx, "parameter max-ratio: expected a positive number (down:up)");
+    fl_param_error(api, ctx, "max-ratio", "expected a positive number (down:up)");
     return 1;
   }
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
@@ -469,7 +469,7 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int64_t limit = pint(api, ctx, "group-limit", 64);
   int64_t minw = pint(api, ctx, "min-width", 2);
   if (limit < 1 || minw < 0) {
-    api->fail(ctx, "parameters group-limit >= 1 and min-width >= 0 expected");
+    fl_param_error(api, ctx, "(several)", "parameters group-limit >= 1 and min-width >= 0 expected");
     return 1;
   }
   const fview *v = view(api, ctx, data, 1);
@@ -641,7 +641,7 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
   api->param_string(ctx, "metric", &metric);
   int use_paths = !strcmp(metric, "paths");
   if (!use_paths && strcmp(metric, "dlids")) {
-    api->fail(ctx, "parameter metric: expected dlids or paths");
+    fl_param_error(api, ctx, "metric", "expected dlids or paths");
     return 1;
   }
   const fview *v = view(api, ctx, data, 0);
@@ -763,7 +763,7 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   int64_t shift = pint(api, ctx, "shift", 0),
           top = pint(api, ctx, "top-links", 5);
   if (count < 1 || count > 1000000 || shift < 0 || top < 0) {
-    api->fail(ctx, "parameters: count 1..1000000, shift >= 0, top-links >= 0");
+    fl_param_error(api, ctx, "(several)", "parameters: count 1..1000000, shift >= 0, top-links >= 0");
     return -1;
   }
   o.count = (uint32_t)count;
@@ -776,7 +776,7 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   else if (!strcmp(routing, "ecmp") || !strcmp(routing, "auto"))
     o.routing = TR_ROUTE_ECMP;
   else {
-    api->fail(ctx, "parameter routing: expected auto, lft or ecmp");
+    fl_param_error(api, ctx, "routing", "expected auto, lft or ecmp");
     return -1;
   }
   if (o.routing == TR_ROUTE_LFT && !api->lft_count(f)) {
@@ -806,10 +806,10 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
       if (rc == -2) {
         char msg[128];
         snprintf(msg, sizeof msg,
-                 "parameter patterns: unknown pattern '%s' (all-to-all, "
-                 "bisect, permutation, shift, ring)",
+                 "unknown pattern '%s' (all-to-all, bisect, permutation, "
+                 "shift, ring)",
                  name);
-        api->fail(ctx, msg);
+        fl_param_error(api, ctx, "patterns", msg);
         return -1;
       }
       if (rc != 0) {

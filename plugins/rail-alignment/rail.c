@@ -675,7 +675,7 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
                      load_map_file(p.map, &a->map, why, sizeof why))
                   : load_profile(p.profile, &a->map, why, sizeof why);
   if (rc != 0) {
-    api->fail(ctx, why);
+    fl_param_error(api, ctx, *p.map ? "map" : "profile", why);
     return NULL;
   }
   if (collect_nics(api, f, a, &p) != 0) {

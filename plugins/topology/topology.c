@@ -535,7 +535,14 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   uint32_t nl = api->link_count(f);
   int64_t want_w = 0;
   const char *want_s_txt = NULL;
-  if (api->param_int(ctx, "expected-width", &want_w) != 0)
+  int wrc = api->param_int(ctx, "expected-width", &want_w);
+  if (wrc == FL_EINVAL || (wrc == 0 && want_w != 1 && want_w != 2 &&
+                           want_w != 4 && want_w != 8 && want_w != 12)) {
+    fl_param_error(api, ctx, "expected-width",
+                   "expected a lane count: 1, 2, 4, 8 or 12 (e.g. 4 for 4x)");
+    return 1;
+  }
+  if (wrc != 0)
     want_w = 0;
   if (api->param_string(ctx, "expected-speed", &want_s_txt) != 0)
     want_s_txt = NULL;
@@ -544,7 +551,7 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (strcmp(api->speed_name(s), want_s_txt) == 0)
       want_s = s;
   if (want_s_txt && *want_s_txt && !want_s) {
-    api->fail(ctx, "parameter expected-speed: not a speed name (SDR..XDR, 100G..)");
+    fl_param_error(api, ctx, "expected-speed", "not a speed name (SDR..XDR, 100G..)");
     return 1;
   }
   type_hist h[GROUPS];

@@ -82,7 +82,7 @@ expect_eq "$(ev ecmp-balance.summary "[0]['port_balance']")" "{'imbalanced_switc
 expect_eq "$(jget "$TMP/out" "=len([f for f in d['findings'] if f['rule'] == 'ecmp-balance.port-imbalance'])")" "12" "minhop: 12 spines"
 
 # bad parameters: the rule cannot run
-expect_rc 3 "$FL" check $R --param ecmp-balance.link-load.patterns=nope "$TMP/ft.xml"
+expect_rc 2 "$FL" check $R --param ecmp-balance.link-load.patterns=nope "$TMP/ft.xml"
 expect_grep "$TMP/err" "unknown pattern 'nope'"
 expect_rc 3 "$FL" check $R --param ecmp-balance.link-load.routing=lft "$TMP/ft.xml"
 expect_grep "$TMP/err" "routing=lft needs LFTs"

@@ -48,11 +48,11 @@ expect_eq "$(jget "$TMP/out" "=sorted(f['evidence']['reason'][:20] for f in d['f
 "$FL" gen rail-su --sus 2 --hosts-per-su 16 -o "$TMP/rs.xml"
 expect_rc 0 "$FL" check $R "$TMP/rs.xml"
 expect_eq "$(findings)" "[]" "design clean"
-# bad profile: the rule cannot run (exit 3)
-expect_rc 3 "$FL" check $R --param rail-alignment.profile=nope "$F/rail-su.ibnetdiscover"
+# a bad profile or map is a usage error (exit 2), naming the parameter
+expect_rc 2 "$FL" check $R --param rail-alignment.profile=nope "$F/rail-su.ibnetdiscover"
 expect_grep "$TMP/err" "unknown profile 'nope'"
 # a user map with a bad line
 printf 'mlx5_0 0\nmlx5_3\n' > "$TMP/bad.map"
-expect_rc 3 "$FL" check $R --param rail-alignment.map="$TMP/bad.map" "$F/rail-su.ibnetdiscover"
+expect_rc 2 "$FL" check $R --param rail-alignment.map="$TMP/bad.map" "$F/rail-su.ibnetdiscover"
 expect_grep "$TMP/err" "bad.map:2: expected DEVICE RAIL \[ROLE\]"
 finish
