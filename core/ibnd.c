@@ -34,6 +34,7 @@
  * Ownership: the loaders own every buffer they allocate and free it before
  * returning; strings handed to the builder are copied by it.
  */
+#include "fileio.h"
 #include "loaders.h"
 
 #include <ctype.h>
@@ -67,42 +68,7 @@ static const unsigned char CACHE_MAGIC[4] = {0x2b, 0x83, 0xe7, 0x8f};
 
 /* Read @path whole into @t (NUL-terminated). FL_OK, FL_EIO or FL_ENOMEM. */
 static int text_read(const char *path, text *t, fl_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
-                        strerror(errno));
-  struct stat st;
-  size_t cap = 1 << 16;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    cap = (size_t)st.st_size + 1;
-  char *buf = malloc(cap);
-  size_t len = 0;
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
-    if (got == 0 || len + 1 < cap)
-      break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf)
-    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  if (bad) {
-    free(buf);
-    return fl_error_set(err, FL_EIO, path, 0, 0, "read error");
-  }
-  buf[len] = '\0';
-  t->buf = buf;
-  t->len = len;
-  return FL_OK;
+  return fl_read_file(path, NULL, &t->buf, &t->len, err);
 }
 
 static int reject_cache_file(const text *t, const char *path, fl_error *err) {

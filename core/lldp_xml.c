@@ -35,6 +35,7 @@
  * depth, not the size); XML_PARSE_NONET and no XML_PARSE_NOENT/DTDLOAD mean
  * no network and no entity expansion, and a DOCTYPE is refused outright.
  */
+#include "fileio.h"
 #include "loaders.h"
 
 #include <ctype.h>
@@ -78,49 +79,13 @@ static void xr_on_error(void *arg, xr_error_ptr e) {
     x->xerr_msg[--n] = '\0';
 }
 
-static int read_all(const char *path, char **out, size_t *len, fl_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
-                        strerror(errno));
-  struct stat st;
-  size_t cap = 1 << 16, n = 0;
-  if (fstat(fileno(f), &st) == 0 && st.st_size > 0)
-    cap = (size_t)st.st_size + 1;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0 || n + 1 < cap)
-      break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf)
-    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  if (bad) {
-    free(buf);
-    return fl_error_set(err, FL_EIO, path, 0, 0, "read error");
-  }
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return FL_OK;
-}
+
 
 int fl_xr_open(fl_xr *x, const char *path, fl_error *err) {
   memset(x, 0, sizeof *x);
   x->path = path;
   x->err = err;
-  int rc = read_all(path, &x->buf, &x->len, err);
+  int rc = fl_read_file(path, NULL, &x->buf, &x->len, err);
   if (rc != FL_OK)
     return rc;
   const char *dt = strstr(x->buf, "<!DOCTYPE");

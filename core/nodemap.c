@@ -23,6 +23,7 @@
  * lines are split); fabriclint reads lines whole. A trailing '\r' (CRLF file)
  * is dropped instead of being kept inside the name.
  */
+#include "fileio.h"
 #include "nodemap.h"
 
 #include <ctype.h>
@@ -159,35 +160,12 @@ int fl_nodemap_parse(fl_nodemap *m, const char *buf, size_t len,
 }
 
 int fl_nodemap_load(fl_nodemap *m, const char *path, fl_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0,
-                        "cannot open node-name-map: %s", strerror(errno));
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? cap * 2 : 65536;
-      char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-      }
-      buf = nb;
-    }
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (got == 0)
-      break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read node-name-map");
-  }
-  int rc = fl_nodemap_parse(m, buf, len, path, err);
+  char *buf;
+  size_t len;
+  int rc = fl_read_file(path, "node-name-map", &buf, &len, err);
+  if (rc != FL_OK)
+    return rc;
+  rc = fl_nodemap_parse(m, buf, len, path, err);
   free(buf);
   return rc;
 }

@@ -6,6 +6,7 @@
  * not know. The tree of a policy is small (hundreds of nodes), so a DOM is
  * the simple choice here, unlike the streaming design-XML loader.
  */
+#include "fileio.h"
 #include "policy.h"
 
 #include <errno.h>
@@ -394,32 +395,12 @@ int fl_policy_parse(fl_policy *p, const char *name, const char *text,
 
 int fl_policy_load(fl_policy *p, const char *path, fl_error *err) {
   memset(p, 0, sizeof *p);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read policy: %s",
-                        strerror(errno));
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? cap * 2 : 4096;
-      char *nb = realloc(buf, cap);
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-      }
-      buf = nb;
-    }
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (got == 0)
-      break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  int rc = bad ? fl_error_set(err, FL_EIO, path, 0, 0, "cannot read policy")
-               : fl_policy_parse(p, path, buf ? buf : "", len, err);
+  char *buf;
+  size_t len;
+  int rc = fl_read_file(path, "policy", &buf, &len, err);
+  if (rc != FL_OK)
+    return rc;
+  rc = fl_policy_parse(p, path, buf, len, err);
   free(buf);
   return rc;
 }

@@ -34,6 +34,7 @@
  * Each cable is usually listed from both ends; the two listings are merged
  * (core/lldp_xml.c, the neighbour builder), cables are FL_LINK_DECLARED.
  */
+#include "fileio.h"
 #include "loaders.h"
 
 #include <ctype.h>
@@ -340,31 +341,9 @@ int fl_load_topo_ibdm(fl_fabric *fab, const char *path,
                       const fl_load_options *opts, fl_error *err) {
   (void)opts;
   topo t = {.fab = fab, .path = path, .err = err};
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open");
-  size_t cap = 1 << 16;
-  t.buf = malloc(cap);
-  while (t.buf) {
-    size_t got = fread(t.buf + t.len, 1, cap - t.len - 1, f);
-    t.len += got;
-    if (got == 0)
-      break;
-    if (t.len + 1 >= cap) {
-      char *nb = realloc(t.buf, cap * 2);
-      if (!nb) {
-        free(t.buf);
-        t.buf = NULL;
-        break;
-      }
-      t.buf = nb;
-      cap *= 2;
-    }
-  }
-  fclose(f);
-  if (!t.buf)
-    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  t.buf[t.len] = '\0';
+  int rc0 = fl_read_file(path, NULL, &t.buf, &t.len, err);
+  if (rc0 != FL_OK)
+    return rc0;
   int rc = parse(&t);
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fabriclint/cdg.h"
 #include "fabriclint/types.h"
@@ -351,6 +352,37 @@ static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
     (api->bad_param)(ctx, name, message);
   else
     (api->fail)(ctx, message);
+}
+
+/**
+ * fl_emit() — report one finding (see fl_finding) through api->report();
+ * on failure calls api->fail() and returns 1, so a check() can write
+ * `if (fl_emit(...)) return 1;`. @severity 0 = the rule's default. Every
+ * array is borrowed and copied by the host.
+ */
+static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
+                          uint32_t severity, const char *message,
+                          const fl_id *nodes, uint32_t n_nodes,
+                          const fl_port_ref *ports, uint32_t n_ports,
+                          const fl_id *links, uint32_t n_links,
+                          const char *evidence_json) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.severity = severity;
+  fd.message = message;
+  fd.nodes = nodes;
+  fd.n_nodes = n_nodes;
+  fd.ports = ports;
+  fd.n_ports = n_ports;
+  fd.links = links;
+  fd.n_links = n_links;
+  fd.evidence_json = evidence_json;
+  if ((api->report)(ctx, &fd) != 0) {
+    (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
+    return 1;
+  }
+  return 0;
 }
 
 /** Type of the entry point. */

@@ -133,19 +133,7 @@ oom:
 static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                   const char *msg, const fl_id *nodes, uint32_t n_nodes,
                   const char *ev) {
-  fl_finding fd;
-  memset(&fd, 0, sizeof fd);
-  fd.struct_size = sizeof fd;
-  fd.severity = sev;
-  fd.message = msg;
-  fd.nodes = nodes;
-  fd.n_nodes = n_nodes;
-  fd.evidence_json = ev;
-  if (api->report(ctx, &fd) != 0) {
-    api->fail(ctx, "could not record a finding");
-    return 1;
-  }
-  return 0;
+  return fl_emit(api, ctx, sev, msg, nodes, n_nodes, NULL, 0, NULL, 0, ev);
 }
 
 static const char *nm(const fview *v, uint32_t s) {

@@ -122,21 +122,8 @@ static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
 static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                   const char *msg, const fl_id *nodes, uint32_t n_nodes,
                   const fl_port_ref *ports, uint32_t n_ports, const char *ev) {
-  fl_finding fd;
-  memset(&fd, 0, sizeof fd);
-  fd.struct_size = sizeof fd;
-  fd.severity = sev;
-  fd.message = msg;
-  fd.nodes = nodes;
-  fd.n_nodes = n_nodes;
-  fd.ports = ports;
-  fd.n_ports = n_ports;
-  fd.evidence_json = ev;
-  if (api->report(ctx, &fd) != 0) {
-    api->fail(ctx, "could not record a finding");
-    return 1;
-  }
-  return 0;
+  return fl_emit(api, ctx, sev, msg, nodes, n_nodes, ports, n_ports, NULL, 0,
+                 ev);
 }
 
 static const char *dest_name(const fl_host_api *api, const fl_fabric *f,

@@ -703,21 +703,7 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
 static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                   const char *msg, const fl_id *nodes, uint32_t nn,
                   const fl_port_ref *ports, uint32_t np, const char *ev) {
-  fl_finding fd;
-  memset(&fd, 0, sizeof fd);
-  fd.struct_size = sizeof fd;
-  fd.severity = sev;
-  fd.message = msg;
-  fd.nodes = nodes;
-  fd.n_nodes = nn;
-  fd.ports = ports;
-  fd.n_ports = np;
-  fd.evidence_json = ev;
-  if (api->report(ctx, &fd) != 0) {
-    api->fail(ctx, "could not record a finding");
-    return 1;
-  }
-  return 0;
+  return fl_emit(api, ctx, sev, msg, nodes, nn, ports, np, NULL, 0, ev);
 }
 
 static const char *rail_name(const analysis *a, int32_t r) {

@@ -35,21 +35,8 @@ static int report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                   const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
                   uint32_t n_ports, const fl_id *links, uint32_t n_links,
                   const char *evidence) {
-  fl_finding fd;
-  memset(&fd, 0, sizeof fd);
-  fd.struct_size = sizeof fd;
-  fd.message = msg;
-  fd.nodes = nodes;
-  fd.n_nodes = n_nodes;
-  fd.ports = ports;
-  fd.n_ports = n_ports;
-  fd.links = links;
-  fd.n_links = n_links;
-  fd.evidence_json = evidence;
-  int rc = api->report(ctx, &fd);
-  if (rc != 0)
-    api->fail(ctx, "could not record a finding (out of memory or bad data)");
-  return rc;
+  return fl_emit(api, ctx, 0, msg, nodes, n_nodes, ports, n_ports, links,
+                 n_links, evidence);
 }
 
 static const char *kind_word(uint32_t k) {

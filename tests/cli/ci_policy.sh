@@ -116,7 +116,7 @@ bad dup_key 'rules:\n  enable: [topology]\nrules:\n  disable: [topology]\n' "dup
 bad syntax 'rules: [\n' "syntax.yaml:2:1: YAML "
 bad version 'version: 2\n' "version.yaml:1:10: version: only version 1 is known"
 expect_rc 2 "$FL" check $PL --policy "$TMP/does-not-exist.yaml" "$TMP/two.out"
-expect_grep "$TMP/err" "does-not-exist.yaml: cannot read policy"
+expect_grep "$TMP/err" "does-not-exist.yaml: cannot open policy"
 # `rules --policy` checks a policy without a fabric
 expect_rc 0 "$FL" rules $PL --policy "$TMP/policy.yaml"
 expect_rc 2 "$FL" rules $PL --policy "$TMP/wrong_type.yaml"

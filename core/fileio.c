@@ -1,0 +1,64 @@
+/*
+ * core/fileio.c — see fileio.h. Loaders parse whole buffers in place, which
+ * is both the fastest way to tokenise text and the simplest way to report a
+ * line and column.
+ */
+#include "fileio.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fabriclint/types.h"
+
+int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
+                 fl_error *err) {
+  const char *w = what ? what : "file";
+  *out = NULL;
+  *outlen = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open %s: %s", w,
+                        strerror(errno));
+  struct stat st;
+  size_t cap = 1 << 16;
+  if (fstat(fileno(f), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      fclose(f);
+      return fl_error_set(err, FL_EIO, path, 0, 0, "is a directory, not a %s",
+                          w);
+    }
+    if (S_ISREG(st.st_mode) && st.st_size > 0)
+      cap = (size_t)st.st_size + 1;
+  }
+  char *buf = malloc(cap);
+  size_t len = 0;
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (got == 0 || len + 1 < cap)
+      break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  if (bad) {
+    free(buf);
+    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read %s", w);
+  }
+  buf[len] = '\0';
+  *out = buf;
+  *outlen = len;
+  return FL_OK;
+}
