@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ static const char USAGE[] =
     "                             ibnetdiscover-ports, design-xml, ibsim-net,\n"
     "                             subnet-lst, ibdm-topo, lldpd-xml, junos-xml,\n"
     "                             cisco-plan, annotations, lfts, fdbs, sl2vl,\n"
-    "                             path-sl, saquery-pr, ar\n"
+    "                             path-sl, saquery-pr, ar, ibdiagnet-db-csv\n"
     "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
     "                             applied to node descriptions\n"
     "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
@@ -368,6 +369,78 @@ static int same_file(const char *a, const char *b) {
          sa.st_ino == sb.st_ino;
 }
 
+/* The absolute path @p would have once created (its folder resolved). */
+static int resolve_target(const char *p, char *out, size_t size) {
+  char tmp[PATH_MAX];
+  if (realpath(p, tmp)) {
+    snprintf(out, size, "%s", tmp);
+    return 0;
+  }
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", p);
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : p;
+  if (slash)
+    *slash = '\0';
+  if (!realpath(slash ? (dir[0] ? dir : "/") : ".", tmp))
+    return -1;
+  size_t n = strlen(tmp), m = strlen(base);
+  if (n + 1 + m + 1 > size)
+    return -1;
+  memcpy(out, tmp, n);
+  out[n] = '/';
+  memcpy(out + n + 1, base, m + 1);
+  return 0;
+}
+
+/* 1 when writing @target would destroy input @in: the same file, or a file
+ * inside input folder @in (per-device capture folders). */
+static int clobbers(const char *target, const char *in) {
+  if (same_file(target, in))
+    return 1;
+  struct stat st;
+  char t[PATH_MAX], d[PATH_MAX];
+  if (stat(in, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(in, d) ||
+      resolve_target(target, t, sizeof t) != 0)
+    return 0;
+  size_t n = strlen(d);
+  return strncmp(t, d, n) == 0 && t[n] == '/';
+}
+
+/* --output and --write-baseline must not overwrite anything the user gave
+ * us to read: inputs (and files in input folders), the policy, the
+ * baseline (except --write-baseline F --baseline F, which updates it), the
+ * node-name map, or each other. */
+int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
+                         size_t n_inputs) {
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output : NULL,
+                            o->write_baseline};
+  const char *names[2] = {"--output", "--write-baseline"};
+  for (int k = 0; k < 2; k++) {
+    const char *t = targets[k];
+    if (!t)
+      continue;
+    for (size_t i = 0; i < n_inputs; i++)
+      if (clobbers(t, inputs[i]))
+        return fl_cli_usage_error("%s would overwrite an input; refusing", names[k]);
+    if ((o->policy_path && same_file(t, o->policy_path)) ||
+        (o->load.node_name_map && same_file(t, o->load.node_name_map)) ||
+        (k == 0 && o->baseline_path && same_file(t, o->baseline_path)))
+      return fl_cli_usage_error("%s would overwrite the policy, node-name map "
+                                "or baseline it reads; refusing",
+                                names[k]);
+  }
+  if (targets[0] && targets[1]) {
+    char a[PATH_MAX], b[PATH_MAX];
+    if (resolve_target(targets[0], a, sizeof a) == 0 &&
+        resolve_target(targets[1], b, sizeof b) == 0 && strcmp(a, b) == 0)
+      return fl_cli_usage_error("--output and --write-baseline name the same "
+                                "file%s",
+                                "");
+  }
+  return 0;
+}
+
 int fl_cli_close_output(const fl_cli_opts *o, FILE *out) {
   int bad = ferror(out);
   if (fclose(out) != 0 || bad) {
@@ -382,11 +455,9 @@ int fl_cli_open_output(const fl_cli_opts *o, FILE **out) {
   *out = stdout;
   if (!o->output || strcmp(o->output, "-") == 0)
     return 0;
-  for (size_t i = 0; i < o->n_inputs; i++)
-    if (same_file(o->output, o->inputs[i]))
-      return fl_cli_usage_error("--output %s is one of the inputs; refusing to "
-                                "overwrite it",
-                                o->output);
+  int rc = fl_cli_check_outputs(o, o->inputs, o->n_inputs);
+  if (rc != 0)
+    return rc;
   *out = fopen(o->output, "w");
   if (!*out) {
     fprintf(stderr, "fabriclint: %s: cannot write: ", o->output);
@@ -567,13 +638,16 @@ int fl_cli_check(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   }
   fl_host host;
+  fl_host_init(&host);
   fl_fabric *fab = NULL;
   FILE *out = NULL;
   fl_findings fs = {0};
   fl_rule_run *runs = NULL;
   fl_report_rule *rules = NULL;
   size_t n_run = 0;
-  rc = fl_cli_load_plugins(&o, &host);
+  rc = fl_cli_check_outputs(&o, o.inputs, o.n_inputs);
+  if (rc == 0)
+    rc = fl_cli_load_plugins(&o, &host);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab);
   if (rc == 0)

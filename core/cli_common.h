@@ -54,6 +54,11 @@ int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out);
 /** Open --output (refusing to overwrite an input); 0 or FL_EXIT_USAGE. */
 int fl_cli_open_output(const fl_cli_opts *o, FILE **out);
+/** Refuse --output / --write-baseline paths that would overwrite an input
+ * (or a file in an input folder), the policy, the baseline or the
+ * node-name map; 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
+                         size_t n_inputs);
 /** Close the --output file; on a write error say so (naming the file) and
  * return -1. */
 int fl_cli_close_output(const fl_cli_opts *o, FILE *out);

@@ -394,7 +394,9 @@ int fl_cli_diff(int argc, char **argv) {
     memcpy(all + a.n_paths[0], a.paths[1], a.n_paths[1] * sizeof *all);
     o.inputs = all;
     o.n_inputs = n;
-    rc = fl_cli_open_output(&o, &out);
+    rc = fl_cli_check_outputs(&o, all, n);
+    if (rc == 0)
+      rc = fl_cli_open_output(&o, &out);
     free(all);
     o.inputs = NULL;
     o.n_inputs = 0;

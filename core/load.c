@@ -44,6 +44,7 @@ static const struct {
     {FL_FMT_LLDPD_XML, "lldpd-xml"},
     {FL_FMT_JUNOS_XML, "junos-xml"},
     {FL_FMT_CISCO_PLAN, "cisco-plan"},
+    {FL_FMT_DBCSV, "ibdiagnet-db-csv"},
 };
 
 int fl_format_is_topology(uint32_t fmt) {
@@ -326,8 +327,57 @@ static int is_topo_conn(const char *s, const char *end) {
          t[1][n[1] - 1] == '>' && t[1][n[1] - 2] == '-';
 }
 
+/* `START_<NAME>` alone on a line (blanks and a CR around it allowed):
+ * writes the name's start and length, else returns 0. @kw is "START_" or
+ * "END_". */
+static int section_marker(const char *s, const char *end, const char *kw,
+                          const char **name, size_t *nlen) {
+  s = skip_ws(s, end);
+  if (!prefix(s, end, kw))
+    return 0;
+  const char *p = s + strlen(kw), *q = p;
+  while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+    q++;
+  if (q == p || skip_ws(q, end) != end)
+    return 0;
+  *name = p;
+  *nlen = (size_t)(q - p);
+  return 1;
+}
+
+/* ibdiagnet2.db_csv (ibutils2 ibdiag, ../shared/notes/formats.md 2.3): a
+ * line `START_<NAME>` (NODES, AR_INFO, ...) followed later by
+ * `END_<NAME>`. When the first section is longer than the detection window
+ * (a big PORTS section), `START_<NAME>` and a comma-separated header line
+ * right after it suffice. */
+static uint32_t detect_dbcsv(const char *buf, size_t len) {
+  const char *s = buf, *end = buf + len, *open = NULL;
+  size_t open_len = 0;
+  int header = 0; /* the line after the open START_ is a CSV header */
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    const char *name;
+    size_t nlen;
+    if (!open && section_marker(s, le, "START_", &name, &nlen)) {
+      open = name, open_len = nlen, header = -1;
+    } else if (open && section_marker(s, le, "END_", &name, &nlen)) {
+      if (nlen == open_len && memcmp(name, open, nlen) == 0)
+        return FL_FMT_DBCSV;
+    } else if (open && header == -1) {
+      header = memchr(s, ',', (size_t)(le - s)) != NULL;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return open && header == 1 && len + 3 >= DETECT_BYTES ? FL_FMT_DBCSV
+                                                        : FL_FMT_AUTO;
+}
+
 static uint32_t detect_text(char *buf, size_t len) {
-  uint32_t fmt = detect_routing(buf, len);
+  uint32_t fmt = detect_dbcsv(buf, len);
+  if (fmt != FL_FMT_AUTO)
+    return fmt;
+  fmt = detect_routing(buf, len);
   if (fmt != FL_FMT_AUTO)
     return fmt;
   if ((fmt = detect_annotations(buf, len)) != FL_FMT_AUTO)
@@ -502,7 +552,8 @@ static uint32_t detect_file(const char *path, fl_error *err) {
                  "routing dump "
                  "(opensm-lfts.dump/ibroute/dump_fts, opensm.fdbs, "
                  "opensm-sl2vl.dump/smpquery sl2vl, opensm-subnet.lst, "
-                 "saquery -p, a path-SL file)");
+                 "saquery -p, a path-SL file, ibdiagnet2.far, "
+                 "ibdiagnet2.db_csv)");
   }
   free(buf);
   return fmt;
@@ -580,6 +631,8 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     return fl_load_junos_xml(fab, path, opts, err);
   case FL_FMT_CISCO_PLAN:
     return fl_load_cisco_plan(fab, path, opts, err);
+  case FL_FMT_DBCSV:
+    return fl_load_dbcsv(fab, path, opts, err);
   default:
     return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
   }

@@ -51,6 +51,10 @@ int fl_load_annotations(fl_fabric *fab, const char *path,
 /** ibdiagnet2.far adaptive-routing groups, core/ar_load.c. */
 int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
                fl_error *err);
+/** ibdiagnet2.db_csv: AR_INFO sets the `ar` / `ar-sl-mask` switch
+ * attributes; other sections are only checked, core/dbcsv_load.c. */
+int fl_load_dbcsv(fl_fabric *fab, const char *path,
+                  const fl_load_options *opts, fl_error *err);
 
 
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */

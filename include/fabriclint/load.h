@@ -35,6 +35,7 @@ extern "C" {
 #define FL_FMT_LLDPD_XML 14u    /**< lldpcli -f xml show neighbors [details] */
 #define FL_FMT_JUNOS_XML 15u    /**< Junos show lldp neighbors | display xml */
 #define FL_FMT_CISCO_PLAN 16u   /**< Cisco cable plan XML (CISCO_NETWORK_TYPES) */
+#define FL_FMT_DBCSV 17u        /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
@@ -78,7 +79,8 @@ uint32_t fl_format_parse(const char *name);
  * fl_detect_format() — guess the format of file @path from its first 64 KiB:
  * an XML root element <fabric> in the fabriclint namespace is design XML,
  * <lldp> lldpd XML, <lldp-neighbors-information> (or an <rpc-reply> holding
- * one) Junos LLDP XML, <CISCO_NETWORK_TYPES> a Cisco cable plan; indented
+ * one) Junos LLDP XML, <CISCO_NETWORK_TYPES> a Cisco cable plan; a line
+ * `START_<NAME>` with a later `END_<NAME>` is an ibdiagnet2.db_csv; indented
  * `PORT -> TYPE NAME PORT` lines under `TYPE NAME` lines are an ibdm
  * topology file; a
  * line starting with vendid=/switchguid=/caguid=/Switch/Ca/Rt and a quoted

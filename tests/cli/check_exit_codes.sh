@@ -77,7 +77,20 @@ expect_rc 2 "$FL" check --format yaml "$EX"
 expect_rc 2 "$FL" check --fail-on sometimes "$EX"
 expect_rc 2 "$FL" frobnicate
 expect_rc 2 "$FL" check --output "$EX" "$EX"
-expect_grep "$TMP/err" "refusing to overwrite"
+expect_grep "$TMP/err" "would overwrite an input; refusing"
+# nothing the user gave is ever written: inputs, files inside input folders,
+# the policy, the baseline read, the node-name map
+cp "$EX" "$TMP/in.ib"; cp "$TMP/in.ib" "$TMP/in.orig"
+printf 'version: 1\n' > "$TMP/p.yaml"
+expect_rc 2 "$FL" check --write-baseline "$TMP/in.ib" "$TMP/in.ib"
+expect_rc 2 "$FL" check --policy "$TMP/p.yaml" --output "$TMP/p.yaml" "$TMP/in.ib"
+expect_grep "$TMP/err" "would overwrite the policy"
+"$FL" check --exit-zero --write-baseline "$TMP/b.json" "$TMP/in.ib" >/dev/null 2>&1
+expect_rc 2 "$FL" check --baseline "$TMP/b.json" --output "$TMP/b.json" "$TMP/in.ib"
+expect_rc 2 "$FL" check --write-baseline "$TMP/x.json" --output "$TMP/x.json" "$TMP/in.ib"
+mkdir "$TMP/caps"; cp "$FL_SRC"/fabrics/diff/lldp/*.xml "$TMP/caps/"
+expect_rc 2 "$FL" diff --output "$TMP/caps/SPINE-01.xml" "$FL_SRC/fabrics/diff/lldp-design.xml" "$TMP/caps"
+if cmp -s "$TMP/in.ib" "$TMP/in.orig" && cmp -s "$TMP/caps/SPINE-01.xml" "$FL_SRC/fabrics/diff/lldp/SPINE-01.xml" && grep -q version "$TMP/p.yaml" && [ -s "$TMP/b.json" ]; then pass; else fail "an input was modified"; fi
 
 # determinism: byte-identical output for identical inputs
 "$FL" check --format json --fail-on never "$TMP/one-sided.out" > "$TMP/a.json"
