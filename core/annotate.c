@@ -58,6 +58,7 @@
 
 #include <yaml.h>
 
+#include "fileio.h"
 #include "derive.h"
 #include "fabric_impl.h"
 #include "loaders.h"
@@ -518,10 +519,24 @@ static int y_entry(annot_ctx *c, yaml_document_t *d, const char *name,
 static int load_yaml(annot_ctx *c, FILE *in, fl_error *err) {
   yaml_parser_t parser;
   yaml_document_t doc;
-  if (!yaml_parser_initialize(&parser))
+  (void)in;
+  char *text;
+  size_t tlen;
+  int trc = fl_read_file(c->path, "annotation file", &text, &tlen, err);
+  if (trc != FL_OK)
+    return trc;
+  if (fl_yaml_depth_check(text, tlen, 64, c->path, err) != FL_OK) {
+    free(text);
+    return FL_EPARSE;
+  }
+  if (!yaml_parser_initialize(&parser)) {
+    free(text);
     return fl_error_set(err, FL_ENOMEM, c->path, 0, 0, "out of memory");
-  yaml_parser_set_input_file(&parser, in);
-  if (!yaml_parser_load(&parser, &doc)) {
+  }
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, tlen);
+  int loaded = yaml_parser_load(&parser, &doc);
+  free(text); /* libyaml copies what it keeps into the document */
+  if (!loaded) {
     int rc = fl_error_set(
         err, FL_EPARSE, c->path, (uint32_t)parser.problem_mark.line + 1,
         (uint32_t)parser.problem_mark.column + 1, "YAML: %s%s%s",

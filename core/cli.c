@@ -507,6 +507,17 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
       rc = FL_EXIT_USAGE;
     }
   }
+  int have_topology = 0;
+  for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
+    have_topology |= fl_format_is_topology(fmts[i]);
+  if (rc == 0 && !have_topology) {
+    fprintf(stderr,
+            "fabriclint: no topology among the inputs: routing and attribute "
+            "files (%s, ...) describe a fabric given by an ibnetdiscover "
+            "dump, a design, an opensm-subnet.lst or LLDP captures\n",
+            fl_format_name(fmts[0]));
+    rc = FL_EXIT_USAGE;
+  }
   for (int pass = 0; pass < 2 && rc == 0; pass++)
     for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
       if (fl_format_is_topology(fmts[i]) == (pass == 0))

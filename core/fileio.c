@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "fabriclint/types.h"
@@ -60,5 +61,42 @@ int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
   buf[len] = '\0';
   *out = buf;
   *outlen = len;
+  return FL_OK;
+}
+
+int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
+                        const char *path, fl_error *err) {
+  unsigned depth = 0;
+  uint32_t line = 1, col = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    col++;
+    if (c == '\n') {
+      line++;
+      col = 0;
+      if (quote == 0)
+        continue;
+    }
+    if (quote) {
+      if (c == quote && !(quote == '"' && i && text[i - 1] == '\\'))
+        quote = 0;
+      continue;
+    }
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' ||
+                     text[i - 1] == '\n')) {
+      while (i + 1 < len && text[i + 1] != '\n')
+        i++;
+      continue;
+    }
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '[' || c == '{') {
+      if (++depth > max)
+        return fl_error_set(err, FL_EPARSE, path, line, col,
+                            "YAML nested deeper than %u levels", max);
+    } else if ((c == ']' || c == '}') && depth)
+      depth--;
+  }
   return FL_OK;
 }

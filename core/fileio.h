@@ -18,4 +18,14 @@
 int fl_read_file(const char *path, const char *what, char **buf, size_t *len,
                  fl_error *err);
 
+/**
+ * fl_yaml_depth_check() — refuse YAML nested deeper than @max levels of
+ * flow collections ([ and {) before handing it to libyaml, whose composer
+ * takes quadratic time on deep nesting (100,000 levels: 45 s). Quoted
+ * strings and comments are skipped. Returns FL_OK, or FL_EPARSE with @err
+ * naming @path, the line and column of the first bracket too deep.
+ */
+int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
+                        const char *path, fl_error *err);
+
 #endif

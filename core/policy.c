@@ -359,6 +359,8 @@ int fl_policy_parse(fl_policy *p, const char *name, const char *text,
     return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
   yaml_parser_t parser;
   yaml_document_t doc;
+  if (fl_yaml_depth_check(text, len, 64, name, err) != FL_OK)
+    return FL_EPARSE;
   if (!yaml_parser_initialize(&parser))
     return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
