@@ -87,7 +87,59 @@ typedef struct annot_ctx {
   name_index ix;
   fl_id *hits; /* scratch: nodes matched by one name */
   size_t cap_hits;
+  fl_strmap seen; /* "name|key" -> index in vals: values this file set */
+  char **vals;
+  size_t n_vals, cap_vals;
 } annot_ctx;
+
+/* Attribute keys with a meaning for the rules (DESIGN.md section 4 and the
+ * rule docs). A misspelt key would silently switch a check off, so other
+ * keys are refused unless they start with "x-" (site-specific data). */
+static const char *const KNOWN_KEYS[] = {
+    "tier", "rail",  "su",     "pod",   "plane",      "rack",     "row",
+    "pdu",  "power-feed", "hall", "ar", "ar-sl-mask", "role",     "cable",
+    "length", "media", "system", "device", "site", "building", "room",
+    "tray", "patch-panel", NULL};
+
+static int known_key(const char *k) {
+  if (strncmp(k, "x-", 2) == 0)
+    return 1;
+  for (size_t i = 0; KNOWN_KEYS[i]; i++)
+    if (strcmp(KNOWN_KEYS[i], k) == 0)
+      return 1;
+  return 0;
+}
+
+/* Edit distance <= 2 (for "did you mean"). */
+static const char *closest_key(const char *k) {
+  const char *best = NULL;
+  size_t best_d = 3;
+  for (size_t i = 0; KNOWN_KEYS[i]; i++) {
+    const char *c = KNOWN_KEYS[i];
+    size_t n = strlen(k), m = strlen(c);
+    if (n > 40 || m > 40)
+      continue;
+    size_t d[41][41];
+    for (size_t a = 0; a <= n; a++)
+      d[a][0] = a;
+    for (size_t b = 0; b <= m; b++)
+      d[0][b] = b;
+    for (size_t a = 1; a <= n; a++)
+      for (size_t b = 1; b <= m; b++) {
+        size_t x = d[a - 1][b] + 1, y = d[a][b - 1] + 1,
+               z = d[a - 1][b - 1] + (k[a - 1] != c[b - 1]);
+        d[a][b] = x < y ? (x < z ? x : z) : (y < z ? y : z);
+        if (a > 1 && b > 1 && k[a - 1] == c[b - 2] && k[a - 2] == c[b - 1] &&
+            d[a - 2][b - 2] + 1 < d[a][b])
+          d[a][b] = d[a - 2][b - 2] + 1; /* transposition (Damerau) */
+      }
+    if (d[n][m] < best_d) {
+      best_d = d[n][m];
+      best = c;
+    }
+  }
+  return best;
+}
 
 static int cmp_ent(const void *x, const void *y) {
   const name_ent *a = x, *b = y;
@@ -293,12 +345,53 @@ static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
                         name);
   }
   for (size_t k = 0; k < n; k++) {
+    if (!known_key(keys[k])) {
+      const char *near = closest_key(keys[k]);
+      return fl_error_set(err, FL_EPARSE, c->path, line, col,
+                          "unknown attribute key `%s`%s%s%s; known keys: rack, "
+                          "row, hall, pdu, power-feed, plane, pod, su, rail, "
+                          "tier, role, ar, ...; site-specific keys start with "
+                          "x-",
+                          keys[k], near ? " (did you mean `" : "",
+                          near ? near : "", near ? "`?)" : "");
+    }
     if (!vals[k] || !*vals[k])
       continue;
-    for (long h = 0; h < hits; h++)
+    /* the same name given two values for one key is a contradiction (a
+     * host row and a more specific NIC row may differ: the later wins) */
+    char sk[512];
+    int skn = snprintf(sk, sizeof sk, "%s|%s", name, keys[k]);
+    if (skn < 0 || (size_t)skn >= sizeof sk)
+      skn = (int)sizeof sk - 1;
+    uint32_t idx = fl_strmap_get(&c->seen, sk, (size_t)skn);
+    if (idx != FL_MAP_ABSENT && strcmp(c->vals[idx], vals[k]) != 0)
+      return fl_error_set(err, FL_EPARSE, c->path, line, col,
+                          "\"%s\" gets %s=%s here but %s=%s in an earlier "
+                          "row: one value per name and key",
+                          name, keys[k], vals[k], keys[k], c->vals[idx]);
+    if (idx == FL_MAP_ABSENT) {
+      if (c->n_vals == c->cap_vals) {
+        size_t nc = c->cap_vals ? c->cap_vals * 2 : 64;
+        char **nv = realloc(c->vals, nc * sizeof *nv);
+        if (!nv)
+          return fl_error_set(err, FL_ENOMEM, c->path, line, col,
+                              "out of memory");
+        c->vals = nv;
+        c->cap_vals = nc;
+      }
+      c->vals[c->n_vals] = strdup(vals[k]);
+      if (!c->vals[c->n_vals] ||
+          fl_strmap_put(&c->seen, sk, (size_t)skn, (uint32_t)c->n_vals) ==
+              FL_MAP_ABSENT)
+        return fl_error_set(err, FL_ENOMEM, c->path, line, col,
+                            "out of memory");
+      c->n_vals++;
+    }
+    for (long h = 0; h < hits; h++) {
       if (fl_b_attr(c->fab, FL_ENT_NODE, c->hits[h], keys[k], vals[k]) != FL_OK)
         return fl_error_set(err, FL_ENOMEM, c->path, line, col,
                             "out of memory");
+    }
   }
   return FL_OK;
 }
@@ -416,6 +509,11 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
         else if (!(keys[i - 1] = strdup(cells[i])))
           rc = fl_error_set(err, FL_ENOMEM, c->path, ln, 0, "out of memory");
         else
+          for (int j = 1; j < i && rc == FL_OK; j++)
+            if (strcmp(cells[j], cells[i]) == 0)
+              rc = fl_error_set(err, FL_EPARSE, c->path, ln, 0,
+                                "header column `%s` appears twice", cells[i]);
+        if (rc == FL_OK)
           ncols = i;
       }
       if (rc == FL_OK && n < 2)
@@ -672,5 +770,9 @@ int fl_load_annotations(fl_fabric *fab, const char *path,
   fclose(in);
   ix_free(&c.ix);
   free(c.hits);
+  fl_strmap_free(&c.seen);
+  for (size_t i = 0; i < c.n_vals; i++)
+    free(c.vals[i]);
+  free(c.vals);
   return rc;
 }

@@ -125,6 +125,41 @@ static void test_exact_before_case(void **state) {
   fl_fabric_free(f);
 }
 
+/* misspelt keys, duplicate columns and contradictory rows are errors naming
+ * the line; x- keys are free-form */
+static void test_key_checks(void **state) {
+  (void)state;
+  static const struct {
+    const char *text;
+    uint32_t line;
+    const char *msg;
+  } cases[] = {
+      {"node,rakc\nleaf-01,R1\n", 2, "did you mean `rack`"},
+      {"node,rack,rack\nleaf-01,R1,R2\n", 1, "appears twice"},
+      {"node,rack\nleaf-01,R1\nleaf-01,R2\n", 3, "one value per name and key"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    fl_fabric *f = small_fabric();
+    const char *p = write_file("k.csv", cases[i].text);
+    fl_error err;
+    fl_error_clear(&err);
+    assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err),
+                     FL_EPARSE);
+    assert_int_equal(err.line, cases[i].line);
+    assert_non_null(strstr(err.message, cases[i].msg));
+    fl_fabric_free(f);
+  }
+  fl_fabric *f = small_fabric();
+  const char *p = write_file("x.csv", "node,x-asset,rack\nleaf-01,A7,R1\n"
+                                      "leaf-01,A7,R1\n");
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err), FL_OK);
+  finalize(f);
+  assert_string_equal(attr(f, "leaf-01", "x-asset"), "A7");
+  fl_fabric_free(f);
+}
+
 static void test_yaml(void **state) {
   (void)state;
   fl_fabric *f = small_fabric();
@@ -214,6 +249,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_csv_matching),
       cmocka_unit_test(test_exact_before_case),
+      cmocka_unit_test(test_key_checks),
       cmocka_unit_test(test_yaml),
       cmocka_unit_test(test_errors),
   };
