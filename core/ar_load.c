@@ -151,6 +151,8 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
   fl_id sw = FL_NONE;
   int64_t plft = 0;
   uint64_t other_plft = 0, switches = 0, unknown_sw = 0;
+  uint32_t sw_line = 0; /* line of the current Switch block */
+  int sw_has_lft = 1;   /* the current block reached "LFT Definition:" */
   while ((n = getline(&buf, &cap, f)) > 0) {
     r.line++;
     r.terminated = buf[n - 1] == '\n';
@@ -177,6 +179,14 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
       continue;
     }
     if (starts(p, "Switch ") || starts(p, "Switch\t")) {
+      if (!sw_has_lft) {
+        rc = fl_error_set(err, FL_EPARSE, path, sw_line, 1,
+                          "the Switch block ends without an `LFT Definition:` "
+                          "section (a block cut short?)");
+        break;
+      }
+      sw_line = r.line;
+      sw_has_lft = 0;
       const char *q = skip_ws(p + 7);
       int64_t g = hex(&q, 16);
       if (g < 0) {
@@ -209,6 +219,8 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
         break;
       }
       sec = p[0] == 'G' ? SEC_GROUPS : SEC_LFT;
+      if (sec == SEC_LFT)
+        sw_has_lft = 1;
       continue;
     }
     if (starts(p, "PLFT_NUM:")) {
@@ -334,6 +346,10 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
   }
   if (rc == FL_OK && ferror(f))
     rc = fl_error_set(err, FL_EIO, path, r.line, 0, "read error");
+  if (rc == FL_OK && !sw_has_lft)
+    rc = fl_error_set(err, FL_EPARSE, path, sw_line, 1,
+                      "truncated: the last Switch block has no `LFT "
+                      "Definition:` section");
   if (rc == FL_OK && !have_switch)
     rc = fl_error_set(err, FL_EPARSE, path, r.line, 0,
                       "no `Switch 0x<guid>` block: not an ibdiagnet2.far "

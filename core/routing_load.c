@@ -408,7 +408,7 @@ static void lft_close_block(lft *s) {
 
 /* "Unicast lids [S-E] of switch <portid> guid 0x<G> (<name>):" */
 static int lft_parse_header(lft *s, const char *p, const char *e, uint32_t *lid,
-                            int *has_lid) {
+                            int *has_lid, char *name, size_t name_size) {
   rd *r = &s->r;
   uint32_t start;
   int rc;
@@ -452,7 +452,44 @@ static int lft_parse_header(lft *s, const char *p, const char *e, uint32_t *lid,
   if (p >= end || *p != '(' || end - p < 3 || end[-1] != ':' || end[-2] != ')')
     return perr(r, p < end ? p : e,
                 "expected \"(<switch name>):\" at the end of the header");
+  const char *n0 = p + 1, *n1 = end - 2; /* inside the parentheses */
+  if (n1 - n0 >= 2 && *n0 == '\'' && n1[-1] == '\'')
+    n0++, n1--;
+  size_t n = (size_t)(n1 - n0) < name_size - 1 ? (size_t)(n1 - n0) : name_size - 1;
+  memcpy(name, n0, n);
+  name[n] = '\0';
   return FL_OK;
+}
+
+/* The dump names the switch too: a name that differs from the topology's
+ * (description or node-name-map name) means the dump and the topology were
+ * probably taken from different fabrics whose GUIDs happen to collide. */
+static void check_switch_name(lft *s, const char *dumped) {
+  rd *r = &s->r;
+  const fl_node_rec *nd = &r->fab->nodes[s->sw];
+  if (!*dumped)
+    return;
+  const char *a = fl_b_atom_str(r->fab, nd->desc), *b = fl_b_atom_str(r->fab, nd->name);
+  size_t dl = strlen(dumped);
+  int same = 0, known = 0;
+  for (int k = 0; k < 2 && !same; k++) {
+    const char *t = k ? b : a;
+    while (*t == ' ')
+      t++;
+    size_t tl = strlen(t);
+    while (tl && t[tl - 1] == ' ')
+      tl--;
+    if (!tl)
+      continue;
+    known = 1;
+    same = tl == dl && memcmp(t, dumped, dl) == 0;
+  }
+  if (known && !same)
+    fl_b_note(r->fab, "routing", rd_prov(r, NULL),
+              "the LFT block of switch 0x%016llx names it '%s', but the "
+              "topology calls it '%s': the dump and the topology may come "
+              "from different fabrics",
+              (unsigned long long)s->guid, dumped, *b ? b : a);
 }
 
 static int lft_header(lft *s, const char *p, const char *e) {
@@ -468,7 +505,8 @@ static int lft_header(lft *s, const char *p, const char *e) {
   r->what = "LFT header";
   uint32_t lid = 0;
   int has_lid = 0;
-  int rc = lft_parse_header(s, p, e, &lid, &has_lid);
+  char dumped[256];
+  int rc = lft_parse_header(s, p, e, &lid, &has_lid, dumped, sizeof dumped);
   if (rc)
     return rc;
   s->in_block = 1;
@@ -490,6 +528,13 @@ static int lft_header(lft *s, const char *p, const char *e) {
               (unsigned long long)s->guid);
     return FL_OK;
   }
+  check_switch_name(s, dumped);
+  if (fl_fabric_lft_count(r->fab) && s->sw < r->fab->rt.cap_nodes &&
+      r->fab->rt.lft[s->sw])
+    fl_b_note(r->fab, "routing", rd_prov(r, NULL),
+              "a second LFT block for switch 0x%016llx: its entries replace "
+              "those of the earlier block where they differ",
+              (unsigned long long)s->guid);
   s->nports = r->fab->nodes[s->sw].nports;
   s->row = fl_b_lft_row(r->fab, s->sw, s->top);
   if (!s->row)
