@@ -299,11 +299,13 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
               rd->enabled_by_default ? "" : " [opt-in]");
       for (uint32_t k = 0; k < rd->n_params; k++) {
         const fl_param_def *pd = rd->params[k];
-        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s: %s\n", rd->id, pd->name,
-                param_type_name(pd->type), pd->default_value ? " (default " : "",
-                pd->default_value ? pd->default_value : "",
-                pd->unit ? " " : "", pd->default_value ? ")" : "",
-                pd->doc ? pd->doc : "");
+        int has_def = pd->default_value && *pd->default_value;
+        int has_unit = pd->unit && *pd->unit;
+        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s: %s\n", rd->id,
+                pd->name, param_type_name(pd->type), has_def ? " (default " : "",
+                has_def ? pd->default_value : "",
+                has_def && has_unit ? " " : "", has_def && has_unit ? pd->unit : "",
+                has_def ? ")" : "", pd->doc ? pd->doc : "");
       }
     }
   }
