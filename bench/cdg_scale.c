@@ -38,28 +38,31 @@ static fl_fabric *copy_topology(const fl_fabric *g) {
     fl_b_node_set_name(f, m, fl_fabric_node_name(g, n), (size_t)-1);
     fl_b_node_set_tier(f, m, fl_fabric_node_tier(g, n));
     fl_id first = fl_fabric_node_first_port(g, n);
-    for (uint32_t k = 0; first != FL_NONE && k < fl_fabric_node_port_count(g, n); k++) {
+    for (uint32_t k = 0;
+         first != FL_NONE && k < fl_fabric_node_port_count(g, n); k++) {
       fl_id p = first + k;
       fl_id q = fl_b_port(f, m, fl_fabric_port_num(g, p), pv);
-      fl_b_port_set_lid(f, q, fl_fabric_port_lid(g, p), fl_fabric_port_lmc(g, p));
+      fl_b_port_set_lid(f, q, fl_fabric_port_lid(g, p),
+                        fl_fabric_port_lmc(g, p));
     }
   }
   for (fl_id l = 0; l < fl_fabric_link_count(g); l++) {
     fl_id a = fl_fabric_link_port(g, l, 0), b = fl_fabric_link_port(g, l, 1);
-    fl_b_link(f,
-              fl_b_port_find(f, fl_fabric_port_node(g, a), fl_fabric_port_num(g, a)),
-              fl_b_port_find(f, fl_fabric_port_node(g, b), fl_fabric_port_num(g, b)),
-              fl_fabric_link_width(g, l), fl_fabric_link_speed(g, l),
-              FL_LINK_DECLARED, pv);
+    fl_b_link(
+        f,
+        fl_b_port_find(f, fl_fabric_port_node(g, a), fl_fabric_port_num(g, a)),
+        fl_b_port_find(f, fl_fabric_port_node(g, b), fl_fabric_port_num(g, b)),
+        fl_fabric_link_width(g, l), fl_fabric_link_speed(g, l),
+        FL_LINK_DECLARED, pv);
   }
   return f;
 }
 
 typedef struct adj {
-  uint32_t *off;   /* per node, into nbr/port */
-  fl_id *nbr;      /* neighbour switch node, or FL_NONE for a CA */
-  uint32_t *port;  /* local port number */
-  fl_id *ca;       /* neighbour CA node */
+  uint32_t *off;  /* per node, into nbr/port */
+  fl_id *nbr;     /* neighbour switch node, or FL_NONE for a CA */
+  uint32_t *port; /* local port number */
+  fl_id *ca;      /* neighbour CA node */
 } adj;
 
 static void build_adj(const fl_fabric *g, adj *a) {
@@ -79,8 +82,12 @@ static void build_adj(const fl_fabric *g, adj *a) {
       fl_id qn = q == FL_NONE ? FL_NONE : fl_fabric_port_node(g, q);
       uint32_t i = a->off[n] + k;
       a->port[i] = fl_fabric_port_num(g, p);
-      a->nbr[i] = qn != FL_NONE && fl_fabric_node_kind(g, qn) == FL_NODE_SWITCH ? qn : FL_NONE;
-      a->ca[i] = qn != FL_NONE && fl_fabric_node_kind(g, qn) == FL_NODE_CA ? qn : FL_NONE;
+      a->nbr[i] = qn != FL_NONE && fl_fabric_node_kind(g, qn) == FL_NODE_SWITCH
+                      ? qn
+                      : FL_NONE;
+      a->ca[i] = qn != FL_NONE && fl_fabric_node_kind(g, qn) == FL_NODE_CA
+                     ? qn
+                     : FL_NONE;
     }
   }
 }
@@ -121,7 +128,8 @@ static void route_leaf(const fl_fabric *g, fl_fabric *f, const adj *a,
         nmin += a->nbr[j] != FL_NONE && dist[a->nbr[j]] + 1 == dist[s];
       uint32_t pick = lid % nmin, c = 0;
       for (uint32_t j = a->off[s]; j < a->off[s + 1]; j++)
-        if (a->nbr[j] != FL_NONE && dist[a->nbr[j]] + 1 == dist[s] && c++ == pick) {
+        if (a->nbr[j] != FL_NONE && dist[a->nbr[j]] + 1 == dist[s] &&
+            c++ == pick) {
           row[lid] = (uint8_t)a->port[j];
           break;
         }
@@ -151,7 +159,8 @@ int main(int argc, char **argv) {
   uint32_t *dist = malloc(nn * sizeof *dist);
   fl_id *queue = malloc(nn * sizeof *queue);
   for (fl_id n = 0; n < nn; n++)
-    if (fl_fabric_node_kind(g, n) == FL_NODE_SWITCH && fl_fabric_node_tier(g, n) == 1)
+    if (fl_fabric_node_kind(g, n) == FL_NODE_SWITCH &&
+        fl_fabric_node_tier(g, n) == 1)
       route_leaf(g, f, &a, n, dist, queue, top);
   if (fl_fabric_finalize(f, &err) != FL_OK) {
     fprintf(stderr, "finalize: %s\n", err.message);
@@ -169,14 +178,18 @@ int main(int argc, char **argv) {
   }
   double t2 = now();
   printf("radix %u: %u switches, %u CAs, %u links, %u LFTs, max LID %u\n", k,
-         fl_fabric_count_kind(f, FL_NODE_SWITCH), fl_fabric_count_kind(f, FL_NODE_CA),
-         fl_fabric_link_count(f), fl_fabric_lft_count(f), fl_fabric_max_lid(f));
-  printf("setup (gen + routing) %.2f s; cdg analysis %.3f s\n", t1 - t0, t2 - t1);
-  printf("destinations %u, sources %u, channels %u, dependencies %llu, loops %u, "
-         "valleys %llu, unrouted pairs %llu\n",
-         r->destinations, r->sources, r->channels,
-         (unsigned long long)r->dependencies, r->n_loops,
-         (unsigned long long)r->valley_count, (unsigned long long)r->unrouted_pairs);
+         fl_fabric_count_kind(f, FL_NODE_SWITCH),
+         fl_fabric_count_kind(f, FL_NODE_CA), fl_fabric_link_count(f),
+         fl_fabric_lft_count(f), fl_fabric_max_lid(f));
+  printf("setup (gen + routing) %.2f s; cdg analysis %.3f s\n", t1 - t0,
+         t2 - t1);
+  printf(
+      "destinations %u, sources %u, channels %u, dependencies %llu, loops %u, "
+      "valleys %llu, unrouted pairs %llu\n",
+      r->destinations, r->sources, r->channels,
+      (unsigned long long)r->dependencies, r->n_loops,
+      (unsigned long long)r->valley_count,
+      (unsigned long long)r->unrouted_pairs);
   fl_cdg_free(r);
   fl_fabric_free(f);
   fl_fabric_free(g);

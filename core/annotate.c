@@ -58,9 +58,9 @@
 
 #include <yaml.h>
 
-#include "fileio.h"
 #include "derive.h"
 #include "fabric_impl.h"
+#include "fileio.h"
 #include "loaders.h"
 
 /* ---- the name index
@@ -96,10 +96,10 @@ typedef struct annot_ctx {
  * rule docs). A misspelt key would silently switch a check off, so other
  * keys are refused unless they start with "x-" (site-specific data). */
 static const char *const KNOWN_KEYS[] = {
-    "tier", "rail",  "su",     "pod",   "plane",      "rack",     "row",
-    "pdu",  "power-feed", "hall", "ar", "ar-sl-mask", "role",     "cable",
-    "length", "media", "system", "device", "site", "building", "room",
-    "tray", "patch-panel", NULL};
+    "tier", "rail",     "su",         "pod",   "plane",       "rack",
+    "row",  "pdu",      "power-feed", "hall",  "ar",          "ar-sl-mask",
+    "role", "cable",    "length",     "media", "system",      "device",
+    "site", "building", "room",       "tray",  "patch-panel", NULL};
 
 static int known_key(const char *k) {
   if (strncmp(k, "x-", 2) == 0)

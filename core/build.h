@@ -47,7 +47,8 @@ const char *fl_b_atom_str(const fl_fabric *fab, uint32_t atom);
 fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
                 fl_prov prov);
 
-/** Setters for node fields; strings are interned (len may be (size_t)-1 for strlen). */
+/** Setters for node fields; strings are interned (len may be (size_t)-1 for
+ * strlen). */
 void fl_b_node_set_name(fl_fabric *fab, fl_id n, const char *name, size_t len);
 void fl_b_node_set_desc(fl_fabric *fab, fl_id n, const char *desc, size_t len);
 void fl_b_node_set_system(fl_fabric *fab, fl_id n, const char *sys, size_t len);
@@ -72,7 +73,8 @@ fl_id fl_b_port_find(const fl_fabric *fab, fl_id n, uint32_t num);
 
 void fl_b_port_set_guid(fl_fabric *fab, fl_id p, uint64_t guid);
 void fl_b_port_set_lid(fl_fabric *fab, fl_id p, uint32_t lid, uint32_t lmc);
-void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *label, size_t len);
+void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *label,
+                         size_t len);
 
 /**
  * fl_b_link() — add a link between ports @a and @b with @width (lanes),
@@ -83,7 +85,8 @@ void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *label, size_t len)
 fl_id fl_b_link(fl_fabric *fab, fl_id a, fl_id b, uint32_t width,
                 uint32_t speed, uint32_t flags, fl_prov prov);
 
-/** Record end B's listing of width/speed and set the mismatch flags if they differ. */
+/** Record end B's listing of width/speed and set the mismatch flags if they
+ * differ. */
 void fl_b_link_set_b_listing(fl_fabric *fab, fl_id l, uint32_t width_b,
                              uint32_t speed_b);
 void fl_b_link_add_flags(fl_fabric *fab, fl_id l, uint32_t flags);

@@ -28,14 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
-#include "derive.h"
 #include "hashmap.h"
 
 #define PEER_NONE (-1)
-#define PEER_CA (-2)
-#define NO_SLOT UINT32_MAX
+#define PEER_CA   (-2)
+#define NO_SLOT   UINT32_MAX
 #define MAX_PORTS 256u
 
 typedef struct sw_rec {
@@ -111,8 +111,8 @@ typedef struct worker {
   uint32_t *path;
   uint32_t cur_walk;
   unr_acc unr;
-  uint8_t *blk;     /* n_sw x BLOCK entries of the current block */
-  uint32_t blk_lo;  /* first LID of the block */
+  uint8_t *blk;    /* n_sw x BLOCK entries of the current block */
+  uint32_t blk_lo; /* first LID of the block */
   growbuf fwd, unrouted, fwd_switches;
   uint64_t fwd_loop_count, unrouted_pairs, missing_sl2vl;
   uint32_t destinations;
@@ -139,7 +139,8 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* ---- setup ------------------------------------------------------------------- */
+/* ---- setup
+ * ------------------------------------------------------------------- */
 
 static uint32_t port_slots(const fl_fabric *f, fl_id n) {
   uint32_t P = fl_fabric_node_nports(f, n) + 1;
@@ -239,7 +240,8 @@ static int setup_sources(cdg *g) {
       fl_id ca = fl_fabric_port_node(g->f, g->peer_portid[slot]);
       /* SHARP Aggregation Nodes live inside switches: their traffic is
        * switch traffic (FL_CDG_TRAFFIC_ALL) */
-      if (g->o.traffic != FL_CDG_TRAFFIC_ALL && fl_is_aggregation_node(g->f, ca))
+      if (g->o.traffic != FL_CDG_TRAFFIC_ALL &&
+          fl_is_aggregation_node(g->f, ca))
         continue;
       if (have && !g->vl)
         break;
@@ -259,7 +261,8 @@ static int setup_sources(cdg *g) {
   return FL_OK;
 }
 
-/* ---- dependencies ----------------------------------------------------------- */
+/* ---- dependencies -----------------------------------------------------------
+ */
 
 static uint64_t vkey(uint32_t t, uint32_t in, uint32_t out, uint32_t vin,
                      uint32_t vout) {
@@ -287,12 +290,13 @@ static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
   return FL_OK;
 }
 
-/* ---- LFT walks ---------------------------------------------------------------- */
+/* ---- LFT walks
+ * ---------------------------------------------------------------- */
 
 typedef struct dest_ctx {
   uint32_t dlid;
-  fl_id port;   /* the destination port */
-  int32_t dsw;  /* destination switch index (switch LIDs), or -1 */
+  fl_id port;  /* the destination port */
+  int32_t dsw; /* destination switch index (switch LIDs), or -1 */
 } dest_ctx;
 
 static uint32_t entry(const sw_rec *r, uint32_t dlid) {
@@ -371,7 +375,8 @@ static int record_fwd_loop(worker *w, const dest_ctx *d, uint32_t len,
 
 static uint32_t hop_vl(worker *w, const sw_rec *r, uint32_t in, uint32_t out,
                        uint32_t sl) {
-  uint32_t v = fl_fabric_sl2vl(w->g->f, r->node, in == NO_SLOT ? 0 : in, out, sl);
+  uint32_t v =
+      fl_fabric_sl2vl(w->g->f, r->node, in == NO_SLOT ? 0 : in, out, sl);
   if (v == FL_VL_UNKNOWN) {
     w->missing_sl2vl++;
     v = 0;
@@ -687,14 +692,16 @@ static int run_lft_walks(cdg *g) {
   return rc;
 }
 
-/* ---- reference routing: all minimal next hops ------------------------------- */
+/* ---- reference routing: all minimal next hops -------------------------------
+ */
 
 static uint32_t first_lid_at(const cdg *g, uint32_t s) {
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 0; p < r->P; p++) {
     uint32_t slot = r->base + p;
     if (g->peer_sw[slot] == PEER_CA &&
-        !fl_is_aggregation_node(g->f, fl_fabric_port_node(g->f, g->peer_portid[slot]))) {
+        !fl_is_aggregation_node(
+            g->f, fl_fabric_port_node(g->f, g->peer_portid[slot]))) {
       uint32_t lid = fl_fabric_port_lid(g->f, g->peer_portid[slot]);
       if (lid)
         return lid;
@@ -841,13 +848,14 @@ static int run_minimal(cdg *g) {
   return rc;
 }
 
-/* ---- the channel graph --------------------------------------------------------- */
+/* ---- the channel graph
+ * --------------------------------------------------------- */
 
 typedef struct cgraph {
-  uint32_t n;      /* vertices: slot (blind) or slot * 16 + vl (VL-aware) */
-  uint32_t *off;   /* CSR, n + 1 */
+  uint32_t n;    /* vertices: slot (blind) or slot * 16 + vl (VL-aware) */
+  uint32_t *off; /* CSR, n + 1 */
   uint32_t *to;
-  uint32_t *dlid;  /* per edge */
+  uint32_t *dlid; /* per edge */
   uint64_t m;
 } cgraph;
 
@@ -876,7 +884,8 @@ static int for_each_dep(const cdg *g, dep_visit fn, void *ctx) {
     if (m->vals[i] == FL_MAP_ABSENT)
       continue;
     uint64_t k = m->keys[i];
-    uint32_t t = (uint32_t)(k >> 24), in = (k >> 16) & 0xff, out = (k >> 8) & 0xff;
+    uint32_t t = (uint32_t)(k >> 24), in = (k >> 16) & 0xff,
+             out = (k >> 8) & 0xff;
     uint32_t vin = (k >> 4) & 0xf, vout = k & 0xf;
     const sw_rec *r = &g->sw[t];
     int32_t p = g->peer_sw[r->base + in];
@@ -1002,7 +1011,8 @@ static int64_t tarjan(const cgraph *c, uint32_t *comp) {
   return ncomp;
 }
 
-/* ---- witnesses ------------------------------------------------------------------ */
+/* ---- witnesses
+ * ------------------------------------------------------------------ */
 
 static void slot_hop(const cdg *g, uint32_t v, fl_cdg_hop *h) {
   uint32_t slot = g->vl ? v / 16 : v;
@@ -1120,7 +1130,8 @@ static int witness_cycle(cdg *g, const cgraph *c, const uint32_t *comp,
 static int find_loops(cdg *g) {
   cgraph c;
   int rc = build_cgraph(g, &c);
-  uint32_t *comp = rc == FL_OK ? malloc(((size_t)c.n + 1) * sizeof *comp) : NULL;
+  uint32_t *comp =
+      rc == FL_OK ? malloc(((size_t)c.n + 1) * sizeof *comp) : NULL;
   if (rc != FL_OK || !comp) {
     free_cgraph(&c);
     free(comp);
@@ -1129,7 +1140,8 @@ static int find_loops(cdg *g) {
   g->rep->dependencies = c.m;
   int64_t ncomp = tarjan(&c, comp);
   uint32_t *size = ncomp >= 0 ? calloc((size_t)ncomp + 1, sizeof *size) : NULL;
-  uint32_t *rep_v = ncomp >= 0 ? malloc(((size_t)ncomp + 1) * sizeof *rep_v) : NULL;
+  uint32_t *rep_v =
+      ncomp >= 0 ? malloc(((size_t)ncomp + 1) * sizeof *rep_v) : NULL;
   uint32_t *parent = malloc(((size_t)c.n + 1) * sizeof *parent);
   uint32_t *queue = malloc(((size_t)c.n + 1) * sizeof *queue);
   if (ncomp < 0 || !size || !rep_v || !parent || !queue)
@@ -1158,7 +1170,8 @@ static int find_loops(cdg *g) {
   return rc;
 }
 
-/* ---- valleys --------------------------------------------------------------------- */
+/* ---- valleys
+ * --------------------------------------------------------------------- */
 
 typedef struct valley_ctx {
   cdg *g;
@@ -1195,7 +1208,8 @@ static int visit_valley(void *ctx, uint32_t from, uint32_t to, uint32_t dlid) {
   return gb_push(&g->valleys, &v);
 }
 
-/* ---- entry points ------------------------------------------------------------------ */
+/* ---- entry points
+ * ------------------------------------------------------------------ */
 
 static void fix_offsets(cdg *g) {
   fl_cdg_report *r = g->rep;
@@ -1204,7 +1218,8 @@ static void fix_offsets(cdg *g) {
     loops[i].hops = (const fl_cdg_hop *)g->hops.v + (uintptr_t)loops[i].hops;
   fl_cdg_fwd_loop *fw = g->fwd.v;
   for (size_t i = 0; i < g->fwd.n; i++)
-    fw[i].switches = (const fl_id *)g->fwd_switches.v + (uintptr_t)fw[i].switches;
+    fw[i].switches =
+        (const fl_id *)g->fwd_switches.v + (uintptr_t)fw[i].switches;
   r->loops = loops;
   r->n_loops = (uint32_t)g->loops.n;
   r->fwd_loops = fw;
@@ -1225,14 +1240,15 @@ static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
                       fl_cdg_options *o) {
   memset(o, 0, sizeof *o);
   if (in)
-    memcpy(o, in, in->struct_size && in->struct_size < sizeof *o ? in->struct_size
-                                                                   : sizeof *o);
+    memcpy(o, in,
+           in->struct_size && in->struct_size < sizeof *o ? in->struct_size
+                                                          : sizeof *o);
   o->struct_size = sizeof *o;
   if (!o->max_examples)
     o->max_examples = 1000;
   if (o->routing == FL_CDG_ROUTING_AUTO)
-    o->routing = fl_fabric_lft_count(fab) ? FL_CDG_ROUTING_LFT
-                                          : FL_CDG_ROUTING_MINIMAL;
+    o->routing =
+        fl_fabric_lft_count(fab) ? FL_CDG_ROUTING_LFT : FL_CDG_ROUTING_MINIMAL;
   if (o->routing == FL_CDG_ROUTING_LFT && !fl_fabric_lft_count(fab))
     return FL_EINVAL;
   if (o->vl_mode == FL_CDG_VL_AWARE && !fl_fabric_has_sl2vl(fab))
@@ -1287,8 +1303,9 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   if (rc != FL_OK)
     return rc;
   g.minimal = g.o.routing == FL_CDG_ROUTING_MINIMAL;
-  g.vl = !g.minimal && (g.o.vl_mode == FL_CDG_VL_AWARE ||
-                        (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
+  g.vl = !g.minimal &&
+         (g.o.vl_mode == FL_CDG_VL_AWARE ||
+          (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
   report_box *box = calloc(1, sizeof *box);
   if (!box)
     return FL_ENOMEM;

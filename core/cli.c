@@ -74,7 +74,8 @@ static const char USAGE[] =
     "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
     "  --input-format FMT         auto (default), ibnetdiscover,\n"
     "                             ibnetdiscover-ports, design-xml, ibsim-net,\n"
-    "                             subnet-lst, ibdm-topo, lldpd-xml, junos-xml,\n"
+    "                             subnet-lst, ibdm-topo, lldpd-xml, "
+    "junos-xml,\n"
     "                             cisco-plan, annotations, lfts, fdbs, sl2vl,\n"
     "                             path-sl, saquery-pr, ar, ibdiagnet-db-csv\n"
     "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
@@ -250,8 +251,8 @@ static int check_applicable(fl_cli_opts *o) {
                               "apply to check and diff, not '%s'",
                               cmd);
   if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
-    return fl_cli_usage_error("--policy applies to check, diff and rules, not '%s'",
-                              cmd);
+    return fl_cli_usage_error(
+        "--policy applies to check, diff and rules, not '%s'", cmd);
   if (o->policy_path) {
     fl_error err;
     fl_error_clear(&err);
@@ -413,7 +414,8 @@ static int clobbers(const char *target, const char *in) {
  * node-name map, or each other. */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs) {
-  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output : NULL,
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output
+                                                                : NULL,
                             o->write_baseline};
   const char *names[2] = {"--output", "--write-baseline"};
   for (int k = 0; k < 2; k++) {
@@ -422,7 +424,8 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
       continue;
     for (size_t i = 0; i < n_inputs; i++)
       if (clobbers(t, inputs[i]))
-        return fl_cli_usage_error("%s would overwrite an input; refusing", names[k]);
+        return fl_cli_usage_error("%s would overwrite an input; refusing",
+                                  names[k]);
     if ((o->policy_path && same_file(t, o->policy_path)) ||
         (o->load.node_name_map && same_file(t, o->load.node_name_map)) ||
         (k == 0 && o->baseline_path && same_file(t, o->baseline_path)))

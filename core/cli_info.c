@@ -11,9 +11,9 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "derive.h"
-#include "hashmap.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
+#include "hashmap.h"
 #include "report.h"
 
 #define MAX_TIER 16
@@ -67,12 +67,13 @@ static void gather(const fl_fabric *fab, info_stats *s) {
       s->lft_entries += len ? len - 1 : 0;
   }
   for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
-    uint32_t w = fl_fabric_link_width(fab, l), sp = fl_fabric_link_speed(fab, l);
+    uint32_t w = fl_fabric_link_width(fab, l),
+             sp = fl_fabric_link_speed(fab, l);
     if (w <= 12 && sp < 32)
       s->types[w][sp]++;
     uint32_t f = fl_fabric_link_flags(fab, l);
-    if (!(f & FL_LINK_DECLARED) &&
-        (f & (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) != (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
+    if (!(f & FL_LINK_DECLARED) && (f & (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) !=
+                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
       s->one_sided++;
     if (f & (FL_LINK_WIDTH_MISMATCH | FL_LINK_SPEED_MISMATCH))
       s->mismatched++;
@@ -91,21 +92,25 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   for (size_t i = 0; i < o->n_inputs; i++) {
     fl_error e;
     fl_error_clear(&e);
-    uint32_t f = o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    uint32_t f =
+        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
     fprintf(out, "  %s (%s)\n", o->inputs[i], fl_format_name(f));
   }
   fprintf(out, "fabric: %u switches, %u CAs, %u routers, %u links\n",
-          s->counts.switches, s->counts.cas, s->counts.routers, s->counts.links);
+          s->counts.switches, s->counts.cas, s->counts.routers,
+          s->counts.links);
   fprintf(out, "  SHARP aggregation nodes: %u (counted as CAs)\n", s->an);
   fprintf(out, "  systems (hosts of CAs): %u\n", s->systems);
-  fprintf(out, "tiers%s:\n", s->derived ? " (derived from the shape where not given)" : "");
+  fprintf(out, "tiers%s:\n",
+          s->derived ? " (derived from the shape where not given)" : "");
   for (uint32_t t = 0; t <= MAX_TIER; t++)
     if (s->tier_sw[t] || s->tier_ca[t]) {
       if (t == MAX_TIER)
         fprintf(out, "  unknown:");
       else
         fprintf(out, "  %u:", t);
-      fprintf(out, " %u switches, %u CAs/routers\n", s->tier_sw[t], s->tier_ca[t]);
+      fprintf(out, " %u switches, %u CAs/routers\n", s->tier_sw[t],
+              s->tier_ca[t]);
     }
   fprintf(out, "links by width and speed:\n");
   char buf[32];
@@ -116,7 +121,8 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
         fprintf(out, "  %s: %u\n", buf, s->types[w][sp]);
       }
   fprintf(out, "links listed from one end only: %u\n", s->one_sided);
-  fprintf(out, "links whose ends disagree on width or speed: %u\n", s->mismatched);
+  fprintf(out, "links whose ends disagree on width or speed: %u\n",
+          s->mismatched);
   if (s->lfts)
     fprintf(out,
             "routing: LFTs of %u of %u switches (max LID %u, %llu entries); "
@@ -131,18 +137,21 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
 
 static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   json_t *root = json_object();
-  json_object_set_new(root, "tool", json_pack("{s:s,s:s}", "name", "fabriclint",
-                                              "version", FL_VERSION));
   json_object_set_new(
-      root, "fabric",
-      json_pack("{s:i,s:i,s:i,s:i}", "switches", (json_int_t)s->counts.switches,
-                "cas", (json_int_t)s->counts.cas, "routers",
-                (json_int_t)s->counts.routers, "links", (json_int_t)s->counts.links));
+      root, "tool",
+      json_pack("{s:s,s:s}", "name", "fabriclint", "version", FL_VERSION));
+  json_object_set_new(root, "fabric",
+                      json_pack("{s:i,s:i,s:i,s:i}", "switches",
+                                (json_int_t)s->counts.switches, "cas",
+                                (json_int_t)s->counts.cas, "routers",
+                                (json_int_t)s->counts.routers, "links",
+                                (json_int_t)s->counts.links));
   json_t *inputs = json_array();
   for (size_t i = 0; i < o->n_inputs; i++) {
     fl_error e;
     fl_error_clear(&e);
-    uint32_t f = o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    uint32_t f =
+        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
     json_array_append_new(inputs, json_pack("{s:s,s:s}", "path", o->inputs[i],
                                             "format", fl_format_name(f)));
   }
@@ -212,7 +221,8 @@ int fl_cli_info(int argc, char **argv) {
   return rc;
 }
 
-/* ---- rules ---------------------------------------------------------------------- */
+/* ---- rules
+ * ---------------------------------------------------------------------- */
 
 static const char *param_type_name(uint32_t t) {
   switch (t) {
@@ -236,8 +246,10 @@ static json_t *rule_json(const fl_rule_def *r) {
     json_t *jp = json_pack("{s:s,s:s}", "name", p->name, "type",
                            param_type_name(p->type));
     json_object_set_new(jp, "default",
-                        p->default_value ? json_string(p->default_value) : json_null());
-    json_object_set_new(jp, "unit", p->unit ? json_string(p->unit) : json_null());
+                        p->default_value ? json_string(p->default_value)
+                                         : json_null());
+    json_object_set_new(jp, "unit",
+                        p->unit ? json_string(p->unit) : json_null());
     json_object_set_new(jp, "doc", json_string(p->doc ? p->doc : ""));
     json_array_append_new(params, jp);
   }
@@ -270,8 +282,8 @@ static void rules_json(FILE *out, const fl_host *h, const char *pat) {
                            "vendor", p->desc.vendor ? p->desc.vendor : "",
                            "license", p->desc.license ? p->desc.license : "",
                            "path", p->path, "abi", "1.0");
-    json_object_set_new(jp, "abi", json_sprintf("%u.%u", p->desc.abi_major,
-                                                p->desc.abi_minor));
+    json_object_set_new(
+        jp, "abi", json_sprintf("%u.%u", p->desc.abi_major, p->desc.abi_minor));
     json_object_set_new(jp, "rules", rules);
     json_array_append_new(arr, jp);
   }
@@ -302,10 +314,11 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
         int has_def = pd->default_value && *pd->default_value;
         int has_unit = pd->unit && *pd->unit;
         fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s: %s\n", rd->id,
-                pd->name, param_type_name(pd->type), has_def ? " (default " : "",
-                has_def ? pd->default_value : "",
-                has_def && has_unit ? " " : "", has_def && has_unit ? pd->unit : "",
-                has_def ? ")" : "", pd->doc ? pd->doc : "");
+                pd->name, param_type_name(pd->type),
+                has_def ? " (default " : "", has_def ? pd->default_value : "",
+                has_def && has_unit ? " " : "",
+                has_def && has_unit ? pd->unit : "", has_def ? ")" : "",
+                pd->doc ? pd->doc : "");
       }
     }
   }

@@ -78,11 +78,13 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
     /* the display name: a node-name-map entry wins over the description.
      * Copied: interning may move the string table it lives in. */
     char d[512];
-    snprintf(d, sizeof d, "%s", fl_b_atom_str(fab, r->name ? r->name : r->desc));
+    snprintf(d, sizeof d, "%s",
+             fl_b_atom_str(fab, r->name ? r->name : r->desc));
     regmatch_t m[3];
     if (regexec(&re, d, 3, m, 0) != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
       continue;
-    r->system = fl_b_intern(fab, d + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+    r->system =
+        fl_b_intern(fab, d + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
     if (r->device == 0)
       r->device =
           fl_b_intern(fab, d + m[2].rm_so, (size_t)(m[2].rm_eo - m[2].rm_so));
@@ -112,7 +114,8 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
   size_t head = 0, tail = 0;
   for (size_t i = 0; i < n; i++) {
     dist[i] = UINT32_MAX;
-    if (fab->nodes[i].kind == FL_NODE_CA && !fl_is_aggregation_node(fab, (fl_id)i)) {
+    if (fab->nodes[i].kind == FL_NODE_CA &&
+        !fl_is_aggregation_node(fab, (fl_id)i)) {
       dist[i] = 0;
       queue[tail++] = (fl_id)i;
     }
@@ -122,7 +125,8 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
     const fl_node_rec *r = &fab->nodes[v];
     for (uint32_t k = 0; k < r->port_recs; k++) {
       fl_id p = r->first_port + k;
-      for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1]; j++) {
+      for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+           j++) {
         const fl_link_rec *l = &fab->links[fab->port_links[j]];
         fl_id u = fab->ports[l->a == p ? l->b : l->a].node;
         if (dist[u] != UINT32_MAX || fab->nodes[u].kind != FL_NODE_SWITCH)

@@ -155,13 +155,16 @@ const char *fl_b_file_path(const fl_fabric *fab, uint32_t file) {
   return file < fab->n_files ? fl_b_atom_str(fab, fab->files[file]) : "";
 }
 
-int fl_b_is_finalized(const fl_fabric *fab) { return fab->finalized; }
+int fl_b_is_finalized(const fl_fabric *fab) {
+  return fab->finalized;
+}
 
 uint32_t fl_b_node_count(const fl_fabric *fab) {
   return (uint32_t)fab->n_nodes;
 }
 
-/* ---- nodes ----------------------------------------------------------------- */
+/* ---- nodes -----------------------------------------------------------------
+ */
 
 fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
                 fl_prov prov) {
@@ -216,7 +219,8 @@ void fl_b_node_set_tier(fl_fabric *fab, fl_id n, uint32_t tier) {
   fab->nodes[n].tier_derived = 0;
 }
 
-/* ---- ports ------------------------------------------------------------------ */
+/* ---- ports ------------------------------------------------------------------
+ */
 
 static uint64_t port_key(fl_id n, uint32_t num) {
   return ((uint64_t)n << 32) | num;
@@ -268,7 +272,8 @@ void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *s, size_t len) {
     fab->ports[p].label = fl_b_intern(fab, s, len);
 }
 
-/* ---- links ------------------------------------------------------------------- */
+/* ---- links
+ * ------------------------------------------------------------------- */
 
 fl_id fl_b_link(fl_fabric *fab, fl_id a, fl_id b, uint32_t width,
                 uint32_t speed, uint32_t flags, fl_prov prov) {
@@ -303,7 +308,8 @@ void fl_b_link_add_flags(fl_fabric *fab, fl_id l, uint32_t flags) {
     fab->links[l].flags |= flags;
 }
 
-/* ---- attributes -------------------------------------------------------------- */
+/* ---- attributes
+ * -------------------------------------------------------------- */
 
 static int parse_u32(const char *s, uint32_t *out) {
   char *end;
@@ -339,7 +345,8 @@ int fl_b_attr(fl_fabric *fab, uint32_t ent_kind, fl_id id, const char *key,
   return FL_OK;
 }
 
-/* ---- finalize ---------------------------------------------------------------- */
+/* ---- finalize
+ * ---------------------------------------------------------------- */
 
 /* qsort has no context argument in C11; finalize sorts an index array of
  * (node, num, old id) triples instead of port ids so no global is needed. */
@@ -368,7 +375,8 @@ static int sort_ports(fl_fabric *fab, fl_error *err) {
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
   for (size_t i = 0; i < n; i++)
-    keys[i] = (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
+    keys[i] =
+        (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
   qsort(keys, n, sizeof *keys, cmp_port_key);
   for (size_t i = 0; i < n; i++) {
     newid[keys[i].old] = (uint32_t)i;
@@ -462,7 +470,8 @@ static int fill_names(fl_fabric *fab) {
       r->name = fl_b_intern(fab, d, len);
     }
     if (r->name == 0) {
-      int m = snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)r->guid);
+      int m =
+          snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)r->guid);
       r->name = fl_b_intern(fab, buf, (size_t)m);
     }
     if (r->name == FL_MAP_ABSENT)

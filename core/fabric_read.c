@@ -13,9 +13,15 @@
 #define PORT(fab, p) ((p) < (fab)->n_ports ? &(fab)->ports[p] : NULL)
 #define LINK(fab, l) ((l) < (fab)->n_links ? &(fab)->links[l] : NULL)
 
-uint32_t fl_fabric_node_count(const fl_fabric *f) { return (uint32_t)f->n_nodes; }
-uint32_t fl_fabric_port_count(const fl_fabric *f) { return (uint32_t)f->n_ports; }
-uint32_t fl_fabric_link_count(const fl_fabric *f) { return (uint32_t)f->n_links; }
+uint32_t fl_fabric_node_count(const fl_fabric *f) {
+  return (uint32_t)f->n_nodes;
+}
+uint32_t fl_fabric_port_count(const fl_fabric *f) {
+  return (uint32_t)f->n_ports;
+}
+uint32_t fl_fabric_link_count(const fl_fabric *f) {
+  return (uint32_t)f->n_links;
+}
 
 uint32_t fl_fabric_count_kind(const fl_fabric *f, uint32_t kind) {
   uint32_t c = 0;
@@ -188,7 +194,8 @@ double fl_fabric_link_gbps(const fl_fabric *f, fl_id l) {
   return (double)r->width * fl_speed_lane_gbps(r->speed);
 }
 
-/* ---- attributes ------------------------------------------------------------ */
+/* ---- attributes ------------------------------------------------------------
+ */
 
 /* First index of element (kind, id) in the sorted attribute array. */
 static size_t attr_lower(const fl_fabric *f, uint32_t kind, fl_id id) {

@@ -6,10 +6,10 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
 #include <sys/stat.h>
 
 #include "fabriclint/types.h"

@@ -46,10 +46,8 @@ static const struct {
   uint32_t kind;
   const char *name;
 } gen_kinds[] = {
-    {FL_GEN_FAT_TREE, "fat-tree"},
-    {FL_GEN_RAIL_SU, "rail-su"},
-    {FL_GEN_TORUS, "torus"},
-    {FL_GEN_DRAGONFLY, "dragonfly"},
+    {FL_GEN_FAT_TREE, "fat-tree"}, {FL_GEN_RAIL_SU, "rail-su"},
+    {FL_GEN_TORUS, "torus"},       {FL_GEN_DRAGONFLY, "dragonfly"},
     {FL_GEN_RING, "ring"},
 };
 
@@ -788,8 +786,7 @@ static void torus_coords(gen_ctx *c, fl_id n, uint32_t i, uint32_t j) {
   attr_u32(c, n, "y", j);
 }
 
-int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out,
-                 fl_error *err) {
+int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err) {
   torus_plan pl;
   gen_ctx c;
   char what[96], name[64];
@@ -801,8 +798,7 @@ int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out,
   if (Y == 1)
     fmt(what, sizeof what, "gen:ring(switches=%u,hosts-per-switch=%u)", X, H);
   else
-    fmt(what, sizeof what, "gen:torus(x=%u,y=%u,hosts-per-switch=%u)", X, Y,
-        H);
+    fmt(what, sizeof what, "gen:torus(x=%u,y=%u,hosts-per-switch=%u)", X, Y, H);
   if ((rc = ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids, err)) !=
       FL_OK)
     return rc;

@@ -47,7 +47,8 @@ int fl_graph_components(const fl_fabric *fab, uint32_t *membership,
   if (igraph_vector_int_init(&memb, 0) != IGRAPH_SUCCESS)
     return FL_ENOMEM;
   igraph_integer_t no = 0;
-  int rc = igraph_connected_components(&fab->graph, &memb, NULL, &no, IGRAPH_WEAK);
+  int rc =
+      igraph_connected_components(&fab->graph, &memb, NULL, &no, IGRAPH_WEAK);
   if (rc != IGRAPH_SUCCESS) {
     igraph_vector_int_destroy(&memb);
     return FL_ENOMEM;
@@ -86,7 +87,8 @@ static int copy_sorted(const igraph_vector_int_t *v, fl_id *out, uint32_t *n) {
   return FL_OK;
 }
 
-int fl_graph_articulation_points(const fl_fabric *fab, fl_id *out, uint32_t *n) {
+int fl_graph_articulation_points(const fl_fabric *fab, fl_id *out,
+                                 uint32_t *n) {
   if (!fab->has_graph || !out || !n)
     return FL_EINVAL;
   igraph_vector_int_t res;
@@ -129,7 +131,8 @@ int fl_graph_bfs_distances(const fl_fabric *fab, fl_id src, int32_t *dist) {
     const fl_node_rec *r = &fab->nodes[v];
     for (uint32_t k = 0; k < r->port_recs; k++) {
       fl_id p = r->first_port + k;
-      for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1]; j++) {
+      for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+           j++) {
         const fl_link_rec *l = &fab->links[fab->port_links[j]];
         fl_id u = fab->ports[l->a == p ? l->b : l->a].node;
         if (dist[u] >= 0)
@@ -143,7 +146,8 @@ int fl_graph_bfs_distances(const fl_fabric *fab, fl_id src, int32_t *dist) {
   return FL_OK;
 }
 
-/* ---- what-if queries: elements removed ------------------------------------ */
+/* ---- what-if queries: elements removed ------------------------------------
+ */
 
 /* Components by our own BFS over the port/link CSR, skipping removed nodes
  * and links: failure-domain what-if runs this once per domain value, so it
@@ -171,7 +175,8 @@ int fl_graph_components_masked(const fl_fabric *fab, const uint8_t *node_off,
       const fl_node_rec *r = &fab->nodes[v];
       for (uint32_t k = 0; k < r->port_recs; k++) {
         fl_id p = r->first_port + k;
-        for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1]; j++) {
+        for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+             j++) {
           fl_id l = fab->port_links[j];
           if (link_off && link_off[l])
             continue;
@@ -219,15 +224,19 @@ int fl_graph_maxflow(const fl_fabric *fab, const fl_id *src, uint32_t n_src,
   for (size_t l = 0; l < fab->n_links && rc == FL_OK; l++) {
     const fl_link_rec *lr = &fab->links[l];
     fl_id a = fab->ports[lr->a].node, b = fab->ports[lr->b].node;
-    if ((link_off && link_off[l]) || (node_off && (node_off[a] || node_off[b])) || a == b)
+    if ((link_off && link_off[l]) ||
+        (node_off && (node_off[a] || node_off[b])) || a == b)
       continue;
     double c = capacity ? capacity[l] : fl_fabric_link_gbps(fab, (fl_id)l);
     if (c <= 0)
       continue;
     total += c;
-    if (igraph_vector_int_push_back(&edges, a) || igraph_vector_int_push_back(&edges, b) ||
-        igraph_vector_push_back(&cap, c) || igraph_vector_int_push_back(&edges, b) ||
-        igraph_vector_int_push_back(&edges, a) || igraph_vector_push_back(&cap, c))
+    if (igraph_vector_int_push_back(&edges, a) ||
+        igraph_vector_int_push_back(&edges, b) ||
+        igraph_vector_push_back(&cap, c) ||
+        igraph_vector_int_push_back(&edges, b) ||
+        igraph_vector_int_push_back(&edges, a) ||
+        igraph_vector_push_back(&cap, c))
       rc = FL_ENOMEM;
   }
   for (uint32_t i = 0; i < n_src && rc == FL_OK; i++)
@@ -243,7 +252,8 @@ int fl_graph_maxflow(const fl_fabric *fab, const fl_id *src, uint32_t n_src,
          igraph_vector_push_back(&cap, total + 1)))
       rc = FL_ENOMEM;
   igraph_t g;
-  if (rc == FL_OK && igraph_create(&g, &edges, n + 2, IGRAPH_DIRECTED) != IGRAPH_SUCCESS)
+  if (rc == FL_OK &&
+      igraph_create(&g, &edges, n + 2, IGRAPH_DIRECTED) != IGRAPH_SUCCESS)
     rc = FL_ENOMEM;
   if (rc == FL_OK) {
     igraph_real_t v = 0;

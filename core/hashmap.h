@@ -36,8 +36,8 @@ int fl_u64map_set(fl_u64map *m, uint64_t key, uint32_t val);
 void fl_u64map_free(fl_u64map *m);
 
 typedef struct fl_strmap {
-  uint32_t *slots;  /* entry index + 1, 0 = empty */
-  size_t cap;       /* power of two, or 0 */
+  uint32_t *slots; /* entry index + 1, 0 = empty */
+  size_t cap;      /* power of two, or 0 */
   size_t len;
   uint64_t *hashes; /* per entry */
   uint32_t *offs;   /* per entry: offset of key in arena */
@@ -53,7 +53,9 @@ uint32_t fl_strmap_get(const fl_strmap *m, const char *s, size_t len);
 /** Insert unless present; returns the stored value, FL_MAP_ABSENT on ENOMEM. */
 uint32_t fl_strmap_put(fl_strmap *m, const char *s, size_t len, uint32_t val);
 /** Number of entries. */
-static inline size_t fl_strmap_len(const fl_strmap *m) { return m->len; }
+static inline size_t fl_strmap_len(const fl_strmap *m) {
+  return m->len;
+}
 /** Key of entry @i (insertion order), NUL-terminated, valid until next put. */
 const char *fl_strmap_key(const fl_strmap *m, size_t i);
 void fl_strmap_free(fl_strmap *m);

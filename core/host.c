@@ -933,12 +933,12 @@ int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
         snprintf(run->message, sizeof run->message, "%s",
                  ctx.failed ? ctx.fail_msg : "check() returned an error");
         if (ctx.bad_param)
-          rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0, "rule %s: %s",
-                            rule->id, run->message);
-        else
-          rc = fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
-                            "rule %s could not run: %s", rule->id,
+          rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0, "rule %s: %s", rule->id,
                             run->message);
+        else
+          rc =
+              fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
+                           "rule %s could not run: %s", rule->id, run->message);
       }
     }
   }

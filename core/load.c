@@ -7,19 +7,19 @@
  */
 #define _GNU_SOURCE /* dladdr */
 #include <ctype.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "fabric_impl.h"
 #include "loaders.h"
-#include "derive.h"
 
 #define DETECT_BYTES 65536
 
@@ -73,7 +73,8 @@ uint32_t fl_format_parse(const char *name) {
   return (uint32_t)-1;
 }
 
-/* ---- detection ------------------------------------------------------------ */
+/* ---- detection ------------------------------------------------------------
+ */
 
 static const char *skip_ws(const char *s, const char *end) {
   while (s < end && isspace((unsigned char)*s))
@@ -88,8 +89,8 @@ static int xml_root(const char *s, const char *end, char *name, size_t size) {
       return -2; /* no input format of fabriclint has a DTD */
     if (end - s >= 2 && (s[1] == '?' || s[1] == '!')) {
       int comment = s[1] == '!' && end - s >= 4 && s[2] == '-' && s[3] == '-';
-      const char *close = comment ? strstr(s, "-->")
-                                  : memchr(s, '>', (size_t)(end - s));
+      const char *close =
+          comment ? strstr(s, "-->") : memchr(s, '>', (size_t)(end - s));
       if (!close)
         return -1;
       s = close + (comment ? 3 : 1);
@@ -97,8 +98,8 @@ static int xml_root(const char *s, const char *end, char *name, size_t size) {
     }
     s++;
     size_t n = 0;
-    while (s < end && n + 1 < size && !isspace((unsigned char)*s) && *s != '>' &&
-           *s != '/')
+    while (s < end && n + 1 < size && !isspace((unsigned char)*s) &&
+           *s != '>' && *s != '/')
       name[n++] = *s++;
     name[n] = '\0';
     return n ? 0 : -1;
@@ -121,8 +122,9 @@ static int is_hex16_id(const char *s, const char *end) {
  * "S-<guid>" id (ibnetdiscover), 0 none. */
 static int classify_line(const char *s, const char *end) {
   s = skip_ws(s, end);
-  if (end - s >= 11 && (strncmp(s, "switchguid=", 11) == 0 ||
-                        strncmp(s, "caguid=", 7) == 0 || strncmp(s, "rtguid=", 7) == 0))
+  if (end - s >= 11 &&
+      (strncmp(s, "switchguid=", 11) == 0 || strncmp(s, "caguid=", 7) == 0 ||
+       strncmp(s, "rtguid=", 7) == 0))
     return 1;
   const char *kw[] = {"Switch", "Ca", "Rt", "Hca"};
   for (size_t k = 0; k < 4; k++) {
@@ -230,7 +232,8 @@ static int classify_routing(const char *s, const char *end) {
     return RL_SAQUERY;
   if (prefix(s, end, "Groups Definition:") || prefix(s, end, "LFT Definition:"))
     return RL_AR;
-  if (prefix(s, end, "{ SW") || prefix(s, end, "{ CA") || prefix(s, end, "{ Rt"))
+  if (prefix(s, end, "{ SW") || prefix(s, end, "{ CA") ||
+      prefix(s, end, "{ Rt"))
     return strstr(s, " Ports:") && strstr(s, "NodeGUID:") ? RL_SUBNET : RL_NONE;
   if (is_sl2vl_header(s, end))
     return RL_SL2VL;
@@ -258,8 +261,8 @@ static uint32_t detect_routing(const char *buf, size_t len) {
     int k = classify_routing(s, le);
     *(char *)le = save;
     static const uint32_t fmt_of[RL_COUNT] = {
-        [RL_LFTS] = FL_FMT_LFTS,         [RL_FDBS] = FL_FMT_FDBS,
-        [RL_SL2VL] = FL_FMT_SL2VL,       [RL_SUBNET] = FL_FMT_SUBNET_LST,
+        [RL_LFTS] = FL_FMT_LFTS,          [RL_FDBS] = FL_FMT_FDBS,
+        [RL_SL2VL] = FL_FMT_SL2VL,        [RL_SUBNET] = FL_FMT_SUBNET_LST,
         [RL_SAQUERY] = FL_FMT_SAQUERY_PR, [RL_AR] = FL_FMT_AR};
     if (fmt_of[k])
       return fmt_of[k];
@@ -287,8 +290,10 @@ static uint32_t detect_annotations(const char *buf, size_t len) {
     const char *p = skip_ws(s, le);
     if (p < le && *p != '#') {
       size_t n = (size_t)(le - p);
-      if ((n > 5 && strncasecmp(p, "node", 4) == 0 && (p[4] == ',' || p[4] == ';')) ||
-          (n > 5 && strncasecmp(p, "name", 4) == 0 && (p[4] == ',' || p[4] == ';')))
+      if ((n > 5 && strncasecmp(p, "node", 4) == 0 &&
+           (p[4] == ',' || p[4] == ';')) ||
+          (n > 5 && strncasecmp(p, "name", 4) == 0 &&
+           (p[4] == ',' || p[4] == ';')))
         return FL_FMT_ANNOTATIONS;
       if (n >= 6 && strncmp(p, "nodes:", 6) == 0 && skip_ws(p + 6, le) == le)
         return FL_FMT_ANNOTATIONS;
@@ -542,24 +547,27 @@ static uint32_t detect_file(const char *path, fl_error *err) {
                    "<CISCO_NETWORK_TYPES> Cisco cable plan)",
                    root);
   } else if (memchr(buf, '\0', len)) {
-    fl_error_set(err, FL_EPARSE, path, 0, 0, "binary file, not a fabric description");
-  } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
     fl_error_set(err, FL_EPARSE, path, 0, 0,
-                 "unrecognised format: expected ibnetdiscover output (Switch/Ca "
-                 "lines with \"S-\"/\"H-\" GUID ids), an ibnetdiscover -p "
-                 "report, an ibsim net file, an ibdm topology file, design "
-                 "XML, LLDP XML (lldpd, Junos), a Cisco cable plan, or a "
-                 "routing dump "
-                 "(opensm-lfts.dump/ibroute/dump_fts, opensm.fdbs, "
-                 "opensm-sl2vl.dump/smpquery sl2vl, opensm-subnet.lst, "
-                 "saquery -p, a path-SL file, ibdiagnet2.far, "
-                 "ibdiagnet2.db_csv)");
+                 "binary file, not a fabric description");
+  } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
+    fl_error_set(
+        err, FL_EPARSE, path, 0, 0,
+        "unrecognised format: expected ibnetdiscover output (Switch/Ca "
+        "lines with \"S-\"/\"H-\" GUID ids), an ibnetdiscover -p "
+        "report, an ibsim net file, an ibdm topology file, design "
+        "XML, LLDP XML (lldpd, Junos), a Cisco cable plan, or a "
+        "routing dump "
+        "(opensm-lfts.dump/ibroute/dump_fts, opensm.fdbs, "
+        "opensm-sl2vl.dump/smpquery sl2vl, opensm-subnet.lst, "
+        "saquery -p, a path-SL file, ibdiagnet2.far, "
+        "ibdiagnet2.db_csv)");
   }
   free(buf);
   return fmt;
 }
 
-/* ---- dispatch --------------------------------------------------------------- */
+/* ---- dispatch ---------------------------------------------------------------
+ */
 
 int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
                    const fl_load_options *opts, fl_error *err) {
@@ -581,7 +589,8 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
       return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
   if (access(path, R_OK) != 0)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s",
+                        strerror(errno));
   if (is_dir(path)) {
     char **files;
     size_t n;
@@ -634,13 +643,17 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
   case FL_FMT_DBCSV:
     return fl_load_dbcsv(fab, path, opts, err);
   default:
-    return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u", fmt);
+    return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u",
+                        fmt);
   }
 }
 
-/* ---- shipped data files ----------------------------------------------------- */
+/* ---- shipped data files -----------------------------------------------------
+ */
 
-static int readable(const char *p) { return access(p, R_OK) == 0; }
+static int readable(const char *p) {
+  return access(p, R_OK) == 0;
+}
 
 const char *fl_schema_path(const char *name, char *buf, size_t size) {
   Dl_info info;

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabriclint/load.h"
 #include "build.h"
+#include "fabriclint/load.h"
 
 /** ibnetdiscover topology output (default and -g modes), core/ibnd.c. */
 int fl_load_ibnetdiscover(fl_fabric *fab, const char *path,
@@ -25,7 +25,8 @@ int fl_load_ibnd_ports(fl_fabric *fab, const char *path,
 /** ibsim net file (ibsim/sim_net.c dialect), core/ibnd.c. */
 int fl_load_ibsim_net(fl_fabric *fab, const char *path,
                       const fl_load_options *opts, fl_error *err);
-/** fabriclint design XML, validated against schema/design.rng, core/design_xml.c. */
+/** fabriclint design XML, validated against schema/design.rng,
+ * core/design_xml.c. */
 int fl_load_design_xml(fl_fabric *fab, const char *path,
                        const fl_load_options *opts, fl_error *err);
 
@@ -53,9 +54,8 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
                fl_error *err);
 /** ibdiagnet2.db_csv: AR_INFO sets the `ar` / `ar-sl-mask` switch
  * attributes; other sections are only checked, core/dbcsv_load.c. */
-int fl_load_dbcsv(fl_fabric *fab, const char *path,
-                  const fl_load_options *opts, fl_error *err);
-
+int fl_load_dbcsv(fl_fabric *fab, const char *path, const fl_load_options *opts,
+                  fl_error *err);
 
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 

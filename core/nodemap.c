@@ -19,12 +19,12 @@
  * naming file:line:col. fabriclint also refuses lines rdma-core silently
  * skips or misreads, because each hides a typo that would leave a node
  * unnamed: a GUID that overflows 64 bits, a GUID with no name, an empty name
- * (""), and a quote that is never closed. rdma-core reads with a 256-byte fgets buffer (longer
- * lines are split); fabriclint reads lines whole. A trailing '\r' (CRLF file)
- * is dropped instead of being kept inside the name.
+ * (""), and a quote that is never closed. rdma-core reads with a 256-byte fgets
+ * buffer (longer lines are split); fabriclint reads lines whole. A trailing
+ * '\r' (CRLF file) is dropped instead of being kept inside the name.
  */
-#include "fileio.h"
 #include "nodemap.h"
+#include "fileio.h"
 
 #include <ctype.h>
 #include <errno.h>

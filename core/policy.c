@@ -6,8 +6,8 @@
  * not know. The tree of a policy is small (hundreds of nodes), so a DOM is
  * the simple choice here, unlike the streaming design-XML loader.
  */
-#include "fileio.h"
 #include "policy.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fnmatch.h>

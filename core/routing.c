@@ -19,7 +19,8 @@
 
 static void fl_ar_free(fl_routing *rt);
 
-/* ---- builder ---------------------------------------------------------------- */
+/* ---- builder ----------------------------------------------------------------
+ */
 
 static int ensure_nodes(fl_routing *rt, size_t n) {
   if (n <= rt->cap_nodes)
@@ -150,7 +151,8 @@ void fl_b_note(fl_fabric *fab, const char *category, fl_prov prov,
   r->prov = prov;
 }
 
-/* ---- finalize ----------------------------------------------------------------- */
+/* ---- finalize
+ * ----------------------------------------------------------------- */
 
 /* Ports without a LID take the one a routing dump gave for their GUID; then
  * the LID -> port map is built from base LIDs and LMCs. */
@@ -218,9 +220,12 @@ void fl_routing_free(fl_routing *rt) {
   memset(rt, 0, sizeof *rt);
 }
 
-/* ---- accessors ---------------------------------------------------------------- */
+/* ---- accessors
+ * ---------------------------------------------------------------- */
 
-uint32_t fl_fabric_lft_count(const fl_fabric *fab) { return fab->rt.n_lfts; }
+uint32_t fl_fabric_lft_count(const fl_fabric *fab) {
+  return fab->rt.n_lfts;
+}
 
 const uint8_t *fl_fabric_lft(const fl_fabric *fab, fl_id sw, uint32_t *len) {
   if (sw >= fab->rt.cap_nodes || !fab->rt.lft[sw]) {
@@ -233,7 +238,9 @@ const uint8_t *fl_fabric_lft(const fl_fabric *fab, fl_id sw, uint32_t *len) {
   return fab->rt.lft[sw];
 }
 
-uint32_t fl_fabric_max_lid(const fl_fabric *fab) { return fab->rt.max_lid; }
+uint32_t fl_fabric_max_lid(const fl_fabric *fab) {
+  return fab->rt.max_lid;
+}
 
 fl_id fl_fabric_lid_port(const fl_fabric *fab, uint32_t lid) {
   if (!fab->rt.lid_port || lid > fab->rt.max_lid)
@@ -241,7 +248,9 @@ fl_id fl_fabric_lid_port(const fl_fabric *fab, uint32_t lid) {
   return fab->rt.lid_port[lid];
 }
 
-int fl_fabric_has_sl2vl(const fl_fabric *fab) { return fab->rt.n_sl2vl > 0; }
+int fl_fabric_has_sl2vl(const fl_fabric *fab) {
+  return fab->rt.n_sl2vl > 0;
+}
 
 uint32_t fl_fabric_sl2vl(const fl_fabric *fab, fl_id node, uint32_t in_port,
                          uint32_t out_port, uint32_t sl) {
@@ -255,7 +264,9 @@ uint32_t fl_fabric_sl2vl(const fl_fabric *fab, fl_id node, uint32_t in_port,
   return (uint32_t)(fab->rt.sl2vl[idx] >> (4 * sl)) & 0xf;
 }
 
-int fl_fabric_has_path_sl(const fl_fabric *fab) { return fab->rt.path_sl.len > 0; }
+int fl_fabric_has_path_sl(const fl_fabric *fab) {
+  return fab->rt.path_sl.len > 0;
+}
 
 uint32_t fl_fabric_path_sl(const fl_fabric *fab, fl_id src, uint32_t dlid) {
   uint32_t v = fl_u64map_get(&fab->rt.path_sl, ((uint64_t)src << 32) | dlid);
@@ -282,7 +293,8 @@ int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
   return FL_OK;
 }
 
-/* ---- adaptive routing (AR) tables ----------------------------------------------
+/* ---- adaptive routing (AR) tables
+ * ----------------------------------------------
  *
  * What NVIDIA's SM programs into AR-capable switches (ibdiagnet2.far, see
  * core/ar_load.c): an AR group table (group -> port set) and an AR LFT
@@ -396,7 +408,9 @@ int fl_b_ar_lid(fl_fabric *fab, fl_id sw, uint32_t lid, uint32_t state,
   return FL_OK;
 }
 
-uint32_t fl_fabric_ar_count(const fl_fabric *fab) { return fab->rt.n_ar; }
+uint32_t fl_fabric_ar_count(const fl_fabric *fab) {
+  return fab->rt.n_ar;
+}
 
 static const fl_ar_sw *ar_get(const fl_fabric *fab, fl_id sw) {
   return sw < fab->rt.cap_ar ? fab->rt.ar[sw] : NULL;

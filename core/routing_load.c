@@ -455,7 +455,8 @@ static int lft_parse_header(lft *s, const char *p, const char *e, uint32_t *lid,
   const char *n0 = p + 1, *n1 = end - 2; /* inside the parentheses */
   if (n1 - n0 >= 2 && *n0 == '\'' && n1[-1] == '\'')
     n0++, n1--;
-  size_t n = (size_t)(n1 - n0) < name_size - 1 ? (size_t)(n1 - n0) : name_size - 1;
+  size_t n =
+      (size_t)(n1 - n0) < name_size - 1 ? (size_t)(n1 - n0) : name_size - 1;
   memcpy(name, n0, n);
   name[n] = '\0';
   return FL_OK;
@@ -469,7 +470,8 @@ static void check_switch_name(lft *s, const char *dumped) {
   const fl_node_rec *nd = &r->fab->nodes[s->sw];
   if (!*dumped)
     return;
-  const char *a = fl_b_atom_str(r->fab, nd->desc), *b = fl_b_atom_str(r->fab, nd->name);
+  const char *a = fl_b_atom_str(r->fab, nd->desc),
+             *b = fl_b_atom_str(r->fab, nd->name);
   size_t dl = strlen(dumped);
   int same = 0, known = 0;
   for (int k = 0; k < 2 && !same; k++) {

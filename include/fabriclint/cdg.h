@@ -43,26 +43,27 @@ extern "C" {
 #endif
 
 /** Traffic considered (fl_cdg_options.traffic). */
-#define FL_CDG_TRAFFIC_CA 0u  /**< every CA port to every CA LID (default) */
+#define FL_CDG_TRAFFIC_CA  0u /**< every CA port to every CA LID (default) */
 #define FL_CDG_TRAFFIC_ALL 1u /**< also switch-sourced and switch-destined */
 
 /** VL handling (fl_cdg_options.vl_mode). */
-#define FL_CDG_VL_AUTO 0u  /**< VL-aware when SL2VL tables are loaded */
+#define FL_CDG_VL_AUTO  0u /**< VL-aware when SL2VL tables are loaded */
 #define FL_CDG_VL_BLIND 1u /**< channels are link directions */
 #define FL_CDG_VL_AWARE 2u /**< channels are (direction, VL); needs SL2VL */
 
 /** Routing analysed (fl_cdg_options.routing, fl_cdg_report.routing). */
-#define FL_CDG_ROUTING_AUTO 0u    /**< LFTs when loaded, else minimal */
-#define FL_CDG_ROUTING_LFT 1u     /**< the loaded LFTs */
+#define FL_CDG_ROUTING_AUTO    0u /**< LFTs when loaded, else minimal */
+#define FL_CDG_ROUTING_LFT     1u /**< the loaded LFTs */
 #define FL_CDG_ROUTING_MINIMAL 2u /**< all minimal next hops (design mode) */
 
 /** Why a destination is unrouted at a switch (fl_cdg_unrouted.reason). */
-#define FL_CDG_NO_ENTRY 1u    /**< LFT entry 255 or beyond the LFT's end */
-#define FL_CDG_DEAD_PORT 2u   /**< the entry's port has no cable */
-#define FL_CDG_WRONG_NODE 3u  /**< the port leads to a CA that is not the
-                                   destination, or entry 0 at a switch that
-                                   is not the destination */
-#define FL_CDG_NO_LFT 4u      /**< a switch on the route has no LFT at all */
+#define FL_CDG_NO_ENTRY  1u /**< LFT entry 255 or beyond the LFT's end */
+#define FL_CDG_DEAD_PORT 2u /**< the entry's port has no cable */
+#define FL_CDG_WRONG_NODE                                                      \
+  3u                     /**< the port leads to a CA that is not the           \
+                              destination, or entry 0 at a switch that         \
+                              is not the destination */
+#define FL_CDG_NO_LFT 4u /**< a switch on the route has no LFT at all */
 
 /**
  * fl_cdg_options — what to analyse. Zero-initialise, set struct_size.

@@ -67,7 +67,8 @@ uint32_t fl_fabric_count_kind(const fl_fabric *fab, uint32_t kind);
 
 /* ---- nodes ----------------------------------------------------------- */
 
-/** Kind of node @n: FL_NODE_SWITCH, FL_NODE_CA or FL_NODE_ROUTER; 0 if bad id. */
+/** Kind of node @n: FL_NODE_SWITCH, FL_NODE_CA or FL_NODE_ROUTER; 0 if bad id.
+ */
 uint32_t fl_fabric_node_kind(const fl_fabric *fab, fl_id n);
 /**
  * Display name of node @n: the design name, else the node-name-map entry,
@@ -127,7 +128,8 @@ fl_id fl_fabric_find_node_name(const fl_fabric *fab, const char *name);
 
 /** Node owning port @p (FL_NONE for a bad id). */
 fl_id fl_fabric_port_node(const fl_fabric *fab, fl_id p);
-/** Port number (1-based for physical ports; 0 is a switch's management port). */
+/** Port number (1-based for physical ports; 0 is a switch's management port).
+ */
 uint32_t fl_fabric_port_num(const fl_fabric *fab, fl_id p);
 /** Port GUID, 0 when unknown. */
 uint64_t fl_fabric_port_guid(const fl_fabric *fab, fl_id p);
@@ -151,7 +153,8 @@ fl_id fl_fabric_link_other(const fl_fabric *fab, fl_id l, fl_id p);
 
 /** End @end (0 = A, 1 = B) of link @l, a port id; FL_NONE for bad input. */
 fl_id fl_fabric_link_port(const fl_fabric *fab, fl_id l, uint32_t end);
-/** Active (as-built) or planned (design) width of link @l, in lanes; 0 unknown. */
+/** Active (as-built) or planned (design) width of link @l, in lanes; 0 unknown.
+ */
 uint32_t fl_fabric_link_width(const fl_fabric *fab, fl_id l);
 /** Speed code of link @l (FL_SPEED_*). */
 uint32_t fl_fabric_link_speed(const fl_fabric *fab, fl_id l);
@@ -179,7 +182,8 @@ double fl_fabric_link_gbps(const fl_fabric *fab, fl_id l);
 const char *fl_fabric_attr(const fl_fabric *fab, uint32_t ent_kind, fl_id id,
                            const char *key);
 /** Number of attributes on an element, and the @i-th key/value pair. */
-uint32_t fl_fabric_attr_count(const fl_fabric *fab, uint32_t ent_kind, fl_id id);
+uint32_t fl_fabric_attr_count(const fl_fabric *fab, uint32_t ent_kind,
+                              fl_id id);
 int fl_fabric_attr_at(const fl_fabric *fab, uint32_t ent_kind, fl_id id,
                       uint32_t i, const char **key, const char **value);
 
@@ -195,7 +199,8 @@ int fl_fabric_provenance(const fl_fabric *fab, uint32_t ent_kind, fl_id id,
 
 /** Name of speed @speed: "SDR".."XDR", "100G".., or "??". Never NULL. */
 const char *fl_speed_name(uint32_t speed);
-/** Parse a speed name ("HDR", "hdr", "400G", "FDR10"); FL_SPEED_UNKNOWN if not. */
+/** Parse a speed name ("HDR", "hdr", "400G", "FDR10"); FL_SPEED_UNKNOWN if not.
+ */
 uint32_t fl_speed_parse(const char *s, size_t len);
 /** Nominal lane rate of @speed in Gb/s (whole-port rate for Ethernet). */
 double fl_speed_lane_gbps(uint32_t speed);

@@ -300,8 +300,7 @@ int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
  * into a new fabric *@out. O(CAs + links).
  * Returns FL_OK; FL_EINVAL or FL_ENOMEM with @err set and *@out NULL.
  */
-int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out,
-                 fl_error *err);
+int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err);
 
 /**
  * fl_gen_dgx_h100_hca() — the RDMA device of compute rail @rail (0..7) of a

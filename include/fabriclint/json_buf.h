@@ -27,7 +27,9 @@ typedef struct jbuf {
   int failed;
 } jbuf;
 
-static inline void jb_init(jbuf *b) { memset(b, 0, sizeof *b); }
+static inline void jb_init(jbuf *b) {
+  memset(b, 0, sizeof *b);
+}
 static inline void jb_free(jbuf *b) {
   free(b->s);
   memset(b, 0, sizeof *b);

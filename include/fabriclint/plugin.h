@@ -54,16 +54,16 @@ extern "C" {
 typedef struct fl_ctx fl_ctx;
 
 /** Parameter types (fl_param_def.type). */
-#define FL_PARAM_INT 1u    /**< int64, read with param_int() */
+#define FL_PARAM_INT    1u /**< int64, read with param_int() */
 #define FL_PARAM_DOUBLE 2u /**< double, read with param_double() */
 #define FL_PARAM_STRING 3u /**< string, read with param_string() */
-#define FL_PARAM_BOOL 4u   /**< 0/1, "true"/"false", read with param_int() */
+#define FL_PARAM_BOOL   4u /**< 0/1, "true"/"false", read with param_int() */
 
 /** Inputs a rule needs (fl_rule_def.needs); a rule whose needs are unmet is
  * skipped with a note, not failed. */
 #define FL_NEEDS_ROUTING 0x1u /**< LFTs */
-#define FL_NEEDS_SL2VL 0x2u   /**< SL-to-VL tables */
-#define FL_NEEDS_DESIGN 0x4u  /**< design attributes (tier/rail/...) */
+#define FL_NEEDS_SL2VL   0x2u /**< SL-to-VL tables */
+#define FL_NEEDS_DESIGN  0x4u /**< design attributes (tier/rail/...) */
 
 /**
  * fl_param_def — one typed rule parameter.
@@ -226,8 +226,7 @@ typedef struct fl_host_api {
   /** Connected components: @membership[node_count] gets a component index
    * (components numbered by their smallest node id, ascending), *@n_comp
    * the count. O(V + E). */
-  int (*components)(const fl_fabric *f, uint32_t *membership,
-                    uint32_t *n_comp);
+  int (*components)(const fl_fabric *f, uint32_t *membership, uint32_t *n_comp);
   /** Articulation points (nodes whose removal disconnects their component):
    * @out[node_count] receives node ids ascending, *@n the count. O(V + E). */
   int (*articulation_points)(const fl_fabric *f, fl_id *out, uint32_t *n);

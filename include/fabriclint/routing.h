@@ -89,7 +89,6 @@ uint32_t fl_fabric_note_count(const fl_fabric *fab);
 int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
                    const char **file, uint32_t *line, const char **message);
 
-
 /* ---- adaptive routing (AR) tables ---------------------------------------
  * Loaded from ibdiagnet's `ibdiagnet2.far` dump (core/ar_load.c, whose
  * header gives the grammar): per AR switch, an AR group table (group number ->
@@ -101,8 +100,8 @@ int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
 
 /** AR LFT states (fl_fabric_ar_lid_state()); 0 = no entry for the LID. */
 #define FL_AR_STATE_STATIC 1u /**< "Static": the static port only */
-#define FL_AR_STATE_HBF 2u    /**< "HBF": hash-based forwarding in the group */
-#define FL_AR_STATE_FREE 3u   /**< "Free": adaptive choice in the group */
+#define FL_AR_STATE_HBF    2u /**< "HBF": hash-based forwarding in the group */
+#define FL_AR_STATE_FREE   3u /**< "Free": adaptive choice in the group */
 
 /** Number of switches with AR tables loaded. */
 uint32_t fl_fabric_ar_count(const fl_fabric *fab);

@@ -29,7 +29,7 @@ typedef uint32_t fl_id;
 
 /** Node kinds, as in the IBA NodeInfo NodeType (IBA vol. 1, 14.2.5.3). */
 #define FL_NODE_SWITCH 1u
-#define FL_NODE_CA 2u
+#define FL_NODE_CA     2u
 #define FL_NODE_ROUTER 3u
 
 /** Entity kinds, for attributes and provenance lookups. */
@@ -40,29 +40,29 @@ typedef uint32_t fl_id;
 /**
  * Link speeds. InfiniBand codes follow PortInfo LinkSpeedActive /
  * LinkSpeedExtActive / LinkSpeedExtActive2 as printed by ibnetdiscover
- * (rdma-core infiniband-diags, dump_linkspeed_compat / dump_linkspeedext_compat).
- * Ethernet codes are whole-port rates (a width of 1 is then recorded).
- * Use fl_speed_lane_gbps() for the nominal lane rate.
+ * (rdma-core infiniband-diags, dump_linkspeed_compat /
+ * dump_linkspeedext_compat). Ethernet codes are whole-port rates (a width of 1
+ * is then recorded). Use fl_speed_lane_gbps() for the nominal lane rate.
  */
-#define FL_SPEED_UNKNOWN 0u
-#define FL_SPEED_SDR 1u   /**< 2.5 Gb/s per lane */
-#define FL_SPEED_DDR 2u   /**< 5 Gb/s per lane */
-#define FL_SPEED_QDR 3u   /**< 10 Gb/s per lane */
-#define FL_SPEED_FDR10 4u /**< 10 Gb/s per lane (64b/66b, Mellanox ext.) */
-#define FL_SPEED_FDR 5u   /**< 14 Gb/s per lane */
-#define FL_SPEED_EDR 6u   /**< 25 Gb/s per lane */
-#define FL_SPEED_HDR 7u   /**< 50 Gb/s per lane */
-#define FL_SPEED_NDR 8u   /**< 100 Gb/s per lane */
-#define FL_SPEED_XDR 9u   /**< 200 Gb/s per lane */
-#define FL_SPEED_ETH_1G 20u
-#define FL_SPEED_ETH_10G 21u
-#define FL_SPEED_ETH_25G 22u
-#define FL_SPEED_ETH_40G 23u
-#define FL_SPEED_ETH_50G 24u
-#define FL_SPEED_ETH_100G 25u
-#define FL_SPEED_ETH_200G 26u
-#define FL_SPEED_ETH_400G 27u
-#define FL_SPEED_ETH_800G 28u
+#define FL_SPEED_UNKNOWN   0u
+#define FL_SPEED_SDR       1u /**< 2.5 Gb/s per lane */
+#define FL_SPEED_DDR       2u /**< 5 Gb/s per lane */
+#define FL_SPEED_QDR       3u /**< 10 Gb/s per lane */
+#define FL_SPEED_FDR10     4u /**< 10 Gb/s per lane (64b/66b, Mellanox ext.) */
+#define FL_SPEED_FDR       5u /**< 14 Gb/s per lane */
+#define FL_SPEED_EDR       6u /**< 25 Gb/s per lane */
+#define FL_SPEED_HDR       7u /**< 50 Gb/s per lane */
+#define FL_SPEED_NDR       8u /**< 100 Gb/s per lane */
+#define FL_SPEED_XDR       9u /**< 200 Gb/s per lane */
+#define FL_SPEED_ETH_1G    20u
+#define FL_SPEED_ETH_10G   21u
+#define FL_SPEED_ETH_25G   22u
+#define FL_SPEED_ETH_40G   23u
+#define FL_SPEED_ETH_50G   24u
+#define FL_SPEED_ETH_100G  25u
+#define FL_SPEED_ETH_200G  26u
+#define FL_SPEED_ETH_400G  27u
+#define FL_SPEED_ETH_800G  28u
 #define FL_SPEED_ETH_1600G 29u
 
 /**
@@ -72,9 +72,9 @@ typedef uint32_t fl_id;
 #define FL_WIDTH_UNKNOWN 0u
 
 /** Finding severities, ordered: a larger value is more severe. */
-#define FL_SEV_INFO 1u
+#define FL_SEV_INFO    1u
 #define FL_SEV_WARNING 2u
-#define FL_SEV_ERROR 3u
+#define FL_SEV_ERROR   3u
 
 /**
  * Link flags (fl_fabric_link_flags()).
@@ -82,23 +82,25 @@ typedef uint32_t fl_id;
  * records which ends listed it; a link listed from one end only is a sign of a
  * truncated or stale capture (topology.one-sided-link).
  */
-#define FL_LINK_SEEN_A 0x1u         /**< listed by the block of end A */
-#define FL_LINK_SEEN_B 0x2u         /**< listed by the block of end B */
-#define FL_LINK_DECLARED 0x4u       /**< declared once as a whole (design, plan) */
-#define FL_LINK_WIDTH_MISMATCH 0x8u /**< the two listings disagree on width */
-#define FL_LINK_SPEED_MISMATCH 0x10u /**< the two listings disagree on speed */
+#define FL_LINK_SEEN_A         0x1u /**< listed by the block of end A */
+#define FL_LINK_SEEN_B         0x2u /**< listed by the block of end B */
+#define FL_LINK_DECLARED       0x4u /**< declared once as a whole (design, plan) */
+#define FL_LINK_WIDTH_MISMATCH 0x8u  /**< the two listings disagree on width */
+#define FL_LINK_SPEED_MISMATCH 0x10u /**< the two listings disagree on speed   \
+                                      */
 
 /** Tier value meaning "unknown" (fl_fabric_node_tier()). */
 #define FL_TIER_UNKNOWN 0xffffffffu
 
 /** Return codes of fallible core and plugin functions. 0 is success. */
-#define FL_OK 0
-#define FL_EINVAL (-1)  /**< bad argument or bad option value */
-#define FL_EIO (-2)     /**< a file could not be read or written */
-#define FL_EPARSE (-3)  /**< an input did not follow its format */
-#define FL_ENOMEM (-4)  /**< allocation failed */
-#define FL_EPLUGIN (-5) /**< a plugin could not be loaded or failed to run */
-#define FL_ENOTFOUND (-6) /**< a looked-up name, parameter or file is absent */
+#define FL_OK        0
+#define FL_EINVAL    (-1) /**< bad argument or bad option value */
+#define FL_EIO       (-2) /**< a file could not be read or written */
+#define FL_EPARSE    (-3) /**< an input did not follow its format */
+#define FL_ENOMEM    (-4) /**< allocation failed */
+#define FL_EPLUGIN   (-5) /**< a plugin could not be loaded or failed to run */
+#define FL_ENOTFOUND (-6) /**< a looked-up name, parameter or file is absent   \
+                           */
 
 #ifdef __cplusplus
 }

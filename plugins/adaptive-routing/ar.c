@@ -581,13 +581,15 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
   api->param_string(ctx, "sl-mask", &mask_s);
   uint32_t req, mask;
   if (parse_mask(req_s, &req) != 0) {
-    fl_param_error(api, ctx, "required-sl-mask", "expected a 16-bit mask such "
+    fl_param_error(api, ctx, "required-sl-mask",
+                   "expected a 16-bit mask such "
                    "as 0xffff");
     return 1;
   }
   int have_global = *mask_s != 0;
   if (have_global && parse_mask(mask_s, &mask) != 0) {
-    fl_param_error(api, ctx, "sl-mask", "expected a 16-bit mask such as 0x000f");
+    fl_param_error(api, ctx, "sl-mask",
+                   "expected a 16-bit mask such as 0x000f");
     return 1;
   }
   if (have_global && (mask & req) != req) {

@@ -117,7 +117,8 @@ static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
   return st->rep;
 }
 
-/* ---- helpers -------------------------------------------------------------------- */
+/* ---- helpers
+ * -------------------------------------------------------------------- */
 
 static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                   const char *msg, const fl_id *nodes, uint32_t n_nodes,
@@ -128,7 +129,8 @@ static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
 
 static const char *dest_name(const fl_host_api *api, const fl_fabric *f,
                              fl_id port) {
-  return port == FL_NONE ? "(no port)" : api->node_name(f, api->port_node(f, port));
+  return port == FL_NONE ? "(no port)"
+                         : api->node_name(f, api->port_node(f, port));
 }
 
 static const char *routing_word(const fl_cdg_report *r) {
@@ -153,7 +155,8 @@ static void common_evidence(const fl_host_api *api, const fl_fabric *f,
   jb_key_str(ev, "traffic", r->traffic == FL_CDG_TRAFFIC_ALL ? "all" : "ca");
 }
 
-/* ---- deadlock.credit-loop ---------------------------------------------------- */
+/* ---- deadlock.credit-loop
+ * ---------------------------------------------------- */
 
 static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
                         const fl_cdg_report *r, const fl_cdg_loop *lp) {
@@ -182,7 +185,8 @@ static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
     jb_obj_open(&ev);
     jb_key_str(&ev, "from", api->node_name(f, h->from_node));
     jb_key_int(&ev, "from_port", h->from_port);
-    jb_key_str(&ev, "to", h->to_node == FL_NONE ? "" : api->node_name(f, h->to_node));
+    jb_key_str(&ev, "to",
+               h->to_node == FL_NONE ? "" : api->node_name(f, h->to_node));
     jb_key_int(&ev, "to_port", h->to_port);
     if (h->vl != FL_VL_UNKNOWN)
       jb_key_int(&ev, "vl", h->vl);
@@ -225,7 +229,8 @@ static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- deadlock.verdict (info) ------------------------------------------------------ */
+/* ---- deadlock.verdict (info)
+ * ------------------------------------------------------ */
 
 static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_cdg_report *r = analysis(api, ctx, data);
@@ -251,8 +256,7 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   snprintf(msg, sizeof msg,
            "%s routing of %u %s from %u %s: %s (%u channels, "
            "%llu dependencies; %s)",
-           r->routing == FL_CDG_ROUTING_MINIMAL ? "reference minimal"
-                                                : "LFT",
+           r->routing == FL_CDG_ROUTING_MINIMAL ? "reference minimal" : "LFT",
            r->destinations,
            r->routing == FL_CDG_ROUTING_MINIMAL ? "destination switches"
                                                 : "destination LIDs",
@@ -260,15 +264,15 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
            r->routing == FL_CDG_ROUTING_MINIMAL || !r->vl_aware
                ? "source switches"
                : "source ports",
-           r->n_loops ? "credit loops found" : "no credit loop",
-           r->channels, (unsigned long long)r->dependencies,
-           vl_phrase(api, f, r));
+           r->n_loops ? "credit loops found" : "no credit loop", r->channels,
+           (unsigned long long)r->dependencies, vl_phrase(api, f, r));
   int rc = report(api, ctx, 0, msg, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
 }
 
-/* ---- deadlock.forwarding-loop ---------------------------------------------------- */
+/* ---- deadlock.forwarding-loop
+ * ---------------------------------------------------- */
 
 static int check_fwd_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_fabric *f = api->fabric(ctx);
@@ -285,7 +289,8 @@ static int check_fwd_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_init(&ev);
     jb_obj_open(&ev);
     jb_key_int(&ev, "dlid", fl->dlid);
-    jb_key_str(&ev, "destination", dest_name(api, f, api->lid_port(f, fl->dlid)));
+    jb_key_str(&ev, "destination",
+               dest_name(api, f, api->lid_port(f, fl->dlid)));
     jb_key_int(&ev, "total_looping_destinations", (int64_t)r->fwd_loop_count);
     jb_key(&ev, "switches");
     jb_arr_open(&ev);
@@ -313,7 +318,8 @@ static int check_fwd_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- deadlock.unrouted --------------------------------------------------------------- */
+/* ---- deadlock.unrouted
+ * --------------------------------------------------------------- */
 
 static const char *reason_text(uint32_t reason) {
   switch (reason) {
@@ -357,7 +363,8 @@ static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 1;
   for (uint32_t i = 0; i < r->n_unrouted; i++) {
     const fl_cdg_unrouted *u = &r->unrouted[i];
-    fl_id dnode = u->dest_port == FL_NONE ? FL_NONE : api->port_node(f, u->dest_port);
+    fl_id dnode =
+        u->dest_port == FL_NONE ? FL_NONE : api->port_node(f, u->dest_port);
     fl_id nodes[2] = {u->example_switch, dnode};
     jbuf ev;
     jb_init(&ev);
@@ -382,9 +389,11 @@ static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
              "(LFT entry: %s): %s",
              u->dlid, dest_name(api, f, u->dest_port), u->n_switches,
              u->on_traffic_path ? ", and CA traffic to it is dropped" : "",
-             api->node_name(f, u->example_switch), entry, reason_text(u->reason));
-    int rc = report(api, ctx, u->on_traffic_path ? FL_SEV_ERROR : FL_SEV_WARNING,
-                    msg, nodes, dnode == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev));
+             api->node_name(f, u->example_switch), entry,
+             reason_text(u->reason));
+    int rc =
+        report(api, ctx, u->on_traffic_path ? FL_SEV_ERROR : FL_SEV_WARNING,
+               msg, nodes, dnode == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev));
     jb_free(&ev);
     if (rc)
       return rc;
@@ -392,7 +401,8 @@ static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- deadlock.not-updown ---------------------------------------------------------- */
+/* ---- deadlock.not-updown
+ * ---------------------------------------------------------- */
 
 static int check_updown(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_cdg_report *r = analysis(api, ctx, data);
@@ -406,7 +416,8 @@ static int check_updown(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_init(&ev);
     jb_obj_open(&ev);
     jb_key_int(&ev, "dlid", v->dlid);
-    jb_key_str(&ev, "destination", dest_name(api, f, api->lid_port(f, v->dlid)));
+    jb_key_str(&ev, "destination",
+               dest_name(api, f, api->lid_port(f, v->dlid)));
     jb_key_str(&ev, "from", api->node_name(f, v->from));
     jb_key_int(&ev, "from_tier", api->node_tier(f, v->from));
     jb_key_str(&ev, "at", api->node_name(f, v->at));
@@ -431,7 +442,8 @@ static int check_updown(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- deadlock.routing-input ---------------------------------------------------------- */
+/* ---- deadlock.routing-input
+ * ---------------------------------------------------------- */
 
 static int check_input(const fl_host_api *api, fl_ctx *ctx, void *data) {
   (void)data;
@@ -440,7 +452,8 @@ static int check_input(const fl_host_api *api, fl_ctx *ctx, void *data) {
   for (uint32_t i = 0; i < n; i++) {
     const char *cat, *file, *msg;
     uint32_t line;
-    if (api->note(f, i, &cat, &file, &line, &msg) != 0 || strcmp(cat, "routing"))
+    if (api->note(f, i, &cat, &file, &line, &msg) != 0 ||
+        strcmp(cat, "routing"))
       continue;
     char text[1400];
     snprintf(text, sizeof text, "%s:%u: %s", file, line, msg);
@@ -450,31 +463,48 @@ static int check_input(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- descriptors ------------------------------------------------------------------------ */
+/* ---- descriptors
+ * ------------------------------------------------------------------------ */
 
 static const fl_param_def P_TRAFFIC = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "traffic", "ca", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "traffic",
+    "ca",
+    NULL,
     "ca: every CA port to every CA LID (as ibdmchk and Nue); all: also "
     "switch-sourced and switch-destined management traffic"};
 static const fl_param_def P_VL = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "vl-mode", "auto", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "vl-mode",
+    "auto",
+    NULL,
     "auto: VL-aware when SL2VL tables are loaded; blind: channels are link "
     "directions; aware: require SL2VL tables"};
 static const fl_param_def P_ROUTING = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "routing", "auto", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "routing",
+    "auto",
+    NULL,
     "auto: the loaded LFTs, else all minimal next hops (design mode); lft; "
     "minimal"};
 static const fl_param_def P_EXAMPLES = {
-    sizeof(fl_param_def), FL_PARAM_INT, "max-examples", "1000", "findings",
+    sizeof(fl_param_def),
+    FL_PARAM_INT,
+    "max-examples",
+    "1000",
+    "findings",
     "most forwarding-loop, unrouted and valley findings reported (counts in "
     "the evidence stay complete)"};
 static const fl_param_def *const PARAMS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
                                              &P_EXAMPLES};
 #define NP 4
 
-#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                           \
-  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, on,  \
-                                  needs, PARAMS, NP, fn}
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, PARAMS, NP, fn}
 
 RULE(R_LOOP, FL_SEV_ERROR, 1, "deadlock.credit-loop",
      "the channel dependency graph of the routing has a cycle",
@@ -522,10 +552,17 @@ RULE(R_INPUT, FL_SEV_WARNING, 1, "deadlock.routing-input",
 static const fl_rule_def *const RULES[] = {&R_LOOP,     &R_VERDICT, &R_FWD,
                                            &R_UNROUTED, &R_UPDOWN,  &R_INPUT};
 
-static const fl_plugin_desc DESC = {
-    sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR,
-    sizeof RULES / sizeof *RULES, "deadlock", "0.1.0", "fabriclint", "MIT",
-    dl_init, dl_fini, RULES};
+static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
+                                    FL_ABI_MAJOR,
+                                    FL_ABI_MINOR,
+                                    sizeof RULES / sizeof *RULES,
+                                    "deadlock",
+                                    "0.1.0",
+                                    "fabriclint",
+                                    "MIT",
+                                    dl_init,
+                                    dl_fini,
+                                    RULES};
 
 FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
   return &DESC;

@@ -278,7 +278,8 @@ static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 1;
   double ratio = pdbl(api, ctx, "max-ratio", 1.0);
   if (!(ratio > 0)) {
-    fl_param_error(api, ctx, "max-ratio", "expected a positive number (down:up)");
+    fl_param_error(api, ctx, "max-ratio",
+                   "expected a positive number (down:up)");
     return 1;
   }
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
@@ -456,7 +457,8 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int64_t limit = pint(api, ctx, "group-limit", 64);
   int64_t minw = pint(api, ctx, "min-width", 2);
   if (limit < 1 || minw < 0) {
-    fl_param_error(api, ctx, "(several)", "parameters group-limit >= 1 and min-width >= 0 expected");
+    fl_param_error(api, ctx, "(several)",
+                   "parameters group-limit >= 1 and min-width >= 0 expected");
     return 1;
   }
   const fview *v = view(api, ctx, data, 1);
@@ -750,7 +752,8 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   int64_t shift = pint(api, ctx, "shift", 0),
           top = pint(api, ctx, "top-links", 5);
   if (count < 1 || count > 1000000 || shift < 0 || top < 0) {
-    fl_param_error(api, ctx, "(several)", "parameters: count 1..1000000, shift >= 0, top-links >= 0");
+    fl_param_error(api, ctx, "(several)",
+                   "parameters: count 1..1000000, shift >= 0, top-links >= 0");
     return -1;
   }
   o.count = (uint32_t)count;

@@ -1003,7 +1003,8 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (colon)
       *colon = '\0';
     if (!*t || n < 1) {
-      fl_param_error(api, ctx, "require", "expected KEY:N[,KEY:N...], e.g. "
+      fl_param_error(api, ctx, "require",
+                     "expected KEY:N[,KEY:N...], e.g. "
                      "power-feed:2,rack:2");
       return 1;
     }

@@ -37,11 +37,12 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 
-#define NO_RAIL (-1)
+#define NO_RAIL     (-1)
 #define NON_COMPUTE (-2)
-#define MAX_MAP 256
+#define MAX_MAP     256
 
-/* ---- profiles ----------------------------------------------------------------- */
+/* ---- profiles
+ * ----------------------------------------------------------------- */
 
 typedef struct map_ent {
   char device[32];
@@ -56,7 +57,8 @@ typedef struct rail_map {
   char name[64];
 } rail_map;
 
-static int load_map_file(const char *path, rail_map *m, char *why, size_t size) {
+static int load_map_file(const char *path, rail_map *m, char *why,
+                         size_t size) {
   FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(why, size, "cannot read rail map %s", path);
@@ -82,7 +84,8 @@ static int load_map_file(const char *path, rail_map *m, char *why, size_t size) 
     map_ent *e = &m->e[m->n++];
     snprintf(e->device, sizeof e->device, "%s", dev);
     snprintf(e->rail, sizeof e->rail, "%s", rail);
-    snprintf(e->role, sizeof e->role, "%s", strcmp(rail, "-") == 0 && k < 3 ? "storage" : role);
+    snprintf(e->role, sizeof e->role, "%s",
+             strcmp(rail, "-") == 0 && k < 3 ? "storage" : role);
   }
   fclose(f);
   return 0;
@@ -123,38 +126,39 @@ static int load_profile(const char *name, rail_map *m, char *why, size_t size) {
   return 0;
 }
 
-/* ---- the analysis (shared by all rules, cached) -------------------------------- */
+/* ---- the analysis (shared by all rules, cached)
+ * -------------------------------- */
 
 typedef struct nic {
   fl_id node;
-  fl_id leaf;       /* switch node, or FL_NONE */
-  uint32_t port;    /* NIC port number */
+  fl_id leaf;    /* switch node, or FL_NONE */
+  uint32_t port; /* NIC port number */
   uint32_t leaf_port;
-  int32_t rail;     /* label index, NO_RAIL (unresolved), NON_COMPUTE */
-  int32_t host;     /* host index, -1 when unresolved */
+  int32_t rail; /* label index, NO_RAIL (unresolved), NON_COMPUTE */
+  int32_t host; /* host index, -1 when unresolved */
   const char *role;
   const char *unresolved; /* why, or NULL */
 } nic;
 
 typedef struct leaf {
   fl_id node;
-  int32_t rail;     /* label index, or NO_RAIL */
+  int32_t rail; /* label index, or NO_RAIL */
   int inferred;
   uint32_t su;
   uint32_t n_compute;
-  uint32_t majority;   /* NICs of the leaf's rail */
-  uint32_t n_rails;    /* distinct rails among its NICs */
+  uint32_t majority; /* NICs of the leaf's rail */
+  uint32_t n_rails;  /* distinct rails among its NICs */
 } leaf;
 
 typedef struct analysis {
   const fl_fabric *fab;
   char key[512];
   rail_map map;
-  char **labels;     /* rail labels, sorted */
+  char **labels; /* rail labels, sorted */
   uint32_t n_labels;
   nic *nics;
   uint32_t n_nics;
-  char **hosts;      /* host names, sorted */
+  char **hosts; /* host names, sorted */
   uint32_t n_hosts;
   uint32_t *host_su;
   uint8_t *host_partial; /* host has NICs that could not be resolved */
@@ -165,7 +169,7 @@ typedef struct analysis {
   uint32_t *host_off, *host_idx; /* NICs by host (CSR) */
   uint32_t *leaf_off, *leaf_idx; /* NICs by leaf, in port order (CSR) */
   int inferred_any;
-  int applicable; /* the fabric is rail-optimised (see rail_applicable) */
+  int applicable;     /* the fabric is rail-optimised (see rail_applicable) */
   const char *scheme; /* device naming scheme in device mode */
 } analysis;
 
@@ -271,8 +275,9 @@ static int add_unique(char ***v, uint32_t *n, uint32_t *cap, const char *s) {
 static void scheme_of(const char *dev, char *out, size_t size) {
   size_t n = 0;
   for (const char *c = dev; *c && n + 1 < size; c++)
-    if (!isdigit((unsigned char)*c) || (c > dev && c[-1] != '_' && c[-1] != '-' &&
-                                        !isdigit((unsigned char)c[-1])))
+    if (!isdigit((unsigned char)*c) ||
+        (c > dev && c[-1] != '_' && c[-1] != '-' &&
+         !isdigit((unsigned char)c[-1])))
       out[n++] = *c;
   out[n] = '\0';
 }
@@ -313,7 +318,8 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
 static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
                            uint32_t *port, uint32_t *leaf_port) {
   fl_id first = api->node_first_port(f, n);
-  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n); k++) {
+  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
+       k++) {
     fl_id p = first + k, l = api->port_link(f, p, 0);
     if (l == FL_NONE)
       continue;
@@ -358,8 +364,8 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
 }
 
 /* First pass: NICs, their hosts and rail labels. */
-static int collect_nics(const fl_host_api *api, const fl_fabric *f,
-                        analysis *a, const params *p) {
+static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        const params *p) {
   uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0;
   a->nics = calloc(nn + 1, sizeof *a->nics);
   if (!a->nics)
@@ -388,7 +394,8 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f,
                      "map or --system-pattern)";
     else if (!rail && !*dev)
       x.unresolved = "no device name in the node description";
-    else if (!rail && !(rail = device_rail(&a->map, dev, buf, sizeof buf, &prole)))
+    else if (!rail &&
+             !(rail = device_rail(&a->map, dev, buf, sizeof buf, &prole)))
       x.unresolved = "device not in the rail profile or map";
     x.role = role ? role : prole ? prole : "compute";
     if (!x.unresolved) {
@@ -414,7 +421,8 @@ static void check_schemes(const fl_host_api *api, const fl_fabric *f,
   char sch[32];
   uint32_t best_n = 0;
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+    if (a->nics[i].unresolved ||
+        api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
       continue;
     scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
     uint32_t c = 0;
@@ -434,7 +442,8 @@ static void check_schemes(const fl_host_api *api, const fl_fabric *f,
   }
   a->scheme = best;
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+    if (a->nics[i].unresolved ||
+        api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
       continue;
     scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
     if (strcmp(sch, best) != 0)
@@ -453,7 +462,8 @@ static int resolve_indexes(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     if (x->unresolved) {
-      int32_t h = find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
+      int32_t h =
+          find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
       if (h >= 0)
         a->host_partial[h] = 1;
       x->rail = NO_RAIL;
@@ -466,7 +476,8 @@ static int resolve_indexes(const fl_host_api *api, const fl_fabric *f,
     const char *rail = api->attr(f, FL_ENT_NODE, x->node, "rail");
     const char *role = NULL;
     if (!rail)
-      rail = device_rail(&a->map, api->node_device(f, x->node), buf, sizeof buf, &role);
+      rail = device_rail(&a->map, api->node_device(f, x->node), buf, sizeof buf,
+                         &role);
     x->rail = rail ? find_sorted(a->labels, a->n_labels, rail) : NO_RAIL;
   }
   return 0;
@@ -545,7 +556,8 @@ static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
     if (host_leaf[x->host] < 0)
       host_leaf[x->host] = (int32_t)L;
     else
-      parent[uf_find(parent, L)] = uf_find(parent, (uint32_t)host_leaf[x->host]);
+      parent[uf_find(parent, L)] =
+          uf_find(parent, (uint32_t)host_leaf[x->host]);
   }
   /* number SUs by their first leaf in node order */
   uint32_t *num = malloc((a->n_leaves + 1) * sizeof *num);
@@ -698,7 +710,8 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
   return a;
 }
 
-/* ---- reporting helpers ------------------------------------------------------------ */
+/* ---- reporting helpers
+ * ------------------------------------------------------------ */
 
 static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                   const char *msg, const fl_id *nodes, uint32_t nn,
@@ -739,8 +752,9 @@ static uint32_t free_port(const fl_host_api *api, const fl_fabric *f, fl_id s,
 
 static void basis(const analysis *a, const leaf *lf, jbuf *ev) {
   jb_key_str(ev, "profile", a->map.name);
-  jb_key_str(ev, "leaf_rail_from", lf->inferred ? "majority of its NICs (inferred)"
-                                                : "rail attribute");
+  jb_key_str(ev, "leaf_rail_from",
+             lf->inferred ? "majority of its NICs (inferred)"
+                          : "rail attribute");
 }
 
 /* Is NIC @i one half of a same-host swap? Returns the partner index or -1. */
@@ -763,14 +777,16 @@ static int32_t swap_partner(const analysis *a, uint32_t i) {
   return -1;
 }
 
-/* ---- rail-alignment.cross-rail -------------------------------------------------- */
+/* ---- rail-alignment.cross-rail
+ * -------------------------------------------------- */
 
 static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
                          const nic *x) {
   const fl_fabric *f = api->fabric(ctx);
   const leaf *lf = leaf_of(a, x->leaf);
   fl_id target = rail_leaf(a, x->rail, lf->su);
-  uint32_t tport = target == FL_NONE ? 0 : free_port(api, f, target, x->leaf_port);
+  uint32_t tport =
+      target == FL_NONE ? 0 : free_port(api, f, target, x->leaf_port);
   char fix[256];
   if (target == FL_NONE)
     snprintf(fix, sizeof fix, "no leaf of rail %s found in this SU",
@@ -779,8 +795,10 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
     snprintf(fix, sizeof fix, "move it to \"%s\" port %u (free)",
              api->node_name(f, target), tport);
   else
-    snprintf(fix, sizeof fix, "move it to \"%s\" (no free port: check that "
-             "leaf's cabling)", api->node_name(f, target));
+    snprintf(fix, sizeof fix,
+             "move it to \"%s\" (no free port: check that "
+             "leaf's cabling)",
+             api->node_name(f, target));
   char msg[1024];
   snprintf(msg, sizeof msg,
            "\"%s\" (rail %s) is cabled to \"%s\" port %u, which serves rail "
@@ -858,7 +876,8 @@ static int check_cross(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- rail-alignment.swapped ---------------------------------------------------------- */
+/* ---- rail-alignment.swapped
+ * ---------------------------------------------------------- */
 
 static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -878,11 +897,12 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
              "\"%s\" port %u",
              api->node_name(f, x->node), rail_name(a, x->rail),
              api->node_name(f, y->node), rail_name(a, y->rail),
-             api->node_name(f, x->node), api->node_name(f, x->leaf), x->leaf_port,
-             rail_name(a, leaf_of(a, x->leaf)->rail), api->node_name(f, y->node),
-             api->node_name(f, y->leaf), y->leaf_port,
-             rail_name(a, leaf_of(a, y->leaf)->rail), api->node_name(f, x->node),
-             api->node_name(f, y->leaf), y->leaf_port, api->node_name(f, y->node),
+             api->node_name(f, x->node), api->node_name(f, x->leaf),
+             x->leaf_port, rail_name(a, leaf_of(a, x->leaf)->rail),
+             api->node_name(f, y->node), api->node_name(f, y->leaf),
+             y->leaf_port, rail_name(a, leaf_of(a, y->leaf)->rail),
+             api->node_name(f, x->node), api->node_name(f, y->leaf),
+             y->leaf_port, api->node_name(f, y->node),
              api->node_name(f, x->leaf), x->leaf_port);
     fl_id nodes[4] = {x->node, y->node, x->leaf, y->leaf};
     fl_port_ref ports[4] = {{x->node, x->port},
@@ -917,7 +937,8 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- rail-alignment.mixed-leaf -------------------------------------------------------- */
+/* ---- rail-alignment.mixed-leaf
+ * -------------------------------------------------------- */
 
 static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -958,7 +979,8 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- rail-alignment.incomplete-host --------------------------------------------------- */
+/* ---- rail-alignment.incomplete-host
+ * --------------------------------------------------- */
 
 static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -975,7 +997,8 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
   /* rails present in each SU (by its leaves) */
   for (uint32_t L = 0; L < a->n_leaves; L++)
     if (a->leaves[L].rail >= 0)
-      su_rail[a->leaves[L].su * (a->n_labels + 1) + (uint32_t)a->leaves[L].rail] = 1;
+      su_rail[a->leaves[L].su * (a->n_labels + 1) +
+              (uint32_t)a->leaves[L].rail] = 1;
   int rc = 0;
   for (uint32_t h = 0; h < a->n_hosts && !rc; h++) {
     if (a->host_partial[h])
@@ -1002,16 +1025,15 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
                                dev ? dev : "", dev ? ")" : "");
       }
       if (cnt[r] > 1 && od < sizeof dup)
-        od += (size_t)snprintf(dup + od, sizeof dup - od, "%s%s", od ? ", " : "",
-                               a->labels[r]);
+        od += (size_t)snprintf(dup + od, sizeof dup - od, "%s%s",
+                               od ? ", " : "", a->labels[r]);
     }
     if (!om && !od)
       continue;
     char msg[900];
     snprintf(msg, sizeof msg, "host \"%s\"%s%s%s%s%s", a->hosts[h],
-             om ? " has no NIC on rail(s) " : "", missing,
-             om && od ? ";" : "", od ? " has two or more NICs on rail(s) " : "",
-             dup);
+             om ? " has no NIC on rail(s) " : "", missing, om && od ? ";" : "",
+             od ? " has two or more NICs on rail(s) " : "", dup);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -1028,7 +1050,8 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return rc;
 }
 
-/* ---- rail-alignment.su-shape ------------------------------------------------------------ */
+/* ---- rail-alignment.su-shape
+ * ------------------------------------------------------------ */
 
 static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -1062,7 +1085,8 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     for (uint32_t t = 0; t < a->n_sus; t++)
       votes += rails[t] == rails[s] && per_leaf[t] == per_leaf[s];
     if (ref == UINT32_MAX || votes > ref_votes ||
-        (votes == ref_votes && rails[s] * per_leaf[s] > rails[ref] * per_leaf[ref])) {
+        (votes == ref_votes &&
+         rails[s] * per_leaf[s] > rails[ref] * per_leaf[ref])) {
       ref = s;
       ref_votes = votes;
     }
@@ -1098,7 +1122,8 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return rc;
 }
 
-/* ---- rail-alignment.port-order ------------------------------------------------------------ */
+/* ---- rail-alignment.port-order
+ * ------------------------------------------------------------ */
 
 static int check_port_order(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -1124,16 +1149,18 @@ static int check_port_order(const fl_host_api *api, fl_ctx *ctx, void *data) {
     snprintf(msg, sizeof msg,
              "on leaf \"%s\", host \"%s\" (port %u) comes before host \"%s\" "
              "(port %u): cable hosts in host order",
-             api->node_name(f, lf->node), a->hosts[bad_a->host], bad_a->leaf_port,
-             a->hosts[bad_b->host], bad_b->leaf_port);
-    fl_port_ref ports[2] = {{lf->node, bad_a->leaf_port}, {lf->node, bad_b->leaf_port}};
+             api->node_name(f, lf->node), a->hosts[bad_a->host],
+             bad_a->leaf_port, a->hosts[bad_b->host], bad_b->leaf_port);
+    fl_port_ref ports[2] = {{lf->node, bad_a->leaf_port},
+                            {lf->node, bad_b->leaf_port}};
     if (report(api, ctx, 0, msg, &lf->node, 1, ports, 2, NULL))
       return 1;
   }
   return 0;
 }
 
-/* ---- rail-alignment.unresolved --------------------------------------------------------------- */
+/* ---- rail-alignment.unresolved
+ * --------------------------------------------------------------- */
 
 static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = get_analysis(api, ctx, data);
@@ -1189,8 +1216,8 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
     snprintf(msg, sizeof msg,
              "%u NIC(s) could not be placed on a rail and were not checked, "
              "e.g. \"%s\" on \"%s\" port %u: %s",
-             total, api->node_name(f, first->node), api->node_name(f, first->leaf),
-             first->leaf_port, reasons[k]);
+             total, api->node_name(f, first->node),
+             api->node_name(f, first->leaf), first->leaf_port, reasons[k]);
     int rc = report(api, ctx, 0, msg, nodes, named, NULL, 0, jb_str(&ev));
     jb_free(&ev);
     if (rc)
@@ -1199,31 +1226,49 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
-/* ---- descriptors ------------------------------------------------------------------------------ */
+/* ---- descriptors
+ * ------------------------------------------------------------------------------
+ */
 
 static const fl_param_def P_PROFILE = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "profile", "device", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "profile",
+    "device",
+    NULL,
     "NIC-to-rail map: device (rail = device name, the default), generic "
     "(device index = rail: mlx5_N -> N, HCA-N -> N-1), dgx-h100, dgx-h200, "
     "dgx-a100 (shipped maps)"};
 static const fl_param_def P_MAP = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "map", "", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "map",
+    "",
+    NULL,
     "a user map file, lines `DEVICE RAIL [ROLE]` (RAIL - = not a compute "
     "NIC); overrides profile"};
 static const fl_param_def P_INFER = {
-    sizeof(fl_param_def), FL_PARAM_BOOL, "infer", "1", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_BOOL,
+    "infer",
+    "1",
+    NULL,
     "infer a leaf's rail from the majority of its NICs when the leaf has no "
     "rail attribute"};
 static const fl_param_def P_ROLES = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "compute-roles", "compute", NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "compute-roles",
+    "compute",
+    NULL,
     "comma-separated roles whose NICs sit on compute rails (others, e.g. "
     "storage, must not land on rail leaves)"};
 static const fl_param_def *const PARAMS[] = {&P_PROFILE, &P_MAP, &P_INFER,
                                              &P_ROLES};
 
-#define RULE(var, sev, on, rid, summ, hlp, fn)                                  \
-  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, on,  \
-                                  0, PARAMS, 4, fn}
+#define RULE(var, sev, on, rid, summ, hlp, fn)                                 \
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, 0, PARAMS, 4, fn}
 
 RULE(R_CROSS, FL_SEV_ERROR, 1, "rail-alignment.cross-rail",
      "a NIC lands on a leaf that serves another rail",
@@ -1265,14 +1310,20 @@ RULE(R_UNRESOLVED, FL_SEV_WARNING, 1, "rail-alignment.unresolved",
      "profile or map=FILE.",
      check_unresolved);
 
-static const fl_rule_def *const RULES[] = {&R_CROSS, &R_SWAP, &R_MIXED,
-                                           &R_INCOMPLETE, &R_SU, &R_ORDER,
-                                           &R_UNRESOLVED};
+static const fl_rule_def *const RULES[] = {
+    &R_CROSS, &R_SWAP, &R_MIXED, &R_INCOMPLETE, &R_SU, &R_ORDER, &R_UNRESOLVED};
 
-static const fl_plugin_desc DESC = {
-    sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR,
-    sizeof RULES / sizeof *RULES, "rail-alignment", "0.1.0", "fabriclint", "MIT",
-    rail_init, rail_fini, RULES};
+static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
+                                    FL_ABI_MAJOR,
+                                    FL_ABI_MINOR,
+                                    sizeof RULES / sizeof *RULES,
+                                    "rail-alignment",
+                                    "0.1.0",
+                                    "fabriclint",
+                                    "MIT",
+                                    rail_init,
+                                    rail_fini,
+                                    RULES};
 
 FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
   return &DESC;

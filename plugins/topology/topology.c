@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabriclint/plugin.h"
 #include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
 
 #define MAX_NAMED 50 /* nodes named in one finding; the rest are counted */
 
-/* ---- helpers ------------------------------------------------------------------ */
+/* ---- helpers
+ * ------------------------------------------------------------------ */
 
 static void port_ref(const fl_host_api *api, const fl_fabric *f, fl_id p,
                      fl_port_ref *out) {
@@ -32,9 +33,9 @@ static void port_ref(const fl_host_api *api, const fl_fabric *f, fl_id p,
 }
 
 static int report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
-                  const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
-                  uint32_t n_ports, const fl_id *links, uint32_t n_links,
-                  const char *evidence) {
+                  const fl_id *nodes, uint32_t n_nodes,
+                  const fl_port_ref *ports, uint32_t n_ports,
+                  const fl_id *links, uint32_t n_links, const char *evidence) {
   return fl_emit(api, ctx, 0, msg, nodes, n_nodes, ports, n_ports, links,
                  n_links, evidence);
 }
@@ -43,15 +44,16 @@ static const char *kind_word(uint32_t k) {
   return k == 1 ? "switch" : k == 2 ? "CA" : k == 3 ? "router" : "node";
 }
 
-static void link_type(const fl_host_api *api, uint32_t w, uint32_t s,
-                      char *buf, size_t size) {
+static void link_type(const fl_host_api *api, uint32_t w, uint32_t s, char *buf,
+                      size_t size) {
   if (w)
     snprintf(buf, size, "%ux%s", w, api->speed_name(s));
   else
     snprintf(buf, size, "??%s", api->speed_name(s));
 }
 
-/* ---- topology.one-sided-link ---------------------------------------------------- */
+/* ---- topology.one-sided-link
+ * ---------------------------------------------------- */
 
 static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
@@ -94,7 +96,8 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.link-mismatch ----------------------------------------------------- */
+/* ---- topology.link-mismatch
+ * ----------------------------------------------------- */
 
 static int check_mismatch(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
@@ -110,7 +113,8 @@ static int check_mismatch(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     fl_id nodes[2] = {ports[0].node, ports[1].node};
     char ta[32], tb[32], msg[1024];
     link_type(api, api->link_width(f, l), api->link_speed(f, l), ta, sizeof ta);
-    link_type(api, api->link_width_b(f, l), api->link_speed_b(f, l), tb, sizeof tb);
+    link_type(api, api->link_width_b(f, l), api->link_speed_b(f, l), tb,
+              sizeof tb);
     snprintf(msg, sizeof msg,
              "the two ends of cable %s port %u <-> %s port %u disagree: %s "
              "from the first, %s from the second (a link negotiates one "
@@ -131,7 +135,8 @@ static int check_mismatch(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.port-connected-twice --------------------------------------------- */
+/* ---- topology.port-connected-twice
+ * --------------------------------------------- */
 
 static int check_twice(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
@@ -187,7 +192,8 @@ static int check_twice(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.port-out-of-range ----------------------------------------------- */
+/* ---- topology.port-out-of-range
+ * ----------------------------------------------- */
 
 static int check_range(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
@@ -227,7 +233,8 @@ static int check_range(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.duplicate-guid ---------------------------------------------------- */
+/* ---- topology.duplicate-guid
+ * ---------------------------------------------------- */
 
 typedef struct guid_ent {
   uint64_t guid;
@@ -298,7 +305,8 @@ static int report_dup(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
            "unique in a subnet",
            gs, n, api->node_name(f, v[0].node), api->node_name(f, v[1].node),
            n > 2 ? ", ..." : "");
-  int rc = report(api, ctx, msg, nodes, (uint32_t)n, NULL, 0, NULL, 0, jb_str(&ev));
+  int rc =
+      report(api, ctx, msg, nodes, (uint32_t)n, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   free(nodes);
   return rc;
@@ -307,8 +315,8 @@ static int report_dup(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
 static int check_dup_guid(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
-  guid_ent *v = malloc(((size_t)api->node_count(f) + api->port_count(f) + 1) *
-                       sizeof *v);
+  guid_ent *v =
+      malloc(((size_t)api->node_count(f) + api->port_count(f) + 1) * sizeof *v);
   if (!v) {
     api->fail(ctx, "out of memory");
     return 1;
@@ -330,7 +338,8 @@ static int check_dup_guid(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return rc;
 }
 
-/* ---- topology.unlinked-ca --------------------------------------------------------- */
+/* ---- topology.unlinked-ca
+ * --------------------------------------------------------- */
 
 static int node_links(const fl_host_api *api, const fl_fabric *f, fl_id n) {
   fl_id first = api->node_first_port(f, n);
@@ -358,11 +367,12 @@ static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.disconnected -------------------------------------------------------- */
+/* ---- topology.disconnected
+ * -------------------------------------------------------- */
 
 static int report_component(const fl_host_api *api, fl_ctx *ctx,
-                            const fl_fabric *f, const uint32_t *memb, uint32_t c,
-                            uint32_t size, uint32_t main_size) {
+                            const fl_fabric *f, const uint32_t *memb,
+                            uint32_t c, uint32_t size, uint32_t main_size) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -433,7 +443,8 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return rc;
 }
 
-/* ---- topology.self-loop ------------------------------------------------------------ */
+/* ---- topology.self-loop
+ * ------------------------------------------------------------ */
 
 static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
@@ -457,7 +468,8 @@ static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.degraded-link and topology.mixed-speed ------------------------------ */
+/* ---- topology.degraded-link and topology.mixed-speed
+ * ------------------------------ */
 
 /* SHARP Aggregation Nodes sit on an internal switch port (devid 0xcf09,
  * description "Mellanox Technologies Aggregation Node"); their links are not
@@ -538,7 +550,8 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (strcmp(api->speed_name(s), want_s_txt) == 0)
       want_s = s;
   if (want_s_txt && *want_s_txt && !want_s) {
-    fl_param_error(api, ctx, "expected-speed", "not a speed name (SDR..XDR, 100G..)");
+    fl_param_error(api, ctx, "expected-speed",
+                   "not a speed name (SDR..XDR, 100G..)");
     return 1;
   }
   type_hist h[GROUPS];
@@ -555,7 +568,8 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t s = api->link_speed(f, l);
     uint32_t ew = want_w ? (uint32_t)want_w : mode_of(h[g].width, 13);
     int bad_w = w && ew && w < ew;
-    int bad_s = want_s && s && api->speed_lane_gbps(s) < api->speed_lane_gbps(want_s);
+    int bad_s =
+        want_s && s && api->speed_lane_gbps(s) < api->speed_lane_gbps(want_s);
     if (!bad_w && !bad_s)
       continue;
     fl_port_ref ports[2];
@@ -612,7 +626,8 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t named = 0;
     for (fl_id l = 0; l < nl && named + 2 <= MAX_NAMED; l++) {
       uint32_t s = api->link_speed(f, l);
-      if (group_of(api, f, l) != g || !s || s == major || internal_link(api, f, l))
+      if (group_of(api, f, l) != g || !s || s == major ||
+          internal_link(api, f, l))
         continue;
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 0)));
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 1)));
@@ -630,9 +645,9 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     for (uint32_t s = 1; s < 32; s++)
       if (h[g].speed[s]) {
         jb_key_int(&ev, api->speed_name(s), h[g].speed[s]);
-        off += (size_t)snprintf(list + off, off < sizeof list ? sizeof list - off : 0,
-                                "%s%u %s", off ? ", " : "", h[g].speed[s],
-                                api->speed_name(s));
+        off += (size_t)snprintf(
+            list + off, off < sizeof list ? sizeof list - off : 0, "%s%u %s",
+            off ? ", " : "", h[g].speed[s], api->speed_name(s));
       }
     jb_obj_close(&ev);
     jb_obj_close(&ev);
@@ -648,7 +663,8 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.same-tier-link ------------------------------------------------- */
+/* ---- topology.same-tier-link
+ * ------------------------------------------------- */
 
 /* In a hierarchical fabric (switches on two or more tiers) cables join
  * adjacent tiers; a leaf-to-leaf or spine-to-spine cable is a miswire that
@@ -684,12 +700,13 @@ static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       continue;
     fl_id nodes[2] = {a, b};
     char msg[1024];
-    snprintf(msg, sizeof msg,
-             "cable \"%s\" port %u <-> \"%s\" port %u joins two switches of "
-             "tier %u; in a %u-tier fabric cables join adjacent tiers (this one "
-             "breaks up/down routing)",
-             api->node_name(f, a), ports[0].port, api->node_name(f, b),
-             ports[1].port, ta, hi);
+    snprintf(
+        msg, sizeof msg,
+        "cable \"%s\" port %u <-> \"%s\" port %u joins two switches of "
+        "tier %u; in a %u-tier fabric cables join adjacent tiers (this one "
+        "breaks up/down routing)",
+        api->node_name(f, a), ports[0].port, api->node_name(f, b),
+        ports[1].port, ta, hi);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -704,7 +721,8 @@ static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
-/* ---- topology.lid ------------------------------------------------------------------ */
+/* ---- topology.lid
+ * ------------------------------------------------------------------ */
 
 typedef struct lid_ent {
   uint32_t lo, hi; /* LID range [lo, hi] */
@@ -721,7 +739,8 @@ static int cmp_lid(const void *x, const void *y) {
 /* The LIDs a port answers to: base LID to base + 2^LMC - 1 (IBA 7.11.1). */
 static int lid_problem(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
                        fl_id p, fl_id q, const char *what) {
-  fl_id nodes[2] = {api->port_node(f, p), q == FL_NONE ? FL_NONE : api->port_node(f, q)};
+  fl_id nodes[2] = {api->port_node(f, p),
+                    q == FL_NONE ? FL_NONE : api->port_node(f, q)};
   fl_port_ref ports[2] = {{nodes[0], api->port_num(f, p)},
                           {nodes[1], q == FL_NONE ? 0 : api->port_num(f, q)}};
   uint32_t lid = api->port_lid(f, p);
@@ -762,7 +781,8 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t lid = api->port_lid(f, p);
     fl_id node = api->port_node(f, p);
     /* a switch answers on port 0 only; its other ports carry no LID */
-    if (!lid || (api->node_kind(f, node) == FL_NODE_SWITCH && api->port_num(f, p)))
+    if (!lid ||
+        (api->node_kind(f, node) == FL_NODE_SWITCH && api->port_num(f, p)))
       continue;
     if (lid == 0xffff)
       rc = lid_problem(api, ctx, f, p, FL_NONE,
@@ -789,11 +809,12 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return rc;
 }
 
-/* ---- descriptors -------------------------------------------------------------------- */
+/* ---- descriptors
+ * -------------------------------------------------------------------- */
 
-#define RULE(var, sev, rid, summ, hlp, fn, prm, nprm)                           \
-  static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid, summ, hlp, 1,  \
-                                  0, prm, nprm, fn}
+#define RULE(var, sev, rid, summ, hlp, fn, prm, nprm)                          \
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev, rid, summ, hlp, 1, 0, prm, nprm, fn}
 
 RULE(R_ONE_SIDED, FL_SEV_ERROR, "topology.one-sided-link",
      "a cable is listed by one end only",
@@ -840,11 +861,19 @@ RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
      check_self_loop, NULL, 0);
 
 static const fl_param_def P_WIDTH = {
-    sizeof(fl_param_def), FL_PARAM_INT, "expected-width", NULL, "lanes",
+    sizeof(fl_param_def),
+    FL_PARAM_INT,
+    "expected-width",
+    NULL,
+    "lanes",
     "expected link width in lanes (1, 2, 4, 8, 12); default: the most common "
     "width of links joining the same tiers"};
 static const fl_param_def P_SPEED = {
-    sizeof(fl_param_def), FL_PARAM_STRING, "expected-speed", NULL, NULL,
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "expected-speed",
+    NULL,
+    NULL,
     "expected lane speed (SDR..XDR, or an Ethernet rate such as 400G); "
     "default: speed is not checked"};
 static const fl_param_def *const DEGRADED_PARAMS[] = {&P_WIDTH, &P_SPEED};
@@ -874,21 +903,21 @@ RULE(R_LID, FL_SEV_ERROR, "topology.lid",
      check_lids, NULL, 0);
 
 static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,  &R_RANGE,     &R_DUPGUID, &R_UNLINKED,
-    &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED, &R_SAME_TIER, &R_LID};
+    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,        &R_RANGE,
+    &R_DUPGUID,   &R_UNLINKED, &R_DISCONNECTED, &R_SELF_LOOP,
+    &R_DEGRADED,  &R_MIXED,    &R_SAME_TIER,    &R_LID};
 
-static const fl_plugin_desc DESC = {
-    sizeof(fl_plugin_desc),
-    FL_ABI_MAJOR,
-    FL_ABI_MINOR,
-    sizeof RULES / sizeof *RULES,
-    "topology",
-    "0.1.0",
-    "fabriclint",
-    "MIT",
-    NULL,
-    NULL,
-    RULES};
+static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
+                                    FL_ABI_MAJOR,
+                                    FL_ABI_MINOR,
+                                    sizeof RULES / sizeof *RULES,
+                                    "topology",
+                                    "0.1.0",
+                                    "fabriclint",
+                                    "MIT",
+                                    NULL,
+                                    NULL,
+                                    RULES};
 
 FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
   return &DESC;

@@ -1,7 +1,7 @@
 /* Test plugin "abi_major2": ABI 2.0, check() returns 0. */
-#define TP_NAME "tp-abi-major2"
-#define TP_MAJOR 2u
-#define TP_MINOR 0u
+#define TP_NAME     "tp-abi-major2"
+#define TP_MAJOR    2u
+#define TP_MINOR    0u
 #define TP_CHECK_RC 0
 #include "common_test_plugin.h"
 

@@ -1,7 +1,7 @@
 /* Test plugin "abi_minor_newer": ABI 1.9, check() returns 0. */
-#define TP_NAME "tp-abi-minor-newer"
-#define TP_MAJOR 1u
-#define TP_MINOR 9u
+#define TP_NAME     "tp-abi-minor-newer"
+#define TP_MAJOR    1u
+#define TP_MINOR    9u
 #define TP_CHECK_RC 0
 #include "common_test_plugin.h"
 

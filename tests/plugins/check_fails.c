@@ -1,7 +1,7 @@
 /* Test plugin "check_fails": ABI 1.0, check() returns 1. */
-#define TP_NAME "tp-check-fails"
-#define TP_MAJOR 1u
-#define TP_MINOR 0u
+#define TP_NAME     "tp-check-fails"
+#define TP_MAJOR    1u
+#define TP_MINOR    0u
 #define TP_CHECK_RC 1
 #include "common_test_plugin.h"
 

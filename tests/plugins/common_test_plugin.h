@@ -20,10 +20,25 @@ static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return api->report(ctx, &f);
 }
 
-static const fl_rule_def TP_RULE = {sizeof(fl_rule_def), FL_SEV_WARNING,
-                                    TP_NAME ".probe", "test rule", "help", 1, 0,
-                                    NULL, 0, tp_check};
+static const fl_rule_def TP_RULE = {sizeof(fl_rule_def),
+                                    FL_SEV_WARNING,
+                                    TP_NAME ".probe",
+                                    "test rule",
+                                    "help",
+                                    1,
+                                    0,
+                                    NULL,
+                                    0,
+                                    tp_check};
 static const fl_rule_def *const TP_RULES[] = {&TP_RULE};
-static const fl_plugin_desc TP_DESC = {
-    sizeof(fl_plugin_desc), TP_MAJOR, TP_MINOR, 1, TP_NAME, "0.0.1", "test",
-    "MIT", NULL, NULL, TP_RULES};
+static const fl_plugin_desc TP_DESC = {sizeof(fl_plugin_desc),
+                                       TP_MAJOR,
+                                       TP_MINOR,
+                                       1,
+                                       TP_NAME,
+                                       "0.0.1",
+                                       "test",
+                                       "MIT",
+                                       NULL,
+                                       NULL,
+                                       TP_RULES};

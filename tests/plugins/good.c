@@ -1,7 +1,7 @@
 /* Test plugin "good": ABI 1.0, check() returns 0. */
-#define TP_NAME "tp-good"
-#define TP_MAJOR 1u
-#define TP_MINOR 0u
+#define TP_NAME     "tp-good"
+#define TP_MAJOR    1u
+#define TP_MINOR    0u
 #define TP_CHECK_RC 0
 #include "common_test_plugin.h"
 

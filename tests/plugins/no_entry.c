@@ -1,4 +1,6 @@
 /* Test plugin without the fabriclint_plugin_v1 entry point. */
 #include "fabriclint/plugin.h"
 
-FL_PLUGIN_EXPORT int not_a_fabriclint_plugin(void) { return 42; }
+FL_PLUGIN_EXPORT int not_a_fabriclint_plugin(void) {
+  return 42;
+}

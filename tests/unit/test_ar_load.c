@@ -23,7 +23,7 @@
 
 #define TOPO                                                                   \
   FL_SOURCE_DIR                                                                \
-      "/tests/fixtures/routing/fat-tree-2tier-ftree/topology.ibnetdiscover"
+  "/tests/fixtures/routing/fat-tree-2tier-ftree/topology.ibnetdiscover"
 #define FAR(n) FL_SOURCE_DIR "/tests/fixtures/ar/" n
 
 static fl_fabric *load(const char *far, int *rc, fl_error *err) {

@@ -20,7 +20,7 @@
 #include "fabriclint/gen.h"
 #include "fabriclint/routing.h"
 
-#define N_RING 4
+#define N_RING    4
 #define CA_LID(i) ((uint32_t)(i) + 1)
 #define SW_LID(i) ((uint32_t)(i) + 20)
 
@@ -156,7 +156,8 @@ static void test_ring_cut_link_no_loop(void **state) {
 /* LASH-style layering: each SL's paths avoid one link, SL = VL. */
 static uint32_t lash_sl(uint32_t s, uint32_t d) {
   /* clockwise path s -> d uses links (s,s+1) ... (d-1,d); link k = k->k+1 */
-  static const uint32_t order[4] = {3, 1, 2, 0}; /* avoid 3->0, 1->2, 2->3, 0->1 */
+  static const uint32_t order[4] = {3, 1, 2,
+                                    0}; /* avoid 3->0, 1->2, 2->3, 0->1 */
   for (uint32_t sl = 0; sl < 4; sl++) {
     uint32_t avoid = order[sl], used = 0;
     for (uint32_t k = s; k != d; k = (k + 1) % N_RING)
@@ -184,12 +185,14 @@ static void test_vl_layers_break_loop(void **state) {
       if (s != d)
         fl_b_path_sl(r.f, r.ca[s], CA_LID(d), lash_sl(s, d));
   finalize(r.f);
-  const fl_cdg_report *aware = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  const fl_cdg_report *aware =
+      analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
   assert_int_equal(aware->vl_aware, 1);
   assert_int_equal(aware->n_loops, 0);
   assert_int_equal(aware->missing_sl2vl, 0);
   fl_cdg_free(aware);
-  const fl_cdg_report *blind = analyze(r.f, FL_CDG_VL_BLIND, FL_CDG_ROUTING_AUTO);
+  const fl_cdg_report *blind =
+      analyze(r.f, FL_CDG_VL_BLIND, FL_CDG_ROUTING_AUTO);
   assert_int_equal(blind->vl_aware, 0);
   assert_int_equal(blind->n_loops, 1);
   assert_int_equal(blind->loops[0].n_hops, N_RING);

@@ -271,7 +271,8 @@ static void ft_extra_leaf_link(void **state) {
   fl_fabric_free(fab);
 }
 
-/* ---- rings and tori ------------------------------------------------------- */
+/* ---- rings and tori -------------------------------------------------------
+ */
 
 static fl_fabric *torus(uint32_t x, uint32_t y, uint32_t h) {
   fl_gen_torus_params p = {.x = x, .y = y, .hosts_per_switch = h};
@@ -343,19 +344,16 @@ static void torus_4x4(void **state) {
   assert_string_equal(attr(fab, "sw-x01-y02", "y"), "2");
   assert_string_equal(attr(fab, "node0010 mlx5_0", "y"), "2");
   assert_int_equal(
-      cables_between(fab, node(fab, "sw-x00-y00"), node(fab, "sw-x02-y00")),
-      0);
+      cables_between(fab, node(fab, "sw-x00-y00"), node(fab, "sw-x02-y00")), 0);
   fl_fabric_free(fab);
 
   /* a dimension of size 2: both wraparound directions join the same pair */
   fab = torus(2, 3, 2);
   assert_counts(fab, 12, 6, 12 + 12);
   assert_int_equal(
-      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x01-y01")),
-      2);
+      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x01-y01")), 2);
   assert_int_equal(
-      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x00-y02")),
-      1);
+      cables_between(fab, node(fab, "sw-x00-y01"), node(fab, "sw-x00-y02")), 1);
   fl_fabric_free(fab);
 
   fl_gen_torus_params p = {.x = 16, .y = 16, .hosts_per_switch = 4};
@@ -368,17 +366,18 @@ static void torus_4x4(void **state) {
 
 static void torus_ibsim(void **state) {
   (void)state;
-  fl_gen_torus_params p = {.x = 3, .hosts_per_switch = 1, .no_lids = 1,
-                           .speed = FL_SPEED_HDR};
+  fl_gen_torus_params p = {
+      .x = 3, .hosts_per_switch = 1, .no_lids = 1, .speed = FL_SPEED_HDR};
   fl_fabric *fab = NULL;
   assert_int_equal(fl_gen_torus(&p, &fab, NULL), FL_OK);
   char *t = ibsim_text(fab);
-  assert_non_null(strstr(t, "switchguid=0x2c90301000003\n"
-                            "Switch\t3 \"sw-x02\"\t\t# \"sw-x02\"\n"
-                            "[1]\t\"node0003 mlx5_0\"[1]\t\t# "
-                            "\"node0003 mlx5_0\" lid 0 4xHDR\n"
-                            "[2]\t\"sw-x00\"[3]\t\t# \"sw-x00\" lid 0 4xHDR\n"
-                            "[3]\t\"sw-x01\"[2]\t\t# \"sw-x01\" lid 0 4xHDR\n"));
+  assert_non_null(strstr(t,
+                         "switchguid=0x2c90301000003\n"
+                         "Switch\t3 \"sw-x02\"\t\t# \"sw-x02\"\n"
+                         "[1]\t\"node0003 mlx5_0\"[1]\t\t# "
+                         "\"node0003 mlx5_0\" lid 0 4xHDR\n"
+                         "[2]\t\"sw-x00\"[3]\t\t# \"sw-x00\" lid 0 4xHDR\n"
+                         "[3]\t\"sw-x01\"[2]\t\t# \"sw-x01\" lid 0 4xHDR\n"));
   assert_non_null(strstr(t, "# Simulate with: ibsim -s -N 6 -S 3 -P 15 FILE"));
   free(t);
   fl_fabric_free(fab);

@@ -610,9 +610,9 @@ static void test_node_name_map(void **state) {
   for (size_t i = 0; i < sizeof bads / sizeof *bads; i++) {
     memset(&m, 0, sizeof m);
     fl_error_clear(&err);
-    assert_int_equal(fl_nodemap_parse(&m, bads[i].txt, strlen(bads[i].txt), "t",
-                                      &err),
-                     FL_EPARSE);
+    assert_int_equal(
+        fl_nodemap_parse(&m, bads[i].txt, strlen(bads[i].txt), "t", &err),
+        FL_EPARSE);
     assert_int_equal(err.line, 1);
     assert_int_equal(err.col, bads[i].col);
     assert_non_null(strstr(err.message, bads[i].msg));
