@@ -78,7 +78,8 @@ int fl_alias_is_ifname(const char *s, size_t len) {
   return digit;
 }
 
-size_t fl_alias_node(const char *s, size_t len, char *out, size_t size) {
+static size_t node_canon(const char *s, size_t len, char *out, size_t size,
+                         int short_name) {
   size_t n = 0;
   const char *end = s + len;
   while (s < end && isspace((unsigned char)*s))
@@ -90,7 +91,8 @@ size_t fl_alias_node(const char *s, size_t len, char *out, size_t size) {
   while (w < end && !isspace((unsigned char)*w))
     w++;
   const char *first_end = w;
-  if (!is_ipv4(s, (size_t)(w - s)) && !fl_alias_is_mac(s, (size_t)(w - s))) {
+  if (short_name && !is_ipv4(s, (size_t)(w - s)) &&
+      !fl_alias_is_mac(s, (size_t)(w - s))) {
     const char *dot = memchr(s, '.', (size_t)(w - s));
     if (dot && dot > s)
       first_end = dot;
@@ -111,6 +113,28 @@ size_t fl_alias_node(const char *s, size_t len, char *out, size_t size) {
   if (size)
     out[n] = '\0';
   return n;
+}
+
+size_t fl_alias_node(const char *s, size_t len, char *out, size_t size) {
+  return node_canon(s, len, out, size, 1);
+}
+
+size_t fl_alias_node_full(const char *s, size_t len, char *out, size_t size) {
+  return node_canon(s, len, out, size, 0);
+}
+
+int fl_alias_node_compatible(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > lb) {
+    const char *t = a;
+    a = b;
+    b = t;
+    size_t tl = la;
+    la = lb;
+    lb = tl;
+  }
+  /* @a is the shorter: equal, or a prefix of @b ending at a label */
+  return strncmp(a, b, la) == 0 && (la == lb || b[la] == '.');
 }
 
 /* Interface-type words dropped before a digit, longest first within a

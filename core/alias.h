@@ -12,7 +12,9 @@
  * Rules (docs/formats/README.md "Names and the alias layer"):
  *  - node: trim, collapse blank runs to one space, lower-case; in the first
  *    word, drop the domain of an FQDN (`leaf1.pod2.example.com` -> `leaf1`)
- *    unless the word is an IPv4 address or a MAC address.
+ *    unless the word is an IPv4 address or a MAC address. The short name is
+ *    used only when it is unambiguous: full names are compared first, and
+ *    two nodes that share a short name keep (and match on) their full names.
  *  - port: trim, lower-case; drop a unit / sub-interface suffix `.N`
  *    (Junos `ge-0/0/0.0`, `Ethernet1/1.100`); drop a Junos media prefix
  *    `xx-` (`xe-`, `ge-`, `et-`); drop a vendor interface-type word followed
@@ -43,6 +45,21 @@
  * (@size bytes, NUL-terminated). Returns the length written.
  */
 size_t fl_alias_node(const char *s, size_t len, char *out, size_t size);
+
+/**
+ * fl_alias_node_full() — like fl_alias_node() but keeps the domain of an
+ * FQDN (`leaf1.pod2.example.com` stays whole): the spelling compared first,
+ * and the only one compared when two nodes of one side share a short name.
+ */
+size_t fl_alias_node_full(const char *s, size_t len, char *out, size_t size);
+
+/**
+ * fl_alias_node_compatible() — 1 when two full canonical names (from
+ * fl_alias_node_full()) may name the same device: equal, or one is the
+ * other cut at a label boundary (`leaf1` and `leaf1.pod1.example.com`,
+ * never `leaf1.pod1.example.com` and `leaf1.pod2.example.com`).
+ */
+int fl_alias_node_compatible(const char *a, const char *b);
 
 /** fl_alias_port() — canonical form of port label (@s, @len). */
 size_t fl_alias_port(const char *s, size_t len, char *out, size_t size);

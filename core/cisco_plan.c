@@ -40,15 +40,26 @@
 
 #define PLAN_MAX_PORTS 4096
 
-/* Split canonical port @c into prefix and trailing decimal number. */
+/* Largest port number in a range, and most ports one range may expand to
+ * (the expansion buffers of the loader and of diff hold a few thousand). */
+#define PLAN_MAX_PORT_NUM 65535u
+
+/* Split canonical port @c into prefix and trailing decimal number (at most
+ * PLAN_MAX_PORT_NUM). 0 when it does not end in one. */
 static int split_last_num(const char *c, size_t *plen, unsigned *num) {
   size_t n = strlen(c), i = n;
   while (i > 0 && isdigit((unsigned char)c[i - 1]))
     i--;
-  if (i == n || n - i > 6)
+  if (i == n)
     return 0;
+  unsigned long v = 0;
+  for (size_t k = i; k < n; k++) {
+    v = v * 10 + (unsigned long)(c[k] - '0');
+    if (v > PLAN_MAX_PORT_NUM)
+      return -1;
+  }
   *plen = i;
-  *num = (unsigned)strtoul(c + i, NULL, 10);
+  *num = (unsigned)v;
   return 1;
 }
 
@@ -62,46 +73,99 @@ static int emit(char *out, size_t size, size_t *used, const char *s) {
   return 0;
 }
 
-/* One item: a port or a range. Returns ports added or -1. */
+static const char RANGE_EXPECTED[] =
+    "expected a port (eth1/1), a range of ports with the same prefix and "
+    "numbers up to 65535 (eth1/1-eth1/15 or eth1/1-15), or a "
+    "comma-separated list of them (about a thousand ports at most)";
+
+/* Is it[i] a range separator: '-' after a digit, before a letter or digit
+ * (`eth1/1-eth1/3`, `eth1/1 - 3`; not the media '-' of Junos `xe-0/0/1`).
+ */
+static int range_dash(const char *it, size_t len, size_t i) {
+  if (it[i] != '-')
+    return 0;
+  size_t p = i, n = i + 1;
+  while (p > 0 && it[p - 1] == ' ')
+    p--;
+  while (n < len && it[n] == ' ')
+    n++;
+  return p > 0 && isdigit((unsigned char)it[p - 1]) && n < len &&
+         isalnum((unsigned char)it[n]);
+}
+
+/* One item: a port or a range. Returns ports added or -1 with *@why. */
 static int expand_item(const char *it, size_t len, char *out, size_t size,
-                       size_t *used) {
+                       size_t *used, const char **why) {
   char canon[FL_ALIAS_MAX], lo[FL_ALIAS_MAX], hi[FL_ALIAS_MAX];
-  for (size_t i = 1; i + 1 < len; i++) {
-    if (it[i] != '-')
-      continue;
-    fl_alias_port(it, i, lo, sizeof lo);
-    fl_alias_port(it + i + 1, len - i - 1, hi, sizeof hi);
+  if (it[0] == '-' || it[len - 1] == '-') {
+    *why = it[0] == '-' ? "a range without its first port"
+                        : "a range without its last port";
+    return -1;
+  }
+  size_t dash = 0, ndash = 0;
+  for (size_t i = 1; i + 1 < len; i++)
+    if (range_dash(it, len, i)) {
+      if (!ndash++)
+        dash = i;
+    }
+  if (ndash > 1) {
+    *why = "more than one range separator '-' in one item";
+    return -1;
+  }
+  if (ndash == 1) {
+    fl_alias_port(it, dash, lo, sizeof lo);
+    fl_alias_port(it + dash + 1, len - dash - 1, hi, sizeof hi);
     size_t pl, ph;
     unsigned a, b;
-    if (!split_last_num(lo, &pl, &a))
-      continue;
-    int short_hi = 1; /* "eth1/1-15" */
-    for (const char *p = hi; *p; p++)
-      short_hi &= isdigit((unsigned char)*p) != 0;
-    if (short_hi && *hi) {
-      b = (unsigned)strtoul(hi, NULL, 10);
-    } else if (!split_last_num(hi, &ph, &b) || ph != pl ||
-               memcmp(lo, hi, pl) != 0) {
-      continue;
-    }
-    if (b < a || b - a >= PLAN_MAX_PORTS)
+    int rl = split_last_num(lo, &pl, &a);
+    int rh = split_last_num(hi, &ph, &b);
+    if (rl < 0 || rh < 0) {
+      *why = "a port number above 65535";
       return -1;
+    }
+    if (rl == 0 || rh == 0) {
+      *why = "a range whose ends are not numbered ports";
+      return -1;
+    }
+    if (ph != 0 && (ph != pl || memcmp(lo, hi, pl) != 0)) {
+      *why = "a range whose two ends have different prefixes";
+      return -1;
+    }
+    if (b < a) {
+      *why = "a range whose last port is below its first";
+      return -1;
+    }
+    if (b - a >= PLAN_MAX_PORTS) {
+      *why = "a range of more than 4096 ports";
+      return -1;
+    }
     for (unsigned k = a; k <= b; k++) {
       snprintf(canon, sizeof canon, "%.*s%u", (int)pl, lo, k);
-      if (emit(out, size, used, canon) != 0)
+      if (emit(out, size, used, canon) != 0) {
+        *why = "more ports than a plan line may list";
         return -1;
+      }
     }
     return (int)(b - a + 1);
   }
   fl_alias_port(it, len, canon, sizeof canon);
-  if (!*canon)
+  if (!*canon) {
+    *why = "an empty port";
     return -1;
-  return emit(out, size, used, canon) == 0 ? 1 : -1;
+  }
+  if (emit(out, size, used, canon) != 0) {
+    *why = "more ports than a plan line may list";
+    return -1;
+  }
+  return 1;
 }
 
-int fl_plan_ports_expand(const char *set, char *out, size_t size) {
+/* fl_plan_ports_expand() with the reason of a failure in *@why. */
+static int ports_expand(const char *set, char *out, size_t size,
+                        const char **why) {
   size_t used = 0;
   int total = 0;
+  *why = "an empty port set";
   if (size < 2)
     return -1;
   out[0] = out[1] = '\0';
@@ -115,15 +179,22 @@ int fl_plan_ports_expand(const char *set, char *out, size_t size) {
       a++;
     while (z > a && isspace((unsigned char)z[-1]))
       z--;
-    if (z == a)
+    if (z == a) {
+      *why = "an empty item in a comma-separated list";
       return -1;
-    int k = expand_item(a, (size_t)(z - a), out, size, &used);
+    }
+    int k = expand_item(a, (size_t)(z - a), out, size, &used, why);
     if (k < 0)
       return -1;
     total += k;
     s = *e ? e + 1 : e;
   }
   return total ? total : -1;
+}
+
+int fl_plan_ports_expand(const char *set, char *out, size_t size) {
+  const char *why;
+  return ports_expand(set, out, size, &why);
 }
 
 static int parse_count(fl_xr *x, const char *attr, const char *v, long *out) {
@@ -162,15 +233,13 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
     rc = fl_xr_fail(x, "minPorts=%ld is above maxPorts=%ld", min, max);
     goto out;
   }
-  if (sp && *sp && (na = fl_plan_ports_expand(sp, exp, sizeof exp)) < 0) {
-    rc = fl_xr_fail(x,
-                    "sourcePort='%s' is not a port, a list or a range "
-                    "(eth1/1, eth1/1-eth1/15, eth1/1-15, comma-separated)",
-                    sp);
+  const char *why = NULL;
+  if (sp && *sp && (na = ports_expand(sp, exp, sizeof exp, &why)) < 0) {
+    rc = fl_xr_fail(x, "sourcePort='%s': %s; %s", sp, why, RANGE_EXPECTED);
     goto out;
   }
-  if (dp && *dp && (nb = fl_plan_ports_expand(dp, exp, sizeof exp)) < 0) {
-    rc = fl_xr_fail(x, "destPort='%s' is not a port, a list or a range", dp);
+  if (dp && *dp && (nb = ports_expand(dp, exp, sizeof exp, &why)) < 0) {
+    rc = fl_xr_fail(x, "destPort='%s': %s; %s", dp, why, RANGE_EXPECTED);
     goto out;
   }
   if (dset)

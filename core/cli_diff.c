@@ -244,8 +244,9 @@ static const struct {
   const char *id, *summary;
   uint32_t level;
 } DIFF_RULES[] = {
-    {"diff.different", "a planned cable is built with another attribute "
-                       "(width/speed below plan, GUID, description)",
+    {"diff.different",
+     "a planned cable is built with another attribute "
+     "(width/speed below plan, GUID, description)",
      FL_SEV_WARNING},
     {"diff.duplicate", "the same two ports are joined twice", FL_SEV_ERROR},
     {"diff.misconnected", "one end of a cable lands elsewhere than planned",

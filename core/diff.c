@@ -86,6 +86,9 @@ typedef struct dctx {
   fl_u64map headD, headB; /* endpoint -> first edge of that side */
   uint32_t *planD;        /* plan-constraint D links */
   size_t n_plan;
+  uint32_t *planB; /* plan-constraint B links (the as-built is a plan) */
+  uint8_t *planB_used;
+  size_t n_planB;
   uint32_t *cables_of_D, *cables_of_B; /* per node: cables not compared */
 } dctx;
 
@@ -334,38 +337,68 @@ static size_t canon_name(const fl_fabric *f, fl_id n, char *buf, size_t size) {
   return fl_alias_node(nm, strlen(nm), buf, size);
 }
 
-/* canonical name -> node, with NIL - 1 marking "ambiguous" */
+static size_t full_name(const fl_fabric *f, fl_id n, char *buf, size_t size) {
+  const char *nm = fl_fabric_node_name(f, n);
+  return fl_alias_node_full(nm, strlen(nm), buf, size);
+}
+
+/* canonical name -> node, with NIL - 1 marking "ambiguous"; three indexes:
+ * [0] full names (domain kept), [1] short names, [2] systems */
 #define AMBIG (NIL - 1)
-static int index_names(const fl_fabric *f, fl_strmap *byname, fl_strmap *bysys,
-                       uint32_t **vals_name, uint32_t **vals_sys) {
-  uint32_t n = fl_fabric_node_count(f);
-  uint32_t *vn = malloc(((size_t)n + 1) * sizeof *vn);
-  uint32_t *vs = malloc(((size_t)n + 1) * sizeof *vs);
-  if (!vn || !vs) {
-    free(vn);
-    free(vs);
+typedef struct name_ix {
+  fl_strmap m[3];
+  uint32_t *v[3];
+} name_ix;
+
+static void name_ix_free(name_ix *x) {
+  for (int i = 0; i < 3; i++) {
+    fl_strmap_free(&x->m[i]);
+    free(x->v[i]);
+  }
+}
+
+static int ix_put(name_ix *x, int which, const char *canon, size_t len,
+                  fl_id node) {
+  size_t before = fl_strmap_len(&x->m[which]);
+  uint32_t slot = fl_strmap_put(&x->m[which], canon, len, (uint32_t)before);
+  if (slot == FL_MAP_ABSENT)
     return -1;
+  if (fl_strmap_len(&x->m[which]) > before)
+    x->v[which][slot] = node;
+  else if (x->v[which][slot] != node)
+    x->v[which][slot] = AMBIG;
+  return 0;
+}
+
+/* The node of @which named @canon: a node id, AMBIG, or NIL. */
+static uint32_t ix_get(const name_ix *x, int which, const char *canon,
+                       size_t len) {
+  uint32_t slot = fl_strmap_get(&x->m[which], canon, len);
+  return slot == FL_MAP_ABSENT ? NIL : x->v[which][slot];
+}
+
+static int index_names(const fl_fabric *f, name_ix *x) {
+  uint32_t n = fl_fabric_node_count(f);
+  for (int i = 0; i < 3; i++) {
+    x->v[i] = malloc(((size_t)n + 1) * sizeof *x->v[i]);
+    if (!x->v[i])
+      return -1;
   }
   char canon[FL_ALIAS_MAX];
   for (fl_id i = 0; i < n; i++) {
-    size_t len = canon_name(f, i, canon, sizeof canon);
-    size_t before = fl_strmap_len(byname);
-    uint32_t slot = fl_strmap_put(byname, canon, len, (uint32_t)before);
-    if (slot == FL_MAP_ABSENT)
-      return free(vn), free(vs), -1;
-    vn[slot] = fl_strmap_len(byname) > before ? i : AMBIG;
+    size_t len = full_name(f, i, canon, sizeof canon);
+    if (ix_put(x, 0, canon, len, i) != 0)
+      return -1;
+    len = canon_name(f, i, canon, sizeof canon);
+    if (ix_put(x, 1, canon, len, i) != 0)
+      return -1;
     const char *sys = fl_fabric_node_system(f, i);
     if (*sys) {
       len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
-      size_t before = fl_strmap_len(bysys);
-      slot = fl_strmap_put(bysys, canon, len, (uint32_t)before);
-      if (slot == FL_MAP_ABSENT)
-        return free(vn), free(vs), -1;
-      vs[slot] = fl_strmap_len(bysys) > before ? i : AMBIG;
+      if (ix_put(x, 2, canon, len, i) != 0)
+        return -1;
     }
   }
-  *vals_name = vn;
-  *vals_sys = vs;
   return 0;
 }
 
@@ -396,34 +429,34 @@ static int match_nodes(dctx *c) {
       c->howD[i] = HOW_GUID;
       c->st->nodes_by_guid++;
     }
-  /* names */
-  fl_strmap bn = {0}, bs = {0}, dn = {0}, ds = {0};
-  uint32_t *bnv = NULL, *bsv = NULL, *dnv = NULL, *dsv = NULL;
+  /* names: full names first, then short names that are unambiguous on both
+   * sides (two nodes sharing a short name match on their full names only),
+   * then systems */
+  name_ix bx, dx;
+  memset(&bx, 0, sizeof bx);
+  memset(&dx, 0, sizeof dx);
   int rc = -1;
-  if (index_names(B, &bn, &bs, &bnv, &bsv) != 0 ||
-      index_names(D, &dn, &ds, &dnv, &dsv) != 0)
+  if (index_names(B, &bx) != 0 || index_names(D, &dx) != 0)
     goto out;
   char canon[FL_ALIAS_MAX];
-  for (int pass = 0; pass < 2; pass++)
+  for (int pass = 0; pass < 3; pass++)
     for (fl_id i = 0; i < nd; i++) {
       if (c->mD[i] != FL_NONE)
         continue;
-      size_t len = canon_name(D, i, canon, sizeof canon);
-      uint32_t ds_slot = fl_strmap_get(&dn, canon, len);
-      if (ds_slot == FL_MAP_ABSENT || dnv[ds_slot] != i)
+      size_t len = pass == 0 ? full_name(D, i, canon, sizeof canon)
+                             : canon_name(D, i, canon, sizeof canon);
+      /* the design's own index: full for pass 0, short for 1 and 2 */
+      if (ix_get(&dx, pass ? 1 : 0, canon, len) != i)
         continue; /* ambiguous within the design */
-      uint32_t slot = fl_strmap_get(pass ? &bs : &bn, canon, len);
-      if (slot == FL_MAP_ABSENT)
+      uint32_t b = ix_get(&bx, pass, canon, len);
+      if (b == NIL || b == AMBIG || c->mB[b] != FL_NONE)
         continue;
-      uint32_t b = pass ? bsv[slot] : bnv[slot];
-      if (b == AMBIG || c->mB[b] != FL_NONE)
-        continue;
-      if (pass && fl_fabric_node_kind(B, b) != fl_fabric_node_kind(D, i))
+      if (pass == 2 && fl_fabric_node_kind(B, b) != fl_fabric_node_kind(D, i))
         continue;
       c->mD[i] = b;
       c->mB[b] = i;
-      c->howD[i] = pass ? HOW_SYSTEM : HOW_NAME;
-      if (pass)
+      c->howD[i] = pass == 2 ? HOW_SYSTEM : HOW_NAME;
+      if (pass == 2)
         c->st->nodes_by_system++;
       else
         c->st->nodes_by_name++;
@@ -432,18 +465,27 @@ static int match_nodes(dctx *c) {
   for (fl_id i = 0; i < nd; i++) {
     if (c->mD[i] != FL_NONE)
       continue;
+    char full[FL_ALIAS_MAX];
+    size_t flen = full_name(D, i, full, sizeof full);
     size_t len = canon_name(D, i, canon, sizeof canon);
-    uint32_t slot = fl_strmap_get(&bn, canon, len);
-    uint32_t dslot = fl_strmap_get(&dn, canon, len);
+    uint32_t bfull = ix_get(&bx, 0, full, flen);
+    uint32_t bshort = ix_get(&bx, 1, canon, len);
     const char *why;
     char *whys = NULL;
-    if (dslot != FL_MAP_ABSENT && dnv[dslot] != i)
+    if (ix_get(&dx, 0, full, flen) != i)
       why = "another design node has the same name after normalising";
-    else if (slot != FL_MAP_ABSENT && bnv[slot] == AMBIG)
+    else if (bfull == AMBIG || (bfull == NIL && bshort == AMBIG))
       why = "several as-built nodes have this name after normalising";
-    else if (slot != FL_MAP_ABSENT)
-      why = whys = xprintf(c, "the as-built node of this name is already "
-                              "matched to another design node by GUID");
+    else if (bfull == NIL && bshort != NIL && ix_get(&dx, 1, canon, len) != i)
+      why = whys = xprintf(c,
+                           "another design node has the same short name, so "
+                           "only the full name \"%s\" is compared and no "
+                           "as-built node has it",
+                           full);
+    else if (bfull != NIL || bshort != NIL)
+      why = whys = xprintf(
+          c, "the as-built node of this name is already matched to another "
+             "design node (by GUID, or by a name it shares)");
     else if (fl_fabric_node_guid(D, i))
       why = whys = xprintf(c,
                            "no as-built node is named \"%s\" (compared "
@@ -558,14 +600,8 @@ static int match_nodes(dctx *c) {
   }
   rc = 0;
 out:
-  fl_strmap_free(&bn);
-  fl_strmap_free(&bs);
-  fl_strmap_free(&dn);
-  fl_strmap_free(&ds);
-  free(bnv);
-  free(bsv);
-  free(dnv);
-  free(dsv);
+  name_ix_free(&bx);
+  name_ix_free(&dx);
   return rc;
 }
 
@@ -709,6 +745,15 @@ static int build_edges(dctx *c) {
   for (fl_id l = 0; l < lb; l++) {
     fl_id pa = fl_fabric_link_port(B, l, 0), pb = fl_fabric_link_port(B, l, 1);
     fl_id na = fl_fabric_port_node(B, pa), nb = fl_fabric_port_node(B, pb);
+    if (fl_fabric_attr(B, FL_ENT_LINK, l, "plan-min")) {
+      /* a constraint, not a cable: only another constraint can match it */
+      uint32_t *np = realloc(c->planB, (c->n_planB + 1) * sizeof *np);
+      if (!np)
+        return -1;
+      c->planB = np;
+      c->planB[c->n_planB++] = l;
+      continue;
+    }
     c->st->cables_built++;
     if (c->mB[na] == FL_NONE || c->mB[nb] == FL_NONE)
       continue;
@@ -875,6 +920,75 @@ static void exact(dctx *c) {
   }
 }
 
+/* A design port with two different planned cables (not one cable listed
+ * twice): no work order can satisfy both, so say so once per port and take
+ * the open cables there (and what is built at their other ends) out of the
+ * later steps rather than suggest moving a cable onto an occupied port. */
+static void double_booked(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    for (int end = 0; end < 2; end++) {
+      uint64_t k = c->e[i].k[end];
+      /* report at the first design edge of the port only */
+      uint32_t first = NIL, n = 0, n_open = 0;
+      for (uint32_t j = first_at(c, 0, k); j != NIL; j = next_at(c, j, k)) {
+        int dup = 0;
+        for (uint32_t m = first_at(c, 0, k); m != NIL; m = next_at(c, m, k))
+          dup |= m < j && same_pair(&c->e[m], &c->e[j]);
+        if (dup)
+          continue;
+        if (first == NIL || j < first)
+          first = j;
+        n++;
+        n_open += c->e[j].state == E_OPEN;
+      }
+      if (n < 2 || !n_open || first != i)
+        continue;
+      json_t *cables = json_array();
+      size_t len = 0;
+      char *list = NULL;
+      for (uint32_t j = first_at(c, 0, k); j != NIL; j = next_at(c, j, k)) {
+        edge *de = &c->e[j];
+        uint64_t o = other(de, k);
+        char *so = ep_str(c, o);
+        char *nl = xprintf(c, "%s%s%s", list ? list : "", list ? ", " : "",
+                           so ? so : "");
+        free(list);
+        free(so);
+        list = nl;
+        len++;
+        json_array_append_new(cables, cable_json(c, k, o));
+        if (de->state != E_OPEN)
+          continue;
+        de->state = E_DONE;
+        /* what is built at the other end is explained by the plan error */
+        for (uint32_t b = first_at(c, 1, o); b != NIL; b = next_at(c, b, o))
+          if (c->e[b].state == E_OPEN && other(&c->e[b], o) != k)
+            c->e[b].state = E_DONE;
+      }
+      char *sk = ep_str(c, k);
+      fnd f = {.rule = "diff.duplicate",
+               .sev = FL_SEV_ERROR,
+               .loc_fab = c->D,
+               .loc_ent = FL_ENT_LINK,
+               .loc_id = c->e[i].link,
+               .eps = {k},
+               .n_eps = 1};
+      f.ev = json_pack("{s:s,s:o}", "side", "design", "cables", cables);
+      emit(c, &f,
+           xprintf(c,
+                   "the design puts %zu cables on %s (to %s): a port takes "
+                   "one cable; fix the plan (no move is suggested for them)",
+                   len, sk, list ? list : ""));
+      char *d =
+          xprintf(c, "the plan has %zu cables on this port: fix the plan", len);
+      wo_add(c, "check", "diff.duplicate", k, 0, 0, 0, 0, c->e[i].link, d);
+      free(d);
+      free(sk);
+      free(list);
+    }
+  }
+}
+
 /* Cisco plan constraints: count open built cables between the two nodes on
  * the allowed port sets. */
 static int in_set(dctx *c, uint64_t k, const char *exp) {
@@ -894,7 +1008,113 @@ static int in_set(dctx *c, uint64_t k, const char *exp) {
   return 0;
 }
 
+/* Two expanded port sets (NUL-separated lists; NULL = any) are the same
+ * set. */
+static int same_set(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  size_t nx = 0, ny = 0;
+  for (const char *p = x; *p; p += strlen(p) + 1)
+    nx++;
+  for (const char *p = y; *p; p += strlen(p) + 1)
+    ny++;
+  if (nx != ny)
+    return 0;
+  for (const char *p = x; *p; p += strlen(p) + 1) {
+    int found = 0;
+    for (const char *q = y; *q && !found; q += strlen(q) + 1)
+      found = strcmp(p, q) == 0;
+    if (!found)
+      return 0;
+  }
+  return 1;
+}
+
+static int same_count(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  return atol(x) == atol(y);
+}
+
+/* The open as-built constraint that is the same as design constraint @l
+ * (between B nodes @ba, @bb on expanded sets @ea / @eb, NULL = any), or
+ * SIZE_MAX. When the as-built input is itself a plan, its constraints are
+ * not cables: the design's constraint is met by the same constraint. */
+static size_t same_constraint(dctx *c, fl_id l, fl_id ba, fl_id bb,
+                              const char *ea, const char *eb) {
+  const fl_fabric *D = c->D, *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    int fwd = xa == ba && xb == bb, rev = xa == bb && xb == ba;
+    if (!fwd && !rev)
+      continue;
+    if (!same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min")) ||
+        !same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max")))
+      continue;
+    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
+    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
+    char xa_e[8192], xb_e[8192];
+    if ((sa && fl_plan_ports_expand(sa, xa_e, sizeof xa_e) <= 0) ||
+        (sb && fl_plan_ports_expand(sb, xb_e, sizeof xb_e) <= 0))
+      continue;
+    const char *pa = sa ? xa_e : NULL, *pb = sb ? xb_e : NULL;
+    if ((fwd && same_set(ea, pa) && same_set(eb, pb)) ||
+        (rev && same_set(ea, pb) && same_set(eb, pa)))
+      return i;
+  }
+  return SIZE_MAX;
+}
+
+/* As-built constraints no design constraint matched. */
+static void plans_left(dctx *c) {
+  const fl_fabric *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    if (c->mB[xa] == FL_NONE || c->mB[xb] == FL_NONE)
+      continue; /* folded into the node finding */
+    const char *an = fl_fabric_node_name(B, xa),
+               *bn = fl_fabric_node_name(B, xb);
+    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
+    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
+    const char *mn = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min");
+    const char *mx = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max");
+    fnd f = {.rule = "diff.unexpected",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = B,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = m,
+             .extra_nodes = {an, bn},
+             .n_extra = 2};
+    f.ev = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "min", mn ? mn : "", "max",
+                     mx ? mx : "", "a", an, "b", bn, "a_ports", sa ? sa : "any",
+                     "b_ports", sb ? sb : "any");
+    emit(c, &f,
+         xprintf(c,
+                 "the as-built plan asks for %s..%s cable(s) between \"%s\" "
+                 "(%s) and \"%s\" (%s); the design has no such constraint",
+                 mn ? mn : "1", mx ? mx : "any", an, sa ? sa : "any port", bn,
+                 sb ? sb : "any port"));
+  }
+}
+
 static void plans(dctx *c) {
+  if (c->n_planB) {
+    c->planB_used = calloc(c->n_planB, 1);
+    if (!c->planB_used) {
+      c->nomem = 1;
+      return;
+    }
+  }
   for (size_t i = 0; i < c->n_plan; i++) {
     fl_id l = c->planD[i];
     const fl_fabric *D = c->D;
@@ -913,6 +1133,12 @@ static void plans(dctx *c) {
     int okb = !sb || fl_plan_ports_expand(sb, eb, sizeof eb) > 0;
     if (!oka || !okb)
       continue;
+    size_t same = same_constraint(c, l, ba, bb, sa ? ea : NULL, sb ? eb : NULL);
+    if (same != SIZE_MAX) {
+      c->planB_used[same] = 1;
+      c->st->cables_ok++;
+      continue;
+    }
     long got = 0;
     for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
       edge *be = &c->e[j];
@@ -955,6 +1181,7 @@ static void plans(dctx *c) {
       free(d);
     }
   }
+  plans_left(c);
 }
 
 /* Which pair of ends to swap: same node, else same system, else @alt. */
@@ -1166,6 +1393,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
            index_built_labels(&c) == 0 && build_edges(&c) == 0;
   if (ok) {
     exact(&c);
+    double_booked(&c);
     plans(&c);
     swaps(&c);
     misconnected(&c);
@@ -1187,6 +1415,8 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   fl_u64map_free(&c.headB);
   free(c.e);
   free(c.planD);
+  free(c.planB);
+  free(c.planB_used);
   free(c.cables_of_D);
   free(c.cables_of_B);
   if (!ok || c.nomem)

@@ -79,8 +79,6 @@ static void xr_on_error(void *arg, xr_error_ptr e) {
     x->xerr_msg[--n] = '\0';
 }
 
-
-
 int fl_xr_open(fl_xr *x, const char *path, fl_error *err) {
   memset(x, 0, sizeof *x);
   x->path = path;
@@ -198,9 +196,14 @@ void fl_xr_close(fl_xr *x) {
 char *fl_local_name_from_path(const char *path, char *buf, size_t size) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
-  size_t n = strcspn(base, ".");
-  if (n == 0)
-    n = strlen(base);
+  size_t n = strlen(base);
+  /* known extensions, innermost last: `.xml`, then `.lldp` */
+  static const char *const EXT[] = {".xml", ".lldp"};
+  for (size_t i = 0; i < sizeof EXT / sizeof *EXT; i++) {
+    size_t el = strlen(EXT[i]);
+    if (n > el && strncasecmp(base + n - el, EXT[i], el) == 0)
+      n -= el;
+  }
   if (n >= size)
     n = size - 1;
   memcpy(buf, base, n);
@@ -215,7 +218,12 @@ char *fl_local_name_from_path(const char *path, char *buf, size_t size) {
 struct fl_nbr {
   fl_fabric *fab;
   uint32_t file;
-  fl_strmap nodes;     /* canonical node name -> node id */
+  fl_strmap nodes;   /* full canonical node name -> node id */
+  fl_strmap shorts;  /* short canonical name -> slot of short_v */
+  uint32_t *short_v; /* slot -> node id, or NBR_AMBIG */
+  size_t short_cap;
+  char **qual; /* node id -> longest full canonical name seen (owned) */
+  size_t qual_cap;
   fl_strmap ports;     /* node id (4 bytes) + canonical label -> port id */
   fl_u64map port_link; /* build port id -> first link id */
   fl_u64map next_num;  /* node id -> next free port number to try */
@@ -230,6 +238,77 @@ static size_t port_key(char *key, size_t size, fl_id node, const char *canon) {
   return n + 4;
 }
 
+#define NBR_AMBIG (UINT32_MAX - 1)
+
+/* Index node @node under full canonical name @full (@n bytes): the full
+ * name itself, and its short name unless another node already has it. */
+static int nbr_index(fl_nbr *b, fl_id node, const char *full, size_t n) {
+  if (fl_strmap_put(&b->nodes, full, n, node) == FL_MAP_ABSENT)
+    return -1;
+  if (node >= b->qual_cap) {
+    size_t nc = b->qual_cap ? b->qual_cap * 2 : 64;
+    while (nc <= node)
+      nc *= 2;
+    char **q = realloc(b->qual, nc * sizeof *q);
+    if (!q)
+      return -1;
+    memset(q + b->qual_cap, 0, (nc - b->qual_cap) * sizeof *q);
+    b->qual = q;
+    b->qual_cap = nc;
+  }
+  if (!b->qual[node] || strlen(b->qual[node]) < n) {
+    char *d = strdup(full);
+    if (!d)
+      return -1;
+    free(b->qual[node]);
+    b->qual[node] = d;
+  }
+  char sh[FL_ALIAS_MAX];
+  size_t sn = fl_alias_node(full, n, sh, sizeof sh);
+  size_t before = fl_strmap_len(&b->shorts);
+  uint32_t slot = fl_strmap_put(&b->shorts, sh, sn, (uint32_t)before);
+  if (slot == FL_MAP_ABSENT)
+    return -1;
+  if (fl_strmap_len(&b->shorts) > before) {
+    if (slot >= b->short_cap) {
+      size_t nc = b->short_cap ? b->short_cap * 2 : 64;
+      while (nc <= slot)
+        nc *= 2;
+      uint32_t *v = realloc(b->short_v, nc * sizeof *v);
+      if (!v)
+        return -1;
+      b->short_v = v;
+      b->short_cap = nc;
+    }
+    b->short_v[slot] = node;
+  } else if (b->short_v[slot] != node) {
+    b->short_v[slot] = NBR_AMBIG;
+  }
+  return 0;
+}
+
+/* The node a name stands for: its full canonical name, else the one node
+ * whose short name it shares when the two names are compatible
+ * (`sw-a` and `SW-A.example.com`; never `leaf1.pod1.x` and `leaf1.pod2.x`).
+ * FL_NONE when none; @full receives the full canonical name. */
+static fl_id nbr_lookup(fl_nbr *b, const char *name, char *full, size_t size,
+                        size_t *n) {
+  *n = fl_alias_node_full(name, strlen(name), full, size);
+  uint32_t id = fl_strmap_get(&b->nodes, full, *n);
+  if (id != FL_MAP_ABSENT)
+    return id;
+  char sh[FL_ALIAS_MAX];
+  size_t sn = fl_alias_node(full, *n, sh, sizeof sh);
+  uint32_t slot = fl_strmap_get(&b->shorts, sh, sn);
+  if (slot == FL_MAP_ABSENT || b->short_v[slot] == NBR_AMBIG)
+    return FL_NONE;
+  id = b->short_v[slot];
+  if (id < b->qual_cap && b->qual[id] &&
+      fl_alias_node_compatible(full, b->qual[id]))
+    return id;
+  return FL_NONE;
+}
+
 fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
   fl_nbr *b = calloc(1, sizeof *b);
   if (!b)
@@ -240,8 +319,8 @@ fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
   for (size_t i = 0; i < fab->n_nodes; i++) {
     const fl_node_rec *r = &fab->nodes[i];
     const char *nm = fl_b_atom_str(fab, r->name ? r->name : r->desc);
-    size_t n = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
-    if (n && fl_strmap_put(&b->nodes, canon, n, (uint32_t)i) == FL_MAP_ABSENT)
+    size_t n = fl_alias_node_full(nm, strlen(nm), canon, sizeof canon);
+    if (n && nbr_index(b, (fl_id)i, canon, n) != 0)
       goto nomem;
   }
   for (size_t i = 0; i < fab->n_ports; i++) {
@@ -274,11 +353,14 @@ fl_fabric *fl_nbr_fabric(fl_nbr *b) {
 
 fl_id fl_nbr_node(fl_nbr *b, const char *name, uint32_t kind, fl_prov prov) {
   char canon[FL_ALIAS_MAX];
-  size_t n = fl_alias_node(name, strlen(name), canon, sizeof canon);
-  uint32_t id = fl_strmap_get(&b->nodes, canon, n);
-  if (id != FL_MAP_ABSENT) {
+  size_t n;
+  fl_id id = nbr_lookup(b, name, canon, sizeof canon, &n);
+  if (id != FL_NONE) {
     if (kind)
       b->fab->nodes[id].kind = kind;
+    if (fl_strmap_get(&b->nodes, canon, n) == FL_MAP_ABSENT &&
+        nbr_index(b, id, canon, n) != 0)
+      return FL_NONE;
     return id;
   }
   fl_id node = fl_b_node(b->fab, kind ? kind : FL_NODE_SWITCH, 0, 0, prov);
@@ -286,7 +368,7 @@ fl_id fl_nbr_node(fl_nbr *b, const char *name, uint32_t kind, fl_prov prov) {
     return FL_NONE;
   fl_b_node_set_name(b->fab, node, name, (size_t)-1);
   fl_b_node_set_desc(b->fab, node, name, (size_t)-1);
-  if (fl_strmap_put(&b->nodes, canon, n, node) == FL_MAP_ABSENT)
+  if (nbr_index(b, node, canon, n) != 0)
     return FL_NONE;
   return node;
 }
@@ -347,6 +429,11 @@ void fl_nbr_end(fl_nbr *b) {
   if (!b)
     return;
   fl_strmap_free(&b->nodes);
+  fl_strmap_free(&b->shorts);
+  free(b->short_v);
+  for (size_t i = 0; i < b->qual_cap; i++)
+    free(b->qual[i]);
+  free(b->qual);
   fl_strmap_free(&b->ports);
   fl_u64map_free(&b->port_link);
   fl_u64map_free(&b->next_num);

@@ -76,7 +76,8 @@ int fl_load_cisco_plan(fl_fabric *fab, const char *path,
  * fl_local_name_from_path() — the device a per-device neighbour file
  * describes: LLDP neighbour listings never name the local system, so the
  * file is named after it (`leaf-01.xml`, `leaf-01.example.com.lldp.xml`):
- * the base name up to its first '.'. Writes into @buf; returns @buf.
+ * the base name without `.xml` (then `.lldp`), so two FQDNs never merge.
+ * Writes into @buf; returns @buf.
  */
 char *fl_local_name_from_path(const char *path, char *buf, size_t size);
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# tests/cli/diff_parse.sh — malformed port names in the diff loaders are
+# parse errors (exit 2) with file:line and what was expected.
+#
+# 1. Cisco cable plan port sets: ranges out of bounds, with a missing end,
+#    or with two separators.
+. "$(dirname "$0")/lib.bash"
+
+# ---- 1. Cisco port ranges --------------------------------------------------
+cplan() { # cplan FILE SOURCEPORT
+  printf '<CISCO_NETWORK_TYPES><DATA_CENTER><CHASSIS_INFO sourceChassis="a">\n<LINK_INFO sourcePort="%s" destChassis="b" minPorts="1"/></CHASSIS_INFO></DATA_CENTER></CISCO_NETWORK_TYPES>\n' "$2" >"$1"
+}
+i=0
+for bad in 'eth1/1-eth1/2000000000' 'eth1/1-' '-eth1/3' 'eth1/1-eth1/1-eth1/3' \
+  'eth1/5-eth1/3' 'eth1/1-eth2/3' 'eth1/1-eth1/70000' 'eth1/1, ,eth1/2'; do
+  i=$((i + 1))
+  cplan "$TMP/bad$i.xml" "$bad"
+  expect_rc 2 "$FL" diff "$TMP/bad$i.xml" "$TMP/bad$i.xml"
+  expect_grep "$TMP/err" "bad$i\\.xml:2: sourcePort='.*'.*expected a port .*range of ports with the same prefix"
+done
+for good in 'eth1/1-eth1/3' 'eth1/1-3, eth1/7' 'Eth1/1 - Eth1/4' 'xe-0/0/1' 'eth1/1-eth1/512'; do
+  cplan "$TMP/good.xml" "$good"
+  expect_rc 0 "$FL" diff "$TMP/good.xml" "$TMP/good.xml"
+done
+
+finish
