@@ -174,6 +174,22 @@ static int is_hca_type(const char *t, size_t n) {
   return 0;
 }
 
+/* 0 when @p is a valid port name; for `P<digits>` the number must be
+ * 1..65535 (IBA ports are 1..254; Ethernet chassis ports stay far below). */
+static int bad_port_name(const tok *p) {
+  if (p->n < 2 || (p->s[0] != 'P' && p->s[0] != 'p'))
+    return 0;
+  uint64_t v = 0;
+  for (size_t i = 1; i < p->n; i++) {
+    if (!isdigit((unsigned char)p->s[i]))
+      return 0; /* a label such as P1/2 or Port1: not a bare number */
+    v = v * 10 + (uint64_t)(p->s[i] - '0');
+    if (v > 65535)
+      return 1;
+  }
+  return v == 0;
+}
+
 /* P<n> -> n, else 0. */
 static uint32_t p_num(const char *s, size_t n) {
   if (n < 2 || (s[0] != 'P' && s[0] != 'p'))
@@ -263,6 +279,11 @@ static int parse(topo *t) {
                          "(widths 1x 2x 4x 8x 12x, speeds 2.5G..200G or "
                          "SDR..XDR)",
                          tk[1].s, tk[1].n);
+      for (int k = 0; k < 5; k += 4)
+        if (bad_port_name(&tk[k]))
+          return topo_fail(t, line, tk[k].col,
+                           "port number out of range; expected P1 to P65535",
+                           tk[k].s, tk[k].n);
       c.sys = cur;
       c.lport = tk[0];
       c.rtype = tk[2];
