@@ -325,6 +325,11 @@ static void load_block(worker *w, uint32_t lo) {
   }
 }
 
+/* The common case, decided with one load: (s, out) leads to a switch. */
+static inline int hop_to_switch(const cdg *g, const sw_rec *r, uint32_t out) {
+  return out - 1u < r->P - 1u && g->peer_sw[r->base + out] >= 0;
+}
+
 /* Why (s, out) does not carry traffic toward @d, or 0 when it does. */
 static uint32_t bad_hop(const cdg *g, uint32_t s, uint32_t out,
                         const dest_ctx *d) {
@@ -397,7 +402,8 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
       return FL_OK; /* arrived at a destination switch */
     const sw_rec *r = &g->sw[s];
     uint32_t out = block_entry(w, s, d->dlid);
-    uint32_t why = bad_hop(g, s, out, d);
+    uint32_t why =
+        r->lft && hop_to_switch(g, r, out) ? 0 : bad_hop(g, s, out, d);
     if (why) {
       if (w->stamp[s] != d->dlid || !(w->slmask[s] & bit))
         note_unrouted(w, s, out, why, 1);
@@ -462,6 +468,8 @@ static void scan_off_path(worker *w, const dest_ctx *d) {
     if (w->stamp[s] == d->dlid || (int32_t)s == d->dsw || !g->sw[s].lft)
       continue;
     uint32_t out = block_entry(w, s, d->dlid);
+    if (hop_to_switch(g, &g->sw[s], out))
+      continue;
     uint32_t why = bad_hop(g, s, out, d);
     if (why)
       note_unrouted(w, s, out, why, 0);
@@ -1267,6 +1275,36 @@ static void free_work(cdg *g) {
   free(g->src);
 }
 
+/* VL-blind valleys straight from the dependency table: only (in, out) pairs
+ * whose in-neighbour and out-neighbour are both on a higher tier can be
+ * valleys, so no dependency is decoded and no slot is searched. */
+static int scan_valleys(cdg *g) {
+  for (uint32_t t = 0; t < g->n_sw; t++) {
+    const sw_rec *r = &g->sw[t];
+    if (r->tier == FL_TIER_UNKNOWN)
+      continue;
+    for (uint32_t in = 0; in < r->P; in++) {
+      int32_t p = g->peer_sw[r->base + in];
+      if (p < 0 || g->sw[p].tier == FL_TIER_UNKNOWN || g->sw[p].tier <= r->tier)
+        continue;
+      const uint32_t *row = &g->dep[r->dep_off + (uint64_t)in * r->P];
+      for (uint32_t out = 0; out < r->P; out++) {
+        int32_t n = g->peer_sw[r->base + out];
+        if (!row[out] || n < 0 || g->sw[n].tier == FL_TIER_UNKNOWN ||
+            g->sw[n].tier <= r->tier)
+          continue;
+        g->rep->valley_count++;
+        if (g->valleys.n >= g->o.max_examples)
+          continue;
+        fl_cdg_valley v = {row[out], g->sw[p].node, r->node, g->sw[n].node};
+        if (gb_push(&g->valleys, &v) != 0)
+          return FL_ENOMEM;
+      }
+    }
+  }
+  return FL_OK;
+}
+
 static int analyze(cdg *g) {
   int rc = setup_switches(g);
   if (rc == FL_OK)
@@ -1286,7 +1324,7 @@ static int analyze(cdg *g) {
     rc = find_loops(g);
   valley_ctx vc = {g};
   if (rc == FL_OK)
-    rc = for_each_dep(g, visit_valley, &vc);
+    rc = g->vl ? for_each_dep(g, visit_valley, &vc) : scan_valleys(g);
   return rc;
 }
 
