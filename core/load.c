@@ -547,8 +547,14 @@ static uint32_t detect_file(const char *path, fl_error *err) {
                    "<CISCO_NETWORK_TYPES> Cisco cable plan)",
                    root);
   } else if (memchr(buf, '\0', len)) {
-    fl_error_set(err, FL_EPARSE, path, 0, 0,
-                 "binary file, not a fabric description");
+    const char *nul = memchr(buf, '\0', len);
+    uint32_t line = 1, col = 1;
+    for (const char *q = buf; q < nul; q++, col++)
+      if (*q == '\n')
+        line++, col = 0;
+    fl_error_set(err, FL_EPARSE, path, line, col,
+                 "NUL byte: a binary file (or a text file with binary "
+                 "garbage), not a fabric description");
   } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
     fl_error_set(
         err, FL_EPARSE, path, 0, 0,
