@@ -152,6 +152,8 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
   int64_t plft = 0;
   uint64_t other_plft = 0, switches = 0, unknown_sw = 0;
   uint32_t sw_line = 0; /* line of the current Switch block */
+  int64_t lft_top = -1, last_lid = 0; /* PLFT 0: declared top, last LID */
+  uint64_t cur_guid = 0;
   int sw_has_lft = 1;   /* the current block reached "LFT Definition:" */
   while ((n = getline(&buf, &cap, f)) > 0) {
     r.line++;
@@ -185,6 +187,16 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
                           "section (a block cut short?)");
         break;
       }
+      if (lft_top > 0 && last_lid < lft_top) {
+        fl_prov tp = {r.file, sw_line, 1};
+        fl_b_note(fab, "routing", tp,
+                  "the AR LFT of switch 0x%016llx lists LIDs up to 0x%04llx "
+                  "but declares top 0x%04llx: the file may be cut short",
+                  (unsigned long long)cur_guid, (unsigned long long)last_lid,
+                  (unsigned long long)lft_top);
+      }
+      lft_top = -1;
+      last_lid = 0;
       sw_line = r.line;
       sw_has_lft = 0;
       const char *q = skip_ws(p + 7);
@@ -193,6 +205,7 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
         rc = far_err(&r, q, "expected `Switch 0x<node GUID> ...`");
         break;
       }
+      cur_guid = (uint64_t)g;
       have_switch = 1;
       sec = SEC_NONE;
       plft = 0;
@@ -237,10 +250,13 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
         break;
       }
       q = skip_ws(q + 4);
-      if (hex(&q, 8) < 0 || !at_end(q)) {
+      int64_t top = hex(&q, 8);
+      if (top < 0 || !at_end(q)) {
         rc = far_err(&r, q, "expected `top: 0x<hex>`");
         break;
       }
+      if (plft == 0)
+        lft_top = top;
       continue;
     }
     /* column titles and rules */
@@ -294,6 +310,8 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
         rc = far_err(&r, p, "expected a unicast LID 0x0001..0xbfff");
         break;
       }
+      if (plft == 0 && lid > last_lid)
+        last_lid = lid;
       q = skip_ws(q);
       int64_t port = dec(&q);
       if (port < 0 || port > 255) {
@@ -350,6 +368,14 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
     rc = fl_error_set(err, FL_EPARSE, path, sw_line, 1,
                       "truncated: the last Switch block has no `LFT "
                       "Definition:` section");
+  if (rc == FL_OK && lft_top > 0 && last_lid < lft_top) {
+    fl_prov tp = {r.file, sw_line, 1};
+    fl_b_note(fab, "routing", tp,
+              "the AR LFT of switch 0x%016llx lists LIDs up to 0x%04llx but "
+              "declares top 0x%04llx: the file may be cut short",
+              (unsigned long long)cur_guid, (unsigned long long)last_lid,
+              (unsigned long long)lft_top);
+  }
   if (rc == FL_OK && !have_switch)
     rc = fl_error_set(err, FL_EPARSE, path, r.line, 0,
                       "no `Switch 0x<guid>` block: not an ibdiagnet2.far "

@@ -77,4 +77,12 @@ expect_grep "$TMP/err" "cut.far:[0-9]+:[0-9]+: truncated"
 sed 's/^Switch 0x0002c90301000001 /Switch 0x0002c903010000ff /' "$FX/ar/good.far" >"$TMP/unknown.far"
 expect_rc 0 "$FL" check --rules deadlock.routing-input --format json $T "$TMP/unknown.far"
 expect_grep "$TMP/out" "AR tables for switch GUID 0x0002c903010000ff skipped"
+# cut inside the first switch's LFT section, at a line boundary: a note;
+# cut before any LFT section of the last switch: an error naming its line
+head -n 20 "$FX/ar/good.far" >"$TMP/cut.far"
+expect_rc 0 "$FL" check --rules deadlock.routing-input --format json $T "$TMP/cut.far"
+expect_grep "$TMP/out" "lists LIDs up to 0x0006 but declares top 0x000e: the file may be cut short"
+head -n 10 "$FX/ar/good.far" >"$TMP/cut2.far"
+expect_rc 2 "$FL" check --rules deadlock.routing-input $T "$TMP/cut2.far"
+expect_grep "$TMP/err" "cut2.far:7:1: truncated: the last Switch block has no .LFT Definition:. section"
 finish
