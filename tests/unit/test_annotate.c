@@ -20,35 +20,12 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "build.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "fabriclint/routing.h"
-
-static char tmpdir[256];
-
-static int setup_all(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/fl-annotate-XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_all(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *write_file(const char *name, const char *text) {
-  static char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
 
 /* leaf-01 (design name), "MF0;sw-core-7:MQM8700/U1" (description only),
  * "dgx-001 mlx5_0" and "dgx-001 mlx5_1" (descriptions only), all cabled. */
@@ -88,7 +65,7 @@ static void finalize(fl_fabric *f) {
 static void test_csv_matching(void **state) {
   (void)state;
   fl_fabric *f = small_fabric();
-  const char *p = write_file(
+  const char *p = fixture(
       "a.csv", "# racks from the DCIM export\n"
                "node,rack,pdu,power-feed\n"
                "leaf-01,R01,A3,A\n"                 /* exact name */
@@ -115,7 +92,7 @@ static void test_exact_before_case(void **state) {
   /* an exact node name wins over the host rule: only mlx5_1 gets R2 */
   fl_fabric *f = small_fabric();
   const char *p =
-      write_file("b.csv", "name;rack\ndgx-001;R1\ndgx-001 mlx5_1;R2\n");
+      fixture("b.csv", "name;rack\ndgx-001;R1\ndgx-001 mlx5_1;R2\n");
   fl_error err;
   fl_error_clear(&err);
   assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err), FL_OK);
@@ -140,7 +117,7 @@ static void test_key_checks(void **state) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     fl_fabric *f = small_fabric();
-    const char *p = write_file("k.csv", cases[i].text);
+    const char *p = fixture("k.csv", cases[i].text);
     fl_error err;
     fl_error_clear(&err);
     assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err),
@@ -150,8 +127,8 @@ static void test_key_checks(void **state) {
     fl_fabric_free(f);
   }
   fl_fabric *f = small_fabric();
-  const char *p = write_file("x.csv", "node,x-asset,rack\nleaf-01,A7,R1\n"
-                                      "leaf-01,A7,R1\n");
+  const char *p = fixture("x.csv", "node,x-asset,rack\nleaf-01,A7,R1\n"
+                                   "leaf-01,A7,R1\n");
   fl_error err;
   fl_error_clear(&err);
   assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err), FL_OK);
@@ -163,11 +140,11 @@ static void test_key_checks(void **state) {
 static void test_yaml(void **state) {
   (void)state;
   fl_fabric *f = small_fabric();
-  const char *p = write_file("c.yaml", "nodes:\n"
-                                       "  leaf-01: {rack: R01, pdu: A3}\n"
-                                       "  dgx-001:\n"
-                                       "    rack: R12\n"
-                                       "    plane: a\n");
+  const char *p = fixture("c.yaml", "nodes:\n"
+                                    "  leaf-01: {rack: R01, pdu: A3}\n"
+                                    "  dgx-001:\n"
+                                    "    rack: R12\n"
+                                    "    plane: a\n");
   assert_int_equal(fl_detect_format(p, NULL), FL_FMT_ANNOTATIONS);
   fl_error err;
   fl_error_clear(&err);
@@ -177,12 +154,12 @@ static void test_yaml(void **state) {
     skip(); /* built without libyaml */
   }
   assert_int_equal(rc, FL_OK);
-  const char *q = write_file("d.yaml", "unknown-nodes: warn\n"
-                                       "nodes:\n"
-                                       "  - name: MF0;sw-core-7:MQM8700/U1\n"
-                                       "    rack: R09\n"
-                                       "  - name: ghost\n"
-                                       "    rack: R99\n");
+  const char *q = fixture("d.yaml", "unknown-nodes: warn\n"
+                                    "nodes:\n"
+                                    "  - name: MF0;sw-core-7:MQM8700/U1\n"
+                                    "    rack: R09\n"
+                                    "  - name: ghost\n"
+                                    "    rack: R99\n");
   assert_int_equal(fl_fabric_load(f, q, FL_FMT_ANNOTATIONS, NULL, &err), FL_OK);
   finalize(f);
   assert_string_equal(attr(f, "leaf-01", "pdu"), "A3");
@@ -219,7 +196,7 @@ static void test_errors(void **state) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     fl_fabric *f = small_fabric();
-    const char *p = write_file(cases[i].name, cases[i].text);
+    const char *p = fixture(cases[i].name, cases[i].text);
     fl_error err;
     fl_error_clear(&err);
     int rc = fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err);
@@ -236,7 +213,7 @@ static void test_errors(void **state) {
   }
   /* a side file before any topology */
   fl_fabric *f = fl_fabric_new();
-  const char *p = write_file("alone.csv", "node,rack\nleaf-01,R1\n");
+  const char *p = fixture("alone.csv", "node,rack\nleaf-01,R1\n");
   fl_error err;
   fl_error_clear(&err);
   assert_int_not_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err),

@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "design_xml.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
@@ -29,34 +31,6 @@
 
 #define SCHEMA FL_SOURCE_DIR "/schema/design.rng"
 #define HEAD   "<fabric xmlns=\"urn:fabriclint:design:1\">\n"
-
-static char tmpdir[256];
-
-static int setup_all(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/fl_test_dx_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_all(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Write @text to tmpdir/@name; returns a path from a small ring of buffers. */
-static const char *fixture(const char *name, const char *text) {
-  static char paths[8][512];
-  static int slot;
-  char *path = paths[slot++ % 8];
-  snprintf(path, 512, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  fputs(text, f);
-  assert_int_equal(fclose(f), 0);
-  return path;
-}
 
 /* Load @path with @mode into a new fabric (finalized on success). */
 static int load(const char *path, int mode, fl_fabric **out, fl_error *err) {

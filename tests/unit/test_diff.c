@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "alias.h"
 #include "diff.h"
 #include "fabriclint/fabric.h"
@@ -23,18 +25,6 @@
 
 #define EXT(name) FL_EXTERNAL_DIR "/" name
 #define SRC(name) FL_SOURCE_DIR "/" name
-
-static char tmpdir[256];
-
-static const char *fixture(const char *name, const char *text) {
-  static char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
 
 static fl_fabric *load_ok(const char *path) {
   fl_error err;
@@ -434,9 +424,6 @@ static void test_diff_guid(void **state) {
 }
 
 int main(void) {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/fl-test-diff.XXXXXX");
-  if (!mkdtemp(tmpdir))
-    return 1;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alias),
       cmocka_unit_test(test_topo_samples),
@@ -447,10 +434,5 @@ int main(void) {
       cmocka_unit_test(test_diff_engine),
       cmocka_unit_test(test_diff_guid),
   };
-  int rc = cmocka_run_group_tests(tests, NULL, NULL);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  if (system(cmd) != 0)
-    rc = rc ? rc : 1;
-  return rc;
+  return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "fabriclint/write.h"
@@ -34,34 +36,6 @@
 #define PORTS(n)                                                               \
   EXT("treydock__infiniband_exporter__collectors__fixtures__ibnetdiscover__" n \
       ".out")
-
-static char tmpdir[256];
-
-static int setup_all(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/fl_test_ibnd_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_all(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Write @text to tmpdir/@name; returns a static path buffer (one per slot). */
-static const char *fixture(const char *name, const char *text) {
-  static char paths[8][512];
-  static int slot;
-  char *path = paths[slot++ % 8];
-  snprintf(path, 512, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  fwrite(text, 1, strlen(text), f);
-  fclose(f);
-  return path;
-}
 
 /* Load @path (format @fmt, optional node-name-map); NULL and @err on error. */
 static fl_fabric *load_map(const char *path, uint32_t fmt, const char *map,

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "build.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/gen.h"
@@ -34,33 +36,6 @@
 
 #define LEAF1 0x0002c90301000001ull /* leaf-p01-01, LID 2 in both runs */
 #define CA1   0x0002c90302000002ull /* node0001 mlx5_0 (port GUID +1) */
-
-static char tmpdir[256];
-
-static int setup_all(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/fl_test_rl_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_all(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *fixture(const char *name, const char *text, size_t len) {
-  static char paths[8][512];
-  static int slot;
-  char *path = paths[slot++ % 8];
-  snprintf(path, 512, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  fwrite(text, 1, len == (size_t)-1 ? strlen(text) : len, f);
-  fclose(f);
-  return path;
-}
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -283,23 +258,23 @@ static void test_lfts_broken(void **state) {
   char buf[1024];
   snprintf(buf, sizeof buf, "%s0x0001 001 # x\n0x0002 0z0 # y\n3 lids dumped\n",
            hdr);
-  fails_at(topo, fixture("bad1", buf, (size_t)-1), FL_FMT_LFTS, 3, 9,
+  fails_at(topo, fixture_n("bad1", buf, (size_t)-1), FL_FMT_LFTS, 3, 9,
            "unexpected character after the output port");
   snprintf(buf, sizeof buf, "%s0x0001 256\n3 lids dumped\n", hdr);
-  fails_at(topo, fixture("bad2", buf, (size_t)-1), FL_FMT_LFTS, 2, 8,
+  fails_at(topo, fixture_n("bad2", buf, (size_t)-1), FL_FMT_LFTS, 2, 8,
            "not a port number");
   snprintf(buf, sizeof buf, "%s0x0009 001\n3 lids dumped\n", hdr);
-  fails_at(topo, fixture("bad3", buf, (size_t)-1), FL_FMT_LFTS, 2, 3,
+  fails_at(topo, fixture_n("bad3", buf, (size_t)-1), FL_FMT_LFTS, 2, 3,
            "outside the block's range");
-  fails_at(topo, fixture("bad4", "0x0001 001\n", (size_t)-1), FL_FMT_LFTS, 1, 1,
-           "outside a block");
+  fails_at(topo, fixture_n("bad4", "0x0001 001\n", (size_t)-1), FL_FMT_LFTS, 1,
+           1, "outside a block");
   snprintf(buf, sizeof buf, "%s0x0001 001\n0x0002 000\n5 valid lids dumped \n",
            hdr);
-  fails_at(topo, fixture("bad5", buf, (size_t)-1), FL_FMT_LFTS, 4, 1,
+  fails_at(topo, fixture_n("bad5", buf, (size_t)-1), FL_FMT_LFTS, 4, 1,
            "lines are missing");
   fails_at(
       topo,
-      fixture(
+      fixture_n(
           "bad6",
           "Unicast lids [0-3] of switch Lid 2 guid 0x0002c9030100000g ('x'):\n",
           (size_t)-1),
@@ -314,12 +289,12 @@ static void test_lfts_broken(void **state) {
   uint32_t lines = 1;
   for (size_t i = 0; i < cut; i++)
     lines += dump[i] == '\n';
-  const char *t = fixture("trunc.dump", dump, cut);
+  const char *t = fixture_n("trunc.dump", dump, cut);
   fails_at(topo, t, FL_FMT_AUTO, lines, 0, "truncated");
   /* cut at a line end: the block has no footer */
   while (dump[cut - 1] != '\n')
     cut--;
-  t = fixture("trunc2.dump", dump, cut);
+  t = fixture_n("trunc2.dump", dump, cut);
   fails_at(topo, t, FL_FMT_AUTO, lines - 1, 0, "no \"lids dumped\" footer");
   free(dump);
 }
@@ -327,7 +302,7 @@ static void test_lfts_broken(void **state) {
 /* Port beyond the switch's count: stored, and noted once per block. */
 static void test_lfts_port_out_of_range(void **state) {
   (void)state;
-  const char *p = fixture(
+  const char *p = fixture_n(
       "oor.dump",
       "Unicast lids [0-3] of switch Lid 2 guid 0x0002c90301000001 ('leaf'):\n"
       "0x0001 009 # a\n0x0002 000 # b\n0x0003 200 # c\n3 lids dumped\n",
@@ -383,12 +358,12 @@ static void test_fdbs_old_sample(void **state) {
   assert_int_equal(notes_with(fab, "which the topology lacks"), 62);
   fl_fabric_free(fab);
 
-  const char *bad = fixture("bad.fdbs",
-                            "dump_ucast_routes: Switch 0x0002c90301000001\n"
-                            "LID    : Port : Hops : Optimal\n"
-                            "0x0001 : 001  : 01   : yes\n"
-                            "0x0002 ; 000  : 00   : yes\n",
-                            (size_t)-1);
+  const char *bad = fixture_n("bad.fdbs",
+                              "dump_ucast_routes: Switch 0x0002c90301000001\n"
+                              "LID    : Port : Hops : Optimal\n"
+                              "0x0001 : 001  : 01   : yes\n"
+                              "0x0002 ; 000  : 00   : yes\n",
+                              (size_t)-1);
   fails_at(MINHOP("topo.ibnetdiscover"), bad, FL_FMT_AUTO, 4, 8,
            "expected \":\" after the LID");
 }
@@ -427,18 +402,19 @@ static void test_sl2vl(void **state) {
   assert_int_equal(fl_fabric_sl2vl(fab, ca, 0, 0, 10), 2);
   fl_fabric_free(fab);
 
+  fails_at(
+      topo,
+      fixture_n("bad.sl2vl",
+                "Switch 0x0002c90301000001, base LID 2, \"leaf-p01-01\"\n"
+                "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
+                "0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  16 7\n",
+                (size_t)-1),
+      FL_FMT_AUTO, 3, 53, "VL 16 exceeds 15");
   fails_at(topo,
-           fixture("bad.sl2vl",
-                   "Switch 0x0002c90301000001, base LID 2, \"leaf-p01-01\"\n"
-                   "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
-                   "0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  16 7\n",
-                   (size_t)-1),
-           FL_FMT_AUTO, 3, 53, "VL 16 exceeds 15");
-  fails_at(topo,
-           fixture("short.sl2vl",
-                   "Switch 0x0002c90301000001, base LID 2, \"leaf-p01-01\"\n"
-                   "0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5\n",
-                   (size_t)-1),
+           fixture_n("short.sl2vl",
+                     "Switch 0x0002c90301000001, base LID 2, \"leaf-p01-01\"\n"
+                     "0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5\n",
+                     (size_t)-1),
            FL_FMT_SL2VL, 2, 0, "expected 16 VLs, found 14");
 }
 
@@ -448,14 +424,14 @@ static void test_sl2vl(void **state) {
 static void test_path_sl(void **state) {
   (void)state;
   const char *topo = MINHOP("topo.ibnetdiscover");
-  const char *p = fixture("psl.txt",
-                          "# ibdmchk path SLs\n"
-                          "0x0002c90302000002 7 3\n"
-                          "0x0002c90302000002 9 1\n"
-                          "0x0002c90302000004 1 2\n"
-                          "0x00000000deadbeef 1 2\n"
-                          "0x00000000deadbeef 7 2\n",
-                          (size_t)-1);
+  const char *p = fixture_n("psl.txt",
+                            "# ibdmchk path SLs\n"
+                            "0x0002c90302000002 7 3\n"
+                            "0x0002c90302000002 9 1\n"
+                            "0x0002c90302000004 1 2\n"
+                            "0x00000000deadbeef 1 2\n"
+                            "0x00000000deadbeef 7 2\n",
+                            (size_t)-1);
   fl_error err;
   fl_error_clear(&err);
   assert_int_equal(fl_detect_format(p, &err), FL_FMT_PATH_SL);
@@ -469,11 +445,11 @@ static void test_path_sl(void **state) {
   assert_int_equal(fl_fabric_path_sl(fab, ca2, 7), FL_SL_UNKNOWN);
   assert_int_equal(notes_with(fab, "0x00000000deadbeef"), 1);
   fl_fabric_free(fab);
-  fails_at(topo, fixture("psl-bad", "0x0002c90302000002 7 16\n", (size_t)-1),
+  fails_at(topo, fixture_n("psl-bad", "0x0002c90302000002 7 16\n", (size_t)-1),
            FL_FMT_PATH_SL, 1, 22, "SL 16 exceeds 15");
   fails_at(
       topo,
-      fixture("psl-cut", "0x0002c90302000002 7 3\n0x0002c9030", (size_t)-1),
+      fixture_n("psl-cut", "0x0002c90302000002 7 3\n0x0002c9030", (size_t)-1),
       FL_FMT_PATH_SL, 2, 0, "truncated");
 }
 
@@ -494,7 +470,7 @@ static void test_saquery(void **state) {
   memcpy(sg + strlen("sgid....................fe80::2:c903:"), "200:3", 5);
   char *sl = strstr(txt, "sl......................0x0");
   sl[strlen("sl......................0x")] = '5';
-  const char *p = fixture("saq.out", txt, len);
+  const char *p = fixture_n("saq.out", txt, len);
   free(txt);
   fab = load2(topo, p);
   fl_id ca1 = fl_fabric_find_node_guid(fab, CA1);
@@ -535,7 +511,7 @@ static void test_subnet_lst(void **state) {
   fl_fabric_free(b);
 
   fails_at(NULL,
-           fixture("bad.lst", "{ SW Ports:08 NodeGUID:zz }\n", (size_t)-1),
+           fixture_n("bad.lst", "{ SW Ports:08 NodeGUID:zz }\n", (size_t)-1),
            FL_FMT_SUBNET_LST, 1, 24, "expected 1 to 16 hex digits");
 }
 
@@ -573,7 +549,7 @@ static void test_detection(void **state) {
   fl_error err;
   fl_error_clear(&err);
   const char *p =
-      fixture("notpsl", "0x0002c90302000002 7 3\nhello\n", (size_t)-1);
+      fixture_n("notpsl", "0x0002c90302000002 7 3\nhello\n", (size_t)-1);
   assert_int_equal(fl_detect_format(p, &err), FL_FMT_AUTO);
 }
 
