@@ -43,6 +43,7 @@
  * Cost: one pass, getline() per line, a few byte compares per entry;
  * memory 3 bytes per (AR switch, LID).
  */
+#include "fileio.h"
 #include "loaders.h"
 
 #include <errno.h>
@@ -70,13 +71,12 @@ static int far_err(far_rd *r, const char *at, const char *fmt, ...)
 #endif
     ;
 static int far_err(far_rd *r, const char *at, const char *fmt, ...) {
-  char msg[FL_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc =
+      fl_text_verror(r->err, r->path, r->line, r->ls, at, 0, NULL, fmt, ap);
   va_end(ap);
-  uint32_t col = at ? (uint32_t)(at - r->ls) + 1 : 0;
-  return fl_error_set(r->err, FL_EPARSE, r->path, r->line, col, "%s", msg);
+  return rc;
 }
 
 static const char *skip_ws(const char *p) {
@@ -151,10 +151,10 @@ int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
   fl_id sw = FL_NONE;
   int64_t plft = 0;
   uint64_t other_plft = 0, switches = 0, unknown_sw = 0;
-  uint32_t sw_line = 0; /* line of the current Switch block */
+  uint32_t sw_line = 0;               /* line of the current Switch block */
   int64_t lft_top = -1, last_lid = 0; /* PLFT 0: declared top, last LID */
   uint64_t cur_guid = 0;
-  int sw_has_lft = 1;   /* the current block reached "LFT Definition:" */
+  int sw_has_lft = 1; /* the current block reached "LFT Definition:" */
   while ((n = getline(&buf, &cap, f)) > 0) {
     r.line++;
     r.terminated = buf[n - 1] == '\n';

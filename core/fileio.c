@@ -6,6 +6,7 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,4 +100,17 @@ int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
       depth--;
   }
   return FL_OK;
+}
+
+int fl_text_verror(fl_error *err, const char *path, uint32_t line,
+                   const char *ls, const char *at, int truncated,
+                   const char *what, const char *fmt, va_list ap) {
+  char msg[FL_ERROR_MSG_MAX];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  uint32_t col = at && ls ? (uint32_t)(at - ls) + 1 : 0;
+  if (truncated)
+    return fl_error_set(err, FL_EPARSE, path, line, col,
+                        "truncated: file ends inside a %s line (%s)",
+                        what ? what : "text", msg);
+  return fl_error_set(err, FL_EPARSE, path, line, col, "%s", msg);
 }

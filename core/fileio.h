@@ -4,7 +4,9 @@
 #ifndef FABRICLINT_CORE_FILEIO_H
 #define FABRICLINT_CORE_FILEIO_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fabriclint/error.h"
 
@@ -17,6 +19,17 @@
  */
 int fl_read_file(const char *path, const char *what, char **buf, size_t *len,
                  fl_error *err);
+
+/**
+ * fl_text_verror() — the parse error of a line-oriented loader: FL_EPARSE at
+ * @path:@line, column of @at within the line starting at @ls (no column
+ * when @at is NULL), message printf(@fmt, @ap). When @truncated, the file
+ * ended inside that line, and the message says so, naming the kind of line
+ * (@what, e.g. "port"). Returns FL_EPARSE (the first error is kept).
+ */
+int fl_text_verror(fl_error *err, const char *path, uint32_t line,
+                   const char *ls, const char *at, int truncated,
+                   const char *what, const char *fmt, va_list ap);
 
 /**
  * fl_yaml_depth_check() — refuse YAML nested deeper than @max levels of

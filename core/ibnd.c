@@ -134,17 +134,12 @@ static int perr(pctx *c, const char *at, const char *fmt, ...)
 #endif
     ;
 static int perr(pctx *c, const char *at, const char *fmt, ...) {
-  char msg[FL_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = fl_text_verror(c->err, c->path, c->lineno, c->ls, at,
+                          !c->terminated && c->what, c->what, fmt, ap);
   va_end(ap);
-  uint32_t col = at ? (uint32_t)(at - c->ls) + 1 : 0;
-  if (!c->terminated && c->what)
-    return fl_error_set(c->err, FL_EPARSE, c->path, c->lineno, col,
-                        "truncated: file ends inside a %s line (%s)", c->what,
-                        msg);
-  return fl_error_set(c->err, FL_EPARSE, c->path, c->lineno, col, "%s", msg);
+  return rc;
 }
 
 static int oom(pctx *c) {

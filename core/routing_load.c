@@ -62,6 +62,7 @@
  * them before returning; strings handed to the builder are copied by it.
  */
 #define _GNU_SOURCE /* memmem */
+#include "fileio.h"
 #include "loaders.h"
 
 #include <arpa/inet.h>
@@ -189,17 +190,12 @@ static int perr(rd *r, const char *at, const char *fmt, ...)
 #endif
     ;
 static int perr(rd *r, const char *at, const char *fmt, ...) {
-  char msg[FL_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int rc = fl_text_verror(r->err, r->path, r->lineno, r->ls, at, !r->terminated,
+                          r->what, fmt, ap);
   va_end(ap);
-  uint32_t col = at ? (uint32_t)(at - r->ls) + 1 : 0;
-  if (!r->terminated)
-    return fl_error_set(r->err, FL_EPARSE, r->path, r->lineno, col,
-                        "truncated: file ends inside a %s line (%s)",
-                        r->what ? r->what : "text", msg);
-  return fl_error_set(r->err, FL_EPARSE, r->path, r->lineno, col, "%s", msg);
+  return rc;
 }
 
 static int oom(rd *r) {
