@@ -36,6 +36,7 @@
  */
 #include "fileio.h"
 #include "loaders.h"
+#include "textscan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -151,58 +152,6 @@ static int oom(pctx *c) {
  * Tokens
  * ====================================================================== */
 
-static inline int is_blank(char ch) {
-  return ch == ' ' || ch == '\t';
-}
-
-static inline const char *skip_ws(const char *p, const char *e) {
-  while (p < e && is_blank(*p))
-    p++;
-  return p;
-}
-
-static inline int hexval(char ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
-
-/* Decimal digits at *pp: value (saturated at UINT32_MAX+1), 0 if none. */
-static int scan_dec(const char **pp, const char *e, uint64_t *v) {
-  const char *p = *pp;
-  uint64_t x = 0;
-  while (p < e && *p >= '0' && *p <= '9') {
-    if (x <= 0xffffffffull)
-      x = x * 10 + (uint64_t)(*p - '0');
-    p++;
-  }
-  if (p == *pp)
-    return 0;
-  *v = x;
-  *pp = p;
-  return 1;
-}
-
-/* Hex digits at *pp (no 0x). Returns the digit count (0: none); value of the
- * last 16 digits. */
-static int scan_hex(const char **pp, const char *e, uint64_t *v) {
-  const char *p = *pp;
-  uint64_t x = 0;
-  int h;
-  while (p < e && (h = hexval(*p)) >= 0) {
-    x = (x << 4) | (uint64_t)h;
-    p++;
-  }
-  *v = x;
-  int n = (int)(p - *pp);
-  *pp = p;
-  return n;
-}
-
 /* Keyword @kw at p (whole word: followed by a blank, end or @stop). */
 static const char *match_word(const char *p, const char *e, const char *kw) {
   size_t n = strlen(kw);
@@ -213,20 +162,12 @@ static const char *match_word(const char *p, const char *e, const char *kw) {
   return p + n;
 }
 
-static inline int starts_with(const char *p, const char *e, const char *s) {
-  size_t n = strlen(s);
-  return (size_t)(e - p) >= n && memcmp(p, s, n) == 0;
-}
-
 static const char *last_quote(const char *p, const char *e) {
   for (const char *q = e; q > p;)
     if (*--q == '"')
       return q;
   return NULL;
 }
-
-/* A bounded excerpt of [p, e) for messages. */
-#define EXCERPT(p, e) (int)((e) - (p) > 40 ? 40 : (e) - (p)), (p)
 
 /* "0x" then 1..16 hex digits. */
 static int parse_0xhex(pctx *c, const char **pp, const char *e, uint64_t *v,

@@ -64,6 +64,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "fileio.h"
 #include "loaders.h"
+#include "textscan.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -217,69 +218,6 @@ static int rd_tail_ok(rd *r) {
 /* ======================================================================
  * Tokens
  * ====================================================================== */
-
-static inline int is_blank(char ch) {
-  return ch == ' ' || ch == '\t';
-}
-
-static inline const char *skip_ws(const char *p, const char *e) {
-  while (p < e && is_blank(*p))
-    p++;
-  return p;
-}
-
-static inline const char *rtrim(const char *p, const char *e) {
-  while (e > p && is_blank(e[-1]))
-    e--;
-  return e;
-}
-
-static inline int hexval(char ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
-
-static inline int starts_with(const char *p, const char *e, const char *s) {
-  size_t n = strlen(s);
-  return (size_t)(e - p) >= n && memcmp(p, s, n) == 0;
-}
-
-/* Decimal digits at *pp; returns the digit count (0: none). Saturates. */
-static inline int scan_dec(const char **pp, const char *e, uint64_t *v) {
-  const char *p = *pp;
-  uint64_t x = 0;
-  while (p < e && *p >= '0' && *p <= '9') {
-    if (x <= 0xffffffffull)
-      x = x * 10 + (uint64_t)(*p - '0');
-    p++;
-  }
-  int n = (int)(p - *pp);
-  *v = x;
-  *pp = p;
-  return n;
-}
-
-/* Hex digits at *pp (no 0x); returns the digit count; value of the last 16. */
-static inline int scan_hex(const char **pp, const char *e, uint64_t *v) {
-  const char *p = *pp;
-  uint64_t x = 0;
-  int h;
-  while (p < e && (h = hexval(*p)) >= 0) {
-    x = (x << 4) | (uint64_t)h;
-    p++;
-  }
-  int n = (int)(p - *pp);
-  *v = x;
-  *pp = p;
-  return n;
-}
-
-#define EXCERPT(p, e) (int)((e) - (p) > 40 ? 40 : (e) - (p)), (p)
 
 /* "0x" and 1..16 hex digits: a GUID. */
 static int parse_guid(rd *r, const char **pp, const char *e, uint64_t *g,
