@@ -196,6 +196,38 @@ static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
   return fl_detect_format(a->paths[side][0], &err);
 }
 
+/* Each side must hold a topology: routing dumps or attribute files alone
+ * describe no cable, and comparing against an empty side would report every
+ * planned node missing. Inputs whose format cannot be detected are left to
+ * the loader, which names the problem. 0 or FL_EXIT_USAGE (printed). */
+static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
+  static const char *const side_name[2] = {"design", "as-built"};
+  for (int side = 0; side < 2; side++) {
+    uint32_t given = a->fmt[side] ? a->fmt[side] : o->input_format;
+    uint32_t first = FL_FMT_AUTO;
+    int topo = 0, unknown = 0;
+    for (size_t i = 0; i < a->n_paths[side]; i++) {
+      fl_error err;
+      fl_error_clear(&err);
+      uint32_t f = given ? given : fl_detect_format(a->paths[side][i], &err);
+      unknown |= f == FL_FMT_AUTO;
+      topo |= fl_format_is_topology(f);
+      if (i == 0)
+        first = f;
+    }
+    if (topo || unknown)
+      continue;
+    fprintf(stderr,
+            "fabriclint: no topology among the %s inputs: %s is %s, which "
+            "describes no cable; each side of diff needs an ibnetdiscover "
+            "dump, a design, an opensm-subnet.lst, an ibdm topology, LLDP "
+            "captures or a cable plan\n",
+            side_name[side], a->paths[side][0], fl_format_name(first));
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
 /* Load both sides: in two threads when at most one side is XML (libxml2's
  * one-time initialisation must not race), else one after the other. */
 static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
@@ -380,7 +412,8 @@ int fl_cli_diff(int argc, char **argv) {
                                            : "fewer than two");
     goto done;
   }
-  if ((rc = load_both(&o, &a, &fd, &fb)) != 0)
+  if ((rc = check_side_roles(&o, &a)) != 0 ||
+      (rc = load_both(&o, &a, &fd, &fb)) != 0)
     goto done;
   /* --output must not overwrite an input: check every path of both sides */
   o.inputs = NULL;
