@@ -18,6 +18,7 @@
  * the shared parser (cli_common.h), so every common option behaves as in
  * `check`. Plugins are not loaded: diff findings come from the core.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -376,7 +377,7 @@ int fl_cli_diff(int argc, char **argv) {
   fl_fabric *fd = NULL, *fb = NULL;
   fl_findings fs = {0};
   fl_work_order wo = {0};
-  FILE *out = NULL;
+  fl_outfile out = {0};
   int rc = take_diff_options(argc, argv, &a);
   if (rc != 0) {
     rc = rc < 0 ? 0 : rc;
@@ -461,8 +462,12 @@ int fl_cli_diff(int argc, char **argv) {
   if (a.csv) {
     fl_findings_sort(&fs);
     fl_work_order_sort(&wo);
-    if (fl_work_order_csv(out, &wo) != 0) {
-      fprintf(stderr, "fabriclint: error writing the work order\n");
+    errno = 0;
+    if (fl_work_order_csv(out.f, &wo) != 0) {
+      fprintf(stderr, "fabriclint: %s: cannot write the work order: %s\n",
+              o.output && strcmp(o.output, "-") != 0 ? o.output
+                                                     : "standard output",
+              strerror(errno ? errno : EIO));
       rc = FL_EXIT_USAGE;
     } else {
       rc = 0;
@@ -485,11 +490,10 @@ int fl_cli_diff(int argc, char **argv) {
         rules[nr].level = DIFF_RULES[i].level;
         nr++;
       }
-    rc = fl_cli_report(&o, out, &fs, &counts, rules, nr, 0);
+    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);
   }
 done:
-  if (out && out != stdout && fl_cli_close_output(&o, out) != 0)
-    rc = FL_EXIT_USAGE;
+  rc = fl_cli_close_output(&out, rc);
   fl_findings_free(&fs);
   fl_work_order_free(&wo);
   fl_fabric_free(fd);

@@ -197,7 +197,7 @@ int fl_cli_info(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   }
   fl_fabric *fab = NULL;
-  FILE *out = NULL;
+  fl_outfile out = {0};
   rc = fl_cli_load_fabric(&o, &fab);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
@@ -208,14 +208,13 @@ int fl_cli_info(int argc, char **argv) {
     } else {
       gather(fab, s);
       if (o.out_format == FL_OUT_JSON)
-        print_json(out, &o, s);
+        print_json(out.f, &o, s);
       else
-        print_text(out, &o, s);
+        print_text(out.f, &o, s);
       free(s);
     }
-    if (out != stdout && fl_cli_close_output(&o, out) != 0)
-      rc = FL_EXIT_USAGE;
   }
+  rc = fl_cli_close_output(&out, rc);
   fl_fabric_free(fab);
   fl_cli_opts_free(&o);
   return rc;
@@ -332,18 +331,17 @@ int fl_cli_rules(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   }
   fl_host h;
-  FILE *out = NULL;
+  fl_outfile out = {0};
   rc = fl_cli_load_plugins(&o, &h);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc == 0) {
     if (o.out_format == FL_OUT_JSON)
-      rules_json(out, &h, o.rules);
+      rules_json(out.f, &h, o.rules);
     else
-      rules_text(out, &h, o.rules);
-    if (out != stdout)
-      fclose(out);
+      rules_text(out.f, &h, o.rules);
   }
+  rc = fl_cli_close_output(&out, rc);
   fl_host_free(&h);
   fl_cli_opts_free(&o);
   return rc;

@@ -27,4 +27,56 @@ printf 'nodes: [{name: spine-p01-01, rack: R01}, {name: ghost, rack: R9}]\n' >"$
 expect_rc 2 "$FL" info "$TMP/ft4.xml" "$TMP/ghost.yaml"
 expect_grep "$TMP/err" 'ghost\.yaml:1:.*unknown node "ghost"'
 
+# ---- outputs: nothing that existed before the run is ever removed ---------
+# A symlink to /dev/full (as root, -o /dev/full itself used to be unlinked):
+# every writer fails with exit 2 naming the path and the errno text, and the
+# symlink is still there afterwards.
+W="$TMP/w"; mkdir "$W"; ln -s /dev/full "$W/full"
+full_case() {
+  expect_rc 2 "$@"
+  expect_grep "$TMP/err" "$W/full: cannot write.*: No space left on device"
+  if [ -L "$W/full" ] && [ "$(readlink "$W/full")" = /dev/full ]; then pass; else fail "symlink removed by: $*"; fi
+}
+full_case "$FL" gen fat-tree --radix 4 -o "$W/full"
+full_case "$FL" gen fat-tree --radix 4 --format ibnetdiscover -o "$W/full"
+full_case "$FL" check --output "$W/full" "$TMP/ft4.xml"
+full_case "$FL" check --format json --output "$W/full" "$TMP/ft4.xml"
+full_case "$FL" check --write-baseline "$W/full" "$TMP/ft4.xml"
+full_case "$FL" diff --format csv --output "$W/full" "$TMP/ft4.xml" "$R/topology.ibnetdiscover"
+full_case "$FL" info --output "$W/full" "$TMP/ft4.xml"
+full_case "$FL" rules --output "$W/full"
+expect_eq "$(ls -A "$W")" "full" "no temporary file left beside the symlink"
+
+# A regular file whose rewrite fails (file size limit: EFBIG) keeps its
+# previous content and no temporary file is left behind.
+echo previous >"$W/reg"
+limited() { (trap '' XFSZ; ulimit -f 2; "$@"); }
+expect_rc 2 limited "$FL" gen fat-tree --radix 8 -o "$W/reg"
+expect_grep "$TMP/err" "^fabriclint gen: $W/reg: cannot write: File too large"
+expect_eq "$(cat "$W/reg")" previous "gen -o: previous content kept"
+expect_rc 2 limited "$FL" check --format json --output "$W/reg" "$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $W/reg: cannot write the report: File too large"
+expect_eq "$(cat "$W/reg")" previous "check --output: previous content kept"
+expect_eq "$(ls -A "$W" | sort | tr '\n' ' ')" "full reg " "no temporary file left"
+# a run that fails after opening --output (usage error) keeps the old report
+expect_rc 2 "$FL" check --rules 'nosuch.*' --output "$W/reg" "$TMP/ft4.xml"
+expect_eq "$(cat "$W/reg")" previous "failed check: previous report kept"
+
+# Success replaces a regular file in place, keeping its permission bits; a
+# symlink stays a symlink and its target gets the new content.
+chmod 640 "$W/reg"
+expect_rc 0 "$FL" gen fat-tree --radix 4 -o "$W/reg"
+expect_eq "$(stat -c %a "$W/reg")" 640 "mode of a replaced file"
+expect_eq "$(cmp -s "$W/reg" "$TMP/ft4.xml" && echo same)" same "replaced content"
+echo x >"$W/target"; ln -s target "$W/link"
+expect_rc 0 "$FL" gen fat-tree --radix 4 -o "$W/link"
+expect_eq "$(readlink "$W/link")" target "symlink kept"
+expect_eq "$(cmp -s "$W/target" "$TMP/ft4.xml" && echo same)" same "symlink target written"
+# a new file gets the umask's mode; a character device is written directly
+(umask 027; "$FL" gen fat-tree --radix 4 -o "$W/new.xml") || fail "gen new.xml"
+expect_eq "$(stat -c %a "$W/new.xml")" 640 "mode of a new file under umask 027"
+expect_rc 0 "$FL" check --output /dev/stdout "$TMP/ft4.xml"
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\)'
+expect_eq "$(ls -A "$W" | sort | tr '\n' ' ')" "full link new.xml reg target " "folder after the successful runs"
+
 finish
