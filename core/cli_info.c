@@ -249,6 +249,10 @@ static json_t *rule_json(const fl_rule_def *r) {
                                          : json_null());
     json_object_set_new(jp, "unit",
                         p->unit ? json_string(p->unit) : json_null());
+    if (p->min_value) /* host copies are full size: added after 1.0 */
+      json_object_set_new(jp, "min", json_string(p->min_value));
+    if (p->max_value)
+      json_object_set_new(jp, "max", json_string(p->max_value));
     json_object_set_new(jp, "doc", json_string(p->doc ? p->doc : ""));
     json_array_append_new(params, jp);
   }
@@ -312,8 +316,13 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
         const fl_param_def *pd = rd->params[k];
         int has_def = pd->default_value && *pd->default_value;
         int has_unit = pd->unit && *pd->unit;
-        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s: %s\n", rd->id,
-                pd->name, param_type_name(pd->type),
+        char range[96] = "";
+        if (pd->min_value || pd->max_value) /* host copies are full size */
+          snprintf(range, sizeof range, " [%s..%s]",
+                   pd->min_value ? pd->min_value : "",
+                   pd->max_value ? pd->max_value : "");
+        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s%s: %s\n", rd->id,
+                pd->name, param_type_name(pd->type), range,
                 has_def ? " (default " : "", has_def ? pd->default_value : "",
                 has_def && has_unit ? " " : "",
                 has_def && has_unit ? pd->unit : "", has_def ? ")" : "",

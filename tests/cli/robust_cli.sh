@@ -79,4 +79,48 @@ expect_rc 0 "$FL" check --output /dev/stdout "$TMP/ft4.xml"
 expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\)'
 expect_eq "$(ls -A "$W" | sort | tr '\n' ' ')" "full link new.xml reg target " "folder after the successful runs"
 
+# ---- parameters: finite, typed, within the declared range -----------------
+AR=(--rules 'adaptive-routing.*' "$R/topology.ibnetdiscover" "$R/opensm-lfts.dump" "$FL_SRC/tests/fixtures/ar/partial-group.far")
+expect_rc 1 "$FL" check --fail-on warning --param adaptive-routing.coverage.threshold=100 "${AR[@]}"
+expect_grep "$TMP/out" 'warning: adaptive-routing\.coverage'
+for v in nan -5 inf 1e999 100.5 0x1p99; do
+  expect_rc 2 "$FL" check --param adaptive-routing.coverage.threshold=$v "${AR[@]}"
+  expect_eq "$(cat "$TMP/err")" "fabriclint: --param adaptive-routing.coverage.threshold=$v: expected a finite number from 0 to 100 (%)" "threshold=$v"
+done
+for v in nan inf -0.1 2; do
+  expect_rc 2 "$FL" check --rules ecmp-balance.link-load --param ecmp-balance.link-load.min-ebb=$v "$R/topology.ibnetdiscover"
+  expect_grep "$TMP/err" "min-ebb=$v: expected a finite number from 0 to 1\$"
+done
+# integers: overflow, negative where the value is a count or a seed, bools
+expect_rc 2 "$FL" check --param deadlock.max-examples=99999999999999999999 "$TMP/ft4.xml"
+expect_grep "$TMP/err" '^fabriclint: --param deadlock\.max-examples=99999999999999999999: expected an integer from 1 to 1000000 \(findings\)$'
+expect_rc 2 "$FL" check --param ecmp-balance.seed=-1 "$TMP/ft4.xml"
+expect_grep "$TMP/err" 'ecmp-balance\.seed=-1: expected an integer >= 0$'
+expect_rc 2 "$FL" check --param failure-domains.allow-single-homed=2 "$TMP/ft4.xml"
+expect_grep "$TMP/err" 'allow-single-homed=2: expected true, false, 1 or 0$'
+# the same check for policy values, with the policy's line and column
+printf 'params:\n  deadlock.credit-loop:\n    max-examples: -3\n' >"$TMP/pol.yaml"
+expect_rc 2 "$FL" check --policy "$TMP/pol.yaml" "$TMP/ft4.xml"
+expect_grep "$TMP/err" "pol\.yaml:3:19: params: deadlock\.credit-loop\.max-examples=-3: expected an integer from 1 to 1000000 \(findings\)"
+printf 'params:\n  adaptive-routing:\n    threshold: nan\n' >"$TMP/pol.yaml"
+expect_rc 2 "$FL" check --policy "$TMP/pol.yaml" "$TMP/ft4.xml"
+expect_grep "$TMP/err" "pol\.yaml:3:16: params: adaptive-routing\.threshold=nan: expected a finite number from 0 to 100"
+# rules lists the range
+expect_rc 0 "$FL" rules --rules adaptive-routing.coverage
+expect_grep "$TMP/out" 'adaptive-routing\.coverage\.threshold=<double> \[0\.\.100\] \(default 100 %\)'
+# a test plugin: an ABI 1.0-size declaration still gets the finite check,
+# bounds apply inclusively, a rule reads exactly the value given
+TP="$FL_BUILD/tests/plugins"
+P=(--no-builtin-plugins --plugin "$TP/param_ranges.so" --fail-on never)
+expect_rc 0 "$FL" check "${P[@]}" --param tp-params.probe.width=4 --param tp-params.share=1 --param tp-params.probe.ratio=7 "$TMP/ft4.xml"
+expect_grep "$TMP/out" '^warning: tp-params\.probe: width=4 share=1 ratio=7$'
+expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.ratio=nan "$TMP/ft4.xml"
+expect_eq "$(cat "$TMP/err")" "fabriclint: --param tp-params.probe.ratio=nan: expected a finite number" "ABI 1.0-size declaration"
+expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.width=5 "$TMP/ft4.xml"
+expect_grep "$TMP/err" 'width=5: expected an integer from 2 to 4 \(lanes\)$'
+expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.width=1 "$TMP/ft4.xml"
+# a plugin whose default lies outside its own range is refused: exit 3
+expect_rc 3 "$FL" rules --no-builtin-plugins --plugin "$TP/bad_default.so"
+expect_grep "$TMP/err" "bad_default\.so: rule 'tp-bad-default\.probe': parameter 'width': default '9' does not fit its declaration \(expected an integer from 2 to 4 \(lanes\)\)"
+
 finish
