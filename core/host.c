@@ -375,22 +375,58 @@ void fl_host_free(fl_host *h) {
 /* ---- loading
  * ---------------------------------------------------------------------- */
 
-static int check_perms(const char *path, const char *what, fl_error *err) {
+/* Plugin trust, the rule of sshd's StrictModes (secure_filename()): a
+ * plugin runs with the user's rights, so nobody else may be able to change
+ * or replace it. For the real path (symlinks resolved) of the plugin file or
+ * folder, every component up to "/" must be owned by root or the effective
+ * user and be writable neither by its group nor by others, except that an
+ * ancestor folder (not the plugin's own folder) may be writable when it has
+ * the sticky bit: others cannot then rename or remove what they do not own
+ * in it (/tmp, /var/tmp). The plugin's own folder gets no such exception:
+ * anyone could add a .so to a sticky folder. */
+static int check_component(const char *path, const char *what, int sticky_ok,
+                           fl_error *err) {
   struct stat st;
   if (stat(path, &st) != 0)
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0, "cannot stat %s: %s", what,
                         strerror(errno));
-  if (st.st_mode & S_IWOTH)
-    return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
-                        "refusing to load plugins: %s is writable by other "
-                        "users (mode %03o); run chmod o-w on it",
-                        what, (unsigned)(st.st_mode & 0777));
   if (st.st_uid != 0 && st.st_uid != geteuid())
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
                         "refusing to load plugins: %s is owned by uid %u, "
                         "neither root nor the current user",
                         what, (unsigned)st.st_uid);
+  if (sticky_ok && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))
+    return FL_OK;
+  if (st.st_mode & (S_IWOTH | S_IWGRP))
+    return fl_error_set(
+        err, FL_EPLUGIN, path, 0, 0,
+        "refusing to load plugins: %s is writable by %s "
+        "(mode %03o); run chmod %s on it",
+        what, (st.st_mode & S_IWOTH) ? "other users" : "its group",
+        (unsigned)(st.st_mode & 0777), (st.st_mode & S_IWOTH) ? "go-w" : "g-w");
   return FL_OK;
+}
+
+/* Check @real (an absolute, resolved path) and every folder above it. The
+ * first @strict components (the file and its folder: 2; a plugin folder: 1)
+ * get no sticky exception. @what names the first component. */
+static int check_perms_chain(const char *real, const char *what, int strict,
+                             fl_error *err) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", real);
+  for (int level = 0;; level++) {
+    const char *w = level == 0       ? what
+                    : level < strict ? "the plugin's folder"
+                                     : "a folder above the plugins";
+    int rc = check_component(p, w, level >= strict, err);
+    if (rc != FL_OK || strcmp(p, "/") == 0 || !strchr(p, '/'))
+      return rc;
+    char *slash = strrchr(p, '/');
+    if (slash == p)
+      p[1] = '\0';
+    else
+      *slash = '\0';
+  }
 }
 
 static int valid_rule_id(const char *id, const char *plugin) {
@@ -546,17 +582,11 @@ static int add_plugin(fl_host *h, const char *path, void *handle,
 }
 
 int fl_host_load_file(fl_host *h, const char *path, fl_error *err) {
-  char real[PATH_MAX], dir[PATH_MAX];
+  char real[PATH_MAX];
   if (!realpath(path, real))
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0, "cannot open plugin: %s",
                         strerror(errno));
-  snprintf(dir, sizeof dir, "%s", real);
-  char *slash = strrchr(dir, '/');
-  if (slash && slash != dir)
-    *slash = '\0';
-  int rc = check_perms(dir, "the plugin's folder", err);
-  if (rc == FL_OK)
-    rc = check_perms(real, "the plugin file", err);
+  int rc = check_perms_chain(real, "the plugin file", 2, err);
   if (rc != FL_OK)
     return rc;
   void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
@@ -590,7 +620,11 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
-  int rc = check_perms(dir, "the plugin folder", err);
+  char real[PATH_MAX];
+  if (!realpath(dir, real))
+    return fl_error_set(err, FL_EPLUGIN, dir, 0, 0,
+                        "cannot open plugin folder: %s", strerror(errno));
+  int rc = check_perms_chain(real, "the plugin folder", 1, err);
   if (rc != FL_OK)
     return rc;
   DIR *d = opendir(dir);

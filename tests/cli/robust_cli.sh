@@ -123,4 +123,39 @@ expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.width=1 "$TMP/ft4.xml"
 expect_rc 3 "$FL" rules --no-builtin-plugins --plugin "$TP/bad_default.so"
 expect_grep "$TMP/err" "bad_default\.so: rule 'tp-bad-default\.probe': parameter 'width': default '9' does not fit its declaration \(expected an integer from 2 to 4 \(lanes\)\)"
 
+# ---- plugin trust: the file, its folder and every folder up to / ----------
+# (sshd StrictModes: owned by root or us, not group/world writable; a sticky
+# ancestor such as /tmp, which holds $TMP, is accepted)
+GOOD="$FL_BUILD/tests/plugins/good.so"
+K="$TMP/k"; mkdir -m 755 "$K"
+mkdir -m 755 "$K/gf"; cp "$GOOD" "$K/gf/"; chmod 664 "$K/gf/good.so"
+expect_rc 3 "$FL" rules --plugin-path "$K/gf"
+expect_eq "$(cat "$TMP/err")" "fabriclint: $K/gf/good.so: refusing to load plugins: the plugin file is writable by its group (mode 664); run chmod g-w on it" "group-writable plugin file"
+mkdir -m 775 "$K/gd"; cp "$GOOD" "$K/gd/"; chmod 775 "$K/gd"
+expect_rc 3 "$FL" rules --plugin-path "$K/gd"
+expect_grep "$TMP/err" "^fabriclint: $K/gd: refusing to load plugins: the plugin folder is writable by its group \(mode 775\)"
+expect_rc 3 env FABRICLINT_PLUGIN_PATH="$K/gd" "$FL" rules
+expect_grep "$TMP/err" "^fabriclint: $K/gd: .*writable by its group"
+expect_rc 3 "$FL" rules --plugin "$K/gd/good.so"
+expect_grep "$TMP/err" "^fabriclint: $K/gd: refusing to load plugins: the plugin's folder is writable by its group"
+# a world-writable ancestor without the sticky bit: anyone could rename the
+# folder below it and put their own .so in its place
+mkdir -p "$K/ww/sub"; chmod 777 "$K/ww"; chmod 755 "$K/ww/sub"; cp "$GOOD" "$K/ww/sub/"
+expect_rc 3 "$FL" rules --plugin-path "$K/ww/sub"
+expect_eq "$(cat "$TMP/err")" "fabriclint: $K/ww: refusing to load plugins: a folder above the plugins is writable by other users (mode 777); run chmod go-w on it" "world-writable ancestor"
+# ... also when reached through a symlink from a safe place (real path)
+ln -s "$K/ww/sub/good.so" "$K/link.so"
+expect_rc 3 "$FL" rules --plugin "$K/link.so"
+expect_grep "$TMP/err" "^fabriclint: $K/ww: .*a folder above the plugins is writable by other users"
+# the same ancestor with the sticky bit is accepted ...
+chmod 1777 "$K/ww"
+expect_rc 0 "$FL" rules --no-builtin-plugins --plugin-path "$K/ww/sub"
+expect_grep "$TMP/out" '^tp-good '
+# ... but a sticky world-writable plugin folder itself is not
+mkdir -m 1777 "$K/st"; cp "$GOOD" "$K/st/"
+expect_rc 3 "$FL" rules --plugin-path "$K/st"
+expect_grep "$TMP/err" "^fabriclint: $K/st: refusing to load plugins: the plugin folder is writable by other users \(mode 777\)"
+# the build tree itself passes (umask 022)
+expect_rc 0 "$FL" rules --plugin "$GOOD"
+
 finish
