@@ -4,6 +4,7 @@
  */
 #include "baseline.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <jansson.h>
 
 #include "fabriclint/types.h"
+#include "outfile.h"
 
 /* Findings that take part in baselines. */
 static int baselinable(const fl_finding_rec *r) {
@@ -157,14 +159,22 @@ int fl_baseline_write(const fl_findings *fs, const char *path, fl_error *err) {
   free(v);
   json_t *root =
       json_pack("{s:i,s:o}", "fabriclint_baseline", 1, "findings", arr);
-  FILE *f = root ? fopen(path, "w") : NULL;
-  int bad = !f || json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
-            fputc('\n', f) == EOF;
-  if (f && fclose(f) != 0)
-    bad = 1;
+  if (!root)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  fl_outfile of;
+  int rc = fl_outfile_open(&of, path, err);
+  if (rc == FL_OK) {
+    errno = 0;
+    if (json_dumpf(root, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
+        fputc('\n', of.f) != EOF) {
+      rc = fl_outfile_commit(&of, err);
+    } else {
+      int e = errno ? errno : EIO;
+      fl_outfile_abort(&of); /* the previous baseline stays */
+      rc = fl_error_set(err, FL_EIO, path, 0, 0,
+                        "cannot write the baseline: %s", strerror(e));
+    }
+  }
   json_decref(root);
-  int rc =
-      bad ? fl_error_set(err, FL_EIO, path, 0, 0, "cannot write the baseline")
-          : FL_OK;
   return rc;
 }

@@ -444,27 +444,36 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
   return 0;
 }
 
-int fl_cli_close_output(const fl_cli_opts *o, FILE *out) {
-  int bad = ferror(out);
-  if (fclose(out) != 0 || bad) {
-    fprintf(stderr, "fabriclint: %s: error writing the report: %s\n",
-            o->output ? o->output : "(output)", strerror(errno ? errno : EIO));
-    return -1;
+int fl_cli_close_output(fl_outfile *out, int rc) {
+  if (!out->path) { /* standard output: main() checks it */
+    memset(out, 0, sizeof *out);
+    return rc;
   }
-  return 0;
+  if (rc == FL_EXIT_USAGE) {
+    fl_outfile_abort(out);
+    return rc;
+  }
+  fl_error err;
+  fl_error_clear(&err);
+  if (fl_outfile_commit(out, &err) != FL_OK) {
+    print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return rc;
 }
 
-int fl_cli_open_output(const fl_cli_opts *o, FILE **out) {
-  *out = stdout;
+int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out) {
+  memset(out, 0, sizeof *out);
+  out->f = stdout;
   if (!o->output || strcmp(o->output, "-") == 0)
     return 0;
   int rc = fl_cli_check_outputs(o, o->inputs, o->n_inputs);
   if (rc != 0)
     return rc;
-  *out = fopen(o->output, "w");
-  if (!*out) {
-    fprintf(stderr, "fabriclint: %s: cannot write: ", o->output);
-    perror(NULL);
+  fl_error err;
+  fl_error_clear(&err);
+  if (fl_outfile_open(out, o->output, &err) != FL_OK) {
+    print_error(&err);
     return FL_EXIT_USAGE;
   }
   return 0;
@@ -627,10 +636,15 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                         n_all,   o->inputs,  o->n_inputs,
                         n_rules, o->fail_on, o->baseline_path != NULL,
                         o->quiet};
+  errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
+  int e = errno ? errno : EIO;
   free(all);
   if (wrc != 0) {
-    fprintf(stderr, "fabriclint: error writing the report\n");
+    fprintf(stderr, "fabriclint: %s: cannot write the report: %s\n",
+            o->output && strcmp(o->output, "-") != 0 ? o->output
+                                                     : "standard output",
+            strerror(e));
     return FL_EXIT_USAGE;
   }
   if (run_failed)
@@ -654,7 +668,7 @@ int fl_cli_check(int argc, char **argv) {
   fl_host host;
   fl_host_init(&host);
   fl_fabric *fab = NULL;
-  FILE *out = NULL;
+  fl_outfile out = {0};
   fl_findings fs = {0};
   fl_rule_run *runs = NULL;
   fl_report_rule *rules = NULL;
@@ -699,12 +713,11 @@ int fl_cli_check(int argc, char **argv) {
         runs[i].failed,     runs[i].message};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
-  rc = fl_cli_report(&o, out, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
   if (run_rc != FL_OK)
     print_error(&err);
 done:
-  if (out && out != stdout && fl_cli_close_output(&o, out) != 0)
-    rc = FL_EXIT_USAGE;
+  rc = fl_cli_close_output(&out, rc);
   free(rules);
   free(runs);
   fl_findings_free(&fs);

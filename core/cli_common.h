@@ -9,6 +9,7 @@
 
 #include "fabriclint/load.h"
 #include "host.h"
+#include "outfile.h"
 #include "policy.h"
 #include "report.h"
 
@@ -52,16 +53,21 @@ int fl_cli_usage_error(const char *fmt, const char *arg);
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input; 0 or FL_EXIT_USAGE (error printed). */
 int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out);
-/** Open --output (refusing to overwrite an input); 0 or FL_EXIT_USAGE. */
-int fl_cli_open_output(const fl_cli_opts *o, FILE **out);
+/** Open --output (refusing to overwrite an input) through a temporary file
+ * (core/outfile.h), or standard output without --output or with `-`;
+ * @out->f is where to write. 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
 /** Refuse --output / --write-baseline paths that would overwrite an input
  * (or a file in an input folder), the policy, the baseline or the
  * node-name map; 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs);
-/** Close the --output file; on a write error say so (naming the file) and
- * return -1. */
-int fl_cli_close_output(const fl_cli_opts *o, FILE *out);
+/** Finish the --output file given the command's exit code @rc: with
+ * FL_EXIT_USAGE the report is incomplete and dropped (an existing file keeps
+ * its previous content), otherwise it is put in place. Returns @rc, or
+ * FL_EXIT_USAGE when writing failed (message names the file and the errno
+ * text). Safe on an @out never opened (zero-filled). */
+int fl_cli_close_output(fl_outfile *out, int rc);
 
 /**
  * fl_cli_report() — the common tail of `check` and `diff`: apply the

@@ -18,6 +18,7 @@
  * the shared parser (cli_common.h), so every common option behaves as in
  * `check`. Plugins are not loaded: diff findings come from the core.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -196,6 +197,38 @@ static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
   return fl_detect_format(a->paths[side][0], &err);
 }
 
+/* Each side must hold a topology: routing dumps or attribute files alone
+ * describe no cable, and comparing against an empty side would report every
+ * planned node missing. Inputs whose format cannot be detected are left to
+ * the loader, which names the problem. 0 or FL_EXIT_USAGE (printed). */
+static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
+  static const char *const side_name[2] = {"design", "as-built"};
+  for (int side = 0; side < 2; side++) {
+    uint32_t given = a->fmt[side] ? a->fmt[side] : o->input_format;
+    uint32_t first = FL_FMT_AUTO;
+    int topo = 0, unknown = 0;
+    for (size_t i = 0; i < a->n_paths[side]; i++) {
+      fl_error err;
+      fl_error_clear(&err);
+      uint32_t f = given ? given : fl_detect_format(a->paths[side][i], &err);
+      unknown |= f == FL_FMT_AUTO;
+      topo |= fl_format_is_topology(f);
+      if (i == 0)
+        first = f;
+    }
+    if (topo || unknown)
+      continue;
+    fprintf(stderr,
+            "fabriclint: no topology among the %s inputs: %s is %s, which "
+            "describes no cable; each side of diff needs an ibnetdiscover "
+            "dump, a design, an opensm-subnet.lst, an ibdm topology, LLDP "
+            "captures or a cable plan\n",
+            side_name[side], a->paths[side][0], fl_format_name(first));
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
 /* Load both sides: in two threads when at most one side is XML (libxml2's
  * one-time initialisation must not race), else one after the other. */
 static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
@@ -344,7 +377,7 @@ int fl_cli_diff(int argc, char **argv) {
   fl_fabric *fd = NULL, *fb = NULL;
   fl_findings fs = {0};
   fl_work_order wo = {0};
-  FILE *out = NULL;
+  fl_outfile out = {0};
   int rc = take_diff_options(argc, argv, &a);
   if (rc != 0) {
     rc = rc < 0 ? 0 : rc;
@@ -380,7 +413,8 @@ int fl_cli_diff(int argc, char **argv) {
                                            : "fewer than two");
     goto done;
   }
-  if ((rc = load_both(&o, &a, &fd, &fb)) != 0)
+  if ((rc = check_side_roles(&o, &a)) != 0 ||
+      (rc = load_both(&o, &a, &fd, &fb)) != 0)
     goto done;
   /* --output must not overwrite an input: check every path of both sides */
   o.inputs = NULL;
@@ -428,8 +462,12 @@ int fl_cli_diff(int argc, char **argv) {
   if (a.csv) {
     fl_findings_sort(&fs);
     fl_work_order_sort(&wo);
-    if (fl_work_order_csv(out, &wo) != 0) {
-      fprintf(stderr, "fabriclint: error writing the work order\n");
+    errno = 0;
+    if (fl_work_order_csv(out.f, &wo) != 0) {
+      fprintf(stderr, "fabriclint: %s: cannot write the work order: %s\n",
+              o.output && strcmp(o.output, "-") != 0 ? o.output
+                                                     : "standard output",
+              strerror(errno ? errno : EIO));
       rc = FL_EXIT_USAGE;
     } else {
       rc = 0;
@@ -452,11 +490,10 @@ int fl_cli_diff(int argc, char **argv) {
         rules[nr].level = DIFF_RULES[i].level;
         nr++;
       }
-    rc = fl_cli_report(&o, out, &fs, &counts, rules, nr, 0);
+    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);
   }
 done:
-  if (out && out != stdout && fl_cli_close_output(&o, out) != 0)
-    rc = FL_EXIT_USAGE;
+  rc = fl_cli_close_output(&out, rc);
   fl_findings_free(&fs);
   fl_work_order_free(&wo);
   fl_fabric_free(fd);

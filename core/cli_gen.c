@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "fabriclint/gen.h"
 #include "fabriclint/write.h"
+#include "outfile.h"
 
 #define EXIT_USAGE 2
 #define MAX_RAILS  254
@@ -317,23 +318,34 @@ static int write_fabric(const gen_args *a, const fl_fabric *fab, FILE *out,
   }
 }
 
-/** Write to -o FILE (removed again on failure) or stdout. */
+/** Write to -o FILE or stdout. -o goes through core/outfile.h: a temporary
+ * file renamed into place, or the path itself when it is not a regular file;
+ * on failure nothing that existed before the run is removed. */
 static int emit(const gen_args *a, const fl_fabric *fab) {
   fl_error err;
   char msg[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 32];
   fl_error_clear(&err);
-  FILE *out = a->output ? fopen(a->output, "w") : stdout;
-  if (!out) {
-    fprintf(stderr, "fabriclint gen: %s: %s\n", a->output, strerror(errno));
+  fl_outfile of = {0};
+  if (a->output && fl_outfile_open(&of, a->output, &err) != FL_OK) {
+    fprintf(stderr, "fabriclint gen: %s\n",
+            fl_error_format(&err, msg, (uint32_t)sizeof msg));
     return EXIT_USAGE;
   }
-  int rc = write_fabric(a, fab, out, &err);
-  if (a->output && fclose(out) != 0 && rc == FL_OK)
-    rc = fl_error_set(&err, FL_EIO, a->output, 0, 0, "%s", strerror(errno));
+  errno = 0;
+  int rc = write_fabric(a, fab, a->output ? of.f : stdout, &err);
+  int e = errno ? errno : EIO;
+  if (a->output && rc == FL_OK) {
+    rc = fl_outfile_commit(&of, &err);
+  } else if (a->output) {
+    fl_outfile_abort(&of); /* removes only the temporary file */
+    if (rc == FL_EIO) {
+      fl_error_clear(&err);
+      fl_error_set(&err, FL_EIO, a->output, 0, 0, "cannot write: %s",
+                   strerror(e));
+    }
+  }
   if (rc == FL_OK)
     return 0;
-  if (a->output)
-    remove(a->output);
   fprintf(stderr, "fabriclint gen: %s\n",
           fl_error_format(&err, msg, (uint32_t)sizeof msg));
   return EXIT_USAGE;

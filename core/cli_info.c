@@ -197,7 +197,7 @@ int fl_cli_info(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   }
   fl_fabric *fab = NULL;
-  FILE *out = NULL;
+  fl_outfile out = {0};
   rc = fl_cli_load_fabric(&o, &fab);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
@@ -208,14 +208,13 @@ int fl_cli_info(int argc, char **argv) {
     } else {
       gather(fab, s);
       if (o.out_format == FL_OUT_JSON)
-        print_json(out, &o, s);
+        print_json(out.f, &o, s);
       else
-        print_text(out, &o, s);
+        print_text(out.f, &o, s);
       free(s);
     }
-    if (out != stdout && fl_cli_close_output(&o, out) != 0)
-      rc = FL_EXIT_USAGE;
   }
+  rc = fl_cli_close_output(&out, rc);
   fl_fabric_free(fab);
   fl_cli_opts_free(&o);
   return rc;
@@ -250,6 +249,10 @@ static json_t *rule_json(const fl_rule_def *r) {
                                          : json_null());
     json_object_set_new(jp, "unit",
                         p->unit ? json_string(p->unit) : json_null());
+    if (p->min_value) /* host copies are full size: added after 1.0 */
+      json_object_set_new(jp, "min", json_string(p->min_value));
+    if (p->max_value)
+      json_object_set_new(jp, "max", json_string(p->max_value));
     json_object_set_new(jp, "doc", json_string(p->doc ? p->doc : ""));
     json_array_append_new(params, jp);
   }
@@ -313,8 +316,13 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
         const fl_param_def *pd = rd->params[k];
         int has_def = pd->default_value && *pd->default_value;
         int has_unit = pd->unit && *pd->unit;
-        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s: %s\n", rd->id,
-                pd->name, param_type_name(pd->type),
+        char range[96] = "";
+        if (pd->min_value || pd->max_value) /* host copies are full size */
+          snprintf(range, sizeof range, " [%s..%s]",
+                   pd->min_value ? pd->min_value : "",
+                   pd->max_value ? pd->max_value : "");
+        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s%s: %s\n", rd->id,
+                pd->name, param_type_name(pd->type), range,
                 has_def ? " (default " : "", has_def ? pd->default_value : "",
                 has_def && has_unit ? " " : "",
                 has_def && has_unit ? pd->unit : "", has_def ? ")" : "",
@@ -332,18 +340,17 @@ int fl_cli_rules(int argc, char **argv) {
     return rc < 0 ? 0 : rc;
   }
   fl_host h;
-  FILE *out = NULL;
+  fl_outfile out = {0};
   rc = fl_cli_load_plugins(&o, &h);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc == 0) {
     if (o.out_format == FL_OUT_JSON)
-      rules_json(out, &h, o.rules);
+      rules_json(out.f, &h, o.rules);
     else
-      rules_text(out, &h, o.rules);
-    if (out != stdout)
-      fclose(out);
+      rules_text(out.f, &h, o.rules);
   }
+  rc = fl_cli_close_output(&out, rc);
   fl_host_free(&h);
   fl_cli_opts_free(&o);
   return rc;

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
 #include "graph.h"
+#include "param_check.h"
 
 struct fl_ctx {
   fl_host *host;
@@ -82,48 +84,30 @@ static const char *param_text(fl_ctx *c, const char *name,
   return *def ? (*def)->default_value : NULL;
 }
 
-static int parse_int_text(const char *s, int64_t *out) {
-  if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0) {
-    *out = 1;
-    return FL_OK;
-  }
-  if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0) {
-    *out = 0;
-    return FL_OK;
-  }
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 0);
-  if (errno || end == s || *end)
-    return FL_EINVAL;
-  *out = v;
-  return FL_OK;
-}
-
-static int parse_double_text(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end)
-    return FL_EINVAL;
-  *out = v;
-  return FL_OK;
-}
-
+/* Values were checked before the run (fl_host_check_params,
+ * fl_host_set_policy); checking again here keeps a rule from ever reading
+ * a value outside its own declaration (a plugin-wide value checked against
+ * another rule's). */
 static int api_param_int(fl_ctx *c, const char *name, int64_t *out) {
   const fl_param_def *d;
   const char *t = param_text(c, name, &d);
+  char why[256];
   if (!t || !*t)
     return FL_ENOTFOUND;
-  return parse_int_text(t, out);
+  if (d && fl_param_check_value(d, t, why, sizeof why) != FL_OK)
+    return FL_EINVAL;
+  return fl_param_parse_int(t, out);
 }
 
 static int api_param_double(fl_ctx *c, const char *name, double *out) {
   const fl_param_def *d;
   const char *t = param_text(c, name, &d);
+  char why[256];
   if (!t || !*t)
     return FL_ENOTFOUND;
-  return parse_double_text(t, out);
+  if (d && fl_param_check_value(d, t, why, sizeof why) != FL_OK)
+    return FL_EINVAL;
+  return fl_param_parse_double(t, out);
 }
 
 static int api_param_string(fl_ctx *c, const char *name, const char **out) {
@@ -391,22 +375,58 @@ void fl_host_free(fl_host *h) {
 /* ---- loading
  * ---------------------------------------------------------------------- */
 
-static int check_perms(const char *path, const char *what, fl_error *err) {
+/* Plugin trust, the rule of sshd's StrictModes (secure_filename()): a
+ * plugin runs with the user's rights, so nobody else may be able to change
+ * or replace it. For the real path (symlinks resolved) of the plugin file or
+ * folder, every component up to "/" must be owned by root or the effective
+ * user and be writable neither by its group nor by others, except that an
+ * ancestor folder (not the plugin's own folder) may be writable when it has
+ * the sticky bit: others cannot then rename or remove what they do not own
+ * in it (/tmp, /var/tmp). The plugin's own folder gets no such exception:
+ * anyone could add a .so to a sticky folder. */
+static int check_component(const char *path, const char *what, int sticky_ok,
+                           fl_error *err) {
   struct stat st;
   if (stat(path, &st) != 0)
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0, "cannot stat %s: %s", what,
                         strerror(errno));
-  if (st.st_mode & S_IWOTH)
-    return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
-                        "refusing to load plugins: %s is writable by other "
-                        "users (mode %03o); run chmod o-w on it",
-                        what, (unsigned)(st.st_mode & 0777));
   if (st.st_uid != 0 && st.st_uid != geteuid())
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
                         "refusing to load plugins: %s is owned by uid %u, "
                         "neither root nor the current user",
                         what, (unsigned)st.st_uid);
+  if (sticky_ok && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX))
+    return FL_OK;
+  if (st.st_mode & (S_IWOTH | S_IWGRP))
+    return fl_error_set(
+        err, FL_EPLUGIN, path, 0, 0,
+        "refusing to load plugins: %s is writable by %s "
+        "(mode %03o); run chmod %s on it",
+        what, (st.st_mode & S_IWOTH) ? "other users" : "its group",
+        (unsigned)(st.st_mode & 0777), (st.st_mode & S_IWOTH) ? "go-w" : "g-w");
   return FL_OK;
+}
+
+/* Check @real (an absolute, resolved path) and every folder above it. The
+ * first @strict components (the file and its folder: 2; a plugin folder: 1)
+ * get no sticky exception. @what names the first component. */
+static int check_perms_chain(const char *real, const char *what, int strict,
+                             fl_error *err) {
+  char p[PATH_MAX];
+  snprintf(p, sizeof p, "%s", real);
+  for (int level = 0;; level++) {
+    const char *w = level == 0       ? what
+                    : level < strict ? "the plugin's folder"
+                                     : "a folder above the plugins";
+    int rc = check_component(p, w, level >= strict, err);
+    if (rc != FL_OK || strcmp(p, "/") == 0 || !strchr(p, '/'))
+      return rc;
+    char *slash = strrchr(p, '/');
+    if (slash == p)
+      p[1] = '\0';
+    else
+      *slash = '\0';
+  }
 }
 
 static int valid_rule_id(const char *id, const char *plugin) {
@@ -431,6 +451,10 @@ static const fl_rule_def *find_rule(const fl_host *h, const char *id) {
         return h->plugins[i].rules[r];
   return NULL;
 }
+
+/* fl_param_def as ABI 1.0 defined it (up to @doc). */
+#define PARAM_DEF_V1_0_SIZE                                                    \
+  (offsetof(fl_param_def, doc) + sizeof(((fl_param_def *)0)->doc))
 
 /* Copy and validate the rules of @p (descriptor already copied). */
 static int copy_rules(fl_host *h, fl_loaded_plugin *p, const fl_plugin_desc *d,
@@ -472,13 +496,21 @@ static int copy_rules(fl_host *h, fl_loaded_plugin *p, const fl_plugin_desc *d,
       return fl_error_set(err, FL_ENOMEM, p->path, 0, 0, "out of memory");
     for (uint32_t k = 0; k < r->n_params; k++) {
       const fl_param_def *ps = src->params[k];
-      if (!ps || ps->struct_size < sizeof(fl_param_def) || !ps->name)
+      if (!ps || ps->struct_size < PARAM_DEF_V1_0_SIZE || !ps->name)
         return fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
                             "rule '%s': parameter %u is malformed", r->id, k);
-      p->params[i][k] = calloc(1, sizeof(fl_param_def));
-      if (!p->params[i][k])
+      fl_param_def *pd = calloc(1, sizeof(fl_param_def));
+      if (!pd)
         return fl_error_set(err, FL_ENOMEM, p->path, 0, 0, "out of memory");
-      memcpy(p->params[i][k], ps, sizeof(fl_param_def));
+      p->params[i][k] = pd;
+      memcpy(pd, ps,
+             ps->struct_size < sizeof *pd ? ps->struct_size : sizeof *pd);
+      pd->struct_size = sizeof *pd; /* zero-filled beyond the plugin's */
+      char why[256];
+      if (fl_param_check_def(pd, why, sizeof why) != FL_OK)
+        return fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
+                            "rule '%s': parameter '%s': %s", r->id, pd->name,
+                            why);
     }
     r->params = (const fl_param_def *const *)p->params[i];
   }
@@ -550,17 +582,11 @@ static int add_plugin(fl_host *h, const char *path, void *handle,
 }
 
 int fl_host_load_file(fl_host *h, const char *path, fl_error *err) {
-  char real[PATH_MAX], dir[PATH_MAX];
+  char real[PATH_MAX];
   if (!realpath(path, real))
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0, "cannot open plugin: %s",
                         strerror(errno));
-  snprintf(dir, sizeof dir, "%s", real);
-  char *slash = strrchr(dir, '/');
-  if (slash && slash != dir)
-    *slash = '\0';
-  int rc = check_perms(dir, "the plugin's folder", err);
-  if (rc == FL_OK)
-    rc = check_perms(real, "the plugin file", err);
+  int rc = check_perms_chain(real, "the plugin file", 2, err);
   if (rc != FL_OK)
     return rc;
   void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
@@ -594,7 +620,11 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
-  int rc = check_perms(dir, "the plugin folder", err);
+  char real[PATH_MAX];
+  if (!realpath(dir, real))
+    return fl_error_set(err, FL_EPLUGIN, dir, 0, 0,
+                        "cannot open plugin folder: %s", strerror(errno));
+  int rc = check_perms_chain(real, "the plugin folder", 1, err);
   if (rc != FL_OK)
     return rc;
   DIR *d = opendir(dir);
@@ -711,6 +741,32 @@ static const fl_rule_def *plugin_rule_with(const fl_host *h, const char *plugin,
   return NULL;
 }
 
+/* Check @value for parameter @name of @rule (definition @d); a plugin-wide
+ * value (@rule without a dot) must also fit the same-named parameter of
+ * every rule of that plugin. FL_OK or FL_EINVAL with @why. */
+static int value_fits(const fl_host *h, const char *rule, const char *name,
+                      const fl_param_def *d, const char *value, char *why,
+                      size_t n) {
+  if (fl_param_check_value(d, value, why, n) != FL_OK)
+    return FL_EINVAL;
+  if (strchr(rule, '.'))
+    return FL_OK;
+  for (size_t i = 0; i < h->n_plugins; i++) {
+    if (strcmp(h->plugins[i].desc.name, rule) != 0)
+      continue;
+    for (uint32_t k = 0; k < h->plugins[i].desc.n_rules; k++) {
+      const fl_param_def *o = find_param_def(h->plugins[i].rules[k], name);
+      if (o && fl_param_check_value(o, value, why, n) != FL_OK) {
+        size_t len = strlen(why);
+        snprintf(why + len, n - len, " for rule %s",
+                 h->plugins[i].rules[k]->id);
+        return FL_EINVAL;
+      }
+    }
+  }
+  return FL_OK;
+}
+
 int fl_host_check_params(const fl_host *h, fl_error *err) {
   for (size_t i = 0; i < h->n_params; i++) {
     const fl_param_value *v = &h->params[i];
@@ -727,17 +783,10 @@ int fl_host_check_params(const fl_host *h, fl_error *err) {
       return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                           "--param: rule '%s' has no parameter '%s'", v->rule,
                           v->name);
-    int64_t iv;
-    double dv;
-    if ((d->type == FL_PARAM_INT || d->type == FL_PARAM_BOOL) &&
-        parse_int_text(v->value, &iv) != FL_OK)
-      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                          "--param %s.%s=%s: expected an integer", v->rule,
-                          v->name, v->value);
-    if (d->type == FL_PARAM_DOUBLE && parse_double_text(v->value, &dv) != FL_OK)
-      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                          "--param %s.%s=%s: expected a number", v->rule,
-                          v->name, v->value);
+    char why[256];
+    if (value_fits(h, v->rule, v->name, d, v->value, why, sizeof why) != FL_OK)
+      return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "--param %s.%s=%s: %s",
+                          v->rule, v->name, v->value, why);
   }
   return FL_OK;
 }
@@ -835,6 +884,12 @@ int fl_host_set_policy(fl_host *h, const fl_policy *p, fl_error *err) {
                         "params: %s.%s expects %s, got %s'%s'", v->rule.text,
                         v->name.text, param_type_word(d->type),
                         v->quoted ? "the quoted string " : "", v->value.text);
+    char why[256];
+    if (rc == FL_OK && value_fits(h, v->rule.text, v->name.text, d,
+                                  v->value.text, why, sizeof why) != FL_OK)
+      rc = fl_error_set(err, FL_EINVAL, p->path, v->value.line, v->value.col,
+                        "params: %s.%s=%s: %s", v->rule.text, v->name.text,
+                        v->value.text, why);
   }
   /* policy values go first: --param values, added later, win */
   if (rc == FL_OK && p->n_params) {

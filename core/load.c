@@ -279,9 +279,34 @@ static uint32_t detect_routing(const char *buf, size_t len) {
  * Routing dumps are recognised first by their marker lines (none of which
  * an ibnetdiscover, ibsim or -p file contains). @buf is writable and
  * NUL-terminated at @len. */
-/* An attribute side file: the first line that is not blank or a comment is
- * a CSV header whose first column is "node" or "name", or the YAML key
- * "nodes:". */
+/* The YAML key `nodes:` (plain or quoted) followed by nothing, a comment,
+ * or the start of a flow collection: `nodes: [{name: x, rack: R1}]` and
+ * `nodes: {x: {rack: R1}}` are the same document as the block form. */
+static int is_yaml_nodes_key(const char *p, const char *le) {
+  static const char *const keys[] = {"nodes:", "\"nodes\":", "'nodes':"};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    size_t kl = strlen(keys[k]);
+    if ((size_t)(le - p) < kl || strncmp(p, keys[k], kl) != 0)
+      continue;
+    const char *v = skip_ws(p + kl, le);
+    if (v == le || *v == '#' || *v == '[' || *v == '{')
+      return 1;
+  }
+  return 0;
+}
+
+/* A YAML document marker or directive line (`---`, `%YAML 1.2`), which may
+ * precede the `nodes:` key. */
+static int is_yaml_preamble(const char *p, const char *le) {
+  if (*p == '%')
+    return 1;
+  return le - p >= 3 && strncmp(p, "---", 3) == 0 &&
+         (le - p == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r');
+}
+
+/* An attribute side file: the first line that is not blank, a comment or a
+ * YAML preamble is a CSV header whose first column is "node" or "name", or
+ * the YAML key "nodes:" (block or flow form). */
 static uint32_t detect_annotations(const char *buf, size_t len) {
   const char *s = buf, *end = buf + len;
   while (s < end) {
@@ -295,9 +320,10 @@ static uint32_t detect_annotations(const char *buf, size_t len) {
           (n > 5 && strncasecmp(p, "name", 4) == 0 &&
            (p[4] == ',' || p[4] == ';')))
         return FL_FMT_ANNOTATIONS;
-      if (n >= 6 && strncmp(p, "nodes:", 6) == 0 && skip_ws(p + 6, le) == le)
+      if (is_yaml_nodes_key(p, le))
         return FL_FMT_ANNOTATIONS;
-      return FL_FMT_AUTO;
+      if (!is_yaml_preamble(p, le))
+        return FL_FMT_AUTO;
     }
     s = nl ? nl + 1 : end;
   }

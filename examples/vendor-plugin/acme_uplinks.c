@@ -119,14 +119,18 @@ static const fl_param_def P_TIER = {
     "spine-tier",
     "2",
     NULL,
-    "tier of the switches whose uplinks are counted (leaves are tier 1)"};
+    "tier of the switches whose uplinks are counted (leaves are tier 1)",
+    "1",
+    "255"};
 static const fl_param_def P_MULTIPLE = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
     "multiple",
     "2",
     "cables",
-    "uplinks from one pod to one spine must be a multiple of this"};
+    "uplinks from one pod to one spine must be a multiple of this",
+    "1",
+    "64"};
 static const fl_param_def *const PARAMS[] = {&P_TIER, &P_MULTIPLE};
 
 static const fl_rule_def RULE_EVEN_UPLINKS = {

@@ -72,6 +72,14 @@ typedef struct fl_ctx fl_ctx;
  * @default_value: the default as text ("1", "0.5", "4x"), or NULL for none.
  * @unit: unit of the value ("Gb/s", "ports", "lanes", "%"), or NULL.
  * @doc: one sentence.
+ * @min_value/@max_value (added after 1.0; hosts of ABI 1.0 ignore them): the
+ *   inclusive range of an FL_PARAM_INT or FL_PARAM_DOUBLE value as text
+ *   ("0", "100", "1e6"), or NULL for no bound. The host refuses, with exit 2
+ *   naming the parameter and this range, a --param or policy value outside
+ *   it, and always refuses non-finite numbers (nan, inf) and integers that
+ *   do not fit int64_t; a rule therefore reads only values in range. A
+ *   plugin whose bounds do not parse, or whose default lies outside them,
+ *   is refused at load (exit 3).
  */
 typedef struct fl_param_def {
   uint32_t struct_size;
@@ -80,6 +88,9 @@ typedef struct fl_param_def {
   const char *default_value;
   const char *unit;
   const char *doc;
+  /* -- added after 1.0 -- */
+  const char *min_value;
+  const char *max_value;
 } fl_param_def;
 
 struct fl_host_api;

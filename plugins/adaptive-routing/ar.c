@@ -653,14 +653,18 @@ static const fl_param_def P_THR = {
     "100",
     "%",
     "smallest acceptable share of multipath (switch, destination) pairs "
-    "whose AR group covers every minimal next hop"};
+    "whose AR group covers every minimal next hop",
+    "0",
+    "100"};
 static const fl_param_def P_REQ = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
     "required-sl-mask",
     "0xffff",
     NULL,
-    "SLs (bit mask) whose traffic the policy wants adaptive (default: all)"};
+    "SLs (bit mask) whose traffic the policy wants adaptive (default: all)",
+    NULL,
+    NULL};
 static const fl_param_def P_MASK = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -668,7 +672,9 @@ static const fl_param_def P_MASK = {
     "",
     NULL,
     "the SM's ar_sl_mask (opensm.conf), when known; switches may also carry "
-    "an ar-sl-mask attribute"};
+    "an ar-sl-mask attribute",
+    NULL,
+    NULL};
 static const fl_param_def *const PARAMS[] = {&P_THR, &P_REQ, &P_MASK};
 #define NP 3
 

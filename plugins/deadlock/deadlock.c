@@ -473,7 +473,9 @@ static const fl_param_def P_TRAFFIC = {
     "ca",
     NULL,
     "ca: every CA port to every CA LID (as ibdmchk and Nue); all: also "
-    "switch-sourced and switch-destined management traffic"};
+    "switch-sourced and switch-destined management traffic",
+    NULL,
+    NULL};
 static const fl_param_def P_VL = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -481,7 +483,9 @@ static const fl_param_def P_VL = {
     "auto",
     NULL,
     "auto: VL-aware when SL2VL tables are loaded; blind: channels are link "
-    "directions; aware: require SL2VL tables"};
+    "directions; aware: require SL2VL tables",
+    NULL,
+    NULL};
 static const fl_param_def P_ROUTING = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -489,7 +493,9 @@ static const fl_param_def P_ROUTING = {
     "auto",
     NULL,
     "auto: the loaded LFTs, else all minimal next hops (design mode); lft; "
-    "minimal"};
+    "minimal",
+    NULL,
+    NULL};
 static const fl_param_def P_EXAMPLES = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
@@ -497,7 +503,9 @@ static const fl_param_def P_EXAMPLES = {
     "1000",
     "findings",
     "most forwarding-loop, unrouted and valley findings reported (counts in "
-    "the evidence stay complete)"};
+    "the evidence stay complete)",
+    "1",
+    "1000000"};
 static const fl_param_def *const PARAMS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
                                              &P_EXAMPLES};
 #define NP 4

@@ -1074,23 +1074,25 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
 /* ---- descriptors
  * ------------------------------------------------------------------ */
 
-#define PD(var, type, name, def, unit, doc)                                    \
+#define PDR(var, type, name, def, unit, lo, hi, doc)                           \
   static const fl_param_def var = {                                            \
-      sizeof(fl_param_def), type, name, def, unit, doc}
-PD(P_RATIO, FL_PARAM_DOUBLE, "max-ratio", "1.0", "down:up",
-   "largest down-capacity / up-capacity ratio allowed per switch (1.0 = "
-   "non-blocking, as for compute fabrics)");
-PD(P_LIMIT, FL_PARAM_INT, "group-limit", "64", "next hops",
-   "hardware ECMP group limit (e.g. 64; Dell OS9 2..64, Junos up to 512)");
-PD(P_MINW, FL_PARAM_INT, "min-width", "2", "next hops",
-   "an upward minimal next-hop set narrower than this, at a switch with at "
-   "least this many uplinks, is reported");
+      sizeof(fl_param_def), type, name, def, unit, doc, lo, hi}
+#define PD(var, type, name, def, unit, doc)                                    \
+  PDR(var, type, name, def, unit, NULL, NULL, doc)
+PDR(P_RATIO, FL_PARAM_DOUBLE, "max-ratio", "1.0", "down:up", "0", NULL,
+    "largest down-capacity / up-capacity ratio allowed per switch (1.0 = "
+    "non-blocking, as for compute fabrics)");
+PDR(P_LIMIT, FL_PARAM_INT, "group-limit", "64", "next hops", "1", "4294967295",
+    "hardware ECMP group limit (e.g. 64; Dell OS9 2..64, Junos up to 512)");
+PDR(P_MINW, FL_PARAM_INT, "min-width", "2", "next hops", "0", "4294967295",
+    "an upward minimal next-hop set narrower than this, at a switch with at "
+    "least this many uplinks, is reported");
 PD(P_WECMP, FL_PARAM_BOOL, "weighted-ecmp", "false", NULL,
    "weighted ECMP (W-ECMP, BGP link bandwidth) is configured: mixed speeds "
    "are fine");
-PD(P_TOL, FL_PARAM_INT, "tolerance", "1", "LIDs",
-   "largest allowed difference between the most and least loaded equivalent "
-   "ports (check_lft_balance flags max > min + 1)");
+PDR(P_TOL, FL_PARAM_INT, "tolerance", "1", "LIDs", "0", "4294967295",
+    "largest allowed difference between the most and least loaded equivalent "
+    "ports (check_lft_balance flags max > min + 1)");
 PD(P_METRIC, FL_PARAM_STRING, "metric", "dlids", NULL,
    "port balance metric: dlids (destination LIDs per port, as "
    "check_lft_balance) or paths (CA-to-CA paths per port, what SSSP "
@@ -1106,15 +1108,16 @@ PD(P_PATTERNS, FL_PARAM_STRING, "patterns", "all-to-all,bisect,shift,ring",
    "comma-separated traffic patterns: all-to-all, bisect (random pairings "
    "both ways, ORCS eBB), permutation (uniform random), shift, ring "
    "(rail-aligned ring all-reduce within each SU)");
-PD(P_COUNT, FL_PARAM_INT, "count", "100", "patterns",
-   "random patterns per random pattern kind");
-PD(P_SEED, FL_PARAM_INT, "seed", "1", NULL, "seed of the random patterns");
-PD(P_SHIFT, FL_PARAM_INT, "shift", "0", "endpoints",
-   "shift distance of the shift pattern (0: half the endpoints)");
-PD(P_TOP, FL_PARAM_INT, "top-links", "5", "links",
-   "hottest links listed per pattern (at most 32)");
-PD(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL,
-   "a pattern whose eBB is below this is a warning (0: always info)");
+PDR(P_COUNT, FL_PARAM_INT, "count", "100", "patterns", "1", "1000000",
+    "random patterns per random pattern kind");
+PDR(P_SEED, FL_PARAM_INT, "seed", "1", NULL, "0", NULL,
+    "seed of the random patterns");
+PDR(P_SHIFT, FL_PARAM_INT, "shift", "0", "endpoints", "0", "4294967295",
+    "shift distance of the shift pattern (0: half the endpoints)");
+PDR(P_TOP, FL_PARAM_INT, "top-links", "5", "links", "0", "32",
+    "hottest links listed per pattern (at most 32)");
+PDR(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL, "0", "1",
+    "a pattern whose eBB is below this is a warning (0: always info)");
 
 static const fl_param_def *const PARAMS[] = {
     &P_RATIO,  &P_LIMIT, &P_MINW,    &P_WECMP,    &P_TOL,

@@ -1425,7 +1425,9 @@ static const fl_param_def P_SINGLE = {
     "1",
     NULL,
     "a host whose every cable ends on the failed element is lost with it "
-    "(degradation), not reported as cut off; 0 counts it"};
+    "(degradation), not reported as cut off; 0 counts it",
+    NULL,
+    NULL};
 static const fl_param_def P_DOMAINS = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -1433,7 +1435,9 @@ static const fl_param_def P_DOMAINS = {
     FD_DEFAULT_DOMAINS,
     NULL,
     "comma-separated attribute keys whose values are failure domains; every "
-    "node and cable carrying one value is removed together"};
+    "node and cable carrying one value is removed together",
+    NULL,
+    NULL};
 static const fl_param_def P_MAXLOSS = {
     sizeof(fl_param_def),
     FL_PARAM_DOUBLE,
@@ -1441,7 +1445,9 @@ static const fl_param_def P_MAXLOSS = {
     "50",
     "%",
     "largest allowed cut of a pod's leaf uplink, core uplink or bisection "
-    "capacity when one domain value fails"};
+    "capacity when one domain value fails",
+    "0",
+    "100"};
 static const fl_param_def P_BISECT = {
     sizeof(fl_param_def),
     FL_PARAM_BOOL,
@@ -1449,7 +1455,9 @@ static const fl_param_def P_BISECT = {
     "1",
     NULL,
     "also compute each touched pod's bisection (max flow between its leaf "
-    "halves)"};
+    "halves)",
+    NULL,
+    NULL};
 static const fl_param_def P_REQUIRE = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -1457,21 +1465,27 @@ static const fl_param_def P_REQUIRE = {
     "power-feed:2,pdu:2,rack:2",
     NULL,
     "KEY:N pairs: the spines (cores) of a group must sit in at least N "
-    "distinct values of KEY"};
+    "distinct values of KEY",
+    NULL,
+    NULL};
 static const fl_param_def P_KEYS = {sizeof(fl_param_def),
                                     FL_PARAM_STRING,
                                     "keys",
                                     "rack,pdu,power-feed",
                                     NULL,
                                     "failure-domain keys that a host's "
-                                    "redundant ports' switches must not share"};
+                                    "redundant ports' switches must not share",
+                                    NULL,
+                                    NULL};
 static const fl_param_def P_PLANES = {sizeof(fl_param_def),
                                       FL_PARAM_STRING,
                                       "isolated-planes",
                                       "*",
                                       NULL,
                                       "comma-separated planes meant to be "
-                                      "isolated from each other, or * for all"};
+                                      "isolated from each other, or * for all",
+                                      NULL,
+                                      NULL};
 static const fl_param_def P_PODTIER = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
@@ -1479,7 +1493,9 @@ static const fl_param_def P_PODTIER = {
     "0",
     NULL,
     "the tier through which pods connect (0: the top switch tier when it is 3 "
-    "or more; else only switches without a pod)"};
+    "or more; else only switches without a pod)",
+    "0",
+    "255"};
 
 static const fl_param_def *const PARAMS_SINGLE[] = {&P_SINGLE};
 static const fl_param_def *const PARAMS_PART[] = {&P_DOMAINS, &P_SINGLE};

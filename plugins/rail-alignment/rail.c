@@ -1238,7 +1238,9 @@ static const fl_param_def P_PROFILE = {
     NULL,
     "NIC-to-rail map: device (rail = device name, the default), generic "
     "(device index = rail: mlx5_N -> N, HCA-N -> N-1), dgx-h100, dgx-h200, "
-    "dgx-a100 (shipped maps)"};
+    "dgx-a100 (shipped maps)",
+    NULL,
+    NULL};
 static const fl_param_def P_MAP = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -1246,7 +1248,9 @@ static const fl_param_def P_MAP = {
     "",
     NULL,
     "a user map file, lines `DEVICE RAIL [ROLE]` (RAIL - = not a compute "
-    "NIC); overrides profile"};
+    "NIC); overrides profile",
+    NULL,
+    NULL};
 static const fl_param_def P_INFER = {
     sizeof(fl_param_def),
     FL_PARAM_BOOL,
@@ -1254,7 +1258,9 @@ static const fl_param_def P_INFER = {
     "1",
     NULL,
     "infer a leaf's rail from the majority of its NICs when the leaf has no "
-    "rail attribute"};
+    "rail attribute",
+    NULL,
+    NULL};
 static const fl_param_def P_ROLES = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -1262,7 +1268,9 @@ static const fl_param_def P_ROLES = {
     "compute",
     NULL,
     "comma-separated roles whose NICs sit on compute rails (others, e.g. "
-    "storage, must not land on rail leaves)"};
+    "storage, must not land on rail leaves)",
+    NULL,
+    NULL};
 static const fl_param_def *const PARAMS[] = {&P_PROFILE, &P_MAP, &P_INFER,
                                              &P_ROLES};
 

@@ -867,7 +867,9 @@ static const fl_param_def P_WIDTH = {
     NULL,
     "lanes",
     "expected link width in lanes (1, 2, 4, 8, 12); default: the most common "
-    "width of links joining the same tiers"};
+    "width of links joining the same tiers",
+    "1",
+    "12"};
 static const fl_param_def P_SPEED = {
     sizeof(fl_param_def),
     FL_PARAM_STRING,
@@ -875,7 +877,9 @@ static const fl_param_def P_SPEED = {
     NULL,
     NULL,
     "expected lane speed (SDR..XDR, or an Ethernet rate such as 400G); "
-    "default: speed is not checked"};
+    "default: speed is not checked",
+    NULL,
+    NULL};
 static const fl_param_def *const DEGRADED_PARAMS[] = {&P_WIDTH, &P_SPEED};
 
 RULE(R_DEGRADED, FL_SEV_WARNING, "topology.degraded-link",

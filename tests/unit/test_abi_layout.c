@@ -40,6 +40,8 @@ OFF(fl_param_def, name, 8);
 OFF(fl_param_def, default_value, 16);
 OFF(fl_param_def, unit, 24);
 OFF(fl_param_def, doc, 32);
+OFF(fl_param_def, min_value, 40); /* added after 1.0 */
+OFF(fl_param_def, max_value, 48);
 MIN_SIZE(fl_param_def, 40);
 
 OFF(fl_rule_def, struct_size, 0);

@@ -176,6 +176,40 @@ static void test_yaml(void **state) {
   fl_fabric_free(f);
 }
 
+/* The flow forms the failure-domain docs show are detected by content and
+ * land on the named nodes, as the block form does; so does a file that
+ * starts with a YAML document marker. */
+static void test_yaml_flow_forms(void **state) {
+  (void)state;
+  fl_fabric *f = small_fabric();
+  const char *p =
+      fixture("flow-list.yaml", "nodes: [{name: leaf-01, rack: R01}, "
+                                "{name: dgx-001, rack: R12, pdu: B1}]\n");
+  const char *q = fixture(
+      "flow-map.yaml", "# racks\n"
+                       "nodes: {\"MF0;sw-core-7:MQM8700/U1\": {rack: R09}}\n");
+  const char *r = fixture("marker.yaml", "---\nnodes:  # all racks\n"
+                                         "  leaf-01: {row: '3'}\n");
+  assert_int_equal(fl_detect_format(p, NULL), FL_FMT_ANNOTATIONS);
+  assert_int_equal(fl_detect_format(q, NULL), FL_FMT_ANNOTATIONS);
+  assert_int_equal(fl_detect_format(r, NULL), FL_FMT_ANNOTATIONS);
+  /* a key that only starts like nodes: is not taken for the side file */
+  const char *s = fixture("other.yaml", "nodesx: [1]\n");
+  assert_int_equal(fl_detect_format(s, NULL), FL_FMT_AUTO);
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(f, p, FL_FMT_AUTO, NULL, &err), FL_OK);
+  assert_int_equal(fl_fabric_load(f, q, FL_FMT_AUTO, NULL, &err), FL_OK);
+  assert_int_equal(fl_fabric_load(f, r, FL_FMT_AUTO, NULL, &err), FL_OK);
+  finalize(f);
+  assert_string_equal(attr(f, "leaf-01", "rack"), "R01");
+  assert_string_equal(attr(f, "leaf-01", "row"), "3");
+  assert_string_equal(attr(f, "dgx-001 mlx5_0", "rack"), "R12");
+  assert_string_equal(attr(f, "dgx-001 mlx5_1", "pdu"), "B1");
+  assert_string_equal(attr(f, "MF0;sw-core-7:MQM8700/U1", "rack"), "R09");
+  fl_fabric_free(f);
+}
+
 static void test_errors(void **state) {
   (void)state;
   struct {
@@ -228,6 +262,7 @@ int main(void) {
       cmocka_unit_test(test_exact_before_case),
       cmocka_unit_test(test_key_checks),
       cmocka_unit_test(test_yaml),
+      cmocka_unit_test(test_yaml_flow_forms),
       cmocka_unit_test(test_errors),
   };
   return cmocka_run_group_tests(tests, setup_all, teardown_all);
