@@ -42,6 +42,12 @@ typedef struct fl_cli_opts {
   int exit_zero;              /* --exit-zero */
 } fl_cli_opts;
 
+/** The --help text of the command line (check, info, rules, diff). */
+extern const char FL_CLI_USAGE[];
+
+/** Print @err to stderr as "fabriclint: FILE:LINE:COL: message". */
+void fl_cli_print_error(const fl_error *err);
+
 /** Parse options; 0 = go on, -1 = done (help/version printed), else exit code.
  */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);

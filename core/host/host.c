@@ -38,9 +38,6 @@ struct fl_ctx {
   char fail_msg[512];
 };
 
-/* Members added by later modules (core/host_ext.c). */
-void fl_host_fill_ext(fl_host_api *a);
-
 /* ---- the API table
  * ------------------------------------------------------------ */
 

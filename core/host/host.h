@@ -153,4 +153,12 @@ int fl_host_run_rules(fl_host *h, const struct fl_fabric *fab,
                       const char *patterns, fl_findings *out,
                       fl_rule_run **runs, size_t *n_runs, fl_error *err);
 
+/**
+ * fl_host_fill_ext() — fill the members of @a that later modules added to
+ * the API table (adaptive-routing accessors, ...). Called at the end of
+ * fl_host_init(); core/host/host_ext.c, so that feature modules do not edit
+ * host.c.
+ */
+void fl_host_fill_ext(fl_host_api *a);
+
 #endif

@@ -1,12 +1,10 @@
 /*
- * core/host_ext.c — fills the fl_host_api members that belong to later
+ * core/host/host_ext.c — fills the fl_host_api members that belong to later
  * modules (adaptive-routing state, ...), so that those modules do not need
  * to edit core/host.c. Called at the end of fl_host_init().
  */
-#include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
-
-void fl_host_fill_ext(fl_host_api *a);
+#include "host/host.h"
 
 void fl_host_fill_ext(fl_host_api *a) {
   /* adaptive-routing tables (core/ar_load.c, core/routing.c) */

@@ -60,9 +60,10 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
+#include "io/loaders.h"
+#include "io/schema_path.h"
 #include "model/build.h"
 #include "model/hashmap.h"
-#include "io/loaders.h"
 
 #define DX_NS "urn:fabriclint:design:1"
 

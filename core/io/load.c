@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
-#include "io/loaders.h"
 
 #define DETECT_BYTES 65536
 
@@ -652,31 +652,4 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u",
                         fmt);
   }
-}
-
-/* ---- shipped data files -----------------------------------------------------
- */
-
-static int readable(const char *p) {
-  return access(p, R_OK) == 0;
-}
-
-const char *fl_schema_path(const char *name, char *buf, size_t size) {
-  Dl_info info;
-  if (dladdr((void *)fl_schema_path, &info) && info.dli_fname) {
-    const char *slash = strrchr(info.dli_fname, '/');
-    if (slash) {
-      snprintf(buf, size, "%.*s/schema/%s", (int)(slash - info.dli_fname),
-               info.dli_fname, name);
-      if (readable(buf))
-        return buf;
-    }
-  }
-  snprintf(buf, size, "%s/%s", FL_SCHEMA_INSTALL_DIR, name);
-  if (readable(buf))
-    return buf;
-  snprintf(buf, size, "%s/%s", FL_SCHEMA_SOURCE_DIR, name);
-  if (readable(buf))
-    return buf;
-  return NULL;
 }

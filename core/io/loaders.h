@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/build.h"
 #include "fabriclint/load.h"
+#include "model/build.h"
 
 /** ibnetdiscover topology output (default and -g modes), core/ibnd.c. */
 int fl_load_ibnetdiscover(fl_fabric *fab, const char *path,
@@ -165,13 +165,5 @@ void fl_xr_close(fl_xr *x);
  * Implemented in core/cisco_plan.c.
  */
 int fl_plan_ports_expand(const char *set, char *out, size_t size);
-
-/**
- * fl_schema_path() — path of the shipped schema file @name ("design.rng"):
- * beside the library (<libdir of libfabriclint.so>/schema/), else the
- * install prefix, else the source tree. Writes into @buf; returns @buf or
- * NULL when not found. Implemented in core/load.c.
- */
-const char *fl_schema_path(const char *name, char *buf, size_t size);
 
 #endif

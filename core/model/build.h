@@ -106,8 +106,6 @@ uint32_t fl_b_node_count(const fl_fabric *fab);
 /** fl_b_is_finalized() — 1 after fl_fabric_finalize(). */
 int fl_b_is_finalized(const fl_fabric *fab);
 
-#endif /* FABRICLINT_CORE_BUILD_H */
-
 /* ---- routing state (core/routing.c) ------------------------------------ */
 
 /**
@@ -175,3 +173,5 @@ int fl_b_ar_group(fl_fabric *fab, fl_id sw, uint32_t group,
  */
 int fl_b_ar_lid(fl_fabric *fab, fl_id sw, uint32_t lid, uint32_t state,
                 uint32_t group);
+
+#endif /* FABRICLINT_CORE_BUILD_H */

@@ -1,15 +1,16 @@
 /*
- * core/fabric.c — the fabric model: building (core/build.h) and reading
- * (fabriclint/fabric.h).
+ * core/model/fabric.c — the fabric's record store: the builders loaders
+ * call (core/model/build.h), interning, the GUID indexes, and sealing the
+ * records (fl_b_seal). Reading is core/model/fabric_read.c; finalizing the
+ * whole model, a step above this store, is core/model/finalize.c.
  *
  * Why index-based storage: a data-centre fabric has ~10^5 nodes and ~10^6
  * ports; arrays of small records keep it in a few tens of MB, make node i
  * igraph vertex i and link j igraph edge j with no mapping tables, and give
  * deterministic ids (load order). Strings are interned once (fl_strmap).
- * Loaders add ports in any order; fl_fabric_finalize() sorts them so every
- * node's ports are contiguous and ascending, rewrites link ends, and builds
- * the per-port link index (CSR), the GUID and name indexes, derived systems
- * and tiers (core/derive.c), and the igraph view (core/graph.c).
+ * Loaders add ports in any order; fl_b_seal() sorts them so every node's
+ * ports are contiguous and ascending, rewrites link ends, and builds the
+ * per-port link index (CSR) and the GUID and name indexes.
  */
 #include "model/fabric_impl.h"
 
@@ -17,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "model/derive.h"
-#include "model/graph.h"
-#include "model/routing_impl.h"
 
 #define GROW(arr, n, cap)                                                      \
   (((n) < (cap)) ? 0 : fl_grow_array((void **)&(arr), &(cap), sizeof *(arr)))
@@ -46,9 +43,7 @@ fl_fabric *fl_fabric_new(void) {
   return fab;
 }
 
-void fl_fabric_free(fl_fabric *fab) {
-  if (!fab)
-    return;
+void fl_b_free_records(fl_fabric *fab) {
   free(fab->nodes);
   free(fab->ports);
   free(fab->links);
@@ -61,10 +56,6 @@ void fl_fabric_free(fl_fabric *fab) {
   free(fab->port_link_off);
   free(fab->port_links);
   free(fab->system_pattern);
-  fl_routing_free(&fab->rt);
-  if (fab->has_graph)
-    igraph_destroy(&fab->graph);
-  free(fab);
 }
 
 /* ---- interning and files ------------------------------------------------ */
@@ -166,6 +157,18 @@ uint32_t fl_b_node_count(const fl_fabric *fab) {
 /* ---- nodes -----------------------------------------------------------------
  */
 
+/* GUID -> node / port indexes used while loading (routing dumps name
+ * switches and ports by GUID). */
+static void index_port_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
+  if (guid)
+    fl_u64map_put(&fab->rt.port_guid_idx, guid, p);
+}
+
+static void index_node_guid(fl_fabric *fab, fl_id n, uint64_t guid) {
+  if (guid)
+    fl_u64map_put(&fab->rt.node_guid_idx, guid, n);
+}
+
 fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
                 fl_prov prov) {
   if (fab->finalized || GROW(fab->nodes, fab->n_nodes, fab->cap_nodes) != 0)
@@ -178,7 +181,7 @@ fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
   r->tier = FL_TIER_UNKNOWN;
   r->first_port = FL_NONE;
   r->prov = prov;
-  fl_routing_index_node_guid(fab, (fl_id)fab->n_nodes, guid);
+  index_node_guid(fab, (fl_id)fab->n_nodes, guid);
   return (fl_id)fab->n_nodes++;
 }
 
@@ -259,7 +262,7 @@ void fl_b_port_set_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
   if (!PORT_OK(fab, p))
     return;
   fab->ports[p].guid = guid;
-  fl_routing_index_port_guid(fab, p, guid);
+  index_port_guid(fab, p, guid);
 }
 void fl_b_port_set_lid(fl_fabric *fab, fl_id p, uint32_t lid, uint32_t lmc) {
   if (!PORT_OK(fab, p))
@@ -494,11 +497,7 @@ static int build_indexes(fl_fabric *fab) {
   return FL_OK;
 }
 
-int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
-  if (!fab)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fabric");
-  if (fab->finalized)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "fabric already finalized");
+int fl_b_seal(fl_fabric *fab, fl_error *err) {
   int rc = sort_ports(fab, err);
   if (rc == FL_OK)
     rc = index_port_links(fab, err);
@@ -508,12 +507,40 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
   fab->finalized = 1;
   if (fill_names(fab) != FL_OK || build_indexes(fab) != FL_OK)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-  rc = fl_routing_finalize(fab, err);
-  if (rc == FL_OK)
-    rc = fl_derive_systems(fab, fab->system_pattern, err);
-  if (rc == FL_OK)
-    rc = fl_derive_tiers(fab, err);
-  if (rc == FL_OK)
-    rc = fl_graph_build(fab, err);
-  return rc;
+  return FL_OK;
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+fl_id fl_b_node_by_guid(fl_fabric *fab, uint64_t guid) {
+  uint32_t v = fl_u64map_get(&fab->rt.node_guid_idx, guid);
+  return v == FL_MAP_ABSENT ? FL_NONE : v;
+}
+
+fl_id fl_b_port_by_guid(fl_fabric *fab, uint64_t guid) {
+  uint32_t v = fl_u64map_get(&fab->rt.port_guid_idx, guid);
+  if (v != FL_MAP_ABSENT)
+    return v;
+  fl_id n = fl_b_node_by_guid(fab, guid);
+  if (n == FL_NONE || fab->nodes[n].kind != FL_NODE_SWITCH)
+    return FL_NONE;
+  fl_prov none = {0, 0, 0};
+  return fl_b_port(fab, n, 0, none);
+}
+
+fl_id fl_fabric_find_port(const fl_fabric *f, fl_id n, uint32_t num) {
+  const fl_node_rec *r = n < f->n_nodes ? &f->nodes[n] : NULL;
+  if (!r || r->port_recs == 0 || !f->finalized)
+    return FL_NONE;
+  size_t lo = r->first_port, hi = lo + r->port_recs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->ports[mid].num < num)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < (size_t)r->first_port + r->port_recs && f->ports[lo].num == num)
+    return (fl_id)lo;
+  return FL_NONE;
 }

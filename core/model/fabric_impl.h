@@ -118,4 +118,17 @@ struct fl_fabric {
   igraph_t graph; /* vertex = node, edge = link; after finalize */
 };
 
+/**
+ * fl_b_seal() — the record store's part of fl_fabric_finalize(): sort ports
+ * by (node, number) and rewrite link ends, build the per-port link index,
+ * sort attributes, fill default names and the GUID and name indexes, and
+ * mark the fabric finalized. FL_OK, FL_EINVAL (@err says which record), or
+ * FL_ENOMEM. core/model/fabric.c; called only by core/model/finalize.c.
+ */
+int fl_b_seal(fl_fabric *fab, fl_error *err);
+
+/** fl_b_free_records() — free the store's arrays and indexes (not @fab
+ * itself, nor routing state or graph). core/model/fabric.c. */
+void fl_b_free_records(fl_fabric *fab);
+
 #endif

@@ -87,23 +87,6 @@ uint32_t fl_fabric_node_port_count(const fl_fabric *f, fl_id n) {
   return r ? r->port_recs : 0;
 }
 
-fl_id fl_fabric_find_port(const fl_fabric *f, fl_id n, uint32_t num) {
-  const fl_node_rec *r = NODE(f, n);
-  if (!r || r->port_recs == 0 || !f->finalized)
-    return FL_NONE;
-  size_t lo = r->first_port, hi = lo + r->port_recs;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (f->ports[mid].num < num)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo < (size_t)r->first_port + r->port_recs && f->ports[lo].num == num)
-    return (fl_id)lo;
-  return FL_NONE;
-}
-
 fl_id fl_fabric_find_node_guid(const fl_fabric *f, uint64_t guid) {
   uint32_t v = fl_u64map_get(&f->guid_map, guid);
   return v == FL_MAP_ABSENT ? FL_NONE : v;

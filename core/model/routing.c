@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/fabric_impl.h"
 #include "fabriclint/routing.h"
+#include "model/fabric_impl.h"
 #include "model/routing_impl.h"
 
 static void fl_ar_free(fl_routing *rt);
@@ -101,32 +101,6 @@ int fl_b_path_sl(fl_fabric *fab, fl_id src, uint32_t dlid, uint32_t sl) {
   return fl_u64map_set(&fab->rt.path_sl, ((uint64_t)src << 32) | dlid, sl) == 0
              ? FL_OK
              : FL_ENOMEM;
-}
-
-void fl_routing_index_port_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
-  if (guid)
-    fl_u64map_put(&fab->rt.port_guid_idx, guid, p);
-}
-
-void fl_routing_index_node_guid(fl_fabric *fab, fl_id n, uint64_t guid) {
-  if (guid)
-    fl_u64map_put(&fab->rt.node_guid_idx, guid, n);
-}
-
-fl_id fl_b_node_by_guid(fl_fabric *fab, uint64_t guid) {
-  uint32_t v = fl_u64map_get(&fab->rt.node_guid_idx, guid);
-  return v == FL_MAP_ABSENT ? FL_NONE : v;
-}
-
-fl_id fl_b_port_by_guid(fl_fabric *fab, uint64_t guid) {
-  uint32_t v = fl_u64map_get(&fab->rt.port_guid_idx, guid);
-  if (v != FL_MAP_ABSENT)
-    return v;
-  fl_id n = fl_b_node_by_guid(fab, guid);
-  if (n == FL_NONE || fab->nodes[n].kind != FL_NODE_SWITCH)
-    return FL_NONE;
-  fl_prov none = {0, 0, 0};
-  return fl_b_port(fab, n, 0, none);
 }
 
 void fl_b_note(fl_fabric *fab, const char *category, fl_prov prov,

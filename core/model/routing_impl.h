@@ -12,7 +12,5 @@ int fl_routing_finalize(fl_fabric *fab, fl_error *err);
 /** Free the routing state. Called by fl_fabric_free. */
 void fl_routing_free(fl_routing *rt);
 /** Keep the build-time GUID indexes current (called by the builder). */
-void fl_routing_index_port_guid(fl_fabric *fab, fl_id p, uint64_t guid);
-void fl_routing_index_node_guid(fl_fabric *fab, fl_id n, uint64_t guid);
 
 #endif

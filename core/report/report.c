@@ -153,21 +153,6 @@ void fl_report_rules_sort(fl_report_rule *rules, size_t n) {
     qsort(rules, n, sizeof *rules, cmp_rule);
 }
 
-int fl_report_format_parse(const char *name) {
-  static const struct {
-    const char *name;
-    int code;
-  } F[] = {{"text", FL_OUT_TEXT},
-           {"json", FL_OUT_JSON},
-           {"sarif", FL_OUT_SARIF},
-           {"junit", FL_OUT_JUNIT},
-           {"codequality", FL_OUT_CODEQUALITY}};
-  for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
-    if (strcmp(name, F[i].name) == 0)
-      return F[i].code;
-  return 0;
-}
-
 const char *fl_report_sarif_level(uint32_t sev) {
   return sev >= FL_SEV_ERROR     ? "error"
          : sev == FL_SEV_WARNING ? "warning"
@@ -201,20 +186,5 @@ void fl_report_location(const fl_report_input *in, const fl_finding_rec *r,
     *file = in->n_inputs ? in->inputs[0] : "fabric";
     *line = 1;
     *col = 0;
-  }
-}
-
-int fl_report_write(FILE *out, int format, const fl_report_input *in) {
-  switch (format) {
-  case FL_OUT_JSON:
-    return fl_report_json(out, in->fs, in->counts);
-  case FL_OUT_SARIF:
-    return fl_report_sarif(out, in);
-  case FL_OUT_JUNIT:
-    return fl_report_junit(out, in);
-  case FL_OUT_CODEQUALITY:
-    return fl_report_codequality(out, in);
-  default:
-    return fl_report_text(out, in->fs, in->rules_run, in->quiet);
   }
 }

@@ -72,12 +72,14 @@ typedef struct fl_report_input {
 /** Sort @rules by id (renderers expect it). */
 void fl_report_rules_sort(fl_report_rule *rules, size_t n);
 
-/** Parse a --format name into FL_OUT_*; 0 when unknown. */
+/** Parse a --format name into FL_OUT_*; 0 when unknown (core/report/writers.c,
+ * the writer registry). */
 int fl_report_format_parse(const char *name);
 
 /**
- * fl_report_write() — render @in in @format to @out. Returns 0, or -1 on a
- * write error or ENOMEM.
+ * fl_report_write() — render @in in @format to @out with the writer the
+ * registry (core/report/writers.c) lists for it; an unknown @format renders
+ * text. Returns 0, or -1 on a write error or ENOMEM.
  */
 int fl_report_write(FILE *out, int format, const fl_report_input *in);
 
