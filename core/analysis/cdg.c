@@ -1,0 +1,1385 @@
+/*
+ * core/cdg.c — channel dependency graph analysis (see fabriclint/cdg.h).
+ *
+ * Layout. Switches get dense indexes 0..S-1. Every switch owns P "slots",
+ * one per port number 0..P-1, numbered base + port; a slot is the channel
+ * leaving the switch through that port. Per slot we keep the peer: another
+ * switch (its index and the port it arrives on), a CA/router port, or
+ * nothing. Dependencies are turns (in port -> out port) at a switch; in
+ * VL-blind mode they live in a dense per-switch P x P table holding the first
+ * DLID that created them (0 = none), which both de-duplicates and keeps a
+ * witness. In VL-aware mode they live in a hash keyed by (switch, in, out,
+ * VL in, VL out).
+ *
+ * Walks. For each destination LID d, every traffic source walks the LFTs
+ * toward d and stops at the first switch already walked for d (after
+ * recording the turn into it): each switch is expanded once per destination
+ * (per SL in VL-aware mode), so the cost is O(S x D). A switch seen twice in
+ * the same walk is a forwarding loop.
+ *
+ * Cycles. Tarjan's strongly connected components over the slot graph
+ * (iterative, no recursion: real CDGs have millions of channels). Each
+ * component with a cycle yields one loop; a shortest cycle through its
+ * smallest channel is found by BFS inside the component.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/derive.h"
+#include "fabriclint/cdg.h"
+#include "fabriclint/routing.h"
+#include "model/hashmap.h"
+
+#define PEER_NONE (-1)
+#define PEER_CA   (-2)
+#define NO_SLOT   UINT32_MAX
+#define MAX_PORTS 256u
+
+typedef struct sw_rec {
+  fl_id node;
+  const uint8_t *lft;
+  uint32_t lft_len;
+  uint32_t tier;
+  uint32_t P;       /* port slots 0..P-1 */
+  uint32_t base;    /* first slot */
+  uint64_t dep_off; /* first entry of the P x P dependency table */
+  fl_id first_ca;   /* a CA attached here (for witnesses), or FL_NONE */
+} sw_rec;
+
+typedef struct src_rec {
+  uint32_t sw;      /* switch index */
+  uint32_t in_port; /* port of the switch facing the source, or NO_SLOT */
+  fl_id node;       /* source node (CA, or the switch itself) */
+} src_rec;
+
+typedef struct unr_acc {
+  uint32_t n;
+  fl_id example_switch;
+  uint32_t example_port;
+  uint32_t reason;
+  uint32_t on_path;
+} unr_acc;
+
+typedef struct growbuf {
+  void *v;
+  size_t n, cap, elem;
+} growbuf;
+
+typedef struct cdg {
+  const fl_fabric *f;
+  fl_cdg_options o;
+  int vl;      /* VL-aware */
+  int minimal; /* reference routing */
+  uint32_t n_sw;
+  sw_rec *sw;
+  int32_t *sw_of_node;
+  uint32_t n_slots;
+  int32_t *peer_sw;
+  uint16_t *peer_port;
+  fl_id *peer_portid;
+  uint32_t *dep; /* blind: dependency table (merged) */
+  uint64_t n_dep_entries;
+  fl_u64map vdep; /* VL-aware: key -> dlid (merged) */
+  src_rec *src;
+  uint32_t n_src;
+  /* outputs being built */
+  growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
+  fl_cdg_report *rep;
+} cdg;
+
+/* Destinations are processed in blocks of BLOCK consecutive LIDs: the LFT
+ * entries of a block are first copied, switch by switch, into a small
+ * contiguous buffer (S x BLOCK bytes), so the walks read cache-resident
+ * memory instead of touching one page per switch per destination (5,120
+ * rows of 49 KB thrash the TLB otherwise). */
+#define BLOCK 64u
+
+/* Per-thread state of the LFT walks. Workers own their dependency tables;
+ * they are merged (smallest DLID per dependency, as a single thread would
+ * keep) after the walks, so results do not depend on the thread count. */
+typedef struct worker {
+  cdg *g;
+  uint32_t id, n_workers;
+  uint32_t *dep;
+  uint64_t *seen; /* blind: one bit per dep table entry, cache-resident */
+  fl_u64map vdep;
+  uint32_t *stamp, *walkid;
+  uint16_t *slmask;
+  uint32_t *path;
+  uint32_t cur_walk;
+  unr_acc unr;
+  uint8_t *blk;    /* n_sw x BLOCK entries of the current block */
+  uint32_t blk_lo; /* first LID of the block */
+  growbuf fwd, unrouted, fwd_switches;
+  uint64_t fwd_loop_count, unrouted_pairs, missing_sl2vl;
+  uint32_t destinations;
+  int rc;
+} worker;
+
+static int gb_push(growbuf *b, const void *x) {
+  if (b->n == b->cap) {
+    size_t nc = b->cap ? b->cap * 2 : 16;
+    void *v = realloc(b->v, nc * b->elem);
+    if (!v)
+      return -1;
+    b->v = v;
+    b->cap = nc;
+  }
+  memcpy((char *)b->v + b->n * b->elem, x, b->elem);
+  b->n++;
+  return 0;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- setup
+ * ------------------------------------------------------------------- */
+
+static uint32_t port_slots(const fl_fabric *f, fl_id n) {
+  uint32_t P = fl_fabric_node_nports(f, n) + 1;
+  fl_id first = fl_fabric_node_first_port(f, n);
+  uint32_t cnt = fl_fabric_node_port_count(f, n);
+  if (cnt && first != FL_NONE) {
+    uint32_t top = fl_fabric_port_num(f, first + cnt - 1) + 1;
+    if (top > P)
+      P = top;
+  }
+  return P > MAX_PORTS ? MAX_PORTS : P;
+}
+
+static int setup_switches(cdg *g) {
+  const fl_fabric *f = g->f;
+  uint32_t nn = fl_fabric_node_count(f);
+  g->sw_of_node = malloc((nn + 1) * sizeof *g->sw_of_node);
+  g->sw = calloc(nn + 1, sizeof *g->sw);
+  if (!g->sw_of_node || !g->sw)
+    return FL_ENOMEM;
+  uint32_t slots = 0;
+  uint64_t deps = 0;
+  for (fl_id n = 0; n < nn; n++) {
+    g->sw_of_node[n] = -1;
+    if (fl_fabric_node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    sw_rec *s = &g->sw[g->n_sw];
+    s->node = n;
+    s->lft = fl_fabric_lft(f, n, &s->lft_len);
+    s->tier = fl_fabric_node_tier(f, n);
+    s->P = port_slots(f, n);
+    s->base = slots;
+    s->dep_off = deps;
+    s->first_ca = FL_NONE;
+    slots += s->P;
+    deps += (uint64_t)s->P * s->P;
+    g->sw_of_node[n] = (int32_t)g->n_sw++;
+  }
+  g->n_slots = slots;
+  g->n_dep_entries = deps;
+  return FL_OK;
+}
+
+static int setup_peers(cdg *g) {
+  const fl_fabric *f = g->f;
+  size_t ns = g->n_slots ? g->n_slots : 1;
+  g->peer_sw = malloc(ns * sizeof *g->peer_sw);
+  g->peer_port = calloc(ns, sizeof *g->peer_port);
+  g->peer_portid = malloc(ns * sizeof *g->peer_portid);
+  if (!g->peer_sw || !g->peer_port || !g->peer_portid)
+    return FL_ENOMEM;
+  for (size_t i = 0; i < ns; i++) {
+    g->peer_sw[i] = PEER_NONE;
+    g->peer_portid[i] = FL_NONE;
+  }
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    sw_rec *r = &g->sw[s];
+    fl_id first = fl_fabric_node_first_port(f, r->node);
+    uint32_t cnt = fl_fabric_node_port_count(f, r->node);
+    for (uint32_t k = 0; first != FL_NONE && k < cnt; k++) {
+      fl_id p = first + k;
+      uint32_t num = fl_fabric_port_num(f, p);
+      fl_id l = fl_fabric_port_link(f, p, 0);
+      if (num >= r->P || l == FL_NONE)
+        continue;
+      fl_id q = fl_fabric_link_other(f, l, p);
+      fl_id qn = fl_fabric_port_node(f, q);
+      uint32_t slot = r->base + num;
+      g->peer_portid[slot] = q;
+      g->peer_port[slot] = (uint16_t)fl_fabric_port_num(f, q);
+      if (fl_fabric_node_kind(f, qn) == FL_NODE_SWITCH)
+        g->peer_sw[slot] = g->sw_of_node[qn];
+      else {
+        g->peer_sw[slot] = PEER_CA;
+        if (r->first_ca == FL_NONE)
+          r->first_ca = qn;
+      }
+    }
+  }
+  return FL_OK;
+}
+
+/* Sources: every CA port cabled to a switch (VL-aware: each port, since SLs
+ * may differ per source; blind: one per switch is enough, since routing is
+ * destination based). With FL_CDG_TRAFFIC_ALL every switch is a source too. */
+static int setup_sources(cdg *g) {
+  g->src = malloc(((size_t)g->n_slots + g->n_sw + 1) * sizeof *g->src);
+  if (!g->src)
+    return FL_ENOMEM;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    int have = 0;
+    for (uint32_t p = 0; p < r->P; p++) {
+      uint32_t slot = r->base + p;
+      if (g->peer_sw[slot] != PEER_CA)
+        continue;
+      fl_id ca = fl_fabric_port_node(g->f, g->peer_portid[slot]);
+      /* SHARP Aggregation Nodes live inside switches: their traffic is
+       * switch traffic (FL_CDG_TRAFFIC_ALL) */
+      if (g->o.traffic != FL_CDG_TRAFFIC_ALL &&
+          fl_is_aggregation_node(g->f, ca))
+        continue;
+      if (have && !g->vl)
+        break;
+      src_rec *x = &g->src[g->n_src++];
+      x->sw = s;
+      x->in_port = p;
+      x->node = fl_fabric_port_node(g->f, g->peer_portid[slot]);
+      have = 1;
+    }
+    if (g->o.traffic == FL_CDG_TRAFFIC_ALL && (!have || g->vl)) {
+      src_rec *x = &g->src[g->n_src++];
+      x->sw = s;
+      x->in_port = NO_SLOT;
+      x->node = r->node;
+    }
+  }
+  return FL_OK;
+}
+
+/* ---- dependencies -----------------------------------------------------------
+ */
+
+static uint64_t vkey(uint32_t t, uint32_t in, uint32_t out, uint32_t vin,
+                     uint32_t vout) {
+  return ((uint64_t)t << 24) | ((uint64_t)(in & 0xff) << 16) |
+         ((uint64_t)(out & 0xff) << 8) | ((vin & 0xf) << 4) | (vout & 0xf);
+}
+
+static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
+                   uint32_t vin, uint32_t vout, uint32_t dlid) {
+  const cdg *g = w->g;
+  if (g->vl)
+    return fl_u64map_put(&w->vdep, vkey(t, in, out, vin, vout), dlid) ==
+                   FL_MAP_ABSENT
+               ? FL_ENOMEM
+               : FL_OK;
+  uint64_t i = g->sw[t].dep_off + (uint64_t)in * g->sw[t].P + out;
+  if (w->seen) {
+    uint64_t bit = 1ull << (i & 63);
+    if (w->seen[i >> 6] & bit)
+      return FL_OK;
+    w->seen[i >> 6] |= bit;
+  }
+  if (w->dep[i] == 0)
+    w->dep[i] = dlid;
+  return FL_OK;
+}
+
+/* ---- LFT walks
+ * ---------------------------------------------------------------- */
+
+typedef struct dest_ctx {
+  uint32_t dlid;
+  fl_id port;  /* the destination port */
+  int32_t dsw; /* destination switch index (switch LIDs), or -1 */
+} dest_ctx;
+
+static uint32_t entry(const sw_rec *r, uint32_t dlid) {
+  if (!r->lft || dlid >= r->lft_len)
+    return FL_LFT_NONE;
+  return r->lft[dlid];
+}
+
+/* The entry of switch @s for @dlid from the worker's block buffer. */
+static uint32_t block_entry(const worker *w, uint32_t s, uint32_t dlid) {
+  return w->blk[(size_t)s * BLOCK + (dlid - w->blk_lo)];
+}
+
+static void load_block(worker *w, uint32_t lo) {
+  const cdg *g = w->g;
+  w->blk_lo = lo;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    uint8_t *dst = &w->blk[(size_t)s * BLOCK];
+    uint32_t n = 0;
+    if (r->lft && lo < r->lft_len) {
+      n = r->lft_len - lo < BLOCK ? r->lft_len - lo : BLOCK;
+      memcpy(dst, r->lft + lo, n);
+    }
+    memset(dst + n, FL_LFT_NONE, BLOCK - n);
+  }
+}
+
+/* The common case, decided with one load: (s, out) leads to a switch. */
+static inline int hop_to_switch(const cdg *g, const sw_rec *r, uint32_t out) {
+  return out - 1u < r->P - 1u && g->peer_sw[r->base + out] >= 0;
+}
+
+/* Why (s, out) does not carry traffic toward @d, or 0 when it does. */
+static uint32_t bad_hop(const cdg *g, uint32_t s, uint32_t out,
+                        const dest_ctx *d) {
+  const sw_rec *r = &g->sw[s];
+  if (!r->lft)
+    return FL_CDG_NO_LFT;
+  if (out == FL_LFT_NONE)
+    return FL_CDG_NO_ENTRY;
+  if (out == 0)
+    return FL_CDG_WRONG_NODE; /* "deliver here" at a switch that is not d */
+  if (out >= r->P || g->peer_sw[r->base + out] == PEER_NONE)
+    return FL_CDG_DEAD_PORT;
+  uint32_t slot = r->base + out;
+  if (g->peer_sw[slot] == PEER_CA && g->peer_portid[slot] != d->port)
+    return FL_CDG_WRONG_NODE;
+  return 0;
+}
+
+static void note_unrouted(worker *w, uint32_t s, uint32_t out, uint32_t reason,
+                          int on_path) {
+  unr_acc *u = &w->unr;
+  if (u->n == 0 || (on_path && !u->on_path)) {
+    u->example_switch = w->g->sw[s].node;
+    u->example_port = out;
+    u->reason = reason;
+  }
+  u->n++;
+  u->on_path |= on_path;
+}
+
+static int record_fwd_loop(worker *w, const dest_ctx *d, uint32_t len,
+                           uint32_t at) {
+  w->fwd_loop_count++;
+  if (w->fwd.n >= w->g->o.max_examples)
+    return FL_OK;
+  uint32_t start = 0;
+  while (start < len && w->path[start] != at)
+    start++;
+  fl_cdg_fwd_loop fl;
+  fl.dlid = d->dlid;
+  fl.n_switches = len - start;
+  fl.switches = (const fl_id *)(uintptr_t)w->fwd_switches.n; /* offset */
+  for (uint32_t i = start; i < len; i++)
+    if (gb_push(&w->fwd_switches, &w->g->sw[w->path[i]].node) != 0)
+      return FL_ENOMEM;
+  return gb_push(&w->fwd, &fl) ? FL_ENOMEM : FL_OK;
+}
+
+static uint32_t hop_vl(worker *w, const sw_rec *r, uint32_t in, uint32_t out,
+                       uint32_t sl) {
+  uint32_t v =
+      fl_fabric_sl2vl(w->g->f, r->node, in == NO_SLOT ? 0 : in, out, sl);
+  if (v == FL_VL_UNKNOWN) {
+    w->missing_sl2vl++;
+    v = 0;
+  }
+  return v;
+}
+
+/* One walk from source @x toward destination @d with service level @sl. */
+static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
+                int *fwd_seen) {
+  const cdg *g = w->g;
+  uint32_t s = x->sw, in = x->in_port, vin = 0, len = 0;
+  uint16_t bit = (uint16_t)(1u << sl);
+  int have_prev = 0;
+  w->cur_walk++;
+  for (;;) {
+    if ((int32_t)s == d->dsw)
+      return FL_OK; /* arrived at a destination switch */
+    const sw_rec *r = &g->sw[s];
+    uint32_t out = block_entry(w, s, d->dlid);
+    uint32_t why =
+        r->lft && hop_to_switch(g, r, out) ? 0 : bad_hop(g, s, out, d);
+    if (why) {
+      if (w->stamp[s] != d->dlid || !(w->slmask[s] & bit))
+        note_unrouted(w, s, out, why, 1);
+      if (w->stamp[s] != d->dlid)
+        w->slmask[s] = 0;
+      w->stamp[s] = d->dlid;
+      w->slmask[s] |= bit;
+      return FL_OK;
+    }
+    uint32_t vout = g->vl ? hop_vl(w, r, in, out, sl) : 0;
+    if (have_prev && add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
+      return FL_ENOMEM;
+    if (w->stamp[s] == d->dlid && (w->slmask[s] & bit)) {
+      if (w->walkid[s] == w->cur_walk && !*fwd_seen) {
+        *fwd_seen = 1;
+        return record_fwd_loop(w, d, len, s);
+      }
+      return FL_OK; /* joined a part of the tree already walked */
+    }
+    if (w->stamp[s] != d->dlid) {
+      w->stamp[s] = d->dlid;
+      w->slmask[s] = 0;
+    }
+    w->slmask[s] |= bit;
+    w->walkid[s] = w->cur_walk;
+    w->path[len++] = s;
+    uint32_t slot = r->base + out;
+    if (g->peer_sw[slot] == PEER_CA)
+      return FL_OK; /* delivered */
+    in = g->peer_port[slot];
+    vin = vout;
+    have_prev = 1;
+    s = (uint32_t)g->peer_sw[slot];
+  }
+}
+
+static int flush_unrouted(worker *w, const dest_ctx *d) {
+  if (w->unr.n == 0)
+    return FL_OK;
+  w->unrouted_pairs += w->unr.n;
+  if (w->unrouted.n < w->g->o.max_examples) {
+    fl_cdg_unrouted u;
+    memset(&u, 0, sizeof u);
+    u.dlid = d->dlid;
+    u.dest_port = d->port;
+    u.n_switches = w->unr.n;
+    u.example_switch = w->unr.example_switch;
+    u.example_port = w->unr.example_port;
+    u.reason = w->unr.reason;
+    u.on_traffic_path = w->unr.on_path;
+    if (gb_push(&w->unrouted, &u) != 0)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+/* Switches no walk reached still need a usable entry for @d (their own
+ * management traffic, and failover). */
+static void scan_off_path(worker *w, const dest_ctx *d) {
+  const cdg *g = w->g;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    if (w->stamp[s] == d->dlid || (int32_t)s == d->dsw || !g->sw[s].lft)
+      continue;
+    uint32_t out = block_entry(w, s, d->dlid);
+    if (hop_to_switch(g, &g->sw[s], out))
+      continue;
+    uint32_t why = bad_hop(g, s, out, d);
+    if (why)
+      note_unrouted(w, s, out, why, 0);
+  }
+}
+
+static int is_destination(const cdg *g, uint32_t lid, dest_ctx *d) {
+  fl_id p = fl_fabric_lid_port(g->f, lid);
+  if (p == FL_NONE)
+    return 0;
+  fl_id n = fl_fabric_port_node(g->f, p);
+  uint32_t kind = fl_fabric_node_kind(g->f, n);
+  d->dlid = lid;
+  d->port = p;
+  d->dsw = -1;
+  if (kind == FL_NODE_SWITCH) {
+    if (g->o.traffic != FL_CDG_TRAFFIC_ALL)
+      return 0;
+    d->dsw = g->sw_of_node[n];
+    return 1;
+  }
+  if (g->o.traffic != FL_CDG_TRAFFIC_ALL && fl_is_aggregation_node(g->f, n))
+    return 0;
+  return fl_fabric_port_link_count(g->f, p) > 0;
+}
+
+static int walk_destination(worker *w, uint32_t lid) {
+  const cdg *g = w->g;
+  dest_ctx d;
+  if (!is_destination(g, lid, &d))
+    return FL_OK;
+  w->destinations++;
+  memset(&w->unr, 0, sizeof w->unr);
+  int fwd_seen = 0;
+  for (uint32_t i = 0; i < g->n_src; i++) {
+    const src_rec *x = &g->src[i];
+    if (x->in_port != NO_SLOT &&
+        g->peer_portid[g->sw[x->sw].base + x->in_port] == d.port)
+      continue; /* a CA does not send to itself */
+    uint32_t sl = 0;
+    if (g->vl && fl_fabric_has_path_sl(g->f)) {
+      sl = fl_fabric_path_sl(g->f, x->node, lid);
+      if (sl == FL_SL_UNKNOWN)
+        sl = 0;
+    }
+    int rc = walk(w, x, &d, sl & 15, &fwd_seen);
+    if (rc != FL_OK)
+      return rc;
+  }
+  scan_off_path(w, &d);
+  return flush_unrouted(w, &d);
+}
+
+/* Worker @w takes blocks id, id + n, id + 2n, ... */
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  uint32_t max = fl_fabric_max_lid(w->g->f);
+  for (uint32_t b = w->id; w->rc == FL_OK && (uint64_t)b * BLOCK <= max;
+       b += w->n_workers) {
+    uint32_t lo = b * BLOCK, hi = lo + BLOCK - 1;
+    if (hi > max)
+      hi = max;
+    load_block(w, lo);
+    for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
+      w->rc = walk_destination(w, lid);
+  }
+  return NULL;
+}
+
+static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
+  memset(w, 0, sizeof *w);
+  w->g = g;
+  w->id = id;
+  w->n_workers = n;
+  w->fwd.elem = sizeof(fl_cdg_fwd_loop);
+  w->unrouted.elem = sizeof(fl_cdg_unrouted);
+  w->fwd_switches.elem = sizeof(fl_id);
+  if (!g->vl) {
+    w->dep = calloc(g->n_dep_entries + 1, sizeof *w->dep);
+    w->seen = calloc(g->n_dep_entries / 64 + 1, sizeof *w->seen);
+    if (!w->dep || !w->seen)
+      return FL_ENOMEM;
+  }
+  w->stamp = calloc(g->n_sw + 1, sizeof *w->stamp);
+  w->walkid = calloc(g->n_sw + 1, sizeof *w->walkid);
+  w->slmask = calloc(g->n_sw + 1, sizeof *w->slmask);
+  w->path = malloc((g->n_sw + 2) * sizeof *w->path);
+  w->blk = malloc(((size_t)g->n_sw + 1) * BLOCK);
+  if (!w->stamp || !w->walkid || !w->slmask || !w->path || !w->blk)
+    return FL_ENOMEM;
+  return FL_OK;
+}
+
+static void worker_free(worker *w) {
+  free(w->dep);
+  free(w->seen);
+  fl_u64map_free(&w->vdep);
+  free(w->stamp);
+  free(w->walkid);
+  free(w->slmask);
+  free(w->path);
+  free(w->blk);
+  free(w->fwd.v);
+  free(w->unrouted.v);
+  free(w->fwd_switches.v);
+}
+
+/* Smallest non-zero DLID per dependency: what one thread would keep. */
+static int merge_deps(cdg *g, worker *ws, uint32_t n) {
+  if (!g->vl) {
+    g->dep = ws[0].dep;
+    ws[0].dep = NULL;
+    for (uint32_t k = 1; k < n; k++)
+      for (uint64_t word = 0; word <= g->n_dep_entries / 64; word++)
+        for (uint64_t bits = ws[k].seen[word]; bits; bits &= bits - 1) {
+          uint64_t i = word * 64 + (uint64_t)__builtin_ctzll(bits);
+          uint32_t v = ws[k].dep[i];
+          if (v && (!g->dep[i] || v < g->dep[i]))
+            g->dep[i] = v;
+        }
+    return FL_OK;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    const fl_u64map *m = &ws[k].vdep;
+    for (size_t i = 0; i < m->cap; i++) {
+      if (m->vals[i] == FL_MAP_ABSENT)
+        continue;
+      uint32_t cur = fl_u64map_get(&g->vdep, m->keys[i]);
+      if ((cur == FL_MAP_ABSENT || m->vals[i] < cur) &&
+          fl_u64map_set(&g->vdep, m->keys[i], m->vals[i]) != 0)
+        return FL_ENOMEM;
+    }
+  }
+  return FL_OK;
+}
+
+static int cmp_unrouted(const void *a, const void *b) {
+  const fl_cdg_unrouted *x = a, *y = b;
+  return x->dlid < y->dlid ? -1 : x->dlid > y->dlid;
+}
+
+/* Concatenate the workers' examples in DLID order, keep the first
+ * max_examples (each worker's list is in DLID order, so the union holds the
+ * global first max_examples). */
+static int merge_examples(cdg *g, worker *ws, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    g->rep->fwd_loop_count += ws[k].fwd_loop_count;
+    g->rep->unrouted_pairs += ws[k].unrouted_pairs;
+    g->rep->missing_sl2vl += ws[k].missing_sl2vl;
+    g->rep->destinations += ws[k].destinations;
+    const fl_cdg_unrouted *u = ws[k].unrouted.v;
+    for (size_t i = 0; i < ws[k].unrouted.n; i++)
+      if (gb_push(&g->unrouted, &u[i]) != 0)
+        return FL_ENOMEM;
+    const fl_cdg_fwd_loop *fl = ws[k].fwd.v;
+    const fl_id *sw = ws[k].fwd_switches.v;
+    for (size_t i = 0; i < ws[k].fwd.n; i++) {
+      fl_cdg_fwd_loop c = fl[i];
+      c.switches = (const fl_id *)(uintptr_t)g->fwd_switches.n;
+      for (uint32_t j = 0; j < fl[i].n_switches; j++)
+        if (gb_push(&g->fwd_switches, &sw[(uintptr_t)fl[i].switches + j]) != 0)
+          return FL_ENOMEM;
+      if (gb_push(&g->fwd, &c) != 0)
+        return FL_ENOMEM;
+    }
+  }
+  if (g->unrouted.n > 1)
+    qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
+  if (g->unrouted.n > g->o.max_examples)
+    g->unrouted.n = g->o.max_examples;
+  /* forwarding loops: sort by DLID, keeping switch offsets with them */
+  fl_cdg_fwd_loop *f = g->fwd.v;
+  for (size_t i = 1; i < g->fwd.n; i++)
+    for (size_t j = i; j > 0 && f[j - 1].dlid > f[j].dlid; j--) {
+      fl_cdg_fwd_loop t = f[j];
+      f[j] = f[j - 1];
+      f[j - 1] = t;
+    }
+  if (g->fwd.n > g->o.max_examples)
+    g->fwd.n = g->o.max_examples;
+  return FL_OK;
+}
+
+static uint32_t thread_count(const cdg *g) {
+  uint32_t t = g->o.threads;
+  if (t == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    t = n > 0 ? (uint32_t)n : 1;
+  }
+  if (t > 64)
+    t = 64;
+  uint32_t blocks = fl_fabric_max_lid(g->f) / BLOCK + 1;
+  if (t > blocks)
+    t = blocks;
+  /* each worker holds a dependency table: keep them under ~1 GB together */
+  if (!g->vl && g->n_dep_entries * 4 * t > (1ull << 30))
+    t = (uint32_t)((1ull << 30) / (g->n_dep_entries * 4 + 1));
+  return t ? t : 1;
+}
+
+static int run_lft_walks(cdg *g) {
+  uint32_t n = thread_count(g);
+  worker *ws = calloc(n, sizeof *ws);
+  pthread_t *th = calloc(n, sizeof *th);
+  int rc = ws && th ? FL_OK : FL_ENOMEM;
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+    rc = worker_init(&ws[k], g, k, n);
+  uint32_t started = 0;
+  for (uint32_t k = 1; rc == FL_OK && k < n; k++, started++)
+    if (pthread_create(&th[k], NULL, worker_main, &ws[k]) != 0) {
+      ws[k].rc = FL_ENOMEM;
+      break;
+    }
+  if (rc == FL_OK)
+    worker_main(&ws[0]);
+  for (uint32_t k = 1; k <= started; k++)
+    pthread_join(th[k], NULL);
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+    rc = ws[k].rc;
+  if (rc == FL_OK)
+    rc = merge_deps(g, ws, n);
+  if (rc == FL_OK)
+    rc = merge_examples(g, ws, n);
+  for (uint32_t k = 0; ws && k < n; k++)
+    worker_free(&ws[k]);
+  free(ws);
+  free(th);
+  return rc;
+}
+
+/* ---- reference routing: all minimal next hops -------------------------------
+ */
+
+static uint32_t first_lid_at(const cdg *g, uint32_t s) {
+  const sw_rec *r = &g->sw[s];
+  for (uint32_t p = 0; p < r->P; p++) {
+    uint32_t slot = r->base + p;
+    if (g->peer_sw[slot] == PEER_CA &&
+        !fl_is_aggregation_node(
+            g->f, fl_fabric_port_node(g->f, g->peer_portid[slot]))) {
+      uint32_t lid = fl_fabric_port_lid(g->f, g->peer_portid[slot]);
+      if (lid)
+        return lid;
+    }
+  }
+  fl_id p0 = fl_fabric_find_port(g->f, r->node, 0);
+  return p0 == FL_NONE ? 0 : fl_fabric_port_lid(g->f, p0);
+}
+
+static void bfs_dist(const cdg *g, uint32_t root, uint32_t *dist,
+                     uint32_t *queue) {
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    dist[s] = UINT32_MAX;
+  uint32_t head = 0, tail = 0;
+  dist[root] = 0;
+  queue[tail++] = root;
+  while (head < tail) {
+    uint32_t s = queue[head++];
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 1; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      if (t >= 0 && dist[t] == UINT32_MAX) {
+        dist[t] = dist[s] + 1;
+        queue[tail++] = (uint32_t)t;
+      }
+    }
+  }
+}
+
+/* Mark switches that carry traffic toward root: sources, and everything on
+ * a minimal path from a source. Visits switches in decreasing distance. */
+static void mark_used(const cdg *g, const uint32_t *dist, const uint32_t *order,
+                      uint32_t n_order, uint8_t *used) {
+  memset(used, 0, g->n_sw);
+  for (uint32_t i = 0; i < g->n_src; i++)
+    used[g->src[i].sw] = 1;
+  for (uint32_t k = n_order; k-- > 0;) {
+    uint32_t s = order[k];
+    if (!used[s])
+      continue;
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 1; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      if (t >= 0 && dist[t] + 1 == dist[s])
+        used[t] = 1;
+    }
+  }
+}
+
+/* The turns minimal routing makes at switch @t toward a root depend only on
+ * which neighbours are one hop closer (out ports) and which used neighbours
+ * are one hop farther (in ports). Symmetric fabrics repeat the same pattern
+ * for most roots (a spine routes every other pod's leaves the same way), so
+ * the pattern is hashed (two independent 64-bit hashes, collision odds
+ * ~2^-128) and enumerated only the first time. Returns 1 when new, 0 when
+ * seen, -1 on ENOMEM. */
+static int turn_pattern_is_new(worker *w, uint32_t t, const uint32_t *dist,
+                               const uint8_t *used) {
+  const cdg *g = w->g;
+  const sw_rec *r = &g->sw[t];
+  uint64_t h1 = 0x9e3779b97f4a7c15ull ^ t, h2 = 0xc2b2ae3d27d4eb4full + t;
+  for (uint32_t p = 1; p < r->P; p++) {
+    int32_t n = g->peer_sw[r->base + p];
+    uint64_t cls = 0;
+    if (n >= 0 && dist[n] + 1 == dist[t])
+      cls = 1;
+    else if (n >= 0 && used[n] && dist[n] == dist[t] + 1)
+      cls = 2;
+    uint64_t x = ((uint64_t)p << 2) | cls;
+    h1 = (h1 ^ x) * 0x100000001b3ull;
+    h1 ^= h1 >> 29;
+    h2 = (h2 + x * 0xff51afd7ed558ccdull) * 0xc4ceb9fe1a85ec53ull;
+    h2 ^= h2 >> 31;
+  }
+  uint64_t key = h1 ^ (h2 << 1) ^ ((uint64_t)t << 40);
+  uint32_t got = fl_u64map_get(&w->vdep, key);
+  if (got != FL_MAP_ABSENT)
+    return got == (uint32_t)(h2 >> 33) ? 0 : 1;
+  return fl_u64map_put(&w->vdep, key, (uint32_t)(h2 >> 33)) == FL_MAP_ABSENT
+             ? -1
+             : 1;
+}
+
+static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
+                            uint32_t *queue, uint8_t *used) {
+  cdg *g = w->g;
+  bfs_dist(g, root, dist, queue);
+  /* queue now holds the reachable switches in BFS order */
+  uint32_t n_order = 0;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    n_order += dist[s] != UINT32_MAX;
+  mark_used(g, dist, queue, n_order, used);
+  uint32_t dlid = first_lid_at(g, root);
+  if (dlid == 0)
+    dlid = 1;
+  g->rep->destinations++;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    if (used[s] && dist[s] == UINT32_MAX)
+      g->rep->unrouted_pairs++;
+  for (uint32_t t = 0; t < g->n_sw; t++) {
+    if (!used[t] || t == root || dist[t] == UINT32_MAX)
+      continue;
+    const sw_rec *r = &g->sw[t];
+    int fresh = turn_pattern_is_new(w, t, dist, used);
+    if (fresh < 0)
+      return FL_ENOMEM;
+    if (!fresh)
+      continue; /* the same turns were added for an earlier root */
+    for (uint32_t in = 1; in < r->P; in++) {
+      int32_t p = g->peer_sw[r->base + in];
+      if (p < 0 || !used[p] || dist[p] != dist[t] + 1)
+        continue;
+      for (uint32_t out = 1; out < r->P; out++) {
+        int32_t n = g->peer_sw[r->base + out];
+        if (n >= 0 && dist[n] + 1 == dist[t] &&
+            add_dep(w, t, in, out, 0, 0, dlid) != FL_OK)
+          return FL_ENOMEM;
+      }
+    }
+  }
+  return FL_OK;
+}
+
+static int run_minimal(cdg *g) {
+  uint32_t *dist = malloc((g->n_sw + 1) * sizeof *dist);
+  uint32_t *queue = malloc((g->n_sw + 1) * sizeof *queue);
+  uint8_t *used = malloc(g->n_sw + 1);
+  uint8_t *is_root = calloc(g->n_sw + 1, 1);
+  worker w;
+  memset(&w, 0, sizeof w);
+  w.g = g;
+  w.dep = g->dep;
+  int rc = (dist && queue && used && is_root) ? FL_OK : FL_ENOMEM;
+  for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
+    is_root[g->src[i].sw] = 1;
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
+    if (is_root[s])
+      rc = minimal_for_root(&w, s, dist, queue, used);
+  fl_u64map_free(&w.vdep); /* the turn patterns seen */
+  free(dist);
+  free(queue);
+  free(used);
+  free(is_root);
+  return rc;
+}
+
+/* ---- the channel graph
+ * --------------------------------------------------------- */
+
+typedef struct cgraph {
+  uint32_t n;    /* vertices: slot (blind) or slot * 16 + vl (VL-aware) */
+  uint32_t *off; /* CSR, n + 1 */
+  uint32_t *to;
+  uint32_t *dlid; /* per edge */
+  uint64_t m;
+} cgraph;
+
+/* Visit every dependency as (from vertex, to vertex, dlid). */
+typedef int (*dep_visit)(void *ctx, uint32_t from, uint32_t to, uint32_t dlid);
+
+static int for_each_dep(const cdg *g, dep_visit fn, void *ctx) {
+  if (!g->vl) {
+    for (uint32_t t = 0; t < g->n_sw; t++) {
+      const sw_rec *r = &g->sw[t];
+      for (uint32_t in = 0; in < r->P; in++) {
+        int32_t p = g->peer_sw[r->base + in];
+        if (p < 0)
+          continue;
+        uint32_t from = g->sw[p].base + g->peer_port[r->base + in];
+        const uint32_t *row = &g->dep[r->dep_off + (uint64_t)in * r->P];
+        for (uint32_t out = 0; out < r->P; out++)
+          if (row[out] && fn(ctx, from, r->base + out, row[out]) != 0)
+            return FL_ENOMEM;
+      }
+    }
+    return FL_OK;
+  }
+  const fl_u64map *m = &g->vdep;
+  for (size_t i = 0; i < m->cap; i++) {
+    if (m->vals[i] == FL_MAP_ABSENT)
+      continue;
+    uint64_t k = m->keys[i];
+    uint32_t t = (uint32_t)(k >> 24), in = (k >> 16) & 0xff,
+             out = (k >> 8) & 0xff;
+    uint32_t vin = (k >> 4) & 0xf, vout = k & 0xf;
+    const sw_rec *r = &g->sw[t];
+    int32_t p = g->peer_sw[r->base + in];
+    if (p < 0)
+      continue;
+    uint32_t from = (g->sw[p].base + g->peer_port[r->base + in]) * 16 + vin;
+    if (fn(ctx, from, (r->base + out) * 16 + vout, m->vals[i]) != 0)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+static int count_dep(void *ctx, uint32_t from, uint32_t to, uint32_t dlid) {
+  (void)to, (void)dlid;
+  ((cgraph *)ctx)->off[from + 1]++;
+  ((cgraph *)ctx)->m++;
+  return 0;
+}
+
+typedef struct fill_ctx {
+  cgraph *c;
+  uint32_t *pos;
+} fill_ctx;
+
+static int fill_dep(void *ctx, uint32_t from, uint32_t to, uint32_t dlid) {
+  fill_ctx *fc = ctx;
+  uint32_t i = fc->pos[from]++;
+  fc->c->to[i] = to;
+  fc->c->dlid[i] = dlid;
+  return 0;
+}
+
+static int build_cgraph(const cdg *g, cgraph *c) {
+  memset(c, 0, sizeof *c);
+  c->n = g->n_slots * (g->vl ? 16u : 1u);
+  c->off = calloc((size_t)c->n + 2, sizeof *c->off);
+  if (!c->off)
+    return FL_ENOMEM;
+  for_each_dep(g, count_dep, c);
+  for (uint32_t v = 0; v < c->n; v++)
+    c->off[v + 1] += c->off[v];
+  c->to = malloc((c->m + 1) * sizeof *c->to);
+  c->dlid = malloc((c->m + 1) * sizeof *c->dlid);
+  uint32_t *pos = malloc(((size_t)c->n + 1) * sizeof *pos);
+  if (!c->to || !c->dlid || !pos) {
+    free(pos);
+    return FL_ENOMEM;
+  }
+  memcpy(pos, c->off, (size_t)c->n * sizeof *pos);
+  fill_ctx fc = {c, pos};
+  for_each_dep(g, fill_dep, &fc);
+  free(pos);
+  return FL_OK;
+}
+
+static void free_cgraph(cgraph *c) {
+  free(c->off);
+  free(c->to);
+  free(c->dlid);
+}
+
+/* Tarjan's SCC, iterative. comp[v] = component id, or UINT32_MAX for
+ * vertices without edges. Returns the number of components, or -1. */
+static int64_t tarjan(const cgraph *c, uint32_t *comp) {
+  uint32_t n = c->n;
+  uint32_t *idx = malloc((size_t)(n + 1) * sizeof *idx);
+  uint32_t *low = malloc((size_t)(n + 1) * sizeof *low);
+  uint32_t *stk = malloc((size_t)(n + 1) * sizeof *stk);
+  uint32_t *cs_v = malloc((size_t)(n + 1) * sizeof *cs_v);
+  uint32_t *cs_e = malloc((size_t)(n + 1) * sizeof *cs_e);
+  uint8_t *on = calloc((size_t)n + 1, 1);
+  if (!idx || !low || !stk || !cs_v || !cs_e || !on) {
+    free(idx), free(low), free(stk), free(cs_v), free(cs_e), free(on);
+    return -1;
+  }
+  for (uint32_t v = 0; v < n; v++) {
+    idx[v] = UINT32_MAX;
+    comp[v] = UINT32_MAX;
+  }
+  uint32_t next = 0, sp = 0, ncomp = 0;
+  for (uint32_t root = 0; root < n; root++) {
+    if (idx[root] != UINT32_MAX || c->off[root] == c->off[root + 1])
+      continue;
+    uint32_t cd = 0;
+    cs_v[cd] = root;
+    cs_e[cd++] = c->off[root];
+    idx[root] = low[root] = next++;
+    stk[sp++] = root;
+    on[root] = 1;
+    while (cd) {
+      uint32_t v = cs_v[cd - 1];
+      if (cs_e[cd - 1] < c->off[v + 1]) {
+        uint32_t w = c->to[cs_e[cd - 1]++];
+        if (idx[w] == UINT32_MAX) {
+          idx[w] = low[w] = next++;
+          stk[sp++] = w;
+          on[w] = 1;
+          cs_v[cd] = w;
+          cs_e[cd++] = c->off[w];
+        } else if (on[w] && idx[w] < low[v]) {
+          low[v] = idx[w];
+        }
+        continue;
+      }
+      if (low[v] == idx[v]) {
+        uint32_t w;
+        do {
+          w = stk[--sp];
+          on[w] = 0;
+          comp[w] = ncomp;
+        } while (w != v);
+        ncomp++;
+      }
+      cd--;
+      if (cd) {
+        uint32_t u = cs_v[cd - 1];
+        if (low[v] < low[u])
+          low[u] = low[v];
+      }
+    }
+  }
+  free(idx), free(low), free(stk), free(cs_v), free(cs_e), free(on);
+  return ncomp;
+}
+
+/* ---- witnesses
+ * ------------------------------------------------------------------ */
+
+static void slot_hop(const cdg *g, uint32_t v, fl_cdg_hop *h) {
+  uint32_t slot = g->vl ? v / 16 : v;
+  /* find the switch owning the slot: binary search on base */
+  uint32_t lo = 0, hi = g->n_sw;
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (g->sw[mid].base <= slot)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  const sw_rec *r = &g->sw[lo];
+  memset(h, 0, sizeof *h);
+  h->from_node = r->node;
+  h->from_port = slot - r->base;
+  int32_t p = g->peer_sw[slot];
+  h->to_node = p >= 0 ? g->sw[p].node : FL_NONE;
+  h->to_port = g->peer_port[slot];
+  h->vl = g->vl ? v % 16 : FL_VL_UNKNOWN;
+  h->src = FL_NONE;
+}
+
+/* A source whose route to @dlid uses channel @a then channel @b (slots);
+ * FL_NONE when none (minimal routing has no single route). */
+static fl_id witness_source(cdg *g, uint32_t a, uint32_t b, uint32_t dlid) {
+  if (g->minimal)
+    return FL_NONE;
+  dest_ctx d;
+  if (!is_destination(g, dlid, &d))
+    return FL_NONE;
+  for (uint32_t i = 0; i < g->n_src; i++) {
+    uint32_t s = g->src[i].sw, prev = NO_SLOT;
+    for (uint32_t hops = 0; hops <= g->n_sw && (int32_t)s != d.dsw; hops++) {
+      uint32_t out = entry(&g->sw[s], dlid);
+      if (bad_hop(g, s, out, &d))
+        break;
+      uint32_t slot = g->sw[s].base + out;
+      if (prev == a && slot == b)
+        return g->src[i].node;
+      if (g->peer_sw[slot] < 0)
+        break;
+      prev = slot;
+      s = (uint32_t)g->peer_sw[slot];
+    }
+  }
+  return FL_NONE;
+}
+
+static uint32_t edge_dlid(const cgraph *c, uint32_t u, uint32_t v) {
+  for (uint32_t e = c->off[u]; e < c->off[u + 1]; e++)
+    if (c->to[e] == v)
+      return c->dlid[e];
+  return 0;
+}
+
+/* Shortest cycle through @u inside component @cid (BFS). Appends the hops
+ * to g->hops and a loop record. */
+static int witness_cycle(cdg *g, const cgraph *c, const uint32_t *comp,
+                         uint32_t cid, uint32_t u, uint32_t size,
+                         uint32_t *parent, uint32_t *queue) {
+  uint32_t head = 0, tail = 0, last = UINT32_MAX;
+  parent[u] = u;
+  queue[tail++] = u;
+  while (head < tail && last == UINT32_MAX) {
+    uint32_t v = queue[head++];
+    for (uint32_t e = c->off[v]; e < c->off[v + 1]; e++) {
+      uint32_t w = c->to[e];
+      if (comp[w] != cid)
+        continue;
+      if (w == u) {
+        last = v;
+        break;
+      }
+      if (parent[w] == UINT32_MAX) {
+        parent[w] = v;
+        queue[tail++] = w;
+      }
+    }
+  }
+  /* reset parents for the next component */
+  uint32_t nseq = 0;
+  for (uint32_t v = last; v != u; v = parent[v])
+    nseq++;
+  nseq++;
+  uint32_t *seq = malloc((size_t)nseq * sizeof *seq);
+  if (!seq)
+    return FL_ENOMEM;
+  uint32_t k = nseq;
+  for (uint32_t v = last; v != u; v = parent[v])
+    seq[--k] = v;
+  seq[0] = u;
+  for (uint32_t i = 0; i < tail; i++)
+    parent[queue[i]] = UINT32_MAX;
+  size_t first = g->hops.n;
+  for (uint32_t i = 0; i < nseq; i++) {
+    fl_cdg_hop h;
+    uint32_t a = seq[i], b = seq[(i + 1) % nseq];
+    slot_hop(g, a, &h);
+    h.dlid = edge_dlid(c, a, b);
+    h.src = witness_source(g, g->vl ? a / 16 : a, g->vl ? b / 16 : b, h.dlid);
+    if (gb_push(&g->hops, &h) != 0) {
+      free(seq);
+      return FL_ENOMEM;
+    }
+  }
+  free(seq);
+  fl_cdg_loop lp;
+  lp.n_hops = nseq;
+  lp.scc_channels = size;
+  lp.hops = (const fl_cdg_hop *)(uintptr_t)first; /* offset, fixed later */
+  return gb_push(&g->loops, &lp) ? FL_ENOMEM : FL_OK;
+}
+
+static int find_loops(cdg *g) {
+  cgraph c;
+  int rc = build_cgraph(g, &c);
+  uint32_t *comp =
+      rc == FL_OK ? malloc(((size_t)c.n + 1) * sizeof *comp) : NULL;
+  if (rc != FL_OK || !comp) {
+    free_cgraph(&c);
+    free(comp);
+    return FL_ENOMEM;
+  }
+  g->rep->dependencies = c.m;
+  int64_t ncomp = tarjan(&c, comp);
+  uint32_t *size = ncomp >= 0 ? calloc((size_t)ncomp + 1, sizeof *size) : NULL;
+  uint32_t *rep_v =
+      ncomp >= 0 ? malloc(((size_t)ncomp + 1) * sizeof *rep_v) : NULL;
+  uint32_t *parent = malloc(((size_t)c.n + 1) * sizeof *parent);
+  uint32_t *queue = malloc(((size_t)c.n + 1) * sizeof *queue);
+  if (ncomp < 0 || !size || !rep_v || !parent || !queue)
+    rc = FL_ENOMEM;
+  uint32_t channels = 0;
+  for (uint32_t v = 0; rc == FL_OK && v < c.n; v++) {
+    if (c.off[v] != c.off[v + 1])
+      channels++;
+    parent[v] = UINT32_MAX;
+    if (comp[v] == UINT32_MAX)
+      continue;
+    if (size[comp[v]]++ == 0)
+      rep_v[comp[v]] = v; /* smallest vertex of the component */
+  }
+  g->rep->channels = channels;
+  for (int64_t k = 0; rc == FL_OK && k < ncomp; k++) {
+    uint32_t u = rep_v[k];
+    int cyclic = size[k] > 1;
+    for (uint32_t e = c.off[u]; !cyclic && e < c.off[u + 1]; e++)
+      cyclic = c.to[e] == u;
+    if (cyclic)
+      rc = witness_cycle(g, &c, comp, (uint32_t)k, u, size[k], parent, queue);
+  }
+  free(size), free(rep_v), free(parent), free(queue), free(comp);
+  free_cgraph(&c);
+  return rc;
+}
+
+/* ---- valleys
+ * --------------------------------------------------------------------- */
+
+typedef struct valley_ctx {
+  cdg *g;
+} valley_ctx;
+
+static uint32_t slot_switch(const cdg *g, uint32_t slot) {
+  uint32_t lo = 0, hi = g->n_sw;
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (g->sw[mid].base <= slot)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static int visit_valley(void *ctx, uint32_t from, uint32_t to, uint32_t dlid) {
+  cdg *g = ((valley_ctx *)ctx)->g;
+  uint32_t fs = g->vl ? from / 16 : from, ts = g->vl ? to / 16 : to;
+  uint32_t p = slot_switch(g, fs), t = slot_switch(g, ts);
+  int32_t n = g->peer_sw[ts];
+  if (n < 0)
+    return 0;
+  uint32_t tp = g->sw[p].tier, tt = g->sw[t].tier, tn = g->sw[n].tier;
+  if (tp == FL_TIER_UNKNOWN || tt == FL_TIER_UNKNOWN || tn == FL_TIER_UNKNOWN)
+    return 0;
+  if (!(tp > tt && tn > tt))
+    return 0;
+  g->rep->valley_count++;
+  if (g->valleys.n >= g->o.max_examples)
+    return 0;
+  fl_cdg_valley v = {dlid, g->sw[p].node, g->sw[t].node, g->sw[n].node};
+  return gb_push(&g->valleys, &v);
+}
+
+/* ---- entry points
+ * ------------------------------------------------------------------ */
+
+static void fix_offsets(cdg *g) {
+  fl_cdg_report *r = g->rep;
+  fl_cdg_loop *loops = g->loops.v;
+  for (size_t i = 0; i < g->loops.n; i++)
+    loops[i].hops = (const fl_cdg_hop *)g->hops.v + (uintptr_t)loops[i].hops;
+  fl_cdg_fwd_loop *fw = g->fwd.v;
+  for (size_t i = 0; i < g->fwd.n; i++)
+    fw[i].switches =
+        (const fl_id *)g->fwd_switches.v + (uintptr_t)fw[i].switches;
+  r->loops = loops;
+  r->n_loops = (uint32_t)g->loops.n;
+  r->fwd_loops = fw;
+  r->n_fwd_loops = (uint32_t)g->fwd.n;
+  r->unrouted = g->unrouted.v;
+  r->n_unrouted = (uint32_t)g->unrouted.n;
+  r->valleys = g->valleys.v;
+  r->n_valleys = (uint32_t)g->valleys.n;
+}
+
+/* The report owns its arrays through this trailer (freed by fl_cdg_free). */
+typedef struct report_box {
+  fl_cdg_report rep;
+  void *hops, *fwd_switches;
+} report_box;
+
+static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
+                      fl_cdg_options *o) {
+  memset(o, 0, sizeof *o);
+  if (in)
+    memcpy(o, in,
+           in->struct_size && in->struct_size < sizeof *o ? in->struct_size
+                                                          : sizeof *o);
+  o->struct_size = sizeof *o;
+  if (!o->max_examples)
+    o->max_examples = 1000;
+  if (o->routing == FL_CDG_ROUTING_AUTO)
+    o->routing =
+        fl_fabric_lft_count(fab) ? FL_CDG_ROUTING_LFT : FL_CDG_ROUTING_MINIMAL;
+  if (o->routing == FL_CDG_ROUTING_LFT && !fl_fabric_lft_count(fab))
+    return FL_EINVAL;
+  if (o->vl_mode == FL_CDG_VL_AWARE && !fl_fabric_has_sl2vl(fab))
+    return FL_EINVAL;
+  return FL_OK;
+}
+
+static void free_work(cdg *g) {
+  free(g->sw);
+  free(g->sw_of_node);
+  free(g->peer_sw);
+  free(g->peer_port);
+  free(g->peer_portid);
+  free(g->dep);
+  fl_u64map_free(&g->vdep);
+  free(g->src);
+}
+
+/* VL-blind valleys straight from the dependency table: only (in, out) pairs
+ * whose in-neighbour and out-neighbour are both on a higher tier can be
+ * valleys, so no dependency is decoded and no slot is searched. */
+static int scan_valleys(cdg *g) {
+  for (uint32_t t = 0; t < g->n_sw; t++) {
+    const sw_rec *r = &g->sw[t];
+    if (r->tier == FL_TIER_UNKNOWN)
+      continue;
+    for (uint32_t in = 0; in < r->P; in++) {
+      int32_t p = g->peer_sw[r->base + in];
+      if (p < 0 || g->sw[p].tier == FL_TIER_UNKNOWN || g->sw[p].tier <= r->tier)
+        continue;
+      const uint32_t *row = &g->dep[r->dep_off + (uint64_t)in * r->P];
+      for (uint32_t out = 0; out < r->P; out++) {
+        int32_t n = g->peer_sw[r->base + out];
+        if (!row[out] || n < 0 || g->sw[n].tier == FL_TIER_UNKNOWN ||
+            g->sw[n].tier <= r->tier)
+          continue;
+        g->rep->valley_count++;
+        if (g->valleys.n >= g->o.max_examples)
+          continue;
+        fl_cdg_valley v = {row[out], g->sw[p].node, r->node, g->sw[n].node};
+        if (gb_push(&g->valleys, &v) != 0)
+          return FL_ENOMEM;
+      }
+    }
+  }
+  return FL_OK;
+}
+
+static int analyze(cdg *g) {
+  int rc = setup_switches(g);
+  if (rc == FL_OK)
+    rc = setup_peers(g);
+  if (rc == FL_OK)
+    rc = setup_sources(g);
+  if (rc != FL_OK)
+    return rc;
+  g->rep->sources = g->n_src;
+  if (g->minimal) {
+    g->dep = calloc(g->n_dep_entries + 1, sizeof *g->dep);
+    if (!g->dep)
+      return FL_ENOMEM;
+  }
+  rc = g->minimal ? run_minimal(g) : run_lft_walks(g);
+  if (rc == FL_OK)
+    rc = find_loops(g);
+  valley_ctx vc = {g};
+  if (rc == FL_OK)
+    rc = g->vl ? for_each_dep(g, visit_valley, &vc) : scan_valleys(g);
+  return rc;
+}
+
+int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
+                   const fl_cdg_report **out) {
+  if (!fab || !out)
+    return FL_EINVAL;
+  *out = NULL;
+  double t0 = now_seconds();
+  cdg g;
+  memset(&g, 0, sizeof g);
+  g.f = fab;
+  int rc = check_opts(fab, opts, &g.o);
+  if (rc != FL_OK)
+    return rc;
+  g.minimal = g.o.routing == FL_CDG_ROUTING_MINIMAL;
+  g.vl = !g.minimal &&
+         (g.o.vl_mode == FL_CDG_VL_AWARE ||
+          (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
+  report_box *box = calloc(1, sizeof *box);
+  if (!box)
+    return FL_ENOMEM;
+  g.rep = &box->rep;
+  g.rep->routing = g.o.routing;
+  g.rep->vl_aware = (uint32_t)g.vl;
+  g.rep->traffic = g.o.traffic;
+  g.loops.elem = sizeof(fl_cdg_loop);
+  g.fwd.elem = sizeof(fl_cdg_fwd_loop);
+  g.unrouted.elem = sizeof(fl_cdg_unrouted);
+  g.valleys.elem = sizeof(fl_cdg_valley);
+  g.fwd_switches.elem = sizeof(fl_id);
+  g.hops.elem = sizeof(fl_cdg_hop);
+  rc = analyze(&g);
+  free_work(&g);
+  fix_offsets(&g);
+  box->hops = g.hops.v;
+  box->fwd_switches = g.fwd_switches.v;
+  if (rc != FL_OK) {
+    fl_cdg_free(&box->rep);
+    return rc;
+  }
+  box->rep.seconds = now_seconds() - t0;
+  *out = &box->rep;
+  return FL_OK;
+}
+
+void fl_cdg_free(const fl_cdg_report *report) {
+  if (!report)
+    return;
+  report_box *box = (report_box *)(uintptr_t)report;
+  free((void *)(uintptr_t)box->rep.loops);
+  free((void *)(uintptr_t)box->rep.fwd_loops);
+  free((void *)(uintptr_t)box->rep.unrouted);
+  free((void *)(uintptr_t)box->rep.valleys);
+  free(box->hops);
+  free(box->fwd_switches);
+  free(box);
+}

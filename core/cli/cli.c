@@ -1,0 +1,140 @@
+/*
+ * core/cli/cli.c — the fabriclint command line (DESIGN.md §2, a contract):
+ *
+ *   fabriclint check [OPTIONS] INPUT...   run rules
+ *   fabriclint info  [OPTIONS] INPUT...   summarise what was loaded
+ *   fabriclint rules [OPTIONS]            list plugins, rules, parameters
+ *   fabriclint gen   KIND [PARAMS]        write a standard topology
+ *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
+ *
+ * This file holds main(), the command dispatch and `check`; the other
+ * commands have a file each, and what they share is in cli_common.c.
+ *
+ * Exit codes: 0 no finding at or above --fail-on; 1 findings at or above
+ * it; 2 usage or input error; 3 a plugin failed to load or run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "fabriclint/fabric.h"
+#include "host/host.h"
+#include "report/report.h"
+
+/* ---- check
+ * ---------------------------------------------------------------------- */
+
+int fl_cli_check(int argc, char **argv) {
+  fl_cli_opts o;
+  int rc = fl_cli_parse(argc, argv, &o);
+  if (rc != 0) {
+    fl_cli_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+  }
+  fl_host host;
+  fl_host_init(&host);
+  fl_fabric *fab = NULL;
+  fl_outfile out = {0};
+  fl_findings fs = {0};
+  fl_rule_run *runs = NULL;
+  fl_report_rule *rules = NULL;
+  size_t n_run = 0;
+  rc = fl_cli_check_outputs(&o, o.inputs, o.n_inputs);
+  if (rc == 0)
+    rc = fl_cli_load_plugins(&o, &host);
+  if (rc == 0)
+    rc = fl_cli_load_fabric(&o, &fab);
+  if (rc == 0)
+    rc = fl_cli_open_output(&o, &out);
+  if (rc != 0)
+    goto done;
+  fl_error err;
+  fl_error_clear(&err);
+  int run_rc = fl_host_run_rules(&host, fab, o.rules, &fs, &runs, &n_run, &err);
+  if (o.rules && n_run == 0 && run_rc == FL_OK) {
+    rc = fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
+                            "fabriclint rules)",
+                            o.rules);
+    goto done;
+  }
+  if (run_rc == FL_EINVAL) { /* a user's parameter value: a usage error */
+    fl_cli_print_error(&err);
+    rc = FL_EXIT_USAGE;
+    goto done;
+  }
+  if (run_rc != FL_OK && !runs) { /* out of memory before any rule ran */
+    fl_cli_print_error(&err);
+    rc = FL_EXIT_PLUGIN;
+    goto done;
+  }
+  rules = calloc(n_run + 1, sizeof *rules);
+  if (!rules) {
+    rc = FL_EXIT_USAGE;
+    goto done;
+  }
+  for (size_t i = 0; i < n_run; i++)
+    rules[i] = (fl_report_rule){
+        runs[i].rule->id,   runs[i].rule->summary,
+        runs[i].rule->help, fl_host_rule_severity(&host, runs[i].rule),
+        runs[i].failed,     runs[i].message};
+  fl_fabric_counts counts;
+  fl_fabric_counts_of(fab, &counts);
+  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  if (run_rc != FL_OK)
+    fl_cli_print_error(&err);
+done:
+  rc = fl_cli_close_output(&out, rc);
+  free(rules);
+  free(runs);
+  fl_findings_free(&fs);
+  fl_fabric_free(fab);
+  fl_host_free(&host);
+  fl_cli_opts_free(&o);
+  return rc;
+}
+
+/* ---- main
+ * -------------------------------------------------------------------------- */
+
+static int dispatch(int argc, char **argv) {
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "check") == 0)
+    return fl_cli_check(argc - 1, argv + 1);
+  if (strcmp(cmd, "info") == 0)
+    return fl_cli_info(argc - 1, argv + 1);
+  if (strcmp(cmd, "rules") == 0)
+    return fl_cli_rules(argc - 1, argv + 1);
+  if (strcmp(cmd, "gen") == 0)
+    return fl_cli_gen(argc - 1, argv + 1);
+  if (strcmp(cmd, "diff") == 0)
+    return fl_cli_diff(argc - 1, argv + 1);
+  if (strcmp(cmd, "--version") == 0) {
+    printf("fabriclint %s\n", FL_VERSION);
+    return 0;
+  }
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+      strcmp(cmd, "help") == 0) {
+    fputs(FL_CLI_USAGE, stdout);
+    return 0;
+  }
+  return fl_cli_usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(FL_CLI_USAGE, stderr);
+    return FL_EXIT_USAGE;
+  }
+  int rc = dispatch(argc, argv);
+  /* a report that could not be written (disk full, closed pipe) must not
+   * look like a clean run */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "fabriclint: error writing to standard output: %s\n",
+            strerror(errno));
+    return FL_EXIT_USAGE;
+  }
+  return rc;
+}

@@ -1,0 +1,651 @@
+/*
+ * core/cli/cli_common.c — what every command of the command line shares:
+ * option parsing (one option table for check, info, rules and diff), plugin
+ * loading, reading the inputs into one fabric, opening --output without
+ * overwriting an input, and writing the report with policy and baseline
+ * applied. The commands themselves live one per file (cli.c: main and check,
+ * cli_info.c, cli_diff.c, cli_gen.c) and call only these helpers and the
+ * library, so no helper calls back into a command.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli/cli_common.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/load.h"
+#include "host/host.h"
+#include "host/policy.h"
+#include "report/baseline.h"
+#include "report/report.h"
+
+const char FL_CLI_USAGE[] =
+    "usage: fabriclint COMMAND [OPTIONS] [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  check [OPTIONS] INPUT...   run rules on a fabric (topology + dumps)\n"
+    "  info  [OPTIONS] INPUT...   summarise what was loaded\n"
+    "  rules [OPTIONS]            list loaded plugins, rules and parameters\n"
+    "  gen   KIND [PARAMS]        write a design for a standard topology\n"
+    "                             (fabriclint gen --help)\n"
+    "  diff  [OPTIONS] DESIGN AS_BUILT\n"
+    "                             compare as-designed with as-built cabling\n"
+    "                             (fabriclint diff --help)\n"
+    "\n"
+    "options:\n"
+    "  --format FORMAT            text (default), json; for check also sarif\n"
+    "                             (SARIF 2.1.0), junit (JUnit XML),\n"
+    "                             codequality (GitLab Code Quality)\n"
+    "  --output FILE              write the report to FILE instead of stdout\n"
+    "  --fail-on error|warning|info|never\n"
+    "                             exit 1 when a finding is at least this "
+    "severe\n"
+    "                             (default error)\n"
+    "  --exit-zero                exit 0 even with findings (report-only "
+    "jobs;\n"
+    "                             errors still exit 2 or 3)\n"
+    "  --policy FILE              YAML policy: rule selection, severities,\n"
+    "                             parameters, waivers (docs/ci.md)\n"
+    "  --baseline FILE            findings in FILE are accepted: marked, not\n"
+    "                             counted; only new findings fail the run\n"
+    "  --write-baseline FILE      write the findings of this run as a "
+    "baseline\n"
+    "  --rules PATTERN[,...]      run only rules whose id matches a shell "
+    "glob\n"
+    "                             (e.g. 'topology.*'); a plugin name selects\n"
+    "                             all its rules, including opt-in ones\n"
+    "  --param RULE.PARAM=VALUE   set a rule parameter (repeatable); with a\n"
+    "                             plugin name for RULE, for all its rules\n"
+    "  --plugin FILE              load this plugin first (repeatable)\n"
+    "  --plugin-path DIR          search DIR for plugins (repeatable; also\n"
+    "                             FABRICLINT_PLUGIN_PATH, colon-separated)\n"
+    "  --no-builtin-plugins       do not load the plugins shipped with "
+    "fabriclint\n"
+    "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
+    "  --input-format FMT         auto (default), ibnetdiscover,\n"
+    "                             ibnetdiscover-ports, design-xml, ibsim-net,\n"
+    "                             subnet-lst, ibdm-topo, lldpd-xml, "
+    "junos-xml,\n"
+    "                             cisco-plan, annotations, lfts, fdbs, sl2vl,\n"
+    "                             path-sl, saquery-pr, ar, ibdiagnet-db-csv\n"
+    "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
+    "                             applied to node descriptions\n"
+    "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
+    "                             (schema/design.rng) instead of the "
+    "built-in,\n"
+    "                             equivalent and faster checks\n"
+    "  --lenient-xml              ignore unknown design XML "
+    "elements/attributes\n"
+    "  -q, --quiet                print findings only\n"
+    "  -v, --verbose              explain what is loaded and run\n"
+    "  --version                  print the version\n"
+    "  -h, --help                 this help\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
+    "error, 3 a plugin failed to load or run\n";
+
+int fl_cli_usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "fabriclint: ");
+  fprintf(stderr, fmt, arg ? arg : "");
+  fprintf(stderr, "\n(see fabriclint --help)\n");
+  return FL_EXIT_USAGE;
+}
+
+/* ---- options
+ * ----------------------------------------------------------------- */
+
+enum {
+  OPT_FORMAT = 256,
+  OPT_OUTPUT,
+  OPT_FAIL_ON,
+  OPT_RULES,
+  OPT_PARAM,
+  OPT_PLUGIN,
+  OPT_PLUGIN_PATH,
+  OPT_NO_BUILTIN,
+  OPT_NODE_MAP,
+  OPT_INPUT_FORMAT,
+  OPT_SYSTEM_PATTERN,
+  OPT_POLICY,
+  OPT_VERSION,
+  OPT_RELAXNG,
+  OPT_LENIENT,
+  OPT_BASELINE,
+  OPT_WRITE_BASELINE,
+  OPT_EXIT_ZERO,
+};
+
+static const struct option LONGOPTS[] = {
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"output", required_argument, 0, OPT_OUTPUT},
+    {"fail-on", required_argument, 0, OPT_FAIL_ON},
+    {"rules", required_argument, 0, OPT_RULES},
+    {"param", required_argument, 0, OPT_PARAM},
+    {"plugin", required_argument, 0, OPT_PLUGIN},
+    {"plugin-path", required_argument, 0, OPT_PLUGIN_PATH},
+    {"no-builtin-plugins", no_argument, 0, OPT_NO_BUILTIN},
+    {"node-name-map", required_argument, 0, OPT_NODE_MAP},
+    {"input-format", required_argument, 0, OPT_INPUT_FORMAT},
+    {"system-pattern", required_argument, 0, OPT_SYSTEM_PATTERN},
+    {"policy", required_argument, 0, OPT_POLICY},
+    {"relaxng", no_argument, 0, OPT_RELAXNG},
+    {"lenient-xml", no_argument, 0, OPT_LENIENT},
+    {"baseline", required_argument, 0, OPT_BASELINE},
+    {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
+    {"exit-zero", no_argument, 0, OPT_EXIT_ZERO},
+    {"quiet", no_argument, 0, 'q'},
+    {"verbose", no_argument, 0, 'v'},
+    {"version", no_argument, 0, OPT_VERSION},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+static int push(const char ***v, size_t *n, const char *s) {
+  const char **nv = realloc((void *)*v, (*n + 1) * sizeof *nv);
+  if (!nv)
+    return -1;
+  nv[(*n)++] = s;
+  *v = nv;
+  return 0;
+}
+
+static int parse_one(fl_cli_opts *o, int c, const char *arg) {
+  switch (c) {
+  case OPT_FORMAT:
+    o->out_format = fl_report_format_parse(arg);
+    if (!o->out_format)
+      return fl_cli_usage_error("--format: expected text, json, sarif, junit "
+                                "or codequality, got '%s'",
+                                arg);
+    return 0;
+  case OPT_OUTPUT:
+    o->output = arg;
+    return 0;
+  case OPT_FAIL_ON:
+    o->fail_on = fl_severity_parse(arg);
+    if (!o->fail_on)
+      return fl_cli_usage_error(
+          "--fail-on: expected error, warning, info or never, got '%s'", arg);
+    return 0;
+  case OPT_RULES:
+    o->rules = arg;
+    return 0;
+  case OPT_PARAM:
+    return push(&o->params, &o->n_params, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_PLUGIN:
+    return push(&o->plugins, &o->n_plugins, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_PLUGIN_PATH:
+    return push(&o->plugin_paths, &o->n_plugin_paths, arg) ? FL_EXIT_USAGE : 0;
+  case OPT_NO_BUILTIN:
+    o->no_builtin = 1;
+    return 0;
+  case OPT_NODE_MAP:
+    o->load.node_name_map = arg;
+    return 0;
+  case OPT_INPUT_FORMAT:
+    o->input_format = fl_format_parse(arg);
+    if (o->input_format == (uint32_t)-1)
+      return fl_cli_usage_error("--input-format: unknown format '%s'", arg);
+    return 0;
+  case OPT_SYSTEM_PATTERN:
+    o->load.system_pattern = arg;
+    return 0;
+  case OPT_POLICY:
+    o->policy_path = arg;
+    return 0;
+  case OPT_BASELINE:
+    o->baseline_path = arg;
+    return 0;
+  case OPT_WRITE_BASELINE:
+    o->write_baseline = arg;
+    return 0;
+  case OPT_EXIT_ZERO:
+    o->exit_zero = 1;
+    return 0;
+  case OPT_RELAXNG:
+    o->load.relaxng = 1;
+    return 0;
+  case OPT_LENIENT:
+    o->load.no_schema = 1;
+    return 0;
+  case 'q':
+    o->quiet = 1;
+    return 0;
+  case 'v':
+    o->verbose = 1;
+    return 0;
+  case OPT_VERSION:
+    printf("fabriclint %s\n", FL_VERSION);
+    return -1;
+  case 'h':
+    fputs(FL_CLI_USAGE, stdout);
+    return -1;
+  default:
+    return FL_EXIT_USAGE;
+  }
+}
+
+/* Options that only some subcommands use are refused by the others, so a
+ * CI job never believes a policy or format was applied when it was not. */
+static int check_applicable(fl_cli_opts *o) {
+  const char *cmd = o->command ? o->command : "";
+  int gating = strcmp(cmd, "check") == 0 || strcmp(cmd, "diff") == 0;
+  if (!gating && o->out_format != FL_OUT_TEXT && o->out_format != FL_OUT_JSON)
+    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
+                              "and codequality are for check and diff)",
+                              cmd);
+  if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero))
+    return fl_cli_usage_error("--baseline, --write-baseline and --exit-zero "
+                              "apply to check and diff, not '%s'",
+                              cmd);
+  if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
+    return fl_cli_usage_error(
+        "--policy applies to check, diff and rules, not '%s'", cmd);
+  if (o->policy_path) {
+    fl_error err;
+    fl_error_clear(&err);
+    o->policy = calloc(1, sizeof *o->policy);
+    if (!o->policy ||
+        fl_policy_load(o->policy, o->policy_path, &err) != FL_OK) {
+      if (o->policy)
+        fl_cli_print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+  }
+  return 0;
+}
+
+/* Parse argv (argv[0] is the subcommand). Returns 0 to go on, -1 to exit 0
+ * (help, version), or an exit code. */
+int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->command = argc > 0 ? argv[0] : "";
+  o->out_format = FL_OUT_TEXT;
+  o->fail_on = FL_SEV_ERROR;
+  optind = 1;
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, "+qvh", LONGOPTS, NULL)) != -1) {
+    if (c == '?') {
+      const char *bad = argv[optind - 1];
+      return fl_cli_usage_error("unknown or incomplete option '%s'", bad);
+    }
+    int rc = parse_one(o, c, optarg);
+    if (rc != 0)
+      return rc;
+  }
+  o->inputs = (const char **)argv + optind;
+  o->n_inputs = (size_t)(argc - optind);
+  for (size_t i = 0; i < o->n_inputs; i++)
+    if (o->inputs[i][0] == '-' && o->inputs[i][1] != '\0')
+      return fl_cli_usage_error("option '%s' must come before the inputs",
+                                o->inputs[i]);
+  return check_applicable(o);
+}
+
+void fl_cli_opts_free(fl_cli_opts *o) {
+  if (o->policy) {
+    fl_policy_free(o->policy);
+    free(o->policy);
+    o->policy = NULL;
+  }
+  free((void *)o->params);
+  free((void *)o->plugins);
+  free((void *)o->plugin_paths);
+}
+
+/* ---- shared steps ----------------------------------------------------------
+ */
+
+void fl_cli_print_error(const fl_error *err) {
+  char buf[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 64];
+  fprintf(stderr, "fabriclint: %s\n", fl_error_format(err, buf, sizeof buf));
+}
+
+static int load_plugin_dirs(fl_host *h, const char *list, fl_error *err) {
+  char *copy = strdup(list), *save = NULL;
+  int rc = FL_OK;
+  for (char *d = strtok_r(copy, ":", &save); d && rc == FL_OK;
+       d = strtok_r(NULL, ":", &save))
+    if (*d)
+      rc = fl_host_load_dir(h, d, err);
+  free(copy);
+  return rc;
+}
+
+int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
+  fl_error err;
+  fl_error_clear(&err);
+  fl_host_init(h);
+  h->verbose = o->verbose;
+  int rc = FL_OK;
+  for (size_t i = 0; i < o->n_plugins && rc == FL_OK; i++)
+    rc = fl_host_load_file(h, o->plugins[i], &err);
+  for (size_t i = 0; i < o->n_plugin_paths && rc == FL_OK; i++)
+    rc = fl_host_load_dir(h, o->plugin_paths[i], &err);
+  const char *env = getenv("FABRICLINT_PLUGIN_PATH");
+  if (rc == FL_OK && env && *env)
+    rc = load_plugin_dirs(h, env, &err);
+  char dir[4096];
+  if (rc == FL_OK && !o->no_builtin) {
+    if (fl_host_builtin_dir(dir, sizeof dir))
+      rc = fl_host_load_dir(h, dir, &err);
+    else if (h->n_plugins == 0)
+      fprintf(stderr, "fabriclint: warning: no built-in plugin folder found "
+                      "beside the executable or under the install prefix\n");
+  }
+  if (rc == FL_OK) {
+    for (size_t i = 0; i < o->n_params && rc == FL_OK; i++)
+      rc = fl_host_set_param(h, o->params[i], &err);
+    if (rc == FL_OK)
+      rc = fl_host_check_params(h, &err);
+    if (rc == FL_OK && o->policy)
+      rc = fl_host_set_policy(h, o->policy, &err);
+    if (rc != FL_OK) {
+      fl_cli_print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+    return 0;
+  }
+  fl_cli_print_error(&err);
+  return FL_EXIT_PLUGIN;
+}
+
+/* Refuse to write the report over one of the inputs. */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* The absolute path @p would have once created (its folder resolved). */
+static int resolve_target(const char *p, char *out, size_t size) {
+  char tmp[PATH_MAX];
+  if (realpath(p, tmp)) {
+    snprintf(out, size, "%s", tmp);
+    return 0;
+  }
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", p);
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : p;
+  if (slash)
+    *slash = '\0';
+  if (!realpath(slash ? (dir[0] ? dir : "/") : ".", tmp))
+    return -1;
+  size_t n = strlen(tmp), m = strlen(base);
+  if (n + 1 + m + 1 > size)
+    return -1;
+  memcpy(out, tmp, n);
+  out[n] = '/';
+  memcpy(out + n + 1, base, m + 1);
+  return 0;
+}
+
+/* 1 when writing @target would destroy input @in: the same file, or a file
+ * inside input folder @in (per-device capture folders). */
+static int clobbers(const char *target, const char *in) {
+  if (same_file(target, in))
+    return 1;
+  struct stat st;
+  char t[PATH_MAX], d[PATH_MAX];
+  if (stat(in, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(in, d) ||
+      resolve_target(target, t, sizeof t) != 0)
+    return 0;
+  size_t n = strlen(d);
+  return strncmp(t, d, n) == 0 && t[n] == '/';
+}
+
+/* --output and --write-baseline must not overwrite anything the user gave
+ * us to read: inputs (and files in input folders), the policy, the
+ * baseline (except --write-baseline F --baseline F, which updates it), the
+ * node-name map, or each other. */
+int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
+                         size_t n_inputs) {
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output
+                                                                : NULL,
+                            o->write_baseline};
+  const char *names[2] = {"--output", "--write-baseline"};
+  for (int k = 0; k < 2; k++) {
+    const char *t = targets[k];
+    if (!t)
+      continue;
+    for (size_t i = 0; i < n_inputs; i++)
+      if (clobbers(t, inputs[i]))
+        return fl_cli_usage_error("%s would overwrite an input; refusing",
+                                  names[k]);
+    if ((o->policy_path && same_file(t, o->policy_path)) ||
+        (o->load.node_name_map && same_file(t, o->load.node_name_map)) ||
+        (k == 0 && o->baseline_path && same_file(t, o->baseline_path)))
+      return fl_cli_usage_error("%s would overwrite the policy, node-name map "
+                                "or baseline it reads; refusing",
+                                names[k]);
+  }
+  if (targets[0] && targets[1]) {
+    char a[PATH_MAX], b[PATH_MAX];
+    if (resolve_target(targets[0], a, sizeof a) == 0 &&
+        resolve_target(targets[1], b, sizeof b) == 0 && strcmp(a, b) == 0)
+      return fl_cli_usage_error("--output and --write-baseline name the same "
+                                "file%s",
+                                "");
+  }
+  return 0;
+}
+
+int fl_cli_close_output(fl_outfile *out, int rc) {
+  if (!out->path) { /* standard output: main() checks it */
+    memset(out, 0, sizeof *out);
+    return rc;
+  }
+  if (rc == FL_EXIT_USAGE) {
+    fl_outfile_abort(out);
+    return rc;
+  }
+  fl_error err;
+  fl_error_clear(&err);
+  if (fl_outfile_commit(out, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return rc;
+}
+
+int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out) {
+  memset(out, 0, sizeof *out);
+  out->f = stdout;
+  if (!o->output || strcmp(o->output, "-") == 0)
+    return 0;
+  int rc = fl_cli_check_outputs(o, o->inputs, o->n_inputs);
+  if (rc != 0)
+    return rc;
+  fl_error err;
+  fl_error_clear(&err);
+  if (fl_outfile_open(out, o->output, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Load one input; 0 or FL_EXIT_USAGE (error printed). */
+static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
+                      uint32_t fmt) {
+  fl_error err;
+  fl_error_clear(&err);
+  if (o->verbose)
+    fprintf(stderr, "fabriclint: loading %s (%s)\n", path, fl_format_name(fmt));
+  if (fl_fabric_load(fab, path, fmt, &o->load, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Topology inputs are loaded before routing dumps, whatever their order on
+ * the command line: LFT and SL2VL loaders resolve switches against the
+ * topology. */
+int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
+  *out = NULL;
+  if (o->n_inputs == 0)
+    return fl_cli_usage_error("no INPUT given%s", "");
+  fl_fabric *fab = fl_fabric_new();
+  uint32_t *fmts = calloc(o->n_inputs, sizeof *fmts);
+  if (!fab || !fmts) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    fl_fabric_free(fab);
+    free(fmts);
+    return FL_EXIT_USAGE;
+  }
+  fl_error err;
+  int rc = 0;
+  for (size_t i = 0; i < o->n_inputs && rc == 0; i++) {
+    fl_error_clear(&err);
+    fmts[i] = o->input_format ? o->input_format
+                              : fl_detect_format(o->inputs[i], &err);
+    if (fmts[i] == FL_FMT_AUTO) {
+      fl_cli_print_error(&err);
+      rc = FL_EXIT_USAGE;
+    }
+  }
+  int have_topology = 0;
+  for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
+    have_topology |= fl_format_is_topology(fmts[i]);
+  if (rc == 0 && !have_topology) {
+    fprintf(stderr,
+            "fabriclint: no topology among the inputs: routing and attribute "
+            "files (%s, ...) describe a fabric given by an ibnetdiscover "
+            "dump, a design, an opensm-subnet.lst or LLDP captures\n",
+            fl_format_name(fmts[0]));
+    rc = FL_EXIT_USAGE;
+  }
+  for (int pass = 0; pass < 2 && rc == 0; pass++)
+    for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
+      if (fl_format_is_topology(fmts[i]) == (pass == 0))
+        rc = load_input(o, fab, o->inputs[i], fmts[i]);
+  free(fmts);
+  fl_error_clear(&err);
+  if (rc == 0 && fl_fabric_finalize(fab, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    rc = FL_EXIT_USAGE;
+  }
+  if (rc != 0) {
+    fl_fabric_free(fab);
+    return rc;
+  }
+  *out = fab;
+  return 0;
+}
+
+/* ---- reporting: shared by check and diff ------------------------------------
+ */
+
+/* Today as YYYY-MM-DD: $FABRICLINT_TODAY (tests, reproducible reruns), else
+ * the UTC date. 0, or FL_EXIT_USAGE when the variable is malformed. */
+static int today(char buf[11]) {
+  const char *env = getenv("FABRICLINT_TODAY");
+  if (env && *env) {
+    if (!fl_policy_date_valid(env))
+      return fl_cli_usage_error("FABRICLINT_TODAY='%s' is not a date "
+                                "YYYY-MM-DD",
+                                env);
+    memcpy(buf, env, 11);
+    return 0;
+  }
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(buf, 11, "%Y-%m-%d", &tm);
+  return 0;
+}
+
+static const char POLICY_EXPIRED_HELP[] =
+    "A waiver of the policy file passed its `expires` date. It no longer "
+    "suppresses the findings it matches: they count again.\n\n"
+    "Fix the fabric, or renew the waiver with a new date and a reason that "
+    "still holds.";
+static const char POLICY_UNUSED_HELP[] =
+    "A waiver of the policy file matches no finding of this run: the "
+    "problem it excused is gone (or its rule or match is mistyped).\n\n"
+    "Remove the waiver, or correct its `rule`, `nodes` or `ports`.";
+
+int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
+                  const fl_fabric_counts *counts, const fl_report_rule *rules,
+                  size_t n_rules, int run_failed) {
+  fl_error err;
+  fl_error_clear(&err);
+  char day[11];
+  int rc = today(day);
+  if (rc != 0)
+    return rc;
+  if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_findings_sort(fs);
+  if (o->baseline_path) {
+    fl_baseline b;
+    if (fl_baseline_load(&b, o->baseline_path, &err) != FL_OK) {
+      fl_cli_print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+    fl_baseline_apply(&b, fs);
+    fl_baseline_free(&b);
+  }
+  if (o->write_baseline &&
+      fl_baseline_write(fs, o->write_baseline, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  int with_policy_rules = o->policy && o->policy->n_waivers > 0;
+  size_t n_all = n_rules + (with_policy_rules ? 2 : 0);
+  fl_report_rule *all = calloc(n_all + 1, sizeof *all);
+  if (!all) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  if (n_rules)
+    memcpy(all, rules, n_rules * sizeof *all);
+  if (with_policy_rules) {
+    all[n_rules] = (fl_report_rule){FL_POLICY_RULE_EXPIRED,
+                                    "a policy waiver has expired",
+                                    POLICY_EXPIRED_HELP,
+                                    FL_SEV_WARNING,
+                                    0,
+                                    NULL};
+    all[n_rules + 1] = (fl_report_rule){FL_POLICY_RULE_UNUSED,
+                                        "a policy waiver matches no finding",
+                                        POLICY_UNUSED_HELP,
+                                        FL_SEV_INFO,
+                                        0,
+                                        NULL};
+  }
+  fl_report_rules_sort(all, n_all);
+  fl_report_input in = {fs,      counts,     all,
+                        n_all,   o->inputs,  o->n_inputs,
+                        n_rules, o->fail_on, o->baseline_path != NULL,
+                        o->quiet};
+  errno = 0;
+  int wrc = fl_report_write(out, o->out_format, &in);
+  int e = errno ? errno : EIO;
+  free(all);
+  if (wrc != 0) {
+    fprintf(stderr, "fabriclint: %s: cannot write the report: %s\n",
+            o->output && strcmp(o->output, "-") != 0 ? o->output
+                                                     : "standard output",
+            strerror(e));
+    return FL_EXIT_USAGE;
+  }
+  if (run_failed)
+    return FL_EXIT_PLUGIN;
+  for (size_t i = 0; i < fs->n; i++)
+    if (fl_finding_active(&fs->v[i]) && fs->v[i].severity >= o->fail_on)
+      return o->exit_zero ? FL_EXIT_OK : FL_EXIT_FINDINGS;
+  return FL_EXIT_OK;
+}

@@ -1,0 +1,92 @@
+/*
+ * core/cli_common.h — option parsing and steps shared by the subcommands of
+ * the fabriclint executable (internal to the CLI).
+ */
+#ifndef FABRICLINT_CORE_CLI_COMMON_H
+#define FABRICLINT_CORE_CLI_COMMON_H
+
+#include <stdio.h>
+
+#include "fabriclint/load.h"
+#include "host/host.h"
+#include "host/policy.h"
+#include "io/outfile.h"
+#include "report/report.h"
+
+#define FL_EXIT_OK       0
+#define FL_EXIT_FINDINGS 1
+#define FL_EXIT_USAGE    2
+#define FL_EXIT_PLUGIN   3
+
+typedef struct fl_cli_opts {
+  int out_format; /* FL_OUT_* */
+  const char *output;
+  uint32_t fail_on;
+  const char *rules;
+  const char **params;
+  size_t n_params;
+  const char **plugins;
+  size_t n_plugins;
+  const char **plugin_paths;
+  size_t n_plugin_paths;
+  int no_builtin;
+  uint32_t input_format;
+  fl_load_options load;
+  int quiet, verbose;
+  const char **inputs; /* borrowed from argv */
+  size_t n_inputs;
+  const char *command;        /* argv[0]: "check", "diff", "info", "rules" */
+  const char *policy_path;    /* --policy */
+  fl_policy *policy;          /* parsed by fl_cli_parse(), owned */
+  const char *baseline_path;  /* --baseline */
+  const char *write_baseline; /* --write-baseline */
+  int exit_zero;              /* --exit-zero */
+} fl_cli_opts;
+
+/** The --help text of the command line (check, info, rules, diff). */
+extern const char FL_CLI_USAGE[];
+
+/** Print @err to stderr as "fabriclint: FILE:LINE:COL: message". */
+void fl_cli_print_error(const fl_error *err);
+
+/** Parse options; 0 = go on, -1 = done (help/version printed), else exit code.
+ */
+int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);
+void fl_cli_opts_free(fl_cli_opts *o);
+/** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
+int fl_cli_usage_error(const char *fmt, const char *arg);
+/** Initialise @h and load plugins per the options; 0 or an exit code. */
+int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
+/** Load and finalize every input; 0 or FL_EXIT_USAGE (error printed). */
+int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out);
+/** Open --output (refusing to overwrite an input) through a temporary file
+ * (core/outfile.h), or standard output without --output or with `-`;
+ * @out->f is where to write. 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
+/** Refuse --output / --write-baseline paths that would overwrite an input
+ * (or a file in an input folder), the policy, the baseline or the
+ * node-name map; 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
+                         size_t n_inputs);
+/** Finish the --output file given the command's exit code @rc: with
+ * FL_EXIT_USAGE the report is incomplete and dropped (an existing file keeps
+ * its previous content), otherwise it is put in place. Returns @rc, or
+ * FL_EXIT_USAGE when writing failed (message names the file and the errno
+ * text). Safe on an @out never opened (zero-filled). */
+int fl_cli_close_output(fl_outfile *out, int rc);
+
+/**
+ * fl_cli_report() — the common tail of `check` and `diff`: apply the
+ * policy's waivers (today = $FABRICLINT_TODAY, else the UTC date), sort,
+ * apply --baseline, write --write-baseline, render @fs in the chosen format
+ * to @out and compute the exit code: 3 when @run_failed, else 1 when an
+ * active finding is at or above --fail-on (0 with --exit-zero), else 0;
+ * 2 on a write or baseline error (printed).
+ * @rules/@n_rules: the rules run (any order; sorted here). The policy's own
+ * rules are added when it has waivers. @fs is modified (marks, sorting).
+ */
+int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
+                  const fl_fabric_counts *counts, const fl_report_rule *rules,
+                  size_t n_rules, int run_failed);
+
+#endif

@@ -1,0 +1,501 @@
+/*
+ * core/cli_diff.c — `fabriclint diff [OPTIONS] DESIGN AS_BUILT`: compare the
+ * planned cabling with what was built (DESIGN.md §2 and §7; docs/cli.md,
+ * docs/rules/diff.md).
+ *
+ * DESIGN and AS_BUILT are any inputs fabriclint loads (design XML, ibdm
+ * .topo, Cisco cable plan, ibnetdiscover, LLDP XML...) or folders of them
+ * (one file per device). Options are those of `check` (same exit codes,
+ * same text and JSON), plus:
+ *   --format csv              the field team's work order instead of findings
+ *   --design FILE|DIR         one more design input (repeatable)
+ *   --as-built FILE|DIR       one more as-built input (repeatable)
+ *   --design-format FMT       format of the design inputs (default auto)
+ *   --as-built-format FMT     format of the as-built inputs (default auto)
+ *   --compare-lids            report LIDs that differ (ignored by default)
+ *   --no-guid                 match nodes by name only
+ * The diff-only options are taken out of argv first; the rest goes through
+ * the shared parser (cli_common.h), so every common option behaves as in
+ * `check`. Plugins are not loaded: diff findings come from the core.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "diff/diff.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/load.h"
+#include "report/report.h"
+
+static const char DIFF_USAGE[] =
+    "usage: fabriclint diff [OPTIONS] DESIGN AS_BUILT\n"
+    "\n"
+    "Compare the planned cabling (DESIGN) with the built one (AS_BUILT),\n"
+    "cable by cable. Either side may be design XML, an ibdm .topo file, a\n"
+    "Cisco cable plan, an ibnetdiscover dump, lldpd or Junos LLDP XML, or a\n"
+    "folder of per-device files. Findings: diff.missing, diff.unexpected,\n"
+    "diff.misconnected, diff.swapped, diff.duplicate, diff.different,\n"
+    "diff.missing-node, diff.unexpected-node.\n"
+    "\n"
+    "options (plus those of `fabriclint check`, see fabriclint --help):\n"
+    "  --format text|json|csv     findings as text or JSON, or the work order\n"
+    "                             (one CSV row per physical action)\n"
+    "  --design FILE|DIR          one more design input (repeatable)\n"
+    "  --as-built FILE|DIR        one more as-built input (repeatable)\n"
+    "  --design-format FMT        format of the design inputs (default auto)\n"
+    "  --as-built-format FMT      format of the as-built inputs (default "
+    "auto)\n"
+    "  --compare-lids             report LIDs that differ (default: ignored)\n"
+    "  --no-guid                  match nodes by name only, never by GUID\n"
+    "\n"
+    "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
+    "error\n";
+
+typedef struct diff_args {
+  int csv;
+  fl_diff_opts dopts;
+  uint32_t fmt[2];
+  const char **paths[2];
+  size_t n_paths[2];
+  char **rest;
+  int n_rest;
+} diff_args;
+
+static int push_path(diff_args *a, int side, const char *p) {
+  const char **v =
+      realloc((void *)a->paths[side], (a->n_paths[side] + 1) * sizeof *v);
+  if (!v)
+    return -1;
+  v[a->n_paths[side]++] = p;
+  a->paths[side] = v;
+  return 0;
+}
+
+/* Value of option @name at argv[*i] ("--name V" or "--name=V"); NULL if
+ * argv[*i] is not that option. Sets *missing when the value is absent. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+                             int *missing) {
+  size_t n = strlen(name);
+  if (strncmp(argv[*i], name, n) != 0)
+    return NULL;
+  if (argv[*i][n] == '=')
+    return argv[*i] + n + 1;
+  if (argv[*i][n] != '\0')
+    return NULL;
+  if (*i + 1 >= argc) {
+    *missing = 1;
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static int take_diff_options(int argc, char **argv, diff_args *a) {
+  a->rest = calloc((size_t)argc + 1, sizeof *a->rest);
+  if (!a->rest)
+    return FL_EXIT_USAGE;
+  a->rest[a->n_rest++] = argv[0];
+  for (int i = 1; i < argc; i++) {
+    int missing = 0;
+    const char *v;
+    if (strcmp(argv[i], "--") == 0) {
+      for (; i < argc; i++)
+        a->rest[a->n_rest++] = argv[i];
+      break;
+    }
+    if ((v = opt_value(argc, argv, &i, "--format", &missing)) &&
+        strcmp(v, "csv") == 0) {
+      a->csv = 1;
+    } else if (v) {
+      a->csv = 0;
+      a->rest[a->n_rest++] = "--format";
+      a->rest[a->n_rest++] = (char *)v;
+    } else if ((v = opt_value(argc, argv, &i, "--design-format", &missing))) {
+      if ((a->fmt[0] = fl_format_parse(v)) == (uint32_t)-1)
+        return fl_cli_usage_error("--design-format: unknown format '%s'", v);
+    } else if ((v = opt_value(argc, argv, &i, "--as-built-format", &missing))) {
+      if ((a->fmt[1] = fl_format_parse(v)) == (uint32_t)-1)
+        return fl_cli_usage_error("--as-built-format: unknown format '%s'", v);
+    } else if ((v = opt_value(argc, argv, &i, "--design", &missing))) {
+      if (push_path(a, 0, v) != 0)
+        return FL_EXIT_USAGE;
+    } else if ((v = opt_value(argc, argv, &i, "--as-built", &missing))) {
+      if (push_path(a, 1, v) != 0)
+        return FL_EXIT_USAGE;
+    } else if (strcmp(argv[i], "--compare-lids") == 0) {
+      a->dopts.compare_lids = 1;
+    } else if (strcmp(argv[i], "--no-guid") == 0) {
+      a->dopts.no_guid = 1;
+    } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      fputs(DIFF_USAGE, stdout);
+      return -1;
+    } else if (!missing) {
+      a->rest[a->n_rest++] = argv[i];
+    }
+    if (missing)
+      return fl_cli_usage_error("option '%s' needs a value", argv[i]);
+  }
+  a->rest[a->n_rest] = NULL;
+  return 0;
+}
+
+/* Loading one side (parsing only; finalize runs on the main thread, since
+ * it builds the igraph view and igraph is not thread-safe). */
+typedef struct side_job {
+  const fl_cli_opts *o;
+  const diff_args *a;
+  int side;
+  fl_fabric *fab;
+  int rc;
+} side_job;
+
+static int is_xml_format(uint32_t f) {
+  return f == FL_FMT_DESIGN_XML || f == FL_FMT_LLDPD_XML ||
+         f == FL_FMT_JUNOS_XML || f == FL_FMT_CISCO_PLAN;
+}
+
+static int load_side_parse(const fl_cli_opts *o, const diff_args *a, int side,
+                           fl_fabric *fab) {
+  uint32_t fmt = a->fmt[side] ? a->fmt[side] : o->input_format;
+  fl_error err;
+  for (size_t i = 0; i < a->n_paths[side]; i++) {
+    fl_error_clear(&err);
+    if (o->verbose)
+      fprintf(stderr, "fabriclint: loading %s %s\n",
+              side ? "as-built" : "design", a->paths[side][i]);
+    if (fl_fabric_load(fab, a->paths[side][i], fmt, &o->load, &err) != FL_OK) {
+      fl_cli_print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+  }
+  return 0;
+}
+
+static void *side_thread(void *arg) {
+  side_job *j = arg;
+  j->rc = load_side_parse(j->o, j->a, j->side, j->fab);
+  return NULL;
+}
+
+/* Side formats as they will be loaded (FL_FMT_AUTO when unsure). */
+static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
+                            int side) {
+  uint32_t fmt = a->fmt[side] ? a->fmt[side] : o->input_format;
+  if (fmt || a->n_paths[side] != 1)
+    return fmt;
+  fl_error err;
+  fl_error_clear(&err);
+  return fl_detect_format(a->paths[side][0], &err);
+}
+
+/* Each side must hold a topology: routing dumps or attribute files alone
+ * describe no cable, and comparing against an empty side would report every
+ * planned node missing. Inputs whose format cannot be detected are left to
+ * the loader, which names the problem. 0 or FL_EXIT_USAGE (printed). */
+static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
+  static const char *const side_name[2] = {"design", "as-built"};
+  for (int side = 0; side < 2; side++) {
+    uint32_t given = a->fmt[side] ? a->fmt[side] : o->input_format;
+    uint32_t first = FL_FMT_AUTO;
+    int topo = 0, unknown = 0;
+    for (size_t i = 0; i < a->n_paths[side]; i++) {
+      fl_error err;
+      fl_error_clear(&err);
+      uint32_t f = given ? given : fl_detect_format(a->paths[side][i], &err);
+      unknown |= f == FL_FMT_AUTO;
+      topo |= fl_format_is_topology(f);
+      if (i == 0)
+        first = f;
+    }
+    if (topo || unknown)
+      continue;
+    fprintf(stderr,
+            "fabriclint: no topology among the %s inputs: %s is %s, which "
+            "describes no cable; each side of diff needs an ibnetdiscover "
+            "dump, a design, an opensm-subnet.lst, an ibdm topology, LLDP "
+            "captures or a cable plan\n",
+            side_name[side], a->paths[side][0], fl_format_name(first));
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Load both sides: in two threads when at most one side is XML (libxml2's
+ * one-time initialisation must not race), else one after the other. */
+static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
+                     fl_fabric **b) {
+  side_job j[2] = {{o, a, 0, fl_fabric_new(), 0},
+                   {o, a, 1, fl_fabric_new(), 0}};
+  if (!j[0].fab || !j[1].fab) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    fl_fabric_free(j[0].fab);
+    fl_fabric_free(j[1].fab);
+    return FL_EXIT_USAGE;
+  }
+  pthread_t t;
+  int par = !(is_xml_format(side_format(o, a, 0)) &&
+              is_xml_format(side_format(o, a, 1))) &&
+            side_format(o, a, 1) != FL_FMT_AUTO;
+  if (par && pthread_create(&t, NULL, side_thread, &j[1]) != 0)
+    par = 0;
+  side_thread(&j[0]);
+  if (par)
+    pthread_join(t, NULL);
+  else if (j[0].rc == 0)
+    side_thread(&j[1]);
+  int rc = j[0].rc ? j[0].rc : j[1].rc;
+  fl_error err;
+  for (int s = 0; s < 2 && rc == 0; s++) {
+    fl_error_clear(&err);
+    if (fl_fabric_finalize(j[s].fab, &err) != FL_OK) {
+      fl_cli_print_error(&err);
+      rc = FL_EXIT_USAGE;
+    }
+  }
+  if (rc != 0) {
+    fl_fabric_free(j[0].fab);
+    fl_fabric_free(j[1].fab);
+    return rc;
+  }
+  *d = j[0].fab;
+  *b = j[1].fab;
+  return 0;
+}
+
+/* Keep only findings (and work-order rows) whose rule matches --rules. */
+/* The finding kinds of DESIGN.md section 7, as rules for the renderers. */
+static const struct {
+  const char *id, *summary;
+  uint32_t level;
+} DIFF_RULES[] = {
+    {"diff.different",
+     "a planned cable is built with another attribute "
+     "(width/speed below plan, GUID, description)",
+     FL_SEV_WARNING},
+    {"diff.duplicate", "the same two ports are joined twice", FL_SEV_ERROR},
+    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
+     FL_SEV_ERROR},
+    {"diff.missing", "a planned cable was not found", FL_SEV_ERROR},
+    {"diff.missing-node", "a planned node was not found", FL_SEV_ERROR},
+    {"diff.swapped", "two cables are crossed", FL_SEV_ERROR},
+    {"diff.unexpected", "a cable was found that is not in the plan",
+     FL_SEV_ERROR},
+    {"diff.unexpected-node", "a node was found that is not in the plan",
+     FL_SEV_ERROR},
+};
+
+static int rule_selected(const char *patterns, const char *id) {
+  if (!patterns)
+    return 1;
+  char copy[1024], *save = NULL;
+  snprintf(copy, sizeof copy, "%s", patterns);
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (fnmatch(t, id, 0) == 0 || strcmp(t, "diff") == 0)
+      return 1;
+  return 0;
+}
+
+static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
+                         size_t *n_rules) {
+  static const char *const ALL[] = {
+      "diff.missing",      "diff.unexpected",     "diff.misconnected",
+      "diff.swapped",      "diff.duplicate",      "diff.different",
+      "diff.missing-node", "diff.unexpected-node"};
+  *n_rules = sizeof ALL / sizeof *ALL;
+  if (!rules)
+    return;
+  char *copy = strdup(rules);
+  char *pats[64];
+  size_t np = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(copy, ",", &save); t && np < 64;
+       t = strtok_r(NULL, ",", &save))
+    pats[np++] = t;
+#define MATCHES(id, out)                                                       \
+  do {                                                                         \
+    out = 0;                                                                   \
+    for (size_t k_ = 0; k_ < np; k_++)                                         \
+      if (fnmatch(pats[k_], id, 0) == 0 || strcmp(pats[k_], "diff") == 0)      \
+        out = 1;                                                               \
+  } while (0)
+  *n_rules = 0;
+  for (size_t i = 0; i < sizeof ALL / sizeof *ALL; i++) {
+    int m;
+    MATCHES(ALL[i], m);
+    *n_rules += (size_t)m;
+  }
+  size_t j = 0;
+  for (size_t i = 0; i < fs->n; i++) {
+    int m;
+    MATCHES(fs->v[i].rule, m);
+    if (m) {
+      fs->v[j++] = fs->v[i];
+    } else { /* free this record through a one-element list */
+      fl_findings one = {malloc(sizeof *fs->v), 1, 1};
+      if (one.v) {
+        one.v[0] = fs->v[i];
+        fl_findings_free(&one);
+      }
+    }
+  }
+  fs->n = j;
+  if (wo) {
+    j = 0;
+    for (size_t i = 0; i < wo->n; i++) {
+      int m;
+      MATCHES(wo->v[i].finding, m);
+      if (m) {
+        wo->v[j++] = wo->v[i];
+      } else {
+        fl_work_order one = {malloc(sizeof *wo->v), 1, 1};
+        if (one.v) {
+          one.v[0] = wo->v[i];
+          fl_work_order_free(&one);
+        }
+      }
+    }
+    wo->n = j;
+  }
+#undef MATCHES
+  free(copy);
+}
+
+int fl_cli_diff(int argc, char **argv) {
+  diff_args a;
+  memset(&a, 0, sizeof a);
+  fl_cli_opts o;
+  memset(&o, 0, sizeof o);
+  fl_fabric *fd = NULL, *fb = NULL;
+  fl_findings fs = {0};
+  fl_work_order wo = {0};
+  fl_outfile out = {0};
+  int rc = take_diff_options(argc, argv, &a);
+  if (rc != 0) {
+    rc = rc < 0 ? 0 : rc;
+    goto done;
+  }
+  rc = fl_cli_parse(a.n_rest, a.rest, &o);
+  if (rc != 0) {
+    rc = rc < 0 ? 0 : rc;
+    goto done;
+  }
+  if (o.n_inputs == 2 || (o.n_inputs == 0 && a.n_paths[0] && a.n_paths[1]) ||
+      (o.n_inputs == 1 && (a.n_paths[0] || a.n_paths[1]))) {
+    /* positional inputs come first on their side */
+    size_t k = 0;
+    for (int side = 0; side < 2 && k < o.n_inputs; side++) {
+      if (o.n_inputs == 1 && a.n_paths[side])
+        continue;
+      const char **v =
+          realloc((void *)a.paths[side], (a.n_paths[side] + 1) * sizeof *v);
+      if (!v) {
+        rc = FL_EXIT_USAGE;
+        goto done;
+      }
+      memmove(v + 1, v, a.n_paths[side] * sizeof *v);
+      v[0] = o.inputs[k++];
+      a.paths[side] = v;
+      a.n_paths[side]++;
+    }
+  }
+  if (!a.n_paths[0] || !a.n_paths[1] || o.n_inputs > 2) {
+    rc = fl_cli_usage_error("diff needs DESIGN and AS_BUILT (got %s)",
+                            o.n_inputs > 2 ? "more than two inputs"
+                                           : "fewer than two");
+    goto done;
+  }
+  if ((rc = check_side_roles(&o, &a)) != 0 ||
+      (rc = load_both(&o, &a, &fd, &fb)) != 0)
+    goto done;
+  /* --output must not overwrite an input: check every path of both sides */
+  o.inputs = NULL;
+  {
+    size_t n = a.n_paths[0] + a.n_paths[1];
+    const char **all = malloc(n * sizeof *all);
+    if (!all) {
+      rc = FL_EXIT_USAGE;
+      goto done;
+    }
+    memcpy(all, a.paths[0], a.n_paths[0] * sizeof *all);
+    memcpy(all + a.n_paths[0], a.paths[1], a.n_paths[1] * sizeof *all);
+    o.inputs = all;
+    o.n_inputs = n;
+    rc = fl_cli_check_outputs(&o, all, n);
+    if (rc == 0)
+      rc = fl_cli_open_output(&o, &out);
+    free(all);
+    o.inputs = NULL;
+    o.n_inputs = 0;
+    if (rc != 0)
+      goto done;
+  }
+  fl_error err;
+  fl_error_clear(&err);
+  fl_diff_stats st;
+  if (fl_diff(fd, fb, &a.dopts, &fs, a.csv ? &wo : NULL, &st, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    rc = FL_EXIT_USAGE;
+    goto done;
+  }
+  if (o.verbose)
+    fprintf(stderr,
+            "fabriclint: nodes matched by GUID %u, by name %u, by system %u; "
+            "cables: %u planned, %u built, %u as planned\n",
+            st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
+            st.cables_design, st.cables_built, st.cables_ok);
+  size_t n_rules = 0;
+  filter_rules(o.rules, &fs, a.csv ? &wo : NULL, &n_rules);
+  if (o.rules && n_rules == 0) {
+    rc = fl_cli_usage_error("--rules '%s' selects no diff.* finding kind",
+                            o.rules);
+    goto done;
+  }
+  if (a.csv) {
+    fl_findings_sort(&fs);
+    fl_work_order_sort(&wo);
+    errno = 0;
+    if (fl_work_order_csv(out.f, &wo) != 0) {
+      fprintf(stderr, "fabriclint: %s: cannot write the work order: %s\n",
+              o.output && strcmp(o.output, "-") != 0 ? o.output
+                                                     : "standard output",
+              strerror(errno ? errno : EIO));
+      rc = FL_EXIT_USAGE;
+    } else {
+      rc = 0;
+      for (size_t i = 0; i < fs.n; i++)
+        if (fs.v[i].severity >= o.fail_on)
+          rc = o.exit_zero ? 0 : FL_EXIT_FINDINGS;
+    }
+  } else {
+    /* the same tail as check: policy waivers, baseline, every format */
+    fl_fabric_counts counts;
+    fl_fabric_counts_of(fb, &counts);
+    fl_report_rule rules[sizeof DIFF_RULES / sizeof *DIFF_RULES];
+    size_t nr = 0;
+    for (size_t i = 0; i < sizeof DIFF_RULES / sizeof *DIFF_RULES; i++)
+      if (rule_selected(o.rules, DIFF_RULES[i].id)) {
+        memset(&rules[nr], 0, sizeof rules[nr]);
+        rules[nr].id = DIFF_RULES[i].id;
+        rules[nr].summary = DIFF_RULES[i].summary;
+        rules[nr].help = DIFF_RULES[i].summary;
+        rules[nr].level = DIFF_RULES[i].level;
+        nr++;
+      }
+    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);
+  }
+done:
+  rc = fl_cli_close_output(&out, rc);
+  fl_findings_free(&fs);
+  fl_work_order_free(&wo);
+  fl_fabric_free(fd);
+  fl_fabric_free(fb);
+  fl_cli_opts_free(&o);
+  free((void *)a.paths[0]);
+  free((void *)a.paths[1]);
+  free(a.rest);
+  return rc;
+}

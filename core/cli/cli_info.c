@@ -1,0 +1,357 @@
+/*
+ * core/cli_info.c — `fabriclint info` (what was loaded) and `fabriclint
+ * rules` (what can run), text and JSON.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "model/derive.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/routing.h"
+#include "model/hashmap.h"
+#include "report/report.h"
+
+#define MAX_TIER 16
+
+typedef struct info_stats {
+  fl_fabric_counts counts;
+  uint32_t an; /* SHARP aggregation nodes */
+  uint32_t systems;
+  uint32_t tier_sw[MAX_TIER + 1], tier_ca[MAX_TIER + 1]; /* last = unknown */
+  uint32_t derived;
+  uint32_t one_sided, mismatched;
+  /* link types: width x speed code */
+  uint32_t types[13][32];
+  uint32_t lfts, max_lid, notes;
+  uint64_t lft_entries;
+  int sl2vl, path_sl;
+} info_stats;
+
+static void gather(const fl_fabric *fab, info_stats *s) {
+  memset(s, 0, sizeof *s);
+  fl_fabric_counts_of(fab, &s->counts);
+  uint32_t n = fl_fabric_node_count(fab);
+  for (fl_id i = 0; i < n; i++) {
+    uint32_t t = fl_fabric_node_tier(fab, i);
+    uint32_t slot = t > MAX_TIER ? MAX_TIER : t;
+    if (fl_fabric_node_kind(fab, i) == FL_NODE_SWITCH)
+      s->tier_sw[slot]++;
+    else
+      s->tier_ca[slot]++;
+    s->derived += fl_fabric_node_tier_derived(fab, i) != 0;
+    s->an += fl_is_aggregation_node(fab, i);
+  }
+  /* distinct systems of CAs */
+  fl_strmap sys;
+  memset(&sys, 0, sizeof sys);
+  for (fl_id i = 0; i < n; i++) {
+    const char *name = fl_fabric_node_system(fab, i);
+    if (fl_fabric_node_kind(fab, i) == FL_NODE_CA && *name)
+      fl_strmap_put(&sys, name, strlen(name), 0);
+  }
+  s->systems = (uint32_t)fl_strmap_len(&sys);
+  fl_strmap_free(&sys);
+  s->lfts = fl_fabric_lft_count(fab);
+  s->max_lid = fl_fabric_max_lid(fab);
+  s->sl2vl = fl_fabric_has_sl2vl(fab);
+  s->path_sl = fl_fabric_has_path_sl(fab);
+  s->notes = fl_fabric_note_count(fab);
+  for (fl_id i = 0; i < n; i++) {
+    uint32_t len = 0;
+    if (fl_fabric_lft(fab, i, &len))
+      s->lft_entries += len ? len - 1 : 0;
+  }
+  for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
+    uint32_t w = fl_fabric_link_width(fab, l),
+             sp = fl_fabric_link_speed(fab, l);
+    if (w <= 12 && sp < 32)
+      s->types[w][sp]++;
+    uint32_t f = fl_fabric_link_flags(fab, l);
+    if (!(f & FL_LINK_DECLARED) && (f & (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) !=
+                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
+      s->one_sided++;
+    if (f & (FL_LINK_WIDTH_MISMATCH | FL_LINK_SPEED_MISMATCH))
+      s->mismatched++;
+  }
+}
+
+static void type_name(uint32_t w, uint32_t sp, char *buf, size_t size) {
+  if (w)
+    snprintf(buf, size, "%ux%s", w, fl_speed_name(sp));
+  else
+    snprintf(buf, size, "??%s", fl_speed_name(sp));
+}
+
+static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
+  fprintf(out, "inputs:\n");
+  for (size_t i = 0; i < o->n_inputs; i++) {
+    fl_error e;
+    fl_error_clear(&e);
+    uint32_t f =
+        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    fprintf(out, "  %s (%s)\n", o->inputs[i], fl_format_name(f));
+  }
+  fprintf(out, "fabric: %u switches, %u CAs, %u routers, %u links\n",
+          s->counts.switches, s->counts.cas, s->counts.routers,
+          s->counts.links);
+  fprintf(out, "  SHARP aggregation nodes: %u (counted as CAs)\n", s->an);
+  fprintf(out, "  systems (hosts of CAs): %u\n", s->systems);
+  fprintf(out, "tiers%s:\n",
+          s->derived ? " (derived from the shape where not given)" : "");
+  for (uint32_t t = 0; t <= MAX_TIER; t++)
+    if (s->tier_sw[t] || s->tier_ca[t]) {
+      if (t == MAX_TIER)
+        fprintf(out, "  unknown:");
+      else
+        fprintf(out, "  %u:", t);
+      fprintf(out, " %u switches, %u CAs/routers\n", s->tier_sw[t],
+              s->tier_ca[t]);
+    }
+  fprintf(out, "links by width and speed:\n");
+  char buf[32];
+  for (uint32_t w = 0; w <= 12; w++)
+    for (uint32_t sp = 0; sp < 32; sp++)
+      if (s->types[w][sp]) {
+        type_name(w, sp, buf, sizeof buf);
+        fprintf(out, "  %s: %u\n", buf, s->types[w][sp]);
+      }
+  fprintf(out, "links listed from one end only: %u\n", s->one_sided);
+  fprintf(out, "links whose ends disagree on width or speed: %u\n",
+          s->mismatched);
+  if (s->lfts)
+    fprintf(out,
+            "routing: LFTs of %u of %u switches (max LID %u, %llu entries); "
+            "SL2VL %s; path SLs %s; %u loader note(s)\n",
+            s->lfts, s->counts.switches, s->max_lid,
+            (unsigned long long)s->lft_entries, s->sl2vl ? "loaded" : "none",
+            s->path_sl ? "loaded" : "none", s->notes);
+  else
+    fprintf(out, "routing: no LFTs loaded (analyses use the reference minimal "
+                 "routing)\n");
+}
+
+static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
+  json_t *root = json_object();
+  json_object_set_new(
+      root, "tool",
+      json_pack("{s:s,s:s}", "name", "fabriclint", "version", FL_VERSION));
+  json_object_set_new(root, "fabric",
+                      json_pack("{s:i,s:i,s:i,s:i}", "switches",
+                                (json_int_t)s->counts.switches, "cas",
+                                (json_int_t)s->counts.cas, "routers",
+                                (json_int_t)s->counts.routers, "links",
+                                (json_int_t)s->counts.links));
+  json_t *inputs = json_array();
+  for (size_t i = 0; i < o->n_inputs; i++) {
+    fl_error e;
+    fl_error_clear(&e);
+    uint32_t f =
+        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    json_array_append_new(inputs, json_pack("{s:s,s:s}", "path", o->inputs[i],
+                                            "format", fl_format_name(f)));
+  }
+  json_object_set_new(root, "inputs", inputs);
+  json_object_set_new(root, "aggregation_nodes", json_integer(s->an));
+  json_object_set_new(root, "systems", json_integer(s->systems));
+  json_t *tiers = json_array();
+  for (uint32_t t = 0; t <= MAX_TIER; t++)
+    if (s->tier_sw[t] || s->tier_ca[t])
+      json_array_append_new(
+          tiers, json_pack("{s:o,s:i,s:i}", "tier",
+                           t == MAX_TIER ? json_null() : json_integer(t),
+                           "switches", (json_int_t)s->tier_sw[t], "cas",
+                           (json_int_t)s->tier_ca[t]));
+  json_object_set_new(root, "tiers", tiers);
+  json_t *types = json_object();
+  char buf[32];
+  for (uint32_t w = 0; w <= 12; w++)
+    for (uint32_t sp = 0; sp < 32; sp++)
+      if (s->types[w][sp]) {
+        type_name(w, sp, buf, sizeof buf);
+        json_object_set_new(types, buf, json_integer(s->types[w][sp]));
+      }
+  json_object_set_new(root, "link_types", types);
+  json_object_set_new(root, "one_sided_links", json_integer(s->one_sided));
+  json_object_set_new(root, "mismatched_links", json_integer(s->mismatched));
+  json_object_set_new(
+      root, "routing",
+      json_pack("{s:i,s:i,s:I,s:b,s:b,s:i}", "lfts", (json_int_t)s->lfts,
+                "max_lid", (json_int_t)s->max_lid, "lft_entries",
+                (json_int_t)s->lft_entries, "sl2vl", s->sl2vl, "path_sl",
+                s->path_sl, "notes", (json_int_t)s->notes));
+  json_dumpf(root, out, JSON_INDENT(2));
+  fputc('\n', out);
+  json_decref(root);
+}
+
+int fl_cli_info(int argc, char **argv) {
+  fl_cli_opts o;
+  int rc = fl_cli_parse(argc, argv, &o);
+  if (rc != 0) {
+    fl_cli_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+  }
+  fl_fabric *fab = NULL;
+  fl_outfile out = {0};
+  rc = fl_cli_load_fabric(&o, &fab);
+  if (rc == 0)
+    rc = fl_cli_open_output(&o, &out);
+  if (rc == 0) {
+    info_stats *s = malloc(sizeof *s);
+    if (!s) {
+      rc = FL_EXIT_USAGE;
+    } else {
+      gather(fab, s);
+      if (o.out_format == FL_OUT_JSON)
+        print_json(out.f, &o, s);
+      else
+        print_text(out.f, &o, s);
+      free(s);
+    }
+  }
+  rc = fl_cli_close_output(&out, rc);
+  fl_fabric_free(fab);
+  fl_cli_opts_free(&o);
+  return rc;
+}
+
+/* ---- rules
+ * ---------------------------------------------------------------------- */
+
+static const char *param_type_name(uint32_t t) {
+  switch (t) {
+  case FL_PARAM_INT:
+    return "int";
+  case FL_PARAM_DOUBLE:
+    return "double";
+  case FL_PARAM_STRING:
+    return "string";
+  case FL_PARAM_BOOL:
+    return "bool";
+  default:
+    return "?";
+  }
+}
+
+static json_t *rule_json(const fl_rule_def *r) {
+  json_t *params = json_array();
+  for (uint32_t k = 0; k < r->n_params; k++) {
+    const fl_param_def *p = r->params[k];
+    json_t *jp = json_pack("{s:s,s:s}", "name", p->name, "type",
+                           param_type_name(p->type));
+    json_object_set_new(jp, "default",
+                        p->default_value ? json_string(p->default_value)
+                                         : json_null());
+    json_object_set_new(jp, "unit",
+                        p->unit ? json_string(p->unit) : json_null());
+    if (p->min_value) /* host copies are full size: added after 1.0 */
+      json_object_set_new(jp, "min", json_string(p->min_value));
+    if (p->max_value)
+      json_object_set_new(jp, "max", json_string(p->max_value));
+    json_object_set_new(jp, "doc", json_string(p->doc ? p->doc : ""));
+    json_array_append_new(params, jp);
+  }
+  json_t *o = json_pack("{s:s,s:s,s:s,s:b}", "id", r->id, "summary", r->summary,
+                        "severity", fl_severity_name(r->default_severity),
+                        "enabled_by_default", r->enabled_by_default != 0);
+  json_object_set_new(o, "help", json_string(r->help ? r->help : ""));
+  json_t *needs = json_array();
+  if (r->needs & FL_NEEDS_ROUTING)
+    json_array_append_new(needs, json_string("routing"));
+  if (r->needs & FL_NEEDS_SL2VL)
+    json_array_append_new(needs, json_string("sl2vl"));
+  if (r->needs & FL_NEEDS_DESIGN)
+    json_array_append_new(needs, json_string("design"));
+  json_object_set_new(o, "needs", needs);
+  json_object_set_new(o, "params", params);
+  return o;
+}
+
+static void rules_json(FILE *out, const fl_host *h, const char *pat) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < h->n_plugins; i++) {
+    const fl_loaded_plugin *p = &h->plugins[i];
+    json_t *rules = json_array();
+    for (uint32_t r = 0; r < p->desc.n_rules; r++)
+      if (!pat || fl_host_rule_selected(p->rules[r], pat))
+        json_array_append_new(rules, rule_json(p->rules[r]));
+    json_t *jp = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "name", p->desc.name,
+                           "version", p->desc.version ? p->desc.version : "",
+                           "vendor", p->desc.vendor ? p->desc.vendor : "",
+                           "license", p->desc.license ? p->desc.license : "",
+                           "path", p->path, "abi", "1.0");
+    json_object_set_new(
+        jp, "abi", json_sprintf("%u.%u", p->desc.abi_major, p->desc.abi_minor));
+    json_object_set_new(jp, "rules", rules);
+    json_array_append_new(arr, jp);
+  }
+  json_t *root = json_pack("{s:{s:s,s:s},s:o}", "tool", "name", "fabriclint",
+                           "version", FL_VERSION, "plugins", arr);
+  json_dumpf(root, out, JSON_INDENT(2));
+  fputc('\n', out);
+  json_decref(root);
+}
+
+static void rules_text(FILE *out, const fl_host *h, const char *pat) {
+  for (size_t i = 0; i < h->n_plugins; i++) {
+    const fl_loaded_plugin *p = &h->plugins[i];
+    fprintf(out, "%s %s (%s, %s, ABI %u.%u) %s\n", p->desc.name,
+            p->desc.version ? p->desc.version : "",
+            p->desc.vendor ? p->desc.vendor : "",
+            p->desc.license ? p->desc.license : "", p->desc.abi_major,
+            p->desc.abi_minor, p->path);
+    for (uint32_t r = 0; r < p->desc.n_rules; r++) {
+      const fl_rule_def *rd = p->rules[r];
+      if (pat && !fl_host_rule_selected(rd, pat))
+        continue;
+      fprintf(out, "  %-36s %-7s %s%s\n", rd->id,
+              fl_severity_name(rd->default_severity), rd->summary,
+              rd->enabled_by_default ? "" : " [opt-in]");
+      for (uint32_t k = 0; k < rd->n_params; k++) {
+        const fl_param_def *pd = rd->params[k];
+        int has_def = pd->default_value && *pd->default_value;
+        int has_unit = pd->unit && *pd->unit;
+        char range[96] = "";
+        if (pd->min_value || pd->max_value) /* host copies are full size */
+          snprintf(range, sizeof range, " [%s..%s]",
+                   pd->min_value ? pd->min_value : "",
+                   pd->max_value ? pd->max_value : "");
+        fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s%s: %s\n", rd->id,
+                pd->name, param_type_name(pd->type), range,
+                has_def ? " (default " : "", has_def ? pd->default_value : "",
+                has_def && has_unit ? " " : "",
+                has_def && has_unit ? pd->unit : "", has_def ? ")" : "",
+                pd->doc ? pd->doc : "");
+      }
+    }
+  }
+}
+
+int fl_cli_rules(int argc, char **argv) {
+  fl_cli_opts o;
+  int rc = fl_cli_parse(argc, argv, &o);
+  if (rc != 0) {
+    fl_cli_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+  }
+  fl_host h;
+  fl_outfile out = {0};
+  rc = fl_cli_load_plugins(&o, &h);
+  if (rc == 0)
+    rc = fl_cli_open_output(&o, &out);
+  if (rc == 0) {
+    if (o.out_format == FL_OUT_JSON)
+      rules_json(out.f, &h, o.rules);
+    else
+      rules_text(out.f, &h, o.rules);
+  }
+  rc = fl_cli_close_output(&out, rc);
+  fl_host_free(&h);
+  fl_cli_opts_free(&o);
+  return rc;
+}

@@ -1,0 +1,1488 @@
+/*
+ * core/diff.c — as-designed vs as-built, cable by cable (DESIGN.md §7;
+ * docs/rules/diff.md).
+ *
+ * Why it works this way:
+ *
+ * 1. Nodes are matched first: by GUID where both sides have one (two
+ *    ibnetdiscover dumps, or a design that carries GUIDs), then by the
+ *    canonical name of the alias layer (core/alias.h: case, FQDN vs short,
+ *    blanks), then by system ("H-1" in an ibdm plan is the host whose HCA
+ *    is "H-1 HCA-1"). A name that two nodes share on one side matches
+ *    nothing, and the finding says why. Everything later works on matched
+ *    nodes only; the cables of an unmatched node are folded into its
+ *    diff.missing-node / diff.unexpected-node finding (a powered-off host is
+ *    one fault, not eight).
+ *
+ * 2. Every cable becomes an edge between two *endpoints* in the as-built
+ *    fabric's port space: (as-built node, port number). A design port is
+ *    mapped by its label (canonical spelling) when both sides label ports
+ *    (Ethernet: swp1 vs Ethernet1), else by number (InfiniBand). A design
+ *    port the as-built never mentions gets a virtual endpoint, so "nothing
+ *    is plugged there" falls out naturally.
+ *
+ * 3. Edges are classified in a fixed order, each step consuming what it
+ *    explains, so each fault is reported once:
+ *      exact      same two endpoints on both sides (then width/speed:
+ *                 diff.different when below plan)
+ *      duplicate  the same two endpoints listed twice on one side
+ *      plan       Cisco cable plan constraints (at least / at most N
+ *                 cables between two chassis on given port sets)
+ *      swapped    planned a-b, c-d; built a-d, c-b: one finding, one fix
+ *      misconnected  planned a-b, built a-x: "move the end at x to b"
+ *      missing / unexpected   what is left
+ *    Iteration follows link ids, so the output is deterministic.
+ *
+ * Cost: O(nodes + ports + links) expected (open-addressing hash maps);
+ * endpoint degrees are tiny (one cable per port), so the swap and
+ * misconnection searches are O(1) per edge.
+ */
+#define _GNU_SOURCE /* vasprintf */
+#include "diff/diff.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "model/alias.h"
+#include "model/hashmap.h"
+#include "io/loaders.h"
+
+#define VIRT 0x80000000u
+#define NIL  UINT32_MAX
+
+enum { HOW_NONE, HOW_GUID, HOW_NAME, HOW_SYSTEM };
+enum { E_OPEN, E_DONE };
+
+typedef struct edge {
+  uint64_t k[2]; /* endpoints */
+  fl_id link;    /* link id in its own fabric */
+  uint32_t next[2];
+  uint8_t state;
+  uint8_t side; /* 0 design, 1 built */
+} edge;
+
+typedef struct dctx {
+  const fl_fabric *D, *B;
+  const fl_diff_opts *o;
+  fl_findings *fs;
+  fl_work_order *wo;
+  fl_diff_stats *st;
+  fl_error *err;
+  int nomem;
+  fl_id *mD, *mB;
+  uint8_t *howD;
+  uint8_t *b_labels; /* per B node: has labelled ports */
+  fl_strmap blabel;  /* B node (4 bytes) + canonical label -> B port */
+  fl_strmap vlabel;  /* B node + canonical label -> virtual index */
+  char **vnames;     /* virtual index -> label as the design writes it */
+  size_t n_v, cap_v;
+  fl_u64map key_dport; /* endpoint -> D port */
+  edge *e;             /* design edges, then built edges */
+  size_t n_e, cap_e, n_de;
+  fl_u64map headD, headB; /* endpoint -> first edge of that side */
+  uint32_t *planD;        /* plan-constraint D links */
+  size_t n_plan;
+  uint32_t *planB; /* plan-constraint B links (the as-built is a plan) */
+  uint8_t *planB_used;
+  size_t n_planB;
+  uint32_t *cables_of_D, *cables_of_B; /* per node: cables not compared */
+} dctx;
+
+/* ---- small helpers --------------------------------------------------- */
+
+static char *xstrdup(dctx *c, const char *s) {
+  char *d = strdup(s ? s : "");
+  if (!d)
+    c->nomem = 1;
+  return d;
+}
+
+static char *xprintf(dctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static char *xprintf(dctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0) {
+    s = NULL;
+    c->nomem = 1;
+  }
+  va_end(ap);
+  return s;
+}
+
+static size_t node_key(char *key, size_t size, fl_id node, const char *canon) {
+  memcpy(key, &node, 4);
+  size_t n = strlen(canon);
+  if (n > size - 4)
+    n = size - 4;
+  memcpy(key + 4, canon, n);
+  return n + 4;
+}
+
+static uint64_t mkkey(fl_id bnode, uint32_t port) {
+  return (uint64_t)bnode << 32 | port;
+}
+static fl_id key_node(uint64_t k) {
+  return (fl_id)(k >> 32);
+}
+static uint32_t key_port(uint64_t k) {
+  return (uint32_t)k;
+}
+
+/* The design node a built node stands for (always matched for keys). */
+static fl_id key_dnode(const dctx *c, uint64_t k) {
+  return c->mB[key_node(k)];
+}
+
+/* Node name users know: the design's. */
+static const char *key_name(const dctx *c, uint64_t k) {
+  fl_id d = key_dnode(c, k);
+  return d != FL_NONE ? fl_fabric_node_name(c->D, d)
+                      : fl_fabric_node_name(c->B, key_node(k));
+}
+
+static fl_id key_bport(const dctx *c, uint64_t k) {
+  if (key_port(k) & VIRT)
+    return FL_NONE;
+  return fl_fabric_find_port(c->B, key_node(k), key_port(k));
+}
+
+static fl_id key_dport(const dctx *c, uint64_t k) {
+  uint32_t p = fl_u64map_get(&c->key_dport, k);
+  return p == FL_MAP_ABSENT ? FL_NONE : p;
+}
+
+/* Port as users write it: the design's label, else the built label, else
+ * the number. Into @buf. */
+static const char *key_port_str(const dctx *c, uint64_t k, char *buf,
+                                size_t size) {
+  fl_id dp = key_dport(c, k), bp = key_bport(c, k);
+  const char *lab = dp != FL_NONE ? fl_fabric_port_label(c->D, dp) : "";
+  if (!*lab && (key_port(k) & VIRT))
+    lab = c->vnames[key_port(k) & ~VIRT];
+  if (!*lab && bp != FL_NONE)
+    lab = fl_fabric_port_label(c->B, bp);
+  if (*lab)
+    snprintf(buf, size, "%s", lab);
+  else
+    snprintf(buf, size, "%u",
+             dp != FL_NONE ? fl_fabric_port_num(c->D, dp) : key_port(k));
+  return buf;
+}
+
+static uint32_t key_port_num(const dctx *c, uint64_t k) {
+  fl_id dp = key_dport(c, k);
+  if (dp != FL_NONE)
+    return fl_fabric_port_num(c->D, dp);
+  return key_port(k) & VIRT ? 0 : key_port(k);
+}
+
+/* `"node" port 3` or `"node" swp3` */
+static char *ep_str(dctx *c, uint64_t k) {
+  char pb[FL_ALIAS_MAX];
+  key_port_str(c, k, pb, sizeof pb);
+  int num = pb[0] >= '0' && pb[0] <= '9';
+  return xprintf(c, "\"%s\" %s%s", key_name(c, k), num ? "port " : "", pb);
+}
+
+static const char *rack_of(const dctx *c, uint64_t k) {
+  fl_id d = key_dnode(c, k);
+  const char *r =
+      d != FL_NONE ? fl_fabric_attr(c->D, FL_ENT_NODE, d, "rack") : NULL;
+  return r ? r : "";
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+typedef struct fnd {
+  const char *rule;
+  uint32_t sev;
+  const fl_fabric *loc_fab;
+  uint32_t loc_ent;
+  fl_id loc_id;
+  uint64_t eps[4];
+  int n_eps;
+  const char *extra_nodes[2];
+  int n_extra;
+  json_t *ev;
+} fnd;
+
+static void emit(dctx *c, fnd *f, char *msg) {
+  fl_finding_rec r;
+  memset(&r, 0, sizeof r);
+  r.rule = xstrdup(c, f->rule);
+  r.severity = f->sev;
+  r.message = msg ? msg : xstrdup(c, "");
+  size_t cap = (size_t)f->n_eps + (size_t)f->n_extra;
+  r.nodes = calloc(cap ? cap : 1, sizeof *r.nodes);
+  r.ports = calloc(f->n_eps ? (size_t)f->n_eps : 1, sizeof *r.ports);
+  if (!r.nodes || !r.ports)
+    c->nomem = 1;
+  for (int i = 0; r.nodes && i < f->n_extra; i++)
+    r.nodes[r.n_nodes++] = xstrdup(c, f->extra_nodes[i]);
+  for (int i = 0; r.nodes && r.ports && i < f->n_eps; i++) {
+    const char *nm = key_name(c, f->eps[i]);
+    int seen = 0;
+    for (uint32_t j = 0; j < r.n_nodes; j++)
+      seen |= strcmp(r.nodes[j], nm) == 0;
+    if (!seen)
+      r.nodes[r.n_nodes++] = xstrdup(c, nm);
+    r.ports[r.n_ports].node = xstrdup(c, nm);
+    r.ports[r.n_ports++].port = key_port_num(c, f->eps[i]);
+  }
+  if (f->ev) {
+    r.evidence = json_dumps(f->ev, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(f->ev);
+  }
+  const char *file = NULL;
+  uint32_t line = 0, col = 0;
+  if (f->loc_fab &&
+      fl_fabric_provenance(f->loc_fab, f->loc_ent, f->loc_id, &file, &line,
+                           &col) == FL_OK &&
+      file && *file) {
+    r.file = xstrdup(c, file);
+    r.line = line;
+    r.col = col;
+  }
+  r.key = xprintf(c, "%s|%s", f->rule, r.message);
+  if (fl_findings_push(c->fs, &r) != 0)
+    c->nomem = 1;
+}
+
+static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
+                   uint64_t b, int has_b, uint64_t from, int has_from,
+                   fl_id dlink, const char *detail) {
+  if (!c->wo)
+    return;
+  fl_work_order *w = c->wo;
+  if (w->n == w->cap) {
+    size_t nc = w->cap ? w->cap * 2 : 16;
+    fl_wo_row *v = realloc(w->v, nc * sizeof *v);
+    if (!v) {
+      c->nomem = 1;
+      return;
+    }
+    w->v = v;
+    w->cap = nc;
+  }
+  fl_wo_row *r = &w->v[w->n++];
+  char pb[FL_ALIAS_MAX];
+  r->action = xstrdup(c, action);
+  r->finding = xstrdup(c, finding);
+  r->a_node = xstrdup(c, key_name(c, a));
+  r->a_port = xstrdup(c, key_port_str(c, a, pb, sizeof pb));
+  r->a_rack = xstrdup(c, rack_of(c, a));
+  r->b_node = xstrdup(c, has_b ? key_name(c, b) : "");
+  r->b_port = xstrdup(c, has_b ? key_port_str(c, b, pb, sizeof pb) : "");
+  r->b_rack = xstrdup(c, has_b ? rack_of(c, b) : "");
+  r->from_node = xstrdup(c, has_from ? key_name(c, from) : "");
+  r->from_port =
+      xstrdup(c, has_from ? key_port_str(c, from, pb, sizeof pb) : "");
+  const char *cable = dlink != FL_NONE
+                          ? fl_fabric_attr(c->D, FL_ENT_LINK, dlink, "cable")
+                          : NULL;
+  r->cable = xstrdup(c, cable ? cable : "");
+  r->detail = xstrdup(c, detail ? detail : "");
+}
+
+static void wo_node(dctx *c, const char *action, const char *finding,
+                    const char *node, const char *rack, const char *detail) {
+  if (!c->wo)
+    return;
+  fl_work_order *w = c->wo;
+  if (w->n == w->cap) {
+    size_t nc = w->cap ? w->cap * 2 : 16;
+    fl_wo_row *v = realloc(w->v, nc * sizeof *v);
+    if (!v) {
+      c->nomem = 1;
+      return;
+    }
+    w->v = v;
+    w->cap = nc;
+  }
+  fl_wo_row *r = &w->v[w->n++];
+  r->action = xstrdup(c, action);
+  r->finding = xstrdup(c, finding);
+  r->a_node = xstrdup(c, node);
+  r->a_port = xstrdup(c, "");
+  r->a_rack = xstrdup(c, rack ? rack : "");
+  r->b_node = xstrdup(c, "");
+  r->b_port = xstrdup(c, "");
+  r->b_rack = xstrdup(c, "");
+  r->from_node = xstrdup(c, "");
+  r->from_port = xstrdup(c, "");
+  r->cable = xstrdup(c, "");
+  r->detail = xstrdup(c, detail);
+}
+
+static json_t *ep_json(dctx *c, uint64_t k) {
+  char pb[FL_ALIAS_MAX];
+  return json_pack("{s:s,s:s}", "node", key_name(c, k), "port",
+                   key_port_str(c, k, pb, sizeof pb));
+}
+
+static json_t *cable_json(dctx *c, uint64_t a, uint64_t b) {
+  return json_pack("[o,o]", ep_json(c, a), ep_json(c, b));
+}
+
+/* ---- 1. nodes -------------------------------------------------------- */
+
+static size_t canon_name(const fl_fabric *f, fl_id n, char *buf, size_t size) {
+  const char *nm = fl_fabric_node_name(f, n);
+  return fl_alias_node(nm, strlen(nm), buf, size);
+}
+
+static size_t full_name(const fl_fabric *f, fl_id n, char *buf, size_t size) {
+  const char *nm = fl_fabric_node_name(f, n);
+  return fl_alias_node_full(nm, strlen(nm), buf, size);
+}
+
+/* canonical name -> node, with NIL - 1 marking "ambiguous"; three indexes:
+ * [0] full names (domain kept), [1] short names, [2] systems */
+#define AMBIG (NIL - 1)
+typedef struct name_ix {
+  fl_strmap m[3];
+  uint32_t *v[3];
+} name_ix;
+
+static void name_ix_free(name_ix *x) {
+  for (int i = 0; i < 3; i++) {
+    fl_strmap_free(&x->m[i]);
+    free(x->v[i]);
+  }
+}
+
+static int ix_put(name_ix *x, int which, const char *canon, size_t len,
+                  fl_id node) {
+  size_t before = fl_strmap_len(&x->m[which]);
+  uint32_t slot = fl_strmap_put(&x->m[which], canon, len, (uint32_t)before);
+  if (slot == FL_MAP_ABSENT)
+    return -1;
+  if (fl_strmap_len(&x->m[which]) > before)
+    x->v[which][slot] = node;
+  else if (x->v[which][slot] != node)
+    x->v[which][slot] = AMBIG;
+  return 0;
+}
+
+/* The node of @which named @canon: a node id, AMBIG, or NIL. */
+static uint32_t ix_get(const name_ix *x, int which, const char *canon,
+                       size_t len) {
+  uint32_t slot = fl_strmap_get(&x->m[which], canon, len);
+  return slot == FL_MAP_ABSENT ? NIL : x->v[which][slot];
+}
+
+static int index_names(const fl_fabric *f, name_ix *x) {
+  uint32_t n = fl_fabric_node_count(f);
+  for (int i = 0; i < 3; i++) {
+    x->v[i] = malloc(((size_t)n + 1) * sizeof *x->v[i]);
+    if (!x->v[i])
+      return -1;
+  }
+  char canon[FL_ALIAS_MAX];
+  for (fl_id i = 0; i < n; i++) {
+    size_t len = full_name(f, i, canon, sizeof canon);
+    if (ix_put(x, 0, canon, len, i) != 0)
+      return -1;
+    len = canon_name(f, i, canon, sizeof canon);
+    if (ix_put(x, 1, canon, len, i) != 0)
+      return -1;
+    const char *sys = fl_fabric_node_system(f, i);
+    if (*sys) {
+      len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
+      if (ix_put(x, 2, canon, len, i) != 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+static int match_nodes(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
+  c->mD = malloc(((size_t)nd + 1) * sizeof *c->mD);
+  c->mB = malloc(((size_t)nb + 1) * sizeof *c->mB);
+  c->howD = calloc((size_t)nd + 1, 1);
+  if (!c->mD || !c->mB || !c->howD)
+    return -1;
+  for (uint32_t i = 0; i < nd; i++)
+    c->mD[i] = FL_NONE;
+  for (uint32_t i = 0; i < nb; i++)
+    c->mB[i] = FL_NONE;
+  /* GUIDs */
+  if (!c->o->no_guid)
+    for (fl_id i = 0; i < nd; i++) {
+      uint64_t g = fl_fabric_node_guid(D, i);
+      if (!g)
+        continue;
+      fl_id b = fl_fabric_find_node_guid(B, g);
+      if (b == FL_NONE || c->mB[b] != FL_NONE ||
+          fl_fabric_find_node_guid(D, g) != i)
+        continue;
+      c->mD[i] = b;
+      c->mB[b] = i;
+      c->howD[i] = HOW_GUID;
+      c->st->nodes_by_guid++;
+    }
+  /* names: full names first, then short names that are unambiguous on both
+   * sides (two nodes sharing a short name match on their full names only),
+   * then systems */
+  name_ix bx, dx;
+  memset(&bx, 0, sizeof bx);
+  memset(&dx, 0, sizeof dx);
+  int rc = -1;
+  if (index_names(B, &bx) != 0 || index_names(D, &dx) != 0)
+    goto out;
+  char canon[FL_ALIAS_MAX];
+  for (int pass = 0; pass < 3; pass++)
+    for (fl_id i = 0; i < nd; i++) {
+      if (c->mD[i] != FL_NONE)
+        continue;
+      size_t len = pass == 0 ? full_name(D, i, canon, sizeof canon)
+                             : canon_name(D, i, canon, sizeof canon);
+      /* the design's own index: full for pass 0, short for 1 and 2 */
+      if (ix_get(&dx, pass ? 1 : 0, canon, len) != i)
+        continue; /* ambiguous within the design */
+      uint32_t b = ix_get(&bx, pass, canon, len);
+      if (b == NIL || b == AMBIG || c->mB[b] != FL_NONE)
+        continue;
+      if (pass == 2 && fl_fabric_node_kind(B, b) != fl_fabric_node_kind(D, i))
+        continue;
+      c->mD[i] = b;
+      c->mB[b] = i;
+      c->howD[i] = pass == 2 ? HOW_SYSTEM : HOW_NAME;
+      if (pass == 2)
+        c->st->nodes_by_system++;
+      else
+        c->st->nodes_by_name++;
+    }
+  /* unmatched nodes */
+  for (fl_id i = 0; i < nd; i++) {
+    if (c->mD[i] != FL_NONE)
+      continue;
+    char full[FL_ALIAS_MAX];
+    size_t flen = full_name(D, i, full, sizeof full);
+    size_t len = canon_name(D, i, canon, sizeof canon);
+    uint32_t bfull = ix_get(&bx, 0, full, flen);
+    uint32_t bshort = ix_get(&bx, 1, canon, len);
+    const char *why;
+    char *whys = NULL;
+    if (ix_get(&dx, 0, full, flen) != i)
+      why = "another design node has the same name after normalising";
+    else if (bfull == AMBIG || (bfull == NIL && bshort == AMBIG))
+      why = "several as-built nodes have this name after normalising";
+    else if (bfull == NIL && bshort != NIL && ix_get(&dx, 1, canon, len) != i)
+      why = whys = xprintf(c,
+                           "another design node has the same short name, so "
+                           "only the full name \"%s\" is compared and no "
+                           "as-built node has it",
+                           full);
+    else if (bfull != NIL || bshort != NIL)
+      why = whys = xprintf(
+          c, "the as-built node of this name is already matched to another "
+             "design node (by GUID, or by a name it shares)");
+    else if (fl_fabric_node_guid(D, i))
+      why = whys = xprintf(c,
+                           "no as-built node is named \"%s\" (compared "
+                           "after normalising case, domain and blanks) "
+                           "or has GUID 0x%016" PRIx64,
+                           canon, fl_fabric_node_guid(D, i));
+    else
+      why = whys = xprintf(c,
+                           "no as-built node is named \"%s\" (compared "
+                           "after normalising case, domain and blanks)",
+                           canon);
+    uint32_t ncab = c->cables_of_D ? c->cables_of_D[i] : 0;
+    fnd f = {.rule = "diff.missing-node",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = D,
+             .loc_ent = FL_ENT_NODE,
+             .loc_id = i,
+             .extra_nodes = {fl_fabric_node_name(D, i)},
+             .n_extra = 1};
+    f.ev = json_pack("{s:s,s:s,s:i}", "reason", why ? why : "", "kind",
+                     fl_node_kind_name(fl_fabric_node_kind(D, i)),
+                     "planned_cables", (json_int_t)ncab);
+    emit(c, &f,
+         xprintf(c,
+                 "planned %s \"%s\" is not in the as-built fabric: %s "
+                 "(its %u planned cable(s) are not reported one by one)",
+                 fl_node_kind_name(fl_fabric_node_kind(D, i)),
+                 fl_fabric_node_name(D, i), why, ncab));
+    const char *rack = fl_fabric_attr(D, FL_ENT_NODE, i, "rack");
+    wo_node(c, "check", "diff.missing-node", fl_fabric_node_name(D, i), rack,
+            "node not discovered: power, install or name it as planned");
+    free(whys);
+  }
+  for (fl_id b = 0; b < nb; b++) {
+    if (c->mB[b] != FL_NONE)
+      continue;
+    const char *desc = fl_fabric_node_desc(B, b);
+    int an = strstr(desc, "Aggregation Node") != NULL;
+    uint32_t ncab = c->cables_of_B ? c->cables_of_B[b] : 0;
+    fnd f = {.rule = "diff.unexpected-node",
+             .sev = an ? FL_SEV_INFO : FL_SEV_ERROR,
+             .loc_fab = B,
+             .loc_ent = FL_ENT_NODE,
+             .loc_id = b,
+             .extra_nodes = {fl_fabric_node_name(B, b)},
+             .n_extra = 1};
+    uint64_t g = fl_fabric_node_guid(B, b);
+    char gs[32] = "";
+    if (g)
+      snprintf(gs, sizeof gs, "0x%016" PRIx64, g);
+    f.ev = json_pack("{s:s,s:s,s:i}", "kind",
+                     fl_node_kind_name(fl_fabric_node_kind(B, b)), "guid", gs,
+                     "cables", (json_int_t)ncab);
+    emit(c, &f,
+         xprintf(c,
+                 "%s \"%s\"%s%s is not in the design: no planned node has "
+                 "this name or GUID (its %u cable(s) are not reported one "
+                 "by one)%s",
+                 fl_node_kind_name(fl_fabric_node_kind(B, b)),
+                 fl_fabric_node_name(B, b), g ? " GUID " : "", gs, ncab,
+                 an ? "; a SHARP Aggregation Node, usually left out of plans"
+                    : ""));
+    if (!an)
+      wo_node(c, "check", "diff.unexpected-node", fl_fabric_node_name(B, b), "",
+              "node found that the plan does not have: remove or add it "
+              "to the plan");
+  }
+  /* attributes of matched nodes */
+  for (fl_id i = 0; i < nd; i++) {
+    fl_id b = c->mD[i];
+    if (b == FL_NONE)
+      continue;
+    uint64_t gd = fl_fabric_node_guid(D, i), gb = fl_fabric_node_guid(B, b);
+    char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
+    canon_name(D, i, cd, sizeof cd);
+    canon_name(B, b, cb, sizeof cb);
+    const char *what = NULL;
+    char *msg = NULL;
+    if (gd && gb && gd != gb) {
+      what = "guid";
+      msg = xprintf(c,
+                    "\"%s\" has GUID 0x%016" PRIx64 ", planned 0x%016" PRIx64
+                    " (hardware replaced? update the plan or the "
+                    "node-name map)",
+                    fl_fabric_node_name(D, i), gb, gd);
+    } else if (c->howD[i] == HOW_GUID && strcmp(cd, cb) != 0) {
+      what = "description";
+      msg = xprintf(c,
+                    "GUID 0x%016" PRIx64 " is \"%s\" in the design but "
+                    "describes itself as \"%s\"",
+                    gd, fl_fabric_node_name(D, i), fl_fabric_node_name(B, b));
+    } else if (fl_fabric_node_kind(D, i) != fl_fabric_node_kind(B, b)) {
+      what = "kind";
+      msg = xprintf(c, "\"%s\" is a %s in the design but a %s as built",
+                    fl_fabric_node_name(D, i),
+                    fl_node_kind_name(fl_fabric_node_kind(D, i)),
+                    fl_node_kind_name(fl_fabric_node_kind(B, b)));
+    }
+    if (!what)
+      continue;
+    fnd f = {.rule = "diff.different",
+             .sev = FL_SEV_WARNING,
+             .loc_fab = D,
+             .loc_ent = FL_ENT_NODE,
+             .loc_id = i,
+             .extra_nodes = {fl_fabric_node_name(D, i)},
+             .n_extra = 1};
+    f.ev = json_pack("{s:s,s:s,s:s}", "attribute", what, "design",
+                     fl_fabric_node_name(D, i), "as_built",
+                     fl_fabric_node_name(B, b));
+    emit(c, &f, msg);
+  }
+  rc = 0;
+out:
+  name_ix_free(&bx);
+  name_ix_free(&dx);
+  return rc;
+}
+
+/* ---- 2. endpoints and edges ----------------------------------------- */
+
+static int index_built_labels(dctx *c) {
+  const fl_fabric *B = c->B;
+  uint32_t nb = fl_fabric_node_count(B), np = fl_fabric_port_count(B);
+  c->b_labels = calloc((size_t)nb + 1, 1);
+  if (!c->b_labels)
+    return -1;
+  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  for (fl_id p = 0; p < np; p++) {
+    const char *lb = fl_fabric_port_label(B, p);
+    if (!*lb)
+      continue;
+    fl_id n = fl_fabric_port_node(B, p);
+    c->b_labels[n] = 1;
+    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
+    size_t k = node_key(key, sizeof key, n, canon);
+    if (fl_strmap_put(&c->blabel, key, k, p) == FL_MAP_ABSENT)
+      return -1;
+  }
+  return 0;
+}
+
+/* Endpoint of design port @p (its node matched to @bn). */
+static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
+  const char *lb = fl_fabric_port_label(c->D, p);
+  if (*lb && c->b_labels[bn]) {
+    char canon[FL_ALIAS_MAX], alt[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
+    size_t k = node_key(key, sizeof key, bn, canon);
+    uint32_t bp = fl_strmap_get(&c->blabel, key, k);
+    if (bp == FL_MAP_ABSENT && fl_alias_port_alt(canon, alt, sizeof alt)) {
+      size_t k2 = node_key(key, sizeof key, bn, alt);
+      bp = fl_strmap_get(&c->blabel, key, k2);
+      node_key(key, sizeof key, bn, canon);
+    }
+    if (bp != FL_MAP_ABSENT) {
+      *out = mkkey(bn, fl_fabric_port_num(c->B, bp));
+    } else {
+      uint32_t v = fl_strmap_put(&c->vlabel, key, k, (uint32_t)c->n_v);
+      if (v == FL_MAP_ABSENT)
+        return -1;
+      if (v == c->n_v) {
+        if (c->n_v == c->cap_v) {
+          size_t nc = c->cap_v ? c->cap_v * 2 : 16;
+          char **nv = realloc(c->vnames, nc * sizeof *nv);
+          if (!nv)
+            return -1;
+          c->vnames = nv;
+          c->cap_v = nc;
+        }
+        c->vnames[c->n_v++] = xstrdup(c, lb);
+      }
+      *out = mkkey(bn, VIRT | v);
+    }
+  } else {
+    *out = mkkey(bn, fl_fabric_port_num(c->D, p));
+  }
+  if (fl_u64map_put(&c->key_dport, *out, p) == FL_MAP_ABSENT)
+    return -1;
+  return 0;
+}
+
+static int add_edge(dctx *c, uint64_t a, uint64_t b, fl_id link, int side) {
+  if (c->n_e == c->cap_e) {
+    size_t nc = c->cap_e ? c->cap_e * 2 : 1024;
+    edge *ne = realloc(c->e, nc * sizeof *ne);
+    if (!ne)
+      return -1;
+    c->e = ne;
+    c->cap_e = nc;
+  }
+  uint32_t id = (uint32_t)c->n_e++;
+  edge *e = &c->e[id];
+  e->k[0] = a;
+  e->k[1] = b;
+  e->link = link;
+  e->state = E_OPEN;
+  e->side = (uint8_t)side;
+  fl_u64map *head = side ? &c->headB : &c->headD;
+  for (int end = 0; end < 2; end++) {
+    e->next[end] = NIL;
+    if (end == 1 && a == b)
+      break;
+    uint32_t h = fl_u64map_get(head, e->k[end]);
+    if (h != FL_MAP_ABSENT)
+      e->next[end] = h;
+    if (fl_u64map_set(head, e->k[end], id) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Iterate the edges of one side at endpoint @k. */
+static uint32_t first_at(const dctx *c, int side, uint64_t k) {
+  uint32_t h = fl_u64map_get(side ? &c->headB : &c->headD, k);
+  return h == FL_MAP_ABSENT ? NIL : h;
+}
+static uint32_t next_at(const dctx *c, uint32_t id, uint64_t k) {
+  const edge *e = &c->e[id];
+  return e->k[0] == k ? e->next[0] : e->next[1];
+}
+static uint64_t other(const edge *e, uint64_t k) {
+  return e->k[0] == k ? e->k[1] : e->k[0];
+}
+
+/* The open edge of @side at @k other than @skip, or NIL. */
+static uint32_t open_at(const dctx *c, int side, uint64_t k, uint32_t skip) {
+  for (uint32_t id = first_at(c, side, k); id != NIL; id = next_at(c, id, k))
+    if (c->e[id].state == E_OPEN && id != skip)
+      return id;
+  return NIL;
+}
+
+static int build_edges(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t ld = fl_fabric_link_count(D), lb = fl_fabric_link_count(B);
+  for (fl_id l = 0; l < ld; l++) {
+    fl_id pa = fl_fabric_link_port(D, l, 0), pb = fl_fabric_link_port(D, l, 1);
+    fl_id na = fl_fabric_port_node(D, pa), nb = fl_fabric_port_node(D, pb);
+    if (fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min")) {
+      uint32_t *np = realloc(c->planD, (c->n_plan + 1) * sizeof *np);
+      if (!np)
+        return -1;
+      c->planD = np;
+      c->planD[c->n_plan++] = l;
+      continue;
+    }
+    c->st->cables_design++;
+    if (c->mD[na] == FL_NONE || c->mD[nb] == FL_NONE)
+      continue;
+    uint64_t ka, kb;
+    if (dkey(c, pa, c->mD[na], &ka) != 0 || dkey(c, pb, c->mD[nb], &kb) != 0 ||
+        add_edge(c, ka, kb, l, 0) != 0)
+      return -1;
+  }
+  c->n_de = c->n_e;
+  for (fl_id l = 0; l < lb; l++) {
+    fl_id pa = fl_fabric_link_port(B, l, 0), pb = fl_fabric_link_port(B, l, 1);
+    fl_id na = fl_fabric_port_node(B, pa), nb = fl_fabric_port_node(B, pb);
+    if (fl_fabric_attr(B, FL_ENT_LINK, l, "plan-min")) {
+      /* a constraint, not a cable: only another constraint can match it */
+      uint32_t *np = realloc(c->planB, (c->n_planB + 1) * sizeof *np);
+      if (!np)
+        return -1;
+      c->planB = np;
+      c->planB[c->n_planB++] = l;
+      continue;
+    }
+    c->st->cables_built++;
+    if (c->mB[na] == FL_NONE || c->mB[nb] == FL_NONE)
+      continue;
+    if (add_edge(c, mkkey(na, fl_fabric_port_num(B, pa)),
+                 mkkey(nb, fl_fabric_port_num(B, pb)), l, 1) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* Cables folded into node findings: per unmatched node, its cables. */
+static int count_folded(dctx *c) {
+  /* computed before node matching reports, from a dry node match: the
+   * counts only need "cables with an end on the node" */
+  const fl_fabric *D = c->D, *B = c->B;
+  c->cables_of_D =
+      calloc((size_t)fl_fabric_node_count(D) + 1, sizeof(uint32_t));
+  c->cables_of_B =
+      calloc((size_t)fl_fabric_node_count(B) + 1, sizeof(uint32_t));
+  if (!c->cables_of_D || !c->cables_of_B)
+    return -1;
+  for (int side = 0; side < 2; side++) {
+    const fl_fabric *F = side ? B : D;
+    uint32_t *cnt = side ? c->cables_of_B : c->cables_of_D;
+    uint32_t nl = fl_fabric_link_count(F);
+    for (fl_id l = 0; l < nl; l++) {
+      fl_id na = fl_fabric_port_node(F, fl_fabric_link_port(F, l, 0));
+      fl_id nb = fl_fabric_port_node(F, fl_fabric_link_port(F, l, 1));
+      cnt[na]++;
+      if (nb != na)
+        cnt[nb]++;
+    }
+  }
+  return 0;
+}
+
+/* ---- 3. classification ---------------------------------------------- */
+
+static void link_rate(const fl_fabric *f, fl_id l, uint32_t *w, uint32_t *s) {
+  uint32_t w1 = fl_fabric_link_width(f, l), w2 = fl_fabric_link_width_b(f, l);
+  uint32_t s1 = fl_fabric_link_speed(f, l), s2 = fl_fabric_link_speed_b(f, l);
+  *w = w1 && w2 && w2 < w1 ? w2 : (w1 ? w1 : w2);
+  *s = s1 && s2 && fl_speed_lane_gbps(s2) < fl_speed_lane_gbps(s1)
+           ? s2
+           : (s1 ? s1 : s2);
+}
+
+static void rate_str(uint32_t w, uint32_t s, char *buf, size_t size) {
+  if (w && s && s < FL_SPEED_ETH_1G)
+    snprintf(buf, size, "%ux%s", w, fl_speed_name(s));
+  else if (s)
+    snprintf(buf, size, "%s", fl_speed_name(s));
+  else if (w)
+    snprintf(buf, size, "%ux", w);
+  else
+    snprintf(buf, size, "?");
+}
+
+static void check_rate(dctx *c, const edge *de, const edge *be) {
+  uint32_t wd, sd, wb, sb;
+  link_rate(c->D, de->link, &wd, &sd);
+  link_rate(c->B, be->link, &wb, &sb);
+  int w_low = wd && wb && wb < wd;
+  int s_low = sd && sb && fl_speed_lane_gbps(sb) < fl_speed_lane_gbps(sd);
+  if (!w_low && !s_low)
+    return;
+  char rd[32], rb[32];
+  rate_str(wd, sd, rd, sizeof rd);
+  rate_str(wb, sb, rb, sizeof rb);
+  char *a = ep_str(c, de->k[0]), *b = ep_str(c, de->k[1]);
+  fnd f = {.rule = "diff.different",
+           .sev = FL_SEV_WARNING,
+           .loc_fab = c->D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = de->link,
+           .eps = {de->k[0], de->k[1]},
+           .n_eps = 2};
+  f.ev = json_pack("{s:s,s:o,s:s,s:s}", "attribute",
+                   w_low && s_low ? "width,speed"
+                   : w_low        ? "width"
+                                  : "speed",
+                   "cable", cable_json(c, de->k[0], de->k[1]), "design", rd,
+                   "as_built", rb);
+  emit(c, &f,
+       xprintf(c,
+               "cable %s - %s runs at %s, planned %s (%s below plan: "
+               "reseat or replace the cable)",
+               a, b, rb, rd,
+               w_low && s_low ? "width and speed"
+               : w_low        ? "width"
+                              : "speed"));
+  wo_add(c, "replace", "diff.different", de->k[0], de->k[1], 1, 0, 0, de->link,
+         "reseat, then replace if still below plan");
+  free(a);
+  free(b);
+}
+
+static int same_pair(const edge *x, const edge *y) {
+  return (x->k[0] == y->k[0] && x->k[1] == y->k[1]) ||
+         (x->k[0] == y->k[1] && x->k[1] == y->k[0]);
+}
+
+static void report_duplicate(dctx *c, const edge *e, int side) {
+  char *a = ep_str(c, e->k[0]), *b = ep_str(c, e->k[1]);
+  fnd f = {.rule = "diff.duplicate",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = side ? c->B : c->D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = e->link,
+           .eps = {e->k[0], e->k[1]},
+           .n_eps = 2};
+  f.ev = json_pack("{s:s,s:o}", "side", side ? "as-built" : "design", "cable",
+                   cable_json(c, e->k[0], e->k[1]));
+  emit(c, &f,
+       xprintf(c, "the %s lists cable %s - %s more than once%s",
+               side ? "as-built input" : "design", a, b,
+               side ? " (two cables on the same ports, or a stale or "
+                      "merged capture)"
+                    : ""));
+  if (side)
+    wo_add(c, "remove", "diff.duplicate", e->k[0], e->k[1], 1, 0, 0, FL_NONE,
+           "extra cable on the same two ports");
+  free(a);
+  free(b);
+}
+
+static void exact(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *de = &c->e[i];
+    /* a duplicate of an earlier design edge */
+    for (uint32_t j = first_at(c, 0, de->k[0]); j != NIL;
+         j = next_at(c, j, de->k[0]))
+      if (j < i && same_pair(&c->e[j], de)) {
+        de->state = E_DONE;
+        report_duplicate(c, de, 0);
+        break;
+      }
+    if (de->state != E_OPEN)
+      continue;
+    for (uint32_t j = first_at(c, 1, de->k[0]); j != NIL;
+         j = next_at(c, j, de->k[0])) {
+      edge *be = &c->e[j];
+      if (be->state == E_OPEN && other(be, de->k[0]) == de->k[1]) {
+        be->state = de->state = E_DONE;
+        c->st->cables_ok++;
+        check_rate(c, de, be);
+        break;
+      }
+    }
+  }
+  /* built duplicates: an open built edge equal to a consumed one */
+  for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
+    edge *be = &c->e[j];
+    if (be->state != E_OPEN)
+      continue;
+    for (uint32_t k = first_at(c, 1, be->k[0]); k != NIL;
+         k = next_at(c, k, be->k[0]))
+      if (k != j && same_pair(&c->e[k], be) &&
+          (c->e[k].state == E_DONE || k < j)) {
+        be->state = E_DONE;
+        report_duplicate(c, be, 1);
+        break;
+      }
+  }
+}
+
+/* A design port with two different planned cables (not one cable listed
+ * twice): no work order can satisfy both, so say so once per port and take
+ * the open cables there (and what is built at their other ends) out of the
+ * later steps rather than suggest moving a cable onto an occupied port. */
+static void double_booked(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    for (int end = 0; end < 2; end++) {
+      uint64_t k = c->e[i].k[end];
+      /* report at the first design edge of the port only */
+      uint32_t first = NIL, n = 0, n_open = 0;
+      for (uint32_t j = first_at(c, 0, k); j != NIL; j = next_at(c, j, k)) {
+        int dup = 0;
+        for (uint32_t m = first_at(c, 0, k); m != NIL; m = next_at(c, m, k))
+          dup |= m < j && same_pair(&c->e[m], &c->e[j]);
+        if (dup)
+          continue;
+        if (first == NIL || j < first)
+          first = j;
+        n++;
+        n_open += c->e[j].state == E_OPEN;
+      }
+      if (n < 2 || !n_open || first != i)
+        continue;
+      json_t *cables = json_array();
+      size_t len = 0;
+      char *list = NULL;
+      for (uint32_t j = first_at(c, 0, k); j != NIL; j = next_at(c, j, k)) {
+        edge *de = &c->e[j];
+        uint64_t o = other(de, k);
+        char *so = ep_str(c, o);
+        char *nl = xprintf(c, "%s%s%s", list ? list : "", list ? ", " : "",
+                           so ? so : "");
+        free(list);
+        free(so);
+        list = nl;
+        len++;
+        json_array_append_new(cables, cable_json(c, k, o));
+        if (de->state != E_OPEN)
+          continue;
+        de->state = E_DONE;
+        /* what is built at the other end is explained by the plan error */
+        for (uint32_t b = first_at(c, 1, o); b != NIL; b = next_at(c, b, o))
+          if (c->e[b].state == E_OPEN && other(&c->e[b], o) != k)
+            c->e[b].state = E_DONE;
+      }
+      char *sk = ep_str(c, k);
+      fnd f = {.rule = "diff.duplicate",
+               .sev = FL_SEV_ERROR,
+               .loc_fab = c->D,
+               .loc_ent = FL_ENT_LINK,
+               .loc_id = c->e[i].link,
+               .eps = {k},
+               .n_eps = 1};
+      f.ev = json_pack("{s:s,s:o}", "side", "design", "cables", cables);
+      emit(c, &f,
+           xprintf(c,
+                   "the design puts %zu cables on %s (to %s): a port takes "
+                   "one cable; fix the plan (no move is suggested for them)",
+                   len, sk, list ? list : ""));
+      char *d =
+          xprintf(c, "the plan has %zu cables on this port: fix the plan", len);
+      wo_add(c, "check", "diff.duplicate", k, 0, 0, 0, 0, c->e[i].link, d);
+      free(d);
+      free(sk);
+      free(list);
+    }
+  }
+}
+
+/* Cisco plan constraints: count open built cables between the two nodes on
+ * the allowed port sets. */
+static int in_set(dctx *c, uint64_t k, const char *exp) {
+  if (!exp)
+    return 1;
+  fl_id bp = key_bport(c, k);
+  char canon[FL_ALIAS_MAX], alt[FL_ALIAS_MAX];
+  const char *lb = bp != FL_NONE ? fl_fabric_port_label(c->B, bp) : "";
+  if (*lb)
+    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
+  else
+    snprintf(canon, sizeof canon, "%u", key_port(k));
+  size_t an = fl_alias_port_alt(canon, alt, sizeof alt);
+  for (const char *p = exp; *p; p += strlen(p) + 1)
+    if (strcmp(p, canon) == 0 || (an && strcmp(p, alt) == 0))
+      return 1;
+  return 0;
+}
+
+/* Two expanded port sets (NUL-separated lists; NULL = any) are the same
+ * set. */
+static int same_set(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  size_t nx = 0, ny = 0;
+  for (const char *p = x; *p; p += strlen(p) + 1)
+    nx++;
+  for (const char *p = y; *p; p += strlen(p) + 1)
+    ny++;
+  if (nx != ny)
+    return 0;
+  for (const char *p = x; *p; p += strlen(p) + 1) {
+    int found = 0;
+    for (const char *q = y; *q && !found; q += strlen(q) + 1)
+      found = strcmp(p, q) == 0;
+    if (!found)
+      return 0;
+  }
+  return 1;
+}
+
+static int same_count(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  return atol(x) == atol(y);
+}
+
+/* The open as-built constraint that is the same as design constraint @l
+ * (between B nodes @ba, @bb on expanded sets @ea / @eb, NULL = any), or
+ * SIZE_MAX. When the as-built input is itself a plan, its constraints are
+ * not cables: the design's constraint is met by the same constraint. */
+static size_t same_constraint(dctx *c, fl_id l, fl_id ba, fl_id bb,
+                              const char *ea, const char *eb) {
+  const fl_fabric *D = c->D, *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    int fwd = xa == ba && xb == bb, rev = xa == bb && xb == ba;
+    if (!fwd && !rev)
+      continue;
+    if (!same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min")) ||
+        !same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max")))
+      continue;
+    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
+    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
+    char xa_e[8192], xb_e[8192];
+    if ((sa && fl_plan_ports_expand(sa, xa_e, sizeof xa_e) <= 0) ||
+        (sb && fl_plan_ports_expand(sb, xb_e, sizeof xb_e) <= 0))
+      continue;
+    const char *pa = sa ? xa_e : NULL, *pb = sb ? xb_e : NULL;
+    if ((fwd && same_set(ea, pa) && same_set(eb, pb)) ||
+        (rev && same_set(ea, pb) && same_set(eb, pa)))
+      return i;
+  }
+  return SIZE_MAX;
+}
+
+/* As-built constraints no design constraint matched. */
+static void plans_left(dctx *c) {
+  const fl_fabric *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    if (c->mB[xa] == FL_NONE || c->mB[xb] == FL_NONE)
+      continue; /* folded into the node finding */
+    const char *an = fl_fabric_node_name(B, xa),
+               *bn = fl_fabric_node_name(B, xb);
+    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
+    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
+    const char *mn = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min");
+    const char *mx = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max");
+    fnd f = {.rule = "diff.unexpected",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = B,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = m,
+             .extra_nodes = {an, bn},
+             .n_extra = 2};
+    f.ev = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "min", mn ? mn : "", "max",
+                     mx ? mx : "", "a", an, "b", bn, "a_ports", sa ? sa : "any",
+                     "b_ports", sb ? sb : "any");
+    emit(c, &f,
+         xprintf(c,
+                 "the as-built plan asks for %s..%s cable(s) between \"%s\" "
+                 "(%s) and \"%s\" (%s); the design has no such constraint",
+                 mn ? mn : "1", mx ? mx : "any", an, sa ? sa : "any port", bn,
+                 sb ? sb : "any port"));
+  }
+}
+
+static void plans(dctx *c) {
+  if (c->n_planB) {
+    c->planB_used = calloc(c->n_planB, 1);
+    if (!c->planB_used) {
+      c->nomem = 1;
+      return;
+    }
+  }
+  for (size_t i = 0; i < c->n_plan; i++) {
+    fl_id l = c->planD[i];
+    const fl_fabric *D = c->D;
+    fl_id na = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 0));
+    fl_id nb = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 1));
+    if (c->mD[na] == FL_NONE || c->mD[nb] == FL_NONE)
+      continue;
+    fl_id ba = c->mD[na], bb = c->mD[nb];
+    long min = atol(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"));
+    const char *mx = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max");
+    long max = mx ? atol(mx) : -1;
+    const char *sa = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-a-ports");
+    const char *sb = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-b-ports");
+    char ea[8192], eb[8192];
+    int oka = !sa || fl_plan_ports_expand(sa, ea, sizeof ea) > 0;
+    int okb = !sb || fl_plan_ports_expand(sb, eb, sizeof eb) > 0;
+    if (!oka || !okb)
+      continue;
+    size_t same = same_constraint(c, l, ba, bb, sa ? ea : NULL, sb ? eb : NULL);
+    if (same != SIZE_MAX) {
+      c->planB_used[same] = 1;
+      c->st->cables_ok++;
+      continue;
+    }
+    long got = 0;
+    for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
+      edge *be = &c->e[j];
+      if (be->state != E_OPEN || (max >= 0 && got >= max))
+        continue;
+      for (int o = 0; o < 2; o++) {
+        uint64_t x = be->k[o], y = be->k[1 - o];
+        if (key_node(x) == ba && key_node(y) == bb &&
+            in_set(c, x, sa ? ea : NULL) && in_set(c, y, sb ? eb : NULL)) {
+          be->state = E_DONE;
+          got++;
+          break;
+        }
+      }
+    }
+    if (got >= min)
+      continue;
+    const char *an = fl_fabric_node_name(D, na),
+               *bn = fl_fabric_node_name(D, nb);
+    fnd f = {.rule = "diff.missing",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = D,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = l,
+             .extra_nodes = {an, bn},
+             .n_extra = 2};
+    f.ev = json_pack("{s:i,s:i,s:s,s:s,s:s,s:s}", "min", (json_int_t)min,
+                     "found", (json_int_t)got, "a", an, "b", bn, "a_ports",
+                     sa ? sa : "any", "b_ports", sb ? sb : "any");
+    emit(c, &f,
+         xprintf(c,
+                 "the plan asks for at least %ld cable(s) between "
+                 "\"%s\" (%s) and \"%s\" (%s); %ld found",
+                 min, an, sa ? sa : "any port", bn, sb ? sb : "any port", got));
+    if (c->wo) {
+      char *d = xprintf(c, "add %ld cable(s): %s ports %s to %s ports %s",
+                        min - got, an, sa ? sa : "any", bn, sb ? sb : "any");
+      wo_node(c, "add", "diff.missing", an,
+              fl_fabric_attr(D, FL_ENT_NODE, na, "rack"), d);
+      free(d);
+    }
+  }
+  plans_left(c);
+}
+
+/* Which pair of ends to swap: same node, else same system, else @alt. */
+static int prefer_pair(dctx *c, uint64_t x, uint64_t y) {
+  if (key_node(x) == key_node(y))
+    return 2;
+  const char *sx = fl_fabric_node_system(c->B, key_node(x));
+  const char *sy = fl_fabric_node_system(c->B, key_node(y));
+  return *sx && strcmp(sx, sy) == 0;
+}
+
+static void swaps(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *d1 = &c->e[i];
+    for (int o = 0; o < 2 && d1->state == E_OPEN; o++) {
+      uint64_t a = d1->k[o], b = d1->k[1 - o];
+      for (uint32_t f1 = first_at(c, 1, a); f1 != NIL; f1 = next_at(c, f1, a)) {
+        if (c->e[f1].state != E_OPEN)
+          continue;
+        uint64_t d = other(&c->e[f1], a);
+        if (d == b || d == a)
+          continue;
+        uint32_t d2 = open_at(c, 0, d, i);
+        if (d2 == NIL)
+          continue;
+        uint64_t cc = other(&c->e[d2], d);
+        if (cc == a || cc == b)
+          continue;
+        uint32_t f2 = NIL;
+        for (uint32_t j = first_at(c, 1, cc); j != NIL; j = next_at(c, j, cc))
+          if (c->e[j].state == E_OPEN && j != f1 && other(&c->e[j], cc) == b)
+            f2 = j;
+        if (f2 == NIL)
+          continue;
+        /* planned a-b, c-d; built a-d, c-b */
+        d1->state = c->e[d2].state = c->e[f1].state = c->e[f2].state = E_DONE;
+        uint64_t x = a, y = cc, xto = b, yto = d; /* swap at a and c */
+        if (prefer_pair(c, b, d) > prefer_pair(c, a, cc)) {
+          x = b, y = d, xto = a, yto = cc;
+        }
+        /* after the swap the end now at x... the cable ends at x and y trade
+         * places */
+        char *sa = ep_str(c, a), *sb = ep_str(c, b), *sc = ep_str(c, cc),
+             *sd = ep_str(c, d), *sx = ep_str(c, x), *sy = ep_str(c, y);
+        fnd f = {.rule = "diff.swapped",
+                 .sev = FL_SEV_ERROR,
+                 .loc_fab = c->D,
+                 .loc_ent = FL_ENT_LINK,
+                 .loc_id = d1->link,
+                 .eps = {a, b, cc, d},
+                 .n_eps = 4};
+        f.ev = json_pack("{s:[o,o],s:[o,o],s:[o,o]}", "planned",
+                         cable_json(c, a, b), cable_json(c, cc, d), "as_built",
+                         cable_json(c, a, d), cable_json(c, cc, b), "swap",
+                         ep_json(c, x), ep_json(c, y));
+        emit(c, &f,
+             xprintf(c,
+                     "cables crossed: planned %s - %s and %s - %s, built "
+                     "%s - %s and %s - %s; fix: swap the two cable ends at "
+                     "%s and %s",
+                     sa, sb, sc, sd, sa, sd, sc, sb, sx, sy));
+        (void)xto;
+        (void)yto;
+        wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
+               "exchange the two cable ends at these ports");
+        free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);
+        break;
+      }
+    }
+  }
+}
+
+static void misconnected(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *d1 = &c->e[i];
+    if (d1->state != E_OPEN)
+      continue;
+    int best = -1, best_o = 0;
+    uint32_t best_f = NIL;
+    for (int o = 0; o < 2; o++) {
+      uint64_t a = d1->k[o], b = d1->k[1 - o];
+      for (uint32_t f = first_at(c, 1, a); f != NIL; f = next_at(c, f, a)) {
+        if (c->e[f].state != E_OPEN)
+          continue;
+        uint64_t x = other(&c->e[f], a);
+        int score =
+            (open_at(c, 0, x, NIL) == NIL) + (open_at(c, 1, b, f) == NIL);
+        if (score > best) {
+          best = score;
+          best_o = o;
+          best_f = f;
+        }
+      }
+    }
+    if (best_f == NIL)
+      continue;
+    uint64_t a = d1->k[best_o], b = d1->k[1 - best_o];
+    uint64_t x = other(&c->e[best_f], a);
+    d1->state = c->e[best_f].state = E_DONE;
+    char *sa = ep_str(c, a), *sb = ep_str(c, b), *sx = ep_str(c, x);
+    fnd f = {.rule = "diff.misconnected",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = c->D,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = d1->link,
+             .eps = {a, b, x},
+             .n_eps = 3};
+    f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", cable_json(c, a, b),
+                     "as_built", cable_json(c, a, x), "move_from",
+                     ep_json(c, x), "move_to", ep_json(c, b));
+    emit(c, &f,
+         xprintf(c,
+                 "cable from %s lands on %s; the plan puts it on %s: "
+                 "move that end from %s to %s",
+                 sa, sx, sb, sx, sb));
+    wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1, d1->link,
+           "move the cable end to the planned port");
+    free(sa), free(sb), free(sx);
+  }
+}
+
+static void leftovers(dctx *c) {
+  for (uint32_t i = 0; i < c->n_e; i++) {
+    edge *e = &c->e[i];
+    if (e->state != E_OPEN)
+      continue;
+    e->state = E_DONE;
+    char *a = ep_str(c, e->k[0]), *b = ep_str(c, e->k[1]);
+    int built = e->side == 1;
+    fnd f = {.rule = built ? "diff.unexpected" : "diff.missing",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = built ? c->B : c->D,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = e->link,
+             .eps = {e->k[0], e->k[1]},
+             .n_eps = 2};
+    char ra[32], rb2[32] = "";
+    uint32_t w, s;
+    link_rate(built ? c->B : c->D, e->link, &w, &s);
+    rate_str(w, s, ra, sizeof ra);
+    /* what the free end of a missing cable meets instead */
+    f.ev = json_pack("{s:o,s:s}", "cable", cable_json(c, e->k[0], e->k[1]),
+                     "rate", ra);
+    (void)rb2;
+    if (built)
+      emit(c, &f,
+           xprintf(c,
+                   "cable %s - %s is not in the plan: remove it or "
+                   "add it to the plan",
+                   a, b));
+    else
+      emit(c, &f, xprintf(c, "planned cable %s - %s is not there", a, b));
+    wo_add(c, built ? "remove" : "add", f.rule, e->k[0], e->k[1], 1, 0, 0,
+           built ? FL_NONE : e->link,
+           built ? "cable not in the plan" : "planned cable not found");
+    free(a), free(b);
+  }
+}
+
+static void compare_lids(dctx *c) {
+  uint32_t nd = fl_fabric_node_count(c->D);
+  for (fl_id i = 0; i < nd; i++) {
+    fl_id b = c->mD[i];
+    if (b == FL_NONE)
+      continue;
+    fl_id p0 = fl_fabric_node_first_port(c->D, i);
+    uint32_t np = fl_fabric_node_port_count(c->D, i);
+    for (uint32_t k = 0; k < np; k++) {
+      fl_id p = p0 + k;
+      uint32_t num = fl_fabric_port_num(c->D, p);
+      fl_id bp = fl_fabric_find_port(c->B, b, num);
+      uint32_t ld = fl_fabric_port_lid(c->D, p);
+      uint32_t lb = bp != FL_NONE ? fl_fabric_port_lid(c->B, bp) : 0;
+      if (!ld || !lb || ld == lb)
+        continue;
+      uint64_t key = mkkey(b, num);
+      fnd f = {.rule = "diff.different",
+               .sev = FL_SEV_WARNING,
+               .loc_fab = c->D,
+               .loc_ent = FL_ENT_PORT,
+               .loc_id = p,
+               .eps = {key},
+               .n_eps = 1};
+      fl_u64map_put(&c->key_dport, key, p);
+      f.ev = json_pack("{s:s,s:i,s:i}", "attribute", "lid", "design",
+                       (json_int_t)ld, "as_built", (json_int_t)lb);
+      char *s = ep_str(c, key);
+      emit(c, &f, xprintf(c, "%s has LID %u, was %u", s, lb, ld));
+      free(s);
+    }
+  }
+}
+
+int fl_diff(const fl_fabric *design, const fl_fabric *built,
+            const fl_diff_opts *opts, fl_findings *fs, fl_work_order *wo,
+            fl_diff_stats *stats, fl_error *err) {
+  fl_diff_opts defaults = {0};
+  fl_diff_stats st_local;
+  memset(&st_local, 0, sizeof st_local);
+  dctx c = {.D = design,
+            .B = built,
+            .o = opts ? opts : &defaults,
+            .fs = fs,
+            .wo = wo,
+            .st = stats ? stats : &st_local,
+            .err = err};
+  memset(c.st, 0, sizeof *c.st);
+  int ok = count_folded(&c) == 0 && match_nodes(&c) == 0 &&
+           index_built_labels(&c) == 0 && build_edges(&c) == 0;
+  if (ok) {
+    exact(&c);
+    double_booked(&c);
+    plans(&c);
+    swaps(&c);
+    misconnected(&c);
+    leftovers(&c);
+    if (c.o->compare_lids)
+      compare_lids(&c);
+  }
+  free(c.mD);
+  free(c.mB);
+  free(c.howD);
+  free(c.b_labels);
+  fl_strmap_free(&c.blabel);
+  fl_strmap_free(&c.vlabel);
+  for (size_t i = 0; i < c.n_v; i++)
+    free(c.vnames[i]);
+  free(c.vnames);
+  fl_u64map_free(&c.key_dport);
+  fl_u64map_free(&c.headD);
+  fl_u64map_free(&c.headB);
+  free(c.e);
+  free(c.planD);
+  free(c.planB);
+  free(c.planB_used);
+  free(c.cables_of_D);
+  free(c.cables_of_B);
+  if (!ok || c.nomem)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory in diff");
+  return FL_OK;
+}
+
+/* ---- work order ------------------------------------------------------- */
+
+static int cmp_row(const void *x, const void *y) {
+  const fl_wo_row *a = x, *b = y;
+  const char *fa[] = {a->a_node, a->a_port,    a->action,    a->b_node,
+                      a->b_port, a->from_node, a->from_port, a->detail};
+  const char *fb[] = {b->a_node, b->a_port,    b->action,    b->b_node,
+                      b->b_port, b->from_node, b->from_port, b->detail};
+  for (size_t i = 0; i < sizeof fa / sizeof *fa; i++) {
+    int r = strcmp(fa[i], fb[i]);
+    if (r)
+      return r;
+  }
+  return 0;
+}
+
+void fl_work_order_sort(fl_work_order *wo) {
+  if (wo->n > 1)
+    qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
+}
+
+static void csv_field(FILE *out, const char *s, int last) {
+  if (strpbrk(s, ",\"\r\n")) {
+    fputc('"', out);
+    for (; *s; s++) {
+      if (*s == '"')
+        fputc('"', out);
+      fputc(*s, out);
+    }
+    fputc('"', out);
+  } else {
+    fputs(s, out);
+  }
+  fputs(last ? "\r\n" : ",", out);
+}
+
+int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
+  fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
+        "from_node,from_port,cable,detail\r\n",
+        out);
+  for (size_t i = 0; i < wo->n; i++) {
+    const fl_wo_row *r = &wo->v[i];
+    fprintf(out, "%zu,", i + 1);
+    const char *f[] = {r->action,    r->finding,   r->a_node, r->a_port,
+                       r->a_rack,    r->b_node,    r->b_port, r->b_rack,
+                       r->from_node, r->from_port, r->cable,  r->detail};
+    for (size_t k = 0; k < sizeof f / sizeof *f; k++)
+      csv_field(out, f[k] ? f[k] : "", k + 1 == sizeof f / sizeof *f);
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+void fl_work_order_free(fl_work_order *wo) {
+  for (size_t i = 0; i < wo->n; i++) {
+    fl_wo_row *r = &wo->v[i];
+    free(r->action), free(r->finding), free(r->a_node), free(r->a_port);
+    free(r->a_rack), free(r->b_node), free(r->b_port), free(r->b_rack);
+    free(r->from_node), free(r->from_port), free(r->cable), free(r->detail);
+  }
+  free(wo->v);
+  memset(wo, 0, sizeof *wo);
+}

@@ -1,0 +1,68 @@
+/*
+ * core/diff.h — as-designed vs as-built comparison (DESIGN.md §7), the
+ * engine behind `fabriclint diff` (internal to the core and the CLI).
+ *
+ * fl_diff() compares two finalized fabrics cable by cable and appends one
+ * finding per fault to a findings list, plus the field team's work order
+ * (one row per physical action). See docs/rules/diff.md for the taxonomy,
+ * how nodes and ports are matched, and what each finding says.
+ */
+#ifndef FABRICLINT_CORE_DIFF_H
+#define FABRICLINT_CORE_DIFF_H
+
+#include <stdio.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+#include "host/findings.h"
+
+/**
+ * fl_diff_opts — zero-initialise.
+ * @compare_lids: 1 to report LIDs that differ (diff.different); by default
+ *   LIDs are ignored (an SM reassigns them; a design rarely has them).
+ * @no_guid: 1 to match nodes by name only, never by GUID.
+ */
+typedef struct fl_diff_opts {
+  int compare_lids;
+  int no_guid;
+} fl_diff_opts;
+
+/** One physical action of the work order. Strings are owned ("" if none). */
+typedef struct fl_wo_row {
+  char *action;                   /* add, remove, move, swap, replace, check */
+  char *finding;                  /* rule id that asks for it */
+  char *a_node, *a_port, *a_rack; /* the end that stays (or end A) */
+  char *b_node, *b_port, *b_rack; /* where it must go (or end B) */
+  char *from_node, *from_port;    /* move/swap: where the end is now */
+  char *cable;                    /* the design's cable id */
+  char *detail;
+} fl_wo_row;
+
+typedef struct fl_work_order {
+  fl_wo_row *v;
+  size_t n, cap;
+} fl_work_order;
+
+/** Counts of what matched (for -v and the tests). */
+typedef struct fl_diff_stats {
+  uint32_t nodes_by_guid, nodes_by_name, nodes_by_system;
+  uint32_t cables_ok, cables_design, cables_built;
+} fl_diff_stats;
+
+/**
+ * fl_diff() — compare @design with @built (both finalized) and append the
+ * findings (rule ids diff.*) to @fs and the actions to @wo (may be NULL).
+ * Cost: O(nodes + ports + links) expected (hash maps), plus the sort of the
+ * output. Returns FL_OK or FL_ENOMEM with @err set.
+ */
+int fl_diff(const fl_fabric *design, const fl_fabric *built,
+            const fl_diff_opts *opts, fl_findings *fs, fl_work_order *wo,
+            fl_diff_stats *stats, fl_error *err);
+
+/** Sort the rows (by action, then ends) so output is deterministic. */
+void fl_work_order_sort(fl_work_order *wo);
+/** Write @wo as CSV (RFC 4180, header line first). 0 or -1 on write error. */
+int fl_work_order_csv(FILE *out, const fl_work_order *wo);
+void fl_work_order_free(fl_work_order *wo);
+
+#endif /* FABRICLINT_CORE_DIFF_H */

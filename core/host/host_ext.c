@@ -1,0 +1,17 @@
+/*
+ * core/host/host_ext.c — fills the fl_host_api members that belong to later
+ * modules (adaptive-routing state, ...), so that those modules do not need
+ * to edit core/host.c. Called at the end of fl_host_init().
+ */
+#include "fabriclint/routing.h"
+#include "host/host.h"
+
+void fl_host_fill_ext(fl_host_api *a) {
+  /* adaptive-routing tables (core/ar_load.c, core/routing.c) */
+  a->ar_count = fl_fabric_ar_count;
+  a->ar_has = fl_fabric_ar_has;
+  a->ar_lid_state = fl_fabric_ar_lid_state;
+  a->ar_lid_group = fl_fabric_ar_lid_group;
+  a->ar_group_count = fl_fabric_ar_group_count;
+  a->ar_group = fl_fabric_ar_group;
+}

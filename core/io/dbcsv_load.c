@@ -1,0 +1,495 @@
+/*
+ * core/dbcsv_load.c — loader for ibdiagnet's internal database dump
+ * (`ibdiagnet2.db_csv`), of which fabriclint uses the AR_INFO section:
+ * per switch, whether adaptive routing (AR) is enabled and on which SLs.
+ *
+ * Why: issue 7 asks for AR enablement "from ibdiagnet's AR dumps
+ * (ibdiagnet2.far, AR_INFO in ibdiagnet2.db_csv)". The .far (core/ar_load.c)
+ * carries AR groups and AR LFTs but is only written with `-r`; db_csv is
+ * written by every ibdiagnet run, and AR_INFO holds each AR-capable
+ * switch's AdaptiveRoutingInfo MAD (enable bit, SL mask). The AR plugin
+ * (plugins/adaptive-routing/ar.c) reads that state as the switch attributes
+ * `ar` ("true" / "false"; it takes "true" or "1" as on, anything else as
+ * off) and `ar-sl-mask` (a 16-bit mask, strtoul base 0), so this loader
+ * sets exactly those. A loaded .far still wins over them (ar.c).
+ *
+ * Layout (ibutils2 ibdiag db_csv, see ../shared/notes/formats.md §2.3; no
+ * real public db_csv exists, the tests use hand-written files):
+ *
+ *   # banner comments
+ *   START_<NAME>
+ *   <header: comma-separated column names>
+ *   <rows: comma-separated values>
+ *   END_<NAME>
+ *   (blank line, next section)
+ *
+ * Values are decimal, 0x-hex (GUIDs, masks), "quoted" strings (NodeDesc,
+ * may hold commas; "" is a quote) or N/A; all may carry surrounding spaces
+ * (opensm-smdb.dump pads them). Column sets and orders vary between
+ * ibdiagnet versions, so every section is parsed generically and columns
+ * are found by header name. AR_INFO's header was never seen in a public
+ * file ("NodeGUID followed by the AdaptiveRoutingInfo MAD fields"), so
+ * names are matched leniently: case-insensitive, ignoring `_`, `-` and
+ * spaces:
+ *   switch:   NodeGUID | GUID | SwitchGUID
+ *   enable:   is_ar_enabled | ar_enabled | ar_enable | enabled | enable | e
+ *             (first present in this order; 0/1, true/false, yes/no)
+ *   SL mask:  enable_by_sl_mask | by_sl_mask | sl_mask (0..0xffff); not
+ *             set when a by_sl_en column says 0 (the mask is then unused:
+ *             every SL may adapt)
+ * N/A leaves the attribute unset. Other sections (NODES, PORTS, LINKS,
+ * LINEAR_FORWARDING_TABLE_SPLIT, ...) are checked for well-formedness only.
+ *
+ * Strictness: END_<X> without START_<X>, START_ inside an open section, a
+ * section never closed, a row with more or fewer fields than its header, an
+ * unterminated quoted string, a bad GUID or a bad enable / mask value in
+ * AR_INFO are FL_EPARSE naming file:line:col and what was expected. A GUID
+ * the topology lacks (or that is not a switch) is skipped with a "routing"
+ * note (dumps and topology are often taken at different times); free text
+ * outside sections is noted once.
+ *
+ * Cost: one pass with getline(), memory O(longest line + columns).
+ */
+#include "io/loaders.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/build.h"
+#include "model/fabric_impl.h"
+
+typedef struct dbf {
+  char *s;      /* NUL-terminated, trimmed, unquoted */
+  uint32_t col; /* 1-based column of the field in the line */
+} dbf;
+
+typedef struct dbc_rd {
+  fl_fabric *fab;
+  fl_error *err;
+  const char *path;
+  uint32_t file;
+  uint32_t line;
+  dbf *f; /* fields of the current line */
+  size_t nf, capf;
+} dbc_rd;
+
+static int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...) {
+  char msg[FL_ERROR_MSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return fl_error_set(r->err, FL_EPARSE, r->path, r->line, col, "%s", msg);
+}
+
+static int is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+/* Split the text at @p (writable, inside line @ls, which gives the
+ * columns) into r->f. Returns FL_OK, FL_EPARSE or FL_ENOMEM. */
+static int split_csv(dbc_rd *r, const char *ls, char *p) {
+  r->nf = 0;
+  for (;;) {
+    if (r->nf == r->capf) {
+      size_t nc = r->capf ? r->capf * 2 : 64;
+      dbf *v = realloc(r->f, nc * sizeof *v);
+      if (!v)
+        return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
+                            "out of memory");
+      r->f = v;
+      r->capf = nc;
+    }
+    while (is_blank(*p))
+      p++;
+    dbf *fd = &r->f[r->nf++];
+    fd->col = (uint32_t)(p - ls) + 1;
+    fd->s = p;
+    char *next;
+    if (*p == '"') {
+      char *q = p + 1, *w = p;
+      for (;;) {
+        if (*q == '\0')
+          return dbc_err(r, fd->col,
+                         "unterminated quoted string: expected a closing `\"`");
+        if (*q == '"') {
+          if (q[1] == '"') {
+            *w++ = '"';
+            q += 2;
+            continue;
+          }
+          break;
+        }
+        *w++ = *q++;
+      }
+      q++; /* closing quote */
+      while (is_blank(*q))
+        q++;
+      if (*q != ',' && *q != '\0')
+        return dbc_err(r, (uint32_t)(q - ls) + 1,
+                       "expected `,` or the end of the line after a quoted "
+                       "string");
+      next = *q == ',' ? q + 1 : NULL;
+      *w = '\0';
+    } else {
+      char *q = strchr(p, ',');
+      char *e = q ? q : p + strlen(p);
+      next = q ? q + 1 : NULL;
+      while (e > p && is_blank(e[-1]))
+        e--;
+      *e = '\0';
+    }
+    if (!next)
+      return FL_OK;
+    p = next;
+  }
+}
+
+/* `START_<NAME>` / `END_<NAME>` alone on the (trimmed) line @p: returns 1
+ * (START) or 2 (END) with the name in @name, else 0. */
+static int marker(const char *p, const char **name, size_t *nlen) {
+  int kind;
+  const char *s;
+  if (strncmp(p, "START_", 6) == 0)
+    kind = 1, s = p + 6;
+  else if (strncmp(p, "END_", 4) == 0)
+    kind = 2, s = p + 4;
+  else
+    return 0;
+  const char *e = s;
+  while (isalnum((unsigned char)*e) || *e == '_')
+    e++;
+  if (e == s || *e != '\0')
+    return 0;
+  *name = s;
+  *nlen = (size_t)(e - s);
+  return kind;
+}
+
+/* Header name normalised: lower case without `_`, `-`, blanks. */
+static void norm(const char *s, char *out, size_t size) {
+  size_t n = 0;
+  for (; *s && n + 1 < size; s++)
+    if (*s != '_' && *s != '-' && !is_blank(*s))
+      out[n++] = (char)tolower((unsigned char)*s);
+  out[n] = '\0';
+}
+
+/* Index of the first header column whose normalised name is one of
+ * @names (in the order of @names); -1 if none. */
+static long find_col(char *const *hdr, size_t n, const char *const *names) {
+  char b[64];
+  for (size_t k = 0; names[k]; k++)
+    for (size_t i = 0; i < n; i++) {
+      norm(hdr[i], b, sizeof b);
+      if (strcmp(b, names[k]) == 0)
+        return (long)i;
+    }
+  return -1;
+}
+
+static int is_na(const char *s) {
+  return strcasecmp(s, "N/A") == 0 || strcasecmp(s, "NA") == 0;
+}
+
+/* Unsigned number (decimal or 0x-hex) no larger than @max; -1 if not. */
+static int64_t num(const char *s, uint64_t max) {
+  int base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    base = 16, s += 2;
+  if (!*s)
+    return -1;
+  uint64_t v = 0;
+  for (; *s; s++) {
+    int d = isdigit((unsigned char)*s) ? *s - '0'
+            : base == 16 && isxdigit((unsigned char)*s)
+                ? tolower((unsigned char)*s) - 'a' + 10
+                : -1;
+    if (d < 0)
+      return -1;
+    v = v * (uint64_t)base + (uint64_t)d;
+    if (v > max)
+      return -1;
+  }
+  return (int64_t)v;
+}
+
+/* 0x-hex GUID of 1..16 digits. */
+static int guid(const char *s, uint64_t *out) {
+  if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+    return -1;
+  size_t n = strlen(s + 2);
+  if (n < 1 || n > 16)
+    return -1;
+  uint64_t v = 0;
+  for (const char *p = s + 2; *p; p++) {
+    if (!isxdigit((unsigned char)*p))
+      return -1;
+    v = v << 4 | (uint64_t)(isdigit((unsigned char)*p)
+                                ? *p - '0'
+                                : tolower((unsigned char)*p) - 'a' + 10);
+  }
+  *out = v;
+  return 0;
+}
+
+/* Boolean value: 1, 0, or -1 when not one. */
+static int boolean(const char *s) {
+  static const char *const on[] = {"1", "true", "yes", "on", "enabled", "0x1"};
+  static const char *const off[] = {"0",   "false",    "no",
+                                    "off", "disabled", "0x0"};
+  for (size_t i = 0; i < sizeof on / sizeof *on; i++)
+    if (strcasecmp(s, on[i]) == 0)
+      return 1;
+  for (size_t i = 0; i < sizeof off / sizeof *off; i++)
+    if (strcasecmp(s, off[i]) == 0)
+      return 0;
+  return -1;
+}
+
+static const char *const GUID_COLS[] = {"nodeguid", "guid", "switchguid", NULL};
+static const char *const ENABLE_COLS[] = {
+    "isarenabled", "arenabled", "arenable", "enabled", "enable", "e", NULL};
+static const char *const MASK_COLS[] = {"enablebyslmask", "byslmask", "slmask",
+                                        NULL};
+static const char *const BYSLEN_COLS[] = {"byslen", NULL};
+
+typedef struct ar_cols {
+  long guid, enable, mask, by_sl_en;
+} ar_cols;
+
+/* One AR_INFO row (fields in r->f, r->nf == header size). */
+static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
+  const dbf *g = &r->f[c->guid];
+  uint64_t id;
+  if (guid(g->s, &id) != 0)
+    return dbc_err(r, g->col,
+                   "expected a node GUID 0x<hex, up to 16 digits> in column "
+                   "NodeGUID, got `%.40s`",
+                   g->s);
+  fl_id sw = fl_b_node_by_guid(r->fab, id);
+  if (sw == FL_NONE || r->fab->nodes[sw].kind != FL_NODE_SWITCH) {
+    (*skipped)++;
+    fl_b_note(r->fab, "routing", pv,
+              "AR_INFO row for switch GUID 0x%016llx skipped: no such switch "
+              "in the topology",
+              (unsigned long long)id);
+    return FL_OK;
+  }
+  int en = -1;
+  if (c->enable >= 0) {
+    const dbf *e = &r->f[c->enable];
+    if (!is_na(e->s) && (en = boolean(e->s)) < 0)
+      return dbc_err(r, e->col,
+                     "expected the AR enable bit (0 or 1, true or false, "
+                     "N/A), got `%.40s`",
+                     e->s);
+  }
+  int64_t mask = -1;
+  if (c->mask >= 0) {
+    const dbf *m = &r->f[c->mask];
+    if (!is_na(m->s) && (mask = num(m->s, 0xffff)) < 0)
+      return dbc_err(r, m->col,
+                     "expected the AR SL mask (0..0xffff, decimal or "
+                     "0x-hex, or N/A), got `%.40s`",
+                     m->s);
+  }
+  if (mask >= 0 && c->by_sl_en >= 0) {
+    const dbf *b = &r->f[c->by_sl_en];
+    int on = is_na(b->s) ? -1 : boolean(b->s);
+    if (on < 0 && !is_na(b->s))
+      return dbc_err(r, b->col,
+                     "expected by_sl_en 0 or 1 (or N/A), got "
+                     "`%.40s`",
+                     b->s);
+    if (on == 0)
+      mask = -1; /* the mask is not applied: every SL may adapt */
+  }
+  if (en >= 0 &&
+      fl_b_attr(r->fab, FL_ENT_NODE, sw, "ar", en ? "true" : "false") != FL_OK)
+    return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
+                        "out of memory");
+  if (mask >= 0) {
+    char v[8];
+    snprintf(v, sizeof v, "0x%04x", (unsigned)mask);
+    if (fl_b_attr(r->fab, FL_ENT_NODE, sw, "ar-sl-mask", v) != FL_OK)
+      return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
+                          "out of memory");
+  }
+  return FL_OK;
+}
+
+static void free_hdr(char **hdr, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(hdr[i]);
+  free(hdr);
+}
+
+enum { ST_OUT, ST_HEADER, ST_ROWS };
+
+int fl_load_dbcsv(fl_fabric *fab, const char *path, const fl_load_options *opts,
+                  fl_error *err) {
+  (void)opts;
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
+                        strerror(errno));
+  dbc_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 0, 0};
+  char *buf = NULL, **hdr = NULL;
+  size_t cap = 0, nhdr = 0;
+  ssize_t n;
+  int rc = FL_OK, st = ST_OUT, is_ar = 0;
+  char sec[128] = "";
+  uint32_t sec_line = 0, hdr_line = 0, sections = 0;
+  uint64_t stray = 0, skipped = 0;
+  ar_cols cols = {-1, -1, -1, -1};
+  while ((n = getline(&buf, &cap, fp)) > 0) {
+    r.line++;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+      buf[--n] = '\0';
+    char *p = buf;
+    if (r.line == 1 && (unsigned char)p[0] == 0xef &&
+        (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf)
+      p += 3;
+    while (is_blank(*p))
+      p++;
+    char *e = p + strlen(p);
+    while (e > p && is_blank(e[-1]))
+      *--e = '\0';
+    fl_prov pv = {r.file, r.line, (uint32_t)(p - buf) + 1};
+    uint32_t col = pv.col;
+    if (*p == '\0' || *p == '#')
+      continue;
+    const char *name;
+    size_t nlen;
+    int mk = marker(p, &name, &nlen);
+    if (mk == 1) {
+      if (st != ST_OUT) {
+        rc = dbc_err(&r, col,
+                     "expected END_%s (section START_%s of line %u is not "
+                     "closed) before START_%.*s",
+                     sec, sec, sec_line, (int)nlen, name);
+        break;
+      }
+      if (nlen >= sizeof sec) {
+        rc = dbc_err(&r, col + 6, "section name longer than %zu characters",
+                     sizeof sec - 1);
+        break;
+      }
+      memcpy(sec, name, nlen);
+      sec[nlen] = '\0';
+      sec_line = r.line;
+      st = ST_HEADER;
+      is_ar = strcasecmp(sec, "AR_INFO") == 0;
+      sections++;
+      continue;
+    }
+    if (mk == 2) {
+      if (st == ST_OUT) {
+        rc = dbc_err(&r, col, "END_%.*s without START_%.*s", (int)nlen, name,
+                     (int)nlen, name);
+        break;
+      }
+      if (strlen(sec) != nlen || memcmp(sec, name, nlen) != 0) {
+        rc = dbc_err(&r, col,
+                     "expected END_%s (closing START_%s of line %u), found "
+                     "END_%.*s",
+                     sec, sec, sec_line, (int)nlen, name);
+        break;
+      }
+      st = ST_OUT;
+      free_hdr(hdr, nhdr);
+      hdr = NULL, nhdr = 0;
+      continue;
+    }
+    if (st == ST_OUT) {
+      if (!stray++)
+        fl_b_note(fab, "routing", pv,
+                  "text outside any START_<NAME>/END_<NAME> section of the "
+                  "db_csv ignored: %.80s",
+                  p);
+      continue;
+    }
+    if ((rc = split_csv(&r, buf, p)) != FL_OK)
+      break;
+    if (st == ST_HEADER) {
+      hdr = calloc(r.nf, sizeof *hdr);
+      if (!hdr) {
+        rc = fl_error_set(err, FL_ENOMEM, path, r.line, 0, "out of memory");
+        break;
+      }
+      for (nhdr = 0; nhdr < r.nf; nhdr++)
+        if (!(hdr[nhdr] = strdup(r.f[nhdr].s))) {
+          rc = fl_error_set(err, FL_ENOMEM, path, r.line, 0, "out of memory");
+          break;
+        }
+      if (rc != FL_OK)
+        break;
+      hdr_line = r.line;
+      st = ST_ROWS;
+      if (is_ar) {
+        cols.guid = find_col(hdr, nhdr, GUID_COLS);
+        cols.enable = find_col(hdr, nhdr, ENABLE_COLS);
+        cols.mask = find_col(hdr, nhdr, MASK_COLS);
+        cols.by_sl_en = find_col(hdr, nhdr, BYSLEN_COLS);
+        if (cols.guid < 0) {
+          rc = dbc_err(&r, col,
+                       "expected an AR_INFO header with a NodeGUID column "
+                       "(the switch of each row)");
+          break;
+        }
+        if (cols.enable < 0 && cols.mask < 0)
+          fl_b_note(fab, "routing", pv,
+                    "AR_INFO header has no enable column (e, enable, "
+                    "ar_enable, is_ar_enabled) and no SL mask column "
+                    "(enable_by_sl_mask, by_sl_mask, sl_mask): no AR state "
+                    "read");
+      }
+      continue;
+    }
+    if (r.nf != nhdr) {
+      /* the first extra field, or the end of the line */
+      uint32_t at = r.nf > nhdr ? r.f[nhdr].col : (uint32_t)(e - buf) + 1;
+      rc = dbc_err(&r, at,
+                   "section %s: row has %zu fields, expected %zu as in the "
+                   "header of line %u",
+                   sec, r.nf, nhdr, hdr_line);
+      break;
+    }
+    if (is_ar && (rc = ar_row(&r, &cols, pv, &skipped)) != FL_OK)
+      break;
+  }
+  if (rc == FL_OK && ferror(fp))
+    rc = fl_error_set(err, FL_EIO, path, r.line, 0, "read error");
+  if (rc == FL_OK && st != ST_OUT)
+    rc = fl_error_set(err, FL_EPARSE, path, sec_line, 1,
+                      "section START_%s is never closed: expected END_%s "
+                      "before the end of the file (line %u)",
+                      sec, sec, r.line);
+  if (rc == FL_OK && sections == 0)
+    rc = fl_error_set(err, FL_EPARSE, path, r.line, 0,
+                      "no START_<NAME> ... END_<NAME> section: not an "
+                      "ibdiagnet2.db_csv");
+  if (rc == FL_OK && stray > 1) {
+    fl_prov pv = {r.file, 0, 0};
+    fl_b_note(fab, "routing", pv,
+              "%llu lines of text outside db_csv sections ignored in all",
+              (unsigned long long)stray);
+  }
+  (void)skipped;
+  free_hdr(hdr, nhdr);
+  free(r.f);
+  free(buf);
+  fclose(fp);
+  return rc;
+}

@@ -1,0 +1,618 @@
+/*
+ * core/lldp_xml.c — the lldpd XML loader (`lldpcli -f xml show neighbors
+ * [details]`), plus two pieces the other neighbour and plan loaders share:
+ * the streaming XML reader (fl_xr_*) and the neighbour builder (fl_nbr_*).
+ *
+ * Format (lldpd src/client/xml_writer.c writes the tree that
+ * src/client/display.c describes; docs/formats/lldpd-xml.md):
+ *
+ *   <lldp label="LLDP neighbors">
+ *    <interface label="Interface" name="swp1" via="LLDP" rid="1" age="...">
+ *     <chassis label="Chassis">
+ *      <id label="ChassisID" type="mac">8a:62:79:29:c3:0a</id>
+ *      <name label="SysName">host01.example.com</name>
+ *      <capability label="Capability" type="Bridge" enabled="off"/> ...
+ *     </chassis>
+ *     <port label="Port">
+ *      <id label="PortID" type="mac">8a:62:79:29:c3:0a</id>
+ *      <descr label="PortDescr">eth0</descr> ...
+ *
+ * One file is one device's view, and the listing never names that device:
+ * it is named by the file (fl_local_name_from_path). `interface/@name` is
+ * the local port; the neighbour is `chassis/name` (else `chassis/id`); its
+ * port is `port/id` or `port/descr` by the PortID subtype (alias.h). A
+ * neighbour whose enabled capabilities are only Station (a Linux host with
+ * default lldpd) becomes a CA, anything with Bridge or Router on a switch.
+ * `lldpcli show interfaces` (label "Interfaces") describes local ports, not
+ * neighbours, and is refused with a message saying so.
+ *
+ * Why the builder: lldpd runs on every box, so a fabric is a folder of
+ * per-device files in which every cable appears twice (once from each end).
+ * The builder finds nodes and ports by canonical name and merges the two
+ * listings, keeping one-sided cables marked (FL_LINK_SEEN_A only).
+ *
+ * Why the reader: libxml2's xmlTextReader streams (memory bounded by the
+ * depth, not the size); XML_PARSE_NONET and no XML_PARSE_NOENT/DTDLOAD mean
+ * no network and no entity expansion, and a DOCTYPE is refused outright.
+ */
+#include "io/fileio.h"
+#include "io/loaders.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+
+#include "model/alias.h"
+#include "model/fabric_impl.h"
+#include "model/hashmap.h"
+
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *xr_error_ptr;
+#else
+typedef xmlErrorPtr xr_error_ptr;
+#endif
+
+/* ======================================================================
+ * Streaming XML reader
+ * ====================================================================== */
+
+static void xr_on_error(void *arg, xr_error_ptr e) {
+  fl_xr *x = arg;
+  if (!e || e->level == XML_ERR_WARNING || x->xerr_set)
+    return;
+  x->xerr_set = 1;
+  x->xerr_line = e->line > 0 ? (uint32_t)e->line : 0;
+  x->xerr_col = e->int2 > 0 ? (uint32_t)e->int2 : 0;
+  snprintf(x->xerr_msg, sizeof x->xerr_msg, "%s",
+           e->message ? e->message : "malformed XML");
+  size_t n = strlen(x->xerr_msg);
+  while (n && (x->xerr_msg[n - 1] == '\n' || x->xerr_msg[n - 1] == ' '))
+    x->xerr_msg[--n] = '\0';
+}
+
+int fl_xr_open(fl_xr *x, const char *path, fl_error *err) {
+  memset(x, 0, sizeof *x);
+  x->path = path;
+  x->err = err;
+  int rc = fl_read_file(path, NULL, &x->buf, &x->len, err);
+  if (rc != FL_OK)
+    return rc;
+  const char *dt = strstr(x->buf, "<!DOCTYPE");
+  if (dt) {
+    uint32_t line = 1;
+    for (const char *p = x->buf; p < dt; p++)
+      line += *p == '\n';
+    return fl_error_set(err, FL_EPARSE, path, line, 0,
+                        "<!DOCTYPE is not allowed (no DTD or entity is ever "
+                        "read from an input)");
+  }
+  xmlInitParser();
+  x->reader = xmlReaderForMemory(x->buf, (int)x->len, path, NULL,
+                                 XML_PARSE_NONET | XML_PARSE_BIG_LINES |
+                                     XML_PARSE_COMPACT);
+  if (!x->reader)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  xmlTextReaderSetStructuredErrorHandler(x->reader, xr_on_error, x);
+  return FL_OK;
+}
+
+int fl_xr_next(fl_xr *x) {
+  int r = xmlTextReaderRead(x->reader);
+  if (r == 1 && !x->xerr_set)
+    return 1;
+  if (r == 0 && !x->xerr_set)
+    return 0;
+  if (x->xerr_set)
+    return fl_error_set(x->err, FL_EPARSE, x->path, x->xerr_line, x->xerr_col,
+                        "malformed XML: %s", x->xerr_msg);
+  return fl_error_set(x->err, FL_EPARSE, x->path,
+                      (uint32_t)xmlTextReaderGetParserLineNumber(x->reader), 0,
+                      "malformed XML");
+}
+
+int fl_xr_type(const fl_xr *x) {
+  return xmlTextReaderNodeType(x->reader);
+}
+int fl_xr_depth(const fl_xr *x) {
+  return xmlTextReaderDepth(x->reader);
+}
+int fl_xr_empty(const fl_xr *x) {
+  return xmlTextReaderIsEmptyElement(x->reader) == 1;
+}
+
+const char *fl_xr_name(const fl_xr *x) {
+  const xmlChar *n = xmlTextReaderConstLocalName(x->reader);
+  return n ? (const char *)n : "";
+}
+
+static char *trim_dup(const char *s) {
+  if (!s)
+    return NULL;
+  while (isspace((unsigned char)*s))
+    s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1]))
+    n--;
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+char *fl_xr_attr(const fl_xr *x, const char *name) {
+  xmlChar *v = xmlTextReaderGetAttribute(x->reader, (const xmlChar *)name);
+  if (!v)
+    return NULL;
+  char *d = trim_dup((const char *)v);
+  xmlFree(v);
+  return d;
+}
+
+char *fl_xr_text(fl_xr *x) {
+  if (fl_xr_empty(x))
+    return trim_dup("");
+  xmlChar *v = xmlTextReaderReadString(x->reader);
+  char *d = trim_dup(v ? (const char *)v : "");
+  xmlFree(v);
+  return d;
+}
+
+uint32_t fl_xr_line(const fl_xr *x) {
+  xmlNodePtr n = xmlTextReaderCurrentNode(x->reader);
+  long l = n ? xmlGetLineNo(n) : -1;
+  if (l <= 0)
+    l = xmlTextReaderGetParserLineNumber(x->reader);
+  return l > 0 ? (uint32_t)l : 0;
+}
+
+int fl_xr_fail(fl_xr *x, const char *fmt, ...) {
+  char msg[FL_ERROR_MSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return fl_error_set(x->err, FL_EPARSE, x->path, fl_xr_line(x), 0, "%s", msg);
+}
+
+void fl_xr_close(fl_xr *x) {
+  if (x->reader)
+    xmlFreeTextReader(x->reader);
+  free(x->buf);
+  x->reader = NULL;
+  x->buf = NULL;
+}
+
+char *fl_local_name_from_path(const char *path, char *buf, size_t size) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  /* known extensions, innermost last: `.xml`, then `.lldp` */
+  static const char *const EXT[] = {".xml", ".lldp"};
+  for (size_t i = 0; i < sizeof EXT / sizeof *EXT; i++) {
+    size_t el = strlen(EXT[i]);
+    if (n > el && strncasecmp(base + n - el, EXT[i], el) == 0)
+      n -= el;
+  }
+  if (n >= size)
+    n = size - 1;
+  memcpy(buf, base, n);
+  buf[n] = '\0';
+  return buf;
+}
+
+/* ======================================================================
+ * Neighbour builder
+ * ====================================================================== */
+
+struct fl_nbr {
+  fl_fabric *fab;
+  uint32_t file;
+  fl_strmap nodes;   /* full canonical node name -> node id */
+  fl_strmap shorts;  /* short canonical name -> slot of short_v */
+  uint32_t *short_v; /* slot -> node id, or NBR_AMBIG */
+  size_t short_cap;
+  char **qual; /* node id -> longest full canonical name seen (owned) */
+  size_t qual_cap;
+  fl_strmap ports;     /* node id (4 bytes) + canonical label -> port id */
+  fl_u64map port_link; /* build port id -> first link id */
+  fl_u64map next_num;  /* node id -> next free port number to try */
+};
+
+static size_t port_key(char *key, size_t size, fl_id node, const char *canon) {
+  memcpy(key, &node, 4);
+  size_t n = strlen(canon);
+  if (n > size - 4)
+    n = size - 4;
+  memcpy(key + 4, canon, n);
+  return n + 4;
+}
+
+#define NBR_AMBIG (UINT32_MAX - 1)
+
+/* Index node @node under full canonical name @full (@n bytes): the full
+ * name itself, and its short name unless another node already has it. */
+static int nbr_index(fl_nbr *b, fl_id node, const char *full, size_t n) {
+  if (fl_strmap_put(&b->nodes, full, n, node) == FL_MAP_ABSENT)
+    return -1;
+  if (node >= b->qual_cap) {
+    size_t nc = b->qual_cap ? b->qual_cap * 2 : 64;
+    while (nc <= node)
+      nc *= 2;
+    char **q = realloc(b->qual, nc * sizeof *q);
+    if (!q)
+      return -1;
+    memset(q + b->qual_cap, 0, (nc - b->qual_cap) * sizeof *q);
+    b->qual = q;
+    b->qual_cap = nc;
+  }
+  if (!b->qual[node] || strlen(b->qual[node]) < n) {
+    char *d = strdup(full);
+    if (!d)
+      return -1;
+    free(b->qual[node]);
+    b->qual[node] = d;
+  }
+  char sh[FL_ALIAS_MAX];
+  size_t sn = fl_alias_node(full, n, sh, sizeof sh);
+  size_t before = fl_strmap_len(&b->shorts);
+  uint32_t slot = fl_strmap_put(&b->shorts, sh, sn, (uint32_t)before);
+  if (slot == FL_MAP_ABSENT)
+    return -1;
+  if (fl_strmap_len(&b->shorts) > before) {
+    if (slot >= b->short_cap) {
+      size_t nc = b->short_cap ? b->short_cap * 2 : 64;
+      while (nc <= slot)
+        nc *= 2;
+      uint32_t *v = realloc(b->short_v, nc * sizeof *v);
+      if (!v)
+        return -1;
+      b->short_v = v;
+      b->short_cap = nc;
+    }
+    b->short_v[slot] = node;
+  } else if (b->short_v[slot] != node) {
+    b->short_v[slot] = NBR_AMBIG;
+  }
+  return 0;
+}
+
+/* The node a name stands for: its full canonical name, else the one node
+ * whose short name it shares when the two names are compatible
+ * (`sw-a` and `SW-A.example.com`; never `leaf1.pod1.x` and `leaf1.pod2.x`).
+ * FL_NONE when none; @full receives the full canonical name. */
+static fl_id nbr_lookup(fl_nbr *b, const char *name, char *full, size_t size,
+                        size_t *n) {
+  *n = fl_alias_node_full(name, strlen(name), full, size);
+  uint32_t id = fl_strmap_get(&b->nodes, full, *n);
+  if (id != FL_MAP_ABSENT)
+    return id;
+  char sh[FL_ALIAS_MAX];
+  size_t sn = fl_alias_node(full, *n, sh, sizeof sh);
+  uint32_t slot = fl_strmap_get(&b->shorts, sh, sn);
+  if (slot == FL_MAP_ABSENT || b->short_v[slot] == NBR_AMBIG)
+    return FL_NONE;
+  id = b->short_v[slot];
+  if (id < b->qual_cap && b->qual[id] &&
+      fl_alias_node_compatible(full, b->qual[id]))
+    return id;
+  return FL_NONE;
+}
+
+fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
+  fl_nbr *b = calloc(1, sizeof *b);
+  if (!b)
+    return NULL;
+  b->fab = fab;
+  b->file = fl_b_file(fab, path);
+  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    const fl_node_rec *r = &fab->nodes[i];
+    const char *nm = fl_b_atom_str(fab, r->name ? r->name : r->desc);
+    size_t n = fl_alias_node_full(nm, strlen(nm), canon, sizeof canon);
+    if (n && nbr_index(b, (fl_id)i, canon, n) != 0)
+      goto nomem;
+  }
+  for (size_t i = 0; i < fab->n_ports; i++) {
+    const fl_port_rec *r = &fab->ports[i];
+    if (!r->label)
+      continue;
+    const char *lb = fl_b_atom_str(fab, r->label);
+    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
+    size_t k = port_key(key, sizeof key, r->node, canon);
+    if (fl_strmap_put(&b->ports, key, k, (uint32_t)i) == FL_MAP_ABSENT)
+      goto nomem;
+  }
+  for (size_t i = 0; i < fab->n_links; i++)
+    for (int e = 0; e < 2; e++)
+      if (fl_u64map_put(&b->port_link, e ? fab->links[i].b : fab->links[i].a,
+                        (uint32_t)i) == FL_MAP_ABSENT)
+        goto nomem;
+  return b;
+nomem:
+  fl_nbr_end(b);
+  return NULL;
+}
+
+uint32_t fl_nbr_file(const fl_nbr *b) {
+  return b->file;
+}
+fl_fabric *fl_nbr_fabric(fl_nbr *b) {
+  return b->fab;
+}
+
+fl_id fl_nbr_node(fl_nbr *b, const char *name, uint32_t kind, fl_prov prov) {
+  char canon[FL_ALIAS_MAX];
+  size_t n;
+  fl_id id = nbr_lookup(b, name, canon, sizeof canon, &n);
+  if (id != FL_NONE) {
+    if (kind)
+      b->fab->nodes[id].kind = kind;
+    if (fl_strmap_get(&b->nodes, canon, n) == FL_MAP_ABSENT &&
+        nbr_index(b, id, canon, n) != 0)
+      return FL_NONE;
+    return id;
+  }
+  fl_id node = fl_b_node(b->fab, kind ? kind : FL_NODE_SWITCH, 0, 0, prov);
+  if (node == FL_NONE)
+    return FL_NONE;
+  fl_b_node_set_name(b->fab, node, name, (size_t)-1);
+  fl_b_node_set_desc(b->fab, node, name, (size_t)-1);
+  if (nbr_index(b, node, canon, n) != 0)
+    return FL_NONE;
+  return node;
+}
+
+fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
+  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  fl_alias_port(label, strlen(label), canon, sizeof canon);
+  size_t k = port_key(key, sizeof key, node, canon);
+  uint32_t id = fl_strmap_get(&b->ports, key, k);
+  if (id != FL_MAP_ABSENT)
+    return id;
+  /* a plain number names the port number (swp26 -> 26) when free */
+  uint32_t num = fl_alias_int(canon);
+  if (!num || fl_b_port_find(b->fab, node, num) != FL_NONE) {
+    uint32_t next = fl_u64map_get(&b->next_num, node);
+    if (next == FL_MAP_ABSENT)
+      next = 1;
+    while (fl_b_port_find(b->fab, node, next) != FL_NONE)
+      next++;
+    num = next;
+    if (fl_u64map_set(&b->next_num, node, next + 1) != 0)
+      return FL_NONE;
+  }
+  fl_id p = fl_b_port(b->fab, node, num, prov);
+  if (p == FL_NONE)
+    return FL_NONE;
+  fl_b_port_set_label(b->fab, p, label, (size_t)-1);
+  if (fl_strmap_put(&b->ports, key, k, p) == FL_MAP_ABSENT)
+    return FL_NONE;
+  return p;
+}
+
+fl_id fl_nbr_link(fl_nbr *b, fl_id pa, fl_id pb, uint32_t flags, fl_prov prov) {
+  uint32_t l = fl_u64map_get(&b->port_link, pa);
+  if (l == FL_MAP_ABSENT)
+    l = fl_u64map_get(&b->port_link, pb);
+  if (l != FL_MAP_ABSENT) {
+    fl_link_rec *r = &b->fab->links[l];
+    if ((r->a == pa && r->b == pb) || (r->a == pb && r->b == pa)) {
+      if (flags & FL_LINK_SEEN_A)
+        fl_b_link_add_flags(b->fab, l,
+                            r->a == pa ? FL_LINK_SEEN_A : FL_LINK_SEEN_B);
+      if (flags & FL_LINK_DECLARED)
+        fl_b_link_add_flags(b->fab, l, FL_LINK_DECLARED);
+      return l;
+    }
+  }
+  fl_id nl = fl_b_link(b->fab, pa, pb, 0, 0, flags, prov);
+  if (nl == FL_NONE)
+    return FL_NONE;
+  if (fl_u64map_put(&b->port_link, pa, nl) == FL_MAP_ABSENT ||
+      fl_u64map_put(&b->port_link, pb, nl) == FL_MAP_ABSENT)
+    return FL_NONE;
+  return nl;
+}
+
+void fl_nbr_end(fl_nbr *b) {
+  if (!b)
+    return;
+  fl_strmap_free(&b->nodes);
+  fl_strmap_free(&b->shorts);
+  free(b->short_v);
+  for (size_t i = 0; i < b->qual_cap; i++)
+    free(b->qual[i]);
+  free(b->qual);
+  fl_strmap_free(&b->ports);
+  fl_u64map_free(&b->port_link);
+  fl_u64map_free(&b->next_num);
+  free(b);
+}
+
+/* ======================================================================
+ * lldpd XML
+ * ====================================================================== */
+
+/* One <interface> element being read. */
+typedef struct lldp_nb {
+  char *local_port;
+  char *chassis_id, *chassis_name;
+  char *port_id, *port_type, *port_descr;
+  int cap_bridge_router, cap_station; /* enabled capabilities seen */
+  int in_chassis, in_port;
+  uint32_t line;
+} lldp_nb;
+
+static void nb_clear(lldp_nb *n) {
+  free(n->local_port);
+  free(n->chassis_id);
+  free(n->chassis_name);
+  free(n->port_id);
+  free(n->port_type);
+  free(n->port_descr);
+  memset(n, 0, sizeof *n);
+}
+
+static int nb_commit(fl_xr *x, fl_nbr *b, const char *local, lldp_nb *n) {
+  if (!n->local_port || !*n->local_port)
+    return fl_xr_fail(x, "<interface> without a name attribute (the local "
+                         "port); expected <interface name=\"swp1\" ...>");
+  const char *rname =
+      n->chassis_name && *n->chassis_name ? n->chassis_name : n->chassis_id;
+  if (!rname || !*rname)
+    return fl_error_set(x->err, FL_EPARSE, x->path, n->line, 0,
+                        "neighbour on %s has neither <chassis><name> nor "
+                        "<chassis><id>; expected a SysName or a ChassisID",
+                        n->local_port);
+  const char *rport =
+      fl_alias_lldp_port(n->port_type, n->port_id, n->port_descr);
+  if (!rport || !*rport)
+    return fl_error_set(x->err, FL_EPARSE, x->path, n->line, 0,
+                        "neighbour %s on %s has neither <port><id> nor "
+                        "<port><descr>; expected the neighbour's PortID",
+                        rname, n->local_port);
+  fl_prov prov = {fl_nbr_file(b), n->line, 0};
+  uint32_t rkind = 0;
+  if (n->cap_station && !n->cap_bridge_router)
+    rkind = FL_NODE_CA;
+  else if (n->cap_bridge_router)
+    rkind = FL_NODE_SWITCH;
+  fl_id ln = fl_nbr_node(b, local, 0, prov);
+  fl_id rn = ln == FL_NONE ? FL_NONE : fl_nbr_node(b, rname, rkind, prov);
+  fl_id lp = rn == FL_NONE ? FL_NONE : fl_nbr_port(b, ln, n->local_port, prov);
+  fl_id rp = lp == FL_NONE ? FL_NONE : fl_nbr_port(b, rn, rport, prov);
+  if (rp == FL_NONE || fl_nbr_link(b, lp, rp, FL_LINK_SEEN_A, prov) == FL_NONE)
+    return fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
+  if (n->chassis_id && *n->chassis_id &&
+      fl_b_attr(b->fab, FL_ENT_NODE, rn, "chassis-id", n->chassis_id) != FL_OK)
+    return fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
+  return FL_OK;
+}
+
+static int set_text(fl_xr *x, char **dst) {
+  free(*dst);
+  *dst = fl_xr_text(x);
+  return *dst ? FL_OK
+              : fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
+}
+
+int fl_load_lldpd_xml(fl_fabric *fab, const char *path,
+                      const fl_load_options *opts, fl_error *err) {
+  (void)opts;
+  fl_xr x;
+  int rc = fl_xr_open(&x, path, err);
+  if (rc != FL_OK) {
+    fl_xr_close(&x);
+    return rc;
+  }
+  char local[FL_ALIAS_MAX];
+  fl_local_name_from_path(path, local, sizeof local);
+  fl_nbr *b = fl_nbr_begin(fab, path);
+  if (!b) {
+    fl_xr_close(&x);
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  }
+  lldp_nb nb = {0};
+  int in_if = 0, seen_root = 0, r;
+  while ((r = fl_xr_next(&x)) == 1) {
+    int type = fl_xr_type(&x), depth = fl_xr_depth(&x);
+    const char *name = fl_xr_name(&x);
+    if (type == XML_READER_TYPE_END_ELEMENT) {
+      if (depth == 1 && strcmp(name, "interface") == 0 && in_if) {
+        if ((rc = nb_commit(&x, b, local, &nb)) != FL_OK)
+          break;
+        nb_clear(&nb);
+        in_if = 0;
+      } else if (depth == 2 && strcmp(name, "chassis") == 0) {
+        nb.in_chassis = 0;
+      } else if (depth == 2 && strcmp(name, "port") == 0) {
+        nb.in_port = 0;
+      }
+      continue;
+    }
+    if (type != XML_READER_TYPE_ELEMENT)
+      continue;
+    if (depth == 0) {
+      if (strcmp(name, "lldp") != 0) {
+        rc = fl_xr_fail(&x,
+                        "root element <%s>; expected <lldp> (lldpcli -f "
+                        "xml show neighbors)",
+                        name);
+        break;
+      }
+      char *label = fl_xr_attr(&x, "label");
+      int ifaces = label && strcasecmp(label, "Interfaces") == 0;
+      free(label);
+      if (ifaces) {
+        rc = fl_xr_fail(&x, "this is `lldpcli show interfaces` (local ports); "
+                            "expected `lldpcli -f xml show neighbors details`");
+        break;
+      }
+      seen_root = 1;
+      continue;
+    }
+    if (depth == 1 && strcmp(name, "interface") == 0) {
+      nb_clear(&nb);
+      in_if = 1;
+      nb.line = fl_xr_line(&x);
+      nb.local_port = fl_xr_attr(&x, "name");
+      if (fl_xr_empty(&x)) {
+        rc = fl_xr_fail(&x, "empty <interface>; expected <chassis> and <port>");
+        break;
+      }
+      continue;
+    }
+    if (!in_if)
+      continue;
+    if (depth == 2) {
+      nb.in_chassis = strcmp(name, "chassis") == 0 && !fl_xr_empty(&x);
+      nb.in_port = strcmp(name, "port") == 0 && !fl_xr_empty(&x);
+      continue;
+    }
+    if (depth != 3)
+      continue;
+    if (nb.in_chassis && strcmp(name, "id") == 0) {
+      rc = set_text(&x, &nb.chassis_id);
+    } else if (nb.in_chassis && strcmp(name, "name") == 0) {
+      rc = set_text(&x, &nb.chassis_name);
+    } else if (nb.in_chassis && strcmp(name, "capability") == 0) {
+      char *t = fl_xr_attr(&x, "type"), *en = fl_xr_attr(&x, "enabled");
+      if (t && en && strcmp(en, "on") == 0) {
+        if (strcasecmp(t, "Bridge") == 0 || strcasecmp(t, "Router") == 0)
+          nb.cap_bridge_router = 1;
+        else if (strcasecmp(t, "Station") == 0)
+          nb.cap_station = 1;
+      }
+      free(t);
+      free(en);
+    } else if (nb.in_port && strcmp(name, "id") == 0) {
+      free(nb.port_type);
+      nb.port_type = fl_xr_attr(&x, "type");
+      rc = set_text(&x, &nb.port_id);
+    } else if (nb.in_port && strcmp(name, "descr") == 0) {
+      rc = set_text(&x, &nb.port_descr);
+    }
+    if (rc != FL_OK)
+      break;
+  }
+  if (r < 0)
+    rc = r;
+  if (rc == FL_OK && !seen_root)
+    rc = fl_error_set(err, FL_EPARSE, path, 1, 0,
+                      "no <lldp> element; expected lldpcli -f xml output");
+  nb_clear(&nb);
+  fl_nbr_end(b);
+  fl_xr_close(&x);
+  return rc;
+}

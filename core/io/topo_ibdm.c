@@ -1,0 +1,449 @@
+/*
+ * core/topo_ibdm.c — the IBDM topology file: the as-designed InfiniBand plan
+ * that `ibdiagnet -t`, `ibdmchk -t`, `ibtopodiff` and NVIDIA's UFM cable
+ * validation read and `ibdiagnet -w` / UFM "Download Topology" write.
+ *
+ * Sources: ibutils ibdm/doc/ibdm-topo-file.pod and the parser
+ * ibdm/ibdm/Fabric.cpp IBFabric::parseTopology() (the regular expressions
+ * quoted below), notes/formats.md §2.4, docs/formats/ibdm-topo.md.
+ *
+ *   # comment
+ *   MTS2400 SL1-1 [CFG: b1=mod,...]        system line: TYPE NAME
+ *      P1 -4x-5G-> MT23108 H-1 P1           connection: PORT -[W-][S-]> TYPE
+ * NAME PORT L1/P1 -> MTS2400 SL2-1 P3
+ *
+ *  - system line  ^\s*([^/\s]+)\s+([^/\s]+)\s*( CFG:(.*))?$
+ *  - connection
+ * ^\s*(\S+)\s+-((1|4|8|12)x-)?((2.5|5|10)G-)?>\s+(\S+)\s+(\S+)\s+(\S+) Sections
+ * are separated by blank lines. fabriclint also accepts 2x and lane rates
+ * 14G/25G/50G/100G/200G and speed names (SDR..XDR, FDR10) in the arrow, which
+ * newer writers use (`-4x-50G->`).
+ *
+ * System types. ibdm resolves a TYPE through an IBNL file (the system's
+ * internal switch ASICs and how front-panel ports map to them). fabriclint
+ * ships no IBNL library, so every system is one node whose ports are the
+ * front-panel names: `P<n>` is port n (label `P<n>`), other names
+ * (`L1/P1`, `S3/P12`) keep their name as the label and get a number in order
+ * of appearance; a CA port written `mlx5_0/P1` (UFM style) makes the node
+ * "<system> mlx5_0" with port 1. A note per type says that its IBNL
+ * definition was not used. The kind is a CA for HCA types (HCA*, MT23108,
+ * MT25xxx, MT26xxx, MT4xxx, Cougar, ConnectX*) and for systems that never
+ * get their own section and use only ports 1-2 (as hosts are written in
+ * every sample), else a switch.
+ *
+ * Each cable is usually listed from both ends; the two listings are merged
+ * (core/lldp_xml.c, the neighbour builder), cables are FL_LINK_DECLARED.
+ */
+#include "io/fileio.h"
+#include "io/loaders.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/alias.h"
+#include "model/fabric_impl.h"
+#include "model/hashmap.h"
+
+typedef struct tok {
+  const char *s;
+  size_t n;
+  uint32_t col;
+} tok;
+
+typedef struct conn {
+  uint32_t sys; /* index of the local system */
+  tok lport, rtype, rname, rport;
+  uint32_t width, speed;
+  uint32_t line;
+} conn;
+
+typedef struct sysrec {
+  const char *type, *name;
+  size_t type_n, name_n;
+  uint32_t line, col;
+  int declared;  /* has its own section */
+  uint32_t maxp; /* highest P<n> used */
+  int dev_ports; /* uses "dev/P<n>" port names */
+  fl_id node;
+} sysrec;
+
+typedef struct topo {
+  fl_fabric *fab;
+  const char *path;
+  fl_error *err;
+  char *buf;
+  size_t len;
+  sysrec *sys;
+  size_t n_sys, cap_sys;
+  fl_strmap sys_idx; /* canonical name -> sys index */
+  conn *conns;
+  size_t n_conns, cap_conns;
+} topo;
+
+static int grow(void **v, size_t *cap, size_t n, size_t elem) {
+  if (n < *cap)
+    return 0;
+  size_t nc = *cap ? *cap * 2 : 64;
+  void *nv = realloc(*v, nc * elem);
+  if (!nv)
+    return -1;
+  *v = nv;
+  *cap = nc;
+  return 0;
+}
+
+static int split(const char *s, const char *end, const char *line0, tok *t,
+                 int max) {
+  int n = 0;
+  while (s < end && n < max + 1) {
+    while (s < end && isspace((unsigned char)*s))
+      s++;
+    if (s >= end)
+      break;
+    const char *b = s;
+    while (s < end && !isspace((unsigned char)*s))
+      s++;
+    if (n < max)
+      t[n] = (tok){b, (size_t)(s - b), (uint32_t)(b - line0) + 1};
+    n++;
+  }
+  return n;
+}
+
+/* Width and speed of an arrow "-4x-5G->"; 0 when malformed. */
+static int parse_arrow(const tok *a, uint32_t *width, uint32_t *speed) {
+  *width = 0;
+  *speed = 0;
+  if (a->n < 2 || a->s[0] != '-' || a->s[a->n - 1] != '>' ||
+      a->s[a->n - 2] != '-')
+    return a->n == 2 && a->s[0] == '-' && a->s[1] == '>';
+  const char *p = a->s + 1, *end = a->s + a->n - 2;
+  while (p < end) {
+    const char *e = memchr(p, '-', (size_t)(end - p));
+    if (!e)
+      e = end;
+    size_t n = (size_t)(e - p);
+    if (!n)
+      return 0;
+    uint32_t w = fl_width_parse(p, n);
+    if (w && !*width) {
+      *width = w;
+    } else {
+      static const struct {
+        const char *s;
+        uint32_t sp;
+      } RATES[] = {{"2.5G", FL_SPEED_SDR}, {"5G", FL_SPEED_DDR},
+                   {"10G", FL_SPEED_QDR},  {"14G", FL_SPEED_FDR},
+                   {"25G", FL_SPEED_EDR},  {"50G", FL_SPEED_HDR},
+                   {"100G", FL_SPEED_NDR}, {"200G", FL_SPEED_XDR}};
+      uint32_t sp = 0;
+      for (size_t i = 0; i < sizeof RATES / sizeof *RATES; i++)
+        if (strlen(RATES[i].s) == n && strncasecmp(p, RATES[i].s, n) == 0)
+          sp = RATES[i].sp;
+      if (!sp) {
+        sp = fl_speed_parse(p, n);
+        if (sp >= FL_SPEED_ETH_1G)
+          sp = 0;
+      }
+      if (!sp || *speed)
+        return 0;
+      *speed = sp;
+    }
+    p = e + 1;
+  }
+  return 1;
+}
+
+static int is_hca_type(const char *t, size_t n) {
+  if (n >= 3 && strncasecmp(t, "HCA", 3) == 0)
+    return 1;
+  if (n >= 8 && strncasecmp(t, "ConnectX", 8) == 0)
+    return 1;
+  if (n == 6 && strncasecmp(t, "Cougar", 6) == 0)
+    return 1;
+  if (n >= 6 && strncasecmp(t, "MT", 2) == 0 && isdigit((unsigned char)t[2])) {
+    /* MT23108 MT25204 MT25208 MT25218 MT25408.. MT26428, MT4099..MT4131 */
+    if (t[2] == '2' && (t[3] == '3' || t[3] == '5' || t[3] == '6'))
+      return 1;
+    if (t[2] == '4' && n == 6)
+      return 1;
+  }
+  return 0;
+}
+
+/* 0 when @p is a valid port name; for `P<digits>` the number must be
+ * 1..65535 (IBA ports are 1..254; Ethernet chassis ports stay far below). */
+static int bad_port_name(const tok *p) {
+  if (p->n < 2 || (p->s[0] != 'P' && p->s[0] != 'p'))
+    return 0;
+  uint64_t v = 0;
+  for (size_t i = 1; i < p->n; i++) {
+    if (!isdigit((unsigned char)p->s[i]))
+      return 0; /* a label such as P1/2 or Port1: not a bare number */
+    v = v * 10 + (uint64_t)(p->s[i] - '0');
+    if (v > 65535)
+      return 1;
+  }
+  return v == 0;
+}
+
+/* P<n> -> n, else 0. */
+static uint32_t p_num(const char *s, size_t n) {
+  if (n < 2 || (s[0] != 'P' && s[0] != 'p'))
+    return 0;
+  uint32_t v = 0;
+  for (size_t i = 1; i < n; i++) {
+    if (!isdigit((unsigned char)s[i]) || v > 100000)
+      return 0;
+    v = v * 10 + (uint32_t)(s[i] - '0');
+  }
+  return v;
+}
+
+static int topo_fail(topo *t, uint32_t line, uint32_t col, const char *msg,
+                     const char *tokstr, size_t tokn) {
+  return fl_error_set(t->err, FL_EPARSE, t->path, line, col, "%s%s%.*s%s", msg,
+                      tokn ? " ('" : "", (int)tokn, tokstr ? tokstr : "",
+                      tokn ? "')" : "");
+}
+
+/* The system called (@name, @n) of @type, created on first mention. */
+static int sys_get(topo *t, const tok *type, const tok *name, uint32_t line,
+                   uint32_t *out) {
+  char canon[FL_ALIAS_MAX];
+  size_t cn = fl_alias_node(name->s, name->n, canon, sizeof canon);
+  uint32_t i = fl_strmap_get(&t->sys_idx, canon, cn);
+  if (i == FL_MAP_ABSENT) {
+    if (grow((void **)&t->sys, &t->cap_sys, t->n_sys, sizeof *t->sys) != 0)
+      return FL_ENOMEM;
+    i = (uint32_t)t->n_sys++;
+    t->sys[i] = (sysrec){type->s,   name->s, type->n, name->n, line,
+                         name->col, 0,       0,       0,       FL_NONE};
+    if (fl_strmap_put(&t->sys_idx, canon, cn, i) == FL_MAP_ABSENT)
+      return FL_ENOMEM;
+  } else if (t->sys[i].type_n != type->n ||
+             memcmp(t->sys[i].type, type->s, type->n) != 0) {
+    return fl_error_set(t->err, FL_EPARSE, t->path, line, type->col,
+                        "system %.*s is of type %.*s here but %.*s at line %u",
+                        (int)name->n, name->s, (int)type->n, type->s,
+                        (int)t->sys[i].type_n, t->sys[i].type, t->sys[i].line);
+  }
+  *out = i;
+  return FL_OK;
+}
+
+static void note_port(sysrec *s, const tok *p) {
+  uint32_t n = p_num(p->s, p->n);
+  if (n > s->maxp)
+    s->maxp = n;
+  const char *slash = memchr(p->s, '/', p->n);
+  if (slash && p_num(slash + 1, (size_t)(p->s + p->n - slash - 1)) &&
+      !(p->s[0] == 'L' || p->s[0] == 'S' || p->s[0] == 'l' || p->s[0] == 's'))
+    s->dev_ports = 1;
+  if (!n && !s->dev_ports)
+    s->maxp = 1000; /* a named port (L1/P1): a chassis, not a host */
+}
+
+static int parse(topo *t) {
+  const char *s = t->buf, *end = t->buf + t->len;
+  uint32_t line = 0, cur = UINT32_MAX;
+  tok tk[8];
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    line++;
+    const char *hash = memchr(s, '#', (size_t)(le - s));
+    const char *ce = hash ? hash : le;
+    int n = split(s, ce, s, tk, 8);
+    if (n == 0) {
+      if (!hash)
+        cur = UINT32_MAX; /* a blank line ends the section */
+    } else if (n >= 2 && tk[1].n >= 2 && tk[1].s[0] == '-' &&
+               tk[1].s[tk[1].n - 1] == '>') {
+      conn c = {0};
+      if (cur == UINT32_MAX)
+        return topo_fail(t, line, tk[0].col,
+                         "connection line outside a system section; expected "
+                         "a system line `TYPE NAME` first",
+                         NULL, 0);
+      if (n != 5)
+        return topo_fail(t, line, tk[0].col,
+                         "expected `PORT -> TYPE NAME PORT` (5 fields)", NULL,
+                         0);
+      if (!parse_arrow(&tk[1], &c.width, &c.speed))
+        return topo_fail(t, line, tk[1].col,
+                         "bad link arrow; expected ->, -4x->, -4x-5G-> "
+                         "(widths 1x 2x 4x 8x 12x, speeds 2.5G..200G or "
+                         "SDR..XDR)",
+                         tk[1].s, tk[1].n);
+      for (int k = 0; k < 5; k += 4)
+        if (bad_port_name(&tk[k]))
+          return topo_fail(t, line, tk[k].col,
+                           "port number out of range; expected P1 to P65535",
+                           tk[k].s, tk[k].n);
+      c.sys = cur;
+      c.lport = tk[0];
+      c.rtype = tk[2];
+      c.rname = tk[3];
+      c.rport = tk[4];
+      c.line = line;
+      uint32_t r;
+      int rc = sys_get(t, &tk[2], &tk[3], line, &r);
+      if (rc != FL_OK)
+        return rc == FL_ENOMEM ? fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0,
+                                              "out of memory")
+                               : rc;
+      note_port(&t->sys[cur], &tk[0]);
+      note_port(&t->sys[r], &tk[4]);
+      if (grow((void **)&t->conns, &t->cap_conns, t->n_conns, sizeof c) != 0)
+        return fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0, "out of memory");
+      t->conns[t->n_conns++] = c;
+    } else if (n == 2 ||
+               (n >= 3 && tk[2].n >= 4 && strncmp(tk[2].s, "CFG:", 4) == 0)) {
+      if (memchr(tk[0].s, '/', tk[0].n) || memchr(tk[1].s, '/', tk[1].n))
+        return topo_fail(t, line, tk[0].col,
+                         "system type and name may not contain '/'", NULL, 0);
+      int rc = sys_get(t, &tk[0], &tk[1], line, &cur);
+      if (rc != FL_OK)
+        return rc == FL_ENOMEM ? fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0,
+                                              "out of memory")
+                               : rc;
+      if (t->sys[cur].declared)
+        return fl_error_set(t->err, FL_EPARSE, t->path, line, tk[1].col,
+                            "system %.*s has a second section (first at line "
+                            "%u)",
+                            (int)tk[1].n, tk[1].s, t->sys[cur].line);
+      t->sys[cur].declared = 1;
+      t->sys[cur].line = line;
+    } else {
+      return topo_fail(t, line, tk[0].col,
+                       "expected a system line `TYPE NAME [CFG: ...]` or an "
+                       "indented connection `PORT -> TYPE NAME PORT`",
+                       NULL, 0);
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return FL_OK;
+}
+
+/* Node and port of (@sys, @port). */
+static fl_id endpoint(topo *t, fl_nbr *b, uint32_t si, const tok *port,
+                      fl_prov prov) {
+  sysrec *s = &t->sys[si];
+  char name[FL_ALIAS_MAX * 2], label[FL_ALIAS_MAX];
+  snprintf(label, sizeof label, "%.*s", (int)port->n, port->s);
+  fl_id node = s->node;
+  const char *slash = memchr(port->s, '/', port->n);
+  if (s->dev_ports && slash &&
+      p_num(slash + 1, (size_t)(port->s + port->n - slash - 1))) {
+    /* "mlx5_0/P1" on a host: node "<system> mlx5_0", port 1 */
+    snprintf(name, sizeof name, "%.*s %.*s", (int)s->name_n, s->name,
+             (int)(slash - port->s), port->s);
+    node = fl_nbr_node(b, name, FL_NODE_CA, prov);
+    if (node == FL_NONE)
+      return FL_NONE;
+    fl_b_node_set_system(t->fab, node, s->name, s->name_n);
+    fl_b_node_set_device(t->fab, node, port->s, (size_t)(slash - port->s));
+    snprintf(label, sizeof label, "%s", slash + 1);
+    label[port->s + port->n - slash - 1] = '\0';
+  } else if (node == FL_NONE) {
+    snprintf(name, sizeof name, "%.*s", (int)s->name_n, s->name);
+    node = s->node = fl_nbr_node(b, name, FL_NODE_CA, prov);
+    if (node == FL_NONE)
+      return FL_NONE;
+  }
+  return fl_nbr_port(b, node, label, prov);
+}
+
+int fl_load_topo_ibdm(fl_fabric *fab, const char *path,
+                      const fl_load_options *opts, fl_error *err) {
+  (void)opts;
+  topo t = {.fab = fab, .path = path, .err = err};
+  int rc0 = fl_read_file(path, NULL, &t.buf, &t.len, err);
+  if (rc0 != FL_OK)
+    return rc0;
+  int rc = parse(&t);
+  fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
+  if (rc == FL_OK && !b)
+    rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  /* nodes: one per system (host systems with dev/P ports: one per device) */
+  fl_strmap types = {0};
+  for (size_t i = 0; rc == FL_OK && i < t.n_sys; i++) {
+    sysrec *s = &t.sys[i];
+    int ca = is_hca_type(s->type, s->type_n) || s->dev_ports ||
+             (!s->declared && s->maxp <= 2);
+    fl_prov prov = {fl_nbr_file(b), s->line, s->col};
+    char name[FL_ALIAS_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)s->name_n, s->name);
+    if (!s->dev_ports) {
+      char type[FL_ALIAS_MAX];
+      snprintf(type, sizeof type, "%.*s", (int)s->type_n, s->type);
+      s->node = fl_nbr_node(b, name, ca ? FL_NODE_CA : FL_NODE_SWITCH, prov);
+      if (s->node == FL_NONE ||
+          fl_b_attr(fab, FL_ENT_NODE, s->node, "system-type", type) != FL_OK) {
+        rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+        break;
+      }
+      fl_b_node_set_system(fab, s->node, s->name, s->name_n);
+    }
+    if (fl_strmap_get(&types, s->type, s->type_n) == FL_MAP_ABSENT) {
+      fl_strmap_put(&types, s->type, s->type_n, 1);
+      fl_b_note(fab, "topology", prov,
+                "system type %.*s: no IBNL definition is used; its systems "
+                "are loaded as %s with the ports the file names (P<n> is "
+                "port n)",
+                (int)s->type_n, s->type, ca ? "CAs" : "one switch each");
+    }
+  }
+  fl_strmap_free(&types);
+  for (size_t i = 0; rc == FL_OK && i < t.n_conns; i++) {
+    conn *c = &t.conns[i];
+    fl_prov prov = {fl_nbr_file(b), c->line, c->lport.col};
+    char canon[FL_ALIAS_MAX];
+    size_t cn = fl_alias_node(c->rname.s, c->rname.n, canon, sizeof canon);
+    uint32_t r = fl_strmap_get(&t.sys_idx, canon, cn);
+    fl_id pa = endpoint(&t, b, c->sys, &c->lport, prov);
+    fl_id pb = pa == FL_NONE ? FL_NONE : endpoint(&t, b, r, &c->rport, prov);
+    if (pb == FL_NONE) {
+      rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+      break;
+    }
+    if (pa == pb) {
+      rc = fl_error_set(err, FL_EPARSE, path, c->line, c->lport.col,
+                        "port %.*s of %.*s is connected to itself",
+                        (int)c->lport.n, c->lport.s, (int)t.sys[c->sys].name_n,
+                        t.sys[c->sys].name);
+      break;
+    }
+    size_t before = fab->n_links;
+    fl_id l = fl_nbr_link(b, pa, pb, FL_LINK_DECLARED, prov);
+    if (l == FL_NONE) {
+      rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+      break;
+    }
+    fl_link_rec *lr = &fab->links[l];
+    if (fab->n_links > before) {
+      lr->width = (uint8_t)c->width;
+      lr->speed = (uint8_t)c->speed;
+      lr->width_b = (uint8_t)c->width;
+      lr->speed_b = (uint8_t)c->speed;
+    } else if ((c->width && c->width != lr->width) ||
+               (c->speed && c->speed != lr->speed)) {
+      if (!lr->width && !lr->speed) {
+        lr->width = lr->width_b = (uint8_t)c->width;
+        lr->speed = lr->speed_b = (uint8_t)c->speed;
+      } else {
+        fl_b_link_set_b_listing(fab, l, c->width, c->speed);
+      }
+    }
+  }
+  fl_nbr_end(b);
+  fl_strmap_free(&t.sys_idx);
+  free(t.sys);
+  free(t.conns);
+  free(t.buf);
+  return rc;
+}

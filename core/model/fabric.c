@@ -1,0 +1,546 @@
+/*
+ * core/model/fabric.c — the fabric's record store: the builders loaders
+ * call (core/model/build.h), interning, the GUID indexes, and sealing the
+ * records (fl_b_seal). Reading is core/model/fabric_read.c; finalizing the
+ * whole model, a step above this store, is core/model/finalize.c.
+ *
+ * Why index-based storage: a data-centre fabric has ~10^5 nodes and ~10^6
+ * ports; arrays of small records keep it in a few tens of MB, make node i
+ * igraph vertex i and link j igraph edge j with no mapping tables, and give
+ * deterministic ids (load order). Strings are interned once (fl_strmap).
+ * Loaders add ports in any order; fl_b_seal() sorts them so every node's
+ * ports are contiguous and ascending, rewrites link ends, and builds the
+ * per-port link index (CSR) and the GUID and name indexes.
+ */
+#include "model/fabric_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define GROW(arr, n, cap)                                                      \
+  (((n) < (cap)) ? 0 : fl_grow_array((void **)&(arr), &(cap), sizeof *(arr)))
+
+static int fl_grow_array(void **arr, size_t *cap, size_t elem) {
+  size_t ncap = *cap ? *cap * 2 : 64;
+  void *p = realloc(*arr, ncap * elem);
+  if (!p)
+    return -1;
+  *arr = p;
+  *cap = ncap;
+  return 0;
+}
+
+fl_fabric *fl_fabric_new(void) {
+  fl_fabric *fab = calloc(1, sizeof *fab);
+  if (!fab)
+    return NULL;
+  if (fl_strmap_put(&fab->atoms, "", 0, 0) != 0) {
+    free(fab);
+    return NULL;
+  }
+  return fab;
+}
+
+void fl_b_free_records(fl_fabric *fab) {
+  free(fab->nodes);
+  free(fab->ports);
+  free(fab->links);
+  free(fab->attrs);
+  free(fab->files);
+  fl_strmap_free(&fab->atoms);
+  fl_u64map_free(&fab->port_map);
+  fl_u64map_free(&fab->guid_map);
+  fl_strmap_free(&fab->name_map);
+  free(fab->port_link_off);
+  free(fab->port_links);
+  free(fab->system_pattern);
+}
+
+/* ---- interning and files ------------------------------------------------ */
+
+/* Length of a valid UTF-8 sequence at @s (at most @n bytes), 0 if invalid
+ * (RFC 3629: no overlongs, no surrogates, at most U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  if (s[0] < 0x80)
+    return 1;
+  size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+  if (!len || len > n || s[0] > 0xf4)
+    return 0;
+  for (size_t i = 1; i < len; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+      (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+    return 0;
+  return len;
+}
+
+/* Every string the model keeps is valid UTF-8 without control characters:
+ * findings are JSON and SARIF, which require UTF-8. Node descriptions are
+ * 64 raw bytes (IBA 14.2.5.2) and may be cut mid-character or carry
+ * Latin-1; such bytes become '?' and control characters spaces (as
+ * infiniband-diags' clean_nodedesc does for non-printables). */
+static int needs_cleaning(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f)
+      return 1;
+    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    if (!k)
+      return 1;
+    i += k;
+  }
+  return 0;
+}
+
+uint32_t fl_b_intern(fl_fabric *fab, const char *s, size_t len) {
+  if (!s)
+    return 0;
+  if (len == (size_t)-1)
+    len = strlen(s);
+  uint32_t next = (uint32_t)fl_strmap_len(&fab->atoms);
+  if (!needs_cleaning(s, len))
+    return fl_strmap_put(&fab->atoms, s, len, next);
+  char *clean = malloc(len + 1);
+  if (!clean)
+    return FL_MAP_ABSENT;
+  size_t o = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    if (c < 0x20 || c == 0x7f) {
+      clean[o++] = ' ';
+      i++;
+    } else if (!k) {
+      clean[o++] = '?';
+      i++;
+    } else {
+      memcpy(clean + o, s + i, k);
+      o += k;
+      i += k;
+    }
+  }
+  uint32_t atom = fl_strmap_put(&fab->atoms, clean, o, next);
+  free(clean);
+  return atom;
+}
+
+const char *fl_b_atom_str(const fl_fabric *fab, uint32_t atom) {
+  return fl_strmap_key(&fab->atoms, atom);
+}
+
+uint32_t fl_b_file(fl_fabric *fab, const char *path) {
+  uint32_t atom = fl_b_intern(fab, path, (size_t)-1);
+  for (size_t i = 0; i < fab->n_files; i++)
+    if (fab->files[i] == atom)
+      return (uint32_t)i;
+  if (GROW(fab->files, fab->n_files, fab->cap_files) != 0)
+    return 0;
+  fab->files[fab->n_files] = atom;
+  return (uint32_t)fab->n_files++;
+}
+
+const char *fl_b_file_path(const fl_fabric *fab, uint32_t file) {
+  return file < fab->n_files ? fl_b_atom_str(fab, fab->files[file]) : "";
+}
+
+int fl_b_is_finalized(const fl_fabric *fab) {
+  return fab->finalized;
+}
+
+uint32_t fl_b_node_count(const fl_fabric *fab) {
+  return (uint32_t)fab->n_nodes;
+}
+
+/* ---- nodes -----------------------------------------------------------------
+ */
+
+/* GUID -> node / port indexes used while loading (routing dumps name
+ * switches and ports by GUID). */
+static void index_port_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
+  if (guid)
+    fl_u64map_put(&fab->rt.port_guid_idx, guid, p);
+}
+
+static void index_node_guid(fl_fabric *fab, fl_id n, uint64_t guid) {
+  if (guid)
+    fl_u64map_put(&fab->rt.node_guid_idx, guid, n);
+}
+
+fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
+                fl_prov prov) {
+  if (fab->finalized || GROW(fab->nodes, fab->n_nodes, fab->cap_nodes) != 0)
+    return FL_NONE;
+  fl_node_rec *r = &fab->nodes[fab->n_nodes];
+  memset(r, 0, sizeof *r);
+  r->kind = kind;
+  r->guid = guid;
+  r->nports = nports;
+  r->tier = FL_TIER_UNKNOWN;
+  r->first_port = FL_NONE;
+  r->prov = prov;
+  index_node_guid(fab, (fl_id)fab->n_nodes, guid);
+  return (fl_id)fab->n_nodes++;
+}
+
+#define NODE_OK(fab, n) ((n) < (fab)->n_nodes)
+
+void fl_b_node_set_name(fl_fabric *fab, fl_id n, const char *s, size_t len) {
+  if (NODE_OK(fab, n))
+    fab->nodes[n].name = fl_b_intern(fab, s, len);
+}
+void fl_b_node_set_desc(fl_fabric *fab, fl_id n, const char *s, size_t len) {
+  if (NODE_OK(fab, n))
+    fab->nodes[n].desc = fl_b_intern(fab, s, len);
+}
+void fl_b_node_set_system(fl_fabric *fab, fl_id n, const char *s, size_t len) {
+  if (NODE_OK(fab, n))
+    fab->nodes[n].system = fl_b_intern(fab, s, len);
+}
+void fl_b_node_set_device(fl_fabric *fab, fl_id n, const char *s, size_t len) {
+  if (NODE_OK(fab, n))
+    fab->nodes[n].device = fl_b_intern(fab, s, len);
+}
+void fl_b_node_set_ids(fl_fabric *fab, fl_id n, uint32_t vendid, uint32_t devid,
+                       uint64_t sysimgguid) {
+  if (!NODE_OK(fab, n))
+    return;
+  fab->nodes[n].vendid = vendid;
+  fab->nodes[n].devid = devid;
+  fab->nodes[n].sysimgguid = sysimgguid;
+}
+void fl_b_node_set_nports(fl_fabric *fab, fl_id n, uint32_t nports) {
+  if (NODE_OK(fab, n))
+    fab->nodes[n].nports = nports;
+}
+void fl_b_node_set_tier(fl_fabric *fab, fl_id n, uint32_t tier) {
+  if (!NODE_OK(fab, n))
+    return;
+  fab->nodes[n].tier = tier;
+  fab->nodes[n].tier_derived = 0;
+}
+
+/* ---- ports ------------------------------------------------------------------
+ */
+
+static uint64_t port_key(fl_id n, uint32_t num) {
+  return ((uint64_t)n << 32) | num;
+}
+
+fl_id fl_b_port_find(const fl_fabric *fab, fl_id n, uint32_t num) {
+  if (fab->finalized)
+    return fl_fabric_find_port(fab, n, num);
+  uint32_t v = fl_u64map_get(&fab->port_map, port_key(n, num));
+  return v == FL_MAP_ABSENT ? FL_NONE : v;
+}
+
+fl_id fl_b_port(fl_fabric *fab, fl_id n, uint32_t num, fl_prov prov) {
+  if (fab->finalized || !NODE_OK(fab, n))
+    return FL_NONE;
+  uint32_t next = (uint32_t)fab->n_ports;
+  uint32_t got = fl_u64map_put(&fab->port_map, port_key(n, num), next);
+  if (got == FL_MAP_ABSENT)
+    return FL_NONE;
+  if (got != next)
+    return got;
+  if (GROW(fab->ports, fab->n_ports, fab->cap_ports) != 0)
+    return FL_NONE;
+  fl_port_rec *r = &fab->ports[fab->n_ports++];
+  memset(r, 0, sizeof *r);
+  r->node = n;
+  r->num = num;
+  r->prov = prov;
+  fab->nodes[n].port_recs++;
+  return next;
+}
+
+#define PORT_OK(fab, p) ((p) < (fab)->n_ports)
+
+void fl_b_port_set_guid(fl_fabric *fab, fl_id p, uint64_t guid) {
+  if (!PORT_OK(fab, p))
+    return;
+  fab->ports[p].guid = guid;
+  index_port_guid(fab, p, guid);
+}
+void fl_b_port_set_lid(fl_fabric *fab, fl_id p, uint32_t lid, uint32_t lmc) {
+  if (!PORT_OK(fab, p))
+    return;
+  fab->ports[p].lid = lid;
+  fab->ports[p].lmc = lmc;
+}
+void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *s, size_t len) {
+  if (PORT_OK(fab, p))
+    fab->ports[p].label = fl_b_intern(fab, s, len);
+}
+
+/* ---- links
+ * ------------------------------------------------------------------- */
+
+fl_id fl_b_link(fl_fabric *fab, fl_id a, fl_id b, uint32_t width,
+                uint32_t speed, uint32_t flags, fl_prov prov) {
+  if (fab->finalized || !PORT_OK(fab, a) || !PORT_OK(fab, b) ||
+      GROW(fab->links, fab->n_links, fab->cap_links) != 0)
+    return FL_NONE;
+  fl_link_rec *r = &fab->links[fab->n_links];
+  r->a = a;
+  r->b = b;
+  r->width = r->width_b = (uint8_t)width;
+  r->speed = r->speed_b = (uint8_t)speed;
+  r->flags = flags;
+  r->prov = prov;
+  return (fl_id)fab->n_links++;
+}
+
+void fl_b_link_set_b_listing(fl_fabric *fab, fl_id l, uint32_t width_b,
+                             uint32_t speed_b) {
+  if (l >= fab->n_links)
+    return;
+  fl_link_rec *r = &fab->links[l];
+  r->width_b = (uint8_t)width_b;
+  r->speed_b = (uint8_t)speed_b;
+  if (r->width_b != r->width)
+    r->flags |= FL_LINK_WIDTH_MISMATCH;
+  if (r->speed_b != r->speed)
+    r->flags |= FL_LINK_SPEED_MISMATCH;
+}
+
+void fl_b_link_add_flags(fl_fabric *fab, fl_id l, uint32_t flags) {
+  if (l < fab->n_links)
+    fab->links[l].flags |= flags;
+}
+
+/* ---- attributes
+ * -------------------------------------------------------------- */
+
+static int parse_u32(const char *s, uint32_t *out) {
+  char *end;
+  if (!s || !*s)
+    return -1;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end || v > 1000000)
+    return -1;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+int fl_b_attr(fl_fabric *fab, uint32_t ent_kind, fl_id id, const char *key,
+              const char *value) {
+  if (fab->finalized || !key || !value)
+    return FL_EINVAL;
+  if (GROW(fab->attrs, fab->n_attrs, fab->cap_attrs) != 0)
+    return FL_ENOMEM;
+  uint32_t k = fl_b_intern(fab, key, (size_t)-1);
+  uint32_t v = fl_b_intern(fab, value, (size_t)-1);
+  if (k == FL_MAP_ABSENT || v == FL_MAP_ABSENT)
+    return FL_ENOMEM;
+  fl_attr_rec *r = &fab->attrs[fab->n_attrs];
+  r->ent_kind = ent_kind;
+  r->id = id;
+  r->key = k;
+  r->val = v;
+  r->seq = (uint32_t)fab->n_attrs++;
+  uint32_t tier;
+  if (ent_kind == FL_ENT_NODE && strcmp(key, "tier") == 0 &&
+      parse_u32(value, &tier) == 0)
+    fl_b_node_set_tier(fab, id, tier);
+  return FL_OK;
+}
+
+/* ---- finalize
+ * ---------------------------------------------------------------- */
+
+/* qsort has no context argument in C11; finalize sorts an index array of
+ * (node, num, old id) triples instead of port ids so no global is needed. */
+typedef struct port_sort_key {
+  uint32_t node, num, old;
+} port_sort_key;
+
+static int cmp_port_key(const void *x, const void *y) {
+  const port_sort_key *a = x, *b = y;
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  if (a->num != b->num)
+    return a->num < b->num ? -1 : 1;
+  return 0;
+}
+
+static int sort_ports(fl_fabric *fab, fl_error *err) {
+  size_t n = fab->n_ports;
+  port_sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
+  uint32_t *newid = malloc((n ? n : 1) * sizeof *newid);
+  fl_port_rec *np = malloc((n ? n : 1) * sizeof *np);
+  if (!keys || !newid || !np) {
+    free(keys);
+    free(newid);
+    free(np);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  for (size_t i = 0; i < n; i++)
+    keys[i] =
+        (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
+  qsort(keys, n, sizeof *keys, cmp_port_key);
+  for (size_t i = 0; i < n; i++) {
+    newid[keys[i].old] = (uint32_t)i;
+    np[i] = fab->ports[keys[i].old];
+    fl_node_rec *nd = &fab->nodes[np[i].node];
+    if (nd->first_port == FL_NONE)
+      nd->first_port = (fl_id)i;
+  }
+  for (size_t l = 0; l < fab->n_links; l++) {
+    fab->links[l].a = newid[fab->links[l].a];
+    fab->links[l].b = newid[fab->links[l].b];
+  }
+  for (size_t i = 0; i < fab->n_attrs; i++)
+    if (fab->attrs[i].ent_kind == FL_ENT_PORT && fab->attrs[i].id < n)
+      fab->attrs[i].id = newid[fab->attrs[i].id];
+  free(fab->ports);
+  fab->ports = np;
+  fab->cap_ports = n ? n : 1;
+  free(keys);
+  free(newid);
+  fl_u64map_free(&fab->port_map);
+  return FL_OK;
+}
+
+static int index_port_links(fl_fabric *fab, fl_error *err) {
+  size_t np = fab->n_ports;
+  fab->port_link_off = calloc(np + 1, sizeof *fab->port_link_off);
+  fab->port_links = malloc((2 * fab->n_links + 1) * sizeof *fab->port_links);
+  if (!fab->port_link_off || !fab->port_links)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  for (size_t l = 0; l < fab->n_links; l++) {
+    fab->port_link_off[fab->links[l].a + 1]++;
+    if (fab->links[l].b != fab->links[l].a)
+      fab->port_link_off[fab->links[l].b + 1]++;
+  }
+  for (size_t p = 0; p < np; p++)
+    fab->port_link_off[p + 1] += fab->port_link_off[p];
+  uint32_t *fill = calloc(np + 1, sizeof *fill);
+  if (!fill)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  for (size_t l = 0; l < fab->n_links; l++) {
+    fl_id a = fab->links[l].a, b = fab->links[l].b;
+    fab->port_links[fab->port_link_off[a] + fill[a]++] = (fl_id)l;
+    if (b != a)
+      fab->port_links[fab->port_link_off[b] + fill[b]++] = (fl_id)l;
+  }
+  free(fill);
+  return FL_OK;
+}
+
+static int cmp_attr(const void *x, const void *y) {
+  const fl_attr_rec *a = x, *b = y;
+  if (a->ent_kind != b->ent_kind)
+    return a->ent_kind < b->ent_kind ? -1 : 1;
+  if (a->id != b->id)
+    return a->id < b->id ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+/* Sort attributes by (element, key, seq) and keep the last value per key.
+ * (sort_ports() has already rewritten port attributes to the new port ids.) */
+static void index_attrs(fl_fabric *fab) {
+  qsort(fab->attrs, fab->n_attrs, sizeof *fab->attrs, cmp_attr);
+  size_t w = 0;
+  for (size_t i = 0; i < fab->n_attrs; i++) {
+    if (w > 0 && fab->attrs[w - 1].ent_kind == fab->attrs[i].ent_kind &&
+        fab->attrs[w - 1].id == fab->attrs[i].id &&
+        fab->attrs[w - 1].key == fab->attrs[i].key)
+      fab->attrs[w - 1] = fab->attrs[i];
+    else
+      fab->attrs[w++] = fab->attrs[i];
+  }
+  fab->n_attrs = w;
+}
+
+/* Display names: design name / node-name-map name, else the trimmed
+ * description, else the GUID. */
+static int fill_names(fl_fabric *fab) {
+  char buf[32];
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    fl_node_rec *r = &fab->nodes[i];
+    if (r->name == 0 && r->desc != 0) {
+      const char *d = fl_b_atom_str(fab, r->desc);
+      size_t len = strlen(d);
+      while (len && (*d == ' ' || *d == '\t'))
+        d++, len--;
+      while (len && (d[len - 1] == ' ' || d[len - 1] == '\t'))
+        len--;
+      r->name = fl_b_intern(fab, d, len);
+    }
+    if (r->name == 0) {
+      int m =
+          snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)r->guid);
+      r->name = fl_b_intern(fab, buf, (size_t)m);
+    }
+    if (r->name == FL_MAP_ABSENT)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+static int build_indexes(fl_fabric *fab) {
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    const fl_node_rec *r = &fab->nodes[i];
+    if (r->guid != 0 &&
+        fl_u64map_put(&fab->guid_map, r->guid, (uint32_t)i) == FL_MAP_ABSENT)
+      return FL_ENOMEM;
+    const char *nm = fl_b_atom_str(fab, r->name);
+    if (fl_strmap_put(&fab->name_map, nm, strlen(nm), (uint32_t)i) ==
+        FL_MAP_ABSENT)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+int fl_b_seal(fl_fabric *fab, fl_error *err) {
+  int rc = sort_ports(fab, err);
+  if (rc == FL_OK)
+    rc = index_port_links(fab, err);
+  if (rc != FL_OK)
+    return rc;
+  index_attrs(fab);
+  fab->finalized = 1;
+  if (fill_names(fab) != FL_OK || build_indexes(fab) != FL_OK)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  return FL_OK;
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+fl_id fl_b_node_by_guid(fl_fabric *fab, uint64_t guid) {
+  uint32_t v = fl_u64map_get(&fab->rt.node_guid_idx, guid);
+  return v == FL_MAP_ABSENT ? FL_NONE : v;
+}
+
+fl_id fl_b_port_by_guid(fl_fabric *fab, uint64_t guid) {
+  uint32_t v = fl_u64map_get(&fab->rt.port_guid_idx, guid);
+  if (v != FL_MAP_ABSENT)
+    return v;
+  fl_id n = fl_b_node_by_guid(fab, guid);
+  if (n == FL_NONE || fab->nodes[n].kind != FL_NODE_SWITCH)
+    return FL_NONE;
+  fl_prov none = {0, 0, 0};
+  return fl_b_port(fab, n, 0, none);
+}
+
+fl_id fl_fabric_find_port(const fl_fabric *f, fl_id n, uint32_t num) {
+  const fl_node_rec *r = n < f->n_nodes ? &f->nodes[n] : NULL;
+  if (!r || r->port_recs == 0 || !f->finalized)
+    return FL_NONE;
+  size_t lo = r->first_port, hi = lo + r->port_recs;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (f->ports[mid].num < num)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < (size_t)r->first_port + r->port_recs && f->ports[lo].num == num)
+    return (fl_id)lo;
+  return FL_NONE;
+}

@@ -1,0 +1,134 @@
+/*
+ * core/fabric_impl.h — the layout of struct fl_fabric (internal to the core).
+ *
+ * Struct-of-records arrays indexed by fl_id. Only the core sources include
+ * this; plugins and embedders see the accessors of fabriclint/fabric.h.
+ */
+#ifndef FABRICLINT_CORE_FABRIC_IMPL_H
+#define FABRICLINT_CORE_FABRIC_IMPL_H
+
+#include <igraph.h>
+
+#include "model/build.h"
+#include "model/hashmap.h"
+
+typedef struct fl_node_rec {
+  uint64_t guid;
+  uint64_t sysimgguid;
+  uint32_t kind;
+  uint32_t name;   /* atom */
+  uint32_t desc;   /* atom */
+  uint32_t system; /* atom */
+  uint32_t device; /* atom */
+  uint32_t vendid, devid;
+  uint32_t nports;
+  uint32_t tier;
+  uint32_t tier_derived;
+  fl_id first_port; /* valid after finalize */
+  uint32_t port_recs;
+  fl_prov prov;
+} fl_node_rec;
+
+typedef struct fl_port_rec {
+  uint64_t guid;
+  fl_id node;
+  uint32_t num;
+  uint32_t lid;
+  uint32_t lmc;
+  uint32_t label; /* atom */
+  fl_prov prov;
+} fl_port_rec;
+
+typedef struct fl_link_rec {
+  fl_id a, b; /* port ids */
+  uint8_t width, speed, width_b, speed_b;
+  uint32_t flags;
+  fl_prov prov;
+} fl_link_rec;
+
+typedef struct fl_attr_rec {
+  uint32_t ent_kind;
+  fl_id id;
+  uint32_t key; /* atom */
+  uint32_t val; /* atom */
+  uint32_t seq; /* insertion order, for "last set wins" */
+} fl_attr_rec;
+
+typedef struct fl_note_rec {
+  uint32_t category; /* atom */
+  uint32_t message;  /* atom */
+  fl_prov prov;
+} fl_note_rec;
+
+/* Adaptive-routing tables of one switch (core/ar_load.c, ibdiagnet2.far):
+ * the AR group table (group number -> member ports, the union of its
+ * sub-groups) and the AR LFT (per LID: state and group). */
+typedef struct fl_ar_sw {
+  uint8_t *state;        /* per LID: FL_AR_STATE_*, 0 = no entry */
+  uint16_t *group;       /* per LID: AR group number */
+  uint32_t len;          /* entries in state/group (LIDs 0..len-1) */
+  uint32_t n_groups;     /* group numbers 0..n_groups-1 have a slot */
+  uint8_t (*gports)[32]; /* per group: bitmap of member port numbers */
+  uint8_t *gdefined;     /* per group: 1 when the table defines it */
+} fl_ar_sw;
+
+/* Routing state (core/routing.c). */
+typedef struct fl_routing {
+  uint8_t **lft;     /* per node: LFT row or NULL */
+  uint32_t *lft_len; /* per node: entries in the row */
+  size_t cap_nodes;  /* size of lft/lft_len */
+  uint32_t n_lfts;
+  fl_id *lid_port; /* after finalize: LID -> port, max_lid + 1 entries */
+  uint32_t max_lid;
+  fl_u64map lid_hints; /* port GUID -> LID */
+  fl_u64map sl2vl_idx; /* (node << 32 | in << 16 | out) -> table index */
+  uint64_t *sl2vl;     /* tables: 16 x 4-bit VLs, SL i in bits 4i..4i+3 */
+  size_t n_sl2vl, cap_sl2vl;
+  fl_u64map path_sl;       /* (src node << 32 | dlid) -> SL */
+  fl_u64map port_guid_idx; /* build: port GUID -> port id */
+  fl_u64map node_guid_idx; /* build: node GUID -> first node */
+  fl_note_rec *notes;
+  size_t n_notes, cap_notes;
+  fl_ar_sw **ar; /* per node: AR tables or NULL (core/ar_load.c) */
+  size_t cap_ar; /* size of ar */
+  uint32_t n_ar; /* switches with AR tables */
+} fl_routing;
+
+struct fl_fabric {
+  fl_node_rec *nodes;
+  size_t n_nodes, cap_nodes;
+  fl_port_rec *ports;
+  size_t n_ports, cap_ports;
+  fl_link_rec *links;
+  size_t n_links, cap_links;
+  fl_attr_rec *attrs;
+  size_t n_attrs, cap_attrs;
+  fl_strmap atoms; /* atom = entry index; atom 0 is "" */
+  uint32_t *files; /* atoms of input paths, by file id */
+  size_t n_files, cap_files;
+  fl_u64map port_map;      /* build: (node << 32 | num) -> port id */
+  fl_u64map guid_map;      /* node GUID -> first node, after finalize */
+  fl_strmap name_map;      /* display name -> first node, after finalize */
+  uint32_t *port_link_off; /* CSR, n_ports + 1 entries, after finalize */
+  fl_id *port_links;
+  char *system_pattern; /* owned; NULL = default */
+  fl_routing rt;
+  int finalized;
+  int has_graph;
+  igraph_t graph; /* vertex = node, edge = link; after finalize */
+};
+
+/**
+ * fl_b_seal() — the record store's part of fl_fabric_finalize(): sort ports
+ * by (node, number) and rewrite link ends, build the per-port link index,
+ * sort attributes, fill default names and the GUID and name indexes, and
+ * mark the fabric finalized. FL_OK, FL_EINVAL (@err says which record), or
+ * FL_ENOMEM. core/model/fabric.c; called only by core/model/finalize.c.
+ */
+int fl_b_seal(fl_fabric *fab, fl_error *err);
+
+/** fl_b_free_records() — free the store's arrays and indexes (not @fab
+ * itself, nor routing state or graph). core/model/fabric.c. */
+void fl_b_free_records(fl_fabric *fab);
+
+#endif

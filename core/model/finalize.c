@@ -1,0 +1,42 @@
+/*
+ * core/model/finalize.c — finishing and freeing a fabric: the steps that
+ * reach every part of the model, so they sit above the record store
+ * (fabric.c) instead of inside it. Finalizing seals the records (ports
+ * sorted, indexes built), then finalizes the routing state (routing.c),
+ * derives systems and tiers (derive.c) and builds the igraph view
+ * (graph.c); each of those reads the sealed store and none calls back here.
+ * Freeing undoes the same parts in reverse.
+ */
+#include <stdlib.h>
+
+#include "model/derive.h"
+#include "model/fabric_impl.h"
+#include "model/graph.h"
+#include "model/routing_impl.h"
+
+int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
+  if (!fab)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fabric");
+  if (fab->finalized)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "fabric already finalized");
+  int rc = fl_b_seal(fab, err);
+  if (rc == FL_OK)
+    rc = fl_routing_finalize(fab, err);
+  if (rc == FL_OK)
+    rc = fl_derive_systems(fab, fab->system_pattern, err);
+  if (rc == FL_OK)
+    rc = fl_derive_tiers(fab, err);
+  if (rc == FL_OK)
+    rc = fl_graph_build(fab, err);
+  return rc;
+}
+
+void fl_fabric_free(fl_fabric *fab) {
+  if (!fab)
+    return;
+  if (fab->has_graph)
+    igraph_destroy(&fab->graph);
+  fl_routing_free(&fab->rt);
+  fl_b_free_records(fab);
+  free(fab);
+}

@@ -1,0 +1,190 @@
+/*
+ * core/report.c — text and JSON renderers (see report.h). JSON is built
+ * with jansson (objects keep insertion order, so key order is fixed).
+ */
+#include "report/report.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fl_fabric_counts_of(const fl_fabric *fab, fl_fabric_counts *c) {
+  c->switches = fl_fabric_count_kind(fab, FL_NODE_SWITCH);
+  c->cas = fl_fabric_count_kind(fab, FL_NODE_CA);
+  c->routers = fl_fabric_count_kind(fab, FL_NODE_ROUTER);
+  c->links = fl_fabric_link_count(fab);
+}
+
+int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
+                   int quiet) {
+  size_t waived = 0, baselined = 0;
+  for (size_t i = 0; i < fs->n; i++) {
+    const fl_finding_rec *r = &fs->v[i];
+    if (r->waived) {
+      waived++;
+      continue; /* counted, not shown */
+    }
+    if (r->baseline) {
+      baselined++;
+      if (quiet)
+        continue;
+    }
+    if (r->file && r->line)
+      fprintf(out, "%s:%u: ", r->file, r->line);
+    else if (r->file)
+      fprintf(out, "%s: ", r->file);
+    fprintf(out, "%s: %s: %s%s\n", fl_severity_name(r->severity), r->rule,
+            r->message, r->baseline ? " [baseline]" : "");
+    if (quiet)
+      continue;
+    if (r->n_nodes) {
+      fputs("    nodes:", out);
+      for (uint32_t k = 0; k < r->n_nodes; k++)
+        fprintf(out, "%s \"%s\"", k ? "," : "", r->nodes[k]);
+      fputc('\n', out);
+    }
+    if (r->n_ports) {
+      fputs("    ports:", out);
+      for (uint32_t k = 0; k < r->n_ports; k++)
+        fprintf(out, "%s \"%s\" port %u", k ? "," : "", r->ports[k].node,
+                r->ports[k].port);
+      fputc('\n', out);
+    }
+  }
+  if (!quiet) {
+    fprintf(out, "%zu error(s), %zu warning(s), %zu info; %zu rule(s) run",
+            fl_findings_count_active(fs, FL_SEV_ERROR),
+            fl_findings_count_active(fs, FL_SEV_WARNING),
+            fl_findings_count_active(fs, FL_SEV_INFO), rules_run);
+    if (waived)
+      fprintf(out, "; %zu waived (not shown)", waived);
+    if (baselined)
+      fprintf(out, "; %zu in the baseline (not counted)", baselined);
+    fputc('\n', out);
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+static json_t *finding_json(const fl_finding_rec *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "rule", json_string(r->rule));
+  json_object_set_new(o, "severity",
+                      json_string(fl_severity_name(r->severity)));
+  json_object_set_new(o, "message", fl_report_jstr(r->message));
+  json_t *nodes = json_array();
+  for (uint32_t k = 0; k < r->n_nodes; k++)
+    json_array_append_new(nodes, fl_report_jstr(r->nodes[k]));
+  json_object_set_new(o, "nodes", nodes);
+  json_t *ports = json_array();
+  for (uint32_t k = 0; k < r->n_ports; k++)
+    json_array_append_new(
+        ports, json_pack("{s:o,s:i}", "node", fl_report_jstr(r->ports[k].node),
+                         "port", (json_int_t)r->ports[k].port));
+  json_object_set_new(o, "ports", ports);
+  json_t *ev = r->evidence ? json_loads(r->evidence, 0, NULL) : NULL;
+  json_object_set_new(o, "evidence", ev ? ev : json_object());
+  if (r->file) {
+    json_t *loc = json_pack("{s:o,s:i}", "file", fl_report_jstr(r->file),
+                            "line", (json_int_t)r->line);
+    if (r->col)
+      json_object_set_new(loc, "column", json_integer(r->col));
+    json_object_set_new(o, "location", loc);
+  }
+  char fp[17];
+  json_object_set_new(o, "fingerprint",
+                      json_string(fl_finding_fingerprint(r, fp)));
+  if (r->waived)
+    json_object_set_new(o, "suppressed",
+                        json_pack("{s:s,s:s,s:s,s:s}", "kind", "waiver",
+                                  "reason", r->waiver.reason, "expires",
+                                  r->waiver.expires, "policy",
+                                  r->waiver.where));
+  if (r->baseline)
+    json_object_set_new(o, "baseline", json_true());
+  return o;
+}
+
+int fl_report_json(FILE *out, const fl_findings *fs,
+                   const fl_fabric_counts *c) {
+  json_t *root = json_object();
+  json_object_set_new(
+      root, "tool",
+      json_pack("{s:s,s:s}", "name", "fabriclint", "version", FL_VERSION));
+  json_object_set_new(
+      root, "fabric",
+      json_pack("{s:i,s:i,s:i,s:i}", "switches", (json_int_t)c->switches, "cas",
+                (json_int_t)c->cas, "routers", (json_int_t)c->routers, "links",
+                (json_int_t)c->links));
+  json_t *arr = json_array();
+  for (size_t i = 0; i < fs->n; i++)
+    json_array_append_new(arr, finding_json(&fs->v[i]));
+  json_object_set_new(root, "findings", arr);
+  size_t waived = 0, baselined = 0;
+  for (size_t i = 0; i < fs->n; i++) {
+    waived += fs->v[i].waived != 0;
+    baselined += fs->v[i].baseline != 0;
+  }
+  json_t *sum = json_pack(
+      "{s:i,s:i,s:i}", "error",
+      (json_int_t)fl_findings_count_active(fs, FL_SEV_ERROR), "warning",
+      (json_int_t)fl_findings_count_active(fs, FL_SEV_WARNING), "info",
+      (json_int_t)fl_findings_count_active(fs, FL_SEV_INFO));
+  if (waived)
+    json_object_set_new(sum, "suppressed", json_integer((json_int_t)waived));
+  if (baselined)
+    json_object_set_new(sum, "baseline", json_integer((json_int_t)baselined));
+  json_object_set_new(root, "summary", sum);
+  int rc = json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : -1;
+  fputc('\n', out);
+  json_decref(root);
+  return rc || ferror(out) ? -1 : 0;
+}
+
+/* ---- shared by the machine formats ------------------------------------------
+ */
+
+static int cmp_rule(const void *a, const void *b) {
+  return strcmp(((const fl_report_rule *)a)->id,
+                ((const fl_report_rule *)b)->id);
+}
+
+void fl_report_rules_sort(fl_report_rule *rules, size_t n) {
+  if (n > 1)
+    qsort(rules, n, sizeof *rules, cmp_rule);
+}
+
+const char *fl_report_sarif_level(uint32_t sev) {
+  return sev >= FL_SEV_ERROR     ? "error"
+         : sev == FL_SEV_WARNING ? "warning"
+                                 : "note";
+}
+
+struct json_t *fl_report_jstr(const char *s) {
+  if (!s)
+    s = "";
+  json_t *j = json_string(s);
+  if (j)
+    return j;
+  char *c = strdup(s);
+  if (!c)
+    return NULL;
+  for (unsigned char *p = (unsigned char *)c; *p; p++)
+    if (*p >= 0x80)
+      *p = '?';
+  j = json_string(c);
+  free(c);
+  return j;
+}
+
+void fl_report_location(const fl_report_input *in, const fl_finding_rec *r,
+                        const char **file, uint32_t *line, uint32_t *col) {
+  if (r->file && *r->file) {
+    *file = r->file;
+    *line = r->line ? r->line : 1;
+    *col = r->line ? r->col : 0;
+  } else {
+    *file = in->n_inputs ? in->inputs[0] : "fabric";
+    *line = 1;
+    *col = 0;
+  }
+}

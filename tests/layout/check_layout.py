@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""check_layout.py CORE_DIR — the include graph of core/ follows the stages.
+
+The stage order is read from CORE_DIR/STAGES (one folder name a line, lowest
+first). Three rules, each violation printed as FILE:LINE: message:
+
+  1. every internal include names its stage: #include "model/build.h"
+     (public headers are "fabriclint/x.h");
+  2. a file includes no header of a stage above its own;
+  3. no cycle among the .c files. File A depends on file B when A includes
+     (directly or through other headers) a header that declares a function or
+     variable that B defines and A uses. A cycle means two parts cannot be
+     read, tested or replaced one without the other.
+
+Exit 0 when all hold, 1 when one does not, 2 on a usage error. Parsing is
+lexical (comments and strings removed, identifiers matched by regex): the
+core's style (definitions start in column 0, one per line) makes that exact
+enough, and tests/cli/ci_layout.sh proves each rule fires.
+"""
+import os
+import re
+import sys
+
+INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.M)
+IDENT_RE = re.compile(r'\b[A-Za-z_]\w*\b')
+# a declaration or definition of a global: name followed by ( or [ or =
+DECL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*(?:\(|\[|=)')
+KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined',
+            '__attribute__', 'format', 'typedef'}
+
+
+def strip_code(text):
+    """Comments and string/char literals blanked, line structure kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r'[^\n]', ' ', text[i:j]))
+            i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            j = n if j < 0 else j
+            i = j
+        elif c in '"\'':
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == '\\' else 1
+            out.append(c + ' ' * (min(j, n) - i - 1) + c)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return ''.join(out)
+
+
+def top_level_lines(code):
+    """(line number, text) of lines at brace depth 0 outside #directives."""
+    depth = 0
+    for no, line in enumerate(code.split('\n'), 1):
+        if depth == 0 and not line.lstrip().startswith('#'):
+            yield no, line
+        if 'extern " "' not in line:  # extern "C" { ... } wraps, not nests
+            depth = max(0, depth + line.count('{') - line.count('}'))
+
+
+def declared(code):
+    """Names a header declares (prototypes and extern variables)."""
+    names = set()
+    for _, line in top_level_lines(code):
+        if line.lstrip().startswith(('typedef', 'struct', 'enum', 'union')):
+            continue
+        for m in DECL_RE.finditer(line):
+            if m.group(1) not in KEYWORDS:
+                names.add(m.group(1))
+    return names
+
+
+def defined(code):
+    """Non-static functions and variables a .c file defines (column 0)."""
+    names = set()
+    for _, line in top_level_lines(code):
+        if not re.match(r'[A-Za-z_]', line) or line.startswith(
+                ('static', 'typedef', 'extern', 'struct', 'enum', 'union')):
+            continue
+        m = DECL_RE.search(line)
+        if m and m.group(1) not in KEYWORDS:
+            names.add(m.group(1))
+    return names
+
+
+def load(core):
+    stages_file = os.path.join(core, 'STAGES')
+    with open(stages_file) as f:
+        stages = [s.strip() for s in f
+                  if s.strip() and not s.lstrip().startswith('#')]
+    files = {}
+    for stage in stages:
+        d = os.path.join(core, stage)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if name.endswith(('.c', '.h')):
+                rel = stage + '/' + name
+                with open(os.path.join(d, name), encoding='utf-8',
+                          errors='replace') as f:
+                    files[rel] = f.read()
+    # the public headers (include/fabriclint/) declare what the core defines
+    pub = os.path.join(core, '..', 'include', 'fabriclint')
+    if os.path.isdir(pub):
+        for name in sorted(os.listdir(pub)):
+            if name.endswith('.h'):
+                with open(os.path.join(pub, name), encoding='utf-8',
+                          errors='replace') as f:
+                    files['fabriclint/' + name] = f.read()
+    return stages, files
+
+
+def check(core):
+    stages, files = load(core)
+    rank = {s: i for i, s in enumerate(stages)}
+    errors = []
+    includes = {}
+    for rel, text in sorted(files.items()):
+        stage = rel.split('/')[0]
+        includes[rel] = []
+        if stage == 'fabriclint':
+            includes[rel] = [m.group(1) for m in INCLUDE_RE.finditer(text)
+                             if m.group(1) in files]
+            continue
+        for m in INCLUDE_RE.finditer(text):
+            inc = m.group(1)
+            line = text.count('\n', 0, m.start()) + 1
+            where = 'core/%s:%d' % (rel, line)
+            if inc.startswith('fabriclint/'):
+                if inc in files:
+                    includes[rel].append(inc)
+                continue
+            parts = inc.split('/')
+            if len(parts) != 2 or parts[0] not in rank:
+                errors.append('%s: #include "%s" does not name its stage '
+                              '(write "STAGE/%s", stages: %s)' %
+                              (where, inc, parts[-1], ' < '.join(stages)))
+                continue
+            if inc not in files:
+                errors.append('%s: #include "%s": no such file under core/' %
+                              (where, inc))
+                continue
+            if rank[parts[0]] > rank[stage]:
+                errors.append('%s: #include "%s": stage %s is above %s '
+                              '(order: %s)' % (where, inc, parts[0], stage,
+                                               ' < '.join(stages)))
+            includes[rel].append(inc)
+
+    code = {rel: strip_code(t) for rel, t in files.items()}
+    definer = {}
+    for rel, c in code.items():
+        if rel.endswith('.c'):
+            for name in defined(c):
+                definer.setdefault(name, rel)
+    decls = {rel: declared(c) for rel, c in code.items() if rel.endswith('.h')}
+
+    def reach(rel):
+        seen, todo = set(), list(includes.get(rel, []))
+        while todo:
+            h = todo.pop()
+            if h not in seen:
+                seen.add(h)
+                todo.extend(includes.get(h, []))
+        return seen
+
+    deps = {}
+    for rel, c in code.items():
+        if not rel.endswith('.c'):
+            continue
+        used = set(IDENT_RE.findall(c))
+        visible = declared(c)  # its own prototypes of others' functions
+        for h in reach(rel):
+            visible |= decls.get(h, set())
+        deps[rel] = {}
+        for name in sorted(used & visible):
+            b = definer.get(name)
+            if b and b != rel:
+                deps[rel].setdefault(b, name)
+    errors += cycles(deps)
+    return errors, deps
+
+
+def cycles(deps):
+    """One message per strongly connected component of more than one file."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(deps.get(v, {})):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                comp.sort()
+                edges = ['%s -> %s (%s)' % (a, b, deps[a][b]) for a in comp
+                         for b in sorted(deps[a]) if b in comp]
+                out.append('core/%s: include cycle among %s: %s' %
+                           (comp[0], ', '.join(comp), '; '.join(edges)))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(deps):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main(argv):
+    if len(argv) not in (2, 3) or (len(argv) == 3 and argv[2] != '--graph'):
+        print('usage: check_layout.py CORE_DIR [--graph]', file=sys.stderr)
+        return 2
+    try:
+        errors, deps = check(argv[1])
+    except OSError as e:
+        print('check_layout.py: %s' % e, file=sys.stderr)
+        return 2
+    if len(argv) == 3:
+        for a in sorted(deps):
+            print(a, '->', ' '.join(sorted(deps[a])))
+    for e in errors:
+        print(e)
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
