@@ -49,6 +49,8 @@ tree="$scratch/tree"
 mkdir -p "$tree"
 # a copy of the sources (tracked and new files, not build output or .git)
 tar -C "$src" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$tree" -xf -
+# tests find ../shared/external beside the source tree when it exists
+[ -d "$src/../shared" ] && ln -s "$(cd "$src/../shared" && pwd)" "$scratch/shared"
 # warnings a mutant provokes (an unused variable) must not hide its verdict
 sed -i 's/ -Werror//' "$tree/CMakeLists.txt"
 
