@@ -780,17 +780,54 @@ static int32_t swap_partner(const analysis *a, uint32_t i) {
 /* ---- rail-alignment.cross-rail
  * -------------------------------------------------- */
 
+/* The NIC of host @host on port @port of leaf @s when it is itself on the
+ * wrong rail there (it moves away when the cabling is fixed, so its port is
+ * the fix target: three NICs rotated among three rail leaves leave no free
+ * port, yet each NIC's own port is freed by the next move), or NULL. */
+static const nic *misplaced_at(const analysis *a, fl_id s, uint32_t port,
+                               int32_t host) {
+  int32_t L = a->leaf_of_node[s];
+  for (uint32_t k = a->leaf_off[L]; k < a->leaf_off[L + 1]; k++) {
+    const nic *y = &a->nics[a->leaf_idx[k]];
+    if (y->leaf_port == port && y->host == host && y->rail >= 0 &&
+        y->rail != a->leaves[L].rail)
+      return y;
+  }
+  return NULL;
+}
+
+/* The port number NIC @x should have on its rail's leaf: the one its host's
+ * correctly cabled NICs use (host N sits on port N of every rail leaf),
+ * else the port it has now. */
+static uint32_t host_port(const analysis *a, const nic *x) {
+  for (uint32_t k = a->host_off[x->host]; k < a->host_off[x->host + 1]; k++) {
+    const nic *y = &a->nics[a->host_idx[k]];
+    if (y != x && y->rail >= 0 && y->rail == leaf_of(a, y->leaf)->rail)
+      return y->leaf_port;
+  }
+  return x->leaf_port;
+}
+
 static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
                          const nic *x) {
   const fl_fabric *f = api->fabric(ctx);
   const leaf *lf = leaf_of(a, x->leaf);
   fl_id target = rail_leaf(a, x->rail, lf->su);
-  uint32_t tport =
-      target == FL_NONE ? 0 : free_port(api, f, target, x->leaf_port);
+  uint32_t want = host_port(a, x);
+  uint32_t tport = target == FL_NONE ? 0 : free_port(api, f, target, want);
+  const nic *holder = NULL;
+  if (target != FL_NONE && tport != want &&
+      (holder = misplaced_at(a, target, want, x->host)) != NULL)
+    tport = want;
   char fix[256];
   if (target == FL_NONE)
     snprintf(fix, sizeof fix, "no leaf of rail %s found in this SU",
              rail_name(a, x->rail));
+  else if (holder)
+    snprintf(fix, sizeof fix,
+             "move it to \"%s\" port %u (now holding \"%s\", which is "
+             "on the wrong rail too)",
+             api->node_name(f, target), tport, api->node_name(f, holder->node));
   else if (tport)
     snprintf(fix, sizeof fix, "move it to \"%s\" port %u (free)",
              api->node_name(f, target), tport);
@@ -821,6 +858,8 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
     jb_key_str(&ev, "fix_leaf", api->node_name(f, target));
     if (tport)
       jb_key_int(&ev, "fix_port", tport);
+    if (holder)
+      jb_key_str(&ev, "fix_port_holds", api->node_name(f, holder->node));
   }
   basis(a, lf, &ev);
   jb_obj_close(&ev);

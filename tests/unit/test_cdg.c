@@ -222,6 +222,46 @@ static void test_vl_aware_loop_has_vls(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* SL2VL tables are indexed (in port, out port): on the clockwise ring the
+ * clockwise turns (in 3 -> out 2, and injection in 0/1 -> out 2) map every
+ * SL to VL 5, the reverse turns (in 2 -> out 3 or 1) to VL 9, which no
+ * clockwise packet may use. The loop sw0:2 -> sw1:2 -> sw2:2 -> sw3:2 is on
+ * VL 5 at every hop, with no hop lacking a table; a lookup by (out, in)
+ * would put it on VL 9 and miss the injection tables (mutant dl-sl2vl-dir
+ * in tests/mutation/mutants.txt). */
+static void test_sl2vl_in_out_direction(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t v5[16], v9[16];
+  memset(v5, 5, sizeof v5);
+  memset(v9, 9, sizeof v9);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    fl_b_sl2vl(r.f, r.sw[i], 3, 2, v5);
+    fl_b_sl2vl(r.f, r.sw[i], 1, 2, v5);
+    fl_b_sl2vl(r.f, r.sw[i], 0, 2, v5);
+    fl_b_sl2vl(r.f, r.sw[i], 3, 1, v5);
+    fl_b_sl2vl(r.f, r.sw[i], 2, 3, v9);
+    fl_b_sl2vl(r.f, r.sw[i], 2, 1, v9);
+  }
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->vl_aware, 1);
+  assert_int_equal(rep->missing_sl2vl, 0);
+  assert_int_equal(rep->n_loops, 1);
+  const fl_cdg_loop *lp = &rep->loops[0];
+  assert_int_equal(lp->n_hops, N_RING);
+  for (uint32_t k = 0; k < N_RING; k++) {
+    assert_int_equal(lp->hops[k].from_node, r.sw[k]);
+    assert_int_equal(lp->hops[k].from_port, 2);
+    assert_int_equal(lp->hops[k].to_port, 3);
+    assert_int_equal(lp->hops[k].vl, 5);
+  }
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
 static void test_forwarding_loop_and_unrouted(void **state) {
   (void)state;
   ring r;
@@ -341,6 +381,7 @@ int main(void) {
       cmocka_unit_test(test_ring_cut_link_no_loop),
       cmocka_unit_test(test_vl_layers_break_loop),
       cmocka_unit_test(test_vl_aware_loop_has_vls),
+      cmocka_unit_test(test_sl2vl_in_out_direction),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# tests/mutation/run.sh — how many deliberate faults does the suite catch?
+#
+# Each mutant in tests/mutation/mutants.txt (file basename, a unique original
+# snippet, its mutated form, a one-line description) is applied in turn to a
+# scratch copy of the tree (never the working tree), built, and checked with
+# the ctest subset of its area. A mutant is KILLED when a test fails (or
+# times out), SURVIVED when all pass, and COMPILE when it does not build
+# (counted apart: not a test result). The file is restored after each run.
+#
+# Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
+#   AREA is deadlock, rail or diff; no argument runs every mutant.
+#   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
+# Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
+# Output: one line per mutant, then "score AREA killed/total" per area.
+# Exit: 0 when it ran (whatever the score), 2 on a stale mutant or a
+# baseline failure (the unmutated tree must pass its subsets first).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+list="$here/mutants.txt"
+jobs=2
+keep=0
+while [ $# -gt 0 ]; do
+  case $1 in
+  -j) jobs=$2; shift 2 ;;
+  -k) keep=1; shift ;;
+  --) shift; break ;;
+  -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+  *) break ;;
+  esac
+done
+
+# The ctest subset (name regex) that guards each area.
+tests_for() {
+  case $1 in
+  deadlock) echo 'cdg|deadlock|routing_live|routing_load' ;;
+  rail) echo 'rail' ;;
+  diff) echo 'diff' ;;
+  *) echo "run.sh: unknown area $1" >&2; return 2 ;;
+  esac
+}
+
+scratch=${FL_MUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/fl-mutants.XXXXXX")}
+cleanup() { [ "$keep" = 1 ] || rm -rf "$scratch"; }
+trap cleanup EXIT
+tree="$scratch/tree"
+mkdir -p "$tree"
+# a copy of the sources (tracked and new files, not build output or .git)
+tar -C "$src" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$tree" -xf -
+# tests find ../shared/external beside the source tree when it exists
+[ -d "$src/../shared" ] && ln -s "$(cd "$src/../shared" && pwd)" "$scratch/shared"
+# warnings a mutant provokes (an unused variable) must not hide its verdict
+sed -i 's/ -Werror//' "$tree/CMakeLists.txt"
+
+python3 "$here/apply.py" check "$list" "$tree" || exit 2
+mapfile -t MUTS < <(python3 "$here/apply.py" list "$list" "$@")
+[ ${#MUTS[@]} -gt 0 ] || { echo "run.sh: no mutant matches $*" >&2; exit 2; }
+
+build="$tree/build"
+echo "run.sh: building the unmutated copy in $build"
+cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$jobs" >/dev/null
+areas=$(printf '%s\n' "${MUTS[@]}" | awk '{print $2}' | sort -u)
+for a in $areas; do
+  if ! ctest --test-dir "$build" -R "$(tests_for "$a")" -j"$jobs" \
+    --timeout 300 >"$scratch/base-$a.log" 2>&1; then
+    echo "run.sh: the unmutated tree fails its $a tests:" >&2
+    tail -20 "$scratch/base-$a.log" >&2
+    exit 2
+  fi
+done
+
+declare -A killed total
+printf '%-14s %-9s %-9s %s\n' MUTANT AREA RESULT DESCRIPTION
+for line in "${MUTS[@]}"; do
+  id=${line%% *}
+  rest=${line#* }
+  area=${rest%% *}
+  desc=${line#*$'\t'}
+  file=$(python3 "$here/apply.py" apply "$list" "$id" "$tree" "$scratch/orig")
+  result=SURVIVED
+  if ! cmake --build "$build" -j"$jobs" >"$scratch/build-$id.log" 2>&1; then
+    result=COMPILE
+  elif ! ctest --test-dir "$build" -R "$(tests_for "$area")" -j"$jobs" \
+    --timeout 120 >"$scratch/test-$id.log" 2>&1; then
+    result=KILLED
+  fi
+  cp "$scratch/orig" "$file" # restore (a new mtime: the next build redoes it)
+  printf '%-14s %-9s %-9s %s\n' "$id" "$area" "$result" "$desc"
+  total[$area]=$((${total[$area]:-0} + $([ $result = COMPILE ] && echo 0 || echo 1)))
+  killed[$area]=$((${killed[$area]:-0} + $([ $result = KILLED ] && echo 1 || echo 0)))
+done
+cmake --build "$build" -j"$jobs" >/dev/null 2>&1 || true
+for a in $areas; do
+  echo "score $a ${killed[$a]:-0}/${total[$a]:-0}"
+done
