@@ -290,11 +290,12 @@ out:
   return rc;
 }
 
-int fl_load_cisco_plan(fl_fabric *fab, const char *path,
+int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   fl_xr x;
-  int rc = fl_xr_open(&x, path, err);
+  int rc = fl_xr_open(&x, in, err);
   if (rc != FL_OK) {
     fl_xr_close(&x);
     return rc;
