@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <yaml.h>
+
 #include "fabriclint/types.h"
 
 /* Default cap on one input (FL_INPUT_MAX_DEFAULT) unless
@@ -132,8 +134,8 @@ static int check_kind(const struct stat *st, int fd, const char *path,
       (S_ISCHR(st->st_mode) && isatty(fd)))
     return FL_OK;
   return fl_error_set(err, FL_EIO, path, 0, 0,
-                      "not a regular file (a %s device): a %s must be a "
-                      "file, a pipe or standard input",
+                      "not a regular file (a %s device, which may never end); "
+                      "expected the %s as a file, a pipe or standard input",
                       S_ISCHR(st->st_mode) ? "character" : "block", w);
 }
 
@@ -213,7 +215,7 @@ int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
   return rc;
 }
 
-int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
+static int yaml_flow_depth(const char *text, size_t len, unsigned max,
                         const char *path, fl_error *err) {
   unsigned depth = 0;
   uint32_t line = 1, col = 0;
@@ -248,6 +250,48 @@ int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
       depth--;
   }
   return FL_OK;
+}
+
+/* Nesting of collections of either style, by libyaml's event parser
+ * (which builds nothing): stops at the first collection deeper than @max,
+ * so a deep block nesting costs no more than @max levels. */
+static int yaml_event_depth(const char *text, size_t len, unsigned max,
+                            const char *path, fl_error *err) {
+  yaml_parser_t p;
+  if (!yaml_parser_initialize(&p))
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+  unsigned depth = 0;
+  int rc = FL_OK;
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p, &ev))
+      break; /* a syntax error: the real parse reports it */
+    yaml_event_type_t t = ev.type;
+    uint32_t line = (uint32_t)ev.start_mark.line + 1,
+             col = (uint32_t)ev.start_mark.column + 1;
+    yaml_event_delete(&ev);
+    if (t == YAML_STREAM_END_EVENT)
+      break;
+    if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+      if (++depth > max) {
+        rc = fl_error_set(err, FL_EPARSE, path, line, col,
+                          "YAML nested deeper than %u levels", max);
+        break;
+      }
+    } else if ((t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) &&
+               depth) {
+      depth--;
+    }
+  }
+  yaml_parser_delete(&p);
+  return rc;
+}
+
+int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
+                        const char *path, fl_error *err) {
+  int rc = yaml_flow_depth(text, len, max, path, err);
+  return rc != FL_OK ? rc : yaml_event_depth(text, len, max, path, err);
 }
 
 int fl_text_verror(fl_error *err, const char *path, uint32_t line,
