@@ -23,11 +23,11 @@
 #include "baseline.h"
 #include "cli.h"
 #include "cli_common.h"
-#include "fileio.h"
-#include "loaders.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
+#include "fileio.h"
 #include "host.h"
+#include "loaders.h"
 #include "policy.h"
 #include "report.h"
 
@@ -455,8 +455,9 @@ int fl_cli_check_outputs_read(const fl_cli_opts *o, const fl_fabric *fab) {
     for (uint32_t i = 0; targets[k] && i < fl_fabric_file_count(fab); i++) {
       const char *in = fl_fabric_file_path(fab, i);
       if (strcmp(in, "-") != 0 && same_file(targets[k], in)) {
-        fprintf(stderr, "fabriclint: %s: %s would overwrite %s, a file this "
-                        "run read; refusing\n",
+        fprintf(stderr,
+                "fabriclint: %s: %s would overwrite %s, a file this "
+                "run read; refusing\n",
                 targets[k], names[k], in);
         return FL_EXIT_USAGE;
       }
@@ -504,14 +505,13 @@ static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
   fl_error err;
   fl_error_clear(&err);
   struct stat st;
-  ci->dir = strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
-            S_ISDIR(st.st_mode);
+  ci->dir =
+      strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
   if (ci->dir) {
-    ci->fmt = o->input_format ? o->input_format
-                              : fl_detect_format(path, &err);
+    ci->fmt = o->input_format ? o->input_format : fl_detect_format(path, &err);
   } else if (fl_input_read(&ci->in, path, NULL, 0, &err) == FL_OK) {
-    ci->fmt = o->input_format ? o->input_format
-                              : fl_detect_input(&ci->in, &err);
+    ci->fmt =
+        o->input_format ? o->input_format : fl_detect_input(&ci->in, &err);
   }
   if (ci->fmt == FL_FMT_AUTO) {
     print_error(&err);
@@ -528,9 +528,9 @@ static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
   if (o->verbose)
     fprintf(stderr, "fabriclint: loading %s (%s)\n", path,
             fl_format_name(ci->fmt));
-  int rc = ci->dir ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
-                   : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load,
-                                          &err);
+  int rc = ci->dir
+               ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
+               : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load, &err);
   if (rc != FL_OK) {
     print_error(&err);
     return FL_EXIT_USAGE;

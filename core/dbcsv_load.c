@@ -337,8 +337,8 @@ static void free_hdr(char **hdr, size_t n) {
 
 enum { ST_OUT, ST_HEADER, ST_ROWS };
 
-int fl_load_dbcsv(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                  fl_error *err) {
+int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err) {
   const char *path = in->path;
   (void)opts;
   /* the bytes fl_fabric_load() read, as a stream for getline() */

@@ -23,9 +23,10 @@
  *   errors (xmlError.line / int2), but reader nodes carry only a line, and
  *   xmlTextReaderGetParserColumnNumber() reports where the push parser is,
  *   which runs ahead of the current node. So the file, read whole once
- *   (fileio.h), is handed to xmlReaderForMemory(); a tiny scanner walks the same bytes
- *   and finds the start tag of each element the reader reports (the k-th
- *   element event is the k-th start tag, since no entity can add elements).
+ *   (fileio.h), is handed to xmlReaderForMemory(); a tiny scanner walks
+ *   the same bytes and finds the start tag of each element the reader
+ *   reports (the k-th element event is the k-th start tag, since no entity
+ *   can add elements).
  *   That gives exact line and column (1-based, counted in characters) of
  *   elements and of their attributes.
  *

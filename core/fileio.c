@@ -6,12 +6,12 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,8 +68,8 @@ static int map_file(fl_input *in, int fd, size_t len, fl_error *err) {
   if (base == MAP_FAILED)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0,
                         "cannot map %zu bytes: %s", len, strerror(errno));
-  void *m = mmap(base, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
-                 fd, 0);
+  void *m =
+      mmap(base, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0);
   if (m == MAP_FAILED) {
     int e = errno;
     munmap(base, maplen);
@@ -85,8 +85,8 @@ static int map_file(fl_input *in, int fd, size_t len, fl_error *err) {
 
 /* Read a stream (pipe, FIFO, terminal, or a small regular file) until end
  * of file into a malloc'd buffer, refusing more than @max bytes. */
-static int slurp(fl_input *in, int fd, size_t hint, uint64_t max,
-                 const char *w, fl_error *err) {
+static int slurp(fl_input *in, int fd, size_t hint, uint64_t max, const char *w,
+                 fl_error *err) {
   size_t cap = hint ? hint + 2 : (size_t)1 << 16, len = 0;
   char *buf = malloc(cap);
   for (;;) {
@@ -106,8 +106,8 @@ static int slurp(fl_input *in, int fd, size_t hint, uint64_t max,
     if (got < 0) {
       int e = errno;
       free(buf);
-      return fl_error_set(err, FL_EIO, in->path, 0, 0, "cannot read %s: %s",
-                          w, strerror(e));
+      return fl_error_set(err, FL_EIO, in->path, 0, 0, "cannot read %s: %s", w,
+                          strerror(e));
     }
     if (got == 0)
       break;
@@ -128,8 +128,7 @@ static int slurp(fl_input *in, int fd, size_t hint, uint64_t max,
 static int check_kind(const struct stat *st, int fd, const char *path,
                       const char *w, fl_error *err) {
   if (S_ISDIR(st->st_mode))
-    return fl_error_set(err, FL_EIO, path, 0, 0, "is a directory, not a %s",
-                        w);
+    return fl_error_set(err, FL_EIO, path, 0, 0, "is a directory, not a %s", w);
   if (S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) ||
       (S_ISCHR(st->st_mode) && isatty(fd)))
     return FL_OK;
@@ -151,8 +150,8 @@ int fl_input_read(fl_input *in, const char *path, const char *what,
   int is_stdin = strcmp(path, "-") == 0;
   int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return what ? fl_error_set(err, FL_EIO, path, 0, 0, "cannot open %s: %s",
-                               w, strerror(errno))
+    return what ? fl_error_set(err, FL_EIO, path, 0, 0, "cannot open %s: %s", w,
+                               strerror(errno))
                 : fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s",
                                strerror(errno));
   struct stat st;
@@ -196,8 +195,7 @@ int fl_input_nul_check(const fl_input *in, fl_error *err) {
   for (const char *q = in->buf; (q = memchr(q, '\n', (size_t)(nul - q)));
        ls = ++q)
     line++;
-  return fl_error_set(err, FL_EPARSE, in->path, line,
-                      (uint32_t)(nul - ls) + 1,
+  return fl_error_set(err, FL_EPARSE, in->path, line, (uint32_t)(nul - ls) + 1,
                       "NUL byte: a binary file (or a text file with binary "
                       "garbage), not text");
 }
@@ -216,7 +214,7 @@ int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
 }
 
 static int yaml_flow_depth(const char *text, size_t len, unsigned max,
-                        const char *path, fl_error *err) {
+                           const char *path, fl_error *err) {
   unsigned depth = 0;
   uint32_t line = 1, col = 0;
   char quote = 0;

@@ -28,9 +28,10 @@
 #define FL_INPUT_MAP_MIN ((off_t)1 << 20)
 
 /** fl_input_read() flags. */
-#define FL_IN_TEXT   1u /**< refuse a NUL byte anywhere (file:line:col) */
-#define FL_IN_MALLOC 2u /**< buffer from malloc (never mapped): caller may
-                             take it and free() it */
+#define FL_IN_TEXT 1u /**< refuse a NUL byte anywhere (file:line:col) */
+#define FL_IN_MALLOC                                                           \
+  2u /**< buffer from malloc (never mapped): caller may                        \
+          take it and free() it */
 
 /** One input, read whole. @buf is writable, NUL-terminated at @len. */
 typedef struct fl_input {
@@ -96,8 +97,9 @@ int fl_text_verror(fl_error *err, const char *path, uint32_t line,
  * nesting (100,000 levels: 45 s) and ~300 bytes per level of block nesting
  * (`- - - ... x`). First a byte scan of flow collections ([ and {; quoted
  * strings and comments skipped), then libyaml's event parser for both
- * styles, stopping at the first collection too deep. O(length). Returns FL_OK, or FL_EPARSE with @err
- * naming @path, the line and column of the first bracket too deep.
+ * styles, stopping at the first collection too deep. O(length). Returns FL_OK,
+ * or FL_EPARSE with @err naming @path, the line and column of the first bracket
+ * too deep.
  */
 int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
                         const char *path, fl_error *err);

@@ -1224,9 +1224,9 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
  * speed=, extspeed= (defaults for following nodes/ports), switchguid=,
  * caguid=/hcaguids=, rtguid= (GUID bases, `=` absolute or `+` relative, as in
  * parse_guidbase()), include "file" (relative to the including file here;
- * at most 9 levels and 1,000 included files in all, cycles rejected), do/pdebug (ignored). Aliases (`@`) and
- * module= prefixes are rejected as unsupported. Other lines are ignored, as
- * ibsim does.
+ * at most 9 levels and 1,000 included files in all, cycles rejected), do/pdebug
+ * (ignored). Aliases (`@`) and module= prefixes are rejected as unsupported.
+ * Other lines are ignored, as ibsim does.
  *
  * GUIDs follow new_node(): a switch takes the switch base and advances it by
  * 1; a CA/router takes its base and advances it by ports + 1; CA port n has

@@ -39,8 +39,8 @@
 #include "loaders.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +103,7 @@ int fl_xr_open(fl_xr *x, const fl_input *in, fl_error *err) {
  * (any encoding): no DTD and no entity is ever read from an input. */
 static int xr_refuse_dtd(fl_xr *x) {
   return fl_error_set(x->err, FL_EPARSE, x->path,
-                      (uint32_t)xmlTextReaderGetParserLineNumber(x->reader),
-                      0,
+                      (uint32_t)xmlTextReaderGetParserLineNumber(x->reader), 0,
                       "<!DOCTYPE is not allowed (no DTD or entity is ever "
                       "read from an input)");
 }

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "derive.h"
-#include "fileio.h"
 #include "fabric_impl.h"
+#include "fileio.h"
 #include "loaders.h"
 
 #define DETECT_BYTES 65536
@@ -541,9 +541,9 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
                    "<CISCO_NETWORK_TYPES> Cisco cable plan)",
                    root);
   } else if (len >= 2 && (((unsigned char)buf[0] == 0xff &&
-                             (unsigned char)buf[1] == 0xfe) ||
-                            ((unsigned char)buf[0] == 0xfe &&
-                             (unsigned char)buf[1] == 0xff))) {
+                           (unsigned char)buf[1] == 0xfe) ||
+                          ((unsigned char)buf[0] == 0xfe &&
+                           (unsigned char)buf[1] == 0xff))) {
     fl_error_set(err, FL_EPARSE, path, 1, 1,
                  "UTF-16 text: fabriclint reads UTF-8 (convert with `iconv "
                  "-f UTF-16 -t UTF-8`)");

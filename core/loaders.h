@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 #include "build.h"
-#include "fileio.h"
 #include "fabriclint/load.h"
+#include "fileio.h"
 
 /** ibnetdiscover topology output (default and -g modes), core/ibnd.c. */
 int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
@@ -35,12 +35,12 @@ int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
 
 /* Routing state, core/routing_load.c. Switches, ports and LIDs are resolved
  * against the topology already loaded (load topology first). */
-int fl_load_lfts(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                 fl_error *err);
-int fl_load_fdbs(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                 fl_error *err);
-int fl_load_sl2vl(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                  fl_error *err);
+int fl_load_lfts(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err);
+int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err);
+int fl_load_sl2vl(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err);
 int fl_load_path_sl(fl_fabric *fab, const fl_input *in,
                     const fl_load_options *opts, fl_error *err);
 int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
@@ -57,8 +57,8 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
                fl_error *err);
 /** ibdiagnet2.db_csv: AR_INFO sets the `ar` / `ar-sl-mask` switch
  * attributes; other sections are only checked, core/dbcsv_load.c. */
-int fl_load_dbcsv(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                  fl_error *err);
+int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err);
 
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 
@@ -124,8 +124,8 @@ void fl_nbr_end(fl_nbr *b);
  * xmlTextReader over the file in memory, with XML_PARSE_NONET and no entity
  * substitution; a document type declaration is refused when the reader
  * meets it, after libxml2 has decoded the input, so UTF-16 and other
- * encodings are covered (no DTD, no entity can be declared). The first libxml2 error is kept with its line
- * and column.
+ * encodings are covered (no DTD, no entity can be declared). The first libxml2
+ * error is kept with its line and column.
  */
 typedef struct fl_xr {
   void *reader; /* xmlTextReaderPtr */

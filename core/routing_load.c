@@ -91,7 +91,7 @@ typedef struct rd {
   const char *path;
   uint32_t file; /* fl_b_file() id */
   char *buf;
-  size_t len, pos; /* the whole input: [pos, len) unread */
+  size_t len, pos;     /* the whole input: [pos, len) unread */
   const char *ls, *le; /* current line, without "\r\n" */
   uint32_t lineno;
   int terminated;   /* current line ended with '\n' */
@@ -606,8 +606,8 @@ static int lft_line(lft *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_lfts(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                 fl_error *err) {
+int fl_load_lfts(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err) {
   const char *path = in->path;
   (void)opts;
   lft s;
@@ -742,8 +742,8 @@ static int fdbs_line(fdbs *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_fdbs(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                 fl_error *err) {
+int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err) {
   const char *path = in->path;
   (void)opts;
   fdbs s;
@@ -915,8 +915,8 @@ static int sl_line(sl2vl *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_sl2vl(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
-                  fl_error *err) {
+int fl_load_sl2vl(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err) {
   (void)opts;
   sl2vl s;
   memset(&s, 0, sizeof s);
