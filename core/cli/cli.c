@@ -46,7 +46,7 @@ int fl_cli_check(int argc, char **argv) {
   if (rc == 0)
     rc = fl_cli_load_plugins(&o, &host);
   if (rc == 0)
-    rc = fl_cli_load_fabric(&o, &fab);
+    rc = fl_cli_load_fabric(&o, &fab, NULL);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc != 0)

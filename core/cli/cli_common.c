@@ -23,6 +23,8 @@
 #include "fabriclint/load.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "io/fileio.h"
+#include "io/loaders.h"
 #include "report/baseline.h"
 #include "report/report.h"
 
@@ -439,6 +441,25 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
   return 0;
 }
 
+int fl_cli_check_outputs_read(const fl_cli_opts *o, const fl_fabric *fab) {
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output
+                                                                : NULL,
+                            o->write_baseline};
+  const char *names[2] = {"--output", "--write-baseline"};
+  for (int k = 0; k < 2; k++)
+    for (uint32_t i = 0; targets[k] && i < fl_fabric_file_count(fab); i++) {
+      const char *in = fl_fabric_file_path(fab, i);
+      if (strcmp(in, "-") != 0 && same_file(targets[k], in)) {
+        fprintf(stderr,
+                "fabriclint: %s: %s would overwrite %s, a file this "
+                "run read; refusing\n",
+                targets[k], names[k], in);
+        return FL_EXIT_USAGE;
+      }
+    }
+  return 0;
+}
+
 int fl_cli_close_output(fl_outfile *out, int rc) {
   if (!out->path) { /* standard output: main() checks it */
     memset(out, 0, sizeof *out);
@@ -474,67 +495,107 @@ int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out) {
   return 0;
 }
 
-/* Load one input; 0 or FL_EXIT_USAGE (error printed). */
-static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
-                      uint32_t fmt) {
+/* One command-line input, read once (folders are read file by file when
+ * loaded). */
+typedef struct cli_input {
+  fl_input in;
+  int dir;
+  uint32_t fmt;
+} cli_input;
+
+/* Read input @path (unless a folder) and detect its format; 0 or
+ * FL_EXIT_USAGE (error printed). */
+static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
   fl_error err;
   fl_error_clear(&err);
-  if (o->verbose)
-    fprintf(stderr, "fabriclint: loading %s (%s)\n", path, fl_format_name(fmt));
-  if (fl_fabric_load(fab, path, fmt, &o->load, &err) != FL_OK) {
+  struct stat st;
+  ci->dir =
+      strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  if (ci->dir) {
+    ci->fmt = o->input_format ? o->input_format : fl_detect_format(path, &err);
+  } else if (fl_input_read(&ci->in, path, NULL, 0, &err) == FL_OK) {
+    ci->fmt =
+        o->input_format ? o->input_format : fl_detect_input(&ci->in, &err);
+  }
+  if (ci->fmt == FL_FMT_AUTO) {
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;
   }
   return 0;
 }
 
+/* Load one input; 0 or FL_EXIT_USAGE (error printed). */
+static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
+                      cli_input *ci) {
+  fl_error err;
+  fl_error_clear(&err);
+  if (o->verbose)
+    fprintf(stderr, "fabriclint: loading %s (%s)\n", path,
+            fl_format_name(ci->fmt));
+  int rc = ci->dir
+               ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
+               : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load, &err);
+  if (rc != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  return 0;
+}
+
+static void free_inputs(cli_input *v, size_t n) {
+  for (size_t i = 0; v && i < n; i++)
+    fl_input_free(&v[i].in);
+  free(v);
+}
+
 /* Topology inputs are loaded before routing dumps, whatever their order on
  * the command line: LFT and SL2VL loaders resolve switches against the
- * topology. */
-int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out) {
+ * topology. Each input is read once: detection and loading see the same
+ * bytes (a pipe or standard input cannot be read twice). */
+int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
+                       uint32_t *formats) {
   *out = NULL;
   if (o->n_inputs == 0)
     return fl_cli_usage_error("no INPUT given%s", "");
   fl_fabric *fab = fl_fabric_new();
-  uint32_t *fmts = calloc(o->n_inputs, sizeof *fmts);
-  if (!fab || !fmts) {
+  cli_input *v = calloc(o->n_inputs, sizeof *v);
+  if (!fab || !v) {
     fprintf(stderr, "fabriclint: out of memory\n");
     fl_fabric_free(fab);
-    free(fmts);
+    free(v);
     return FL_EXIT_USAGE;
   }
   fl_error err;
   int rc = 0;
-  for (size_t i = 0; i < o->n_inputs && rc == 0; i++) {
-    fl_error_clear(&err);
-    fmts[i] = o->input_format ? o->input_format
-                              : fl_detect_format(o->inputs[i], &err);
-    if (fmts[i] == FL_FMT_AUTO) {
-      fl_cli_print_error(&err);
-      rc = FL_EXIT_USAGE;
-    }
-  }
+  for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
+    rc = read_input(o, o->inputs[i], &v[i]);
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
-    have_topology |= fl_format_is_topology(fmts[i]);
+    have_topology |= fl_format_is_topology(v[i].fmt);
   if (rc == 0 && !have_topology) {
     fprintf(stderr,
             "fabriclint: no topology among the inputs: routing and attribute "
             "files (%s, ...) describe a fabric given by an ibnetdiscover "
             "dump, a design, an opensm-subnet.lst or LLDP captures\n",
-            fl_format_name(fmts[0]));
+            fl_format_name(v[0].fmt));
     rc = FL_EXIT_USAGE;
   }
   for (int pass = 0; pass < 2 && rc == 0; pass++)
     for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
-      if (fl_format_is_topology(fmts[i]) == (pass == 0))
-        rc = load_input(o, fab, o->inputs[i], fmts[i]);
-  free(fmts);
+      if (fl_format_is_topology(v[i].fmt) == (pass == 0)) {
+        rc = load_input(o, fab, o->inputs[i], &v[i]);
+        fl_input_free(&v[i].in); /* loaded: the fabric keeps what it needs */
+      }
+  for (size_t i = 0; formats && i < o->n_inputs; i++)
+    formats[i] = v[i].fmt;
+  free_inputs(v, o->n_inputs);
   fl_error_clear(&err);
   if (rc == 0 && fl_fabric_finalize(fab, &err) != FL_OK) {
     fl_cli_print_error(&err);
     rc = FL_EXIT_USAGE;
   }
+  if (rc == 0)
+    rc = fl_cli_check_outputs_read(o, fab);
   if (rc != 0) {
     fl_fabric_free(fab);
     return rc;

@@ -57,10 +57,14 @@ void fl_cli_opts_free(fl_cli_opts *o);
 int fl_cli_usage_error(const char *fmt, const char *arg);
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
-/** Load and finalize every input; 0 or FL_EXIT_USAGE (error printed). */
-int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out);
+/** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error
+ * printed). @formats: NULL, or n_inputs entries that receive the format
+ * each input was loaded as. Refuses (FL_EXIT_USAGE) when --output or
+ * --write-baseline names a file the run read (fl_cli_check_outputs_read). */
+int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out,
+                       uint32_t *formats);
 /** Open --output (refusing to overwrite an input) through a temporary file
- * (core/outfile.h), or standard output without --output or with `-`;
+ * (io/outfile.h), or standard output without --output or with `-`;
  * @out->f is where to write. 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
 /** Refuse --output / --write-baseline paths that would overwrite an input
@@ -68,6 +72,11 @@ int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
  * node-name map; 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs);
+/** Refuse --output / --write-baseline paths that name any file read into
+ * @fab (fl_fabric_file_path(): inputs, folder members, ibsim includes); 0
+ * or FL_EXIT_USAGE (message printed). */
+int fl_cli_check_outputs_read(const fl_cli_opts *o,
+                              const struct fl_fabric *fab);
 /** Finish the --output file given the command's exit code @rc: with
  * FL_EXIT_USAGE the report is incomplete and dropped (an existing file keeps
  * its previous content), otherwise it is put in place. Returns @rc, or

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
@@ -187,6 +188,9 @@ static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
   uint32_t fmt = a->fmt[side] ? a->fmt[side] : o->input_format;
   if (fmt || a->n_paths[side] != 1)
     return fmt;
+  struct stat st; /* a pipe or standard input is read once, when loaded */
+  if (stat(a->paths[side][0], &st) != 0 || !S_ISREG(st.st_mode))
+    return FL_FMT_AUTO;
   fl_error err;
   fl_error_clear(&err);
   return fl_detect_format(a->paths[side][0], &err);
@@ -425,6 +429,10 @@ int fl_cli_diff(int argc, char **argv) {
     o.inputs = all;
     o.n_inputs = n;
     rc = fl_cli_check_outputs(&o, all, n);
+    if (rc == 0)
+      rc = fl_cli_check_outputs_read(&o, fd);
+    if (rc == 0)
+      rc = fl_cli_check_outputs_read(&o, fb);
     if (rc == 0)
       rc = fl_cli_open_output(&o, &out);
     free(all);

@@ -19,6 +19,7 @@
 #define MAX_TIER 16
 
 typedef struct info_stats {
+  const uint32_t *fmts; /* format of each input, as loaded */
   fl_fabric_counts counts;
   uint32_t an; /* SHARP aggregation nodes */
   uint32_t systems;
@@ -90,10 +91,7 @@ static void type_name(uint32_t w, uint32_t sp, char *buf, size_t size) {
 static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   fprintf(out, "inputs:\n");
   for (size_t i = 0; i < o->n_inputs; i++) {
-    fl_error e;
-    fl_error_clear(&e);
-    uint32_t f =
-        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    uint32_t f = s->fmts[i];
     fprintf(out, "  %s (%s)\n", o->inputs[i], fl_format_name(f));
   }
   fprintf(out, "fabric: %u switches, %u CAs, %u routers, %u links\n",
@@ -148,10 +146,7 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                                 (json_int_t)s->counts.links));
   json_t *inputs = json_array();
   for (size_t i = 0; i < o->n_inputs; i++) {
-    fl_error e;
-    fl_error_clear(&e);
-    uint32_t f =
-        o->input_format ? o->input_format : fl_detect_format(o->inputs[i], &e);
+    uint32_t f = s->fmts[i];
     json_array_append_new(inputs, json_pack("{s:s,s:s}", "path", o->inputs[i],
                                             "format", fl_format_name(f)));
   }
@@ -198,7 +193,8 @@ int fl_cli_info(int argc, char **argv) {
   }
   fl_fabric *fab = NULL;
   fl_outfile out = {0};
-  rc = fl_cli_load_fabric(&o, &fab);
+  uint32_t *fmts = calloc(o.n_inputs + 1, sizeof *fmts);
+  rc = fmts ? fl_cli_load_fabric(&o, &fab, fmts) : FL_EXIT_USAGE;
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc == 0) {
@@ -207,6 +203,7 @@ int fl_cli_info(int argc, char **argv) {
       rc = FL_EXIT_USAGE;
     } else {
       gather(fab, s);
+      s->fmts = fmts;
       if (o.out_format == FL_OUT_JSON)
         print_json(out.f, &o, s);
       else
@@ -215,6 +212,7 @@ int fl_cli_info(int argc, char **argv) {
     }
   }
   rc = fl_cli_close_output(&out, rc);
+  free(fmts);
   fl_fabric_free(fab);
   fl_cli_opts_free(&o);
   return rc;

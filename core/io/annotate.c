@@ -614,26 +614,17 @@ static int y_entry(annot_ctx *c, yaml_document_t *d, const char *name,
   return rc;
 }
 
-static int load_yaml(annot_ctx *c, FILE *in, fl_error *err) {
+static int load_yaml(annot_ctx *c, const fl_input *in, fl_error *err) {
   yaml_parser_t parser;
   yaml_document_t doc;
-  (void)in;
-  char *text;
-  size_t tlen;
-  int trc = fl_read_file(c->path, "annotation file", &text, &tlen, err);
-  if (trc != FL_OK)
-    return trc;
-  if (fl_yaml_depth_check(text, tlen, 64, c->path, err) != FL_OK) {
-    free(text);
+  const char *text = in->buf;
+  size_t tlen = in->len;
+  if (fl_yaml_depth_check(text, tlen, 64, c->path, err) != FL_OK)
     return FL_EPARSE;
-  }
-  if (!yaml_parser_initialize(&parser)) {
-    free(text);
+  if (!yaml_parser_initialize(&parser))
     return fl_error_set(err, FL_ENOMEM, c->path, 0, 0, "out of memory");
-  }
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, tlen);
   int loaded = yaml_parser_load(&parser, &doc);
-  free(text); /* libyaml copies what it keeps into the document */
   if (!loaded) {
     int rc = fl_error_set(
         err, FL_EPARSE, c->path, (uint32_t)parser.problem_mark.line + 1,
@@ -741,16 +732,17 @@ static int looks_yaml(FILE *in) {
   return yaml;
 }
 
-int fl_load_annotations(fl_fabric *fab, const char *path,
+int fl_load_annotations(fl_fabric *fab, const fl_input *in,
                         const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   if (fab->n_nodes == 0)
     return fl_error_set(err, FL_EINVAL, path, 0, 0,
                         "an annotation file needs a topology loaded first "
                         "(give the dump or design before it)");
-  FILE *in = fopen(path, "r");
-  if (!in)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
+  FILE *fp = fmemopen(in->buf, in->len, "r");
+  if (!fp)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "cannot read: %s",
                         strerror(errno));
   annot_ctx c;
   memset(&c, 0, sizeof c);
@@ -761,13 +753,13 @@ int fl_load_annotations(fl_fabric *fab, const char *path,
   c.warn_unknown = env && strcmp(env, "warn") == 0;
   int rc = build_index(&c, err);
   if (rc == FL_OK) {
-    if (looks_yaml(in)) {
+    if (looks_yaml(fp)) {
       rc = load_yaml(&c, in, err);
     } else {
-      rc = load_csv(&c, in, err);
+      rc = load_csv(&c, fp, err);
     }
   }
-  fclose(in);
+  fclose(fp);
   ix_free(&c.ix);
   free(c.hits);
   fl_strmap_free(&c.seen);

@@ -136,12 +136,14 @@ static int at_end(const char *p) {
 
 enum { SEC_NONE, SEC_GROUPS, SEC_LFT };
 
-int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
+int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
                fl_error *err) {
+  const char *path = in->path;
   (void)opts;
-  FILE *f = fopen(path, "rb");
+  /* the bytes fl_fabric_load() read, as a stream for getline() */
+  FILE *f = fmemopen(in->buf, in->len, "r");
   if (!f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "cannot read: %s",
                         strerror(errno));
   far_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 1};
   char *buf = NULL;

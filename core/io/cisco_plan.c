@@ -38,10 +38,12 @@
 
 #include "model/alias.h"
 
+/* The one limit on a port set (sourcePort, destPort): 4096 ports in all,
+ * documented in docs/formats/cisco-cable-plan.md. The loader only counts
+ * (no expansion buffer); fl_plan_ports_expand() callers size their own. */
 #define PLAN_MAX_PORTS 4096
 
-/* Largest port number in a range, and most ports one range may expand to
- * (the expansion buffers of the loader and of diff hold a few thousand). */
+/* Largest port number in a range. */
 #define PLAN_MAX_PORT_NUM 65535u
 
 /* Split canonical port @c into prefix and trailing decimal number (at most
@@ -64,6 +66,8 @@ static int split_last_num(const char *c, size_t *plen, unsigned *num) {
 }
 
 static int emit(char *out, size_t size, size_t *used, const char *s) {
+  if (!out)
+    return 0; /* counting only */
   size_t n = strlen(s);
   if (*used + n + 2 > size)
     return -1;
@@ -76,7 +80,7 @@ static int emit(char *out, size_t size, size_t *used, const char *s) {
 static const char RANGE_EXPECTED[] =
     "expected a port (eth1/1), a range of ports with the same prefix and "
     "numbers up to 65535 (eth1/1-eth1/15 or eth1/1-15), or a "
-    "comma-separated list of them (about a thousand ports at most)";
+    "comma-separated list of them (4096 ports at most in one port set)";
 
 /* Is it[i] a range separator: '-' after a digit, before a letter or digit
  * (`eth1/1-eth1/3`, `eth1/1 - 3`; not the media '-' of Junos `xe-0/0/1`).
@@ -95,7 +99,7 @@ static int range_dash(const char *it, size_t len, size_t i) {
 
 /* One item: a port or a range. Returns ports added or -1 with *@why. */
 static int expand_item(const char *it, size_t len, char *out, size_t size,
-                       size_t *used, const char **why) {
+                       size_t *used, int total, const char **why) {
   char canon[FL_ALIAS_MAX], lo[FL_ALIAS_MAX], hi[FL_ALIAS_MAX];
   if (it[0] == '-' || it[len - 1] == '-') {
     *why = it[0] == '-' ? "a range without its first port"
@@ -115,8 +119,8 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
   if (ndash == 1) {
     fl_alias_port(it, dash, lo, sizeof lo);
     fl_alias_port(it + dash + 1, len - dash - 1, hi, sizeof hi);
-    size_t pl, ph;
-    unsigned a, b;
+    size_t pl = 0, ph = 0;
+    unsigned a = 0, b = 0;
     int rl = split_last_num(lo, &pl, &a);
     int rh = split_last_num(hi, &ph, &b);
     if (rl < 0 || rh < 0) {
@@ -135,8 +139,8 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
       *why = "a range whose last port is below its first";
       return -1;
     }
-    if (b - a >= PLAN_MAX_PORTS) {
-      *why = "a range of more than 4096 ports";
+    if ((unsigned long)(b - a) + 1 + (unsigned long)total > PLAN_MAX_PORTS) {
+      *why = "more than 4096 ports in one port set";
       return -1;
     }
     for (unsigned k = a; k <= b; k++) {
@@ -153,6 +157,10 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
     *why = "an empty port";
     return -1;
   }
+  if (total + 1 > PLAN_MAX_PORTS) {
+    *why = "more than 4096 ports in one port set";
+    return -1;
+  }
   if (emit(out, size, used, canon) != 0) {
     *why = "more ports than a plan line may list";
     return -1;
@@ -166,9 +174,10 @@ static int ports_expand(const char *set, char *out, size_t size,
   size_t used = 0;
   int total = 0;
   *why = "an empty port set";
-  if (size < 2)
+  if (out && size < 2)
     return -1;
-  out[0] = out[1] = '\0';
+  if (out)
+    out[0] = out[1] = '\0';
   const char *s = set;
   while (*s) {
     const char *e = strchr(s, ',');
@@ -183,7 +192,7 @@ static int ports_expand(const char *set, char *out, size_t size,
       *why = "an empty item in a comma-separated list";
       return -1;
     }
-    int k = expand_item(a, (size_t)(z - a), out, size, &used, why);
+    int k = expand_item(a, (size_t)(z - a), out, size, &used, total, why);
     if (k < 0)
       return -1;
     total += k;
@@ -214,7 +223,6 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
   char *sp = fl_xr_attr(x, "sourcePort"), *dc = fl_xr_attr(x, "destChassis"),
        *dp = fl_xr_attr(x, "destPort"), *mn = fl_xr_attr(x, "minPorts"),
        *mx = fl_xr_attr(x, "maxPorts"), *dset = fl_xr_attr(x, "destPortSet");
-  char exp[8192];
   int rc = FL_OK;
   long min = 1, max = -1;
   int na = -1, nb = -1;
@@ -234,11 +242,11 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
     goto out;
   }
   const char *why = NULL;
-  if (sp && *sp && (na = ports_expand(sp, exp, sizeof exp, &why)) < 0) {
+  if (sp && *sp && (na = ports_expand(sp, NULL, 0, &why)) < 0) {
     rc = fl_xr_fail(x, "sourcePort='%s': %s; %s", sp, why, RANGE_EXPECTED);
     goto out;
   }
-  if (dp && *dp && (nb = ports_expand(dp, exp, sizeof exp, &why)) < 0) {
+  if (dp && *dp && (nb = ports_expand(dp, NULL, 0, &why)) < 0) {
     rc = fl_xr_fail(x, "destPort='%s': %s; %s", dp, why, RANGE_EXPECTED);
     goto out;
   }
@@ -290,11 +298,12 @@ out:
   return rc;
 }
 
-int fl_load_cisco_plan(fl_fabric *fab, const char *path,
+int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   fl_xr x;
-  int rc = fl_xr_open(&x, path, err);
+  int rc = fl_xr_open(&x, in, err);
   if (rc != FL_OK) {
     fl_xr_close(&x);
     return rc;

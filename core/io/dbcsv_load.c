@@ -337,12 +337,14 @@ static void free_hdr(char **hdr, size_t n) {
 
 enum { ST_OUT, ST_HEADER, ST_ROWS };
 
-int fl_load_dbcsv(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                  fl_error *err) {
+int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
-  FILE *fp = fopen(path, "rb");
+  /* the bytes fl_fabric_load() read, as a stream for getline() */
+  FILE *fp = fmemopen(in->buf, in->len, "r");
   if (!fp)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "cannot read: %s",
                         strerror(errno));
   dbc_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 0, 0};
   char *buf = NULL, **hdr = NULL;

@@ -14,17 +14,19 @@
  * - Safety. The reader is created with XML_PARSE_NONET | XML_PARSE_BIG_LINES
  *   and without XML_PARSE_NOENT / DTDLOAD / DTDATTR / DTDVALID, so no external
  *   entity or DTD is ever fetched; on top of that, any <!DOCTYPE> is refused
- *   before libxml2 sees the file (design XML has no use for a DTD, and a DTD
- *   is where entity bombs and external entities live).
+ *   before libxml2 sees the file, and a DTD node the reader reports is
+ *   refused too (design XML has no use for a DTD, and a DTD is where entity
+ *   bombs and external entities live).
  *
  * - Positions. Every error and every element's provenance carries file,
  *   line and column. libxml2 gives line and column for well-formedness
  *   errors (xmlError.line / int2), but reader nodes carry only a line, and
  *   xmlTextReaderGetParserColumnNumber() reports where the push parser is,
- *   which runs ahead of the current node. So the file is mapped into memory
- *   and handed to xmlReaderForMemory(); a tiny scanner walks the same bytes
- *   and finds the start tag of each element the reader reports (the k-th
- *   element event is the k-th start tag, since no entity can add elements).
+ *   which runs ahead of the current node. So the file, read whole once
+ *   (fileio.h), is handed to xmlReaderForMemory(); a tiny scanner walks
+ *   the same bytes and finds the start tag of each element the reader
+ *   reports (the k-th element event is the k-th start tag, since no entity
+ *   can add elements).
  *   That gives exact line and column (1-based, counted in characters) of
  *   elements and of their attributes.
  *
@@ -1538,53 +1540,46 @@ out:
   return rc;
 }
 
-int fl_load_design_xml_mode(fl_fabric *fab, const char *path,
-                            const fl_load_options *opts, int mode,
-                            const char *schema, fl_error *err) {
-  (void)opts;
+/* Load design XML from input @in (read whole by the caller). */
+static int dx_load(fl_fabric *fab, const fl_input *in, int mode,
+                   const char *schema, fl_error *err) {
+  const char *path = in->path;
   dx d;
   memset(&d, 0, sizeof d);
   d.fab = fab;
   d.path = path;
   d.err = err;
   d.mode = mode;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
-                        strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return fl_error_set(err, FL_EIO, path, 0, 0, "not a regular file");
-  }
-  if (st.st_size == 0) {
-    close(fd);
+  if (in->len == 0)
     return fl_error_set(err, FL_EPARSE, path, 1, 1,
                         "empty file; expected <fabric xmlns=\"" DX_NS "\">");
-  }
-  if ((uint64_t)st.st_size > (uint64_t)INT_MAX) {
-    close(fd);
+  if ((uint64_t)in->len > (uint64_t)INT_MAX)
     return fl_error_set(err, FL_EIO, path, 0, 0,
                         "file too large (over 2 "
                         "GiB); split the design");
-  }
-  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (map == MAP_FAILED)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot map: %s",
-                        strerror(errno));
-  madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-  d.scan.buf = map;
-  d.scan.len = (size_t)st.st_size;
+  d.scan.buf = in->buf;
+  d.scan.len = in->len;
   d.scan.line = 1;
   d.scan.col = 1; /* column of col_off (0): the first character */
   d.file = fl_b_file(fab, path);
   int rc = dx_parse(&d, schema);
-  munmap(map, (size_t)st.st_size);
   dx_free(&d);
   if (rc != 0)
     return d.rc ? d.rc : FL_EPARSE;
   return FL_OK;
+}
+
+int fl_load_design_xml_mode(fl_fabric *fab, const char *path,
+                            const fl_load_options *opts, int mode,
+                            const char *schema, fl_error *err) {
+  (void)opts;
+  fl_input in;
+  int rc = fl_input_read(&in, path, NULL, 0, err);
+  if (rc != FL_OK)
+    return rc;
+  rc = dx_load(fab, &in, mode, schema, err);
+  fl_input_free(&in);
+  return rc;
 }
 
 int fl_design_attr_check(uint32_t ent_kind, const char *key,
@@ -1604,13 +1599,15 @@ int fl_design_attr_check(uint32_t ent_kind, const char *key,
   return -1;
 }
 
-int fl_load_design_xml(fl_fabric *fab, const char *path,
+int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   int mode = FL_DX_BUILTIN;
   const char *env = getenv("FABRICLINT_DESIGN_RELAXNG");
   if (opts && opts->no_schema)
     mode = FL_DX_LENIENT;
   else if ((opts && opts->relaxng) || (env && env[0] && strcmp(env, "0") != 0))
     mode = FL_DX_RELAXNG;
-  return fl_load_design_xml_mode(fab, path, opts, mode, NULL, err);
+  (void)path;
+  return dx_load(fab, in, mode, NULL, err);
 }

@@ -7,15 +7,75 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fabriclint/error.h"
 
+/*
+ * Every file a run reads (inputs, ibsim includes, the policy, the
+ * node-name map, the baseline, annotation files, routing dumps) is read
+ * once, whole, by fl_input_read(): format detection and the loader see the
+ * same bytes, so pipes, FIFOs, `/dev/stdin`, `<(...)` and `-` (standard
+ * input) load like files. What cannot be read to an end (a character
+ * device such as /dev/zero) is refused, and no file may exceed the input
+ * size limit (docs/cli.md "Limits").
+ */
+
+/** Default input size limit: 64 GiB (an opensm-lfts.dump of a 5,120-switch
+ * fabric with 49,151 LIDs is ~19 GB). */
+#define FL_INPUT_MAX_DEFAULT ((uint64_t)64 << 30)
+/** Regular files from this size on are mapped rather than read. */
+#define FL_INPUT_MAP_MIN ((off_t)1 << 20)
+
+/** fl_input_read() flags. */
+#define FL_IN_TEXT 1u /**< refuse a NUL byte anywhere (file:line:col) */
+#define FL_IN_MALLOC                                                           \
+  2u /**< buffer from malloc (never mapped): caller may                        \
+          take it and free() it */
+
+/** One input, read whole. @buf is writable, NUL-terminated at @len. */
+typedef struct fl_input {
+  const char *path; /**< as given (borrowed); "-" is standard input */
+  char *buf;
+  size_t len;
+  size_t map_len; /**< non-zero: @buf is a private mapping of that size */
+} fl_input;
+
 /**
- * fl_read_file() — read @path whole into a new NUL-terminated buffer
- * *@buf of *@len bytes (the caller frees it). One allocation for regular
- * files (sized by fstat), doubling for pipes. @what names the file in
- * errors ("node-name-map", "policy"; NULL for an input). Returns FL_OK,
- * FL_EIO (cannot open or read, or a directory) or FL_ENOMEM, with @err set.
+ * fl_input_read() — read @path ("-": standard input) whole into @in: a
+ * regular file of 1 MiB or more is mapped privately (copy on write), other
+ * files, pipes, FIFOs, sockets and terminals are read into memory. @what
+ * names the file in errors ("policy", "node-name-map"; NULL: "input").
+ * @flags: FL_IN_TEXT, FL_IN_MALLOC. Free with fl_input_free().
+ * Returns FL_OK; FL_EIO (cannot open or read, a folder, a device, larger
+ * than the limit of fl_input_max_bytes()), FL_EPARSE (FL_IN_TEXT and a NUL
+ * byte: its line and column), FL_EINVAL (a bad FABRICLINT_MAX_INPUT_SIZE)
+ * or FL_ENOMEM, with @err set and @in empty.
+ */
+int fl_input_read(fl_input *in, const char *path, const char *what,
+                  unsigned flags, fl_error *err);
+
+/** fl_input_free() — release @in's buffer; @in may be empty. */
+void fl_input_free(fl_input *in);
+
+/**
+ * fl_input_nul_check() — FL_OK when @in holds no NUL byte, else FL_EPARSE
+ * naming the line and column (1-based) of the first one. O(length).
+ */
+int fl_input_nul_check(const fl_input *in, fl_error *err);
+
+/**
+ * fl_input_max_bytes() — the per-file input size limit in bytes: the
+ * environment variable FABRICLINT_MAX_INPUT_SIZE (bytes, or with a K, M, G
+ * or T suffix, binary units), else FL_INPUT_MAX_DEFAULT. FL_EINVAL with
+ * @err set when the variable is not a positive size.
+ */
+int fl_input_max_bytes(uint64_t *max, fl_error *err);
+
+/**
+ * fl_read_file() — fl_input_read() with FL_IN_TEXT | FL_IN_MALLOC for files
+ * that are not fabric inputs (policy, node-name map): the new
+ * NUL-terminated buffer *@buf of *@len bytes is the caller's to free().
  */
 int fl_read_file(const char *path, const char *what, char **buf, size_t *len,
                  fl_error *err);
@@ -32,11 +92,14 @@ int fl_text_verror(fl_error *err, const char *path, uint32_t line,
                    const char *what, const char *fmt, va_list ap);
 
 /**
- * fl_yaml_depth_check() — refuse YAML nested deeper than @max levels of
- * flow collections ([ and {) before handing it to libyaml, whose composer
- * takes quadratic time on deep nesting (100,000 levels: 45 s). Quoted
- * strings and comments are skipped. Returns FL_OK, or FL_EPARSE with @err
- * naming @path, the line and column of the first bracket too deep.
+ * fl_yaml_depth_check() — refuse YAML nested deeper than @max levels before
+ * handing it to libyaml's composer, which takes quadratic time on deep flow
+ * nesting (100,000 levels: 45 s) and ~300 bytes per level of block nesting
+ * (`- - - ... x`). First a byte scan of flow collections ([ and {; quoted
+ * strings and comments skipped), then libyaml's event parser for both
+ * styles, stopping at the first collection too deep. O(length). Returns FL_OK,
+ * or FL_EPARSE with @err naming @path, the line and column of the first bracket
+ * too deep.
  */
 int fl_yaml_depth_check(const char *text, size_t len, unsigned max,
                         const char *path, fl_error *err);

@@ -55,6 +55,9 @@
 #define MAX_LID           65535u
 #define MAX_LMC           7u
 #define IBSIM_MAX_INCLUDE 9 /* ibsim/sim_net.c MAX_INCLUDE */
+/* Includes read for one net file, in all: 9 levels of 10 includes each
+ * would otherwise read 10^9 files (docs/cli.md "Limits"). */
+#define IBSIM_MAX_FILES 1000
 
 /* ======================================================================
  * Reading a whole file
@@ -67,9 +70,10 @@ typedef struct text {
 
 static const unsigned char CACHE_MAGIC[4] = {0x2b, 0x83, 0xe7, 0x8f};
 
-/* Read @path whole into @t (NUL-terminated). FL_OK, FL_EIO or FL_ENOMEM. */
-static int text_read(const char *path, text *t, fl_error *err) {
-  return fl_read_file(path, NULL, &t->buf, &t->len, err);
+/* The bytes of input @in as a text (borrowed: never freed here). */
+static text text_of(const fl_input *in) {
+  text t = {in->buf, in->len};
+  return t;
 }
 
 static int reject_cache_file(const text *t, const char *path, fl_error *err) {
@@ -938,12 +942,11 @@ static int ib_finish(ibnd *b) {
   return FL_OK;
 }
 
-int fl_load_ibnetdiscover(fl_fabric *fab, const char *path,
+int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err) {
-  text t = {0};
-  int rc = text_read(path, &t, err);
-  if (rc)
-    return rc;
+  const char *path = in->path;
+  text t = text_of(in);
+  int rc;
   ibnd b;
   memset(&b, 0, sizeof b);
   b.t = &t;
@@ -959,7 +962,6 @@ int fl_load_ibnetdiscover(fl_fabric *fab, const char *path,
       rc = ib_finish(&b);
   }
   lstate_free(&b.s);
-  free(t.buf);
   return rc;
 }
 
@@ -1177,12 +1179,11 @@ static int pr_line(preport *r, const char *p, const char *e) {
   return pr_local_port(r, ia, &a);
 }
 
-int fl_load_ibnd_ports(fl_fabric *fab, const char *path,
+int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
-  text t = {0};
-  int rc = text_read(path, &t, err);
-  if (rc)
-    return rc;
+  const char *path = in->path;
+  text t = text_of(in);
+  int rc;
   preport r;
   memset(&r, 0, sizeof r);
   rc = reject_cache_file(&t, path, err);
@@ -1205,7 +1206,6 @@ int fl_load_ibnd_ports(fl_fabric *fab, const char *path,
   for (int i = 0; i < 4; i++)
     fl_u64map_free(&r.keys[i]);
   lstate_free(&r.s);
-  free(t.buf);
   return rc;
 }
 
@@ -1224,9 +1224,9 @@ int fl_load_ibnd_ports(fl_fabric *fab, const char *path,
  * speed=, extspeed= (defaults for following nodes/ports), switchguid=,
  * caguid=/hcaguids=, rtguid= (GUID bases, `=` absolute or `+` relative, as in
  * parse_guidbase()), include "file" (relative to the including file here;
- * at most 9 levels, cycles rejected), do/pdebug (ignored). Aliases (`@`) and
- * module= prefixes are rejected as unsupported. Other lines are ignored, as
- * ibsim does.
+ * at most 9 levels and 1,000 included files in all, cycles rejected), do/pdebug
+ * (ignored). Aliases (`@`) and module= prefixes are rejected as unsupported.
+ * Other lines are ignored, as ibsim does.
  *
  * GUIDs follow new_node(): a switch takes the switch base and advances it by
  * 1; a CA/router takes its base and advances it by ports + 1; CA port n has
@@ -1270,6 +1270,7 @@ typedef struct ibsim {
   uint32_t vendid, devid, width, speed, ext;
   char *stack[IBSIM_MAX_INCLUDE]; /* realpath of the files being read */
   int depth;
+  int n_included; /* includes read so far (IBSIM_MAX_FILES) */
 } ibsim;
 
 static uint32_t sim_id(ibsim *m, const char *s, size_t len) {
@@ -1636,11 +1637,33 @@ static int sim_line(ibsim *m, pctx *c, uint32_t *cur) {
   return sim_directive(m, c, p, e);
 }
 
+/* Parse text @t of file @path (its realpath @real, taken over) as one more
+ * level of the include stack. */
+static int sim_parse(ibsim *m, const char *path, char *real, text *t) {
+  m->stack[m->depth++] = real;
+  int rc = reject_cache_file(t, path, m->err);
+  pctx c;
+  pctx_init(&c, m->fab, path, t, m->err);
+  uint32_t cur = UINT32_MAX;
+  while (rc == FL_OK && next_line(&c))
+    rc = sim_line(m, &c, &cur);
+  free(m->stack[--m->depth]);
+  return rc;
+}
+
+/* An included file: read through the shared reader (size limit, no
+ * devices, no NUL byte), within the include budget (depth, file count,
+ * no cycle). */
 static int sim_read_file(ibsim *m, const char *path) {
   if (m->depth >= IBSIM_MAX_INCLUDE)
     return fl_error_set(m->err, FL_EPARSE, path, 0, 0,
                         "includes nested deeper than %d levels",
                         IBSIM_MAX_INCLUDE);
+  if (++m->n_included > IBSIM_MAX_FILES)
+    return fl_error_set(m->err, FL_EPARSE, path, 0, 0,
+                        "more than %d includes in one net file (the include "
+                        "budget; each include of a file counts)",
+                        IBSIM_MAX_FILES);
   char *real = realpath(path, NULL);
   if (!real)
     return fl_error_set(m->err, FL_EIO, path, 0, 0, "cannot open: %s",
@@ -1652,21 +1675,15 @@ static int sim_read_file(ibsim *m, const char *path) {
                           "include cycle: this file is already being read");
     }
   }
-  text t = {0};
-  int rc = text_read(path, &t, m->err);
+  fl_input in;
+  int rc = fl_input_read(&in, path, "net file", FL_IN_TEXT, m->err);
   if (rc) {
     free(real);
     return rc;
   }
-  m->stack[m->depth++] = real;
-  rc = reject_cache_file(&t, path, m->err);
-  pctx c;
-  pctx_init(&c, m->fab, path, &t, m->err);
-  uint32_t cur = UINT32_MAX;
-  while (rc == FL_OK && next_line(&c))
-    rc = sim_line(m, &c, &cur);
-  free(m->stack[--m->depth]);
-  free(t.buf);
+  text t = text_of(&in);
+  rc = sim_parse(m, path, real, &t);
+  fl_input_free(&in);
   return rc;
 }
 
@@ -1705,8 +1722,9 @@ static void sim_active(ibsim *m) {
   }
 }
 
-int fl_load_ibsim_net(fl_fabric *fab, const char *path,
+int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   ibsim m;
   memset(&m, 0, sizeof m);
   m.fab = fab;
@@ -1716,8 +1734,14 @@ int fl_load_ibsim_net(fl_fabric *fab, const char *path,
   m.width = 2; /* DEFAULT_LINKWIDTH: 4x */
   m.speed = 1; /* DEFAULT_LINKSPEED: SDR */
   int rc = lstate_names(&m.s, opts, err);
-  if (rc == FL_OK)
-    rc = sim_read_file(&m, path);
+  if (rc == FL_OK) {
+    char *real = realpath(path, NULL);
+    text t = text_of(in);
+    if (!real)
+      real = strdup(path); /* "-", a pipe: nothing can include it */
+    rc = real ? sim_parse(&m, path, real, &t)
+              : fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  }
   if (rc == FL_OK && m.s.nn == 0)
     rc = fl_error_set(err, FL_EPARSE, path, 0, 0,
                       "no Switch/Hca/Ca/Rt record found: not an ibsim net "

@@ -107,11 +107,12 @@ static int commit(fl_xr *x, fl_nbr *b, const char *local, char **f,
   return FL_OK;
 }
 
-int fl_load_junos_xml(fl_fabric *fab, const char *path,
+int fl_load_junos_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   fl_xr x;
-  int rc = fl_xr_open(&x, path, err);
+  int rc = fl_xr_open(&x, in, err);
   if (rc != FL_OK) {
     fl_xr_close(&x);
     return rc;

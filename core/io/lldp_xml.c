@@ -40,6 +40,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,36 +80,43 @@ static void xr_on_error(void *arg, xr_error_ptr e) {
     x->xerr_msg[--n] = '\0';
 }
 
-int fl_xr_open(fl_xr *x, const char *path, fl_error *err) {
+int fl_xr_open(fl_xr *x, const fl_input *in, fl_error *err) {
   memset(x, 0, sizeof *x);
-  x->path = path;
+  x->path = in->path;
   x->err = err;
-  int rc = fl_read_file(path, NULL, &x->buf, &x->len, err);
-  if (rc != FL_OK)
-    return rc;
-  const char *dt = strstr(x->buf, "<!DOCTYPE");
-  if (dt) {
-    uint32_t line = 1;
-    for (const char *p = x->buf; p < dt; p++)
-      line += *p == '\n';
-    return fl_error_set(err, FL_EPARSE, path, line, 0,
-                        "<!DOCTYPE is not allowed (no DTD or entity is ever "
-                        "read from an input)");
-  }
+  x->buf = in->buf;
+  x->len = in->len;
+  if (x->len > (size_t)INT_MAX)
+    return fl_error_set(err, FL_EIO, x->path, 0, 0,
+                        "XML file too large (over 2 GiB)");
   xmlInitParser();
-  x->reader = xmlReaderForMemory(x->buf, (int)x->len, path, NULL,
+  x->reader = xmlReaderForMemory(x->buf, (int)x->len, x->path, NULL,
                                  XML_PARSE_NONET | XML_PARSE_BIG_LINES |
                                      XML_PARSE_COMPACT);
   if (!x->reader)
-    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+    return fl_error_set(err, FL_ENOMEM, x->path, 0, 0, "out of memory");
   xmlTextReaderSetStructuredErrorHandler(x->reader, xr_on_error, x);
   return FL_OK;
 }
 
+/* A document type declaration, met after libxml2 has decoded the input
+ * (any encoding): no DTD and no entity is ever read from an input. */
+static int xr_refuse_dtd(fl_xr *x) {
+  return fl_error_set(x->err, FL_EPARSE, x->path,
+                      (uint32_t)xmlTextReaderGetParserLineNumber(x->reader), 0,
+                      "<!DOCTYPE is not allowed (no DTD or entity is ever "
+                      "read from an input)");
+}
+
 int fl_xr_next(fl_xr *x) {
   int r = xmlTextReaderRead(x->reader);
-  if (r == 1 && !x->xerr_set)
+  if (r == 1 && !x->xerr_set) {
+    int t = xmlTextReaderNodeType(x->reader);
+    if (t == XML_READER_TYPE_DOCUMENT_TYPE ||
+        t == XML_READER_TYPE_ENTITY_REFERENCE || t == XML_READER_TYPE_ENTITY)
+      return xr_refuse_dtd(x);
     return 1;
+  }
   if (r == 0 && !x->xerr_set)
     return 0;
   if (x->xerr_set)
@@ -188,7 +196,6 @@ int fl_xr_fail(fl_xr *x, const char *fmt, ...) {
 void fl_xr_close(fl_xr *x) {
   if (x->reader)
     xmlFreeTextReader(x->reader);
-  free(x->buf);
   x->reader = NULL;
   x->buf = NULL;
 }
@@ -507,11 +514,12 @@ static int set_text(fl_xr *x, char **dst) {
               : fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
 }
 
-int fl_load_lldpd_xml(fl_fabric *fab, const char *path,
+int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   fl_xr x;
-  int rc = fl_xr_open(&x, path, err);
+  int rc = fl_xr_open(&x, in, err);
   if (rc != FL_OK) {
     fl_xr_close(&x);
     return rc;

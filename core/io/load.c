@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/fileio.h"
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
@@ -485,9 +486,11 @@ static int is_dir(const char *path) {
 }
 
 static uint32_t detect_file(const char *path, fl_error *err);
+static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
+                      const fl_load_options *opts, fl_error *err);
 
 uint32_t fl_detect_format(const char *path, fl_error *err) {
-  if (!is_dir(path))
+  if (strcmp(path, "-") == 0 || !is_dir(path))
     return detect_file(path, err);
   char **files;
   size_t n;
@@ -514,31 +517,22 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
   return fmt;
 }
 
-static uint32_t detect_file(const char *path, fl_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
-    return FL_FMT_AUTO;
-  }
-  char *buf = malloc(DETECT_BYTES + 1);
-  if (!buf) {
-    fclose(f);
-    fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-    return FL_FMT_AUTO;
-  }
-  size_t len = fread(buf, 1, DETECT_BYTES, f);
-  int rerr = ferror(f);
-  fclose(f);
+/* The format of input @in by its first DETECT_BYTES (NUL-terminated there
+ * for the time of the detection, then restored). */
+static uint32_t detect_input(fl_input *in, fl_error *err) {
+  const char *path = in->path;
+  char *buf = in->buf;
+  size_t len = in->len < DETECT_BYTES ? in->len : DETECT_BYTES;
+  char saved = buf[len];
   buf[len] = '\0';
+  fl_input window = {in->path, buf, len, 0};
   uint32_t fmt = FL_FMT_AUTO;
   char root[64];
   char *s = buf;
   if (len >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
       (unsigned char)s[2] == 0xbf)
     s += 3;
-  if (rerr) {
-    fl_error_set(err, FL_EIO, path, 0, 0, "read error");
-  } else if (len == 0) {
+  if (len == 0) {
     fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty");
   } else if (len >= 4 && (unsigned char)buf[0] == 0x2b &&
              (unsigned char)buf[1] == 0x83 && (unsigned char)buf[2] == 0xe7 &&
@@ -572,15 +566,15 @@ static uint32_t detect_file(const char *path, fl_error *err) {
                    "<lldp-neighbors-information> Junos LLDP XML, or "
                    "<CISCO_NETWORK_TYPES> Cisco cable plan)",
                    root);
-  } else if (memchr(buf, '\0', len)) {
-    const char *nul = memchr(buf, '\0', len);
-    uint32_t line = 1, col = 1;
-    for (const char *q = buf; q < nul; q++, col++)
-      if (*q == '\n')
-        line++, col = 0;
-    fl_error_set(err, FL_EPARSE, path, line, col,
-                 "NUL byte: a binary file (or a text file with binary "
-                 "garbage), not a fabric description");
+  } else if (len >= 2 && (((unsigned char)buf[0] == 0xff &&
+                           (unsigned char)buf[1] == 0xfe) ||
+                          ((unsigned char)buf[0] == 0xfe &&
+                           (unsigned char)buf[1] == 0xff))) {
+    fl_error_set(err, FL_EPARSE, path, 1, 1,
+                 "UTF-16 text: fabriclint reads UTF-8 (convert with `iconv "
+                 "-f UTF-16 -t UTF-8`)");
+  } else if (fl_input_nul_check(&window, err) != FL_OK) {
+    /* err names the NUL byte's line and column */
   } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
     fl_error_set(
         err, FL_EPARSE, path, 0, 0,
@@ -594,19 +588,25 @@ static uint32_t detect_file(const char *path, fl_error *err) {
         "saquery -p, a path-SL file, ibdiagnet2.far, "
         "ibdiagnet2.db_csv)");
   }
-  free(buf);
+  buf[len] = saved;
+  return fmt;
+}
+
+static uint32_t detect_file(const char *path, fl_error *err) {
+  fl_input in;
+  if (fl_input_read(&in, path, NULL, 0, err) != FL_OK)
+    return FL_FMT_AUTO;
+  uint32_t fmt = detect_input(&in, err);
+  fl_input_free(&in);
   return fmt;
 }
 
 /* ---- dispatch ---------------------------------------------------------------
  */
 
-int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
-                   const fl_load_options *opts, fl_error *err) {
-  fl_load_options defaults;
-  memset(&defaults, 0, sizeof defaults);
-  if (!opts)
-    opts = &defaults;
+/* What every load checks first. */
+static int load_prep(fl_fabric *fab, const char *path,
+                     const fl_load_options *opts, fl_error *err) {
   if (!fab || !path)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fabric or path");
   if (fab->finalized)
@@ -620,10 +620,36 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     if (!fab->system_pattern)
       return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  if (access(path, R_OK) != 0)
+  return FL_OK;
+}
+
+uint32_t fl_detect_input(fl_input *in, fl_error *err) {
+  return detect_input(in, err);
+}
+
+int fl_fabric_load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
+                         const fl_load_options *opts, fl_error *err) {
+  fl_load_options defaults;
+  memset(&defaults, 0, sizeof defaults);
+  if (!opts)
+    opts = &defaults;
+  int rc = load_prep(fab, in->path, opts, err);
+  return rc != FL_OK ? rc : load_input(fab, in, fmt, opts, err);
+}
+
+int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
+                   const fl_load_options *opts, fl_error *err) {
+  fl_load_options defaults;
+  memset(&defaults, 0, sizeof defaults);
+  if (!opts)
+    opts = &defaults;
+  int prc = load_prep(fab, path, opts, err);
+  if (prc != FL_OK)
+    return prc;
+  if (strcmp(path, "-") != 0 && access(path, R_OK) != 0)
     return fl_error_set(err, FL_EIO, path, 0, 0, "cannot read: %s",
                         strerror(errno));
-  if (is_dir(path)) {
+  if (strcmp(path, "-") != 0 && is_dir(path)) {
     char **files;
     size_t n;
     if (list_dir(path, &files, &n, err) != 0)
@@ -634,48 +660,72 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     free_list(files, n);
     return rc;
   }
+  fl_input in;
+  int rc = fl_input_read(&in, path, NULL, 0, err);
+  if (rc != FL_OK)
+    return rc;
+  rc = load_input(fab, &in, fmt, opts, err);
+  fl_input_free(&in);
+  return rc;
+}
+
+static int is_xml_format(uint32_t fmt) {
+  return fmt == FL_FMT_DESIGN_XML || fmt == FL_FMT_LLDPD_XML ||
+         fmt == FL_FMT_JUNOS_XML || fmt == FL_FMT_CISCO_PLAN;
+}
+
+/* Detect (unless @fmt says) and load input @in, read once: detection and
+ * the loader see the same bytes. Text formats hold no NUL byte anywhere;
+ * XML is checked by libxml2 after decoding. */
+static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
+                      const fl_load_options *opts, fl_error *err) {
   if (fmt == FL_FMT_AUTO) {
-    fmt = fl_detect_format(path, err);
+    fmt = detect_input(in, err);
     if (fmt == FL_FMT_AUTO)
       return err && err->code ? err->code : FL_EPARSE;
   }
+  if (!is_xml_format(fmt)) {
+    int rc = fl_input_nul_check(in, err);
+    if (rc != FL_OK)
+      return rc;
+  }
   switch (fmt) {
   case FL_FMT_IBNETDISCOVER:
-    return fl_load_ibnetdiscover(fab, path, opts, err);
+    return fl_load_ibnetdiscover(fab, in, opts, err);
   case FL_FMT_IBND_PORTS:
-    return fl_load_ibnd_ports(fab, path, opts, err);
+    return fl_load_ibnd_ports(fab, in, opts, err);
   case FL_FMT_IBSIM_NET:
-    return fl_load_ibsim_net(fab, path, opts, err);
+    return fl_load_ibsim_net(fab, in, opts, err);
   case FL_FMT_DESIGN_XML:
-    return fl_load_design_xml(fab, path, opts, err);
+    return fl_load_design_xml(fab, in, opts, err);
   case FL_FMT_LFTS:
-    return fl_load_lfts(fab, path, opts, err);
+    return fl_load_lfts(fab, in, opts, err);
   case FL_FMT_FDBS:
-    return fl_load_fdbs(fab, path, opts, err);
+    return fl_load_fdbs(fab, in, opts, err);
   case FL_FMT_SL2VL:
-    return fl_load_sl2vl(fab, path, opts, err);
+    return fl_load_sl2vl(fab, in, opts, err);
   case FL_FMT_PATH_SL:
-    return fl_load_path_sl(fab, path, opts, err);
+    return fl_load_path_sl(fab, in, opts, err);
   case FL_FMT_SUBNET_LST:
-    return fl_load_subnet_lst(fab, path, opts, err);
+    return fl_load_subnet_lst(fab, in, opts, err);
   case FL_FMT_SAQUERY_PR:
-    return fl_load_saquery_pr(fab, path, opts, err);
+    return fl_load_saquery_pr(fab, in, opts, err);
   case FL_FMT_ANNOTATIONS:
-    return fl_load_annotations(fab, path, opts, err);
+    return fl_load_annotations(fab, in, opts, err);
   case FL_FMT_AR:
-    return fl_load_ar(fab, path, opts, err);
+    return fl_load_ar(fab, in, opts, err);
   case FL_FMT_TOPO_IBDM:
-    return fl_load_topo_ibdm(fab, path, opts, err);
+    return fl_load_topo_ibdm(fab, in, opts, err);
   case FL_FMT_LLDPD_XML:
-    return fl_load_lldpd_xml(fab, path, opts, err);
+    return fl_load_lldpd_xml(fab, in, opts, err);
   case FL_FMT_JUNOS_XML:
-    return fl_load_junos_xml(fab, path, opts, err);
+    return fl_load_junos_xml(fab, in, opts, err);
   case FL_FMT_CISCO_PLAN:
-    return fl_load_cisco_plan(fab, path, opts, err);
+    return fl_load_cisco_plan(fab, in, opts, err);
   case FL_FMT_DBCSV:
-    return fl_load_dbcsv(fab, path, opts, err);
+    return fl_load_dbcsv(fab, in, opts, err);
   default:
-    return fl_error_set(err, FL_EINVAL, path, 0, 0, "unknown format code %u",
-                        fmt);
+    return fl_error_set(err, FL_EINVAL, in->path, 0, 0,
+                        "unknown format code %u", fmt);
   }
 }

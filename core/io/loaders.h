@@ -1,7 +1,9 @@
 /*
  * core/loaders.h — the per-format loaders behind fl_fabric_load() (internal).
  *
- * Each takes a fabric under construction, the input path, the options (never
+ * Each takes a fabric under construction, the input read whole by
+ * fl_fabric_load() (fileio.h: path and bytes; a loader never reopens the
+ * path, which may be a pipe or standard input), the options (never
  * NULL here: fl_fabric_load() passes zeroed defaults) and an error record.
  * Each returns FL_OK, or FL_EIO / FL_EPARSE / FL_ENOMEM with @err naming
  * file, line (and column where known) and what was expected.
@@ -14,62 +16,63 @@
 #include <stdint.h>
 
 #include "fabriclint/load.h"
+#include "io/fileio.h"
 #include "model/build.h"
 
 /** ibnetdiscover topology output (default and -g modes), core/ibnd.c. */
-int fl_load_ibnetdiscover(fl_fabric *fab, const char *path,
+int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err);
 /** ibnetdiscover -p ports report, core/ibnd.c. */
-int fl_load_ibnd_ports(fl_fabric *fab, const char *path,
+int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 /** ibsim net file (ibsim/sim_net.c dialect), core/ibnd.c. */
-int fl_load_ibsim_net(fl_fabric *fab, const char *path,
+int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
 /** fabriclint design XML, validated against schema/design.rng,
  * core/design_xml.c. */
-int fl_load_design_xml(fl_fabric *fab, const char *path,
+int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
 /* Routing state, core/routing_load.c. Switches, ports and LIDs are resolved
  * against the topology already loaded (load topology first). */
-int fl_load_lfts(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                 fl_error *err);
-int fl_load_fdbs(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                 fl_error *err);
-int fl_load_sl2vl(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                  fl_error *err);
-int fl_load_path_sl(fl_fabric *fab, const char *path,
+int fl_load_lfts(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err);
+int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err);
+int fl_load_sl2vl(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err);
+int fl_load_path_sl(fl_fabric *fab, const fl_input *in,
                     const fl_load_options *opts, fl_error *err);
-int fl_load_subnet_lst(fl_fabric *fab, const char *path,
+int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
-int fl_load_saquery_pr(fl_fabric *fab, const char *path,
+int fl_load_saquery_pr(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
 /** Attribute side file (node name -> attributes; CSV or YAML) that
  * annotates an already loaded topology, core/annotate.c. */
-int fl_load_annotations(fl_fabric *fab, const char *path,
+int fl_load_annotations(fl_fabric *fab, const fl_input *in,
                         const fl_load_options *opts, fl_error *err);
 /** ibdiagnet2.far adaptive-routing groups, core/ar_load.c. */
-int fl_load_ar(fl_fabric *fab, const char *path, const fl_load_options *opts,
+int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
                fl_error *err);
 /** ibdiagnet2.db_csv: AR_INFO sets the `ar` / `ar-sl-mask` switch
  * attributes; other sections are only checked, core/dbcsv_load.c. */
-int fl_load_dbcsv(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                  fl_error *err);
+int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err);
 
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 
 /** ibdm topology file (ibdiagnet -t, ibtopodiff), core/topo_ibdm.c. */
-int fl_load_topo_ibdm(fl_fabric *fab, const char *path,
+int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
 /** lldpd `lldpcli -f xml show neighbors [details]`, core/lldp_xml.c. */
-int fl_load_lldpd_xml(fl_fabric *fab, const char *path,
+int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
 /** Junos `show lldp neighbors | display xml`, core/junos_xml.c. */
-int fl_load_junos_xml(fl_fabric *fab, const char *path,
+int fl_load_junos_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
 /** Cisco cable plan XML (CISCO_NETWORK_TYPES), core/cisco_plan.c. */
-int fl_load_cisco_plan(fl_fabric *fab, const char *path,
+int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
 /**
@@ -119,9 +122,10 @@ void fl_nbr_end(fl_nbr *b);
 /*
  * Streaming XML input shared by the XML loaders (core/lldp_xml.c): libxml2's
  * xmlTextReader over the file in memory, with XML_PARSE_NONET and no entity
- * substitution; a <!DOCTYPE is refused before libxml2 sees the file (no DTD,
- * no entity can be declared). The first libxml2 error is kept with its line
- * and column.
+ * substitution; a document type declaration is refused when the reader
+ * meets it, after libxml2 has decoded the input, so UTF-16 and other
+ * encodings are covered (no DTD, no entity can be declared). The first libxml2
+ * error is kept with its line and column.
  */
 typedef struct fl_xr {
   void *reader; /* xmlTextReaderPtr */
@@ -133,8 +137,9 @@ typedef struct fl_xr {
   uint32_t xerr_line, xerr_col;
   char xerr_msg[512];
 } fl_xr;
-/** Open @path for reading; FL_OK, FL_EIO, FL_EPARSE (DOCTYPE) or FL_ENOMEM. */
-int fl_xr_open(fl_xr *x, const char *path, fl_error *err);
+/** Read input @in (borrowed: it must outlive @x); FL_OK or FL_ENOMEM. A
+ * DOCTYPE (in any encoding) fails at fl_xr_next() with FL_EPARSE. */
+int fl_xr_open(fl_xr *x, const fl_input *in, fl_error *err);
 /** Next node: 1 read, 0 end of document, negative FL_E* with @err set. */
 int fl_xr_next(fl_xr *x);
 /** Node type (XML_READER_TYPE_*), depth, local name of the current node. */
@@ -165,5 +170,19 @@ void fl_xr_close(fl_xr *x);
  * Implemented in core/cisco_plan.c.
  */
 int fl_plan_ports_expand(const char *set, char *out, size_t size);
+
+/**
+ * fl_detect_input() — fl_detect_format() on input @in already read (its
+ * first 64 KiB), so that a pipe or standard input is read only once.
+ */
+uint32_t fl_detect_input(fl_input *in, fl_error *err);
+
+/**
+ * fl_fabric_load_input() — fl_fabric_load() of input @in already read
+ * (fileio.h; not a folder): detection (@fmt FL_FMT_AUTO) and the loader
+ * parse the same bytes. @in stays the caller's. Same returns.
+ */
+int fl_fabric_load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
+                         const fl_load_options *opts, fl_error *err);
 
 #endif

@@ -79,12 +79,10 @@
 #include "model/hashmap.h"
 #include "io/nodemap.h"
 
-#define RD_CHUNK                                                               \
-  (256u << 10) /* read size; lines may be longer (buffer grows) */
 #define MAX_PORT_NUM 255u
 
 /* ======================================================================
- * Chunked line reader and error context
+ * Line reader over the whole input and error context
  * ====================================================================== */
 
 typedef struct rd {
@@ -92,91 +90,44 @@ typedef struct rd {
   fl_error *err;
   const char *path;
   uint32_t file; /* fl_b_file() id */
-  FILE *f;
   char *buf;
-  size_t cap, len, pos; /* buffer window: [pos, len) unread */
-  int eof;
+  size_t len, pos;     /* the whole input: [pos, len) unread */
   const char *ls, *le; /* current line, without "\r\n" */
   uint32_t lineno;
   int terminated;   /* current line ended with '\n' */
   const char *what; /* kind of the current line, for "truncated" errors */
 } rd;
 
-static int rd_open(rd *r, fl_fabric *fab, const char *path, fl_error *err) {
+/* Lines of input @in (borrowed), read whole by fl_fabric_load(). */
+static int rd_open(rd *r, fl_fabric *fab, const fl_input *in, fl_error *err) {
   memset(r, 0, sizeof *r);
   r->fab = fab;
   r->err = err;
-  r->path = path;
-  r->f = fopen(path, "rb");
-  if (!r->f)
-    return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open: %s",
-                        strerror(errno));
-  r->cap = RD_CHUNK;
-  r->buf = malloc(r->cap);
-  if (!r->buf) {
-    fclose(r->f);
-    r->f = NULL;
-    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  }
-  r->file = fl_b_file(fab, path);
+  r->path = in->path;
+  r->buf = in->buf;
+  r->len = in->len;
+  r->file = fl_b_file(fab, in->path);
   return FL_OK;
 }
 
 static void rd_close(rd *r) {
-  if (r->f)
-    fclose(r->f);
-  free(r->buf);
-  r->f = NULL;
   r->buf = NULL;
-}
-
-/* Keep the unread tail, read more; grows the buffer for a very long line. */
-static int rd_fill(rd *r) {
-  size_t keep = r->len - r->pos;
-  if (r->pos > 0 && keep > 0)
-    memmove(r->buf, r->buf + r->pos, keep);
-  r->len = keep;
-  r->pos = 0;
-  if (keep == r->cap) {
-    char *nb = realloc(r->buf, r->cap * 2);
-    if (!nb)
-      return fl_error_set(r->err, FL_ENOMEM, r->path, r->lineno + 1, 0,
-                          "out of memory (line longer than %zu bytes)", r->cap);
-    r->buf = nb;
-    r->cap *= 2;
-  }
-  size_t got = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
-  r->len += got;
-  if (got == 0) {
-    if (ferror(r->f))
-      return fl_error_set(r->err, FL_EIO, r->path, r->lineno + 1, 0,
-                          "read error");
-    r->eof = 1;
-  }
-  return FL_OK;
 }
 
 /* Advance to the next line: 1 a line, 0 end of input, <0 FL_E* error. */
 static inline __attribute__((always_inline)) int rd_next(rd *r) {
-  for (;;) {
-    char *s = r->buf + r->pos, *e = r->buf + r->len;
-    char *nl = memchr(s, '\n', (size_t)(e - s));
-    if (nl || (r->eof && s < e)) {
-      r->terminated = nl != NULL;
-      r->ls = s;
-      r->le = nl ? nl : e;
-      r->pos = (size_t)((nl ? nl + 1 : e) - r->buf);
-      if (r->le > r->ls && r->le[-1] == '\r')
-        r->le--;
-      r->lineno++;
-      return 1;
-    }
-    if (r->eof)
-      return 0;
-    int rc = rd_fill(r);
-    if (rc != FL_OK)
-      return rc;
-  }
+  char *s = r->buf + r->pos, *e = r->buf + r->len;
+  if (s >= e)
+    return 0;
+  char *nl = memchr(s, '\n', (size_t)(e - s));
+  r->terminated = nl != NULL;
+  r->ls = s;
+  r->le = nl ? nl : e;
+  r->pos = (size_t)((nl ? nl + 1 : e) - r->buf);
+  if (r->le > r->ls && r->le[-1] == '\r')
+    r->le--;
+  r->lineno++;
+  return 1;
 }
 
 static fl_prov rd_prov(const rd *r, const char *at) {
@@ -655,13 +606,14 @@ static int lft_line(lft *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_lfts(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                 fl_error *err) {
+int fl_load_lfts(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   lft s;
   memset(&s, 0, sizeof s);
   s.sw = FL_NONE;
-  int rc = rd_open(&s.r, fab, path, err);
+  int rc = rd_open(&s.r, fab, in, err);
   if (rc)
     return rc;
   s.hinted = calloc(FL_MAX_UCAST_LID + 1, 1);
@@ -790,13 +742,14 @@ static int fdbs_line(fdbs *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_fdbs(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                 fl_error *err) {
+int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   fdbs s;
   memset(&s, 0, sizeof s);
   s.sw = FL_NONE;
-  int rc = rd_open(&s.r, fab, path, err);
+  int rc = rd_open(&s.r, fab, in, err);
   if (rc)
     return rc;
   s.scratch = malloc(FL_MAX_UCAST_LID + 1);
@@ -962,13 +915,13 @@ static int sl_line(sl2vl *s) {
               EXCERPT(p, e));
 }
 
-int fl_load_sl2vl(fl_fabric *fab, const char *path, const fl_load_options *opts,
-                  fl_error *err) {
+int fl_load_sl2vl(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err) {
   (void)opts;
   sl2vl s;
   memset(&s, 0, sizeof s);
   s.node = FL_NONE;
-  int rc = rd_open(&s.r, fab, path, err);
+  int rc = rd_open(&s.r, fab, in, err);
   if (rc)
     return rc;
   while ((rc = rd_next(&s.r)) == 1) {
@@ -1042,13 +995,13 @@ static int psl_line(psl *s) {
   return FL_OK;
 }
 
-int fl_load_path_sl(fl_fabric *fab, const char *path,
+int fl_load_path_sl(fl_fabric *fab, const fl_input *in,
                     const fl_load_options *opts, fl_error *err) {
   (void)opts;
   psl s;
   memset(&s, 0, sizeof s);
   s.last_node = FL_NONE;
-  int rc = rd_open(&s.r, fab, path, err);
+  int rc = rd_open(&s.r, fab, in, err);
   if (rc)
     return rc;
   while ((rc = rd_next(&s.r)) == 1) {
@@ -1201,12 +1154,12 @@ static int saq_line(saq *s) {
   return saq_field(s, p, e);
 }
 
-int fl_load_saquery_pr(fl_fabric *fab, const char *path,
+int fl_load_saquery_pr(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
   (void)opts;
   saq s;
   memset(&s, 0, sizeof s);
-  int rc = rd_open(&s.r, fab, path, err);
+  int rc = rd_open(&s.r, fab, in, err);
   if (rc)
     return rc;
   while ((rc = rd_next(&s.r)) == 1) {
@@ -1536,8 +1489,9 @@ static int sn_merge(slst *s) {
   return rc;
 }
 
-int fl_load_subnet_lst(fl_fabric *fab, const char *path,
+int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   slst s;
   memset(&s, 0, sizeof s);
   int rc;
@@ -1548,7 +1502,7 @@ int fl_load_subnet_lst(fl_fabric *fab, const char *path,
       return rc;
     }
   }
-  if ((rc = rd_open(&s.r, fab, path, err)) != FL_OK) {
+  if ((rc = rd_open(&s.r, fab, in, err)) != FL_OK) {
     slst_free(&s);
     return rc;
   }

@@ -358,13 +358,13 @@ static fl_id endpoint(topo *t, fl_nbr *b, uint32_t si, const tok *port,
   return fl_nbr_port(b, node, label, prov);
 }
 
-int fl_load_topo_ibdm(fl_fabric *fab, const char *path,
+int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
+  const char *path = in->path;
   (void)opts;
   topo t = {.fab = fab, .path = path, .err = err};
-  int rc0 = fl_read_file(path, NULL, &t.buf, &t.len, err);
-  if (rc0 != FL_OK)
-    return rc0;
+  t.buf = in->buf;
+  t.len = in->len;
   int rc = parse(&t);
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)
@@ -444,6 +444,5 @@ int fl_load_topo_ibdm(fl_fabric *fab, const char *path,
   fl_strmap_free(&t.sys_idx);
   free(t.sys);
   free(t.conns);
-  free(t.buf);
   return rc;
 }

@@ -250,3 +250,11 @@ int fl_fabric_provenance(const fl_fabric *f, uint32_t kind, fl_id id,
     *col = p->col;
   return FL_OK;
 }
+
+uint32_t fl_fabric_file_count(const fl_fabric *fab) {
+  return fab ? (uint32_t)fab->n_files : 0;
+}
+
+const char *fl_fabric_file_path(const fl_fabric *fab, uint32_t i) {
+  return fab && i < fab->n_files ? fl_b_file_path(fab, i) : NULL;
+}

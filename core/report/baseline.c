@@ -3,6 +3,7 @@
  * jansson (JSON_PRESERVE_ORDER keeps our fixed key order on output).
  */
 #include "report/baseline.h"
+#include "io/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,7 +36,13 @@ static int cmp_fp(const void *a, const void *b) {
 int fl_baseline_load(fl_baseline *b, const char *path, fl_error *err) {
   memset(b, 0, sizeof *b);
   json_error_t jerr;
-  json_t *root = json_load_file(path, 0, &jerr);
+  char *text;
+  size_t len;
+  int rrc = fl_read_file(path, "baseline", &text, &len, err);
+  if (rrc != FL_OK)
+    return rrc;
+  json_t *root = json_loadb(text, len, 0, &jerr);
+  free(text);
   if (!root)
     return fl_error_set(err, jerr.line > 0 ? FL_EPARSE : FL_EIO, path,
                         jerr.line > 0 ? (uint32_t)jerr.line : 0,

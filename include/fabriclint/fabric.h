@@ -195,6 +195,22 @@ int fl_fabric_attr_at(const fl_fabric *fab, uint32_t ent_kind, fl_id id,
 int fl_fabric_provenance(const fl_fabric *fab, uint32_t ent_kind, fl_id id,
                          const char **file, uint32_t *line, uint32_t *col);
 
+/**
+ * fl_fabric_file_count() — how many files were read into @fab: every input,
+ * every file in an input folder, and every file an input pulled in (ibsim
+ * `include`), each once. O(1).
+ */
+uint32_t fl_fabric_file_count(const fl_fabric *fab);
+
+/**
+ * fl_fabric_file_path() — path of the @i-th file read into @fab
+ * (0 <= @i < fl_fabric_file_count()), as it was opened ("-" for standard
+ * input; includes relative to the including file's folder). Borrowed,
+ * valid while @fab lives; NULL for a bad @i. Callers use the list to
+ * refuse writing a report over anything the run read.
+ */
+const char *fl_fabric_file_path(const fl_fabric *fab, uint32_t i);
+
 /* ---- vocabulary helpers ---------------------------------------------- */
 
 /** Name of speed @speed: "SDR".."XDR", "100G".., or "??". Never NULL. */

@@ -500,7 +500,7 @@ static void test_lenient(void **state) {
   memset(&o, 0, sizeof o);
   o.no_schema = 1;
   f = fl_fabric_new();
-  assert_int_equal(fl_load_design_xml(f, path, &o, &err), FL_OK);
+  assert_int_equal(fl_fabric_load(f, path, FL_FMT_DESIGN_XML, &o, &err), FL_OK);
   fl_fabric_free(f);
 }
 
