@@ -22,6 +22,9 @@ if(FABRICLINT_FUZZ)
   execute_process(
     COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.asan-x86_64.so
     OUTPUT_VARIABLE FL_ASAN_RT OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(
+    COMMAND ${CMAKE_C_COMPILER} -print-file-name=libclang_rt.fuzzer-x86_64.a
+    OUTPUT_VARIABLE FL_FUZZER_RT OUTPUT_STRIP_TRAILING_WHITESPACE)
   include(CheckCSourceCompiles)
   set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
   check_c_source_compiles(
@@ -30,7 +33,8 @@ if(FABRICLINT_FUZZ)
      int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }"
     FL_HAVE_LIBFUZZER)
   unset(CMAKE_REQUIRED_FLAGS)
-  if(NOT FL_HAVE_LIBFUZZER OR NOT IS_ABSOLUTE "${FL_ASAN_RT}")
+  if(NOT FL_HAVE_LIBFUZZER OR NOT IS_ABSOLUTE "${FL_ASAN_RT}"
+     OR NOT IS_ABSOLUTE "${FL_FUZZER_RT}")
     message(FATAL_ERROR
       "FABRICLINT_FUZZ=ON: ${CMAKE_C_COMPILER} cannot link -fsanitize=fuzzer "
       "or has no shared AddressSanitizer runtime "
