@@ -1664,10 +1664,13 @@ static int sim_read_file(ibsim *m, const char *path) {
                         "more than %d includes in one net file (the include "
                         "budget; each include of a file counts)",
                         IBSIM_MAX_FILES);
+  /* The canonical name is only the identity for include-cycle detection. A
+   * pipe or memfd (/dev/fd/N from `<(...)`, /proc/self/fd/N) has no path
+   * realpath() can resolve: the name as given identifies it then, and
+   * text_read() reports a file that really cannot be opened. */
   char *real = realpath(path, NULL);
-  if (!real)
-    return fl_error_set(m->err, FL_EIO, path, 0, 0, "cannot open: %s",
-                        strerror(errno));
+  if (!real && !(real = strdup(path)))
+    return fl_error_set(m->err, FL_ENOMEM, path, 0, 0, "out of memory");
   for (int i = 0; i < m->depth; i++) {
     if (strcmp(m->stack[i], real) == 0) {
       free(real);

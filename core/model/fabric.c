@@ -444,7 +444,8 @@ static int cmp_attr(const void *x, const void *y) {
 /* Sort attributes by (element, key, seq) and keep the last value per key.
  * (sort_ports() has already rewritten port attributes to the new port ids.) */
 static void index_attrs(fl_fabric *fab) {
-  qsort(fab->attrs, fab->n_attrs, sizeof *fab->attrs, cmp_attr);
+  if (fab->n_attrs > 1) /* qsort(NULL, 0, ...) is undefined */
+    qsort(fab->attrs, fab->n_attrs, sizeof *fab->attrs, cmp_attr);
   size_t w = 0;
   for (size_t i = 0; i < fab->n_attrs; i++) {
     if (w > 0 && fab->attrs[w - 1].ent_kind == fab->attrs[i].ent_kind &&

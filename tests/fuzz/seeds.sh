@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# tests/fuzz/seeds.sh — build the seed corpus of every harness from the real
+# inputs in the repository (fabrics/, tests/fixtures/, tests/fuzz/seeds/).
+#
+# Usage: tests/fuzz/seeds.sh OUTDIR [--external DIR]
+#   Writes OUTDIR/<harness>/<seed> (OUTDIR is emptied first). A seed is the
+#   selector byte (fuzz.h) when the harness has one, then the input file(s)
+#   joined by the split line `#--fabriclint-fuzz-split--`. Seeds named
+#   bad-* are inputs the loader must refuse; all others must be accepted
+#   (ctest fuzz.seeds.<harness> replays them with `replay --check`).
+#   --external DIR also adds the public samples of DIR (../shared/external
+#   beside the repository; not in a user's clone) for fuzzing runs; they
+#   are named ext-* and are not part of the checked corpus.
+# Seeds larger than 256 KiB are left out (they slow the fuzzer down and add
+# no format feature the smaller ones lack).
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: seeds.sh OUTDIR [--external DIR]}
+ext=""
+[ "${2:-}" = "--external" ] && ext=${3:?--external needs a folder}
+MAX=262144
+FX=$src/tests/fixtures
+SEEDS=$src/tests/fuzz/seeds
+SPLIT='#--fabriclint-fuzz-split--'
+
+rm -rf "$out"
+mkdir -p "$out"
+
+# seed HARNESS NAME SELECTOR FILE... — one seed; SELECTOR "" for none.
+seed() {
+  local h=$1 name=$2 sel=$3
+  shift 3
+  local f total=0
+  for f in "$@"; do
+    [ -r "$f" ] || { echo "seeds.sh: $f missing" >&2; exit 2; }
+    total=$((total + $(stat -c %s "$f")))
+  done
+  [ "$total" -le "$MAX" ] || return 0
+  mkdir -p "$out/$h"
+  {
+    printf '%s' "$sel"
+    local first=1
+    for f in "$@"; do
+      if [ $first -eq 0 ]; then
+        printf '%s\n' "$SPLIT"
+      fi
+      first=0
+      cat "$f"
+      # the split line must start a line of its own
+      if [ "$#" -gt 1 ] && [ -s "$f" ] && [ -n "$(tail -c 1 "$f")" ]; then
+        printf '\n'
+      fi
+    done
+  } > "$out/$h/$name"
+}
+
+# ---- ibnd: '0' ibnetdiscover (+ -g), '1' -p report, '2' ibsim net ----------
+for f in "$src"/fabrics/*.ibnetdiscover "$src"/fabrics/broken/*.ibnetdiscover; do
+  b=$(basename "$f" .ibnetdiscover)
+  case $b in
+    *.p) seed ibnd "ports-$b" 1 "$f" ;;
+    truncated) seed ibnd "bad-$b" 0 "$f" ;;
+    *) seed ibnd "ibnd-$b" 0 "$f" ;;
+  esac
+done
+for f in "$src"/fabrics/*.net; do seed ibnd "net-$(basename "$f" .net)" 2 "$f"; done
+for d in "$FX"/routing/*/; do
+  b=$(basename "$d")
+  seed ibnd "ibnd-$b" 0 "$d/topology.ibnetdiscover"
+  seed ibnd "net-$b" 2 "$d/fabric.net"
+done
+seed ibnd net-balance 2 "$FX/routing-balance/fabric.net"
+
+# ---- routing: '0' lfts '1' fdbs '2' sl2vl '3' path-sl '4' saquery '5' lst --
+for d in "$FX"/routing/*/; do
+  b=$(basename "$d")
+  t=$d/topology.ibnetdiscover
+  seed routing "lfts-$b" 0 "$t" "$d/opensm-lfts.dump"
+  seed routing "fdbs-$b" 1 "$t" "$d/opensm.fdbs"
+  seed routing "lst-$b" 5 "$d/opensm-subnet.lst"
+  if [ -f "$d/opensm-sl2vl.dump" ]; then
+    seed routing "sl2vl-$b" 2 "$t" "$d/opensm-sl2vl.dump"
+    seed routing "pathsl-$b" 3 "$t" "$d/path-sl.psl"
+    seed routing "saquery-$b" 4 "$t" "$d/path-records.saquery"
+  fi
+done
+for e in minhop ftree; do
+  seed routing "lfts-balance-$e" 0 "$FX/routing-balance/topology-$e.ibnetdiscover" \
+    "$FX/routing-balance/$e-lfts.dump"
+done
+M=$FX/routing-loaders/minhop
+for f in opensm-lfts.dump dump_fts.out dump_lfts.out ibroute-sw1.out ibroute-n-sw2.out; do
+  seed routing "lfts-minhop-$f" 0 "$M/topo.ibnetdiscover" "$M/$f"
+done
+seed routing fdbs-minhop 1 "$M/topo.ibnetdiscover" "$M/opensm.fdbs"
+seed routing lst-minhop 5 "$M/opensm-subnet.lst"
+L=$FX/routing-loaders/lash-qos
+for f in opensm-sl2vl.dump smpquery-sl2vl-sw.out smpquery-sl2vl-ca.out; do
+  seed routing "sl2vl-lash-$f" 2 "$L/topo.ibnetdiscover" "$L/$f"
+done
+seed routing saquery-lash 4 "$L/topo.ibnetdiscover" "$L/saquery-p.out"
+
+# ---- ar: topology, LFTs, .far (the 2-tier ftree tree of tests/cli/ar_*.sh) --
+F=$FX/routing/fat-tree-2tier-ftree
+for f in "$FX"/ar/*.far; do
+  seed ar "far-$(basename "$f" .far)" "" "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump" "$f"
+  seed ar "far-nolft-$(basename "$f" .far)" "" "$F/topology.ibnetdiscover" "$f"
+done
+
+# ---- dbcsv: topology, db_csv -------------------------------------------------
+for f in "$FX"/dbcsv/*.db_csv; do
+  seed dbcsv "dbcsv-$(basename "$f" .db_csv)" "" "$F/topology.ibnetdiscover" "$f"
+done
+
+# ---- annotations: topology, CSV/YAML side file ------------------------------
+for f in "$SEEDS"/annotations/*; do
+  seed annotations "$(basename "$f")" "" "$F/topology.ibnetdiscover" "$f"
+done
+
+# ---- design_xml: '0' built-in checks, '1' no_schema, '2' RelaxNG -----------
+for f in "$src"/fabrics/diff/lldp-design.xml "$FX"/diff/names/design*.xml "$SEEDS"/design-xml/*.xml; do
+  b=$(basename "$f" .xml)
+  seed design_xml "checks-$b" 0 "$f"
+  seed design_xml "lenient-$b" 1 "$f"
+  seed design_xml "relaxng-$b" 2 "$f"
+done
+
+# ---- topo_ibdm ----------------------------------------------------------------
+seed topo_ibdm bad-arrow "" "$FX/diff/bad-arrow.topo"
+for f in "$SEEDS"/ibdm-topo/*; do seed topo_ibdm "$(basename "$f")" "" "$f"; done
+
+# ---- nbr_xml: '0' lldpd, '1' Junos, '2' Cisco plan ---------------------------
+for f in "$src"/fabrics/diff/lldp/*.xml "$FX"/diff/names/built5/*.xml; do
+  seed nbr_xml "lldpd-$(basename "$f" .xml)" 0 "$f"
+done
+seed nbr_xml bad-lldpd-broken 0 "$FX/diff/broken.lldp.xml"
+seed nbr_xml bad-lldpd-doctype 0 "$FX/diff/doctype.lldp.xml"
+seed nbr_xml bad-junos-nolocal 1 "$FX/diff/nolocal.junos.xml"
+seed nbr_xml bad-cisco-count 2 "$FX/diff/bad-count.cisco.xml"
+for f in "$SEEDS"/junos-xml/*; do seed nbr_xml "junos-$(basename "$f")" 1 "$f"; done
+for f in "$SEEDS"/cisco-plan/*; do seed nbr_xml "cisco-$(basename "$f")" 2 "$f"; done
+
+# ---- nodemap: map, then the topology it names -------------------------------
+seed nodemap rail-names "" "$src/fabrics/rail-names.node-name-map" "$src/fabrics/rail-names.ibnetdiscover"
+seed nodemap rail-names-alone "" "$src/fabrics/rail-names.node-name-map"
+
+# ---- policy, baseline --------------------------------------------------------
+for f in "$SEEDS"/policy/*; do seed policy "$(basename "$f")" "" "$f"; done
+for f in "$SEEDS"/baseline/*; do seed baseline "$(basename "$f")" "" "$f"; done
+
+# ---- diff: design selector, as-built selector, design, as-built --------------
+# '0' design XML '1' ibnetdiscover '2' .topo '3' lldpd '4' Cisco '5' ibsim net
+N=$FX/diff/names
+seed diff names-leaf1 03 "$N/design5.xml" "$N/built5/leaf1.pod1.example.com.xml"
+seed diff names-spine 63 "$N/design4.xml" "$N/built5/spine-p1.xml"
+seed diff lldp-spine 03 "$src/fabrics/diff/lldp-design.xml" "$src/fabrics/diff/lldp/SPINE-01.xml"
+seed diff ibnd-swap 11 "$src/fabrics/rail-su.ibnetdiscover" "$src/fabrics/broken/rail-swap.ibnetdiscover"
+seed diff net-vs-ibnd 51 "$src/fabrics/fat-tree-2tier.net" "$src/fabrics/broken/one-sided.ibnetdiscover"
+for f in "$SEEDS"/design-xml/*.xml; do
+  seed diff "self-$(basename "$f" .xml)" 60 "$f" "$f"
+done
+
+# ---- public samples for fuzzing runs (not checked) --------------------------
+if [ -n "$ext" ] && [ -d "$ext" ]; then
+  for f in "$ext"/*; do
+    b=ext-$(basename "$f")
+    case $f in
+      *.topo) seed topo_ibdm "$b" "" "$f" ;;
+      *ibnetdiscover*.out) seed ibnd "$b" 0 "$f" ;;
+      *junos*.xml) seed nbr_xml "$b" 1 "$f" ;;
+      *cableplan*.xml) seed nbr_xml "$b" 2 "$f" ;;
+      *osm.fdbs) seed routing "$b" 1 "$f" ;;
+    esac
+  done
+fi
+n=$(find "$out" -type f | wc -l)
+echo "seeds.sh: $n seeds in $(find "$out" -mindepth 1 -maxdepth 1 -type d | wc -l) harness folders under $out"
