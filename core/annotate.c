@@ -269,7 +269,8 @@ static int build_index(annot_ctx *c, fl_error *err) {
   if (rc)
     return fl_error_set(err, FL_ENOMEM, c->path, 0, 0, "out of memory");
   for (int k = 0; k < IX_COUNT; k++)
-    qsort(c->ix.v[k], c->ix.n[k], sizeof(name_ent), cmp_ent);
+    if (c->ix.n[k] > 1)
+      qsort(c->ix.v[k], c->ix.n[k], sizeof(name_ent), cmp_ent);
   return FL_OK;
 }
 

@@ -377,7 +377,8 @@ static int sort_ports(fl_fabric *fab, fl_error *err) {
   for (size_t i = 0; i < n; i++)
     keys[i] =
         (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
-  qsort(keys, n, sizeof *keys, cmp_port_key);
+  if (n > 1)
+    qsort(keys, n, sizeof *keys, cmp_port_key);
   for (size_t i = 0; i < n; i++) {
     newid[keys[i].old] = (uint32_t)i;
     np[i] = fab->ports[keys[i].old];
@@ -441,7 +442,8 @@ static int cmp_attr(const void *x, const void *y) {
 /* Sort attributes by (element, key, seq) and keep the last value per key.
  * (sort_ports() has already rewritten port attributes to the new port ids.) */
 static void index_attrs(fl_fabric *fab) {
-  qsort(fab->attrs, fab->n_attrs, sizeof *fab->attrs, cmp_attr);
+  if (fab->n_attrs > 1)
+    qsort(fab->attrs, fab->n_attrs, sizeof *fab->attrs, cmp_attr);
   size_t w = 0;
   for (size_t i = 0; i < fab->n_attrs; i++) {
     if (w > 0 && fab->attrs[w - 1].ent_kind == fab->attrs[i].ent_kind &&
