@@ -768,8 +768,11 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     return NULL;
   }
   a->applicable = rail_applicable(api, f, a);
-  if (!a->applicable) /* nothing to check: report nothing */
+  if (!a->applicable) { /* nothing to check: report nothing */
+    for (uint32_t h = 0; h < a->n_hosts; h++)
+      free(a->hosts[h]); /* the array itself goes in free_analysis */
     a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  }
   return a;
 }
 
