@@ -82,7 +82,8 @@ static int copy_sorted(const igraph_vector_int_t *v, fl_id *out, uint32_t *n) {
   igraph_integer_t len = igraph_vector_int_size(v);
   for (igraph_integer_t i = 0; i < len; i++)
     out[i] = (fl_id)VECTOR(*v)[i];
-  qsort(out, (size_t)len, sizeof *out, cmp_u32);
+  if ((size_t)len > 1)
+    qsort(out, (size_t)len, sizeof *out, cmp_u32);
   *n = (uint32_t)len;
   return FL_OK;
 }

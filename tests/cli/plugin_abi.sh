@@ -2,6 +2,7 @@
 . "$(dirname "$0")/lib.bash"
 TP="$FL_BUILD/tests/plugins"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 
 # built-in plugins are found beside the executable, with no option
 expect_rc 0 "$FL" rules
