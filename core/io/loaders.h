@@ -33,8 +33,10 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
 int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
-/* Routing state, core/routing_load.c. Switches, ports and LIDs are resolved
- * against the topology already loaded (load topology first). */
+/* Routing state, one loader per format: core/io/lft_dump.c, fdbs_dump.c,
+ * sl2vl_dump.c, path_sl.c, saquery_pr.c, subnet_lst.c. Switches, ports and
+ * LIDs are resolved against the topology already loaded (load topology
+ * first). */
 int fl_load_lfts(fl_fabric *fab, const fl_input *in,
                  const fl_load_options *opts, fl_error *err);
 int fl_load_fdbs(fl_fabric *fab, const fl_input *in,

@@ -3,7 +3,7 @@
  * forwarding tables (LFTs), the LID -> port map, SL-to-VL tables and path
  * service levels; read-only after fl_fabric_finalize().
  *
- * Sources of the state (loaders in core/routing_load.c):
+ * Sources of the state (loaders in core/io/, one file per format):
  *  - LFTs: OpenSM `opensm-lfts.dump` (osm_dump.c dump_ucast_lfts),
  *    `ibroute` / `dump_fts` / `dump_lfts.sh` output (infiniband-diags
  *    ibroute.c dump_unicast_tables), OpenSM `opensm.fdbs`
