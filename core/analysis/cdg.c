@@ -405,7 +405,9 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
     uint32_t why =
         r->lft && hop_to_switch(g, r, out) ? 0 : bad_hop(g, s, out, d);
     if (why) {
-      if (w->stamp[s] != d->dlid || !(w->slmask[s] & bit))
+      /* a switch with no LFT is unknown, not a dead end: the walk stops */
+      if (why != FL_CDG_NO_LFT &&
+          (w->stamp[s] != d->dlid || !(w->slmask[s] & bit)))
         note_unrouted(w, s, out, why, 1);
       if (w->stamp[s] != d->dlid)
         w->slmask[s] = 0;

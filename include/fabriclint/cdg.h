@@ -82,10 +82,13 @@ extern "C" {
 #define FL_CDG_NO_ENTRY  1u /**< LFT entry 255 or beyond the LFT's end */
 #define FL_CDG_DEAD_PORT 2u /**< the entry's port has no cable */
 #define FL_CDG_WRONG_NODE                                                      \
-  3u                     /**< the port leads to a CA that is not the           \
-                              destination, or entry 0 at a switch that         \
-                              is not the destination */
-#define FL_CDG_NO_LFT 4u /**< a switch on the route has no LFT at all */
+  3u /**< the port leads to a CA that is not the                               \
+          destination, or entry 0 at a switch that                             \
+          is not the destination */
+/** A switch on the route has no LFT at all. Not reported any more: such a
+ * switch is unknown, not a dead end (partial routing dumps, e.g. one
+ * `ibroute`); walks stop there and callers say what was not judged. */
+#define FL_CDG_NO_LFT 4u
 
 /**
  * fl_cdg_options — what to analyse. Zero-initialise, set struct_size.

@@ -573,22 +573,45 @@ static const char *reason_text(uint32_t reason) {
   }
 }
 
+/* Partial routing input (LFTs of some switches only, e.g. one `ibroute
+ * <lid>`): not a fault. Said once, with the switches that were not judged;
+ * routes stop at them without a finding. */
 static int switches_without_lft(const fl_host_api *api, fl_ctx *ctx,
                                 const fl_fabric *f) {
-  uint32_t nn = api->node_count(f), with = api->lft_count(f);
+  uint32_t nn = api->node_count(f), with = api->lft_count(f), without = 0;
+  char names[600] = "";
+  size_t off = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key(&ev, "switches_without_lft");
+  jb_arr_open(&ev);
   for (fl_id n = 0; n < nn; n++) {
     uint32_t len = 0;
     if (api->node_kind(f, n) != FL_NODE_SWITCH || api->lft(f, n, &len))
       continue;
-    char msg[512];
-    snprintf(msg, sizeof msg,
-             "switch \"%s\" has no LFT in the routing dumps, while %u other "
-             "switches have one: traffic through it cannot be checked",
-             api->node_name(f, n), with);
-    if (report(api, ctx, FL_SEV_ERROR, msg, &n, 1, NULL, 0, NULL))
-      return 1;
+    jb_str_item(&ev, api->node_name(f, n));
+    if (without < 5 && off < sizeof names)
+      off += (size_t)snprintf(names + off, sizeof names - off, "%s\"%s\"",
+                              without ? ", " : "", api->node_name(f, n));
+    without++;
   }
-  return 0;
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "switches_with_lft", with);
+  jb_key_int(&ev, "switches", with + without);
+  jb_obj_close(&ev);
+  int rc = 0;
+  if (without) {
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "partial routing input: LFTs of %u of %u switches; reachability "
+             "and credit loops judged from those only, routes stop unjudged "
+             "at the %u switch(es) without one: %s%s",
+             with, with + without, without, names, without > 5 ? ", ..." : "");
+    rc = report(api, ctx, FL_SEV_WARNING, msg, NULL, 0, NULL, 0, jb_str(&ev));
+  }
+  jb_free(&ev);
+  return rc;
 }
 
 static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
