@@ -161,6 +161,13 @@ for e in minhop updn ftree; do
   expect_rc 0 "$FL" check --rules deadlock.credit-loop --param deadlock.routing-engine=$e --format json "$FX/fat-tree-3tier-ftree/topology.ibnetdiscover"
   expect_eq "$(rules)" "[]" "clean fat tree, modelled $e"
 done
+# a 4x4 torus (every switch tier 1): updn ranks by GUID alone and still
+# never climbs after descending: no loop where minhop has them
+TOR=$FX/torus-minhop/topology.ibnetdiscover
+expect_rc 0 "$FL" check --rules deadlock.verdict --param deadlock.routing-engine=updn "$TOR"
+expect_grep "$TMP/out" 'modelled updn routing of 16 destination switches from 16 source switches: no credit loop \(60 channels, 144 dependencies;'
+expect_rc 1 "$FL" check --rules deadlock.credit-loop --param deadlock.routing-engine=minhop "$TOR"
+expect_grep "$TMP/out" '^[0-9]+ error\(s\), 0 warning\(s\)'
 expect_rc 2 "$FL" check --rules deadlock.credit-loop --param deadlock.routing-engine=lash "$T"
 expect_grep "$TMP/err" 'routing-engine.*expected auto, minhop, updn or ftree'
 finish
