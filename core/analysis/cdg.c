@@ -861,6 +861,7 @@ typedef struct updn_key {
 
 typedef struct updn_work {
   uint32_t *dn, *up, *queue, *order, *bucket, *sorted;
+  uint8_t *kind;  /* per slot: MOVE_* of the channel it leaves through */
   uint8_t *used;  /* bit 0: state 0 used, bit 1: state 1 used */
   uint8_t *codes; /* per port of the switch being enumerated */
 } updn_work;
@@ -884,6 +885,22 @@ static int move_kind(const cdg *g, uint32_t s, uint32_t t) {
   if (gs != gt)
     return gt < gs ? MOVE_UP : MOVE_DOWN;
   return t < s ? MOVE_UP : MOVE_DOWN;
+}
+
+/* The reverse channel of a move of kind @k. */
+static int reverse_kind(int k) {
+  return k == MOVE_NONE ? MOVE_NONE : MOVE_UP + MOVE_DOWN - k;
+}
+
+static void updn_kinds(const cdg *g, uint8_t *kind) {
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 0; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      kind[r->base + p] =
+          (uint8_t)(t >= 0 && p ? move_kind(g, s, (uint32_t)t) : MOVE_NONE);
+    }
+  }
 }
 
 /* Highest first in the up order of move_kind(). */
@@ -928,7 +945,7 @@ static void updn_dist(const cdg *g, uint32_t root, updn_work *u) {
     for (uint32_t p = 1; p < r->P; p++) {
       int32_t t = g->peer_sw[r->base + p];
       if (t >= 0 && u->dn[t] == DIST_INF &&
-          move_kind(g, (uint32_t)t, s) == MOVE_DOWN) {
+          u->kind[r->base + p] == MOVE_UP) { /* t -> s goes down */
         u->dn[t] = u->dn[s] + 1;
         u->queue[tail++] = (uint32_t)t;
       }
@@ -939,8 +956,8 @@ static void updn_dist(const cdg *g, uint32_t root, updn_work *u) {
     const sw_rec *r = &g->sw[s];
     for (uint32_t p = 1; p < r->P; p++) {
       int32_t t = g->peer_sw[r->base + p];
-      if (t >= 0 && u->up[t] != DIST_INF && u->up[t] + 1 < best &&
-          move_kind(g, s, (uint32_t)t) == MOVE_UP)
+      if (t >= 0 && u->kind[r->base + p] == MOVE_UP && u->up[t] != DIST_INF &&
+          u->up[t] + 1 < best)
         best = u->up[t] + 1;
     }
     u->up[s] = best;
@@ -952,13 +969,13 @@ static uint32_t st_dist(const updn_work *u, uint32_t s, uint32_t st) {
   return st ? u->dn[s] : u->up[s];
 }
 
-/* The state a shortest move s(st) -> t enters, or -1 if it is not one. */
-static int next_state(const cdg *g, const updn_work *u, uint32_t s, uint32_t st,
-                      uint32_t t) {
+/* The state a shortest move s(st) -> t of kind @k enters, or -1 if it is
+ * not one. */
+static int next_state(const updn_work *u, uint32_t s, uint32_t st, uint32_t t,
+                      int k) {
   uint32_t d = st_dist(u, s, st);
-  if (d == DIST_INF || d == 0)
+  if (d == DIST_INF || d == 0 || k == MOVE_NONE)
     return -1;
-  int k = move_kind(g, s, t);
   if (k == MOVE_UP && st == 0 && u->up[t] + 1 == d)
     return 0;
   if (k == MOVE_DOWN && u->dn[t] != DIST_INF && u->dn[t] + 1 == d)
@@ -998,7 +1015,8 @@ static void updn_mark(const cdg *g, updn_work *u) {
     const sw_rec *r = &g->sw[s];
     for (uint32_t p = 1; p < r->P; p++) {
       int32_t t = g->peer_sw[r->base + p];
-      int ns = t >= 0 ? next_state(g, u, s, st, (uint32_t)t) : -1;
+      int ns =
+          t >= 0 ? next_state(u, s, st, (uint32_t)t, u->kind[r->base + p]) : -1;
       if (ns >= 0)
         u->used[t] |= (uint8_t)(1u << ns);
     }
@@ -1017,13 +1035,17 @@ static int updn_codes(const cdg *g, const updn_work *u, uint32_t t,
     int32_t a = g->peer_sw[r->base + p];
     if (p == 0 || a < 0)
       continue;
+    int k = u->kind[r->base + p];
+    if (k == MOVE_NONE)
+      continue;
     for (uint32_t st = 0; st < 2; st++) {
-      int ns =
-          (u->used[a] & (1u << st)) ? next_state(g, u, (uint32_t)a, st, t) : -1;
+      int ns = (u->used[a] & (1u << st))
+                   ? next_state(u, (uint32_t)a, st, t, reverse_kind(k))
+                   : -1;
       if (ns >= 0)
         codes[p] |= (uint8_t)(1u << ns);
       if ((u->used[t] & (1u << st)) &&
-          next_state(g, u, t, st, (uint32_t)a) >= 0)
+          next_state(u, t, st, (uint32_t)a, k) >= 0)
         codes[p] |= (uint8_t)(4u << st);
     }
     any |= codes[p];
@@ -1081,6 +1103,7 @@ static int updn_for_root(worker *w, uint32_t root, updn_work *u) {
 static void updn_work_free(updn_work *u) {
   free(u->dn), free(u->up), free(u->queue), free(u->order);
   free(u->bucket), free(u->sorted), free(u->used), free(u->codes);
+  free(u->kind);
 }
 
 static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
@@ -1094,10 +1117,13 @@ static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
   u.sorted = malloc(2 * n * sizeof *u.sorted);
   u.used = malloc(n);
   u.codes = malloc(MAX_PORTS);
+  u.kind = malloc((size_t)g->n_slots + 1);
   int rc = (u.dn && u.up && u.queue && u.order && u.bucket && u.sorted &&
-            u.used && u.codes)
+            u.used && u.codes && u.kind)
                ? updn_order(g, u.order)
                : FL_ENOMEM;
+  if (rc == FL_OK)
+    updn_kinds(g, u.kind);
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
     if (is_root[s])
       rc = updn_for_root(w, s, &u);
