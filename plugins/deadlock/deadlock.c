@@ -752,8 +752,8 @@ static const fl_param_def P_ROUTING = {
     "routing",
     "auto",
     NULL,
-    "auto: the loaded LFTs, else all minimal next hops (design mode); lft; "
-    "minimal",
+    "auto: the loaded LFTs, else the routing-engine model (design mode); "
+    "lft; minimal: the routing-engine model even with LFTs loaded",
     NULL,
     NULL};
 static const fl_param_def P_ENGINE = {
