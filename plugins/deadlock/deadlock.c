@@ -379,8 +379,8 @@ static uint32_t loop_causes(const fl_host_api *api, const fl_fabric *f,
                "%s (tier %u), on routes to LID %u (%s)",
                api->node_name(f, b->from_node), tb,
                api->node_name(f, a->from_node), ta,
-               api->node_name(f, b->to_node), tc, b->dlid,
-               dest_name(api, f, api->lid_port(f, b->dlid)));
+               api->node_name(f, b->to_node), tc, a->dlid,
+               dest_name(api, f, api->lid_port(f, a->dlid)));
     else
       continue;
     jb_str_item(ev, one);
@@ -489,7 +489,7 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (r->vl_aware)
     jb_key_int(&ev, "hops_without_sl2vl", (int64_t)r->missing_sl2vl);
   jb_obj_close(&ev);
-  char msg[512];
+  char msg[768];
   snprintf(msg, sizeof msg,
            "%s routing of %u %s from %u %s: %s (%u channels, "
            "%llu dependencies; %s)",
@@ -503,6 +503,13 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
            r->n_loops ? "credit loops found" : "no credit loop", r->channels,
            (unsigned long long)r->dependencies,
            vl_phrase(api, f, r, &st->eng, basis, sizeof basis));
+  size_t len = strlen(msg);
+  if (r->routing == FL_CDG_ROUTING_MINIMAL && r->unrouted_pairs &&
+      len < sizeof msg)
+    snprintf(msg + len, sizeof msg - len,
+             "; %llu (source switch, destination switch) pair(s) have no "
+             "route under this model",
+             (unsigned long long)r->unrouted_pairs);
   int rc = report(api, ctx, 0, msg, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;

@@ -156,6 +156,38 @@ expect_eq "$(jget "$TMP/out" "=sorted((f['severity'], f['evidence']['modelled_en
   "default engine: minhop loops as warnings with their cause"
 expect_rc 0 "$FL" check --rules deadlock.verdict "$T"
 expect_grep "$TMP/out" '^info: deadlock\.verdict: modelled updn routing of 8 destination switches from 8 source switches: no credit loop \(51 channels, 132 dependencies; VL-blind: modelled updn routing, no LFTs loaded; engine chosen from the shape: 20 switches in tiers 1-3\)$'
+# service hosts cabled straight to the cores (a design with tiers): minimal
+# routes between them turn down-up at the spines and close a loop each way;
+# the warning names the turns and the hosts whose routes make them, and the
+# verdict says the model cannot route those hosts to each other
+python3 - "$TMP/core-hosts.xml" <<'PY'
+import sys
+sw = [("leaf-1", 1, 1), ("leaf-2", 1, 2), ("spine-1", 2, 3), ("spine-2", 2, 4),
+      ("core-1", 3, 5), ("core-2", 3, 6)]
+cas = [("h1 mlx5_0", "leaf-1", 7), ("h2 mlx5_0", "leaf-2", 8),
+       ("svc1 mlx5_0", "core-1", 9), ("svc2 mlx5_0", "core-2", 10)]
+out = ['<?xml version="1.0" encoding="UTF-8"?>',
+       '<fabric xmlns="urn:fabriclint:design:1" version="1">']
+for n, t, i in sw:
+    out.append(f'  <node kind="switch" name="{n}" guid="0x{0x1000 + i:016x}" ports="8" tier="{t}"><port num="0" lid="{i}"/></node>')
+for n, s, i in cas:
+    out.append(f'  <node kind="ca" name="{n}" guid="0x{0x2000 + i:016x}" ports="1" tier="0"><port num="1" lid="{i}"/></node>')
+links = [("leaf-1", 1, "spine-1", 1), ("leaf-2", 1, "spine-2", 1),
+         ("spine-1", 2, "core-1", 1), ("spine-1", 3, "core-2", 1),
+         ("spine-2", 2, "core-1", 2), ("spine-2", 3, "core-2", 2)]
+links += [(n, 1, s, 5) for n, s, i in cas]
+for a, ap, b, bp in links:
+    out.append(f'  <link a="{a}" a-port="{ap}" b="{b}" b-port="{bp}" width="4x" speed="HDR"/>')
+out.append('</fabric>')
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+expect_rc 0 "$FL" check --rules deadlock.credit-loop --format json "$TMP/core-hosts.xml"
+expect_eq "$(jget "$TMP/out" "=sorted(sorted(f['evidence']['causes']) for f in d['findings'])")" \
+  "[['down-up turn at spine-1 (tier 2): in from core-1 (tier 3), out to core-2 (tier 3), on routes to LID 10 (svc2 mlx5_0)', 'down-up turn at spine-2 (tier 2): in from core-2 (tier 3), out to core-1 (tier 3), on routes to LID 9 (svc1 mlx5_0)'], ['down-up turn at spine-1 (tier 2): in from core-2 (tier 3), out to core-1 (tier 3), on routes to LID 9 (svc1 mlx5_0)', 'down-up turn at spine-2 (tier 2): in from core-1 (tier 3), out to core-2 (tier 3), on routes to LID 10 (svc2 mlx5_0)']]" \
+  "hosts on cores: the down-up turns they force"
+expect_eq "$(rules)" "[('deadlock.credit-loop', 'warning'), ('deadlock.credit-loop', 'warning')]" "hosts on cores: warnings"
+expect_rc 0 "$FL" check --rules deadlock.verdict "$TMP/core-hosts.xml"
+expect_grep "$TMP/out" 'modelled updn routing of 4 destination switches from 4 source switches: no credit loop \(10 channels, 12 dependencies; .*\); 2 \(source switch, destination switch\) pair\(s\) have no route under this model$'
 # a fat tree without the extra cable: no loop under any model
 for e in minhop updn ftree; do
   expect_rc 0 "$FL" check --rules deadlock.credit-loop --param deadlock.routing-engine=$e --format json "$FX/fat-tree-3tier-ftree/topology.ibnetdiscover"
