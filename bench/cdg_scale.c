@@ -7,8 +7,10 @@
  *
  * One InfiniBand subnet has 49,151 unicast LIDs (IBA 4.1.3), so at K=64 only
  * the first 44,031 CAs get a LID (switches take 5,120): those are the
- * destinations. Usage: cdg_scale [K] [threads]. Prints wall times and the
- * verdict; peak RSS via /usr/bin/time -v.
+ * destinations. Usage: cdg_scale [K] [threads] [minhop|updn|ftree]. With
+ * an engine name the LFTs are ignored and that engine is modelled (design
+ * mode, fl_cdg_options.engine). Prints wall times and the verdict; peak
+ * RSS via /usr/bin/time -v.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,16 @@ int main(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.struct_size = sizeof o;
   o.threads = threads;
+  static const char *const ENGINE[] = {"minhop", "updn", "ftree"};
+  for (uint32_t e = 0; argc > 3 && e < 3; e++)
+    if (strcmp(argv[3], ENGINE[e]) == 0) {
+      o.routing = FL_CDG_ROUTING_MINIMAL;
+      o.engine = e;
+    }
+  if (argc > 3 && o.routing != FL_CDG_ROUTING_MINIMAL) {
+    fprintf(stderr, "cdg_scale: engine is minhop, updn or ftree\n");
+    return 2;
+  }
   const fl_cdg_report *r = NULL;
   if (fl_cdg_analyze(f, &o, &r) != FL_OK) {
     fprintf(stderr, "analyze failed\n");

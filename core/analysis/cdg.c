@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/derive.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
+#include "model/derive.h"
 #include "model/hashmap.h"
 
 #define PEER_NONE (-1)
@@ -405,7 +405,9 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
     uint32_t why =
         r->lft && hop_to_switch(g, r, out) ? 0 : bad_hop(g, s, out, d);
     if (why) {
-      if (w->stamp[s] != d->dlid || !(w->slmask[s] & bit))
+      /* a switch with no LFT is unknown, not a dead end: the walk stops */
+      if (why != FL_CDG_NO_LFT &&
+          (w->stamp[s] != d->dlid || !(w->slmask[s] & bit)))
         note_unrouted(w, s, out, why, 1);
       if (w->stamp[s] != d->dlid)
         w->slmask[s] = 0;
@@ -834,6 +836,302 @@ static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
   return FL_OK;
 }
 
+/* ---- modelled engines: up*-down* and ftree ---------------------------------
+ *
+ * A route is a climb (channels that go up) then a descent (channels that go
+ * down). Per destination switch (the root of the walk) two distances are
+ * kept: dn[s], the shortest all-down path from s to the root, and up[s], the
+ * shortest legal path (climb then descend). A packet is in state 0 (may
+ * still climb; distance up[s]) or state 1 (descending; distance dn[s]).
+ * The moves that keep a route shortest from a state are the engine's next
+ * hops; the turns (in port -> out port) at a switch are those that join a
+ * used move into the switch with a move out of it in the same state. Cost
+ * per destination switch: O(S + E) plus O(P^2) per switch whose turn
+ * pattern was not seen before (as for minhop). */
+
+#define MOVE_NONE 0
+#define MOVE_UP   1
+#define MOVE_DOWN 2
+#define DIST_INF  UINT32_MAX
+
+typedef struct updn_key {
+  uint32_t rank;
+  uint32_t idx;
+  uint64_t guid;
+} updn_key;
+
+typedef struct updn_work {
+  uint32_t *dn, *up, *queue, *order, *bucket, *sorted;
+  uint8_t *kind;  /* per slot: MOVE_* of the channel it leaves through */
+  uint8_t *used;  /* bit 0: state 0 used, bit 1: state 1 used */
+  uint8_t *codes; /* per port of the switch being enumerated */
+} updn_work;
+
+static uint32_t sw_rank(const cdg *g, uint32_t s) {
+  uint32_t t = g->sw[s].tier;
+  return t == FL_TIER_UNKNOWN ? 0 : t;
+}
+
+/* Direction of the channel s -> t under the modelled engine. Up is toward
+ * a higher rank, then (same rank, updn only) toward the smaller GUID, then
+ * the smaller index: a strict total order, so climbs cannot cycle. */
+static int move_kind(const cdg *g, uint32_t s, uint32_t t) {
+  uint32_t a = sw_rank(g, s), b = sw_rank(g, t);
+  if (a != b)
+    return b > a ? MOVE_UP : MOVE_DOWN;
+  if (g->o.engine == FL_CDG_ENGINE_FTREE || s == t)
+    return MOVE_NONE;
+  uint64_t gs = fl_fabric_node_guid(g->f, g->sw[s].node);
+  uint64_t gt = fl_fabric_node_guid(g->f, g->sw[t].node);
+  if (gs != gt)
+    return gt < gs ? MOVE_UP : MOVE_DOWN;
+  return t < s ? MOVE_UP : MOVE_DOWN;
+}
+
+/* The reverse channel of a move of kind @k. */
+static int reverse_kind(int k) {
+  return k == MOVE_NONE ? MOVE_NONE : MOVE_UP + MOVE_DOWN - k;
+}
+
+static void updn_kinds(const cdg *g, uint8_t *kind) {
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 0; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      kind[r->base + p] =
+          (uint8_t)(t >= 0 && p ? move_kind(g, s, (uint32_t)t) : MOVE_NONE);
+    }
+  }
+}
+
+/* Highest first in the up order of move_kind(). */
+static int cmp_upward(const void *a, const void *b) {
+  const updn_key *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank > y->rank ? -1 : 1;
+  if (x->guid != y->guid)
+    return x->guid < y->guid ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int updn_order(const cdg *g, uint32_t *order) {
+  updn_key *k = malloc((g->n_sw + 1) * sizeof *k);
+  if (!k)
+    return FL_ENOMEM;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    k[s].rank = sw_rank(g, s);
+    k[s].idx = s;
+    k[s].guid = g->o.engine == FL_CDG_ENGINE_FTREE
+                    ? 0
+                    : fl_fabric_node_guid(g->f, g->sw[s].node);
+  }
+  qsort(k, g->n_sw, sizeof *k, cmp_upward);
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    order[s] = k[s].idx;
+  free(k);
+  return FL_OK;
+}
+
+/* dn[] by BFS from the root over reversed down moves; up[] in one pass
+ * over the switches, highest first. */
+static void updn_dist(const cdg *g, uint32_t root, updn_work *u) {
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    u->dn[s] = u->up[s] = DIST_INF;
+  uint32_t head = 0, tail = 0;
+  u->dn[root] = 0;
+  u->queue[tail++] = root;
+  while (head < tail) {
+    uint32_t s = u->queue[head++];
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 1; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      if (t >= 0 && u->dn[t] == DIST_INF &&
+          u->kind[r->base + p] == MOVE_UP) { /* t -> s goes down */
+        u->dn[t] = u->dn[s] + 1;
+        u->queue[tail++] = (uint32_t)t;
+      }
+    }
+  }
+  for (uint32_t k = 0; k < g->n_sw; k++) {
+    uint32_t s = u->order[k], best = u->dn[s];
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 1; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      if (t >= 0 && u->kind[r->base + p] == MOVE_UP && u->up[t] != DIST_INF &&
+          u->up[t] + 1 < best)
+        best = u->up[t] + 1;
+    }
+    u->up[s] = best;
+  }
+}
+
+/* Distance of switch s in state st (0 climbing, 1 descending). */
+static uint32_t st_dist(const updn_work *u, uint32_t s, uint32_t st) {
+  return st ? u->dn[s] : u->up[s];
+}
+
+/* The state a shortest move s(st) -> t of kind @k enters, or -1 if it is
+ * not one. */
+static int next_state(const updn_work *u, uint32_t s, uint32_t st, uint32_t t,
+                      int k) {
+  uint32_t d = st_dist(u, s, st);
+  if (d == DIST_INF || d == 0 || k == MOVE_NONE)
+    return -1;
+  if (k == MOVE_UP && st == 0 && u->up[t] + 1 == d)
+    return 0;
+  if (k == MOVE_DOWN && u->dn[t] != DIST_INF && u->dn[t] + 1 == d)
+    return 1;
+  return -1;
+}
+
+/* Mark the states that carry traffic toward the root: the sources (state
+ * 0), then every shortest move out of a used state, farthest first
+ * (states sorted by distance with a counting sort). */
+static void updn_mark(const cdg *g, updn_work *u) {
+  memset(u->used, 0, g->n_sw);
+  uint32_t maxd = 0, n = 0;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    for (uint32_t st = 0; st < 2; st++) {
+      uint32_t d = st_dist(u, s, st);
+      if (d != DIST_INF && d > maxd)
+        maxd = d;
+    }
+  memset(u->bucket, 0, (size_t)(maxd + 2) * sizeof *u->bucket);
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    for (uint32_t st = 0; st < 2; st++)
+      if (st_dist(u, s, st) != DIST_INF)
+        u->bucket[st_dist(u, s, st) + 1]++;
+  for (uint32_t d = 1; d <= maxd + 1; d++)
+    u->bucket[d] += u->bucket[d - 1];
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    for (uint32_t st = 0; st < 2; st++)
+      if (st_dist(u, s, st) != DIST_INF)
+        u->sorted[u->bucket[st_dist(u, s, st)]++] = s * 2 + st, n++;
+  for (uint32_t i = 0; i < g->n_src; i++)
+    u->used[g->src[i].sw] |= 1;
+  for (uint32_t k = n; k-- > 0;) {
+    uint32_t s = u->sorted[k] / 2, st = u->sorted[k] % 2;
+    if (!(u->used[s] & (1u << st)))
+      continue;
+    const sw_rec *r = &g->sw[s];
+    for (uint32_t p = 1; p < r->P; p++) {
+      int32_t t = g->peer_sw[r->base + p];
+      int ns =
+          t >= 0 ? next_state(u, s, st, (uint32_t)t, u->kind[r->base + p]) : -1;
+      if (ns >= 0)
+        u->used[t] |= (uint8_t)(1u << ns);
+    }
+  }
+}
+
+/* Per port of switch t: bit 0/1 = a used state-0 or state-1 arrival comes
+ * in through it, bit 2/3 = it is a shortest move out of state 0 / 1.
+ * Returns 1 when any turn exists. */
+static int updn_codes(const cdg *g, const updn_work *u, uint32_t t,
+                      uint8_t *codes) {
+  const sw_rec *r = &g->sw[t];
+  int any = 0;
+  for (uint32_t p = 0; p < r->P; p++) {
+    codes[p] = 0;
+    int32_t a = g->peer_sw[r->base + p];
+    if (p == 0 || a < 0)
+      continue;
+    int k = u->kind[r->base + p];
+    if (k == MOVE_NONE)
+      continue;
+    for (uint32_t st = 0; st < 2; st++) {
+      int ns = (u->used[a] & (1u << st))
+                   ? next_state(u, (uint32_t)a, st, t, reverse_kind(k))
+                   : -1;
+      if (ns >= 0)
+        codes[p] |= (uint8_t)(1u << ns);
+      if ((u->used[t] & (1u << st)) &&
+          next_state(u, t, st, (uint32_t)a, k) >= 0)
+        codes[p] |= (uint8_t)(4u << st);
+    }
+    any |= codes[p];
+  }
+  return any != 0;
+}
+
+/* As turn_pattern_is_new(), keyed by the per-port codes. */
+static int codes_are_new(worker *w, uint32_t t, const uint8_t *codes,
+                         uint32_t P) {
+  uint64_t h1 = 0x9e3779b97f4a7c15ull ^ t, h2 = 0xc2b2ae3d27d4eb4full + t;
+  for (uint32_t p = 1; p < P; p++) {
+    uint64_t x = ((uint64_t)p << 4) | codes[p];
+    h1 = (h1 ^ x) * 0x100000001b3ull;
+    h1 ^= h1 >> 29;
+    h2 = (h2 + x * 0xff51afd7ed558ccdull) * 0xc4ceb9fe1a85ec53ull;
+    h2 ^= h2 >> 31;
+  }
+  uint64_t key = h1 ^ (h2 << 1) ^ ((uint64_t)t << 40);
+  uint32_t got = fl_u64map_get(&w->vdep, key);
+  if (got != FL_MAP_ABSENT)
+    return got == (uint32_t)(h2 >> 33) ? 0 : 1;
+  return fl_u64map_put(&w->vdep, key, (uint32_t)(h2 >> 33)) == FL_MAP_ABSENT
+             ? -1
+             : 1;
+}
+
+static int updn_for_root(worker *w, uint32_t root, updn_work *u) {
+  cdg *g = w->g;
+  updn_dist(g, root, u);
+  updn_mark(g, u);
+  uint32_t dlid = first_lid_at(g, root);
+  if (dlid == 0)
+    dlid = 1;
+  g->rep->destinations++;
+  for (uint32_t i = 0; i < g->n_src; i++)
+    if (u->up[g->src[i].sw] == DIST_INF)
+      g->rep->unrouted_pairs++;
+  for (uint32_t t = 0; t < g->n_sw; t++) {
+    const sw_rec *r = &g->sw[t];
+    if (!u->used[t] || t == root || !updn_codes(g, u, t, u->codes))
+      continue;
+    int fresh = codes_are_new(w, t, u->codes, r->P);
+    if (fresh < 0)
+      return FL_ENOMEM;
+    for (uint32_t in = 1; fresh && in < r->P; in++)
+      for (uint32_t out = 1; (u->codes[in] & 3) && out < r->P; out++)
+        if ((((u->codes[in] & 3) << 2) & u->codes[out]) &&
+            add_dep(w, t, in, out, 0, 0, dlid) != FL_OK)
+          return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+static void updn_work_free(updn_work *u) {
+  free(u->dn), free(u->up), free(u->queue), free(u->order);
+  free(u->bucket), free(u->sorted), free(u->used), free(u->codes);
+  free(u->kind);
+}
+
+static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
+  size_t n = (size_t)g->n_sw + 1;
+  updn_work u;
+  u.dn = malloc(n * sizeof *u.dn);
+  u.up = malloc(n * sizeof *u.up);
+  u.queue = malloc(n * sizeof *u.queue);
+  u.order = malloc(n * sizeof *u.order);
+  u.bucket = malloc((2 * n + 2) * sizeof *u.bucket);
+  u.sorted = malloc(2 * n * sizeof *u.sorted);
+  u.used = malloc(n);
+  u.codes = malloc(MAX_PORTS);
+  u.kind = malloc((size_t)g->n_slots + 1);
+  int rc = (u.dn && u.up && u.queue && u.order && u.bucket && u.sorted &&
+            u.used && u.codes && u.kind)
+               ? updn_order(g, u.order)
+               : FL_ENOMEM;
+  if (rc == FL_OK)
+    updn_kinds(g, u.kind);
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
+    if (is_root[s])
+      rc = updn_for_root(w, s, &u);
+  updn_work_free(&u);
+  return rc;
+}
+
 static int run_minimal(cdg *g) {
   uint32_t *dist = malloc((g->n_sw + 1) * sizeof *dist);
   uint32_t *queue = malloc((g->n_sw + 1) * sizeof *queue);
@@ -846,9 +1144,12 @@ static int run_minimal(cdg *g) {
   int rc = (dist && queue && used && is_root) ? FL_OK : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
-  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-    if (is_root[s])
-      rc = minimal_for_root(&w, s, dist, queue, used);
+  if (rc == FL_OK && g->o.engine != FL_CDG_ENGINE_MINHOP)
+    rc = run_updn(g, is_root, &w);
+  else
+    for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
+      if (is_root[s])
+        rc = minimal_for_root(&w, s, dist, queue, used);
   fl_u64map_free(&w.vdep); /* the turn patterns seen */
   free(dist);
   free(queue);
@@ -1261,6 +1562,8 @@ static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
   if (o->routing == FL_CDG_ROUTING_LFT && !fl_fabric_lft_count(fab))
     return FL_EINVAL;
   if (o->vl_mode == FL_CDG_VL_AWARE && !fl_fabric_has_sl2vl(fab))
+    return FL_EINVAL;
+  if (o->engine > FL_CDG_ENGINE_FTREE)
     return FL_EINVAL;
   return FL_OK;
 }

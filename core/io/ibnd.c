@@ -47,9 +47,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/nodemap.h"
 #include "model/build.h"
 #include "model/hashmap.h"
-#include "io/nodemap.h"
 
 #define MAX_PORT          255u
 #define MAX_LID           65535u
@@ -518,6 +518,10 @@ static int ib_id_line(ibnd *b, const char *p, const char *e) {
   pd->has_guid = 1;
   pd->guid_kind = kind;
   pd->guid_line = c->lineno;
+  /* ibnetdiscover before 1.3 (2006) printed "switchguid=0x..." without
+   * "(port GUID)": accepted, the port GUID is then unknown */
+  if (kind == FL_NODE_SWITCH && (p >= e || *p != '('))
+    return id_line_tail(c, p, e);
   if (kind == FL_NODE_SWITCH) {
     if (p >= e || *p != '(')
       return perr(c, p, "expected \"(\" and the port GUID after switchguid");

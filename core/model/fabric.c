@@ -298,6 +298,16 @@ void fl_b_link_set_b_listing(fl_fabric *fab, fl_id l, uint32_t width_b,
   if (l >= fab->n_links)
     return;
   fl_link_rec *r = &fab->links[l];
+  /* Unknown is not a value: a listing without a width or speed (old dumps,
+   * `??`) takes the other end's and is no mismatch. */
+  if (!width_b)
+    width_b = r->width;
+  else if (!r->width)
+    r->width = (uint8_t)width_b;
+  if (!speed_b)
+    speed_b = r->speed;
+  else if (!r->speed)
+    r->speed = (uint8_t)speed_b;
   r->width_b = (uint8_t)width_b;
   r->speed_b = (uint8_t)speed_b;
   if (r->width_b != r->width)

@@ -16,10 +16,12 @@
  * at the end (Tarjan, 1972); every non-trivial component is one independent
  * credit loop, reported with one concrete cycle.
  *
- * Routing used: the loaded LFTs, or, for a design with no dumps, the
- * reference routing "all minimal next hops" (the union of every shortest
- * path, as ECMP or adaptive routing may use them), whose CDG says whether
- * minimal routing on the topology can deadlock.
+ * Routing used: the loaded LFTs, or, for a design with no dumps, a model
+ * of the engine the fabric would run (fl_cdg_options.engine): "all minimal
+ * next hops" (minhop: the union of every shortest path, as ECMP or adaptive
+ * routing may use them), or the union of every shortest up*-down* (updn)
+ * or tier-monotone (ftree) path, whose CDG says whether that engine on the
+ * topology can deadlock.
  *
  * VLs: with SL2VL tables loaded (and path SLs for engines that assign SLs
  * per path: LASH, DFSSSP, Nue, Torus-2QoS), channels are (link direction,
@@ -55,20 +57,46 @@ extern "C" {
 #define FL_CDG_ROUTING_LFT     1u /**< the loaded LFTs */
 #define FL_CDG_ROUTING_MINIMAL 2u /**< all minimal next hops (design mode) */
 
+/**
+ * Routing engine modelled when routing is FL_CDG_ROUTING_MINIMAL (design
+ * mode, no LFTs): fl_cdg_options.engine. Each is the union of every route
+ * the engine may choose, so a cycle-free verdict holds whichever of them
+ * the engine picks per destination.
+ * - MINHOP: every minimal next hop (OpenSM minhop, ECMP, adaptive routing).
+ * - UPDN: every shortest legal up*-down* path (OpenSM updn): switches are
+ *   ranked by tier (higher tier = nearer the roots); a cable between two
+ *   switches of the same tier goes up toward the smaller node GUID (then
+ *   node index); a route never goes up after going down.
+ * - FTREE: every shortest path that climbs tiers and then descends them
+ *   (OpenSM ftree); cables between switches of the same tier are unused.
+ * Unknown tiers count as tier 0. Up*-down* and ftree routes have an acyclic
+ * CDG by construction (Schroeder et al., Autonet, 1991); the analysis still
+ * builds it, so the verdict is computed, not assumed.
+ */
+#define FL_CDG_ENGINE_MINHOP 0u
+#define FL_CDG_ENGINE_UPDN   1u
+#define FL_CDG_ENGINE_FTREE  2u
+
 /** Why a destination is unrouted at a switch (fl_cdg_unrouted.reason). */
 #define FL_CDG_NO_ENTRY  1u /**< LFT entry 255 or beyond the LFT's end */
 #define FL_CDG_DEAD_PORT 2u /**< the entry's port has no cable */
 #define FL_CDG_WRONG_NODE                                                      \
-  3u                     /**< the port leads to a CA that is not the           \
-                              destination, or entry 0 at a switch that         \
-                              is not the destination */
-#define FL_CDG_NO_LFT 4u /**< a switch on the route has no LFT at all */
+  3u /**< the port leads to a CA that is not the                               \
+          destination, or entry 0 at a switch that                             \
+          is not the destination */
+/** A switch on the route has no LFT at all. Not reported any more: such a
+ * switch is unknown, not a dead end (partial routing dumps, e.g. one
+ * `ibroute`); walks stop there and callers say what was not judged. */
+#define FL_CDG_NO_LFT 4u
 
 /**
  * fl_cdg_options — what to analyse. Zero-initialise, set struct_size.
  * @threads: worker threads for the walks (0 = one per online CPU, max 64).
  * @max_examples: cap on stored forwarding-loop, unrouted and valley
  *   examples (0 = 1000). Counts are always complete.
+ * @engine: FL_CDG_ENGINE_*, the routing modelled in minimal (design) mode;
+ *   ignored with LFT routing. Added in ABI 1.x after @max_examples: a
+ *   caller whose struct_size ends before it gets MINHOP.
  */
 typedef struct fl_cdg_options {
   uint32_t struct_size;
@@ -77,6 +105,7 @@ typedef struct fl_cdg_options {
   uint32_t routing;
   uint32_t threads;
   uint32_t max_examples;
+  uint32_t engine;
 } fl_cdg_options;
 
 /**

@@ -571,6 +571,17 @@ static int parse_mask(const char *s, uint32_t *out) {
   return 0;
 }
 
+/* 1 when switch @s has 2 or more minimal next hops toward some other
+ * switch's endpoints: only there can an SL mask restrict anything. */
+static int has_multipath(const fview *v, uint32_t s) {
+  for (uint32_t d = 0; d < v->nd; d++)
+    if (v->dsw[d] != s && v->dist[(size_t)d * v->ns + s] != FV_FAR &&
+        (v->nmin[(size_t)d * v->ns + s] & FV_NMASK) >= 2 &&
+        v->sw_nep[v->dsw[d]])
+      return 1;
+  return 0;
+}
+
 static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
   ar_state *st = model(api, ctx, data);
   if (!st)
@@ -613,7 +624,7 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
       return rc;
   }
   for (uint32_t s = 0; s < v->ns; s++) {
-    if (st->on[s] != AR_ON)
+    if (st->on[s] != AR_ON || !has_multipath(v, s))
       continue;
     const char *a = api->attr(v->f, FL_ENT_NODE, v->sw_node[s], "ar-sl-mask");
     if (!a)

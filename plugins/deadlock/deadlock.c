@@ -23,10 +23,25 @@
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
 
-typedef struct dl_state {
+/* One cached analysis (the fabric and options it was made for). */
+typedef struct dl_cache {
   const fl_fabric *fab;
   fl_cdg_options opts;
   const fl_cdg_report *rep;
+} dl_cache;
+
+/* The routing modelled without LFTs (design mode): the engine, whether the
+ * user named it (routing-engine) or it was chosen from the shape, and why. */
+typedef struct dl_engine {
+  uint32_t engine;
+  int given;
+  char why[160];
+} dl_engine;
+
+typedef struct dl_state {
+  dl_cache main;   /* the routing judged (LFTs, or the modelled engine) */
+  dl_cache minhop; /* design mode: minhop, to say what minimal would do */
+  dl_engine eng;
   const fl_host_api *api;
 } dl_state;
 
@@ -41,8 +56,10 @@ static int dl_init(const fl_host_api *api, void **data) {
 
 static void dl_fini(void *data) {
   dl_state *st = data;
-  if (st && st->rep)
-    st->api->cdg_free(st->rep);
+  if (st && st->main.rep)
+    st->api->cdg_free(st->main.rep);
+  if (st && st->minhop.rep)
+    st->api->cdg_free(st->minhop.rep);
   free(st);
 }
 
@@ -56,6 +73,57 @@ static int pick(const char *v, const char *const *names, uint32_t n,
       return 0;
     }
   return -1;
+}
+
+static const char *const ENGINES[] = {"minhop", "updn", "ftree"};
+
+/* A tiered Clos: every switch has a tier and there are at least two. The
+ * engine such fabrics run is up*-down* or ftree (deadlock-free by
+ * construction); OpenSM's default minhop is what anything else gets. */
+static void engine_from_shape(const fl_host_api *api, const fl_fabric *f,
+                              dl_engine *e) {
+  uint32_t nn = api->node_count(f), n_sw = 0, unknown = 0, top = 0, low = 0;
+  for (fl_id n = 0; n < nn; n++) {
+    if (api->node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    uint32_t t = api->node_tier(f, n);
+    n_sw++;
+    if (t == FL_TIER_UNKNOWN) {
+      unknown++;
+      continue;
+    }
+    top = t > top ? t : top;
+    low = (low == 0 || t < low) ? t : low;
+  }
+  e->given = 0;
+  if (n_sw && !unknown && top > low) {
+    e->engine = FL_CDG_ENGINE_UPDN;
+    snprintf(e->why, sizeof e->why,
+             "chosen from the shape: %u switches in tiers %u-%u", n_sw, low,
+             top);
+  } else {
+    e->engine = FL_CDG_ENGINE_MINHOP;
+    snprintf(e->why, sizeof e->why,
+             "chosen from the shape: %s, OpenSM's default engine",
+             unknown ? "switches without a tier" : "no tiered Clos");
+  }
+}
+
+static int read_engine(const fl_host_api *api, fl_ctx *ctx, dl_engine *e) {
+  const char *v = "auto";
+  api->param_string(ctx, "routing-engine", &v);
+  if (strcmp(v, "auto") == 0) {
+    engine_from_shape(api, api->fabric(ctx), e);
+    return 0;
+  }
+  if (pick(v, ENGINES, 3, &e->engine) != 0) {
+    fl_param_error(api, ctx, "routing-engine",
+                   "expected auto, minhop, updn or ftree");
+    return -1;
+  }
+  e->given = 1;
+  snprintf(e->why, sizeof e->why, "named by routing-engine=%s", v);
+  return 0;
 }
 
 static int read_opts(const fl_host_api *api, fl_ctx *ctx, fl_cdg_options *o) {
@@ -90,18 +158,41 @@ static int read_opts(const fl_host_api *api, fl_ctx *ctx, fl_cdg_options *o) {
   return 0;
 }
 
+/* The analysis for options @o, from cache @c or made now. */
+static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
+                                   dl_cache *c, const fl_cdg_options *o) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (c->rep && c->fab == f && memcmp(&c->opts, o, sizeof *o) == 0)
+    return c->rep;
+  if (c->rep)
+    api->cdg_free(c->rep);
+  c->rep = NULL;
+  const fl_cdg_report *rep = NULL;
+  int rc = api->cdg_analyze(f, o, &rep);
+  if (rc != 0)
+    return NULL;
+  c->rep = rep;
+  c->fab = f;
+  c->opts = *o;
+  return rep;
+}
+
+/* 1 when the routing judged is a model (no LFTs), not the fabric's own. */
+static int modelled(const fl_host_api *api, const fl_fabric *f,
+                    const fl_cdg_options *o) {
+  return o->routing == FL_CDG_ROUTING_MINIMAL ||
+         (o->routing == FL_CDG_ROUTING_AUTO && !api->lft_count(f));
+}
+
 static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
                                      dl_state *st) {
   fl_cdg_options o;
-  if (read_opts(api, ctx, &o) != 0)
+  if (read_opts(api, ctx, &o) != 0 || read_engine(api, ctx, &st->eng) != 0)
     return NULL;
   const fl_fabric *f = api->fabric(ctx);
-  if (st->rep && st->fab == f && memcmp(&st->opts, &o, sizeof o) == 0)
-    return st->rep;
-  if (st->rep)
-    api->cdg_free(st->rep);
-  st->rep = NULL;
-  int rc = api->cdg_analyze(f, &o, &st->rep);
+  o.engine = modelled(api, f, &o) ? st->eng.engine : FL_CDG_ENGINE_MINHOP;
+  const fl_cdg_report *rep = cached(api, ctx, &st->main, &o);
+  int rc = rep ? 0 : 1;
   if (rc != 0) {
     api->fail(ctx, o.vl_mode == FL_CDG_VL_AWARE && !api->has_sl2vl(f)
                        ? "vl-mode=aware needs SL2VL tables (load an "
@@ -112,9 +203,28 @@ static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
                        : "routing analysis failed (out of memory?)");
     return NULL;
   }
-  st->fab = f;
-  st->opts = o;
-  return st->rep;
+  return rep;
+}
+
+/* Design mode with a modelled engine other than minhop: the same fabric
+ * under minimal routing, to warn what minhop would do. NULL when not
+ * needed; *@err set on failure. */
+static const fl_cdg_report *minhop_analysis(const fl_host_api *api, fl_ctx *ctx,
+                                            dl_state *st,
+                                            const fl_cdg_report *main_rep,
+                                            int *err) {
+  *err = 0;
+  if (main_rep->routing != FL_CDG_ROUTING_MINIMAL ||
+      st->eng.engine == FL_CDG_ENGINE_MINHOP)
+    return NULL;
+  fl_cdg_options o = st->main.opts;
+  o.engine = FL_CDG_ENGINE_MINHOP;
+  const fl_cdg_report *r = cached(api, ctx, &st->minhop, &o);
+  if (!r) {
+    *err = 1;
+    api->fail(ctx, "routing analysis failed (out of memory?)");
+  }
+  return r;
 }
 
 /* ---- helpers
@@ -137,29 +247,51 @@ static const char *routing_word(const fl_cdg_report *r) {
   return r->routing == FL_CDG_ROUTING_MINIMAL ? "minimal" : "lft";
 }
 
+/* What the verdict of report @r rests on, into @buf. */
 static const char *vl_phrase(const fl_host_api *api, const fl_fabric *f,
-                             const fl_cdg_report *r) {
+                             const fl_cdg_report *r, const dl_engine *e,
+                             char *buf, size_t size) {
   if (r->routing == FL_CDG_ROUTING_MINIMAL)
-    return "VL-blind: reference minimal routing, no VLs";
-  if (r->vl_aware)
-    return api->has_path_sl(f) ? "VL-aware: SL2VL tables and path SLs"
-                               : "VL-aware: SL2VL tables, SL 0 on every path";
-  return "VL-blind: no SL2VL tables loaded";
+    snprintf(buf, size,
+             "VL-blind: modelled %s routing, no LFTs loaded; engine %s",
+             ENGINES[e->engine], e->why);
+  else if (r->vl_aware)
+    snprintf(buf, size, "%s",
+             api->has_path_sl(f) ? "VL-aware: SL2VL tables and path SLs"
+                                 : "VL-aware: SL2VL tables, SL 0 on every "
+                                   "path");
+  else
+    snprintf(buf, size, "VL-blind: no SL2VL tables loaded");
+  return buf;
 }
 
 static void common_evidence(const fl_host_api *api, const fl_fabric *f,
-                            const fl_cdg_report *r, jbuf *ev) {
+                            const fl_cdg_report *r, const dl_engine *e,
+                            jbuf *ev) {
+  char basis[256];
   jb_key_str(ev, "routing", routing_word(r));
+  if (r->routing == FL_CDG_ROUTING_MINIMAL) {
+    jb_key_str(ev, "engine", ENGINES[e->engine]);
+    jb_key_str(ev, "engine_source", e->given ? "parameter" : "shape");
+  }
   jb_key_bool(ev, "vl_aware", (int)r->vl_aware);
-  jb_key_str(ev, "verdict_basis", vl_phrase(api, f, r));
+  jb_key_str(ev, "verdict_basis", vl_phrase(api, f, r, e, basis, sizeof basis));
   jb_key_str(ev, "traffic", r->traffic == FL_CDG_TRAFFIC_ALL ? "all" : "ca");
+}
+
+/* Severity of a credit loop found in report @r: the rule's (error) for the
+ * fabric's own LFTs or an engine the user named; a warning for an engine
+ * only inferred from the shape (nobody loaded that routing). */
+static uint32_t loop_severity(const fl_cdg_report *r, const dl_engine *e) {
+  return r->routing == FL_CDG_ROUTING_MINIMAL && !e->given ? FL_SEV_WARNING : 0;
 }
 
 /* ---- deadlock.credit-loop
  * ---------------------------------------------------- */
 
 static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
-                        const fl_cdg_report *r, const fl_cdg_loop *lp) {
+                        const fl_cdg_report *r, const dl_engine *e,
+                        const fl_cdg_loop *lp) {
   fl_id *nodes = calloc(lp->n_hops + 1, sizeof *nodes);
   fl_port_ref *ports = calloc(lp->n_hops + 1, sizeof *ports);
   if (!nodes || !ports) {
@@ -172,7 +304,7 @@ static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   jbuf ev;
   jb_init(&ev);
   jb_obj_open(&ev);
-  common_evidence(api, f, r, &ev);
+  common_evidence(api, f, r, e, &ev);
   jb_key_int(&ev, "scc_channels", lp->scc_channels);
   jb_key_int(&ev, "cycle_length", lp->n_hops);
   jb_key(&ev, "cycle");
@@ -205,26 +337,125 @@ static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
              api->node_name(f, lp->hops[0].from_node), lp->hops[0].from_port);
   jb_arr_close(&ev);
   jb_obj_close(&ev);
-  char msg[1600];
+  char msg[1600], basis[256];
   snprintf(msg, sizeof msg,
            "credit loop (%s): %u channels in a cycle of the channel "
            "dependency graph (%u channels in its strongly connected "
            "component): %s",
-           vl_phrase(api, f, r), lp->n_hops, lp->scc_channels, path);
-  int rc = report(api, ctx, 0, msg, nodes, lp->n_hops, ports, lp->n_hops,
-                  jb_str(&ev));
+           vl_phrase(api, f, r, e, basis, sizeof basis), lp->n_hops,
+           lp->scc_channels, path);
+  int rc = report(api, ctx, loop_severity(r, e), msg, nodes, lp->n_hops, ports,
+                  lp->n_hops, jb_str(&ev));
   jb_free(&ev);
   free(nodes), free(ports);
   return rc;
 }
 
+/* The turns of cycle @lp that up*-down* forbids, as text into @buf: a
+ * down-up turn (a valley: the route comes down to a switch and climbs
+ * again) or a cable between two switches of one tier. Returns how many. */
+static uint32_t loop_causes(const fl_host_api *api, const fl_fabric *f,
+                            const fl_cdg_loop *lp, char *buf, size_t size,
+                            jbuf *ev) {
+  uint32_t n = 0;
+  size_t off = 0;
+  buf[0] = 0;
+  for (uint32_t k = 0; k < lp->n_hops; k++) {
+    const fl_cdg_hop *a = &lp->hops[k], *b = &lp->hops[(k + 1) % lp->n_hops];
+    uint32_t ta = api->node_tier(f, a->from_node);
+    uint32_t tb = api->node_tier(f, b->from_node);
+    uint32_t tc =
+        b->to_node == FL_NONE ? FL_TIER_UNKNOWN : api->node_tier(f, b->to_node);
+    char one[400];
+    if (ta == tb && ta != FL_TIER_UNKNOWN)
+      snprintf(one, sizeof one,
+               "cable %s:%u - %s:%u joins two tier-%u switches",
+               api->node_name(f, a->from_node), a->from_port,
+               api->node_name(f, b->from_node), a->to_port, ta);
+    else if (ta != FL_TIER_UNKNOWN && tc != FL_TIER_UNKNOWN && ta > tb &&
+             tc > tb)
+      snprintf(one, sizeof one,
+               "down-up turn at %s (tier %u): in from %s (tier %u), out to "
+               "%s (tier %u), on routes to LID %u (%s)",
+               api->node_name(f, b->from_node), tb,
+               api->node_name(f, a->from_node), ta,
+               api->node_name(f, b->to_node), tc, a->dlid,
+               dest_name(api, f, api->lid_port(f, a->dlid)));
+    else
+      continue;
+    jb_str_item(ev, one);
+    if (off < size)
+      off +=
+          (size_t)snprintf(buf + off, size - off, "%s%s", n ? "; " : "", one);
+    n++;
+  }
+  return n;
+}
+
+/* Design mode: a loop that minimal routing would have while the modelled
+ * engine has none is a warning naming what forces the turn. */
+static int minhop_finding(const fl_host_api *api, fl_ctx *ctx,
+                          const fl_fabric *f, const dl_engine *e,
+                          const fl_cdg_loop *lp) {
+  fl_id *nodes = calloc(lp->n_hops + 1, sizeof *nodes);
+  if (!nodes) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  char path[1024] = "", causes[1200];
+  size_t off = 0;
+  for (uint32_t k = 0; k < lp->n_hops; k++) {
+    nodes[k] = lp->hops[k].from_node;
+    if (off < sizeof path)
+      off += (size_t)snprintf(path + off, sizeof path - off, "%s:%u -> ",
+                              api->node_name(f, lp->hops[k].from_node),
+                              lp->hops[k].from_port);
+  }
+  if (off < sizeof path && lp->n_hops)
+    snprintf(path + off, sizeof path - off, "%s:%u",
+             api->node_name(f, lp->hops[0].from_node), lp->hops[0].from_port);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "routing", "minimal");
+  jb_key_str(&ev, "engine", "minhop");
+  jb_key_str(&ev, "modelled_engine", ENGINES[e->engine]);
+  jb_key_int(&ev, "cycle_length", lp->n_hops);
+  jb_key_int(&ev, "scc_channels", lp->scc_channels);
+  jb_key(&ev, "causes");
+  jb_arr_open(&ev);
+  uint32_t nc = loop_causes(api, f, lp, causes, sizeof causes, &ev);
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  char msg[2600];
+  snprintf(msg, sizeof msg,
+           "no LFTs loaded: the modelled %s routing (%s) has no credit "
+           "loop, but minimal routing (OpenSM minhop, or ECMP over every "
+           "shortest path) would: %u channels, %s; cause: %s",
+           ENGINES[e->engine], e->why, lp->n_hops, path,
+           nc ? causes : "no tier-breaking turn identified");
+  int rc = report(api, ctx, FL_SEV_WARNING, msg, nodes, lp->n_hops, NULL, 0,
+                  jb_str(&ev));
+  jb_free(&ev);
+  free(nodes);
+  return rc;
+}
+
 static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
-  const fl_cdg_report *r = analysis(api, ctx, data);
+  dl_state *st = data;
+  const fl_cdg_report *r = analysis(api, ctx, st);
   if (!r)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
   for (uint32_t i = 0; i < r->n_loops; i++)
-    if (loop_finding(api, ctx, f, r, &r->loops[i]))
+    if (loop_finding(api, ctx, f, r, &st->eng, &r->loops[i]))
+      return 1;
+  int err = 0;
+  const fl_cdg_report *m = minhop_analysis(api, ctx, st, r, &err);
+  if (err)
+    return 1;
+  for (uint32_t i = 0; m && !r->n_loops && i < m->n_loops; i++)
+    if (minhop_finding(api, ctx, f, &st->eng, &m->loops[i]))
       return 1;
   return 0;
 }
@@ -233,14 +464,20 @@ static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
  * ------------------------------------------------------ */
 
 static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
-  const fl_cdg_report *r = analysis(api, ctx, data);
+  dl_state *st = data;
+  const fl_cdg_report *r = analysis(api, ctx, st);
   if (!r)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
+  char basis[256], what[64];
+  if (r->routing == FL_CDG_ROUTING_MINIMAL)
+    snprintf(what, sizeof what, "modelled %s", ENGINES[st->eng.engine]);
+  else
+    snprintf(what, sizeof what, "LFT");
   jbuf ev;
   jb_init(&ev);
   jb_obj_open(&ev);
-  common_evidence(api, f, r, &ev);
+  common_evidence(api, f, r, &st->eng, &ev);
   jb_key_int(&ev, "credit_loops", r->n_loops);
   jb_key_int(&ev, "channels", r->channels);
   jb_key_int(&ev, "dependencies", (int64_t)r->dependencies);
@@ -252,12 +489,11 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (r->vl_aware)
     jb_key_int(&ev, "hops_without_sl2vl", (int64_t)r->missing_sl2vl);
   jb_obj_close(&ev);
-  char msg[512];
+  char msg[768];
   snprintf(msg, sizeof msg,
            "%s routing of %u %s from %u %s: %s (%u channels, "
            "%llu dependencies; %s)",
-           r->routing == FL_CDG_ROUTING_MINIMAL ? "reference minimal" : "LFT",
-           r->destinations,
+           what, r->destinations,
            r->routing == FL_CDG_ROUTING_MINIMAL ? "destination switches"
                                                 : "destination LIDs",
            r->sources,
@@ -265,7 +501,15 @@ static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
                ? "source switches"
                : "source ports",
            r->n_loops ? "credit loops found" : "no credit loop", r->channels,
-           (unsigned long long)r->dependencies, vl_phrase(api, f, r));
+           (unsigned long long)r->dependencies,
+           vl_phrase(api, f, r, &st->eng, basis, sizeof basis));
+  size_t len = strlen(msg);
+  if (r->routing == FL_CDG_ROUTING_MINIMAL && r->unrouted_pairs &&
+      len < sizeof msg)
+    snprintf(msg + len, sizeof msg - len,
+             "; %llu (source switch, destination switch) pair(s) have no "
+             "route under this model",
+             (unsigned long long)r->unrouted_pairs);
   int rc = report(api, ctx, 0, msg, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
@@ -336,22 +580,45 @@ static const char *reason_text(uint32_t reason) {
   }
 }
 
+/* Partial routing input (LFTs of some switches only, e.g. one `ibroute
+ * <lid>`): not a fault. Said once, with the switches that were not judged;
+ * routes stop at them without a finding. */
 static int switches_without_lft(const fl_host_api *api, fl_ctx *ctx,
                                 const fl_fabric *f) {
-  uint32_t nn = api->node_count(f), with = api->lft_count(f);
+  uint32_t nn = api->node_count(f), with = api->lft_count(f), without = 0;
+  char names[600] = "";
+  size_t off = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key(&ev, "switches_without_lft");
+  jb_arr_open(&ev);
   for (fl_id n = 0; n < nn; n++) {
     uint32_t len = 0;
     if (api->node_kind(f, n) != FL_NODE_SWITCH || api->lft(f, n, &len))
       continue;
-    char msg[512];
-    snprintf(msg, sizeof msg,
-             "switch \"%s\" has no LFT in the routing dumps, while %u other "
-             "switches have one: traffic through it cannot be checked",
-             api->node_name(f, n), with);
-    if (report(api, ctx, FL_SEV_ERROR, msg, &n, 1, NULL, 0, NULL))
-      return 1;
+    jb_str_item(&ev, api->node_name(f, n));
+    if (without < 5 && off < sizeof names)
+      off += (size_t)snprintf(names + off, sizeof names - off, "%s\"%s\"",
+                              without ? ", " : "", api->node_name(f, n));
+    without++;
   }
-  return 0;
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "switches_with_lft", with);
+  jb_key_int(&ev, "switches", with + without);
+  jb_obj_close(&ev);
+  int rc = 0;
+  if (without) {
+    char msg[1024];
+    snprintf(msg, sizeof msg,
+             "partial routing input: LFTs of %u of %u switches; reachability "
+             "and credit loops judged from those only, routes stop unjudged "
+             "at the %u switch(es) without one: %s%s",
+             with, with + without, without, names, without > 5 ? ", ..." : "");
+    rc = report(api, ctx, FL_SEV_WARNING, msg, NULL, 0, NULL, 0, jb_str(&ev));
+  }
+  jb_free(&ev);
+  return rc;
 }
 
 static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
@@ -492,8 +759,21 @@ static const fl_param_def P_ROUTING = {
     "routing",
     "auto",
     NULL,
-    "auto: the loaded LFTs, else all minimal next hops (design mode); lft; "
-    "minimal",
+    "auto: the loaded LFTs, else the routing-engine model (design mode); "
+    "lft; minimal: the routing-engine model even with LFTs loaded",
+    NULL,
+    NULL};
+static const fl_param_def P_ENGINE = {
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "routing-engine",
+    "auto",
+    NULL,
+    "routing modelled when no LFTs are loaded: minhop (every minimal next "
+    "hop), updn (shortest up*/down* paths by tier), ftree (climb tiers, "
+    "then descend; same-tier cables unused); auto: updn for a tiered Clos "
+    "(every switch has a tier, at least two tiers), else minhop. Loops of a "
+    "model are warnings unless the engine is named here",
     NULL,
     NULL};
 static const fl_param_def P_EXAMPLES = {
@@ -507,8 +787,8 @@ static const fl_param_def P_EXAMPLES = {
     "1",
     "1000000"};
 static const fl_param_def *const PARAMS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
-                                             &P_EXAMPLES};
-#define NP 4
+                                             &P_ENGINE, &P_EXAMPLES};
+#define NP 5
 
 #define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
   static const fl_rule_def var = {                                             \

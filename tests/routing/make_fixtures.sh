@@ -104,7 +104,9 @@ start=$SECONDS
 #   scenarios, ~170 KB each, kept out of the repository for size)
 # The 3-tier trees have 8 hosts (2 of 4 pods), except the one with the extra
 # leaf link: with all 16 hosts its minhop routes have a credit loop, with 8
-# they have none — the loop case is the one worth keeping.
+# they have none — the loop case is the one worth keeping. The same fabric
+# routed by updn and ftree is the reference for the routing-engine model of
+# the deadlock plugin (design mode: what those engines would do, no LFTs).
 ring="ring --switches 6 --hosts-per-switch 1"
 torus="torus --x 4 --y 4 --hosts-per-switch 1"
 ft2="fat-tree --radix 4 --tiers 2"
@@ -118,6 +120,8 @@ scenarios=(
   "fat-tree-3tier-ftree|ftree|$ft3|plain|fixture"
   "fat-tree-extra-leaf-link-minhop|minhop|$ft2 --extra-leaf-link|plain|fixture"
   "fat-tree-3tier-extra-leaf-link-minhop|minhop|${ft3% --hosts 8} --extra-leaf-link|plain|fixture"
+  "fat-tree-3tier-extra-leaf-link-updn|updn|${ft3% --hosts 8} --extra-leaf-link|plain|fixture"
+  "fat-tree-3tier-extra-leaf-link-ftree|ftree|${ft3% --hosts 8} --extra-leaf-link|plain|fixture"
   "ring-lash|lash|$ring|vl|fixture"
   "ring-dfsssp|dfsssp|$ring|vl|fixture"
   "ring-nue|nue|$ring|nue|fixture"

@@ -165,6 +165,7 @@ OFF(fl_cdg_options, vl_mode, 8);
 OFF(fl_cdg_options, routing, 12);
 OFF(fl_cdg_options, threads, 16);
 OFF(fl_cdg_options, max_examples, 20);
+OFF(fl_cdg_options, engine, 24);
 MIN_SIZE(fl_cdg_options, 24);
 SIZE(fl_cdg_hop, 32); /* arrays: sizes frozen */
 SIZE(fl_cdg_loop, 16);

@@ -357,6 +357,113 @@ static void test_minimal_fat_trees_clean(void **state) {
   }
 }
 
+static const fl_cdg_report *analyze_engine(fl_fabric *f, uint32_t engine,
+                                           uint32_t struct_size) {
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = struct_size;
+  o.routing = FL_CDG_ROUTING_MINIMAL;
+  o.engine = engine;
+  const fl_cdg_report *rep = NULL;
+  assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+  assert_non_null(rep);
+  return rep;
+}
+
+/* Modelled engines on a ring of 5 (every switch tier 1): minhop has a loop
+ * each way; updn ranks by GUID alone and never climbs after descending: no
+ * loop, every pair routed; ftree uses no same-tier cable: nothing routed. */
+static void test_engines_on_ring(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, 5);
+  finalize(r.f);
+  const fl_cdg_report *rep =
+      analyze_engine(r.f, FL_CDG_ENGINE_MINHOP, sizeof(fl_cdg_options));
+  assert_int_equal(rep->n_loops, 2);
+  fl_cdg_free(rep);
+  rep = analyze_engine(r.f, FL_CDG_ENGINE_UPDN, sizeof(fl_cdg_options));
+  assert_int_equal(rep->n_loops, 0);
+  assert_int_equal(rep->unrouted_pairs, 0);
+  assert_int_equal(rep->destinations, 5);
+  /* GUIDs rise with the index, so sw0 is the top: the routes of two or
+   * more hops are 2-1-0, 3-2-1(-0), 4-0-1, 0-1-2(-3), 4-3-2, 1-2-3, 1-0-4,
+   * 2-3-4: 8 turns over 8 channels */
+  assert_int_equal(rep->channels, 8);
+  assert_int_equal(rep->dependencies, 8);
+  fl_cdg_free(rep);
+  rep = analyze_engine(r.f, FL_CDG_ENGINE_FTREE, sizeof(fl_cdg_options));
+  assert_int_equal(rep->n_loops, 0);
+  assert_int_equal(rep->dependencies, 0);
+  assert_int_equal(rep->unrouted_pairs, 20); /* 5 roots x 4 other sources */
+  fl_cdg_free(rep);
+  /* a caller built before @engine existed gets minhop */
+  rep =
+      analyze_engine(r.f, FL_CDG_ENGINE_UPDN, offsetof(fl_cdg_options, engine));
+  assert_int_equal(rep->n_loops, 2);
+  fl_cdg_free(rep);
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.engine = FL_CDG_ENGINE_FTREE + 1;
+  assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_EINVAL);
+  fl_fabric_free(r.f);
+}
+
+/* Modelled engines on fat trees: no loop, and updn/ftree route every pair. */
+static void test_engines_fat_trees_clean(void **state) {
+  (void)state;
+  fl_gen_fat_tree_params p;
+  memset(&p, 0, sizeof p);
+  p.radix = 8;
+  p.tiers = 3;
+  fl_fabric *f = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+  const fl_cdg_report *mh =
+      analyze_engine(f, FL_CDG_ENGINE_MINHOP, sizeof(fl_cdg_options));
+  for (uint32_t e = FL_CDG_ENGINE_UPDN; e <= FL_CDG_ENGINE_FTREE; e++) {
+    const fl_cdg_report *rep = analyze_engine(f, e, sizeof(fl_cdg_options));
+    assert_int_equal(rep->n_loops, 0);
+    assert_int_equal(rep->unrouted_pairs, 0);
+    assert_int_equal(rep->valley_count, 0);
+    /* in a fat tree every shortest path is up*-down*: same turns */
+    assert_int_equal(rep->dependencies, mh->dependencies);
+    assert_int_equal(rep->channels, mh->channels);
+    fl_cdg_free(rep);
+  }
+  fl_cdg_free(mh);
+  fl_fabric_free(f);
+}
+
+/* LFTs of some switches only: a route that reaches a switch without one
+ * stops there, unjudged: no unrouted pair, and the ring's loop (which
+ * needs sw2's turn) is not claimed. */
+static void test_partial_lfts(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  for (uint32_t i = 0; i < r.n; i++) {
+    if (i == 2)
+      continue;
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 40);
+    for (uint32_t j = 0; j < r.n; j++) {
+      row[CA_LID(j)] = j == i ? 1 : 2;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_LFT);
+  assert_int_equal(rep->unrouted_pairs, 0);
+  assert_int_equal(rep->n_unrouted, 0);
+  assert_int_equal(rep->n_loops, 0);
+  assert_true(rep->dependencies > 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
 static void test_options_refused(void **state) {
   (void)state;
   ring r;
@@ -387,6 +494,9 @@ int main(void) {
       cmocka_unit_test(test_minimal_ring_two_loops),
       cmocka_unit_test(test_minimal_fat_trees_clean),
       cmocka_unit_test(test_options_refused),
+      cmocka_unit_test(test_engines_on_ring),
+      cmocka_unit_test(test_engines_fat_trees_clean),
+      cmocka_unit_test(test_partial_lfts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
