@@ -118,8 +118,10 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  *  3. Per connected component of the switch graph (switch-to-switch cables
  *     only), the seed leaves are the units holding at least half as many
  *     endpoints as the fullest unit of that component ("the leaves that hold
- *     most compute endpoints"). A component with no endpoints at all has no
- *     tiers (FL_TIER_UNKNOWN).
+ *     most compute endpoints"), except a unit cabled to such a unit with
+ *     more endpoints (a spine carrying a few service hosts: leaves are not
+ *     cabled to leaves). A component with no endpoints at all has no tiers
+ *     (FL_TIER_UNKNOWN).
  *  4. Multi-source BFS from the seeds over switch-to-switch cables: tier =
  *     1 + distance.
  *  5. A unit that is not a seed but carries endpoints, sits at distance 2 and
@@ -246,6 +248,21 @@ static void tier_units(const fl_fabric *fab, tier_work *w) {
   }
 }
 
+/* A candidate cabled to a candidate with more endpoints is above a leaf (a
+ * spine with service hosts), not a leaf itself: leaves are not cabled to
+ * each other. cnt[] flags the candidates. */
+static int outranked(const fl_fabric *fab, const tier_work *w, fl_id v) {
+  for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+    FOR_CABLES(fab, m, u, {
+      if (fab->nodes[u].kind != FL_NODE_SWITCH)
+        continue;
+      uint32_t r = w->rep[u];
+      if (r != v && w->cnt[r] && w->ep[r] > w->ep[v])
+        return 1;
+    });
+  return 0;
+}
+
 /* Step 3: components of the switch graph, their fullest unit, the seeds. */
 static size_t tier_seeds(const fl_fabric *fab, tier_work *w) {
   size_t seeds = 0;
@@ -271,10 +288,15 @@ static size_t tier_seeds(const fl_fabric *fab, tier_work *w) {
           w->queue[seeds + tail++] = w->rep[u];
         });
     }
+    /* candidates: at least half the endpoints of the fullest unit */
+    for (size_t i = 0; i < tail; i++) {
+      fl_id v = w->queue[first + i];
+      w->cnt[v] = best > 0 && (uint64_t)w->ep[v] * 2 >= best;
+    }
     /* keep the seeds of this component at the front of the queue */
     for (size_t i = 0; i < tail; i++) {
       fl_id v = w->queue[first + i];
-      if (best > 0 && (uint64_t)w->ep[v] * 2 >= best) {
+      if (w->cnt[v] && !outranked(fab, w, v)) {
         w->dist[v] = 0;
         w->queue[seeds++] = v;
       }
