@@ -305,6 +305,22 @@ static int build_nodes(const fl_host_api *api, fd_model *m) {
   return 0;
 }
 
+int fd_multi_fed(const char *s) {
+  const char *plus = strchr(s, '+');
+  if (!plus)
+    return 0;
+  /* two different non-empty parts suffice */
+  size_t n0 = (size_t)(plus - s);
+  for (const char *p = plus + 1; *p;) {
+    const char *e = strchr(p, '+');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n0 && n && (n != n0 || strncmp(p, s, n) != 0))
+      return 1;
+    p = e ? e + 1 : p + n;
+  }
+  return 0;
+}
+
 static int valcmp(const char *a, const char *b) {
   int c = fd_natcmp(a, b);
   return c ? c : strcmp(a, b);
@@ -342,12 +358,12 @@ static int build_values(const fl_host_api *api, fd_model *m,
     uint32_t a = 0, b = 0;
     for (fl_id v = 0; v < m->nn; v++) {
       const char *s = api->attr(f, FL_ENT_NODE, v, key);
-      if (s && *s)
+      if (s && *s && !fd_multi_fed(s))
         nv[a++] = (str_node){s, v};
     }
     for (fl_id l = 0; l < m->nl; l++) {
       const char *s = api->attr(f, FL_ENT_LINK, l, key);
-      if (s && *s)
+      if (s && *s && !fd_multi_fed(s))
         lv[b++] = (str_node){s, l};
     }
     qsort(nv, a, sizeof *nv, cmp_str_node);
