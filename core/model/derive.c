@@ -118,10 +118,10 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  *  3. Per connected component of the switch graph (switch-to-switch cables
  *     only), the seed leaves are the units holding at least half as many
  *     endpoints as the fullest unit of that component ("the leaves that hold
- *     most compute endpoints"), except a unit cabled to such a unit with
- *     more endpoints (a spine carrying a few service hosts: leaves are not
- *     cabled to leaves). A component with no endpoints at all has no tiers
- *     (FL_TIER_UNKNOWN).
+ *     most compute endpoints"), except a unit cabled to two or more such
+ *     units with more endpoints (a spine carrying a few service hosts:
+ *     leaves are not cabled to several leaves). A component with no
+ *     endpoints at all has no tiers (FL_TIER_UNKNOWN).
  *  4. Multi-source BFS from the seeds over switch-to-switch cables: tier =
  *     1 + distance.
  *  5. A unit that is not a seed but carries endpoints, sits at distance 2 and
@@ -248,16 +248,22 @@ static void tier_units(const fl_fabric *fab, tier_work *w) {
   }
 }
 
-/* A candidate cabled to a candidate with more endpoints is above a leaf (a
- * spine with service hosts), not a leaf itself: leaves are not cabled to
- * each other. cnt[] flags the candidates. */
-static int outranked(const fl_fabric *fab, const tier_work *w, fl_id v) {
+/* A candidate cabled to two or more candidates with more endpoints is
+ * above them (a spine carrying a few service hosts), not a leaf: leaves are
+ * not cabled to several leaves. Two leaves cabled to each other (a small
+ * flat fabric) stay leaves. cnt[] flags the candidates; mark[] is stamped
+ * with epoch n + v + 1 (step 5 uses v + 1) to count each neighbour once. */
+static int outranked(const fl_fabric *fab, tier_work *w, fl_id v) {
+  uint32_t above = 0, epoch = (uint32_t)(w->n + v + 1);
   for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
     FOR_CABLES(fab, m, u, {
       if (fab->nodes[u].kind != FL_NODE_SWITCH)
         continue;
       uint32_t r = w->rep[u];
-      if (r != v && w->cnt[r] && w->ep[r] > w->ep[v])
+      if (r == v || !w->cnt[r] || w->ep[r] <= w->ep[v] || w->mark[r] == epoch)
+        continue;
+      w->mark[r] = epoch;
+      if (++above >= 2)
         return 1;
     });
   return 0;
@@ -389,6 +395,12 @@ static void tier_irregular(fl_fabric *fab, const tier_work *w) {
         w->ep[i] > 0 && fab->nodes[i].tier != FL_TIER_UNKNOWN &&
         fab->nodes[i].tier > 1)
       fab->shape_upper_hosts++;
+}
+
+void fl_shape_facts_get(const fl_fabric *fab, fl_shape_facts *out) {
+  out->flat_links = fab->shape_flat_links;
+  out->skip_links = fab->shape_skip_links;
+  out->upper_endpoint_switches = fab->shape_upper_hosts;
 }
 
 static void tier_work_free(tier_work *w) {

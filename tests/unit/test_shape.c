@@ -47,8 +47,9 @@ static uint32_t tier(const fl_fabric *f, const char *name) {
 }
 
 /* 2 leaves x 4 hosts, 2 spines; a UFM host and a storage host on spine 0, a
- * management leaf with 1 host (too few to be a seed) and one uplink to each spine, a SHARP AN on
- * every switch. Old tiers: spine-0 a leaf (1 hop from the UFM host). */
+ * management leaf with 1 host (too few to be a seed) and one uplink to each
+ * spine, a SHARP AN on every switch. Old tiers: spine-0 a leaf (1 hop from the
+ * UFM host). */
 static fl_fabric *service_fabric(void) {
   fl_fabric *f = fl_fabric_new();
   fl_id sp[2] = {node(f, FL_NODE_SWITCH, "spine-0"),
@@ -151,6 +152,32 @@ static void test_tiers_director_one_unit(void **state) {
   fl_fabric_free(f);
 }
 
+/* Two switches with hosts cabled to each other (twice), as in the 2007
+ * ibnetdiscover man-page example: a flat fabric, both leaves, although one
+ * carries fewer hosts. */
+static void test_tiers_flat_pair(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id a = node(f, FL_NODE_SWITCH, "isr9024"),
+        b = node(f, FL_NODE_SWITCH, "sw6ib4");
+  for (uint32_t h = 0; h < 3; h++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "a%u mlx4_0", h);
+    cable(f, a, h + 1, node(f, FL_NODE_CA, nm), 1);
+  }
+  for (uint32_t h = 0; h < 2; h++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "b%u mlx4_0", h);
+    cable(f, b, h + 1, node(f, FL_NODE_CA, nm), 1);
+  }
+  cable(f, a, 10, b, 7);
+  cable(f, a, 11, b, 8);
+  finalize(f);
+  assert_int_equal(tier(f, "isr9024"), 1);
+  assert_int_equal(tier(f, "sw6ib4"), 1);
+  fl_fabric_free(f);
+}
+
 /* Two switches joined only through a dual-port HCA: two subnets. */
 static void test_ca_does_not_forward(void **state) {
   (void)state;
@@ -212,6 +239,7 @@ int main(void) {
       cmocka_unit_test(test_tiers_service_hosts),
       cmocka_unit_test(test_tiers_core_with_host),
       cmocka_unit_test(test_tiers_director_one_unit),
+      cmocka_unit_test(test_tiers_flat_pair),
       cmocka_unit_test(test_ca_does_not_forward),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
