@@ -109,4 +109,34 @@ check_json "$S/superpod-2tier.ibnetdiscover"
 expect_eq "$(count topology.same-tier-link)$(count ecmp-balance.group-width)" 00 "2-tier: no same-tier, no group-width"
 expect_eq "$(jget "$TMP/j.json" "=[f['nodes'][0] for f in d['findings'] if f['rule'] in ('ecmp-balance.oversubscription','ecmp-balance.uplink-asymmetry')]")" "['mgmt-leaf-01', 'mgmt-leaf-01']" "2-tier ecmp findings"
 
+# ---- a dual-homed HCA must not hide a leaf's single uplink ------------------
+# (design XML: no generator makes this shape; a CA does not forward, so
+# leaf-1's one cable to spine-1 is a bridge although d1 also sits on leaf-2)
+cat >"$TMP/dualhome.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<fabric xmlns="urn:fabriclint:design:1" version="1" name="dual-homed-hca">
+  <node kind="switch" name="spine-1" ports="8" tier="2"/>
+  <node kind="switch" name="spine-2" ports="8" tier="2"/>
+  <node kind="switch" name="leaf-1" ports="8" tier="1"/>
+  <node kind="switch" name="leaf-2" ports="8" tier="1"/>
+  <node kind="switch" name="leaf-3" ports="8" tier="1"/>
+  <node kind="ca" name="h1 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="h2 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="h3 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="d1 mlx5_0" ports="2" tier="0"/>
+  <link a="leaf-1" a-port="7" b="spine-1" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="7" b="spine-1" b-port="2" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="8" b="spine-2" b-port="2" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="7" b="spine-1" b-port="3" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="8" b="spine-2" b-port="3" width="4x" speed="HDR"/>
+  <link a="leaf-1" a-port="1" b="h1 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="1" b="h2 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="1" b="h3 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-1" a-port="2" b="d1 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="2" b="d1 mlx5_0" b-port="2" width="4x" speed="HDR"/>
+</fabric>
+XML
+check_json --rules 'failure-domains.*' "$TMP/dualhome.xml"
+expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 1 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA: SPOFs seen"
+
 finish
