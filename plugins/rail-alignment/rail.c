@@ -1267,10 +1267,18 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 0;
   uint32_t *rails = calloc(a->n_sus, sizeof *rails);
   uint32_t *per_leaf = calloc(a->n_sus, sizeof *per_leaf);
-  if (!rails || !per_leaf) {
-    free(rails), free(per_leaf);
+  uint8_t *unknown = calloc(a->n_sus, 1);
+  if (!rails || !per_leaf || !unknown) {
+    free(rails), free(per_leaf), free(unknown);
     api->fail(ctx, "out of memory");
     return 1;
+  }
+  /* an SU with NICs that could not be placed (rail-alignment.unresolved)
+   * has an unknown shape: its leaves look emptier than they are */
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    int32_t L = a->leaf_of_node[a->nics[i].leaf];
+    if (a->nics[i].unresolved && L >= 0)
+      unknown[a->leaves[L].su] = 1;
   }
   for (uint32_t L = 0; L < a->n_leaves; L++) {
     const leaf *lf = &a->leaves[L];
@@ -1298,7 +1306,8 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
-    if (!rails[s] || (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
+    if (!rails[s] || unknown[s] ||
+        (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
       continue;
     fl_id node = FL_NONE;
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
@@ -1323,7 +1332,7 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
     jb_free(&ev);
   }
-  free(rails), free(per_leaf);
+  free(rails), free(per_leaf), free(unknown);
   return rc;
 }
 

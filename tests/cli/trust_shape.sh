@@ -62,6 +62,7 @@ expect_eq "$(jget "$TMP/i.json" "['shape']['regular']")" True "c11 shape regular
 check_json "$E"
 expect_eq "$(count rail-alignment.cross-rail)" 0 "c11: no cross-rail"
 expect_eq "$(count rail-alignment.mixed-leaf)" 0 "c11: no mixed-leaf"
+expect_eq "$(count rail-alignment.su-shape)" 0 "c11: SUs with unresolved NICs are not judged smaller"
 expect_eq "$(count rail-alignment.unresolved warning)" 2 "c11: mixed descs unresolved"
 expect_grep <(msgs rail-alignment.unresolved) 'device named unlike the other NICs'
 expect_grep <(msgs rail-alignment.unresolved) 'no host name in the node description'
