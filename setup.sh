@@ -2,6 +2,8 @@
 # setup.sh — install what is missing (Debian 12), configure and build.
 # Idempotent: installs only absent packages, rebuilds incrementally.
 # Usage: ./setup.sh [BUILD_DIR]   (default: build)
+# FL_CMAKE_ARGS (environment): extra CMake options for the configure step,
+# e.g. FL_CMAKE_ARGS="-DFABRICLINT_WERROR=ON" (what .ci/run uses).
 set -eu
 cd "$(dirname "$0")"
 BUILD=${1:-build}
@@ -25,6 +27,7 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# shellcheck disable=SC2086 # FL_CMAKE_ARGS is a list of options
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${FL_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 echo "setup: built $BUILD/fabriclint"

@@ -57,7 +57,7 @@ chmod 755 "$work" # lldpcli drops to the _lldpd user, which must reach the socke
 ibsim_pid=""
 lldpd_pids=()
 netns_list=()
-NSP="fldiff$$"
+NSP="${FL_NETNS_PREFIX:-fldiff$$}"
 
 cleanup() {
   if [ -n "$ibsim_pid" ]; then

@@ -637,7 +637,8 @@ static int merge_examples(cdg *g, worker *ws, uint32_t n) {
     }
   }
   if (g->unrouted.n > 1)
-    qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
+    if (g->unrouted.n > 1)
+      qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
   if (g->unrouted.n > g->o.max_examples)
     g->unrouted.n = g->o.max_examples;
   /* forwarding loops: sort by DLID, keeping switch offsets with them */

@@ -1442,7 +1442,8 @@ static int cmp_row(const void *x, const void *y) {
 
 void fl_work_order_sort(fl_work_order *wo) {
   if (wo->n > 1)
-    qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
+    if (wo->n > 1)
+      qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
 }
 
 static void csv_field(FILE *out, const char *s, int last) {

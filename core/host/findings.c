@@ -43,7 +43,8 @@ static int cmp_rec(const void *x, const void *y) {
 
 void fl_findings_sort(fl_findings *fs) {
   if (fs->n > 1)
-    qsort(fs->v, fs->n, sizeof *fs->v, cmp_rec);
+    if (fs->n > 1)
+      qsort(fs->v, fs->n, sizeof *fs->v, cmp_rec);
 }
 
 size_t fl_findings_count(const fl_findings *fs, uint32_t sev) {

@@ -645,7 +645,8 @@ int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
     names[n++] = strdup(e->d_name);
   }
   closedir(d);
-  qsort(names, n, sizeof *names, cmp_str);
+  if (n > 1)
+    qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n && rc == FL_OK; i++) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);

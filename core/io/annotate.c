@@ -505,17 +505,18 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
       for (int i = 1; i < n && rc == FL_OK; i++) {
         if (!*cells[i])
           rc = fl_error_set(
-              err, FL_EPARSE, c->path, ln, 0,
+              err, FL_EPARSE, c->path, ln, (uint32_t)(cells[i] - line + 1),
               "header column %d is empty; expected an attribute key", i + 1);
         else if (!(keys[i - 1] = strdup(cells[i])))
           rc = fl_error_set(err, FL_ENOMEM, c->path, ln, 0, "out of memory");
-        else
+        else {
+          ncols = i; /* keys[0..ncols) are owned (freed on every path) */
           for (int j = 1; j < i && rc == FL_OK; j++)
             if (strcmp(cells[j], cells[i]) == 0)
-              rc = fl_error_set(err, FL_EPARSE, c->path, ln, 0,
+              rc = fl_error_set(err, FL_EPARSE, c->path, ln,
+                                (uint32_t)(cells[i] - line + 1),
                                 "header column `%s` appears twice", cells[i]);
-        if (rc == FL_OK)
-          ncols = i;
+        }
       }
       if (rc == FL_OK && n < 2)
         rc = fl_error_set(err, FL_EPARSE, c->path, ln, 0,

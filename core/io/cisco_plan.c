@@ -47,9 +47,11 @@
 #define PLAN_MAX_PORT_NUM 65535u
 
 /* Split canonical port @c into prefix and trailing decimal number (at most
- * PLAN_MAX_PORT_NUM). 0 when it does not end in one. */
+ * PLAN_MAX_PORT_NUM). 0 when it does not end in one (outputs then 0). */
 static int split_last_num(const char *c, size_t *plen, unsigned *num) {
   size_t n = strlen(c), i = n;
+  *plen = 0;
+  *num = 0;
   while (i > 0 && isdigit((unsigned char)c[i - 1]))
     i--;
   if (i == n)

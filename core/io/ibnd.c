@@ -1295,6 +1295,8 @@ static uint32_t sim_id(ibsim *m, const char *s, size_t len) {
 /* `"id"`: the text between the first two quotes from p. */
 static int sim_quoted(pctx *c, const char **pp, const char *e, const char **s,
                       size_t *len) {
+  *s = NULL; /* set on every path: callers read them only on FL_OK */
+  *len = 0;
   const char *p = memchr(*pp, '"', (size_t)(e - *pp));
   if (!p)
     return perr(c, *pp, "expected a quoted node id");

@@ -380,7 +380,8 @@ static int sort_ports(fl_fabric *fab, fl_error *err) {
   for (size_t i = 0; i < n; i++)
     keys[i] =
         (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
-  qsort(keys, n, sizeof *keys, cmp_port_key);
+  if (n > 1)
+    qsort(keys, n, sizeof *keys, cmp_port_key);
   for (size_t i = 0; i < n; i++) {
     newid[keys[i].old] = (uint32_t)i;
     np[i] = fab->ports[keys[i].old];

@@ -141,7 +141,8 @@ static int copy_sorted(const igraph_vector_int_t *v, fl_id *out, uint32_t *n,
   for (igraph_integer_t i = 0; i < len; i++)
     if ((size_t)VECTOR(*v)[i] < limit)
       out[k++] = (fl_id)VECTOR(*v)[i];
-  qsort(out, k, sizeof *out, cmp_u32);
+  if (k > 1)
+    qsort(out, k, sizeof *out, cmp_u32);
   *n = (uint32_t)k;
   return FL_OK;
 }

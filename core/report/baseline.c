@@ -87,7 +87,8 @@ int fl_baseline_load(fl_baseline *b, const char *path, fl_error *err) {
     fl_baseline_free(b);
     return rc;
   }
-  qsort(b->fps, b->n, sizeof *b->fps, cmp_fp);
+  if (b->n > 1)
+    qsort(b->fps, b->n, sizeof *b->fps, cmp_fp);
   return FL_OK;
 }
 
@@ -153,7 +154,8 @@ int fl_baseline_write(const fl_findings *fs, const char *path, fl_error *err) {
   for (size_t i = 0; i < fs->n; i++)
     if (baselinable(&fs->v[i]))
       v[n++] = &fs->v[i];
-  qsort(v, n, sizeof *v, cmp_entry);
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_entry);
   json_t *arr = json_array();
   for (size_t i = 0; i < n; i++) {
     char fp[17];

@@ -150,7 +150,8 @@ static int cmp_rule(const void *a, const void *b) {
 
 void fl_report_rules_sort(fl_report_rule *rules, size_t n) {
   if (n > 1)
-    qsort(rules, n, sizeof *rules, cmp_rule);
+    if (n > 1)
+      qsort(rules, n, sizeof *rules, cmp_rule);
 }
 
 const char *fl_report_sarif_level(uint32_t sev) {

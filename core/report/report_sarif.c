@@ -226,7 +226,8 @@ unsigned *fl_report_occurrences(const fl_findings *fs) {
     fl_finding_fingerprint(&fs->v[i], v[i].fp);
     v[i].idx = i;
   }
-  qsort(v, fs->n, sizeof *v, cmp_fp_idx);
+  if (fs->n > 1)
+    qsort(v, fs->n, sizeof *v, cmp_fp_idx);
   for (size_t i = 0; i < fs->n; i++)
     occ[v[i].idx] = i > 0 && memcmp(v[i].fp, v[i - 1].fp, 17) == 0
                         ? occ[v[i - 1].idx] + 1

@@ -11,11 +11,10 @@
  * one destination form an in-tree; fabriclint walks each destination's tree
  * once from every traffic source, stopping where it joins a part already
  * walked, so the whole analysis costs O(switches x destinations) and never
- * enumerates source-destination paths (../shared/notes/performance-anchors.md
- * §1.4). Dependencies are de-duplicated per switch (in port, out port), and
- * strongly connected components are found once at the end (Tarjan, 1972);
- * every non-trivial component is one independent credit loop, reported with
- * one concrete cycle.
+ * enumerates source-destination paths. Dependencies are de-duplicated per
+ * switch (in port, out port), and strongly connected components are found once
+ * at the end (Tarjan, 1972); every non-trivial component is one independent
+ * credit loop, reported with one concrete cycle.
  *
  * Routing used: the loaded LFTs, or, for a design with no dumps, the
  * reference routing "all minimal next hops" (the union of every shortest

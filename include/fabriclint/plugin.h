@@ -38,7 +38,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 0u
+#define FL_ABI_MINOR 1u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -72,7 +72,7 @@ typedef struct fl_ctx fl_ctx;
  * @default_value: the default as text ("1", "0.5", "4x"), or NULL for none.
  * @unit: unit of the value ("Gb/s", "ports", "lanes", "%"), or NULL.
  * @doc: one sentence.
- * @min_value/@max_value (added after 1.0; hosts of ABI 1.0 ignore them): the
+ * @min_value/@max_value (ABI 1.1; hosts of ABI 1.0 ignore them): the
  *   inclusive range of an FL_PARAM_INT or FL_PARAM_DOUBLE value as text
  *   ("0", "100", "1e6"), or NULL for no bound. The host refuses, with exit 2
  *   naming the parameter and this range, a --param or policy value outside

@@ -213,7 +213,8 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     keys[s].up_g = caps[s].up_g;
   }
   nk = v->ns;
-  qsort(keys, nk, sizeof *keys, upkey_cmp);
+  if (nk > 1)
+    qsort(keys, nk, sizeof *keys, upkey_cmp);
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     uint32_t t = v->tier[s];

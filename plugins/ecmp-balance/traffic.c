@@ -467,7 +467,8 @@ static int ring_flows(tr_ws *w) {
     k[e].rail = rail ? rail : "";
     k[e].ep = e;
   }
-  qsort(k, v->ne, sizeof *k, ring_cmp);
+  if (v->ne > 1)
+    qsort(k, v->ne, sizeof *k, ring_cmp);
   w->nf = 0;
   for (uint32_t i = 0; i < v->ne;) {
     uint32_t j = i;

@@ -82,7 +82,8 @@ static int cmp_nat(const void *x, const void *y) {
 
 /* Listed names in natural order ("node2" before "node10"). */
 static void hs_sort(host_set *h) {
-  qsort(h->name, h->n, sizeof *h->name, cmp_nat);
+  if (h->n > 1)
+    qsort(h->name, h->n, sizeof *h->name, cmp_nat);
 }
 
 /* How messages name a pod: `pod "1"`, or `the pod of leaf "x"` when derived. */
@@ -258,7 +259,8 @@ static int report_ap(const fl_host_api *api, fl_ctx *ctx, const fd_model *m,
   uint32_t rest = m->comp_ep[m->comp[p]] - m->ep[p] - sep_ep;
   if (p != root && rest)
     pc[np++] = (piece){FD_NONE, rest};
-  qsort(pc, np, sizeof *pc, cmp_piece);
+  if (np > 1)
+    qsort(pc, np, sizeof *pc, cmp_piece);
   /* every piece but the largest is cut off */
   host_set hs;
   memset(&hs, 0, sizeof hs);
@@ -538,7 +540,8 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx,
     if (j == ng)
       g[ng++] = (grp){c, cnt[c]};
   }
-  qsort(g, ng, sizeof *g, cmp_grp);
+  if (ng > 1)
+    qsort(g, ng, sizeof *g, cmp_grp);
   for (uint32_t j = 0; j < ng; j++)
     gidx[g[j].comp] = j;
   host_set *hs = calloc(ng, sizeof *hs);
@@ -1035,7 +1038,8 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   for (fl_id v = 0; v < m->nn; v++)
     if (m->sw[v] && m->tier[v] != FL_TIER_UNKNOWN && m->tier[v] >= 2)
       g[n++] = (sgroup){m->pod[v], m->tier[v], m->plane[v], v};
-  qsort(g, n, sizeof *g, cmp_sgroup);
+  if (n > 1)
+    qsort(g, n, sizeof *g, cmp_sgroup);
   int rc = 0;
   for (uint32_t i = 0; i < n && !rc;) {
     uint32_t j = i + 1;
@@ -1201,7 +1205,8 @@ static int check_dual_homing(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       h[n++] = e;
     }
   }
-  qsort(h, n, sizeof *h, cmp_hport);
+  if (n > 1)
+    qsort(h, n, sizeof *h, cmp_hport);
   int rc = 0;
   for (uint32_t i = 0; i < n && !rc;) {
     uint32_t j = i + 1;

@@ -178,7 +178,8 @@ static int pods_from_attrs(const fl_host_api *api, fd_model *m) {
     if (p && *p)
       v[n++] = (str_node){p, i};
   }
-  qsort(v, n, sizeof *v, cmp_str_node);
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_str_node);
   m->pods = calloc((size_t)n + 1, sizeof *m->pods);
   if (!m->pods) {
     free(v);
@@ -392,8 +393,10 @@ static int build_values(const fl_host_api *api, fd_model *m,
       if (s && *s && !fd_multi_fed(s))
         lv[b++] = (str_node){s, l};
     }
-    qsort(nv, a, sizeof *nv, cmp_str_node);
-    qsort(lv, b, sizeof *lv, cmp_str_node);
+    if (a > 1)
+      qsort(nv, a, sizeof *nv, cmp_str_node);
+    if (b > 1)
+      qsort(lv, b, sizeof *lv, cmp_str_node);
     uint32_t i = 0, j = 0;
     while ((i < a || j < b) && !rc) {
       const char *val = i < a && (j >= b || valcmp(nv[i].s, lv[j].s) <= 0)

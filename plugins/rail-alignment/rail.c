@@ -46,9 +46,9 @@
  * ----------------------------------------------------------------- */
 
 typedef struct map_ent {
-  char device[32];
-  char rail[16]; /* "-" for non-compute */
-  char role[16];
+  char device[64];
+  char rail[32]; /* "-" for non-compute */
+  char role[32];
 } map_ent;
 
 typedef struct rail_map {
@@ -58,6 +58,65 @@ typedef struct rail_map {
   char name[64];
 } rail_map;
 
+#define MAP_LINE_MAX 1024
+
+/* Copy the next blank-separated token of @line from *@pos into @out (size
+ * @size). 0 at the end of the line, 1 copied, -1 too long (*@col = its
+ * 1-based column either way). */
+static int map_token(const char *line, size_t *pos, char *out, size_t size,
+                     size_t *col) {
+  size_t i = *pos;
+  while (line[i] == ' ' || line[i] == '\t')
+    i++;
+  size_t b = i;
+  while (line[i] && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' &&
+         line[i] != '\n')
+    i++;
+  *pos = i;
+  *col = b + 1;
+  if (i == b)
+    return 0;
+  if (i - b >= size)
+    return -1;
+  memcpy(out, line + b, i - b);
+  out[i - b] = '\0';
+  return 1;
+}
+
+/* One map line (comment already cut) into @e. 0 blank, 1 entry, -1 error
+ * in @why (path:line:col: what was expected). */
+static int map_line(const char *line, const char *path, uint32_t ln, map_ent *e,
+                    char *why, size_t size) {
+  static const char *const what[3] = {"device", "rail", "role"};
+  char *field[3] = {e->device, e->rail, e->role};
+  const size_t cap[3] = {sizeof e->device, sizeof e->rail, sizeof e->role};
+  size_t pos = 0, col = 0;
+  int k = 0;
+  for (; k < 3; k++) {
+    int r = map_token(line, &pos, field[k], cap[k], &col);
+    if (r == 0)
+      break;
+    if (r < 0) {
+      snprintf(why, size, "%s:%u:%zu: %s name longer than %zu characters", path,
+               ln, col, what[k], cap[k] - 1);
+      return -1;
+    }
+  }
+  char extra[2];
+  int more = k == 3 ? map_token(line, &pos, extra, sizeof extra, &col) : 0;
+  if (k == 0)
+    return 0;
+  if (k < 2 || more != 0) {
+    snprintf(why, size, "%s:%u:%zu: expected DEVICE RAIL [ROLE]", path, ln,
+             col);
+    return -1;
+  }
+  if (k < 3)
+    snprintf(e->role, sizeof e->role, "%s",
+             strcmp(e->rail, "-") == 0 ? "storage" : "compute");
+  return 1;
+}
+
 static int load_map_file(const char *path, rail_map *m, char *why,
                          size_t size) {
   FILE *f = fopen(path, "r");
@@ -65,31 +124,32 @@ static int load_map_file(const char *path, rail_map *m, char *why,
     snprintf(why, size, "cannot read rail map %s", path);
     return -1;
   }
-  char line[256];
+  char line[MAP_LINE_MAX];
   uint32_t ln = 0;
-  while (fgets(line, sizeof line, f)) {
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
     ln++;
+    if (!strchr(line, '\n') && !feof(f)) {
+      snprintf(why, size, "%s:%u: line longer than %d characters", path, ln,
+               MAP_LINE_MAX - 2);
+      rc = -1;
+      break;
+    }
     char *h = strchr(line, '#');
     if (h)
       *h = '\0';
-    char dev[64], rail[64], role[64] = "compute";
-    int k = sscanf(line, "%63s %63s %63s", dev, rail, role);
-    if (k <= 0)
-      continue;
-    if (k < 2 || strlen(dev) >= sizeof m->e[0].device ||
-        strlen(rail) >= sizeof m->e[0].rail || m->n == MAX_MAP) {
-      snprintf(why, size, "%s:%u: expected DEVICE RAIL [ROLE]", path, ln);
-      fclose(f);
-      return -1;
-    }
-    map_ent *e = &m->e[m->n++];
-    snprintf(e->device, sizeof e->device, "%s", dev);
-    snprintf(e->rail, sizeof e->rail, "%s", rail);
-    snprintf(e->role, sizeof e->role, "%s",
-             strcmp(rail, "-") == 0 && k < 3 ? "storage" : role);
+    map_ent e;
+    int r = map_line(line, path, ln, &e, why, size);
+    if (r < 0)
+      rc = -1;
+    else if (r > 0 && m->n == MAX_MAP) {
+      snprintf(why, size, "%s:%u: more than %d entries", path, ln, MAX_MAP);
+      rc = -1;
+    } else if (r > 0)
+      m->e[m->n++] = e;
   }
   fclose(f);
-  return 0;
+  return rc;
 }
 
 /* Profiles ship beside the plugin: <plugin dir>/rail-alignment-profiles/. */
@@ -414,8 +474,10 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     }
     a->nics[a->n_nics++] = x;
   }
-  qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
-  qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
+  if (a->n_labels > 1)
+    qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
+  if (a->n_hosts > 1)
+    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
   return 0;
 }
 
@@ -720,7 +782,8 @@ static int build_groups(analysis *a) {
   for (uint32_t i = 0; i < a->n_nics; i++)
     keys[i] = (port_key){(uint32_t)a->leaf_of_node[a->nics[i].leaf],
                          a->nics[i].leaf_port, i};
-  qsort(keys, a->n_nics, sizeof *keys, cmp_port_key);
+  if (a->n_nics > 1)
+    qsort(keys, a->n_nics, sizeof *keys, cmp_port_key);
   for (uint32_t i = 0; i < a->n_nics; i++) {
     a->leaf_idx[i] = keys[i].idx;
     a->leaf_off[keys[i].leaf + 1]++;

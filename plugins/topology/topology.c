@@ -322,7 +322,8 @@ static int check_dup_guid(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     return 1;
   }
   size_t n = collect_guids(api, f, v);
-  qsort(v, n, sizeof *v, cmp_guid);
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_guid);
   int rc = 0;
   for (size_t i = 0; i < n && !rc;) {
     size_t j = i + 1;
@@ -844,7 +845,8 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     else
       v[n++] = (lid_ent){lid, lid + (1u << (api->port_lmc(f, p) & 7)) - 1, p};
   }
-  qsort(v, n, sizeof *v, cmp_lid);
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_lid);
   uint32_t far = 0; /* the entry whose range reaches farthest so far */
   for (uint32_t i = 1; i < n && !rc; i++) {
     if (v[i].lo <= v[far].hi)

@@ -1,8 +1,10 @@
-# check/info on real dumps (../shared/external) and scripted edits of them:
+# check/info on real dumps (tests/data/external) and scripted edits of them:
 # exit codes 0/1/2, exact counts, findings naming nodes, determinism.
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
-[ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out \
+  NVIDIA__topograph__tests__output__ibnetdiscover__example-bad.out \
+  jabl__ibtopotool__tests__1.topo Mellanox__ufm_sdk_3.0__topo__small_topo_file
 
 # Independent counts with grep: 40 switches, 582 CAs, 2228 port lines = 1114 cables
 expect_eq "$(grep -c '^Switch' "$EX")" 40 "grep switches"

@@ -3,7 +3,7 @@
 # deterministic and sorted.
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
-[ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so"
 sed '11d' "$EX" > "$TMP/one.out"       # one one-sided cable
 sed '11d;30d' "$EX" > "$TMP/two.out"   # ... and a second one

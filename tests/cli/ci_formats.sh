@@ -3,7 +3,7 @@
 # stable fingerprints and byte-identical output for every format.
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
-[ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 PY=/usr/bin/python3 # Debian's, with python3-jsonschema (setup.sh)
 SCHEMA="$FL_SRC/tests/cli/ci_sarif_schema.json"
 # Only the topology plugin and the test plugin "good" (a finding with no

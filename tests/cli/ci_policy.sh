@@ -2,7 +2,7 @@
 # waivers with expiry; every mistake is exit 2 with file:line:col.
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
-[ -r "$EX" ] || { echo "external dumps not found at $FL_EXTERNAL"; exit 1; }
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 PY=/usr/bin/python3
 PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so --plugin $FL_BUILD/tests/plugins/good.so"
 NTOPO=$("$FL" rules --no-builtin-plugins --plugin "$FL_BUILD/plugins/topology.so" --format json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["plugins"][0]["rules"]))')

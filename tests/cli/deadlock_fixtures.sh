@@ -3,6 +3,7 @@
 # ibdmchk, see docs/deadlock-verdicts.md). Every reported cycle is
 # re-verified against the LFT dump by an independent parser.
 . "$(dirname "$0")/lib.bash"
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 FX="$FL_SRC/tests/fixtures/routing"
 D="--rules deadlock.* --format json"
 

@@ -13,7 +13,12 @@
 # 6. Malformed inputs and usage errors: exit 2 with file:line messages.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-ext=${FL_EXTERNAL:-$src/../shared/external}
+ext=$FL_EXTERNAL
+need_external datacenter__acitoolkit__applications__cableplan__cable_plan.xml \
+  datacenter__acitoolkit__applications__cableplan__cable_plan2.xml \
+  datacenter__acitoolkit__applications__cableplan__test.xml \
+  nmorey__ibutils__ibdm__Clusters__Buffalo8.topo nmorey__ibutils__ibdiag__demo__network.topo \
+  napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors__normal__get-lldp-neighbors-information.xml
 d=$src/fabrics/diff
 fx=$src/tests/fixtures/diff
 

@@ -13,7 +13,8 @@
 #    no move onto the occupied port.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-ext=${FL_EXTERNAL:-$src/../shared/external}
+ext=$FL_EXTERNAL
+need_external datacenter__acitoolkit__applications__cableplan__cable_plan2.xml
 nm=$src/tests/fixtures/diff/names
 
 # ---- 1. self-diff of every sample ----------------------------------------

@@ -1,6 +1,7 @@
 # tests/cli/lib.bash — helpers for the command-line tests (sourced).
 # Environment from ctest: FL (the executable), FL_SRC, FL_BUILD, FL_EXTERNAL.
 set -u
+: "${FL_EXTERNAL:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/external" && pwd)}"
 FAILS=0
 PASSES=0
 TMP=$(mktemp -d)
@@ -27,6 +28,17 @@ expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', w
 # Python expression over the parsed document d.
 jget() {
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); e=sys.argv[2]; print(eval(e[1:] if e.startswith('=') else 'd' + e))" "$1" "$2"
+}
+# need_external NAME... — the public samples of tests/data/external this
+# script reads; when one is missing, report SKIP (exit 77) naming it.
+need_external() {
+  local n
+  for n in "$@"; do
+    if [ ! -r "$FL_EXTERNAL/$n" ]; then
+      echo "SKIP: public sample $n is missing from $FL_EXTERNAL (see tests/data/external/PROVENANCE.md)"
+      exit 77
+    fi
+  done
 }
 finish() {
   echo "$PASSES passed, $FAILS failed"

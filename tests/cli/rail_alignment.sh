@@ -54,5 +54,20 @@ expect_grep "$TMP/err" "unknown profile 'nope'"
 # a user map with a bad line
 printf 'mlx5_0 0\nmlx5_3\n' > "$TMP/bad.map"
 expect_rc 2 "$FL" check $R --param rail-alignment.map="$TMP/bad.map" "$F/rail-su.ibnetdiscover"
-expect_grep "$TMP/err" "bad.map:2: expected DEVICE RAIL \[ROLE\]"
+expect_grep "$TMP/err" "bad.map:2:7: expected DEVICE RAIL \[ROLE\]"
+printf 'mlx5_0 0 compute extra\n' > "$TMP/bad4.map"
+expect_rc 2 "$FL" check $R --param rail-alignment.map="$TMP/bad4.map" "$F/rail-su.ibnetdiscover"
+expect_grep "$TMP/err" "bad4.map:1:18: expected DEVICE RAIL \[ROLE\]"
+# long names in a map are kept whole (a role of 26 characters selects the
+# compute NICs: the swap is found), or refused with their column, never cut
+role=gpu-backend-compute-fabric
+grep -v '^#' "$FL_SRC/plugins/rail-alignment/profiles/dgx-h100.map" |
+  sed "s/^\(mlx5_[0-9]* [0-9]\)\$/\1 $role/" > "$TMP/long.map"
+expect_eq "$(grep -c " $role\$" "$TMP/long.map")" 8 "long-role map lines"
+expect_rc 1 "$FL" check $R --param rail-alignment.map="$TMP/long.map" \
+  --param rail-alignment.compute-roles=$role "$F/broken/rail-swap.ibnetdiscover"
+expect_eq "$(findings)" "[('rail-alignment.swapped', 'error')]" "long role: swap found"
+printf '# roles\nmlx5_0 0 %s\n' "$role-and-then-some-more" > "$TMP/toolong.map"
+expect_rc 2 "$FL" check $R --param rail-alignment.map="$TMP/toolong.map" "$F/rail-su.ibnetdiscover"
+expect_grep "$TMP/err" "toolong.map:2:10: role name longer than 31 characters"
 finish

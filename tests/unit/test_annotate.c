@@ -219,7 +219,7 @@ static void test_errors(void **state) {
        ":3:1: unknown node \"leaf-99\""},
       {"e2.csv", "node,rack\nleaf-01,R1,extra\n",
        ":2: 3 fields, but the header has 2"},
-      {"e3.csv", "node,,rack\n", ":1: header column 2 is empty"},
+      {"e3.csv", "node,,rack\n", ":1:6: header column 2 is empty"},
       {"e4.csv", "node,rack\n\"leaf-01,R1\n", ":2: bad CSV record"},
       {"e5.csv", "node\nleaf-01\n", "names no attribute column"},
       {"e6.yaml", "nodes:\n  leaf-01: R1\n",

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "external.h"
 #include "tmpdir.h"
 
 #include "alias.h"
@@ -23,7 +24,6 @@
 #include "fabriclint/load.h"
 #include "loaders.h"
 
-#define EXT(name) FL_EXTERNAL_DIR "/" name
 #define SRC(name) FL_SOURCE_DIR "/" name
 
 static fl_fabric *load_ok(const char *path) {
@@ -424,6 +424,27 @@ static void test_diff_guid(void **state) {
 }
 
 int main(void) {
+  const char *const samples[] = {
+      EXT("nmorey__ibutils__ibdiag__demo__network.topo"),
+      EXT("nmorey__ibutils__ibdm__Clusters__Buffalo8.topo"),
+      EXT("jabl__ibtopotool__tests__3.topo"),
+      EXT("napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_"
+          "neighbors__normal__get-lldp-neighbors-information.xml"),
+      EXT("napalm-automation__napalm__test__junos__mocked_data__test_get_"
+          "lldp_neighbors__old_without_remote_port_id__get-lldp-"
+          "neighbors-information.xml"),
+      EXT("napalm-automation__napalm__test__junos__mocked_data__test_get_"
+          "lldp_neighbors_detail__ex9208_qfx10008__get-lldp-interface-"
+          "neighbors.xml"),
+      EXT("napalm-automation__napalm__test__junos__mocked_data__test_get_"
+          "lldp_neighbors_detail__normal_ex_fx_srx__get-lldp-interface-"
+          "neighbors-information.xml"),
+      EXT("datacenter__acitoolkit__applications__cableplan__cable_plan.xml"),
+      EXT("datacenter__acitoolkit__applications__cableplan__cable_plan2.xml"),
+      NULL};
+  int skip = need_external(samples);
+  if (skip)
+    return skip;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alias),
       cmocka_unit_test(test_topo_samples),

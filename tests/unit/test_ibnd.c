@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "external.h"
 #include "tmpdir.h"
 
 #include "fabriclint/fabric.h"
@@ -26,7 +27,6 @@
 #include "fabriclint/write.h"
 #include "nodemap.h"
 
-#define EXT(name) FL_EXTERNAL_DIR "/" name
 #define EXAMPLE                                                                \
   EXT("NVIDIA__topograph__tests__output__ibnetdiscover__example.out")
 #define EXAMPLE_BAD                                                            \
@@ -701,6 +701,13 @@ static void test_ibsim(void **state) {
 }
 
 int main(void) {
+  const char *const samples[] = {EXAMPLE,        EXAMPLE_BAD,   TOPO("1"),
+                                 TOPO("2"),      TOPO("3"),     TOPO("4"),
+                                 SMALL,          PORTS("test"), PORTS("test2"),
+                                 PORTS("test3"), NULL};
+  int skip = need_external(samples);
+  if (skip)
+    return skip;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_example_out),
       cmocka_unit_test(test_example_bad),

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "external.h"
+
 #include "tmpdir.h"
 
 #include "build.h"
@@ -32,7 +34,7 @@
 #define FIX(name) FL_SOURCE_DIR "/tests/fixtures/routing-loaders/" name
 #define MINHOP(n) FIX("minhop/" n)
 #define LASH(n)   FIX("lash-qos/" n)
-#define OSM_FDBS  FL_EXTERNAL_DIR "/nmorey__ibutils__ibdm__Clusters__osm.fdbs"
+#define OSM_FDBS  EXT("nmorey__ibutils__ibdm__Clusters__osm.fdbs")
 
 #define LEAF1 0x0002c90301000001ull /* leaf-p01-01, LID 2 in both runs */
 #define CA1   0x0002c90302000002ull /* node0001 mlx5_0 (port GUID +1) */
@@ -554,6 +556,10 @@ static void test_detection(void **state) {
 }
 
 int main(void) {
+  const char *const samples[] = {OSM_FDBS, NULL};
+  int skip = need_external(samples);
+  if (skip)
+    return skip;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lfts_opensm_exact),
       cmocka_unit_test(test_lfts_same_from_every_tool),
