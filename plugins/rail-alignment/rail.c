@@ -491,6 +491,7 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
  *     cufm, sm, opensm -> ufm; login -> login; storage, stor, nfs, lustre ->
  *     storage; cache -> cache; mgmt, mgt, management, admin, head, bastion,
  *     slurm -> management;
+ *     (skipped when most hosts have such a word: a naming convention);
  *  2. else a host with one NIC while most hosts have two or more -> service.
  * Parameter infer-roles=0 turns the guess off. */
 
@@ -557,16 +558,20 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
         strcmp(a->nics[i].role, "compute") != 0)
       given[h] = 1;
   }
-  uint32_t multi = 0;
-  for (uint32_t h = 0; h < nh; h++)
+  uint32_t multi = 0, named = 0;
+  for (uint32_t h = 0; h < nh; h++) {
     multi += cnt[h] >= 2;
+    named += !given[h] && role_by_name(a->hosts[h]) != NULL;
+  }
+  /* a service word in most host names is a naming convention, not a role */
+  int by_name = named * 2 <= nh;
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     const char *host = api->node_system(f, x->node);
     int32_t h = find_sorted(a->hosts, nh, host);
     if (h < 0 || given[h])
       continue;
-    const char *r = role_by_name(host);
+    const char *r = by_name ? role_by_name(host) : NULL;
     if (r)
       guess_role(x, r);
     else if (cnt[h] == 1 && multi * 2 > nh)
@@ -1547,8 +1552,8 @@ static const fl_param_def P_ROLES = {
     "compute-roles",
     "compute",
     NULL,
-    "comma-separated roles whose NICs sit on compute rails (others, e.g. "
-    "storage, must not land on rail leaves)",
+    "comma-separated roles whose NICs sit on compute rails (others are left "
+    "out of the rail rules; on RoCE they must not land on rail leaves)",
     NULL,
     NULL};
 static const fl_param_def P_INFER_ROLES = {

@@ -43,6 +43,11 @@ expect_eq "$(count rail-alignment.cross-rail error)" 1 "c07 cross-rail"
 expect_grep <(msgs rail-alignment.cross-rail) '^"node-02 mlx5_1" \(rail mlx5_1\) is cabled to "su1-leaf-r2" port 8, .*move it to "su1-leaf-r1" port 2'
 expect_eq "$(msgs rail-alignment.incomplete-host)" 'host "node-03" has no NIC on rail(s) mlx5_3' "c07 incomplete-host"
 expect_eq "$(count rail-alignment.roles)" 0 "c07: every host is compute"
+# hosts all named with a service word ("sm-02"): a naming convention, no guess
+sed 's/"node-0/"sm-0/g' "$C/c07-nccl1600-cross-rail-missing-nic/asbuilt.ibnetdiscover" >"$TMP/sm.ibnd"
+check_json "$TMP/sm.ibnd"
+expect_eq "$(count rail-alignment.roles)$(count rail-alignment.cross-rail)" 01 "c07 as sm-0N: still compute"
+expect_eq "$(msgs rail-alignment.incomplete-host)" 'host "sm-03" has no NIC on rail(s) mlx5_3' "c07 as sm-0N: incomplete-host"
 
 # ---- c08: the two crossed plane cables of gpu-03 ---------------------------
 check_json "$C/c08-nccl1453-dual-port-plane-swap/asbuilt-plan.xml"
