@@ -60,7 +60,7 @@ check_json "$TMP/oneplane.xml"
 expect_eq "$(msgs topology.disconnected)" '4 node(s) (3 switches, 1 CAs/routers) starting with "tor-r1-b" are cut off from the main part of the fabric (5 nodes); they are joined to it only through multi-port CAs, which do not forward: a separate subnet' "CAs do not forward"
 
 # ---- c11: real NDR dump; no misfiring rail verdicts -------------------------
-E=$C/c11-topograph143-ndr-dump/example.out
+E=$FL_SRC/tests/data/external/NVIDIA__topograph__tests__output__ibnetdiscover__example.out  # case c11 (in tests/data/external)
 "$FL" info --format json "$E" >"$TMP/i.json"
 expect_eq "$(jget "$TMP/i.json" "=[(t['tier'],t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 31), (2, 9)]" "c11 tiers"
 expect_eq "$(jget "$TMP/i.json" "['shape']['regular']")" True "c11 shape regular"
