@@ -10,9 +10,9 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
-#include "model/derive.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
+#include "model/derive.h"
 #include "model/hashmap.h"
 #include "report/report.h"
 
@@ -25,6 +25,7 @@ typedef struct info_stats {
   uint32_t systems;
   uint32_t tier_sw[MAX_TIER + 1], tier_ca[MAX_TIER + 1]; /* last = unknown */
   uint32_t derived;
+  fl_shape_facts shape;
   uint32_t one_sided, mismatched;
   /* link types: width x speed code */
   uint32_t types[13][32];
@@ -35,6 +36,7 @@ typedef struct info_stats {
 
 static void gather(const fl_fabric *fab, info_stats *s) {
   memset(s, 0, sizeof *s);
+  fl_shape_facts_get(fab, &s->shape);
   fl_fabric_counts_of(fab, &s->counts);
   uint32_t n = fl_fabric_node_count(fab);
   for (fl_id i = 0; i < n; i++) {
@@ -110,6 +112,13 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
       fprintf(out, " %u switches, %u CAs/routers\n", s->tier_sw[t],
               s->tier_ca[t]);
     }
+  const fl_shape_facts *sh = &s->shape;
+  if (sh->flat_links || sh->skip_links || sh->upper_endpoint_switches)
+    fprintf(out,
+            "  irregular shape: %u switch cable(s) within one tier, %u "
+            "skipping a tier, %u switch(es) above tier 1 with compute "
+            "endpoints\n",
+            sh->flat_links, sh->skip_links, sh->upper_endpoint_switches);
   fprintf(out, "links by width and speed:\n");
   char buf[32];
   for (uint32_t w = 0; w <= 12; w++)
@@ -162,6 +171,15 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                            "switches", (json_int_t)s->tier_sw[t], "cas",
                            (json_int_t)s->tier_ca[t]));
   json_object_set_new(root, "tiers", tiers);
+  fl_shape_facts sh = s->shape;
+  json_object_set_new(
+      root, "shape",
+      json_pack("{s:b,s:i,s:i,s:i}", "regular",
+                !sh.flat_links && !sh.skip_links && !sh.upper_endpoint_switches,
+                "same_tier_links", (json_int_t)sh.flat_links,
+                "tier_skipping_links", (json_int_t)sh.skip_links,
+                "upper_switches_with_endpoints",
+                (json_int_t)sh.upper_endpoint_switches));
   json_t *types = json_object();
   char buf[32];
   for (uint32_t w = 0; w <= 12; w++)

@@ -102,53 +102,361 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
          NULL;
 }
 
-int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
-  size_t n = fab->n_nodes;
-  uint32_t *dist = malloc((n ? n : 1) * sizeof *dist);
-  fl_id *queue = malloc((n ? n : 1) * sizeof *queue);
-  if (!dist || !queue) {
-    free(dist);
-    free(queue);
-    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+/* ---- tiers ----------------------------------------------------------------
+ *
+ * The old rule, "1 + hop distance from the nearest CA", ranks every switch
+ * that carries a CA as a leaf: a fabric whose service hosts (UFM, storage,
+ * login) hang off core switches then gets one switch per "tier" and every
+ * rule reading tiers judges the wrong switches. Tiers now come from the
+ * switch graph alone, as OpenSM's up*\/down* ranks it from its leaves:
+ *
+ *  1. Director chassis: switches with the same chassis name (the "MF0;"
+ *     system) that are cabled to each other are one unit; all its ASICs get
+ *     one tier.
+ *  2. Endpoints per unit: cables to CAs that are not SHARP Aggregation Nodes
+ *     and whose role (attribute) is absent or "compute".
+ *  3. Per connected component of the switch graph (switch-to-switch cables
+ *     only), the seed leaves are the units holding at least half as many
+ *     endpoints as the fullest unit of that component ("the leaves that hold
+ *     most compute endpoints"), except a unit cabled to two or more such
+ *     units with more endpoints (a spine carrying a few service hosts:
+ *     leaves are not cabled to several leaves). A component with no
+ *     endpoints at all has no tiers (FL_TIER_UNKNOWN).
+ *  4. Multi-source BFS from the seeds over switch-to-switch cables: tier =
+ *     1 + distance.
+ *  5. A unit that is not a seed but carries endpoints, sits at distance 2 and
+ *     whose every switch neighbour is at distance 1, is a leaf too (tier 1)
+ *     when one seed leaf is cabled to all of those neighbours: a sparsely
+ *     filled leaf or a management leaf with two uplinks. A core switch with
+ *     service hosts is cabled to spines of several pods and stays a core.
+ *
+ * Cost: O(V + E) for steps 1-4; step 5 costs the sum of the neighbours'
+ * degrees over the (few) candidate units.
+ *
+ * The shape is irregular when a switch-to-switch cable joins two units of the
+ * same tier or skips a tier; fl_derive_tiers() counts such cables and the
+ * units carrying endpoints above tier 1 (fl_fabric_shape_irregular()).
+ */
+
+typedef struct tier_work {
+  size_t n;
+  uint32_t *rep;  /* union-find parent, then the unit of each node */
+  uint32_t *next; /* next member of the same unit (UINT32_MAX ends) */
+  uint32_t *ep;   /* per unit: compute endpoints */
+  uint32_t *dist; /* per unit: distance from the seeds */
+  uint32_t *comp; /* per unit: switch-graph component */
+  uint32_t *mark, *seed_epoch, *cnt, *stamp; /* per unit: step 5 scratch */
+  uint8_t *noncompute; /* per node: role other than compute */
+  fl_id *queue;
+} tier_work;
+
+static fl_id other_node(const fl_fabric *fab, const fl_link_rec *l, fl_id p) {
+  return fab->ports[l->a == p ? l->b : l->a].node;
+}
+
+static uint32_t uf_root(uint32_t *p, uint32_t x) {
+  while (p[x] != x)
+    x = p[x] = p[p[x]];
+  return x;
+}
+
+/* Nodes whose role attribute says something else than "compute" (one pass
+ * over the attribute records; the last value set wins). */
+static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
+  memset(off, 0, fab->n_nodes);
+  uint32_t k = fl_strmap_get(&fab->atoms, "role", 4);
+  uint32_t c = fl_strmap_get(&fab->atoms, "compute", 7);
+  if (k == FL_MAP_ABSENT)
+    return;
+  uint32_t *seq = calloc(fab->n_nodes ? fab->n_nodes : 1, sizeof *seq);
+  for (size_t i = 0; i < fab->n_attrs; i++) {
+    const fl_attr_rec *a = &fab->attrs[i];
+    if (a->ent_kind != FL_ENT_NODE || a->key != k || a->id >= fab->n_nodes)
+      continue;
+    if (seq && seq[a->id] > a->seq + 1)
+      continue;
+    if (seq)
+      seq[a->id] = a->seq + 1;
+    off[a->id] = a->val != c;
   }
-  size_t head = 0, tail = 0;
-  for (size_t i = 0; i < n; i++) {
-    dist[i] = UINT32_MAX;
-    if (fab->nodes[i].kind == FL_NODE_CA &&
-        !fl_is_aggregation_node(fab, (fl_id)i)) {
-      dist[i] = 0;
-      queue[tail++] = (fl_id)i;
+  free(seq);
+}
+
+static int is_compute_ca(const fl_fabric *fab, const uint8_t *noncompute,
+                         fl_id n) {
+  return fab->nodes[n].kind == FL_NODE_CA && !fl_is_aggregation_node(fab, n) &&
+         !noncompute[n];
+}
+
+static int same_chassis(const fl_fabric *fab, fl_id a, fl_id b) {
+  const fl_node_rec *x = &fab->nodes[a], *y = &fab->nodes[b];
+  return a != b && x->kind == FL_NODE_SWITCH && y->kind == FL_NODE_SWITCH &&
+         x->system != 0 && x->system == y->system;
+}
+
+/* Runs the statements for every cable of node v, with u its far node
+ * ("continue" skips to the next cable). */
+#define FOR_CABLES(fab, v, u, ...)                                             \
+  do {                                                                         \
+    const fl_node_rec *r_ = &(fab)->nodes[v];                                  \
+    for (uint32_t k_ = 0; k_ < r_->port_recs; k_++) {                          \
+      fl_id p_ = r_->first_port + k_;                                          \
+      for (uint32_t j_ = (fab)->port_link_off[p_];                             \
+           j_ < (fab)->port_link_off[p_ + 1]; j_++) {                          \
+        fl_id u = other_node(fab, &(fab)->links[(fab)->port_links[j_]], p_);   \
+        __VA_ARGS__                                                            \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Step 1 and 2: units and their endpoint counts. */
+static void tier_units(const fl_fabric *fab, tier_work *w) {
+  for (size_t i = 0; i < w->n; i++) {
+    w->rep[i] = (uint32_t)i;
+    w->next[i] = UINT32_MAX;
+    w->ep[i] = 0;
+    w->dist[i] = UINT32_MAX;
+    w->comp[i] = UINT32_MAX;
+    w->mark[i] = w->seed_epoch[i] = 0;
+  }
+  for (size_t i = 0; i < w->n; i++) {
+    if (fab->nodes[i].kind != FL_NODE_SWITCH)
+      continue;
+    FOR_CABLES(fab, (fl_id)i, u, {
+      if (same_chassis(fab, (fl_id)i, u)) {
+        uint32_t a = uf_root(w->rep, (uint32_t)i), b = uf_root(w->rep, u);
+        if (a != b)
+          w->rep[a < b ? b : a] = a < b ? a : b;
+      }
+    });
+  }
+  for (size_t i = w->n; i-- > 0;) {
+    uint32_t r = uf_root(w->rep, (uint32_t)i);
+    w->rep[i] = r;
+    if (r != i) {
+      w->next[i] = w->next[r];
+      w->next[r] = (uint32_t)i;
     }
   }
-  while (head < tail) {
-    fl_id v = queue[head++];
-    const fl_node_rec *r = &fab->nodes[v];
-    for (uint32_t k = 0; k < r->port_recs; k++) {
-      fl_id p = r->first_port + k;
-      for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
-           j++) {
-        const fl_link_rec *l = &fab->links[fab->port_links[j]];
-        fl_id u = fab->ports[l->a == p ? l->b : l->a].node;
-        if (dist[u] != UINT32_MAX || fab->nodes[u].kind != FL_NODE_SWITCH)
-          continue;
-        dist[u] = dist[v] + 1;
-        queue[tail++] = u;
+  for (size_t i = 0; i < w->n; i++) {
+    if (fab->nodes[i].kind != FL_NODE_SWITCH)
+      continue;
+    FOR_CABLES(fab, (fl_id)i, u, {
+      if (is_compute_ca(fab, w->noncompute, u))
+        w->ep[w->rep[i]]++;
+    });
+  }
+}
+
+/* A candidate cabled to two or more candidates with more endpoints is
+ * above them (a spine carrying a few service hosts), not a leaf: leaves are
+ * not cabled to several leaves. Two leaves cabled to each other (a small
+ * flat fabric) stay leaves. cnt[] flags the candidates; mark[] is stamped
+ * with epoch n + v + 1 (step 5 uses v + 1) to count each neighbour once. */
+static int outranked(const fl_fabric *fab, tier_work *w, fl_id v) {
+  uint32_t above = 0, epoch = (uint32_t)(w->n + v + 1);
+  for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+    FOR_CABLES(fab, m, u, {
+      if (fab->nodes[u].kind != FL_NODE_SWITCH)
+        continue;
+      uint32_t r = w->rep[u];
+      if (r == v || !w->cnt[r] || w->ep[r] <= w->ep[v] || w->mark[r] == epoch)
+        continue;
+      w->mark[r] = epoch;
+      if (++above >= 2)
+        return 1;
+    });
+  return 0;
+}
+
+/* Step 3: components of the switch graph, their fullest unit, the seeds. */
+static size_t tier_seeds(const fl_fabric *fab, tier_work *w) {
+  size_t seeds = 0;
+  uint32_t ncomp = 0;
+  for (size_t root = 0; root < w->n; root++) {
+    if (fab->nodes[root].kind != FL_NODE_SWITCH || w->rep[root] != root ||
+        w->comp[root] != UINT32_MAX)
+      continue;
+    size_t head = 0, tail = 0, first = seeds;
+    uint32_t best = 0;
+    w->comp[root] = ncomp;
+    w->queue[seeds + tail++] = (fl_id)root;
+    while (head < tail) {
+      fl_id v = w->queue[seeds + head++];
+      if (w->ep[v] > best)
+        best = w->ep[v];
+      for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+        FOR_CABLES(fab, m, u, {
+          if (fab->nodes[u].kind != FL_NODE_SWITCH ||
+              w->comp[w->rep[u]] != UINT32_MAX)
+            continue;
+          w->comp[w->rep[u]] = ncomp;
+          w->queue[seeds + tail++] = w->rep[u];
+        });
+    }
+    /* candidates: at least half the endpoints of the fullest unit */
+    for (size_t i = 0; i < tail; i++) {
+      fl_id v = w->queue[first + i];
+      w->cnt[v] = best > 0 && (uint64_t)w->ep[v] * 2 >= best;
+    }
+    /* keep the seeds of this component at the front of the queue */
+    for (size_t i = 0; i < tail; i++) {
+      fl_id v = w->queue[first + i];
+      if (w->cnt[v] && !outranked(fab, w, v)) {
+        w->dist[v] = 0;
+        w->queue[seeds++] = v;
       }
     }
+    ncomp++;
   }
-  for (size_t i = 0; i < n; i++) {
+  return seeds;
+}
+
+/* Step 4: BFS over switch-to-switch cables from the seeds at queue[0..]. */
+static void tier_bfs(const fl_fabric *fab, tier_work *w, size_t tail) {
+  size_t head = 0;
+  while (head < tail) {
+    fl_id v = w->queue[head++];
+    for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+      FOR_CABLES(fab, m, u, {
+        if (fab->nodes[u].kind != FL_NODE_SWITCH ||
+            w->dist[w->rep[u]] != UINT32_MAX)
+          continue;
+        w->dist[w->rep[u]] = w->dist[v] + 1;
+        w->queue[tail++] = w->rep[u];
+      });
+  }
+}
+
+/* Step 5: is unit @v (distance 2, endpoints) a leaf under the spines of one
+ * seed leaf? Scratch arrays are stamped with epoch v + 1, so they need no
+ * reset between candidates. */
+static int under_one_seed(const fl_fabric *fab, tier_work *w, fl_id v) {
+  uint32_t nb = 0, epoch = v + 1;
+  int found = 0;
+  for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+    FOR_CABLES(fab, m, u, {
+      if (fab->nodes[u].kind != FL_NODE_SWITCH)
+        continue;
+      uint32_t s = w->rep[u];
+      if (w->dist[s] != 1)
+        return 0;
+      if (w->mark[s] != epoch) {
+        w->mark[s] = epoch;
+        nb++;
+      }
+    });
+  for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+    FOR_CABLES(fab, m, u, {
+      if (fab->nodes[u].kind != FL_NODE_SWITCH || w->mark[w->rep[u]] != epoch)
+        continue;
+      uint32_t s = w->rep[u];
+      w->mark[s] = 0; /* each neighbour unit once */
+      for (uint32_t q = s; q != UINT32_MAX; q = w->next[q])
+        FOR_CABLES(fab, q, l0, {
+          if (fab->nodes[l0].kind != FL_NODE_SWITCH || w->dist[w->rep[l0]] != 0)
+            continue;
+          uint32_t l = w->rep[l0];
+          if (w->seed_epoch[l] != epoch) {
+            w->seed_epoch[l] = epoch;
+            w->cnt[l] = 0;
+            w->stamp[l] = UINT32_MAX;
+          }
+          if (w->stamp[l] != s) {
+            w->stamp[l] = s;
+            if (++w->cnt[l] == nb)
+              found = 1;
+          }
+        });
+    });
+  return found;
+}
+
+/* Irregularity: switch-to-switch cables between units of the same tier or
+ * skipping a tier, and units with endpoints above tier 1. */
+static void tier_irregular(fl_fabric *fab, const tier_work *w) {
+  fab->shape_flat_links = fab->shape_skip_links = fab->shape_upper_hosts = 0;
+  for (size_t l = 0; l < fab->n_links; l++) {
+    fl_id a = fab->ports[fab->links[l].a].node;
+    fl_id b = fab->ports[fab->links[l].b].node;
+    if (fab->nodes[a].kind != FL_NODE_SWITCH ||
+        fab->nodes[b].kind != FL_NODE_SWITCH || w->rep[a] == w->rep[b])
+      continue;
+    uint32_t ta = fab->nodes[a].tier, tb = fab->nodes[b].tier;
+    if (ta == FL_TIER_UNKNOWN || tb == FL_TIER_UNKNOWN)
+      continue;
+    if (ta == tb)
+      fab->shape_flat_links++;
+    else if (ta > tb + 1 || tb > ta + 1)
+      fab->shape_skip_links++;
+  }
+  for (size_t i = 0; i < w->n; i++)
+    if (fab->nodes[i].kind == FL_NODE_SWITCH && w->rep[i] == i &&
+        w->ep[i] > 0 && fab->nodes[i].tier != FL_TIER_UNKNOWN &&
+        fab->nodes[i].tier > 1)
+      fab->shape_upper_hosts++;
+}
+
+void fl_shape_facts_get(const fl_fabric *fab, fl_shape_facts *out) {
+  out->flat_links = fab->shape_flat_links;
+  out->skip_links = fab->shape_skip_links;
+  out->upper_endpoint_switches = fab->shape_upper_hosts;
+}
+
+static void tier_work_free(tier_work *w) {
+  free(w->rep);
+  free(w->next);
+  free(w->ep);
+  free(w->dist);
+  free(w->comp);
+  free(w->mark);
+  free(w->seed_epoch);
+  free(w->cnt);
+  free(w->stamp);
+  free(w->queue);
+  free(w->noncompute);
+}
+
+static int tier_work_init(tier_work *w, size_t n) {
+  size_t m = n ? n : 1;
+  memset(w, 0, sizeof *w);
+  w->n = n;
+  uint32_t **arr[] = {&w->rep,        &w->next, &w->ep,    &w->dist, &w->comp,
+                      &w->seed_epoch, &w->cnt,  &w->stamp, &w->mark};
+  for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++)
+    if (!(*arr[i] = malloc(m * sizeof **arr[i])))
+      return FL_ENOMEM;
+  w->queue = malloc(m * sizeof *w->queue);
+  w->noncompute = malloc(m);
+  return w->queue && w->noncompute ? FL_OK : FL_ENOMEM;
+}
+
+int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
+  tier_work w;
+  if (tier_work_init(&w, fab->n_nodes) != FL_OK) {
+    tier_work_free(&w);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  mark_noncompute(fab, w.noncompute);
+  tier_units(fab, &w);
+  tier_bfs(fab, &w, tier_seeds(fab, &w));
+  for (size_t i = 0; i < w.n; i++)
+    if (fab->nodes[i].kind == FL_NODE_SWITCH && w.rep[i] == i && w.ep[i] > 0 &&
+        w.dist[i] == 2 && under_one_seed(fab, &w, (fl_id)i))
+      w.dist[i] = 0;
+  for (size_t i = 0; i < w.n; i++) {
     fl_node_rec *r = &fab->nodes[i];
     if (r->tier != FL_TIER_UNKNOWN)
       continue;
     if (r->kind == FL_NODE_CA)
       r->tier = 0;
-    else if (r->kind == FL_NODE_SWITCH && dist[i] != UINT32_MAX)
-      r->tier = dist[i];
+    else if (r->kind == FL_NODE_SWITCH && w.dist[w.rep[i]] != UINT32_MAX)
+      r->tier = w.dist[w.rep[i]] + 1;
     else
       continue;
     r->tier_derived = 1;
   }
-  free(dist);
-  free(queue);
+  tier_irregular(fab, &w);
+  tier_work_free(&w);
   return FL_OK;
 }

@@ -26,12 +26,31 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err);
 
 /**
  * fl_derive_tiers() — nodes without a given tier: CAs tier 0; switches
- * 1 + hop distance to the nearest CA (multi-source BFS, O(V + E)). SHARP
- * Aggregation Nodes (devid 0xcf09 or description "Aggregation Node") are
- * not seeds: every Quantum switch hosts one, which would make every switch
- * a leaf. Routers and switches no CA reaches keep FL_TIER_UNKNOWN.
+ * ranked up*\/down* from the leaves holding most compute endpoints (see
+ * derive.c for the five steps; director chassis ASICs are one switch), so
+ * service hosts on a core or a management leaf with two uplinks do not
+ * reshape the tree. SHARP Aggregation Nodes (devid 0xcf09 or description
+ * "Aggregation Node") and CAs whose role attribute is not "compute" are no
+ * endpoints. Routers and switches of a switch-graph component without
+ * endpoints keep FL_TIER_UNKNOWN. O(V + E) plus a small step for the few
+ * switches that carry endpoints but are not among the fullest leaves.
+ * Also counts the shape facts (fl_shape_facts_get()).
  */
 int fl_derive_tiers(fl_fabric *fab, fl_error *err);
+
+/** Shape facts counted by fl_derive_tiers() over the final tiers (given or
+ * derived): switch-to-switch cables within one tier or skipping a tier
+ * (director-internal cables excluded), and switches (director chassis
+ * counted once) above tier 1 that carry compute endpoints (e.g. service
+ * hosts on a core). All zero for a regular fat tree. */
+typedef struct fl_shape_facts {
+  uint32_t flat_links;
+  uint32_t skip_links;
+  uint32_t upper_endpoint_switches;
+} fl_shape_facts;
+
+/** fl_shape_facts_get() — copy the counts above into @out. O(1). */
+void fl_shape_facts_get(const fl_fabric *fab, fl_shape_facts *out);
 
 /** 1 when node @n is a SHARP Aggregation Node (see fl_derive_tiers). */
 int fl_is_aggregation_node(const fl_fabric *fab, fl_id n);

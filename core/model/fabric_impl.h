@@ -115,6 +115,9 @@ struct fl_fabric {
   fl_routing rt;
   int finalized;
   int has_graph;
+  /* shape (derive.c): switch cables within a tier or skipping one, and
+   * switches above tier 1 that carry compute endpoints */
+  uint32_t shape_flat_links, shape_skip_links, shape_upper_hosts;
   igraph_t graph; /* vertex = node, edge = link; after finalize */
 };
 

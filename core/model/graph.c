@@ -6,6 +6,17 @@
  * igraph's default error handler aborts the process; fabriclint installs
  * igraph_error_handler_ignore once (process-global igraph state, the only
  * global the library touches) and checks every return code instead.
+ *
+ * A CA does not forward (issue 12, class 5): switches joined only through a
+ * multi-port HCA are separate subnets. Every connectivity query therefore
+ * walks switch-to-switch and switch-to-CA cables only, never through a CA:
+ *  - a CA belongs with its "home" cable, the first cable of its lowest
+ *    cabled port; in the igraph view each of its other cables ends on a
+ *    vertex of its own (n_nodes + k), so a CA is never an articulation
+ *    point and never joins two components (components, articulation
+ *    points and bridges read that view);
+ *  - BFS distances leave a CA only when it is the source;
+ *  - masked components attach a CA through its first cable still up.
  */
 #include "model/graph.h"
 
@@ -19,18 +30,62 @@ static void install_igraph_handlers(void) {
   igraph_set_warning_handler(igraph_warning_handler_ignore);
 }
 
+/* The home cable of CA @n: the first cable of its lowest cabled port that
+ * is not switched off (@link_off, @node_off may be NULL); FL_NONE when none. */
+static fl_id home_link(const fl_fabric *fab, fl_id n, const uint8_t *node_off,
+                       const uint8_t *link_off) {
+  const fl_node_rec *r = &fab->nodes[n];
+  for (uint32_t k = 0; k < r->port_recs; k++) {
+    fl_id p = r->first_port + k;
+    for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+         j++) {
+      fl_id l = fab->port_links[j];
+      const fl_link_rec *lr = &fab->links[l];
+      fl_id u = fab->ports[lr->a == p ? lr->b : lr->a].node;
+      if ((link_off && link_off[l]) || (node_off && node_off[u]))
+        continue;
+      return l;
+    }
+  }
+  return FL_NONE;
+}
+
+/* May a walk cross link @l from node @v to node @u? Not through a CA other
+ * than by its home cable (see the header). */
+static int crosses(const fl_fabric *fab, fl_id v, fl_id u, fl_id l,
+                   const uint8_t *node_off, const uint8_t *link_off) {
+  if (fab->nodes[v].kind == FL_NODE_CA &&
+      home_link(fab, v, node_off, link_off) != l)
+    return 0;
+  if (fab->nodes[u].kind == FL_NODE_CA &&
+      home_link(fab, u, node_off, link_off) != l)
+    return 0;
+  return 1;
+}
+
+/* The igraph vertex of link @l's end on node @n: the node itself, or a
+ * vertex of its own for a CA's cable other than its home cable. */
+static igraph_integer_t end_vertex(const fl_fabric *fab, fl_id n, fl_id l,
+                                   igraph_integer_t *extra) {
+  if (fab->nodes[n].kind == FL_NODE_CA && home_link(fab, n, NULL, NULL) != l)
+    return (*extra)++;
+  return n;
+}
+
 int fl_graph_build(fl_fabric *fab, fl_error *err) {
   install_igraph_handlers();
   igraph_vector_int_t edges;
   if (igraph_vector_int_init(&edges, (igraph_integer_t)(2 * fab->n_links)) !=
       IGRAPH_SUCCESS)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory (graph)");
+  igraph_integer_t extra = (igraph_integer_t)fab->n_nodes;
   for (size_t l = 0; l < fab->n_links; l++) {
-    VECTOR(edges)[2 * l] = fab->ports[fab->links[l].a].node;
-    VECTOR(edges)[2 * l + 1] = fab->ports[fab->links[l].b].node;
+    fl_id a = fab->ports[fab->links[l].a].node;
+    fl_id b = fab->ports[fab->links[l].b].node;
+    VECTOR(edges)[2 * l] = end_vertex(fab, a, (fl_id)l, &extra);
+    VECTOR(edges)[2 * l + 1] = end_vertex(fab, b, (fl_id)l, &extra);
   }
-  int rc = igraph_create(&fab->graph, &edges, (igraph_integer_t)fab->n_nodes,
-                         IGRAPH_UNDIRECTED);
+  int rc = igraph_create(&fab->graph, &edges, extra, IGRAPH_UNDIRECTED);
   igraph_vector_int_destroy(&edges);
   if (rc != IGRAPH_SUCCESS)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "igraph_create failed: %s",
@@ -78,13 +133,17 @@ static int cmp_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int copy_sorted(const igraph_vector_int_t *v, fl_id *out, uint32_t *n) {
+/* Copies @v sorted, keeping values below @limit (real nodes or links). */
+static int copy_sorted(const igraph_vector_int_t *v, fl_id *out, uint32_t *n,
+                       size_t limit) {
   igraph_integer_t len = igraph_vector_int_size(v);
+  size_t k = 0;
   for (igraph_integer_t i = 0; i < len; i++)
-    out[i] = (fl_id)VECTOR(*v)[i];
-  if ((size_t)len > 1)
-    qsort(out, (size_t)len, sizeof *out, cmp_u32);
-  *n = (uint32_t)len;
+    if ((size_t)VECTOR(*v)[i] < limit)
+      out[k++] = (fl_id)VECTOR(*v)[i];
+  if (k > 1)
+    qsort(out, k, sizeof *out, cmp_u32);
+  *n = (uint32_t)k;
   return FL_OK;
 }
 
@@ -97,7 +156,7 @@ int fl_graph_articulation_points(const fl_fabric *fab, fl_id *out,
     return FL_ENOMEM;
   int rc = igraph_articulation_points(&fab->graph, &res);
   if (rc == IGRAPH_SUCCESS)
-    copy_sorted(&res, out, n);
+    copy_sorted(&res, out, n, fab->n_nodes);
   igraph_vector_int_destroy(&res);
   return rc == IGRAPH_SUCCESS ? FL_OK : FL_ENOMEM;
 }
@@ -110,7 +169,7 @@ int fl_graph_bridges(const fl_fabric *fab, fl_id *out, uint32_t *n) {
     return FL_ENOMEM;
   int rc = igraph_bridges(&fab->graph, &res);
   if (rc == IGRAPH_SUCCESS)
-    copy_sorted(&res, out, n);
+    copy_sorted(&res, out, n, fab->n_links);
   igraph_vector_int_destroy(&res);
   return rc == IGRAPH_SUCCESS ? FL_OK : FL_ENOMEM;
 }
@@ -130,6 +189,8 @@ int fl_graph_bfs_distances(const fl_fabric *fab, fl_id src, int32_t *dist) {
   while (head < tail) {
     fl_id v = queue[head++];
     const fl_node_rec *r = &fab->nodes[v];
+    if (v != src && r->kind == FL_NODE_CA)
+      continue; /* a CA does not forward */
     for (uint32_t k = 0; k < r->port_recs; k++) {
       fl_id p = r->first_port + k;
       for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
@@ -183,7 +244,8 @@ int fl_graph_components_masked(const fl_fabric *fab, const uint8_t *node_off,
             continue;
           const fl_link_rec *lr = &fab->links[l];
           fl_id u = fab->ports[lr->a == p ? lr->b : lr->a].node;
-          if (membership[u] != UINT32_MAX || (node_off && node_off[u]))
+          if (membership[u] != UINT32_MAX || (node_off && node_off[u]) ||
+              !crosses(fab, v, u, l, node_off, link_off))
             continue;
           membership[u] = comp;
           queue[tail++] = u;
@@ -226,8 +288,9 @@ int fl_graph_maxflow(const fl_fabric *fab, const fl_id *src, uint32_t n_src,
     const fl_link_rec *lr = &fab->links[l];
     fl_id a = fab->ports[lr->a].node, b = fab->ports[lr->b].node;
     if ((link_off && link_off[l]) ||
-        (node_off && (node_off[a] || node_off[b])) || a == b)
-      continue;
+        (node_off && (node_off[a] || node_off[b])) || a == b ||
+        !crosses(fab, a, b, (fl_id)l, NULL, NULL))
+      continue; /* a CA forwards nothing: only its home cable counts */
     double c = capacity ? capacity[l] : fl_fabric_link_gbps(fab, (fl_id)l);
     if (c <= 0)
       continue;

@@ -46,9 +46,14 @@ void fl_fabric_free(fl_fabric *fab);
  * links per port and attributes per element, derive systems/devices from
  * node descriptions and tiers from the shape where inputs gave none, and build
  * the igraph view (vertex = node, edge = link).
- * Tier derivation: CAs are tier 0 (SHARP Aggregation Nodes excluded), a
- * switch is 1 + its hop distance to the nearest CA; switches reachable from no
- * CA stay FL_TIER_UNKNOWN. Cost O(nodes + ports + links) plus sorting.
+ * Tier derivation: CAs are tier 0; switches are ranked up*\/down* over the
+ * switch graph from the leaves that hold most compute endpoints (SHARP
+ * Aggregation Nodes and CAs with a non-compute role attribute are no
+ * endpoints; the ASICs of one director chassis are one switch), so service
+ * hosts on a core and management leaves do not reshape the tree; switches in
+ * a switch-graph component without endpoints stay FL_TIER_UNKNOWN (details:
+ * docs/architecture.md, core/model/derive.c). Cost O(nodes + ports + links)
+ * plus sorting.
  * Returns FL_OK, or FL_ENOMEM with @err set. Calling it twice is an error
  * (FL_EINVAL).
  */

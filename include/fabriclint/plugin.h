@@ -233,7 +233,11 @@ typedef struct fl_host_api {
   /* -- graph queries, answered by the core on its igraph view ------------
    * Caller-provided output arrays; sizes as stated. Return FL_OK or an
    * FL_E* code (e.g. FL_ENOMEM). The graph is undirected, multi-edges and
-   * self-loops kept (vertex = node, edge = link). */
+   * self-loops kept (vertex = node, edge = link). A CA does not forward:
+   * every query walks switch-to-switch and switch-to-CA cables only, a CA
+   * belonging with its "home" cable (the first cable of its lowest cabled
+   * port), so switches joined only through a multi-port HCA are separate
+   * components and a CA is never an articulation point (issue 12). */
   /** Connected components: @membership[node_count] gets a component index
    * (components numbered by their smallest node id, ascending), *@n_comp
    * the count. O(V + E). */
@@ -245,7 +249,7 @@ typedef struct fl_host_api {
    * Parallel cables are never bridges. O(V + E). */
   int (*bridges)(const fl_fabric *f, fl_id *out, uint32_t *n);
   /** Hop distances from node @src: @dist[node_count], -1 = unreachable.
-   * O(V + E). */
+   * Walks never pass through a CA other than @src itself. O(V + E). */
   int (*bfs_distances)(const fl_fabric *f, fl_id src, int32_t *dist);
 
   /* -- parameters (policy value, else the rule's default) -- */
@@ -287,8 +291,9 @@ typedef struct fl_host_api {
   /** Connected components with nodes/links removed: @node_off[node_count]
    * and @link_off[link_count] hold 1 for a removed element (either may be
    * NULL: nothing removed). Removed nodes get UINT32_MAX in @membership;
-   * components are numbered by their smallest node id. O(V + E), no copy of
-   * the graph. */
+   * components are numbered by their smallest node id. A CA joins the
+   * component of its first cable still up and forwards nothing. O(V + E),
+   * no copy of the graph. */
   int (*components_masked)(const fl_fabric *f, const uint8_t *node_off,
                            const uint8_t *link_off, uint32_t *membership,
                            uint32_t *n_comp);

@@ -138,6 +138,13 @@ typedef struct sw_cap {
   uint32_t par_min_nb, par_max_nb;
 } sw_cap;
 
+/* A SHARP Aggregation Node is a CA inside the switch (Quantum): it is no
+ * host, so no down capacity a leaf must carry up. */
+static int is_an(const fview *v, fl_id n) {
+  return v->api->node_devid(v->f, n) == 0xcf09 ||
+         strstr(v->api->node_desc(v->f, n), "Aggregation Node") != NULL;
+}
+
 static void capacities(const fview *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
   memset(c, 0, sizeof *c);
   c->par_min = UINT32_MAX;
@@ -147,7 +154,7 @@ static void capacities(const fview *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
       c->up_n++;
       c->up_g += v->pgbps[i];
       cnt[v->pnb[i]]++;
-    } else if (d < 0) {
+    } else if (d < 0 && !(v->pnb[i] == FV_NONE && is_an(v, v->pnode[i]))) {
       c->down_n++;
       c->down_g += v->pgbps[i];
     }
@@ -367,7 +374,11 @@ static void min_stats(const fview *v, uint32_t s, uint32_t limit,
         m->wide_d = d;
       m->wide += wt;
     }
-    if (w < min_width && ups >= min_width) {
+    /* a destination on an upper switch (a service host on a core, a SHARP
+     * AN) is reached through that one switch: its width is the cables to
+     * it, a fact of the shape, not a fault */
+    int on_leaf = v->tier[t] == 1 || v->tier[t] == FL_TIER_UNKNOWN;
+    if (w < min_width && ups >= min_width && on_leaf) {
       /* does the minimal hop go up? */
       int up = 0;
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)

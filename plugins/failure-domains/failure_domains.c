@@ -756,6 +756,15 @@ typedef struct pod_cap {
   double bis_base, bis_after; /* bisection; bis_base < 0: not computed */
 } pod_cap;
 
+/* Every switch of the pod is off under @w. */
+static int pod_gone(const fd_model *m, const fd_pod *pd, const whatif *w) {
+  (void)m;
+  for (uint32_t i = 0; i < pd->n_sw; i++)
+    if (!w->node_off[pd->sw[i]])
+      return 0;
+  return pd->n_sw > 0;
+}
+
 static void pod_capacity(const fl_host_api *api, const fd_model *m,
                          const fd_pod *pd, uint32_t pid, const whatif *w,
                          pod_cap *pc) {
@@ -870,6 +879,10 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       uint32_t pid = tlist[t];
       const fd_pod *pod = &m->pods[pid];
       pod_cap pc;
+      if (pod_gone(m, pod, &w))
+        continue; /* the value takes the whole pod, hosts and all: that is
+                   * domain-partition's or the design's business, not a
+                   * loss of uplink capacity */
       pod_capacity(api, m, pod, pid, &w, &pc);
       int multi = pod->n_planes >= 2;
       double leaf_frac =
@@ -897,7 +910,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       const char *what =
           multi ? "leaf uplink capacity (all planes)" : "leaf uplink capacity";
       if (out_frac > worst)
-        worst = out_frac, what = "uplink capacity to the core";
+        worst = out_frac, what = "uplink capacity out of the pod";
       if (bis_frac > worst)
         worst = bis_frac, what = "bisection bandwidth";
       if (worst * 100 <= max_loss + 1e-9)
@@ -1036,8 +1049,8 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       uint32_t nv = 0, missing = 0;
       for (uint32_t x = i; x < j; x++) {
         const char *s = api->attr(f, FL_ENT_NODE, g[x].node, keys[k]);
-        if (!s || !*s) {
-          missing++;
+        if (!s || !*s || fd_multi_fed(s)) {
+          missing++; /* unknown, or fed from several: could spread */
           continue;
         }
         uint32_t y = 0;

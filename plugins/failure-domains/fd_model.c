@@ -84,6 +84,31 @@ static const char *end_plane(const fl_host_api *api, const fl_fabric *f,
   return s && *s ? s : NULL;
 }
 
+/* The home cable of CA @n: the first cable, not crossing planes, of its
+ * lowest cabled port — the one the core's graph queries attach it by. A CA
+ * does not forward, so its other cables are left out of the adjacency: a
+ * dual-homed HCA must not hide a leaf's single uplink (issue 12, class 5).
+ * FL_NONE when it has none. */
+static fl_id home_link(const fl_host_api *api, const fd_model *m, fl_id n) {
+  const fl_fabric *f = m->fab;
+  fl_id first = api->node_first_port(f, n);
+  uint32_t np = api->node_port_count(f, n);
+  for (uint32_t i = 0; first != FL_NONE && i < np; i++) {
+    uint32_t c = api->port_link_count(f, first + i);
+    for (uint32_t j = 0; j < c; j++) {
+      fl_id l = api->port_link(f, first + i, j);
+      if (!m->xplane[l])
+        return l;
+    }
+  }
+  return FL_NONE;
+}
+
+static int ca_end_ok(const fl_host_api *api, const fd_model *m, fl_id n,
+                     fl_id l) {
+  return api->node_kind(m->fab, n) != FL_NODE_CA || home_link(api, m, n) == l;
+}
+
 static int build_adjacency(const fl_host_api *api, fd_model *m) {
   const fl_fabric *f = m->fab;
   m->xplane = calloc((size_t)m->nl + 1, 1);
@@ -111,7 +136,8 @@ static int build_adjacency(const fl_host_api *api, fd_model *m) {
         fl_id l = api->port_link(f, p, j);
         fl_id o = api->link_other(f, l, p);
         fl_id u = api->port_node(f, o);
-        if (u == v || u == FL_NONE || m->xplane[l])
+        if (u == v || u == FL_NONE || m->xplane[l] ||
+            !ca_end_ok(api, m, v, l) || !ca_end_ok(api, m, u, l))
           continue;
         /* a cable between two ports of v and w is seen from both ends */
         m->nbr[k] = u;
@@ -306,6 +332,22 @@ static int build_nodes(const fl_host_api *api, fd_model *m) {
   return 0;
 }
 
+int fd_multi_fed(const char *s) {
+  const char *plus = strchr(s, '+');
+  if (!plus)
+    return 0;
+  /* two different non-empty parts suffice */
+  size_t n0 = (size_t)(plus - s);
+  for (const char *p = plus + 1; *p;) {
+    const char *e = strchr(p, '+');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n0 && n && (n != n0 || strncmp(p, s, n) != 0))
+      return 1;
+    p = e ? e + 1 : p + n;
+  }
+  return 0;
+}
+
 static int valcmp(const char *a, const char *b) {
   int c = fd_natcmp(a, b);
   return c ? c : strcmp(a, b);
@@ -343,12 +385,12 @@ static int build_values(const fl_host_api *api, fd_model *m,
     uint32_t a = 0, b = 0;
     for (fl_id v = 0; v < m->nn; v++) {
       const char *s = api->attr(f, FL_ENT_NODE, v, key);
-      if (s && *s)
+      if (s && *s && !fd_multi_fed(s))
         nv[a++] = (str_node){s, v};
     }
     for (fl_id l = 0; l < m->nl; l++) {
       const char *s = api->attr(f, FL_ENT_LINK, l, key);
-      if (s && *s)
+      if (s && *s && !fd_multi_fed(s))
         lv[b++] = (str_node){s, l};
     }
     if (a > 1)

@@ -88,6 +88,12 @@ void fd_model_free(fd_model *m);
 /* Natural order ("R2" < "R10"). */
 int fd_natcmp(const char *a, const char *b);
 
+/** 1 when domain value @s names redundant feeds, "S1-A+S2-B" (two PSUs on two
+ * PDUs, power-feed="A+B"): two or more different '+'-separated parts. Such
+ * equipment survives the loss of any one of them, so it is in no single
+ * value's what-if and counts as spread. */
+int fd_multi_fed(const char *s);
+
 /* Report a finding; api->fail() on error. */
 int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
               const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
@@ -198,6 +199,8 @@ typedef struct nic {
   int32_t host; /* host index, -1 when unresolved */
   const char *role;
   const char *unresolved; /* why, or NULL */
+  uint8_t eth;            /* cabled at an Ethernet rate (RoCE) */
+  uint8_t role_guessed;   /* role from the name/NIC-count heuristic */
 } nic;
 
 typedef struct leaf {
@@ -376,7 +379,7 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
 }
 
 static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
-                           uint32_t *port, uint32_t *leaf_port) {
+                           uint32_t *port, uint32_t *leaf_port, uint8_t *eth) {
   fl_id first = api->node_first_port(f, n);
   for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
        k++) {
@@ -389,6 +392,7 @@ static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
       continue;
     *port = api->port_num(f, p);
     *leaf_port = api->port_num(f, q);
+    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
     return s;
   }
   return FL_NONE;
@@ -408,7 +412,7 @@ static int is_compute_role(const char *role, const char *compute_roles) {
 
 typedef struct params {
   const char *profile, *map, *compute_roles;
-  int64_t infer;
+  int64_t infer, infer_roles;
 } params;
 
 static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
@@ -416,6 +420,8 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
   p->map = "";
   p->compute_roles = "compute";
   p->infer = 1;
+  p->infer_roles = 1;
+  api->param_int(ctx, "infer-roles", &p->infer_roles);
   api->param_string(ctx, "profile", &p->profile);
   api->param_string(ctx, "map", &p->map);
   api->param_string(ctx, "compute-roles", &p->compute_roles);
@@ -437,7 +443,7 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     nic x;
     memset(&x, 0, sizeof x);
     x.node = n;
-    x.leaf = cabled_switch(api, f, n, &x.port, &x.leaf_port);
+    x.leaf = cabled_switch(api, f, n, &x.port, &x.leaf_port, &x.eth);
     if (x.leaf == FL_NONE)
       continue; /* not cabled to a switch: not a rail NIC */
     if (api->node_devid(f, n) == 0xcf09 ||
@@ -472,6 +478,106 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
   if (a->n_hosts > 1)
     qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
+  return 0;
+}
+
+/* ---- roles by heuristic -------------------------------------------------
+ * Hosts that are not GPU compute nodes (the UFM/SM server, login, storage,
+ * management) sit on an InfiniBand fabric too and are not "incomplete rail
+ * hosts". When no NIC of a host has a role attribute (design XML, annotation
+ * file) and the rail map gives none, the role is guessed, and the guess is
+ * reported once (rail-alignment.roles):
+ *  1. the host name has a word (a run of letters) naming a service: ufm,
+ *     cufm, sm, opensm -> ufm; login -> login; storage, stor, nfs, lustre ->
+ *     storage; cache -> cache; mgmt, mgt, management, admin, head, bastion,
+ *     slurm -> management;
+ *     (skipped when most hosts have such a word: a naming convention);
+ *  2. else a host with one NIC while most hosts have two or more -> service.
+ * Parameter infer-roles=0 turns the guess off. */
+
+static const char *role_of_word(const char *w, size_t n) {
+  static const char *const words[][2] = {{"ufm", "ufm"},
+                                         {"cufm", "ufm"},
+                                         {"sm", "ufm"},
+                                         {"opensm", "ufm"},
+                                         {"login", "login"},
+                                         {"storage", "storage"},
+                                         {"stor", "storage"},
+                                         {"nfs", "storage"},
+                                         {"lustre", "storage"},
+                                         {"cache", "cache"},
+                                         {"mgmt", "management"},
+                                         {"mgt", "management"},
+                                         {"admin", "management"},
+                                         {"head", "management"},
+                                         {"management", "management"},
+                                         {"bastion", "management"},
+                                         {"slurm", "management"}};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strlen(words[i][0]) == n && strncasecmp(words[i][0], w, n) == 0)
+      return words[i][1];
+  return NULL;
+}
+
+static const char *role_by_name(const char *host) {
+  for (const char *c = host; *c;) {
+    while (*c && !isalpha((unsigned char)*c))
+      c++;
+    const char *e = c;
+    while (*e && isalpha((unsigned char)*e))
+      e++;
+    const char *r = e > c ? role_of_word(c, (size_t)(e - c)) : NULL;
+    if (r)
+      return r;
+    c = e;
+  }
+  return NULL;
+}
+
+static void guess_role(nic *x, const char *role) {
+  x->role = role;
+  x->role_guessed = 1;
+  if (!x->unresolved)
+    x->rail = NON_COMPUTE;
+}
+
+static int guess_roles(const fl_host_api *api, const fl_fabric *f,
+                       analysis *a) {
+  uint32_t nh = a->n_hosts, *cnt = calloc(nh + 1, sizeof *cnt);
+  uint8_t *given = calloc(nh + 1, 1);
+  if (!cnt || !given) {
+    free(cnt), free(given);
+    return -1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    int32_t h = find_sorted(a->hosts, nh, api->node_system(f, a->nics[i].node));
+    if (h < 0)
+      continue;
+    cnt[h]++;
+    if (api->attr(f, FL_ENT_NODE, a->nics[i].node, "role") ||
+        strcmp(a->nics[i].role, "compute") != 0)
+      given[h] = 1;
+  }
+  uint32_t multi = 0, named = 0;
+  for (uint32_t h = 0; h < nh; h++) {
+    multi += cnt[h] >= 2;
+    named += !given[h] && role_by_name(a->hosts[h]) != NULL;
+  }
+  /* a service word in most host names is a naming convention, not a role */
+  int by_name = named * 2 <= nh;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    nic *x = &a->nics[i];
+    const char *host = api->node_system(f, x->node);
+    int32_t h = find_sorted(a->hosts, nh, host);
+    if (h < 0 || given[h])
+      continue;
+    const char *r = by_name ? role_by_name(host) : NULL;
+    if (r)
+      guess_role(x, r);
+    else if (cnt[h] == 1 && multi * 2 > nh)
+      guess_role(x, "service");
+  }
+  free(cnt), free(given);
   return 0;
 }
 
@@ -731,8 +837,8 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
   params p;
   read_params(api, ctx, &p);
   char key[512];
-  snprintf(key, sizeof key, "%s|%s|%s|%lld", p.profile, p.map, p.compute_roles,
-           (long long)p.infer);
+  snprintf(key, sizeof key, "%s|%s|%s|%lld|%lld", p.profile, p.map,
+           p.compute_roles, (long long)p.infer, (long long)p.infer_roles);
   if (st->a && st->a->fab == f && strcmp(st->a->key, key) == 0)
     return st->a;
   free_analysis(st->a);
@@ -753,7 +859,8 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     fl_param_error(api, ctx, *p.map ? "map" : "profile", why);
     return NULL;
   }
-  if (collect_nics(api, f, a, &p) != 0) {
+  if (collect_nics(api, f, a, &p) != 0 ||
+      (p.infer_roles && guess_roles(api, f, a) != 0)) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
@@ -769,8 +876,8 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
   }
   a->applicable = rail_applicable(api, f, a);
   if (!a->applicable) { /* nothing to check: report nothing */
-    for (uint32_t h = 0; h < a->n_hosts; h++)
-      free(a->hosts[h]); /* the array itself goes in free_analysis */
+    for (uint32_t i = 0; i < a->n_hosts; i++)
+      free(a->hosts[i]); /* n_hosts = 0 below: free_analysis would not */
     a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
   }
   return a;
@@ -971,7 +1078,10 @@ static int check_cross(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (lr < 0 || x->host < 0)
       continue;
     int rc = 0;
-    if (x->rail == NON_COMPUTE)
+    /* On InfiniBand the SM (UFM), storage and login hosts must sit on the
+     * fabric, often on compute leaves: only a RoCE (Ethernet) fabric has a
+     * separate storage/management network for them. */
+    if (x->rail == NON_COMPUTE && x->eth)
       rc = cross_noncompute(api, ctx, a, x);
     else if (x->rail >= 0 && x->rail != lr && swap_partner(a, i) < 0)
       rc = cross_compute(api, ctx, a, x);
@@ -1084,6 +1194,64 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return 0;
 }
 
+/* ---- rail-alignment.roles ------------------------------------------------
+ */
+
+static int check_roles(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  const fl_fabric *f = api->fabric(ctx);
+  fl_id *nodes = calloc(a->n_nics + 1, sizeof *nodes);
+  uint8_t *seen = calloc(a->n_hosts + 1, 1);
+  if (!nodes || !seen) {
+    free(nodes), free(seen);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  char list[512] = "";
+  size_t off = 0;
+  uint32_t nn = 0, hosts = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key(&ev, "hosts");
+  jb_arr_open(&ev);
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    if (!x->role_guessed)
+      continue;
+    nodes[nn++] = x->node;
+    const char *host = api->node_system(f, x->node);
+    if (x->host < 0 || seen[x->host])
+      continue;
+    seen[x->host] = 1;
+    hosts++;
+    jb_obj_open(&ev);
+    jb_key_str(&ev, "host", host);
+    jb_key_str(&ev, "role", x->role);
+    jb_obj_close(&ev);
+    if (hosts <= 8 && off < sizeof list)
+      off += (size_t)snprintf(list + off, sizeof list - off, "%s%s (%s)",
+                              off ? ", " : "", host, x->role);
+  }
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  int rc = 0;
+  if (hosts) {
+    char msg[900];
+    snprintf(msg, sizeof msg,
+             "%u host(s) taken as non-compute by a guess from their name or "
+             "NIC count, so rail rules leave them alone: %s%s; give role= "
+             "attributes to decide otherwise",
+             hosts, list, hosts > 8 ? ", ..." : "");
+    rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+  }
+  jb_free(&ev);
+  free(nodes), free(seen);
+  return rc;
+}
+
 /* ---- rail-alignment.incomplete-host
  * --------------------------------------------------- */
 
@@ -1109,13 +1277,16 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (a->host_partial[h])
       continue; /* rail-alignment.unresolved lists its NICs */
     memset(cnt, 0, (a->n_labels + 1) * sizeof *cnt);
-    uint32_t nn = 0;
+    uint32_t nn = 0, compute = 0;
     for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1]; k++) {
       const nic *x = &a->nics[a->host_idx[k]];
       nodes[nn++] = x->node;
       if (x->rail >= 0)
         cnt[x->rail]++;
+      compute += x->rail != NON_COMPUTE;
     }
+    if (!compute)
+      continue; /* not a compute host: rails do not apply */
     char missing[256] = "", dup[256] = "";
     size_t om = 0, od = 0;
     const uint8_t *want = &su_rail[a->host_su[h] * (a->n_labels + 1)];
@@ -1167,10 +1338,18 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 0;
   uint32_t *rails = calloc(a->n_sus, sizeof *rails);
   uint32_t *per_leaf = calloc(a->n_sus, sizeof *per_leaf);
-  if (!rails || !per_leaf) {
-    free(rails), free(per_leaf);
+  uint8_t *unknown = calloc(a->n_sus, 1);
+  if (!rails || !per_leaf || !unknown) {
+    free(rails), free(per_leaf), free(unknown);
     api->fail(ctx, "out of memory");
     return 1;
+  }
+  /* an SU with NICs that could not be placed (rail-alignment.unresolved)
+   * has an unknown shape: its leaves look emptier than they are */
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    int32_t L = a->leaf_of_node[a->nics[i].leaf];
+    if (a->nics[i].unresolved && L >= 0)
+      unknown[a->leaves[L].su] = 1;
   }
   for (uint32_t L = 0; L < a->n_leaves; L++) {
     const leaf *lf = &a->leaves[L];
@@ -1198,7 +1377,8 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
-    if (!rails[s] || (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
+    if (!rails[s] || unknown[s] ||
+        (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
       continue;
     fl_id node = FL_NONE;
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
@@ -1223,7 +1403,7 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
     jb_free(&ev);
   }
-  free(rails), free(per_leaf);
+  free(rails), free(per_leaf), free(unknown);
   return rc;
 }
 
@@ -1372,23 +1552,35 @@ static const fl_param_def P_ROLES = {
     "compute-roles",
     "compute",
     NULL,
-    "comma-separated roles whose NICs sit on compute rails (others, e.g. "
-    "storage, must not land on rail leaves)",
+    "comma-separated roles whose NICs sit on compute rails (others are left "
+    "out of the rail rules; on RoCE they must not land on rail leaves)",
+    NULL,
+    NULL};
+static const fl_param_def P_INFER_ROLES = {
+    sizeof(fl_param_def),
+    FL_PARAM_BOOL,
+    "infer-roles",
+    "1",
+    NULL,
+    "guess the role of hosts with no role attribute from a service word in "
+    "the host name (ufm, login, storage, mgmt, ...) or a single NIC where "
+    "most hosts have several; the guess is reported by rail-alignment.roles",
     NULL,
     NULL};
 static const fl_param_def *const PARAMS[] = {&P_PROFILE, &P_MAP, &P_INFER,
-                                             &P_ROLES};
+                                             &P_ROLES, &P_INFER_ROLES};
 
 #define RULE(var, sev, on, rid, summ, hlp, fn)                                 \
   static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def), sev, rid, summ, hlp, on, 0, PARAMS, 4, fn}
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, 0, PARAMS, 5, fn}
 
 RULE(R_CROSS, FL_SEV_ERROR, 1, "rail-alignment.cross-rail",
      "a NIC lands on a leaf that serves another rail",
      "NIC k of every host must land on the leaf of rail k. Names the host, "
      "NIC, leaf and port, the rail it belongs to, and a free port of the "
-     "right leaf. Storage/management NICs on a compute rail leaf are "
-     "reported here too.",
+     "right leaf. On RoCE (Ethernet) fabrics, storage/management NICs on a "
+     "compute rail leaf are reported here too; on InfiniBand they are not "
+     "(the SM and storage must sit on the fabric).",
      check_cross);
 RULE(R_SWAP, FL_SEV_ERROR, 1, "rail-alignment.swapped",
      "two NICs of one host are crossed between two rail leaves",
@@ -1423,8 +1615,18 @@ RULE(R_UNRESOLVED, FL_SEV_WARNING, 1, "rail-alignment.unresolved",
      "profile or map=FILE.",
      check_unresolved);
 
-static const fl_rule_def *const RULES[] = {
-    &R_CROSS, &R_SWAP, &R_MIXED, &R_INCOMPLETE, &R_SU, &R_ORDER, &R_UNRESOLVED};
+RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",
+     "hosts whose role was guessed, not given",
+     "Hosts with no role attribute are guessed to be non-compute (UFM, "
+     "login, storage, management) from a service word in their name or a "
+     "single NIC where most hosts have several; rail rules then leave them "
+     "alone. One finding lists them; give role= attributes (design XML or an "
+     "annotation file) or infer-roles=0 to decide otherwise.",
+     check_roles);
+
+static const fl_rule_def *const RULES[] = {&R_CROSS,      &R_SWAP, &R_MIXED,
+                                           &R_INCOMPLETE, &R_SU,   &R_ORDER,
+                                           &R_UNRESOLVED, &R_ROLES};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

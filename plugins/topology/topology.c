@@ -424,7 +424,8 @@ static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 
 static int report_component(const fl_host_api *api, fl_ctx *ctx,
                             const fl_fabric *f, const uint32_t *memb,
-                            uint32_t c, uint32_t size, uint32_t main_size) {
+                            uint32_t c, uint32_t size, uint32_t main_size,
+                            int via_cas) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -449,15 +450,56 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
   jb_key_int(&ev, "switches", sw);
   jb_key_int(&ev, "cas", ca);
   jb_key_int(&ev, "main_component_size", main_size);
+  jb_key_bool(&ev, "joined_only_through_cas", via_cas);
   jb_obj_close(&ev);
   char msg[1024];
   snprintf(msg, sizeof msg,
            "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" are "
-           "cut off from the main part of the fabric (%u nodes)",
-           size, sw, ca, api->node_name(f, nodes[0]), main_size);
+           "cut off from the main part of the fabric (%u nodes)%s",
+           size, sw, ca, api->node_name(f, nodes[0]), main_size,
+           via_cas ? "; they are joined to it only through multi-port CAs, "
+                     "which do not forward: a separate subnet"
+                   : "");
   int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
+}
+
+/* The plane of component @c: the plane attribute shared by all its
+ * switches, or NULL when one lacks it or they differ. */
+static const char *component_plane(const fl_host_api *api, const fl_fabric *f,
+                                   const uint32_t *memb, uint32_t c) {
+  const char *plane = NULL;
+  uint32_t nn = api->node_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    if (memb[n] != c || api->node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    const char *p = api->attr(f, FL_ENT_NODE, n, "plane");
+    if (!p || (plane && strcmp(p, plane) != 0))
+      return NULL;
+    plane = p;
+  }
+  return plane;
+}
+
+/* 1 when a CA of component @c is also cabled into component @other: the
+ * two are joined only through multi-port CAs, which do not forward. */
+static int joined_by_cas(const fl_host_api *api, const fl_fabric *f,
+                         const uint32_t *memb, uint32_t c, uint32_t other) {
+  uint32_t nn = api->node_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    if (memb[n] != c || api->node_kind(f, n) != FL_NODE_CA)
+      continue;
+    fl_id first = api->node_first_port(f, n);
+    for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
+         k++) {
+      fl_id l = api->port_link(f, first + k, 0);
+      if (l != FL_NONE &&
+          memb[api->port_node(f, api->link_other(f, l, first + k))] == other)
+        return 1;
+    }
+  }
+  return 0;
 }
 
 static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
@@ -492,7 +534,14 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       if (node_links(api, f, lone) == 0)
         continue;
     }
-    rc = report_component(api, ctx, f, memb, c, size[c], size[main_c]);
+    /* another plane by design (plane attributes): a separate subnet is
+     * what was meant */
+    const char *pc = component_plane(api, f, memb, c);
+    const char *pm = component_plane(api, f, memb, main_c);
+    if (pc && pm && strcmp(pc, pm) != 0)
+      continue;
+    rc = report_component(api, ctx, f, memb, c, size[c], size[main_c],
+                          joined_by_cas(api, f, memb, c, main_c));
   }
   free(memb);
   free(size);

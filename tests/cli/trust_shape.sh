@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# tests/cli/trust_shape.sh — issue 12, classes 3-5: roles, shape inference,
+# connectivity through CAs. Each expected value comes from a case README
+# (tests/data/cases/, see PROVENANCE.md) or from the production-like ibsim
+# fabrics of fabrics/shape/ (regen.sh there).
+. "$(dirname "$0")/lib.bash"
+C=$FL_SRC/tests/data/cases
+S=$FL_SRC/fabrics/shape
+
+# count RULE [SEVERITY] — findings of RULE in $TMP/j.json
+count() {
+  jget "$TMP/j.json" "=sum(1 for f in d['findings'] if f['rule']=='$1'$([ $# -gt 1 ] && echo " and f['severity']=='$2'"))"
+}
+msgs() { jget "$TMP/j.json" "=' | '.join(f['message'] for f in d['findings'] if f['rule']=='$1')"; }
+check_json() { "$FL" check --format json "$@" >"$TMP/j.json" 2>"$TMP/err"; }
+
+# ---- n01: UFM servers on compute leaves (Helix-A lab) -----------------------
+N=$C/n01-ncpain-helix-a-ibsim
+check_json "$N/helix-a.net"; expect_eq "$?" 0 "n01 exit"
+expect_eq "$(count rail-alignment.cross-rail)" 0 "n01: no cross-rail for UFM hosts"
+expect_eq "$(count rail-alignment.incomplete-host)" 0 "n01: UFM hosts are no incomplete rail hosts"
+expect_eq "$(count rail-alignment.roles info)" 1 "n01: the role guess is said once"
+expect_eq "$(msgs rail-alignment.roles)" "2 host(s) taken as non-compute by a guess from their name or NIC count, so rail rules leave them alone: hxa-ufm-a1 (ufm), hxa-ufm-a2 (ufm); give role= attributes to decide otherwise" "n01 roles message"
+expect_eq "$(jget "$TMP/j.json" "['summary']['error']")" 0 "n01: no error"
+# roles given (annotation file, role=ufm): no guess, still no rail finding
+check_json "$N/helix-a.net" "$N/roles.csv"; expect_eq "$?" 0 "n01+roles exit"
+expect_eq "$(count rail-alignment.cross-rail)" 0 "n01+roles: role=ufm is no cross-rail error"
+expect_eq "$(count rail-alignment.incomplete-host)" 0 "n01+roles: no incomplete-host"
+expect_eq "$(count rail-alignment.roles)" 0 "n01+roles: nothing guessed"
+# the guess is what keeps them out: with infer-roles=0 they are incomplete
+check_json --param rail-alignment.infer-roles=0 "$N/helix-a.net"
+expect_eq "$(msgs rail-alignment.incomplete-host)" 'host "hxa-ufm-a1" has no NIC on rail(s) mlx5_1 | host "hxa-ufm-a2" has no NIC on rail(s) mlx5_1' "n01 infer-roles=0"
+# after lab 8's unlink: the asymmetry and the SPOF, no rail finding
+check_json "$N/helix-a-unlinked.net"; expect_eq "$?" 1 "n01 unlinked exit"
+expect_eq "$(count ecmp-balance.uplink-asymmetry)" 1 "n01 unlinked: uplink asymmetry"
+expect_grep <(msgs ecmp-balance.uplink-asymmetry) '^switch "hxa-su2-leaf-r2" \(tier 1\) has 1 uplink'
+expect_grep <(msgs failure-domains.single-point) 'switch "hxa-spine01" is a single point of failure'
+expect_eq "$(count rail-alignment.cross-rail)$(count rail-alignment.incomplete-host)" 00 "n01 unlinked: no rail finding"
+
+# ---- c07: cross-rail with the move, and an incomplete host -----------------
+check_json "$C/c07-nccl1600-cross-rail-missing-nic/asbuilt.ibnetdiscover"
+expect_eq "$(count rail-alignment.cross-rail error)" 1 "c07 cross-rail"
+expect_grep <(msgs rail-alignment.cross-rail) '^"node-02 mlx5_1" \(rail mlx5_1\) is cabled to "su1-leaf-r2" port 8, .*move it to "su1-leaf-r1" port 2'
+expect_eq "$(msgs rail-alignment.incomplete-host)" 'host "node-03" has no NIC on rail(s) mlx5_3' "c07 incomplete-host"
+expect_eq "$(count rail-alignment.roles)" 0 "c07: every host is compute"
+# hosts all named with a service word ("sm-02"): a naming convention, no guess
+sed 's/"node-0/"sm-0/g' "$C/c07-nccl1600-cross-rail-missing-nic/asbuilt.ibnetdiscover" >"$TMP/sm.ibnd"
+check_json "$TMP/sm.ibnd"
+expect_eq "$(count rail-alignment.roles)$(count rail-alignment.cross-rail)" 01 "c07 as sm-0N: still compute"
+expect_eq "$(msgs rail-alignment.incomplete-host)" 'host "sm-03" has no NIC on rail(s) mlx5_3' "c07 as sm-0N: incomplete-host"
+
+# ---- c08: the two crossed plane cables of gpu-03 ---------------------------
+check_json "$C/c08-nccl1453-dual-port-plane-swap/asbuilt-plan.xml"
+expect_eq "$(count failure-domains.plane-crossing error)" 2 "c08 plane-crossing"
+expect_eq "$(jget "$TMP/j.json" "=sorted(set(p['node'] for f in d['findings'] if f['rule']=='failure-domains.plane-crossing' for p in f['ports'] if p['node'].startswith('gpu')))")" "['gpu-03 mlx5_0']" "c08 names gpu-03"
+# two planes joined only by dual-port HCAs are two subnets, by design here
+expect_eq "$(count topology.disconnected)" 0 "c08: planes apart by design"
+sed 's/plane="B"/plane="A"/' "$C/c08-nccl1453-dual-port-plane-swap/asbuilt-plan.xml" >"$TMP/oneplane.xml"
+check_json "$TMP/oneplane.xml"
+expect_eq "$(msgs topology.disconnected)" '4 node(s) (3 switches, 1 CAs/routers) starting with "tor-r1-b" are cut off from the main part of the fabric (5 nodes); they are joined to it only through multi-port CAs, which do not forward: a separate subnet' "CAs do not forward"
+
+# ---- c11: real NDR dump; no misfiring rail verdicts -------------------------
+E=$FL_SRC/tests/data/external/NVIDIA__topograph__tests__output__ibnetdiscover__example.out  # case c11 (in tests/data/external)
+"$FL" info --format json "$E" >"$TMP/i.json"
+expect_eq "$(jget "$TMP/i.json" "=[(t['tier'],t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 31), (2, 9)]" "c11 tiers"
+expect_eq "$(jget "$TMP/i.json" "['shape']['regular']")" True "c11 shape regular"
+check_json "$E"
+expect_eq "$(count rail-alignment.cross-rail)" 0 "c11: no cross-rail"
+expect_eq "$(count rail-alignment.mixed-leaf)" 0 "c11: no mixed-leaf"
+expect_eq "$(count rail-alignment.su-shape)" 0 "c11: SUs with unresolved NICs are not judged smaller"
+expect_eq "$(count rail-alignment.unresolved warning)" 2 "c11: mixed descs unresolved"
+expect_grep <(msgs rail-alignment.unresolved) 'device named unlike the other NICs'
+expect_grep <(msgs rail-alignment.unresolved) 'no host name in the node description'
+expect_eq "$(count ecmp-balance.group-width)" 0 "c11: no group-width toward SHARP ANs on spines"
+# SHARP ANs are no downlinks: each flagged leaf's down ports are exactly its
+# HCA cables in the dump (port lines to "H-" nodes other than the AN)
+expect_eq "$(python3 - "$TMP/j.json" "$E" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+hca, sw = {}, None
+for line in open(sys.argv[2]):
+    m = re.match(r'Switch\s+\d+ "[^"]+"\s+# "([^"]+)"', line)
+    if m:
+        sw = m.group(1); hca[sw] = 0
+    elif line.startswith('[') and sw and '"H-' in line and 'Aggregation' not in line:
+        hca[sw] += 1
+    elif not line.strip():
+        sw = None
+bad = [f['nodes'][0] for f in d['findings'] if f['rule'] == 'ecmp-balance.oversubscription'
+       and f['evidence']['down_ports'] != hca[f['nodes'][0]]]
+n = sum(1 for f in d['findings'] if f['rule'] == 'ecmp-balance.oversubscription')
+print(n > 0, bad)
+PY
+)" "True []" "c11 down ports are the HCAs, not the SHARP ANs"
+
+# ---- plans f03 / f04: 2-tier wording, dual-fed spines -----------------------
+check_json "$C/plans/f03-leaf-rack-core.xml"; expect_eq "$?" 0 "f03 exit"
+expect_eq "$(jget "$TMP/j.json" "=len(d['findings'])")" 0 "f03: no finding"
+if grep -q "to the core" "$TMP/j.json"; then fail "f03: 'to the core' in a 2-tier fabric"; else pass; fi
+check_json "$C/plans/f04-dual-psu.xml"; expect_eq "$?" 0 "f04 exit"
+expect_eq "$(count failure-domains.domain-partition)$(count failure-domains.capacity-loss)$(count failure-domains.spine-spread)" 000 "f04: dual-fed spines survive one PDU/feed"
+
+# ---- production-like fat trees (ibsim + OpenSM + ibnetdiscover) -------------
+"$FL" info --format json "$S/superpod-3tier.ibnetdiscover" >"$TMP/i.json"
+expect_eq "$(jget "$TMP/i.json" "=[(t['tier'],t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 33), (2, 32), (3, 16)]" "3-tier: service hosts on cores, mgmt leaf"
+expect_eq "$(jget "$TMP/i.json" "=[d['shape'][k] for k in ('same_tier_links','tier_skipping_links','upper_switches_with_endpoints')]")" "[0, 0, 3]" "3-tier shape facts"
+check_json "$S/superpod-3tier.ibnetdiscover"
+expect_eq "$(count ecmp-balance.group-width)" 0 "3-tier: no group-width"
+expect_eq "$(count topology.same-tier-link)" 0 "3-tier: no same-tier links"
+expect_eq "$(jget "$TMP/j.json" "=sorted(f['nodes'][0] for f in d['findings'] if f['rule']=='ecmp-balance.oversubscription')")" "['mgmt-leaf-01', 'spine-p01-01', 'spine-p01-02']" "3-tier oversubscription"
+expect_eq "$(jget "$TMP/j.json" "=[f['nodes'][0] for f in d['findings'] if f['rule']=='ecmp-balance.uplink-asymmetry']")" "['mgmt-leaf-01']" "3-tier asymmetry"
+"$FL" info --format json "$S/superpod-2tier.ibnetdiscover" >"$TMP/i.json"
+expect_eq "$(jget "$TMP/i.json" "=[(t['tier'],t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 17), (2, 8)]" "2-tier: service hosts on spines, mgmt leaf"
+check_json "$S/superpod-2tier.ibnetdiscover"
+expect_eq "$(count topology.same-tier-link)$(count ecmp-balance.group-width)" 00 "2-tier: no same-tier, no group-width"
+expect_eq "$(jget "$TMP/j.json" "=[f['nodes'][0] for f in d['findings'] if f['rule'] in ('ecmp-balance.oversubscription','ecmp-balance.uplink-asymmetry')]")" "['mgmt-leaf-01', 'mgmt-leaf-01']" "2-tier ecmp findings"
+
+# ---- a dual-homed HCA must not hide a leaf's single uplink ------------------
+# (design XML: no generator makes this shape; a CA does not forward, so
+# leaf-1's one cable to spine-1 is a bridge although d1 also sits on leaf-2)
+cat >"$TMP/dualhome.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<fabric xmlns="urn:fabriclint:design:1" version="1" name="dual-homed-hca">
+  <node kind="switch" name="spine-1" ports="8" tier="2"/>
+  <node kind="switch" name="spine-2" ports="8" tier="2"/>
+  <node kind="switch" name="leaf-1" ports="8" tier="1"/>
+  <node kind="switch" name="leaf-2" ports="8" tier="1"/>
+  <node kind="switch" name="leaf-3" ports="8" tier="1"/>
+  <node kind="ca" name="h1 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="h2 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="h3 mlx5_0" ports="1" tier="0"/>
+  <node kind="ca" name="d1 mlx5_0" ports="2" tier="0"/>
+  <link a="leaf-1" a-port="7" b="spine-1" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="7" b="spine-1" b-port="2" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="8" b="spine-2" b-port="2" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="7" b="spine-1" b-port="3" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="8" b="spine-2" b-port="3" width="4x" speed="HDR"/>
+  <link a="leaf-1" a-port="1" b="h1 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="1" b="h2 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-3" a-port="1" b="h3 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-1" a-port="2" b="d1 mlx5_0" b-port="1" width="4x" speed="HDR"/>
+  <link a="leaf-2" a-port="2" b="d1 mlx5_0" b-port="2" width="4x" speed="HDR"/>
+</fabric>
+XML
+check_json --rules 'failure-domains.*' "$TMP/dualhome.xml"
+expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 1 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA: SPOFs seen"
+
+finish

@@ -1,0 +1,246 @@
+/*
+ * tests/unit/test_shape.c — tiers from the switch graph and connectivity
+ * that never runs through a CA (core/model/derive.c, core/model/graph.c;
+ * issue 12, classes 4 and 5). Fabrics are built with the model's build API
+ * so each case is exactly the shape it names.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fabriclint/fabric.h"
+#include "model/build.h"
+#include "model/graph.h"
+
+static const fl_prov NOPROV = {0, 0, 0};
+
+static fl_id node(fl_fabric *f, uint32_t kind, const char *name) {
+  static uint64_t guid = 0x1000;
+  fl_id n = fl_b_node(f, kind, guid += 0x100, 0, NOPROV);
+  fl_b_node_set_name(f, n, name, (size_t)-1);
+  fl_b_node_set_desc(f, n, name, (size_t)-1);
+  return n;
+}
+
+static void cable(fl_fabric *f, fl_id a, uint32_t pa, fl_id b, uint32_t pb) {
+  fl_b_link(f, fl_b_port(f, a, pa, NOPROV), fl_b_port(f, b, pb, NOPROV), 4,
+            FL_SPEED_HDR, 0, NOPROV);
+}
+
+static fl_fabric *finalize(fl_fabric *f) {
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_finalize(f, &err), FL_OK);
+  return f;
+}
+
+static uint32_t tier(const fl_fabric *f, const char *name) {
+  fl_id n = fl_fabric_find_node_name(f, name);
+  assert_int_not_equal(n, FL_NONE);
+  return fl_fabric_node_tier(f, n);
+}
+
+/* 2 leaves x 4 hosts, 2 spines; a UFM host and a storage host on spine 0, a
+ * management leaf with 1 host (too few to be a seed) and one uplink to each
+ * spine, a SHARP AN on every switch. Old tiers: spine-0 a leaf (1 hop from the
+ * UFM host). */
+static fl_fabric *service_fabric(void) {
+  fl_fabric *f = fl_fabric_new();
+  fl_id sp[2] = {node(f, FL_NODE_SWITCH, "spine-0"),
+                 node(f, FL_NODE_SWITCH, "spine-1")};
+  fl_id lf[2] = {node(f, FL_NODE_SWITCH, "leaf-0"),
+                 node(f, FL_NODE_SWITCH, "leaf-1")};
+  for (uint32_t l = 0; l < 2; l++) {
+    for (uint32_t h = 0; h < 4; h++) {
+      char nm[32];
+      snprintf(nm, sizeof nm, "host-%u%u mlx5_0", l, h);
+      cable(f, lf[l], h + 1, node(f, FL_NODE_CA, nm), 1);
+    }
+    for (uint32_t s = 0; s < 2; s++)
+      cable(f, lf[l], 10 + s, sp[s], l + 1);
+  }
+  cable(f, sp[0], 20, node(f, FL_NODE_CA, "ufm-01 mlx5_0"), 1);
+  cable(f, sp[0], 21, node(f, FL_NODE_CA, "stor-01 mlx5_0"), 1);
+  fl_id mg = node(f, FL_NODE_SWITCH, "mgmt-leaf");
+  cable(f, mg, 1, node(f, FL_NODE_CA, "mgmt-01 mlx5_0"), 1);
+  cable(f, mg, 7, sp[0], 30);
+  cable(f, mg, 8, sp[1], 30);
+  fl_id sws[5] = {sp[0], sp[1], lf[0], lf[1], mg};
+  for (uint32_t s = 0; s < 5; s++) {
+    fl_id an = node(f, FL_NODE_CA, "Mellanox Technologies Aggregation Node");
+    fl_b_node_set_ids(f, an, 0x2c9, 0xcf09, 0);
+    cable(f, sws[s], 40, an, 1);
+  }
+  return finalize(f);
+}
+
+static void test_tiers_service_hosts(void **state) {
+  (void)state;
+  fl_fabric *f = service_fabric();
+  assert_int_equal(tier(f, "leaf-0"), 1);
+  assert_int_equal(tier(f, "leaf-1"), 1);
+  assert_int_equal(tier(f, "mgmt-leaf"), 1); /* under one seed's spines */
+  assert_int_equal(tier(f, "spine-0"), 2);   /* hosts on it: still a spine */
+  assert_int_equal(tier(f, "spine-1"), 2);
+  assert_int_equal(tier(f, "ufm-01 mlx5_0"), 0);
+  assert_int_equal(
+      fl_fabric_node_tier_derived(f, fl_fabric_find_node_name(f, "spine-0")),
+      1);
+  fl_fabric_free(f);
+}
+
+/* A 3-tier shape: 2 pods (leaf+spine each), 2 cores joined to both pods'
+ * spines, a service host on core-0. core-0 is at distance 2 from the seeds
+ * like a leaf would be, but no seed leaf is cabled to all of its spines. */
+static void test_tiers_core_with_host(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id c[2] = {node(f, FL_NODE_SWITCH, "core-0"),
+                node(f, FL_NODE_SWITCH, "core-1")};
+  for (uint32_t p = 0; p < 2; p++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "leaf-p%u", p);
+    fl_id lf = node(f, FL_NODE_SWITCH, nm);
+    snprintf(nm, sizeof nm, "spine-p%u", p);
+    fl_id sp = node(f, FL_NODE_SWITCH, nm);
+    for (uint32_t h = 0; h < 3; h++) {
+      snprintf(nm, sizeof nm, "h%u%u mlx5_0", p, h);
+      cable(f, lf, h + 1, node(f, FL_NODE_CA, nm), 1);
+    }
+    cable(f, lf, 10, sp, 1);
+    cable(f, sp, 10, c[0], p + 1);
+    cable(f, sp, 11, c[1], p + 1);
+  }
+  cable(f, c[0], 20, node(f, FL_NODE_CA, "ufm-01 mlx5_0"), 1);
+  finalize(f);
+  assert_int_equal(tier(f, "leaf-p0"), 1);
+  assert_int_equal(tier(f, "spine-p1"), 2);
+  assert_int_equal(tier(f, "core-0"), 3);
+  assert_int_equal(tier(f, "core-1"), 3);
+  fl_fabric_free(f);
+}
+
+/* A director: two line ASICs and one fabric ASIC of chassis "dir-1"
+ * (same system), hosts on the line ASICs. All three are one switch: tier 1. */
+static void test_tiers_director_one_unit(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id line[2] = {node(f, FL_NODE_SWITCH, "dir-1 L1"),
+                   node(f, FL_NODE_SWITCH, "dir-1 L2")};
+  fl_id fab_asic = node(f, FL_NODE_SWITCH, "dir-1 S1");
+  fl_id all[3] = {line[0], line[1], fab_asic};
+  for (int i = 0; i < 3; i++)
+    fl_b_node_set_system(f, all[i], "dir-1", (size_t)-1);
+  for (uint32_t l = 0; l < 2; l++) {
+    cable(f, line[l], 20, fab_asic, l + 1);
+    for (uint32_t h = 0; h < 2; h++) {
+      char nm[32];
+      snprintf(nm, sizeof nm, "n%u%u mlx5_0", l, h);
+      cable(f, line[l], h + 1, node(f, FL_NODE_CA, nm), 1);
+    }
+  }
+  finalize(f);
+  assert_int_equal(tier(f, "dir-1 L1"), 1);
+  assert_int_equal(tier(f, "dir-1 L2"), 1);
+  assert_int_equal(tier(f, "dir-1 S1"), 1);
+  fl_fabric_free(f);
+}
+
+/* Two switches with hosts cabled to each other (twice), as in the 2007
+ * ibnetdiscover man-page example: a flat fabric, both leaves, although one
+ * carries fewer hosts. */
+static void test_tiers_flat_pair(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id a = node(f, FL_NODE_SWITCH, "isr9024"),
+        b = node(f, FL_NODE_SWITCH, "sw6ib4");
+  for (uint32_t h = 0; h < 3; h++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "a%u mlx4_0", h);
+    cable(f, a, h + 1, node(f, FL_NODE_CA, nm), 1);
+  }
+  for (uint32_t h = 0; h < 2; h++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "b%u mlx4_0", h);
+    cable(f, b, h + 1, node(f, FL_NODE_CA, nm), 1);
+  }
+  cable(f, a, 10, b, 7);
+  cable(f, a, 11, b, 8);
+  finalize(f);
+  assert_int_equal(tier(f, "isr9024"), 1);
+  assert_int_equal(tier(f, "sw6ib4"), 1);
+  fl_fabric_free(f);
+}
+
+/* Two switches joined only through a dual-port HCA: two subnets. */
+static void test_ca_does_not_forward(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id a = node(f, FL_NODE_SWITCH, "sw-a"),
+        b = node(f, FL_NODE_SWITCH, "sw-b");
+  fl_id dual = node(f, FL_NODE_CA, "dual mlx5_0");
+  fl_id ha = node(f, FL_NODE_CA, "ha mlx5_0"),
+        hb = node(f, FL_NODE_CA, "hb mlx5_0");
+  cable(f, a, 1, dual, 1);
+  cable(f, b, 1, dual, 2);
+  cable(f, a, 2, ha, 1);
+  cable(f, b, 2, hb, 1);
+  finalize(f);
+  uint32_t nn = fl_fabric_node_count(f), memb[8], nc = 0;
+  assert_int_equal(nn, 5);
+  assert_int_equal(fl_graph_components(f, memb, &nc), FL_OK);
+  assert_int_equal(nc, 2);
+  assert_int_equal(memb[a], memb[dual]); /* home cable: port 1, on sw-a */
+  assert_int_equal(memb[a], memb[ha]);
+  assert_int_not_equal(memb[a], memb[b]);
+  assert_int_equal(memb[b], memb[hb]);
+  /* masked: the same, and with the home cable off the CA moves to sw-b */
+  assert_int_equal(fl_graph_components_masked(f, NULL, NULL, memb, &nc), FL_OK);
+  assert_int_equal(nc, 2);
+  assert_int_not_equal(memb[a], memb[b]);
+  uint8_t link_off[4] = {0};
+  link_off[fl_fabric_port_link(f, fl_fabric_find_port(f, dual, 1), 0)] = 1;
+  assert_int_equal(fl_graph_components_masked(f, NULL, link_off, memb, &nc),
+                   FL_OK);
+  assert_int_equal(nc, 2);
+  assert_int_equal(memb[dual], memb[b]);
+  /* the CA is no articulation point, and nothing reaches sw-b from sw-a */
+  fl_id ap[8];
+  uint32_t nap = 0;
+  assert_int_equal(fl_graph_articulation_points(f, ap, &nap), FL_OK);
+  for (uint32_t i = 0; i < nap; i++)
+    assert_int_not_equal(ap[i], dual);
+  int32_t dist[8];
+  assert_int_equal(fl_graph_bfs_distances(f, ha, dist), FL_OK);
+  assert_int_equal(dist[a], 1);
+  assert_int_equal(dist[dual], 2);
+  assert_int_equal(dist[b], -1);
+  assert_int_equal(dist[hb], -1);
+  /* from the dual-port CA itself, both switches are one hop away */
+  assert_int_equal(fl_graph_bfs_distances(f, dual, dist), FL_OK);
+  assert_int_equal(dist[a], 1);
+  assert_int_equal(dist[b], 1);
+  /* max flow from sw-a to sw-b: nothing crosses the CA */
+  double v = -1;
+  assert_int_equal(fl_graph_maxflow(f, &a, 1, &b, 1, NULL, NULL, NULL, &v),
+                   FL_OK);
+  assert_true(v == 0.0);
+  fl_fabric_free(f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tiers_service_hosts),
+      cmocka_unit_test(test_tiers_core_with_host),
+      cmocka_unit_test(test_tiers_director_one_unit),
+      cmocka_unit_test(test_tiers_flat_pair),
+      cmocka_unit_test(test_ca_does_not_forward),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
