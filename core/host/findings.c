@@ -210,7 +210,7 @@ static char *merged_message(const idx_rec *g, size_t n) {
     } else
       *p++ = *t++;
   }
-  const char *sep = ": e.g. ";
+  const char *sep = "; e.g. ";
   size_t shown = 0;
   for (size_t i = 0; i < n && shown < FL_CAUSE_EXAMPLES; i++) {
     const fl_finding_rec *r = g[i].r;
