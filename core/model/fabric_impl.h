@@ -132,9 +132,8 @@ int fl_b_seal(fl_fabric *fab, fl_error *err);
  * derived: nodes that share a display name (a NodeDescription left at the
  * factory default, "Quantum Mellanox Technologies", on many switches; or a
  * node-name map naming two GUIDs alike) and have a GUID no other node has
- * are renamed
- * "<name> (0x<16 hex GUID>)", and the name index is rebuilt, so that
- * messages, finding keys and fingerprints tell them apart. Systems and
+ * are renamed "<name> (0x<16 hex GUID>)", and the name index is rebuilt,
+ * so that messages, finding keys and fingerprints tell them apart. Systems and
  * descriptions keep the shared text. FL_OK or FL_ENOMEM. O(nodes).
  */
 int fl_b_unique_names(fl_fabric *fab, fl_error *err);
