@@ -520,10 +520,13 @@ typedef struct type_hist {
   uint32_t speed[32];
 } type_hist;
 
+/* The most common index of histogram @v; on a tie the largest index (the
+ * widest link), so that the links judged degraded are the narrow minority
+ * by capacity, never the healthy wider ones. */
 static uint32_t mode_of(const uint32_t *v, uint32_t n) {
   uint32_t best = 0;
   for (uint32_t i = 1; i < n; i++)
-    if (v[i] > v[best])
+    if (v[i] && v[i] >= v[best])
       best = i;
   return v[best] ? best : 0;
 }
@@ -596,7 +599,16 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     jb_key_str(&ev, "group", gname);
     jb_key_double(&ev, "seen_gbps", api->link_gbps(f, l));
     jb_obj_close(&ev);
-    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    /* one cause per (tier pair, rate seen, rate expected): a batch of
+     * cables trained down together is one fact, not one per cable */
+    char cause[128], cmsg[256];
+    snprintf(cause, sizeof cause, "%s|%s|%s", gname, seen, exp);
+    snprintf(cmsg, sizeof cmsg,
+             "{count} links of %s run at %s, below the %s expected (%s)", gname,
+             seen, exp,
+             want_w || want_s ? "policy" : "majority of the tier pair");
+    int rc = fl_emit_cause(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
+                           jb_str(&ev), cause, cmsg);
     jb_free(&ev);
     if (rc)
       return rc;

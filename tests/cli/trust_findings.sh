@@ -144,6 +144,14 @@ sed -E '/<link a="leaf-p01-01" a-port="[34]" b="spine/ s/speed="NDR"/speed="HDR"
 expect_rc 0 "$FL" check --rules topology.mixed-speed --format json "$TMP/ms-one.xml"
 expect_eq "$(one topology.mixed-speed "['nodes']") $(one topology.mixed-speed "['evidence']['tie']")" "['leaf-p01-01', 'spine-p01-01', 'spine-p01-02'] False" "mixed-speed: the minority"
 
+# ---- topology.degraded-link: cables trained down together are one cause --
+sed -E '/<link a="leaf-p01-0[12]" a-port="[34]" b="spine/ s/width="4x"/width="2x"/' "$TMP/ms.xml" >"$TMP/deg.xml"
+expect_rc 0 "$FL" check --rules topology.degraded-link --format json "$TMP/deg.xml"
+expect_eq "$(finds) $(one topology.degraded-link "['evidence']['count']")" "[('topology.degraded-link', 'warning')] 4" "degraded links: one finding for 4 cables"
+expect_eq "$(one topology.degraded-link "['message']")" \
+  '4 links of tier 1-2 run at 2xNDR, below the 4xNDR expected (majority of the tier pair); e.g. "leaf-p01-01" port 3, "leaf-p01-01" port 4, "leaf-p01-02" port 3 and 1 more' \
+  "degraded links: message"
+
 # ---- plans/f05: the work order of an unplugged HCA --------------------------
 expect_rc 1 "$FL" diff --format csv "$D/small-plan.xml" "$D/f05-unplugged-hca.ibnetdiscover"
 expect_eq "$(csv_rows "$TMP/out")" \
