@@ -1095,7 +1095,17 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_str(&ev, "duplicate_rails", dup);
     jb_key_int(&ev, "nics", nn);
     jb_obj_close(&ev);
-    rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+    /* hosts of one SU missing the same rails (a rail leaf's cables not
+     * yet run) are one cause */
+    char cause[600], cmsg[700];
+    snprintf(cause, sizeof cause, "su%u|%s|%s", a->host_su[h] + 1, missing,
+             dup);
+    snprintf(cmsg, sizeof cmsg, "{count} hosts of SU %u%s%s%s%s%s",
+             a->host_su[h] + 1, om ? " have no NIC on rail(s) " : "", missing,
+             om && od ? ";" : "",
+             od ? " have two or more NICs on rail(s) " : "", dup);
+    rc = fl_emit_cause(api, ctx, 0, msg, nodes, nn, NULL, 0, NULL, 0,
+                       jb_str(&ev), cause, cmsg);
     jb_free(&ev);
   }
   free(cnt), free(su_rail), free(nodes);

@@ -133,6 +133,13 @@ sed '/<link a="dgx-006 mlx5_0"/d;/<link a="dgx-006 mlx5_1"/d' "$D/small-plan.xml
 expect_rc 0 "$FL" check --rules rail-alignment.su-shape --format json "$TMP/su.xml"
 expect_eq "$(one rail-alignment.su-shape "['nodes']") $(one rail-alignment.su-shape "['evidence']['tie']")" "['leaf-su02-r0'] True" "su-shape tie: the smaller SU is named"
 
+# incomplete hosts of one SU missing the same rail are one cause
+sed '/<link a="dgx-001 mlx5_1"/d;/<link a="dgx-002 mlx5_1"/d' "$D/small-plan.xml" >"$TMP/inc.xml"
+expect_rc 0 "$FL" check --rules rail-alignment.incomplete-host --format json "$TMP/inc.xml"
+expect_eq "$(one rail-alignment.incomplete-host "['message']")" \
+  '2 hosts of SU 1 have no NIC on rail(s) 1; e.g. "dgx-001 mlx5_0", "dgx-002 mlx5_0"' "incomplete hosts: one finding"
+expect_eq "$(one rail-alignment.incomplete-host "['evidence']['members'][1]['evidence']['host']")" "dgx-002" "incomplete hosts: members"
+
 # ---- topology.mixed-speed on a tie names the slow links -------------------
 "$FL" gen fat-tree --radix 4 --tiers 2 --speed NDR -o "$TMP/ms.xml"
 sed -E '/<link a="leaf-p01-0[12]" a-port="[34]" b="spine/ s/speed="NDR"/speed="HDR"/' "$TMP/ms.xml" >"$TMP/ms-tie.xml"
