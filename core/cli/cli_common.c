@@ -59,6 +59,8 @@ const char FL_CLI_USAGE[] =
     "                             counted; only new findings fail the run\n"
     "  --write-baseline FILE      write the findings of this run as a "
     "baseline\n"
+    "  --max-findings-per-rule N  text: show at most N findings of each rule\n"
+    "                             (the tally still counts all; 0 = all)\n"
     "  --rules PATTERN[,...]      run only rules whose id matches a shell "
     "glob\n"
     "                             (e.g. 'topology.*'); a plugin name selects\n"
@@ -122,6 +124,7 @@ enum {
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
   OPT_EXIT_ZERO,
+  OPT_MAX_PER_RULE,
 };
 
 static const struct option LONGOPTS[] = {
@@ -142,6 +145,7 @@ static const struct option LONGOPTS[] = {
     {"baseline", required_argument, 0, OPT_BASELINE},
     {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
     {"exit-zero", no_argument, 0, OPT_EXIT_ZERO},
+    {"max-findings-per-rule", required_argument, 0, OPT_MAX_PER_RULE},
     {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, OPT_VERSION},
@@ -155,6 +159,19 @@ static int push(const char ***v, size_t *n, const char *s) {
     return -1;
   nv[(*n)++] = s;
   *v = nv;
+  return 0;
+}
+
+/* --max-findings-per-rule N: a decimal count, 0 (no cap) to 1000000. */
+static int parse_max_per_rule(fl_cli_opts *o, const char *arg) {
+  char *end = NULL;
+  errno = 0;
+  long v = arg && *arg >= '0' && *arg <= '9' ? strtol(arg, &end, 10) : -1;
+  if (v < 0 || v > 1000000 || errno || !end || *end)
+    return fl_cli_usage_error("--max-findings-per-rule: expected a count "
+                              "from 0 (no cap) to 1000000, got '%s'",
+                              arg);
+  o->max_per_rule = (uint32_t)v;
   return 0;
 }
 
@@ -211,6 +228,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case OPT_EXIT_ZERO:
     o->exit_zero = 1;
     return 0;
+  case OPT_MAX_PER_RULE:
+    return parse_max_per_rule(o, arg);
   case OPT_RELAXNG:
     o->load.relaxng = 1;
     return 0;
@@ -243,9 +262,11 @@ static int check_applicable(fl_cli_opts *o) {
     return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
                               "and codequality are for check and diff)",
                               cmd);
-  if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero))
-    return fl_cli_usage_error("--baseline, --write-baseline and --exit-zero "
-                              "apply to check and diff, not '%s'",
+  if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero ||
+                  o->max_per_rule))
+    return fl_cli_usage_error("--baseline, --write-baseline, --exit-zero and "
+                              "--max-findings-per-rule apply to check and "
+                              "diff, not '%s'",
                               cmd);
   if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
     return fl_cli_usage_error(
@@ -659,6 +680,13 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     fl_baseline_apply(&b, fs);
     fl_baseline_free(&b);
   }
+  /* one finding per cause, after waivers and the baseline judged the
+   * members (findings.h), then the report order again */
+  if (fl_findings_aggregate(fs) != 0) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  fl_findings_sort(fs);
   if (o->write_baseline &&
       fl_baseline_write(fs, o->write_baseline, &err) != FL_OK) {
     fl_cli_print_error(&err);
@@ -688,10 +716,10 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                                         NULL};
   }
   fl_report_rules_sort(all, n_all);
-  fl_report_input in = {fs,      counts,     all,
-                        n_all,   o->inputs,  o->n_inputs,
-                        n_rules, o->fail_on, o->baseline_path != NULL,
-                        o->quiet};
+  fl_report_input in = {fs,       counts,         all,
+                        n_all,    o->inputs,      o->n_inputs,
+                        n_rules,  o->fail_on,     o->baseline_path != NULL,
+                        o->quiet, o->max_per_rule};
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
   int e = errno ? errno : EIO;

@@ -41,6 +41,7 @@ typedef struct fl_cli_opts {
   const char *baseline_path;  /* --baseline */
   const char *write_baseline; /* --write-baseline */
   int exit_zero;              /* --exit-zero */
+  uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
 } fl_cli_opts;
 
 /** The --help text of the command line (check, info, rules, diff). */

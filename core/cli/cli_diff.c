@@ -52,7 +52,8 @@ static const char DIFF_USAGE[] =
     "  --as-built-format FMT      format of the as-built inputs (default "
     "auto)\n"
     "  --compare-lids             report LIDs that differ (default: ignored)\n"
-    "  --no-guid                  match nodes by name only, never by GUID\n"
+    "  --no-guid                  match nodes by name only, never by GUID,\n"
+    "                             and compare no GUIDs\n"
     "\n"
     "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
     "error\n";

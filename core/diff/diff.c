@@ -47,9 +47,9 @@
 
 #include <jansson.h>
 
+#include "io/loaders.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
-#include "io/loaders.h"
 
 #define VIRT 0x80000000u
 #define NIL  UINT32_MAX
@@ -210,6 +210,8 @@ typedef struct fnd {
   const char *extra_nodes[2];
   int n_extra;
   json_t *ev;
+  const char *cause;     /* one finding per cause (host/findings.h), or NULL */
+  const char *cause_msg; /* its message, "{count}" replaced */
 } fnd;
 
 static void emit(dctx *c, fnd *f, char *msg) {
@@ -250,6 +252,10 @@ static void emit(dctx *c, fnd *f, char *msg) {
     r.col = col;
   }
   r.key = xprintf(c, "%s|%s", f->rule, r.message);
+  if (f->cause) {
+    r.cause = xstrdup(c, f->cause);
+    r.cause_msg = xstrdup(c, f->cause_msg ? f->cause_msg : f->cause);
+  }
   if (fl_findings_push(c->fs, &r) != 0)
     c->nomem = 1;
 }
@@ -288,6 +294,47 @@ static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
                           : NULL;
   r->cable = xstrdup(c, cable ? cable : "");
   r->detail = xstrdup(c, detail ? detail : "");
+}
+
+static void wo_node(dctx *c, const char *action, const char *finding,
+                    const char *node, const char *rack, const char *detail);
+
+/* One work-order row per planned cable of design node @n (a node that was
+ * not found): a technician needs the port, the far end and the cable id of
+ * each, not only the node's name. "a" is the missing node's end. */
+static void wo_node_cables(dctx *c, const char *action, const char *finding,
+                           fl_id n, const char *detail) {
+  const fl_fabric *D = c->D;
+  uint32_t nl = fl_fabric_link_count(D);
+  char num[16];
+  for (fl_id l = 0; l < nl && c->wo; l++) {
+    fl_id p0 = fl_fabric_link_port(D, l, 0), p1 = fl_fabric_link_port(D, l, 1);
+    int side = fl_fabric_port_node(D, p0) == n   ? 0
+               : fl_fabric_port_node(D, p1) == n ? 1
+                                                 : -1;
+    if (side < 0)
+      continue;
+    fl_id pa = side ? p1 : p0, pb = side ? p0 : p1;
+    fl_id nb = fl_fabric_port_node(D, pb);
+    wo_node(c, action, finding, fl_fabric_node_name(D, n),
+            fl_fabric_attr(D, FL_ENT_NODE, n, "rack"), detail);
+    if (c->nomem || !c->wo->n)
+      return;
+    fl_wo_row *r = &c->wo->v[c->wo->n - 1];
+    const char *la = fl_fabric_port_label(D, pa),
+               *lb = fl_fabric_port_label(D, pb);
+    const char *rb = fl_fabric_attr(D, FL_ENT_NODE, nb, "rack");
+    const char *cable = fl_fabric_attr(D, FL_ENT_LINK, l, "cable");
+    free(r->a_port), free(r->b_node), free(r->b_port), free(r->b_rack);
+    free(r->cable);
+    snprintf(num, sizeof num, "%u", fl_fabric_port_num(D, pa));
+    r->a_port = xstrdup(c, *la ? la : num);
+    r->b_node = xstrdup(c, fl_fabric_node_name(D, nb));
+    snprintf(num, sizeof num, "%u", fl_fabric_port_num(D, pb));
+    r->b_port = xstrdup(c, *lb ? lb : num);
+    r->b_rack = xstrdup(c, rb ? rb : "");
+    r->cable = xstrdup(c, cable ? cable : "");
+  }
 }
 
 static void wo_node(dctx *c, const char *action, const char *finding,
@@ -400,6 +447,40 @@ static int index_names(const fl_fabric *f, name_ix *x) {
     }
   }
   return 0;
+}
+
+/* How GUIDs of matched nodes are judged. With --no-guid they are not
+ * compared. When the plan has GUIDs but not one matched node's GUID agrees
+ * with the as-built (a generated plan, or placeholders written before the
+ * hardware arrived), a GUID finding per node would bury the real ones:
+ * one info finding says so instead, and GUIDs are not compared. */
+enum { GUIDS_COMPARE, GUIDS_OFF, GUIDS_PLACEHOLDER };
+
+static int guid_policy(dctx *c) {
+  if (c->o->no_guid)
+    return GUIDS_OFF;
+  uint32_t nd = fl_fabric_node_count(c->D), pairs = 0, agree = 0;
+  for (fl_id i = 0; i < nd; i++) {
+    if (c->mD[i] == FL_NONE)
+      continue;
+    uint64_t gd = fl_fabric_node_guid(c->D, i);
+    uint64_t gb = fl_fabric_node_guid(c->B, c->mD[i]);
+    pairs += gd && gb;
+    agree += gd && gb && gd == gb;
+  }
+  if (pairs < 2 || agree)
+    return GUIDS_COMPARE;
+  fnd f = {.rule = "diff.different", .sev = FL_SEV_INFO};
+  f.ev = json_pack("{s:s,s:i,s:i}", "attribute", "guid", "compared",
+                   (json_int_t)pairs, "agreeing", (json_int_t)0);
+  emit(c, &f,
+       xprintf(c,
+               "none of the %u planned node GUIDs matches the as-built one: "
+               "the plan's GUIDs look like placeholders, so nodes were "
+               "matched by name and GUIDs not compared (--no-guid says so "
+               "and silences this note)",
+               pairs));
+  return GUIDS_PLACEHOLDER;
 }
 
 static int match_nodes(dctx *c) {
@@ -515,8 +596,13 @@ static int match_nodes(dctx *c) {
                  fl_node_kind_name(fl_fabric_node_kind(D, i)),
                  fl_fabric_node_name(D, i), why, ncab));
     const char *rack = fl_fabric_attr(D, FL_ENT_NODE, i, "rack");
-    wo_node(c, "check", "diff.missing-node", fl_fabric_node_name(D, i), rack,
-            "node not discovered: power, install or name it as planned");
+    if (ncab) /* each planned cable: its port, far end and cable id */
+      wo_node_cables(c, "check", "diff.missing-node", i,
+                     "node not discovered: power, install or name it as "
+                     "planned; check this planned cable");
+    else
+      wo_node(c, "check", "diff.missing-node", fl_fabric_node_name(D, i), rack,
+              "node not discovered: power, install or name it as planned");
     free(whys);
   }
   for (fl_id b = 0; b < nb; b++) {
@@ -554,11 +640,14 @@ static int match_nodes(dctx *c) {
               "to the plan");
   }
   /* attributes of matched nodes */
+  int guids = guid_policy(c);
   for (fl_id i = 0; i < nd; i++) {
     fl_id b = c->mD[i];
     if (b == FL_NONE)
       continue;
     uint64_t gd = fl_fabric_node_guid(D, i), gb = fl_fabric_node_guid(B, b);
+    if (guids != GUIDS_COMPARE)
+      gd = gb = 0; /* --no-guid, or placeholders: GUIDs are not compared */
     char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
     canon_name(D, i, cd, sizeof cd);
     canon_name(B, b, cb, sizeof cb);
@@ -596,6 +685,11 @@ static int match_nodes(dctx *c) {
     f.ev = json_pack("{s:s,s:s,s:s}", "attribute", what, "design",
                      fl_fabric_node_name(D, i), "as_built",
                      fl_fabric_node_name(B, b));
+    if (strcmp(what, "guid") == 0) {
+      f.cause = "guid";
+      f.cause_msg = "{count} nodes have another GUID than planned (hardware "
+                    "replaced? update the plan or the node-name map)";
+    }
     emit(c, &f, msg);
   }
   rc = 0;

@@ -39,7 +39,10 @@ typedef struct fl_finding_rec {
   char *evidence; /* compact JSON object with sorted keys, or NULL */
   char *file;     /* location; NULL when unknown */
   uint32_t line, col;
-  char *key; /* baseline fingerprint material */
+  char *key;       /* baseline fingerprint material */
+  char *cause;     /* fl_finding.cause, or NULL: never merged */
+  char *cause_msg; /* fl_finding.cause_message ("{count}" not replaced) */
+  uint32_t merged; /* members merged into this finding (0: not merged) */
   /* -- set after the run (policy, baseline); zero when not used -- */
   int waived;            /* 1: a policy waiver suppresses it (see @waiver) */
   fl_waiver_note waiver; /* owned strings, set when @waived */
@@ -53,9 +56,36 @@ typedef struct fl_findings {
 
 /** Append @rec (takes ownership of its strings). 0 or -1 on ENOMEM. */
 int fl_findings_push(fl_findings *fs, fl_finding_rec *rec);
-/** Sort by rule id, file, line, column, message, key: a total order so that
- * identical inputs give byte-identical output. */
+/** Sort by severity (errors first), rule id, file, line, column, message,
+ * key: a total order so that identical inputs give byte-identical output. */
 void fl_findings_sort(fl_findings *fs);
+
+/**
+ * fl_findings_aggregate() — one finding per cause (fl_finding.cause in
+ * fabriclint/plugin.h): the active findings (neither waived nor baselined)
+ * of one rule that share a cause, when there are two or more, are replaced
+ * by one finding: the highest member severity; the message is the cause
+ * message with "{count}" replaced, then "e.g." and the first
+ * FL_CAUSE_EXAMPLES members' first port or node; nodes and ports the union
+ * of the members' (first appearance order); location the first member's
+ * (in fl_findings_sort() order); key "cause:<cause>"; evidence {"cause",
+ * "count", "examples" (the members' messages shown), "members" (every
+ * member: message, nodes, ports, evidence, location)}. Set-aside members
+ * stay as they are. Leaves @fs unsorted. Returns 0, or -1 on ENOMEM (@fs
+ * is then unchanged or partly merged, still valid). O(n log n).
+ */
+int fl_findings_aggregate(fl_findings *fs);
+
+/** Examples named in the message of a merged finding. */
+#define FL_CAUSE_EXAMPLES 3u
+
+/**
+ * fl_finding_cause_fingerprint() — the fingerprint (as
+ * fl_finding_fingerprint()) a merged finding of @r's cause has: rule and
+ * "cause:<cause>". NULL (and @buf untouched) when @r has no cause. A
+ * baseline that holds it accepts every member of the cause.
+ */
+char *fl_finding_cause_fingerprint(const fl_finding_rec *r, char buf[17]);
 /** Count findings of severity @sev (all of them, set aside or not). */
 size_t fl_findings_count(const fl_findings *fs, uint32_t sev);
 /** Count findings of severity @sev that are neither waived nor baselined:

@@ -236,6 +236,12 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   }
   locate(c->fab, &f, &r);
   r.key = f.key ? xstrdup(f.key) : default_key(&r);
+  if (f.cause && *f.cause) { /* one finding per cause (findings.h) */
+    r.cause = xstrdup(f.cause);
+    r.cause_msg = xstrdup(f.cause_message ? f.cause_message : f.cause);
+    if (!r.cause || !r.cause_msg)
+      return FL_ENOMEM;
+  }
   if (!r.rule || !r.message || !r.nodes || !r.ports || !r.key ||
       fl_findings_push(c->out, &r) != 0)
     return FL_ENOMEM; /* (leaks on ENOMEM only) */

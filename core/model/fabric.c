@@ -495,18 +495,85 @@ static int fill_names(fl_fabric *fab) {
   return FL_OK;
 }
 
+static int build_name_index(fl_fabric *fab) {
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    const char *nm = fl_b_atom_str(fab, fab->nodes[i].name);
+    if (fl_strmap_put(&fab->name_map, nm, strlen(nm), (uint32_t)i) ==
+        FL_MAP_ABSENT)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
 static int build_indexes(fl_fabric *fab) {
   for (size_t i = 0; i < fab->n_nodes; i++) {
     const fl_node_rec *r = &fab->nodes[i];
     if (r->guid != 0 &&
         fl_u64map_put(&fab->guid_map, r->guid, (uint32_t)i) == FL_MAP_ABSENT)
       return FL_ENOMEM;
-    const char *nm = fl_b_atom_str(fab, r->name);
-    if (fl_strmap_put(&fab->name_map, nm, strlen(nm), (uint32_t)i) ==
-        FL_MAP_ABSENT)
-      return FL_ENOMEM;
   }
-  return FL_OK;
+  return build_name_index(fab);
+}
+
+/* Mark in @dup (n_nodes bytes) every node whose name another node has too;
+ * returns how many. The name index maps a name to its first node. */
+static size_t mark_shared_names(const fl_fabric *fab, uint8_t *dup) {
+  size_t n = 0;
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    const char *nm = fl_b_atom_str(fab, fab->nodes[i].name);
+    uint32_t first = fl_strmap_get(&fab->name_map, nm, strlen(nm));
+    if (first != FL_MAP_ABSENT && first != (uint32_t)i) {
+      n += !dup[i] + !dup[first];
+      dup[i] = dup[first] = 1;
+    }
+  }
+  return n;
+}
+
+int fl_b_unique_names(fl_fabric *fab, fl_error *err) {
+  uint8_t *dup = calloc(fab->n_nodes + 1, 1);
+  if (!dup)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  if (mark_shared_names(fab, dup) == 0) {
+    free(dup);
+    return FL_OK;
+  }
+  /* a GUID shared by several nodes (topology.duplicate-guid) would not
+   * tell them apart either: those keep their name */
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    uint64_t g = fab->nodes[i].guid;
+    uint32_t first = g ? fl_u64map_get(&fab->guid_map, g) : FL_MAP_ABSENT;
+    if (first != FL_MAP_ABSENT && first != (uint32_t)i)
+      dup[i] = dup[first] = 2;
+  }
+  int rc = FL_OK;
+  for (size_t i = 0; i < fab->n_nodes && rc == FL_OK; i++) {
+    fl_node_rec *r = &fab->nodes[i];
+    if (dup[i] != 1 || r->guid == 0)
+      continue;
+    const char *nm = fl_b_atom_str(fab, r->name);
+    size_t len = strlen(nm) + 24;
+    char *buf = malloc(len);
+    if (!buf) {
+      rc = FL_ENOMEM;
+      break;
+    }
+    int m =
+        snprintf(buf, len, "%s (0x%016llx)", nm, (unsigned long long)r->guid);
+    r->name = fl_b_intern(fab, buf, (size_t)m);
+    free(buf);
+    if (r->name == FL_MAP_ABSENT)
+      rc = FL_ENOMEM;
+  }
+  free(dup);
+  if (rc == FL_OK) {
+    fl_strmap_free(&fab->name_map);
+    memset(&fab->name_map, 0, sizeof fab->name_map);
+    rc = build_name_index(fab);
+  }
+  return rc == FL_OK
+             ? FL_OK
+             : fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
 }
 
 int fl_b_seal(fl_fabric *fab, fl_error *err) {

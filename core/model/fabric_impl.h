@@ -130,6 +130,17 @@ struct fl_fabric {
  */
 int fl_b_seal(fl_fabric *fab, fl_error *err);
 
+/**
+ * fl_b_unique_names() — the step of fl_fabric_finalize() after systems are
+ * derived: nodes that share a display name (a NodeDescription left at the
+ * factory default, "Quantum Mellanox Technologies", on many switches; or a
+ * node-name map naming two GUIDs alike) and have a GUID no other node has
+ * are renamed "<name> (0x<16 hex GUID>)", and the name index is rebuilt,
+ * so that messages, finding keys and fingerprints tell them apart. Systems and
+ * descriptions keep the shared text. FL_OK or FL_ENOMEM. O(nodes).
+ */
+int fl_b_unique_names(fl_fabric *fab, fl_error *err);
+
 /** fl_b_free_records() — free the store's arrays and indexes (not @fab
  * itself, nor routing state or graph). core/model/fabric.c. */
 void fl_b_free_records(fl_fabric *fab);

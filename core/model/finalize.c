@@ -24,6 +24,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_routing_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_systems(fab, fab->system_pattern, err);
+  if (rc == FL_OK) /* after systems: they read the shared description */
+    rc = fl_b_unique_names(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)

@@ -97,6 +97,29 @@ void fl_baseline_free(fl_baseline *b) {
   memset(b, 0, sizeof *b);
 }
 
+/* Index of the first entry >= @fp. */
+static size_t lower_bound(const fl_baseline *b, const char fp[17]) {
+  size_t lo = 0, hi = b->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (memcmp(b->fps[mid], fp, 17) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* 1 when the merged finding of @r's cause (findings.h) is in @b: a baseline
+ * written from a merged finding accepts every member of its cause. */
+static int cause_in_baseline(const fl_baseline *b, const fl_finding_rec *r) {
+  char fp[17];
+  if (!fl_finding_cause_fingerprint(r, fp))
+    return 0;
+  size_t lo = lower_bound(b, fp);
+  return lo < b->n && memcmp(b->fps[lo], fp, 17) == 0;
+}
+
 size_t fl_baseline_apply(const fl_baseline *b, fl_findings *fs) {
   if (!b || b->n == 0)
     return 0;
@@ -111,14 +134,7 @@ size_t fl_baseline_apply(const fl_baseline *b, fl_findings *fs) {
     char fp[17];
     fl_finding_fingerprint(r, fp);
     /* lower bound, then the first unused equal entry */
-    size_t lo = 0, hi = b->n;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (memcmp(b->fps[mid], fp, 17) < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+    size_t lo = lower_bound(b, fp);
     for (; lo < b->n && memcmp(b->fps[lo], fp, 17) == 0; lo++)
       if (!used[lo]) {
         used[lo] = 1;
@@ -126,6 +142,10 @@ size_t fl_baseline_apply(const fl_baseline *b, fl_findings *fs) {
         marked++;
         break;
       }
+    if (!r->baseline && cause_in_baseline(b, r)) {
+      r->baseline = 1;
+      marked++;
+    }
   }
   free(used);
   return marked;

@@ -40,7 +40,10 @@ int fl_baseline_load(fl_baseline *b, const char *path, fl_error *err);
 void fl_baseline_free(fl_baseline *b);
 
 /** Mark the findings of @fs that @b holds as baseline (each entry matches
- * one finding); returns how many were marked. */
+ * one finding; an entry for a merged finding of one cause, key
+ * "cause:<cause>", matches every finding of that cause, so a baseline
+ * written from a merged finding keeps accepting it as its count changes);
+ * returns how many were marked. Run before fl_findings_aggregate(). */
 size_t fl_baseline_apply(const fl_baseline *b, fl_findings *fs);
 
 /** Write the baseline of @fs to @path; FL_OK or FL_EIO / FL_ENOMEM. */

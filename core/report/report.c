@@ -15,9 +15,95 @@ void fl_fabric_counts_of(const fl_fabric *fab, fl_fabric_counts *c) {
   c->links = fl_fabric_link_count(fab);
 }
 
+/* One tally line: the active findings of one rule at one severity. */
+typedef struct tally_row {
+  const char *rule;
+  uint32_t severity;
+  size_t findings, instances, hidden;
+} tally_row;
+
+typedef struct tally {
+  tally_row *v;
+  size_t n, cap;
+} tally;
+
+/* The row of (@rule, @sev), appended when new; NULL on ENOMEM. */
+static tally_row *tally_row_of(tally *t, const char *rule, uint32_t sev) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->v[i].severity == sev && strcmp(t->v[i].rule, rule) == 0)
+      return &t->v[i];
+  if (t->n == t->cap) {
+    size_t nc = t->cap ? t->cap * 2 : 16;
+    tally_row *v = realloc(t->v, nc * sizeof *v);
+    if (!v)
+      return NULL;
+    t->v = v;
+    t->cap = nc;
+  }
+  t->v[t->n] = (tally_row){rule, sev, 0, 0, 0};
+  return &t->v[t->n++];
+}
+
+/* Findings of @rule shown so far (every severity). */
+static size_t shown_of(const tally *t, const char *rule) {
+  size_t s = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (strcmp(t->v[i].rule, rule) == 0)
+      s += t->v[i].findings - t->v[i].hidden;
+  return s;
+}
+
+static void text_list(FILE *out, const fl_finding_rec *r) {
+  if (r->n_nodes) {
+    fputs("    nodes:", out);
+    for (uint32_t k = 0; k < r->n_nodes && k < FL_TEXT_LIST_MAX; k++)
+      fprintf(out, "%s \"%s\"", k ? "," : "", r->nodes[k]);
+    if (r->n_nodes > FL_TEXT_LIST_MAX)
+      fprintf(out, " and %u more", r->n_nodes - FL_TEXT_LIST_MAX);
+    fputc('\n', out);
+  }
+  if (r->n_ports) {
+    fputs("    ports:", out);
+    for (uint32_t k = 0; k < r->n_ports && k < FL_TEXT_LIST_MAX; k++)
+      fprintf(out, "%s \"%s\" port %u", k ? "," : "", r->ports[k].node,
+              r->ports[k].port);
+    if (r->n_ports > FL_TEXT_LIST_MAX)
+      fprintf(out, " and %u more", r->n_ports - FL_TEXT_LIST_MAX);
+    fputc('\n', out);
+  }
+}
+
+static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
+  if (r->file && r->line)
+    fprintf(out, "%s:%u: ", r->file, r->line);
+  else if (r->file)
+    fprintf(out, "%s: ", r->file);
+  fprintf(out, "%s: %s: %s%s\n", fl_severity_name(r->severity), r->rule,
+          r->message, r->baseline ? " [baseline]" : "");
+  if (!quiet)
+    text_list(out, r);
+}
+
+static void text_tally(FILE *out, const tally *t) {
+  if (!t->n)
+    return;
+  fputs("findings per rule:\n", out);
+  for (size_t i = 0; i < t->n; i++) {
+    const tally_row *w = &t->v[i];
+    fprintf(out, "  %-7s %-36s %zu", fl_severity_name(w->severity), w->rule,
+            w->findings);
+    if (w->instances > w->findings)
+      fprintf(out, " (%zu instances)", w->instances);
+    if (w->hidden)
+      fprintf(out, " (%zu not shown: --max-findings-per-rule)", w->hidden);
+    fputc('\n', out);
+  }
+}
+
 int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
-                   int quiet) {
+                   int quiet, uint32_t max_per_rule) {
   size_t waived = 0, baselined = 0;
+  tally t = {0};
   for (size_t i = 0; i < fs->n; i++) {
     const fl_finding_rec *r = &fs->v[i];
     if (r->waived) {
@@ -29,29 +115,22 @@ int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
       if (quiet)
         continue;
     }
-    if (r->file && r->line)
-      fprintf(out, "%s:%u: ", r->file, r->line);
-    else if (r->file)
-      fprintf(out, "%s: ", r->file);
-    fprintf(out, "%s: %s: %s%s\n", fl_severity_name(r->severity), r->rule,
-            r->message, r->baseline ? " [baseline]" : "");
-    if (quiet)
-      continue;
-    if (r->n_nodes) {
-      fputs("    nodes:", out);
-      for (uint32_t k = 0; k < r->n_nodes; k++)
-        fprintf(out, "%s \"%s\"", k ? "," : "", r->nodes[k]);
-      fputc('\n', out);
+    int capped = max_per_rule && shown_of(&t, r->rule) >= max_per_rule;
+    if (!r->baseline) {
+      tally_row *w = tally_row_of(&t, r->rule, r->severity);
+      if (!w) {
+        free(t.v);
+        return -1;
+      }
+      w->findings++;
+      w->instances += r->merged ? r->merged : 1;
+      w->hidden += capped;
     }
-    if (r->n_ports) {
-      fputs("    ports:", out);
-      for (uint32_t k = 0; k < r->n_ports; k++)
-        fprintf(out, "%s \"%s\" port %u", k ? "," : "", r->ports[k].node,
-                r->ports[k].port);
-      fputc('\n', out);
-    }
+    if (!capped)
+      text_finding(out, r, quiet);
   }
   if (!quiet) {
+    text_tally(out, &t);
     fprintf(out, "%zu error(s), %zu warning(s), %zu info; %zu rule(s) run",
             fl_findings_count_active(fs, FL_SEV_ERROR),
             fl_findings_count_active(fs, FL_SEV_WARNING),
@@ -62,6 +141,7 @@ int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
       fprintf(out, "; %zu in the baseline (not counted)", baselined);
     fputc('\n', out);
   }
+  free(t.v);
   return ferror(out) ? -1 : 0;
 }
 

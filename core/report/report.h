@@ -67,6 +67,7 @@ typedef struct fl_report_input {
   uint32_t fail_on;
   int baseline_used;
   int quiet;
+  uint32_t max_per_rule; /* text: findings shown per rule, 0 = all */
 } fl_report_input;
 
 /** Sort @rules by id (renderers expect it). */
@@ -84,15 +85,22 @@ int fl_report_format_parse(const char *name);
 int fl_report_write(FILE *out, int format, const fl_report_input *in);
 
 /**
- * fl_report_text() — one line per finding,
- * `file:line: severity: rule: message` (location left out when unknown),
- * then indented node/port lists, then a summary line. @quiet prints only
- * findings. Waived findings are counted in the summary, not shown;
- * baseline findings are shown with a "[baseline]" mark (not with @quiet)
- * and counted apart. Returns 0, or -1 on a write error.
+ * fl_report_text() — one line per finding, in fl_findings_sort() order
+ * (errors first), `file:line: severity: rule: message` (location left out
+ * when unknown), then indented node/port lists (at most FL_TEXT_LIST_MAX
+ * names each, then "and N more"), then, when any finding counts, a tally
+ * per rule (severity, rule, findings; merged instances; how many the cap
+ * hid), then a summary line. @max_per_rule > 0 shows at most that many
+ * findings of each rule (the tally and summary still count all). @quiet
+ * prints only findings. Waived findings are counted in the summary, not
+ * shown; baseline findings are shown with a "[baseline]" mark (not with
+ * @quiet) and counted apart. Returns 0, or -1 on a write error / ENOMEM.
  */
 int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
-                   int quiet);
+                   int quiet, uint32_t max_per_rule);
+
+/** Names listed per node/port line of a text finding. */
+#define FL_TEXT_LIST_MAX 8u
 
 /**
  * fl_report_json() — the JSON object of DESIGN.md §2 (tool, fabric,

@@ -11,7 +11,8 @@
 #include "report/report.h"
 
 static int write_text(FILE *out, const fl_report_input *in) {
-  return fl_report_text(out, in->fs, in->rules_run, in->quiet);
+  return fl_report_text(out, in->fs, in->rules_run, in->quiet,
+                        in->max_per_rule);
 }
 
 static int write_json(FILE *out, const fl_report_input *in) {

@@ -78,7 +78,12 @@ uint32_t fl_fabric_node_kind(const fl_fabric *fab, fl_id n);
 /**
  * Display name of node @n: the design name, else the node-name-map entry,
  * else the node description (NodeDescription, IBA 14.2.5.2) trimmed, else
- * the GUID as 0x%016x. Never NULL for a valid id; "" for a bad id.
+ * the GUID as 0x%016x. When two or more nodes would share a display name
+ * (switches often keep the factory NodeDescription, e.g. "Quantum Mellanox
+ * Technologies"), each of them with a GUID of its own is named "<name>
+ * (0x<16 hex GUID>)" instead, so names, messages and finding fingerprints
+ * tell them apart; fl_fabric_node_desc() keeps the shared text. Never NULL
+ * for a valid id; "" for a bad id.
  */
 const char *fl_fabric_node_name(const fl_fabric *fab, fl_id n);
 /** Raw node description as discovered ("" when none). */

@@ -145,6 +145,19 @@ typedef struct fl_port_ref {
  *   The host validates it; invalid JSON makes report() fail.
  * @key: a stable identity for baselines (entity names, never line numbers),
  *   or NULL to let the host build one from rule id, nodes and ports.
+ * @cause/@cause_message (added after 1.0; hosts of ABI 1.0 ignore them):
+ *   one finding per cause. A rule that fires once per element (port,
+ *   switch, cable) for one structural fact gives every such finding the
+ *   same @cause, a short stable id ("lid-unassigned"), and a
+ *   @cause_message, a sentence whose literal "{count}" the host replaces by
+ *   the number of findings ("{count} ports have LID 0xFFFF: never
+ *   configured by an SM"). After waivers and the baseline, the host merges
+ *   the active findings of one rule with one @cause, when there are two or
+ *   more, into one finding: the highest severity, the @cause_message
+ *   followed by a few examples, every node and port of the members, the
+ *   key "cause:<cause>", and evidence {"cause", "count", "examples",
+ *   "members": [{"message", "nodes", "ports", "evidence", "location"}...]}
+ *   (docs/plugins.md, "One finding per cause"). NULL: never merged.
  */
 typedef struct fl_finding {
   uint32_t struct_size;
@@ -159,6 +172,9 @@ typedef struct fl_finding {
   uint32_t reserved0;
   const char *evidence_json;
   const char *key;
+  /* -- added after 1.0 -- */
+  const char *cause;
+  const char *cause_message;
 } fl_finding;
 
 /**
@@ -393,6 +409,42 @@ static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
   fd.links = links;
   fd.n_links = n_links;
   fd.evidence_json = evidence_json;
+  if ((api->report)(ctx, &fd) != 0) {
+    (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * fl_emit_cause() — fl_emit() for a finding that is one instance of a
+ * structural cause (see fl_finding.cause): the host merges the findings
+ * of the rule that share @cause into one, with @cause_message ("{count}"
+ * replaced by their number) and the members in its evidence. @cause and
+ * @cause_message are borrowed and copied. A host of ABI 1.0 ignores them
+ * and keeps every finding. Returns 0, or 1 after api->fail().
+ */
+static inline int fl_emit_cause(const fl_host_api *api, fl_ctx *ctx,
+                                uint32_t severity, const char *message,
+                                const fl_id *nodes, uint32_t n_nodes,
+                                const fl_port_ref *ports, uint32_t n_ports,
+                                const fl_id *links, uint32_t n_links,
+                                const char *evidence_json, const char *cause,
+                                const char *cause_message) {
+  fl_finding fd;
+  memset(&fd, 0, sizeof fd);
+  fd.struct_size = sizeof fd;
+  fd.severity = severity;
+  fd.message = message;
+  fd.nodes = nodes;
+  fd.n_nodes = n_nodes;
+  fd.ports = ports;
+  fd.n_ports = n_ports;
+  fd.links = links;
+  fd.n_links = n_links;
+  fd.evidence_json = evidence_json;
+  fd.cause = cause;
+  fd.cause_message = cause_message;
   if ((api->report)(ctx, &fd) != 0) {
     (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
     return 1;

@@ -111,6 +111,15 @@ static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
                  ev);
 }
 
+/* One instance of a structural cause: the host merges the rule's findings
+ * that share @cause into one (fl_emit_cause, plugin.h). */
+static int report_cause(const fl_host_api *api, fl_ctx *ctx, const char *msg,
+                        const fl_id *nodes, uint32_t n_nodes, const char *ev,
+                        const char *cause, const char *cause_msg) {
+  return fl_emit_cause(api, ctx, 0, msg, nodes, n_nodes, NULL, 0, NULL, 0, ev,
+                       cause, cause_msg);
+}
+
 static const char *nm(const fview *v, uint32_t s) {
   return v->api->node_name(v->f, v->sw_node[s]);
 }
@@ -270,7 +279,13 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_int(&ev, "parallel_max", c->par_max);
     jb_obj_close(&ev);
     fl_id node = v->sw_node[s];
-    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    char cause[32], cmsg[256];
+    snprintf(cause, sizeof cause, "tier-%u", t);
+    snprintf(cmsg, sizeof cmsg,
+             "{count} tier-%u switches differ from the tier's typical %u "
+             "uplink(s), %.0f Gb/s up, or have unequal parallel links",
+             t, mode.up_n, mode.up_g);
+    rc = report_cause(api, ctx, msg, &node, 1, jb_str(&ev), cause, cmsg);
     jb_free(&ev);
   }
   free(cnt), free(caps), free(keys);
@@ -330,7 +345,13 @@ static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_double(&ev, "max_ratio", ratio);
     jb_obj_close(&ev);
     fl_id node = v->sw_node[s];
-    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    char cause[32], cmsg[256];
+    snprintf(cause, sizeof cause, "tier-%u", t);
+    snprintf(cmsg, sizeof cmsg,
+             "{count} tier-%u switches are oversubscribed above the "
+             "policy's %.2f:1 (the tier as a whole: %.2f:1)",
+             t, ratio, tr);
+    rc = report_cause(api, ctx, msg, &node, 1, jb_str(&ev), cause, cmsg);
     jb_free(&ev);
   }
   free(cnt), free(tdown), free(tup);
@@ -513,7 +534,22 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
                  nm(v, s), w, (unsigned long long)cnt, nm(v, v->dsw[d]),
                  (long long)limit);
       fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[d]]};
-      rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+      char cause[32], cmsg[256];
+      snprintf(cause, sizeof cause, "%s-tier-%u", kind ? "narrow" : "wide",
+               v->tier[s]);
+      if (kind)
+        snprintf(cmsg, sizeof cmsg,
+                 "{count} tier-%u switches have fewer than %lld minimal next "
+                 "hops toward some destinations although they have the "
+                 "uplinks: traffic there cannot spread",
+                 v->tier[s], (long long)minw);
+      else
+        snprintf(cmsg, sizeof cmsg,
+                 "{count} tier-%u switches have more minimal next hops than "
+                 "the ECMP group limit of %lld toward some destinations: the "
+                 "excess links carry no traffic",
+                 v->tier[s], (long long)limit);
+      rc = report_cause(api, ctx, msg, nodes, 2, jb_str(&ev), cause, cmsg);
       jb_free(&ev);
     }
   }

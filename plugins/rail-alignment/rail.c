@@ -972,12 +972,14 @@ static const nic *misplaced_at(const analysis *a, fl_id s, uint32_t port,
 /* The port number NIC @x should have on its rail's leaf: the one its host's
  * correctly cabled NICs use (host N sits on port N of every rail leaf),
  * else the port it has now. */
-static uint32_t host_port(const analysis *a, const nic *x) {
+static uint32_t host_port(const analysis *a, const nic *x, int *from_host) {
+  *from_host = 1;
   for (uint32_t k = a->host_off[x->host]; k < a->host_off[x->host + 1]; k++) {
     const nic *y = &a->nics[a->host_idx[k]];
     if (y != x && y->rail >= 0 && y->rail == leaf_of(a, y->leaf)->rail)
       return y->leaf_port;
   }
+  *from_host = 0;
   return x->leaf_port;
 }
 
@@ -986,7 +988,8 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
   const fl_fabric *f = api->fabric(ctx);
   const leaf *lf = leaf_of(a, x->leaf);
   fl_id target = rail_leaf(a, x->rail, lf->su);
-  uint32_t want = host_port(a, x);
+  int from_host = 0;
+  uint32_t want = host_port(a, x, &from_host);
   uint32_t tport = target == FL_NONE ? 0 : free_port(api, f, target, want);
   const nic *holder = NULL;
   if (target != FL_NONE && tport != want &&
@@ -1001,9 +1004,14 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
              "move it to \"%s\" port %u (now holding \"%s\", which is "
              "on the wrong rail too)",
              api->node_name(f, target), tport, api->node_name(f, holder->node));
-  else if (tport)
-    snprintf(fix, sizeof fix, "move it to \"%s\" port %u (free)",
-             api->node_name(f, target), tport);
+  else if (tport) /* no plan is loaded: the port is inferred, say so */
+    snprintf(fix, sizeof fix,
+             "move it to \"%s\" port %u (free; suggested: %s; `fabriclint "
+             "diff` against the plan gives the planned port)",
+             api->node_name(f, target), tport,
+             tport != want ? "the first free port"
+             : from_host   ? "the port the host's other NICs use"
+                           : "the same port number");
   else
     snprintf(fix, sizeof fix,
              "move it to \"%s\" (no free port: check that "
@@ -1033,6 +1041,11 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
       jb_key_int(&ev, "fix_port", tport);
     if (holder)
       jb_key_str(&ev, "fix_port_holds", api->node_name(f, holder->node));
+    jb_key_str(&ev, "fix_port_basis",
+               holder          ? "rotation"
+               : tport != want ? "first-free"
+               : from_host     ? "host-nics"
+                               : "same-port");
   }
   basis(a, lf, &ev);
   jb_obj_close(&ev);
@@ -1319,7 +1332,17 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_str(&ev, "duplicate_rails", dup);
     jb_key_int(&ev, "nics", nn);
     jb_obj_close(&ev);
-    rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+    /* hosts of one SU missing the same rails (a rail leaf's cables not
+     * yet run) are one cause */
+    char cause[600], cmsg[700];
+    snprintf(cause, sizeof cause, "su%u|%s|%s", a->host_su[h] + 1, missing,
+             dup);
+    snprintf(cmsg, sizeof cmsg, "{count} hosts of SU %u%s%s%s%s%s",
+             a->host_su[h] + 1, om ? " have no NIC on rail(s) " : "", missing,
+             om && od ? ";" : "",
+             od ? " have two or more NICs on rail(s) " : "", dup);
+    rc = fl_emit_cause(api, ctx, 0, msg, nodes, nn, NULL, 0, NULL, 0,
+                       jb_str(&ev), cause, cmsg);
     jb_free(&ev);
   }
   free(cnt), free(su_rail), free(nodes);
@@ -1356,8 +1379,10 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (lf->rail < 0)
       continue;
     rails[lf->su]++;
-    if (lf->n_compute > per_leaf[lf->su])
-      per_leaf[lf->su] = lf->n_compute;
+    /* NICs of the leaf's own rail: a cross-rail cable is its own finding
+     * (cross-rail) and must not make the SU it lands in look bigger */
+    if (lf->majority > per_leaf[lf->su])
+      per_leaf[lf->su] = lf->majority;
   }
   /* the reference shape is the most common one among SUs with rail leaves
    * (ties: the larger SU, then the first) */
@@ -1375,6 +1400,21 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
       ref_votes = votes;
     }
   }
+  uint32_t with_rails = 0;
+  for (uint32_t s = 0; s < a->n_sus; s++)
+    with_rails += rails[s] != 0;
+  /* no strict majority: the larger SU is the reference, so the finding
+   * names the minority by capacity, and says it was a tie */
+  int tie = ref_votes * 2 <= with_rails;
+  char cmsg[256];
+  if (ref != UINT32_MAX)
+    snprintf(cmsg, sizeof cmsg,
+             "{count} of the %u SUs differ from the shape %u of them have "
+             "(%u rail leaves, up to %u hosts per leaf%s): scalable units "
+             "should be identical",
+             a->n_sus, ref_votes, rails[ref], per_leaf[ref],
+             tie ? "; no shape is a majority, the larger is the reference"
+                 : "");
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
     if (!rails[s] || unknown[s] ||
@@ -1387,10 +1427,13 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     char msg[640];
     snprintf(msg, sizeof msg,
              "the SU of leaf \"%s\" has %u rail leaves and up to %u hosts per "
-             "leaf, while %u of the %u SUs have %u and %u: scalable units "
+             "leaf, while %u of the %u SUs have %u and %u%s: scalable units "
              "should be identical",
              api->node_name(f, node), rails[s], per_leaf[s], ref_votes,
-             a->n_sus, rails[ref], per_leaf[ref]);
+             a->n_sus, rails[ref], per_leaf[ref],
+             tie ? " (no shape is a majority; the larger is taken as the "
+                   "plan)"
+                 : "");
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -1399,8 +1442,10 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_int(&ev, "usual_rail_leaves", rails[ref]);
     jb_key_int(&ev, "usual_hosts_per_leaf", per_leaf[ref]);
     jb_key_int(&ev, "sus_with_usual_shape", ref_votes);
+    jb_key_bool(&ev, "tie", tie);
     jb_obj_close(&ev);
-    rc = report(api, ctx, 0, msg, &node, 1, NULL, 0, jb_str(&ev));
+    rc = fl_emit_cause(api, ctx, 0, msg, &node, 1, NULL, 0, NULL, 0,
+                       jb_str(&ev), "su-shape", cmsg);
     jb_free(&ev);
   }
   free(rails), free(per_leaf), free(unknown);

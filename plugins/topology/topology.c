@@ -625,10 +625,13 @@ typedef struct type_hist {
   uint32_t speed[32];
 } type_hist;
 
+/* The most common index of histogram @v; on a tie the largest index (the
+ * widest link), so that the links judged degraded are the narrow minority
+ * by capacity, never the healthy wider ones. */
 static uint32_t mode_of(const uint32_t *v, uint32_t n) {
   uint32_t best = 0;
   for (uint32_t i = 1; i < n; i++)
-    if (v[i] > v[best])
+    if (v[i] && v[i] >= v[best])
       best = i;
   return v[best] ? best : 0;
 }
@@ -701,12 +704,45 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     jb_key_str(&ev, "group", gname);
     jb_key_double(&ev, "seen_gbps", api->link_gbps(f, l));
     jb_obj_close(&ev);
-    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    /* one cause per (tier pair, rate seen, rate expected): a batch of
+     * cables trained down together is one fact, not one per cable */
+    char cause[128], cmsg[256];
+    snprintf(cause, sizeof cause, "%s|%s|%s", gname, seen, exp);
+    snprintf(cmsg, sizeof cmsg,
+             "{count} links of %s run at %s, below the %s expected (%s)", gname,
+             seen, exp,
+             want_w || want_s ? "policy" : "majority of the tier pair");
+    int rc = fl_emit_cause(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
+                           jb_str(&ev), cause, cmsg);
     jb_free(&ev);
     if (rc)
       return rc;
   }
   return 0;
+}
+
+/* The reference speed of a histogram: the most common; on a tie the fastest
+ * (by lane rate), so that the links named are the slow minority by
+ * capacity, never the healthy faster ones. *@tie is set when another speed
+ * has as many links. */
+static uint32_t major_speed(const fl_host_api *api, const uint32_t *v,
+                            uint32_t n, int *tie) {
+  uint32_t best = 0;
+  *tie = 0;
+  for (uint32_t i = 1; i < n; i++) {
+    if (!v[i])
+      continue;
+    if (best && v[i] == v[best])
+      *tie = 1;
+    if (!best || v[i] > v[best] ||
+        (v[i] == v[best] &&
+         api->speed_lane_gbps(i) > api->speed_lane_gbps(best))) {
+      if (best && v[i] > v[best])
+        *tie = 0;
+      best = i;
+    }
+  }
+  return best;
 }
 
 static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
@@ -721,7 +757,8 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       h[group_of(api, f, l)].speed[s]++;
   }
   for (uint32_t g = 0; g < GROUPS; g++) {
-    uint32_t distinct = 0, major = mode_of(h[g].speed, 32);
+    int tie = 0;
+    uint32_t distinct = 0, major = major_speed(api, h[g].speed, 32, &tie);
     for (uint32_t s = 1; s < 32; s++)
       distinct += h[g].speed[s] > 0;
     if (distinct < 2)
@@ -755,11 +792,16 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
             off ? ", " : "", h[g].speed[s], api->speed_name(s));
       }
     jb_obj_close(&ev);
+    jb_key_str(&ev, "reference_speed", api->speed_name(major));
+    jb_key_bool(&ev, "tie", tie);
     jb_obj_close(&ev);
     snprintf(msg, sizeof msg,
              "links of %s run at %u different speeds (%s); mixed speeds in one "
-             "tier make ECMP and collective bandwidth uneven",
-             gname, distinct, list);
+             "tier make ECMP and collective bandwidth uneven; named: the nodes "
+             "on links not at %s (the %s)",
+             gname, distinct, list, api->speed_name(major),
+             tie ? "fastest of the speeds tied for most links"
+                 : "speed of most links");
     int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
     jb_free(&ev);
     if (rc)
@@ -843,7 +885,8 @@ static int cmp_lid(const void *x, const void *y) {
 
 /* The LIDs a port answers to: base LID to base + 2^LMC - 1 (IBA 7.11.1). */
 static int lid_problem(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
-                       fl_id p, fl_id q, const char *what) {
+                       fl_id p, fl_id q, const char *what, const char *cause,
+                       const char *cause_msg) {
   fl_id nodes[2] = {api->port_node(f, p),
                     q == FL_NONE ? FL_NONE : api->port_node(f, q)};
   fl_port_ref ports[2] = {{nodes[0], api->port_num(f, p)},
@@ -866,8 +909,10 @@ static int lid_problem(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   jb_key_int(&ev, "lid", lid);
   jb_key_int(&ev, "lmc", api->port_lmc(f, p));
   jb_obj_close(&ev);
-  int rc = report(api, ctx, msg, nodes, q == FL_NONE ? 1 : 2, ports,
-                  q == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev));
+  /* one structural fact per cause (an SM that never ran, ...) */
+  int rc = fl_emit_cause(api, ctx, 0, msg, nodes, q == FL_NONE ? 1 : 2, ports,
+                         q == FL_NONE ? 1 : 2, NULL, 0, jb_str(&ev), cause,
+                         cause_msg);
   jb_free(&ev);
   return rc;
 }
@@ -892,11 +937,17 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (lid == 0xffff)
       rc = lid_problem(api, ctx, f, p, FL_NONE,
                        "0xFFFF is the permissive LID: the port was never "
-                       "configured by a subnet manager");
+                       "configured by a subnet manager",
+                       "lid-permissive",
+                       "{count} ports have LID 0xFFFF (the permissive LID): "
+                       "never configured by a subnet manager");
     else if (lid >= 0xc000)
       rc = lid_problem(api, ctx, f, p, FL_NONE,
                        "LIDs 0xC000-0xFFFE are multicast (IBA 4.1.3), not a "
-                       "port address");
+                       "port address",
+                       "lid-multicast",
+                       "{count} ports have a multicast LID (0xC000-0xFFFE, "
+                       "IBA 4.1.3) as their address");
     else
       v[n++] = (lid_ent){lid, lid + (1u << (api->port_lmc(f, p) & 7)) - 1, p};
   }
@@ -907,7 +958,10 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (v[i].lo <= v[far].hi)
       rc = lid_problem(api, ctx, f, v[i].port, v[far].port,
                        "two ports answer the same LID; the subnet manager "
-                       "cannot route to both");
+                       "cannot route to both",
+                       "lid-duplicate",
+                       "{count} ports answer a LID another port also "
+                       "answers: the subnet manager cannot route to both");
     if (v[i].hi > v[far].hi)
       far = i;
   }

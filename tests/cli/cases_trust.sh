@@ -98,7 +98,7 @@ expect_eq "$(rules)" "[('adaptive-routing.summary', 'info')]" "c05 SL 1: clean"
 # ---- c10: HDR switch, CX-6 links trained at EDR ----------------------------
 C10=$C/c10-nccl307-hdr-link-at-edr
 expect_rc 0 "$FL" check --rules topology.degraded-link --param topology.degraded-link.expected-speed=HDR --format json "$C10/asbuilt.ibnetdiscover"
-expect_eq "$(jget "$TMP/out" "=[(f['nodes'][1], f['evidence']['seen'], f['evidence']['expected']) for f in d['findings']]")" \
+expect_eq "$(jget "$TMP/out" "=[(f['nodes'][1], f['evidence']['seen'], f['evidence']['expected']) for f in [m for g in d['findings'] for m in ((g.get('evidence') or {}).get('members') or [g])]]")" \
   "[('node-a mlx5_0', '4xEDR', '4xHDR'), ('node-b mlx5_0', '4xEDR', '4xHDR')]" "c10 degraded"
 expect_rc 0 "$FL" diff --format json "$C10/design.xml" "$C10/asbuilt.ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['attribute'], f['evidence']['as_built'], f['evidence']['design']) for f in d['findings']]")" \

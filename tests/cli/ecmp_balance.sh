@@ -22,11 +22,13 @@ expect_eq "$(ev ecmp-balance.summary "[0]['tiers'][0]['oversubscription']")" "1"
 # one leaf missing an uplink (leaf-p01-01 port 4 to spine-p01-02)
 sed '/<link a="leaf-p01-01" a-port="4" b="spine-p01-02"/d' "$TMP/ft.xml" >"$TMP/miss.xml"
 expect_rc 0 "$FL" check $R "$TMP/miss.xml"
-expect_eq "$(rules)" "[('ecmp-balance.group-width', 'warning'), ('ecmp-balance.group-width', 'warning'), ('ecmp-balance.group-width', 'warning'), ('ecmp-balance.oversubscription', 'warning'), ('ecmp-balance.uplink-asymmetry', 'warning')]" "missing uplink: findings"
+# the three narrow leaves are one cause (one finding per cause, plugin.h)
+expect_eq "$(rules)" "[('ecmp-balance.group-width', 'warning'), ('ecmp-balance.oversubscription', 'warning'), ('ecmp-balance.uplink-asymmetry', 'warning')]" "missing uplink: findings"
+expect_eq "$(ev ecmp-balance.group-width "[0]['count']") $(ev ecmp-balance.group-width "[0]['cause']")" "3 narrow-tier-1" "missing uplink: one cause, 3 leaves"
 expect_eq "$(ev ecmp-balance.uplink-asymmetry "[0]['uplinks']")" "1" "missing uplink: count"
 expect_eq "$(jget "$TMP/out" "=[f['nodes'] for f in d['findings'] if f['rule'] == 'ecmp-balance.uplink-asymmetry']")" "[['leaf-p01-01']]" "missing uplink: node"
 expect_eq "$(ev ecmp-balance.oversubscription "[0]['ratio']")" "2" "missing uplink: 2:1"
-expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'] if f['rule'] == 'ecmp-balance.group-width')")" "['leaf-p01-02', 'leaf-p01-03', 'leaf-p01-04']" "narrow groups toward the leaf"
+expect_eq "$(jget "$TMP/out" "=sorted(m['nodes'][0] for f in d['findings'] if f['rule'] == 'ecmp-balance.group-width' for m in f['evidence']['members'])")" "['leaf-p01-02', 'leaf-p01-03', 'leaf-p01-04']" "narrow groups toward the leaf"
 # hand-computed: shift by 4 sends leaves 1,2 -> 3,4 and back; the 2 flows
 # out of leaf 1 share its one uplink, the 2 flows into leaf 1 share
 # spine-p01-01's cable to it: 4 flows at 1/2, 4 at 1 -> 0.75
@@ -43,7 +45,7 @@ expect_eq "$(rules)" "[('ecmp-balance.oversubscription', 'warning'), ('ecmp-bala
 # group limit: every leaf of a 3-tier radix-8 tree has 4-wide sets
 "$FL" gen fat-tree --radix 8 --tiers 3 -o "$TMP/ft8.xml"
 expect_rc 0 "$FL" check $R --param ecmp-balance.group-width.group-limit=3 "$TMP/ft8.xml"
-expect_eq "$(jget "$TMP/out" "=len([f for f in d['findings'] if f['rule'] == 'ecmp-balance.group-width'])")" "64" "limit 3: leaves and spines over it"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['cause'], f['evidence']['count']) for f in d['findings'] if f['rule'] == 'ecmp-balance.group-width']")" "[('wide-tier-1', 32), ('wide-tier-2', 32)]" "limit 3: leaves and spines over it, one finding per tier"
 expect_eq "$(ev ecmp-balance.summary "[0]['tiers'][0]['next_hop_histogram']")" "{'4': 3968}" "radix 8 leaves"
 
 # real OpenSM ftree LFTs of the radix-4 tree: balanced; a hand edit sends

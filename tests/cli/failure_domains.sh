@@ -41,12 +41,12 @@ cp "$TMP/ft4.xml" "$TMP/onepdu.xml"
 set_attrs "$TMP/onepdu.xml" spine-p01-01 pdu=P1
 set_attrs "$TMP/onepdu.xml" spine-p01-02 pdu=P1
 expect_rc 1 "$FL" check $R "$TMP/onepdu.xml"
-# findings come sorted by rule id: capacity-loss, domain-partition, spine-spread
-expect_eq "$(findings)" "[('capacity-loss', 'warning'), ('domain-partition', 'error'), ('spine-spread', 'warning')]" "one PDU: findings"
-expect_eq "$(ev 1 "['domain']")=$(ev 1 "['value']")" "pdu=P1" "one PDU: partition domain"
-expect_eq "$(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][1]['evidence']['groups']]")" "[2, 2, 2, 2]" "one PDU: four groups"
-expect_eq "$(jget "$TMP/out" "=d['findings'][1]['evidence']['groups'][1]['hosts']")" "['node0003', 'node0004']" "one PDU: second group"
-expect_eq "$(ev 0 "['leaf_uplink_loss_percent']") $(ev 0 "['bisection_loss_percent']")" "100 100" "one PDU: capacity"
+# findings come errors first, then by rule id: domain-partition, capacity-loss, spine-spread
+expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning'), ('spine-spread', 'warning')]" "one PDU: findings"
+expect_eq "$(ev 0 "['domain']")=$(ev 0 "['value']")" "pdu=P1" "one PDU: partition domain"
+expect_eq "$(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][0]['evidence']['groups']]")" "[2, 2, 2, 2]" "one PDU: four groups"
+expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['groups'][1]['hosts']")" "['node0003', 'node0004']" "one PDU: second group"
+expect_eq "$(ev 1 "['leaf_uplink_loss_percent']") $(ev 1 "['bisection_loss_percent']")" "100 100" "one PDU: capacity"
 expect_eq "$(ev 2 "['key']") $(ev 2 "['distinct']") $(ev 2 "['values']")" "pdu 1 ['P1']" "one PDU: spread"
 expect_grep "$TMP/out" 'losing pdu=P1 \(2 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 4 groups'
 
@@ -81,11 +81,11 @@ set_attrs "$TMP/onerack.xml" spine-p01-04 rack=R2 pdu=B2 power-feed=B
 drop_link "$TMP/onerack.xml" leaf-p01-01 spine-p01-03
 drop_link "$TMP/onerack.xml" leaf-p01-01 spine-p01-04
 expect_rc 1 "$FL" check $R "$TMP/onerack.xml"
-expect_eq "$(findings)" "[('capacity-loss', 'warning'), ('domain-partition', 'error')]" "one rack: findings"
-expect_eq "$(ev 1 "['value']") $(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][1]['evidence']['groups']]")" "R1 [28, 4]" "one rack: groups"
-expect_eq "$(jget "$TMP/out" "=d['findings'][1]['evidence']['groups'][1]['hosts']")" "['node0001', 'node0002', 'node0003', 'node0004']" "one rack: cut-off hosts"
-expect_eq "$(ev 0 "['worst_leaf']") $(ev 0 "['leaf_uplink_loss_percent']")" "leaf-p01-01 100" "one rack: worst leaf"
-expect_eq "$(jget "$TMP/out" "=d['findings'][0]['nodes'][:3]")" "['leaf-p01-01', 'spine-p01-01', 'spine-p01-02']" "one rack: capacity nodes"
+expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning')]" "one rack: findings"
+expect_eq "$(ev 0 "['value']") $(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][0]['evidence']['groups']]")" "R1 [28, 4]" "one rack: groups"
+expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['groups'][1]['hosts']")" "['node0001', 'node0002', 'node0003', 'node0004']" "one rack: cut-off hosts"
+expect_eq "$(ev 1 "['worst_leaf']") $(ev 1 "['leaf_uplink_loss_percent']")" "leaf-p01-01 100" "one rack: worst leaf"
+expect_eq "$(jget "$TMP/out" "=d['findings'][1]['nodes'][:3]")" "['leaf-p01-01', 'spine-p01-01', 'spine-p01-02']" "one rack: capacity nodes"
 
 # 4. a bridge cable: leaf 1 of the radix-4 tree keeps one uplink. The cable
 #    and the spine at its far end are single points; nothing else is.
@@ -152,9 +152,9 @@ expect_eq "$(jget "$TMP/out" "=[(f['evidence']['host'], f['evidence']['domain'],
   echo "node0128.cluster.example,R27,C8,B"                  # short host name
 } > "$TMP/racks.csv"
 expect_rc 1 "$FL" check $R "$F/fat-tree-2tier.ibnetdiscover" "$TMP/racks.csv"
-expect_eq "$(findings)" "[('capacity-loss', 'warning'), ('domain-partition', 'error'), ('spine-spread', 'warning')]" "ibsim + CSV: findings"
-expect_eq "$(ev 1 "['value']") $(jget "$TMP/out" "=len(d['findings'][1]['evidence']['groups'])")" "R1 16" "ibsim + CSV: 16 groups"
-expect_eq "$(ev 0 "['value']") $(ev 0 "['leaf_uplink_loss_percent']")" "R1 100" "ibsim + CSV: capacity"
+expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning'), ('spine-spread', 'warning')]" "ibsim + CSV: findings"
+expect_eq "$(ev 0 "['value']") $(jget "$TMP/out" "=len(d['findings'][0]['evidence']['groups'])")" "R1 16" "ibsim + CSV: 16 groups"
+expect_eq "$(ev 0 "['value']") $(ev 1 "['leaf_uplink_loss_percent']")" "R1 100" "ibsim + CSV: capacity"
 expect_eq "$(ev 2 "['key']") $(ev 2 "['switches']")" "rack 8" "ibsim + CSV: spread"
 # unknown names are errors naming file:line, or notes with unknown-nodes: warn
 printf 'node,rack\nspine-p01-01,R1\nspine-p01-99,R1\n' > "$TMP/typo.csv"

@@ -25,7 +25,7 @@ expect_eq "$(jget "$TMP/out" "['findings'][0]['ports']")" \
 expect_rc 1 "$FL" check $R --param rail-alignment.profile=dgx-h100 "$F/broken/rail-cross.ibnetdiscover"
 expect_eq "$(findings)" "[('rail-alignment.cross-rail', 'error'), ('rail-alignment.incomplete-host', 'warning')]" "cross: findings"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" \
-  "{'fix_leaf': 'leaf-su01-r2', 'fix_port': 5, 'host': 'dgx-005', 'leaf': 'leaf-su01-r5', 'leaf_port': 5, 'leaf_rail': '5', 'leaf_rail_from': 'majority of its NICs (inferred)', 'nic': 'dgx-005 mlx5_4', 'nic_rail': '2', 'profile': 'dgx-h100'}" "cross evidence"
+  "{'fix_leaf': 'leaf-su01-r2', 'fix_port': 5, 'fix_port_basis': 'host-nics', 'host': 'dgx-005', 'leaf': 'leaf-su01-r5', 'leaf_port': 5, 'leaf_rail': '5', 'leaf_rail_from': 'majority of its NICs (inferred)', 'nic': 'dgx-005 mlx5_4', 'nic_rail': '2', 'profile': 'dgx-h100'}" "cross evidence"
 expect_eq "$(jget "$TMP/out" "['findings'][1]['evidence']['missing_rails']")" "5 (mlx5_9)" "cross: missing rail"
 
 # a missing NIC link

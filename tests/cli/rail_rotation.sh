@@ -29,7 +29,7 @@ expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], f['evidence']['nic_rail'], f['
 expect_rc 1 "$FL" check $R "$F/rail-cross-free.ibnetdiscover"
 expect_eq "$(rules)" "['rail-alignment.cross-rail', 'rail-alignment.incomplete-host']" "cross-free: findings"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['message']")" \
-  '"dgx-003 mlx5_0" (rail mlx5_0) is cabled to "leaf-su01-r1" port 2, which serves rail mlx5_3 (inferred from its other NICs); move it to "leaf-su01-r0" port 3 (free)' "cross-free: fix text"
+  '"dgx-003 mlx5_0" (rail mlx5_0) is cabled to "leaf-su01-r1" port 2, which serves rail mlx5_3 (inferred from its other NICs); move it to "leaf-su01-r0" port 3 (free; suggested: the port the host'"'"'s other NICs use; `fabriclint diff` against the plan gives the planned port)' "cross-free: fix text"
 expect_eq "$(jget "$TMP/out" "['findings'][1]['evidence']")" \
   "{'duplicate_rails': '', 'host': 'dgx-002', 'missing_rails': 'mlx5_0, mlx5_3', 'nics': 6, 'su': 1}" "cross-free: dgx-002 incomplete"
 finish

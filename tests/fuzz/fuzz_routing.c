@@ -1,5 +1,6 @@
 /*
- * tests/fuzz/fuzz_routing.c — routing-dump loaders (core/io/*_dump.c, path_sl.c, saquery_pr.c, subnet_lst.c;
+ * tests/fuzz/fuzz_routing.c — routing-dump loaders (core/io/lft_dump.c,
+ * fdbs_dump.c, sl2vl_dump.c, path_sl.c, saquery_pr.c, subnet_lst.c;
  * docs/routing-inputs.md).
  * Selector: '0' LFTs (opensm-lfts.dump, ibroute, dump_fts/dump_lfts),
  * '1' opensm.fdbs, '2' SL2VL (opensm-sl2vl.dump, smpquery sl2vl),
