@@ -21,7 +21,7 @@ expect_eq "$(jget "$TMP/out" "['inputs'][0]['format']")" ibnetdiscover format
 # a clean real fabric: exit 0, no finding
 TD="--rules topology.*,deadlock.*"
 expect_rc 0 "$FL" check $TD "$EX"
-expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 18 rule\(s\) run$'
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 20 rule\(s\) run$'
 # the one info is the deadlock verdict: 31 leaves (SHARP ANs are switch traffic)
 expect_grep "$TMP/out" 'info: deadlock\.verdict: reference minimal routing of 31 destination switches from 31 source switches: no credit loop'
 expect_rc 0 "$FL" check $TD --format json "$EX"
