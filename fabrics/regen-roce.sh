@@ -27,7 +27,7 @@ for tool in lldpd lldpcli ip unshare; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen-roce.XXXXXX")
 chmod 755 "$work" # lldpcli drops to the _lldpd user, which must reach the sockets
-NSP="flroce$$"
+NSP=${FL_NETNS_PREFIX:-flroce$$} # private prefix; a caller may name it to check the cleanup
 pids=()
 nss=()
 cleanup() {

@@ -23,7 +23,8 @@ if [ "$(id -u)" -ne 0 ] || ! command -v lldpd >/dev/null || ! command -v lldpcli
 fi
 ip netns del "$probe"
 cap=$TMP/live
-if ! timeout 120 bash "$src/fabrics/regen-roce.sh" "$cap" >"$TMP/capture.log" 2>&1; then
+nsp="flroce$$t" # this run's namespaces only (other runs may be live too)
+if ! FL_NETNS_PREFIX=$nsp timeout 120 bash "$src/fabrics/regen-roce.sh" "$cap" >"$TMP/capture.log" 2>&1; then
   sed 's/^/  capture: /' "$TMP/capture.log" | tail -5 >&2
   fail "live lldpd capture failed"
   finish
@@ -33,7 +34,7 @@ expect_eq "$(ls "$cap" | tr '\n' ' ')" \
   "host-01.xml host-02.xml host-03.xml host-04.xml leaf-r0.xml leaf-r1.xml spine1.xml spine2.xml " "capture files"
 # what lldpd really says for a veth: 24 listings (12 cables x 2 ends)
 expect_eq "$(cat "$cap"/*.xml | grep -c '<current label="MAU oper type">10GbaseT - ')" 24 "MAU type listings"
-expect_eq "$(ip netns list | grep -c "^flroce[0-9]*-" || true)" 0 "namespaces left"
+expect_eq "$(ip netns list | grep -c "^$nsp-" || true)" 0 "namespaces left"
 
 expect_rc 0 "$FL" info --format json "$cap"
 expect_eq "$(jget "$TMP/out" "['link_types']")" "{'1x10G': 12}" "link speeds"
