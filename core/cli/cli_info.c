@@ -18,11 +18,15 @@
 
 #define MAX_TIER 16
 
+#define MAX_NICS 17
+
 typedef struct info_stats {
   const uint32_t *fmts; /* format of each input, as loaded */
   fl_fabric_counts counts;
   uint32_t an; /* SHARP aggregation nodes */
   uint32_t systems;
+  uint32_t nics;                    /* CA ports cabled to a switch */
+  uint32_t hosts_by_nics[MAX_NICS]; /* systems with N NICs (last: more) */
   uint32_t tier_sw[MAX_TIER + 1], tier_ca[MAX_TIER + 1]; /* last = unknown */
   uint32_t derived;
   fl_shape_facts shape;
@@ -33,6 +37,41 @@ typedef struct info_stats {
   uint64_t lft_entries;
   int sl2vl, path_sl;
 } info_stats;
+
+/* A NIC is a CA port cabled to a switch: an InfiniBand HCA port, or one
+ * port of an Ethernet host (an LLDP chassis). Hosts are counted by their
+ * number of NICs, whichever way the input describes them. @sys maps each
+ * CA system to its slot (values assigned in insertion order). */
+static void count_nics(const fl_fabric *fab, fl_strmap *sys, info_stats *s) {
+  uint32_t n = fl_fabric_node_count(fab), ns = s->systems;
+  uint32_t *per = calloc((size_t)ns + 1, sizeof *per);
+  if (!per)
+    return;
+  for (fl_id i = 0; i < n; i++) {
+    if (fl_fabric_node_kind(fab, i) != FL_NODE_CA)
+      continue;
+    const char *name = fl_fabric_node_system(fab, i);
+    uint32_t slot = *name ? fl_strmap_get(sys, name, strlen(name)) : ns;
+    fl_id first = fl_fabric_node_first_port(fab, i);
+    for (uint32_t k = 0;
+         first != FL_NONE && k < fl_fabric_node_port_count(fab, i); k++) {
+      fl_id l = fl_fabric_port_link(fab, first + k, 0);
+      if (l == FL_NONE)
+        continue;
+      fl_id peer =
+          fl_fabric_port_node(fab, fl_fabric_link_other(fab, l, first + k));
+      if (fl_fabric_node_kind(fab, peer) != FL_NODE_SWITCH)
+        continue;
+      s->nics++;
+      if (slot < ns)
+        per[slot]++;
+    }
+  }
+  for (uint32_t k = 0; k < ns; k++)
+    if (per[k])
+      s->hosts_by_nics[per[k] < MAX_NICS ? per[k] : MAX_NICS - 1]++;
+  free(per);
+}
 
 static void gather(const fl_fabric *fab, info_stats *s) {
   memset(s, 0, sizeof *s);
@@ -55,9 +94,10 @@ static void gather(const fl_fabric *fab, info_stats *s) {
   for (fl_id i = 0; i < n; i++) {
     const char *name = fl_fabric_node_system(fab, i);
     if (fl_fabric_node_kind(fab, i) == FL_NODE_CA && *name)
-      fl_strmap_put(&sys, name, strlen(name), 0);
+      fl_strmap_put(&sys, name, strlen(name), (uint32_t)fl_strmap_len(&sys));
   }
   s->systems = (uint32_t)fl_strmap_len(&sys);
+  count_nics(fab, &sys, s);
   fl_strmap_free(&sys);
   s->lfts = fl_fabric_lft_count(fab);
   s->max_lid = fl_fabric_max_lid(fab);
@@ -101,6 +141,11 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
           s->counts.links);
   fprintf(out, "  SHARP aggregation nodes: %u (counted as CAs)\n", s->an);
   fprintf(out, "  systems (hosts of CAs): %u\n", s->systems);
+  fprintf(out, "  NICs (CA ports cabled to a switch): %u\n", s->nics);
+  for (uint32_t k = 1; k < MAX_NICS; k++)
+    if (s->hosts_by_nics[k])
+      fprintf(out, "    hosts with %u%s NIC(s): %u\n", k,
+              k == MAX_NICS - 1 ? " or more" : "", s->hosts_by_nics[k]);
   fprintf(out, "tiers%s:\n",
           s->derived ? " (derived from the shape where not given)" : "");
   for (uint32_t t = 0; t <= MAX_TIER; t++)
@@ -125,7 +170,9 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
     for (uint32_t sp = 0; sp < 32; sp++)
       if (s->types[w][sp]) {
         type_name(w, sp, buf, sizeof buf);
-        fprintf(out, "  %s: %u\n", buf, s->types[w][sp]);
+        fprintf(out, "  %s: %u\n",
+                w || sp ? buf : "unknown (the input gives no speed)",
+                s->types[w][sp]);
       }
   fprintf(out, "links listed from one end only: %u\n", s->one_sided);
   fprintf(out, "links whose ends disagree on width or speed: %u\n",
@@ -162,6 +209,15 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   json_object_set_new(root, "inputs", inputs);
   json_object_set_new(root, "aggregation_nodes", json_integer(s->an));
   json_object_set_new(root, "systems", json_integer(s->systems));
+  json_object_set_new(root, "nics", json_integer(s->nics));
+  json_t *hbn = json_object();
+  char key[16];
+  for (uint32_t k = 1; k < MAX_NICS; k++)
+    if (s->hosts_by_nics[k]) {
+      snprintf(key, sizeof key, "%u", k);
+      json_object_set_new(hbn, key, json_integer(s->hosts_by_nics[k]));
+    }
+  json_object_set_new(root, "hosts_by_nics", hbn);
   json_t *tiers = json_array();
   for (uint32_t t = 0; t <= MAX_TIER; t++)
     if (s->tier_sw[t] || s->tier_ca[t])

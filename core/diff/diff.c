@@ -54,7 +54,11 @@
 #define VIRT 0x80000000u
 #define NIL  UINT32_MAX
 
-enum { HOW_NONE, HOW_GUID, HOW_NAME, HOW_SYSTEM };
+/* how a design node was matched; HOW_NIC: a per-NIC design node ("host-01
+ * ens1f0np0") is a labelled port of an as-built host node (LLDP chassis);
+ * HOW_HOST: a design host node whose labelled ports are NICs is a group of
+ * as-built per-NIC nodes of that system (InfiniBand HCAs "host-01 mlx5_0") */
+enum { HOW_NONE, HOW_GUID, HOW_NAME, HOW_SYSTEM, HOW_NIC, HOW_HOST };
 enum { E_OPEN, E_DONE };
 
 typedef struct edge {
@@ -90,6 +94,7 @@ typedef struct dctx {
   uint8_t *planB_used;
   size_t n_planB;
   uint32_t *cables_of_D, *cables_of_B; /* per node: cables not compared */
+  fl_strmap sysdev; /* B "system\x1fdevice" (canonical) -> per-NIC B node */
 } dctx;
 
 /* ---- small helpers --------------------------------------------------- */
@@ -139,9 +144,13 @@ static fl_id key_dnode(const dctx *c, uint64_t k) {
   return c->mB[key_node(k)];
 }
 
-/* Node name users know: the design's. */
+static fl_id key_dport(const dctx *c, uint64_t k);
+
+/* Node name users know: the design's (the node of the design port at @k
+ * first: several per-NIC design nodes may share one as-built host). */
 static const char *key_name(const dctx *c, uint64_t k) {
-  fl_id d = key_dnode(c, k);
+  fl_id dp = key_dport(c, k);
+  fl_id d = dp != FL_NONE ? fl_fabric_port_node(c->D, dp) : key_dnode(c, k);
   return d != FL_NONE ? fl_fabric_node_name(c->D, d)
                       : fl_fabric_node_name(c->B, key_node(k));
 }
@@ -483,6 +492,142 @@ static int guid_policy(dctx *c) {
   return GUIDS_PLACEHOLDER;
 }
 
+/* 1 when as-built node @b has a port labelled @dev (canonical port names). */
+static int has_port_label(const fl_fabric *B, fl_id b, const char *dev) {
+  char want[FL_ALIAS_MAX], got[FL_ALIAS_MAX];
+  fl_alias_port(dev, strlen(dev), want, sizeof want);
+  fl_id first = fl_fabric_node_first_port(B, b);
+  for (uint32_t k = 0; first != FL_NONE && k < fl_fabric_node_port_count(B, b);
+       k++) {
+    const char *lb = fl_fabric_port_label(B, first + k);
+    if (*lb && (fl_alias_port(lb, strlen(lb), got, sizeof got),
+                strcmp(want, got) == 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* One host model, design per NIC and as-built per host: an unmatched
+ * design CA with a system and a device ("host-01 ens1f0np0", system
+ * host-01, device ens1f0np0) is the port labelled ens1f0np0 of the
+ * as-built CA named host-01 (an LLDP chassis). Several design nodes then
+ * share one as-built node; mB keeps the first. */
+static int match_nics(dctx *c, const name_ix *bx) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nd = fl_fabric_node_count(D);
+  char canon[FL_ALIAS_MAX];
+  for (fl_id i = 0; i < nd; i++) {
+    const char *sys = fl_fabric_node_system(D, i);
+    const char *dev = fl_fabric_node_device(D, i);
+    if (c->mD[i] != FL_NONE || fl_fabric_node_kind(D, i) != FL_NODE_CA ||
+        !*sys || !*dev)
+      continue;
+    size_t len = fl_alias_node_full(sys, strlen(sys), canon, sizeof canon);
+    uint32_t b = ix_get(bx, 0, canon, len);
+    if (b == NIL) {
+      len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
+      b = ix_get(bx, 1, canon, len);
+    }
+    if (b == NIL || b == AMBIG || fl_fabric_node_kind(B, b) != FL_NODE_CA ||
+        !has_port_label(B, b, dev))
+      continue;
+    c->mD[i] = b;
+    if (c->mB[b] == FL_NONE)
+      c->mB[b] = i;
+    c->howD[i] = HOW_NIC;
+    c->st->nodes_by_system++;
+  }
+  return 0;
+}
+
+/* The "system\x1fdevice" key of a per-NIC node or of a host's port. */
+static size_t sysdev_key(const char *sys, const char *dev, char *key,
+                         size_t size) {
+  char a[FL_ALIAS_MAX], b[FL_ALIAS_MAX];
+  fl_alias_node(sys, strlen(sys), a, sizeof a);
+  fl_alias_port(dev, strlen(dev), b, sizeof b);
+  int n = snprintf(key, size, "%s\x1f%s", a, b);
+  return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* One host model, design per host and as-built per NIC: an unmatched
+ * design CA whose name is the system of several unmatched as-built CAs
+ * ("host-01" and "host-01 mlx5_0", "host-01 mlx5_3") stands for all of
+ * them; each of its labelled ports is the as-built NIC of that device
+ * (dkey()). */
+static int match_hosts(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
+  fl_strmap hosts;
+  memset(&hosts, 0, sizeof hosts);
+  char canon[FL_ALIAS_MAX], key[2 * FL_ALIAS_MAX + 2];
+  int rc = -1;
+  for (fl_id i = 0; i < nd; i++) {
+    if (c->mD[i] != FL_NONE || fl_fabric_node_kind(D, i) != FL_NODE_CA)
+      continue;
+    const char *nm = fl_fabric_node_name(D, i);
+    size_t len = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
+    if (fl_strmap_put(&hosts, canon, len, i) == FL_MAP_ABSENT)
+      goto out;
+  }
+  if (!fl_strmap_len(&hosts))
+    return 0;
+  for (fl_id b = 0; b < nb; b++) {
+    const char *sys = fl_fabric_node_system(B, b);
+    const char *dev = fl_fabric_node_device(B, b);
+    if (c->mB[b] != FL_NONE || fl_fabric_node_kind(B, b) != FL_NODE_CA ||
+        !*sys || !*dev)
+      continue;
+    size_t len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
+    uint32_t i = fl_strmap_get(&hosts, canon, len);
+    if (i == FL_MAP_ABSENT)
+      continue;
+    size_t k = sysdev_key(sys, dev, key, sizeof key);
+    if (fl_strmap_put(&c->sysdev, key, k, b) == FL_MAP_ABSENT)
+      goto out;
+    c->mB[b] = i;
+    if (c->mD[i] == FL_NONE) {
+      c->mD[i] = b;
+      c->howD[i] = HOW_HOST;
+      c->st->nodes_by_system++;
+    }
+  }
+  rc = 0;
+out:
+  fl_strmap_free(&hosts);
+  return rc;
+}
+
+/* The as-built endpoint of labelled port @p of a HOW_HOST design node: the
+ * cabled port of the as-built NIC of that system and device. 0 when found. */
+static int host_nic_key(dctx *c, fl_id p, uint64_t *out) {
+  fl_id n = fl_fabric_port_node(c->D, p);
+  const char *lb = fl_fabric_port_label(c->D, p);
+  char key[2 * FL_ALIAS_MAX + 2];
+  size_t k = sysdev_key(fl_fabric_node_name(c->D, n), lb, key, sizeof key);
+  uint32_t b = *lb ? fl_strmap_get(&c->sysdev, key, k) : FL_MAP_ABSENT;
+  if (b == FL_MAP_ABSENT)
+    return -1;
+  fl_id first = fl_fabric_node_first_port(c->B, b);
+  uint32_t num = 1;
+  for (uint32_t j = 0;
+       first != FL_NONE && j < fl_fabric_node_port_count(c->B, b); j++)
+    if (fl_fabric_port_link(c->B, first + j, 0) != FL_NONE) {
+      num = fl_fabric_port_num(c->B, first + j);
+      break;
+    }
+  *out = mkkey(b, num);
+  return 0;
+}
+
+/* 1 when the design does not say what kind of device node @i is: a Cisco
+ * cable plan's destChassis that is no sourceChassis (core/io/cisco_plan.c). */
+static int kind_unknown(const fl_fabric *D, fl_id i) {
+  const char *from = fl_fabric_attr(D, FL_ENT_NODE, i, "kind-from");
+  return from && strcmp(from, "cable-plan") == 0 &&
+         !fl_fabric_attr(D, FL_ENT_NODE, i, "model");
+}
+
 static int match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -542,6 +687,8 @@ static int match_nodes(dctx *c) {
       else
         c->st->nodes_by_name++;
     }
+  if (match_nics(c, &bx) != 0 || match_hosts(c) != 0)
+    goto out;
   /* unmatched nodes */
   for (fl_id i = 0; i < nd; i++) {
     if (c->mD[i] != FL_NONE)
@@ -666,7 +813,8 @@ static int match_nodes(dctx *c) {
                     "GUID 0x%016" PRIx64 " is \"%s\" in the design but "
                     "describes itself as \"%s\"",
                     gd, fl_fabric_node_name(D, i), fl_fabric_node_name(B, b));
-    } else if (fl_fabric_node_kind(D, i) != fl_fabric_node_kind(B, b)) {
+    } else if (fl_fabric_node_kind(D, i) != fl_fabric_node_kind(B, b) &&
+               !kind_unknown(D, i)) {
       what = "kind";
       msg = xprintf(c, "\"%s\" is a %s in the design but a %s as built",
                     fl_fabric_node_name(D, i),
@@ -725,6 +873,26 @@ static int index_built_labels(dctx *c) {
 /* Endpoint of design port @p (its node matched to @bn). */
 static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
   const char *lb = fl_fabric_port_label(c->D, p);
+  fl_id dn = fl_fabric_port_node(c->D, p);
+  char nbuf[16];
+  if (c->howD[dn] == HOW_HOST && host_nic_key(c, p, out) == 0)
+    goto found;
+  if (!*lb && c->howD[dn] == HOW_NIC)
+    lb = fl_fabric_node_device(c->D, dn); /* the NIC is the host's port */
+  if (!*lb && c->b_labels[bn]) {
+    /* an unlabelled design port N on a switch whose as-built ports are
+     * labelled: the one labelled N, or 1/N (`Ethernet1/31` is port 31) */
+    snprintf(nbuf, sizeof nbuf, "%u", fl_fabric_port_num(c->D, p));
+    char alt[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+    size_t k = node_key(key, sizeof key, bn, nbuf);
+    uint32_t bp = fl_strmap_get(&c->blabel, key, k);
+    if (bp == FL_MAP_ABSENT && fl_alias_port_alt(nbuf, alt, sizeof alt))
+      bp = fl_strmap_get(&c->blabel, key, node_key(key, sizeof key, bn, alt));
+    if (bp != FL_MAP_ABSENT) {
+      *out = mkkey(bn, fl_fabric_port_num(c->B, bp));
+      goto found;
+    }
+  }
   if (*lb && c->b_labels[bn]) {
     char canon[FL_ALIAS_MAX], alt[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
     fl_alias_port(lb, strlen(lb), canon, sizeof canon);
@@ -757,6 +925,7 @@ static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
   } else {
     *out = mkkey(bn, fl_fabric_port_num(c->D, p));
   }
+found:
   if (fl_u64map_put(&c->key_dport, *out, p) == FL_MAP_ABSENT)
     return -1;
   return 0;
@@ -1513,6 +1682,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.planB_used);
   free(c.cables_of_D);
   free(c.cables_of_B);
+  fl_strmap_free(&c.sysdev);
   if (!ok || c.nomem)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory in diff");
   return FL_OK;

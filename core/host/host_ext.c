@@ -3,6 +3,7 @@
  * modules (adaptive-routing state, ...), so that those modules do not need
  * to edit core/host.c. Called at the end of fl_host_init().
  */
+#include "fabriclint/pfc.h"
 #include "fabriclint/routing.h"
 #include "host/host.h"
 
@@ -14,4 +15,7 @@ void fl_host_fill_ext(fl_host_api *a) {
   a->ar_lid_group = fl_fabric_ar_lid_group;
   a->ar_group_count = fl_fabric_ar_group_count;
   a->ar_group = fl_fabric_ar_group;
+  /* lossless-Ethernet (PFC) deadlock analysis (core/analysis/pfc.c) */
+  a->pfc_analyze = fl_pfc_analyze;
+  a->pfc_free = fl_pfc_report_free;
 }

@@ -259,7 +259,12 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
               dset, dc);
   fl_id sn = fl_nbr_node(b, src, FL_NODE_SWITCH, prov);
   fl_id dn = sn == FL_NONE ? FL_NONE : fl_nbr_node(b, dc, FL_NODE_SWITCH, prov);
-  if (dn == FL_NONE)
+  /* a destChassis is only a name: the plan does not say what kind of
+   * device it is (a host NIC's chassis is written like a switch). A node
+   * that is also a sourceChassis has a `model` (CHASSIS_INFO type) and is
+   * a switch; `fabriclint diff` compares the kind of no other. */
+  if (dn == FL_NONE ||
+      fl_b_attr(fab, FL_ENT_NODE, dn, "kind-from", "cable-plan") != FL_OK)
     goto nomem;
   int plain = na == 1 && nb == 1 && min <= 1 && (max < 0 || max >= 1);
   fl_id pa = fl_nbr_port(b, sn, na == 1 ? sp : (sp && *sp ? sp : "any"), prov);

@@ -456,6 +456,7 @@ typedef struct lldp_nb {
   char *local_port;
   char *chassis_id, *chassis_name;
   char *port_id, *port_type, *port_descr;
+  char *mau; /* <auto-negotiation><current>: the MAU operational type */
   int cap_bridge_router, cap_station; /* enabled capabilities seen */
   int in_chassis, in_port;
   uint32_t line;
@@ -468,7 +469,47 @@ static void nb_clear(lldp_nb *n) {
   free(n->port_id);
   free(n->port_type);
   free(n->port_descr);
+  free(n->mau);
   memset(n, 0, sizeof *n);
+}
+
+/* Speed of an lldpd MAU operational type (IEEE 802.3.1 dot3MauType, as
+ * lldpd names it: "100GbaseCR4 - 100GBASE-R PCS/PMA over 4 lane
+ * shielded copper", "10GbaseT - ...", "1000BaseTFD - ..."): the leading
+ * rate, in Gb/s when followed by G, else Mb/s. FL_SPEED_UNKNOWN for rates
+ * the model has no code for (below 1G) and for anything else. */
+uint32_t fl_lldp_mau_speed(const char *mau) {
+  if (!mau || !isdigit((unsigned char)*mau))
+    return FL_SPEED_UNKNOWN;
+  char *end;
+  unsigned long v = strtoul(mau, &end, 10);
+  char buf[32];
+  if (*end == 'G' || *end == 'g')
+    snprintf(buf, sizeof buf, "%luG", v);
+  else if ((*end == 'B' || *end == 'b') && v >= 1000 && v % 1000 == 0)
+    snprintf(buf, sizeof buf, "%luG", v / 1000);
+  else
+    return FL_SPEED_UNKNOWN;
+  return fl_speed_parse(buf, (size_t)-1);
+}
+
+/* Record the neighbour's negotiated speed on link @l: the first listing
+ * sets it (width 1: an Ethernet rate is the whole port's), a second
+ * listing that disagrees marks the link as its ends disagreeing. */
+static void nb_speed(fl_fabric *fab, fl_id l, fl_id lp, const char *mau) {
+  uint32_t sp = fl_lldp_mau_speed(mau);
+  if (sp == FL_SPEED_UNKNOWN || l >= fab->n_links)
+    return;
+  fl_link_rec *r = &fab->links[l];
+  if (r->speed == FL_SPEED_UNKNOWN) {
+    r->speed = (uint8_t)sp;
+    r->width = 1;
+    r->width_b = 1;
+    r->speed_b = (uint8_t)sp;
+  } else if (r->speed != sp) {
+    (void)lp;
+    fl_b_link_set_b_listing(fab, l, 1, sp);
+  }
 }
 
 static int nb_commit(fl_xr *x, fl_nbr *b, const char *local, lldp_nb *n) {
@@ -499,8 +540,15 @@ static int nb_commit(fl_xr *x, fl_nbr *b, const char *local, lldp_nb *n) {
   fl_id rn = ln == FL_NONE ? FL_NONE : fl_nbr_node(b, rname, rkind, prov);
   fl_id lp = rn == FL_NONE ? FL_NONE : fl_nbr_port(b, ln, n->local_port, prov);
   fl_id rp = lp == FL_NONE ? FL_NONE : fl_nbr_port(b, rn, rport, prov);
-  if (rp == FL_NONE || fl_nbr_link(b, lp, rp, FL_LINK_SEEN_A, prov) == FL_NONE)
+  fl_id l =
+      rp == FL_NONE ? FL_NONE : fl_nbr_link(b, lp, rp, FL_LINK_SEEN_A, prov);
+  if (l == FL_NONE)
     return fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
+  nb_speed(b->fab, l, lp, n->mau);
+  /* a Station-only neighbour is a host: one system whose NICs are its
+   * ports (rail-alignment and diff see host, NIC = port label) */
+  if (rkind == FL_NODE_CA && b->fab->nodes[rn].system == 0)
+    fl_b_node_set_system(b->fab, rn, rname, (size_t)-1);
   if (n->chassis_id && *n->chassis_id &&
       fl_b_attr(b->fab, FL_ENT_NODE, rn, "chassis-id", n->chassis_id) != FL_OK)
     return fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
@@ -588,6 +636,11 @@ int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
       nb.in_port = strcmp(name, "port") == 0 && !fl_xr_empty(&x);
       continue;
     }
+    if (depth == 4 && nb.in_port && strcmp(name, "current") == 0) {
+      if ((rc = set_text(&x, &nb.mau)) != FL_OK)
+        break;
+      continue;
+    }
     if (depth != 3)
       continue;
     if (nb.in_chassis && strcmp(name, "id") == 0) {
@@ -611,6 +664,7 @@ int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
     } else if (nb.in_port && strcmp(name, "descr") == 0) {
       rc = set_text(&x, &nb.port_descr);
     }
+
     if (rc != FL_OK)
       break;
   }

@@ -78,6 +78,15 @@ int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
 /**
+ * fl_lldp_mau_speed() — the FL_SPEED_* code of an lldpd "MAU oper type"
+ * string (`100GbaseCR4 - ...` -> FL_SPEED_ETH_100G, `1000BaseTFD - ...` ->
+ * FL_SPEED_ETH_1G): the leading rate, Gb/s when followed by `G`, Mb/s when
+ * followed by `Base`. Returns FL_SPEED_UNKNOWN for NULL, rates below 1 Gb/s
+ * and anything else. Pure.
+ */
+uint32_t fl_lldp_mau_speed(const char *mau);
+
+/**
  * fl_local_name_from_path() — the device a per-device neighbour file
  * describes: LLDP neighbour listings never name the local system, so the
  * file is named after it (`leaf-01.xml`, `leaf-01.example.com.lldp.xml`):

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "fabriclint/cdg.h"
+#include "fabriclint/pfc.h"
 #include "fabriclint/types.h"
 
 #ifdef __cplusplus
@@ -339,6 +340,15 @@ typedef struct fl_host_api {
    * error), printing "rule R: parameter NAME: MESSAGE". check() then
    * returns non-zero. */
   void (*bad_param)(fl_ctx *ctx, const char *name, const char *message);
+
+  /* -- added after 1.0: check with FL_API_HAS(api, pfc_analyze) -- */
+  /** Lossless-Ethernet (PFC) buffer dependencies of the modelled ECMP
+   * routing, valleys, a concrete cycle, and single link failures:
+   * semantics of fl_pfc_analyze() in fabriclint/pfc.h. The report is the
+   * caller's: free it with pfc_free. */
+  int (*pfc_analyze)(const fl_fabric *f, const fl_pfc_options *opts,
+                     fl_pfc_report **out);
+  void (*pfc_free)(fl_pfc_report *report);
 } fl_host_api;
 
 /**

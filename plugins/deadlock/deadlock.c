@@ -837,8 +837,17 @@ RULE(R_INPUT, FL_SEV_WARNING, 1, "deadlock.routing-input",
      "routing dump and the topology were probably taken at different times.",
      check_input, FL_NEEDS_ROUTING);
 
-static const fl_rule_def *const RULES[] = {&R_LOOP,     &R_VERDICT, &R_FWD,
-                                           &R_UNROUTED, &R_UPDOWN,  &R_INPUT};
+/* lossless Ethernet (PFC): plugins/deadlock/pfc_rules.c */
+extern const fl_rule_def fl_deadlock_pfc_cycle, fl_deadlock_pfc_failure;
+
+static const fl_rule_def *const RULES[] = {&R_LOOP,
+                                           &R_VERDICT,
+                                           &R_FWD,
+                                           &R_UNROUTED,
+                                           &R_UPDOWN,
+                                           &R_INPUT,
+                                           &fl_deadlock_pfc_cycle,
+                                           &fl_deadlock_pfc_failure};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

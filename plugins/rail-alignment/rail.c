@@ -192,8 +192,11 @@ static int load_profile(const char *name, rail_map *m, char *why, size_t size) {
 
 typedef struct nic {
   fl_id node;
-  fl_id leaf;    /* switch node, or FL_NONE */
-  uint32_t port; /* NIC port number */
+  fl_id leaf;            /* switch node, or FL_NONE */
+  char name[128];        /* as users know it: "host-03 ens1f0np0" */
+  const char *sys, *dev; /* host and device (borrowed from the fabric) */
+  const char *rail_attr; /* the NIC's `rail` attribute, or NULL */
+  uint32_t port;         /* NIC port number */
   uint32_t leaf_port;
   int32_t rail; /* label index, NO_RAIL (unresolved), NON_COMPUTE */
   int32_t host; /* host index, -1 when unresolved */
@@ -337,6 +340,16 @@ static int add_unique(char ***v, uint32_t *n, uint32_t *cap, const char *s) {
  * "mlx5_3", "HCA-" for "HCA-2"). */
 static void scheme_of(const char *dev, char *out, size_t size) {
   size_t n = 0;
+  /* Linux network interface names (systemd predictable names `ens1f0np0`,
+   * `enp65s0f1np1`, or `ethN`) number slot, function and port: the scheme
+   * is the name without any digit (`ensfnp`) */
+  if (strncmp(dev, "en", 2) == 0 || strncmp(dev, "eth", 3) == 0) {
+    for (const char *c = dev; *c && n + 1 < size; c++)
+      if (!isdigit((unsigned char)*c))
+        out[n++] = *c;
+    out[n] = '\0';
+    return;
+  }
   for (const char *c = dev; *c && n + 1 < size; c++)
     if (!isdigit((unsigned char)*c) ||
         (c > dev && c[-1] != '_' && c[-1] != '-' &&
@@ -429,50 +442,138 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
   return 0;
 }
 
+/* The switch port cabled to CA port @p: its node (FL_NONE when the port
+ * has no cable to a switch) and, in @leaf_port, its number. */
+static fl_id port_switch(const fl_host_api *api, const fl_fabric *f, fl_id p,
+                         uint32_t *leaf_port) {
+  fl_id l = api->port_link(f, p, 0);
+  if (l == FL_NONE)
+    return FL_NONE;
+  fl_id q = api->link_other(f, l, p);
+  fl_id s = api->port_node(f, q);
+  if (api->node_kind(f, s) != FL_NODE_SWITCH)
+    return FL_NONE;
+  *leaf_port = api->port_num(f, q);
+  return s;
+}
+
+/* One host model for InfiniBand and Ethernet: a NIC is either a CA node
+ * (an HCA "dgx-001 mlx5_3": its system is the host, its device the NIC) or
+ * one port of a multi-NIC host node (an LLDP chassis, or a design host with
+ * labelled ports: the node is the host, the port label the NIC's device).
+ * A CA node is a host of NICs when two or more of its ports are cabled to
+ * switches and each of them has a label or a `rail` attribute. Fills @x
+ * for port @p (FL_NONE: the node is one NIC) and returns 0, or -1 when the
+ * port is not a NIC. */
+static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                    fl_id p, nic *x) {
+  memset(x, 0, sizeof *x);
+  x->node = n;
+  const char *sys = api->node_system(f, n);
+  if (p == FL_NONE) {
+    x->leaf = cabled_switch(api, f, n, &x->port, &x->leaf_port, &x->eth);
+    x->sys = sys;
+    x->dev = api->node_device(f, n);
+    x->rail_attr = api->attr(f, FL_ENT_NODE, n, "rail");
+    if (!x->rail_attr && x->leaf != FL_NONE) {
+      fl_id cp = api->find_port(f, n, x->port);
+      if (cp != FL_NONE)
+        x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
+    }
+    snprintf(x->name, sizeof x->name, "%s", api->node_name(f, n));
+  } else {
+    x->leaf = port_switch(api, f, p, &x->leaf_port);
+    x->port = api->port_num(f, p);
+    fl_id l = api->port_link(f, p, 0);
+    x->eth = l != FL_NONE && api->link_speed(f, l) >= FL_SPEED_ETH_1G;
+    x->sys = *sys ? sys : api->node_name(f, n);
+    x->dev = api->port_label(f, p);
+    x->rail_attr = api->attr(f, FL_ENT_PORT, p, "rail");
+    snprintf(x->name, sizeof x->name, "%s %s", x->sys, *x->dev ? x->dev : "?");
+  }
+  return x->leaf == FL_NONE ? -1 : 0;
+}
+
+/* Ports of CA @n that are NICs of a multi-NIC host node, counted; 0 when
+ * the node is itself one NIC (see make_nic()). */
+static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
+                               fl_id n) {
+  fl_id first = api->node_first_port(f, n);
+  uint32_t cabled = 0;
+  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
+       k++) {
+    uint32_t lp;
+    if (port_switch(api, f, first + k, &lp) == FL_NONE)
+      continue;
+    if (!*api->port_label(f, first + k) &&
+        !api->attr(f, FL_ENT_PORT, first + k, "rail"))
+      return 0;
+    cabled++;
+  }
+  return cabled >= 2 ? cabled : 0;
+}
+
+/* Resolve NIC @x (host, device, rail label) and append it. */
+static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                   const params *p, nic *x, uint32_t *cap_l, uint32_t *cap_h) {
+  char buf[32];
+  const char *role = api->attr(f, FL_ENT_NODE, x->node, "role");
+  const char *rail = x->rail_attr;
+  const char *prole = NULL;
+  x->rail = NO_RAIL;
+  x->host = -1;
+  if (!*x->sys)
+    x->unresolved = "no host name in the node description (give a node-name "
+                    "map or --system-pattern)";
+  else if (!rail && !*x->dev)
+    x->unresolved = "no device name in the node description";
+  else if (!rail &&
+           !(rail = device_rail(&a->map, x->dev, buf, sizeof buf, &prole)))
+    x->unresolved = "device not in the rail profile or map";
+  x->role = role ? role : prole ? prole : "compute";
+  if (!x->unresolved) {
+    if (strcmp(rail, "-") == 0 || !is_compute_role(x->role, p->compute_roles))
+      x->rail = NON_COMPUTE;
+    else if (add_unique(&a->labels, &a->n_labels, cap_l, rail) != 0)
+      return -1;
+    if (add_unique(&a->hosts, &a->n_hosts, cap_h, x->sys) != 0)
+      return -1;
+  }
+  a->nics[a->n_nics++] = *x;
+  return 0;
+}
+
 /* First pass: NICs, their hosts and rail labels. */
 static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
                         const params *p) {
-  uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0;
-  a->nics = calloc(nn + 1, sizeof *a->nics);
+  uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0, total = 0;
+  for (fl_id n = 0; n < nn; n++)
+    if (api->node_kind(f, n) == FL_NODE_CA) {
+      uint32_t k = host_nic_ports(api, f, n);
+      total += k ? k : 1;
+    }
+  a->nics = calloc((size_t)total + 1, sizeof *a->nics);
   if (!a->nics)
     return -1;
-  char buf[32];
   for (fl_id n = 0; n < nn; n++) {
     if (api->node_kind(f, n) != FL_NODE_CA)
       continue;
-    nic x;
-    memset(&x, 0, sizeof x);
-    x.node = n;
-    x.leaf = cabled_switch(api, f, n, &x.port, &x.leaf_port, &x.eth);
-    if (x.leaf == FL_NONE)
-      continue; /* not cabled to a switch: not a rail NIC */
     if (api->node_devid(f, n) == 0xcf09 ||
         strstr(api->node_desc(f, n), "Aggregation Node"))
       continue; /* SHARP AN inside the switch */
-    const char *host = api->node_system(f, n), *dev = api->node_device(f, n);
-    const char *role = api->attr(f, FL_ENT_NODE, n, "role");
-    const char *rail = api->attr(f, FL_ENT_NODE, n, "rail");
-    const char *prole = NULL;
-    x.rail = NO_RAIL;
-    x.host = -1;
-    if (!*host)
-      x.unresolved = "no host name in the node description (give a node-name "
-                     "map or --system-pattern)";
-    else if (!rail && !*dev)
-      x.unresolved = "no device name in the node description";
-    else if (!rail &&
-             !(rail = device_rail(&a->map, dev, buf, sizeof buf, &prole)))
-      x.unresolved = "device not in the rail profile or map";
-    x.role = role ? role : prole ? prole : "compute";
-    if (!x.unresolved) {
-      if (strcmp(rail, "-") == 0 || !is_compute_role(x.role, p->compute_roles))
-        x.rail = NON_COMPUTE;
-      else if (add_unique(&a->labels, &a->n_labels, &cap_l, rail) != 0)
+    nic x;
+    if (host_nic_ports(api, f, n) == 0) {
+      if (make_nic(api, f, n, FL_NONE, &x) != 0)
+        continue; /* not cabled to a switch: not a rail NIC */
+      if (add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
         return -1;
-      if (add_unique(&a->hosts, &a->n_hosts, &cap_h, host) != 0)
-        return -1;
+      continue;
     }
-    a->nics[a->n_nics++] = x;
+    fl_id first = api->node_first_port(f, n);
+    for (uint32_t k = 0; k < api->node_port_count(f, n); k++)
+      if (make_nic(api, f, n, first + k, &x) == 0 &&
+          add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
+        return -1;
   }
   if (a->n_labels > 1)
     qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
@@ -581,24 +682,96 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
   return 0;
 }
 
+/* Device mode with rails on the leaves only (a leaf-rails side file such
+ * as `node,rail` / `leaf-r0,0`, or design `rail=` on switches): the rail of
+ * a device name is the strict majority rail of the leaves its NICs are
+ * cabled to (`ens1f0np0` is on rail-0 leaves on most hosts, so it is rail
+ * 0). Fills a->map with those pairs and returns 1 when that gave any rail;
+ * 0 (map untouched) when NICs carry rails themselves or no leaf has one. */
+static int rails_from_leaves(const fl_host_api *api, const fl_fabric *f,
+                             analysis *a) {
+  rail_map m;
+  memset(&m, 0, sizeof m);
+  uint32_t votes[MAX_MAP][8], n_rails = 0;
+  char rails[8][16];
+  memset(votes, 0, sizeof votes);
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    if (x->rail_attr)
+      return 0;
+    const char *lr = api->attr(f, FL_ENT_NODE, x->leaf, "rail");
+    if (!lr || !*x->dev || strlen(x->dev) >= sizeof m.e[0].device ||
+        strlen(lr) >= sizeof rails[0])
+      continue;
+    uint32_t r = 0, d = 0;
+    while (r < n_rails && strcmp(rails[r], lr) != 0)
+      r++;
+    if (r == n_rails) {
+      if (n_rails == 8)
+        continue;
+      snprintf(rails[n_rails++], sizeof rails[0], "%s", lr);
+    }
+    while (d < m.n && strcmp(m.e[d].device, x->dev) != 0)
+      d++;
+    if (d == m.n) {
+      if (m.n == MAX_MAP)
+        continue;
+      snprintf(m.e[m.n++].device, sizeof m.e[0].device, "%s", x->dev);
+    }
+    votes[d][r]++;
+  }
+  uint32_t kept = 0;
+  for (uint32_t d = 0; d < m.n; d++) {
+    uint32_t best = 0, sum = 0;
+    for (uint32_t r = 0; r < n_rails; r++) {
+      sum += votes[d][r];
+      if (votes[d][r] > votes[d][best])
+        best = r;
+    }
+    if (votes[d][best] * 2 <= sum)
+      continue; /* no majority: the device stays unresolved */
+    map_ent *e = &a->map.e[kept++];
+    snprintf(e->device, sizeof e->device, "%s", m.e[d].device);
+    snprintf(e->rail, sizeof e->rail, "%s", rails[best]);
+    snprintf(e->role, sizeof e->role, "compute");
+  }
+  a->map.n = kept;
+  if (kept)
+    snprintf(a->map.name, sizeof a->map.name,
+             "device rails from the leaves' rails (majority)");
+  return kept > 0;
+}
+
+/* Forget the NICs, hosts and rail labels of a first collect_nics() pass. */
+static void reset_nics(analysis *a) {
+  for (uint32_t i = 0; i < a->n_labels; i++)
+    free(a->labels[i]);
+  free(a->labels);
+  for (uint32_t i = 0; i < a->n_hosts; i++)
+    free(a->hosts[i]);
+  free(a->hosts);
+  free(a->nics);
+  a->labels = a->hosts = NULL;
+  a->nics = NULL;
+  a->n_labels = a->n_hosts = a->n_nics = 0;
+}
+
 /* In device mode, NICs named in another scheme than most NICs' cannot be
  * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
-static void check_schemes(const fl_host_api *api, const fl_fabric *f,
-                          analysis *a) {
+static void check_schemes(analysis *a) {
   static char best[32];
   char sch[32];
   uint32_t best_n = 0;
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved ||
-        api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+    if (a->nics[i].unresolved || a->nics[i].rail_attr)
       continue;
-    scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
+    scheme_of(a->nics[i].dev, sch, sizeof sch);
     uint32_t c = 0;
     for (uint32_t j = 0; j < a->n_nics; j++) {
       char s2[32];
       if (a->nics[j].unresolved)
         continue;
-      scheme_of(api->node_device(f, a->nics[j].node), s2, sizeof s2);
+      scheme_of(a->nics[j].dev, s2, sizeof s2);
       c += strcmp(sch, s2) == 0;
     }
     if (c > best_n) {
@@ -610,10 +783,9 @@ static void check_schemes(const fl_host_api *api, const fl_fabric *f,
   }
   a->scheme = best;
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved ||
-        api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
+    if (a->nics[i].unresolved || a->nics[i].rail_attr)
       continue;
-    scheme_of(api->node_device(f, a->nics[i].node), sch, sizeof sch);
+    scheme_of(a->nics[i].dev, sch, sizeof sch);
     if (strcmp(sch, best) != 0)
       a->nics[i].unresolved = "device named unlike the other NICs; rails are "
                               "compared by device name (give a node-name map, "
@@ -621,8 +793,7 @@ static void check_schemes(const fl_host_api *api, const fl_fabric *f,
   }
 }
 
-static int resolve_indexes(const fl_host_api *api, const fl_fabric *f,
-                           analysis *a) {
+static int resolve_indexes(analysis *a) {
   char buf[32];
   a->host_partial = calloc(a->n_hosts + 1, 1);
   if (!a->host_partial)
@@ -630,22 +801,20 @@ static int resolve_indexes(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     if (x->unresolved) {
-      int32_t h =
-          find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
+      int32_t h = find_sorted(a->hosts, a->n_hosts, x->sys);
       if (h >= 0)
         a->host_partial[h] = 1;
       x->rail = NO_RAIL;
       x->host = -1;
       continue;
     }
-    x->host = find_sorted(a->hosts, a->n_hosts, api->node_system(f, x->node));
+    x->host = find_sorted(a->hosts, a->n_hosts, x->sys);
     if (x->rail == NON_COMPUTE)
       continue;
-    const char *rail = api->attr(f, FL_ENT_NODE, x->node, "rail");
+    const char *rail = x->rail_attr;
     const char *role = NULL;
     if (!rail)
-      rail = device_rail(&a->map, api->node_device(f, x->node), buf, sizeof buf,
-                         &role);
+      rail = device_rail(&a->map, x->dev, buf, sizeof buf, &role);
     x->rail = rail ? find_sorted(a->labels, a->n_labels, rail) : NO_RAIL;
   }
   return 0;
@@ -816,7 +985,7 @@ static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
       const nic *x = &a->nics[a->host_idx[k]];
       if (x->rail < 0)
         continue;
-      if (api->attr(f, FL_ENT_NODE, x->node, "rail"))
+      if (x->rail_attr)
         return 1;
       for (uint32_t j = a->host_off[h]; j < k; j++)
         same_leaf |= a->nics[a->host_idx[j]].rail >= 0 &&
@@ -864,9 +1033,14 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     api->fail(ctx, "out of memory");
     return NULL;
   }
+  if (!a->map.n && !a->map.generic && rails_from_leaves(api, f, a) &&
+      (reset_nics(a), collect_nics(api, f, a, &p) != 0)) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
   if (!a->map.n && !a->map.generic)
-    check_schemes(api, f, a);
-  if (resolve_indexes(api, f, a) != 0) {
+    check_schemes(a);
+  if (resolve_indexes(a) != 0) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
@@ -921,6 +1095,19 @@ static uint32_t free_port(const fl_host_api *api, const fl_fabric *f, fl_id s,
       return k;
   }
   return 0;
+}
+
+/* Port @num of @node as users know it: its label (`Ethernet1/3`, `swp3`)
+ * when it has one, else `port N`. Returns @buf. */
+static const char *port_str(const fl_host_api *api, const fl_fabric *f,
+                            fl_id node, uint32_t num, char *buf, size_t size) {
+  fl_id p = api->find_port(f, node, num);
+  const char *lb = p == FL_NONE ? "" : api->port_label(f, p);
+  if (*lb)
+    snprintf(buf, size, "%s", lb);
+  else
+    snprintf(buf, size, "port %u", num);
+  return buf;
 }
 
 static void basis(const analysis *a, const leaf *lf, jbuf *ev) {
@@ -1003,7 +1190,7 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
     snprintf(fix, sizeof fix,
              "move it to \"%s\" port %u (now holding \"%s\", which is "
              "on the wrong rail too)",
-             api->node_name(f, target), tport, api->node_name(f, holder->node));
+             api->node_name(f, target), tport, holder->name);
   else if (tport) /* no plan is loaded: the port is inferred, say so */
     snprintf(fix, sizeof fix,
              "move it to \"%s\" port %u (free; suggested: %s; `fabriclint "
@@ -1021,8 +1208,8 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
   snprintf(msg, sizeof msg,
            "\"%s\" (rail %s) is cabled to \"%s\" port %u, which serves rail "
            "%s%s; %s",
-           api->node_name(f, x->node), rail_name(a, x->rail),
-           api->node_name(f, x->leaf), x->leaf_port, rail_name(a, lf->rail),
+           x->name, rail_name(a, x->rail), api->node_name(f, x->leaf),
+           x->leaf_port, rail_name(a, lf->rail),
            lf->inferred ? " (inferred from its other NICs)" : "", fix);
   fl_id nodes[3] = {x->node, x->leaf, target};
   fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
@@ -1030,7 +1217,7 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
   jb_init(&ev);
   jb_obj_open(&ev);
   jb_key_str(&ev, "host", a->hosts[x->host]);
-  jb_key_str(&ev, "nic", api->node_name(f, x->node));
+  jb_key_str(&ev, "nic", x->name);
   jb_key_str(&ev, "nic_rail", rail_name(a, x->rail));
   jb_key_str(&ev, "leaf", api->node_name(f, x->leaf));
   jb_key_int(&ev, "leaf_port", x->leaf_port);
@@ -1040,7 +1227,7 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
     if (tport)
       jb_key_int(&ev, "fix_port", tport);
     if (holder)
-      jb_key_str(&ev, "fix_port_holds", api->node_name(f, holder->node));
+      jb_key_str(&ev, "fix_port_holds", holder->name);
     jb_key_str(&ev, "fix_port_basis",
                holder          ? "rotation"
                : tport != want ? "first-free"
@@ -1063,14 +1250,14 @@ static int cross_noncompute(const fl_host_api *api, fl_ctx *ctx,
   snprintf(msg, sizeof msg,
            "%s NIC \"%s\" is cabled to \"%s\" port %u, a compute leaf of rail "
            "%s; %s NICs belong on their own network",
-           x->role, api->node_name(f, x->node), api->node_name(f, x->leaf),
-           x->leaf_port, rail_name(a, lf->rail), x->role);
+           x->role, x->name, api->node_name(f, x->leaf), x->leaf_port,
+           rail_name(a, lf->rail), x->role);
   fl_id nodes[2] = {x->node, x->leaf};
   fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
   jbuf ev;
   jb_init(&ev);
   jb_obj_open(&ev);
-  jb_key_str(&ev, "nic", api->node_name(f, x->node));
+  jb_key_str(&ev, "nic", x->name);
   jb_key_str(&ev, "role", x->role);
   jb_key_str(&ev, "leaf", api->node_name(f, x->leaf));
   jb_key_str(&ev, "leaf_rail", rail_name(a, lf->rail));
@@ -1117,22 +1304,28 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (j < 0 || (uint32_t)j < i)
       continue; /* report each pair once, from its first NIC */
     const nic *x = &a->nics[i], *y = &a->nics[j];
-    char msg[1400];
+    char msg[1400], xp[64], yp[64];
+    port_str(api, f, x->leaf, x->leaf_port, xp, sizeof xp);
+    port_str(api, f, y->leaf, y->leaf_port, yp, sizeof yp);
     snprintf(msg, sizeof msg,
              "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
-             "\"%s\" is on \"%s\" port %u (rail %s) and \"%s\" on \"%s\" port "
-             "%u (rail %s); swap them: \"%s\" -> \"%s\" port %u, \"%s\" -> "
-             "\"%s\" port %u",
-             api->node_name(f, x->node), rail_name(a, x->rail),
-             api->node_name(f, y->node), rail_name(a, y->rail),
-             api->node_name(f, x->node), api->node_name(f, x->leaf),
-             x->leaf_port, rail_name(a, leaf_of(a, x->leaf)->rail),
-             api->node_name(f, y->node), api->node_name(f, y->leaf),
-             y->leaf_port, rail_name(a, leaf_of(a, y->leaf)->rail),
-             api->node_name(f, x->node), api->node_name(f, y->leaf),
-             y->leaf_port, api->node_name(f, y->node),
-             api->node_name(f, x->leaf), x->leaf_port);
+             "\"%s\" is on \"%s\" %s (rail %s) and \"%s\" on \"%s\" %s (rail "
+             "%s); swap them: \"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s",
+             x->name, rail_name(a, x->rail), y->name, rail_name(a, y->rail),
+             x->name, api->node_name(f, x->leaf), xp,
+             rail_name(a, leaf_of(a, x->leaf)->rail), y->name,
+             api->node_name(f, y->leaf), yp,
+             rail_name(a, leaf_of(a, y->leaf)->rail), x->name,
+             api->node_name(f, y->leaf), yp, y->name,
+             api->node_name(f, x->leaf), xp);
+    /* two ports of one host node (Ethernet) name that node once */
     fl_id nodes[4] = {x->node, y->node, x->leaf, y->leaf};
+    uint32_t nn = 4;
+    if (x->node == y->node) {
+      nodes[1] = x->leaf;
+      nodes[2] = y->leaf;
+      nn = 3;
+    }
     fl_port_ref ports[4] = {{x->node, x->port},
                             {x->leaf, x->leaf_port},
                             {y->node, y->port},
@@ -1146,7 +1339,7 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     const nic *pair[2] = {x, y};
     for (int k = 0; k < 2; k++) {
       jb_obj_open(&ev);
-      jb_key_str(&ev, "nic", api->node_name(f, pair[k]->node));
+      jb_key_str(&ev, "nic", pair[k]->name);
       jb_key_str(&ev, "nic_rail", rail_name(a, pair[k]->rail));
       jb_key_str(&ev, "now_leaf", api->node_name(f, pair[k]->leaf));
       jb_key_int(&ev, "now_port", pair[k]->leaf_port);
@@ -1157,7 +1350,7 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_arr_close(&ev);
     basis(a, leaf_of(a, x->leaf), &ev);
     jb_obj_close(&ev);
-    int rc = report(api, ctx, 0, msg, nodes, 4, ports, 4, jb_str(&ev));
+    int rc = report(api, ctx, 0, msg, nodes, nn, ports, 4, jb_str(&ev));
     jb_free(&ev);
     if (rc)
       return rc;
@@ -1526,7 +1719,7 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
           snprintf(guid, sizeof guid, "0x%016llx",
                    (unsigned long long)api->node_guid(f, a->nics[i].node));
           jb_obj_open(&ev);
-          jb_key_str(&ev, "nic", api->node_name(f, a->nics[i].node));
+          jb_key_str(&ev, "nic", a->nics[i].name);
           jb_key_str(&ev, "guid", guid);
           jb_key_str(&ev, "leaf", api->node_name(f, a->nics[i].leaf));
           jb_key_int(&ev, "leaf_port", a->nics[i].leaf_port);
@@ -1546,8 +1739,8 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
     snprintf(msg, sizeof msg,
              "%u NIC(s) could not be placed on a rail and were not checked, "
              "e.g. \"%s\" on \"%s\" port %u: %s",
-             total, api->node_name(f, first->node),
-             api->node_name(f, first->leaf), first->leaf_port, reasons[k]);
+             total, first->name, api->node_name(f, first->leaf),
+             first->leaf_port, reasons[k]);
     int rc = report(api, ctx, 0, msg, nodes, named, NULL, 0, jb_str(&ev));
     jb_free(&ev);
     if (rc)

@@ -1,0 +1,277 @@
+/*
+ * plugins/deadlock/pfc_rules.c — the lossless-Ethernet (PFC) rules of the
+ * `deadlock` plugin: deadlock.pfc-cycle and deadlock.pfc-failure-valley.
+ *
+ * The analysis is the core's (api->pfc_analyze, fabriclint/pfc.h): buffer
+ * dependencies of the ECMP shortest-path routing a Clos runs, per lossless
+ * priority (all priorities run the same routing, so one graph stands for
+ * each). These rules choose when it applies and turn the report into
+ * findings; they keep no state (each rule runs the analysis it needs).
+ *
+ * Applies (lossless=auto) to Ethernet fabrics: a link runs an Ethernet
+ * speed, or no port has a LID and some port has a label (LLDP captures,
+ * cable plans). InfiniBand fabrics have deadlock.credit-loop instead.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
+
+static const fl_param_def P_LOSSLESS = {
+    sizeof(fl_param_def),
+    FL_PARAM_STRING,
+    "lossless",
+    "auto",
+    NULL,
+    "auto: analyse Ethernet fabrics (an Ethernet link speed, or labelled "
+    "ports and no LIDs); on: any fabric; off: never",
+    NULL,
+    NULL};
+static const fl_param_def P_MAXFAIL = {
+    sizeof(fl_param_def),
+    FL_PARAM_INT,
+    "max-failures",
+    "0",
+    "links",
+    "pfc-failure-valley: analyse at most this many single link failures "
+    "(0: every switch-to-switch link); the finding says how many were",
+    "0",
+    "100000000"};
+static const fl_param_def *const PFC_PARAMS[] = {&P_LOSSLESS, &P_MAXFAIL};
+
+static int is_ethernet(const fl_host_api *api, const fl_fabric *f) {
+  uint32_t nl = api->link_count(f), np = api->port_count(f);
+  for (fl_id l = 0; l < nl; l++)
+    if (api->link_speed(f, l) >= FL_SPEED_ETH_1G)
+      return 1;
+  int labelled = 0;
+  for (fl_id p = 0; p < np; p++) {
+    if (api->port_lid(f, p))
+      return 0;
+    labelled |= *api->port_label(f, p) != '\0';
+  }
+  return labelled;
+}
+
+/* 1 when the rule applies; -1 after a bad parameter. */
+static int applies(const fl_host_api *api, fl_ctx *ctx) {
+  const char *mode = "auto";
+  api->param_string(ctx, "lossless", &mode);
+  if (strcmp(mode, "on") == 0)
+    return 1;
+  if (strcmp(mode, "off") == 0)
+    return 0;
+  if (strcmp(mode, "auto") != 0) {
+    fl_param_error(api, ctx, "lossless", "expected auto, on or off");
+    return -1;
+  }
+  return is_ethernet(api, api->fabric(ctx));
+}
+
+static fl_pfc_report *run(const fl_host_api *api, fl_ctx *ctx, int failures) {
+  if (!FL_API_HAS(api, pfc_free)) {
+    api->fail(ctx, "this fabriclint has no PFC analysis (host too old)");
+    return NULL;
+  }
+  int64_t maxf = 0;
+  api->param_int(ctx, "max-failures", &maxf);
+  fl_pfc_options o = {sizeof o, (uint32_t)failures, (uint32_t)maxf, 20};
+  fl_pfc_report *r = NULL;
+  if (api->pfc_analyze(api->fabric(ctx), &o, &r) != 0) {
+    api->fail(ctx, "PFC analysis failed: out of memory");
+    return NULL;
+  }
+  return r;
+}
+
+/* `"a" port/label` of link @l's end on node @n. */
+static const char *end_str(const fl_host_api *api, const fl_fabric *f, fl_id l,
+                           fl_id n, char *buf, size_t size) {
+  for (uint32_t e = 0; e < 2; e++) {
+    fl_id p = api->link_port(f, l, e);
+    if (api->port_node(f, p) != n)
+      continue;
+    const char *lb = api->port_label(f, p);
+    if (*lb)
+      snprintf(buf, size, "\"%s\" %s", api->node_name(f, n), lb);
+    else
+      snprintf(buf, size, "\"%s\" port %u", api->node_name(f, n),
+               api->port_num(f, p));
+    return buf;
+  }
+  snprintf(buf, size, "\"%s\"", api->node_name(f, n));
+  return buf;
+}
+
+static void turn_json(const fl_host_api *api, const fl_fabric *f, jbuf *ev,
+                      const fl_pfc_turn *t) {
+  jb_obj_open(ev);
+  jb_key_str(ev, "from", api->node_name(f, t->from));
+  jb_key_str(ev, "via", api->node_name(f, t->via));
+  jb_key_str(ev, "to", api->node_name(f, t->to));
+  jb_key_str(ev, "destination", api->node_name(f, t->dest));
+  jb_obj_close(ev);
+}
+
+static int check_pfc_cycle(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  (void)data;
+  int ok = applies(api, ctx);
+  if (ok <= 0)
+    return ok < 0;
+  fl_pfc_report *r = run(api, ctx, 0);
+  if (!r)
+    return 1;
+  int rc = 0;
+  if (r->cycle_len) {
+    const fl_fabric *f = api->fabric(ctx);
+    char msg[2048], hop[128];
+    size_t n = (size_t)snprintf(
+        msg, sizeof msg,
+        "the lossless (PFC) buffer dependencies of the ECMP routing form a "
+        "cycle of %u switch hops: ",
+        r->cycle_len);
+    fl_id nodes[64];
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < r->cycle_len && n < sizeof msg; i++) {
+      const fl_pfc_turn *t = &r->cycle[i];
+      end_str(api, f, t->in_link, t->via, hop, sizeof hop);
+      n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s", i ? " -> " : "",
+                            hop);
+      if (nn < 64)
+        nodes[nn++] = t->via;
+    }
+    if (n < sizeof msg)
+      snprintf(msg + n, sizeof msg - n,
+               " -> back; pauses on one priority can hold each other "
+               "forever. Fix: remove the cabling that makes the routes turn "
+               "back up (a valley), or isolate the turns (Tagger)");
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "length", r->cycle_len);
+    jb_key(&ev, "cycle");
+    jb_arr_open(&ev);
+    for (uint32_t i = 0; i < r->cycle_len; i++)
+      turn_json(api, f, &ev, &r->cycle[i]);
+    jb_arr_close(&ev);
+    jb_key_int(&ev, "valleys", r->n_valleys);
+    jb_key_str(&ev, "routing", "ECMP over shortest paths (modelled)");
+    jb_obj_close(&ev);
+    rc = fl_emit(api, ctx, 0, msg, nodes, nn, NULL, 0, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
+  api->pfc_free(r);
+  return rc;
+}
+
+static int failure_finding(const fl_host_api *api, fl_ctx *ctx,
+                           const fl_pfc_report *r, const fl_pfc_failure *x) {
+  const fl_fabric *f = api->fabric(ctx);
+  const fl_pfc_turn *t = &x->example;
+  fl_id pa = api->link_port(f, x->link, 0), pb = api->link_port(f, x->link, 1);
+  fl_id na = api->port_node(f, pa), nb = api->port_node(f, pb);
+  char a[128], b[128], in[128], out[128], msg[1400];
+  end_str(api, f, x->link, na, a, sizeof a);
+  end_str(api, f, x->link, nb, b, sizeof b);
+  end_str(api, f, t->in_link, t->via, in, sizeof in);
+  end_str(api, f, t->out_link, t->to, out, sizeof out);
+  snprintf(msg, sizeof msg,
+           "if the link %s - %s fails, ECMP reroutes lossless traffic "
+           "through a valley (down, then up again): \"%s\" sends traffic for "
+           "\"%s\" down to %s and on up to %s (%u valley turn(s)); %s. Checked "
+           "%u of %u link failures",
+           a, b, api->node_name(f, t->from), api->node_name(f, t->dest), in,
+           out, x->n_valleys,
+           x->cycle == 1
+               ? "with the other routes this closes a buffer dependency "
+                 "cycle: a PFC deadlock is possible"
+           : x->cycle == 2
+               ? "whether it closes a dependency cycle was not searched (the "
+                 "fabric is too large for the per-failure cycle search); "
+                 "keep lossless traffic off valley routes"
+               : "no dependency cycle results, but a second valley can "
+                 "close one (Hu et al. 2016); keep lossless traffic off "
+                 "valley routes (e.g. one BGP ASN per spine tier, RFC "
+                 "7938, drops them)",
+           r->failures_checked, r->failures_total);
+  fl_id nodes[4] = {na, nb, t->via, t->to};
+  fl_port_ref ports[2] = {{na, api->port_num(f, pa)},
+                          {nb, api->port_num(f, pb)}};
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key(&ev, "failed_link");
+  jb_arr_open(&ev);
+  jb_str_item(&ev, a);
+  jb_str_item(&ev, b);
+  jb_arr_close(&ev);
+  jb_key(&ev, "valley");
+  turn_json(api, f, &ev, t);
+  jb_key_int(&ev, "valley_turns", x->n_valleys);
+  if (x->cycle == 2)
+    jb_key_str(&ev, "cycle", "not searched");
+  else
+    jb_key_bool(&ev, "cycle", x->cycle != 0);
+  jb_obj_close(&ev);
+  int rc = fl_emit(api, ctx, x->cycle == 1 ? FL_SEV_ERROR : 0, msg, nodes, 4,
+                   ports, 2, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_pfc_failure(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  (void)data;
+  int ok = applies(api, ctx);
+  if (ok <= 0)
+    return ok < 0;
+  fl_pfc_report *r = run(api, ctx, 1);
+  if (!r)
+    return 1;
+  int rc = 0;
+  for (uint32_t i = 0; i < r->n_failures && !rc; i++)
+    rc = failure_finding(api, ctx, r, &r->failures[i]);
+  api->pfc_free(r);
+  return rc;
+}
+
+const fl_rule_def fl_deadlock_pfc_cycle = {
+    sizeof(fl_rule_def),
+    FL_SEV_ERROR,
+    "deadlock.pfc-cycle",
+    "the lossless (PFC) buffer dependency graph of an Ethernet fabric has a "
+    "cycle",
+    "RoCE runs on lossless priorities: a full ingress buffer pauses the "
+    "upstream switch (PFC). When the buffer dependencies of the routing form "
+    "a cycle on one priority, the pauses can hold each other forever (Hu et "
+    "al., HotNets 2016). The routing modelled is what a Clos runs: ECMP over "
+    "all shortest paths toward every leaf; healthy, it is valley-free and "
+    "acyclic. The finding gives one concrete cycle, switch by switch, with "
+    "the destination whose routes create each dependency. Applies to "
+    "Ethernet fabrics (parameter lossless).",
+    1,
+    0,
+    PFC_PARAMS,
+    2,
+    check_pfc_cycle};
+
+const fl_rule_def fl_deadlock_pfc_failure = {
+    sizeof(fl_rule_def),
+    FL_SEV_WARNING,
+    "deadlock.pfc-failure-valley",
+    "a single link failure makes ECMP route lossless traffic through a "
+    "valley",
+    "For every switch-to-switch link, the routing is recomputed without it: "
+    "a switch that lost its only way down toward a destination detours down "
+    "and up again through a neighbour (a valley). Valleys are what close "
+    "PFC deadlock cycles; one finding per link whose failure creates one, "
+    "with the detour, and an error when the failure closes a cycle. Opt-in "
+    "(--rules deadlock.pfc-failure-valley): in a 2-tier Clos with an IGP "
+    "every leaf-spine failure creates such a detour at its spine, which is "
+    "a design question, not a cabling fault. Cost: one search per "
+    "destination whose routes the failure changes.",
+    0,
+    0,
+    PFC_PARAMS,
+    2,
+    check_pfc_failure};

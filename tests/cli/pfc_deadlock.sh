@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tests/cli/pfc_deadlock.sh — lossless-Ethernet (PFC) deadlock rules
+# (deadlock.pfc-cycle, deadlock.pfc-failure-valley; core/analysis/pfc.c).
+# Hand-checked cases:
+#   - the 2-rail RoCE case (2 spines, 2 leaves): healthy ECMP is valley-free,
+#     no cycle. If leaf-r0 - spine1 fails, spine1 reaches leaf-r0 only down
+#     through leaf-r1 and up through spine2: one valley turn
+#     spine1 -> leaf-r1 -> spine2 toward leaf-r0, no cycle (a second valley
+#     would be needed). Same for each of the 4 leaf-spine links.
+#   - a ring of 5 switches with hosts (`fabriclint gen ring`): shortest
+#     paths toward each switch go 2 hops around; the turns
+#     x(i+2) -> x(i+1) -> x(i) chain into one cycle of all 5 switches.
+#   - InfiniBand fabrics (LIDs, IB speeds) are left to deadlock.credit-loop
+#     unless lossless=on.
+. "$(dirname "$0")/lib.bash"
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+c=$src/tests/data/cases/roce
+rules() { jget "$TMP/out" "=' '.join(sorted(f['rule'] for f in d['findings']))"; }
+
+# healthy RoCE fabric: nothing, with the default rules and the opt-in one
+expect_rc 0 "$FL" check --format json --rules deadlock.pfc-cycle "$c/lldp"
+expect_eq "$(rules)" "" "healthy: no cycle"
+expect_rc 0 "$FL" check --format json --rules deadlock.pfc-failure-valley "$c/lldp"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 4 "one finding per leaf-spine link"
+expect_eq "$(jget "$TMP/out" "=sorted(tuple(f['evidence']['failed_link']) for f in d['findings'])")" \
+  "[('\"leaf-r0\" Ethernet1/31', '\"spine1\" Ethernet1/1'), ('\"leaf-r0\" Ethernet1/32', '\"spine2\" Ethernet1/1'), ('\"leaf-r1\" Ethernet1/31', '\"spine1\" Ethernet1/2'), ('\"leaf-r1\" Ethernet1/32', '\"spine2\" Ethernet1/2')]" \
+  "failed links"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['valley'], f['evidence']['valley_turns'], f['evidence']['cycle'], f['severity']) for f in d['findings'] if f['evidence']['failed_link'][1] == '\"spine1\" Ethernet1/1']")" \
+  "[({'destination': 'leaf-r0', 'from': 'spine1', 'to': 'spine2', 'via': 'leaf-r1'}, 1, False, 'warning')]" \
+  "the valley after leaf-r0 - spine1 fails"
+expect_rc 0 "$FL" check --rules deadlock.pfc-failure-valley "$c/lldp"
+expect_grep "$TMP/out" 'if the link "leaf-r0" Ethernet1/31 - "spine1" Ethernet1/1 fails, .*"spine1" sends traffic for "leaf-r0" down to "leaf-r1" Ethernet1/31 and on up to "spine2" Ethernet1/2 \(1 valley turn\(s\)\); no dependency cycle results.*Checked 4 of 4 link failures$'
+expect_rc 0 "$FL" check --format json --param deadlock.pfc-failure-valley.max-failures=1 \
+  --rules deadlock.pfc-failure-valley "$c/lldp"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 1 "max-failures=1"
+
+# a 5-switch ring: one cycle through every switch
+"$FL" gen ring --switches 5 --speed 400G --width 1x --no-lids -o "$TMP/ring5.xml" || fail "gen ring"
+expect_rc 1 "$FL" check --format json --rules deadlock.pfc-cycle "$TMP/ring5.xml"
+expect_eq "$(rules)" "deadlock.pfc-cycle" "ring: the cycle"
+expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['length']")" 5 "cycle length"
+expect_eq "$(jget "$TMP/out" "=sorted(d['findings'][0]['nodes'])")" \
+  "['sw-x00', 'sw-x01', 'sw-x02', 'sw-x03', 'sw-x04']" "cycle switches"
+# each dependency of the cycle continues where the previous one ends
+expect_eq "$(jget "$TMP/out" "=all(t['via'] == d['findings'][0]['evidence']['cycle'][i - 1]['to'] and t['from'] == d['findings'][0]['evidence']['cycle'][i - 1]['via'] for i, t in enumerate(d['findings'][0]['evidence']['cycle']))")" \
+  True "cycle closes"
+
+# InfiniBand: not analysed unless asked
+"$FL" gen ring --switches 5 -o "$TMP/ring5-ib.xml" || fail "gen ring (IB)"
+expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$TMP/ring5-ib.xml"
+expect_eq "$(rules)" "" "IB ring, lossless=auto"
+expect_rc 1 "$FL" check --format json --param deadlock.lossless=on --rules deadlock.pfc-cycle "$TMP/ring5-ib.xml"
+expect_eq "$(rules)" "deadlock.pfc-cycle" "IB ring, lossless=on"
+expect_rc 2 "$FL" check --param deadlock.lossless=maybe --rules deadlock.pfc-cycle "$TMP/ring5.xml"
+expect_grep "$TMP/err" 'lossless.*expected auto, on or off'
+finish
