@@ -1,5 +1,5 @@
 /*
- * plugins/ecmp-balance/fview.h — a compact, switch-centred view of the
+ * plugins/ecmp-balance/fl_view.h — a compact, switch-centred view of the
  * fabric and the minimal next-hop sets toward every destination switch,
  * shared (as static functions) by the ecmp-balance and adaptive-routing
  * plugins. Header-only because each plugin is its own shared object built
@@ -34,30 +34,30 @@
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
 
-#define FV_NONE  0xffffffffu
-#define FV_FAR   0xffu   /* dist: unreachable */
-#define FV_MIXED 0x8000u /* nmin flag: mixed link speeds */
-#define FV_NMASK 0x7fffu
+#define FL_VIEW_NONE  0xffffffffu
+#define FL_VIEW_FAR   0xffu   /* dist: unreachable */
+#define FL_VIEW_MIXED 0x8000u /* nmin flag: mixed link speeds */
+#define FL_VIEW_NMASK 0x7fffu
 
-typedef struct fview {
+typedef struct fl_view {
   const fl_host_api *api;
   const fl_fabric *f;
   uint32_t nn, ns, ne, nd;
   fl_id *sw_node;    /* [ns] */
-  uint32_t *node_sw; /* [nn] switch index or FV_NONE */
+  uint32_t *node_sw; /* [nn] switch index or FL_VIEW_NONE */
   uint32_t *tier;    /* [ns] */
   /* slots */
   uint32_t *poff;    /* [ns+1] */
   uint32_t *psw_end; /* [ns] end of the switch-facing slots of s */
   uint8_t *sw_mixed; /* [ns] 1 when s's switch-facing links differ in speed */
   uint16_t *pnb16;   /* [slots] pnb as 16 bits (ns < 65535), else NULL */
-  uint32_t *pnb;     /* [slots] neighbour switch index, FV_NONE for a CA */
+  uint32_t *pnb;     /* [slots] neighbour switch index, FL_VIEW_NONE for a CA */
   fl_id *pnode;      /* [slots] neighbour node */
   uint16_t *pnum;    /* [slots] port number */
   uint16_t *pnbport; /* [slots] neighbour's port number */
   fl_id *plink;      /* [slots] link id */
   double *pgbps;     /* [slots] link Gb/s (0 unknown) */
-  uint32_t *pslot;   /* [ns*256] port number -> slot, FV_NONE */
+  uint32_t *pslot;   /* [ns*256] port number -> slot, FL_VIEW_NONE */
   /* endpoints */
   fl_id *ep_node;    /* [ne] CA node */
   uint32_t *ep_sw;   /* [ne] switch index */
@@ -70,13 +70,13 @@ typedef struct fview {
   uint32_t nlids;
   /* destination switches (switches with >= 1 endpoint) */
   uint32_t *dsw;  /* [nd] switch index */
-  uint32_t *sw_d; /* [ns] destination index or FV_NONE */
-  /* minimal next hops (fv_minimal) */
+  uint32_t *sw_d; /* [ns] destination index or FL_VIEW_NONE */
+  /* minimal next hops (fl_view_minimal) */
   uint8_t *dist;  /* [nd*ns] hops from s to dsw[d] */
-  uint16_t *nmin; /* [nd*ns] |M(s, d)| | FV_MIXED */
-} fview;
+  uint16_t *nmin; /* [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
+} fl_view;
 
-static inline void fv_free(fview *v) {
+static inline void fl_view_free(fl_view *v) {
   free(v->sw_node), free(v->node_sw), free(v->tier), free(v->poff);
   free(v->psw_end), free(v->pnb), free(v->pnode), free(v->pnum);
   free(v->pnbport), free(v->plink), free(v->pgbps), free(v->pslot);
@@ -88,7 +88,7 @@ static inline void fv_free(fview *v) {
 }
 
 /* The node at the other end of port @p's first cable, and its port. */
-static inline fl_id fv_peer(const fl_host_api *api, const fl_fabric *f, fl_id p,
+static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f, fl_id p,
                             fl_id *link, fl_id *peer_port) {
   if (api->port_link_count(f, p) == 0)
     return FL_NONE;
@@ -102,7 +102,7 @@ static inline fl_id fv_peer(const fl_host_api *api, const fl_fabric *f, fl_id p,
 }
 
 /* Build the view (no minimal next hops yet). 0, or -1 out of memory. */
-static inline int fv_build(fview *v, const fl_host_api *api,
+static inline int fl_view_build(fl_view *v, const fl_host_api *api,
                            const fl_fabric *f) {
   memset(v, 0, sizeof *v);
   v->api = api;
@@ -113,7 +113,7 @@ static inline int fv_build(fview *v, const fl_host_api *api,
     return -1;
   uint32_t ns = 0, slots = 0, ne = 0;
   for (fl_id n = 0; n < v->nn; n++) {
-    v->node_sw[n] = FV_NONE;
+    v->node_sw[n] = FL_VIEW_NONE;
     if (api->node_kind(f, n) != FL_NODE_SWITCH)
       continue;
     v->node_sw[n] = ns++;
@@ -145,7 +145,7 @@ static inline int fv_build(fview *v, const fl_host_api *api,
   uint32_t at = 0;
   for (fl_id n = 0; n < v->nn; n++) {
     uint32_t s = v->node_sw[n];
-    if (s == FV_NONE)
+    if (s == FL_VIEW_NONE)
       continue;
     v->sw_node[s] = n;
     v->tier[s] = api->node_tier(f, n);
@@ -155,14 +155,14 @@ static inline int fv_build(fview *v, const fl_host_api *api,
     for (int pass = 0; pass < 2; pass++) {
       for (uint32_t k = 0; k < np; k++) {
         fl_id p = first + k, l = FL_NONE, q = FL_NONE;
-        fl_id m = fv_peer(api, f, p, &l, &q);
+        fl_id m = fl_view_peer(api, f, p, &l, &q);
         if (m == FL_NONE)
           continue;
         int is_sw = api->node_kind(f, m) == FL_NODE_SWITCH;
         if (is_sw != (pass == 0))
           continue;
         uint32_t num = api->port_num(f, p);
-        v->pnb[at] = is_sw ? v->node_sw[m] : FV_NONE;
+        v->pnb[at] = is_sw ? v->node_sw[m] : FL_VIEW_NONE;
         v->pnode[at] = m;
         v->pnum[at] = (uint16_t)num;
         v->pnbport[at] = (uint16_t)api->port_num(f, q);
@@ -195,7 +195,7 @@ static inline int fv_build(fview *v, const fl_host_api *api,
     if (!v->pnb16)
       return -1;
     for (uint32_t i = 0; i < at; i++)
-      v->pnb16[i] = (uint16_t)(v->pnb[i] == FV_NONE ? 0xffffu : v->pnb[i]);
+      v->pnb16[i] = (uint16_t)(v->pnb[i] == FL_VIEW_NONE ? 0xffffu : v->pnb[i]);
   }
   size_t E = ne ? ne : 1;
   v->ep_node = malloc(E * sizeof *v->ep_node);
@@ -247,7 +247,7 @@ static inline int fv_build(fview *v, const fl_host_api *api,
   free(seen);
   v->nd = 0;
   for (uint32_t s = 0; s < ns; s++) {
-    v->sw_d[s] = FV_NONE;
+    v->sw_d[s] = FL_VIEW_NONE;
     if (v->sw_nep[s]) {
       v->sw_d[s] = v->nd;
       v->dsw[v->nd++] = s;
@@ -257,15 +257,15 @@ static inline int fv_build(fview *v, const fl_host_api *api,
 }
 
 /* BFS toward destination switches d0, d0 + step, ... (one worker). */
-typedef struct fv_job {
-  fview *v;
+typedef struct fl_view_job {
+  fl_view *v;
   uint32_t d0, step;
   int rc;
-} fv_job;
+} fl_view_job;
 
-static inline void *fv_minimal_worker(void *arg) {
-  fv_job *j = arg;
-  fview *v = j->v;
+static inline void *fl_view_minimal_worker(void *arg) {
+  fl_view_job *j = arg;
+  fl_view *v = j->v;
   uint32_t *queue = malloc(((size_t)v->ns + 1) * sizeof *queue);
   float *gmin = malloc(((size_t)v->ns + 1) * sizeof *gmin);
   float *gmax = malloc(((size_t)v->ns + 1) * sizeof *gmax);
@@ -277,7 +277,7 @@ static inline void *fv_minimal_worker(void *arg) {
   for (uint32_t d = j->d0; d < v->nd; d += j->step) {
     uint8_t *dist = v->dist + (size_t)d * v->ns;
     uint16_t *nm = v->nmin + (size_t)d * v->ns;
-    memset(dist, FV_FAR, v->ns);
+    memset(dist, FL_VIEW_FAR, v->ns);
     memset(nm, 0, (size_t)v->ns * sizeof *nm);
     uint32_t t = v->dsw[d], head = 0, tail = 0;
     dist[t] = 0;
@@ -285,7 +285,7 @@ static inline void *fv_minimal_worker(void *arg) {
     while (head < tail) {
       uint32_t u = queue[head++];
       uint32_t du = dist[u];
-      if (du + 1 >= FV_FAR)
+      if (du + 1 >= FL_VIEW_FAR)
         continue;
       uint8_t dn = (uint8_t)(du + 1);
       uint32_t i0 = v->poff[u], i1 = v->psw_end[u];
@@ -294,7 +294,7 @@ static inline void *fv_minimal_worker(void *arg) {
         float g = (float)v->pgbps[i0];
         for (uint32_t i = i0; i < i1; i++) {
           uint32_t w = v->pnb16[i];
-          if (dist[w] == FV_FAR) {
+          if (dist[w] == FL_VIEW_FAR) {
             dist[w] = dn;
             queue[tail++] = w;
             nm[w] = 1;
@@ -312,13 +312,13 @@ static inline void *fv_minimal_worker(void *arg) {
       for (uint32_t i = i0; i < i1; i++) {
         uint32_t w = v->pnb[i];
         float g = (float)v->pgbps[i];
-        if (dist[w] == FV_FAR) {
+        if (dist[w] == FL_VIEW_FAR) {
           dist[w] = dn;
           queue[tail++] = w;
           nm[w] = 1;
           gmin[w] = gmax[w] = g;
         } else if (dist[w] == dn) {
-          if ((nm[w] & FV_NMASK) < FV_NMASK)
+          if ((nm[w] & FL_VIEW_NMASK) < FL_VIEW_NMASK)
             nm[w]++;
           if (g < gmin[w])
             gmin[w] = g;
@@ -330,7 +330,7 @@ static inline void *fv_minimal_worker(void *arg) {
     for (uint32_t k = 1; k < tail; k++) {
       uint32_t w = queue[k];
       if (gmax[w] > gmin[w])
-        nm[w] |= FV_MIXED;
+        nm[w] |= FL_VIEW_MIXED;
     }
   }
   free(queue), free(gmin), free(gmax);
@@ -339,34 +339,34 @@ static inline void *fv_minimal_worker(void *arg) {
 }
 
 /* Minimal next hops toward every destination switch: one BFS each, split
- * over up to FV_THREADS workers (destinations are independent; each worker
+ * over up to FL_VIEW_THREADS workers (destinations are independent; each worker
  * writes only its own rows). 0, or -1 out of memory. */
-#define FV_THREADS 8
-static inline int fv_minimal(fview *v) {
+#define FL_VIEW_THREADS 8
+static inline int fl_view_minimal(fl_view *v) {
   size_t cells = (size_t)v->nd * v->ns;
   v->dist = malloc(cells ? cells : 1);
   v->nmin = malloc((cells ? cells : 1) * sizeof *v->nmin);
   if (!v->dist || !v->nmin)
     return -1;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  uint32_t nt = cpus < 1 ? 1 : cpus > FV_THREADS ? FV_THREADS : (uint32_t)cpus;
+  uint32_t nt = cpus < 1 ? 1 : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS : (uint32_t)cpus;
   if (cells < 1000000)
     nt = 1; /* not worth a thread */
-  fv_job jobs[FV_THREADS];
-  pthread_t th[FV_THREADS];
+  fl_view_job jobs[FL_VIEW_THREADS];
+  pthread_t th[FL_VIEW_THREADS];
   uint32_t started = 0;
   for (uint32_t k = 0; k < nt; k++) {
     jobs[k].v = v, jobs[k].d0 = k, jobs[k].step = nt, jobs[k].rc = -1;
-    if (k > 0 && pthread_create(&th[k], NULL, fv_minimal_worker, &jobs[k]) == 0)
+    if (k > 0 && pthread_create(&th[k], NULL, fl_view_minimal_worker, &jobs[k]) == 0)
       started |= 1u << k;
   }
-  fv_minimal_worker(&jobs[0]);
+  fl_view_minimal_worker(&jobs[0]);
   int rc = jobs[0].rc;
   for (uint32_t k = 1; k < nt; k++) {
     if (started & (1u << k))
       pthread_join(th[k], NULL);
     else
-      fv_minimal_worker(&jobs[k]); /* could not start: do it here */
+      fl_view_minimal_worker(&jobs[k]); /* could not start: do it here */
     if (jobs[k].rc != 0)
       rc = -1;
   }
@@ -374,9 +374,9 @@ static inline int fv_minimal(fview *v) {
 }
 
 /* Tier relation of slot @i of switch @s: 1 up, -1 down, 0 same/unknown. */
-static inline int fv_dir(const fview *v, uint32_t s, uint32_t i) {
+static inline int fl_view_dir(const fl_view *v, uint32_t s, uint32_t i) {
   uint32_t w = v->pnb[i];
-  if (w == FV_NONE)
+  if (w == FL_VIEW_NONE)
     return -1;
   uint32_t a = v->tier[s], b = v->tier[w];
   if (a == FL_TIER_UNKNOWN || b == FL_TIER_UNKNOWN || a == b)
@@ -385,7 +385,7 @@ static inline int fv_dir(const fview *v, uint32_t s, uint32_t i) {
 }
 
 /* splitmix64: a small deterministic PRNG with its state in the caller. */
-static inline uint64_t fv_rand(uint64_t *state) {
+static inline uint64_t fl_view_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
