@@ -1,9 +1,18 @@
 /*
- * plugins/ecmp-balance/fl_view.h — a compact, switch-centred view of the
- * fabric and the minimal next-hop sets toward every destination switch,
- * shared (as static functions) by the ecmp-balance and adaptive-routing
- * plugins. Header-only because each plugin is its own shared object built
- * with -Wl,-z,defs and must not link against anything but libc/libm.
+ * fabriclint/view.h — a compact, switch-centred view of a loaded fabric for
+ * rule plugins: switches and their cabled ports ("slots") grouped by what is
+ * on the other end, the tier relation of every slot (up-links, down-links),
+ * endpoints (CA ports cabled to a switch) with their LIDs, and on request
+ * the minimal next-hop sets toward every destination switch. The
+ * ecmp-balance and adaptive-routing plugins are built on it; a vendor
+ * plugin gets the same figures by including this header.
+ *
+ * Header-only on purpose: a plugin is its own shared object built with
+ * -Wl,-z,defs and links against nothing but libc, libm and pthreads
+ * (DESIGN.md §3). Everything here is built from the public function table
+ * (fl_host_api, fabriclint/plugin.h) the host hands to check(); nothing
+ * reaches into the core. All functions are `static inline`; the header
+ * compiles as C99 and C++11.
  *
  * Why this layout: path diversity, ECMP group widths, AR coverage and
  * ECMP link loads are all questions about the minimal next-hop set M(s, t)
@@ -11,19 +20,41 @@
  * ports of s whose neighbour switch is one hop closer to t, so one BFS per
  * destination switch over the switch graph gives dist(., t) and |M(., t)|
  * for every switch at once: O(destination switches x switch ports) in all,
- * never per source-destination path (../shared/notes/performance-anchors.md
- * §1.4). Destinations attached to the same switch share its BFS, so a
- * 65,536-endpoint radix-64 fat tree needs 2,048 BFS runs over 5,120
- * switches. dist is kept as a destination-major uint8 matrix and |M| as a
- * uint16 matrix (bit 15: the set mixes link speeds), 3 bytes per (switch,
- * destination switch): 31 MB at that size.
+ * never per source-destination path. Destinations attached to the same
+ * switch share its BFS, so a 65,536-endpoint radix-64 fat tree needs 2,048
+ * BFS runs over 5,120 switches. dist is kept as a destination-major uint8
+ * matrix and |M| as a uint16 matrix (bit 15: the set mixes link speeds),
+ * 3 bytes per (switch, destination switch): 31 MB at that size.
  *
  * Slots: every cabled port of a switch is one "slot" (an egress channel);
  * a switch's slots are contiguous, switch-facing ones first (ascending port
- * number), then CA-facing ones. Endpoints are CA ports cabled to a switch.
+ * number), then CA-facing ones (ascending port number). A port with several
+ * cables (a loaded file may hold that) counts once, by its first cable.
+ *
+ * Indexes: switches are numbered 0..ns-1 in node-id order ("switch index",
+ * not an fl_id; sw_node[] maps back), destination switches 0..nd-1 in
+ * switch order, endpoints 0..ne-1 in (switch, port) order.
+ *
+ * Usage:
+ *     fl_view v;
+ *     if (fl_view_build(&v, api, api->fabric(ctx)) != 0 ||
+ *         fl_view_minimal(&v) != 0) { fl_view_free(&v); out of memory }
+ *     for (uint32_t s = 0; s < v.ns; s++)
+ *       for (uint32_t i = v.poff[s]; i < v.psw_end[s]; i++)
+ *         if (fl_view_dir(&v, s, i) == 1) ... slot i is an up-link of s
+ *     fl_view_free(&v);
+ *
+ * Ownership and threads: the caller owns the fl_view struct and everything
+ * it points to, and frees it with fl_view_free() (also after a failed
+ * build). A built view is read-only: any number of threads may read it.
+ * fl_view_build() calls the host API and so must run on the thread that
+ * runs check() (rules run one at a time); fl_view_minimal() never calls
+ * the host and may start worker threads of its own. A plugin usually
+ * builds the view once per fabric and caches it in its init() state,
+ * keyed by the fl_fabric pointer.
  */
-#ifndef FABRICLINT_PLUGINS_FVIEW_H
-#define FABRICLINT_PLUGINS_FVIEW_H
+#ifndef FABRICLINT_VIEW_H
+#define FABRICLINT_VIEW_H
 
 #include <pthread.h>
 #include <stdint.h>
@@ -34,48 +65,69 @@
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
 
-#define FL_VIEW_NONE  0xffffffffu
-#define FL_VIEW_FAR   0xffu   /* dist: unreachable */
-#define FL_VIEW_MIXED 0x8000u /* nmin flag: mixed link speeds */
+/** "No such index" (a CA-facing slot's neighbour switch, a node that is
+ *  not a switch, a port number with no slot). */
+#define FL_VIEW_NONE 0xffffffffu
+/** fl_view.dist value: the destination switch is unreachable. */
+#define FL_VIEW_FAR 0xffu
+/** fl_view.nmin flag bit: the minimal next hops mix link speeds. */
+#define FL_VIEW_MIXED 0x8000u
+/** fl_view.nmin mask of the count |M(s, d)| (saturates at 0x7fff). */
 #define FL_VIEW_NMASK 0x7fffu
 
+/**
+ * fl_view — the switch-centred view of one fabric (see the file comment).
+ * Built by fl_view_build(), minimal next hops added by fl_view_minimal(),
+ * freed by fl_view_free(). Arrays are indexed as noted: [ns] by switch
+ * index, [slots] by slot (poff[ns] slots in all), [ne] by endpoint, [nd] by
+ * destination switch. Link speeds are in Gb/s (api->link_gbps; 0: unknown).
+ * Port numbers above 255 have a slot but no pslot entry.
+ */
 typedef struct fl_view {
-  const fl_host_api *api;
-  const fl_fabric *f;
-  uint32_t nn, ns, ne, nd;
-  fl_id *sw_node;    /* [ns] */
-  uint32_t *node_sw; /* [nn] switch index or FL_VIEW_NONE */
-  uint32_t *tier;    /* [ns] */
+  const fl_host_api *api; /**< the table the view was built with */
+  const fl_fabric *f;     /**< the fabric it describes (borrowed) */
+  uint32_t nn;            /**< nodes in the fabric */
+  uint32_t ns;            /**< switches */
+  uint32_t ne;            /**< endpoints: CA ports cabled to a switch */
+  uint32_t nd;            /**< destination switches (>= 1 endpoint) */
+  fl_id *sw_node;         /**< [ns] switch index -> node id */
+  uint32_t *node_sw;      /**< [nn] node id -> switch index, FL_VIEW_NONE */
+  uint32_t *tier;         /**< [ns] tier (FL_TIER_UNKNOWN possible) */
   /* slots */
-  uint32_t *poff;    /* [ns+1] */
-  uint32_t *psw_end; /* [ns] end of the switch-facing slots of s */
-  uint8_t *sw_mixed; /* [ns] 1 when s's switch-facing links differ in speed */
-  uint16_t *pnb16;   /* [slots] pnb as 16 bits (ns < 65535), else NULL */
-  uint32_t *pnb;     /* [slots] neighbour switch index, FL_VIEW_NONE for a CA */
-  fl_id *pnode;      /* [slots] neighbour node */
-  uint16_t *pnum;    /* [slots] port number */
-  uint16_t *pnbport; /* [slots] neighbour's port number */
-  fl_id *plink;      /* [slots] link id */
-  double *pgbps;     /* [slots] link Gb/s (0 unknown) */
-  uint32_t *pslot;   /* [ns*256] port number -> slot, FL_VIEW_NONE */
+  uint32_t *poff;    /**< [ns+1] first slot of each switch */
+  uint32_t *psw_end; /**< [ns] end of the switch-facing slots of s */
+  uint8_t *sw_mixed; /**< [ns] 1: s's switch-facing links differ in speed */
+  uint16_t *pnb16;   /**< [slots] pnb as 16 bits (ns < 65535), else NULL */
+  uint32_t *pnb;     /**< [slots] neighbour switch index, FL_VIEW_NONE: CA */
+  fl_id *pnode;      /**< [slots] neighbour node */
+  uint16_t *pnum;    /**< [slots] port number */
+  uint16_t *pnbport; /**< [slots] neighbour's port number */
+  fl_id *plink;      /**< [slots] link id */
+  double *pgbps;     /**< [slots] link Gb/s (0 unknown) */
+  uint32_t *pslot;   /**< [ns*256] (s, port number) -> slot, FL_VIEW_NONE */
   /* endpoints */
-  fl_id *ep_node;    /* [ne] CA node */
-  uint32_t *ep_sw;   /* [ne] switch index */
-  uint32_t *ep_slot; /* [ne] the switch's slot toward it */
-  uint32_t *ep_lid;  /* [ne] base LID, 0 none */
-  uint32_t *ep_lmc;  /* [ne] */
-  double *ep_gbps;   /* [ne] */
-  uint32_t *sw_nep;  /* [ns] endpoints on each switch */
-  uint32_t *lids;    /* [nlids] every endpoint LID (LMC ranges), ascending */
-  uint32_t nlids;
+  fl_id *ep_node;    /**< [ne] CA node */
+  uint32_t *ep_sw;   /**< [ne] switch index it is cabled to */
+  uint32_t *ep_slot; /**< [ne] that switch's slot toward it */
+  uint32_t *ep_lid;  /**< [ne] base LID of the CA port, 0 none */
+  uint32_t *ep_lmc;  /**< [ne] LMC of the CA port */
+  double *ep_gbps;   /**< [ne] link Gb/s (0 unknown) */
+  uint32_t *sw_nep;  /**< [ns] endpoints on each switch */
+  uint32_t *lids;    /**< [nlids] every endpoint LID (LMC ranges), ascending */
+  uint32_t nlids;    /**< entries in lids */
   /* destination switches (switches with >= 1 endpoint) */
-  uint32_t *dsw;  /* [nd] switch index */
-  uint32_t *sw_d; /* [ns] destination index or FL_VIEW_NONE */
-  /* minimal next hops (fl_view_minimal) */
-  uint8_t *dist;  /* [nd*ns] hops from s to dsw[d] */
-  uint16_t *nmin; /* [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
+  uint32_t *dsw;  /**< [nd] destination index -> switch index */
+  uint32_t *sw_d; /**< [ns] switch index -> destination index, FL_VIEW_NONE */
+  /* minimal next hops (fl_view_minimal; NULL before) */
+  uint8_t *dist;  /**< [nd*ns] hops from s to dsw[d], FL_VIEW_FAR: none */
+  uint16_t *nmin; /**< [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
 } fl_view;
 
+/**
+ * fl_view_free() — free everything @v owns and zero it. Safe on a zeroed
+ * view and after a failed fl_view_build() or fl_view_minimal(); the
+ * fl_view struct itself stays the caller's.
+ */
 static inline void fl_view_free(fl_view *v) {
   free(v->sw_node), free(v->node_sw), free(v->tier), free(v->poff);
   free(v->psw_end), free(v->pnb), free(v->pnode), free(v->pnum);
@@ -88,8 +140,8 @@ static inline void fl_view_free(fl_view *v) {
 }
 
 /* The node at the other end of port @p's first cable, and its port. */
-static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f, fl_id p,
-                            fl_id *link, fl_id *peer_port) {
+static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f,
+                                 fl_id p, fl_id *link, fl_id *peer_port) {
   if (api->port_link_count(f, p) == 0)
     return FL_NONE;
   fl_id l = api->port_link(f, p, 0);
@@ -103,12 +155,12 @@ static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f, fl_
 
 /* Build the view (no minimal next hops yet). 0, or -1 out of memory. */
 static inline int fl_view_build(fl_view *v, const fl_host_api *api,
-                           const fl_fabric *f) {
+                                const fl_fabric *f) {
   memset(v, 0, sizeof *v);
   v->api = api;
   v->f = f;
   v->nn = api->node_count(f);
-  v->node_sw = malloc((size_t)v->nn * sizeof *v->node_sw + 1);
+  v->node_sw = (uint32_t *)malloc((size_t)v->nn * sizeof *v->node_sw + 1);
   if (!v->node_sw)
     return -1;
   uint32_t ns = 0, slots = 0, ne = 0;
@@ -124,19 +176,19 @@ static inline int fl_view_build(fl_view *v, const fl_host_api *api,
   }
   v->ns = ns;
   size_t S = ns ? ns : 1, P = slots ? slots : 1;
-  v->sw_node = malloc(S * sizeof *v->sw_node);
-  v->tier = malloc(S * sizeof *v->tier);
-  v->poff = calloc(S + 1, sizeof *v->poff);
-  v->psw_end = calloc(S, sizeof *v->psw_end);
-  v->pnb = malloc(P * sizeof *v->pnb);
-  v->pnode = malloc(P * sizeof *v->pnode);
-  v->pnum = malloc(P * sizeof *v->pnum);
-  v->pnbport = malloc(P * sizeof *v->pnbport);
-  v->plink = malloc(P * sizeof *v->plink);
-  v->pgbps = malloc(P * sizeof *v->pgbps);
-  v->pslot = malloc(S * 256 * sizeof *v->pslot);
-  v->sw_nep = calloc(S, sizeof *v->sw_nep);
-  v->sw_d = malloc(S * sizeof *v->sw_d);
+  v->sw_node = (fl_id *)malloc(S * sizeof *v->sw_node);
+  v->tier = (uint32_t *)malloc(S * sizeof *v->tier);
+  v->poff = (uint32_t *)calloc(S + 1, sizeof *v->poff);
+  v->psw_end = (uint32_t *)calloc(S, sizeof *v->psw_end);
+  v->pnb = (uint32_t *)malloc(P * sizeof *v->pnb);
+  v->pnode = (fl_id *)malloc(P * sizeof *v->pnode);
+  v->pnum = (uint16_t *)malloc(P * sizeof *v->pnum);
+  v->pnbport = (uint16_t *)malloc(P * sizeof *v->pnbport);
+  v->plink = (fl_id *)malloc(P * sizeof *v->plink);
+  v->pgbps = (double *)malloc(P * sizeof *v->pgbps);
+  v->pslot = (uint32_t *)malloc(S * 256 * sizeof *v->pslot);
+  v->sw_nep = (uint32_t *)calloc(S, sizeof *v->sw_nep);
+  v->sw_d = (uint32_t *)malloc(S * sizeof *v->sw_d);
   if (!v->sw_node || !v->tier || !v->poff || !v->psw_end || !v->pnb ||
       !v->pnode || !v->pnum || !v->pnbport || !v->plink || !v->pgbps ||
       !v->pslot || !v->sw_nep || !v->sw_d)
@@ -183,7 +235,7 @@ static inline int fl_view_build(fl_view *v, const fl_host_api *api,
   /* BFS working set: 2 bytes per switch-facing slot, and speeds looked at
    * only where a switch's links differ (memory traffic, not compute, is
    * what a 2,048 x 262,144-slot BFS sweep costs) */
-  v->sw_mixed = calloc(S, 1);
+  v->sw_mixed = (uint8_t *)calloc(S, 1);
   if (!v->sw_mixed)
     return -1;
   for (uint32_t s = 0; s < ns; s++)
@@ -191,20 +243,20 @@ static inline int fl_view_build(fl_view *v, const fl_host_api *api,
       if (v->pgbps[i] != v->pgbps[v->poff[s]])
         v->sw_mixed[s] = 1;
   if (ns < 0xffffu) {
-    v->pnb16 = malloc(P * sizeof *v->pnb16);
+    v->pnb16 = (uint16_t *)malloc(P * sizeof *v->pnb16);
     if (!v->pnb16)
       return -1;
     for (uint32_t i = 0; i < at; i++)
       v->pnb16[i] = (uint16_t)(v->pnb[i] == FL_VIEW_NONE ? 0xffffu : v->pnb[i]);
   }
   size_t E = ne ? ne : 1;
-  v->ep_node = malloc(E * sizeof *v->ep_node);
-  v->ep_sw = malloc(E * sizeof *v->ep_sw);
-  v->ep_slot = malloc(E * sizeof *v->ep_slot);
-  v->ep_lid = malloc(E * sizeof *v->ep_lid);
-  v->ep_lmc = malloc(E * sizeof *v->ep_lmc);
-  v->ep_gbps = malloc(E * sizeof *v->ep_gbps);
-  v->dsw = malloc(S * sizeof *v->dsw);
+  v->ep_node = (fl_id *)malloc(E * sizeof *v->ep_node);
+  v->ep_sw = (uint32_t *)malloc(E * sizeof *v->ep_sw);
+  v->ep_slot = (uint32_t *)malloc(E * sizeof *v->ep_slot);
+  v->ep_lid = (uint32_t *)malloc(E * sizeof *v->ep_lid);
+  v->ep_lmc = (uint32_t *)malloc(E * sizeof *v->ep_lmc);
+  v->ep_gbps = (double *)malloc(E * sizeof *v->ep_gbps);
+  v->dsw = (uint32_t *)malloc(S * sizeof *v->dsw);
   if (!v->ep_node || !v->ep_sw || !v->ep_slot || !v->ep_lid || !v->ep_lmc ||
       !v->ep_gbps || !v->dsw)
     return -1;
@@ -228,8 +280,8 @@ static inline int fl_view_build(fl_view *v, const fl_host_api *api,
   size_t nl = 0;
   for (uint32_t k = 0; k < ne; k++)
     nl += v->ep_lid[k] ? 1u << (v->ep_lmc[k] & 7) : 0;
-  v->lids = malloc((nl ? nl : 1) * sizeof *v->lids);
-  uint8_t *seen = calloc(FL_MAX_UCAST_LID + 1, 1);
+  v->lids = (uint32_t *)malloc((nl ? nl : 1) * sizeof *v->lids);
+  uint8_t *seen = (uint8_t *)calloc(FL_MAX_UCAST_LID + 1, 1);
   if (!v->lids || !seen) {
     free(seen);
     return -1;
@@ -264,11 +316,11 @@ typedef struct fl_view_job {
 } fl_view_job;
 
 static inline void *fl_view_minimal_worker(void *arg) {
-  fl_view_job *j = arg;
+  fl_view_job *j = (fl_view_job *)arg;
   fl_view *v = j->v;
-  uint32_t *queue = malloc(((size_t)v->ns + 1) * sizeof *queue);
-  float *gmin = malloc(((size_t)v->ns + 1) * sizeof *gmin);
-  float *gmax = malloc(((size_t)v->ns + 1) * sizeof *gmax);
+  uint32_t *queue = (uint32_t *)malloc(((size_t)v->ns + 1) * sizeof *queue);
+  float *gmin = (float *)malloc(((size_t)v->ns + 1) * sizeof *gmin);
+  float *gmax = (float *)malloc(((size_t)v->ns + 1) * sizeof *gmax);
   if (!queue || !gmin || !gmax) {
     free(queue), free(gmin), free(gmax);
     j->rc = -1;
@@ -338,18 +390,30 @@ static inline void *fl_view_minimal_worker(void *arg) {
   return NULL;
 }
 
-/* Minimal next hops toward every destination switch: one BFS each, split
- * over up to FL_VIEW_THREADS workers (destinations are independent; each worker
- * writes only its own rows). 0, or -1 out of memory. */
+/** Most worker threads fl_view_minimal() starts (itself included). */
 #define FL_VIEW_THREADS 8
+/**
+ * fl_view_minimal() — fill v->dist and v->nmin of a built view: per
+ * destination switch d and switch s, the hop count dist[d*ns+s] and the
+ * number of minimal next hops |M(s, d)| (switch-facing slots of s whose
+ * neighbour is one hop closer), with FL_VIEW_MIXED set when those links
+ * differ in speed. One BFS per destination switch: time O(nd x switch
+ * slots), memory 3 bytes x nd x ns. Split over up to min(online CPUs,
+ * FL_VIEW_THREADS) threads when the matrix has 10^6 cells or more (rows
+ * are independent; the result does not depend on the thread count; no
+ * host calls). Returns 0, or -1 when out of memory (free @v with
+ * fl_view_free()). Call once per view.
+ */
 static inline int fl_view_minimal(fl_view *v) {
   size_t cells = (size_t)v->nd * v->ns;
-  v->dist = malloc(cells ? cells : 1);
-  v->nmin = malloc((cells ? cells : 1) * sizeof *v->nmin);
+  v->dist = (uint8_t *)malloc(cells ? cells : 1);
+  v->nmin = (uint16_t *)malloc((cells ? cells : 1) * sizeof *v->nmin);
   if (!v->dist || !v->nmin)
     return -1;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  uint32_t nt = cpus < 1 ? 1 : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS : (uint32_t)cpus;
+  uint32_t nt = cpus < 1                 ? 1
+                : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
+                                         : (uint32_t)cpus;
   if (cells < 1000000)
     nt = 1; /* not worth a thread */
   fl_view_job jobs[FL_VIEW_THREADS];
@@ -357,7 +421,8 @@ static inline int fl_view_minimal(fl_view *v) {
   uint32_t started = 0;
   for (uint32_t k = 0; k < nt; k++) {
     jobs[k].v = v, jobs[k].d0 = k, jobs[k].step = nt, jobs[k].rc = -1;
-    if (k > 0 && pthread_create(&th[k], NULL, fl_view_minimal_worker, &jobs[k]) == 0)
+    if (k > 0 &&
+        pthread_create(&th[k], NULL, fl_view_minimal_worker, &jobs[k]) == 0)
       started |= 1u << k;
   }
   fl_view_minimal_worker(&jobs[0]);
@@ -373,7 +438,12 @@ static inline int fl_view_minimal(fl_view *v) {
   return rc;
 }
 
-/* Tier relation of slot @i of switch @s: 1 up, -1 down, 0 same/unknown. */
+/**
+ * fl_view_dir() — tier relation of slot @i of switch @s (a switch index and
+ * one of its slots): 1 an up-link (neighbour switch of a higher tier), -1 a
+ * down-link (lower tier, or a CA/router), 0 same tier or a tier unknown.
+ * An uplink group of s is its slots with fl_view_dir() == 1. O(1).
+ */
 static inline int fl_view_dir(const fl_view *v, uint32_t s, uint32_t i) {
   uint32_t w = v->pnb[i];
   if (w == FL_VIEW_NONE)
@@ -384,7 +454,11 @@ static inline int fl_view_dir(const fl_view *v, uint32_t s, uint32_t i) {
   return b > a ? 1 : -1;
 }
 
-/* splitmix64: a small deterministic PRNG with its state in the caller. */
+/**
+ * fl_view_rand() — splitmix64, a small deterministic PRNG whose state the
+ * caller keeps in *@state (seed it with any value). Returns the next 64
+ * random bits. Re-entrant (no hidden state).
+ */
 static inline uint64_t fl_view_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

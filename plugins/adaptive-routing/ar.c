@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabriclint/view.h"
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/view.h"
 
 #define AR_OFF     0
 #define AR_ON      1
@@ -317,7 +317,8 @@ static int check_disabled(const fl_host_api *api, fl_ctx *ctx, void *data) {
     uint32_t ex = FL_VIEW_NONE, exw = 0;
     for (uint32_t d = 0; d < v->nd; d++) {
       uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
-      if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR || w < 2)
+      if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR ||
+          w < 2)
         continue;
       multi += v->sw_nep[v->dsw[d]];
       if (ex == FL_VIEW_NONE)

@@ -28,9 +28,9 @@
  *    be compared.
  *
  * Minimal next-hop sets come from one BFS per destination switch
- * (fabriclint/view.h), so every structural figure costs O(destination switches x
- * switch ports), never per path. One view serves all rules: it is cached
- * in the plugin state (init/fini), keyed by the fabric.
+ * (fabriclint/view.h), so every structural figure costs O(destination switches
+ * x switch ports), never per path. One view serves all rules: it is cached in
+ * the plugin state (init/fini), keyed by the fabric.
  *
  * Sources: ../shared/notes/designs-and-vendor-xml.md §4 (ECMP balance
  * checks on a Clos, group width limits, W-ECMP), performance-anchors.md §2
@@ -79,7 +79,7 @@ static void eb_fini(void *data) {
 }
 
 static const fl_view *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
-                         int need_min) {
+                           int need_min) {
   const fl_fabric *f = api->fabric(ctx);
   if (st->have_view && st->f != f) {
     fl_view_free(&st->v);
@@ -371,7 +371,8 @@ static void min_stats(const fl_view *v, uint32_t s, uint32_t limit,
       /* does the minimal hop go up? */
       int up = 0;
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && fl_view_dir(v, s, i) > 0)
+        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
+            fl_view_dir(v, s, i) > 0)
           up = 1;
       if (up) {
         if (!m->narrow)
@@ -822,8 +823,8 @@ static const char *route_word(const fl_host_api *api, const fl_fabric *f,
   return api->lft_count(f) ? "LFT" : "ECMP";
 }
 
-static void tr_evidence(const fl_view *v, const tr_result *r, const char *routing,
-                        jbuf *ev) {
+static void tr_evidence(const fl_view *v, const tr_result *r,
+                        const char *routing, jbuf *ev) {
   jb_key_str(ev, "pattern", r->name);
   jb_key_str(ev, "routing", routing);
   jb_key_int(ev, "patterns", r->patterns);

@@ -512,7 +512,8 @@ static void account(tr_ws *w, tr_result *r, double val) {
   w->vals[r->patterns++] = val;
 }
 
-int tr_eval(const fl_view *v, const char *name, const tr_opts *o, tr_result *r) {
+int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
+            tr_result *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "%s", name);
   int kind = !strcmp(name, "all-to-all")    ? 1
