@@ -28,8 +28,9 @@
  *
  * Slots: every cabled port of a switch is one "slot" (an egress channel);
  * a switch's slots are contiguous, switch-facing ones first (ascending port
- * number), then CA-facing ones (ascending port number). A port with several
- * cables (a loaded file may hold that) counts once, by its first cable.
+ * number), then those facing CAs or routers (ascending port number). A
+ * port with several cables (a loaded file may hold that) counts once, by
+ * its first cable.
  *
  * Indexes: switches are numbered 0..ns-1 in node-id order ("switch index",
  * not an fl_id; sw_node[] maps back), destination switches 0..nd-1 in
@@ -98,7 +99,7 @@ typedef struct fl_view {
   uint32_t *psw_end; /**< [ns] end of the switch-facing slots of s */
   uint8_t *sw_mixed; /**< [ns] 1: s's switch-facing links differ in speed */
   uint16_t *pnb16;   /**< [slots] pnb as 16 bits (ns < 65535), else NULL */
-  uint32_t *pnb;     /**< [slots] neighbour switch index, FL_VIEW_NONE: CA */
+  uint32_t *pnb;     /**< [slots] neighbour switch index, or FL_VIEW_NONE */
   fl_id *pnode;      /**< [slots] neighbour node */
   uint16_t *pnum;    /**< [slots] port number */
   uint16_t *pnbport; /**< [slots] neighbour's port number */
@@ -139,7 +140,13 @@ static inline void fl_view_free(fl_view *v) {
   memset(v, 0, sizeof *v);
 }
 
-/* The node at the other end of port @p's first cable, and its port. */
+/**
+ * fl_view_peer() — the node at the other end of port @p's first cable.
+ * Takes the host table @api, fabric @f and a port id @p; on success stores
+ * the cable in *@link and the far port in *@peer_port and returns the far
+ * node. Returns FL_NONE (outputs untouched) when @p is not cabled or its
+ * cable loops back to @p. O(1).
+ */
 static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f,
                                  fl_id p, fl_id *link, fl_id *peer_port) {
   if (api->port_link_count(f, p) == 0)
@@ -153,7 +160,15 @@ static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f,
   return api->port_node(f, q);
 }
 
-/* Build the view (no minimal next hops yet). 0, or -1 out of memory. */
+/**
+ * fl_view_build() — build the view of fabric @f through @api (no minimal
+ * next hops yet: fl_view_minimal() adds them). @v is overwritten (not
+ * freed first). Returns 0, or -1 when out of memory; either way the caller
+ * frees @v with fl_view_free(). Time O(nodes + ports + links + 49,151)
+ * (a LID bitmap); memory about 1 KB per switch (the pslot table) plus
+ * about 40 bytes per slot and per endpoint. Calls the host, so it must run
+ * on the thread that runs check().
+ */
 static inline int fl_view_build(fl_view *v, const fl_host_api *api,
                                 const fl_fabric *f) {
   memset(v, 0, sizeof *v);
@@ -308,7 +323,8 @@ static inline int fl_view_build(fl_view *v, const fl_host_api *api,
   return 0;
 }
 
-/* BFS toward destination switches d0, d0 + step, ... (one worker). */
+/* Internal: one worker of fl_view_minimal(), BFS toward destination
+ * switches d0, d0 + step, ... (writes only those rows; no host calls). */
 typedef struct fl_view_job {
   fl_view *v;
   uint32_t d0, step;
