@@ -161,6 +161,75 @@ static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f,
 }
 
 /**
+ * fl_view_tier_dir() — the direction of a cable from a switch of tier
+ * @from to a switch of tier @to (api->node_tier values): 1 up (@to is
+ * higher), -1 down, 0 when the tiers are equal or either is
+ * FL_TIER_UNKNOWN. A switch's uplink group is its cables to switches with
+ * fl_view_tier_dir() == 1. O(1), pure.
+ */
+static inline int fl_view_tier_dir(uint32_t from, uint32_t to) {
+  if (from == FL_TIER_UNKNOWN || to == FL_TIER_UNKNOWN || from == to)
+    return 0;
+  return to > from ? 1 : -1;
+}
+
+/**
+ * fl_view_is_sharp_an() — 1 when node @n is a CA that is a SHARP
+ * Aggregation Node (device id 0xcf09, or a node description containing
+ * "Aggregation Node"): a function inside a switch on its internal port,
+ * not a host NIC; 0 otherwise (switches and routers too). O(description).
+ */
+static inline int fl_view_is_sharp_an(const fl_host_api *api,
+                                      const fl_fabric *f, fl_id n) {
+  return api->node_kind(f, n) == FL_NODE_CA &&
+         (api->node_devid(f, n) == 0xcf09 ||
+          strstr(api->node_desc(f, n), "Aggregation Node") != NULL);
+}
+
+/**
+ * fl_view_port_switch() — the switch that port @p's first cable lands on.
+ * Returns the switch node and stores the cable in *@link and the switch's
+ * port in *@sw_port; returns FL_NONE (outputs untouched) when @p is not
+ * cabled or its cable ends on something other than a switch. O(1).
+ */
+static inline fl_id fl_view_port_switch(const fl_host_api *api,
+                                        const fl_fabric *f, fl_id p,
+                                        fl_id *link, fl_id *sw_port) {
+  fl_id l = FL_NONE, q = FL_NONE;
+  fl_id s = fl_view_peer(api, f, p, &l, &q);
+  if (s == FL_NONE || api->node_kind(f, s) != FL_NODE_SWITCH)
+    return FL_NONE;
+  *link = l;
+  *sw_port = q;
+  return s;
+}
+
+/**
+ * fl_view_ca_switch() — host -> NIC -> leaf: the switch a CA node @n (one
+ * NIC, e.g. "dgx-001 mlx5_3"; its host is api->node_system) is cabled to,
+ * through its lowest-numbered port whose first cable lands on a switch.
+ * Returns the switch node and stores the NIC's port number in *@port and
+ * the switch's port number in *@sw_port; FL_NONE (outputs untouched) when
+ * no port of @n reaches a switch. O(ports of @n).
+ */
+static inline fl_id fl_view_ca_switch(const fl_host_api *api,
+                                      const fl_fabric *f, fl_id n,
+                                      uint32_t *port, uint32_t *sw_port) {
+  fl_id first = api->node_first_port(f, n);
+  uint32_t np = first == FL_NONE ? 0 : api->node_port_count(f, n);
+  for (uint32_t k = 0; k < np; k++) {
+    fl_id l = FL_NONE, q = FL_NONE;
+    fl_id s = fl_view_port_switch(api, f, first + k, &l, &q);
+    if (s == FL_NONE)
+      continue;
+    *port = api->port_num(f, first + k);
+    *sw_port = api->port_num(f, q);
+    return s;
+  }
+  return FL_NONE;
+}
+
+/**
  * fl_view_build() — build the view of fabric @f through @api (no minimal
  * next hops yet: fl_view_minimal() adds them). @v is overwritten (not
  * freed first). Returns 0, or -1 when out of memory; either way the caller
@@ -464,10 +533,7 @@ static inline int fl_view_dir(const fl_view *v, uint32_t s, uint32_t i) {
   uint32_t w = v->pnb[i];
   if (w == FL_VIEW_NONE)
     return -1;
-  uint32_t a = v->tier[s], b = v->tier[w];
-  if (a == FL_TIER_UNKNOWN || b == FL_TIER_UNKNOWN || a == b)
-    return 0;
-  return b > a ? 1 : -1;
+  return fl_view_tier_dir(v->tier[s], v->tier[w]);
 }
 
 /**

@@ -36,6 +36,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "fabriclint/view.h"
 
 #define NO_RAIL     (-1)
 #define NON_COMPUTE (-2)
@@ -375,25 +376,6 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
   return dev; /* device mode */
 }
 
-static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
-                           uint32_t *port, uint32_t *leaf_port) {
-  fl_id first = api->node_first_port(f, n);
-  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
-       k++) {
-    fl_id p = first + k, l = api->port_link(f, p, 0);
-    if (l == FL_NONE)
-      continue;
-    fl_id q = api->link_other(f, l, p);
-    fl_id s = api->port_node(f, q);
-    if (api->node_kind(f, s) != FL_NODE_SWITCH)
-      continue;
-    *port = api->port_num(f, p);
-    *leaf_port = api->port_num(f, q);
-    return s;
-  }
-  return FL_NONE;
-}
-
 static int is_compute_role(const char *role, const char *compute_roles) {
   size_t n = strlen(role);
   for (const char *c = compute_roles; c && *c;) {
@@ -437,11 +419,10 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     nic x;
     memset(&x, 0, sizeof x);
     x.node = n;
-    x.leaf = cabled_switch(api, f, n, &x.port, &x.leaf_port);
+    x.leaf = fl_view_ca_switch(api, f, n, &x.port, &x.leaf_port);
     if (x.leaf == FL_NONE)
       continue; /* not cabled to a switch: not a rail NIC */
-    if (api->node_devid(f, n) == 0xcf09 ||
-        strstr(api->node_desc(f, n), "Aggregation Node"))
+    if (fl_view_is_sharp_an(api, f, n))
       continue; /* SHARP AN inside the switch */
     const char *host = api->node_system(f, n), *dev = api->node_device(f, n);
     const char *role = api->attr(f, FL_ENT_NODE, n, "role");
