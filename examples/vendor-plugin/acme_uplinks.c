@@ -14,13 +14,17 @@
  *  - a typed parameter with a default, read with param_int();
  *  - a finding with nodes, links (the location), evidence JSON and a stable
  *    key of entity names (baselines and SARIF fingerprints use it);
- *  - no global mutable state: scratch memory lives for one check() call.
+ *  - no global mutable state: scratch memory lives for one check() call;
+ *  - the header-only helpers of <fabriclint/view.h> (here the tier
+ *    relation of a cable; the same header has the switch view, uplink
+ *    groups, minimal next hops and host -> NIC -> leaf).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <fabriclint/plugin.h>
+#include <fabriclint/view.h> /* header-only helpers: tiers, views */
 
 /* Uplinks of one spine from one pod. Pod names are host-owned strings. */
 typedef struct pod_count {
@@ -93,7 +97,7 @@ static int check_even_uplinks(const fl_host_api *api, fl_ctx *ctx,
         fl_id l = api->port_link(f, p, i);
         fl_id peer = api->port_node(f, api->link_other(f, l, p));
         if (api->node_kind(f, peer) != FL_NODE_SWITCH ||
-            api->node_tier(f, peer) >= (uint32_t)tier)
+            fl_view_tier_dir(api->node_tier(f, peer), (uint32_t)tier) != 1)
           continue; /* only cables from lower tiers are uplinks */
         const char *pod = api->attr(f, FL_ENT_NODE, peer, "pod");
         pod_count *pc = count_for(pods, &npods, pod ? pod : "-");

@@ -4,7 +4,7 @@
  *
  * Where AR could help: a switch with >= 2 minimal next hops toward a
  * destination. Those sets come from one BFS per destination switch
- * (../ecmp-balance/fview.h), O(destination switches x switch ports).
+ * (fabriclint/view.h), O(destination switches x switch ports).
  *
  * What AR does, from two kinds of input:
  *  - design: the `ar` attribute on switches (design XML). An AR switch is
@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ecmp-balance/fview.h"
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/view.h"
 
 #define AR_OFF     0
 #define AR_ON      1
@@ -44,7 +44,7 @@
 typedef struct ar_state {
   const fl_host_api *api;
   const fl_fabric *f;
-  fview v;
+  fl_view v;
   int have;
   uint8_t *on;      /* [ns] AR_* */
   uint32_t *ep_off; /* [ns+1] endpoints of switch s: ep_off[s]..ep_off[s+1] */
@@ -62,7 +62,7 @@ static int ar_init(const fl_host_api *api, void **data) {
 }
 
 static void ar_drop(ar_state *st) {
-  fv_free(&st->v);
+  fl_view_free(&st->v);
   free(st->on), free(st->ep_off);
   st->on = NULL, st->ep_off = NULL;
   st->have = 0;
@@ -97,8 +97,8 @@ static ar_state *model(const fl_host_api *api, fl_ctx *ctx, ar_state *st) {
   if (st->have && st->f == f)
     return st;
   ar_drop(st);
-  fview *v = &st->v;
-  if (fv_build(v, api, f) != 0 || fv_minimal(v) != 0)
+  fl_view *v = &st->v;
+  if (fl_view_build(v, api, f) != 0 || fl_view_minimal(v) != 0)
     goto oom;
   st->on = malloc(v->ns + 1);
   st->ep_off = calloc(v->ns + 2, sizeof *st->ep_off);
@@ -136,17 +136,17 @@ static int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
   return fl_emit(api, ctx, sev, msg, nodes, n_nodes, NULL, 0, NULL, 0, ev);
 }
 
-static const char *nm(const fview *v, uint32_t s) {
+static const char *nm(const fl_view *v, uint32_t s) {
   return v->api->node_name(v->f, v->sw_node[s]);
 }
 
 /* Minimal-port bitmap of switch @s toward destination index @d. */
-static uint32_t min_bitmap(const fview *v, uint32_t s, uint32_t d,
+static uint32_t min_bitmap(const fl_view *v, uint32_t s, uint32_t d,
                            uint8_t bm[32]) {
   const uint8_t *dist = v->dist + (size_t)d * v->ns;
   memset(bm, 0, 32);
   uint32_t n = 0;
-  if (dist[s] == FV_FAR || dist[s] == 0)
+  if (dist[s] == FL_VIEW_FAR || dist[s] == 0)
     return 0;
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
     if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pnum[i] < 256) {
@@ -204,7 +204,7 @@ static int far_covered(const fl_host_api *api, const fl_fabric *f, fl_id n,
 }
 
 static int coverage(const ar_state *st, cov *c) {
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   const fl_host_api *api = v->api;
   memset(c, 0, sizeof *c);
   c->sw_multi = calloc(v->ns + 1, sizeof *c->sw_multi);
@@ -215,9 +215,9 @@ static int coverage(const ar_state *st, cov *c) {
   for (uint32_t d = 0; d < v->nd; d++) {
     uint32_t t = v->dsw[d];
     for (uint32_t s = 0; s < v->ns; s++) {
-      if (s == t || v->dist[(size_t)d * v->ns + s] == FV_FAR)
+      if (s == t || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR)
         continue;
-      uint32_t w = v->nmin[(size_t)d * v->ns + s] & FV_NMASK;
+      uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
       if (w < 2)
         continue;
       uint64_t wt = v->sw_nep[t], cv = 0;
@@ -247,7 +247,7 @@ static void cov_free(cov *c) {
 
 static void cov_evidence(const ar_state *st, const cov *c, jbuf *ev,
                          uint32_t worst) {
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   jb_key_str(ev, "source",
              st->far        ? "ibdiagnet2.far"
              : st->any_info ? "design attribute ar"
@@ -284,12 +284,12 @@ static void cov_evidence(const ar_state *st, const cov *c, jbuf *ev,
   jb_arr_open(ev);
   uint8_t *used = calloc(v->ns + 1, 1);
   for (uint32_t k = 0; used && k < worst; k++) {
-    uint32_t best = FV_NONE;
+    uint32_t best = FL_VIEW_NONE;
     for (uint32_t s = 0; s < v->ns; s++)
       if (!used[s] && c->sw_unc[s] &&
-          (best == FV_NONE || c->sw_unc[s] > c->sw_unc[best]))
+          (best == FL_VIEW_NONE || c->sw_unc[s] > c->sw_unc[best]))
         best = s;
-    if (best == FV_NONE)
+    if (best == FL_VIEW_NONE)
       break;
     used[best] = 1;
     jb_obj_open(ev);
@@ -308,19 +308,20 @@ static int check_disabled(const fl_host_api *api, fl_ctx *ctx, void *data) {
   ar_state *st = model(api, ctx, data);
   if (!st)
     return 1;
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     if (st->on[s] != AR_OFF)
       continue;
     uint64_t multi = 0;
-    uint32_t ex = FV_NONE, exw = 0;
+    uint32_t ex = FL_VIEW_NONE, exw = 0;
     for (uint32_t d = 0; d < v->nd; d++) {
-      uint32_t w = v->nmin[(size_t)d * v->ns + s] & FV_NMASK;
-      if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FV_FAR || w < 2)
+      uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
+      if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR ||
+          w < 2)
         continue;
       multi += v->sw_nep[v->dsw[d]];
-      if (ex == FV_NONE)
+      if (ex == FL_VIEW_NONE)
         ex = d, exw = w;
     }
     if (!multi)
@@ -371,7 +372,7 @@ static int check_partial(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 1;
   if (!st->far)
     return 0; /* design groups are the minimal sets by construction */
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   const fl_fabric *f = v->f;
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
@@ -573,10 +574,10 @@ static int parse_mask(const char *s, uint32_t *out) {
 
 /* 1 when switch @s has 2 or more minimal next hops toward some other
  * switch's endpoints: only there can an SL mask restrict anything. */
-static int has_multipath(const fview *v, uint32_t s) {
+static int has_multipath(const fl_view *v, uint32_t s) {
   for (uint32_t d = 0; d < v->nd; d++)
-    if (v->dsw[d] != s && v->dist[(size_t)d * v->ns + s] != FV_FAR &&
-        (v->nmin[(size_t)d * v->ns + s] & FV_NMASK) >= 2 &&
+    if (v->dsw[d] != s && v->dist[(size_t)d * v->ns + s] != FL_VIEW_FAR &&
+        (v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK) >= 2 &&
         v->sw_nep[v->dsw[d]])
       return 1;
   return 0;
@@ -586,7 +587,7 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
   ar_state *st = model(api, ctx, data);
   if (!st)
     return 1;
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   const char *req_s = "0xffff", *mask_s = "";
   api->param_string(ctx, "required-sl-mask", &req_s);
   api->param_string(ctx, "sl-mask", &mask_s);

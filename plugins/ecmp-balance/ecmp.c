@@ -28,9 +28,9 @@
  *    be compared.
  *
  * Minimal next-hop sets come from one BFS per destination switch
- * (fview.h), so every structural figure costs O(destination switches x
- * switch ports), never per path. One view serves all rules: it is cached
- * in the plugin state (init/fini), keyed by the fabric.
+ * (fabriclint/view.h), so every structural figure costs O(destination switches
+ * x switch ports), never per path. One view serves all rules: it is cached in
+ * the plugin state (init/fini), keyed by the fabric.
  *
  * Sources: ../shared/notes/designs-and-vendor-xml.md §4 (ECMP balance
  * checks on a Clos, group width limits, W-ECMP), performance-anchors.md §2
@@ -45,7 +45,7 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
-#include "fview.h"
+#include "fabriclint/view.h"
 #include "traffic.h"
 
 #define MAX_PATTERNS 8
@@ -53,7 +53,7 @@
 typedef struct eb_state {
   const fl_host_api *api;
   const fl_fabric *f;
-  fview v;
+  fl_view v;
   int have_view, have_min;
   /* cached traffic results */
   char tr_key[512];
@@ -74,20 +74,20 @@ static int eb_init(const fl_host_api *api, void **data) {
 static void eb_fini(void *data) {
   eb_state *st = data;
   if (st)
-    fv_free(&st->v);
+    fl_view_free(&st->v);
   free(st);
 }
 
-static const fview *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
-                         int need_min) {
+static const fl_view *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
+                           int need_min) {
   const fl_fabric *f = api->fabric(ctx);
   if (st->have_view && st->f != f) {
-    fv_free(&st->v);
+    fl_view_free(&st->v);
     st->have_view = st->have_min = st->have_tr = 0;
   }
   if (!st->have_view) {
-    if (fv_build(&st->v, api, f) != 0) {
-      fv_free(&st->v);
+    if (fl_view_build(&st->v, api, f) != 0) {
+      fl_view_free(&st->v);
       api->fail(ctx, "out of memory");
       return NULL;
     }
@@ -95,7 +95,7 @@ static const fview *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     st->have_view = 1;
   }
   if (need_min && !st->have_min) {
-    if (fv_minimal(&st->v) != 0) {
+    if (fl_view_minimal(&st->v) != 0) {
       api->fail(ctx, "out of memory");
       return NULL;
     }
@@ -120,7 +120,7 @@ static int report_cause(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                        cause, cause_msg);
 }
 
-static const char *nm(const fview *v, uint32_t s) {
+static const char *nm(const fl_view *v, uint32_t s) {
   return v->api->node_name(v->f, v->sw_node[s]);
 }
 
@@ -149,27 +149,27 @@ typedef struct sw_cap {
 
 /* A SHARP Aggregation Node is a CA inside the switch (Quantum): it is no
  * host, so no down capacity a leaf must carry up. */
-static int is_an(const fview *v, fl_id n) {
+static int is_an(const fl_view *v, fl_id n) {
   return v->api->node_devid(v->f, n) == 0xcf09 ||
          strstr(v->api->node_desc(v->f, n), "Aggregation Node") != NULL;
 }
 
-static void capacities(const fview *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
+static void capacities(const fl_view *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
   memset(c, 0, sizeof *c);
   c->par_min = UINT32_MAX;
   for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
-    int d = fv_dir(v, s, i);
+    int d = fl_view_dir(v, s, i);
     if (d > 0) {
       c->up_n++;
       c->up_g += v->pgbps[i];
       cnt[v->pnb[i]]++;
-    } else if (d < 0 && !(v->pnb[i] == FV_NONE && is_an(v, v->pnode[i]))) {
+    } else if (d < 0 && !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
       c->down_n++;
       c->down_g += v->pgbps[i];
     }
   }
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-    if (fv_dir(v, s, i) <= 0 || !cnt[v->pnb[i]])
+    if (fl_view_dir(v, s, i) <= 0 || !cnt[v->pnb[i]])
       continue;
     uint32_t n = cnt[v->pnb[i]];
     if (n < c->par_min)
@@ -178,7 +178,7 @@ static void capacities(const fview *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
       c->par_max = n, c->par_max_nb = v->pnb[i];
   }
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    if (fv_dir(v, s, i) > 0)
+    if (fl_view_dir(v, s, i) > 0)
       cnt[v->pnb[i]] = 0;
   if (c->par_min == UINT32_MAX)
     c->par_min = 0;
@@ -202,7 +202,7 @@ static int upkey_cmp(const void *pa, const void *pb) {
 }
 
 static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
-  const fview *v = view(api, ctx, data, 0);
+  const fl_view *v = view(api, ctx, data, 0);
   if (!v)
     return 1;
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
@@ -296,7 +296,7 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
  */
 
 static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
-  const fview *v = view(api, ctx, data, 0);
+  const fl_view *v = view(api, ctx, data, 0);
   if (!v)
     return 1;
   double ratio = pdbl(api, ctx, "max-ratio", 1.0);
@@ -367,25 +367,25 @@ typedef struct sw_min {
   uint32_t max_w, max_w_d;
 } sw_min;
 
-static void min_stats(const fview *v, uint32_t s, uint32_t limit,
+static void min_stats(const fl_view *v, uint32_t s, uint32_t limit,
                       uint32_t min_width, sw_min *m) {
   memset(m, 0, sizeof *m);
   uint32_t ups = 0;
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    ups += fv_dir(v, s, i) > 0;
+    ups += fl_view_dir(v, s, i) > 0;
   for (uint32_t d = 0; d < v->nd; d++) {
     uint32_t t = v->dsw[d];
     if (t == s)
       continue;
     const uint8_t *dist = v->dist + (size_t)d * v->ns;
     uint16_t x = v->nmin[(size_t)d * v->ns + s];
-    uint32_t w = x & FV_NMASK;
-    if (dist[s] == FV_FAR || !w)
+    uint32_t w = x & FL_VIEW_NMASK;
+    if (dist[s] == FL_VIEW_FAR || !w)
       continue;
     uint32_t wt = v->sw_nep[t];
     if (w > m->max_w)
       m->max_w = w, m->max_w_d = d;
-    if (x & FV_MIXED) {
+    if (x & FL_VIEW_MIXED) {
       if (!m->mixed)
         m->mixed_d = d;
       m->mixed += wt;
@@ -403,7 +403,8 @@ static void min_stats(const fview *v, uint32_t s, uint32_t limit,
       /* does the minimal hop go up? */
       int up = 0;
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && fv_dir(v, s, i) > 0)
+        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
+            fl_view_dir(v, s, i) > 0)
           up = 1;
       if (up) {
         if (!m->narrow)
@@ -415,7 +416,7 @@ static void min_stats(const fview *v, uint32_t s, uint32_t limit,
 }
 
 /* The minimal ports of @s toward destination index @d, as text and refs. */
-static uint32_t min_ports(const fview *v, uint32_t s, uint32_t d, char *buf,
+static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
                           size_t size, jbuf *ev) {
   const uint8_t *dist = v->dist + (size_t)d * v->ns;
   size_t off = 0;
@@ -451,7 +452,7 @@ static uint32_t min_ports(const fview *v, uint32_t s, uint32_t d, char *buf,
 static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (pint(api, ctx, "weighted-ecmp", 0))
     return 0;
-  const fview *v = view(api, ctx, data, 1);
+  const fl_view *v = view(api, ctx, data, 1);
   if (!v)
     return 1;
   int rc = 0;
@@ -494,7 +495,7 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
                    "parameters group-limit >= 1 and min-width >= 0 expected");
     return 1;
   }
-  const fview *v = view(api, ctx, data, 1);
+  const fl_view *v = view(api, ctx, data, 1);
   if (!v)
     return 1;
   int rc = 0;
@@ -578,7 +579,7 @@ typedef struct pb_total {
  * its endpoint count — the "paths" balance metric that SSSP/DFSSSP
  * balance, as opposed to destination LIDs (ibdiagnet -r reports both).
  * O(endpoints x source switches x hops). */
-static uint64_t *paths_per_slot(const fview *v) {
+static uint64_t *paths_per_slot(const fl_view *v) {
   uint64_t *paths = calloc((size_t)v->poff[v->ns] + 1, sizeof *paths);
   if (!paths)
     return NULL;
@@ -595,10 +596,10 @@ static uint64_t *paths_per_slot(const fview *v) {
         if (!row || dlid >= len || row[dlid] == FL_LFT_NONE)
           break;
         uint32_t i = v->pslot[(size_t)s * 256 + row[dlid]];
-        if (i == FV_NONE)
+        if (i == FL_VIEW_NONE)
           break;
         paths[i] += amount;
-        if (v->pnb[i] == FV_NONE)
+        if (v->pnb[i] == FL_VIEW_NONE)
           break;
         s = v->pnb[i];
       }
@@ -609,7 +610,7 @@ static uint64_t *paths_per_slot(const fview *v) {
 
 /* Count destination LIDs (or, with @paths, paths) per slot of @s; per class
  * (0 up, 1 same, 2 down). */
-static int balance(const fview *v, uint32_t s, uint64_t *cnt, pb_class cls[3],
+static int balance(const fl_view *v, uint32_t s, uint64_t *cnt, pb_class cls[3],
                    int include_down, const uint64_t *paths) {
   uint32_t len = 0;
   const uint8_t *row = v->api->lft(v->f, v->sw_node[s], &len);
@@ -631,12 +632,12 @@ static int balance(const fview *v, uint32_t s, uint64_t *cnt, pb_class cls[3],
     for (uint32_t k = 0; k < n; k++)
       byport[row[lids[k]]]++;
     for (uint32_t p = 0; p < 255; p++)
-      if (byport[p] && ps[p] != FV_NONE)
+      if (byport[p] && ps[p] != FL_VIEW_NONE)
         cnt[ps[p] - v->poff[s]] += byport[p];
   }
   memset(cls, 0, 3 * sizeof *cls);
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-    int d = fv_dir(v, s, i);
+    int d = fl_view_dir(v, s, i);
     int c = d > 0 ? 0 : d == 0 ? 1 : 2;
     if (c == 2 && !include_down)
       continue;
@@ -655,7 +656,7 @@ static int balance(const fview *v, uint32_t s, uint64_t *cnt, pb_class cls[3],
       continue;
     double mean = (double)k->sum / k->n, var = 0;
     for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-      int d = fv_dir(v, s, i);
+      int d = fl_view_dir(v, s, i);
       if ((d > 0 ? 0 : d == 0 ? 1 : 2) != c)
         continue;
       double dx = (double)cnt[i - v->poff[s]] - mean;
@@ -681,7 +682,7 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
     fl_param_error(api, ctx, "metric", "expected dlids or paths");
     return 1;
   }
-  const fview *v = view(api, ctx, data, 0);
+  const fl_view *v = view(api, ctx, data, 0);
   if (!v)
     return 1;
   uint64_t *cnt = calloc(256, sizeof *cnt);
@@ -721,7 +722,7 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key(&ev, use_paths ? "paths_per_port" : "dlids_per_port");
     jb_obj_open(&ev);
     for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-      int d = fv_dir(v, s, i);
+      int d = fl_view_dir(v, s, i);
       if ((d > 0 ? 0 : d == 0 ? 1 : 2) != worst)
         continue;
       char key[16];
@@ -750,7 +751,7 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
 }
 
 /* Whole-fabric port-balance figures (for the summary). */
-static int balance_total(const fview *v, int64_t tol, const uint64_t *paths,
+static int balance_total(const fl_view *v, int64_t tol, const uint64_t *paths,
                          pb_total *t) {
   memset(t, 0, sizeof *t);
   uint64_t *cnt = calloc(256, sizeof *cnt);
@@ -827,7 +828,7 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
            (unsigned long long)o.seed, o.shift, o.top, patterns);
   if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
     return 0;
-  const fview *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
+  const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
   if (!v)
     return -1;
   st->have_tr = 0;
@@ -869,8 +870,8 @@ static const char *route_word(const fl_host_api *api, const fl_fabric *f,
   return api->lft_count(f) ? "LFT" : "ECMP";
 }
 
-static void tr_evidence(const fview *v, const tr_result *r, const char *routing,
-                        jbuf *ev) {
+static void tr_evidence(const fl_view *v, const tr_result *r,
+                        const char *routing, jbuf *ev) {
   jb_key_str(ev, "pattern", r->name);
   jb_key_str(ev, "routing", routing);
   jb_key_int(ev, "patterns", r->patterns);
@@ -908,7 +909,7 @@ static int check_link_load(const fl_host_api *api, fl_ctx *ctx, void *data) {
     return 1;
   const fl_fabric *f = api->fabric(ctx);
   double min_ebb = pdbl(api, ctx, "min-ebb", 0.0);
-  const fview *v = &st->v;
+  const fl_view *v = &st->v;
   const char *rw = strncmp(st->tr_key, "1|", 2) == 0 ? "LFT" : "ECMP";
   (void)route_word(api, f, st);
   for (uint32_t k = 0; k < st->n_tr; k++) {
@@ -963,7 +964,7 @@ static int check_link_load(const fl_host_api *api, fl_ctx *ctx, void *data) {
 
 static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   eb_state *st = data;
-  const fview *v = view(api, ctx, st, 1);
+  const fl_view *v = view(api, ctx, st, 1);
   if (!v)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
@@ -989,7 +990,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   for (uint32_t t = 1; t <= maxt; t++) {
     uint32_t n = 0;
     double up = 0, down = 0;
-    uint64_t *hist = calloc(FV_NMASK + 1, sizeof *hist);
+    uint64_t *hist = calloc(FL_VIEW_NMASK + 1, sizeof *hist);
     if (!hist) {
       jb_free(&ev), free(cnt);
       api->fail(ctx, "out of memory");
@@ -1008,11 +1009,11 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
         if (v->dsw[d] == s)
           continue;
         uint32_t wt = v->sw_nep[v->dsw[d]];
-        if (v->dist[(size_t)d * v->ns + s] == FV_FAR) {
+        if (v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR) {
           unreach += wt;
           continue;
         }
-        uint32_t w = v->nmin[(size_t)d * v->ns + s] & FV_NMASK;
+        uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
         hist[w] += wt;
         pairs += wt;
         multi += w >= 2 ? wt : 0;
@@ -1038,7 +1039,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
     }
     jb_key(&ev, "next_hop_histogram");
     jb_obj_open(&ev);
-    for (uint32_t w = 0; w <= FV_NMASK; w++)
+    for (uint32_t w = 0; w <= FL_VIEW_NMASK; w++)
       if (hist[w]) {
         char key[16];
         snprintf(key, sizeof key, "%u", w);

@@ -40,7 +40,7 @@
 #include <string.h>
 
 typedef struct tr_ws {
-  const fview *v;
+  const fl_view *v;
   const tr_opts *o;
   uint32_t nslots;
   double *load, *cap, *ein, *ecap, *acc, *amax;
@@ -66,7 +66,7 @@ static void ws_free(tr_ws *w) {
   free(w->vals);
 }
 
-static int ws_init(tr_ws *w, const fview *v, const tr_opts *o) {
+static int ws_init(tr_ws *w, const fl_view *v, const tr_opts *o) {
   memset(w, 0, sizeof *w);
   w->v = v;
   w->o = o;
@@ -95,7 +95,7 @@ static int ws_init(tr_ws *w, const fview *v, const tr_opts *o) {
       !w->src || !w->dst || !w->bad || !w->foff || !w->forder || !w->perm)
     return -1;
   for (int k = 0; k < 256; k++)
-    w->head[k] = FV_NONE;
+    w->head[k] = FL_VIEW_NONE;
   /* capacities relative to the fastest host link (ORCS counts flows) */
   double ref = 0;
   for (uint32_t e = 0; e < v->ne; e++)
@@ -120,7 +120,7 @@ static int ws_init(tr_ws *w, const fview *v, const tr_opts *o) {
 
 /* Slots from switch @s to endpoint @dst into @path; hops, or -1 unrouted. */
 static int lft_walk(const tr_ws *w, uint32_t s, uint32_t dst, uint32_t *path) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   uint32_t dlid = v->ep_lid[dst];
   if (!dlid)
     return -1;
@@ -132,10 +132,10 @@ static int lft_walk(const tr_ws *w, uint32_t s, uint32_t dst, uint32_t *path) {
     if (port == FL_LFT_NONE)
       return -1;
     uint32_t i = v->pslot[(size_t)s * 256 + port];
-    if (i == FV_NONE)
+    if (i == FL_VIEW_NONE)
       return -1;
     path[h] = i;
-    if (v->pnb[i] == FV_NONE)
+    if (v->pnb[i] == FL_VIEW_NONE)
       return i == v->ep_slot[dst] ? h + 1 : -1;
     s = v->pnb[i];
   }
@@ -162,17 +162,17 @@ static void seed(tr_ws *w, uint32_t d, uint32_t s, double amount) {
 /* Returns the number of touched switches (w->touched, decreasing distance;
  * the destination switch last); clears inq. */
 static uint32_t propagate(tr_ws *w, uint32_t d, int addload) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   const uint8_t *dist = v->dist + (size_t)d * v->ns;
   const uint16_t *nm = v->nmin + (size_t)d * v->ns;
   uint32_t nt = 0, t = v->dsw[d];
   for (uint32_t k = w->maxd; k >= 1; k--) {
     uint32_t s = w->head[k];
-    w->head[k] = FV_NONE;
-    while (s != FV_NONE) {
+    w->head[k] = FL_VIEW_NONE;
+    while (s != FL_VIEW_NONE) {
       uint32_t nx = w->next[s];
       w->touched[nt++] = s;
-      double share = w->x[s] / (double)(nm[s] & FV_NMASK);
+      double share = w->x[s] / (double)(nm[s] & FL_VIEW_NMASK);
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
         uint32_t u = v->pnb[i];
         if ((uint32_t)dist[u] + 1 != dist[s])
@@ -194,7 +194,7 @@ static uint32_t propagate(tr_ws *w, uint32_t d, int addload) {
 
 /* After propagate(): M[s] = worst congestion from s to the destination. */
 static void worst_down(tr_ws *w, uint32_t d, uint32_t nt) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   const uint8_t *dist = v->dist + (size_t)d * v->ns;
   for (uint32_t k = nt; k-- > 0;) {
     uint32_t s = w->touched[k];
@@ -217,7 +217,7 @@ static void worst_down(tr_ws *w, uint32_t d, uint32_t nt) {
 /* ---- one permutation-type pattern (flows in w->src/dst) ------------------ */
 
 static double eval_flows(tr_ws *w, uint64_t *unrouted) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
   memset(w->ein, 0, (size_t)v->ne * sizeof *w->ein);
   memset(w->bad, 0, (size_t)v->ne);
@@ -268,7 +268,7 @@ static double eval_flows(tr_ws *w, uint64_t *unrouted) {
             w->ein[a] += 1;
             w->load[v->ep_slot[b]] += 1;
           }
-          if (dist[s] == FV_FAR) {
+          if (dist[s] == FL_VIEW_FAR) {
             w->bad[f] = 1;
             continue;
           }
@@ -301,7 +301,7 @@ static double eval_flows(tr_ws *w, uint64_t *unrouted) {
 
 /* Worst flow bandwidth of the last pattern (for rings: the ring's pace). */
 static double worst_flow(tr_ws *w) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   double worst = 1e300;
   uint32_t path[64];
   for (uint64_t f = 0; f < w->nf; f++) {
@@ -335,7 +335,7 @@ static double worst_flow(tr_ws *w) {
 /* ---- all-to-all --------------------------------------------------------- */
 
 static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
   double nm1 = v->ne > 1 ? (double)(v->ne - 1) : 1;
   for (uint32_t e = 0; e < v->ne; e++) {
@@ -369,7 +369,7 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
             if (w->load[path[k]] / w->cap[path[k]] > m)
               m = w->load[path[k]] / w->cap[path[k]];
           for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++) {
-            if (v->pnb[i] != FV_NONE || i == v->ep_slot[b] ||
+            if (v->pnb[i] != FL_VIEW_NONE || i == v->ep_slot[b] ||
                 v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
               continue;
             /* i is a CA slot: find its endpoint's injection */
@@ -383,7 +383,7 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
       uint32_t t = v->dsw[d];
       for (uint32_t q = 0; q < v->nd; q++) {
         uint32_t s = v->dsw[q];
-        if (s != t && dist[s] != FV_FAR)
+        if (s != t && dist[s] != FL_VIEW_FAR)
           seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
       }
       propagate(w, d, 1);
@@ -393,18 +393,18 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
       uint32_t t = v->dsw[d];
       for (uint32_t q = 0; q < v->nd; q++) {
         uint32_t s = v->dsw[q];
-        if (s != t && dist[s] != FV_FAR)
+        if (s != t && dist[s] != FL_VIEW_FAR)
           seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
       }
       worst_down(w, d, propagate(w, d, 0));
       for (uint32_t i = v->psw_end[t]; i < v->poff[t + 1]; i++) {
-        if (v->pnb[i] != FV_NONE ||
+        if (v->pnb[i] != FL_VIEW_NONE ||
             v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
           continue;
         double out = w->load[i] / w->cap[i];
         for (uint32_t q = 0; q < v->nd; q++) {
           uint32_t s = v->dsw[q];
-          if (dist[s] == FV_FAR) {
+          if (dist[s] == FL_VIEW_FAR) {
             bad += v->sw_nep[s];
             continue;
           }
@@ -412,7 +412,7 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
           if (s != t && w->M[s] > m)
             m = w->M[s];
           for (uint32_t j = v->psw_end[s]; j < v->poff[s + 1]; j++) {
-            if (v->pnb[j] != FV_NONE || j == i ||
+            if (v->pnb[j] != FL_VIEW_NONE || j == i ||
                 v->api->node_kind(v->f, v->pnode[j]) != FL_NODE_CA)
               continue;
             double c = nm1 / w->cap[j];
@@ -433,7 +433,7 @@ static void shuffle(uint32_t *a, uint32_t n, uint64_t *rng) {
   for (uint32_t i = 0; i < n; i++)
     a[i] = i;
   for (uint32_t i = n; i > 1; i--) {
-    uint32_t j = (uint32_t)(fv_rand(rng) % i);
+    uint32_t j = (uint32_t)(fl_view_rand(rng) % i);
     uint32_t t = a[i - 1];
     a[i - 1] = a[j];
     a[j] = t;
@@ -454,7 +454,7 @@ static int ring_cmp(const void *pa, const void *pb) {
 }
 
 static int ring_flows(tr_ws *w) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   ring_key *k = malloc(((size_t)v->ne + 1) * sizeof *k);
   if (!k)
     return -1;
@@ -488,7 +488,7 @@ static int ring_flows(tr_ws *w) {
 }
 
 static void account(tr_ws *w, tr_result *r, double val) {
-  const fview *v = w->v;
+  const fl_view *v = w->v;
   double mx = 0, sum = 0;
   uint32_t n = 0;
   for (uint32_t s = 0; s < v->ns; s++)
@@ -512,7 +512,8 @@ static void account(tr_ws *w, tr_result *r, double val) {
   w->vals[r->patterns++] = val;
 }
 
-int tr_eval(const fview *v, const char *name, const tr_opts *o, tr_result *r) {
+int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
+            tr_result *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "%s", name);
   int kind = !strcmp(name, "all-to-all")    ? 1

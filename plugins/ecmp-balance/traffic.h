@@ -5,7 +5,7 @@
 #ifndef FABRICLINT_PLUGINS_ECMP_TRAFFIC_H
 #define FABRICLINT_PLUGINS_ECMP_TRAFFIC_H
 
-#include "fview.h"
+#include "fabriclint/view.h"
 
 #define TR_HOT_MAX 32
 
@@ -40,9 +40,9 @@ typedef struct tr_result {
 
 /**
  * tr_eval() — evaluate pattern @name ("all-to-all", "bisect",
- * "permutation", "shift", "ring") on view @v (fv_minimal() done when
+ * "permutation", "shift", "ring") on view @v (fl_view_minimal() done when
  * @o->routing is TR_ROUTE_ECMP). 0; -1 out of memory; -2 unknown pattern.
  */
-int tr_eval(const fview *v, const char *name, const tr_opts *o, tr_result *r);
+int tr_eval(const fl_view *v, const char *name, const tr_opts *o, tr_result *r);
 
 #endif

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "fabriclint/json_buf.h"
+#include "fabriclint/view.h"
 #include "fd_model.h"
 
 #define MAX_NAMED 50 /* names listed in one finding; the rest are counted */
@@ -684,8 +685,7 @@ static double gbps(const fl_host_api *api, const fl_fabric *f, fl_id l) {
 
 /* Up-links of switch @v: to switches of a higher tier. */
 static int is_up(const fd_model *m, fl_id v, fl_id u) {
-  return m->sw[u] && m->tier[u] != FL_TIER_UNKNOWN &&
-         m->tier[v] != FL_TIER_UNKNOWN && m->tier[u] > m->tier[v];
+  return m->sw[u] && fl_view_tier_dir(m->tier[v], m->tier[u]) == 1;
 }
 
 /* Bisection of pod @pd: max flow between the two halves of its leaves
@@ -1181,11 +1181,9 @@ static int check_dual_homing(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       cabled += api->port_link_count(f, first + i) > 0;
     for (uint32_t i = 0; first != FL_NONE && i < cnt; i++) {
       fl_id p = first + i;
-      if (api->port_link_count(f, p) == 0)
-        continue;
-      fl_id l = api->port_link(f, p, 0), o = api->link_other(f, l, p);
-      fl_id s = api->port_node(f, o);
-      if (s == FL_NONE || !m->sw[s])
+      fl_id l = FL_NONE, o = FL_NONE;
+      fl_id s = fl_view_port_switch(api, f, p, &l, &o);
+      if (s == FL_NONE)
         continue;
       const char *rail = port_attr(api, f, p, "rail");
       const char *plane = port_attr(api, f, p, "plane");

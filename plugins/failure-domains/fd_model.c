@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabriclint/view.h"
 #include "fd_model.h"
 
 int fd_natcmp(const char *a, const char *b) {
@@ -66,13 +67,6 @@ void fd_model_free(fd_model *m) {
   free(m->dom_nodes);
   free(m->dom_links);
   free(m);
-}
-
-/* SHARP Aggregation Nodes sit on a switch's internal port: not hosts. */
-static int is_an(const fl_host_api *api, const fl_fabric *f, fl_id n) {
-  return api->node_kind(f, n) == FL_NODE_CA &&
-         (api->node_devid(f, n) == 0xcf09 ||
-          strstr(api->node_desc(f, n), "Aggregation Node") != NULL);
 }
 
 /* Plane of a cable end: the port's `plane`, else its node's. */
@@ -309,7 +303,7 @@ static int build_nodes(const fl_host_api *api, fd_model *m) {
   for (fl_id v = 0; v < m->nn; v++) {
     uint32_t kind = api->node_kind(f, v);
     m->sw[v] = kind == FL_NODE_SWITCH;
-    m->ep[v] = kind == FL_NODE_CA && !is_an(api, f, v);
+    m->ep[v] = kind == FL_NODE_CA && !fl_view_is_sharp_an(api, f, v);
     m->tier[v] = api->node_tier(f, v);
     if (m->sw[v] && m->tier[v] != FL_TIER_UNKNOWN &&
         (m->top_tier == FL_TIER_UNKNOWN || m->tier[v] > m->top_tier))

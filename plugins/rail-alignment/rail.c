@@ -37,6 +37,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "fabriclint/view.h"
 
 #define NO_RAIL     (-1)
 #define NON_COMPUTE (-2)
@@ -558,8 +559,7 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
   for (fl_id n = 0; n < nn; n++) {
     if (api->node_kind(f, n) != FL_NODE_CA)
       continue;
-    if (api->node_devid(f, n) == 0xcf09 ||
-        strstr(api->node_desc(f, n), "Aggregation Node"))
+    if (fl_view_is_sharp_an(api, f, n))
       continue; /* SHARP AN inside the switch */
     nic x;
     if (host_nic_ports(api, f, n) == 0) {

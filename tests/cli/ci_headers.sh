@@ -23,7 +23,8 @@ for h in "$INC"/fabriclint/*.h; do
   fi
 done
 # a plugin-sized program: the whole plugin SDK in one translation unit, C++
-printf '#include <fabriclint/plugin.h>\nextern "C" FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void);\nstatic const fl_plugin_desc D = {sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR, 0, "cxx", "1", "v", "MIT", 0, 0, 0};\nconst fl_plugin_desc *fabriclint_plugin_v1(void) { return &D; }\n' > "$TMP/p.cpp"
+# (view.h too: its inline helpers must build and link under -z,defs)
+printf '#include <fabriclint/plugin.h>\n#include <fabriclint/view.h>\nextern "C" FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void);\nstatic const fl_plugin_desc D = {sizeof(fl_plugin_desc), FL_ABI_MAJOR, FL_ABI_MINOR, 0, "cxx", "1", "v", "MIT", 0, 0, 0};\nconst fl_plugin_desc *fabriclint_plugin_v1(void) { return &D; }\n' > "$TMP/p.cpp"
 if command -v "$CXX" >/dev/null 2>&1; then
   if $CXX -std=c++11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -Wl,-z,defs -I"$INC" "$TMP/p.cpp" -o "$TMP/cxx.so" 2>"$TMP/cxx.err"; then pass; else
     fail "a C++ plugin does not build"; head -5 "$TMP/cxx.err" >&2; fi

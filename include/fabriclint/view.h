@@ -1,0 +1,551 @@
+/*
+ * fabriclint/view.h — a compact, switch-centred view of a loaded fabric for
+ * rule plugins: switches and their cabled ports ("slots") grouped by what is
+ * on the other end, the tier relation of every slot (up-links, down-links),
+ * endpoints (CA ports cabled to a switch) with their LIDs, and on request
+ * the minimal next-hop sets toward every destination switch. The
+ * ecmp-balance and adaptive-routing plugins are built on it; a vendor
+ * plugin gets the same figures by including this header.
+ *
+ * Header-only on purpose: a plugin is its own shared object built with
+ * -Wl,-z,defs and links against nothing but libc, libm and pthreads
+ * (DESIGN.md §3). Everything here is built from the public function table
+ * (fl_host_api, fabriclint/plugin.h) the host hands to check(); nothing
+ * reaches into the core. All functions are `static inline`; the header
+ * compiles as C99 and C++11.
+ *
+ * Why this layout: path diversity, ECMP group widths, AR coverage and
+ * ECMP link loads are all questions about the minimal next-hop set M(s, t)
+ * of switch s toward destination switch t. M(s, t) is the set of cabled
+ * ports of s whose neighbour switch is one hop closer to t, so one BFS per
+ * destination switch over the switch graph gives dist(., t) and |M(., t)|
+ * for every switch at once: O(destination switches x switch ports) in all,
+ * never per source-destination path. Destinations attached to the same
+ * switch share its BFS, so a 65,536-endpoint radix-64 fat tree needs 2,048
+ * BFS runs over 5,120 switches. dist is kept as a destination-major uint8
+ * matrix and |M| as a uint16 matrix (bit 15: the set mixes link speeds),
+ * 3 bytes per (switch, destination switch): 31 MB at that size.
+ *
+ * Slots: every cabled port of a switch is one "slot" (an egress channel);
+ * a switch's slots are contiguous, switch-facing ones first (ascending port
+ * number), then those facing CAs or routers (ascending port number). A
+ * port with several cables (a loaded file may hold that) counts once, by
+ * its first cable.
+ *
+ * Indexes: switches are numbered 0..ns-1 in node-id order ("switch index",
+ * not an fl_id; sw_node[] maps back), destination switches 0..nd-1 in
+ * switch order, endpoints 0..ne-1 in (switch, port) order.
+ *
+ * Usage:
+ *     fl_view v;
+ *     if (fl_view_build(&v, api, api->fabric(ctx)) != 0 ||
+ *         fl_view_minimal(&v) != 0) { fl_view_free(&v); out of memory }
+ *     for (uint32_t s = 0; s < v.ns; s++)
+ *       for (uint32_t i = v.poff[s]; i < v.psw_end[s]; i++)
+ *         if (fl_view_dir(&v, s, i) == 1) ... slot i is an up-link of s
+ *     fl_view_free(&v);
+ *
+ * Ownership and threads: the caller owns the fl_view struct and everything
+ * it points to, and frees it with fl_view_free() (also after a failed
+ * build). A built view is read-only: any number of threads may read it.
+ * fl_view_build() calls the host API and so must run on the thread that
+ * runs check() (rules run one at a time); fl_view_minimal() never calls
+ * the host and may start worker threads of its own. A plugin usually
+ * builds the view once per fabric and caches it in its init() state,
+ * keyed by the fl_fabric pointer.
+ */
+#ifndef FABRICLINT_VIEW_H
+#define FABRICLINT_VIEW_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabriclint/plugin.h"
+#include "fabriclint/routing.h"
+
+/** "No such index" (a CA-facing slot's neighbour switch, a node that is
+ *  not a switch, a port number with no slot). */
+#define FL_VIEW_NONE 0xffffffffu
+/** fl_view.dist value: the destination switch is unreachable. */
+#define FL_VIEW_FAR 0xffu
+/** fl_view.nmin flag bit: the minimal next hops mix link speeds. */
+#define FL_VIEW_MIXED 0x8000u
+/** fl_view.nmin mask of the count |M(s, d)| (saturates at 0x7fff). */
+#define FL_VIEW_NMASK 0x7fffu
+
+/**
+ * fl_view — the switch-centred view of one fabric (see the file comment).
+ * Built by fl_view_build(), minimal next hops added by fl_view_minimal(),
+ * freed by fl_view_free(). Arrays are indexed as noted: [ns] by switch
+ * index, [slots] by slot (poff[ns] slots in all), [ne] by endpoint, [nd] by
+ * destination switch. Link speeds are in Gb/s (api->link_gbps; 0: unknown).
+ * Port numbers above 255 have a slot but no pslot entry.
+ */
+typedef struct fl_view {
+  const fl_host_api *api; /**< the table the view was built with */
+  const fl_fabric *f;     /**< the fabric it describes (borrowed) */
+  uint32_t nn;            /**< nodes in the fabric */
+  uint32_t ns;            /**< switches */
+  uint32_t ne;            /**< endpoints: CA ports cabled to a switch */
+  uint32_t nd;            /**< destination switches (>= 1 endpoint) */
+  fl_id *sw_node;         /**< [ns] switch index -> node id */
+  uint32_t *node_sw;      /**< [nn] node id -> switch index, FL_VIEW_NONE */
+  uint32_t *tier;         /**< [ns] tier (FL_TIER_UNKNOWN possible) */
+  /* slots */
+  uint32_t *poff;    /**< [ns+1] first slot of each switch */
+  uint32_t *psw_end; /**< [ns] end of the switch-facing slots of s */
+  uint8_t *sw_mixed; /**< [ns] 1: s's switch-facing links differ in speed */
+  uint16_t *pnb16;   /**< [slots] pnb as 16 bits (ns < 65535), else NULL */
+  uint32_t *pnb;     /**< [slots] neighbour switch index, or FL_VIEW_NONE */
+  fl_id *pnode;      /**< [slots] neighbour node */
+  uint16_t *pnum;    /**< [slots] port number */
+  uint16_t *pnbport; /**< [slots] neighbour's port number */
+  fl_id *plink;      /**< [slots] link id */
+  double *pgbps;     /**< [slots] link Gb/s (0 unknown) */
+  uint32_t *pslot;   /**< [ns*256] (s, port number) -> slot, FL_VIEW_NONE */
+  /* endpoints */
+  fl_id *ep_node;    /**< [ne] CA node */
+  uint32_t *ep_sw;   /**< [ne] switch index it is cabled to */
+  uint32_t *ep_slot; /**< [ne] that switch's slot toward it */
+  uint32_t *ep_lid;  /**< [ne] base LID of the CA port, 0 none */
+  uint32_t *ep_lmc;  /**< [ne] LMC of the CA port */
+  double *ep_gbps;   /**< [ne] link Gb/s (0 unknown) */
+  uint32_t *sw_nep;  /**< [ns] endpoints on each switch */
+  uint32_t *lids;    /**< [nlids] every endpoint LID (LMC ranges), ascending */
+  uint32_t nlids;    /**< entries in lids */
+  /* destination switches (switches with >= 1 endpoint) */
+  uint32_t *dsw;  /**< [nd] destination index -> switch index */
+  uint32_t *sw_d; /**< [ns] switch index -> destination index, FL_VIEW_NONE */
+  /* minimal next hops (fl_view_minimal; NULL before) */
+  uint8_t *dist;  /**< [nd*ns] hops from s to dsw[d], FL_VIEW_FAR: none */
+  uint16_t *nmin; /**< [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
+} fl_view;
+
+/**
+ * fl_view_free() — free everything @v owns and zero it. Safe on a zeroed
+ * view and after a failed fl_view_build() or fl_view_minimal(); the
+ * fl_view struct itself stays the caller's.
+ */
+static inline void fl_view_free(fl_view *v) {
+  free(v->sw_node), free(v->node_sw), free(v->tier), free(v->poff);
+  free(v->psw_end), free(v->pnb), free(v->pnode), free(v->pnum);
+  free(v->pnbport), free(v->plink), free(v->pgbps), free(v->pslot);
+  free(v->ep_node), free(v->ep_sw), free(v->ep_slot), free(v->ep_lid);
+  free(v->ep_lmc), free(v->ep_gbps), free(v->sw_nep), free(v->dsw);
+  free(v->sw_d), free(v->dist), free(v->nmin), free(v->lids);
+  free(v->sw_mixed), free(v->pnb16);
+  memset(v, 0, sizeof *v);
+}
+
+/**
+ * fl_view_peer() — the node at the other end of port @p's first cable.
+ * Takes the host table @api, fabric @f and a port id @p; on success stores
+ * the cable in *@link and the far port in *@peer_port and returns the far
+ * node. Returns FL_NONE (outputs untouched) when @p is not cabled or its
+ * cable loops back to @p. O(1).
+ */
+static inline fl_id fl_view_peer(const fl_host_api *api, const fl_fabric *f,
+                                 fl_id p, fl_id *link, fl_id *peer_port) {
+  if (api->port_link_count(f, p) == 0)
+    return FL_NONE;
+  fl_id l = api->port_link(f, p, 0);
+  fl_id q = l == FL_NONE ? FL_NONE : api->link_other(f, l, p);
+  if (q == FL_NONE || q == p)
+    return FL_NONE;
+  *link = l;
+  *peer_port = q;
+  return api->port_node(f, q);
+}
+
+/**
+ * fl_view_tier_dir() — the direction of a cable from a switch of tier
+ * @from to a switch of tier @to (api->node_tier values): 1 up (@to is
+ * higher), -1 down, 0 when the tiers are equal or either is
+ * FL_TIER_UNKNOWN. A switch's uplink group is its cables to switches with
+ * fl_view_tier_dir() == 1. O(1), pure.
+ */
+static inline int fl_view_tier_dir(uint32_t from, uint32_t to) {
+  if (from == FL_TIER_UNKNOWN || to == FL_TIER_UNKNOWN || from == to)
+    return 0;
+  return to > from ? 1 : -1;
+}
+
+/**
+ * fl_view_is_sharp_an() — 1 when node @n is a CA that is a SHARP
+ * Aggregation Node (device id 0xcf09, or a node description containing
+ * "Aggregation Node"): a function inside a switch on its internal port,
+ * not a host NIC; 0 otherwise (switches and routers too). O(description).
+ */
+static inline int fl_view_is_sharp_an(const fl_host_api *api,
+                                      const fl_fabric *f, fl_id n) {
+  return api->node_kind(f, n) == FL_NODE_CA &&
+         (api->node_devid(f, n) == 0xcf09 ||
+          strstr(api->node_desc(f, n), "Aggregation Node") != NULL);
+}
+
+/**
+ * fl_view_port_switch() — the switch that port @p's first cable lands on.
+ * Returns the switch node and stores the cable in *@link and the switch's
+ * port in *@sw_port; returns FL_NONE (outputs untouched) when @p is not
+ * cabled or its cable ends on something other than a switch. O(1).
+ */
+static inline fl_id fl_view_port_switch(const fl_host_api *api,
+                                        const fl_fabric *f, fl_id p,
+                                        fl_id *link, fl_id *sw_port) {
+  fl_id l = FL_NONE, q = FL_NONE;
+  fl_id s = fl_view_peer(api, f, p, &l, &q);
+  if (s == FL_NONE || api->node_kind(f, s) != FL_NODE_SWITCH)
+    return FL_NONE;
+  *link = l;
+  *sw_port = q;
+  return s;
+}
+
+/**
+ * fl_view_ca_switch() — host -> NIC -> leaf: the switch a CA node @n (one
+ * NIC, e.g. "dgx-001 mlx5_3"; its host is api->node_system) is cabled to,
+ * through its lowest-numbered port whose first cable lands on a switch.
+ * Returns the switch node and stores the NIC's port number in *@port and
+ * the switch's port number in *@sw_port; FL_NONE (outputs untouched) when
+ * no port of @n reaches a switch. O(ports of @n).
+ */
+static inline fl_id fl_view_ca_switch(const fl_host_api *api,
+                                      const fl_fabric *f, fl_id n,
+                                      uint32_t *port, uint32_t *sw_port) {
+  fl_id first = api->node_first_port(f, n);
+  uint32_t np = first == FL_NONE ? 0 : api->node_port_count(f, n);
+  for (uint32_t k = 0; k < np; k++) {
+    fl_id l = FL_NONE, q = FL_NONE;
+    fl_id s = fl_view_port_switch(api, f, first + k, &l, &q);
+    if (s == FL_NONE)
+      continue;
+    *port = api->port_num(f, first + k);
+    *sw_port = api->port_num(f, q);
+    return s;
+  }
+  return FL_NONE;
+}
+
+/**
+ * fl_view_build() — build the view of fabric @f through @api (no minimal
+ * next hops yet: fl_view_minimal() adds them). @v is overwritten (not
+ * freed first). Returns 0, or -1 when out of memory; either way the caller
+ * frees @v with fl_view_free(). Time O(nodes + ports + links + 49,151)
+ * (a LID bitmap); memory about 1 KB per switch (the pslot table) plus
+ * about 40 bytes per slot and per endpoint. Calls the host, so it must run
+ * on the thread that runs check().
+ */
+static inline int fl_view_build(fl_view *v, const fl_host_api *api,
+                                const fl_fabric *f) {
+  memset(v, 0, sizeof *v);
+  v->api = api;
+  v->f = f;
+  v->nn = api->node_count(f);
+  v->node_sw = (uint32_t *)malloc((size_t)v->nn * sizeof *v->node_sw + 1);
+  if (!v->node_sw)
+    return -1;
+  uint32_t ns = 0, slots = 0, ne = 0;
+  for (fl_id n = 0; n < v->nn; n++) {
+    v->node_sw[n] = FL_VIEW_NONE;
+    if (api->node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    v->node_sw[n] = ns++;
+    fl_id first = api->node_first_port(f, n);
+    for (uint32_t k = 0; k < api->node_port_count(f, n); k++)
+      if (api->port_link_count(f, first + k))
+        slots++;
+  }
+  v->ns = ns;
+  size_t S = ns ? ns : 1, P = slots ? slots : 1;
+  v->sw_node = (fl_id *)malloc(S * sizeof *v->sw_node);
+  v->tier = (uint32_t *)malloc(S * sizeof *v->tier);
+  v->poff = (uint32_t *)calloc(S + 1, sizeof *v->poff);
+  v->psw_end = (uint32_t *)calloc(S, sizeof *v->psw_end);
+  v->pnb = (uint32_t *)malloc(P * sizeof *v->pnb);
+  v->pnode = (fl_id *)malloc(P * sizeof *v->pnode);
+  v->pnum = (uint16_t *)malloc(P * sizeof *v->pnum);
+  v->pnbport = (uint16_t *)malloc(P * sizeof *v->pnbport);
+  v->plink = (fl_id *)malloc(P * sizeof *v->plink);
+  v->pgbps = (double *)malloc(P * sizeof *v->pgbps);
+  v->pslot = (uint32_t *)malloc(S * 256 * sizeof *v->pslot);
+  v->sw_nep = (uint32_t *)calloc(S, sizeof *v->sw_nep);
+  v->sw_d = (uint32_t *)malloc(S * sizeof *v->sw_d);
+  if (!v->sw_node || !v->tier || !v->poff || !v->psw_end || !v->pnb ||
+      !v->pnode || !v->pnum || !v->pnbport || !v->plink || !v->pgbps ||
+      !v->pslot || !v->sw_nep || !v->sw_d)
+    return -1;
+  memset(v->pslot, 0xff, S * 256 * sizeof *v->pslot);
+  uint32_t at = 0;
+  for (fl_id n = 0; n < v->nn; n++) {
+    uint32_t s = v->node_sw[n];
+    if (s == FL_VIEW_NONE)
+      continue;
+    v->sw_node[s] = n;
+    v->tier[s] = api->node_tier(f, n);
+    v->poff[s] = at;
+    fl_id first = api->node_first_port(f, n);
+    uint32_t np = api->node_port_count(f, n);
+    for (int pass = 0; pass < 2; pass++) {
+      for (uint32_t k = 0; k < np; k++) {
+        fl_id p = first + k, l = FL_NONE, q = FL_NONE;
+        fl_id m = fl_view_peer(api, f, p, &l, &q);
+        if (m == FL_NONE)
+          continue;
+        int is_sw = api->node_kind(f, m) == FL_NODE_SWITCH;
+        if (is_sw != (pass == 0))
+          continue;
+        uint32_t num = api->port_num(f, p);
+        v->pnb[at] = is_sw ? v->node_sw[m] : FL_VIEW_NONE;
+        v->pnode[at] = m;
+        v->pnum[at] = (uint16_t)num;
+        v->pnbport[at] = (uint16_t)api->port_num(f, q);
+        v->plink[at] = l;
+        v->pgbps[at] = api->link_gbps(f, l);
+        if (num < 256)
+          v->pslot[(size_t)s * 256 + num] = at;
+        if (!is_sw && api->node_kind(f, m) == FL_NODE_CA)
+          ne++;
+        at++;
+      }
+      if (pass == 0)
+        v->psw_end[s] = at;
+    }
+  }
+  v->poff[ns] = at;
+  v->ne = ne;
+  /* BFS working set: 2 bytes per switch-facing slot, and speeds looked at
+   * only where a switch's links differ (memory traffic, not compute, is
+   * what a 2,048 x 262,144-slot BFS sweep costs) */
+  v->sw_mixed = (uint8_t *)calloc(S, 1);
+  if (!v->sw_mixed)
+    return -1;
+  for (uint32_t s = 0; s < ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (v->pgbps[i] != v->pgbps[v->poff[s]])
+        v->sw_mixed[s] = 1;
+  if (ns < 0xffffu) {
+    v->pnb16 = (uint16_t *)malloc(P * sizeof *v->pnb16);
+    if (!v->pnb16)
+      return -1;
+    for (uint32_t i = 0; i < at; i++)
+      v->pnb16[i] = (uint16_t)(v->pnb[i] == FL_VIEW_NONE ? 0xffffu : v->pnb[i]);
+  }
+  size_t E = ne ? ne : 1;
+  v->ep_node = (fl_id *)malloc(E * sizeof *v->ep_node);
+  v->ep_sw = (uint32_t *)malloc(E * sizeof *v->ep_sw);
+  v->ep_slot = (uint32_t *)malloc(E * sizeof *v->ep_slot);
+  v->ep_lid = (uint32_t *)malloc(E * sizeof *v->ep_lid);
+  v->ep_lmc = (uint32_t *)malloc(E * sizeof *v->ep_lmc);
+  v->ep_gbps = (double *)malloc(E * sizeof *v->ep_gbps);
+  v->dsw = (uint32_t *)malloc(S * sizeof *v->dsw);
+  if (!v->ep_node || !v->ep_sw || !v->ep_slot || !v->ep_lid || !v->ep_lmc ||
+      !v->ep_gbps || !v->dsw)
+    return -1;
+  uint32_t e = 0;
+  for (uint32_t s = 0; s < ns; s++)
+    for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++) {
+      fl_id m = v->pnode[i];
+      if (api->node_kind(f, m) != FL_NODE_CA)
+        continue;
+      fl_id cp = api->find_port(f, m, v->pnbport[i]);
+      v->ep_node[e] = m;
+      v->ep_sw[e] = s;
+      v->ep_slot[e] = i;
+      v->ep_lid[e] = cp == FL_NONE ? 0 : api->port_lid(f, cp);
+      v->ep_lmc[e] = cp == FL_NONE ? 0 : api->port_lmc(f, cp);
+      v->ep_gbps[e] = v->pgbps[i];
+      v->sw_nep[s]++;
+      e++;
+    }
+  /* every endpoint LID, ascending (LFT scans then stream each row) */
+  size_t nl = 0;
+  for (uint32_t k = 0; k < ne; k++)
+    nl += v->ep_lid[k] ? 1u << (v->ep_lmc[k] & 7) : 0;
+  v->lids = (uint32_t *)malloc((nl ? nl : 1) * sizeof *v->lids);
+  uint8_t *seen = (uint8_t *)calloc(FL_MAX_UCAST_LID + 1, 1);
+  if (!v->lids || !seen) {
+    free(seen);
+    return -1;
+  }
+  for (uint32_t k = 0; k < ne; k++)
+    for (uint32_t l = v->ep_lid[k];
+         l && l < v->ep_lid[k] + (1u << (v->ep_lmc[k] & 7)) &&
+         l <= FL_MAX_UCAST_LID;
+         l++)
+      seen[l] = 1;
+  v->nlids = 0;
+  for (uint32_t l = 1; l <= FL_MAX_UCAST_LID; l++)
+    if (seen[l])
+      v->lids[v->nlids++] = l;
+  free(seen);
+  v->nd = 0;
+  for (uint32_t s = 0; s < ns; s++) {
+    v->sw_d[s] = FL_VIEW_NONE;
+    if (v->sw_nep[s]) {
+      v->sw_d[s] = v->nd;
+      v->dsw[v->nd++] = s;
+    }
+  }
+  return 0;
+}
+
+/* Internal: one worker of fl_view_minimal(), BFS toward destination
+ * switches d0, d0 + step, ... (writes only those rows; no host calls). */
+typedef struct fl_view_job {
+  fl_view *v;
+  uint32_t d0, step;
+  int rc;
+} fl_view_job;
+
+static inline void *fl_view_minimal_worker(void *arg) {
+  fl_view_job *j = (fl_view_job *)arg;
+  fl_view *v = j->v;
+  uint32_t *queue = (uint32_t *)malloc(((size_t)v->ns + 1) * sizeof *queue);
+  float *gmin = (float *)malloc(((size_t)v->ns + 1) * sizeof *gmin);
+  float *gmax = (float *)malloc(((size_t)v->ns + 1) * sizeof *gmax);
+  if (!queue || !gmin || !gmax) {
+    free(queue), free(gmin), free(gmax);
+    j->rc = -1;
+    return NULL;
+  }
+  for (uint32_t d = j->d0; d < v->nd; d += j->step) {
+    uint8_t *dist = v->dist + (size_t)d * v->ns;
+    uint16_t *nm = v->nmin + (size_t)d * v->ns;
+    memset(dist, FL_VIEW_FAR, v->ns);
+    memset(nm, 0, (size_t)v->ns * sizeof *nm);
+    uint32_t t = v->dsw[d], head = 0, tail = 0;
+    dist[t] = 0;
+    queue[tail++] = t;
+    while (head < tail) {
+      uint32_t u = queue[head++];
+      uint32_t du = dist[u];
+      if (du + 1 >= FL_VIEW_FAR)
+        continue;
+      uint8_t dn = (uint8_t)(du + 1);
+      uint32_t i0 = v->poff[u], i1 = v->psw_end[u];
+      if (v->pnb16 && !v->sw_mixed[u]) {
+        /* one speed at u: only counts (the flag needs min/max per w) */
+        float g = (float)v->pgbps[i0];
+        for (uint32_t i = i0; i < i1; i++) {
+          uint32_t w = v->pnb16[i];
+          if (dist[w] == FL_VIEW_FAR) {
+            dist[w] = dn;
+            queue[tail++] = w;
+            nm[w] = 1;
+            gmin[w] = gmax[w] = g;
+          } else if (dist[w] == dn) {
+            nm[w]++;
+            if (g < gmin[w])
+              gmin[w] = g;
+            if (g > gmax[w])
+              gmax[w] = g;
+          }
+        }
+        continue;
+      }
+      for (uint32_t i = i0; i < i1; i++) {
+        uint32_t w = v->pnb[i];
+        float g = (float)v->pgbps[i];
+        if (dist[w] == FL_VIEW_FAR) {
+          dist[w] = dn;
+          queue[tail++] = w;
+          nm[w] = 1;
+          gmin[w] = gmax[w] = g;
+        } else if (dist[w] == dn) {
+          if ((nm[w] & FL_VIEW_NMASK) < FL_VIEW_NMASK)
+            nm[w]++;
+          if (g < gmin[w])
+            gmin[w] = g;
+          if (g > gmax[w])
+            gmax[w] = g;
+        }
+      }
+    }
+    for (uint32_t k = 1; k < tail; k++) {
+      uint32_t w = queue[k];
+      if (gmax[w] > gmin[w])
+        nm[w] |= FL_VIEW_MIXED;
+    }
+  }
+  free(queue), free(gmin), free(gmax);
+  j->rc = 0;
+  return NULL;
+}
+
+/** Most worker threads fl_view_minimal() starts (itself included). */
+#define FL_VIEW_THREADS 8
+/**
+ * fl_view_minimal() — fill v->dist and v->nmin of a built view: per
+ * destination switch d and switch s, the hop count dist[d*ns+s] and the
+ * number of minimal next hops |M(s, d)| (switch-facing slots of s whose
+ * neighbour is one hop closer), with FL_VIEW_MIXED set when those links
+ * differ in speed. One BFS per destination switch: time O(nd x switch
+ * slots), memory 3 bytes x nd x ns. Split over up to min(online CPUs,
+ * FL_VIEW_THREADS) threads when the matrix has 10^6 cells or more (rows
+ * are independent; the result does not depend on the thread count; no
+ * host calls). Returns 0, or -1 when out of memory (free @v with
+ * fl_view_free()). Call once per view.
+ */
+static inline int fl_view_minimal(fl_view *v) {
+  size_t cells = (size_t)v->nd * v->ns;
+  v->dist = (uint8_t *)malloc(cells ? cells : 1);
+  v->nmin = (uint16_t *)malloc((cells ? cells : 1) * sizeof *v->nmin);
+  if (!v->dist || !v->nmin)
+    return -1;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  uint32_t nt = cpus < 1                 ? 1
+                : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
+                                         : (uint32_t)cpus;
+  if (cells < 1000000)
+    nt = 1; /* not worth a thread */
+  fl_view_job jobs[FL_VIEW_THREADS];
+  pthread_t th[FL_VIEW_THREADS];
+  uint32_t started = 0;
+  for (uint32_t k = 0; k < nt; k++) {
+    jobs[k].v = v, jobs[k].d0 = k, jobs[k].step = nt, jobs[k].rc = -1;
+    if (k > 0 &&
+        pthread_create(&th[k], NULL, fl_view_minimal_worker, &jobs[k]) == 0)
+      started |= 1u << k;
+  }
+  fl_view_minimal_worker(&jobs[0]);
+  int rc = jobs[0].rc;
+  for (uint32_t k = 1; k < nt; k++) {
+    if (started & (1u << k))
+      pthread_join(th[k], NULL);
+    else
+      fl_view_minimal_worker(&jobs[k]); /* could not start: do it here */
+    if (jobs[k].rc != 0)
+      rc = -1;
+  }
+  return rc;
+}
+
+/**
+ * fl_view_dir() — tier relation of slot @i of switch @s (a switch index and
+ * one of its slots): 1 an up-link (neighbour switch of a higher tier), -1 a
+ * down-link (lower tier, or a CA/router), 0 same tier or a tier unknown.
+ * An uplink group of s is its slots with fl_view_dir() == 1. O(1).
+ */
+static inline int fl_view_dir(const fl_view *v, uint32_t s, uint32_t i) {
+  uint32_t w = v->pnb[i];
+  if (w == FL_VIEW_NONE)
+    return -1;
+  return fl_view_tier_dir(v->tier[s], v->tier[w]);
+}
+
+/**
+ * fl_view_rand() — splitmix64, a small deterministic PRNG whose state the
+ * caller keeps in *@state (seed it with any value). Returns the next 64
+ * random bits. Re-entrant (no hidden state).
+ */
+static inline uint64_t fl_view_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+#endif
