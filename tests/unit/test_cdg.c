@@ -262,6 +262,48 @@ static void test_sl2vl_in_out_direction(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* A dateline: sw0 maps its transit turn (in 3 -> out 2) to VL 6 and its
+ * injection turn (in 1 -> out 2) to VL 5; every other turn anywhere is on
+ * VL 5. Traffic to CA 2 is walked first from CA 0 (sw0 left on VL 5), then
+ * from CA 3 through sw0 again, now leaving on VL 6: a walk that stopped at
+ * the first switch already walked for (destination, SL) would never record
+ * sw0:2@6 -> sw1:2@5 and would miss the one real cycle
+ * sw0:2@6 -> sw1:2@5 -> sw2:2@5 -> sw3:2@5. */
+static void test_vl_dateline_second_arrival(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t v5[16], v6[16];
+  memset(v5, 5, sizeof v5);
+  memset(v6, 6, sizeof v6);
+  for (uint32_t i = 0; i < N_RING; i++)
+    for (uint32_t in = 0; in <= 3; in++)
+      for (uint32_t out = 1; out <= 3; out++)
+        if (in != out)
+          fl_b_sl2vl(r.f, r.sw[i], in, out,
+                     i == 0 && in == 3 && out == 2 ? v6 : v5);
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->vl_aware, 1);
+  assert_int_equal(rep->missing_sl2vl, 0);
+  assert_int_equal(rep->fwd_loop_count, 0);
+  assert_int_equal(rep->n_loops, 1);
+  const fl_cdg_loop *lp = &rep->loops[0];
+  assert_int_equal(lp->n_hops, N_RING);
+  assert_int_equal(lp->scc_channels, N_RING);
+  static const uint32_t vl[N_RING] = {6, 5, 5, 5};
+  for (uint32_t k = 0; k < N_RING; k++) {
+    assert_int_equal(lp->hops[k].from_node, r.sw[k]);
+    assert_int_equal(lp->hops[k].from_port, 2);
+    assert_int_equal(lp->hops[k].to_node, r.sw[(k + 1) % N_RING]);
+    assert_int_equal(lp->hops[k].to_port, 3);
+    assert_int_equal(lp->hops[k].vl, vl[k]);
+  }
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
 static void test_forwarding_loop_and_unrouted(void **state) {
   (void)state;
   ring r;
@@ -382,6 +424,7 @@ int main(void) {
       cmocka_unit_test(test_vl_layers_break_loop),
       cmocka_unit_test(test_vl_aware_loop_has_vls),
       cmocka_unit_test(test_sl2vl_in_out_direction),
+      cmocka_unit_test(test_vl_dateline_second_arrival),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),
