@@ -7,7 +7,9 @@
  *
  * One InfiniBand subnet has 49,151 unicast LIDs (IBA 4.1.3), so at K=64 only
  * the first 44,031 CAs get a LID (switches take 5,120): those are the
- * destinations. Usage: cdg_scale [K] [threads]. Prints wall times and the
+ * destinations. Usage: cdg_scale [K] [threads] [vl], vl 0 (default: no
+ * SL2VL, VL-blind), 1 (every turn on VL 0: VL-aware) or 2 (VL = in port & 1:
+ * VL-aware, each switch left on two VLs). Prints wall times and the
  * verdict; peak RSS via /usr/bin/time -v.
  */
 #include <stdio.h>
@@ -31,7 +33,8 @@ int main(int argc, char **argv) {
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
   uint32_t threads = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
   double t0 = now();
-  fl_fabric *f = make(k, 0);
+  int vl = argc > 3 ? atoi(argv[3]) : 0;
+  fl_fabric *f = make_vl(k, 0, vl);
   double t1 = now();
   fl_cdg_options o;
   memset(&o, 0, sizeof o);
@@ -49,13 +52,12 @@ int main(int argc, char **argv) {
          fl_fabric_lft_count(f), fl_fabric_max_lid(f));
   printf("setup (gen + routing) %.2f s; cdg analysis %.3f s\n", t1 - t0,
          t2 - t1);
-  printf(
-      "destinations %u, sources %u, channels %u, dependencies %llu, loops %u, "
-      "valleys %llu, unrouted pairs %llu\n",
-      r->destinations, r->sources, r->channels,
-      (unsigned long long)r->dependencies, r->n_loops,
-      (unsigned long long)r->valley_count,
-      (unsigned long long)r->unrouted_pairs);
+  printf("vl-aware %u, destinations %u, sources %u, channels %u, dependencies "
+         "%llu, loops %u, valleys %llu, unrouted pairs %llu\n",
+         r->vl_aware, r->destinations, r->sources, r->channels,
+         (unsigned long long)r->dependencies, r->n_loops,
+         (unsigned long long)r->valley_count,
+         (unsigned long long)r->unrouted_pairs);
   fl_cdg_free(r);
   fl_fabric_free(f);
   return 0;
