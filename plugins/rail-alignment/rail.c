@@ -169,8 +169,8 @@ typedef struct analysis {
   uint32_t *host_off, *host_idx; /* NICs by host (CSR) */
   uint32_t *leaf_off, *leaf_idx; /* NICs by leaf, in port order (CSR) */
   int inferred_any;
-  int applicable;     /* the fabric is rail-optimised (see rail_applicable) */
-  const char *scheme; /* device naming scheme in device mode */
+  int applicable;  /* the fabric is rail-optimised (see rail_applicable) */
+  char scheme[32]; /* device naming scheme in device mode, or "" */
 } analysis;
 
 typedef struct rail_state {
@@ -417,9 +417,10 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
  * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
 static void check_schemes(const fl_host_api *api, const fl_fabric *f,
                           analysis *a) {
-  static char best[32];
+  char *best = a->scheme; /* owned by the analysis: no state in the plugin */
   char sch[32];
   uint32_t best_n = 0;
+  best[0] = '\0';
   for (uint32_t i = 0; i < a->n_nics; i++) {
     if (a->nics[i].unresolved ||
         api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
@@ -435,12 +436,11 @@ static void check_schemes(const fl_host_api *api, const fl_fabric *f,
     }
     if (c > best_n) {
       best_n = c;
-      snprintf(best, sizeof best, "%s", sch);
+      snprintf(best, sizeof a->scheme, "%s", sch);
     }
     if (best_n * 2 > a->n_nics)
       break;
   }
-  a->scheme = best;
   for (uint32_t i = 0; i < a->n_nics; i++) {
     if (a->nics[i].unresolved ||
         api->attr(f, FL_ENT_NODE, a->nics[i].node, "rail"))
@@ -1244,7 +1244,7 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
       }
     jb_arr_close(&ev);
     jb_key_int(&ev, "count", total);
-    if (a->scheme && *a->scheme)
+    if (*a->scheme)
       jb_key_str(&ev, "naming_of_other_nics", a->scheme);
     jb_obj_close(&ev);
     const nic *first = NULL;
