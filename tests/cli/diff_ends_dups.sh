@@ -10,6 +10,9 @@
 # 2. A design listing one cable twice: the later listing is the duplicate.
 #    An as-built listing an unplanned cable twice: one diff.unexpected and
 #    one diff.duplicate (the later listing), never two unexpected cables.
+# 3. A planned cable both of whose ends land elsewhere, each on a free port:
+#    the two moves score alike; the first (from the cable's A end) is the
+#    one proposed, the other cable is unexpected (mutant diff-misc-score).
 . "$(dirname "$0")/lib.bash"
 
 # ---- 1. two ends that disagree ---------------------------------------------
@@ -71,4 +74,26 @@ where() { jget "$TMP/out" "=' '.join(sorted('%s:%s:%s' % (f['rule'], f['location
 expect_eq "$(where)" \
   "diff.duplicate:dupb.xml:7 diff.duplicate:dupd.xml:6 diff.unexpected:dupb.xml:6" \
   "duplicates at the later listing"
+
+# ---- 3. misconnected: a tie between two moves ------------------------------
+cat >"$TMP/misd.xml" <<'XML'
+<fabric xmlns="urn:fabriclint:design:1" version="1">
+<node kind="switch" name="s1"/>
+<node kind="switch" name="s2"/>
+<link a="s1" a-port="1" b="s2" b-port="1" width="4x" speed="HDR"/>
+</fabric>
+XML
+cat >"$TMP/misb.xml" <<'XML'
+<fabric xmlns="urn:fabriclint:design:1" version="1">
+<node kind="switch" name="s1"/>
+<node kind="switch" name="s2"/>
+<link a="s1" a-port="1" b="s2" b-port="5" width="4x" speed="HDR"/>
+<link a="s2" a-port="1" b="s1" b-port="6" width="4x" speed="HDR"/>
+</fabric>
+XML
+expect_rc 1 "$FL" diff --format json "$TMP/misd.xml" "$TMP/misb.xml"
+expect_eq "$(where)" "diff.misconnected:misd.xml:4 diff.unexpected:misb.xml:5" "tie findings"
+expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'] == 'diff.misconnected'][0]")" \
+  'cable from "s1" port 1 lands on "s2" port 5; the plan puts it on "s2" port 1: move that end from "s2" port 5 to "s2" port 1' \
+  "tie: the move from the A end"
 finish
