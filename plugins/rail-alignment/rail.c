@@ -705,8 +705,11 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     return NULL;
   }
   a->applicable = rail_applicable(api, f, a);
-  if (!a->applicable) /* nothing to check: report nothing */
+  if (!a->applicable) { /* nothing to check: report nothing */
+    for (uint32_t i = 0; i < a->n_hosts; i++)
+      free(a->hosts[i]); /* free_analysis() only sees n_hosts */
     a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  }
   return a;
 }
 
