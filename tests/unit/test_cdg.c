@@ -304,6 +304,90 @@ static void test_vl_dateline_second_arrival(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* Leaves L0..L3 (tier 1, one CA each), spines S0, S1 (tier 2), cables
+ * L0-S0, L1-S0, L1-S1, L2-S1, L3-S1 and one leaf-leaf cable L1-L2. Toward
+ * h3 (on L3) L0 sends up to S0, S0 down to L1, L1 up to S1: one valley
+ * (S0, L1, S1). Toward h2 (on L2) L1 takes the leaf-leaf cable: S0 -> L1 ->
+ * L2 enters from above and leaves sideways, which is not a valley (its out
+ * neighbour is on the same tier, not higher). Kills dl-valley-tier (VL-blind:
+ * a same-tier out neighbour counted as up) and dl-valley-vl (VL-aware: down
+ * OR up instead of down AND up). */
+enum { VL0, VL1, VL2, VL3, VS0, VS1, V_SW };
+
+static void build_valley(fl_fabric **out, fl_id *sw, uint32_t *dl) {
+  fl_prov pv = {0, 1, 1};
+  fl_fabric *f = fl_fabric_new();
+  static const char *names[V_SW] = {"L0", "L1", "L2", "L3", "S0", "S1"};
+  for (uint32_t i = 0; i < V_SW; i++) {
+    sw[i] = fl_b_node(f, FL_NODE_SWITCH, 0x100 + i, 8, pv);
+    fl_b_node_set_name(f, sw[i], names[i], (size_t)-1);
+    fl_b_port_set_lid(f, fl_b_port(f, sw[i], 0, pv), 20 + i, 0);
+  }
+  for (uint32_t i = 0; i < 4; i++) { /* CA hi on port 1 of Li, LID i + 1 */
+    char name[32];
+    fl_id ca = fl_b_node(f, FL_NODE_CA, 0x200 + i, 1, pv);
+    snprintf(name, sizeof name, "h%u mlx5_0", i);
+    fl_b_node_set_name(f, ca, name, (size_t)-1);
+    fl_id cp = fl_b_port(f, ca, 1, pv);
+    fl_b_port_set_lid(f, cp, i + 1, 0);
+    fl_b_link(f, fl_b_port(f, sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+    dl[i] = i + 1;
+  }
+  /* cables: {switch, port, switch, port} */
+  static const uint32_t cab[6][4] = {{VL0, 2, VS0, 1}, {VL1, 2, VS0, 2},
+                                     {VL1, 3, VS1, 1}, {VL2, 2, VS1, 2},
+                                     {VL3, 2, VS1, 3}, {VL1, 4, VL2, 4}};
+  for (uint32_t k = 0; k < 6; k++)
+    fl_b_link(f, fl_b_port(f, sw[cab[k][0]], cab[k][1], pv),
+              fl_b_port(f, sw[cab[k][2]], cab[k][3], pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  /* LFTs toward h2 and h3 only (other entries stay empty: no route) */
+  uint8_t *r[V_SW];
+  for (uint32_t i = 0; i < V_SW; i++)
+    r[i] = fl_b_lft_row(f, sw[i], 40);
+  static const uint8_t to_h2[V_SW] = {2, 4, 1, 2, 2, 2}; /* LID 3 */
+  static const uint8_t to_h3[V_SW] = {2, 3, 2, 1, 2, 3}; /* LID 4 */
+  for (uint32_t i = 0; i < V_SW; i++) {
+    r[i][3] = to_h2[i];
+    r[i][4] = to_h3[i];
+  }
+  *out = f;
+}
+
+static void test_valleys_exact(void **state) {
+  (void)state;
+  for (int vl = 0; vl < 2; vl++) {
+    fl_fabric *f;
+    fl_id sw[V_SW];
+    uint32_t dl[4];
+    build_valley(&f, sw, dl);
+    if (vl) { /* every turn on VL 0: VL-aware walks, same verdict */
+      uint8_t v0[16] = {0};
+      for (uint32_t i = 0; i < V_SW; i++)
+        for (uint32_t in = 0; in <= 4; in++)
+          for (uint32_t out = 1; out <= 4; out++)
+            if (in != out)
+              fl_b_sl2vl(f, sw[i], in, out, v0);
+    }
+    finalize(f);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VL1]), 1);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VL2]), 1);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VS0]), 2);
+    const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_LFT);
+    assert_int_equal(rep->vl_aware, vl);
+    assert_int_equal(rep->valley_count, 1);
+    assert_int_equal(rep->n_valleys, 1);
+    assert_int_equal(rep->valleys[0].dlid, dl[3]);
+    assert_int_equal(rep->valleys[0].from, sw[VS0]);
+    assert_int_equal(rep->valleys[0].at, sw[VL1]);
+    assert_int_equal(rep->valleys[0].to, sw[VS1]);
+    assert_int_equal(rep->n_loops, 0);
+    fl_cdg_free(rep);
+    fl_fabric_free(f);
+  }
+}
+
 static void test_forwarding_loop_and_unrouted(void **state) {
   (void)state;
   ring r;
@@ -425,6 +509,7 @@ int main(void) {
       cmocka_unit_test(test_vl_aware_loop_has_vls),
       cmocka_unit_test(test_sl2vl_in_out_direction),
       cmocka_unit_test(test_vl_dateline_second_arrival),
+      cmocka_unit_test(test_valleys_exact),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),
