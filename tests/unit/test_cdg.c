@@ -30,8 +30,9 @@ typedef struct ring {
   uint32_t n;
 } ring;
 
-/* Switch i: port 1 -> CA i, port 2 -> switch i+1 port 3 (clockwise). */
-static void build_ring(ring *r, uint32_t n) {
+/* Switch i: port 1 -> CA i (LID @ca_lid0 + i), port 2 -> switch i+1 port 3
+ * (clockwise). */
+static void build_ring_at(ring *r, uint32_t n, uint32_t ca_lid0) {
   fl_prov pv = {0, 1, 1};
   r->n = n;
   r->f = fl_fabric_new();
@@ -45,7 +46,7 @@ static void build_ring(ring *r, uint32_t n) {
     snprintf(name, sizeof name, "host%u mlx5_0", i);
     fl_b_node_set_name(r->f, r->ca[i], name, (size_t)-1);
     fl_id cp = fl_b_port(r->f, r->ca[i], 1, pv);
-    fl_b_port_set_lid(r->f, cp, CA_LID(i), 0);
+    fl_b_port_set_lid(r->f, cp, ca_lid0 + i, 0);
     fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
               FL_LINK_DECLARED, pv);
   }
@@ -53,6 +54,10 @@ static void build_ring(ring *r, uint32_t n) {
     fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 2, pv),
               fl_b_port(r->f, r->sw[(i + 1) % n], 3, pv), 4, FL_SPEED_HDR,
               FL_LINK_DECLARED, pv);
+}
+
+static void build_ring(ring *r, uint32_t n) {
+  build_ring_at(r, n, CA_LID(0));
 }
 
 /* Clockwise LFTs: deliver locally, else port 2. */
@@ -388,6 +393,46 @@ static void test_valleys_exact(void **state) {
   }
 }
 
+/* Witness DLIDs do not depend on the thread count: with every switch a
+ * destination (switch LIDs 20..23, block 0 of 64 LIDs) and the CAs at LIDs
+ * 65..68 (block 1), two workers each see every dependency of the clockwise
+ * loop; the merge keeps the smallest witness, as one thread does. The
+ * dependency sw_k:2 -> sw_k+1:2 is made by traffic to sw_k+2 and sw_k+3,
+ * so its witness is the smaller of their LIDs (kills dl-merge-min). */
+static void test_thread_merge_witness(void **state) {
+  (void)state;
+  ring r;
+  build_ring_at(&r, N_RING, 65);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 70);
+    for (uint32_t j = 0; j < N_RING; j++) {
+      row[65 + j] = j == i ? 1 : 2;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+  finalize(r.f);
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.traffic = FL_CDG_TRAFFIC_ALL;
+    o.threads = threads;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+    assert_int_equal(rep->destinations, 2 * N_RING);
+    assert_int_equal(rep->n_loops, 1);
+    const fl_cdg_loop *lp = &rep->loops[0];
+    assert_int_equal(lp->n_hops, N_RING);
+    for (uint32_t k = 0; k < N_RING; k++) {
+      uint32_t a = SW_LID((k + 2) % N_RING), b = SW_LID((k + 3) % N_RING);
+      assert_int_equal(lp->hops[k].from_node, r.sw[k]);
+      assert_int_equal(lp->hops[k].dlid, a < b ? a : b);
+    }
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(r.f);
+}
+
 static void test_forwarding_loop_and_unrouted(void **state) {
   (void)state;
   ring r;
@@ -510,6 +555,7 @@ int main(void) {
       cmocka_unit_test(test_sl2vl_in_out_direction),
       cmocka_unit_test(test_vl_dateline_second_arrival),
       cmocka_unit_test(test_valleys_exact),
+      cmocka_unit_test(test_thread_merge_witness),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),
