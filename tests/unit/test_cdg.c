@@ -433,6 +433,68 @@ static void test_thread_merge_witness(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* Reference minimal routing turns only toward a neighbour one hop closer.
+ * R-A, A-B, A-C, B-C, B-D with CAs on R, A, B, D (C has none, so it is no
+ * destination): the minimal turns are A: B->R, R->B and B: A->D, D->A, 4 in
+ * all, no loop. Turning also toward an equally distant neighbour would add
+ * B: D->C (toward R) and A: R->C (toward D), 6 (kills dl-minimal-hop). */
+static void test_minimal_turns_exact(void **state) {
+  (void)state;
+  enum { R, A, B, C, D, N };
+  static const uint32_t cab[5][2] = {{R, A}, {A, B}, {A, C}, {B, C}, {B, D}};
+  fl_prov pv = {0, 1, 1};
+  fl_fabric *f = fl_fabric_new();
+  fl_id sw[N];
+  uint32_t next_port[N];
+  for (uint32_t i = 0; i < N; i++) {
+    sw[i] = fl_b_node(f, FL_NODE_SWITCH, 0x100 + i, 8, pv);
+    fl_b_port_set_lid(f, fl_b_port(f, sw[i], 0, pv), 20 + i, 0);
+    next_port[i] = 2;
+    if (i == C)
+      continue;
+    fl_id ca = fl_b_node(f, FL_NODE_CA, 0x200 + i, 1, pv);
+    fl_id cp = fl_b_port(f, ca, 1, pv);
+    fl_b_port_set_lid(f, cp, i + 1, 0);
+    fl_b_link(f, fl_b_port(f, sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  for (uint32_t k = 0; k < 5; k++) {
+    uint32_t a = cab[k][0], b = cab[k][1];
+    fl_b_link(f, fl_b_port(f, sw[a], next_port[a]++, pv),
+              fl_b_port(f, sw[b], next_port[b]++, pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  finalize(f);
+  const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_MINIMAL);
+  assert_int_equal(rep->destinations, 4);
+  assert_int_equal(rep->dependencies, 4);
+  assert_int_equal(rep->n_loops, 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(f);
+}
+
+/* An LFT entry 0 ("deliver here") at a switch that is not the destination
+ * sends the packet to the wrong node, not out of a dead port (kills
+ * dl-reason): on the clockwise ring, sw1 delivers CA 3's LID to itself. */
+static void test_unrouted_deliver_here(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  fl_b_lft_row(r.f, r.sw[1], 40)[CA_LID(3)] = 0;
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->n_unrouted, 1);
+  assert_int_equal(rep->unrouted[0].dlid, CA_LID(3));
+  assert_int_equal(rep->unrouted[0].example_switch, r.sw[1]);
+  assert_int_equal(rep->unrouted[0].example_port, 0);
+  assert_int_equal(rep->unrouted[0].reason, FL_CDG_WRONG_NODE);
+  assert_int_equal(rep->unrouted[0].on_traffic_path, 1);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
 static void test_forwarding_loop_and_unrouted(void **state) {
   (void)state;
   ring r;
@@ -556,6 +618,8 @@ int main(void) {
       cmocka_unit_test(test_vl_dateline_second_arrival),
       cmocka_unit_test(test_valleys_exact),
       cmocka_unit_test(test_thread_merge_witness),
+      cmocka_unit_test(test_minimal_turns_exact),
+      cmocka_unit_test(test_unrouted_deliver_here),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),
