@@ -416,17 +416,31 @@ static uint16_t *reach(worker *w, uint32_t s, uint32_t dlid, uint32_t sl) {
 }
 
 /* Whether switch @s was already expanded for @dlid on (@sl, @vout), marking
- * it expanded when not. VL-blind mode keys on the switch alone. */
-static int expanded(worker *w, uint32_t s, uint32_t dlid, uint32_t sl,
-                    uint32_t vout) {
-  int had = w->stamp[s] == dlid && (w->slmask[s] & (1u << sl));
-  uint16_t *vls = reach(w, s, dlid, sl);
-  if (!vls)
-    return had;
+ * it expanded when not. VL-blind mode keys on the switch alone (the
+ * stamp/slmask test of the hot path, nothing more). */
+static inline int expanded(worker *w, uint32_t s, uint32_t dlid, uint32_t sl,
+                           uint32_t vout) {
+  uint16_t bit = (uint16_t)(1u << sl);
+  int seen_sl = w->stamp[s] == dlid && (w->slmask[s] & bit);
+  if (!seen_sl) {
+    if (w->stamp[s] != dlid) {
+      w->stamp[s] = dlid;
+      w->slmask[s] = 0;
+    }
+    w->slmask[s] |= bit;
+  }
+  if (!w->vlmask)
+    return seen_sl;
+  uint16_t *vls = &w->vlmask[(size_t)s * 16 + sl];
   uint16_t vb = (uint16_t)(1u << (vout & 15));
-  had = (*vls & vb) != 0;
+  if (!seen_sl) {
+    *vls = vb;
+    return 0;
+  }
+  if (*vls & vb)
+    return 1;
   *vls |= vb;
-  return had;
+  return 0;
 }
 
 /* One walk from source @x toward destination @d with service level @sl. */
@@ -453,13 +467,16 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
     uint32_t vout = g->vl ? hop_vl(w, r, in, out, sl) : 0;
     if (have_prev && add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
       return FL_ENOMEM;
-    if (w->walkid[s] == w->cur_walk) { /* LFTs send it round for ever */
+    int seen = expanded(w, s, d->dlid, sl, vout);
+    /* walked in this walk: the LFTs send it round for ever (blind mode: only
+     * a switch already expanded can be, so new switches skip the load) */
+    if ((seen || g->vl) && w->walkid[s] == w->cur_walk) {
       if (*fwd_seen)
         return FL_OK;
       *fwd_seen = 1;
       return record_fwd_loop(w, d, len, s);
     }
-    if (expanded(w, s, d->dlid, sl, vout))
+    if (seen)
       return FL_OK; /* joined a part of the tree already walked */
     w->walkid[s] = w->cur_walk;
     w->path[len++] = s;
