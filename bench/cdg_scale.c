@@ -7,10 +7,12 @@
  *
  * One InfiniBand subnet has 49,151 unicast LIDs (IBA 4.1.3), so at K=64 only
  * the first 44,031 CAs get a LID (switches take 5,120): those are the
- * destinations. Usage: cdg_scale [K] [threads] [minhop|updn|ftree]. With
- * an engine name the LFTs are ignored and that engine is modelled (design
- * mode, fl_cdg_options.engine). Prints wall times and the verdict; peak
- * RSS via /usr/bin/time -v.
+ * destinations. Usage: cdg_scale [K] [threads] [MODE]. MODE is a VL mode
+ * for the loaded LFTs: 0 (default: no SL2VL, VL-blind), 1 (every turn on
+ * VL 0: VL-aware) or 2 (VL = in port & 1: VL-aware, each switch left on two
+ * VLs); or an engine name (minhop, updn, ftree): the LFTs are ignored and
+ * that engine is modelled (design mode, fl_cdg_options.engine). Prints
+ * wall times and the verdict; peak RSS via /usr/bin/time -v.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +35,23 @@ int main(int argc, char **argv) {
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
   uint32_t threads = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
   double t0 = now();
-  fl_fabric *f = make(k, 0);
+  /* a digit: the VL mode of the LFTs; a word: a modelled engine */
+  int engine_mode = argc > 3 && !(argv[3][0] >= '0' && argv[3][0] <= '9');
+  int vl = argc > 3 && !engine_mode ? atoi(argv[3]) : 0;
+  fl_fabric *f = make_vl(k, 0, vl);
   double t1 = now();
   fl_cdg_options o;
   memset(&o, 0, sizeof o);
   o.struct_size = sizeof o;
   o.threads = threads;
   static const char *const ENGINE[] = {"minhop", "updn", "ftree"};
-  for (uint32_t e = 0; argc > 3 && e < 3; e++)
+  for (uint32_t e = 0; engine_mode && e < 3; e++)
     if (strcmp(argv[3], ENGINE[e]) == 0) {
       o.routing = FL_CDG_ROUTING_MINIMAL;
       o.engine = e;
     }
-  if (argc > 3 && o.routing != FL_CDG_ROUTING_MINIMAL) {
-    fprintf(stderr, "cdg_scale: engine is minhop, updn or ftree\n");
+  if (engine_mode && o.routing != FL_CDG_ROUTING_MINIMAL) {
+    fprintf(stderr, "cdg_scale: MODE is 0, 1, 2, minhop, updn or ftree\n");
     return 2;
   }
   const fl_cdg_report *r = NULL;
@@ -61,13 +66,12 @@ int main(int argc, char **argv) {
          fl_fabric_lft_count(f), fl_fabric_max_lid(f));
   printf("setup (gen + routing) %.2f s; cdg analysis %.3f s\n", t1 - t0,
          t2 - t1);
-  printf(
-      "destinations %u, sources %u, channels %u, dependencies %llu, loops %u, "
-      "valleys %llu, unrouted pairs %llu\n",
-      r->destinations, r->sources, r->channels,
-      (unsigned long long)r->dependencies, r->n_loops,
-      (unsigned long long)r->valley_count,
-      (unsigned long long)r->unrouted_pairs);
+  printf("vl-aware %u, destinations %u, sources %u, channels %u, dependencies "
+         "%llu, loops %u, valleys %llu, unrouted pairs %llu\n",
+         r->vl_aware, r->destinations, r->sources, r->channels,
+         (unsigned long long)r->dependencies, r->n_loops,
+         (unsigned long long)r->valley_count,
+         (unsigned long long)r->unrouted_pairs);
   fl_cdg_free(r);
   fl_fabric_free(f);
   return 0;

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   fl_error_clear(&err);
 
   double t0 = now();
-  fl_fabric *f = make(kb, 1);
+  fl_fabric *f = make_vl(kb, 1, 0);
   printf("radix %u: %u switches, %u CAs, %u links, %u LFTs, max LID %u "
          "(setup %.2f s)\n",
          kb, fl_fabric_count_kind(f, FL_NODE_SWITCH),
@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
   fl_fabric_free(f);
 
   t0 = now();
-  f = make(ke, 0);
+  f = make_vl(ke, 0, 0);
   printf("radix %u: %u switches, %u CAs, %u links, %u LFTs (setup %.2f s)\n",
          ke, fl_fabric_count_kind(f, FL_NODE_SWITCH),
          fl_fabric_count_kind(f, FL_NODE_CA), fl_fabric_link_count(f),

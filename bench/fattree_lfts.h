@@ -143,7 +143,32 @@ static void route_leaf(const fl_fabric *g, fl_fabric *f, const adj *a,
 
 /* A radix-@k 3-tier fat tree (fl_gen_fat_tree) with D-mod-k LFTs,
  * finalized; `ar=true` on every switch when @ar. Exits on failure. */
-static fl_fabric *make(uint32_t k, int ar) {
+/* SL2VL tables for every switch turn (in != out, ports 1..k): @vl 1 maps
+ * every SL to VL 0; @vl 2 maps every SL to VL (in port & 1), so each switch
+ * leaves on a VL that depends on the port a packet came in by (the costly
+ * case of a VL-aware walk). @vl 0 sets none. */
+static void add_sl2vl(fl_fabric *f, uint32_t k, int vl) {
+  if (!vl)
+    return;
+  uint32_t nn = fl_fabric_node_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    if (fl_fabric_node_kind(f, n) != FL_NODE_SWITCH)
+      continue;
+    for (uint32_t in = 1; in <= k; in++) {
+      uint8_t t[16];
+      memset(t, vl == 2 ? (int)(in & 1) : 0, sizeof t);
+      for (uint32_t out = 1; out <= k; out++)
+        if (in != out && fl_b_sl2vl(f, n, in, out, t) != FL_OK) {
+          fprintf(stderr, "sl2vl: out of memory\n");
+          exit(1);
+        }
+    }
+  }
+}
+
+/* The radix-@k fat tree with D-mod-k LFTs (@ar: AR groups too) and SL2VL
+ * tables chosen by @vl (see add_sl2vl). */
+static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
   fl_gen_fat_tree_params p;
   memset(&p, 0, sizeof p);
   p.radix = k;
@@ -176,6 +201,7 @@ static fl_fabric *make(uint32_t k, int ar) {
         fl_fabric_node_tier(g, n) == 1)
       route_leaf(g, f, &a, n, dist, queue, top, k / 2, mins, moff, base);
   free(mins), free(moff);
+  add_sl2vl(f, k, vl);
   if (fl_fabric_finalize(f, &err) != FL_OK) {
     fprintf(stderr, "finalize: %s\n", err.message);
     exit(1);

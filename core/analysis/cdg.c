@@ -13,9 +13,18 @@
  *
  * Walks. For each destination LID d, every traffic source walks the LFTs
  * toward d and stops at the first switch already walked for d (after
- * recording the turn into it): each switch is expanded once per destination
- * (per SL in VL-aware mode), so the cost is O(S x D). A switch seen twice in
- * the same walk is a forwarding loop.
+ * recording the turn into it): each switch is expanded once per destination,
+ * so the cost is O(S x D). A switch seen twice in the same walk is a
+ * forwarding loop. In VL-aware mode the stop is keyed on (switch, SL, out
+ * VL): the out port is fixed by the LFT, but the VL a packet leaves on
+ * depends on the port it came in by (SL2VL is per (in, out)), and the next
+ * dependency's source channel is that VL. Beyond the next switch the walk
+ * no longer depends on it (the next VL is a function of the next switch's
+ * in port, out port and SL only), so keying on the out VL is exact, and each
+ * switch is expanded at most once per (SL, out VL) and destination: at most
+ * 16 x 16 x S x D in theory, and in practice little more than S x D (only a
+ * switch whose in ports map one SL to different VLs, e.g. a torus dateline,
+ * is expanded again, and the walk stops one switch later).
  *
  * Cycles. Tarjan's strongly connected components over the slot graph
  * (iterative, no recursion: real CDGs have millions of channels). Each
@@ -107,7 +116,8 @@ typedef struct worker {
   uint64_t *seen; /* blind: one bit per dep table entry, cache-resident */
   fl_u64map vdep;
   uint32_t *stamp, *walkid;
-  uint16_t *slmask;
+  uint16_t *slmask; /* SLs that reached the switch for stamp's destination */
+  uint16_t *vlmask; /* VL-aware: [s * 16 + sl] out VLs expanded for it */
   uint32_t *path;
   uint32_t cur_walk;
   unr_acc unr;
@@ -389,6 +399,50 @@ static uint32_t hop_vl(worker *w, const sw_rec *r, uint32_t in, uint32_t out,
   return v;
 }
 
+/* Marks switch @s as reached for @dlid on @sl; returns the set of out VLs
+ * it was expanded on for them (VL-aware mode), reset on first reach. */
+static uint16_t *reach(worker *w, uint32_t s, uint32_t dlid, uint32_t sl) {
+  uint16_t bit = (uint16_t)(1u << sl);
+  if (w->stamp[s] != dlid) {
+    w->stamp[s] = dlid;
+    w->slmask[s] = 0;
+  }
+  if (!(w->slmask[s] & bit)) {
+    w->slmask[s] |= bit;
+    if (w->vlmask)
+      w->vlmask[(size_t)s * 16 + sl] = 0;
+  }
+  return w->vlmask ? &w->vlmask[(size_t)s * 16 + sl] : NULL;
+}
+
+/* Whether switch @s was already expanded for @dlid on (@sl, @vout), marking
+ * it expanded when not. VL-blind mode keys on the switch alone (the
+ * stamp/slmask test of the hot path, nothing more). */
+static inline int expanded(worker *w, uint32_t s, uint32_t dlid, uint32_t sl,
+                           uint32_t vout) {
+  uint16_t bit = (uint16_t)(1u << sl);
+  int seen_sl = w->stamp[s] == dlid && (w->slmask[s] & bit);
+  if (!seen_sl) {
+    if (w->stamp[s] != dlid) {
+      w->stamp[s] = dlid;
+      w->slmask[s] = 0;
+    }
+    w->slmask[s] |= bit;
+  }
+  if (!w->vlmask)
+    return seen_sl;
+  uint16_t *vls = &w->vlmask[(size_t)s * 16 + sl];
+  uint16_t vb = (uint16_t)(1u << (vout & 15));
+  if (!seen_sl) {
+    *vls = vb;
+    return 0;
+  }
+  if (*vls & vb)
+    return 1;
+  *vls |= vb;
+  return 0;
+}
+
 /* One walk from source @x toward destination @d with service level @sl. */
 static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
                 int *fwd_seen) {
@@ -409,27 +463,23 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
       if (why != FL_CDG_NO_LFT &&
           (w->stamp[s] != d->dlid || !(w->slmask[s] & bit)))
         note_unrouted(w, s, out, why, 1);
-      if (w->stamp[s] != d->dlid)
-        w->slmask[s] = 0;
-      w->stamp[s] = d->dlid;
-      w->slmask[s] |= bit;
+      reach(w, s, d->dlid, sl);
       return FL_OK;
     }
     uint32_t vout = g->vl ? hop_vl(w, r, in, out, sl) : 0;
     if (have_prev && add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
       return FL_ENOMEM;
-    if (w->stamp[s] == d->dlid && (w->slmask[s] & bit)) {
-      if (w->walkid[s] == w->cur_walk && !*fwd_seen) {
-        *fwd_seen = 1;
-        return record_fwd_loop(w, d, len, s);
-      }
+    int seen = expanded(w, s, d->dlid, sl, vout);
+    /* walked in this walk: the LFTs send it round for ever (blind mode: only
+     * a switch already expanded can be, so new switches skip the load) */
+    if ((seen || g->vl) && w->walkid[s] == w->cur_walk) {
+      if (*fwd_seen)
+        return FL_OK;
+      *fwd_seen = 1;
+      return record_fwd_loop(w, d, len, s);
+    }
+    if (seen)
       return FL_OK; /* joined a part of the tree already walked */
-    }
-    if (w->stamp[s] != d->dlid) {
-      w->stamp[s] = d->dlid;
-      w->slmask[s] = 0;
-    }
-    w->slmask[s] |= bit;
     w->walkid[s] = w->cur_walk;
     w->path[len++] = s;
     uint32_t slot = r->base + out;
@@ -558,6 +608,9 @@ static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
   w->stamp = calloc(g->n_sw + 1, sizeof *w->stamp);
   w->walkid = calloc(g->n_sw + 1, sizeof *w->walkid);
   w->slmask = calloc(g->n_sw + 1, sizeof *w->slmask);
+  if (g->vl &&
+      !(w->vlmask = calloc(((size_t)g->n_sw + 1) * 16, sizeof *w->vlmask)))
+    return FL_ENOMEM;
   w->path = malloc((g->n_sw + 2) * sizeof *w->path);
   w->blk = malloc(((size_t)g->n_sw + 1) * BLOCK);
   if (!w->stamp || !w->walkid || !w->slmask || !w->path || !w->blk)
@@ -572,6 +625,7 @@ static void worker_free(worker *w) {
   free(w->stamp);
   free(w->walkid);
   free(w->slmask);
+  free(w->vlmask);
   free(w->path);
   free(w->blk);
   free(w->fwd.v);

@@ -285,6 +285,25 @@ static int check_applicable(fl_cli_opts *o) {
   return 0;
 }
 
+static size_t count_stdin(const char *const *v, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    k += v[i] && strcmp(v[i], "-") == 0;
+  return k;
+}
+
+int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
+                       const char *const *b, size_t nb) {
+  const char *other[3] = {o->policy_path, o->baseline_path,
+                          o->load.node_name_map};
+  if (count_stdin(a, na) + count_stdin(b, nb) + count_stdin(other, 3) > 1)
+    return fl_cli_usage_error("standard input given twice ('-' may stand for "
+                              "one input, policy, baseline or node-name map "
+                              "only: it can be read once)%s",
+                              "");
+  return 0;
+}
+
 /* Parse argv (argv[0] is the subcommand). Returns 0 to go on, -1 to exit 0
  * (help, version), or an exit code. */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
@@ -310,7 +329,8 @@ int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
     if (o->inputs[i][0] == '-' && o->inputs[i][1] != '\0')
       return fl_cli_usage_error("option '%s' must come before the inputs",
                                 o->inputs[i]);
-  return check_applicable(o);
+  int rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
+  return rc ? rc : check_applicable(o);
 }
 
 void fl_cli_opts_free(fl_cli_opts *o) {

@@ -56,6 +56,12 @@ int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);
 void fl_cli_opts_free(fl_cli_opts *o);
 /** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
 int fl_cli_usage_error(const char *fmt, const char *arg);
+/** Refuse standard input ('-') named more than once among inputs @a (@na)
+ * and @b (@nb; either may be NULL) and the policy, baseline and node-name
+ * map of @o: the second read would be empty. 0 or FL_EXIT_USAGE (message
+ * "standard input given twice" printed). */
+int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
+                       const char *const *b, size_t nb);
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error

@@ -413,7 +413,9 @@ int fl_cli_diff(int argc, char **argv) {
                                            : "fewer than two");
     goto done;
   }
-  if ((rc = check_side_roles(&o, &a)) != 0 ||
+  if ((rc = fl_cli_check_stdin(&o, a.paths[0], a.n_paths[0], a.paths[1],
+                               a.n_paths[1])) != 0 ||
+      (rc = check_side_roles(&o, &a)) != 0 ||
       (rc = load_both(&o, &a, &fd, &fb)) != 0)
     goto done;
   /* --output must not overwrite an input: check every path of both sides */

@@ -77,6 +77,7 @@ typedef struct dctx {
   fl_diff_stats *st;
   fl_error *err;
   int nomem;
+  int failed; /* an input error was recorded in err */
   fl_id *mD, *mB;
   uint8_t *howD;
   uint8_t *b_labels; /* per B node: has labelled ports */
@@ -1299,6 +1300,37 @@ static int same_count(const char *x, const char *y) {
   return atol(x) == atol(y);
 }
 
+/* Expands port set attribute @key of plan link @l of @fab into a new
+ * buffer sized for it (fl_plan_ports_size) in *@out; an absent set (any
+ * port) gives NULL. Returns 0, or -1 after recording why (out of memory, or
+ * a malformed set: an input error naming the link's file and line), so that
+ * no comparison is ever skipped silently. */
+static int expand_set(dctx *c, const fl_fabric *fab, fl_id l, const char *key,
+                      char **out) {
+  const char *set = fl_fabric_attr(fab, FL_ENT_LINK, l, key);
+  const char *why = "";
+  *out = NULL;
+  if (!set)
+    return 0;
+  long size = fl_plan_ports_size(set, &why);
+  if (size > 0 && !(*out = malloc((size_t)size))) {
+    c->nomem = 1;
+    return -1;
+  }
+  if (size > 0 && fl_plan_ports_expand(set, *out, (size_t)size) > 0)
+    return 0;
+  free(*out);
+  *out = NULL;
+  const char *file = NULL;
+  uint32_t line = 0, col = 0;
+  fl_fabric_provenance(fab, FL_ENT_LINK, l, &file, &line, &col);
+  fl_error_set(c->err, FL_EPARSE, file, line, col,
+               "plan port set %s='%s' cannot be compared: %s", key, set,
+               size > 0 ? "it does not expand" : why);
+  c->failed = 1;
+  return -1;
+}
+
 /* The open as-built constraint that is the same as design constraint @l
  * (between B nodes @ba, @bb on expanded sets @ea / @eb, NULL = any), or
  * SIZE_MAX. When the as-built input is itself a plan, its constraints are
@@ -1320,15 +1352,17 @@ static size_t same_constraint(dctx *c, fl_id l, fl_id ba, fl_id bb,
         !same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max"),
                     fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max")))
       continue;
-    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
-    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
-    char xa_e[8192], xb_e[8192];
-    if ((sa && fl_plan_ports_expand(sa, xa_e, sizeof xa_e) <= 0) ||
-        (sb && fl_plan_ports_expand(sb, xb_e, sizeof xb_e) <= 0))
-      continue;
-    const char *pa = sa ? xa_e : NULL, *pb = sb ? xb_e : NULL;
-    if ((fwd && same_set(ea, pa) && same_set(eb, pb)) ||
-        (rev && same_set(ea, pb) && same_set(eb, pa)))
+    char *pa = NULL, *pb = NULL;
+    if (expand_set(c, B, m, "plan-a-ports", &pa) != 0 ||
+        expand_set(c, B, m, "plan-b-ports", &pb) != 0) {
+      free(pa);
+      return SIZE_MAX;
+    }
+    int same = (fwd && same_set(ea, pa) && same_set(eb, pb)) ||
+               (rev && same_set(ea, pb) && same_set(eb, pa));
+    free(pa);
+    free(pb);
+    if (same)
       return i;
   }
   return SIZE_MAX;
@@ -1370,6 +1404,64 @@ static void plans_left(dctx *c) {
   }
 }
 
+/* Design constraint @l between D nodes @na, @nb: at least @min (at most
+ * @max, -1 = no limit) cables between port sets @sa / @sb as written, @ea /
+ * @eb expanded (NULL = any port). */
+static void plan_one(dctx *c, fl_id l, fl_id na, fl_id nb, long min, long max,
+                     const char *sa, const char *sb, const char *ea,
+                     const char *eb) {
+  const fl_fabric *D = c->D;
+  fl_id ba = c->mD[na], bb = c->mD[nb];
+  size_t same = same_constraint(c, l, ba, bb, ea, eb);
+  if (c->failed)
+    return;
+  if (same != SIZE_MAX) {
+    c->planB_used[same] = 1;
+    c->st->cables_ok++;
+    return;
+  }
+  long got = 0;
+  for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
+    edge *be = &c->e[j];
+    if (be->state != E_OPEN || (max >= 0 && got >= max))
+      continue;
+    for (int o = 0; o < 2; o++) {
+      uint64_t x = be->k[o], y = be->k[1 - o];
+      if (key_node(x) == ba && key_node(y) == bb && in_set(c, x, ea) &&
+          in_set(c, y, eb)) {
+        be->state = E_DONE;
+        got++;
+        break;
+      }
+    }
+  }
+  if (got >= min)
+    return;
+  const char *an = fl_fabric_node_name(D, na), *bn = fl_fabric_node_name(D, nb);
+  fnd f = {.rule = "diff.missing",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = l,
+           .extra_nodes = {an, bn},
+           .n_extra = 2};
+  f.ev = json_pack("{s:i,s:i,s:s,s:s,s:s,s:s}", "min", (json_int_t)min, "found",
+                   (json_int_t)got, "a", an, "b", bn, "a_ports",
+                   sa ? sa : "any", "b_ports", sb ? sb : "any");
+  emit(c, &f,
+       xprintf(c,
+               "the plan asks for at least %ld cable(s) between "
+               "\"%s\" (%s) and \"%s\" (%s); %ld found",
+               min, an, sa ? sa : "any port", bn, sb ? sb : "any port", got));
+  if (c->wo) {
+    char *d = xprintf(c, "add %ld cable(s): %s ports %s to %s ports %s",
+                      min - got, an, sa ? sa : "any", bn, sb ? sb : "any");
+    wo_node(c, "add", "diff.missing", an,
+            fl_fabric_attr(D, FL_ENT_NODE, na, "rack"), d);
+    free(d);
+  }
+}
+
 static void plans(dctx *c) {
   if (c->n_planB) {
     c->planB_used = calloc(c->n_planB, 1);
@@ -1378,73 +1470,27 @@ static void plans(dctx *c) {
       return;
     }
   }
-  for (size_t i = 0; i < c->n_plan; i++) {
+  for (size_t i = 0; i < c->n_plan && !c->failed && !c->nomem; i++) {
     fl_id l = c->planD[i];
     const fl_fabric *D = c->D;
     fl_id na = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 0));
     fl_id nb = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 1));
     if (c->mD[na] == FL_NONE || c->mD[nb] == FL_NONE)
-      continue;
-    fl_id ba = c->mD[na], bb = c->mD[nb];
+      continue; /* folded into the node finding */
     long min = atol(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"));
     const char *mx = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max");
     long max = mx ? atol(mx) : -1;
     const char *sa = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-a-ports");
     const char *sb = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-b-ports");
-    char ea[8192], eb[8192];
-    int oka = !sa || fl_plan_ports_expand(sa, ea, sizeof ea) > 0;
-    int okb = !sb || fl_plan_ports_expand(sb, eb, sizeof eb) > 0;
-    if (!oka || !okb)
-      continue;
-    size_t same = same_constraint(c, l, ba, bb, sa ? ea : NULL, sb ? eb : NULL);
-    if (same != SIZE_MAX) {
-      c->planB_used[same] = 1;
-      c->st->cables_ok++;
-      continue;
-    }
-    long got = 0;
-    for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
-      edge *be = &c->e[j];
-      if (be->state != E_OPEN || (max >= 0 && got >= max))
-        continue;
-      for (int o = 0; o < 2; o++) {
-        uint64_t x = be->k[o], y = be->k[1 - o];
-        if (key_node(x) == ba && key_node(y) == bb &&
-            in_set(c, x, sa ? ea : NULL) && in_set(c, y, sb ? eb : NULL)) {
-          be->state = E_DONE;
-          got++;
-          break;
-        }
-      }
-    }
-    if (got >= min)
-      continue;
-    const char *an = fl_fabric_node_name(D, na),
-               *bn = fl_fabric_node_name(D, nb);
-    fnd f = {.rule = "diff.missing",
-             .sev = FL_SEV_ERROR,
-             .loc_fab = D,
-             .loc_ent = FL_ENT_LINK,
-             .loc_id = l,
-             .extra_nodes = {an, bn},
-             .n_extra = 2};
-    f.ev = json_pack("{s:i,s:i,s:s,s:s,s:s,s:s}", "min", (json_int_t)min,
-                     "found", (json_int_t)got, "a", an, "b", bn, "a_ports",
-                     sa ? sa : "any", "b_ports", sb ? sb : "any");
-    emit(c, &f,
-         xprintf(c,
-                 "the plan asks for at least %ld cable(s) between "
-                 "\"%s\" (%s) and \"%s\" (%s); %ld found",
-                 min, an, sa ? sa : "any port", bn, sb ? sb : "any port", got));
-    if (c->wo) {
-      char *d = xprintf(c, "add %ld cable(s): %s ports %s to %s ports %s",
-                        min - got, an, sa ? sa : "any", bn, sb ? sb : "any");
-      wo_node(c, "add", "diff.missing", an,
-              fl_fabric_attr(D, FL_ENT_NODE, na, "rack"), d);
-      free(d);
-    }
+    char *ea = NULL, *eb = NULL;
+    if (expand_set(c, D, l, "plan-a-ports", &ea) == 0 &&
+        expand_set(c, D, l, "plan-b-ports", &eb) == 0)
+      plan_one(c, l, na, nb, min, max, sa, sb, ea, eb);
+    free(ea);
+    free(eb);
   }
-  plans_left(c);
+  if (!c->failed && !c->nomem)
+    plans_left(c);
 }
 
 /* Which pair of ends to swap: same node, else same system, else @alt. */
@@ -1683,6 +1729,8 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.cables_of_D);
   free(c.cables_of_B);
   fl_strmap_free(&c.sysdev);
+  if (c.failed)
+    return err ? err->code : FL_EPARSE;
   if (!ok || c.nomem)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory in diff");
   return FL_OK;

@@ -622,6 +622,24 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Appends a copy of @name to *@names (*@n used of *@cap). FL_OK or
+ * FL_ENOMEM (nothing added). */
+static int push_name(char ***names, size_t *n, size_t *cap, const char *name) {
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    char **v = realloc(*names, nc * sizeof *v);
+    if (!v)
+      return FL_ENOMEM;
+    *names = v;
+    *cap = nc;
+  }
+  char *c = strdup(name);
+  if (!c)
+    return FL_ENOMEM;
+  (*names)[(*n)++] = c;
+  return FL_OK;
+}
+
 int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
   char real[PATH_MAX];
   if (!realpath(dir, real))
@@ -637,21 +655,16 @@ int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
   char **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
+  while (rc == FL_OK && (e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".so") != 0)
       continue;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 16;
-      char **v = realloc(names, cap * sizeof *v);
-      if (!v)
-        break;
-      names = v;
-    }
-    names[n++] = strdup(e->d_name);
+    if (push_name(&names, &n, &cap, e->d_name) != FL_OK)
+      rc = fl_error_set(err, FL_ENOMEM, dir, 0, 0,
+                        "out of memory listing the plugin folder");
   }
   closedir(d);
-  if (n > 1)
+  if (n > 1) /* an empty folder has no list at all: qsort(NULL) is UB */
     qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n && rc == FL_OK; i++) {
     char path[PATH_MAX];

@@ -40,7 +40,8 @@
 
 /* The one limit on a port set (sourcePort, destPort): 4096 ports in all,
  * documented in docs/formats/cisco-cable-plan.md. The loader only counts
- * (no expansion buffer); fl_plan_ports_expand() callers size their own. */
+ * (no expansion buffer); fl_plan_ports_expand() callers size their buffer
+ * with fl_plan_ports_size(). */
 #define PLAN_MAX_PORTS 4096
 
 /* Largest port number in a range. */
@@ -68,9 +69,11 @@ static int split_last_num(const char *c, size_t *plen, unsigned *num) {
 }
 
 static int emit(char *out, size_t size, size_t *used, const char *s) {
-  if (!out)
-    return 0; /* counting only */
   size_t n = strlen(s);
+  if (!out) { /* counting only */
+    *used += n + 1;
+    return 0;
+  }
   if (*used + n + 2 > size)
     return -1;
   memcpy(out + *used, s, n + 1);
@@ -170,11 +173,13 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
   return 1;
 }
 
-/* fl_plan_ports_expand() with the reason of a failure in *@why. */
-static int ports_expand(const char *set, char *out, size_t size,
-                        const char **why) {
+/* fl_plan_ports_expand() with the reason of a failure in *@why and the
+ * bytes written (or, with @out NULL, needed) before the last NUL in *@nb. */
+static int ports_expand_n(const char *set, char *out, size_t size,
+                          const char **why, size_t *nb) {
   size_t used = 0;
   int total = 0;
+  *nb = 0;
   *why = "an empty port set";
   if (out && size < 2)
     return -1;
@@ -200,12 +205,27 @@ static int ports_expand(const char *set, char *out, size_t size,
     total += k;
     s = *e ? e + 1 : e;
   }
+  *nb = used;
   return total ? total : -1;
+}
+
+static int ports_expand(const char *set, char *out, size_t size,
+                        const char **why) {
+  size_t nb;
+  return ports_expand_n(set, out, size, why, &nb);
 }
 
 int fl_plan_ports_expand(const char *set, char *out, size_t size) {
   const char *why;
   return ports_expand(set, out, size, &why);
+}
+
+long fl_plan_ports_size(const char *set, const char **why) {
+  const char *w;
+  size_t nb;
+  if (ports_expand_n(set, NULL, 0, why ? why : &w, &nb) < 0)
+    return -1;
+  return (long)nb + 2;
 }
 
 static int parse_count(fl_xr *x, const char *attr, const char *v, long *out) {

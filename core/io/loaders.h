@@ -183,6 +183,15 @@ void fl_xr_close(fl_xr *x);
 int fl_plan_ports_expand(const char *set, char *out, size_t size);
 
 /**
+ * fl_plan_ports_size() — the buffer size in bytes fl_plan_ports_expand()
+ * needs for port set @set (every canonical port, its NUL, and the closing
+ * NUL; a set holds at most 4096 ports, so at most about 1 MB). Returns -1
+ * when the set is malformed or too large, with the reason (a static
+ * string) in *@why when @why is not NULL. Implemented in core/cisco_plan.c.
+ */
+long fl_plan_ports_size(const char *set, const char **why);
+
+/**
  * fl_detect_input() — fl_detect_format() on input @in already read (its
  * first 64 KiB), so that a pipe or standard input is read only once.
  */

@@ -236,8 +236,8 @@ typedef struct analysis {
   uint32_t *host_off, *host_idx; /* NICs by host (CSR) */
   uint32_t *leaf_off, *leaf_idx; /* NICs by leaf, in port order (CSR) */
   int inferred_any;
-  int applicable;     /* the fabric is rail-optimised (see rail_applicable) */
-  const char *scheme; /* device naming scheme in device mode */
+  int applicable;  /* the fabric is rail-optimised (see rail_applicable) */
+  char scheme[32]; /* device naming scheme in device mode, or "" */
 } analysis;
 
 typedef struct rail_state {
@@ -759,9 +759,10 @@ static void reset_nics(analysis *a) {
 /* In device mode, NICs named in another scheme than most NICs' cannot be
  * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
 static void check_schemes(analysis *a) {
-  static char best[32];
+  char *best = a->scheme; /* owned by the analysis: no state in the plugin */
   char sch[32];
   uint32_t best_n = 0;
+  best[0] = '\0';
   for (uint32_t i = 0; i < a->n_nics; i++) {
     if (a->nics[i].unresolved || a->nics[i].rail_attr)
       continue;
@@ -776,12 +777,11 @@ static void check_schemes(analysis *a) {
     }
     if (c > best_n) {
       best_n = c;
-      snprintf(best, sizeof best, "%s", sch);
+      snprintf(best, sizeof a->scheme, "%s", sch);
     }
     if (best_n * 2 > a->n_nics)
       break;
   }
-  a->scheme = best;
   for (uint32_t i = 0; i < a->n_nics; i++) {
     if (a->nics[i].unresolved || a->nics[i].rail_attr)
       continue;
@@ -1051,7 +1051,7 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
   a->applicable = rail_applicable(api, f, a);
   if (!a->applicable) { /* nothing to check: report nothing */
     for (uint32_t i = 0; i < a->n_hosts; i++)
-      free(a->hosts[i]); /* n_hosts = 0 below: free_analysis would not */
+      free(a->hosts[i]); /* free_analysis() only sees n_hosts */
     a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
   }
   return a;
@@ -1728,7 +1728,7 @@ static int check_unresolved(const fl_host_api *api, fl_ctx *ctx, void *data) {
       }
     jb_arr_close(&ev);
     jb_key_int(&ev, "count", total);
-    if (a->scheme && *a->scheme)
+    if (*a->scheme)
       jb_key_str(&ev, "naming_of_other_nics", a->scheme);
     jb_obj_close(&ev);
     const nic *first = NULL;

@@ -30,8 +30,9 @@ typedef struct ring {
   uint32_t n;
 } ring;
 
-/* Switch i: port 1 -> CA i, port 2 -> switch i+1 port 3 (clockwise). */
-static void build_ring(ring *r, uint32_t n) {
+/* Switch i: port 1 -> CA i (LID @ca_lid0 + i), port 2 -> switch i+1 port 3
+ * (clockwise). */
+static void build_ring_at(ring *r, uint32_t n, uint32_t ca_lid0) {
   fl_prov pv = {0, 1, 1};
   r->n = n;
   r->f = fl_fabric_new();
@@ -45,7 +46,7 @@ static void build_ring(ring *r, uint32_t n) {
     snprintf(name, sizeof name, "host%u mlx5_0", i);
     fl_b_node_set_name(r->f, r->ca[i], name, (size_t)-1);
     fl_id cp = fl_b_port(r->f, r->ca[i], 1, pv);
-    fl_b_port_set_lid(r->f, cp, CA_LID(i), 0);
+    fl_b_port_set_lid(r->f, cp, ca_lid0 + i, 0);
     fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
               FL_LINK_DECLARED, pv);
   }
@@ -53,6 +54,10 @@ static void build_ring(ring *r, uint32_t n) {
     fl_b_link(r->f, fl_b_port(r->f, r->sw[i], 2, pv),
               fl_b_port(r->f, r->sw[(i + 1) % n], 3, pv), 4, FL_SPEED_HDR,
               FL_LINK_DECLARED, pv);
+}
+
+static void build_ring(ring *r, uint32_t n) {
+  build_ring_at(r, n, CA_LID(0));
 }
 
 /* Clockwise LFTs: deliver locally, else port 2. */
@@ -258,6 +263,234 @@ static void test_sl2vl_in_out_direction(void **state) {
     assert_int_equal(lp->hops[k].to_port, 3);
     assert_int_equal(lp->hops[k].vl, 5);
   }
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* A dateline: sw0 maps its transit turn (in 3 -> out 2) to VL 6 and its
+ * injection turn (in 1 -> out 2) to VL 5; every other turn anywhere is on
+ * VL 5. Traffic to CA 2 is walked first from CA 0 (sw0 left on VL 5), then
+ * from CA 3 through sw0 again, now leaving on VL 6: a walk that stopped at
+ * the first switch already walked for (destination, SL) would never record
+ * sw0:2@6 -> sw1:2@5 and would miss the one real cycle
+ * sw0:2@6 -> sw1:2@5 -> sw2:2@5 -> sw3:2@5. */
+static void test_vl_dateline_second_arrival(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t v5[16], v6[16];
+  memset(v5, 5, sizeof v5);
+  memset(v6, 6, sizeof v6);
+  for (uint32_t i = 0; i < N_RING; i++)
+    for (uint32_t in = 0; in <= 3; in++)
+      for (uint32_t out = 1; out <= 3; out++)
+        if (in != out)
+          fl_b_sl2vl(r.f, r.sw[i], in, out,
+                     i == 0 && in == 3 && out == 2 ? v6 : v5);
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->vl_aware, 1);
+  assert_int_equal(rep->missing_sl2vl, 0);
+  assert_int_equal(rep->fwd_loop_count, 0);
+  assert_int_equal(rep->n_loops, 1);
+  const fl_cdg_loop *lp = &rep->loops[0];
+  assert_int_equal(lp->n_hops, N_RING);
+  assert_int_equal(lp->scc_channels, N_RING);
+  static const uint32_t vl[N_RING] = {6, 5, 5, 5};
+  for (uint32_t k = 0; k < N_RING; k++) {
+    assert_int_equal(lp->hops[k].from_node, r.sw[k]);
+    assert_int_equal(lp->hops[k].from_port, 2);
+    assert_int_equal(lp->hops[k].to_node, r.sw[(k + 1) % N_RING]);
+    assert_int_equal(lp->hops[k].to_port, 3);
+    assert_int_equal(lp->hops[k].vl, vl[k]);
+  }
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
+/* Leaves L0..L3 (tier 1, one CA each), spines S0, S1 (tier 2), cables
+ * L0-S0, L1-S0, L1-S1, L2-S1, L3-S1 and one leaf-leaf cable L1-L2. Toward
+ * h3 (on L3) L0 sends up to S0, S0 down to L1, L1 up to S1: one valley
+ * (S0, L1, S1). Toward h2 (on L2) L1 takes the leaf-leaf cable: S0 -> L1 ->
+ * L2 enters from above and leaves sideways, which is not a valley (its out
+ * neighbour is on the same tier, not higher). Kills dl-valley-tier (VL-blind:
+ * a same-tier out neighbour counted as up) and dl-valley-vl (VL-aware: down
+ * OR up instead of down AND up). */
+enum { VL0, VL1, VL2, VL3, VS0, VS1, V_SW };
+
+static void build_valley(fl_fabric **out, fl_id *sw, uint32_t *dl) {
+  fl_prov pv = {0, 1, 1};
+  fl_fabric *f = fl_fabric_new();
+  static const char *names[V_SW] = {"L0", "L1", "L2", "L3", "S0", "S1"};
+  for (uint32_t i = 0; i < V_SW; i++) {
+    sw[i] = fl_b_node(f, FL_NODE_SWITCH, 0x100 + i, 8, pv);
+    fl_b_node_set_name(f, sw[i], names[i], (size_t)-1);
+    fl_b_port_set_lid(f, fl_b_port(f, sw[i], 0, pv), 20 + i, 0);
+  }
+  for (uint32_t i = 0; i < 4; i++) { /* CA hi on port 1 of Li, LID i + 1 */
+    char name[32];
+    fl_id ca = fl_b_node(f, FL_NODE_CA, 0x200 + i, 1, pv);
+    snprintf(name, sizeof name, "h%u mlx5_0", i);
+    fl_b_node_set_name(f, ca, name, (size_t)-1);
+    fl_id cp = fl_b_port(f, ca, 1, pv);
+    fl_b_port_set_lid(f, cp, i + 1, 0);
+    fl_b_link(f, fl_b_port(f, sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+    dl[i] = i + 1;
+  }
+  /* cables: {switch, port, switch, port} */
+  static const uint32_t cab[6][4] = {{VL0, 2, VS0, 1}, {VL1, 2, VS0, 2},
+                                     {VL1, 3, VS1, 1}, {VL2, 2, VS1, 2},
+                                     {VL3, 2, VS1, 3}, {VL1, 4, VL2, 4}};
+  for (uint32_t k = 0; k < 6; k++)
+    fl_b_link(f, fl_b_port(f, sw[cab[k][0]], cab[k][1], pv),
+              fl_b_port(f, sw[cab[k][2]], cab[k][3], pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  /* LFTs toward h2 and h3 only (other entries stay empty: no route) */
+  uint8_t *r[V_SW];
+  for (uint32_t i = 0; i < V_SW; i++)
+    r[i] = fl_b_lft_row(f, sw[i], 40);
+  static const uint8_t to_h2[V_SW] = {2, 4, 1, 2, 2, 2}; /* LID 3 */
+  static const uint8_t to_h3[V_SW] = {2, 3, 2, 1, 2, 3}; /* LID 4 */
+  for (uint32_t i = 0; i < V_SW; i++) {
+    r[i][3] = to_h2[i];
+    r[i][4] = to_h3[i];
+  }
+  *out = f;
+}
+
+static void test_valleys_exact(void **state) {
+  (void)state;
+  for (int vl = 0; vl < 2; vl++) {
+    fl_fabric *f;
+    fl_id sw[V_SW];
+    uint32_t dl[4];
+    build_valley(&f, sw, dl);
+    if (vl) { /* every turn on VL 0: VL-aware walks, same verdict */
+      uint8_t v0[16] = {0};
+      for (uint32_t i = 0; i < V_SW; i++)
+        for (uint32_t in = 0; in <= 4; in++)
+          for (uint32_t out = 1; out <= 4; out++)
+            if (in != out)
+              fl_b_sl2vl(f, sw[i], in, out, v0);
+    }
+    finalize(f);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VL1]), 1);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VL2]), 1);
+    assert_int_equal(fl_fabric_node_tier(f, sw[VS0]), 2);
+    const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_LFT);
+    assert_int_equal(rep->vl_aware, vl);
+    assert_int_equal(rep->valley_count, 1);
+    assert_int_equal(rep->n_valleys, 1);
+    assert_int_equal(rep->valleys[0].dlid, dl[3]);
+    assert_int_equal(rep->valleys[0].from, sw[VS0]);
+    assert_int_equal(rep->valleys[0].at, sw[VL1]);
+    assert_int_equal(rep->valleys[0].to, sw[VS1]);
+    assert_int_equal(rep->n_loops, 0);
+    fl_cdg_free(rep);
+    fl_fabric_free(f);
+  }
+}
+
+/* Witness DLIDs do not depend on the thread count: with every switch a
+ * destination (switch LIDs 20..23, block 0 of 64 LIDs) and the CAs at LIDs
+ * 65..68 (block 1), two workers each see every dependency of the clockwise
+ * loop; the merge keeps the smallest witness, as one thread does. The
+ * dependency sw_k:2 -> sw_k+1:2 is made by traffic to sw_k+2 and sw_k+3,
+ * so its witness is the smaller of their LIDs (kills dl-merge-min). */
+static void test_thread_merge_witness(void **state) {
+  (void)state;
+  ring r;
+  build_ring_at(&r, N_RING, 65);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 70);
+    for (uint32_t j = 0; j < N_RING; j++) {
+      row[65 + j] = j == i ? 1 : 2;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+  finalize(r.f);
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.traffic = FL_CDG_TRAFFIC_ALL;
+    o.threads = threads;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+    assert_int_equal(rep->destinations, 2 * N_RING);
+    assert_int_equal(rep->n_loops, 1);
+    const fl_cdg_loop *lp = &rep->loops[0];
+    assert_int_equal(lp->n_hops, N_RING);
+    for (uint32_t k = 0; k < N_RING; k++) {
+      uint32_t a = SW_LID((k + 2) % N_RING), b = SW_LID((k + 3) % N_RING);
+      assert_int_equal(lp->hops[k].from_node, r.sw[k]);
+      assert_int_equal(lp->hops[k].dlid, a < b ? a : b);
+    }
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(r.f);
+}
+
+/* Reference minimal routing turns only toward a neighbour one hop closer.
+ * R-A, A-B, A-C, B-C, B-D with CAs on R, A, B, D (C has none, so it is no
+ * destination): the minimal turns are A: B->R, R->B and B: A->D, D->A, 4 in
+ * all, no loop. Turning also toward an equally distant neighbour would add
+ * B: D->C (toward R) and A: R->C (toward D), 6 (kills dl-minimal-hop). */
+static void test_minimal_turns_exact(void **state) {
+  (void)state;
+  enum { R, A, B, C, D, N };
+  static const uint32_t cab[5][2] = {{R, A}, {A, B}, {A, C}, {B, C}, {B, D}};
+  fl_prov pv = {0, 1, 1};
+  fl_fabric *f = fl_fabric_new();
+  fl_id sw[N];
+  uint32_t next_port[N];
+  for (uint32_t i = 0; i < N; i++) {
+    sw[i] = fl_b_node(f, FL_NODE_SWITCH, 0x100 + i, 8, pv);
+    fl_b_port_set_lid(f, fl_b_port(f, sw[i], 0, pv), 20 + i, 0);
+    next_port[i] = 2;
+    if (i == C)
+      continue;
+    fl_id ca = fl_b_node(f, FL_NODE_CA, 0x200 + i, 1, pv);
+    fl_id cp = fl_b_port(f, ca, 1, pv);
+    fl_b_port_set_lid(f, cp, i + 1, 0);
+    fl_b_link(f, fl_b_port(f, sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  for (uint32_t k = 0; k < 5; k++) {
+    uint32_t a = cab[k][0], b = cab[k][1];
+    fl_b_link(f, fl_b_port(f, sw[a], next_port[a]++, pv),
+              fl_b_port(f, sw[b], next_port[b]++, pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  finalize(f);
+  const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_MINIMAL);
+  assert_int_equal(rep->destinations, 4);
+  assert_int_equal(rep->dependencies, 4);
+  assert_int_equal(rep->n_loops, 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(f);
+}
+
+/* An LFT entry 0 ("deliver here") at a switch that is not the destination
+ * sends the packet to the wrong node, not out of a dead port (kills
+ * dl-reason): on the clockwise ring, sw1 delivers CA 3's LID to itself. */
+static void test_unrouted_deliver_here(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  fl_b_lft_row(r.f, r.sw[1], 40)[CA_LID(3)] = 0;
+  finalize(r.f);
+  const fl_cdg_report *rep = analyze(r.f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->n_unrouted, 1);
+  assert_int_equal(rep->unrouted[0].dlid, CA_LID(3));
+  assert_int_equal(rep->unrouted[0].example_switch, r.sw[1]);
+  assert_int_equal(rep->unrouted[0].example_port, 0);
+  assert_int_equal(rep->unrouted[0].reason, FL_CDG_WRONG_NODE);
+  assert_int_equal(rep->unrouted[0].on_traffic_path, 1);
   fl_cdg_free(rep);
   fl_fabric_free(r.f);
 }
@@ -489,6 +722,11 @@ int main(void) {
       cmocka_unit_test(test_vl_layers_break_loop),
       cmocka_unit_test(test_vl_aware_loop_has_vls),
       cmocka_unit_test(test_sl2vl_in_out_direction),
+      cmocka_unit_test(test_vl_dateline_second_arrival),
+      cmocka_unit_test(test_valleys_exact),
+      cmocka_unit_test(test_thread_merge_witness),
+      cmocka_unit_test(test_minimal_turns_exact),
+      cmocka_unit_test(test_unrouted_deliver_here),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
       cmocka_unit_test(test_dead_port_off_path),
       cmocka_unit_test(test_minimal_ring_two_loops),

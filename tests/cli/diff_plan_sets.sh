@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# tests/cli/diff_plan_sets.sh — diff compares Cisco cable plan port sets of
+# every size the loader accepts (4096 ports), never skipping one silently.
+#
+# A set of 4096 ports expands to ~36 KB of canonical names; diff once
+# expanded them into 8 KB stack buffers and, when that failed, skipped the
+# constraint without a word: a plan diffed against itself then reported its
+# own constraint as diff.unexpected, and a constraint whose port set changed
+# was never reported missing.
+. "$(dirname "$0")/lib.bash"
+
+cplan() { # cplan FILE SOURCEPORT MINPORTS
+  printf '<CISCO_NETWORK_TYPES><DATA_CENTER><CHASSIS_INFO sourceChassis="a">\n<LINK_INFO sourcePort="%s" destChassis="b" minPorts="%s"/></CHASSIS_INFO></DATA_CENTER></CISCO_NETWORK_TYPES>\n' "$2" "$3" >"$1"
+}
+cplan "$TMP/p4096.xml" 'eth1/1-eth1/4096' 2
+cplan "$TMP/p4095.xml" 'eth1/1-eth1/4095' 2
+cplan "$TMP/p4097.xml" 'eth1/1-eth1/4097' 2
+
+# 1. the largest set against itself: the constraint is met, no finding
+expect_rc 0 "$FL" diff --format json "$TMP/p4096.xml" "$TMP/p4096.xml"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "self diff findings"
+
+# 2. the same constraint on 4095 ports as built: the planned one is missing
+# (0 of 2 found) and the built one has no design counterpart
+expect_rc 1 "$FL" diff --format json "$TMP/p4096.xml" "$TMP/p4095.xml"
+expect_eq "$(jget "$TMP/out" "=' '.join(sorted(f['rule'] for f in d['findings']))")" \
+  "diff.missing diff.unexpected" "rules"
+expect_eq "$(jget "$TMP/out" "=[f['evidence'] for f in d['findings'] if f['rule'] == 'diff.missing'][0]['min']")" 2 "missing min"
+expect_eq "$(jget "$TMP/out" "=[f['evidence'] for f in d['findings'] if f['rule'] == 'diff.missing'][0]['found']")" 0 "missing found"
+expect_eq "$(jget "$TMP/out" "=[f['evidence'] for f in d['findings'] if f['rule'] == 'diff.missing'][0]['a_ports']")" "eth1/1-eth1/4096" "missing a_ports"
+expect_eq "$(jget "$TMP/out" "=[f['evidence'] for f in d['findings'] if f['rule'] == 'diff.unexpected'][0]['a_ports']")" "eth1/1-eth1/4095" "unexpected a_ports"
+
+# 3. one port more than the limit is a parse error naming file and line
+expect_rc 2 "$FL" diff "$TMP/p4097.xml" "$TMP/p4096.xml"
+expect_grep "$TMP/err" "p4097\\.xml:2: sourcePort='eth1/1-eth1/4097': more than 4096 ports in one port set"
+
+# 4. a design XML may carry plan attributes itself: a malformed set there is
+# an input error with the link's file:line:col, not a skipped comparison
+printf '<fabric xmlns="urn:fabriclint:design:1" version="1">\n<node kind="switch" name="a"/>\n<node kind="switch" name="b"/>\n<link a="a" a-port="1" b="b" b-port="1"><attr key="plan-min" value="1"/><attr key="plan-a-ports" value="eth1/5-eth1/2"/></link>\n</fabric>\n' >"$TMP/attr.xml"
+expect_rc 2 "$FL" diff "$TMP/attr.xml" "$TMP/attr.xml"
+expect_grep "$TMP/err" "attr\.xml:4:1: plan port set plan-a-ports='eth1/5-eth1/2' cannot be compared: a range whose last port is below its first"
+
+finish
