@@ -6,12 +6,12 @@
  * (sets of ports) and an AR LFT (per destination LID: a static port, a
  * state Static / HBF / Free, and a group). Whether those groups cover every
  * minimal next hop is what the adaptive-routing plugin checks
- * (../shared/notes/designs-and-vendor-xml.md §3.1), and the .far file is
+ * (docs/rules/adaptive-routing.md), and the .far file is
  * the only dump that carries them.
  *
  * Grammar (from the public pest grammar of real files, CrackedPoly/Rapimt
  * crates/rapimt_io/src/ib/cmd_parser/ibfar.pest; no real public .far file
- * exists, see ../shared/notes/formats.md §2.3):
+ * exists; docs/routing-inputs.md):
  *
  *   # comments
  *   File version: <n>

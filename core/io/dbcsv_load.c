@@ -13,7 +13,7 @@
  * off) and `ar-sl-mask` (a 16-bit mask, strtoul base 0), so this loader
  * sets exactly those. A loaded .far still wins over them (ar.c).
  *
- * Layout (ibutils2 ibdiag db_csv, see ../shared/notes/formats.md §2.3; no
+ * Layout (ibutils2 ibdiag db_csv, see docs/formats/ibdiagnet-db-csv.md; no
  * real public db_csv exists, the tests use hand-written files):
  *
  *   # banner comments

@@ -377,7 +377,7 @@ static int section_marker(const char *s, const char *end, const char *kw,
   return 1;
 }
 
-/* ibdiagnet2.db_csv (ibutils2 ibdiag, ../shared/notes/formats.md 2.3): a
+/* ibdiagnet2.db_csv (ibutils2 ibdiag, docs/formats/ibdiagnet-db-csv.md): a
  * line `START_<NAME>` (NODES, AR_INFO, ...) followed later by
  * `END_<NAME>`. When the first section is longer than the detection window
  * (a big PORTS section), `START_<NAME>` and a comma-separated header line

@@ -22,7 +22,7 @@
  * sl-restricted (AR SL mask, from the `ar-sl-mask` switch attribute or the
  * sl-mask parameter = opensm.conf ar_sl_mask), summary (info).
  *
- * Sources: ../shared/notes/designs-and-vendor-xml.md §3.1 ("AR coverage"
+ * Sources: docs/rules/adaptive-routing.md ("AR coverage"
  * made concrete: switch coverage, destination coverage, group
  * completeness, SL coverage); NVIDIA UFM/MLNX SM documentation (ar_updn,
  * ar_ftree, TREE/LAG/DF_PLUS group algorithms, ar_sl_mask default 0xffff).

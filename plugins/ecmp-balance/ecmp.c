@@ -32,10 +32,9 @@
  * x switch ports), never per path. One view serves all rules: it is cached in
  * the plugin state (init/fini), keyed by the fabric.
  *
- * Sources: ../shared/notes/designs-and-vendor-xml.md §4 (ECMP balance
- * checks on a Clos, group width limits, W-ECMP), performance-anchors.md §2
- * (eBB, ORCS, check_lft_balance); Hoefler, Schneider, Lumsdaine, Cluster
- * 2008.
+ * Sources: docs/rules/ecmp-balance.md (ECMP balance checks on a Clos,
+ * group width limits, W-ECMP; eBB, ORCS, check_lft_balance); Hoefler,
+ * Schneider, Lumsdaine, Cluster 2008.
  */
 #include <math.h>
 #include <stdio.h>

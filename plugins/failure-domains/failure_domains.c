@@ -4,7 +4,7 @@
  *
  * Architects spread spines and planes over power feeds, PDUs, racks and
  * rows so that one failure costs a slice of bandwidth, never connectivity
- * (../shared/notes/designs-and-vendor-xml.md §5: FD-1 never partition, FD-2
+ * (docs/rules/failure-domains.md: FD-1 never partition, FD-2
  * no halving, FD-3/FD-4 spread over power and racks, FD-5 cross-pod). These
  * rules check that the plan really does:
  *

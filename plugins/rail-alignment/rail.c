@@ -25,7 +25,7 @@
  *
  * Sources: DGX H100 User Guide, Table 6 "Network Modules" (profile data);
  * DGX SuperPOD reference architectures (rail-optimised SUs);
- * ../shared/notes/designs-and-vendor-xml.md §2.
+ * docs/rules/rail-alignment.md.
  */
 #define _GNU_SOURCE /* dladdr */
 #include <ctype.h>

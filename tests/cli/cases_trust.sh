@@ -4,7 +4,7 @@
 # data taken as a fault), on copies in tests/data/cases/ (PROVENANCE.md
 # there), and the routing-engine model of the deadlock plugin against the
 # real OpenSM updn/ftree/minhop dumps of tests/fixtures/routing/.
-# Each case folder's README in ../shared/cases states the expected result;
+# Each case folder's README in the project's shared real-world cases states the expected result;
 # the case is named before its block below.
 . "$(dirname "$0")/lib.bash"
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}

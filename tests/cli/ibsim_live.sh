@@ -10,7 +10,7 @@
 #    the committed fabrics/fat-tree-2tier.ibnetdiscover. LIDs and the date
 #    line differ by nature (the committed dump ran OpenSM) and are ignored.
 #
-# Skips (exit 0 with a message) when ibsim-utils or infiniband-diags are not
+# Skips (exit 77, a ctest SKIP, with a message) when ibsim-utils or infiniband-diags are not
 # installed. ibsim runs on a private socket name and is always stopped.
 set -euo pipefail
 
@@ -32,7 +32,7 @@ fi
 for tool in ibsim ibsim-run ibnetdiscover; do
   if ! command -v "$tool" >/dev/null; then
     echo "ibsim_live: SKIP: $tool not installed (apt install ibsim-utils infiniband-diags)"
-    exit 0
+    exit 77
   fi
 done
 

@@ -22,7 +22,7 @@
 # it also requires and runs ibdmchk (which writes /var/cache/ibutils/) and
 # saquery; this test needs neither, so it repeats the live steps itself.
 #
-# Skips (exit 0, "SKIP: reason") when ibsim, ibsim-run, opensm or
+# Skips (exit 77, a ctest SKIP, "SKIP: reason") when ibsim, ibsim-run, opensm or
 # ibnetdiscover is not installed. Everything is written under the test's
 # temporary folder: OpenSM's config, log, cache (OSM_CACHE_DIR/OSM_TMP_DIR)
 # and dumps; ibsim listens on a private socket name. ibsim and OpenSM are
@@ -36,7 +36,7 @@ FX=$FL_SRC/tests/fixtures/routing
 for tool in ibsim ibsim-run opensm ibnetdiscover; do
   if ! command -v "$tool" >/dev/null; then
     echo "routing_live: SKIP: $tool not installed (apt install ibsim-utils opensm infiniband-diags)"
-    exit 0
+    exit 77
   fi
 done
 [ -x "$FL" ] || { echo "routing_live: $FL not built" >&2; exit 1; }
