@@ -270,23 +270,33 @@ static void emit(dctx *c, fnd *f, char *msg) {
     c->nomem = 1;
 }
 
-static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
-                   uint64_t b, int has_b, uint64_t from, int has_from,
-                   fl_id dlink, const char *detail) {
-  if (!c->wo)
-    return;
+/* A new zeroed row at the end of the work order, or NULL (no work order
+ * asked for, or out of memory: c->nomem set). */
+static fl_wo_row *wo_push(dctx *c) {
   fl_work_order *w = c->wo;
+  if (!w)
+    return NULL;
   if (w->n == w->cap) {
     size_t nc = w->cap ? w->cap * 2 : 16;
     fl_wo_row *v = realloc(w->v, nc * sizeof *v);
     if (!v) {
       c->nomem = 1;
-      return;
+      return NULL;
     }
     w->v = v;
     w->cap = nc;
   }
   fl_wo_row *r = &w->v[w->n++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
+                   uint64_t b, int has_b, uint64_t from, int has_from,
+                   fl_id dlink, const char *detail) {
+  fl_wo_row *r = wo_push(c);
+  if (!r)
+    return;
   char pb[FL_ALIAS_MAX];
   r->action = xstrdup(c, action);
   r->finding = xstrdup(c, finding);
@@ -349,20 +359,9 @@ static void wo_node_cables(dctx *c, const char *action, const char *finding,
 
 static void wo_node(dctx *c, const char *action, const char *finding,
                     const char *node, const char *rack, const char *detail) {
-  if (!c->wo)
+  fl_wo_row *r = wo_push(c);
+  if (!r)
     return;
-  fl_work_order *w = c->wo;
-  if (w->n == w->cap) {
-    size_t nc = w->cap ? w->cap * 2 : 16;
-    fl_wo_row *v = realloc(w->v, nc * sizeof *v);
-    if (!v) {
-      c->nomem = 1;
-      return;
-    }
-    w->v = v;
-    w->cap = nc;
-  }
-  fl_wo_row *r = &w->v[w->n++];
   r->action = xstrdup(c, action);
   r->finding = xstrdup(c, finding);
   r->a_node = xstrdup(c, node);
