@@ -47,6 +47,11 @@ int fl_cli_check(int argc, char **argv) {
     rc = fl_cli_load_plugins(&o, &host);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
+  if (rc == 0 && fl_fabric_node_count(fab) == 0)
+    /* an empty capture or plan must not pass a CI gate as clean */
+    rc = fl_cli_usage_error("the inputs describe no node: nothing to check "
+                            "(an empty capture or plan?)%s",
+                            "");
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc != 0)

@@ -292,6 +292,14 @@ static int waiver_pair(rd *r, yaml_node_t *k, yaml_node_t *v, void *arg) {
   return unknown_key(r, k, "in a waiver", KNOWN);
 }
 
+/* 1 when @s has nothing but blanks (spaces, tabs, newlines). */
+static int blank(const char *s) {
+  for (; *s; s++)
+    if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+      return 0;
+  return 1;
+}
+
 static int waivers(rd *r, yaml_node_t *n, fl_policy *p) {
   if (is_null(n))
     return FL_OK;
@@ -324,6 +332,11 @@ static int waivers(rd *r, yaml_node_t *n, fl_policy *p) {
                      "a waiver needs '%s' (every waiver has a rule, a reason "
                      "and an expiry date)%s",
                      missing, "");
+    if (blank(w->reason))
+      return fail_at(r, m,
+                     "a waiver's 'reason' is blank: say why the finding is "
+                     "accepted (ticket, owner, planned fix)%s%s",
+                     "", "");
   }
   return FL_OK;
 }

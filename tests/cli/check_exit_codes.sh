@@ -120,4 +120,12 @@ expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" "{'end_a': '4xSDR',
 ST="$FL_EXTERNAL/Mellanox__ufm_sdk_3.0__topo__small_topo_file"
 expect_rc 0 "$FL" check --format json --rules 'topology.self-loop' "$ST"
 expect_eq "$(jget "$TMP/out" "=[p['port'] for f in d['findings'] for p in f['ports']]")" "[25, 26, 28, 29]" "self-loop ports"
+# an empty capture or plan is no clean fabric: exit 2, not a green CI gate
+mkdir -p "$TMP/emptylldp"
+printf '<?xml version="1.0"?>\n<lldp label="LLDP neighbors"/>\n' >"$TMP/emptylldp/sw1.xml"
+printf '<fabric xmlns="urn:fabriclint:design:1" version="1"></fabric>\n' >"$TMP/empty-plan.xml"
+for e in "$TMP/emptylldp" "$TMP/empty-plan.xml"; do
+  expect_rc 2 "$FL" check "$e"
+  expect_grep "$TMP/err" 'the inputs describe no node: nothing to check'
+done
 finish

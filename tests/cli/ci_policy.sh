@@ -101,6 +101,8 @@ bad typo 'version: 1\nwaviers: []\n' \
   "typo.yaml:2:1: unknown key 'waviers' at the top of the policy \(known: version, rules, severity, params, waivers\); did you mean 'waivers'\?"
 bad typo_nested 'rules:\n  enabel: [topology]\n' "typo_nested.yaml:2:3: unknown key 'enabel' in 'rules'.*did you mean 'enable'"
 bad waiver_key 'waivers:\n  - rule: topology\n    reason: x\n    expires: 2030-01-01\n    node: [a]\n' "waiver_key.yaml:5:5: unknown key 'node' in a waiver.*did you mean 'nodes'"
+bad blank_reason 'waivers:\n  - rule: topology\n    reason: "   "\n    expires: 2030-01-01\n' "blank_reason.yaml:2:5: a waiver's 'reason' is blank"
+bad empty_reason 'waivers:\n  - rule: topology\n    reason: ""\n    expires: 2030-01-01\n' "empty_reason.yaml:2:5: a waiver's 'reason' is blank"
 bad wrong_type 'params:\n  topology.degraded-link:\n    expected-width: four\n' \
   "wrong_type.yaml:3:21: params: topology.degraded-link.expected-width expects an integer, got 'four'"
 bad quoted_int 'params:\n  topology.degraded-link:\n    expected-width: "4"\n' "quoted_int.yaml:3:21: .*expects an integer, got the quoted string '4'"
