@@ -492,10 +492,10 @@ static uint32_t iblinkinfo_line(const char *buf, const char *end) {
   for (const char *s = buf; s < end; lineno++) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     const char *le = nl ? nl : end, *open = NULL;
-    for (const char *q = s; q + 3 <= le && !open; q++)
+    for (const char *q = s; le - q >= 3 && !open; q++)
       if (memcmp(q, "==(", 3) == 0)
         open = q;
-    for (const char *q = open; q && q + 4 <= le; q++)
+    for (const char *q = open; q && le - q >= 4; q++)
       if (memcmp(q, ")==>", 4) == 0)
         return lineno;
     s = nl ? nl + 1 : end;
