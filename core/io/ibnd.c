@@ -1617,8 +1617,38 @@ static int sim_directive(ibsim *m, pctx *c, const char *p, const char *e) {
   return FL_OK; /* do, pdebug and anything else: ignored, as in ibsim */
 }
 
+/* A port line of the ibsim console's `Dump` command (sim_cmd.c dump_net):
+ * the port GUID in hex, blanks, then "[port]". No net file line looks like
+ * this (ibsim would silently ignore it, losing the cable). */
+static int is_console_port_line(const char *p, const char *e) {
+  const char *q = p;
+  while (q < e && isxdigit((unsigned char)*q))
+    q++;
+  if (q == p || q >= e || (*q != ' ' && *q != '\t'))
+    return 0;
+  while (q < e && (*q == ' ' || *q == '\t'))
+    q++;
+  return q < e && *q == '[';
+}
+
+/* Console `Dump` output (its "# Net status" title or a port line) given as
+ * a net file: refused, since its port lines are no net-file syntax. */
+static int sim_console(pctx *c, const char *p, const char *e) {
+  if (!starts_with(p, e, "# Net status") && !is_console_port_line(p, e))
+    return FL_OK;
+  return perr(c, p,
+              "ibsim console output, not a net file: this is the text of "
+              "the ibsim console's Dump command, whose port lines (\"GUID "
+              "[port] ...\") a net file does not have; give the net file "
+              "ibsim was started with, or ibnetdiscover output of the "
+              "simulated fabric");
+}
+
 static int sim_line(ibsim *m, pctx *c, uint32_t *cur) {
   const char *p = c->ls, *e = c->le;
+  int rc = sim_console(c, p, e);
+  if (rc != FL_OK)
+    return rc;
   if (*cur != UINT32_MAX) {
     if (p < e && *p == '#')
       return FL_OK;

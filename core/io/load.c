@@ -485,6 +485,24 @@ static int is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Line number (1-based) of the first iblinkinfo link line in [buf, end)
+ * ("... ==( 4X 2.5 Gbps Active/ LinkUp)==> ..."), 0 if none. */
+static uint32_t iblinkinfo_line(const char *buf, const char *end) {
+  uint32_t lineno = 1;
+  for (const char *s = buf; s < end; lineno++) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end, *open = NULL;
+    for (const char *q = s; le - q >= 3 && !open; q++)
+      if (memcmp(q, "==(", 3) == 0)
+        open = q;
+    for (const char *q = open; q && le - q >= 4; q++)
+      if (memcmp(q, ")==>", 4) == 0)
+        return lineno;
+    s = nl ? nl + 1 : end;
+  }
+  return 0;
+}
+
 static uint32_t detect_file(const char *path, fl_error *err);
 static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
                       const fl_load_options *opts, fl_error *err);
@@ -527,6 +545,7 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
   buf[len] = '\0';
   fl_input window = {in->path, buf, len, 0};
   uint32_t fmt = FL_FMT_AUTO;
+  uint32_t lineno = 0;
   char root[64];
   char *s = buf;
   if (len >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
@@ -559,6 +578,11 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
     else if (strcmp(root, "CISCO_NETWORK_TYPES") == 0 ||
              strstr(root, ":CISCO_NETWORK_TYPES"))
       fmt = FL_FMT_CISCO_PLAN;
+    else if (strcmp(root, "system") == 0 && strstr(s, "<cpu"))
+      fl_error_set(err, FL_EPARSE, path, 0, 0,
+                   "NCCL topology XML (<system>, NCCL_TOPO_DUMP_FILE) is not "
+                   "a format fabriclint reads: it describes one host's PCIe "
+                   "tree, not the fabric's cables");
     else
       fl_error_set(err, FL_EPARSE, path, 0, 0,
                    "XML root element <%s> is not a format fabriclint reads "
@@ -575,7 +599,13 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
                  "-f UTF-16 -t UTF-8`)");
   } else if (fl_input_nul_check(&window, err) != FL_OK) {
     /* err names the NUL byte's line and column */
-  } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO) {
+  } else if ((fmt = detect_text(s, len - (size_t)(s - buf))) == FL_FMT_AUTO &&
+             (lineno = iblinkinfo_line(s, buf + len)) > 0) {
+    fl_error_set(err, FL_EPARSE, path, lineno, 0,
+                 "iblinkinfo output is not a format fabriclint reads; give "
+                 "ibnetdiscover output of the same fabric (run on the same "
+                 "node, it lists every cable with its width and speed)");
+  } else if (fmt == FL_FMT_AUTO) {
     fl_error_set(
         err, FL_EPARSE, path, 0, 0,
         "unrecognised format: expected ibnetdiscover output (Switch/Ca "

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# tests/cli/cases_rest.sh — issue 12, the last real-world cases with an
+# expected verdict in their README (files in tests/data/cases/, see
+# PROVENANCE.md there):
+#   c03  static-routing collision: dmodk LFTs clean; the collision LFTs give
+#        one port-imbalance on leaf-0 and link load 2 under a shift pattern;
+#   n07  ibsim tutorial: ibnetdiscover.out (vendid=0x0 devid=0x0) loads clean;
+#        the ibsim console Dump output is refused (exit 2, file:line), never
+#        loaded as a fabric without links;
+#   n02  iblinkinfo -l output: refused as iblinkinfo output (exit 2, line);
+#   c06  NCCL topology XML and nvidia-smi topo -m: refused (exit 2).
+. "$(dirname "$0")/lib.bash"
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+C=$src/tests/data/cases
+
+rules() { jget "$TMP/out" "=' '.join(sorted(f['rule'] for f in d['findings']))"; }
+# field RULE KEY — evidence KEY of the one finding of RULE
+field() { jget "$TMP/out" "=[f['evidence']['$2'] for f in d['findings'] if f['rule']=='$1']"; }
+msg() { jget "$TMP/out" "=' | '.join(f['message'] for f in d['findings'] if f['rule']=='$1')"; }
+
+# ---- c03: NVIDIA/nccl#325, 2 leaves x 4 hosts, 4 spines ---------------------
+c=$C/c03-nccl325-static-routing-collision
+shift_load() { # LFTS — ecmp-balance with the link-load rule, shift pattern only
+  expect_rc 0 "$FL" check --format json --rules ecmp-balance \
+    --param ecmp-balance.patterns=shift "$c/topo.ibnetdiscover" "$c/$1"
+}
+expect_rc 0 "$FL" check --format json "$c/topo.ibnetdiscover" "$c/opensm-lfts-dmodk.dump"
+expect_eq "$(rules)" "" "c03 dmodk: clean"
+shift_load opensm-lfts-dmodk.dump
+expect_eq "$(rules)" "ecmp-balance.link-load ecmp-balance.summary" "c03 dmodk: no port-imbalance"
+expect_eq "$(field ecmp-balance.link-load max_link_load)" "[1]" "c03 dmodk: shift link load 1"
+expect_eq "$(field ecmp-balance.link-load ebb)" "[1]" "c03 dmodk: shift eBB 1"
+
+expect_rc 0 "$FL" check --format json "$c/topo.ibnetdiscover" "$c/opensm-lfts-collision.dump"
+expect_eq "$(rules)" "ecmp-balance.port-imbalance" "c03 collision: one finding"
+expect_eq "$(msg ecmp-balance.port-imbalance)" 'switch "leaf-0" routes unevenly over its 4 up ports: port 5 carries 2 destination LIDs, port 6 only 0 (mean 1.0, CV 0.707; tolerance 1)' "c03 collision: port-imbalance on leaf-0"
+expect_eq "$(field ecmp-balance.port-imbalance dlids_per_port)" "[{'5': 2, '6': 0, '7': 1, '8': 1}]" "c03 collision: DLIDs per uplink"
+shift_load opensm-lfts-collision.dump
+expect_eq "$(field ecmp-balance.link-load max_link_load)" "[2]" "c03 collision: shift link load 2"
+expect_eq "$(field ecmp-balance.link-load ebb)" "[0.875]" "c03 collision: shift eBB 0.875"
+expect_eq "$(jget "$TMP/out" "=[(h['from'], h['from_port'], h['to'], h['max_load']) for f in d['findings'] if f['rule']=='ecmp-balance.link-load' for h in f['evidence']['hottest_links'][:2]]")" \
+  "[('leaf-0', 5, 'spine-0', 2), ('spine-0', 2, 'leaf-1', 2)]" "c03 collision: gpu04+gpu05 share leaf-0 port 5"
+
+# ---- n07: ibsim tutorial fabric, real captures (make.sh) ---------------------
+n=$C/n07-ibsim-tutorial-dump-zero-devid
+fab() { jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])"; }
+expect_rc 0 "$FL" check --format json "$n/ibnetdiscover.out"
+expect_eq "$(rules)" "" "n07 ibnetdiscover.out: clean"
+expect_rc 0 "$FL" info --format json "$n/ibnetdiscover.out"
+expect_eq "$(fab)" "(2, 2, 4)" "n07 ibnetdiscover.out: 2 switches, 2 CAs, 4 cables"
+expect_rc 0 "$FL" info --format json "$n/tutorial.net"
+expect_eq "$(fab)" "(2, 2, 4)" "n07 net file: the same fabric"
+console="ibsim console output, not a net file: this is the text of the ibsim console's Dump command, whose port lines (\"GUID [port] ...\") a net file does not have; give the net file ibsim was started with, or ibnetdiscover output of the simulated fabric"
+expect_rc 2 "$FL" check "$n/ibsim-console-dump.txt"
+expect_eq "$(cat "$TMP/out")" "" "n07 console dump: no report"
+expect_eq "$(head -1 "$TMP/err")" "fabriclint: $n/ibsim-console-dump.txt:1:1: $console" "n07 console dump: refused at its title"
+# without the "# Net status" title: refused at the first port line
+sed 1d "$n/ibsim-console-dump.txt" >"$TMP/notitle.txt"
+first=$(grep -n $'^[0-9a-f]*\t\\[' "$TMP/notitle.txt" | head -1 | cut -d: -f1)
+expect_eq "$first" 5 "n07: first console port line of the untitled dump"
+expect_rc 2 "$FL" check "$TMP/notitle.txt"
+expect_eq "$(head -1 "$TMP/err")" "fabriclint: $TMP/notitle.txt:5:1: $console" "n07 untitled dump: refused at line 5"
+# one console port line pasted into a real net file's record: refused there
+sed '3a 200000\t[5]\t\t  4x  2.5G Down/Polling' "$n/tutorial.net" >"$TMP/pasted.net"
+expect_rc 2 "$FL" check "$TMP/pasted.net"
+expect_eq "$(head -1 "$TMP/err")" "fabriclint: $TMP/pasted.net:4:1: $console" "n07 pasted line: refused at line 4"
+expect_rc 2 "$FL" info "$n/ibsim-console-dump.txt"
+
+# ---- n02: iblinkinfo --switches-only -l -------------------------------------
+f=$C/n02-iblinkinfo-output/iblinkinfo-l.out
+iblink="iblinkinfo output is not a format fabriclint reads; give ibnetdiscover output of the same fabric (run on the same node, it lists every cable with its width and speed)"
+expect_rc 2 "$FL" check "$f"
+expect_eq "$(cat "$TMP/err")" "fabriclint: $f:1: $iblink" "n02: refused as iblinkinfo"
+{ printf '# iblinkinfo --switches-only -l\n\n'; cat "$f"; } >"$TMP/titled.out"
+expect_rc 2 "$FL" check "$TMP/titled.out"
+expect_eq "$(cat "$TMP/err")" "fabriclint: $TMP/titled.out:3: $iblink" "n02: line of the first link line"
+expect_rc 2 "$FL" diff "$f" "$f"
+
+# ---- c06: NVIDIA/nccl#820, one host's PCIe view -----------------------------
+d=$C/c06-nccl820-gpu-nic-affinity
+expect_rc 2 "$FL" check "$d/nccl-topo.xml"
+expect_eq "$(cat "$TMP/err")" "fabriclint: $d/nccl-topo.xml: NCCL topology XML (<system>, NCCL_TOPO_DUMP_FILE) is not a format fabriclint reads: it describes one host's PCIe tree, not the fabric's cables" "c06 nccl-topo.xml"
+expect_rc 2 "$FL" check "$d/nvidia-smi-topo-m.txt"
+expect_grep "$TMP/err" "^fabriclint: $d/nvidia-smi-topo-m.txt: unrecognised format: expected ibnetdiscover output"
+expect_eq "$(wc -l <"$TMP/err")" 1 "c06 nvidia-smi: one error line"
+# an XML <system> without NCCL's <cpu> keeps the generic message
+printf '<system version="1"/>\n' >"$TMP/system.xml"
+expect_rc 2 "$FL" check "$TMP/system.xml"
+expect_grep "$TMP/err" '^fabriclint: .*system.xml: XML root element <system> is not a format fabriclint reads'
+
+finish
