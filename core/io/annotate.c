@@ -322,6 +322,15 @@ static long resolve(annot_ctx *c, const char *name) {
 }
 
 /* Apply one record: @keys/@vals (n pairs) to the nodes named @name. */
+/* 1 when @v is a tier: a decimal number 0..255, nothing else. */
+static int tier_ok(const char *v) {
+  unsigned n = 0;
+  size_t i = 0;
+  for (; v[i] >= '0' && v[i] <= '9' && i < 4; i++)
+    n = n * 10 + (unsigned)(v[i] - '0');
+  return i > 0 && v[i] == '\0' && n <= 255;
+}
+
 static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
                  size_t n, uint32_t line, uint32_t col, fl_error *err) {
   if (!*name)
@@ -358,6 +367,11 @@ static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
     }
     if (!vals[k] || !*vals[k])
       continue;
+    if (strcmp(keys[k], "tier") == 0 && !tier_ok(vals[k]))
+      return fl_error_set(err, FL_EPARSE, c->path, line, col,
+                          "tier=%s: expected a number 0..255 (as in design "
+                          "XML; 0 is the endpoints, 1 the leaves)",
+                          vals[k]);
     /* the same name given two values for one key is a contradiction (a
      * host row and a more specific NIC row may differ: the later wins) */
     char sk[512];

@@ -590,7 +590,7 @@ static int ib_parse_header(pctx *c, const char *p, const char *e, uint32_t kind,
   int rc;
   char k;
   p = skip_ws(p, e);
-  if ((rc = parse_num(c, &p, e, 0, MAX_PORT, "port count", &h->nports)))
+  if ((rc = parse_num(c, &p, e, 1, MAX_PORT, "port count", &h->nports)))
     return rc;
   p = skip_ws(p, e);
   if ((rc = parse_quoted_id(c, &p, e, &k, &h->guid)))

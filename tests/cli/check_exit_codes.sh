@@ -128,4 +128,16 @@ for e in "$TMP/emptylldp" "$TMP/empty-plan.xml"; do
   expect_rc 2 "$FL" check "$e"
   expect_grep "$TMP/err" 'the inputs describe no node: nothing to check'
 done
+# a header that declares no port would switch the port-range check off
+sed '10s/^Switch\t64 /Switch\t0 /' "$FL_SRC/fabrics/rail-su.ibnetdiscover" >"$TMP/zero-ports.ibnetdiscover"
+expect_rc 2 "$FL" check "$TMP/zero-ports.ibnetdiscover"
+expect_grep "$TMP/err" 'zero-ports.ibnetdiscover:10:8: port count 0 is below 1'
+# annotation tiers are checked as design XML checks them (0..255)
+for v in abc -1 256 99999999999; do
+  printf 'node,tier\nleaf-su01-r0,%s\n' "$v" >"$TMP/tier.csv"
+  expect_rc 2 "$FL" info "$FL_SRC/fabrics/rail-su.ibnetdiscover" "$TMP/tier.csv"
+  expect_grep "$TMP/err" "tier.csv:2:1: tier=$v: expected a number 0\.\.255"
+done
+printf 'node,tier\nleaf-su01-r0,2\n' >"$TMP/tier.csv"
+expect_rc 0 "$FL" info --format json "$FL_SRC/fabrics/rail-su.ibnetdiscover" "$TMP/tier.csv"
 finish
