@@ -58,10 +58,10 @@
 
 #include <yaml.h>
 
-#include "model/derive.h"
-#include "model/fabric_impl.h"
 #include "io/fileio.h"
 #include "io/loaders.h"
+#include "model/derive.h"
+#include "model/fabric_impl.h"
 
 /* ---- the name index
  * ---------------------------------------------------------- */

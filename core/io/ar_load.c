@@ -52,8 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/build.h"
 #include "fabriclint/routing.h"
+#include "model/build.h"
 
 typedef struct far_rd {
   fl_fabric *fab;

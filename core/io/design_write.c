@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/design_xml.h"
 #include "fabriclint/write.h"
+#include "io/design_xml.h"
 #include "model/hashmap.h"
 
 /* Length of the valid UTF-8 sequence at @s (1..4), or 0 if invalid. */

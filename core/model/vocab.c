@@ -2,9 +2,9 @@
  * core/vocab.c — speed and width names (see fabriclint/fabric.h).
  *
  * Lane rates are the nominal per-lane rates of the IBA speed grades as
- * tabulated in the InfiniBand Architecture Specification (SDR 2.5 ... XDR 200 Gb/s;
- * FDR10 is 10 Gb/s nominal, not 14), so 4xNDR = 400 Gb/s, 2xHDR = 100 Gb/s.
- * Ethernet codes carry the whole-port rate with width 1.
+ * tabulated in the InfiniBand Architecture Specification (SDR 2.5 ... XDR 200
+ * Gb/s; FDR10 is 10 Gb/s nominal, not 14), so 4xNDR = 400 Gb/s, 2xHDR = 100
+ * Gb/s. Ethernet codes carry the whole-port rate with width 1.
  */
 #include <ctype.h>
 #include <stdlib.h>

@@ -18,10 +18,11 @@ extern "C" {
 #endif
 
 /** Input formats. */
-#define FL_FMT_AUTO          0u /**< detect from content (fl_detect_format) */
-#define FL_FMT_IBNETDISCOVER 1u /**< ibnetdiscover topology output, incl. -g   \
-                                 */
-#define FL_FMT_IBND_PORTS 2u    /**< ibnetdiscover -p ports report */
+#define FL_FMT_AUTO 0u /**< detect from content (fl_detect_format) */
+#define FL_FMT_IBNETDISCOVER                                                   \
+  1u                          /**< ibnetdiscover topology output, incl. -g     \
+                               */
+#define FL_FMT_IBND_PORTS 2u  /**< ibnetdiscover -p ports report */
 #define FL_FMT_DESIGN_XML 3u  /**< fabriclint design XML (schema/design.rng) */
 #define FL_FMT_IBSIM_NET  4u  /**< ibsim net file (ibsim/sim_net.c dialect) */
 #define FL_FMT_LFTS       5u  /**< opensm-lfts.dump, ibroute/dump_fts output */
@@ -32,13 +33,14 @@ extern "C" {
 #define FL_FMT_SAQUERY_PR 10u /**< saquery -p PathRecord output (path SLs) */
 #define FL_FMT_ANNOTATIONS                                                     \
   11u /**< side file: node name -> attributes (CSV/YAML) */
-#define FL_FMT_AR         12u /**< ibdiagnet2.far adaptive-routing dump */
-#define FL_FMT_TOPO_IBDM  13u /**< ibdm topology file (ibdiagnet -t, .topo) */
-#define FL_FMT_LLDPD_XML  14u /**< lldpcli -f xml show neighbors [details] */
-#define FL_FMT_JUNOS_XML  15u /**< Junos show lldp neighbors | display xml */
-#define FL_FMT_CISCO_PLAN 16u /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)  \
-                               */
-#define FL_FMT_DBCSV 17u      /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
+#define FL_FMT_AR        12u /**< ibdiagnet2.far adaptive-routing dump */
+#define FL_FMT_TOPO_IBDM 13u /**< ibdm topology file (ibdiagnet -t, .topo) */
+#define FL_FMT_LLDPD_XML 14u /**< lldpcli -f xml show neighbors [details] */
+#define FL_FMT_JUNOS_XML 15u /**< Junos show lldp neighbors | display xml */
+#define FL_FMT_CISCO_PLAN                                                      \
+  16u                    /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)       \
+                          */
+#define FL_FMT_DBCSV 17u /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -85,22 +85,24 @@ typedef uint32_t fl_id;
 #define FL_LINK_SEEN_A         0x1u /**< listed by the block of end A */
 #define FL_LINK_SEEN_B         0x2u /**< listed by the block of end B */
 #define FL_LINK_DECLARED       0x4u /**< declared once as a whole (design, plan) */
-#define FL_LINK_WIDTH_MISMATCH 0x8u  /**< the two listings disagree on width */
-#define FL_LINK_SPEED_MISMATCH 0x10u /**< the two listings disagree on speed   \
-                                      */
+#define FL_LINK_WIDTH_MISMATCH 0x8u /**< the two listings disagree on width */
+#define FL_LINK_SPEED_MISMATCH                                                 \
+  0x10u /**< the two listings disagree on speed                                \
+         */
 
 /** Tier value meaning "unknown" (fl_fabric_node_tier()). */
 #define FL_TIER_UNKNOWN 0xffffffffu
 
 /** Return codes of fallible core and plugin functions. 0 is success. */
-#define FL_OK        0
-#define FL_EINVAL    (-1) /**< bad argument or bad option value */
-#define FL_EIO       (-2) /**< a file could not be read or written */
-#define FL_EPARSE    (-3) /**< an input did not follow its format */
-#define FL_ENOMEM    (-4) /**< allocation failed */
-#define FL_EPLUGIN   (-5) /**< a plugin could not be loaded or failed to run */
-#define FL_ENOTFOUND (-6) /**< a looked-up name, parameter or file is absent   \
-                           */
+#define FL_OK      0
+#define FL_EINVAL  (-1) /**< bad argument or bad option value */
+#define FL_EIO     (-2) /**< a file could not be read or written */
+#define FL_EPARSE  (-3) /**< an input did not follow its format */
+#define FL_ENOMEM  (-4) /**< allocation failed */
+#define FL_EPLUGIN (-5) /**< a plugin could not be loaded or failed to run */
+#define FL_ENOTFOUND                                                           \
+  (-6) /**< a looked-up name, parameter or file is absent                      \
+        */
 
 #ifdef __cplusplus
 }

@@ -3,11 +3,11 @@
  * --write-baseline). The input is the file; an accepted baseline is applied
  * to an empty findings list.
  */
-#include "report/baseline.h"
 #include "fabriclint/error.h"
 #include "fabriclint/types.h"
-#include "host/findings.h"
 #include "fuzz.h"
+#include "host/findings.h"
+#include "report/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fl_baseline b;

@@ -13,8 +13,8 @@
 #include "diff/diff.h"
 #include "fabriclint/error.h"
 #include "fabriclint/types.h"
-#include "host/findings.h"
 #include "fuzz.h"
+#include "host/findings.h"
 
 static const uint32_t side_fmts[] = {FL_FMT_DESIGN_XML, FL_FMT_IBNETDISCOVER,
                                      FL_FMT_TOPO_IBDM,  FL_FMT_LLDPD_XML,

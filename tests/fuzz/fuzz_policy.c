@@ -6,8 +6,8 @@
  */
 #include "fabriclint/error.h"
 #include "fabriclint/types.h"
-#include "host/findings.h"
 #include "fuzz.h"
+#include "host/findings.h"
 #include "host/policy.h"
 
 static void exercise(const fl_policy *p) {

@@ -1,6 +1,7 @@
 /*
  * tests/unit/test_routing_load.c — the routing loaders of
- * core/io/lft_dump.c and the other routing-dump loaders (core/io/routing_read.h) and their content detection (core/load.c).
+ * core/io/lft_dump.c and the other routing-dump loaders
+ * (core/io/routing_read.h) and their content detection (core/load.c).
  *
  * Inputs are real dumps written by OpenSM and infiniband-diags against an
  * ibsim-simulated radix-4 fat tree (tests/fixtures/routing-loaders/make.sh
