@@ -65,6 +65,12 @@ int fl_cli_check(int argc, char **argv) {
                             o.rules);
     goto done;
   }
+  if (n_run == 0 && run_rc == FL_OK) { /* a gate that checks nothing */
+    rc = fl_cli_usage_error("no rule ran: no plugin is loaded, or the policy "
+                            "disables every rule (see fabriclint rules)%s",
+                            "");
+    goto done;
+  }
   if (run_rc == FL_EINVAL) { /* a user's parameter value: a usage error */
     fl_cli_print_error(&err);
     rc = FL_EXIT_USAGE;

@@ -3,7 +3,8 @@
 #
 # 1. A plugin folder with no .so at all (empty, or other files only) loads
 #    nothing and is not an error: fl_host_load_dir once sorted an empty,
-#    NULL list (qsort(NULL, 0): undefined behaviour, flagged by UBSan).
+#    NULL list (qsort(NULL, 0): undefined behaviour, flagged by UBSan). A
+#    check that then runs no rule exits 2: it would pass any fabric.
 # 2. '-' (standard input) named twice — two inputs, both diff sides, or an
 #    input and the policy or node-name map — is refused with exit 2 before
 #    anything is read: the second read would be empty.
@@ -17,10 +18,11 @@ for d in empty other; do
   expect_rc 0 "$FL" rules --no-builtin-plugins --plugin-path "$TMP/$d"
   expect_eq "$(wc -c <"$TMP/out")" 0 "rules output, $d folder"
   expect_eq "$(wc -c <"$TMP/err")" 0 "rules stderr, $d folder"
-  expect_rc 0 "$FL" check --no-builtin-plugins --plugin-path "$TMP/$d" \
+  # loading nothing is fine; a check that runs no rule is no clean gate
+  expect_rc 2 "$FL" check --no-builtin-plugins --plugin-path "$TMP/$d" \
     "$FL_SRC/fabrics/fat-tree-2tier.net"
-  expect_eq "$(cat "$TMP/out")" "0 error(s), 0 warning(s), 0 info; 0 rule(s) run" \
-    "check summary, $d folder"
+  expect_grep "$TMP/err" "no rule ran: no plugin is loaded"
+  expect_eq "$(wc -c <"$TMP/out")" 0 "check output, $d folder"
 done
 # beside the built-in folder it changes nothing: the same 6 plugins
 expect_rc 0 "$FL" rules --plugin-path "$TMP/empty"
