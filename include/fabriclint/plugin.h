@@ -396,37 +396,6 @@ static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
 }
 
 /**
- * fl_emit() — report one finding (see fl_finding) through api->report();
- * on failure calls api->fail() and returns 1, so a check() can write
- * `if (fl_emit(...)) return 1;`. @severity 0 = the rule's default. Every
- * array is borrowed and copied by the host.
- */
-static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
-                          uint32_t severity, const char *message,
-                          const fl_id *nodes, uint32_t n_nodes,
-                          const fl_port_ref *ports, uint32_t n_ports,
-                          const fl_id *links, uint32_t n_links,
-                          const char *evidence_json) {
-  fl_finding fd;
-  memset(&fd, 0, sizeof fd);
-  fd.struct_size = sizeof fd;
-  fd.severity = severity;
-  fd.message = message;
-  fd.nodes = nodes;
-  fd.n_nodes = n_nodes;
-  fd.ports = ports;
-  fd.n_ports = n_ports;
-  fd.links = links;
-  fd.n_links = n_links;
-  fd.evidence_json = evidence_json;
-  if ((api->report)(ctx, &fd) != 0) {
-    (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
-    return 1;
-  }
-  return 0;
-}
-
-/**
  * fl_emit_cause() — fl_emit() for a finding that is one instance of a
  * structural cause (see fl_finding.cause): the host merges the findings
  * of the rule that share @cause into one, with @cause_message ("{count}"
@@ -460,6 +429,22 @@ static inline int fl_emit_cause(const fl_host_api *api, fl_ctx *ctx,
     return 1;
   }
   return 0;
+}
+
+/**
+ * fl_emit() — report one finding (see fl_finding) through api->report();
+ * on failure calls api->fail() and returns 1, so a check() can write
+ * `if (fl_emit(...)) return 1;`. @severity 0 = the rule's default. Every
+ * array is borrowed and copied by the host.
+ */
+static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
+                          uint32_t severity, const char *message,
+                          const fl_id *nodes, uint32_t n_nodes,
+                          const fl_port_ref *ports, uint32_t n_ports,
+                          const fl_id *links, uint32_t n_links,
+                          const char *evidence_json) {
+  return fl_emit_cause(api, ctx, severity, message, nodes, n_nodes, ports,
+                       n_ports, links, n_links, evidence_json, NULL, NULL);
 }
 
 /** Type of the entry point. */
