@@ -44,6 +44,7 @@
  * memory 3 bytes per (AR switch, LID).
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <errno.h>
@@ -396,3 +397,14 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
   fclose(f);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_ar = {
+    FL_FMT_AR,
+    "ar",
+    NULL,
+    0,
+    fl_load_ar,
+    fl_detect_routing,
+    "ibdiagnet2.far (\"Groups Definition:\", \"LFT Definition:\")"};

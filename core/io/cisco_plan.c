@@ -27,6 +27,7 @@
  * toolkit ignores it, so it is ignored too (the link means any port) and a
  * note says so. Element names are matched by local name, any namespace.
  */
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -400,3 +401,22 @@ int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
   fl_xr_close(&x);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+static uint32_t detect_cisco_plan(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  return c->xml_root && (strcmp(c->xml_root, "CISCO_NETWORK_TYPES") == 0 ||
+                         strstr(c->xml_root, ":CISCO_NETWORK_TYPES"))
+             ? FL_FMT_CISCO_PLAN
+             : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_cisco_plan = {
+    FL_FMT_CISCO_PLAN,
+    "cisco-plan",
+    NULL,
+    FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+    fl_load_cisco_plan,
+    detect_cisco_plan,
+    "<CISCO_NETWORK_TYPES> Cisco cable plan"};

@@ -50,6 +50,7 @@
  *
  * Cost: one pass with getline(), memory O(longest line + columns).
  */
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -495,3 +496,62 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
   fclose(fp);
   return rc;
 }
+
+/* ---- detection (formats.h) ---- */
+
+/* `START_<NAME>` alone on a line (blanks and a CR around it allowed):
+ * writes the name's start and length, else returns 0. @kw is "START_" or
+ * "END_". */
+static int section_marker(const char *s, const char *end, const char *kw,
+                          const char **name, size_t *nlen) {
+  s = fl_detect_skip_ws(s, end);
+  if (!fl_detect_prefix(s, end, kw))
+    return 0;
+  const char *p = s + strlen(kw), *q = p;
+  while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+    q++;
+  if (q == p || fl_detect_skip_ws(q, end) != end)
+    return 0;
+  *name = p;
+  *nlen = (size_t)(q - p);
+  return 1;
+}
+
+/* ibdiagnet2.db_csv (ibutils2 ibdiag, docs/formats/ibdiagnet-db-csv.md): a
+ * line `START_<NAME>` (NODES, AR_INFO, ...) followed later by
+ * `END_<NAME>`. When the first section is longer than the detection window
+ * (a big PORTS section), `START_<NAME>` and a comma-separated header line
+ * right after it suffice. */
+static uint32_t detect_dbcsv(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  if (c->xml_root)
+    return FL_FMT_AUTO;
+  const char *s = c->text, *end = c->text + c->len, *open = NULL;
+  size_t open_len = 0;
+  int header = 0; /* the line after the open START_ is a CSV header */
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    const char *name;
+    size_t nlen;
+    if (!open && section_marker(s, le, "START_", &name, &nlen)) {
+      open = name, open_len = nlen, header = -1;
+    } else if (open && section_marker(s, le, "END_", &name, &nlen)) {
+      if (nlen == open_len && memcmp(name, open, nlen) == 0)
+        return FL_FMT_DBCSV;
+    } else if (open && header == -1) {
+      header = memchr(s, ',', (size_t)(le - s)) != NULL;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return open && header == 1 && c->window_full ? FL_FMT_DBCSV : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_dbcsv = {
+    FL_FMT_DBCSV,
+    "ibdiagnet-db-csv",
+    NULL,
+    0,
+    fl_load_dbcsv,
+    detect_dbcsv,
+    "ibdiagnet2.db_csv (START_<NAME> ... END_<NAME> sections)"};

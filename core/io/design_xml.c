@@ -62,6 +62,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
+#include "io/formats.h"
 #include "io/loaders.h"
 #include "io/schema_path.h"
 #include "model/build.h"
@@ -1611,3 +1612,22 @@ int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
   (void)path;
   return dx_load(fab, in, mode, NULL, err);
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+/* Root <fabric>, in the fabriclint namespace or with any prefix. */
+static uint32_t detect_design_xml(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  return c->xml_root && (strcmp(c->xml_root, "fabric") == 0 ||
+                         strstr(c->xml_root, ":fabric"))
+             ? FL_FMT_DESIGN_XML
+             : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_design_xml = {FL_FMT_DESIGN_XML,
+                                         "design-xml",
+                                         "design",
+                                         FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+                                         fl_load_design_xml,
+                                         detect_design_xml,
+                                         "<fabric> design XML"};

@@ -12,6 +12,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -146,3 +147,14 @@ int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_fdbs = {
+    FL_FMT_FDBS,
+    "fdbs",
+    NULL,
+    0,
+    fl_load_fdbs,
+    fl_detect_routing,
+    "opensm.fdbs (\"dump_ucast_routes: Switch 0x...\")"};

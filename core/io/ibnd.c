@@ -35,6 +35,7 @@
  * returning; strings handed to the builder are copied by it.
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 #include "io/textscan.h"
 
@@ -1800,3 +1801,24 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
   lstate_free(&m.s);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_ibnetdiscover = {
+    FL_FMT_IBNETDISCOVER,
+    "ibnetdiscover",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_ibnetdiscover,
+    fl_detect_ibnd_family,
+    "ibnetdiscover output (Switch/Ca lines with \"S-\"/\"H-\" GUID ids)"};
+
+const fl_format_def fl_fmt_ibnd_ports = {
+    FL_FMT_IBND_PORTS,           "ibnetdiscover-ports", NULL,
+    FL_FORMAT_TOPOLOGY,          fl_load_ibnd_ports,    fl_detect_ibnd_family,
+    "an ibnetdiscover -p report"};
+
+const fl_format_def fl_fmt_ibsim_net = {
+    FL_FMT_IBSIM_NET,   "ibsim-net",       "ibsim",
+    FL_FORMAT_TOPOLOGY, fl_load_ibsim_net, fl_detect_ibnd_family,
+    "an ibsim net file"};

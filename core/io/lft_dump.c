@@ -20,6 +20,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -403,3 +404,14 @@ int fl_load_lfts(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_lfts = {
+    FL_FMT_LFTS,
+    "lfts",
+    NULL,
+    0,
+    fl_load_lfts,
+    fl_detect_routing,
+    "an LFT dump (opensm-lfts.dump, ibroute, dump_fts: \"Unicast lids [\")"};

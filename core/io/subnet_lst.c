@@ -13,6 +13,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 #include "io/nodemap.h"
@@ -360,3 +361,14 @@ int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
   slst_free(&s);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_subnet_lst = {
+    FL_FMT_SUBNET_LST,
+    "subnet-lst",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_subnet_lst,
+    fl_detect_routing,
+    "opensm-subnet.lst (\"{ SW Ports:\" lines)"};

@@ -35,6 +35,7 @@
  * (core/lldp_xml.c, the neighbour builder), cables are FL_LINK_DECLARED.
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -446,3 +447,14 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   free(t.conns);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_topo_ibdm = {
+    FL_FMT_TOPO_IBDM,
+    "ibdm-topo",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_topo_ibdm,
+    fl_detect_ibnd_family,
+    "an ibdm topology file (indented \"PORT -> TYPE NAME PORT\" lines)"};

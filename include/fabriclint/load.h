@@ -17,7 +17,11 @@
 extern "C" {
 #endif
 
-/** Input formats. */
+/** Input formats: stable codes of the formats fabriclint reads. Each has one
+ * row in the format registry (core/io/formats.def, in detection order) with
+ * its `--input-format` name (fl_format_name()), its role (topology or
+ * routing state) and its loader; docs/formats/ has a page per format. A new
+ * format takes the next free code. */
 #define FL_FMT_AUTO 0u /**< detect from content (fl_detect_format) */
 #define FL_FMT_IBNETDISCOVER                                                   \
   1u                          /**< ibnetdiscover topology output, incl. -g     \
