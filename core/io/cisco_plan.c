@@ -2,7 +2,7 @@
  * core/cisco_plan.c — Cisco cable plan XML (NX-OS DFA cable management,
  * schema nxos-cable-plan-schema.xsd; read and written by the acitoolkit
  * `cableplan` application, applications/cableplan/cableplan.py and
- * docs/cable.rst; docs/formats/cisco-cable-plan.md):
+ * docs/cable.rst; docs/formats/cisco-plan.md):
  *
  *   <CISCO_NETWORK_TYPES xmlns="http://www.cisco.com/cableplan/Schema2" ...>
  *    <DATA_CENTER networkLocation="san-jose" idFormat="hostname">
@@ -40,7 +40,7 @@
 #include "model/alias.h"
 
 /* The one limit on a port set (sourcePort, destPort): 4096 ports in all,
- * documented in docs/formats/cisco-cable-plan.md. The loader only counts
+ * documented in docs/formats/cisco-plan.md. The loader only counts
  * (no expansion buffer); fl_plan_ports_expand() callers size their buffer
  * with fl_plan_ports_size(). */
 #define PLAN_MAX_PORTS 4096

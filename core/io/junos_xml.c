@@ -13,7 +13,7 @@
  *       <lldp-remote-port-description>Ethernet1 interface</...>
  *       <lldp-remote-system-name>peer00.lab.demo</lldp-remote-system-name>
  *
- * Quirks handled (napalm test fixtures, docs/formats/junos-lldp-xml.md):
+ * Quirks handled (napalm test fixtures, docs/formats/junos-xml.md):
  *  - the local port is `lldp-local-interface` when present (detail output,
  *    older releases; a unit suffix `.0` is dropped by the alias layer),
  *    else `lldp-local-port-id`, which in detail output is an SNMP index

@@ -120,11 +120,41 @@ static void detects_real_samples(void **state) {
   }
 }
 
+/* docs/formats/<name>.md exists for every readable format, and the index
+ * page links it. */
+static void every_format_has_a_page(void **state) {
+  (void)state;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/docs/formats/README.md", FL_SOURCE_DIR);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  static char index[1 << 16];
+  size_t n = fread(index, 1, sizeof index - 1, f);
+  index[n] = '\0';
+  fclose(f);
+  for (size_t i = 0; i < fl_format_count(); i++) {
+    const fl_format_def *d = fl_format_at(i);
+    if (!d->load)
+      continue;
+    snprintf(path, sizeof path, "%s/docs/formats/%s.md", FL_SOURCE_DIR,
+             d->name);
+    FILE *p = fopen(path, "r");
+    if (!p)
+      fail_msg("format %s has no page docs/formats/%s.md", d->name, d->name);
+    fclose(p);
+    char link[256];
+    snprintf(link, sizeof link, "](%s.md)", d->name);
+    if (!strstr(index, link))
+      fail_msg("docs/formats/README.md does not link %s.md", d->name);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(names_and_codes),
       cmocka_unit_test(topology_role),
       cmocka_unit_test(detects_real_samples),
+      cmocka_unit_test(every_format_has_a_page),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
