@@ -73,12 +73,8 @@ const char FL_CLI_USAGE[] =
     "  --no-builtin-plugins       do not load the plugins shipped with "
     "fabriclint\n"
     "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
-    "  --input-format FMT         auto (default), ibnetdiscover,\n"
-    "                             ibnetdiscover-ports, design-xml, ibsim-net,\n"
-    "                             subnet-lst, ibdm-topo, lldpd-xml, "
-    "junos-xml,\n"
-    "                             cisco-plan, annotations, lfts, fdbs, sl2vl,\n"
-    "                             path-sl, saquery-pr, ar, ibdiagnet-db-csv\n"
+    "  --input-format FMT         auto (default), or a format name:\n"
+    "                             `--input-format list` lists them\n"
     "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
     "                             applied to node descriptions\n"
     "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
@@ -209,10 +205,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     o->load.node_name_map = arg;
     return 0;
   case OPT_INPUT_FORMAT:
-    o->input_format = fl_format_parse(arg);
-    if (o->input_format == (uint32_t)-1)
-      return fl_cli_usage_error("--input-format: unknown format '%s'", arg);
-    return 0;
+    o->input_format = fl_cli_format_arg("--input-format", arg);
+    return o->input_format == (uint32_t)-1 ? FL_EXIT_USAGE : 0;
   case OPT_SYSTEM_PATTERN:
     o->load.system_pattern = arg;
     return 0;
@@ -757,4 +751,32 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     if (fl_finding_active(&fs->v[i]) && fs->v[i].severity >= o->fail_on)
       return o->exit_zero ? FL_EXIT_OK : FL_EXIT_FINDINGS;
   return FL_EXIT_OK;
+}
+
+/* The format names, comma-separated, into @buf. */
+static void format_names(char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; fl_format_name_at(i) && n < size; i++) {
+    int w = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+                     fl_format_name_at(i));
+    n += w > 0 ? (size_t)w : 0;
+  }
+}
+
+uint32_t fl_cli_format_arg(const char *opt, const char *arg) {
+  char names[1024];
+  format_names(names, sizeof names);
+  if (strcmp(arg, "list") == 0) {
+    printf("auto, %s\n", names);
+    exit(FL_EXIT_OK);
+  }
+  uint32_t fmt = fl_format_parse(arg);
+  if (fmt == (uint32_t)-1) {
+    char msg[1400];
+    snprintf(msg, sizeof msg, "%s: unknown format '%s'; expected auto, %s", opt,
+             arg, names);
+    fl_cli_usage_error("%s", msg);
+  }
+  return fmt;
 }

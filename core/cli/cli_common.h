@@ -54,6 +54,13 @@ void fl_cli_print_error(const fl_error *err);
  */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);
 void fl_cli_opts_free(fl_cli_opts *o);
+/**
+ * fl_cli_format_arg() — the FL_FMT_* code of format name @arg given to
+ * option @opt (`--input-format`, `--design-format`, ...). `list` prints the
+ * names (from the format registry) and exits 0; an unknown name prints a
+ * usage error listing them and returns (uint32_t)-1.
+ */
+uint32_t fl_cli_format_arg(const char *opt, const char *arg);
 /** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
 int fl_cli_usage_error(const char *fmt, const char *arg);
 /** Refuse standard input ('-') named more than once among inputs @a (@na)

@@ -118,11 +118,12 @@ static int take_diff_options(int argc, char **argv, diff_args *a) {
       a->rest[a->n_rest++] = "--format";
       a->rest[a->n_rest++] = (char *)v;
     } else if ((v = opt_value(argc, argv, &i, "--design-format", &missing))) {
-      if ((a->fmt[0] = fl_format_parse(v)) == (uint32_t)-1)
-        return fl_cli_usage_error("--design-format: unknown format '%s'", v);
+      if ((a->fmt[0] = fl_cli_format_arg("--design-format", v)) == (uint32_t)-1)
+        return FL_EXIT_USAGE;
     } else if ((v = opt_value(argc, argv, &i, "--as-built-format", &missing))) {
-      if ((a->fmt[1] = fl_format_parse(v)) == (uint32_t)-1)
-        return fl_cli_usage_error("--as-built-format: unknown format '%s'", v);
+      if ((a->fmt[1] = fl_cli_format_arg("--as-built-format", v)) ==
+          (uint32_t)-1)
+        return FL_EXIT_USAGE;
     } else if ((v = opt_value(argc, argv, &i, "--design", &missing))) {
       if (push_path(a, 0, v) != 0)
         return FL_EXIT_USAGE;

@@ -54,3 +54,10 @@ uint32_t fl_format_parse(const char *name) {
   }
   return (uint32_t)-1;
 }
+
+const char *fl_format_name_at(size_t i) {
+  for (size_t k = 0; k < fl_format_count(); k++)
+    if (FORMATS[k]->load && i-- == 0)
+      return FORMATS[k]->name;
+  return NULL;
+}

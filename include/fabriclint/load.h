@@ -8,6 +8,7 @@
 #ifndef FABRICLINT_LOAD_H
 #define FABRICLINT_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabriclint/error.h"
@@ -45,6 +46,10 @@ extern "C" {
   16u                    /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)       \
                           */
 #define FL_FMT_DBCSV 17u /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
+#define FL_FMT_SONIC_LAB_GRAPH                                                 \
+  18u /**< SONiC sonic-mgmt LabConnectionGraph (fleet cabling plan) */
+#define FL_FMT_SONIC_MINIGRAPH                                                 \
+  19u /**< SONiC DeviceMiniGraph (one device's planned links) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
@@ -77,6 +82,13 @@ typedef struct fl_load_options {
  * "ibsim-net", or "auto". Never NULL.
  */
 const char *fl_format_name(uint32_t fmt);
+
+/**
+ * fl_format_name_at() — the name of the @i-th readable input format
+ * (0-based, in detection order), or NULL past the last: for listing the
+ * names `--input-format` accepts. Static storage.
+ */
+const char *fl_format_name_at(size_t i);
 
 /**
  * fl_format_parse() — inverse of fl_format_name(); returns FL_FMT_AUTO for

@@ -573,6 +573,35 @@ static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return 0;
 }
 
+/* ---- topology.input-note
+ * ----------------------------------------------------------- */
+
+/* What a loader skipped or read with an assumption, counted and located by
+ * the loader (fl_b_note), for every category but "routing" (which
+ * deadlock.routing-input reports): a plan's links that are not cables, a
+ * device declared without a link, an attribute row for an unknown node. */
+static int check_input_notes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t n = api->note_count(f);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *cat, *file, *msg;
+    uint32_t line;
+    if (api->note(f, i, &cat, &file, &line, &msg) != 0 ||
+        strcmp(cat, "routing") == 0)
+      continue;
+    char text[1400];
+    if (line)
+      snprintf(text, sizeof text, "%s:%u: %s", file, line, msg);
+    else
+      snprintf(text, sizeof text, "%s: %s", file, msg);
+    int rc = report(api, ctx, text, NULL, 0, NULL, 0, NULL, 0, NULL);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
 /* ---- topology.degraded-link and topology.mixed-speed
  * ------------------------------ */
 
@@ -1020,6 +1049,15 @@ RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
      "confuse routing engines.",
      check_self_loop, NULL, 0);
 
+RULE(R_INPUT_NOTE, FL_SEV_INFO, "topology.input-note",
+     "an input held lines the loader skipped or read with an assumption",
+     "Loaders never drop input silently: what they skip (a plan's management "
+     "or logical links, links that join a port to itself, devices declared "
+     "without a cable, attribute rows for unknown nodes) or read with an "
+     "assumption (an unknown system type) is counted and reported here once "
+     "per cause, with the file and the first line.",
+     check_input_notes, NULL, 0);
+
 static const fl_param_def P_WIDTH = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
@@ -1067,9 +1105,9 @@ RULE(R_LID, FL_SEV_ERROR, "topology.lid",
      check_lids, NULL, 0);
 
 static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,        &R_RANGE,
-    &R_DUPGUID,   &R_UNLINKED, &R_DISCONNECTED, &R_SELF_LOOP,
-    &R_DEGRADED,  &R_MIXED,    &R_SAME_TIER,    &R_LID};
+    &R_ONE_SIDED, &R_MISMATCH,     &R_TWICE,     &R_RANGE,    &R_DUPGUID,
+    &R_UNLINKED,  &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED,
+    &R_SAME_TIER, &R_LID,          &R_INPUT_NOTE};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,
