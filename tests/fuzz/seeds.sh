@@ -139,6 +139,10 @@ seed nbr_xml bad-junos-nolocal 1 "$FX/diff/nolocal.junos.xml"
 seed nbr_xml bad-cisco-count 2 "$FX/diff/bad-count.cisco.xml"
 for f in "$SEEDS"/junos-xml/*; do seed nbr_xml "junos-$(basename "$f")" 1 "$f"; done
 for f in "$SEEDS"/cisco-plan/*; do seed nbr_xml "cisco-$(basename "$f")" 2 "$f"; done
+EXT=$src/tests/data/external
+seed nbr_xml sonic-lab-slx 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph_slx_t1.xml"
+seed nbr_xml sonic-lab 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph.xml"
+seed nbr_xml sonic-minigraph 4 "$EXT/sonic-net__sonic-buildimage__src__sonic-config-engine__tests__simple-sample-graph.xml"
 
 # ---- nodemap: map, then the topology it names -------------------------------
 seed nodemap rail-names "" "$src/fabrics/rail-names.node-name-map" "$src/fabrics/rail-names.ibnetdiscover"
@@ -169,6 +173,8 @@ if [ -n "$ext" ] && [ -d "$ext" ]; then
       *ibnetdiscover*.out) seed ibnd "$b" 0 "$f" ;;
       *junos*.xml) seed nbr_xml "$b" 1 "$f" ;;
       *cableplan*.xml) seed nbr_xml "$b" 2 "$f" ;;
+      *lab_connection_graph*.xml) seed nbr_xml "$b" 3 "$f" ;;
+      *minigraph*.xml | *sample-graph.xml) seed nbr_xml "$b" 4 "$f" ;;
       *osm.fdbs) seed routing "$b" 1 "$f" ;;
     esac
   done
