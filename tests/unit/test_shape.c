@@ -127,16 +127,24 @@ static void test_tiers_core_with_host(void **state) {
 }
 
 /* A director: two line ASICs and one fabric ASIC of chassis "dir-1"
- * (same system), hosts on the line ASICs. All three are one switch: tier 1. */
-static void test_tiers_director_one_unit(void **state) {
-  (void)state;
+ * (MF0 descriptions with board positions; with @by_guid, no descriptions
+ * but one system image GUID), hosts on the line ASICs. All three are one
+ * switch: tier 1. */
+static void director_one_unit(int by_guid) {
   fl_fabric *f = fl_fabric_new();
   fl_id line[2] = {node(f, FL_NODE_SWITCH, "dir-1 L1"),
                    node(f, FL_NODE_SWITCH, "dir-1 L2")};
   fl_id fab_asic = node(f, FL_NODE_SWITCH, "dir-1 S1");
   fl_id all[3] = {line[0], line[1], fab_asic};
-  for (int i = 0; i < 3; i++)
-    fl_b_node_set_system(f, all[i], "dir-1", (size_t)-1);
+  static const char *const desc[3] = {"MF0;dir-1:MCS8500/L01/U1",
+                                      "MF0;dir-1:MCS8500/L02/U1",
+                                      "MF0;dir-1:MCS8500/S01/U1"};
+  for (int i = 0; i < 3; i++) {
+    if (by_guid)
+      fl_b_node_set_ids(f, all[i], 0x2c9, 0xd2f0, 0x0c42a10300e00000ull);
+    else
+      fl_b_node_set_desc(f, all[i], desc[i], (size_t)-1);
+  }
   for (uint32_t l = 0; l < 2; l++) {
     cable(f, line[l], 20, fab_asic, l + 1);
     for (uint32_t h = 0; h < 2; h++) {
@@ -149,7 +157,21 @@ static void test_tiers_director_one_unit(void **state) {
   assert_int_equal(tier(f, "dir-1 L1"), 1);
   assert_int_equal(tier(f, "dir-1 L2"), 1);
   assert_int_equal(tier(f, "dir-1 S1"), 1);
+  assert_int_equal(fl_fabric_chassis_count(f), 1);
+  assert_int_equal(fl_fabric_chassis_asic_count(f, 0), 3);
+  assert_string_equal(fl_fabric_chassis_name(f, 0),
+                      by_guid ? "dir-1 L1" : "dir-1");
   fl_fabric_free(f);
+}
+
+static void test_tiers_director_one_unit(void **state) {
+  (void)state;
+  director_one_unit(0);
+}
+
+static void test_tiers_director_by_guid(void **state) {
+  (void)state;
+  director_one_unit(1);
 }
 
 /* Two switches with hosts cabled to each other (twice), as in the 2007
@@ -239,6 +261,7 @@ int main(void) {
       cmocka_unit_test(test_tiers_service_hosts),
       cmocka_unit_test(test_tiers_core_with_host),
       cmocka_unit_test(test_tiers_director_one_unit),
+      cmocka_unit_test(test_tiers_director_by_guid),
       cmocka_unit_test(test_tiers_flat_pair),
       cmocka_unit_test(test_ca_does_not_forward),
   };
