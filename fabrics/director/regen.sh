@@ -12,9 +12,11 @@
 # No SM runs (LIDs stay 0): the diff compares cabling, not LIDs.
 # The date line of ibnetdiscover's header is the only part that changes
 # between runs. Needs ibsim, ibsim-run (ibsim-utils), ibnetdiscover
-# (infiniband-diags), python3. About 2 s.
+# (infiniband-diags), python3. About 2 s. OUT=DIR writes there instead
+# (tests/cli/director_live.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here}
 for tool in ibsim ibsim-run ibnetdiscover python3; do
   command -v "$tool" >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 2; }
 done
@@ -46,8 +48,8 @@ capture() { # NET OUT
   stop_ibsim
 }
 
-python3 "$here/make_net.py" >"$here/director.net"
-python3 "$here/make_net.py" --miswire >"$here/director-miswired.net"
-capture "$here/director.net" "$here/director.ibnetdiscover"
-capture "$here/director-miswired.net" "$here/director-miswired.ibnetdiscover"
-echo "regen.sh: wrote director{,-miswired}.{net,ibnetdiscover} in $here"
+python3 "$here/make_net.py" >"$out/director.net"
+python3 "$here/make_net.py" --miswire >"$out/director-miswired.net"
+capture "$out/director.net" "$out/director.ibnetdiscover"
+capture "$out/director-miswired.net" "$out/director-miswired.ibnetdiscover"
+echo "regen.sh: wrote director{,-miswired}.{net,ibnetdiscover} in $out"
