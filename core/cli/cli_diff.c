@@ -455,11 +455,13 @@ int fl_cli_diff(int argc, char **argv) {
     goto done;
   }
   if (o.verbose)
-    fprintf(stderr,
-            "fabriclint: nodes matched by GUID %u, by name %u, by system %u; "
-            "cables: %u planned, %u built, %u as planned\n",
-            st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
-            st.cables_design, st.cables_built, st.cables_ok);
+    fprintf(
+        stderr,
+        "fabriclint: nodes matched by GUID %u, by name %u, by system %u, as "
+        "a director chassis %u; "
+        "cables: %u planned, %u built, %u as planned\n",
+        st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
+        st.nodes_by_chassis, st.cables_design, st.cables_built, st.cables_ok);
   size_t n_rules = 0;
   filter_rules(o.rules, &fs, a.csv ? &wo : NULL, &n_rules);
   if (o.rules && n_rules == 0) {

@@ -22,6 +22,7 @@
 
 typedef struct info_stats {
   const uint32_t *fmts; /* format of each input, as loaded */
+  const fl_fabric *fab; /* for the director chassis list */
   fl_fabric_counts counts;
   uint32_t an; /* SHARP aggregation nodes */
   uint32_t systems;
@@ -75,6 +76,7 @@ static void count_nics(const fl_fabric *fab, fl_strmap *sys, info_stats *s) {
 
 static void gather(const fl_fabric *fab, info_stats *s) {
   memset(s, 0, sizeof *s);
+  s->fab = fab;
   fl_shape_facts_get(fab, &s->shape);
   fl_fabric_counts_of(fab, &s->counts);
   uint32_t n = fl_fabric_node_count(fab);
@@ -146,6 +148,14 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
     if (s->hosts_by_nics[k])
       fprintf(out, "    hosts with %u%s NIC(s): %u\n", k,
               k == MAX_NICS - 1 ? " or more" : "", s->hosts_by_nics[k]);
+  uint32_t nch = fl_fabric_chassis_count(s->fab);
+  if (nch)
+    fprintf(out, "director chassis (ASICs grouped as one switch): %u\n", nch);
+  for (uint32_t c = 0; c < nch; c++)
+    fprintf(out, "  %s%s%s: %u ASICs\n", fl_fabric_chassis_name(s->fab, c),
+            *fl_fabric_chassis_model(s->fab, c) ? " " : "",
+            fl_fabric_chassis_model(s->fab, c),
+            fl_fabric_chassis_asic_count(s->fab, c));
   fprintf(out, "tiers%s:\n",
           s->derived ? " (derived from the shape where not given)" : "");
   for (uint32_t t = 0; t <= MAX_TIER; t++)
@@ -236,6 +246,14 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 "tier_skipping_links", (json_int_t)sh.skip_links,
                 "upper_switches_with_endpoints",
                 (json_int_t)sh.upper_endpoint_switches));
+  json_t *chassis = json_array();
+  for (uint32_t c = 0; c < fl_fabric_chassis_count(s->fab); c++)
+    json_array_append_new(
+        chassis,
+        json_pack("{s:s,s:s,s:i}", "name", fl_fabric_chassis_name(s->fab, c),
+                  "model", fl_fabric_chassis_model(s->fab, c), "asics",
+                  (json_int_t)fl_fabric_chassis_asic_count(s->fab, c)));
+  json_object_set_new(root, "chassis", chassis);
   json_t *types = json_object();
   char buf[32];
   for (uint32_t w = 0; w <= 12; w++)

@@ -54,11 +54,21 @@
 #define VIRT 0x80000000u
 #define NIL  UINT32_MAX
 
-/* how a design node was matched; HOW_NIC: a per-NIC design node ("host-01
+/* how a design node was matched; HOW_CHASSIS: a design switch is a director
+ * chassis of the as-built (its ASICs, core/model/chassis.c), its ports
+ * front-panel names; HOW_NIC: a per-NIC design node ("host-01
  * ens1f0np0") is a labelled port of an as-built host node (LLDP chassis);
  * HOW_HOST: a design host node whose labelled ports are NICs is a group of
  * as-built per-NIC nodes of that system (InfiniBand HCAs "host-01 mlx5_0") */
-enum { HOW_NONE, HOW_GUID, HOW_NAME, HOW_SYSTEM, HOW_NIC, HOW_HOST };
+enum {
+  HOW_NONE,
+  HOW_GUID,
+  HOW_NAME,
+  HOW_SYSTEM,
+  HOW_NIC,
+  HOW_HOST,
+  HOW_CHASSIS
+};
 enum { E_OPEN, E_DONE };
 
 typedef struct edge {
@@ -177,6 +187,10 @@ static const char *key_port_str(const dctx *c, uint64_t k, char *buf,
     lab = c->vnames[key_port(k) & ~VIRT];
   if (!*lab && bp != FL_NONE)
     lab = fl_fabric_port_label(c->B, bp);
+  if (!*lab && bp != FL_NONE && c->mB[key_node(k)] != FL_NONE &&
+      c->howD[c->mB[key_node(k)]] == HOW_CHASSIS &&
+      fl_fabric_port_panel_name(c->B, bp, buf, size))
+    return buf; /* a chassis port the design does not name: its panel name */
   if (*lab)
     snprintf(buf, size, "%s", lab);
   else
@@ -628,6 +642,63 @@ static int kind_unknown(const fl_fabric *D, fl_id i) {
          !fl_fabric_attr(D, FL_ENT_NODE, i, "model");
 }
 
+/* A design switch that matched no as-built node by GUID or name and is
+ * named like an as-built director chassis (the <name> of its ASICs'
+ * `MF0;<name>:...` descriptions, compared by the alias layer) stands for
+ * all its ASICs, none of which may be matched already. Its ports are
+ * front-panel names (dkey()); cables inside the chassis are not compared
+ * (build_edges()). */
+static int match_chassis(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nc = fl_fabric_chassis_count(B), nb = fl_fabric_node_count(B);
+  if (!nc)
+    return 0;
+  fl_strmap names;
+  memset(&names, 0, sizeof names);
+  uint32_t *claim = malloc((size_t)nc * sizeof *claim);
+  uint8_t *taken = calloc(nc, 1);
+  int rc = -1;
+  char canon[FL_ALIAS_MAX];
+  if (!claim || !taken)
+    goto out;
+  for (uint32_t k = 0; k < nc; k++) {
+    const char *nm = fl_fabric_chassis_name(B, k);
+    claim[k] = FL_NONE;
+    size_t len = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
+    if (fl_strmap_put(&names, canon, len, k) == FL_MAP_ABSENT)
+      goto out;
+  }
+  for (fl_id b = 0; b < nb; b++) /* a chassis with a matched ASIC is taken */
+    if (c->mB[b] != FL_NONE && fl_fabric_node_chassis(B, b) != FL_NONE)
+      taken[fl_fabric_node_chassis(B, b)] = 1;
+  for (fl_id i = 0; i < fl_fabric_node_count(D); i++) {
+    if (c->mD[i] != FL_NONE || fl_fabric_node_kind(D, i) != FL_NODE_SWITCH)
+      continue;
+    size_t len = canon_name(D, i, canon, sizeof canon);
+    uint32_t k = fl_strmap_get(&names, canon, len);
+    if (k == FL_MAP_ABSENT || taken[k])
+      continue;
+    taken[k] = 1;
+    claim[k] = i;
+    c->howD[i] = HOW_CHASSIS;
+    c->st->nodes_by_chassis++;
+  }
+  for (fl_id b = 0; b < nb; b++) {
+    uint32_t k = fl_fabric_node_chassis(B, b);
+    if (k == FL_NONE || claim[k] == FL_NONE)
+      continue;
+    c->mB[b] = claim[k];
+    if (c->mD[claim[k]] == FL_NONE)
+      c->mD[claim[k]] = b; /* its first ASIC stands for it */
+  }
+  rc = 0;
+out:
+  fl_strmap_free(&names);
+  free(claim);
+  free(taken);
+  return rc;
+}
+
 static int match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -687,7 +758,7 @@ static int match_nodes(dctx *c) {
       else
         c->st->nodes_by_name++;
     }
-  if (match_nics(c, &bx) != 0 || match_hosts(c) != 0)
+  if (match_chassis(c) != 0 || match_nics(c, &bx) != 0 || match_hosts(c) != 0)
     goto out;
   /* unmatched nodes */
   for (fl_id i = 0; i < nd; i++) {
@@ -877,6 +948,15 @@ static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
   char nbuf[16];
   if (c->howD[dn] == HOW_HOST && host_nic_key(c, p, out) == 0)
     goto found;
+  if (c->howD[dn] == HOW_CHASSIS && *lb) {
+    fl_id asic;
+    uint32_t num;
+    if (fl_fabric_chassis_panel_port(c->B, fl_fabric_node_chassis(c->B, bn), lb,
+                                     &asic, &num) == FL_OK) {
+      *out = mkkey(asic, num);
+      goto found;
+    }
+  }
   if (!*lb && c->howD[dn] == HOW_NIC)
     lb = fl_fabric_node_device(c->D, dn); /* the NIC is the host's port */
   if (!*lb && c->b_labels[bn]) {
@@ -1017,6 +1097,9 @@ static int build_edges(dctx *c) {
       c->planB[c->n_planB++] = l;
       continue;
     }
+    if (c->mB[na] != FL_NONE && c->howD[c->mB[na]] == HOW_CHASSIS &&
+        fl_fabric_link_internal(B, l))
+      continue; /* inside a chassis the design names as one switch */
     c->st->cables_built++;
     if (c->mB[na] == FL_NONE || c->mB[nb] == FL_NONE)
       continue;

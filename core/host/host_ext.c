@@ -18,4 +18,7 @@ void fl_host_fill_ext(fl_host_api *a) {
   /* lossless-Ethernet (PFC) deadlock analysis (core/analysis/pfc.c) */
   a->pfc_analyze = fl_pfc_analyze;
   a->pfc_free = fl_pfc_report_free;
+  /* director chassis (core/model/chassis.c) */
+  a->node_chassis = fl_fabric_node_chassis;
+  a->link_internal = fl_fabric_link_internal;
 }

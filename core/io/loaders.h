@@ -73,6 +73,9 @@ int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
 /** Junos `show lldp neighbors | display xml`, core/junos_xml.c. */
 int fl_load_junos_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
+/** UFM Network Design Tool cabling plan (.ndt CSV), core/io/ufm_ndt.c. */
+int fl_load_ufm_ndt(fl_fabric *fab, const fl_input *in,
+                    const fl_load_options *opts, fl_error *err);
 /** Cisco cable plan XML (CISCO_NETWORK_TYPES), core/cisco_plan.c. */
 int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);

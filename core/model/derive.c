@@ -110,9 +110,9 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  * rule reading tiers judges the wrong switches. Tiers now come from the
  * switch graph alone, as OpenSM's up*\/down* ranks it from its leaves:
  *
- *  1. Director chassis: switches with the same chassis name (the "MF0;"
- *     system) that are cabled to each other are one unit; all its ASICs get
- *     one tier.
+ *  1. Director chassis (core/model/chassis.c: one MF0 chassis name, or one
+ *     system image GUID among cabled ASICs) that are cabled to each other
+ *     are one unit; all its ASICs get one tier.
  *  2. Endpoints per unit: cables to CAs that are not SHARP Aggregation Nodes
  *     and whose role (attribute) is absent or "compute".
  *  3. Per connected component of the switch graph (switch-to-switch cables
@@ -188,10 +188,10 @@ static int is_compute_ca(const fl_fabric *fab, const uint8_t *noncompute,
          !noncompute[n];
 }
 
+/* ASICs of one director chassis (core/model/chassis.c). */
 static int same_chassis(const fl_fabric *fab, fl_id a, fl_id b) {
-  const fl_node_rec *x = &fab->nodes[a], *y = &fab->nodes[b];
-  return a != b && x->kind == FL_NODE_SWITCH && y->kind == FL_NODE_SWITCH &&
-         x->system != 0 && x->system == y->system;
+  uint32_t c = fl_fabric_node_chassis(fab, a);
+  return a != b && c != FL_NONE && c == fl_fabric_node_chassis(fab, b);
 }
 
 /* Runs the statements for every cable of node v, with u its far node

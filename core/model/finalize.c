@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "model/chassis.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/graph.h"
@@ -26,6 +27,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_derive_systems(fab, fab->system_pattern, err);
   if (rc == FL_OK) /* after systems: they read the shared description */
     rc = fl_b_unique_names(fab, err);
+  if (rc == FL_OK) /* before tiers: a chassis is one switch */
+    rc = fl_derive_chassis(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)
@@ -39,6 +42,7 @@ void fl_fabric_free(fl_fabric *fab) {
   if (fab->has_graph)
     igraph_destroy(&fab->graph);
   fl_routing_free(&fab->rt);
+  fl_chassis_free(fab);
   fl_b_free_records(fab);
   free(fab);
 }

@@ -50,6 +50,8 @@ extern "C" {
   18u /**< SONiC sonic-mgmt LabConnectionGraph (fleet cabling plan) */
 #define FL_FMT_SONIC_MINIGRAPH                                                 \
   19u /**< SONiC DeviceMiniGraph (one device's planned links) */
+#define FL_FMT_UFM_NDT                                                         \
+  20u /**< UFM Network Design Tool cabling plan (.ndt CSV) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -349,6 +349,14 @@ typedef struct fl_host_api {
   int (*pfc_analyze)(const fl_fabric *f, const fl_pfc_options *opts,
                      fl_pfc_report **out);
   void (*pfc_free)(fl_pfc_report *report);
+
+  /* -- added after 1.0: check with FL_API_HAS(api, link_internal) -- */
+  /** Director chassis (semantics of fl_fabric_node_chassis() and
+   * fl_fabric_link_internal() in fabriclint/fabric.h): the chassis index of
+   * a switch ASIC or FL_NONE, and 1 for a cable between two ASICs of one
+   * chassis, which is inside the switch, not a fabric cable. */
+  uint32_t (*node_chassis)(const fl_fabric *f, fl_id n);
+  int (*link_internal)(const fl_fabric *f, fl_id l);
 } fl_host_api;
 
 /**

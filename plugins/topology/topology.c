@@ -843,10 +843,11 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
  * ------------------------------------------------- */
 
 /* In a hierarchical fabric (switches on two or more tiers) cables join
- * adjacent tiers; a leaf-to-leaf or spine-to-spine cable is a miswire that
- * breaks up/down routing (it is how the extra-leaf-link fixtures create
- * credit loops under minhop). Flat fabrics (rings, tori, all switches on one
- * tier) are left alone. */
+ * adjacent tiers (the cables inside a director chassis, whose ASICs are one
+ * switch of one tier, are not fabric cables and are skipped); a leaf-to-leaf or
+ * spine-to-spine cable is a miswire that breaks up/down routing (it is how the
+ * extra-leaf-link fixtures create credit loops under minhop). Flat fabrics
+ * (rings, tori, all switches on one tier) are left alone. */
 static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -874,6 +875,8 @@ static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         api->node_kind(f, b) != FL_NODE_SWITCH || ta != tb ||
         ta == FL_TIER_UNKNOWN)
       continue;
+    if (FL_API_HAS(api, link_internal) && api->link_internal(f, l))
+      continue; /* inside a director chassis: one switch, one tier */
     fl_id nodes[2] = {a, b};
     char msg[1024];
     snprintf(
