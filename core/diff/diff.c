@@ -1735,6 +1735,64 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   return FL_OK;
 }
 
+/* ---- the finding kinds as rules ------------------------------------- */
+
+/* The finding kinds of DESIGN.md section 7 (docs/rules/diff.md), sorted. */
+static const fl_diff_rule DIFF_RULES[] = {
+    {"diff.different",
+     "a planned cable is built with another attribute "
+     "(width/speed below plan, GUID, description)",
+     "Both ends of the cable are where the plan puts them, but something "
+     "else differs: the width or speed is below plan (1xHDR where 4xHDR is "
+     "planned: reseat, then replace the cable; work order `replace`), or a "
+     "node's GUID, description or kind differs (one finding per cause), or "
+     "a LID (with --compare-lids). With --no-guid GUIDs are neither matched "
+     "nor compared.",
+     FL_SEV_WARNING},
+    {"diff.duplicate", "the same two ports are joined twice",
+     "The same two ports are joined twice on one side (a stale or merged "
+     "capture, or a plan that lists a cable twice: work order `remove`), or "
+     "a design port is given two different cables (double-booked: fix the "
+     "plan; work order `check`).",
+     FL_SEV_ERROR},
+    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
+     "One end of a planned cable is plugged into another port than planned. "
+     "The finding says where the end is and where it goes; the work order "
+     "has a `move` row (keep a, take the end now at from to b).",
+     FL_SEV_ERROR},
+    {"diff.missing", "a planned cable was not found",
+     "A planned cable is not in the as-built fabric (unplugged, dead, or "
+     "never run), or a Cisco plan's \"at least N cables between A and B\" "
+     "is not met. Work order `add`.",
+     FL_SEV_ERROR},
+    {"diff.missing-node", "a planned node was not found",
+     "A planned node matches nothing as built (by GUID, name or system); "
+     "the reason is given, and its cables are folded into this one finding "
+     "(a powered-off host is one fault). Work order `check`: one row per "
+     "planned cable of the node, with the far end's port and rack.",
+     FL_SEV_ERROR},
+    {"diff.swapped", "two cables are crossed",
+     "Two cables are crossed: planned a-b and c-d, built a-d and c-b. One "
+     "finding names the two cable ends to exchange (on one node or system "
+     "when possible); the work order has one `swap` row.",
+     FL_SEV_ERROR},
+    {"diff.unexpected", "a cable was found that is not in the plan",
+     "A cable exists as built that the plan does not have (or a constraint "
+     "of an as-built plan the design lacks): remove it or add it to the "
+     "plan. Work order `remove`.",
+     FL_SEV_ERROR},
+    {"diff.unexpected-node", "a node was found that is not in the plan",
+     "A node exists as built that the plan does not have; its cables are "
+     "folded into this finding (info for SHARP Aggregation Nodes). Work "
+     "order `check`.",
+     FL_SEV_ERROR},
+};
+
+const fl_diff_rule *fl_diff_rules(size_t *n) {
+  *n = sizeof DIFF_RULES / sizeof *DIFF_RULES;
+  return DIFF_RULES;
+}
+
 /* ---- work order ------------------------------------------------------- */
 
 static int cmp_row(const void *x, const void *y) {

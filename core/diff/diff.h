@@ -27,6 +27,21 @@ typedef struct fl_diff_opts {
   int no_guid;
 } fl_diff_opts;
 
+/**
+ * fl_diff_rule — one kind of diff finding, described as a rule (for
+ * renderers, `fabriclint rules` and `fabriclint explain`). Static strings.
+ * @id: "diff.swapped"; @summary: one line; @help: a paragraph (what is
+ * compared, what the finding says, the work-order action); @level: FL_SEV_*.
+ */
+typedef struct fl_diff_rule {
+  const char *id, *summary, *help;
+  uint32_t level;
+} fl_diff_rule;
+
+/** fl_diff_rules() — the diff finding kinds, sorted by id; *@n their
+ * count (docs/rules/diff.md). */
+const fl_diff_rule *fl_diff_rules(size_t *n);
+
 /** One physical action of the work order. Strings are owned ("" if none). */
 typedef struct fl_wo_row {
   char *action;                   /* add, remove, move, swap, replace, check */

@@ -78,8 +78,10 @@ static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
     fprintf(out, "%s:%u: ", r->file, r->line);
   else if (r->file)
     fprintf(out, "%s: ", r->file);
-  fprintf(out, "%s: %s: %s%s\n", fl_severity_name(r->severity), r->rule,
-          r->message, r->baseline ? " [baseline]" : "");
+  /* the rule id last, as a hint (compilers' [-Wname], clang-tidy's
+   * [check]): `fabriclint explain RULE` says more */
+  fprintf(out, "%s: %s%s [%s]\n", fl_severity_name(r->severity), r->message,
+          r->baseline ? " [baseline]" : "", r->rule);
   if (!quiet)
     text_list(out, r);
 }

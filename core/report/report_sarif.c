@@ -89,6 +89,8 @@ static json_t *rule_json(const fl_report_rule *r) {
   json_object_set_new(o, "help",
                       json_pack("{s:o,s:o}", "text", fl_report_jstr(help),
                                 "markdown", fl_report_jstr(help)));
+  if (r->help_uri && *r->help_uri) /* docs/rules/<plugin>.md#<id> */
+    json_object_set_new(o, "helpUri", fl_report_jstr(r->help_uri));
   json_object_set_new(
       o, "defaultConfiguration",
       json_pack("{s:s}", "level", fl_report_sarif_level(r->level)));

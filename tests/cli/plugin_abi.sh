@@ -30,7 +30,7 @@ expect_grep "$TMP/err" 'rule tp-check-fails\.probe could not run: the test plugi
 expect_grep "$TMP/out" ' error\(s\), '
 # a good third-party plugin runs beside the built-ins
 expect_rc 0 "$FL" check --plugin "$TP/good.so" --fail-on never "$EX"
-expect_grep "$TMP/out" 'warning: tp-good\.probe: test finding from tp-good'
+expect_grep "$TMP/out" 'warning: test finding from tp-good.* \[tp-good\.probe\]$'
 # a plugin built for ABI 1.0 (no parameter ranges) loads into this 1.1 host
 expect_rc 0 "$FL" rules --plugin "$TP/good.so"
 expect_grep "$TMP/out" '^tp-good .*ABI 1\.0\)'
