@@ -172,6 +172,8 @@ static json_t *finding_json(const fl_finding_rec *r) {
       json_object_set_new(loc, "column", json_integer(r->col));
     json_object_set_new(o, "location", loc);
   }
+  if (r->fix) /* how to fix it (host/fix.h, schema/findings.schema.json) */
+    json_object_set_new(o, "fix", fl_fix_json(r->fix));
   char fp[17];
   json_object_set_new(o, "fingerprint",
                       json_string(fl_finding_fingerprint(r, fp)));

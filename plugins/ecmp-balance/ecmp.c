@@ -448,6 +448,23 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
 /* ---- ecmp-balance.mixed-speed-group ----------------------------------------
  */
 
+/* The cables of switch @s's minimal next hops toward destination switch @d
+ * that are slower than the fastest of them, into @links (at most @cap):
+ * the cables a pull-request annotation should point at. */
+static uint32_t slow_links(const fl_view *v, uint32_t s, uint32_t d,
+                           fl_id *links, uint32_t cap) {
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  double best = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] > best)
+      best = v->pgbps[i];
+  uint32_t n = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s] && n < cap; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] < best)
+      links[n++] = v->plink[i];
+  return n;
+}
+
 static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (pint(api, ctx, "weighted-ecmp", 0))
     return 0;
@@ -477,7 +494,9 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
              nm(v, s), (unsigned long long)m.mixed, nm(v, v->dsw[m.mixed_d]),
              ports);
     fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
-    rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+    fl_id links[16];
+    uint32_t nl = slow_links(v, s, m.mixed_d, links, 16);
+    rc = fl_emit(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl, jb_str(&ev));
     jb_free(&ev);
   }
   return rc;
