@@ -693,8 +693,10 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   size_t n_rules, int run_failed) {
   fl_error err;
   fl_error_clear(&err);
-  char day[11];
+  char day[11], docs[4096], local[4096];
   int rc = today(day);
+  if (rc == 0) /* $FABRICLINT_DOCS_URL checked before anything is written */
+    rc = fl_cli_docs_base(docs, sizeof docs, local, sizeof local);
   if (rc != 0)
     return rc;
   if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
@@ -737,7 +739,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     all[n_rules + 1] = FL_CLI_POLICY_RULES[1];
   }
   fl_report_rules_sort(all, n_all);
-  char **uris = fl_cli_help_uris(all, n_all);
+  char **uris = fl_cli_help_uris(all, n_all, docs, local);
   fl_report_input in = {fs,       counts,         all,
                         n_all,    o->inputs,      o->n_inputs,
                         n_rules,  o->fail_on,     o->baseline_path != NULL,

@@ -151,9 +151,9 @@ int fl_cli_help_uri(const char *base, const char *local, const char *id,
   return 1;
 }
 
-char **fl_cli_help_uris(fl_report_rule *rules, size_t n) {
-  char base[4096], local[4096];
-  if (fl_cli_docs_base(base, sizeof base, local, sizeof local) != 0 || !*base)
+char **fl_cli_help_uris(fl_report_rule *rules, size_t n, const char *base,
+                        const char *local) {
+  if (!*base || !*local)
     return NULL;
   char **v = calloc(n + 1, sizeof *v);
   for (size_t i = 0; v && i < n; i++) {

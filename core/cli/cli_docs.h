@@ -35,12 +35,12 @@ int fl_cli_help_uri(const char *base, const char *local, const char *id,
 
 /**
  * fl_cli_help_uris() — set @rules[i].help_uri for every rule that has a
- * page (fl_cli_help_uri() with fl_cli_docs_base()); returns the strings to
- * free with fl_cli_help_uris_free(), or NULL when none could be set (no
- * docs, bad $FABRICLINT_DOCS_URL: printed as a warning, the report goes
- * on without helpUri).
+ * page (fl_cli_help_uri() with @base and @local from fl_cli_docs_base());
+ * returns the strings to free with fl_cli_help_uris_free() (NULL when no
+ * docs folder was found, or on ENOMEM: the report then has no helpUri).
  */
-char **fl_cli_help_uris(fl_report_rule *rules, size_t n);
+char **fl_cli_help_uris(fl_report_rule *rules, size_t n, const char *base,
+                        const char *local);
 void fl_cli_help_uris_free(char **uris, size_t n);
 
 #endif
