@@ -120,9 +120,11 @@ static unsigned edit_distance(const char *a, const char *b) {
 }
 
 /* Distance of query @q to rule id @id: to the whole id, or to the rule
- * name after the dot (a query without a plugin). */
+ * name after the dot (a query without a plugin); 1 for a prefix. */
 static unsigned id_distance(const char *q, const char *id) {
   unsigned best = edit_distance(q, id);
+  if (strncmp(id, q, strlen(q)) == 0 && best > 1)
+    best = 1; /* a prefix of the id: the rest is missing */
   const char *dot = strchr(id, '.');
   if (dot && !strchr(q, '.')) {
     unsigned t = edit_distance(q, dot + 1);
@@ -137,8 +139,8 @@ static unsigned id_distance(const char *q, const char *id) {
 /* Print "fabriclint: unknown rule 'Q'; closest: a, b" (or a pointer to
  * `fabriclint rules`); returns FL_EXIT_USAGE. */
 static int unknown_rule(const xlist *l, const char *q) {
-  size_t len = strlen(q);
-  unsigned limit = len >= 9 ? (unsigned)(len / 3) : 2;
+  /* a typo or two (three in a long id); then only the nearest ones */
+  unsigned limit = strlen(q) >= 16 ? 3 : 2;
   size_t pick[MAX_SUGGEST];
   unsigned dist[MAX_SUGGEST];
   size_t np = 0;
@@ -160,6 +162,8 @@ static int unknown_rule(const xlist *l, const char *q) {
     pick[k] = i;
     dist[k] = d;
   }
+  while (np > 1 && dist[np - 1] > dist[0] + 1)
+    np--;
   fprintf(stderr, "fabriclint: unknown rule '%s'", q);
   if (np) {
     fputs("; closest:", stderr);

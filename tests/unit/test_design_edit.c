@@ -59,8 +59,8 @@ static void check_edit(const fl_text_edit *e, uint32_t line, uint32_t col,
 static void test_move_end_b(void **state) {
   (void)state;
   apply a;
-  fl_link_change c = {FL_FIX_MOVE_END, {"h1 mlx5_0", "leaf-r1"}, {1, 2}, 1,
-                      "leaf-r0",       4,                        NULL};
+  fl_link_change c = {
+      FL_FIX_MOVE_END, {"h1 mlx5_0", "leaf-r1"}, {1, 2}, 1, "leaf-r0", 4, NULL};
   assert_int_equal(edits(&a, 2, 3, &c), 0);
   assert_int_equal(a.n, 2); /* b= and b-port= */
   check_edit(&a.e[0], 2, 37, 44, "leaf-r0");
@@ -78,8 +78,8 @@ static void test_crossed_order_and_quotes(void **state) {
   (void)state;
   apply a;
   /* the model names end 0 = the leaf; the element writes b first, in '' */
-  fl_link_change c = {FL_FIX_MOVE_END, {"leaf-r0", "h1 mlx5_1"}, {7, 1}, 0,
-                      "leaf-r1",       7,                        NULL};
+  fl_link_change c = {
+      FL_FIX_MOVE_END, {"leaf-r0", "h1 mlx5_1"}, {7, 1}, 0, "leaf-r1", 7, NULL};
   assert_int_equal(edits(&a, 3, 3, &c), 0);
   assert_int_equal(a.n, 1);
   check_edit(&a.e[0], 3, 12, 19, "leaf-r1");
@@ -96,8 +96,8 @@ static void test_entities_and_code_points(void **state) {
   apply a;
   /* names match after decoding &#233; &amp; &lt;; columns count code
    * points of the line as written (references are ASCII) */
-  fl_link_change c = {FL_FIX_SET_SPEED, {"h\xc3\xa9t & co", "l<0"}, {1, 3}, 0,
-                      NULL,             0,                          "NDR"};
+  fl_link_change c = {
+      FL_FIX_SET_SPEED, {"h\xc3\xa9t & co", "l<0"}, {1, 3}, 0, NULL, 0, "NDR"};
   assert_int_equal(edits(&a, 4, 3, &c), 0);
   assert_int_equal(a.n, 1); /* no speed attribute: one is added */
   check_edit(&a.e[0], 4, 74, 74, " speed=\"NDR\"");
@@ -123,9 +123,10 @@ static void test_entities_and_code_points(void **state) {
 static void test_utf8_columns(void **state) {
   (void)state;
   apply a;
-  /* "é" is two bytes and one code point: b's value starts at column 30 (31 in bytes) */
-  fl_link_change c = {FL_FIX_MOVE_END, {"h\xc3\xa9", "x"}, {1, 1}, 1,
-                      "y",             1,                  NULL};
+  /* "é" is two bytes and one code point: b's value starts at column 30 (31 in
+   * bytes) */
+  fl_link_change c = {
+      FL_FIX_MOVE_END, {"h\xc3\xa9", "x"}, {1, 1}, 1, "y", 1, NULL};
   assert_int_equal(edits(&a, 5, 3, &c), 0);
   assert_int_equal(a.n, 1);
   check_edit(&a.e[0], 5, 30, 31, "y");
@@ -135,14 +136,14 @@ static void test_utf8_columns(void **state) {
 static void test_refused(void **state) {
   (void)state;
   apply a;
-  fl_link_change c = {FL_FIX_SET_SPEED, {"h1 mlx5_0", "leaf-r1"}, {1, 9}, 0,
-                      NULL,             0,                        "HDR"};
+  fl_link_change c = {
+      FL_FIX_SET_SPEED, {"h1 mlx5_0", "leaf-r1"}, {1, 9}, 0, NULL, 0, "HDR"};
   /* the element joins port 2, not 9: another cable (or a changed file) */
   assert_int_equal(edits(&a, 2, 3, &c), -1);
   assert_int_equal(a.n, 0);
   c.port[1] = 2;
-  assert_int_equal(edits(&a, 3, 3, &c), -1); /* another link */
-  assert_int_equal(edits(&a, 1, 1, &c), -1); /* not a <link> */
+  assert_int_equal(edits(&a, 3, 3, &c), -1);  /* another link */
+  assert_int_equal(edits(&a, 1, 1, &c), -1);  /* not a <link> */
   assert_int_equal(edits(&a, 99, 1, &c), -1); /* past the end */
   assert_int_equal(edits(&a, 2, 3, &c), 0);
   check_edit(&a.e[0], 2, 64, 67, "HDR");
