@@ -376,10 +376,21 @@ static void wo_node(dctx *c, const char *action, const char *finding,
   r->detail = xstrdup(c, detail);
 }
 
+/* {"node", "port"[, "label"]}: a port is always a number (JSON output is
+ * consistent, schema/findings.schema.json); the label an Ethernet plan or
+ * capture gives it (`Ethernet1/3`, `swp3`) is said apart, and a planned
+ * label the as-built does not have has no number. */
 static json_t *ep_json(dctx *c, uint64_t k) {
-  char pb[FL_ALIAS_MAX];
-  return json_pack("{s:s,s:s}", "node", key_name(c, k), "port",
-                   key_port_str(c, k, pb, sizeof pb));
+  char pb[FL_ALIAS_MAX], num[16];
+  const char *txt = key_port_str(c, k, pb, sizeof pb);
+  uint32_t n = key_port_num(c, k);
+  json_t *o = json_pack("{s:s}", "node", key_name(c, k));
+  if (n)
+    json_object_set_new(o, "port", json_integer(n));
+  snprintf(num, sizeof num, "%u", n);
+  if (!n || strcmp(txt, num) != 0)
+    json_object_set_new(o, "label", json_string(txt));
+  return o;
 }
 
 static json_t *cable_json(dctx *c, uint64_t a, uint64_t b) {

@@ -730,7 +730,8 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_obj_open(&ev);
     jb_key_str(&ev, "ports_compared", CLASS_NAME[worst]);
     jb_key_str(&ev, "metric", use_paths ? "paths" : "dlids");
-    jb_key_int(&ev, "ports", k->n);
+    jb_key_int(&ev, "port_count",
+               k->n); /* "ports" is a list of ports elsewhere */
     jb_key_int(&ev, "min", (int64_t)k->min);
     jb_key_int(&ev, "max", (int64_t)k->max);
     jb_key_double(&ev, "mean", (double)k->sum / k->n);

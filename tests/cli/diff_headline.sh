@@ -31,9 +31,9 @@ cp "$TMP/out" "$TMP/ib.json"
 expect_eq "$(rules_of "$TMP/ib.json")" \
   "diff.misconnected diff.missing diff.swapped diff.unexpected" "ib findings"
 expect_eq "$(jget "$TMP/ib.json" "=[f['evidence']['move_from'] for f in d['findings'] if f['rule']=='diff.misconnected'][0]")" \
-  "{'node': 'leaf-su01-r3', 'port': '31'}" "moved cable is at"
+  "{'node': 'leaf-su01-r3', 'port': 31}" "moved cable is at"
 expect_eq "$(jget "$TMP/ib.json" "=[f['evidence']['move_to'] for f in d['findings'] if f['rule']=='diff.misconnected'][0]")" \
-  "{'node': 'leaf-su01-r3', 'port': '3'}" "moved cable belongs at"
+  "{'node': 'leaf-su01-r3', 'port': 3}" "moved cable belongs at"
 expect_eq "$(jget "$TMP/ib.json" "=sorted(p['node']+':'+str(p['port']) for f in d['findings'] if f['rule']=='diff.missing' for p in f['ports'])")" \
   "['leaf-su02-r4:33', 'spine-01:13']" "removed cable"
 expect_eq "$(jget "$TMP/ib.json" "=sorted(p['node']+':'+str(p['port']) for f in d['findings'] if f['rule']=='diff.unexpected' for p in f['ports'])")" \
