@@ -222,6 +222,7 @@ typedef struct fnd {
   json_t *ev;
   const char *cause;     /* one finding per cause (host/findings.h), or NULL */
   const char *cause_msg; /* its message, "{count}" replaced */
+  fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
 } fnd;
 
 static void emit(dctx *c, fnd *f, char *msg) {
@@ -262,6 +263,8 @@ static void emit(dctx *c, fnd *f, char *msg) {
     r.col = col;
   }
   r.key = xprintf(c, "%s|%s", f->rule, r.message);
+  r.fix = f->fix;
+  f->fix = NULL;
   if (f->cause) {
     r.cause = xstrdup(c, f->cause);
     r.cause_msg = xstrdup(c, f->cause_msg ? f->cause_msg : f->cause);
@@ -314,6 +317,13 @@ static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
                           : NULL;
   r->cable = xstrdup(c, cable ? cable : "");
   r->detail = xstrdup(c, detail ? detail : "");
+  /* the finding this row carries out: emitted just before */
+  const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
+  char fp[17] = "";
+  if (f && strcmp(f->rule, finding) == 0)
+    fl_finding_fingerprint(f, fp);
+  r->fix = xstrdup(c, *fp && f->fix ? f->fix->description : "");
+  r->fingerprint = xstrdup(c, fp);
 }
 
 static void wo_node(dctx *c, const char *action, const char *finding,
@@ -391,6 +401,28 @@ static json_t *ep_json(dctx *c, uint64_t k) {
   if (!n || strcmp(txt, num) != 0)
     json_object_set_new(o, "label", json_string(txt));
   return o;
+}
+
+/* A cable end of the fix: node, number, label as the work order says it. */
+static void fix_end(dctx *c, uint64_t k, fl_fix_end *e) {
+  char pb[FL_ALIAS_MAX], num[16];
+  const char *txt = key_port_str(c, k, pb, sizeof pb);
+  uint32_t n = key_port_num(c, k);
+  snprintf(num, sizeof num, "%u", n);
+  if (fl_fix_end_set(e, key_name(c, k), n, strcmp(txt, num) ? txt : "") != 0)
+    c->nomem = 1;
+}
+
+/* A fix of one change or two moving cable ends: the as-built cable
+ * (@cable0, @cable1) has its end @from moved to @to. */
+static void fix_move(dctx *c, fl_fix_rec *fx, uint64_t cable0, uint64_t cable1,
+                     uint64_t from, uint64_t to) {
+  fl_fix_change_rec *ch = &fx->v[fx->n++];
+  ch->kind = FL_FIX_MOVE_END;
+  fix_end(c, cable0, &ch->cable[0]);
+  fix_end(c, cable1, &ch->cable[1]);
+  ch->end = from == cable1;
+  fix_end(c, to, &ch->to);
 }
 
 static json_t *cable_json(dctx *c, uint64_t a, uint64_t b) {
@@ -1111,6 +1143,26 @@ static void check_rate(dctx *c, const edge *de, const edge *be) {
                                   : "speed",
                    "cable", cable_json(c, de->k[0], de->k[1]), "design", rd,
                    "as_built", rb);
+  /* the fix: the planned width and/or speed */
+  char *how = xprintf(c,
+                      "make the cable run at %s as planned (reseat, then "
+                      "replace the cable or transceiver)",
+                      rd);
+  f.fix = how ? fl_fix_new(how, 2) : NULL;
+  free(how);
+  for (int k = 0; f.fix && k < 2; k++) {
+    if (!(k == 0 ? w_low : s_low))
+      continue;
+    fl_fix_change_rec *ch = &f.fix->v[f.fix->n++];
+    ch->kind = k == 0 ? FL_FIX_SET_WIDTH : FL_FIX_SET_SPEED;
+    fix_end(c, de->k[0], &ch->cable[0]);
+    fix_end(c, de->k[1], &ch->cable[1]);
+    ch->from_value =
+        k == 0 ? xprintf(c, "%ux", wb) : xstrdup(c, fl_speed_name(sb));
+    ch->value = k == 0 ? xprintf(c, "%ux", wd) : xstrdup(c, fl_speed_name(sd));
+  }
+  if (!f.fix || fl_fix_finish(f.fix) != 0)
+    c->nomem = 1;
   emit(c, &f,
        xprintf(c,
                "cable %s - %s runs at %s, planned %s (%s below plan: "
@@ -1556,6 +1608,19 @@ static void swaps(dctx *c) {
                          cable_json(c, a, b), cable_json(c, cc, d), "as_built",
                          cable_json(c, a, d), cable_json(c, cc, b), "swap",
                          ep_json(c, x), ep_json(c, y));
+        /* built a-d and c-b: the cable ends at x and y trade places */
+        char *how = xprintf(c, "swap the two cable ends at %s and %s", sx, sy);
+        f.fix = how ? fl_fix_new(how, 2) : NULL;
+        if (f.fix) {
+          uint64_t xc = x == a ? d : cc, yc = y == cc ? b : a; /* far ends */
+          fix_move(c, f.fix, x, xc, x, y);
+          fix_move(c, f.fix, y, yc, y, x);
+          if (fl_fix_finish(f.fix) != 0)
+            c->nomem = 1;
+        } else {
+          c->nomem = 1;
+        }
+        free(how);
         emit(c, &f,
              xprintf(c,
                      "cables crossed: planned %s - %s and %s - %s, built "
@@ -1611,6 +1676,16 @@ static void misconnected(dctx *c) {
     f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", cable_json(c, a, b),
                      "as_built", cable_json(c, a, x), "move_from",
                      ep_json(c, x), "move_to", ep_json(c, b));
+    char *how = xprintf(c, "move the cable end at %s to %s", sx, sb);
+    f.fix = how ? fl_fix_new(how, 1) : NULL;
+    free(how);
+    if (f.fix) { /* the built cable a-x: its end x goes to b */
+      fix_move(c, f.fix, a, x, x, b);
+      if (fl_fix_finish(f.fix) != 0)
+        c->nomem = 1;
+    } else {
+      c->nomem = 1;
+    }
     emit(c, &f,
          xprintf(c,
                  "cable from %s lands on %s; the plan puts it on %s: "
@@ -1843,14 +1918,15 @@ static void csv_field(FILE *out, const char *s, int last) {
 
 int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
   fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
-        "from_node,from_port,cable,detail\r\n",
+        "from_node,from_port,cable,detail,fix,fingerprint\r\n",
         out);
   for (size_t i = 0; i < wo->n; i++) {
     const fl_wo_row *r = &wo->v[i];
     fprintf(out, "%zu,", i + 1);
-    const char *f[] = {r->action,    r->finding,   r->a_node, r->a_port,
-                       r->a_rack,    r->b_node,    r->b_port, r->b_rack,
-                       r->from_node, r->from_port, r->cable,  r->detail};
+    const char *f[] = {r->action,    r->finding,    r->a_node, r->a_port,
+                       r->a_rack,    r->b_node,     r->b_port, r->b_rack,
+                       r->from_node, r->from_port,  r->cable,  r->detail,
+                       r->fix,       r->fingerprint};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++)
       csv_field(out, f[k] ? f[k] : "", k + 1 == sizeof f / sizeof *f);
   }
@@ -1863,6 +1939,7 @@ void fl_work_order_free(fl_work_order *wo) {
     free(r->action), free(r->finding), free(r->a_node), free(r->a_port);
     free(r->a_rack), free(r->b_node), free(r->b_port), free(r->b_rack);
     free(r->from_node), free(r->from_port), free(r->cable), free(r->detail);
+    free(r->fix), free(r->fingerprint);
   }
   free(wo->v);
   memset(wo, 0, sizeof *wo);

@@ -51,6 +51,9 @@ typedef struct fl_wo_row {
   char *from_node, *from_port;    /* move/swap: where the end is now */
   char *cable;                    /* the design's cable id */
   char *detail;
+  char *fix;         /* the finding's fix, as JSON `fix.description` says it
+                        ("" when the finding has none) */
+  char *fingerprint; /* the finding's fingerprint (JSON, SARIF, baselines) */
 } fl_wo_row;
 
 typedef struct fl_work_order {
@@ -76,7 +79,8 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
 
 /** Sort the rows (by action, then ends) so output is deterministic. */
 void fl_work_order_sort(fl_work_order *wo);
-/** Write @wo as CSV (RFC 4180, header line first). 0 or -1 on write error. */
+/** Write @wo as CSV (RFC 4180, header line first; columns in
+ * docs/rules/diff.md). 0 or -1 on write error. */
 int fl_work_order_csv(FILE *out, const fl_work_order *wo);
 void fl_work_order_free(fl_work_order *wo);
 
