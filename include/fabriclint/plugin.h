@@ -206,7 +206,7 @@ typedef struct fl_fix {
  *   "members": [{"message", "nodes", "ports", "evidence", "location"}...]}
  *   (docs/plugins.md, "One finding per cause"). NULL: never merged.
  *   A merged finding's fix is the list of its members' changes.
- * @fix (ABI 1.2; hosts of ABI 1.1 ignore it): the finding's fix (fl_fix),
+ * @fix (ABI 1.2): the finding's fix (fl_fix),
  *   or NULL when the rule cannot say what fixes it. Borrowed and copied.
  */
 typedef struct fl_finding {
