@@ -356,7 +356,7 @@ static void rules_json(FILE *out, const fl_host *h, const char *pat) {
   json_t *arr = json_array();
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
-    if (!rules_listed(p, pat))
+    if (pat && !rules_listed(p, pat))
       continue; /* --rules filters plugins too */
     json_t *rules = json_array();
     for (uint32_t r = 0; r < p->desc.n_rules; r++)
@@ -382,7 +382,7 @@ static void rules_json(FILE *out, const fl_host *h, const char *pat) {
 static void rules_text(FILE *out, const fl_host *h, const char *pat) {
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
-    if (!rules_listed(p, pat))
+    if (pat && !rules_listed(p, pat))
       continue; /* --rules filters plugins too */
     fprintf(out, "%s %s (%s, %s, ABI %u.%u) %s\n", p->desc.name,
             p->desc.version ? p->desc.version : "",

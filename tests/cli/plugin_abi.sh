@@ -17,10 +17,10 @@ expect_eq "$(jget "$TMP/out" "=[len(p['rules']) for p in d['plugins']]")" "[5, 8
 
 # a plugin built for ABI major 2 is refused, naming both versions: exit 3
 expect_rc 3 "$FL" check --plugin "$TP/abi_major2.so" "$EX"
-expect_grep "$TMP/err" 'built for fabriclint plugin ABI 2\.0; this fabriclint implements ABI 1\.1'
+expect_grep "$TMP/err" 'built for fabriclint plugin ABI 2\.0; this fabriclint implements ABI 1\.2'
 # a newer minor is refused too
 expect_rc 3 "$FL" rules --plugin "$TP/abi_minor_newer.so"
-expect_grep "$TMP/err" 'needs fabriclint plugin ABI 1\.9, newer than this fabriclint.s ABI 1\.1'
+expect_grep "$TMP/err" 'needs fabriclint plugin ABI 1\.9, newer than this fabriclint.s ABI 1\.2'
 # no entry point
 expect_rc 3 "$FL" rules --plugin "$TP/no_entry.so"
 expect_grep "$TMP/err" 'no exported symbol fabriclint_plugin_v1'
