@@ -63,6 +63,14 @@ expect_rc 0 "$FL" explain --plugin "$FL_BUILD/tests/plugins/good.so" tp-good.pro
 expect_grep "$TMP/out" '^tp-good.probe: '
 expect_eq "$(grep -c '^  docs ' "$TMP/out")" "0" "no docs page for a vendor rule"
 
+# a rule whose plugin's page exists but has no anchor for it: no docs line,
+# no helpUri (a link must land on the rule, not on some page)
+UNDOC="--no-builtin-plugins --plugin $FL_BUILD/tests/plugins/undocumented.so"
+expect_rc 0 "$FL" explain $UNDOC topology.probe
+expect_eq "$(grep -c '^  docs ' "$TMP/out")" "0" "no anchor, no docs line"
+expect_rc 0 "$FL" check $UNDOC --format sarif "$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover" # a warning
+expect_eq "$(jget "$TMP/out" "=[(r['id'], 'helpUri' in r) for r in d['runs'][0]['tool']['driver']['rules']]")" "[('topology.probe', False)]" "no anchor, no helpUri"
+
 # rules: each rule's own parameters; a parameter of another rule is refused
 expect_rc 0 "$FL" rules --format json
 expect_eq "$(jget "$TMP/out" "=[(r['id'], len(r['params'])) for p in d['plugins'] if p['name'] == 'ecmp-balance' for r in p['rules']]")" \
