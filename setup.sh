@@ -11,7 +11,7 @@ BUILD=${1:-build}
 # Build and test dependencies (Debian package names). The simulator and
 # InfiniBand diagnostics let tests produce real ibnetdiscover dumps.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
-libjansson-dev libyaml-dev libcmocka-dev python3 python3-jsonschema ibsim-utils
+libjansson-dev libyaml-dev libcmocka-dev python3 python3-jsonschema python3-rfc3987 ibsim-utils
 infiniband-diags opensm lldpd iproute2"
 
 missing=""

@@ -4,6 +4,7 @@
  *   fabriclint check [OPTIONS] INPUT...   run rules
  *   fabriclint info  [OPTIONS] INPUT...   summarise what was loaded
  *   fabriclint rules [OPTIONS]            list plugins, rules, parameters
+ *   fabriclint explain [OPTIONS] RULE...  one rule's help, parameters, example
  *   fabriclint gen   KIND [PARAMS]        write a standard topology
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
  *
@@ -87,10 +88,13 @@ int fl_cli_check(int argc, char **argv) {
     goto done;
   }
   for (size_t i = 0; i < n_run; i++)
-    rules[i] = (fl_report_rule){
-        runs[i].rule->id,   runs[i].rule->summary,
-        runs[i].rule->help, fl_host_rule_severity(&host, runs[i].rule),
-        runs[i].failed,     runs[i].message};
+    rules[i] = (fl_report_rule){runs[i].rule->id,
+                                runs[i].rule->summary,
+                                runs[i].rule->help,
+                                fl_host_rule_severity(&host, runs[i].rule),
+                                runs[i].failed,
+                                runs[i].message,
+                                NULL};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
   rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
@@ -107,6 +111,33 @@ done:
   return rc;
 }
 
+/* `rules --help RULE...` (or -h) is `explain RULE...`. Returns -1 when
+ * there is no help option, else the exit code of the help given. */
+static int rules_help(int argc, char **argv) {
+  int help = -1;
+  for (int i = 1; i < argc && help < 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+      help = i;
+  if (help < 0)
+    return -1;
+  char **rest = calloc((size_t)argc + 1, sizeof *rest);
+  if (!rest)
+    return FL_EXIT_USAGE;
+  for (int i = 0, k = 0; i < argc; i++)
+    if (i != help)
+      rest[k++] = argv[i];
+  fl_cli_opts o; /* the same parser decides what is an argument */
+  int rc = fl_cli_parse(argc - 1, rest, &o);
+  size_t n = o.n_inputs;
+  fl_cli_opts_free(&o);
+  if (rc == 0 && n)
+    rc = fl_cli_explain(argc - 1, rest);
+  else if (rc == 0)
+    fputs(FL_CLI_USAGE, stdout);
+  free(rest);
+  return rc < 0 ? 0 : rc;
+}
+
 /* ---- main
  * -------------------------------------------------------------------------- */
 
@@ -116,8 +147,12 @@ static int dispatch(int argc, char **argv) {
     return fl_cli_check(argc - 1, argv + 1);
   if (strcmp(cmd, "info") == 0)
     return fl_cli_info(argc - 1, argv + 1);
-  if (strcmp(cmd, "rules") == 0)
-    return fl_cli_rules(argc - 1, argv + 1);
+  if (strcmp(cmd, "rules") == 0) {
+    int rc = rules_help(argc - 1, argv + 1);
+    return rc >= 0 ? rc : fl_cli_rules(argc - 1, argv + 1);
+  }
+  if (strcmp(cmd, "explain") == 0)
+    return fl_cli_explain(argc - 1, argv + 1);
   if (strcmp(cmd, "gen") == 0)
     return fl_cli_gen(argc - 1, argv + 1);
   if (strcmp(cmd, "diff") == 0)

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_docs.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host/host.h"
@@ -35,6 +36,9 @@ const char FL_CLI_USAGE[] =
     "  check [OPTIONS] INPUT...   run rules on a fabric (topology + dumps)\n"
     "  info  [OPTIONS] INPUT...   summarise what was loaded\n"
     "  rules [OPTIONS]            list loaded plugins, rules and parameters\n"
+    "  explain [OPTIONS] RULE...  a rule's full help, parameters, inputs it\n"
+    "                             needs, and an example (also rules --help "
+    "RULE)\n"
     "  gen   KIND [PARAMS]        write a design for a standard topology\n"
     "                             (fabriclint gen --help)\n"
     "  diff  [OPTIONS] DESIGN AS_BUILT\n"
@@ -671,13 +675,22 @@ static const char POLICY_UNUSED_HELP[] =
     "problem it excused is gone (or its rule or match is mistyped).\n\n"
     "Remove the waiver, or correct its `rule`, `nodes` or `ports`.";
 
+const fl_report_rule FL_CLI_POLICY_RULES[2] = {
+    {FL_POLICY_RULE_EXPIRED, "a policy waiver has expired", POLICY_EXPIRED_HELP,
+     FL_SEV_WARNING, 0, NULL, NULL},
+    {FL_POLICY_RULE_UNUSED, "a policy waiver matches no finding",
+     POLICY_UNUSED_HELP, FL_SEV_INFO, 0, NULL, NULL},
+};
+
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
                   size_t n_rules, int run_failed) {
   fl_error err;
   fl_error_clear(&err);
-  char day[11];
+  char day[11], docs[4096], local[4096];
   int rc = today(day);
+  if (rc == 0) /* $FABRICLINT_DOCS_URL checked before anything is written */
+    rc = fl_cli_docs_base(docs, sizeof docs, local, sizeof local);
   if (rc != 0)
     return rc;
   if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
@@ -716,20 +729,11 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   if (n_rules)
     memcpy(all, rules, n_rules * sizeof *all);
   if (with_policy_rules) {
-    all[n_rules] = (fl_report_rule){FL_POLICY_RULE_EXPIRED,
-                                    "a policy waiver has expired",
-                                    POLICY_EXPIRED_HELP,
-                                    FL_SEV_WARNING,
-                                    0,
-                                    NULL};
-    all[n_rules + 1] = (fl_report_rule){FL_POLICY_RULE_UNUSED,
-                                        "a policy waiver matches no finding",
-                                        POLICY_UNUSED_HELP,
-                                        FL_SEV_INFO,
-                                        0,
-                                        NULL};
+    all[n_rules] = FL_CLI_POLICY_RULES[0];
+    all[n_rules + 1] = FL_CLI_POLICY_RULES[1];
   }
   fl_report_rules_sort(all, n_all);
+  char **uris = fl_cli_help_uris(all, n_all, docs, local);
   fl_report_input in = {fs,       counts,         all,
                         n_all,    o->inputs,      o->n_inputs,
                         n_rules,  o->fail_on,     o->baseline_path != NULL,
@@ -737,6 +741,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
   int e = errno ? errno : EIO;
+  fl_cli_help_uris_free(uris, n_all);
   free(all);
   if (wrc != 0) {
     fprintf(stderr, "fabriclint: %s: cannot write the report: %s\n",

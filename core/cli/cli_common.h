@@ -44,6 +44,10 @@ typedef struct fl_cli_opts {
   uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
 } fl_cli_opts;
 
+/** The rules of the policy itself (policy.expired-waiver,
+ * policy.unused-waiver; docs/ci.md), as renderers and `explain` see them. */
+extern const fl_report_rule FL_CLI_POLICY_RULES[2];
+
 /** The --help text of the command line (check, info, rules, diff). */
 extern const char FL_CLI_USAGE[];
 

@@ -274,27 +274,6 @@ static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
 }
 
 /* Keep only findings (and work-order rows) whose rule matches --rules. */
-/* The finding kinds of DESIGN.md section 7, as rules for the renderers. */
-static const struct {
-  const char *id, *summary;
-  uint32_t level;
-} DIFF_RULES[] = {
-    {"diff.different",
-     "a planned cable is built with another attribute "
-     "(width/speed below plan, GUID, description)",
-     FL_SEV_WARNING},
-    {"diff.duplicate", "the same two ports are joined twice", FL_SEV_ERROR},
-    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
-     FL_SEV_ERROR},
-    {"diff.missing", "a planned cable was not found", FL_SEV_ERROR},
-    {"diff.missing-node", "a planned node was not found", FL_SEV_ERROR},
-    {"diff.swapped", "two cables are crossed", FL_SEV_ERROR},
-    {"diff.unexpected", "a cable was found that is not in the plan",
-     FL_SEV_ERROR},
-    {"diff.unexpected-node", "a node was found that is not in the plan",
-     FL_SEV_ERROR},
-};
-
 static int rule_selected(const char *patterns, const char *id) {
   if (!patterns)
     return 1;
@@ -308,11 +287,9 @@ static int rule_selected(const char *patterns, const char *id) {
 
 static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
                          size_t *n_rules) {
-  static const char *const ALL[] = {
-      "diff.missing",      "diff.unexpected",     "diff.misconnected",
-      "diff.swapped",      "diff.duplicate",      "diff.different",
-      "diff.missing-node", "diff.unexpected-node"};
-  *n_rules = sizeof ALL / sizeof *ALL;
+  size_t n_all;
+  const fl_diff_rule *all = fl_diff_rules(&n_all);
+  *n_rules = n_all;
   if (!rules)
     return;
   char *copy = strdup(rules);
@@ -330,9 +307,9 @@ static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
         out = 1;                                                               \
   } while (0)
   *n_rules = 0;
-  for (size_t i = 0; i < sizeof ALL / sizeof *ALL; i++) {
+  for (size_t i = 0; i < n_all; i++) {
     int m;
-    MATCHES(ALL[i], m);
+    MATCHES(all[i].id, m);
     *n_rules += (size_t)m;
   }
   size_t j = 0;
@@ -489,15 +466,17 @@ int fl_cli_diff(int argc, char **argv) {
     /* the same tail as check: policy waivers, baseline, every format */
     fl_fabric_counts counts;
     fl_fabric_counts_of(fb, &counts);
-    fl_report_rule rules[sizeof DIFF_RULES / sizeof *DIFF_RULES];
+    size_t n_diff;
+    const fl_diff_rule *dr = fl_diff_rules(&n_diff);
+    fl_report_rule rules[16];
     size_t nr = 0;
-    for (size_t i = 0; i < sizeof DIFF_RULES / sizeof *DIFF_RULES; i++)
-      if (rule_selected(o.rules, DIFF_RULES[i].id)) {
+    for (size_t i = 0; i < n_diff && nr < 16; i++)
+      if (rule_selected(o.rules, dr[i].id)) {
         memset(&rules[nr], 0, sizeof rules[nr]);
-        rules[nr].id = DIFF_RULES[i].id;
-        rules[nr].summary = DIFF_RULES[i].summary;
-        rules[nr].help = DIFF_RULES[i].summary;
-        rules[nr].level = DIFF_RULES[i].level;
+        rules[nr].id = dr[i].id;
+        rules[nr].summary = dr[i].summary;
+        rules[nr].help = dr[i].help;
+        rules[nr].level = dr[i].level;
         nr++;
       }
     rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);

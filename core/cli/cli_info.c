@@ -313,7 +313,7 @@ int fl_cli_info(int argc, char **argv) {
 /* ---- rules
  * ---------------------------------------------------------------------- */
 
-static const char *param_type_name(uint32_t t) {
+const char *fl_cli_param_type_name(uint32_t t) {
   switch (t) {
   case FL_PARAM_INT:
     return "int";
@@ -328,12 +328,12 @@ static const char *param_type_name(uint32_t t) {
   }
 }
 
-static json_t *rule_json(const fl_rule_def *r) {
+json_t *fl_cli_rule_json(const fl_rule_def *r) {
   json_t *params = json_array();
   for (uint32_t k = 0; k < r->n_params; k++) {
     const fl_param_def *p = r->params[k];
     json_t *jp = json_pack("{s:s,s:s}", "name", p->name, "type",
-                           param_type_name(p->type));
+                           fl_cli_param_type_name(p->type));
     json_object_set_new(jp, "default",
                         p->default_value ? json_string(p->default_value)
                                          : json_null());
@@ -362,14 +362,24 @@ static json_t *rule_json(const fl_rule_def *r) {
   return o;
 }
 
+/* Rules of @p that --rules @pat lists (every rule without a pattern). */
+static uint32_t rules_listed(const fl_loaded_plugin *p, const char *pat) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < p->desc.n_rules; r++)
+    n += !pat || fl_host_rule_selected(p->rules[r], pat);
+  return n;
+}
+
 static void rules_json(FILE *out, const fl_host *h, const char *pat) {
   json_t *arr = json_array();
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
+    if (pat && !rules_listed(p, pat))
+      continue; /* --rules filters plugins too */
     json_t *rules = json_array();
     for (uint32_t r = 0; r < p->desc.n_rules; r++)
       if (!pat || fl_host_rule_selected(p->rules[r], pat))
-        json_array_append_new(rules, rule_json(p->rules[r]));
+        json_array_append_new(rules, fl_cli_rule_json(p->rules[r]));
     json_t *jp = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "name", p->desc.name,
                            "version", p->desc.version ? p->desc.version : "",
                            "vendor", p->desc.vendor ? p->desc.vendor : "",
@@ -390,6 +400,8 @@ static void rules_json(FILE *out, const fl_host *h, const char *pat) {
 static void rules_text(FILE *out, const fl_host *h, const char *pat) {
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
+    if (pat && !rules_listed(p, pat))
+      continue; /* --rules filters plugins too */
     fprintf(out, "%s %s (%s, %s, ABI %u.%u) %s\n", p->desc.name,
             p->desc.version ? p->desc.version : "",
             p->desc.vendor ? p->desc.vendor : "",
@@ -412,7 +424,7 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
                    pd->min_value ? pd->min_value : "",
                    pd->max_value ? pd->max_value : "");
         fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s%s: %s\n", rd->id,
-                pd->name, param_type_name(pd->type), range,
+                pd->name, fl_cli_param_type_name(pd->type), range,
                 has_def ? " (default " : "", has_def ? pd->default_value : "",
                 has_def && has_unit ? " " : "",
                 has_def && has_unit ? pd->unit : "", has_def ? ")" : "",
@@ -429,9 +441,21 @@ int fl_cli_rules(int argc, char **argv) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
   }
+  if (o.n_inputs) {
+    rc = fl_cli_usage_error("rules takes no argument '%s' (for one rule: "
+                            "fabriclint explain RULE)",
+                            o.inputs[0]);
+    fl_cli_opts_free(&o);
+    return rc;
+  }
   fl_host h;
   fl_outfile out = {0};
   rc = fl_cli_load_plugins(&o, &h);
+  int listed = 0;
+  for (size_t i = 0; rc == 0 && i < h.n_plugins; i++)
+    listed += rules_listed(&h.plugins[i], o.rules) != 0;
+  if (rc == 0 && o.rules && !listed)
+    rc = fl_cli_usage_error("--rules '%s' selects no loaded rule", o.rules);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc == 0) {

@@ -301,11 +301,17 @@ static int merge_group(const idx_rec *g, size_t n, fl_finding_rec *m) {
     m->line = f->line;
     m->col = f->col;
   }
+  int nomem = 0;
+  const fl_fix_rec **fixes = calloc(n + 1, sizeof *fixes);
+  for (size_t i = 0; fixes && i < n; i++)
+    fixes[i] = g[i].r->fix;
+  m->fix = fixes ? fl_fix_merge(fixes, (uint32_t)n, &nomem) : NULL;
+  free(fixes);
   size_t kl = strlen(f->cause) + sizeof "cause:";
   if ((m->key = malloc(kl)))
     snprintf(m->key, kl, "cause:%s", f->cause);
   if (merged_lists(g, n, m) != 0 || !m->rule || !m->cause || !m->message ||
-      !m->evidence || !m->key || (f->file && !m->file) ||
+      !m->evidence || !m->key || (f->file && !m->file) || !fixes || nomem ||
       (f->cause_msg && !m->cause_msg)) {
     rec_free(m);
     return -1;
@@ -392,6 +398,7 @@ static void rec_free(fl_finding_rec *r) {
   free(r->key);
   free(r->cause);
   free(r->cause_msg);
+  fl_fix_free(r->fix);
   free(r->waiver.reason);
   free(r->waiver.expires);
   free(r->waiver.where);

@@ -36,6 +36,8 @@ void fl_fabric_counts_of(const fl_fabric *fab, fl_fabric_counts *c);
  * that produced findings, like the policy's own rules). Borrowed strings.
  * @level: the default severity after the policy (FL_SEV_*).
  * @failed / @fail_message: the rule could not run (exit 3).
+ * @help_uri: absolute URI of the rule's documentation (SARIF helpUri), or
+ *   NULL when it has none (core/cli/cli_docs.c sets it).
  */
 typedef struct fl_report_rule {
   const char *id;
@@ -44,6 +46,7 @@ typedef struct fl_report_rule {
   uint32_t level;
   int failed;
   const char *fail_message;
+  const char *help_uri;
 } fl_report_rule;
 
 /**
@@ -86,14 +89,15 @@ int fl_report_write(FILE *out, int format, const fl_report_input *in);
 
 /**
  * fl_report_text() — one line per finding, in fl_findings_sort() order
- * (errors first), `file:line: severity: rule: message` (location left out
- * when unknown), then indented node/port lists (at most FL_TEXT_LIST_MAX
- * names each, then "and N more"), then, when any finding counts, a tally
- * per rule (severity, rule, findings; merged instances; how many the cap
- * hid), then a summary line. @max_per_rule > 0 shows at most that many
- * findings of each rule (the tally and summary still count all). @quiet
- * prints only findings. Waived findings are counted in the summary, not
- * shown; baseline findings are shown with a "[baseline]" mark (not with
+ * (errors first), `file:line: severity: message [rule]` (location left out
+ * when unknown; the rule id last, as a hint for `fabriclint explain`), then
+ * indented node/port lists (at most FL_TEXT_LIST_MAX names each, then "and N
+ * more"), then, when any finding counts, a tally per rule (severity, rule,
+ * findings; merged instances; how many the cap hid), then a summary line.
+ * @max_per_rule > 0 shows at most that many findings of each rule (the tally
+ * and summary still count all). @quiet prints only findings. Waived findings
+ * are counted in the summary, not shown; baseline findings are shown with a
+ * "[baseline]" mark (not with
  * @quiet) and counted apart. Returns 0, or -1 on a write error / ENOMEM.
  */
 int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,

@@ -448,6 +448,23 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
 /* ---- ecmp-balance.mixed-speed-group ----------------------------------------
  */
 
+/* The cables of switch @s's minimal next hops toward destination switch @d
+ * that are slower than the fastest of them, into @links (at most @cap):
+ * the cables a pull-request annotation should point at. */
+static uint32_t slow_links(const fl_view *v, uint32_t s, uint32_t d,
+                           fl_id *links, uint32_t cap) {
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  double best = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] > best)
+      best = v->pgbps[i];
+  uint32_t n = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s] && n < cap; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] < best)
+      links[n++] = v->plink[i];
+  return n;
+}
+
 static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (pint(api, ctx, "weighted-ecmp", 0))
     return 0;
@@ -477,7 +494,9 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
              nm(v, s), (unsigned long long)m.mixed, nm(v, v->dsw[m.mixed_d]),
              ports);
     fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
-    rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+    fl_id links[16];
+    uint32_t nl = slow_links(v, s, m.mixed_d, links, 16);
+    rc = fl_emit(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl, jb_str(&ev));
     jb_free(&ev);
   }
   return rc;
@@ -711,7 +730,8 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_obj_open(&ev);
     jb_key_str(&ev, "ports_compared", CLASS_NAME[worst]);
     jb_key_str(&ev, "metric", use_paths ? "paths" : "dlids");
-    jb_key_int(&ev, "ports", k->n);
+    jb_key_int(&ev, "port_count",
+               k->n); /* "ports" is a list of ports elsewhere */
     jb_key_int(&ev, "min", (int64_t)k->min);
     jb_key_int(&ev, "max", (int64_t)k->max);
     jb_key_double(&ev, "mean", (double)k->sum / k->n);
@@ -1167,15 +1187,24 @@ PDR(P_TOP, FL_PARAM_INT, "top-links", "5", "links", "0", "32",
 PDR(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL, "0", "1",
     "a pattern whose eBB is below this is a warning (0: always info)");
 
-static const fl_param_def *const PARAMS[] = {
-    &P_RATIO,  &P_LIMIT, &P_MINW,    &P_WECMP,    &P_TOL,
-    &P_METRIC, &P_DOWN,  &P_ROUTING, &P_PATTERNS, &P_COUNT,
-    &P_SEED,   &P_SHIFT, &P_TOP,     &P_MINEBB};
-#define NP ((uint32_t)(sizeof PARAMS / sizeof *PARAMS))
+/* Each rule lists the parameters it reads (`fabriclint rules` shows them
+ * under it); a plugin-wide --param ecmp-balance.NAME reaches every rule
+ * that has NAME. uplink-asymmetry reads none. */
+static const fl_param_def *const P_OVER[] = {&P_RATIO};
+static const fl_param_def *const P_MIXED[] = {&P_WECMP};
+static const fl_param_def *const P_WIDTH[] = {&P_LIMIT, &P_MINW};
+static const fl_param_def *const P_IMB[] = {&P_TOL, &P_METRIC, &P_DOWN};
+static const fl_param_def *const P_LOAD[] = {
+    &P_ROUTING, &P_PATTERNS, &P_COUNT, &P_SEED, &P_SHIFT, &P_TOP, &P_MINEBB};
+static const fl_param_def *const P_SUM[] = {&P_TOL,      &P_METRIC, &P_ROUTING,
+                                            &P_PATTERNS, &P_COUNT,  &P_SEED,
+                                            &P_SHIFT,    &P_TOP};
+#define PARAMS_OF(a) a, (uint32_t)(sizeof a / sizeof *a)
+#define NO_PARAMS    NULL, 0
 
-#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs, params)                  \
   static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, PARAMS, NP, fn}
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, params, fn}
 
 RULE(R_ASYM, FL_SEV_WARNING, 1, "ecmp-balance.uplink-asymmetry",
      "switches of a tier differ in uplinks, or in cables per upper switch",
@@ -1185,20 +1214,20 @@ RULE(R_ASYM, FL_SEV_WARNING, 1, "ecmp-balance.uplink-asymmetry",
      "Reports each switch whose uplink count or capacity differs from the "
      "majority of its tier, and each switch whose parallel cables differ per "
      "upper neighbour.",
-     check_asym, 0);
+     check_asym, 0, NO_PARAMS);
 RULE(R_OVER, FL_SEV_WARNING, 1, "ecmp-balance.oversubscription",
      "down-capacity / up-capacity of a switch exceeds the policy ratio",
      "Capacity is width x lane rate (Gb/s) summed over cabled ports toward "
      "lower tiers (down, including hosts) and higher tiers (up). Compute "
      "fabrics are built non-blocking (1:1); set max-ratio for storage or "
      "front-end fabrics. The tier ratio is in the evidence.",
-     check_oversub, 0);
+     check_oversub, 0, PARAMS_OF(P_OVER));
 RULE(R_MIXED, FL_SEV_WARNING, 1, "ecmp-balance.mixed-speed-group",
      "a minimal next-hop set mixes link speeds",
      "Plain ECMP (and IB AR groups) split flows by count, not capacity: with "
      "400G and 800G next hops, the 400G ones saturate first. Configure "
      "weighted ECMP (set weighted-ecmp) or make the links equal.",
-     check_mixed, 0);
+     check_mixed, 0, PARAMS_OF(P_MIXED));
 RULE(R_WIDTH, FL_SEV_WARNING, 1, "ecmp-balance.group-width",
      "a minimal next-hop set exceeds the ECMP group limit, or is too narrow",
      "One ECMP group toward a destination has one member per minimal next-hop "
@@ -1206,14 +1235,14 @@ RULE(R_WIDTH, FL_SEV_WARNING, 1, "ecmp-balance.group-width",
      "set narrower than min-width where the switch has the uplinks for more "
      "(e.g. a spine missing its cable to one leaf) forces all traffic onto "
      "one path.",
-     check_width, 0);
+     check_width, 0, PARAMS_OF(P_WIDTH));
 RULE(R_IMB, FL_SEV_WARNING, 1, "ecmp-balance.port-imbalance",
      "destination LIDs are routed unevenly over equivalent ports",
      "From the LFTs: per switch, the destination LIDs routed through each "
      "uplink (and each same-tier port), compared as check_lft_balance does "
      "(max > min + tolerance) but for any radix; the coefficient of "
      "variation and every port's count are in the evidence.",
-     check_imbalance, FL_NEEDS_ROUTING);
+     check_imbalance, FL_NEEDS_ROUTING, PARAMS_OF(P_IMB));
 RULE(R_LOAD, FL_SEV_INFO, 0, "ecmp-balance.link-load",
      "link loads and effective bisection bandwidth under traffic patterns",
      "One finding per pattern: eBB as in Hoefler et al. (Cluster 2008) and "
@@ -1222,14 +1251,14 @@ RULE(R_LOAD, FL_SEV_INFO, 0, "ecmp-balance.link-load",
      "load and the hottest links. Static routing follows the LFTs; without "
      "LFTs flows split evenly over minimal next hops (ECMP). Warning when the "
      "eBB is below min-ebb.",
-     check_link_load, 0);
+     check_link_load, 0, PARAMS_OF(P_LOAD));
 RULE(R_SUM, FL_SEV_INFO, 0, "ecmp-balance.summary",
      "path diversity, capacities, port balance and eBB in one finding",
      "Per tier: switches, down/up Gb/s and oversubscription, and the "
      "distribution of minimal next-hop set sizes over (switch, destination) "
      "pairs (weighted by endpoints); port-balance figures from the LFTs; the "
      "traffic results. Meant for comparing two plans.",
-     check_summary, 0);
+     check_summary, 0, PARAMS_OF(P_SUM));
 
 static const fl_rule_def *const RULES[] = {&R_ASYM, &R_OVER, &R_MIXED, &R_WIDTH,
                                            &R_IMB,  &R_LOAD, &R_SUM};

@@ -1110,6 +1110,39 @@ static const char *port_str(const fl_host_api *api, const fl_fabric *f,
   return buf;
 }
 
+/* The cable of NIC @x (its port to its leaf): the link id, and in *@leaf_end
+ * the index (0, 1) of the link's end on the leaf. FL_NONE when the NIC's
+ * port has no such cable (never for a NIC: make_nic() found it). */
+static fl_id nic_link(const fl_host_api *api, const fl_fabric *f, const nic *x,
+                      uint32_t *leaf_end) {
+  fl_id p = api->find_port(f, x->node, x->port);
+  for (uint32_t k = 0; p != FL_NONE && k < api->port_link_count(f, p); k++) {
+    fl_id l = api->port_link(f, p, k);
+    for (uint32_t e = 0; e < 2; e++) {
+      fl_id q = api->link_port(f, l, e);
+      if (api->port_node(f, q) == x->leaf &&
+          api->port_num(f, q) == x->leaf_port) {
+        *leaf_end = e;
+        return l;
+      }
+    }
+  }
+  return FL_NONE;
+}
+
+/* A change moving the leaf end of NIC @x's cable to @to port @port. */
+static fl_fix_change move_leaf_end(const fl_host_api *api, const fl_fabric *f,
+                                   const nic *x, fl_id to, uint32_t port) {
+  fl_fix_change c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  c.kind = FL_FIX_MOVE_END;
+  c.link = nic_link(api, f, x, &c.end);
+  c.node = to;
+  c.port = port;
+  return c;
+}
+
 static void basis(const analysis *a, const leaf *lf, jbuf *ev) {
   jb_key_str(ev, "profile", a->map.name);
   jb_key_str(ev, "leaf_rail_from",
@@ -1236,8 +1269,21 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
   }
   basis(a, lf, &ev);
   jb_obj_close(&ev);
-  int rc = report(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3, ports, 2,
-                  jb_str(&ev));
+  /* the cable is the subject: its <link> locates the finding; with a
+   * target port the fix is that cable's leaf end moving there */
+  fl_fix_change mv = move_leaf_end(api, f, x, target, tport);
+  const fl_fix_change *chg[1] = {&mv};
+  char how[1200];
+  snprintf(how, sizeof how,
+           "move the leaf end of the cable of \"%s\" from \"%s\" port %u to "
+           "\"%s\" port %u",
+           x->name, api->node_name(f, x->leaf), x->leaf_port,
+           target == FL_NONE ? "" : api->node_name(f, target), tport);
+  fl_fix fx = {sizeof fx, 1, how, chg};
+  int fixable = target != FL_NONE && tport && mv.link != FL_NONE;
+  int rc = fl_emit_fix(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3,
+                       ports, 2, &mv.link, mv.link != FL_NONE, jb_str(&ev),
+                       NULL, NULL, fixable ? &fx : NULL);
   jb_free(&ev);
   return rc;
 }
@@ -1350,7 +1396,23 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_arr_close(&ev);
     basis(a, leaf_of(a, x->leaf), &ev);
     jb_obj_close(&ev);
-    int rc = report(api, ctx, 0, msg, nodes, nn, ports, 4, jb_str(&ev));
+    /* the two cables locate the finding; the fix: their leaf ends trade
+     * places */
+    fl_fix_change cx = move_leaf_end(api, f, x, y->leaf, y->leaf_port);
+    fl_fix_change cy = move_leaf_end(api, f, y, x->leaf, x->leaf_port);
+    const fl_fix_change *chg[2] = {&cx, &cy};
+    char how[1600];
+    snprintf(how, sizeof how,
+             "swap the leaf ends of the cables of \"%s\" and \"%s\": "
+             "\"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s",
+             x->name, y->name, x->name, api->node_name(f, y->leaf), yp, y->name,
+             api->node_name(f, x->leaf), xp);
+    fl_fix fix = {sizeof fix, 2, how, chg};
+    fl_id links[2] = {cx.link, cy.link};
+    int fixable = cx.link != FL_NONE && cy.link != FL_NONE;
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, nn, ports, 4,
+                         fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
+                         NULL, NULL, fixable ? &fix : NULL);
     jb_free(&ev);
     if (rc)
       return rc;

@@ -741,8 +741,29 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              "{count} links of %s run at %s, below the %s expected (%s)", gname,
              seen, exp,
              want_w || want_s ? "policy" : "majority of the tier pair");
-    int rc = fl_emit_cause(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
-                           jb_str(&ev), cause, cmsg);
+    /* the fix: the width and/or speed expected */
+    char wv[8];
+    snprintf(wv, sizeof wv, "%ux", ew);
+    fl_fix_change chg[2];
+    const fl_fix_change *pc[2];
+    uint32_t nc = 0;
+    memset(chg, 0, sizeof chg);
+    if (bad_w)
+      chg[nc++] =
+          (fl_fix_change){sizeof chg[0], FL_FIX_SET_WIDTH, l, 0, 0, 0, wv};
+    if (bad_s)
+      chg[nc++] = (fl_fix_change){
+          sizeof chg[0], FL_FIX_SET_SPEED, l, 0, 0, 0, api->speed_name(want_s)};
+    for (uint32_t k = 0; k < nc; k++)
+      pc[k] = &chg[k];
+    char how[256];
+    snprintf(how, sizeof how,
+             "make the link run at %s (reseat, then replace "
+             "the cable or transceiver)",
+             exp);
+    fl_fix fx = {sizeof fx, nc, how, pc};
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
+                         jb_str(&ev), cause, cmsg, &fx);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -792,13 +813,19 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       distinct += h[g].speed[s] > 0;
     if (distinct < 2)
       continue;
-    /* name the switches/CAs on the minority links */
-    fl_id nodes[MAX_NAMED];
-    uint32_t named = 0;
-    for (fl_id l = 0; l < nl && named + 2 <= MAX_NAMED; l++) {
+    /* name the switches/CAs on the minority links, and the links (their
+     * design <link> elements locate the finding) */
+    fl_id nodes[MAX_NAMED], links[MAX_NAMED];
+    uint32_t named = 0, n_links = 0, minority = 0;
+    for (fl_id l = 0; l < nl; l++) {
       uint32_t s = api->link_speed(f, l);
       if (group_of(api, f, l) != g || !s || s == major ||
           internal_link(api, f, l))
+        continue;
+      minority++;
+      if (n_links < MAX_NAMED)
+        links[n_links++] = l;
+      if (named + 2 > MAX_NAMED)
         continue;
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 0)));
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 1)));
@@ -831,7 +858,25 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              gname, distinct, list, api->speed_name(major),
              tie ? "fastest of the speeds tied for most links"
                  : "speed of most links");
-    int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
+    /* the fix, when the reference speed is clear and every minority link
+     * is listed: each runs at the reference speed */
+    fl_fix_change chg[MAX_NAMED];
+    const fl_fix_change *pc[MAX_NAMED];
+    for (uint32_t k = 0; k < n_links; k++) {
+      memset(&chg[k], 0, sizeof chg[k]);
+      chg[k].struct_size = sizeof chg[k];
+      chg[k].kind = FL_FIX_SET_SPEED;
+      chg[k].link = links[k];
+      chg[k].value = api->speed_name(major);
+      pc[k] = &chg[k];
+    }
+    char how[256];
+    snprintf(how, sizeof how, "make the %u link(s) of %s not at %s run at %s",
+             minority, gname, api->speed_name(major), api->speed_name(major));
+    fl_fix fx = {sizeof fx, n_links, how, pc};
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, named, NULL, 0, links,
+                         n_links, jb_str(&ev), NULL, NULL,
+                         !tie && minority == n_links ? &fx : NULL);
     jb_free(&ev);
     if (rc)
       return rc;

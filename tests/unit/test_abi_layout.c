@@ -72,7 +72,25 @@ OFF(fl_finding, n_links, 48);
 OFF(fl_finding, reserved0, 52);
 OFF(fl_finding, evidence_json, 56);
 OFF(fl_finding, key, 64);
+OFF(fl_finding, cause, 72); /* added after 1.0 */
+OFF(fl_finding, cause_message, 80);
+OFF(fl_finding, fix, 88); /* added in 1.2 */
 MIN_SIZE(fl_finding, 72);
+
+/* -- ABI 1.2: fixes (fl_finding.fix) -- */
+OFF(fl_fix, struct_size, 0);
+OFF(fl_fix, n_changes, 4);
+OFF(fl_fix, description, 8);
+OFF(fl_fix, changes, 16);
+MIN_SIZE(fl_fix, 24);
+OFF(fl_fix_change, struct_size, 0);
+OFF(fl_fix_change, kind, 4);
+OFF(fl_fix_change, link, 8);
+OFF(fl_fix_change, end, 12);
+OFF(fl_fix_change, node, 16);
+OFF(fl_fix_change, port, 20);
+OFF(fl_fix_change, value, 24);
+MIN_SIZE(fl_fix_change, 32);
 
 OFF(fl_plugin_desc, struct_size, 0);
 OFF(fl_plugin_desc, abi_major, 4);
