@@ -45,6 +45,8 @@ extern "C" {
   16u                    /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)       \
                           */
 #define FL_FMT_DBCSV 17u /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
+#define FL_FMT_IBLINKINFO                                                      \
+  20u /**< iblinkinfo output (default, -l, --switches-only) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -20,6 +20,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "topology.h"
 
 #define MAX_NAMED 50 /* nodes named in one finding; the rest are counted */
 
@@ -55,6 +56,16 @@ static void link_type(const fl_host_api *api, uint32_t w, uint32_t s, char *buf,
 /* ---- topology.one-sided-link
  * ---------------------------------------------------- */
 
+/* A cable listed by one end whose other end is a node a filtered capture
+ * lists only as a far end (topology_peer_only): one-sided by the filter's
+ * design (iblinkinfo --switches-only), not a cut capture. */
+static int filtered_one_sided(const fl_host_api *api, const fl_fabric *f,
+                              fl_id l, uint32_t fl) {
+  fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+  fl_id silent = api->link_other(f, l, lister);
+  return topo_peer_only(api, f, api->port_node(f, silent));
+}
+
 /* Every listed cable is one-sided (2 or more): the capture holds only one
  * side's blocks (`ibnetdiscover -p | grep ^CA`, a cut dump). One finding for
  * the capture instead of one per cable; returns 1 when reported, -1 on
@@ -66,6 +77,8 @@ static int one_sided_counts(const fl_host_api *api, const fl_fabric *f,
   for (fl_id l = 0; l < nl; l++) {
     uint32_t fl = api->link_flags(f, l);
     if ((fl & FL_LINK_DECLARED) || (fl & both) == 0)
+      continue;
+    if ((fl & both) != both && filtered_one_sided(api, f, l, fl))
       continue;
     listed++;
     if ((fl & both) == both)
@@ -115,7 +128,8 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (fl & FL_LINK_DECLARED)
       continue;
     uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
-    if ((fl & both) == both || (fl & both) == 0)
+    if ((fl & both) == both || (fl & both) == 0 ||
+        filtered_one_sided(api, f, l, fl))
       continue;
     fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
     fl_id silent = api->link_other(f, l, lister);
@@ -1066,10 +1080,23 @@ RULE(R_LID, FL_SEV_ERROR, "topology.lid",
      "must not overlap, and unicast LIDs are 0x0001-0xBFFF (IBA 4.1.3).",
      check_lids, NULL, 0);
 
-static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,        &R_RANGE,
-    &R_DUPGUID,   &R_UNLINKED, &R_DISCONNECTED, &R_SELF_LOOP,
-    &R_DEGRADED,  &R_MIXED,    &R_SAME_TIER,    &R_LID};
+static const fl_rule_def *const RULES[] = {&R_ONE_SIDED,
+                                           &R_MISMATCH,
+                                           &R_TWICE,
+                                           &R_RANGE,
+                                           &R_DUPGUID,
+                                           &R_UNLINKED,
+                                           &R_DISCONNECTED,
+                                           &R_SELF_LOOP,
+                                           &R_DEGRADED,
+                                           &R_MIXED,
+                                           &R_SAME_TIER,
+                                           &R_LID,
+                                           &TOPO_R_LINK_INACTIVE,
+                                           &TOPO_R_PORT_DISABLED,
+                                           &TOPO_R_PORT_DOWN,
+                                           &TOPO_R_BELOW_CAP,
+                                           &TOPO_R_INPUT};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -45,7 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  assert_int_equal(readable, 17); /* FL_FMT_IBNETDISCOVER .. FL_FMT_DBCSV */
+  assert_int_equal(readable, 18); /* FL_FMT_IBNETDISCOVER .. FL_FMT_DBCSV,
+                                    FL_FMT_IBLINKINFO */
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -58,10 +59,11 @@ static void names_and_codes(void **state) {
 
 static void topology_role(void **state) {
   (void)state;
-  static const uint32_t topo[] = {
-      FL_FMT_IBNETDISCOVER, FL_FMT_IBND_PORTS, FL_FMT_DESIGN_XML,
-      FL_FMT_IBSIM_NET,     FL_FMT_SUBNET_LST, FL_FMT_TOPO_IBDM,
-      FL_FMT_LLDPD_XML,     FL_FMT_JUNOS_XML,  FL_FMT_CISCO_PLAN};
+  static const uint32_t topo[] = {FL_FMT_IBNETDISCOVER, FL_FMT_IBND_PORTS,
+                                  FL_FMT_DESIGN_XML,    FL_FMT_IBSIM_NET,
+                                  FL_FMT_SUBNET_LST,    FL_FMT_TOPO_IBDM,
+                                  FL_FMT_LLDPD_XML,     FL_FMT_JUNOS_XML,
+                                  FL_FMT_CISCO_PLAN,    FL_FMT_IBLINKINFO};
   static const uint32_t state_[] = {
       FL_FMT_LFTS,       FL_FMT_FDBS,        FL_FMT_SL2VL, FL_FMT_PATH_SL,
       FL_FMT_SAQUERY_PR, FL_FMT_ANNOTATIONS, FL_FMT_AR,    FL_FMT_DBCSV};
@@ -107,6 +109,9 @@ static void detects_real_samples(void **state) {
        FL_FMT_SL2VL},
       {"tests/data/cases/n06-ibdiagnet-lst-sdr-link/ibdiagnet2-nodesc.lst",
        FL_FMT_SUBNET_LST},
+      {"tests/fixtures/iblinkinfo/clean/iblinkinfo", FL_FMT_IBLINKINFO},
+      {"tests/fixtures/iblinkinfo/clean/iblinkinfo-switches-only-l",
+       FL_FMT_IBLINKINFO},
   };
   char path[4096];
   for (size_t i = 0; i < sizeof S / sizeof *S; i++) {
