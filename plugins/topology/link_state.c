@@ -80,25 +80,30 @@ static int check_inactive(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t nl = api->port_link_count(f, p);
     fl_id l = nl ? api->port_link(f, p, 0) : FL_NONE;
     fl_id o = l == FL_NONE ? FL_NONE : api->link_other(f, l, p);
-    /* a link both of whose ends are inactive: said once, at the lower id */
-    if (o != FL_NONE && o < p && port_state(api, f, o, ost, oph, sizeof ost) &&
-        !strcmp(oph, "LinkUp") && strcmp(ost, "Active"))
+    /* a link both of whose ends are inactive: said once, at its end 0 */
+    if (o != FL_NONE && p != api->link_port(f, l, 0) &&
+        port_state(api, f, o, ost, oph, sizeof ost) && !strcmp(oph, "LinkUp") &&
+        strcmp(ost, "Active"))
       continue;
     fl_port_ref ports[2];
-    port_ref(api, f, p, &ports[0]);
-    fl_id nodes[2] = {ports[0].node, FL_NONE};
+    fl_id nodes[2] = {FL_NONE, FL_NONE};
     uint32_t n = 1;
     if (o != FL_NONE) {
-      port_ref(api, f, o, &ports[1]);
-      nodes[1] = ports[1].node;
       n = 2;
+      for (uint32_t k = 0; k < 2; k++) {
+        port_ref(api, f, api->link_port(f, l, k), &ports[k]);
+        nodes[k] = ports[k].node;
+      }
       snprintf(msg, sizeof msg,
                "link \"%s\" port %u <-> \"%s\" port %u is physically up "
-               "(LinkUp) but %s: the subnet manager has not made it Active, "
-               "so no data crosses it",
+               "(LinkUp) but %s at \"%s\" port %u: the subnet manager has not "
+               "made it Active, so no data crosses it",
                api->node_name(f, nodes[0]), ports[0].port,
-               api->node_name(f, nodes[1]), ports[1].port, st);
+               api->node_name(f, nodes[1]), ports[1].port, st,
+               api->node_name(f, api->port_node(f, p)), api->port_num(f, p));
     } else {
+      port_ref(api, f, p, &ports[0]);
+      nodes[0] = ports[0].node;
       snprintf(msg, sizeof msg,
                "\"%s\" port %u is physically up (LinkUp) but %s: the subnet "
                "manager has not made it Active, so no data crosses it",
