@@ -285,9 +285,10 @@ typedef struct ibnd {
   fl_lstate s;
   const text *t;
   pending pend;
-  uint32_t cur;      /* node index of the current block, UINT32_MAX none */
-  uint32_t cur_line; /* its header line */
-  uint32_t noise;    /* skipped non-topology lines */
+  uint32_t cur;        /* node index of the current block, UINT32_MAX none */
+  uint32_t cur_line;   /* its header line */
+  uint32_t noise;      /* skipped non-topology lines */
+  uint32_t noise_line; /* the first of them */
 } ibnd;
 
 static int pending_any(const pending *p) {
@@ -446,7 +447,11 @@ static int ib_parse_header(pctx *c, const char *p, const char *e, uint32_t kind,
   return FL_OK;
 }
 
-/* Check the pending guid line against the header's id. */
+/* Check the pending guid line against the header's id. A 2006-era
+ * "switchguid=0x..." (no "(port GUID)") that disagrees is loaded with the
+ * header's id, which every port line names the node by, and said in a
+ * note; in the modern form both come from the same NodeInfo GUID
+ * (ibnetdiscover.c out_switch()), so a disagreement is an input error. */
 static int ib_check_guid_line(ibnd *b, uint32_t kind, uint64_t guid) {
   const pending *pd = &b->pend;
   if (!pd->has_guid)
@@ -455,12 +460,21 @@ static int ib_check_guid_line(ibnd *b, uint32_t kind, uint64_t guid) {
     return perr(&b->c, b->c.ls,
                 "%s header follows a guid line of another kind (line %u)",
                 fl_node_kind_name(kind), pd->guid_line);
-  if (pd->guid != guid)
-    return perr(&b->c, b->c.ls,
-                "header id %016llx does not match the GUID 0x%llx on line %u",
-                (unsigned long long)guid, (unsigned long long)pd->guid,
-                pd->guid_line);
-  return FL_OK;
+  if (pd->guid == guid)
+    return FL_OK;
+  if (kind == FL_NODE_SWITCH && !pd->has_pguid) {
+    fl_b_note(b->c.fab, "topology", (fl_prov){b->c.file, pd->guid_line, 1},
+              "switchguid=0x%llx (old form, no port GUID) differs from the "
+              "id S-%016llx of its Switch header on line %u; the header's "
+              "id is used, as every port line names the switch by it",
+              (unsigned long long)pd->guid, (unsigned long long)guid,
+              b->c.lineno);
+    return FL_OK;
+  }
+  return perr(&b->c, b->c.ls,
+              "header id %016llx does not match the GUID 0x%llx on line %u",
+              (unsigned long long)guid, (unsigned long long)pd->guid,
+              pd->guid_line);
 }
 
 static int ib_header(ibnd *b, const char *p, const char *e, uint32_t kind,
@@ -702,7 +716,8 @@ static int ib_noise(ibnd *b, const char *p, const char *e) {
                   "unrecognised line with a node id: expected a Switch/Ca/Rt "
                   "header or a \"[port]\" line");
   }
-  b->noise++;
+  if (b->noise++ == 0)
+    b->noise_line = b->c.lineno;
   return FL_OK;
 }
 
@@ -726,6 +741,10 @@ static int ib_line(ibnd *b) {
     return ib_header(b, p, e, FL_NODE_CA, 2);
   if (header_kw(p, e, "Rt"))
     return ib_header(b, p, e, FL_NODE_ROUTER, 2);
+  /* -g: "Chassis N (guid 0x...)" and "Non-Chassis Nodes" open groups
+   * (out_chassis(), dump_topology()); the blocks follow */
+  if (header_kw(p, e, "Chassis") || starts_with(p, e, "Non-Chassis Nodes"))
+    return FL_OK;
   static const char *const ids[] = {
       "vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid="};
   for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
@@ -768,6 +787,11 @@ static int ib_finish(ibnd *b) {
                         "topology output");
   if (ib_resolve_peers(b) || fl_ls_merge_links(&b->s, c->fab))
     return fl_error_set(c->err, FL_ENOMEM, c->path, 0, 0, "out of memory");
+  if (b->noise) /* prompts, ibwarn: and -s progress lines, banners */
+    fl_b_note(c->fab, "topology", (fl_prov){c->file, b->noise_line, 1},
+              "%u line(s) that are not ibnetdiscover output were skipped "
+              "(the first is line %u)",
+              b->noise, b->noise_line);
   return FL_OK;
 }
 
@@ -817,7 +841,8 @@ typedef struct pside {
 typedef struct preport {
   pctx c;
   fl_lstate s;
-  fl_u64map keys[4]; /* per FL_NODE_* kind: key -> node index */
+  uint32_t noise, noise_line; /* lines that are no port line */
+  fl_u64map keys[4];          /* per FL_NODE_* kind: key -> node index */
 } preport;
 
 static int pr_type(const char *p, const char *e, uint32_t *kind) {
@@ -1025,8 +1050,15 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
       uint32_t k;
       if (p < r.c.le && pr_type(p, r.c.le, &k))
         rc = pr_line(&r, p, r.c.le);
+      else if (p < r.c.le && r.noise++ == 0)
+        r.noise_line = r.c.lineno;
     }
   }
+  if (rc == FL_OK && r.noise)
+    fl_b_note(fab, "topology", (fl_prov){r.c.file, r.noise_line, 1},
+              "%u line(s) that are not ibnetdiscover -p port lines were "
+              "skipped (the first is line %u)",
+              r.noise, r.noise_line);
   if (rc == FL_OK && r.s.nn == 0)
     rc = fl_error_set(err, FL_EPARSE, path, 0, 0,
                       "no port line found: not an ibnetdiscover -p report");
@@ -1100,6 +1132,8 @@ typedef struct ibsim {
   char *stack[IBSIM_MAX_INCLUDE]; /* realpath of the files being read */
   int depth;
   int n_included; /* includes read so far (IBSIM_MAX_FILES) */
+  /* of the file being read: lines ibsim ignores, `do` console commands */
+  uint32_t ignored, ignored_line, dos, do_line;
 } ibsim;
 
 static uint32_t sim_id(ibsim *m, const char *s, size_t len) {
@@ -1440,7 +1474,18 @@ static int sim_directive(ibsim *m, pctx *c, const char *p, const char *e) {
     return sim_include(m, c, p, e);
   if (starts_with(p, e, "module"))
     return perr(c, p, "ibsim module= prefixes are not supported");
-  return FL_OK; /* do, pdebug and anything else: ignored, as in ibsim */
+  /* ignored, as in ibsim, but counted (sim_parse() notes them): blank and
+   * '#' lines are comments, pdebug only sets ibsim's parser tracing */
+  const char *q = skip_ws(p, e);
+  if (q >= e || *q == '#' || starts_with(p, e, "pdebug"))
+    return FL_OK;
+  if (starts_with(p, e, "do")) {
+    if (m->dos++ == 0)
+      m->do_line = c->lineno;
+  } else if (m->ignored++ == 0) {
+    m->ignored_line = c->lineno;
+  }
+  return FL_OK;
 }
 
 /* A port line of the ibsim console's `Dump` command (sim_cmd.c dump_net):
@@ -1507,8 +1552,26 @@ static int sim_parse(ibsim *m, const char *path, char *real, text *t) {
   pctx c;
   pctx_init(&c, m->fab, path, t, m->err);
   uint32_t cur = UINT32_MAX;
+  uint32_t outer[4] = {m->ignored, m->ignored_line, m->dos, m->do_line};
+  m->ignored = m->ignored_line = m->dos = m->do_line = 0;
   while (rc == FL_OK && next_line(&c))
     rc = sim_line(m, &c, &cur);
+  if (rc == FL_OK && m->ignored)
+    fl_b_note(m->fab, "topology", (fl_prov){c.file, m->ignored_line, 1},
+              "%u line(s) that are no net-file syntax were ignored, as ibsim "
+              "ignores them (the first is line %u)",
+              m->ignored, m->ignored_line);
+  if (rc == FL_OK && m->dos)
+    fl_b_note(m->fab, "topology", (fl_prov){c.file, m->do_line, 1},
+              "%u `do` console command(s) were not applied: ibsim runs them "
+              "when it reads the file (they may link or unlink ports), "
+              "fabriclint loads the cabling as written (the first is line "
+              "%u)",
+              m->dos, m->do_line);
+  m->ignored = outer[0];
+  m->ignored_line = outer[1];
+  m->dos = outer[2];
+  m->do_line = outer[3];
   free(m->stack[--m->depth]);
   return rc;
 }
