@@ -911,9 +911,11 @@ static int local_port(ibl *b, const rec *r, uint32_t ni) {
       fl_b_port_set_guid(b->fab, p, r->lguid);
     fl_b_port_set_lid(b->fab, p, r->llid, 0);
   }
-  char state[600];
-  snprintf(state, sizeof state, "%.*s/%.*s", r->st_len, b->buf + r->st_off,
-           r->ph_len, b->buf + r->ph_off);
+  char state[520]; /* "<State>/<Phys>": two words of at most 255 bytes */
+  memcpy(state, b->buf + r->st_off, r->st_len);
+  state[r->st_len] = '/';
+  memcpy(state + r->st_len + 1, b->buf + r->ph_off, r->ph_len);
+  state[r->st_len + 1 + r->ph_len] = '\0';
   return fl_b_attr(b->fab, FL_ENT_PORT, p, "state", state);
 }
 
