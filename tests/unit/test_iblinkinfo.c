@@ -386,6 +386,17 @@ static void words_and_dual_port(void **state) {
   fl_fabric_free(fab);
 }
 
+/* Replace the first @from in @text by @to into a fixture file. */
+static const char *edited(const char *name, const char *text, const char *from,
+                          const char *to) {
+  static char buf[8192];
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to,
+           at + strlen(from));
+  return fixture(name, buf);
+}
+
 static void default_form(void **state) {
   (void)state;
   fl_fabric *fab = load_ok(fixture("small-default.txt", SMALL_DEFAULT));
@@ -405,6 +416,15 @@ static void default_form(void **state) {
       fl_fabric_attr(fab, FL_ENT_NODE, named(fab, "sw-2"), "peer-only"));
   assert_int_equal(fl_fabric_port_lid(fab, port_of(fab, "sw-2", 1)), 2);
   assert_int_equal(fl_fabric_note_count(fab), 0);
+  fl_fabric_free(fab);
+  /* a hint on the second listing of a cable only still reaches the link */
+  fab = load_ok(edited("hint-b.txt", SMALL_DEFAULT, "\"sw-1\" ( )",
+                       "\"sw-1\" (Could be 12X )"));
+  l = link_of(fab, "hca-a", 1);
+  assert_int_equal(fl_fabric_link_flags(fab, l),
+                   FL_LINK_SEEN_A | FL_LINK_SEEN_B);
+  assert_string_equal(fl_fabric_attr(fab, FL_ENT_LINK, l, "could-be-width"),
+                      "12x");
   fl_fabric_free(fab);
 }
 
@@ -432,17 +452,6 @@ static void noise_counted(void **state) {
   fl_fabric_free(fab);
   load_fails(fixture("only-noise.txt", "sim> \nhello\n"), 0, 0,
              "no iblinkinfo port line");
-}
-
-/* Replace the first @from in @text by @to into a fixture file. */
-static const char *edited(const char *name, const char *text, const char *from,
-                          const char *to) {
-  static char buf[8192];
-  const char *at = strstr(text, from);
-  assert_non_null(at);
-  snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - text), text, to,
-           at + strlen(from));
-  return fixture(name, buf);
 }
 
 static void errors(void **state) {
