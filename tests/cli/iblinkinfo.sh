@@ -54,7 +54,11 @@ plain() { jget "$TMP/out" "=sorted((f['rule'], f['message']) for f in d['finding
 want=$(plain)
 expect_rc 0 "$FL" check --format json "$X/faults/ibnetdiscover"
 expect_eq "$(plain)" "$want" "faults: ecmp-balance etc. as from ibnetdiscover"
-# a filtered capture: no one-sided-link for the CA cables
+# a filtered capture: no one-sided-link for the CA cables; info says why
+expect_rc 0 "$FL" info --format json "$X/clean/iblinkinfo-switches-only-l"
+expect_eq "$(jget "$TMP/out" "=(d['one_sided_links'], d['one_sided_links_by_filter'])")" "(128, 128)" "switches-only: one-sided by the filter"
+expect_rc 0 "$FL" info --format json "$X/clean/iblinkinfo-l"
+expect_eq "$(jget "$TMP/out" "=(d['one_sided_links'], d['one_sided_links_by_filter'])")" "(0, 0)" "full -l: none one-sided"
 expect_rc 0 "$FL" check --format json --rules 'topology.one-sided-link,topology.input,topology.disconnected' "$X/clean/iblinkinfo-switches-only"
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['message']) for f in d['findings']]")" \
   "[('topology.input', '$X/clean/iblinkinfo-switches-only:2: the capture lists the ports of switches only (iblinkinfo --switches-only or --cas-only): 128 node(s) are known only as the far end of their cables, which are listed from one end')]" \
