@@ -32,6 +32,7 @@ typedef struct info_stats {
   uint32_t derived;
   fl_shape_facts shape;
   uint32_t one_sided, mismatched;
+  uint32_t one_sided_filtered; /* to a `peer-only` node (iblinkinfo filter) */
   /* link types: width x speed code */
   uint32_t types[13][32];
   uint32_t lfts, max_lid, notes;
@@ -118,8 +119,13 @@ static void gather(const fl_fabric *fab, info_stats *s) {
       s->types[w][sp]++;
     uint32_t f = fl_fabric_link_flags(fab, l);
     if (!(f & FL_LINK_DECLARED) && (f & (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) !=
-                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
+                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) {
       s->one_sided++;
+      fl_id silent = fl_fabric_link_port(fab, l, (f & FL_LINK_SEEN_A) ? 1 : 0);
+      const char *po = fl_fabric_attr(
+          fab, FL_ENT_NODE, fl_fabric_port_node(fab, silent), "peer-only");
+      s->one_sided_filtered += po && strcmp(po, "yes") == 0;
+    }
     if (f & (FL_LINK_WIDTH_MISMATCH | FL_LINK_SPEED_MISMATCH))
       s->mismatched++;
   }
@@ -184,7 +190,13 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 w || sp ? buf : "unknown (the input gives no speed)",
                 s->types[w][sp]);
       }
-  fprintf(out, "links listed from one end only: %u\n", s->one_sided);
+  fprintf(out, "links listed from one end only: %u", s->one_sided);
+  if (s->one_sided_filtered)
+    fprintf(out,
+            " (%u to nodes the capture lists only as far ends, as its "
+            "filter means)",
+            s->one_sided_filtered);
+  fprintf(out, "\n");
   fprintf(out, "links whose ends disagree on width or speed: %u\n",
           s->mismatched);
   if (s->lfts)
@@ -264,6 +276,8 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
       }
   json_object_set_new(root, "link_types", types);
   json_object_set_new(root, "one_sided_links", json_integer(s->one_sided));
+  json_object_set_new(root, "one_sided_links_by_filter",
+                      json_integer(s->one_sided_filtered));
   json_object_set_new(root, "mismatched_links", json_integer(s->mismatched));
   json_object_set_new(
       root, "routing",

@@ -28,6 +28,9 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
 /** ibsim net file (ibsim/sim_net.c dialect), core/ibnd.c. */
 int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
+/** iblinkinfo output (default and -l forms), core/io/iblinkinfo.c. */
+int fl_load_iblinkinfo(fl_fabric *fab, const fl_input *in,
+                       const fl_load_options *opts, fl_error *err);
 /** fabriclint design XML, validated against schema/design.rng,
  * core/design_xml.c. */
 int fl_load_design_xml(fl_fabric *fab, const fl_input *in,

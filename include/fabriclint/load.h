@@ -52,6 +52,8 @@ extern "C" {
   19u /**< SONiC DeviceMiniGraph (one device's planned links) */
 #define FL_FMT_UFM_NDT                                                         \
   20u /**< UFM Network Design Tool cabling plan (.ndt CSV) */
+#define FL_FMT_IBLINKINFO                                                      \
+  21u /**< iblinkinfo output (default, -l, --switches-only) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -20,6 +20,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "topology.h"
 
 #define MAX_NAMED 50 /* nodes named in one finding; the rest are counted */
 
@@ -55,6 +56,16 @@ static void link_type(const fl_host_api *api, uint32_t w, uint32_t s, char *buf,
 /* ---- topology.one-sided-link
  * ---------------------------------------------------- */
 
+/* A cable listed by one end whose other end is a node a filtered capture
+ * lists only as a far end (topology_peer_only): one-sided by the filter's
+ * design (iblinkinfo --switches-only), not a cut capture. */
+static int filtered_one_sided(const fl_host_api *api, const fl_fabric *f,
+                              fl_id l, uint32_t fl) {
+  fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+  fl_id silent = api->link_other(f, l, lister);
+  return topo_peer_only(api, f, api->port_node(f, silent));
+}
+
 /* Every listed cable is one-sided (2 or more): the capture holds only one
  * side's blocks (`ibnetdiscover -p | grep ^CA`, a cut dump). One finding for
  * the capture instead of one per cable; returns 1 when reported, -1 on
@@ -66,6 +77,8 @@ static int one_sided_counts(const fl_host_api *api, const fl_fabric *f,
   for (fl_id l = 0; l < nl; l++) {
     uint32_t fl = api->link_flags(f, l);
     if ((fl & FL_LINK_DECLARED) || (fl & both) == 0)
+      continue;
+    if ((fl & both) != both && filtered_one_sided(api, f, l, fl))
       continue;
     listed++;
     if ((fl & both) == both)
@@ -115,7 +128,8 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (fl & FL_LINK_DECLARED)
       continue;
     uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
-    if ((fl & both) == both || (fl & both) == 0)
+    if ((fl & both) == both || (fl & both) == 0 ||
+        filtered_one_sided(api, f, l, fl))
       continue;
     fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
     fl_id silent = api->link_other(f, l, lister);
@@ -567,35 +581,6 @@ static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              kind_word(api->node_kind(f, ports[0].node)),
              api->node_name(f, ports[0].node), ports[0].port, ports[1].port);
     int rc = report(api, ctx, msg, &ports[0].node, 1, ports, 2, &l, 1, NULL);
-    if (rc)
-      return rc;
-  }
-  return 0;
-}
-
-/* ---- topology.input-note
- * ----------------------------------------------------------- */
-
-/* What a loader skipped or read with an assumption, counted and located by
- * the loader (fl_b_note), for every category but "routing" (which
- * deadlock.routing-input reports): a plan's links that are not cables, a
- * device declared without a link, an attribute row for an unknown node. */
-static int check_input_notes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
-  (void)pd;
-  const fl_fabric *f = api->fabric(ctx);
-  uint32_t n = api->note_count(f);
-  for (uint32_t i = 0; i < n; i++) {
-    const char *cat, *file, *msg;
-    uint32_t line;
-    if (api->note(f, i, &cat, &file, &line, &msg) != 0 ||
-        strcmp(cat, "routing") == 0)
-      continue;
-    char text[1400];
-    if (line)
-      snprintf(text, sizeof text, "%s:%u: %s", file, line, msg);
-    else
-      snprintf(text, sizeof text, "%s: %s", file, msg);
-    int rc = report(api, ctx, text, NULL, 0, NULL, 0, NULL, 0, NULL);
     if (rc)
       return rc;
   }
@@ -1097,15 +1082,6 @@ RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
      "confuse routing engines.",
      check_self_loop, NULL, 0);
 
-RULE(R_INPUT_NOTE, FL_SEV_INFO, "topology.input-note",
-     "an input held lines the loader skipped or read with an assumption",
-     "Loaders never drop input silently: what they skip (a plan's management "
-     "or logical links, links that join a port to itself, devices declared "
-     "without a cable, attribute rows for unknown nodes) or read with an "
-     "assumption (an unknown system type) is counted and reported here once "
-     "per cause, with the file and the first line.",
-     check_input_notes, NULL, 0);
-
 static const fl_param_def P_WIDTH = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
@@ -1152,10 +1128,23 @@ RULE(R_LID, FL_SEV_ERROR, "topology.lid",
      "must not overlap, and unicast LIDs are 0x0001-0xBFFF (IBA 4.1.3).",
      check_lids, NULL, 0);
 
-static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH,     &R_TWICE,     &R_RANGE,    &R_DUPGUID,
-    &R_UNLINKED,  &R_DISCONNECTED, &R_SELF_LOOP, &R_DEGRADED, &R_MIXED,
-    &R_SAME_TIER, &R_LID,          &R_INPUT_NOTE};
+static const fl_rule_def *const RULES[] = {&R_ONE_SIDED,
+                                           &R_MISMATCH,
+                                           &R_TWICE,
+                                           &R_RANGE,
+                                           &R_DUPGUID,
+                                           &R_UNLINKED,
+                                           &R_DISCONNECTED,
+                                           &R_SELF_LOOP,
+                                           &R_DEGRADED,
+                                           &R_MIXED,
+                                           &R_SAME_TIER,
+                                           &R_LID,
+                                           &TOPO_R_LINK_INACTIVE,
+                                           &TOPO_R_PORT_DISABLED,
+                                           &TOPO_R_PORT_DOWN,
+                                           &TOPO_R_BELOW_CAP,
+                                           &TOPO_R_INPUT};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -37,12 +37,11 @@ expect_grep "$TMP/err" '^fabriclint: .*ibroute-leaf-head12\.out:12: truncated: t
 
 # ---- n08: a 2006 dump with no rates on switch port lines -------------------
 N08=$C/n08-voltaire-director-2006-no-rates
-# as in the era: its first switchguid disagrees with the header id: rejected
-expect_rc 2 "$FL" check "$N08/ibnetdiscover.out"
-expect_grep "$TMP/err" 'ibnetdiscover\.out:11:1: header id 0008f10400bb0101 does not match the GUID 0x8f10400bb0008 on line 10$'
-# the old "switchguid=0x..." form without "(port GUID)" is accepted
+# the old "switchguid=0x..." form without "(port GUID)" is accepted; as in
+# the era, the first switchguid disagrees with its header id: the header id
+# (which the port lines name the switch by) is used, and a note says so
 sed '10s/.*/switchguid=0x8f10400bb0101/' "$N08/ibnetdiscover.out" >"$TMP/old.out"
-for f in "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
+for f in "$N08/ibnetdiscover.out" "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
   expect_rc 0 "$FL" info --format json "$f"
   expect_eq "$(jget "$TMP/out" "=(d['fabric'], d['link_types'])")" \
     "({'switches': 4, 'cas': 3, 'routers': 0, 'links': 6}, {'????': 3, '4xSDR': 3})" \
@@ -51,6 +50,16 @@ for f in "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
   expect_rc 0 "$FL" check --rules topology.link-mismatch --format json "$f"
   expect_eq "$(rules)" "[]" "n08 $(basename "$f"): no link-mismatch"
 done
+expect_rc 0 "$FL" check --rules topology.input --format json "$N08/ibnetdiscover.out"
+expect_eq "$(jget "$TMP/out" "=' | '.join('%s %s %s' % (f['rule'], f['severity'], f['message']) for f in d['findings'])")" \
+  "topology.input info $N08/ibnetdiscover.out:10: switchguid=0x8f10400bb0008 (old form, no port GUID) differs from the id S-0008f10400bb0101 of its Switch header on line 11; the header's id is used, as every port line names the switch by it" \
+  "n08 as in the era: the disagreeing switchguid, said"
+expect_rc 0 "$FL" check --rules topology.input --format json "$N08/variant-consistent-guid.out"
+expect_eq "$(rules)" "[]" "n08 consistent: no note"
+# the modern form "switchguid=0xG(P)" must agree with its header
+sed '10s/.*/switchguid=0x8f10400bb0008(8f10400bb0008)/' "$N08/ibnetdiscover.out" >"$TMP/modern.out"
+expect_rc 2 "$FL" check "$TMP/modern.out"
+expect_grep "$TMP/err" 'modern\.out:11:1: header id 0008f10400bb0101 does not match the GUID 0x8f10400bb0008 on line 10$'
 
 # ---- c01: 4-switch ring, clockwise minhop LFTs -----------------------------
 C01=$C/c01-opaff6-ring-credit-loop

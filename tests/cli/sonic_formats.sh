@@ -21,10 +21,10 @@ counts() {
 speeds() {
   jget "$TMP/out" "=' '.join('%s=%s' % kv for kv in sorted(d['link_types'].items(), key=lambda kv: int(kv[0][2:-1])))"
 }
-# the topology.input-note messages of `check`, one per line
+# the topology.input messages of `check`, one per line
 notes() {
   "$FL" check --format json "$E/$1" >"$TMP/check.json" 2>/dev/null
-  jget "$TMP/check.json" "='\n'.join(f['message'].split(': ',1)[1] for f in d['findings'] if f['rule']=='topology.input-note')"
+  jget "$TMP/check.json" "='\n'.join(f['message'].split(': ',1)[1] for f in d['findings'] if f['rule']=='topology.input')"
 }
 
 # ---- LabConnectionGraph -------------------------------------------------------
@@ -43,7 +43,7 @@ expect_eq "$(notes $NOKIA)" "2 device declaration(s) repeat a name already decla
 73 declared device(s) have no physical link; not loaded
 840 link(s) that join a port to itself skipped" "nokia notes"
 expect_eq "$(jget "$TMP/check.json" "=sum(1 for f in d['findings'] if f['rule']=='topology.port-connected-twice')")" 30 "nokia: 30 ports with two cables"
-expect_eq "$(jget "$TMP/check.json" "=[int(f['message'].split(':')[1]) for f in d['findings'] if f['rule']=='topology.input-note']")" "[129, 5, 640]" "note lines"
+expect_eq "$(jget "$TMP/check.json" "=[int(f['message'].split(':')[1]) for f in d['findings'] if f['rule']=='topology.input']")" "[129, 5, 640]" "note lines"
 
 # ---- minigraph --------------------------------------------------------------------
 expect_eq "$(counts $MINI)" "2 0 1" "simple minigraph: one DeviceInterfaceLink"

@@ -70,6 +70,16 @@ for d in "$FX"/routing/*/; do
   seed ibnd "net-$b" 2 "$d/fabric.net"
 done
 seed ibnd net-balance 2 "$FX/routing-balance/fabric.net"
+# '3' iblinkinfo: every real capture (pre-sm.iblinkinfo, all LIDs 0 in the
+# default form, must be refused) and case n02
+for f in "$FX"/iblinkinfo/*/*iblinkinfo*; do
+  b=$(basename "$(dirname "$f")")-$(basename "$f" .iblinkinfo)
+  case $b in
+    clean-pre-sm) seed ibnd "bad-blink-$b" 3 "$f" ;;
+    *) seed ibnd "blink-$b" 3 "$f" ;;
+  esac
+done
+seed ibnd blink-n02 3 "$src/tests/data/cases/n02-iblinkinfo-output/iblinkinfo-l.out"
 
 # ---- routing: '0' lfts '1' fdbs '2' sl2vl '3' path-sl '4' saquery '5' lst --
 for d in "$FX"/routing/*/; do

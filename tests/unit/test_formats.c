@@ -45,7 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  assert_int_equal(readable, 20); /* FL_FMT_IBNETDISCOVER .. FL_FMT_UFM_NDT */
+  assert_int_equal(readable,
+                   21); /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBLINKINFO */
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -62,7 +63,8 @@ static void topology_role(void **state) {
       FL_FMT_IBNETDISCOVER,   FL_FMT_IBND_PORTS,      FL_FMT_DESIGN_XML,
       FL_FMT_IBSIM_NET,       FL_FMT_SUBNET_LST,      FL_FMT_TOPO_IBDM,
       FL_FMT_LLDPD_XML,       FL_FMT_JUNOS_XML,       FL_FMT_CISCO_PLAN,
-      FL_FMT_SONIC_LAB_GRAPH, FL_FMT_SONIC_MINIGRAPH, FL_FMT_UFM_NDT};
+      FL_FMT_SONIC_LAB_GRAPH, FL_FMT_SONIC_MINIGRAPH, FL_FMT_UFM_NDT,
+      FL_FMT_IBLINKINFO};
   static const uint32_t state_[] = {
       FL_FMT_LFTS,       FL_FMT_FDBS,        FL_FMT_SL2VL, FL_FMT_PATH_SL,
       FL_FMT_SAQUERY_PR, FL_FMT_ANNOTATIONS, FL_FMT_AR,    FL_FMT_DBCSV};
@@ -124,6 +126,9 @@ static void detects_real_samples(void **state) {
        "ndts__incorrect_columns.ndt",
        FL_FMT_UFM_NDT},
       {"fabrics/director/ndt/switch_to_host.ndt", FL_FMT_UFM_NDT},
+      {"tests/fixtures/iblinkinfo/clean/iblinkinfo", FL_FMT_IBLINKINFO},
+      {"tests/fixtures/iblinkinfo/clean/iblinkinfo-switches-only-l",
+       FL_FMT_IBLINKINFO},
   };
   char path[4096];
   for (size_t i = 0; i < sizeof S / sizeof *S; i++) {
