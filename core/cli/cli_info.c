@@ -339,6 +339,8 @@ static json_t *rule_json(const fl_rule_def *r) {
     json_array_append_new(needs, json_string("sl2vl"));
   if (r->needs & FL_NEEDS_DESIGN)
     json_array_append_new(needs, json_string("design"));
+  if (r->needs & FL_NEEDS_COUNTERS)
+    json_array_append_new(needs, json_string("counters"));
   json_object_set_new(o, "needs", needs);
   json_object_set_new(o, "params", params);
   return o;

@@ -45,6 +45,11 @@ extern "C" {
   16u                    /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)       \
                           */
 #define FL_FMT_DBCSV 17u /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
+/* port counters (include/fabriclint/counters.h), loaded after topology */
+#define FL_FMT_PERFQUERY     18u /**< perfquery [-x|-E|-D] [-a -l] output */
+#define FL_FMT_IBQUERYERRORS 19u /**< ibqueryerrors [--details] output */
+#define FL_FMT_IBDIAG_PM     20u /**< ibdiagnet2.pm port counters */
+#define FL_FMT_PROM_IB       21u /**< infiniband_exporter Prometheus scrape */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
