@@ -95,6 +95,7 @@ typedef struct pr_state {
   double last_exec, max_ts;
   uint64_t unknown;
   char unknown_names[160];
+  int data_words; /* a data counter not a multiple of 4: not octets */
 } pr_state;
 
 /* A label value: [p, e) inside the quotes, unescaped into @out (@size);
@@ -248,8 +249,8 @@ static int pr_port(pr_state *s, uint32_t id, int bytes, const pr_labels *lb,
     return ctr_fail(r, val_at,
                     "expected a counter value: a non-negative whole number");
   uint64_t x = (uint64_t)v;
-  if (bytes)
-    x /= 4; /* the exporter multiplies PortXmitData/PortRcvData by 4 */
+  if (bytes && x % 4)
+    s->data_words = 1; /* see fl_load_prom_ib() */
   uint64_t key = ((uint64_t)gi << 16) | port;
   uint32_t k = fl_u64map_get(&s->rec_idx, key);
   if (k == FL_MAP_ABSENT) {
@@ -368,6 +369,12 @@ static int pr_sample(pr_state *s, const char *p, const char *e) {
       return pr_port(s, METRIC[i].id,
                      strstr(METRIC[i].suffix, "_bytes_") != NULL, &lb, v, n0,
                      vs);
+  static const char *const GAUGES[] = {"rate_bytes_per_second",
+                                       "raw_rate_bytes_per_second"};
+  for (size_t i = 0; i < sizeof GAUGES / sizeof *GAUGES; i++)
+    if ((size_t)(n1 - suffix) == strlen(GAUGES[i]) &&
+        memcmp(suffix, GAUGES[i], (size_t)(n1 - suffix)) == 0)
+      return FL_OK; /* the port's rate, not a counter */
   pr_unknown(s, n0, n1);
   return FL_OK;
 }
@@ -408,6 +415,18 @@ int fl_load_prom_ib(fl_fabric *fab, const fl_input *in,
     }
     rc = pr_sample(s, p, e);
   }
+  /* The exporter's data counters are octets, PortXmitData x 4
+   * (collectors/perfquery.go); its releases before that change exported the
+   * 4-octet words themselves (the values of its own switch_test.go fixture
+   * are not multiples of 4). A scrape whose data values are all multiples of
+   * 4 is taken as octets, any other as words (said in a note). */
+  for (size_t i = 0; !s->data_words && i < s->n_recs; i++) {
+    pr_rec *rec = &s->recs[i];
+    if (rec->mask & ((uint64_t)1 << FL_CTR_XMIT_DATA))
+      rec->vals[FL_CTR_XMIT_DATA] /= 4;
+    if (rec->mask & ((uint64_t)1 << FL_CTR_RCV_DATA))
+      rec->vals[FL_CTR_RCV_DATA] /= 4;
+  }
   for (size_t i = 0; rc == FL_OK && i < s->n_recs; i++) {
     const pr_rec *rec = &s->recs[i];
     fl_ctr_key key;
@@ -433,6 +452,11 @@ int fl_load_prom_ib(fl_fabric *fab, const fl_input *in,
               "%llu samples of port metrics fabriclint does not know "
               "skipped (%s)",
               (unsigned long long)s->unknown, s->unknown_names);
+  if (rc == FL_OK && s->data_words)
+    fl_b_note(fab, "counters", pv,
+              "data byte counters that are not multiples of 4 taken as "
+              "PortXmitData/PortRcvData words (an infiniband_exporter "
+              "release that did not yet multiply them by 4)");
   int timed = s->r.timed || s->have_last_exec || s->have_ts;
   double t = s->r.timed          ? s->r.time
              : s->have_last_exec ? s->last_exec
