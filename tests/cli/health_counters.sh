@@ -158,6 +158,9 @@ expect_grep "$TMP/out" 'perfquery-1\.txt \(perfquery\)'
 expect_grep "$TMP/out" 'ibqueryerrors-1\.txt \(ibqueryerrors\)'
 expect_grep "$TMP/out" 'pm-2\.pm \(ibdiagnet-pm\)'
 expect_grep "$TMP/out" 'prom-2\.prom \(prometheus-ib\)'
+expect_rc 0 "$FL" info --format json "$D/asbuilt.ibnetdiscover" "$D/perfquery-1.txt" "$D/perfquery-2.txt"
+expect_eq "$(jget "$TMP/out" "=(d['counters']['snapshots'], d['counters']['ports'], d['counters']['unmapped'], d['counters']['interval_s'] > 1)")" \
+  "(2, 94, 2, True)" "info: counters of the 96 cabled switch ports less the 2 reserved ones"
 
 # ---- 5. without counters the plugin is silent ------------------------------------
 expect_rc 0 "$FL" check --rules 'health.*' --format json "$FL_SRC/fabrics/fat-tree-2tier.ibnetdiscover"
