@@ -162,7 +162,19 @@ expect_rc 0 "$FL" info --format json "$D/asbuilt.ibnetdiscover" "$D/perfquery-1.
 expect_eq "$(jget "$TMP/out" "=(d['counters']['snapshots'], d['counters']['ports'], d['counters']['unmapped'], d['counters']['interval_s'] > 1)")" \
   "(2, 94, 2, True)" "info: counters of the 96 cabled switch ports less the 2 reserved ones"
 
-# ---- 5. without counters the plugin is silent ------------------------------------
+# ---- 5. a degraded cable that counts errors (make.sh's second ibsim run) ----------
+# leaf-p01-03 port 5 <-> spine-p01-01 port 3 trained at 1x; 3 symbol errors
+# and 1 link error recovery: below the link-errors thresholds, an error here
+expect_rc 1 "$FL" check --rules 'health.*' --format json "$D/degraded.ibnetdiscover" "$D/degraded-ibqueryerrors.txt"
+expect_eq "$(summary "$TMP/out")" "health.degraded-and-erroring||leaf-p01-03,spine-p01-01" "degraded and erroring"
+expect_eq "$(ev "$TMP/out" health.degraded-and-erroring "e['seen'], [(c['node'], c['port'], c['counter'], c['value']) for c in e['counters']]")" \
+  "('1xHDR', [('leaf-p01-03', 5, 'SymbolErrorCounter', 3), ('spine-p01-01', 3, 'LinkErrorRecoveryCounter', 1)])" "degraded evidence"
+expect_eq "$(jget "$TMP/out" "=d['findings'][0]['severity']")" error "degraded severity"
+# the same counters on the healthy 4x fabric: nothing (below thresholds)
+expect_rc 0 "$FL" check --rules 'health.*' --format json "$D/asbuilt.ibnetdiscover" "$D/degraded-ibqueryerrors.txt"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "not degraded: no finding"
+
+# ---- 6. without counters the plugin is silent ------------------------------------
 expect_rc 0 "$FL" check --rules 'health.*' --format json "$FL_SRC/fabrics/fat-tree-2tier.ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "no counters, no findings"
 finish

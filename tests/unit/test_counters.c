@@ -136,8 +136,8 @@ static void exporter_and_osc_perfquery(void **state) {
   fl_fabric_free(f);
   /* the exporter's exposition of the same captures: the same values (that
    * release exported the data words unscaled) */
-  static const char *const in2[] = {
-      in[0], FL_EXTERNAL_DIR "/treydock__infiniband_exporter__collectors__"
+  const char *const in2[] = {in[0], FL_EXTERNAL_DIR
+                             "/treydock__infiniband_exporter__collectors__"
                              "switch_test.go__TestSwitchCollector.prom"};
   f = load(in2, 2, &err);
   if (!f)

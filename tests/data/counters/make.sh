@@ -26,6 +26,9 @@
 #   ibqueryerrors-details.txt  ibqueryerrors --skip-sl --details --data -r
 #   perfquery-{1,2}.txt        `# captured <time>` + perfquery -a -l and
 #                              perfquery -x -a -l for every switch LID
+#   degraded.ibnetdiscover, degraded-ibqueryerrors.txt
+#                              a second run with one leaf-spine cable at 1x
+#                              and a few errors on it (see the end)
 #   pm-2.pm, prom-2.prom       snapshot 2 rewritten in the ibdiagnet2.pm and
 #                              infiniband_exporter layouts by
 #                              counters_convert.py: HAND-WRITTEN in the sense
@@ -86,21 +89,33 @@ for line in open(net):
 open(netout, 'w').write(''.join(res))
 EOF
 
-args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$here/fabric.net")
-mkfifo "$work/console"
-# shellcheck disable=SC2086
-ibsim -s $args "$here/fabric.net" <"$work/console" >"$work/ibsim.log" 2>&1 &
-ibsim_pid=$!
-exec 3>"$work/console"
-for _ in $(seq 100); do grep -qs "Network simulator ready" "$work/ibsim.log" && break; sleep 0.1; done
-grep -qs "Network simulator ready" "$work/ibsim.log" || { cat "$work/ibsim.log" >&2; exit 1; }
+# simulate NET — (re)start ibsim on NET, let OpenSM assign LIDs once
+simulate() {
+  if [ -n "$ibsim_pid" ]; then
+    exec 3>&-
+    kill "$ibsim_pid" 2>/dev/null || true
+    wait "$ibsim_pid" 2>/dev/null || true
+    ibsim_pid=""
+  fi
+  local args
+  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$1")
+  rm -f "$work/console" "$work/ibsim.log"
+  mkfifo "$work/console"
+  # shellcheck disable=SC2086
+  ibsim -s $args "$1" <"$work/console" >"$work/ibsim.log" 2>&1 &
+  ibsim_pid=$!
+  exec 3>"$work/console"
+  for _ in $(seq 100); do grep -qs "Network simulator ready" "$work/ibsim.log" && break; sleep 0.1; done
+  grep -qs "Network simulator ready" "$work/ibsim.log" || { cat "$work/ibsim.log" >&2; exit 1; }
+  (cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" timeout 60 ibsim-run opensm -o -F "$work/osm.conf" >"$work/osm.out" 2>&1)
+}
 
 opensm -c "$work/osm.default" >/dev/null 2>&1 || true
 sed -e "s#^log_file .*#log_file $work/opensm.log#" \
     -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
     -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
     "$work/osm.default" >"$work/osm.conf"
-(cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" timeout 60 ibsim-run opensm -o -F "$work/osm.conf" >"$work/osm.out" 2>&1)
+simulate "$here/fabric.net"
 timeout 60 ibsim-run ibnetdiscover >"$here/asbuilt.ibnetdiscover"
 
 perf() { # perf "node"[port] Attr.Field=value
@@ -133,6 +148,25 @@ capture 2
 timeout 60 ibsim-run ibqueryerrors --skip-sl --details --data -r >"$here/ibqueryerrors-details.txt" || true
 grep -q '^## Summary' "$here/ibqueryerrors-details.txt"
 grep -c "has been set" "$work/ibsim.log" | grep -qx 6 || { echo "make.sh: PerformanceSet did not take" >&2; tail "$work/ibsim.log" >&2; exit 1; }
+
+# A second run: leaf-p01-03 port 5 <-> spine-p01-01 port 3 trained at 1x
+# (ibsim takes the width of the net file's comment, as fabrics/regen.sh's
+# rail-su-asbuilt) with 3 symbol errors on the leaf end and one link error
+# recovery on the spine end: below the link-errors thresholds, a degraded
+# and erroring cable.
+sed -e '/^Switch.*"leaf-p01-03"/,/^$/s/^\(\[5\]\t"spine-p01-01"\[3\].*\)4xHDR$/\11xHDR/' \
+    -e '/^Switch.*"spine-p01-01"/,/^$/s/^\(\[3\]\t"leaf-p01-03"\[5\].*\)4xHDR$/\11xHDR/' \
+    "$here/fabric.net" >"$work/degraded.net"
+[ "$(grep -c '1xHDR$' "$work/degraded.net")" -eq 2 ] || { echo "make.sh: degraded edit failed" >&2; exit 1; }
+simulate "$work/degraded.net"
+timeout 60 ibsim-run ibnetdiscover >"$here/degraded.ibnetdiscover"
+perf '"leaf-p01-03"[5] PortCounters.SymbolErrorCounter=3'
+perf '"spine-p01-01"[3] PortCounters.LinkErrorRecoveryCounter=1'
+sleep 0.5
+{ echo "# captured $(date -u +%Y-%m-%dT%H:%M:%SZ)"; timeout 60 ibsim-run ibqueryerrors --skip-sl || true; } >"$here/degraded-ibqueryerrors.txt"
+grep -q '^## Summary' "$here/degraded-ibqueryerrors.txt"
+grep -c "has been set" "$work/ibsim.log" | grep -qx 2 || { echo "make.sh: PerformanceSet did not take (degraded run)" >&2; exit 1; }
+
 python3 "$here/counters_convert.py" "$here/perfquery-2.txt" "$here/asbuilt.ibnetdiscover" \
   "$here/pm-2.pm" "$here/prom-2.prom"
 echo "make.sh: wrote $(ls "$here" | wc -l) files in $here"
