@@ -114,6 +114,10 @@ for c in "$FL_EXTERNAL/treydock__infiniband_exporter__collectors__switch_test.go
   expect_eq "$(jget "$TMP/out" "=[f['ports'] for f in d['findings'] if f['rule'] == 'health.congestion']")" \
     "[[{'node': 'ib-i1l1s01', 'port': 1}, {'node': 'ib-i1l2s01', 'port': 1}]]" "congested link"
   expect_eq "$(jget "$TMP/out" "=[f['evidence']['count'] for f in d['findings'] if f['evidence'].get('cause') == 'unknown-port']")" "[2]" "ports the dump lacks"
+  # the captures cover switch ports 1 and 2 only: the three host cables
+  # have counters at neither end
+  expect_eq "$(jget "$TMP/out" "=[(f['evidence']['count'], f['ports'][1::2]) for f in d['findings'] if f['evidence'].get('cause') == 'no-counters']")" \
+    "[(3, [{'node': 'ib-i1l1s01', 'port': 10}, {'node': 'ib-i1l1s01', 'port': 11}, {'node': 'ib-i4l1s01', 'port': 35}])]" "cables without counters"
 done
 
 # ---- 4. bad input: file:line:col, exit 2 -------------------------------------------
