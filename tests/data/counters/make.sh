@@ -36,12 +36,16 @@
 #                              Go exporter runs here); the values are the
 #                              real perfquery ones
 #
-# Usage: tests/data/counters/make.sh   (FL=path/to/fabriclint)
+# Usage: tests/data/counters/make.sh [OUTDIR]   (FL=path/to/fabriclint;
+#   OUTDIR defaults to this folder; tests/cli/health_live.sh writes to a
+#   temporary one)
 # Needs: ibsim, ibsim-run, opensm, ibnetdiscover, perfquery, ibqueryerrors,
 #        python3. Takes about 10 s.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-FL=${FL:-$here/../../../build/fabriclint}
+src=$(cd "$(dirname "$0")" && pwd)
+FL=${FL:-$src/../../../build/fabriclint}
+here=${1:-$src}
+mkdir -p "$here"
 for t in ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3; do
   command -v "$t" >/dev/null || { echo "make.sh: $t not found" >&2; exit 2; }
 done
@@ -167,6 +171,6 @@ sleep 0.5
 grep -q '^## Summary' "$here/degraded-ibqueryerrors.txt"
 grep -c "has been set" "$work/ibsim.log" | grep -qx 2 || { echo "make.sh: PerformanceSet did not take (degraded run)" >&2; exit 1; }
 
-python3 "$here/counters_convert.py" "$here/perfquery-2.txt" "$here/asbuilt.ibnetdiscover" \
+python3 "$src/counters_convert.py" "$here/perfquery-2.txt" "$here/asbuilt.ibnetdiscover" \
   "$here/pm-2.pm" "$here/prom-2.prom"
 echo "make.sh: wrote $(ls "$here" | wc -l) files in $here"
