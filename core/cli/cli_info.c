@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "fabriclint/counters.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
 #include "model/derive.h"
@@ -37,6 +38,9 @@ typedef struct info_stats {
   uint32_t types[13][32];
   uint32_t lfts, max_lid, notes;
   uint64_t lft_entries;
+  /* port counters (fabriclint/counters.h) */
+  uint32_t ctr_snapshots, ctr_ports, ctr_unmapped;
+  double ctr_interval;
   int sl2vl, path_sl;
 } info_stats;
 
@@ -107,6 +111,11 @@ static void gather(const fl_fabric *fab, info_stats *s) {
   s->sl2vl = fl_fabric_has_sl2vl(fab);
   s->path_sl = fl_fabric_has_path_sl(fab);
   s->notes = fl_fabric_note_count(fab);
+  s->ctr_snapshots = fl_fabric_counter_snapshots(fab);
+  s->ctr_interval = fl_fabric_counter_interval(fab);
+  s->ctr_unmapped = fl_fabric_counter_unmapped_count(fab);
+  for (fl_id p = 0; s->ctr_snapshots && p < fl_fabric_port_count(fab); p++)
+    s->ctr_ports += fl_fabric_port_counter_mask(fab, p) != 0;
   for (fl_id i = 0; i < n; i++) {
     uint32_t len = 0;
     if (fl_fabric_lft(fab, i, &len))
@@ -209,6 +218,15 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   else
     fprintf(out, "routing: no LFTs loaded (analyses use the reference minimal "
                  "routing)\n");
+  if (s->ctr_snapshots == 2)
+    fprintf(out, "counters: 2 snapshots %.0f s apart; ", s->ctr_interval);
+  else if (s->ctr_snapshots)
+    fprintf(out, "counters: 1 snapshot; ");
+  if (s->ctr_snapshots)
+    fprintf(out,
+            "%u ports with counters; %u record(s) naming no port of the "
+            "topology\n",
+            s->ctr_ports, s->ctr_unmapped);
 }
 
 static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
@@ -285,6 +303,12 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 "max_lid", (json_int_t)s->max_lid, "lft_entries",
                 (json_int_t)s->lft_entries, "sl2vl", s->sl2vl, "path_sl",
                 s->path_sl, "notes", (json_int_t)s->notes));
+  json_object_set_new(root, "counters",
+                      json_pack("{s:i,s:f,s:i,s:i}", "snapshots",
+                                (json_int_t)s->ctr_snapshots, "interval_s",
+                                s->ctr_interval, "ports",
+                                (json_int_t)s->ctr_ports, "unmapped",
+                                (json_int_t)s->ctr_unmapped));
   json_dumpf(root, out, JSON_INDENT(2));
   fputc('\n', out);
   json_decref(root);
@@ -371,6 +395,8 @@ json_t *fl_cli_rule_json(const fl_rule_def *r) {
     json_array_append_new(needs, json_string("sl2vl"));
   if (r->needs & FL_NEEDS_DESIGN)
     json_array_append_new(needs, json_string("design"));
+  if (r->needs & FL_NEEDS_COUNTERS)
+    json_array_append_new(needs, json_string("counters"));
   json_object_set_new(o, "needs", needs);
   json_object_set_new(o, "params", params);
   return o;

@@ -65,6 +65,25 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
 int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
                   const fl_load_options *opts, fl_error *err);
 
+/* ---- port counters (issue #18): core/io/ctr_*.c, into core/model/counters.h;
+ * records name ports by GUID, LID or node name and are attached to the
+ * topology at finalize ---------------------------------------------------- */
+
+/** perfquery output (PortCounters, -x, -E, -D; -a -l), core/io/ctr_perfquery.c.
+ */
+int fl_load_perfquery(fl_fabric *fab, const fl_input *in,
+                      const fl_load_options *opts, fl_error *err);
+/** ibqueryerrors output (with or without --details, --data, -r),
+ * core/io/ctr_ibqueryerrors.c. */
+int fl_load_ibqueryerrors(fl_fabric *fab, const fl_input *in,
+                          const fl_load_options *opts, fl_error *err);
+/** ibdiagnet2.pm (`Port=N Lid=.. GUID=..` blocks), core/io/ctr_pm.c. */
+int fl_load_ibdiag_pm(fl_fabric *fab, const fl_input *in,
+                      const fl_load_options *opts, fl_error *err);
+/** Prometheus text exposition of infiniband_exporter, core/io/ctr_prom.c. */
+int fl_load_prom_ib(fl_fabric *fab, const fl_input *in,
+                    const fl_load_options *opts, fl_error *err);
+
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 
 /** ibdm topology file (ibdiagnet -t, ibtopodiff), core/topo_ibdm.c. */

@@ -131,6 +131,7 @@ struct fl_fabric {
   fl_id *port_links;
   char *system_pattern; /* owned; NULL = default */
   fl_routing rt;
+  struct fl_counters *counters; /* port counters (counters.c), or NULL */
   int finalized;
   int has_graph;
   /* shape (derive.c): switch cables within a tier or skipping one, and

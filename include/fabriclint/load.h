@@ -54,6 +54,11 @@ extern "C" {
   20u /**< UFM Network Design Tool cabling plan (.ndt CSV) */
 #define FL_FMT_IBLINKINFO                                                      \
   21u /**< iblinkinfo output (default, -l, --switches-only) */
+/* port counters (include/fabriclint/counters.h), loaded after topology */
+#define FL_FMT_PERFQUERY     22u /**< perfquery [-x|-E|-D] [-a -l] output */
+#define FL_FMT_IBQUERYERRORS 23u /**< ibqueryerrors [--details] output */
+#define FL_FMT_IBDIAG_PM     24u /**< ibdiagnet2.pm port counters */
+#define FL_FMT_PROM_IB       25u /**< infiniband_exporter Prometheus scrape */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

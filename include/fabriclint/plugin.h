@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "fabriclint/cdg.h"
+#include "fabriclint/counters.h"
 #include "fabriclint/pfc.h"
 #include "fabriclint/types.h"
 
@@ -65,6 +66,8 @@ typedef struct fl_ctx fl_ctx;
 #define FL_NEEDS_ROUTING 0x1u /**< LFTs */
 #define FL_NEEDS_SL2VL   0x2u /**< SL-to-VL tables */
 #define FL_NEEDS_DESIGN  0x4u /**< design attributes (tier/rail/...) */
+#define FL_NEEDS_COUNTERS                                                      \
+  0x8u /**< port counters (ABI 1.2; fabriclint/counters.h) */
 
 /**
  * fl_param_def — one typed rule parameter.
@@ -401,13 +404,29 @@ typedef struct fl_host_api {
                      fl_pfc_report **out);
   void (*pfc_free)(fl_pfc_report *report);
 
-  /* -- added after 1.0: check with FL_API_HAS(api, link_internal) -- */
+  /* -- added in ABI 1.2: check with FL_API_HAS(api, link_internal) -- */
   /** Director chassis (semantics of fl_fabric_node_chassis() and
    * fl_fabric_link_internal() in fabriclint/fabric.h): the chassis index of
    * a switch ASIC or FL_NONE, and 1 for a cable between two ASICs of one
    * chassis, which is inside the switch, not a fabric cable. */
   uint32_t (*node_chassis)(const fl_fabric *f, fl_id n);
   int (*link_internal)(const fl_fabric *f, fl_id l);
+  /* -- added in ABI 1.2: port counters of the running fabric attached to
+   * the model (perfquery, ibqueryerrors, ibdiagnet2.pm, infiniband_exporter
+   * scrapes): semantics of the fl_fabric_counter_* / fl_fabric_port_counter*
+   * functions and fl_counter_name() in fabriclint/counters.h. Check with
+   * FL_API_HAS(api, port_counter) before use. -- */
+  uint32_t (*counter_snapshots)(const fl_fabric *f);
+  double (*counter_interval)(const fl_fabric *f);
+  int (*counter_complete)(const fl_fabric *f);
+  uint64_t (*port_counter_mask)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_counter)(const fl_fabric *f, fl_id p, uint32_t ctr,
+                           uint64_t *value, uint64_t *delta);
+  uint32_t (*counter_unmapped_count)(const fl_fabric *f);
+  int (*counter_unmapped)(const fl_fabric *f, uint32_t i, const char **what,
+                          const char **file, uint32_t *line, fl_id *node,
+                          uint32_t *port);
+  const char *(*counter_name)(uint32_t ctr);
 } fl_host_api;
 
 /**

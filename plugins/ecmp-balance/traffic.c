@@ -585,6 +585,12 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
                     ? 2.576 * sqrt(var / (r->patterns - 1)) / sqrt(r->patterns)
                     : 0;
   r->mean_load /= r->patterns ? r->patterns : 1;
+  if (o->slot_load) {
+    memset(o->slot_load, 0, v->poff[v->ns] * sizeof *o->slot_load);
+    for (uint32_t s = 0; s < v->ns; s++)
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        o->slot_load[i] = w.acc[i] / (r->patterns ? r->patterns : 1);
+  }
   /* hottest switch links by mean load over the patterns */
   uint32_t top = o->top < TR_HOT_MAX ? o->top : TR_HOT_MAX;
   for (uint32_t s = 0; s < v->ns; s++)

@@ -17,8 +17,11 @@ typedef struct tr_opts {
   uint32_t routing; /* TR_ROUTE_* */
   uint32_t count;   /* random patterns */
   uint64_t seed;
-  uint32_t shift; /* 0: half the endpoints */
-  uint32_t top;   /* hottest links to keep (<= TR_HOT_MAX) */
+  uint32_t shift;    /* 0: half the endpoints */
+  uint32_t top;      /* hottest links to keep (<= TR_HOT_MAX) */
+  double *slot_load; /* NULL, or [v->poff[v->ns]]: receives every
+                        switch-to-switch slot's mean load (others 0); the
+                        health plugin's prediction (plugins/health) */
 } tr_opts;
 
 typedef struct tr_result {

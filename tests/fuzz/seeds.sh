@@ -117,6 +117,22 @@ for f in "$FX"/ar/*.far; do
   seed ar "far-nolft-$(basename "$f" .far)" "" "$F/topology.ibnetdiscover" "$f"
 done
 
+# ---- counters: topology, counter file(s) (tests/data/counters, make.sh) ------
+C=$src/tests/data/counters
+seed counters perfquery-1 0 "$C/asbuilt.ibnetdiscover" "$C/perfquery-1.txt"
+seed counters perfquery-1-2 0 "$C/asbuilt.ibnetdiscover" "$C/perfquery-1.txt" "$C/perfquery-2.txt"
+seed counters ibqueryerrors-1-2 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-1.txt" "$C/ibqueryerrors-2.txt"
+seed counters ibqueryerrors-details 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-details.txt"
+seed counters pm-2 2 "$C/asbuilt.ibnetdiscover" "$C/pm-2.pm"
+seed counters prom-2 3 "$C/asbuilt.ibnetdiscover" "$C/prom-2.prom"
+# tests/fuzz/seeds/counters/<selector>.<name>.<ext>: written for the harness
+for f in "$SEEDS"/counters/*; do
+  [ -e "$f" ] || continue
+  b=$(basename "$f")
+  n=${b#*.}
+  seed counters "${n%.*}" "${b%%.*}" "$C/asbuilt.ibnetdiscover" "$f"
+done
+
 # ---- dbcsv: topology, db_csv -------------------------------------------------
 for f in "$FX"/dbcsv/*.db_csv; do
   seed dbcsv "dbcsv-$(basename "$f" .db_csv)" "" "$F/topology.ibnetdiscover" "$f"

@@ -45,8 +45,7 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  assert_int_equal(readable,
-                   21); /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBLINKINFO */
+  assert_int_equal(readable, 25); /* FL_FMT_IBNETDISCOVER .. FL_FMT_PROM_IB */
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -65,9 +64,12 @@ static void topology_role(void **state) {
       FL_FMT_LLDPD_XML,       FL_FMT_JUNOS_XML,       FL_FMT_CISCO_PLAN,
       FL_FMT_SONIC_LAB_GRAPH, FL_FMT_SONIC_MINIGRAPH, FL_FMT_UFM_NDT,
       FL_FMT_IBLINKINFO};
-  static const uint32_t state_[] = {
-      FL_FMT_LFTS,       FL_FMT_FDBS,        FL_FMT_SL2VL, FL_FMT_PATH_SL,
-      FL_FMT_SAQUERY_PR, FL_FMT_ANNOTATIONS, FL_FMT_AR,    FL_FMT_DBCSV};
+  static const uint32_t state_[] = {FL_FMT_LFTS,       FL_FMT_FDBS,
+                                    FL_FMT_SL2VL,      FL_FMT_PATH_SL,
+                                    FL_FMT_SAQUERY_PR, FL_FMT_ANNOTATIONS,
+                                    FL_FMT_AR,         FL_FMT_DBCSV,
+                                    FL_FMT_PERFQUERY,  FL_FMT_IBQUERYERRORS,
+                                    FL_FMT_IBDIAG_PM,  FL_FMT_PROM_IB};
   for (size_t i = 0; i < sizeof topo / sizeof *topo; i++)
     assert_true(fl_format_is_topology(topo[i]));
   for (size_t i = 0; i < sizeof state_ / sizeof *state_; i++)
@@ -129,6 +131,16 @@ static void detects_real_samples(void **state) {
       {"tests/fixtures/iblinkinfo/clean/iblinkinfo", FL_FMT_IBLINKINFO},
       {"tests/fixtures/iblinkinfo/clean/iblinkinfo-switches-only-l",
        FL_FMT_IBLINKINFO},
+      {"tests/data/counters/perfquery-1.txt", FL_FMT_PERFQUERY},
+      {"tests/data/external/treydock__infiniband_exporter__collectors__"
+       "fixtures__perfquery__0x7cfe9003009ce5b0.out",
+       FL_FMT_PERFQUERY},
+      {"tests/data/counters/ibqueryerrors-1.txt", FL_FMT_IBQUERYERRORS},
+      {"tests/data/counters/ibqueryerrors-details.txt", FL_FMT_IBQUERYERRORS},
+      {"tests/data/counters/pm-2.pm", FL_FMT_IBDIAG_PM},
+      {"tests/data/external/treydock__infiniband_exporter__collectors__"
+       "switch_test.go__TestSwitchCollector.prom",
+       FL_FMT_PROM_IB},
   };
   char path[4096];
   for (size_t i = 0; i < sizeof S / sizeof *S; i++) {
