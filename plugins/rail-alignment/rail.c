@@ -392,26 +392,6 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
   return dev; /* device mode */
 }
 
-static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
-                           uint32_t *port, uint32_t *leaf_port, uint8_t *eth) {
-  fl_id first = api->node_first_port(f, n);
-  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
-       k++) {
-    fl_id p = first + k, l = api->port_link(f, p, 0);
-    if (l == FL_NONE)
-      continue;
-    fl_id q = api->link_other(f, l, p);
-    fl_id s = api->port_node(f, q);
-    if (api->node_kind(f, s) != FL_NODE_SWITCH)
-      continue;
-    *port = api->port_num(f, p);
-    *leaf_port = api->port_num(f, q);
-    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
-    return s;
-  }
-  return FL_NONE;
-}
-
 static int is_compute_role(const char *role, const char *compute_roles) {
   size_t n = strlen(role);
   for (const char *c = compute_roles; c && *c;) {
@@ -443,18 +423,19 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
   return 0;
 }
 
-/* The switch port cabled to CA port @p: its node (FL_NONE when the port
- * has no cable to a switch) and, in @leaf_port, its number. */
+/* The switch port cabled to CA port @p (fl_view_port_switch(), view.h): its
+ * node (FL_NONE when the port has no cable to a switch) and, in @leaf_port,
+ * its number; in *@eth (may be NULL) whether the cable runs at an Ethernet
+ * rate. */
 static fl_id port_switch(const fl_host_api *api, const fl_fabric *f, fl_id p,
-                         uint32_t *leaf_port) {
-  fl_id l = api->port_link(f, p, 0);
-  if (l == FL_NONE)
-    return FL_NONE;
-  fl_id q = api->link_other(f, l, p);
-  fl_id s = api->port_node(f, q);
-  if (api->node_kind(f, s) != FL_NODE_SWITCH)
+                         uint32_t *leaf_port, uint8_t *eth) {
+  fl_id l = FL_NONE, q = FL_NONE;
+  fl_id s = fl_view_port_switch(api, f, p, &l, &q);
+  if (s == FL_NONE)
     return FL_NONE;
   *leaf_port = api->port_num(f, q);
+  if (eth)
+    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
   return s;
 }
 
@@ -472,21 +453,19 @@ static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
   x->node = n;
   const char *sys = api->node_system(f, n);
   if (p == FL_NONE) {
-    x->leaf = cabled_switch(api, f, n, &x->port, &x->leaf_port, &x->eth);
+    x->leaf = fl_view_ca_switch(api, f, n, &x->port, &x->leaf_port);
+    fl_id cp = x->leaf == FL_NONE ? FL_NONE : api->find_port(f, n, x->port);
+    if (cp != FL_NONE)
+      x->eth = api->link_speed(f, api->port_link(f, cp, 0)) >= FL_SPEED_ETH_1G;
     x->sys = sys;
     x->dev = api->node_device(f, n);
     x->rail_attr = api->attr(f, FL_ENT_NODE, n, "rail");
-    if (!x->rail_attr && x->leaf != FL_NONE) {
-      fl_id cp = api->find_port(f, n, x->port);
-      if (cp != FL_NONE)
-        x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
-    }
+    if (!x->rail_attr && cp != FL_NONE)
+      x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
     snprintf(x->name, sizeof x->name, "%s", api->node_name(f, n));
   } else {
-    x->leaf = port_switch(api, f, p, &x->leaf_port);
+    x->leaf = port_switch(api, f, p, &x->leaf_port, &x->eth);
     x->port = api->port_num(f, p);
-    fl_id l = api->port_link(f, p, 0);
-    x->eth = l != FL_NONE && api->link_speed(f, l) >= FL_SPEED_ETH_1G;
     x->sys = *sys ? sys : api->node_name(f, n);
     x->dev = api->port_label(f, p);
     x->rail_attr = api->attr(f, FL_ENT_PORT, p, "rail");
@@ -504,7 +483,7 @@ static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
        k++) {
     uint32_t lp;
-    if (port_switch(api, f, first + k, &lp) == FL_NONE)
+    if (port_switch(api, f, first + k, &lp, NULL) == FL_NONE)
       continue;
     if (!*api->port_label(f, first + k) &&
         !api->attr(f, FL_ENT_PORT, first + k, "rail"))
