@@ -535,6 +535,16 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
   return fmt;
 }
 
+/* An input of no byte is refused, whatever its format: nothing was
+ * captured (a command that printed nothing, `- </dev/null`). FL_EPARSE. */
+static int empty_input(const char *path, fl_error *err) {
+  if (strcmp(path, "-") == 0)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "standard input is empty: nothing was piped or "
+                        "redirected into it (expected the input's text)");
+  return fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty");
+}
+
 /* The format of input @in by its first DETECT_BYTES (NUL-terminated there
  * for the time of the detection, then restored). */
 static uint32_t detect_input(fl_input *in, fl_error *err) {
@@ -552,7 +562,7 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
       (unsigned char)s[2] == 0xbf)
     s += 3;
   if (len == 0) {
-    fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty");
+    empty_input(path, err);
   } else if (len >= 4 && (unsigned char)buf[0] == 0x2b &&
              (unsigned char)buf[1] == 0x83 && (unsigned char)buf[2] == 0xe7 &&
              (unsigned char)buf[3] == 0x8f) {
@@ -714,6 +724,8 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
     if (fmt == FL_FMT_AUTO)
       return err && err->code ? err->code : FL_EPARSE;
   }
+  if (in->len == 0) /* a forced format (--input-format) included */
+    return empty_input(in->path, err);
   if (!is_xml_format(fmt)) {
     int rc = fl_input_nul_check(in, err);
     if (rc != FL_OK)
