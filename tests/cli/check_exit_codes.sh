@@ -131,7 +131,7 @@ done
 # a header that declares no port would switch the port-range check off
 sed '10s/^Switch\t64 /Switch\t0 /' "$FL_SRC/fabrics/rail-su.ibnetdiscover" >"$TMP/zero-ports.ibnetdiscover"
 expect_rc 2 "$FL" check "$TMP/zero-ports.ibnetdiscover"
-expect_grep "$TMP/err" 'zero-ports.ibnetdiscover:10:8: port count 0 is below 1'
+expect_grep "$TMP/err" 'zero-ports.ibnetdiscover:10:8: port count 0 is out of range \(allowed 1..255\)'
 # annotation tiers are checked as design XML checks them (0..255)
 for v in abc -1 256 99999999999; do
   printf 'node,tier\nleaf-su01-r0,%s\n' "$v" >"$TMP/tier.csv"
