@@ -23,7 +23,7 @@ expect_eq "$(jget "$TMP/out" "['inputs'][0]['format']")" ibnetdiscover format
 # a clean real fabric: exit 0, no finding
 TD="--rules topology.*,deadlock.*"
 expect_rc 0 "$FL" check $TD "$EX"
-expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 20 rule\(s\) run$'
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 21 rule\(s\) run$'
 # the one info is the deadlock verdict: 31 leaves (SHARP ANs are switch traffic)
 # no LFTs: the routing judged is modelled, up*/down* for this 2-tier Clos
 expect_grep "$TMP/out" 'info: deadlock\.verdict: modelled updn routing of 31 destination switches from 31 source switches: no credit loop .*engine chosen from the shape: 40 switches in tiers 1-2\)$'
