@@ -75,6 +75,10 @@ expect_eq "$(fix)" "[(4, 2, ('equal-indexes', ['h5', 'h6']))]" "ring of 6"
 # a ring of 5: only the crossed ring is possible, one swap at h2
 ring r5 5 1:0-2:0 2:1-3:1 3:0-4:1 4:0-5:1 5:0-1:1
 expect_eq "$(fix)" "[(2, 3, ('crossed-ring', ['h2']))]" "ring of 5"
+# the crossed ring of 5 with h1's cables swapped: h1 alone, not the other
+# four (the smaller of a colouring and its complement)
+ring s5 5 1:1-2:1 2:0-3:1 3:0-4:1 4:0-5:1 5:0-1:0
+expect_eq "$(fix)" "[(2, 3, ('crossed-ring', ['h1']))]" "ring of 5, fix at h1"
 # consistent rings are clean: equal indexes (even), crossed (odd)
 ring e4 4 1:0-2:0 2:1-3:1 3:0-4:0 4:1-1:1
 expect_eq "$(fix)" "[]" "equal-index ring of 4"

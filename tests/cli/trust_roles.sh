@@ -49,4 +49,16 @@ expect_eq "$(grep -c 'role="trainer"' "$TMP/c08.xml")" 1 "c08 edited NIC"
 expect_rc 1 "$FL" check --format json "$TMP/c08.xml"
 expect_eq "$(jget "$TMP/out" "=[(f['evidence']['role'], f['evidence']['hosts']) for f in d['findings'] if f['rule'] == 'rail-alignment.unknown-role']")" \
   "[('trainer', ['gpu-02'])]" "design XML unknown role"
+
+# on RoCE (Ethernet rates) a service host's NICs on compute rail leaves are
+# cross-rail errors (they have their own network), whether the plan has a
+# node per NIC or a host node with labelled ports
+R=$FL_SRC/tests/data/cases/roce
+printf 'node,role\nhost-02,storage\n' >"$TMP/st.csv"
+for plan in roce-design.xml roce-design-ports.xml; do
+  expect_rc 1 "$FL" check --format json "$R/$plan" "$TMP/st.csv"
+  expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'].startswith('rail-alignment')]")" \
+    "['storage NIC \"host-02 ens1f0np0\" is cabled to \"leaf-r0\" port 2, a compute leaf of rail 0; storage NICs belong on their own network', 'storage NIC \"host-02 ens2f0np0\" is cabled to \"leaf-r1\" port 2, a compute leaf of rail 1; storage NICs belong on their own network']" \
+    "RoCE storage NICs ($plan)"
+done
 finish
