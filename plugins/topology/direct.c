@@ -451,11 +451,12 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
       if (cb->comp != g || differs(d, cb) != k)
         continue;
       jb_cable(api, f, d, cb, &ev);
-      char t[400];
-      cable_text(api, f, d, cb, t, sizeof t);
-      if (++shown[k] <= 3 && ko[k] < sizeof kinds[k])
+      if (++shown[k] <= 3 && ko[k] < sizeof kinds[k]) {
+        char t[400];
+        cable_text(api, f, d, cb, t, sizeof t);
         ko[k] += (size_t)snprintf(kinds[k] + ko[k], sizeof kinds[k] - ko[k],
                                   "%s%s", ko[k] ? ", " : "", t);
+      }
       const dend *a = &d->ends[cb->end[0]], *b = &d->ends[cb->end[1]];
       int touched =
           n_swap >= 0 ? swap[a->host] || swap[b->host] : k == minority;
