@@ -278,8 +278,8 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
     goto out;
   }
   if (dp && *dp && (nb = ports_expand(dp, NULL, 0, &why)) < 0) {
-    rc = fl_xr_fail(x, "destPort='%.*s%s': %s; %s", VQ(dp), why,
-                    RANGE_EXPECTED);
+    rc =
+        fl_xr_fail(x, "destPort='%.*s%s': %s; %s", VQ(dp), why, RANGE_EXPECTED);
     goto out;
   }
   if (dset)

@@ -849,9 +849,9 @@ static int gather(dx *d, xmlNodePtr xn, const dx_tag *t, int el,
                        "reference; design XML takes none",
                        name, el_names[el]);
       int q = quote_len(v);
-      return dx_fail(d, line, col,
-                     "invalid %s=\"%.*s%s\" on <%s>: expected %s", name, q, v,
-                     v[q] ? "..." : "", el_names[el], expected(spec[i].type));
+      return dx_fail(d, line, col, "invalid %s=\"%.*s%s\" on <%s>: expected %s",
+                     name, q, v, v[q] ? "..." : "", el_names[el],
+                     expected(spec[i].type));
     }
     vals[i] = v;
   }
