@@ -587,6 +587,66 @@ static void free_inputs(cli_input *v, size_t n) {
   free(v);
 }
 
+/* Parse input @path (@in: its bytes already read, or NULL to read it; a
+ * folder with @in NULL) in format @fmt, forced by command-line @option, on
+ * its own, into an empty fabric. 0 when it parses (the routing loaders skip,
+ * with a note, what they cannot resolve against a topology), else FL_EXIT_USAGE
+ * with the first line the loader could not read printed. */
+static int parse_alone(const fl_cli_opts *o, const char *path, fl_input *in,
+                       uint32_t fmt, const char *option) {
+  fl_fabric *scratch = fl_fabric_new();
+  fl_error err;
+  fl_error_clear(&err);
+  int rc = !scratch ? FL_ENOMEM
+           : in     ? fl_fabric_load_input(scratch, in, fmt, &o->load, &err)
+                    : fl_fabric_load(scratch, path, fmt, &o->load, &err);
+  fl_fabric_free(scratch);
+  if (rc == FL_OK)
+    return 0;
+  if (rc == FL_ENOMEM) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  char msg[FL_ERROR_MSG_MAX + 128];
+  snprintf(msg, sizeof msg,
+           "this is not %s input (%s %s says every input is): %s",
+           fl_format_name(fmt), option, fl_format_name(fmt), err.message);
+  size_t n =
+      strlen(msg) < sizeof err.message ? strlen(msg) : sizeof err.message - 1;
+  memcpy(err.message, msg, n);
+  err.message[n] = '\0';
+  fl_cli_print_error(&err);
+  return FL_EXIT_USAGE;
+}
+
+int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
+                               uint32_t fmt, const char *option) {
+  if (fmt == FL_FMT_AUTO || fmt == FL_FMT_ANNOTATIONS ||
+      fl_format_is_topology(fmt))
+    return 0;
+  return parse_alone(o, path, NULL, fmt, option);
+}
+
+/* No topology among the inputs. When --input-format forced a routing
+ * format, each input is first parsed on its own: a file that is not in that
+ * format is named at the first line the loader cannot read, with what it
+ * expected there, instead of a "no topology" that hides the mistake.
+ * Annotation files need the topology to parse at all and get the "no
+ * topology" message. Returns FL_EXIT_USAGE (message printed). */
+static int no_topology(const fl_cli_opts *o, cli_input *v) {
+  for (size_t i = 0; o->input_format && i < o->n_inputs; i++)
+    if (v[i].fmt != FL_FMT_ANNOTATIONS &&
+        parse_alone(o, o->inputs[i], v[i].dir ? NULL : &v[i].in, v[i].fmt,
+                    "--input-format"))
+      return FL_EXIT_USAGE;
+  fprintf(stderr,
+          "fabriclint: no topology among the inputs: routing and attribute "
+          "files (%s, ...) describe a fabric given by an ibnetdiscover "
+          "dump, a design, an opensm-subnet.lst or LLDP captures\n",
+          fl_format_name(v[0].fmt));
+  return FL_EXIT_USAGE;
+}
+
 /* Topology inputs are loaded before routing dumps, whatever their order on
  * the command line: LFT and SL2VL loaders resolve switches against the
  * topology. Each input is read once: detection and loading see the same
@@ -611,14 +671,8 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     have_topology |= fl_format_is_topology(v[i].fmt);
-  if (rc == 0 && !have_topology) {
-    fprintf(stderr,
-            "fabriclint: no topology among the inputs: routing and attribute "
-            "files (%s, ...) describe a fabric given by an ibnetdiscover "
-            "dump, a design, an opensm-subnet.lst or LLDP captures\n",
-            fl_format_name(v[0].fmt));
-    rc = FL_EXIT_USAGE;
-  }
+  if (rc == 0 && !have_topology)
+    rc = no_topology(o, v);
   for (int pass = 0; pass < 2 && rc == 0; pass++)
     for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
       if (fl_format_is_topology(v[i].fmt) == (pass == 0)) {

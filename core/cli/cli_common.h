@@ -73,6 +73,18 @@ int fl_cli_usage_error(const char *fmt, const char *arg);
  * "standard input given twice" printed). */
 int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
                        const char *const *b, size_t nb);
+/**
+ * fl_cli_forced_format_check() — input @path given with a forced routing
+ * format @fmt (by command-line @option, e.g. "--input-format", named in the
+ * message): parse it on its own, into an empty fabric,
+ * so that a file of another format is named at the first line the loader
+ * cannot read ("this is not lfts input ...: unrecognised line ...").
+ * Returns 0 when it parses or when @fmt is auto, a topology format or
+ * annotations (which need a topology to parse); else FL_EXIT_USAGE with the
+ * message printed. Reads @path ('-': standard input, consumed).
+ */
+int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
+                               uint32_t fmt, const char *option);
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error

@@ -205,6 +205,8 @@ static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
  * the loader, which names the problem. 0 or FL_EXIT_USAGE (printed). */
 static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
   static const char *const side_name[2] = {"design", "as-built"};
+  static const char *const side_opt[2] = {"--design-format",
+                                          "--as-built-format"};
   for (int side = 0; side < 2; side++) {
     uint32_t given = a->fmt[side] ? a->fmt[side] : o->input_format;
     uint32_t first = FL_FMT_AUTO;
@@ -220,6 +222,11 @@ static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
     }
     if (topo || unknown)
       continue;
+    for (size_t i = 0; given && i < a->n_paths[side]; i++)
+      if (fl_cli_forced_format_check(o, a->paths[side][i], given,
+                                     a->fmt[side] ? side_opt[side]
+                                                  : "--input-format") != 0)
+        return FL_EXIT_USAGE;
     fprintf(stderr,
             "fabriclint: no topology among the %s inputs: %s is %s, which "
             "describes no cable; each side of diff needs an ibnetdiscover "

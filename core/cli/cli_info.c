@@ -477,6 +477,10 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
 int fl_cli_rules(int argc, char **argv) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
+  if (rc == 0 && o.n_inputs > 0) /* `rules rail-*`: never ignore a word */
+    rc = fl_cli_usage_error("rules takes no arguments, got '%s' (to list "
+                            "some rules only: --rules PATTERN)",
+                            o.inputs[0]);
   if (rc != 0) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;

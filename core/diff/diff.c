@@ -260,7 +260,13 @@ static void emit(dctx *c, fnd *f, char *msg) {
     if (!seen)
       r.nodes[r.n_nodes++] = xstrdup(c, nm);
     r.ports[r.n_ports].node = xstrdup(c, nm);
-    r.ports[r.n_ports++].port = key_port_num(c, f->eps[i]);
+    uint32_t num = key_port_num(c, f->eps[i]);
+    char pb[FL_ALIAS_MAX], nb[16];
+    const char *lab = key_port_str(c, f->eps[i], pb, sizeof pb);
+    snprintf(nb, sizeof nb, "%u", num);
+    if (strcmp(lab, nb) != 0) /* a label, not the number printed */
+      r.ports[r.n_ports].label = xstrdup(c, lab);
+    r.ports[r.n_ports++].port = num;
   }
   if (f->ev) {
     r.evidence = json_dumps(f->ev, JSON_COMPACT | JSON_SORT_KEYS);

@@ -133,7 +133,8 @@ static int cmp_idx(const void *x, const void *y) {
 /* A name list with first-appearance order and no repeats. */
 typedef struct name_ord {
   const char *name;
-  uint32_t port; /* ports only */
+  uint32_t port;     /* ports only */
+  const char *label; /* ports only: the port's label, or NULL */
   size_t order;
 } name_ord;
 
@@ -243,9 +244,10 @@ static int merged_lists(const idx_rec *g, size_t n, fl_finding_rec *m) {
   for (size_t i = 0; i < n; i++) {
     const fl_finding_rec *r = g[i].r;
     for (uint32_t k = 0; k < r->n_nodes; k++, nn++)
-      vn[nn] = (name_ord){r->nodes[k], 0, nn};
+      vn[nn] = (name_ord){r->nodes[k], 0, NULL, nn};
     for (uint32_t k = 0; k < r->n_ports; k++, np++)
-      vp[np] = (name_ord){r->ports[k].node, r->ports[k].port, np};
+      vp[np] =
+          (name_ord){r->ports[k].node, r->ports[k].port, r->ports[k].label, np};
   }
   nn = uniq_names(vn, nn);
   np = uniq_names(vp, np);
@@ -258,7 +260,8 @@ static int merged_lists(const idx_rec *g, size_t n, fl_finding_rec *m) {
       goto out;
   for (size_t k = 0; k < np; k++, m->n_ports++) {
     m->ports[k].port = vp[k].port;
-    if (!(m->ports[k].node = strdup(vp[k].name)))
+    if (!(m->ports[k].node = strdup(vp[k].name)) ||
+        (vp[k].label && !(m->ports[k].label = strdup(vp[k].label))))
       goto out;
   }
   rc = 0;
@@ -391,7 +394,7 @@ static void rec_free(fl_finding_rec *r) {
     free(r->nodes[i]);
   free(r->nodes);
   for (uint32_t i = 0; i < r->n_ports; i++)
-    free(r->ports[i].node);
+    free(r->ports[i].node), free(r->ports[i].label);
   free(r->ports);
   free(r->evidence);
   free(r->file);

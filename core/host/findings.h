@@ -21,6 +21,7 @@
 typedef struct fl_port_name {
   char *node;
   uint32_t port;
+  char *label; /* the port's label ("Ethernet1/3", "swp3"), or NULL */
 } fl_port_name;
 
 /** Why a finding is set aside (fl_finding_rec.waived / .baseline). */

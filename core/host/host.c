@@ -238,6 +238,10 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   for (uint32_t i = 0; r.ports && i < f.n_ports; i++) {
     r.ports[i].node = xstrdup(fl_fabric_node_name(c->fab, f.ports[i].node));
     r.ports[i].port = f.ports[i].port;
+    fl_id p = fl_fabric_find_port(c->fab, f.ports[i].node, f.ports[i].port);
+    const char *lab = p == FL_NONE ? "" : fl_fabric_port_label(c->fab, p);
+    if (*lab && !(r.ports[i].label = strdup(lab)))
+      return FL_ENOMEM;
   }
   locate(c->fab, &f, &r);
   r.key = f.key ? xstrdup(f.key) : default_key(&r);

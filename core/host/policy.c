@@ -564,9 +564,16 @@ int fl_policy_waiver_matches(const fl_policy_waiver *w,
   for (size_t k = 0; k < w->n_ports; k++) {
     int hit = 0;
     for (uint32_t i = 0; i < r->n_ports && !hit; i++) {
+      /* "node/3", or by the port's label "node/Ethernet1/3" (an Ethernet
+       * switch port from LLDP is numbered only in loading order) */
       char name[1024];
       snprintf(name, sizeof name, "%s/%u", r->ports[i].node, r->ports[i].port);
       hit = fnmatch(w->ports[k].text, name, 0) == 0;
+      if (!hit && r->ports[i].label && *r->ports[i].label) {
+        snprintf(name, sizeof name, "%s/%s", r->ports[i].node,
+                 r->ports[i].label);
+        hit = fnmatch(w->ports[k].text, name, 0) == 0;
+      }
     }
     if (!hit)
       return 0;

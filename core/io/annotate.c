@@ -368,11 +368,13 @@ static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
     }
     if (!vals[k] || !*vals[k])
       continue;
-    if (strcmp(keys[k], "tier") == 0 && !tier_ok(vals[k]))
+    if (strcmp(keys[k], "tier") == 0 && !tier_ok(vals[k])) {
+      size_t vl = strlen(vals[k]), q = vl > 20 ? 20 : vl;
       return fl_error_set(err, FL_EPARSE, c->path, line, col,
-                          "tier=%s: expected a number 0..255 (as in design "
-                          "XML; 0 is the endpoints, 1 the leaves)",
-                          vals[k]);
+                          "tier=%.*s%s: expected a number 0..255 (as in "
+                          "design XML; 0 is the endpoints, 1 the leaves)",
+                          (int)q, vals[k], vl > q ? "..." : "");
+    }
     /* the same name given two values for one key is a contradiction (a
      * host row and a more specific NIC row may differ: the later wins) */
     char sk[512];

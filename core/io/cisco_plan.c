@@ -130,7 +130,7 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
     int rl = split_last_num(lo, &pl, &a);
     int rh = split_last_num(hi, &ph, &b);
     if (rl < 0 || rh < 0) {
-      *why = "a port number above 65535";
+      *why = "a port number out of range (allowed 0..65535)";
       return -1;
     }
     if (rl == 0 || rh == 0) {
@@ -229,14 +229,22 @@ long fl_plan_ports_size(const char *set, const char **why) {
   return (long)nb + 2;
 }
 
+/* printf arguments for "%.*s%s": attribute value @v quoted up to 60
+ * bytes, then "...": a huge value neither fills the message nor is cut
+ * without saying so. */
+#define VQ_MAX 60
+#define VQ(v)                                                                  \
+  (int)(strlen(v) > VQ_MAX ? VQ_MAX : strlen(v)), (v),                         \
+      (strlen(v) > VQ_MAX ? "..." : "")
+
 static int parse_count(fl_xr *x, const char *attr, const char *v, long *out) {
   char *end;
   long n = strtol(v, &end, 10);
   if (end == v || *end || n < 0 || n > 100000)
     return fl_xr_fail(x,
-                      "%s='%s' is not a count; expected a whole number "
+                      "%s='%.*s%s' is not a count; expected a whole number "
                       "0..100000",
-                      attr, v);
+                      attr, VQ(v));
   *out = n;
   return FL_OK;
 }
@@ -266,11 +274,13 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
   }
   const char *why = NULL;
   if (sp && *sp && (na = ports_expand(sp, NULL, 0, &why)) < 0) {
-    rc = fl_xr_fail(x, "sourcePort='%s': %s; %s", sp, why, RANGE_EXPECTED);
+    rc = fl_xr_fail(x, "sourcePort='%.*s%s': %s; %s", VQ(sp), why,
+                    RANGE_EXPECTED);
     goto out;
   }
   if (dp && *dp && (nb = ports_expand(dp, NULL, 0, &why)) < 0) {
-    rc = fl_xr_fail(x, "destPort='%s': %s; %s", dp, why, RANGE_EXPECTED);
+    rc =
+        fl_xr_fail(x, "destPort='%.*s%s': %s; %s", VQ(dp), why, RANGE_EXPECTED);
     goto out;
   }
   if (dset)

@@ -276,8 +276,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   if (guid(g->s, &id) != 0)
     return dbc_err(r, g->col,
                    "expected a node GUID 0x<hex, up to 16 digits> in column "
-                   "NodeGUID, got `%.40s`",
-                   g->s);
+                   "NodeGUID, got `%.40s%s`",
+                   g->s, strlen(g->s) > 40 ? "..." : "");
   fl_id sw = fl_b_node_by_guid(r->fab, id);
   if (sw == FL_NONE || r->fab->nodes[sw].kind != FL_NODE_SWITCH) {
     (*skipped)++;
@@ -293,8 +293,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (!is_na(e->s) && (en = boolean(e->s)) < 0)
       return dbc_err(r, e->col,
                      "expected the AR enable bit (0 or 1, true or false, "
-                     "N/A), got `%.40s`",
-                     e->s);
+                     "N/A), got `%.40s%s`",
+                     e->s, strlen(e->s) > 40 ? "..." : "");
   }
   int64_t mask = -1;
   if (c->mask >= 0) {
@@ -302,8 +302,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (!is_na(m->s) && (mask = num(m->s, 0xffff)) < 0)
       return dbc_err(r, m->col,
                      "expected the AR SL mask (0..0xffff, decimal or "
-                     "0x-hex, or N/A), got `%.40s`",
-                     m->s);
+                     "0x-hex, or N/A), got `%.40s%s`",
+                     m->s, strlen(m->s) > 40 ? "..." : "");
   }
   if (mask >= 0 && c->by_sl_en >= 0) {
     const dbf *b = &r->f[c->by_sl_en];
@@ -311,8 +311,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (on < 0 && !is_na(b->s))
       return dbc_err(r, b->col,
                      "expected by_sl_en 0 or 1 (or N/A), got "
-                     "`%.40s`",
-                     b->s);
+                     "`%.40s%s`",
+                     b->s, strlen(b->s) > 40 ? "..." : "");
     if (on == 0)
       mask = -1; /* the mask is not applied: every SL may adapt */
   }

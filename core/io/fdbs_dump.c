@@ -86,8 +86,10 @@ static int fdbs_row(fdbs *s, const char *p, const char *e) {
     if (scan_dec(&p, e, &v) == 0)
       return perr(r, d, "expected the output port or UNREACHABLE");
     if (v > MAX_PORT_NUM)
-      return perr(r, d, "output port %llu is not a port number",
-                  (unsigned long long)v);
+      return perr(r, d,
+                  "output port %.*s%s is out of range (allowed 0..254, 255 = "
+                  "no route)",
+                  NUMQ(d, p));
     port = (uint32_t)v;
   }
   p = skip_ws(p, e);

@@ -200,10 +200,9 @@ static int parse_num(pctx *c, const char **pp, const char *e, uint32_t lo,
   const char *p = *pp;
   if (!scan_dec(&p, e, &v))
     return perr(c, *pp, "expected %s (a decimal number)", what);
-  if (v > hi)
-    return perr(c, *pp, "%s %llu exceeds %u", what, (unsigned long long)v, hi);
-  if (v < lo)
-    return perr(c, *pp, "%s %llu is below %u", what, (unsigned long long)v, lo);
+  if (v > hi || v < lo)
+    return perr(c, *pp, "%s %.*s%s is out of range (allowed %u..%u)", what,
+                NUMQ(*pp, p), lo, hi);
   *out = (uint32_t)v;
   *pp = p;
   return FL_OK;

@@ -136,6 +136,16 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
   return fmt;
 }
 
+/* An input of no byte is refused, whatever its format: nothing was
+ * captured (a command that printed nothing, `- </dev/null`). FL_EPARSE. */
+static int empty_input(const char *path, fl_error *err) {
+  if (strcmp(path, "-") == 0)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "standard input is empty: nothing was piped or "
+                        "redirected into it (expected the input's text)");
+  return fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty");
+}
+
 /* 1 when format @d goes in the "expected ..." list of pass @pass (0:
  * topology formats, 1: the others) of the XML (@xml) or text list. */
 static int listed(const fl_format_def *d, int xml, int pass) {
@@ -189,7 +199,7 @@ static uint32_t run_detectors(const fl_detect_ctx *c, fl_error *err) {
 static int refuse_input(const char *path, const char *buf, const char *s,
                         size_t len, int xr, fl_error *err) {
   if (len == 0)
-    return fl_error_set(err, FL_EPARSE, path, 0, 0, "file is empty"), 1;
+    return empty_input(path, err), 1;
   if (len >= 4 && (unsigned char)buf[0] == 0x2b &&
       (unsigned char)buf[1] == 0x83 && (unsigned char)buf[2] == 0xe7 &&
       (unsigned char)buf[3] == 0x8f)
@@ -343,6 +353,8 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
     if (fmt == FL_FMT_AUTO)
       return err && err->code ? err->code : FL_EPARSE;
   }
+  if (in->len == 0) /* a forced format (--input-format) included */
+    return empty_input(in->path, err);
   const fl_format_def *def = fl_format_find(fmt);
   if (!def)
     return fl_error_set(err, FL_EINVAL, in->path, 0, 0,

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabriclint/roles.h"
 #include "model/fabric_impl.h"
 
 const char FL_DEFAULT_SYSTEM_PATTERN[] =
@@ -114,7 +115,8 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  *     system image GUID among cabled ASICs) that are cabled to each other
  *     are one unit; all its ASICs get one tier.
  *  2. Endpoints per unit: cables to CAs that are not SHARP Aggregation Nodes
- *     and whose role (attribute) is absent or "compute".
+ *     and whose role (attribute) is not a documented non-compute role
+ *     (fabriclint/roles.h; absent, "compute" or an unknown word).
  *  3. Per connected component of the switch graph (switch-to-switch cables
  *     only), the seed leaves are the units holding at least half as many
  *     endpoints as the fullest unit of that component ("the leaves that hold
@@ -160,12 +162,13 @@ static uint32_t uf_root(uint32_t *p, uint32_t x) {
   return x;
 }
 
-/* Nodes whose role attribute says something else than "compute" (one pass
- * over the attribute records; the last value set wins). */
+/* Nodes whose role attribute names a documented non-compute role
+ * (fabriclint/roles.h: storage, ufm, ...; one pass over the attribute
+ * records; the last value set wins). An unknown role is the default role,
+ * compute, as for the rail rules (rail-alignment.unknown-role says so). */
 static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
   memset(off, 0, fab->n_nodes);
   uint32_t k = fl_strmap_get(&fab->atoms, "role", 4);
-  uint32_t c = fl_strmap_get(&fab->atoms, "compute", 7);
   if (k == FL_MAP_ABSENT)
     return;
   uint32_t *seq = calloc(fab->n_nodes ? fab->n_nodes : 1, sizeof *seq);
@@ -177,7 +180,7 @@ static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
       continue;
     if (seq)
       seq[a->id] = a->seq + 1;
-    off[a->id] = a->val != c;
+    off[a->id] = (uint8_t)fl_role_is_service(fl_b_atom_str(fab, a->val));
   }
   free(seq);
 }

@@ -37,6 +37,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "fabriclint/roles.h"
 #include "fabriclint/view.h"
 
 #define NO_RAIL     (-1)
@@ -205,6 +206,7 @@ typedef struct nic {
   const char *unresolved; /* why, or NULL */
   uint8_t eth;            /* cabled at an Ethernet rate (RoCE) */
   uint8_t role_guessed;   /* role from the name/NIC-count heuristic */
+  uint8_t role_unknown;   /* role neither compute nor a service role */
 } nic;
 
 typedef struct leaf {
@@ -392,26 +394,6 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
   return dev; /* device mode */
 }
 
-static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
-                           uint32_t *port, uint32_t *leaf_port, uint8_t *eth) {
-  fl_id first = api->node_first_port(f, n);
-  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
-       k++) {
-    fl_id p = first + k, l = api->port_link(f, p, 0);
-    if (l == FL_NONE)
-      continue;
-    fl_id q = api->link_other(f, l, p);
-    fl_id s = api->port_node(f, q);
-    if (api->node_kind(f, s) != FL_NODE_SWITCH)
-      continue;
-    *port = api->port_num(f, p);
-    *leaf_port = api->port_num(f, q);
-    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
-    return s;
-  }
-  return FL_NONE;
-}
-
 static int is_compute_role(const char *role, const char *compute_roles) {
   size_t n = strlen(role);
   for (const char *c = compute_roles; c && *c;) {
@@ -443,18 +425,19 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
   return 0;
 }
 
-/* The switch port cabled to CA port @p: its node (FL_NONE when the port
- * has no cable to a switch) and, in @leaf_port, its number. */
+/* The switch port cabled to CA port @p (fl_view_port_switch(), view.h): its
+ * node (FL_NONE when the port has no cable to a switch) and, in @leaf_port,
+ * its number; in *@eth (may be NULL) whether the cable runs at an Ethernet
+ * rate. */
 static fl_id port_switch(const fl_host_api *api, const fl_fabric *f, fl_id p,
-                         uint32_t *leaf_port) {
-  fl_id l = api->port_link(f, p, 0);
-  if (l == FL_NONE)
-    return FL_NONE;
-  fl_id q = api->link_other(f, l, p);
-  fl_id s = api->port_node(f, q);
-  if (api->node_kind(f, s) != FL_NODE_SWITCH)
+                         uint32_t *leaf_port, uint8_t *eth) {
+  fl_id l = FL_NONE, q = FL_NONE;
+  fl_id s = fl_view_port_switch(api, f, p, &l, &q);
+  if (s == FL_NONE)
     return FL_NONE;
   *leaf_port = api->port_num(f, q);
+  if (eth)
+    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
   return s;
 }
 
@@ -472,21 +455,19 @@ static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
   x->node = n;
   const char *sys = api->node_system(f, n);
   if (p == FL_NONE) {
-    x->leaf = cabled_switch(api, f, n, &x->port, &x->leaf_port, &x->eth);
+    x->leaf = fl_view_ca_switch(api, f, n, &x->port, &x->leaf_port);
+    fl_id cp = x->leaf == FL_NONE ? FL_NONE : api->find_port(f, n, x->port);
+    if (cp != FL_NONE)
+      x->eth = api->link_speed(f, api->port_link(f, cp, 0)) >= FL_SPEED_ETH_1G;
     x->sys = sys;
     x->dev = api->node_device(f, n);
     x->rail_attr = api->attr(f, FL_ENT_NODE, n, "rail");
-    if (!x->rail_attr && x->leaf != FL_NONE) {
-      fl_id cp = api->find_port(f, n, x->port);
-      if (cp != FL_NONE)
-        x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
-    }
+    if (!x->rail_attr && cp != FL_NONE)
+      x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
     snprintf(x->name, sizeof x->name, "%s", api->node_name(f, n));
   } else {
-    x->leaf = port_switch(api, f, p, &x->leaf_port);
+    x->leaf = port_switch(api, f, p, &x->leaf_port, &x->eth);
     x->port = api->port_num(f, p);
-    fl_id l = api->port_link(f, p, 0);
-    x->eth = l != FL_NONE && api->link_speed(f, l) >= FL_SPEED_ETH_1G;
     x->sys = *sys ? sys : api->node_name(f, n);
     x->dev = api->port_label(f, p);
     x->rail_attr = api->attr(f, FL_ENT_PORT, p, "rail");
@@ -504,7 +485,7 @@ static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
        k++) {
     uint32_t lp;
-    if (port_switch(api, f, first + k, &lp) == FL_NONE)
+    if (port_switch(api, f, first + k, &lp, NULL) == FL_NONE)
       continue;
     if (!*api->port_label(f, first + k) &&
         !api->attr(f, FL_ENT_PORT, first + k, "rail"))
@@ -533,7 +514,14 @@ static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
     x->unresolved = "device not in the rail profile or map";
   x->role = role ? role : prole ? prole : "compute";
   if (!x->unresolved) {
-    if (strcmp(rail, "-") == 0 || !is_compute_role(x->role, p->compute_roles))
+    /* a role that is neither a compute role nor a documented service role
+     * (roles.h) is the default role, compute: never a silent reason to
+     * leave the host out (rail-alignment.unknown-role says so) */
+    x->role_unknown = strcmp(rail, "-") != 0 &&
+                      !is_compute_role(x->role, p->compute_roles) &&
+                      !fl_role_is_service(x->role);
+    if (strcmp(rail, "-") == 0 ||
+        (!is_compute_role(x->role, p->compute_roles) && !x->role_unknown))
       x->rail = NON_COMPUTE;
     else if (add_unique(&a->labels, &a->n_labels, cap_l, rail) != 0)
       return -1;
@@ -1520,6 +1508,97 @@ static int check_roles(const fl_host_api *api, fl_ctx *ctx, void *data) {
   return rc;
 }
 
+/* ---- rail-alignment.unknown-role ---------------------------------------
+ * One warning per unknown role value (neither in compute-roles nor a
+ * documented service role, roles.h), naming the value and its hosts: such
+ * hosts are judged as compute hosts (the default role), never silently
+ * left out. */
+
+/* A NIC with an unknown role, as sorted: by role, then host, then node. */
+typedef struct role_nic {
+  const char *role;
+  int32_t host;
+  fl_id node;
+} role_nic;
+
+static int cmp_role_nic(const void *x, const void *y) {
+  const role_nic *a = x, *b = y;
+  int c = strcmp(a->role, b->role);
+  if (c)
+    return c;
+  if (a->host != b->host)
+    return a->host < b->host ? -1 : 1;
+  return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* The finding for the NICs v[0..n) (one role value, sorted by host). */
+static int report_unknown_role(const fl_host_api *api, fl_ctx *ctx,
+                               const analysis *a, const role_nic *v, uint32_t n,
+                               fl_id *nodes) {
+  const char *role = v[0].role;
+  char list[512] = "";
+  size_t off = 0;
+  uint32_t hosts = 0, nn = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "role", role);
+  jb_key(&ev, "hosts");
+  jb_arr_open(&ev);
+  for (uint32_t k = 0; k < n; k++) {
+    if (nn == 0 || nodes[nn - 1] != v[k].node)
+      nodes[nn++] = v[k].node;
+    if (k > 0 && v[k - 1].host == v[k].host)
+      continue;
+    hosts++;
+    jb_str_item(&ev, a->hosts[v[k].host]);
+    if (hosts <= 8 && off < sizeof list)
+      off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                              off ? ", " : "", a->hosts[v[k].host]);
+  }
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "count", hosts);
+  jb_key_str(&ev, "treated_as", "compute");
+  jb_obj_close(&ev);
+  char msg[1200];
+  snprintf(msg, sizeof msg,
+           "role \"%s\" of %u host(s) is not a known role: %s%s; they are "
+           "judged as compute hosts (the default role). If they are GPU "
+           "compute hosts, add \"%s\" to compute-roles; if not, give a "
+           "service role (" FL_SERVICE_ROLES ")",
+           role, hosts, list, hosts > 8 ? ", ..." : "", role);
+  int rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_unknown_role(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  role_nic *v = calloc(a->n_nics + 1, sizeof *v);
+  fl_id *nodes = calloc(a->n_nics + 1, sizeof *nodes);
+  if (!v || !nodes) {
+    free(v), free(nodes);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].role_unknown && a->nics[i].host >= 0)
+      v[n++] = (role_nic){a->nics[i].role, a->nics[i].host, a->nics[i].node};
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_role_nic);
+  int rc = 0;
+  for (uint32_t s = 0, e; s < n && !rc; s = e) {
+    for (e = s + 1; e < n && strcmp(v[e].role, v[s].role) == 0; e++)
+      ;
+    rc = report_unknown_role(api, ctx, a, v + s, e - s, nodes);
+  }
+  free(v), free(nodes);
+  return rc;
+}
+
 /* ---- rail-alignment.incomplete-host
  * --------------------------------------------------- */
 
@@ -1924,9 +2003,18 @@ RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",
      "annotation file) or infer-roles=0 to decide otherwise.",
      check_roles);
 
-static const fl_rule_def *const RULES[] = {&R_CROSS,      &R_SWAP, &R_MIXED,
-                                           &R_INCOMPLETE, &R_SU,   &R_ORDER,
-                                           &R_UNRESOLVED, &R_ROLES};
+RULE(R_UNKNOWN_ROLE, FL_SEV_WARNING, 1, "rail-alignment.unknown-role",
+     "hosts whose role attribute is not a known role",
+     "A role that is neither in compute-roles nor a documented service role "
+     "(" FL_SERVICE_ROLES ") is a typo or a site's own word. Such hosts are "
+     "judged as compute hosts (the default role), never silently left out of "
+     "the rail rules; one finding per value names it and its hosts. Add the "
+     "value to compute-roles, or give a service role.",
+     check_unknown_role);
+
+static const fl_rule_def *const RULES[] = {
+    &R_CROSS, &R_SWAP,       &R_MIXED, &R_INCOMPLETE,  &R_SU,
+    &R_ORDER, &R_UNRESOLVED, &R_ROLES, &R_UNKNOWN_ROLE};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

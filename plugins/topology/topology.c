@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "direct.h"
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "topology.h"
@@ -439,7 +440,7 @@ static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 static int report_component(const fl_host_api *api, fl_ctx *ctx,
                             const fl_fabric *f, const uint32_t *memb,
                             uint32_t c, uint32_t size, uint32_t main_size,
-                            int via_cas) {
+                            int via_cas, int switchless) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -465,15 +466,24 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
   jb_key_int(&ev, "cas", ca);
   jb_key_int(&ev, "main_component_size", main_size);
   jb_key_bool(&ev, "joined_only_through_cas", via_cas);
+  if (switchless) /* only then: other fabrics' evidence stays as it was */
+    jb_key_bool(&ev, "switchless", 1);
   jb_obj_close(&ev);
   char msg[1024];
-  snprintf(msg, sizeof msg,
-           "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" are "
-           "cut off from the main part of the fabric (%u nodes)%s",
-           size, sw, ca, api->node_name(f, nodes[0]), main_size,
-           via_cas ? "; they are joined to it only through multi-port CAs, "
-                     "which do not forward: a separate subnet"
-                   : "");
+  if (switchless)
+    snprintf(msg, sizeof msg,
+             "%u node(s) (%u CAs/routers) starting with \"%s\" are not cabled "
+             "to the other hosts of this switchless fabric (%u nodes): no "
+             "chain of back-to-back cables joins them",
+             size, ca, api->node_name(f, nodes[0]), main_size);
+  else
+    snprintf(msg, sizeof msg,
+             "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" "
+             "are cut off from the main part of the fabric (%u nodes)%s",
+             size, sw, ca, api->node_name(f, nodes[0]), main_size,
+             via_cas ? "; they are joined to it only through multi-port CAs, "
+                       "which do not forward: a separate subnet"
+                     : "");
   int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
@@ -523,11 +533,19 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   if (one_sided_counts(api, f, &one, &by_ca))
     return 0; /* a partial capture (topology.one-sided-link says so) cannot
                  show how the parts join: not judged */
-  uint32_t nn = api->node_count(f), nc = 0;
+  uint32_t nn = api->node_count(f), nc = 0, nsw = 0;
+  for (fl_id n = 0; n < nn; n++)
+    nsw += api->node_kind(f, n) == FL_NODE_SWITCH;
+  /* no switch at all: hosts cabled back to back, each cable its own link
+   * by design; what matters is whether cables join every host (hosts
+   * route for each other), not that no CA forwards */
+  int switchless = nsw == 0;
   uint32_t *memb = calloc(nn + 1, sizeof *memb);
   uint32_t *size = calloc(nn + 1, sizeof *size);
   int rc = 0;
-  if (!memb || !size || api->components(f, memb, &nc) != 0) {
+  if (!memb || !size ||
+      (switchless ? topo_host_components(api, f, memb, &nc)
+                  : api->components(f, memb, &nc)) != 0) {
     api->fail(ctx, "could not compute connected components");
     rc = 1;
   }
@@ -555,7 +573,8 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (pc && pm && strcmp(pc, pm) != 0)
       continue;
     rc = report_component(api, ctx, f, memb, c, size[c], size[main_c],
-                          joined_by_cas(api, f, memb, c, main_c));
+                          !switchless && joined_by_cas(api, f, memb, c, main_c),
+                          switchless);
   }
   free(memb);
   free(size);
@@ -1074,8 +1093,21 @@ RULE(R_UNLINKED, FL_SEV_WARNING, "topology.unlinked-ca",
 RULE(R_DISCONNECTED, FL_SEV_ERROR, "topology.disconnected",
      "the fabric is split into several components",
      "Every node should reach every other. Each component other than the "
-     "largest is reported with the nodes it cuts off.",
+     "largest is reported with the nodes it cuts off. Connectivity runs "
+     "through switches (a CA does not forward); in a fabric with no switch "
+     "at all (hosts cabled back to back) it runs through the hosts' cables.",
      check_disconnected, NULL, 0);
+RULE(R_DIRECT_INDEX, FL_SEV_WARNING, "topology.direct-port-index",
+     "back-to-back cables between hosts mix equal and different port indexes",
+     "Hosts cabled to each other without a switch (a ring of dual-port "
+     "hosts) join either equal port indexes on every cable (p0-p0, p1-p1: "
+     "NICs paired by index, NCCL's default, always share a cable; impossible "
+     "in a ring of an odd number of hosts) or p0 to p1 on every cable (a "
+     "crossed ring; NICs paired by subnet). A mix is neither. Indexes are a "
+     "host's back-to-back ports in natural order of their names. The finding "
+     "names the cables of each kind and the fewest hosts whose two cables to "
+     "swap.",
+     topo_check_direct_port_index, NULL, 0);
 RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
      "a cable connects two ports of the same node",
      "Loop-back cables are left from burn-in tests; they consume ports and "
@@ -1144,7 +1176,8 @@ static const fl_rule_def *const RULES[] = {&R_ONE_SIDED,
                                            &TOPO_R_PORT_DISABLED,
                                            &TOPO_R_PORT_DOWN,
                                            &TOPO_R_BELOW_CAP,
-                                           &TOPO_R_INPUT};
+                                           &TOPO_R_INPUT,
+                                           &R_DIRECT_INDEX};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -413,7 +413,7 @@ static void test_truncated(void **state) {
   p = fixture("trunc3.out", HDR "\nvendid=0x2c9\ndevid=0xd2f0\n");
   load_fails(p, FL_FMT_IBNETDISCOVER, NULL, 0, "truncated");
   load_fails(fixture("empty.out", ""), FL_FMT_IBNETDISCOVER, NULL, 0,
-             "no Switch/Ca/Rt node found");
+             "file is empty");
   load_fails(fixture("hdronly.out", HDR), FL_FMT_IBNETDISCOVER, NULL, 0,
              "no Switch/Ca/Rt node found");
 }
@@ -432,7 +432,16 @@ static void test_corrupted(void **state) {
   load_fails(fixture("p300.out",
                      HDR SW_A "[300]\t\"H-2000000000000002\"[1]\t\t# \"x\" lid "
                               "2 4xHDR\n"),
-             FL_FMT_IBNETDISCOVER, NULL, 10, "port number 300 exceeds 255");
+             FL_FMT_IBNETDISCOVER, NULL, 10,
+             "port number 300 is out of range (allowed 1..255)");
+  /* a huge number is quoted as written (20 bytes, then "..."), not as the
+   * value a 64-bit conversion saturated or cut to 10 digits */
+  load_fails(fixture("pbig.out",
+                     HDR SW_A "[123456789012345678901234567890]\t\"H-20000000"
+                              "00000002\"[1]\t\t# \"x\" lid 2 4xHDR\n"),
+             FL_FMT_IBNETDISCOVER, NULL, 10,
+             "port number 12345678901234567890... is out of range (allowed "
+             "1..255)");
   load_fails(fixture("before.out",
                      HDR "[1]\t\"H-2000000000000002\"[1]\t\t# \"x\" lid 2 "
                          "4xHDR\n" SW_A),
@@ -624,7 +633,9 @@ static void test_node_name_map(void **state) {
       {"0x12 \"\"\n", 6, "the name is empty"},
       {"0x13\n", 5, "expected a name after the GUID"},
       {"0x15 \"unterminated\n", 6, "never closed"},
-      {"0x12345678901234567 x\n", 1, "does not fit in 64 bits"},
+      {"0x12345678901234567 x\n", 1,
+       "\"0x12345678901234567\" is out of range (allowed "
+       "0..0xffffffffffffffff: 64 bits)"},
   };
   for (size_t i = 0; i < sizeof bads / sizeof *bads; i++) {
     memset(&m, 0, sizeof m);
@@ -753,7 +764,8 @@ static void test_ibsim(void **state) {
   load_fails(fixture("undecl.net", "Switch 8 \"S\"\n[1] \"nobody\"[1]\n"),
              FL_FMT_IBSIM_NET, NULL, 2, "not declared");
   load_fails(fixture("p9.net", "Switch 8 \"S\"\n[9] \"S\"[1]\n"),
-             FL_FMT_IBSIM_NET, NULL, 2, "port number 9 exceeds 8");
+             FL_FMT_IBSIM_NET, NULL, 2,
+             "port number 9 is out of range (allowed 1..8)");
   load_fails(fixture("px.net", "Switch 8 \"S\"\n[1x] \"S\"[1]\n"),
              FL_FMT_IBSIM_NET, NULL, 2, "expected \"]\"");
 }
