@@ -43,6 +43,6 @@ expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['equal_count'], f['evi
 expect_rc 0 "$FL" check --format json "$cap/fixed"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "live fixed: clean"
 expect_rc 1 "$FL" diff --format json "$D/design.xml" "$cap/asbuilt"
-expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['swap']) for f in d['findings']]")" \
-  "[('diff.swapped', [{'node': 'spark-2', 'port': 'enp1s0f1np1'}, {'node': 'spark-2', 'port': 'enp1s0f0np0'}])]" "live diff"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], [(e['node'], e['label']) for e in f['evidence']['swap']]) for f in d['findings']]")" \
+  "[('diff.swapped', [('spark-2', 'enp1s0f1np1'), ('spark-2', 'enp1s0f0np0')])]" "live diff"
 finish
