@@ -7,6 +7,7 @@
  *   fabriclint explain [OPTIONS] RULE...  one rule's help, parameters, example
  *   fabriclint gen   KIND [PARAMS]        write a standard topology
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
+ *   fabriclint perf  --workload JOB.yaml INPUT...   collective model
  *
  * This file holds main(), the command dispatch and `check`; the other
  * commands have a file each, and what they share is in cli_common.c.
@@ -157,6 +158,8 @@ static int dispatch(int argc, char **argv) {
     return fl_cli_gen(argc - 1, argv + 1);
   if (strcmp(cmd, "diff") == 0)
     return fl_cli_diff(argc - 1, argv + 1);
+  if (strcmp(cmd, "perf") == 0)
+    return fl_cli_perf(argc - 1, argv + 1);
   if (strcmp(cmd, "--version") == 0) {
     printf("fabriclint %s\n", FL_VERSION);
     return 0;

@@ -29,5 +29,7 @@ const char *fl_cli_param_type_name(uint32_t t);
 int fl_cli_gen(int argc, char **argv);
 /** `fabriclint diff [OPTIONS] DESIGN AS_BUILT`, core/cli_diff.c. */
 int fl_cli_diff(int argc, char **argv);
+/** `fabriclint perf --workload JOB.yaml INPUT...`, core/cli/cli_perf.c. */
+int fl_cli_perf(int argc, char **argv);
 
 #endif
