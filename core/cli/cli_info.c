@@ -479,18 +479,12 @@ int fl_cli_rules(int argc, char **argv) {
   int rc = fl_cli_parse(argc, argv, &o);
   if (rc == 0 && o.n_inputs > 0) /* `rules rail-*`: never ignore a word */
     rc = fl_cli_usage_error("rules takes no arguments, got '%s' (to list "
-                            "some rules only: --rules PATTERN)",
+                            "some rules only: --rules PATTERN; for one rule: "
+                            "fabriclint explain RULE)",
                             o.inputs[0]);
   if (rc != 0) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
-  }
-  if (o.n_inputs) {
-    rc = fl_cli_usage_error("rules takes no argument '%s' (for one rule: "
-                            "fabriclint explain RULE)",
-                            o.inputs[0]);
-    fl_cli_opts_free(&o);
-    return rc;
   }
   fl_host h;
   fl_outfile out = {0};

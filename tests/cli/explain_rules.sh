@@ -40,7 +40,7 @@ expect_grep "$TMP/out" '^diff.swapped: two cables are crossed$'
 expect_grep "$TMP/out" '^  fabriclint diff --rules diff.swapped plan.xml asbuilt.ibnetdiscover$'
 expect_grep "$TMP/out" "^  docs      file://$FL_SRC/docs/ci.md#policy.expired-waiver$"
 expect_rc 0 "$FL" explain rail-alignment
-expect_eq "$(grep -c '^rail-alignment\.[a-z-]*: ' "$TMP/out")" "8" "every rail rule"
+expect_eq "$(grep -c '^rail-alignment\.[a-z-]*: ' "$TMP/out")" "9" "every rail rule"
 
 # unknown: exit 2 with the closest ids
 expect_rc 2 "$FL" explain rail-alignment.swaped
@@ -95,5 +95,5 @@ expect_eq "$(jget "$TMP/out" "=[p['name'] for p in d['plugins']]")" "['rail-alig
 expect_rc 2 "$FL" rules --rules 'nothing.*'
 expect_grep "$TMP/err" "--rules 'nothing\.\*' selects no loaded rule"
 expect_rc 2 "$FL" rules topology.lid
-expect_grep "$TMP/err" "rules takes no argument 'topology.lid' \(for one rule: fabriclint explain RULE\)"
+expect_grep "$TMP/err" "rules takes no arguments, got 'topology.lid' \(to list some rules only: --rules PATTERN; for one rule: fabriclint explain RULE\)"
 finish

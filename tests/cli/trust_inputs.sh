@@ -19,7 +19,7 @@ Q='12345678901234567890\.\.\.' # how every message quotes $BIG
 
 # ---- 4. stray arguments -------------------------------------------------------
 expect_rc 2 "$FL" rules 'rail*'
-expect_grep "$TMP/err" "^fabriclint: rules takes no arguments, got 'rail\*' \(to list some rules only: --rules PATTERN\)"
+expect_grep "$TMP/err" "^fabriclint: rules takes no arguments, got 'rail\*' \(to list some rules only: --rules PATTERN; for one rule: fabriclint explain RULE\)"
 expect_eq "$(wc -c <"$TMP/out")" 0 "rules with a stray word prints no list"
 expect_rc 2 "$FL" rules --format json --rules 'rail*' extra
 expect_grep "$TMP/err" "got 'extra'"
