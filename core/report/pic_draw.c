@@ -36,9 +36,9 @@ char *pic_tooltip_findings(pic_scene *s, const pic_ctx *c, const char *tip,
   char *out = pic_strdup(s, tip ? tip : "");
   for (uint32_t i = 0; i < n && i < 3 && out; i++) {
     const fl_finding_rec *r = &c->fs->v[f[i] - 1];
-    char *t = pic_printf(s, "%s%s[%s] %s: %.300s%s", out, *out ? "\n" : "",
+    char *t = pic_printf(s, "%s%s[%s] %s: %.800s%s", out, *out ? "\n" : "",
                          fl_severity_name(r->severity), r->rule, r->message,
-                         strlen(r->message) > 300 ? "..." : "");
+                         strlen(r->message) > 800 ? "..." : "");
     out = t ? t : out;
   }
   if (n > 3 && out) {

@@ -582,6 +582,7 @@ static int render_svg(Agraph_t *g, char **out, size_t *len, char *msg,
   int rc = -1;
   char *buf = NULL;
   unsigned int n = 0;
+  agreseterrors();
   if (gvLayout(gvc, g, "dot") != 0) {
     snprintf(msg, msize, "Graphviz could not lay out the picture: %s",
              aglasterr() ? aglasterr() : "(no message)");
@@ -598,6 +599,8 @@ static int render_svg(Agraph_t *g, char **out, size_t *len, char *msg,
       (*out)[n] = '\0';
       *len = n;
       rc = 0;
+      if (agerrors() && aglasterr()) /* drawn, but not all of it */
+        snprintf(msg, msize, "Graphviz: %s", aglasterr());
     }
     gvFreeRenderData(buf);
     gvFreeLayout(gvc, g);

@@ -18,6 +18,8 @@
  * *@out of *@len bytes (NUL-terminated; the caller frees it with free()).
  * Returns 0, or -1 with errno set: ENOMEM, or EINVAL when Graphviz refused
  * the graph or its layout, with Graphviz's message in @msg (@msize bytes).
+ * On success @msg is empty, or holds an error Graphviz reported while
+ * still drawing (a label it could not use): the caller warns with it.
  *
  * Deterministic: Graphviz's plugins are linked in (dot layout, core
  * renderers) and used without its run-time plugin configuration, so text

@@ -62,7 +62,15 @@ static void mark_link(mark_state *st, fl_id l, uint32_t k, uint32_t sev) {
 }
 
 static void mark_finding(mark_state *st, const fl_fabric *fab,
-                         const fl_finding_rec *r, uint32_t k) {
+                         const fl_fabric *built, const fl_finding_rec *r,
+                         uint32_t k) {
+  int planned = built && strncmp(r->rule, "diff.", 5) == 0;
+  if (planned) { /* ports numbered as built: the evidence names the plan */
+    fl_id links[PIC_DIFF_PLANNED_MAX];
+    uint32_t n = pic_diff_planned(fab, built, r, links);
+    for (uint32_t i = 0; i < n; i++)
+      mark_link(st, links[i], k, r->severity);
+  }
   for (uint32_t i = 0; i < r->n_nodes; i++) {
     fl_id n = fl_fabric_find_node_name(fab, r->nodes[i]);
     if (n != FL_NONE)
@@ -73,6 +81,8 @@ static void mark_finding(mark_state *st, const fl_fabric *fab,
     if (n == FL_NONE)
       continue;
     mark_node(st, n, k, r->severity);
+    if (planned)
+      continue;
     fl_id p = fl_fabric_find_port(fab, n, r->ports[i].port);
     for (uint32_t j = 0; p != FL_NONE && j < fl_fabric_port_link_count(fab, p);
          j++)
@@ -81,7 +91,7 @@ static void mark_finding(mark_state *st, const fl_fabric *fab,
 }
 
 static void run_pass(mark_state *st, const fl_fabric *fab,
-                     const fl_findings *fs) {
+                     const fl_fabric *built, const fl_findings *fs) {
   pic_marks *m = st->m;
   for (uint32_t i = 0; i < m->n_nodes; i++)
     st->last_n[i] = 0;
@@ -89,10 +99,11 @@ static void run_pass(mark_state *st, const fl_fabric *fab,
     st->last_l[i] = 0;
   for (size_t i = 0; i < fs->n; i++)
     if (fl_finding_active(&fs->v[i]))
-      mark_finding(st, fab, &fs->v[i], (uint32_t)i + 1);
+      mark_finding(st, fab, built, &fs->v[i], (uint32_t)i + 1);
 }
 
-int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_findings *fs) {
+int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_fabric *built,
+                    const fl_findings *fs) {
   memset(m, 0, sizeof *m);
   m->n_nodes = fl_fabric_node_count(fab);
   m->n_links = fl_fabric_link_count(fab);
@@ -106,7 +117,7 @@ int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_findings *fs) {
   if (!st.last_n || !st.last_l || !m->node_sev || !m->link_sev ||
       !m->node_off || !m->link_off)
     goto done;
-  run_pass(&st, fab, fs);
+  run_pass(&st, fab, built, fs);
   for (uint32_t i = 0; i < m->n_nodes; i++) {
     m->marked_nodes += m->node_off[i + 1] > 0;
     m->node_off[i + 1] += m->node_off[i];
@@ -124,7 +135,7 @@ int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_findings *fs) {
   memcpy(st.fill_n, m->node_off, nn * sizeof *st.fill_n);
   memcpy(st.fill_l, m->link_off, nl * sizeof *st.fill_l);
   st.pass = 1;
-  run_pass(&st, fab, fs);
+  run_pass(&st, fab, built, fs);
   rc = 0;
 done:
   free(st.last_n);
@@ -315,7 +326,9 @@ int pic_ctx_init(pic_ctx *c, const fl_report_input *in, const fl_fabric *fab) {
   c->fs = in->fs;
   uint32_t nn = fl_fabric_node_count(fab);
   c->home = malloc((nn + 1) * sizeof *c->home);
-  if (!c->home || pic_marks_build(&c->marks, fab, in->fs) != 0)
+  const fl_fabric *built =
+      c->pic && c->pic->fab == fab ? c->pic->fab_built : NULL;
+  if (!c->home || pic_marks_build(&c->marks, fab, built, in->fs) != 0)
     return -1;
   find_homes(fab, c->home);
   if (c->pic && c->pic->focus) {

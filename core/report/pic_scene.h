@@ -22,8 +22,11 @@
  * Then:
  *   node-NAME                a switch or a CA drawn on its own
  *   hosts-LEAF               the CAs of one switch drawn as one node
- *   link-A~PA~B~PB           one cable, ends ordered by (name, port)
- *   bundle-A~B               parallel cables of two drawn nodes, A < B
+ *   link-A~PA~B~PB           one cable, ends ordered by (name, port);
+ *                            PA, PB port numbers (in the diff view, an
+ *                            as-built port the plan lacks by its label)
+ *   bundle-IDA~IDB           the cables between two drawn nodes, by their
+ *                            ids, sorted (bundle-node-leaf-1~node-spine-1)
  *   group-KEY                switches collapsed by pod/SU and tier
  *   nic-NAME~PORT            a rails-view cell (SVG id a_nic-..., the
  *                            a_ prefix is Graphviz's for table cells)

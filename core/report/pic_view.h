@@ -59,8 +59,28 @@ typedef struct pic_marks {
   uint32_t marked_nodes, marked_links;
 } pic_marks;
 
-/** Build @m for @fab from @fs. 0, or -1 on ENOMEM (@m then freeable). */
-int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_findings *fs);
+/**
+ * pic_marks_build() — build @m for @fab from @fs. 0, or -1 on ENOMEM (@m
+ * then freeable). With @built (a diff: @fab is the plan, @built the
+ * as-built fabric), a diff finding's ports are numbered as built, so it
+ * marks the planned cables its evidence names (pic_diff_planned()) instead
+ * of the cables on those port numbers of the plan.
+ */
+int pic_marks_build(pic_marks *m, const fl_fabric *fab, const fl_fabric *built,
+                    const fl_findings *fs);
+
+/** Most planned cables one diff finding names (a swap: two). */
+#define PIC_DIFF_PLANNED_MAX 4u
+
+/**
+ * pic_diff_planned() — the cables of plan @design that diff finding @r
+ * names in its evidence ("cable", "planned": one cable or a list), resolved
+ * by node name and port number or label (in @design, else in @built);
+ * at most PIC_DIFF_PLANNED_MAX into @links. Returns how many. core/report/
+ * view_diff.c.
+ */
+uint32_t pic_diff_planned(const fl_fabric *design, const fl_fabric *built,
+                          const fl_finding_rec *r, fl_id *links);
 void pic_marks_free(pic_marks *m);
 
 /**
@@ -163,7 +183,7 @@ int pic_add_notes(pic_scene *s, const pic_ctx *c, const char *prefix);
 /** Legend rows for the severities that mark something in @c. */
 int pic_add_sev_legend(pic_scene *s, const pic_ctx *c);
 /** Append to element tooltip @tip the messages of findings @f[0..n) (at
- * most 3, each cut at 300 bytes); returns the new tooltip (arena). */
+ * most 3, each cut at 800 bytes); returns the new tooltip (arena). */
 char *pic_tooltip_findings(pic_scene *s, const pic_ctx *c, const char *tip,
                            const uint32_t *f, uint32_t n);
 

@@ -141,13 +141,15 @@ static int write_picture(FILE *out, const fl_report_input *in, int what) {
   }
   pic_scene s;
   pic_scene_init(&s);
-  char *buf = NULL, msg[512];
+  char *buf = NULL, msg[512] = "";
   size_t len = 0;
   int rc = pic_build_view(&s, in, in->picture->views[0]);
   if (rc == 0)
     rc = pic_render(&s, what, &buf, &len, msg, sizeof msg);
   if (rc != 0 && errno == EINVAL && msg[0])
     fprintf(stderr, "fabriclint: %s\n", msg);
+  else if (rc == 0 && msg[0])
+    fprintf(stderr, "fabriclint: warning: %s\n", msg);
   pic_scene_free(&s);
   if (rc == 0 && (fwrite(buf, 1, len, out) != len || ferror(out))) {
     rc = -1;

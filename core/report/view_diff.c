@@ -60,20 +60,96 @@ static uint32_t port_num(const fl_fabric *f, const char *name,
   return 0;
 }
 
+/* One end of a cable in diff evidence: node name, port number (in the
+ * plan, else as built; 0 when neither has it) and the port as written. */
 typedef struct endp {
   const char *node;
+  const char *label;
   uint32_t port;
 } endp;
 
-static int read_end(const overlay *o, const json_t *j, endp *e) {
+static int read_end(const fl_fabric *design, const fl_fabric *built,
+                    const json_t *j, endp *e) {
   e->node = json_string_value(json_object_get(j, "node"));
-  const char *ps = json_string_value(json_object_get(j, "port"));
-  if (!e->node)
+  e->label = json_string_value(json_object_get(j, "port"));
+  if (!e->node || !e->label)
     return -1;
-  e->port = port_num(o->c->fab, e->node, ps);
-  if (!e->port && o->c->pic)
-    e->port = port_num(o->c->pic->fab_built, e->node, ps);
+  e->port = port_num(design, e->node, e->label);
+  if (!e->port)
+    e->port = port_num(built, e->node, e->label);
   return 0;
+}
+
+/* The plan's cable between ends @a and @b, or FL_NONE. */
+static fl_id plan_link(const fl_fabric *f, const endp *a, const endp *b) {
+  fl_id na = fl_fabric_find_node_name(f, a->node);
+  fl_id nb = fl_fabric_find_node_name(f, b->node);
+  fl_id p = na == FL_NONE ? FL_NONE : fl_fabric_find_port(f, na, a->port);
+  for (uint32_t i = 0; p != FL_NONE && i < fl_fabric_port_link_count(f, p);
+       i++) {
+    fl_id l = fl_fabric_port_link(f, p, i);
+    fl_id q = fl_fabric_link_other(f, l, p);
+    if (q != FL_NONE && fl_fabric_port_node(f, q) == nb &&
+        fl_fabric_port_num(f, q) == b->port)
+      return l;
+  }
+  return FL_NONE;
+}
+
+/* Add the plan's cable @j ([end, end]) to @links. */
+static void planned_link(const fl_fabric *design, const fl_fabric *built,
+                         const json_t *j, fl_id *links, uint32_t *n) {
+  endp a, b;
+  if (*n >= PIC_DIFF_PLANNED_MAX ||
+      read_end(design, built, json_array_get(j, 0), &a) ||
+      read_end(design, built, json_array_get(j, 1), &b))
+    return;
+  fl_id l = plan_link(design, &a, &b);
+  if (l != FL_NONE)
+    links[(*n)++] = l;
+}
+
+uint32_t pic_diff_planned(const fl_fabric *design, const fl_fabric *built,
+                          const fl_finding_rec *r, fl_id *links) {
+  if (!r->evidence || !strcmp(r->rule, "diff.unexpected"))
+    return 0;
+  json_t *ev = json_loads(r->evidence, 0, NULL);
+  const json_t *c = json_object_get(ev, "planned");
+  if (!c)
+    c = json_object_get(ev, "cable");
+  uint32_t n = 0;
+  if (json_is_array(json_array_get(c, 0))) { /* a list of cables (swap) */
+    for (size_t i = 0; i < json_array_size(c); i++)
+      planned_link(design, built, json_array_get(c, i), links, &n);
+  } else if (json_is_array(c)) {
+    planned_link(design, built, c, links, &n);
+  }
+  json_decref(ev);
+  return n;
+}
+
+/* The id of the cable between @a and @b: "link-A~PA~B~PB" with port
+ * numbers, or the ports as written when a number is unknown. */
+static char *cable_id(char *buf, size_t size, const endp *a, const endp *b) {
+  if (a->port && b->port)
+    return pic_id_link(buf, size, a->node, a->port, b->node, b->port);
+  int c = strcmp(a->node, b->node);
+  if (c > 0 || (c == 0 && strcmp(a->label, b->label) > 0)) {
+    const endp *t = a;
+    a = b, b = t;
+  }
+  const char *part[4] = {a->node, a->label, b->node, b->label};
+  size_t len = (size_t)snprintf(buf, size, "link-");
+  for (int i = 0; i < 4 && len + 1 < size; i++) {
+    if (i)
+      buf[len++] = '~', buf[len] = '\0'; /* the separator, not encoded */
+    pic_id_enc(buf, size, &len, part[i]);
+  }
+  return buf;
+}
+
+static int end_of(const overlay *o, const json_t *j, endp *e) {
+  return read_end(o->c->fab, o->c->pic ? o->c->pic->fab_built : NULL, j, e);
 }
 
 /* The drawn node of fabric node @name: where the plan's node is drawn, or
@@ -104,12 +180,11 @@ static void mark_edge(overlay *o, uint32_t e, uint32_t style,
 static void planned(overlay *o, const json_t *j, uint32_t style,
                     const char *colour, const char *word) {
   endp a, b;
-  if (read_end(o, json_array_get(j, 0), &a) ||
-      read_end(o, json_array_get(j, 1), &b))
+  if (end_of(o, json_array_get(j, 0), &a) ||
+      end_of(o, json_array_get(j, 1), &b))
     return;
   char id[PIC_ID_MAX];
-  uint32_t e = pic_draw_find_edge(
-      o->d, pic_id_link(id, sizeof id, a.node, a.port, b.node, b.port));
+  uint32_t e = pic_draw_find_edge(o->d, cable_id(id, sizeof id, &a, &b));
   if (e == PIC_NONE) {
     o->not_drawn++;
     return;
@@ -121,29 +196,31 @@ static void planned(overlay *o, const json_t *j, uint32_t style,
 static uint32_t built(overlay *o, const json_t *j, uint32_t style,
                       const char *colour, const char *word) {
   endp a, b;
-  if (read_end(o, json_array_get(j, 0), &a) ||
-      read_end(o, json_array_get(j, 1), &b))
+  if (end_of(o, json_array_get(j, 0), &a) ||
+      end_of(o, json_array_get(j, 1), &b))
     return PIC_NONE;
   uint32_t da = drawn_of(o, a.node), db = drawn_of(o, b.node);
   if (da == PIC_NONE || db == PIC_NONE || da == db) {
     o->not_drawn++;
     return PIC_NONE;
   }
-  if (o->s->nodes[da].rank < o->s->nodes[db].rank) {
+  if (o->s->nodes[da].rank < o->s->nodes[db].rank) { /* from above */
     uint32_t t = da;
     da = db, db = t;
+    endp te = a;
+    a = b, b = te;
   }
   char id[PIC_ID_MAX];
-  pic_id_link(id, sizeof id, a.node, a.port, b.node, b.port);
+  cable_id(id, sizeof id, &a, &b);
   uint32_t e = pic_draw_edge(o->s, o->d, da, db, id);
   if (e == PIC_NONE)
     return PIC_NONE;
   pic_edge *ed = &o->s->edges[e];
   if (!ed->tooltip)
-    ed->tooltip = pic_printf(o->s, "built: %s port %u - %s port %u", a.node,
-                             a.port, b.node, b.port);
+    ed->tooltip = pic_printf(o->s, "built: %s port %s - %s port %s", a.node,
+                             a.label, b.node, b.label);
   if (!ed->label)
-    ed->label = pic_printf(o->s, "%u - %u", a.port, b.port);
+    ed->label = pic_printf(o->s, "%s - %s", a.label, b.label);
   ed->constraint = o->s->nodes[da].rank != o->s->nodes[db].rank;
   mark_edge(o, e, style, colour, word);
   return e;
@@ -151,9 +228,9 @@ static uint32_t built(overlay *o, const json_t *j, uint32_t style,
 
 static void swap_join(overlay *o, const json_t *swap) {
   endp a, b;
-  if (read_end(o, json_array_get(swap, 0), &a) ||
-      read_end(o, json_array_get(swap, 1), &b))
-    return;
+  if (end_of(o, json_array_get(swap, 0), &a) ||
+      end_of(o, json_array_get(swap, 1), &b) || !strcmp(a.node, b.node))
+    return; /* two ports of one host: the crossed cables show it */
   uint32_t da = drawn_of(o, a.node), db = drawn_of(o, b.node);
   if (da == PIC_NONE || db == PIC_NONE || da == db) {
     o->not_drawn++;

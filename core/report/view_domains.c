@@ -149,7 +149,21 @@ static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
       if (rc == 0)
         (fl_fabric_node_kind(f, n) == FL_NODE_CA ? ca : sw)[i]++;
     }
-    for (size_t i = 0; rc == 0 && i < fl_strmap_len(&vals); i++) {
+    size_t nv = fl_strmap_len(&vals);
+    uint32_t *order = rc == 0 ? malloc((nv + 1) * sizeof *order) : NULL;
+    if (!order)
+      rc = -1;
+    for (size_t i = 0; rc == 0 && i < nv; i++) { /* natural order */
+      size_t k = i;
+      while (k > 0 && pic_natcmp(fl_strmap_key(&vals, order[k - 1]),
+                                 fl_strmap_key(&vals, i)) > 0) {
+        order[k] = order[k - 1];
+        k--;
+      }
+      order[k] = (uint32_t)i;
+    }
+    for (size_t j = 0; rc == 0 && j < nv; j++) {
+      uint32_t i = order[j];
       const char *v = fl_strmap_key(&vals, i);
       if ((*lines)++ >= DOMAIN_LINES)
         continue;
@@ -171,6 +185,7 @@ static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
       rc = line ? pic_scene_side(s, line) : -1;
     }
     fl_strmap_free(&vals);
+    free(order);
     free(sw);
     free(ca);
     if (rc)

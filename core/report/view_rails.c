@@ -17,8 +17,9 @@
  * NIC (objects with "nic", "fix_leaf", "fix_port", as rail-alignment
  * writes them). A cell on another leaf than most NICs of its rail in its
  * SU is filled yellow even when no finding names it, so a stray cable
- * shows. Large fabrics: SUs with a marked or stray cell are drawn (at most
- * RAILS_MAX_CELLS cells), the others summed up in one line each.
+ * shows. SUs with a marked or stray cell are drawn (at most
+ * RAILS_MAX_CELLS cells), or on a clean fabric the first SU; the others
+ * are summed up in one line each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,9 +93,14 @@ static const char *rail_of(const fl_fabric *f, fl_id n, fl_id p, int multi,
   return *dev ? dev : fl_fabric_node_name(f, n);
 }
 
-static const char *su_attr(const fl_fabric *f, fl_id n) {
+/* The `su` (else `pod`) attribute of @n; *@word says which. */
+static const char *su_attr(const fl_fabric *f, fl_id n, const char **word) {
   const char *s = fl_fabric_attr(f, FL_ENT_NODE, n, "su");
-  return s ? s : fl_fabric_attr(f, FL_ENT_NODE, n, "pod");
+  *word = "SU";
+  if (s)
+    return s;
+  *word = "pod";
+  return fl_fabric_attr(f, FL_ENT_NODE, n, "pod");
 }
 
 static int add_nic(rails *r, const fl_fabric *f, fl_id n, fl_id p, fl_id l,
@@ -185,11 +191,12 @@ static int assign_sus(rails *r, const fl_fabric *f) {
   char key[256];
   for (size_t i = 0; i < r->n && rc == 0; i++) {
     nic *x = &r->v[i];
-    const char *s = su_attr(f, x->node);
+    const char *word;
+    const char *s = su_attr(f, x->node, &word);
     if (!s)
-      s = su_attr(f, x->leaf);
+      s = su_attr(f, x->leaf, &word);
     if (s) {
-      snprintf(key, sizeof key, "SU %s", s);
+      snprintf(key, sizeof key, "%s %s", word, s);
     } else {
       fl_id a = host_leaf[x->host];
       while (rep[a] != a)
@@ -203,13 +210,16 @@ static int assign_sus(rails *r, const fl_fabric *f) {
   return rc;
 }
 
-/* The rail's usual leaf in each SU: the leaf most of its NICs land on. */
+/* The rail's usual leaf in each SU: the leaf more than half of its NICs
+ * land on (none when no leaf has that many: the fabric is not
+ * rail-optimised, e.g. a fat tree whose hosts have one NIC each). */
 static int majority_leaves(rails *r, const fl_fabric *f) {
   size_t ns = fl_strmap_len(&r->sus), nr = fl_strmap_len(&r->rails_);
   r->su_rail_leaf = malloc((ns * nr + 1) * sizeof *r->su_rail_leaf);
   uint32_t *best = calloc(ns * nr + 1, sizeof *best);
+  uint32_t *total = calloc(ns * nr + 1, sizeof *total);
   fl_u64map cnt = {0};
-  int rc = r->su_rail_leaf && best ? 0 : -1;
+  int rc = r->su_rail_leaf && best && total ? 0 : -1;
   for (size_t i = 0; rc == 0 && i < ns * nr; i++)
     r->su_rail_leaf[i] = FL_NONE;
   for (size_t i = 0; rc == 0 && i < r->n; i++) {
@@ -222,15 +232,20 @@ static int majority_leaves(rails *r, const fl_fabric *f) {
       rc = -1;
       break;
     }
+    total[cell]++;
     if (c > best[cell] ||
         (c == best[cell] && x->leaf < r->su_rail_leaf[cell])) {
       best[cell] = c;
       r->su_rail_leaf[cell] = x->leaf;
     }
   }
+  for (size_t i = 0; rc == 0 && i < ns * nr; i++)
+    if (2 * (uint64_t)best[i] <= total[i])
+      r->su_rail_leaf[i] = FL_NONE;
   (void)f;
   fl_u64map_free(&cnt);
   free(best);
+  free(total);
   return rc;
 }
 
@@ -485,6 +500,45 @@ static void cell(tbuf *b, pic_scene *s, const pic_ctx *c, const rails *r,
   tb_put(b, "</TD>");
 }
 
+/* The row header of host rows [@h, @he): the host, in the colour of the
+ * worst finding naming one of its NICs (an incomplete host, a swap). */
+static void host_cell(tbuf *b, pic_scene *s, const pic_ctx *c, const rails *r,
+                      size_t h, size_t he) {
+  const pic_marks *m = &c->marks;
+  const char *host = fl_strmap_key(&r->hosts, r->v[h].host);
+  uint32_t sev = 0, f[PIC_MAX_CLASSES], nf = 0;
+  for (size_t k = h; k < he; k++) {
+    fl_id n = r->v[k].node;
+    if (m->node_sev[n] > sev)
+      sev = m->node_sev[n];
+    for (uint32_t i = m->node_off[n]; i < m->node_off[n + 1]; i++) {
+      int seen = 0;
+      for (uint32_t j = 0; j < nf && !seen; j++)
+        seen = f[j] == m->node_f[i];
+      if (!seen && nf < PIC_MAX_CLASSES)
+        f[nf++] = m->node_f[i];
+    }
+  }
+  tb_put(b, "<TD ALIGN=\"LEFT\"");
+  if (sev) {
+    char id[PIC_ID_MAX];
+    pic_id(id, sizeof id, "host-", host);
+    tb_put(b, " ID=\"");
+    tb_text(b, id);
+    tb_put(b, "\" HREF=\"#");
+    tb_text(b, id);
+    tb_put(b, "\" BGCOLOR=\"");
+    tb_put(b, pic_sev_fill(sev));
+    tb_put(b, "\" TOOLTIP=\"");
+    char *tip = pic_tooltip_findings(s, c, host, f, nf);
+    tb_text(b, tip ? tip : host);
+    tb_put(b, "\"");
+  }
+  tb_put(b, ">");
+  tb_text(b, host);
+  tb_put(b, "</TD>");
+}
+
 /* The table of SU @su: rows [@i, @j) of r->v (sorted), @cols rail indexes
  * in natural order. Returns the cells drawn. */
 static size_t su_table(tbuf *b, pic_scene *s, const pic_ctx *c, const rails *r,
@@ -502,7 +556,8 @@ static size_t su_table(tbuf *b, pic_scene *s, const pic_ctx *c, const rails *r,
     tb_put(b, "<TD BGCOLOR=\"#dde3ec\"><B>");
     tb_text(b, fl_strmap_key(&r->rails_, cols[k]));
     tb_put(b, "</B><BR/><FONT POINT-SIZE=\"8\">");
-    tb_text(b, want != FL_NONE ? fl_fabric_node_name(f, want) : "");
+    tb_text(b,
+            want != FL_NONE ? fl_fabric_node_name(f, want) : "(no usual leaf)");
     tb_put(b, "</FONT></TD>");
   }
   tb_put(b, "</TR>");
@@ -510,9 +565,8 @@ static size_t su_table(tbuf *b, pic_scene *s, const pic_ctx *c, const rails *r,
     size_t he = h;
     while (he < j && r->v[he].host == r->v[h].host)
       he++;
-    tb_put(b, "<TR><TD ALIGN=\"LEFT\">");
-    tb_text(b, fl_strmap_key(&r->hosts, r->v[h].host));
-    tb_put(b, "</TD>");
+    tb_put(b, "<TR>");
+    host_cell(b, s, c, r, h, he);
     size_t k = h;
     for (size_t col = 0; col < ncols; col++) {
       if (k < he && r->v[k].rail == cols[col]) {
@@ -589,7 +643,9 @@ static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
     size_t ncols = su_columns(r, i, j, cols);
     size_t cells = j - i;
     const char *su = fl_strmap_key(&r->sus, r->v[i].su);
-    if ((notable || !any_notable) && drawn_cells + cells <= RAILS_MAX_CELLS) {
+    /* the SUs with something to see; on a clean fabric the first one */
+    if ((notable || (!any_notable && prev == PIC_NONE)) &&
+        drawn_cells + cells <= RAILS_MAX_CELLS) {
       tbuf b = {0};
       uint32_t sev = 0;
       drawn_cells += su_table(&b, s, c, r, i, j, cols, ncols, &sev);
@@ -625,8 +681,8 @@ static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
                  su, cells, ncols, RAILS_MAX_CELLS);
       else
         snprintf(line, sizeof line,
-                 "%s: %zu NICs on %zu rail%s, every one on its rail's usual "
-                 "leaf",
+                 "%s: %zu NICs on %zu rail%s, none named by a finding, none "
+                 "off its rail's usual leaf",
                  su, cells, ncols, ncols == 1 ? "" : "s");
       rc = pic_scene_side(s, line);
     }
