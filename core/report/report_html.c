@@ -161,7 +161,8 @@ static void embed_svg(FILE *out, const char *svg, const char *view) {
   if (!p)
     return;
   const char *tag_end = strchr(p, '>');
-  for (const char *q = p; *q;) {
+  fputs("<svg preserveAspectRatio=\"xMidYMin meet\"", out); /* top */
+  for (const char *q = p + 4; *q;) {
     const char *id = strstr(q, " id=\"");
     const char *w = NULL;
     if (tag_end && q < tag_end) { /* drop width="..." height="..." */

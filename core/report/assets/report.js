@@ -2,7 +2,8 @@
    browser (report_html.c): view tabs; pan (drag) and zoom (wheel, buttons)
    of each inline SVG; dimming the picture by severity; the findings table
    sorted by a click on a header and filtered by rule, severity and text
-   (also from the address: #rule=deadlock.*&severity=error&q=spine);
+   (also from the address: #rule=deadlock.*&severity=error&q=spine, and
+   #sort=rule or #sort=-severity for a sorted table, #view=rails);
    a click on a row outlines the elements of that finding in the picture,
    a click on an element filters the table to its findings.
    Embedded at build time (cmake/embed.cmake); no library, no network. */
@@ -44,7 +45,7 @@
       var r = svg.getBoundingClientRect();
       var s = Math.max(vb[2] / r.width, vb[3] / r.height);
       var ox = vb[0] + (vb[2] - r.width * s) / 2;
-      var oy = vb[1] + (vb[3] - r.height * s) / 2;
+      var oy = vb[1]; /* preserveAspectRatio xMidYMin: top-aligned */
       return [ox + (ev.clientX - r.left) * s, oy + (ev.clientY - r.top) * s, s];
     }
     canvas.addEventListener("wheel", function (ev) {
@@ -115,6 +116,16 @@
     });
   });
 
+  /* sort by the column whose header is @name (as a click would) */
+  function sortBy(name, desc) {
+    table.querySelectorAll("th").forEach(function (th) {
+      if (th.textContent.trim().toLowerCase().indexOf(name.toLowerCase()) !== 0) return;
+      th.classList.remove("sorted-asc", "sorted-desc");
+      if (desc) th.classList.add("sorted-asc"); /* the click flips it */
+      th.click();
+    });
+  }
+
   /* ---- findings table: filter ----------------------------------------- */
   var selRule = document.getElementById("filter-rule");
   var selSev = document.getElementById("filter-severity");
@@ -159,6 +170,7 @@
       } else if (k === "severity") selSev.value = v;
       else if (k === "q") text.value = v;
       else if (k === "view") showView(v);
+      else if (k === "sort") sortBy(v.replace(/^-/, ""), v.charAt(0) === "-");
     });
     filter();
   }
