@@ -94,6 +94,22 @@ expect_eq "$(q "$TMP/cross.svg" fill a_host-dgx-005)" "#fbd5d5" "rails: host row
 expect_grep <(q "$TMP/cross.svg" title a_host-dgx-005) \
   'rail-alignment.incomplete-host: host "dgx-005" has no NIC on rail\(s\) mlx5_9'
 
+# the tier view of that fabric: the incomplete host's 7 NICs (one finding
+# naming at most 8) and the cross-rail NIC are drawn alone
+expect_rc 1 "$FL" check --format svg "$src/fabrics/broken/rail-cross.ibnetdiscover"
+expect_eq "$(q "$TMP/out" ids node-dgx | tr '\n' ' ')" \
+  "node-dgx-005+mlx5_0 node-dgx-005+mlx5_10 node-dgx-005+mlx5_11 node-dgx-005+mlx5_3 node-dgx-005+mlx5_4 node-dgx-005+mlx5_5 node-dgx-005+mlx5_6 " \
+  "tiers: the NICs of the incomplete host"
+# a fat tree is not rail-optimised: its pods' NICs have no usual leaf (two
+# leaves of two hosts each per pod: exactly half is no majority)
+"$FL" gen fat-tree --radix 4 --tiers 3 -o "$TMP/ft4.xml"
+expect_rc 0 "$FL" check --format svg --view rails --rules 'topology.*' "$TMP/ft4.xml"
+expect_eq "$(q "$TMP/out" ids su- | tr '\n' ' ')" "su-pod+1 " "rails: a clean fabric draws its first pod"
+expect_grep <(q "$TMP/out" text su-pod+1) "^su-pod\+1 pod 1 mlx5_0 \(no usual leaf\) node0001 leaf-p01-01 p1 node0002 leaf-p01-01 p2 node0003 leaf-p01-02 p1 node0004 leaf-p01-02 p2$"
+expect_eq "$(for i in 1 2 3 4; do q "$TMP/out" fill "a_nic-node000$i+mlx5_0~1"; done | tr -d '\n')" "" \
+  "rails: no cell marked off its rail"
+expect_grep <(q "$TMP/out" text side) "pod 2: 4 NICs on 1 rail, none named by a finding, none off its rail's usual leaf"
+
 # ---- load ---------------------------------------------------------------------
 expect_rc 1 "$FL" check --format svg --view load "$asb"
 l=$TMP/load.svg
@@ -138,6 +154,9 @@ expect_eq "$(q "$dm" text 'hosts-leaf-su01-r0~R05')" "hosts-leaf-su01-r0~R05 16 
 expect_grep <(q "$dm" text side) \
   "rack R01: 4 switches, 0 CAs; if it fails: \[error\] failure-domains.domain-partition: losing rack=R01 \(4 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 8 groups"
 expect_grep <(q "$dm" text side) "rack R02: 4 switches, 0 CAs; no failure-domains finding"
+# pdu A and power-feed A are two domains: each line has its own two findings
+expect_eq "$(q "$dm" text side | grep -o 'losing power-feed=A\|losing pdu=A\|losing rack=R01' | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+  " 2 losing pdu=A; 2 losing power-feed=A; 2 losing rack=R01;" "domains: findings per (key, value)"
 expect_grep <(q "$dm" text side) "rack R04: 0 switches, 128 CAs; no failure-domains finding"
 # the crossed pair is still drawn alone: a partition naming 224 NICs stays folded
 expect_eq "$(q "$dm" class "$SWAP01")" "edge cable sev-error f4" "domains: crossed cable"

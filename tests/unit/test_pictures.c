@@ -253,6 +253,62 @@ static void test_marks_and_tiers(void **state) {
   fl_fabric_free(f);
 }
 
+/* Which CAs are drawn alone: findings naming at most
+ * PIC_ALONE_PER_FINDING of them, while PIC_MAX_EXPAND last. */
+static void test_alone_budget(void **state) {
+  (void)state;
+  fl_fabric *f = load_asbuilt();
+  static const char *const DEV[] = {"mlx5_0", "mlx5_3", "mlx5_4",  "mlx5_5",
+                                    "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"};
+  char name[9][32];
+  const char *v[9];
+  fl_findings fs = {0};
+  /* 9 NICs in one finding: too many to draw alone */
+  for (int i = 0; i < 8; i++)
+    snprintf(name[i], sizeof name[i], "dgx-002 %s", DEV[i]);
+  snprintf(name[8], sizeof name[8], "dgx-003 mlx5_0");
+  for (int i = 0; i < 9; i++)
+    v[i] = name[i];
+  add(&fs, "t.nine", FL_SEV_ERROR, v, 9, NULL, NULL, 0);
+  /* three findings of 8 NICs each: 24, the whole budget */
+  char hosts[3][8][32];
+  for (int h = 0; h < 3; h++) {
+    const char *w[8];
+    for (int i = 0; i < 8; i++) {
+      snprintf(hosts[h][i], sizeof hosts[h][i], "dgx-01%d %s", h, DEV[i]);
+      w[i] = hosts[h][i];
+    }
+    add(&fs, "t.eight", FL_SEV_WARNING, w, 8, NULL, NULL, 0);
+  }
+  static const char *const LAST[] = {"dgx-020 mlx5_0"};
+  add(&fs, "t.one", FL_SEV_INFO, LAST, 1, NULL, NULL, 0);
+  fl_report_picture pic;
+  memset(&pic, 0, sizeof pic);
+  pic.fab = f;
+  fl_report_input in;
+  memset(&in, 0, sizeof in);
+  in.fs = &fs;
+  in.picture = &pic;
+  pic_ctx c;
+  assert_int_equal(pic_ctx_init(&c, &in, f), 0);
+  uint32_t alone = 0;
+  for (fl_id n = 0; n < fl_fabric_node_count(f); n++)
+    alone += c.alone[n];
+  assert_int_equal(alone, 24);
+  assert_int_equal(c.alone[fl_fabric_find_node_name(f, "dgx-002 mlx5_0")], 0);
+  assert_int_equal(c.alone[fl_fabric_find_node_name(f, "dgx-003 mlx5_0")], 0);
+  assert_int_equal(c.alone[fl_fabric_find_node_name(f, "dgx-010 mlx5_0")], 1);
+  assert_int_equal(c.alone[fl_fabric_find_node_name(f, "dgx-012 mlx5_11")], 1);
+  assert_int_equal(c.alone[fl_fabric_find_node_name(f, "dgx-020 mlx5_0")], 0);
+  /* home switches: a NIC's leaf, none for a switch */
+  assert_int_equal(c.home[fl_fabric_find_node_name(f, "dgx-010 mlx5_3")],
+                   fl_fabric_find_node_name(f, "leaf-su01-r1"));
+  assert_int_equal(c.home[fl_fabric_find_node_name(f, "spine-01")], FL_NONE);
+  pic_ctx_free(&c);
+  fl_findings_free(&fs);
+  fl_fabric_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ids),
@@ -260,6 +316,7 @@ int main(void) {
       cmocka_unit_test(test_views_parse),
       cmocka_unit_test(test_scene),
       cmocka_unit_test(test_marks_and_tiers),
+      cmocka_unit_test(test_alone_budget),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
