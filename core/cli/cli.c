@@ -29,6 +29,52 @@
 /* ---- check
  * ---------------------------------------------------------------------- */
 
+#define LINK_LOAD_RULE "ecmp-balance.link-load"
+
+/* 1 when @pic draws the load view. */
+static int draws_load(const fl_report_picture *pic) {
+  for (size_t i = 0; pic && i < pic->n_views; i++)
+    if (pic->views[i] == FL_VIEW_LOAD)
+      return 1;
+  return 0;
+}
+
+/* The load view draws the loads the ecmp-balance plugin computes: ask it
+ * for every cable's load (link-loads=true), when it is loaded and has that
+ * parameter. */
+static int ask_link_loads(fl_host *host) {
+  if (!fl_host_find_param(host, LINK_LOAD_RULE, "link-loads"))
+    return 0;
+  return fl_host_add_param(host, LINK_LOAD_RULE, "link-loads", "true") == FL_OK
+             ? 0
+             : FL_EXIT_USAGE;
+}
+
+/* With the load view, run ecmp-balance.link-load after the selected rules
+ * when they did not include it (it is opt-in), adding its findings and its
+ * run to @fs and *@runs. */
+static int run_link_load(fl_host *host, const fl_fabric *fab,
+                         const char *patterns, fl_findings *fs,
+                         fl_rule_run **runs, size_t *n_run, fl_error *err) {
+  const fl_rule_def *r = fl_host_find_rule(host, LINK_LOAD_RULE);
+  if (!r || fl_host_rule_runs(host, r, patterns) ||
+      !fl_host_rule_runs(host, r, LINK_LOAD_RULE))
+    return FL_OK;
+  fl_rule_run *more = NULL;
+  size_t n_more = 0;
+  int rc =
+      fl_host_run_rules(host, fab, LINK_LOAD_RULE, fs, &more, &n_more, err);
+  fl_rule_run *all =
+      more ? realloc(*runs, (*n_run + n_more) * sizeof *all) : NULL;
+  if (all) {
+    memcpy(all + *n_run, more, n_more * sizeof *all);
+    *runs = all;
+    *n_run += n_more;
+  }
+  free(more);
+  return rc;
+}
+
 int fl_cli_check(int argc, char **argv) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
@@ -44,9 +90,15 @@ int fl_cli_check(int argc, char **argv) {
   fl_rule_run *runs = NULL;
   fl_report_rule *rules = NULL;
   size_t n_run = 0;
+  fl_report_picture pic, *picp = NULL;
   rc = fl_cli_check_outputs(&o, o.inputs, o.n_inputs);
+  if (rc == 0 && fl_cli_is_picture(&o) &&
+      (rc = fl_cli_picture(&o, 0, argc, argv, &pic)) == 0)
+    picp = &pic;
   if (rc == 0)
     rc = fl_cli_load_plugins(&o, &host);
+  if (rc == 0 && draws_load(picp))
+    rc = ask_link_loads(&host);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
   if (rc == 0 && fl_fabric_node_count(fab) == 0)
@@ -61,6 +113,8 @@ int fl_cli_check(int argc, char **argv) {
   fl_error err;
   fl_error_clear(&err);
   int run_rc = fl_host_run_rules(&host, fab, o.rules, &fs, &runs, &n_run, &err);
+  if (run_rc == FL_OK && n_run && draws_load(picp))
+    run_rc = run_link_load(&host, fab, o.rules, &fs, &runs, &n_run, &err);
   if (o.rules && n_run == 0 && run_rc == FL_OK) {
     rc = fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
                             "fabriclint rules)",
@@ -98,7 +152,10 @@ int fl_cli_check(int argc, char **argv) {
                                 NULL};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
-  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  if (picp)
+    pic.fab = fab;
+  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK,
+                     picp);
   if (run_rc != FL_OK)
     fl_cli_print_error(&err);
 done:

@@ -51,7 +51,15 @@ const char FL_CLI_USAGE[] =
     "options:\n"
     "  --format FORMAT            text (default), json; for check also sarif\n"
     "                             (SARIF 2.1.0), junit (JUnit XML),\n"
-    "                             codequality (GitLab Code Quality)\n"
+    "                             codequality (GitLab Code Quality); "
+    "pictures:\n"
+    "                             dot, svg, html (one page: pictures, "
+    "findings\n"
+    "                             table, tallies, provenance)\n"
+    "  --view VIEW[,VIEW]         pictures: tiers (default), rails, load,\n"
+    "                             domains; diff draws diff (html: several)\n"
+    "  --focus NODE|RULE          pictures: draw the neighbourhood of a node,\n"
+    "                             or of the findings of a rule (glob)\n"
     "  --output FILE              write the report to FILE instead of stdout\n"
     "  --fail-on error|warning|info|never\n"
     "                             exit 1 when a finding is at least this "
@@ -128,6 +136,8 @@ enum {
   OPT_WRITE_BASELINE,
   OPT_EXIT_ZERO,
   OPT_MAX_PER_RULE,
+  OPT_VIEW,
+  OPT_FOCUS,
 };
 
 static const struct option LONGOPTS[] = {
@@ -149,6 +159,8 @@ static const struct option LONGOPTS[] = {
     {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
     {"exit-zero", no_argument, 0, OPT_EXIT_ZERO},
     {"max-findings-per-rule", required_argument, 0, OPT_MAX_PER_RULE},
+    {"view", required_argument, 0, OPT_VIEW},
+    {"focus", required_argument, 0, OPT_FOCUS},
     {"quiet", no_argument, 0, 'q'},
     {"verbose", no_argument, 0, 'v'},
     {"version", no_argument, 0, OPT_VERSION},
@@ -183,8 +195,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case OPT_FORMAT:
     o->out_format = fl_report_format_parse(arg);
     if (!o->out_format)
-      return fl_cli_usage_error("--format: expected text, json, sarif, junit "
-                                "or codequality, got '%s'",
+      return fl_cli_usage_error("--format: expected text, json, sarif, junit, "
+                                "codequality, dot, svg or html, got '%s'",
                                 arg);
     return 0;
   case OPT_OUTPUT:
@@ -231,6 +243,16 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     return 0;
   case OPT_MAX_PER_RULE:
     return parse_max_per_rule(o, arg);
+  case OPT_VIEW:
+    o->view = arg;
+    return 0;
+  case OPT_FOCUS:
+    if (!*arg)
+      return fl_cli_usage_error("--focus: expected a node name or a rule id, "
+                                "got an empty string%s",
+                                "");
+    o->focus = arg;
+    return 0;
   case OPT_RELAXNG:
     o->load.relaxng = 1;
     return 0;
@@ -260,9 +282,14 @@ static int check_applicable(fl_cli_opts *o) {
   const char *cmd = o->command ? o->command : "";
   int gating = strcmp(cmd, "check") == 0 || strcmp(cmd, "diff") == 0;
   if (!gating && o->out_format != FL_OUT_TEXT && o->out_format != FL_OUT_JSON)
-    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
-                              "and codequality are for check and diff)",
+    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit, "
+                              "codequality, dot, svg and html are for check "
+                              "and diff)",
                               cmd);
+  if ((o->view || o->focus) && !fl_cli_is_picture(o))
+    return fl_cli_usage_error("--view and --focus apply to the pictures "
+                              "(--format dot, svg or html)%s",
+                              "");
   if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero ||
                   o->max_per_rule))
     return fl_cli_usage_error("--baseline, --write-baseline, --exit-zero and "
@@ -703,6 +730,31 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
 /* ---- reporting: shared by check and diff ------------------------------------
  */
 
+int fl_cli_is_picture(const fl_cli_opts *o) {
+  return o->out_format == FL_OUT_DOT || o->out_format == FL_OUT_SVG ||
+         o->out_format == FL_OUT_HTML;
+}
+
+int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
+                   fl_report_picture *pic) {
+  memset(pic, 0, sizeof *pic);
+  char msg[256];
+  const char *views = o->view ? o->view : is_diff ? "diff" : "tiers";
+  if (fl_views_parse(views, is_diff, pic->views, &pic->n_views, msg,
+                     sizeof msg) != 0)
+    return fl_cli_usage_error("%s", msg);
+  if (pic->n_views > 1 && o->out_format != FL_OUT_HTML)
+    return fl_cli_usage_error("--view: --format %s draws one view; give one, "
+                              "or use --format html for several",
+                              o->out_format == FL_OUT_DOT ? "dot" : "svg");
+  pic->focus = o->focus;
+  pic->argc = argc;
+  pic->argv = argv;
+  pic->policy_path = o->policy_path;
+  pic->baseline_path = o->baseline_path;
+  return 0;
+}
+
 /* Today as YYYY-MM-DD: $FABRICLINT_TODAY (tests, reproducible reruns), else
  * the UTC date. 0, or FL_EXIT_USAGE when the variable is malformed. */
 static int today(char buf[11]) {
@@ -741,9 +793,15 @@ const fl_report_rule FL_CLI_POLICY_RULES[2] = {
 
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
-                  size_t n_rules, int run_failed) {
+                  size_t n_rules, int run_failed,
+                  const fl_report_picture *pic) {
   fl_error err;
   fl_error_clear(&err);
+  if (pic && pic->focus &&
+      fl_picture_focus_check(pic, pic->focus, rules, n_rules, &err) != 0) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
   char day[11], docs[4096], local[4096];
   int rc = today(day);
   if (rc == 0) /* $FABRICLINT_DOCS_URL checked before anything is written */
@@ -791,10 +849,10 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   }
   fl_report_rules_sort(all, n_all);
   char **uris = fl_cli_help_uris(all, n_all, docs, local);
-  fl_report_input in = {fs,       counts,         all,
-                        n_all,    o->inputs,      o->n_inputs,
-                        n_rules,  o->fail_on,     o->baseline_path != NULL,
-                        o->quiet, o->max_per_rule};
+  fl_report_input in = {fs,       counts,          all,
+                        n_all,    o->inputs,       o->n_inputs,
+                        n_rules,  o->fail_on,      o->baseline_path != NULL,
+                        o->quiet, o->max_per_rule, pic};
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
   int e = errno ? errno : EIO;

@@ -11,6 +11,7 @@
 #include "host/host.h"
 #include "host/policy.h"
 #include "io/outfile.h"
+#include "report/picture.h"
 #include "report/report.h"
 
 #define FL_EXIT_OK       0
@@ -42,6 +43,8 @@ typedef struct fl_cli_opts {
   const char *write_baseline; /* --write-baseline */
   int exit_zero;              /* --exit-zero */
   uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
+  const char *view;           /* --view (pictures), or NULL */
+  const char *focus;          /* --focus (pictures), or NULL */
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,
@@ -114,6 +117,19 @@ int fl_cli_check_outputs_read(const fl_cli_opts *o,
  * text). Safe on an @out never opened (zero-filled). */
 int fl_cli_close_output(fl_outfile *out, int rc);
 
+/** 1 when @o asks for a picture format (dot, svg, html). */
+int fl_cli_is_picture(const fl_cli_opts *o);
+
+/**
+ * fl_cli_picture() — fill @pic from the options for a picture format:
+ * the views of --view (default tiers for check, diff for diff; dot and svg
+ * draw one), --focus, the policy and baseline paths, and the command line
+ * @argc/@argv (provenance); the fabrics are the caller's to set. 0, or
+ * FL_EXIT_USAGE (message printed).
+ */
+int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
+                   fl_report_picture *pic);
+
 /**
  * fl_cli_report() — the common tail of `check` and `diff`: apply the
  * policy's waivers (today = $FABRICLINT_TODAY, else the UTC date), sort,
@@ -123,9 +139,11 @@ int fl_cli_close_output(fl_outfile *out, int rc);
  * 2 on a write or baseline error (printed).
  * @rules/@n_rules: the rules run (any order; sorted here). The policy's own
  * rules are added when it has waivers. @fs is modified (marks, sorting).
+ * @pic: what the picture formats draw (fl_cli_picture()), or NULL; its
+ * --focus is checked against the fabrics and the rules run (exit 2).
  */
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
-                  size_t n_rules, int run_failed);
+                  size_t n_rules, int run_failed, const fl_report_picture *pic);
 
 #endif

@@ -44,9 +44,10 @@ static const char DIFF_USAGE[] =
     "diff.missing-node, diff.unexpected-node.\n"
     "\n"
     "options (plus those of `fabriclint check`, see fabriclint --help):\n"
-    "  --format text|json|sarif|junit|codequality|csv\n"
-    "                             findings as in check, or the work order\n"
-    "                             (csv: one row per physical action)\n"
+    "  --format text|json|sarif|junit|codequality|csv|dot|svg|html\n"
+    "                             findings as in check, the work order\n"
+    "                             (csv: one row per physical action), or the\n"
+    "                             plan with the changes drawn (--view diff)\n"
     "  --design FILE|DIR          one more design input (repeatable)\n"
     "  --as-built FILE|DIR        one more as-built input (repeatable)\n"
     "  --design-format FMT        format of the design inputs (default auto)\n"
@@ -486,7 +487,16 @@ int fl_cli_diff(int argc, char **argv) {
         rules[nr].level = dr[i].level;
         nr++;
       }
-    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);
+    fl_report_picture pic, *picp = NULL;
+    if (fl_cli_is_picture(&o)) {
+      rc = fl_cli_picture(&o, 1, argc, argv, &pic);
+      if (rc != 0)
+        goto done;
+      pic.fab = fd;
+      pic.fab_built = fb;
+      picp = &pic;
+    }
+    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0, picp);
   }
 done:
   rc = fl_cli_close_output(&out, rc);

@@ -23,6 +23,9 @@
 #define FL_OUT_SARIF       3
 #define FL_OUT_JUNIT       4
 #define FL_OUT_CODEQUALITY 5
+#define FL_OUT_DOT         6 /* pictures: core/report/picture.h */
+#define FL_OUT_SVG         7
+#define FL_OUT_HTML        8
 
 /** The "fabric" object of DESIGN.md §2. */
 typedef struct fl_fabric_counts {
@@ -58,6 +61,9 @@ typedef struct fl_report_rule {
  * @fail_on: the --fail-on level (JUnit failures are the findings that fail
  *   the run; 4 = never).
  * @baseline_used: a --baseline was applied (SARIF baselineState).
+ * @picture: what the picture formats (dot, svg, html) draw besides the
+ *   findings: the fabrics, views, focus and provenance; NULL when the
+ *   command gives none (those formats then fail with EINVAL).
  */
 typedef struct fl_report_input {
   const fl_findings *fs;
@@ -71,6 +77,7 @@ typedef struct fl_report_input {
   int baseline_used;
   int quiet;
   uint32_t max_per_rule; /* text: findings shown per rule, 0 = all */
+  const struct fl_report_picture *picture;
 } fl_report_input;
 
 /** Sort @rules by id (renderers expect it). */

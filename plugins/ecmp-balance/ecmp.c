@@ -72,8 +72,11 @@ static int eb_init(const fl_host_api *api, void **data) {
 
 static void eb_fini(void *data) {
   eb_state *st = data;
-  if (st)
+  if (st) {
     fl_view_free(&st->v);
+    for (uint32_t k = 0; k < st->n_tr; k++)
+      tr_result_free(&st->tr[k]);
+  }
   free(st);
 }
 
@@ -828,6 +831,7 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   o.seed = (uint64_t)seed;
   o.shift = (uint32_t)shift;
   o.top = (uint32_t)(top > TR_HOT_MAX ? TR_HOT_MAX : top);
+  o.all_loads = pint(api, ctx, "link-loads", 0) != 0;
   if (!strcmp(routing, "lft") ||
       (!strcmp(routing, "auto") && api->lft_count(f)))
     o.routing = TR_ROUTE_LFT;
@@ -843,14 +847,16 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     return -1;
   }
   char key[512];
-  snprintf(key, sizeof key, "%u|%u|%llu|%u|%u|%s", o.routing, o.count,
-           (unsigned long long)o.seed, o.shift, o.top, patterns);
+  snprintf(key, sizeof key, "%u|%u|%llu|%u|%u|%d|%s", o.routing, o.count,
+           (unsigned long long)o.seed, o.shift, o.top, o.all_loads, patterns);
   if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
     return 0;
   const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
   if (!v)
     return -1;
   st->have_tr = 0;
+  for (uint32_t k = 0; k < st->n_tr; k++)
+    tr_result_free(&st->tr[k]);
   st->n_tr = 0;
   const char *p = patterns;
   while (*p) {
@@ -919,6 +925,20 @@ static void tr_evidence(const fl_view *v, const tr_result *r,
     jb_key_double(ev, "max_load", r->hot_max[k]);
     jb_obj_close(ev);
   }
+  jb_arr_close(ev);
+  if (!r->loads)
+    return;
+  /* link-loads=true: every directed switch cable, [from, port, mean load] */
+  jb_key(ev, "link_loads");
+  jb_arr_open(ev);
+  for (uint32_t s = 0; s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      jb_arr_open(ev);
+      jb_str_item(ev, nm(v, s));
+      jb_int_item(ev, v->pnum[i]);
+      jb_double_item(ev, r->loads[i]);
+      jb_arr_close(ev);
+    }
   jb_arr_close(ev);
 }
 
@@ -1186,6 +1206,10 @@ PDR(P_TOP, FL_PARAM_INT, "top-links", "5", "links", "0", "32",
     "hottest links listed per pattern (at most 32)");
 PDR(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL, "0", "1",
     "a pattern whose eBB is below this is a warning (0: always info)");
+PD(P_LOADS, FL_PARAM_BOOL, "link-loads", "false", NULL,
+   "list every directed switch cable's mean load in the evidence "
+   "(link_loads: [from, from_port, load]); `check --view load` sets it to "
+   "draw the heat map");
 
 /* Each rule lists the parameters it reads (`fabriclint rules` shows them
  * under it); a plugin-wide --param ecmp-balance.NAME reaches every rule
@@ -1194,8 +1218,9 @@ static const fl_param_def *const P_OVER[] = {&P_RATIO};
 static const fl_param_def *const P_MIXED[] = {&P_WECMP};
 static const fl_param_def *const P_WIDTH[] = {&P_LIMIT, &P_MINW};
 static const fl_param_def *const P_IMB[] = {&P_TOL, &P_METRIC, &P_DOWN};
-static const fl_param_def *const P_LOAD[] = {
-    &P_ROUTING, &P_PATTERNS, &P_COUNT, &P_SEED, &P_SHIFT, &P_TOP, &P_MINEBB};
+static const fl_param_def *const P_LOAD[] = {&P_ROUTING, &P_PATTERNS, &P_COUNT,
+                                             &P_SEED,    &P_SHIFT,    &P_TOP,
+                                             &P_MINEBB,  &P_LOADS};
 static const fl_param_def *const P_SUM[] = {&P_TOL,      &P_METRIC, &P_ROUTING,
                                             &P_PATTERNS, &P_COUNT,  &P_SEED,
                                             &P_SHIFT,    &P_TOP};

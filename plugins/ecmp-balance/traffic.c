@@ -512,6 +512,11 @@ static void account(tr_ws *w, tr_result *r, double val) {
   w->vals[r->patterns++] = val;
 }
 
+void tr_result_free(tr_result *r) {
+  free(r->loads);
+  memset(r, 0, sizeof *r);
+}
+
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
             tr_result *r) {
   memset(r, 0, sizeof *r);
@@ -590,6 +595,17 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
     for (uint32_t s = 0; s < v->ns; s++)
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
         o->slot_load[i] = w.acc[i] / (r->patterns ? r->patterns : 1);
+  }
+  if (o->all_loads) { /* every switch cable's mean load (--view load) */
+    uint32_t ns = v->poff[v->ns];
+    r->loads = calloc(ns + 1, sizeof *r->loads);
+    if (!r->loads) {
+      ws_free(&w);
+      return -1;
+    }
+    for (uint32_t s = 0; s < v->ns; s++)
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        r->loads[i] = w.acc[i] / (r->patterns ? r->patterns : 1);
   }
   /* hottest switch links by mean load over the patterns */
   uint32_t top = o->top < TR_HOT_MAX ? o->top : TR_HOT_MAX;

@@ -22,6 +22,8 @@ typedef struct tr_opts {
   double *slot_load; /* NULL, or [v->poff[v->ns]]: receives every
                         switch-to-switch slot's mean load (others 0); the
                         health plugin's prediction (plugins/health) */
+  int all_loads;     /* 1: keep every switch-facing slot's mean load in
+                        tr_result.loads (--view load) */
 } tr_opts;
 
 typedef struct tr_result {
@@ -39,12 +41,19 @@ typedef struct tr_result {
   uint32_t hot_slot[TR_HOT_MAX];
   double hot_load[TR_HOT_MAX]; /* mean load over the patterns */
   double hot_max[TR_HOT_MAX];  /* largest load in any pattern */
+  double *loads; /* with all_loads: [slots] mean load over the patterns of
+                    each slot (switch-facing ones; CA-facing ones 0), owned:
+                    tr_result_free() */
 } tr_result;
+
+/** Free what @r owns (loads) and zero it. */
+void tr_result_free(tr_result *r);
 
 /**
  * tr_eval() — evaluate pattern @name ("all-to-all", "bisect",
  * "permutation", "shift", "ring") on view @v (fl_view_minimal() done when
  * @o->routing is TR_ROUTE_ECMP). 0; -1 out of memory; -2 unknown pattern.
+ * @r is overwritten: free a previous result with tr_result_free() first.
  */
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o, tr_result *r);
 
