@@ -66,17 +66,30 @@ typedef struct endp {
   const char *node;
   const char *label;
   uint32_t port;
+  char num[16]; /* the port number as text, when the evidence has no label */
 } endp;
+
+/* The port as written: its label, else its number (never a pointer into the
+ * struct itself, so endp values may be copied and swapped). */
+#define LABEL(e) ((e)->label ? (e)->label : (e)->num)
 
 static int read_end(const fl_fabric *design, const fl_fabric *built,
                     const json_t *j, endp *e) {
+  /* {"node": N, "port": number, "label": "swp3"} (label for named ports
+   * only; schema/findings.schema.json), or the older {"port": "swp3"} */
+  const json_t *pj = json_object_get(j, "port");
   e->node = json_string_value(json_object_get(j, "node"));
-  e->label = json_string_value(json_object_get(j, "port"));
-  if (!e->node || !e->label)
+  e->label = json_string_value(json_object_get(j, "label"));
+  e->num[0] = '\0';
+  if (!e->label && json_is_integer(pj))
+    snprintf(e->num, sizeof e->num, "%lld", (long long)json_integer_value(pj));
+  else if (!e->label)
+    e->label = json_string_value(pj);
+  if (!e->node || !LABEL(e)[0])
     return -1;
-  e->port = port_num(design, e->node, e->label);
+  e->port = port_num(design, e->node, LABEL(e));
   if (!e->port)
-    e->port = port_num(built, e->node, e->label);
+    e->port = port_num(built, e->node, LABEL(e));
   return 0;
 }
 
@@ -134,11 +147,11 @@ static char *cable_id(char *buf, size_t size, const endp *a, const endp *b) {
   if (a->port && b->port)
     return pic_id_link(buf, size, a->node, a->port, b->node, b->port);
   int c = strcmp(a->node, b->node);
-  if (c > 0 || (c == 0 && strcmp(a->label, b->label) > 0)) {
+  if (c > 0 || (c == 0 && strcmp(LABEL(a), LABEL(b)) > 0)) {
     const endp *t = a;
     a = b, b = t;
   }
-  const char *part[4] = {a->node, a->label, b->node, b->label};
+  const char *part[4] = {a->node, LABEL(a), b->node, LABEL(b)};
   size_t len = (size_t)snprintf(buf, size, "link-");
   for (int i = 0; i < 4 && len + 1 < size; i++) {
     if (i)
@@ -218,9 +231,9 @@ static uint32_t built(overlay *o, const json_t *j, uint32_t style,
   pic_edge *ed = &o->s->edges[e];
   if (!ed->tooltip)
     ed->tooltip = pic_printf(o->s, "built: %s port %s - %s port %s", a.node,
-                             a.label, b.node, b.label);
+                             LABEL(&a), b.node, LABEL(&b));
   if (!ed->label)
-    ed->label = pic_printf(o->s, "%s - %s", a.label, b.label);
+    ed->label = pic_printf(o->s, "%s - %s", LABEL(&a), LABEL(&b));
   ed->constraint = o->s->nodes[da].rank != o->s->nodes[db].rank;
   mark_edge(o, e, style, colour, word);
   return e;

@@ -29,7 +29,7 @@ expect_eq "$(jget f02.sarif "=sorted((x['ruleId'], [(r['deletedRegion']['startLi
 expect_eq "$(jget f02.sarif "=sorted({c['artifactLocation']['uri'] for x in d['runs'][0]['results'] for f in x.get('fixes', []) for c in f['artifactChanges']})")" "['f02-swap.xml']" "fix file"
 # helpUri: every rule of the run has one, at its anchor in docs/rules/
 expect_eq "$(jget f02.sarif "=sorted({r['helpUri'].split('/docs/')[1] for r in d['runs'][0]['tool']['driver']['rules'] if r['id'].startswith('rail-alignment.')})")" \
-  "['rules/rail-alignment.md#rail-alignment.cross-rail', 'rules/rail-alignment.md#rail-alignment.incomplete-host', 'rules/rail-alignment.md#rail-alignment.mixed-leaf', 'rules/rail-alignment.md#rail-alignment.roles', 'rules/rail-alignment.md#rail-alignment.su-shape', 'rules/rail-alignment.md#rail-alignment.swapped', 'rules/rail-alignment.md#rail-alignment.unresolved']" "helpUri"
+  "['rules/rail-alignment.md#rail-alignment.cross-rail', 'rules/rail-alignment.md#rail-alignment.incomplete-host', 'rules/rail-alignment.md#rail-alignment.mixed-leaf', 'rules/rail-alignment.md#rail-alignment.roles', 'rules/rail-alignment.md#rail-alignment.su-shape', 'rules/rail-alignment.md#rail-alignment.swapped', 'rules/rail-alignment.md#rail-alignment.unknown-role', 'rules/rail-alignment.md#rail-alignment.unresolved']" "helpUri"
 expect_eq "$(jget f02.sarif "=[r['id'] for r in d['runs'][0]['tool']['driver']['rules'] if not r.get('helpUri', '').startswith('file://$FL_SRC/docs/rules/')]")" "[]" "every built-in rule documented"
 # ... and every anchor is in its page
 if $PY - "$FL_SRC/docs" f02.sarif <<'EOF'
