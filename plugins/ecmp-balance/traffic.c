@@ -108,11 +108,13 @@ static int ws_init(tr_ws *w, const fl_view *v, const tr_opts *o) {
   w->forder = malloc(E * sizeof *w->forder);
   w->perm = malloc(E * sizeof *w->perm);
   w->tl_off = calloc(v->nd + 1, sizeof *w->tl_off);
+  w->tl_cap = 4096; /* grown by keep_touched(); never NULL */
+  w->tl = malloc(w->tl_cap * sizeof *w->tl);
   w->fbw = malloc(E * sizeof *w->fbw);
   if (!w->load || !w->cap || !w->acc || !w->amax || !w->ein || !w->ecap ||
       !w->x || !w->M || !w->touched || !w->next || !w->head || !w->inq ||
       !w->src || !w->dst || !w->bad || !w->foff || !w->forder || !w->perm ||
-      !w->tl_off || !w->fbw)
+      !w->tl_off || !w->tl || !w->fbw)
     return -1;
   for (int k = 0; k < 256; k++)
     w->head[k] = FL_VIEW_NONE;
@@ -298,7 +300,7 @@ static uint32_t propagate(tr_ws *w, uint32_t d, int addload) {
  * touched lists (destinations in increasing order). 0, or -1. */
 static int keep_touched(tr_ws *w, uint32_t d, uint32_t nt) {
   if (w->tl_n + nt > w->tl_cap) {
-    size_t cap = w->tl_cap ? w->tl_cap : 4096;
+    size_t cap = w->tl_cap;
     while (cap < w->tl_n + nt)
       cap *= 2;
     uint32_t *n = realloc(w->tl, cap * sizeof *n);
