@@ -747,10 +747,11 @@ static void reset_nics(analysis *a) {
 }
 
 /* In device mode, NICs named in another scheme than most NICs' cannot be
- * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
-/* The most common scheme: counted over all resolved NICs, chosen among
- * those of NICs without a `rail` attribute, ties to the first such NIC.
- * One scheme_of() per NIC and a hash count: O(NICs). -1 out of memory. */
+ * compared by name (HCA-2 vs mlx5_3): mark them unresolved. The most
+ * common scheme is counted over all resolved NICs and chosen among those of
+ * NICs without a `rail` attribute, ties to the first such NIC; one
+ * scheme_of() per NIC and a hash count: O(NICs) (it was O(NICs^2) when
+ * no scheme had a majority). 0, or -1 out of memory. */
 static int check_schemes(analysis *a) {
   char *best = a->scheme; /* owned by the analysis: no state in the plugin */
   char sch[32];

@@ -70,4 +70,14 @@ PY
 expect_rc 1 "$FL" check $R "$TMP/rs-swap.xml"
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['host']) for f in d['findings']]")" \
   "[('rail-alignment.swapped', 'dgx-377')]" "512 hosts: the swapped pair"
+
+# device naming schemes are counted once per NIC (a hash count, was a
+# scan of every NIC per NIC): the last host's HCAs named HCA-N among
+# mlx5_N are the minority, whichever NIC comes last
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 -o "$TMP/rs1.xml"
+sed -e 's/ rail="[0-9]*"//' \
+  -e '/system="dgx-004"/s/device="mlx5_\([0-9]*\)"/device="HCA-\1"/' "$TMP/rs1.xml" > "$TMP/schemes.xml"
+expect_rc 0 "$FL" check $R "$TMP/schemes.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['count'], f['evidence']['naming_of_other_nics'], f['evidence']['reason'][:26]) for f in d['findings']]")" \
+  "[('rail-alignment.unresolved', 8, 'mlx5_', 'device named unlike the ot')]" "schemes: the 8 HCA-N NICs"
 finish
