@@ -822,12 +822,15 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
           seed = pint(api, ctx, "seed", 1);
   int64_t shift = pint(api, ctx, "shift", 0),
           top = pint(api, ctx, "top-links", 5);
-  if (count < 1 || count > 1000000 || shift < 0 || top < 0) {
+  double ci = pdbl(api, ctx, "ci", 0.001);
+  if (count < 1 || count > 1000000 || shift < 0 || top < 0 || !(ci >= 0)) {
     fl_param_error(api, ctx, "(several)",
-                   "parameters: count 1..1000000, shift >= 0, top-links >= 0");
+                   "parameters: count 1..1000000, shift >= 0, top-links >= 0, "
+                   "ci >= 0");
     return -1;
   }
   o.count = (uint32_t)count;
+  o.ci = ci;
   o.seed = (uint64_t)seed;
   o.shift = (uint32_t)shift;
   o.top = (uint32_t)(top > TR_HOT_MAX ? TR_HOT_MAX : top);
@@ -847,8 +850,9 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     return -1;
   }
   char key[512];
-  snprintf(key, sizeof key, "%u|%u|%llu|%u|%u|%d|%s", o.routing, o.count,
-           (unsigned long long)o.seed, o.shift, o.top, o.all_loads, patterns);
+  snprintf(key, sizeof key, "%u|%u|%.17g|%llu|%u|%u|%d|%s", o.routing, o.count,
+           o.ci, (unsigned long long)o.seed, o.shift, o.top, o.all_loads,
+           patterns);
   if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
     return 0;
   const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
@@ -1197,7 +1201,11 @@ PD(P_PATTERNS, FL_PARAM_STRING, "patterns", "all-to-all,bisect,shift,ring",
    "both ways, ORCS eBB), permutation (uniform random), shift, ring "
    "(rail-aligned ring all-reduce within each SU)");
 PDR(P_COUNT, FL_PARAM_INT, "count", "100", "patterns", "1", "1000000",
-    "random patterns per random pattern kind");
+    "random patterns per random pattern kind, at most (see ci)");
+PDR(P_CI, FL_PARAM_DOUBLE, "ci", "0.001", NULL, "0", "1",
+    "stop drawing random patterns once the 99% confidence half-width of "
+    "the eBB is at most this, after at least 10 patterns (0: draw all "
+    "count patterns)");
 PDR(P_SEED, FL_PARAM_INT, "seed", "1", NULL, "0", NULL,
     "seed of the random patterns");
 PDR(P_SHIFT, FL_PARAM_INT, "shift", "0", "endpoints", "0", "4294967295",
@@ -1220,10 +1228,10 @@ static const fl_param_def *const P_WIDTH[] = {&P_LIMIT, &P_MINW};
 static const fl_param_def *const P_IMB[] = {&P_TOL, &P_METRIC, &P_DOWN};
 static const fl_param_def *const P_LOAD[] = {&P_ROUTING, &P_PATTERNS, &P_COUNT,
                                              &P_SEED,    &P_SHIFT,    &P_TOP,
-                                             &P_MINEBB,  &P_LOADS};
+                                             &P_MINEBB,  &P_LOADS,    &P_CI};
 static const fl_param_def *const P_SUM[] = {&P_TOL,      &P_METRIC, &P_ROUTING,
                                             &P_PATTERNS, &P_COUNT,  &P_SEED,
-                                            &P_SHIFT,    &P_TOP};
+                                            &P_SHIFT,    &P_TOP,    &P_CI};
 #define PARAMS_OF(a) a, (uint32_t)(sizeof a / sizeof *a)
 #define NO_PARAMS    NULL, 0
 

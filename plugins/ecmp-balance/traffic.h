@@ -13,9 +13,14 @@
 #define TR_ROUTE_LFT  1 /* follow the loaded LFTs (static routing) */
 #define TR_ROUTE_ECMP 2 /* split evenly over minimal next hops per hop */
 
+/** Random patterns drawn before the CI target may stop the drawing. */
+#define TR_MIN_PATTERNS 10
+
 typedef struct tr_opts {
   uint32_t routing; /* TR_ROUTE_* */
-  uint32_t count;   /* random patterns */
+  uint32_t count;   /* random patterns, at most */
+  double ci;        /* stop drawing once the 99 % CI half-width is <= ci
+                       (after TR_MIN_PATTERNS); 0: draw all @count */
   uint64_t seed;
   uint32_t shift;    /* 0: half the endpoints */
   uint32_t top;      /* hottest links to keep (<= TR_HOT_MAX) */

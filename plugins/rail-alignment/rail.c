@@ -39,6 +39,7 @@
 #include "fabriclint/plugin.h"
 #include "fabriclint/roles.h"
 #include "fabriclint/view.h"
+#include "names.h"
 
 #define NO_RAIL     (-1)
 #define NON_COMPUTE (-2)
@@ -229,6 +230,8 @@ typedef struct analysis {
   uint32_t n_nics;
   char **hosts; /* host names, sorted */
   uint32_t n_hosts;
+  rn_set labels_by_name, hosts_by_name; /* hash indexes of the sorted sets */
+  uint8_t labels_natdup, hosts_natdup;  /* see rn_sorted_find() */
   uint32_t *host_su;
   uint8_t *host_partial; /* host has NICs that could not be resolved */
   leaf *leaves;
@@ -256,6 +259,8 @@ static void free_analysis(analysis *a) {
   for (uint32_t i = 0; i < a->n_hosts; i++)
     free(a->hosts[i]);
   free(a->hosts);
+  rn_set_free(&a->labels_by_name);
+  rn_set_free(&a->hosts_by_name);
   free(a->host_su);
   free(a->host_partial);
   free(a->nics);
@@ -284,59 +289,14 @@ static void rail_fini(void *data) {
   free(st);
 }
 
-/* Natural order: "dgx-2" < "dgx-10", "mlx5_3" < "mlx5_10". */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      char *ea, *eb;
-      unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-      if (x != y)
-        return x < y ? -1 : 1;
-      a = ea;
-      b = eb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
+static int32_t host_find(const analysis *a, const char *s) {
+  return rn_sorted_find(a->hosts, a->n_hosts, &a->hosts_by_name,
+                        a->hosts_natdup, s);
 }
 
-static int cmp_natp(const void *x, const void *y) {
-  return natcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static int32_t find_sorted(char **v, uint32_t n, const char *s) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    int c = natcmp(v[mid], s);
-    if (c == 0)
-      return (int32_t)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
-}
-
-/* Add @s to the string set @v (unsorted while collecting). */
-static int add_unique(char ***v, uint32_t *n, uint32_t *cap, const char *s) {
-  for (uint32_t i = 0; i < *n; i++)
-    if (strcmp((*v)[i], s) == 0)
-      return 0;
-  if (*n == *cap) {
-    uint32_t nc = *cap ? *cap * 2 : 16;
-    char **nv = realloc(*v, nc * sizeof *nv);
-    if (!nv)
-      return -1;
-    *v = nv;
-    *cap = nc;
-  }
-  (*v)[*n] = strdup(s);
-  return (*v)[(*n)++] ? 0 : -1;
+static int32_t label_find(const analysis *a, const char *s) {
+  return rn_sorted_find(a->labels, a->n_labels, &a->labels_by_name,
+                        a->labels_natdup, s);
 }
 
 /* Naming scheme of a device: its name with digits removed ("mlx5_" for
@@ -495,9 +455,16 @@ static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
   return cabled >= 2 ? cabled : 0;
 }
 
+/* Capacities and hash indexes of the label and host sets while NICs are
+ * collected. */
+typedef struct collector {
+  uint32_t cap_l, cap_h;
+  rn_set labels, hosts;
+} collector;
+
 /* Resolve NIC @x (host, device, rail label) and append it. */
 static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                   const params *p, nic *x, uint32_t *cap_l, uint32_t *cap_h) {
+                   const params *p, nic *x, collector *c) {
   char buf[32];
   const char *role = api->attr(f, FL_ENT_NODE, x->node, "role");
   const char *rail = x->rail_attr;
@@ -523,19 +490,20 @@ static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
     if (strcmp(rail, "-") == 0 ||
         (!is_compute_role(x->role, p->compute_roles) && !x->role_unknown))
       x->rail = NON_COMPUTE;
-    else if (add_unique(&a->labels, &a->n_labels, cap_l, rail) != 0)
+    else if (rn_add_unique(&a->labels, &a->n_labels, &c->cap_l, &c->labels,
+                           rail) != 0)
       return -1;
-    if (add_unique(&a->hosts, &a->n_hosts, cap_h, x->sys) != 0)
+    if (rn_add_unique(&a->hosts, &a->n_hosts, &c->cap_h, &c->hosts, x->sys) !=
+        0)
       return -1;
   }
   a->nics[a->n_nics++] = *x;
   return 0;
 }
 
-/* First pass: NICs, their hosts and rail labels. */
-static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                        const params *p) {
-  uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0, total = 0;
+static int collect_pass(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        const params *p, collector *c) {
+  uint32_t nn = api->node_count(f), total = 0;
   for (fl_id n = 0; n < nn; n++)
     if (api->node_kind(f, n) == FL_NODE_CA) {
       uint32_t k = host_nic_ports(api, f, n);
@@ -553,20 +521,40 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     if (host_nic_ports(api, f, n) == 0) {
       if (make_nic(api, f, n, FL_NONE, &x) != 0)
         continue; /* not cabled to a switch: not a rail NIC */
-      if (add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
+      if (add_nic(api, f, a, p, &x, c) != 0)
         return -1;
       continue;
     }
     fl_id first = api->node_first_port(f, n);
     for (uint32_t k = 0; k < api->node_port_count(f, n); k++)
       if (make_nic(api, f, n, first + k, &x) == 0 &&
-          add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
+          add_nic(api, f, a, p, &x, c) != 0)
         return -1;
   }
+  return 0;
+}
+
+/* First pass: NICs, their hosts and rail labels (unsorted: sort_sets()). */
+static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        const params *p) {
+  collector c = {0};
+  int rc = collect_pass(api, f, a, p, &c);
+  rn_set_free(&c.labels);
+  rn_set_free(&c.hosts);
+  return rc;
+}
+
+/* Sort the label and host sets naturally and index them. 0, or -1. */
+static int sort_sets(analysis *a) {
   if (a->n_labels > 1)
-    qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
+    qsort(a->labels, a->n_labels, sizeof *a->labels, rn_cmp_natp);
   if (a->n_hosts > 1)
-    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
+    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, rn_cmp_natp);
+  if (rn_sorted_index(a->labels, a->n_labels, &a->labels_by_name,
+                      &a->labels_natdup) != 0 ||
+      rn_sorted_index(a->hosts, a->n_hosts, &a->hosts_by_name,
+                      &a->hosts_natdup) != 0)
+    return -1;
   return 0;
 }
 
@@ -639,7 +627,7 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
     return -1;
   }
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    int32_t h = find_sorted(a->hosts, nh, api->node_system(f, a->nics[i].node));
+    int32_t h = host_find(a, api->node_system(f, a->nics[i].node));
     if (h < 0)
       continue;
     cnt[h]++;
@@ -657,7 +645,7 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     const char *host = api->node_system(f, x->node);
-    int32_t h = find_sorted(a->hosts, nh, host);
+    int32_t h = host_find(a, host);
     if (h < 0 || given[h])
       continue;
     const char *r = by_name ? role_by_name(host) : NULL;
@@ -738,6 +726,8 @@ static void reset_nics(analysis *a) {
   for (uint32_t i = 0; i < a->n_hosts; i++)
     free(a->hosts[i]);
   free(a->hosts);
+  rn_set_free(&a->labels_by_name);
+  rn_set_free(&a->hosts_by_name);
   free(a->nics);
   a->labels = a->hosts = NULL;
   a->nics = NULL;
@@ -745,40 +735,49 @@ static void reset_nics(analysis *a) {
 }
 
 /* In device mode, NICs named in another scheme than most NICs' cannot be
- * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
-static void check_schemes(analysis *a) {
+ * compared by name (HCA-2 vs mlx5_3): mark them unresolved. The most
+ * common scheme is counted over all resolved NICs and chosen among those of
+ * NICs without a `rail` attribute, ties to the first such NIC; one
+ * scheme_of() per NIC and a hash count: O(NICs) (it was O(NICs^2) when
+ * no scheme had a majority). 0, or -1 out of memory. */
+static int check_schemes(analysis *a) {
   char *best = a->scheme; /* owned by the analysis: no state in the plugin */
   char sch[32];
-  uint32_t best_n = 0;
   best[0] = '\0';
-  for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || a->nics[i].rail_attr)
+  char **names = calloc((size_t)a->n_nics + 1, sizeof *names);
+  int32_t *of = malloc(((size_t)a->n_nics + 1) * sizeof *of);
+  uint32_t *cnt = calloc((size_t)a->n_nics + 1, sizeof *cnt);
+  uint32_t n = 0, cap = a->n_nics + 1, best_n = 0;
+  rn_set h = {0};
+  int rc = names && of && cnt ? 0 : -1;
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++) {
+    of[i] = -1;
+    if (a->nics[i].unresolved)
       continue;
     scheme_of(a->nics[i].dev, sch, sizeof sch);
-    uint32_t c = 0;
-    for (uint32_t j = 0; j < a->n_nics; j++) {
-      char s2[32];
-      if (a->nics[j].unresolved)
-        continue;
-      scheme_of(a->nics[j].dev, s2, sizeof s2);
-      c += strcmp(sch, s2) == 0;
+    rc = rn_add_unique(&names, &n, &cap, &h, sch);
+    if (rc == 0) {
+      of[i] = (int32_t)(*rn_set_find(&h, names, sch) - 1);
+      cnt[of[i]]++;
     }
-    if (c > best_n) {
-      best_n = c;
-      snprintf(best, sizeof a->scheme, "%s", sch);
-    }
-    if (best_n * 2 > a->n_nics)
-      break;
   }
-  for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || a->nics[i].rail_attr)
-      continue;
-    scheme_of(a->nics[i].dev, sch, sizeof sch);
-    if (strcmp(sch, best) != 0)
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++)
+    if (!a->nics[i].unresolved && !a->nics[i].rail_attr &&
+        cnt[of[i]] > best_n) {
+      best_n = cnt[of[i]];
+      snprintf(best, sizeof a->scheme, "%s", names[of[i]]);
+    }
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++)
+    if (!a->nics[i].unresolved && !a->nics[i].rail_attr &&
+        strcmp(names[of[i]], best) != 0)
       a->nics[i].unresolved = "device named unlike the other NICs; rails are "
                               "compared by device name (give a node-name map, "
                               "a profile or map=FILE)";
-  }
+  for (uint32_t k = 0; k < n; k++)
+    free(names[k]);
+  free(names), free(of), free(cnt);
+  rn_set_free(&h);
+  return rc;
 }
 
 static int resolve_indexes(analysis *a) {
@@ -789,21 +788,21 @@ static int resolve_indexes(analysis *a) {
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     if (x->unresolved) {
-      int32_t h = find_sorted(a->hosts, a->n_hosts, x->sys);
+      int32_t h = host_find(a, x->sys);
       if (h >= 0)
         a->host_partial[h] = 1;
       x->rail = NO_RAIL;
       x->host = -1;
       continue;
     }
-    x->host = find_sorted(a->hosts, a->n_hosts, x->sys);
+    x->host = host_find(a, x->sys);
     if (x->rail == NON_COMPUTE)
       continue;
     const char *rail = x->rail_attr;
     const char *role = NULL;
     if (!rail)
       rail = device_rail(&a->map, x->dev, buf, sizeof buf, &role);
-    x->rail = rail ? find_sorted(a->labels, a->n_labels, rail) : NO_RAIL;
+    x->rail = rail ? label_find(a, rail) : NO_RAIL;
   }
   return 0;
 }
@@ -815,16 +814,70 @@ static uint32_t uf_find(uint32_t *p, uint32_t x) {
   return x;
 }
 
+/* Compute NICs of leaf @L (indexes @idx[@n]): its counts, and its rail from
+ * the `rail` attribute or, with @infer, the strict majority (ties: the
+ * lowest label). @cnt (one per label) is zero on entry and on return. */
+static void leaf_rail(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                      uint32_t L, const uint32_t *idx, uint32_t n, int infer,
+                      uint32_t *cnt) {
+  leaf *lf = &a->leaves[L];
+  uint32_t best = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = (uint32_t)a->nics[idx[k]].rail;
+    lf->n_rails += cnt[r]++ == 0;
+    lf->n_compute++;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = (uint32_t)a->nics[idx[k]].rail;
+    if (cnt[r] > cnt[best] || (cnt[r] == cnt[best] && r < best))
+      best = r;
+  }
+  const char *attr = api->attr(f, FL_ENT_NODE, lf->node, "rail");
+  if (attr) {
+    lf->rail = label_find(a, attr);
+    lf->majority = lf->rail >= 0 ? cnt[lf->rail] : 0;
+  } else if (infer && a->n_labels && cnt[best] * 2 > lf->n_compute) {
+    lf->rail = (int32_t)best; /* strict majority */
+    lf->majority = cnt[best];
+    lf->inferred = 1;
+    a->inferred_any = 1;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    cnt[a->nics[idx[k]].rail] = 0;
+}
+
+/* Leaf rails in O(NICs + leaves): compute NICs bucketed by leaf, then one
+ * pass over each leaf's bucket. */
+static int leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                      int infer) {
+  uint32_t *off = calloc((size_t)a->n_leaves + 2, sizeof *off);
+  uint32_t *idx = malloc(((size_t)a->n_nics + 1) * sizeof *idx);
+  uint32_t *cnt = calloc((size_t)a->n_labels + 1, sizeof *cnt);
+  if (!off || !idx || !cnt) {
+    free(off), free(idx), free(cnt);
+    return -1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail >= 0)
+      off[a->leaf_of_node[a->nics[i].leaf] + 2]++;
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    off[L + 2] += off[L + 1];
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail >= 0)
+      idx[off[a->leaf_of_node[a->nics[i].leaf] + 1]++] = i;
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    leaf_rail(api, f, a, L, idx + off[L], off[L + 1] - off[L], infer, cnt);
+  free(off), free(idx), free(cnt);
+  return 0;
+}
+
 static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
                         int infer) {
   uint32_t nn = api->node_count(f);
   a->leaf_of_node = malloc((nn + 1) * sizeof *a->leaf_of_node);
   a->leaves = calloc(nn + 1, sizeof *a->leaves);
-  uint32_t *cnt = calloc((size_t)(a->n_labels + 1), sizeof *cnt);
-  if (!a->leaf_of_node || !a->leaves || !cnt) {
-    free(cnt);
+  if (!a->leaf_of_node || !a->leaves)
     return -1;
-  }
   for (fl_id n = 0; n < nn; n++)
     a->leaf_of_node[n] = -1;
   for (uint32_t i = 0; i < a->n_nics; i++) {
@@ -835,32 +888,8 @@ static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
       a->leaves[a->n_leaves++].rail = NO_RAIL;
     }
   }
-  for (uint32_t L = 0; L < a->n_leaves; L++) {
-    leaf *lf = &a->leaves[L];
-    memset(cnt, 0, (a->n_labels + 1) * sizeof *cnt);
-    for (uint32_t i = 0; i < a->n_nics; i++)
-      if (a->nics[i].leaf == lf->node && a->nics[i].rail >= 0) {
-        cnt[a->nics[i].rail]++;
-        lf->n_compute++;
-      }
-    uint32_t best = 0;
-    for (uint32_t r = 0; r < a->n_labels; r++) {
-      lf->n_rails += cnt[r] > 0;
-      if (cnt[r] > cnt[best])
-        best = r;
-    }
-    const char *attr = api->attr(f, FL_ENT_NODE, lf->node, "rail");
-    if (attr) {
-      lf->rail = find_sorted(a->labels, a->n_labels, attr);
-      lf->majority = lf->rail >= 0 ? cnt[lf->rail] : 0;
-    } else if (infer && a->n_labels && cnt[best] * 2 > lf->n_compute) {
-      lf->rail = (int32_t)best; /* strict majority */
-      lf->majority = cnt[best];
-      lf->inferred = 1;
-      a->inferred_any = 1;
-    }
-  }
-  free(cnt);
+  if (leaf_rails(api, f, a, infer) != 0)
+    return -1;
   /* SUs: union leaves that share a host, unless `su` attributes say */
   uint32_t *parent = malloc((a->n_leaves + 1) * sizeof *parent);
   int32_t *host_leaf = malloc((a->n_hosts + 1) * sizeof *host_leaf);
@@ -966,18 +995,22 @@ static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t L = 0; L < a->n_leaves; L++)
     if (api->attr(f, FL_ENT_NODE, a->leaves[L].node, "rail"))
       return 1;
+  /* seen[L] == h + 1: host h has a compute NIC on leaf L (O(NICs)) */
+  uint32_t *seen = calloc((size_t)a->n_leaves + 1, sizeof *seen);
+  if (!seen)
+    return -1;
   uint32_t multi = 0, spread = 0;
-  for (uint32_t h = 0; h < a->n_hosts; h++) {
+  int yes = 0;
+  for (uint32_t h = 0; h < a->n_hosts && !yes; h++) {
     uint32_t nics = 0, same_leaf = 0;
-    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1]; k++) {
+    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1] && !yes; k++) {
       const nic *x = &a->nics[a->host_idx[k]];
       if (x->rail < 0)
         continue;
-      if (x->rail_attr)
-        return 1;
-      for (uint32_t j = a->host_off[h]; j < k; j++)
-        same_leaf |= a->nics[a->host_idx[j]].rail >= 0 &&
-                     a->nics[a->host_idx[j]].leaf == x->leaf;
+      yes = x->rail_attr != NULL;
+      uint32_t L = (uint32_t)a->leaf_of_node[x->leaf];
+      same_leaf |= seen[L] == h + 1;
+      seen[L] = h + 1;
       nics++;
     }
     if (nics >= 2) {
@@ -985,7 +1018,46 @@ static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
       spread += !same_leaf;
     }
   }
-  return spread > 0 && spread * 2 >= multi;
+  free(seen);
+  return yes || (spread > 0 && spread * 2 >= multi);
+}
+
+/* Could the fabric be rail-optimised (rail_applicable())? Right after the
+ * first collect_nics(), in O(NICs): when no NIC and no leaf has a `rail`
+ * attribute and every host has one resolved NIC, rail_applicable() would
+ * say no whatever the later passes do (they only ever take NICs away from
+ * compute rails), so a classic fat tree of 65,536 single-NIC hosts is left
+ * after one pass. */
+static int maybe_rail(const fl_host_api *api, const fl_fabric *f,
+                      const analysis *a) {
+  uint32_t resolved = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    resolved += a->nics[i].unresolved == NULL;
+  if (resolved != a->n_hosts)
+    return 1; /* some host has two or more NICs */
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail_attr ||
+        api->attr(f, FL_ENT_NODE, a->nics[i].leaf, "rail"))
+      return 1;
+  return 0;
+}
+
+/* The fabric is not rail-optimised: nothing to check, report nothing (rail
+ * findings on a classic fat tree would be noise) and say so once, with -v
+ * (the analysis is cached for all rules). Returns @a. */
+static analysis *not_rail(const fl_host_api *api, fl_ctx *ctx, analysis *a,
+                          const char *why) {
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "not a rail-optimised fabric (%u NICs of %u hosts; %s): the rail "
+           "rules have nothing to check",
+           a->n_nics, a->n_hosts, why);
+  api->log(ctx, FL_SEV_INFO, msg);
+  for (uint32_t i = 0; i < a->n_hosts; i++)
+    free(a->hosts[i]); /* free_analysis() only sees n_hosts */
+  rn_set_free(&a->hosts_by_name);
+  a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  return a;
 }
 
 static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
@@ -1016,19 +1088,25 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     fl_param_error(api, ctx, *p.map ? "map" : "profile", why);
     return NULL;
   }
-  if (collect_nics(api, f, a, &p) != 0 ||
-      (p.infer_roles && guess_roles(api, f, a) != 0)) {
+  if (collect_nics(api, f, a, &p) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  if (!maybe_rail(api, f, a))
+    return not_rail(api, ctx, a,
+                    "no `rail` attribute, and no host has two "
+                    "or more NICs");
+  if (sort_sets(a) != 0 || (p.infer_roles && guess_roles(api, f, a) != 0)) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
   if (!a->map.n && !a->map.generic && rails_from_leaves(api, f, a) &&
-      (reset_nics(a), collect_nics(api, f, a, &p) != 0)) {
+      (reset_nics(a), collect_nics(api, f, a, &p) != 0 || sort_sets(a) != 0)) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
-  if (!a->map.n && !a->map.generic)
-    check_schemes(a);
-  if (resolve_indexes(a) != 0) {
+  if ((!a->map.n && !a->map.generic && check_schemes(a) != 0) ||
+      resolve_indexes(a) != 0) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
@@ -1037,11 +1115,15 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     return NULL;
   }
   a->applicable = rail_applicable(api, f, a);
-  if (!a->applicable) { /* nothing to check: report nothing */
-    for (uint32_t i = 0; i < a->n_hosts; i++)
-      free(a->hosts[i]); /* free_analysis() only sees n_hosts */
-    a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  if (a->applicable < 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
   }
+  if (!a->applicable)
+    return not_rail(api, ctx, a,
+                    "fewer than half of the hosts with two or "
+                    "more compute NICs have them on separate "
+                    "leaves");
   return a;
 }
 
