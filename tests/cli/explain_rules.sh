@@ -13,7 +13,7 @@ expect_grep "$TMP/x.txt" '^  runs      when selected \(opt-in\): --rules ecmp-ba
 expect_grep "$TMP/x.txt" "^  docs      file://$FL_SRC/docs/rules/ecmp-balance.md#ecmp-balance.link-load$"
 expect_grep "$TMP/x.txt" '^  One finding per pattern: eBB as in Hoefler et al\.'
 # exactly its own seven parameters, with type, range, default and unit
-expect_eq "$(grep -E '^  [a-z-]+=<' "$TMP/x.txt" | sed 's/=.*//' | tr -d ' ' | tr '\n' ' ')" "routing patterns count seed shift top-links min-ebb link-loads " "link-load parameters"
+expect_eq "$(grep -E '^  [a-z-]+=<' "$TMP/x.txt" | sed 's/=.*//' | tr -d ' ' | tr '\n' ' ')" "routing patterns count seed shift top-links min-ebb link-loads ci " "link-load parameters"
 expect_grep "$TMP/x.txt" '^  count=<int> \[1\.\.1000000\]  default 100 patterns$'
 expect_grep "$TMP/x.txt" '^  fabriclint check --rules ecmp-balance.link-load topo.ibnetdiscover$'
 expect_grep "$TMP/x.txt" '^      routing: auto$'
@@ -74,7 +74,7 @@ expect_eq "$(jget "$TMP/out" "=[(r['id'], 'helpUri' in r) for r in d['runs'][0][
 # rules: each rule's own parameters; a parameter of another rule is refused
 expect_rc 0 "$FL" rules --format json
 expect_eq "$(jget "$TMP/out" "=[(r['id'], len(r['params'])) for p in d['plugins'] if p['name'] == 'ecmp-balance' for r in p['rules']]")" \
-  "[('ecmp-balance.uplink-asymmetry', 0), ('ecmp-balance.oversubscription', 1), ('ecmp-balance.mixed-speed-group', 1), ('ecmp-balance.group-width', 2), ('ecmp-balance.port-imbalance', 3), ('ecmp-balance.link-load', 8), ('ecmp-balance.summary', 8)]" "ecmp params per rule"
+  "[('ecmp-balance.uplink-asymmetry', 0), ('ecmp-balance.oversubscription', 1), ('ecmp-balance.mixed-speed-group', 1), ('ecmp-balance.group-width', 2), ('ecmp-balance.port-imbalance', 3), ('ecmp-balance.link-load', 9), ('ecmp-balance.summary', 9)]" "ecmp params per rule"
 expect_eq "$(jget "$TMP/out" "=[(r['id'], [x['name'] for x in r['params']]) for p in d['plugins'] if p['name'] == 'adaptive-routing' for r in p['rules']]")" \
   "[('adaptive-routing.disabled', []), ('adaptive-routing.partial-group', []), ('adaptive-routing.coverage', ['threshold']), ('adaptive-routing.sl-restricted', ['required-sl-mask', 'sl-mask']), ('adaptive-routing.summary', [])]" "ar params per rule"
 EX="$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover"
@@ -85,7 +85,7 @@ expect_rc 2 "$FL" check --param deadlock.credit-loop.max-examples=5 "$EX"
 expect_rc 1 "$FL" check --param deadlock.max-examples=5 --param ecmp-balance.patterns=shift "$EX"
 expect_rc 0 "$FL" rules
 expect_eq "$(grep -c -- '--param ecmp-balance.uplink-asymmetry\.' "$TMP/out")" "0" "no parameter listed under uplink-asymmetry"
-expect_eq "$(grep -c -- '--param ecmp-balance.link-load\.' "$TMP/out")" "8" "link-load's eight"
+expect_eq "$(grep -c -- '--param ecmp-balance.link-load\.' "$TMP/out")" "9" "link-load's nine"
 # --rules filters the plugin headers too; a pattern matching nothing exits 2
 expect_rc 0 "$FL" rules --rules 'rail-alignment.*'
 expect_eq "$(grep -c '^[a-z]' "$TMP/out")" "1" "one plugin header"
