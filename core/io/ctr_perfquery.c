@@ -173,17 +173,14 @@ int fl_load_perfquery(fl_fabric *fab, const fl_input *in,
   pq_state *s = calloc(1, sizeof *s);
   if (!s)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
-  ctr_rd_init(&s->r, in, err);
-  s->b = fl_ctr_begin(fab, in->path);
-  int rc = s->b ? FL_OK
-                : fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  int rc = ctr_open(&s->r, &s->b, fab, in, err);
   int got;
-  while (rc == FL_OK && (got = ctr_next(&s->r)) != 0) {
+  const char *p, *e;
+  while (rc == FL_OK && (got = ctr_line(&s->r, &p, &e)) != 0) {
     if (got < 0) {
       rc = got;
       break;
     }
-    const char *p = skip_ws(s->r.ls, s->r.le), *e = rtrim(p, s->r.le);
     if (p == e)
       continue;
     if (*p == '#') {
@@ -218,10 +215,7 @@ int fl_load_perfquery(fl_fabric *fab, const fl_input *in,
     fl_b_note(fab, "counters", pv,
               "%llu values of fields fabriclint does not keep skipped (%s)",
               (unsigned long long)s->skipped_fields, s->skipped_names);
-  if (rc == FL_OK)
-    rc = fl_ctr_end(s->b, s->r.timed, s->r.time, 0, err);
-  else if (s->b)
-    fl_ctr_abort(s->b);
+  rc = ctr_close(s->b, rc, s->r.timed, s->r.time, 0, err);
   free(s);
   return rc;
 }

@@ -241,17 +241,14 @@ int fl_load_ibdiag_pm(fl_fabric *fab, const fl_input *in,
   pm_state *s = calloc(1, sizeof *s);
   if (!s)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
-  ctr_rd_init(&s->r, in, err);
-  s->b = fl_ctr_begin(fab, in->path);
-  int rc = s->b ? FL_OK
-                : fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  int rc = ctr_open(&s->r, &s->b, fab, in, err);
   int got, blocks = 0;
-  while (rc == FL_OK && (got = ctr_next(&s->r)) != 0) {
+  const char *p, *e;
+  while (rc == FL_OK && (got = ctr_line(&s->r, &p, &e)) != 0) {
     if (got < 0) {
       rc = got;
       break;
     }
-    const char *p = skip_ws(s->r.ls, s->r.le), *e = rtrim(p, s->r.le);
     if (p == e) /* a blank line ends a block */
       rc = pm_flush(s);
     else if (*p == '#')
@@ -277,10 +274,7 @@ int fl_load_ibdiag_pm(fl_fabric *fab, const fl_input *in,
               (unsigned long long)s->skipped, s->skipped_names);
   int timed = s->r.timed || s->have_created || s->have_running;
   double t = s->r.timed ? s->r.time : s->have_created ? s->created : s->running;
-  if (rc == FL_OK)
-    rc = fl_ctr_end(s->b, timed, t, 0, err);
-  else if (s->b)
-    fl_ctr_abort(s->b);
+  rc = ctr_close(s->b, rc, timed, t, 0, err);
   free(s);
   return rc;
 }

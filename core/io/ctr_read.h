@@ -62,6 +62,45 @@ static inline int ctr_next(ctr_rd *r) {
   return 1;
 }
 
+/**
+ * ctr_open() — start a counter loader: the cursor over @in and the model's
+ * batch for @fab (*@b, NULL on failure). FL_OK, or FL_ENOMEM with @err set.
+ */
+static inline int ctr_open(ctr_rd *r, fl_ctr_batch **b, fl_fabric *fab,
+                           const fl_input *in, fl_error *err) {
+  ctr_rd_init(r, in, err);
+  *b = fl_ctr_begin(fab, in->path);
+  return *b ? FL_OK
+            : fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+}
+
+/**
+ * ctr_line() — the next line with blanks trimmed at both ends, in [*@p,
+ * *@e) (empty for a blank line). Same returns as ctr_next().
+ */
+static inline int ctr_line(ctr_rd *r, const char **p, const char **e) {
+  int got = ctr_next(r);
+  if (got > 0) {
+    *p = skip_ws(r->ls, r->le);
+    *e = rtrim(*p, r->le);
+  }
+  return got;
+}
+
+/**
+ * ctr_close() — end a counter loader that got @rc so far: on FL_OK the
+ * batch @b is handed to the model (fl_ctr_end() with @timed, @time and
+ * @sparse), otherwise dropped. @b is freed either way. Returns the result.
+ */
+static inline int ctr_close(fl_ctr_batch *b, int rc, int timed, double time,
+                            int sparse, fl_error *err) {
+  if (rc == FL_OK)
+    return fl_ctr_end(b, timed, time, sparse, err);
+  if (b)
+    fl_ctr_abort(b);
+  return rc;
+}
+
 /** A parse error at column of @at in the current line (NULL: no column). */
 static inline int ctr_fail(ctr_rd *r, const char *at, const char *fmt, ...)
 #if defined(__GNUC__)
