@@ -22,37 +22,20 @@
 #include <gvc.h>
 #include <gvplugin.h>
 
+#include "fabriclint/json_buf.h"
 #include "fabriclint/types.h"
 #include "report/pic_graphviz.h"
 
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
 extern gvplugin_library_t gvplugin_core_LTX_library;
 
-/* A growable string for labels and escaping. */
-typedef struct sbuf {
-  char *s;
-  size_t n, cap;
-  int oom;
-} sbuf;
+/* Labels and escaped strings are built in the project's growable text
+ * buffer (fabriclint/json_buf.h: jb_raw() appends bytes, keeps the text
+ * NUL-terminated and sets `failed` when out of memory). */
+typedef jbuf sbuf;
 
 static void sb_putn(sbuf *b, const char *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->n + n + 1 > b->cap) {
-    size_t nc = b->cap ? b->cap : 256;
-    while (nc < b->n + n + 1)
-      nc *= 2;
-    char *ns = realloc(b->s, nc);
-    if (!ns) {
-      b->oom = 1;
-      return;
-    }
-    b->s = ns;
-    b->cap = nc;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = '\0';
+  jb_raw(b, s, n);
 }
 
 static void sb_put(sbuf *b, const char *s) {
@@ -62,7 +45,7 @@ static void sb_put(sbuf *b, const char *s) {
 /* @s as a Graphviz escString: backslashes doubled (so "\N" is not the node
  * name), newlines as "\n". */
 static const char *esc(sbuf *b, const char *s) {
-  b->n = 0;
+  b->len = 0;
   sb_put(b, "");
   for (; s && *s; s++) {
     if (*s == '\\')
@@ -192,7 +175,7 @@ static const char *style_name(uint32_t st) {
 /* "kind sev-x f1 f2": the SVG classes of an element. */
 static const char *classes(sbuf *b, const char *kind, uint32_t sev,
                            const char *cls) {
-  b->n = 0;
+  b->len = 0;
   sb_put(b, kind);
   if (sev_class(sev)) {
     sb_put(b, " ");
@@ -229,7 +212,7 @@ static void set_node(Agraph_t *g, const syms *y, Agnode_t *an,
     agxset(an, y->color, "transparent");
     return;
   }
-  b->n = 0;
+  b->len = 0;
   sb_put(b, "filled");
   if (n->style != PIC_STYLE_SOLID) {
     sb_put(b, ",");
@@ -279,7 +262,7 @@ static void set_edge(const syms *y, Agedge_t *ae, const pic_edge *e, sbuf *b) {
 
 /* The legend as an HTML-like table. */
 static void legend_html(const pic_scene *s, sbuf *b) {
-  b->n = 0;
+  b->len = 0;
   sb_put(b, "<TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"2\" "
             "COLOR=\"#bbbbbb\" BGCOLOR=\"white\"><TR><TD COLSPAN=\"2\" "
             "ALIGN=\"LEFT\"><B>legend</B></TD></TR>");
@@ -308,7 +291,7 @@ static void legend_html(const pic_scene *s, sbuf *b) {
  * wrapped. */
 static void notes_html(const pic_scene *s, sbuf *b) {
   char num[64];
-  b->n = 0;
+  b->len = 0;
   sb_put(b, "<TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"1\" "
             "COLOR=\"#bbbbbb\" BGCOLOR=\"white\"><TR><TD COLSPAN=\"3\" "
             "ALIGN=\"LEFT\"><B>findings (the message says the fix)</B></TD>"
@@ -337,7 +320,7 @@ static void notes_html(const pic_scene *s, sbuf *b) {
 }
 
 static void side_html(const pic_scene *s, sbuf *b) {
-  b->n = 0;
+  b->len = 0;
   sb_put(b, "<TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"1\" "
             "COLOR=\"#bbbbbb\" BGCOLOR=\"white\">");
   if (s->side_title) {
@@ -399,7 +382,7 @@ static int add_tables(Agraph_t *g, const pic_scene *s, const syms *y, sbuf *b,
     side_html(s, b);
     table_below(g, row, y, "side", b->s, below);
   }
-  return b->oom ? -1 : 0;
+  return b->failed ? -1 : 0;
 }
 
 /* The node the tables go under: the last one of the lowest row. */
@@ -547,7 +530,7 @@ static Agraph_t *build(const pic_scene *s, sbuf *b) {
   int rc = add_tables(g, s, &y, b, bottom_node(s, an));
   free(cl);
   free(an);
-  if (rc != 0 || b->oom) {
+  if (rc != 0 || b->failed) {
     agclose(g);
     return NULL;
   }

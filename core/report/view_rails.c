@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
+#include "fabriclint/json_buf.h"
 #include "report/pic_view.h"
 
 #define RAILS_MAX_CELLS   4096u
@@ -370,30 +371,12 @@ static int fix_of(const pic_ctx *c, const uint32_t *f, uint32_t n,
 /* ---- tables --------------------------------------------------------------
  */
 
-typedef struct tbuf {
-  char *s;
-  size_t n, cap;
-  int oom;
-} tbuf;
+/* Table labels are built in the project's growable text buffer
+ * (fabriclint/json_buf.h: jb_raw(); `failed` when out of memory). */
+typedef jbuf tbuf;
 
 static void tb_put(tbuf *b, const char *s) {
-  size_t n = strlen(s);
-  if (b->oom)
-    return;
-  if (b->n + n + 1 > b->cap) {
-    size_t nc = b->cap ? b->cap : 4096;
-    while (nc < b->n + n + 1)
-      nc *= 2;
-    char *ns = realloc(b->s, nc);
-    if (!ns) {
-      b->oom = 1;
-      return;
-    }
-    b->s = ns;
-    b->cap = nc;
-  }
-  memcpy(b->s + b->n, s, n + 1);
-  b->n += n;
+  jb_raw(b, s, strlen(s));
 }
 
 static void tb_text(tbuf *b, const char *s) {
@@ -650,9 +633,10 @@ static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
       uint32_t sev = 0;
       drawn_cells += su_table(&b, s, c, r, i, j, cols, ncols, &sev);
       char id[PIC_ID_MAX];
-      uint32_t n = b.oom ? PIC_NONE
-                         : pic_scene_node(s, pic_id(id, sizeof id, "su-", su),
-                                          PIC_SHAPE_TABLE, NULL);
+      uint32_t n = b.failed
+                       ? PIC_NONE
+                       : pic_scene_node(s, pic_id(id, sizeof id, "su-", su),
+                                        PIC_SHAPE_TABLE, NULL);
       if (n == PIC_NONE) {
         free(b.s);
         rc = -1;
