@@ -55,6 +55,7 @@
 
 #include "model/alias.h"
 #include "model/fabric_impl.h"
+#include "model/grow.h"
 
 enum { F_SDEV, F_SPORT, F_EDEV, F_EPORT, F_BW, F_TYPE, F_COUNT };
 /* Field names, as attributes (lab graph) or child elements (minigraph);
@@ -98,18 +99,6 @@ static void sonic_free(sonic *s) {
   free(s->by_name);
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size) {
-  if (n < *cap)
-    return 0;
-  size_t c = *cap ? *cap * 2 : 64;
-  void *p = realloc(*v, c * size);
-  if (!p)
-    return -1;
-  *v = p;
-  *cap = c;
-  return 0;
-}
-
 static int field_of(const char *name) {
   for (int k = 0; k < F_COUNT; k++)
     if (strcasecmp(name, LINK_FIELDS[k]) == 0)
@@ -128,7 +117,8 @@ static void keep_first(char **dst, char *v) {
 /* A link element: its attributes (lab graph), then its child elements
  * (minigraph) until its end. */
 static int read_link(sonic *s, int is_empty) {
-  if (grow((void **)&s->links, &s->cap_links, s->n_links, sizeof *s->links))
+  if (fl_grow((void **)&s->links, &s->cap_links, s->n_links + 1,
+              sizeof *s->links))
     return FL_ENOMEM;
   sonic_link *l = &s->links[s->n_links++];
   memset(l, 0, sizeof *l);
@@ -166,7 +156,7 @@ static int read_link(sonic *s, int is_empty) {
 /* A device element: Hostname/HwSku/Type attributes (lab graph) or child
  * elements with an i:type attribute (minigraph). */
 static int read_device(sonic *s, int is_empty) {
-  if (grow((void **)&s->devs, &s->cap_devs, s->n_devs, sizeof *s->devs))
+  if (fl_grow((void **)&s->devs, &s->cap_devs, s->n_devs + 1, sizeof *s->devs))
     return FL_ENOMEM;
   sonic_dev *v = &s->devs[s->n_devs++];
   memset(v, 0, sizeof *v);

@@ -47,6 +47,7 @@
 
 #include "model/alias.h"
 #include "model/fabric_impl.h"
+#include "model/grow.h"
 #include "model/hashmap.h"
 
 typedef struct tok {
@@ -84,18 +85,6 @@ typedef struct topo {
   conn *conns;
   size_t n_conns, cap_conns;
 } topo;
-
-static int grow(void **v, size_t *cap, size_t n, size_t elem) {
-  if (n < *cap)
-    return 0;
-  size_t nc = *cap ? *cap * 2 : 64;
-  void *nv = realloc(*v, nc * elem);
-  if (!nv)
-    return -1;
-  *v = nv;
-  *cap = nc;
-  return 0;
-}
 
 static int split(const char *s, const char *end, const char *line0, tok *t,
                  int max) {
@@ -222,7 +211,8 @@ static int sys_get(topo *t, const tok *type, const tok *name, uint32_t line,
   size_t cn = fl_alias_node(name->s, name->n, canon, sizeof canon);
   uint32_t i = fl_strmap_get(&t->sys_idx, canon, cn);
   if (i == FL_MAP_ABSENT) {
-    if (grow((void **)&t->sys, &t->cap_sys, t->n_sys, sizeof *t->sys) != 0)
+    if (fl_grow((void **)&t->sys, &t->cap_sys, t->n_sys + 1, sizeof *t->sys) !=
+        0)
       return FL_ENOMEM;
     i = (uint32_t)t->n_sys++;
     t->sys[i] = (sysrec){type->s,   name->s, type->n, name->n, line,
@@ -304,7 +294,8 @@ static int parse(topo *t) {
                                : rc;
       note_port(&t->sys[cur], &tk[0]);
       note_port(&t->sys[r], &tk[4]);
-      if (grow((void **)&t->conns, &t->cap_conns, t->n_conns, sizeof c) != 0)
+      if (fl_grow((void **)&t->conns, &t->cap_conns, t->n_conns + 1,
+                  sizeof c) != 0)
         return fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0, "out of memory");
       t->conns[t->n_conns++] = c;
     } else if (n == 2 ||

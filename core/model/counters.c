@@ -28,6 +28,7 @@
 #include "model/alias.h"
 #include "model/counters.h"
 #include "model/fabric_impl.h"
+#include "model/grow.h"
 
 #define NO_REC UINT32_MAX
 
@@ -265,26 +266,12 @@ uint32_t fl_ctr_batch_records(const fl_ctr_batch *b) {
   return (uint32_t)(b->fab->counters->n - b->first_rec);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap)
-    return 0;
-  size_t nc = *cap ? *cap : 256;
-  while (nc < need)
-    nc *= 2;
-  void *p = realloc(*arr, nc * elem);
-  if (!p)
-    return -1;
-  *arr = p;
-  *cap = nc;
-  return 0;
-}
-
 /* Append a record with @mask and its values from @vals (indexed by id). */
 static int add_rec(fl_counters *c, const ctr_rec *proto, uint64_t mask,
                    const uint64_t *vals) {
   uint32_t k = (uint32_t)__builtin_popcountll(mask);
-  if (grow((void **)&c->recs, &c->cap, c->n + 1, sizeof *c->recs) ||
-      grow((void **)&c->vals, &c->capv, c->nv + k, sizeof *c->vals))
+  if (fl_grow((void **)&c->recs, &c->cap, c->n + 1, sizeof *c->recs) ||
+      fl_grow((void **)&c->vals, &c->capv, c->nv + k, sizeof *c->vals))
     return FL_ENOMEM;
   ctr_rec *r = &c->recs[c->n++];
   *r = *proto;

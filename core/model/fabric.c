@@ -13,24 +13,16 @@
  * per-port link index (CSR) and the GUID and name indexes.
  */
 #include "model/fabric_impl.h"
+#include "model/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* Room for element @n of @arr (capacity @cap). */
 #define GROW(arr, n, cap)                                                      \
-  (((n) < (cap)) ? 0 : fl_grow_array((void **)&(arr), &(cap), sizeof *(arr)))
-
-static int fl_grow_array(void **arr, size_t *cap, size_t elem) {
-  size_t ncap = *cap ? *cap * 2 : 64;
-  void *p = realloc(*arr, ncap * elem);
-  if (!p)
-    return -1;
-  *arr = p;
-  *cap = ncap;
-  return 0;
-}
+  (((n) < (cap)) ? 0 : fl_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)))
 
 fl_fabric *fl_fabric_new(void) {
   fl_fabric *fab = calloc(1, sizeof *fab);
