@@ -6,7 +6,11 @@
  *   fabriclint rules [OPTIONS]            list plugins, rules, parameters
  *   fabriclint gen   KIND [PARAMS]        write a standard topology
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
+ *   fabriclint help  [COMMAND] [--man | --completion SHELL | --list WHAT]
  *
+ * The commands and their options are rows of one table (cli_table.c); the
+ * scanner (cli_args.c), --help, the man page and the completion scripts
+ * (cli_usage.c) are made from it.
  * This file holds main(), the command dispatch and `check`; the other
  * commands have a file each, and what they share is in cli_common.c.
  *
@@ -20,6 +24,8 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_table.h"
+#include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
 #include "report/report.h"
@@ -110,33 +116,38 @@ done:
 /* ---- main
  * -------------------------------------------------------------------------- */
 
+/* The function of each command of the table (cli_table.c). */
+static const struct {
+  uint32_t bit;
+  int (*run)(int argc, char **argv);
+} COMMANDS[] = {
+    {FL_CMD_CHECK, fl_cli_check}, {FL_CMD_INFO, fl_cli_info},
+    {FL_CMD_RULES, fl_cli_rules}, {FL_CMD_GEN, fl_cli_gen},
+    {FL_CMD_DIFF, fl_cli_diff},   {FL_CMD_HELP, fl_cli_help},
+};
+
 static int dispatch(int argc, char **argv) {
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "check") == 0)
-    return fl_cli_check(argc - 1, argv + 1);
-  if (strcmp(cmd, "info") == 0)
-    return fl_cli_info(argc - 1, argv + 1);
-  if (strcmp(cmd, "rules") == 0)
-    return fl_cli_rules(argc - 1, argv + 1);
-  if (strcmp(cmd, "gen") == 0)
-    return fl_cli_gen(argc - 1, argv + 1);
-  if (strcmp(cmd, "diff") == 0)
-    return fl_cli_diff(argc - 1, argv + 1);
-  if (strcmp(cmd, "--version") == 0) {
+  const char *name = argv[1];
+  const fl_cli_cmd *cmd = fl_cli_find_cmd(name);
+  for (size_t i = 0; cmd && i < sizeof COMMANDS / sizeof *COMMANDS; i++)
+    if (COMMANDS[i].bit == cmd->bit)
+      return COMMANDS[i].run(argc - 1, argv + 1);
+  if (strcmp(name, "--version") == 0) {
     printf("fabriclint %s\n", FL_VERSION);
     return 0;
   }
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
-      strcmp(cmd, "help") == 0) {
-    fputs(FL_CLI_USAGE, stdout);
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+    fl_cli_usage(stdout);
     return 0;
   }
-  return fl_cli_usage_error("unknown command '%s'", cmd);
+  return fl_cli_usage_error("unknown command '%s' (fabriclint help --list "
+                            "commands)",
+                            name);
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fputs(FL_CLI_USAGE, stderr);
+    fl_cli_usage(stderr);
     return FL_EXIT_USAGE;
   }
   int rc = dispatch(argc, argv);

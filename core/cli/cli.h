@@ -13,5 +13,8 @@ int fl_cli_rules(int argc, char **argv);
 int fl_cli_gen(int argc, char **argv);
 /** `fabriclint diff [OPTIONS] DESIGN AS_BUILT`, core/cli_diff.c. */
 int fl_cli_diff(int argc, char **argv);
+/** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
+ * core/cli/cli_help.c. */
+int fl_cli_help(int argc, char **argv);
 
 #endif
