@@ -21,9 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_progress.h"
 #include "cli/cli_table.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
@@ -40,6 +42,9 @@ int fl_cli_check(int argc, char **argv) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
   }
+  /* progress on a terminal, times with -v (cli_progress.h) */
+  o.progress =
+      fl_cli_progress_new(stderr, isatty(STDERR_FILENO) && !o.quiet, o.verbose);
   fl_host host;
   fl_host_init(&host);
   fl_fabric *fab = NULL;
@@ -51,6 +56,8 @@ int fl_cli_check(int argc, char **argv) {
   rc = fl_cli_check_outputs(&o, o.inputs, o.n_inputs);
   if (rc == 0)
     rc = fl_cli_load_plugins(&o, &host);
+  if (rc == 0)
+    fl_cli_progress_attach(o.progress, &host, o.verbose);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
   if (rc == 0 && fl_fabric_node_count(fab) == 0)
@@ -99,7 +106,10 @@ int fl_cli_check(int argc, char **argv) {
         runs[i].failed,     runs[i].message};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
+  fl_cli_progress_hide(o.progress); /* the report may go to this terminal */
+  fl_cli_progress_phase(o.progress, "report", NULL, 0, 0);
   rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  fl_cli_progress_summary(o.progress);
   if (run_rc != FL_OK)
     fl_cli_print_error(&err);
 done:
@@ -109,6 +119,7 @@ done:
   fl_findings_free(&fs);
   fl_fabric_free(fab);
   fl_host_free(&host);
+  fl_cli_progress_free(o.progress);
   fl_cli_opts_free(&o);
   return rc;
 }

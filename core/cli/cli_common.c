@@ -20,6 +20,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_common.h"
+#include "cli/cli_progress.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
@@ -423,6 +424,13 @@ typedef struct cli_input {
   uint32_t fmt;
 } cli_input;
 
+/* Print @err of loading: the status line is erased first (and drawn no
+ * more: the run ends). */
+static void load_error(const fl_cli_opts *o, const fl_error *err) {
+  fl_cli_progress_hide(o->progress);
+  fl_cli_print_error(err);
+}
+
 /* Read input @path (unless a folder) and detect its format; 0 or
  * FL_EXIT_USAGE (error printed). */
 static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
@@ -438,7 +446,7 @@ static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
         o->input_format ? o->input_format : fl_detect_input(&ci->in, &err);
   }
   if (ci->fmt == FL_FMT_AUTO) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     return FL_EXIT_USAGE;
   }
   return 0;
@@ -450,13 +458,13 @@ static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
   fl_error err;
   fl_error_clear(&err);
   if (o->verbose)
-    fprintf(stderr, "fabriclint: loading %s (%s)\n", path,
-            fl_format_name(ci->fmt));
+    fl_cli_progress_printf(o->progress, "fabriclint: loading %s (%s)", path,
+                           fl_format_name(ci->fmt));
   int rc = ci->dir
                ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
                : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load, &err);
   if (rc != FL_OK) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     return FL_EXIT_USAGE;
   }
   return 0;
@@ -487,12 +495,14 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   }
   fl_error err;
   int rc = 0;
+  fl_cli_progress_phase(o->progress, "reading", NULL, 0, 0);
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     rc = read_input(o, o->inputs[i], &v[i]);
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     have_topology |= fl_format_is_topology(v[i].fmt);
   if (rc == 0 && !have_topology) {
+    fl_cli_progress_hide(o->progress);
     fprintf(stderr,
             "fabriclint: no topology among the inputs: routing and attribute "
             "files (%s, ...) describe a fabric given by an ibnetdiscover "
@@ -500,9 +510,12 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
             fl_format_name(v[0].fmt));
     rc = FL_EXIT_USAGE;
   }
+  size_t k = 0; /* inputs loaded so far, for the progress display */
   for (int pass = 0; pass < 2 && rc == 0; pass++)
     for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
       if (fl_format_is_topology(v[i].fmt) == (pass == 0)) {
+        fl_cli_progress_phase(o->progress, "loading", o->inputs[i], k++,
+                              o->n_inputs);
         rc = load_input(o, fab, o->inputs[i], &v[i]);
         fl_input_free(&v[i].in); /* loaded: the fabric keeps what it needs */
       }
@@ -510,10 +523,13 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
     formats[i] = v[i].fmt;
   free_inputs(v, o->n_inputs);
   fl_error_clear(&err);
+  if (rc == 0)
+    fl_cli_progress_phase(o->progress, "finalising", "the model", 0, 0);
   if (rc == 0 && fl_fabric_finalize(fab, &err) != FL_OK) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     rc = FL_EXIT_USAGE;
   }
+  fl_cli_progress_end(o->progress);
   if (rc == 0)
     rc = fl_cli_check_outputs_read(o, fab);
   if (rc != 0) {

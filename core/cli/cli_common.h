@@ -46,6 +46,7 @@ typedef struct fl_cli_opts {
   const char *write_baseline; /* --write-baseline */
   int exit_zero;              /* --exit-zero */
   uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
+  struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
 } fl_cli_opts;
 
 /** Print @err to stderr as "fabriclint: FILE:LINE:COL: message". */
@@ -84,8 +85,9 @@ int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error
- * printed). @formats: NULL, or n_inputs entries that receive the format
- * each input was loaded as. Refuses (FL_EXIT_USAGE) when --output or
+ * printed). With @o->progress, each input and the finalising are phases.
+ * @formats: NULL, or n_inputs entries that receive the format each input was
+ * loaded as. Refuses (FL_EXIT_USAGE) when --output or
  * --write-baseline names a file the run read (fl_cli_check_outputs_read). */
 int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out,
                        uint32_t *formats);

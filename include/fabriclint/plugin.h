@@ -39,7 +39,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 1u
+#define FL_ABI_MINOR 2u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -349,6 +349,17 @@ typedef struct fl_host_api {
   int (*pfc_analyze)(const fl_fabric *f, const fl_pfc_options *opts,
                      fl_pfc_report **out);
   void (*pfc_free)(fl_pfc_report *report);
+
+  /* -- ABI 1.2: check with FL_API_HAS(api, progress), or call fl_progress()
+   * -- */
+  /** The rule has done @done of @total units of work (@total 0: unknown),
+   * units named by @what ("destinations", "switches"; borrowed, may be
+   * NULL). The host turns it into the percentage of its progress display
+   * (on a terminal only); it prints nothing itself and costs a function
+   * call, but a rule should still report at most a few thousand times per
+   * run (e.g. every 64th destination). Never fails; never required. */
+  void (*progress)(fl_ctx *ctx, const char *what, uint64_t done,
+                   uint64_t total);
 } fl_host_api;
 
 /**
@@ -445,6 +456,18 @@ static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
                           const char *evidence_json) {
   return fl_emit_cause(api, ctx, severity, message, nodes, n_nodes, ports,
                        n_ports, links, n_links, evidence_json, NULL, NULL);
+}
+
+/**
+ * fl_progress() — report that the rule has done @done of @total units of
+ * @what through api->progress (ABI 1.2); does nothing on an older host.
+ * See fl_host_api.progress.
+ */
+static inline void fl_progress(const fl_host_api *api, fl_ctx *ctx,
+                               const char *what, uint64_t done,
+                               uint64_t total) {
+  if (FL_API_HAS(api, progress) && api->progress)
+    (api->progress)(ctx, what, done, total);
 }
 
 /** Type of the entry point. */

@@ -1,0 +1,124 @@
+# Progress on standard error when it is a terminal, nothing otherwise, and
+# -v timing (core/cli/cli_progress.c, host events, fl_host_api.progress):
+# `check` runs under a pseudo-terminal (pty_run.py), first with the test
+# plugin tp-progress (known steps, so exact percentages), then on a
+# generated 65,536-host fat tree (issue #14).
+. "$(dirname "$0")/lib.bash"
+PTY="$(dirname "$0")/pty_run.py"
+TP="$FL_BUILD/tests/plugins/progress_steps.so"
+SMALL="$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover"
+# segs RAW — the pieces of what was drawn on the terminal: split at \r and
+# \n, blank pieces (erasures) left out
+segs() {
+  python3 -c 'import re, sys
+for s in re.split(r"[\r\n]+", open(sys.argv[1], "rb").read().decode()):
+    if s.strip():
+        print(s)' "$1"
+}
+# run_pty COLS CMD... — CMD with stderr on a terminal: stdout in $TMP/out,
+# terminal bytes in $TMP/tty, pieces in $TMP/segs, peak RSS in $TMP/rss
+run_pty() {
+  local cols=$1; shift
+  PTY_RUN_MAXRSS="$TMP/rss" python3 "$PTY" "$cols" "$TMP/out" "$TMP/tty" "$@"
+  local rc=$?
+  segs "$TMP/tty" > "$TMP/segs"
+  return $rc
+}
+TPARGS=(--no-builtin-plugins --plugin "$TP")
+
+# ---- the test plugin: every step's percentage, a log line on its own line
+run_pty 100 "$FL" check "${TPARGS[@]}" --param tp-progress.steps.ms=150 "$SMALL"
+expect_eq "$?" 0 "exit code under a terminal"
+P='^fabriclint: \[ *[0-9]+\.[0-9] s\] '
+expect_grep "$TMP/segs" "${P}reading\$"
+expect_grep "$TMP/segs" "${P}loading 1/1 .*/fabrics/rail-su-asbuilt\.ibnetdiscover\$"
+expect_grep "$TMP/segs" "${P}finalising the model\$"
+expect_grep "$TMP/segs" "${P}rule 1/1 tp-progress\.steps\$"
+for s in " 25% \(1/4 steps\)" " 50% \(2/4 steps\)" " 75% \(3/4 steps\)" "100% \(4/4 steps\)"; do
+  expect_grep "$TMP/segs" "${P}rule 1/1 tp-progress\.steps $s\$"
+done
+# the plugin's warning is a line of its own (the status line erased first),
+# its note only with -v; nothing of the report goes to the terminal
+expect_eq "$(grep -c '^fabriclint: tp-progress\.steps: warning: halfway$' "$TMP/segs")" 1 "warning line"
+expect_eq "$(grep -c 'a note for -v' "$TMP/segs")" 0 "note without -v"
+expect_eq "$(grep -c 'findings per rule' "$TMP/segs")" 0 "report not on the terminal"
+# the status line is erased at the end: the last bytes are \r, spaces, \r
+expect_eq "$(python3 -c 'import sys, re; d = open(sys.argv[1], "rb").read(); print(bool(re.search(rb"\r +\r$", d)))' "$TMP/tty")" True "status line erased at the end"
+cp "$TMP/out" "$TMP/out.tty"
+# the same run without a terminal: the same report; stderr holds the
+# warning line only (the library prints nothing; the CLI prints the log)
+expect_rc 0 "$FL" check "${TPARGS[@]}" --param tp-progress.steps.ms=150 "$SMALL"
+expect_eq "$(cmp -s "$TMP/out" "$TMP/out.tty" && echo same)" same "report with and without a terminal"
+expect_eq "$(cat "$TMP/err")" "fabriclint: tp-progress.steps: warning: halfway" "stderr without a terminal"
+# -q on a terminal: no status line either
+run_pty 100 "$FL" check -q "${TPARGS[@]}" "$SMALL"
+expect_eq "$(grep -c 'rule 1/1' "$TMP/segs")" 0 "-q draws nothing"
+# a narrow terminal: the status line is cut to its width less one column
+run_pty 40 "$FL" check "${TPARGS[@]}" --param tp-progress.steps.ms=150 "$SMALL"
+expect_eq "$(awk '/^fabriclint: \[/ && length($0) > 39' "$TMP/segs" | wc -l)" 0 "no status piece wider than 39 columns"
+expect_grep "$TMP/segs" '^fabriclint: \[ *[0-9]+\.[0-9] s\] rule 1/1 tp-prog$'
+
+# ---- -v without a terminal: times per phase, rule and plugin; no status
+expect_rc 0 "$FL" check -v "${TPARGS[@]}" --param tp-progress.steps.ms=150 "$SMALL"
+expect_eq "$(tr -cd '\r' < "$TMP/err" | wc -c)" 0 "no status line without a terminal"
+expect_grep "$TMP/err" '^fabriclint: tp-progress\.steps: note: a note for -v$'
+expect_grep "$TMP/err" '^fabriclint: wall time per phase, and peak memory after it \(ru_maxrss\):$'
+expect_grep "$TMP/err" '^fabriclint:   loading .*rail-su-asbuilt\.ibnetdiscover +[0-9]+\.[0-9]{3} s +[0-9]+\.[0-9] MiB$'
+expect_grep "$TMP/err" '^fabriclint:   plugin tp-progress +[0-9]+\.[0-9]{3} s$'
+expect_grep "$TMP/err" '^fabriclint:     tp-progress\.steps +[0-9]+\.[0-9]{3} s +[0-9]+\.[0-9] MiB$'
+# 4 steps of 150 ms: the rule took at least 0.6 s, and the plugin's time is
+# its one rule's
+rule_s=$(awk '$2 == "tp-progress.steps" {print $3}' "$TMP/err")
+plug_s=$(awk '$2 == "plugin" && $3 == "tp-progress" {print $4}' "$TMP/err")
+expect_eq "$(python3 -c "print(0.6 <= $rule_s < 5)")" True "rule time $rule_s s"
+expect_eq "$plug_s" "$rule_s" "plugin time = its rule's"
+expect_grep "$TMP/err" '^fabriclint: peak memory [0-9]+\.[0-9] MiB \(ru_maxrss [0-9]+ KiB\)$'
+
+# ---- a 65,536-host plan under a terminal (issue #14) -----------------------------
+"$FL" gen fat-tree --radix 64 --tiers 3 -o "$TMP/ft.xml" || fail "gen"
+run_pty 120 "$FL" check -v "$TMP/ft.xml"
+expect_eq "$?" 0 "65,536 hosts: exit code"
+expect_grep "$TMP/segs" "${P}loading 1/1 .*/ft\.xml\$"
+expect_grep "$TMP/segs" "${P}finalising the model\$"
+# every default rule appears in the status line, numbered i/N, so every
+# plugin's name does
+n=$(grep -oE "${P#^}rule [0-9]+/[0-9]+ " "$TMP/segs" | sed -E 's/.* [0-9]+\/([0-9]+) $/\1/' | sort -u)
+expect_eq "$(echo "$n" | wc -l)" 1 "one rule count N in 'rule i/N'"
+expect_eq "$(grep -oE "${P#^}rule [0-9]+/$n [a-z-]+\.[a-z-]+" "$TMP/segs" | awk '{print $NF}' | sort -u | wc -l)" "$n" "N distinct rules shown"
+"$FL" rules --format json > "$TMP/rules.json"
+for plugin in $(jget "$TMP/rules.json" "=' '.join(p['name'] for p in d['plugins'])"); do
+  expect_grep "$TMP/segs" "${P}rule [0-9]+/$n $plugin\\.[a-z-]+"
+done
+# the credit-loop walk reports its root switches: 2,048 leaves of radix 64
+expect_grep "$TMP/segs" "${P}rule [0-9]+/$n deadlock\\.credit-loop +[0-9]+% \\([0-9,]+/2,048 root switches\\)\$"
+expect_grep "$TMP/segs" "${P}rule [0-9]+/$n deadlock\\.credit-loop 100% \\(2,048/2,048 root switches\\)\$"
+# -v: per-plugin and per-rule times; each plugin's is the sum of its rules'
+python3 - "$TMP/segs" "$n" <<'EOF' > "$TMP/sums" || fail "timing summary"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+plugins, rules, cur = {}, {}, None
+for l in lines:
+    m = re.match(r"^fabriclint:   plugin (\S+) +(\d+\.\d{3}) s$", l)
+    if m:
+        cur = m.group(1); plugins[cur] = float(m.group(2)); rules[cur] = []
+        continue
+    m = re.match(r"^fabriclint:     (\S+) +(\d+\.\d{3}) s +\d+\.\d MiB$", l)
+    if m:
+        assert cur and m.group(1).startswith(cur + "."), l
+        rules[cur].append(float(m.group(2)))
+assert sum(len(v) for v in rules.values()) == int(sys.argv[2]), rules
+for p, t in plugins.items():
+    assert abs(sum(rules[p]) - t) <= 0.001 * (len(rules[p]) + 1), (p, t, rules[p])
+print(" ".join(sorted(plugins)))
+EOF
+expect_eq "$(cat "$TMP/sums")" "$(jget "$TMP/rules.json" "=' '.join(sorted(p['name'] for p in d['plugins']))")" "a time line for every plugin"
+# the peak memory printed is the process's (ru_maxrss of wait4 in the
+# parent), within 10 %: it is read just before the end
+rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)$/\1/p' "$TMP/segs")
+expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
+cp "$TMP/out" "$TMP/out.tty"
+# without a terminal: the same report, and nothing at all on stderr
+expect_rc 0 "$FL" check "$TMP/ft.xml"
+expect_eq "$(cmp -s "$TMP/out" "$TMP/out.tty" && echo same)" same "65,536 hosts: report with and without a terminal"
+expect_eq "$(wc -c < "$TMP/err")" 0 "65,536 hosts: stderr without a terminal"
+finish
