@@ -9,10 +9,11 @@ cd "$(dirname "$0")"
 BUILD=${1:-build}
 
 # Build and test dependencies (Debian package names). The simulator and
-# InfiniBand diagnostics let tests produce real ibnetdiscover dumps.
+# InfiniBand diagnostics let tests produce real ibnetdiscover dumps; man-db
+# and zsh let the tests render the man page and drive zsh completion.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
 libjansson-dev libyaml-dev libcmocka-dev python3 python3-jsonschema ibsim-utils
-infiniband-diags opensm lldpd iproute2"
+infiniband-diags opensm lldpd iproute2 man-db zsh"
 
 missing=""
 for p in $PKGS; do

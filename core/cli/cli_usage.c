@@ -330,8 +330,8 @@ int fl_cli_man(FILE *out) {
         out);
   roff(out, "the built-in rule plugins, beside the executable or under the "
             "install prefix; design XML schema under "
-            "share/fabriclint/schema.\n");
-  fputs(".SH \"SEE ALSO\"\n.BR ibnetdiscover (8),\n.BR opensm (8),\n"
+            "share/fabriclint/schema.");
+  fputs("\n.SH \"SEE ALSO\"\n.BR ibnetdiscover (8),\n.BR opensm (8),\n"
         ".BR ibsim (1),\n.BR lldpcli (8)\n",
         out);
   return ferror(out) ? -1 : 0;

@@ -92,6 +92,8 @@ done
 # the credit-loop walk reports its root switches: 2,048 leaves of radix 64
 expect_grep "$TMP/segs" "${P}rule [0-9]+/$n deadlock\\.credit-loop +[0-9]+% \\([0-9,]+/2,048 root switches\\)\$"
 expect_grep "$TMP/segs" "${P}rule [0-9]+/$n deadlock\\.credit-loop 100% \\(2,048/2,048 root switches\\)\$"
+# every walk (the engine judged, then minhop for comparison) counts 2,048
+expect_eq "$(grep 'root switches)' "$TMP/segs" | grep -vc '/2,048 root switches)$')" 0 "root switch totals"
 # -v: per-plugin and per-rule times; each plugin's is the sum of its rules'
 python3 - "$TMP/segs" "$n" <<'EOF' > "$TMP/sums" || fail "timing summary"
 import re, sys
