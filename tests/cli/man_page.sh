@@ -8,6 +8,12 @@ command -v man >/dev/null || { echo "SKIP: man (man-db) is not installed (setup.
 PAGE="$FL_BUILD/share/man/man1/fabriclint.1"
 [ -r "$PAGE" ] || { fail "not built: $PAGE"; finish; exit 1; }
 expect_eq "$(cmp -s "$PAGE" <("$FL" help --man) && echo same)" same "built page = help --man"
+# option names are written with \- (minus), not - (hyphen): groff 1.23
+# renders a hyphen as U+2010 in UTF-8, which breaks copying and searching
+# for "--fail-on" (man-pages(7)); Debian 12's groff hides the difference, so
+# the source is checked: no bare '-' in any .TP tag line
+expect_eq "$(awk 'p == ".TP" {print} {p = $0}' "$PAGE" | grep -cE '(^|[^\\])-')" 0 "bare hyphens in .TP tags"
+expect_grep "$PAGE" '^\\fB\\-\\-fail\\-on\\fR \\fISEVERITY\\fR$'
 # man -l renders it (formatting through groff, as a user's man would)
 if MANWIDTH=80 MAN_KEEP_FORMATTING= man -l "$PAGE" > "$TMP/page.txt" 2> "$TMP/man.err"; then pass; else fail "man -l exit $?"; fi
 expect_eq "$(cat "$TMP/man.err")" "" "man -l stderr"
