@@ -73,10 +73,13 @@ expect_eq "$(comp gen fat-tree --tiers '')" "$(lines 2 3)" "gen --tiers"
 expect_eq "$(comp gen fat-tree --speed N)" "NDR" "gen --speed N"
 expect_eq "$(comp help '')" "$(lines check diff gen help info rules)" "help COMMAND"
 expect_eq "$(comp help --completion '')" "$(lines bash zsh)" "help --completion"
+# after --, every word is an input: a file name even if it starts with -
+expect_eq "$(comp check -- --fail)" "" "check -- --fail: no option"
 # file names for inputs and file options
 cd "$FL_SRC" || exit 1
 expect_eq "$(comp check fabrics/rail-su-a)" "fabrics/rail-su-asbuilt.ibnetdiscover" "input file"
 expect_eq "$(comp check --policy fabrics/rail-su-a)" "fabrics/rail-su-asbuilt.ibnetdiscover" "--policy file"
 expect_eq "$(comp check --plugin-path fabrics/sh)" "fabrics/shape" "--plugin-path folder"
 expect_eq "$(comp check --format json fabrics/rail-su-a)" "fabrics/rail-su-asbuilt.ibnetdiscover" "input after an option's value"
+expect_eq "$(comp check -- fabrics/rail-su-a)" "fabrics/rail-su-asbuilt.ibnetdiscover" "input after --"
 finish
