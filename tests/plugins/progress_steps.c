@@ -2,8 +2,10 @@
  * `steps` steps (default 4), sleeping `ms` milliseconds each (default 0),
  * and reports each through fl_progress() in units "steps"; after the first
  * half it logs the warning "halfway" and the note "a note for -v" through
- * api->log. It reports one finding, "did N steps". The progress display
- * tests (tests/cli/progress_live.sh) read the percentages it causes. */
+ * api->log. It reports one finding, "did N steps". Rule tp-progress.again
+ * (opt-in) does the same with its own parameters, so the plugin can have two
+ * rules to time. The progress display tests (tests/cli/progress_live.sh)
+ * read the percentages it causes. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,11 +48,21 @@ static const fl_rule_def RULE = {sizeof(fl_rule_def),
                                  PARAMS,
                                  2,
                                  tp_check};
-static const fl_rule_def *const RULES[] = {&RULE};
+static const fl_rule_def AGAIN = {sizeof(fl_rule_def),
+                                  FL_SEV_WARNING,
+                                  "tp-progress.again",
+                                  "reports its progress too",
+                                  "help",
+                                  0,
+                                  0,
+                                  PARAMS,
+                                  2,
+                                  tp_check};
+static const fl_rule_def *const RULES[] = {&RULE, &AGAIN};
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,
                                     FL_ABI_MINOR,
-                                    1,
+                                    2,
                                     "tp-progress",
                                     "0.0.1",
                                     "test",
