@@ -259,6 +259,8 @@ void fl_cli_progress_host_event(void *ctx, const fl_host_event *ev) {
     pthread_mutex_unlock(&p->mu);
     return;
   case FL_HOST_EV_RULE_PROGRESS: {
+    if (!p->live) /* nothing to draw: no lock, no clock */
+      return;
     pthread_mutex_lock(&p->mu);
     p->done = ev->done;
     p->total = ev->total;

@@ -19,7 +19,8 @@ static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   api->param_int(ctx, "ms", &ms);
   for (int64_t i = 1; i <= steps; i++) {
     struct timespec t = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
+    if (ms > 0)
+      nanosleep(&t, NULL);
     fl_progress(api, ctx, "steps", (uint64_t)i, (uint64_t)steps);
     if (i == steps / 2) {
       api->log(ctx, FL_SEV_WARNING, "halfway");
