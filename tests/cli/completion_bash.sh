@@ -46,7 +46,7 @@ expect_eq "$(comp check --param rail-alignment.swapped.)" \
   "--param rail-alignment.swapped."
 # the plugins of the command line: --plugin-path and --no-builtin-plugins
 mkdir "$TMP/pp" && cp "$FL_BUILD/tests/plugins/progress_steps.so" "$TMP/pp/"
-expect_eq "$(comp check --no-builtin-plugins --plugin-path "$TMP/pp" --rules tp-)" "$(lines tp-progress tp-progress.steps)" "plugins of the line"
+expect_eq "$(comp check --no-builtin-plugins --plugin-path "$TMP/pp" --rules tp-)" "$(lines tp-progress tp-progress.again tp-progress.steps)" "plugins of the line"
 expect_eq "$(comp check --no-builtin-plugins --plugin-path "$TMP/pp" --rules rail)" "" "no built-in rule without them"
 
 # command options, also after inputs; values of fixed lists
