@@ -204,11 +204,6 @@ int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
     return rc;
   o->inputs = o->args.operands;
   o->n_inputs = o->args.n_operands;
-  if (o->n_inputs && o->cmd->operands == FL_CPL_NONE) /* rules */
-    return fl_cli_usage_error(
-        o->cmd->bit == FL_CMD_RULES ? "rules takes no INPUT ('%s' given)"
-                                    : "unexpected argument '%s'",
-        o->inputs[0]);
   rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
   return rc ? rc : check_applicable(o);
 }

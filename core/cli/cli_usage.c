@@ -507,7 +507,8 @@ static const char BASH_MAIN[] =
     "    fi\n"
     "  done\n"
     "  COMPREPLY=()\n"
-    "  if [[ -z $ddash && $prev == -?* ]] && _fabriclint_value \"$cmd\" \"$prev\" "
+    "  if [[ -z $ddash && $prev == -?* ]] && _fabriclint_value \"$cmd\" "
+    "\"$prev\" "
     "\"$cur\"; then\n"
     "    return 0\n"
     "  fi\n"
@@ -516,17 +517,32 @@ static const char BASH_MAIN[] =
     "\"$cur\"\n"
     "    return 0\n"
     "  fi\n"
-    "  case $cmd in\n"
-    "    gen) ((n == 0)) && _fabriclint_words \"$_fabriclint_kinds\" "
-    "\"$cur\" ;;\n"
-    "    help) ((n == 0)) && _fabriclint_words \"$_fabriclint_commands\" "
-    "\"$cur\" ;;\n"
-    "    rules) COMPREPLY=() ;;\n"
-    "    *) _fabriclint_files \"$cur\" ;;\n"
-    "  esac\n"
-    "  return 0\n"
-    "}\n"
-    "complete -F _fabriclint fabriclint\n";
+    "  case $cmd in\n";
+
+/* The case arm completing the operands of @c (bash). */
+static void bash_operands(FILE *out, const fl_cli_cmd *c) {
+  fprintf(out, "    %s) ", c->name);
+  switch (c->operands) {
+  case FL_CPL_KIND:
+    fputs("((n == 0)) && _fabriclint_words \"$_fabriclint_kinds\" \"$cur\"",
+          out);
+    break;
+  case FL_CPL_COMMAND:
+    fputs("((n == 0)) && _fabriclint_words \"$_fabriclint_commands\" "
+          "\"$cur\"",
+          out);
+    break;
+  case FL_CPL_RULES:
+    fputs("_fabriclint_list rules \"$cur\"", out);
+    break;
+  case FL_CPL_NONE:
+    fputs("COMPREPLY=()", out);
+    break;
+  default:
+    fputs("_fabriclint_files \"$cur\"", out);
+  }
+  fputs(" ;;\n", out);
+}
 
 int fl_cli_completion_bash(FILE *out) {
   char buf[1024];
@@ -544,6 +560,11 @@ int fl_cli_completion_bash(FILE *out) {
   bash_value_fn(out);
   bash_options_fn(out);
   fputs(BASH_MAIN, out);
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; c->name; c++)
+    bash_operands(out, c);
+  fputs("    *) _fabriclint_files \"$cur\" ;;\n  esac\n  return 0\n}\n"
+        "complete -F _fabriclint fabriclint\n",
+        out);
   return ferror(out) ? -1 : 0;
 }
 
@@ -660,6 +681,33 @@ static const char ZSH_HELPERS[] =
     "  compadd -S '' -a ps\n"
     "}\n";
 
+/* The case arm of command @c in _fabriclint (zsh): its options and how its
+ * operands complete; gen's options depend on the kind given. */
+static void zsh_operands(FILE *out, const fl_cli_cmd *c, const char *cmds,
+                         const char *kinds) {
+  if (c->operands != FL_CPL_KIND) {
+    fprintf(out, "        %s) _arguments -s -S $opts_%s", c->name, c->name);
+    if (c->operands == FL_CPL_COMMAND)
+      fprintf(out, " '1:command:(%s)'", cmds);
+    else if (c->operands == FL_CPL_RULES)
+      fputs(" '*:rule:_fabriclint_rules'", out);
+    else if (c->operands != FL_CPL_NONE)
+      fputs(" '*:input:_files'", out);
+    fputs(" && ret=0 ;;\n", out);
+    return;
+  }
+  fprintf(out,
+          "        %s)\n"
+          "          for w in $words[2,CURRENT-1]; do\n"
+          "            [[ $w == -* ]] && continue\n"
+          "            (( ${kinds[(I)$w]} )) && kind=${w//-/_} && break\n"
+          "          done\n"
+          "          [[ -n $kind ]] && kind_opts=(${(P)${:-opts_gen_$kind}})\n"
+          "          _arguments -s -S $opts_gen $kind_opts '1:kind:(%s)' && "
+          "ret=0 ;;\n",
+          c->name, kinds);
+}
+
 /* The body of _fabriclint after its option arrays. */
 static void zsh_main(FILE *out, const char *cmds, const char *kinds) {
   fputs("  _arguments -C '(- *)--help[this help]' '(- *)--version[print the "
@@ -670,28 +718,16 @@ static void zsh_main(FILE *out, const char *cmds, const char *kinds) {
         "&& ret=0 ;;\n"
         "    argument)\n"
         "      curcontext=${curcontext%:*:*}:fabriclint-$words[1]:\n"
-        "      case $words[1] in\n"
-        "        check|info|diff) _arguments -s -S "
-        "${(P)${:-opts_$words[1]}} '*:input:_files' && ret=0 ;;\n"
-        "        rules) _arguments -s -S $opts_rules && ret=0 ;;\n",
+        "      case $words[1] in\n",
         out);
-  fprintf(out,
-          "        help) _arguments -s -S $opts_help '1:command:(%s)' && "
-          "ret=0 ;;\n"
-          "        gen)\n"
-          "          for w in $words[2,CURRENT-1]; do\n"
-          "            [[ $w == -* ]] && continue\n"
-          "            (( ${kinds[(I)$w]} )) && kind=${w//-/_} && break\n"
-          "          done\n"
-          "          [[ -n $kind ]] && kind_opts=(${(P)${:-opts_gen_$kind}})\n"
-          "          _arguments -s -S $opts_gen $kind_opts '1:kind:(%s)' && "
-          "ret=0 ;;\n"
-          "      esac ;;\n"
-          "  esac\n"
-          "  return ret\n"
-          "}\n"
-          "_fabriclint \"$@\"\n",
-          cmds, kinds);
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; c->name; c++)
+    zsh_operands(out, c, cmds, kinds);
+  fputs("      esac ;;\n"
+        "  esac\n"
+        "  return ret\n"
+        "}\n"
+        "_fabriclint \"$@\"\n",
+        out);
 }
 
 int fl_cli_completion_zsh(FILE *out) {

@@ -71,9 +71,6 @@ expect_rc 0 "$FL" rules --rules 'rail-alignment.*' --format json
 expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: option order"
 expect_rc 0 "$FL" rules --rules 'rail-alignment.*' --format json --
 expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: a trailing --"
-# rules reads no input: an operand, even after --, is refused
-expect_rc 2 "$FL" rules -- -x
-expect_grep "$TMP/err" "^fabriclint: rules takes no INPUT \('-x' given\)$"
 expect_rc 2 "$FL" rules --input-format lfts
 expect_grep "$TMP/err" '^fabriclint: --input-format does not apply to rules \(it is an option of check, info and diff\)$'
 
