@@ -11,7 +11,7 @@ segs() {
   python3 -c 'import re, sys
 for s in re.split(r"[\r\n]+", open(sys.argv[1], "rb").read().decode()):
     if s.strip():
-        print(s)' "$1"
+        print(s.rstrip())' "$1"
 }
 run_pty() {
   local cols=$1; shift

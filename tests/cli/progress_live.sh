@@ -11,12 +11,12 @@ TP="$FL_BUILD/tests/plugins/progress_steps.so"
 SMALL="$TMP/asbuilt.ibnd"
 cp "$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover" "$SMALL"
 # segs RAW — the pieces of what was drawn on the terminal: split at \r and
-# \n, blank pieces (erasures) left out
+# \n, trailing blanks (padding over a longer line) and blank pieces left out
 segs() {
   python3 -c 'import re, sys
 for s in re.split(r"[\r\n]+", open(sys.argv[1], "rb").read().decode()):
     if s.strip():
-        print(s)' "$1"
+        print(s.rstrip())' "$1"
 }
 # run_pty COLS CMD... — CMD with stderr on a terminal: stdout in $TMP/out,
 # terminal bytes in $TMP/tty, pieces in $TMP/segs, peak RSS in $TMP/rss
