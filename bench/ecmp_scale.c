@@ -105,7 +105,9 @@ int main(int argc, char **argv) {
     load(&h, "ecmp-balance");
     char spec[128];
     snprintf(spec, sizeof spec, "ecmp-balance.link-load.count=%s", count);
+    /* all `count` patterns (ci=0), as the figures in docs/performance.md */
     if (fl_host_set_param(&h, spec, &err) != FL_OK ||
+        fl_host_set_param(&h, "ecmp-balance.link-load.ci=0", &err) != FL_OK ||
         fl_host_set_param(&h, "ecmp-balance.link-load.patterns=bisect", &err) !=
             FL_OK ||
         fl_host_set_param(&h,

@@ -4,9 +4,11 @@
  *   fabriclint check [OPTIONS] INPUT...   run rules
  *   fabriclint info  [OPTIONS] INPUT...   summarise what was loaded
  *   fabriclint rules [OPTIONS]            list plugins, rules, parameters
+ *   fabriclint explain [OPTIONS] RULE...  one rule's help, parameters, example
  *   fabriclint gen   KIND [PARAMS]        write a standard topology
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
  *   fabriclint help  [COMMAND] [--man | --completion SHELL | --list WHAT]
+ *   fabriclint perf  --workload JOB.yaml INPUT...   collective model
  *
  * The commands and their options are rows of one table (cli_table.c); the
  * scanner (cli_args.c), --help, the man page and the completion scripts
@@ -35,6 +37,52 @@
 /* ---- check
  * ---------------------------------------------------------------------- */
 
+#define LINK_LOAD_RULE "ecmp-balance.link-load"
+
+/* 1 when @pic draws the load view. */
+static int draws_load(const fl_report_picture *pic) {
+  for (size_t i = 0; pic && i < pic->n_views; i++)
+    if (pic->views[i] == FL_VIEW_LOAD)
+      return 1;
+  return 0;
+}
+
+/* The load view draws the loads the ecmp-balance plugin computes: ask it
+ * for every cable's load (link-loads=true), when it is loaded and has that
+ * parameter. */
+static int ask_link_loads(fl_host *host) {
+  if (!fl_host_find_param(host, LINK_LOAD_RULE, "link-loads"))
+    return 0;
+  return fl_host_add_param(host, LINK_LOAD_RULE, "link-loads", "true") == FL_OK
+             ? 0
+             : FL_EXIT_USAGE;
+}
+
+/* With the load view, run ecmp-balance.link-load after the selected rules
+ * when they did not include it (it is opt-in), adding its findings and its
+ * run to @fs and *@runs. */
+static int run_link_load(fl_host *host, const fl_fabric *fab,
+                         const char *patterns, fl_findings *fs,
+                         fl_rule_run **runs, size_t *n_run, fl_error *err) {
+  const fl_rule_def *r = fl_host_find_rule(host, LINK_LOAD_RULE);
+  if (!r || fl_host_rule_runs(host, r, patterns) ||
+      !fl_host_rule_runs(host, r, LINK_LOAD_RULE))
+    return FL_OK;
+  fl_rule_run *more = NULL;
+  size_t n_more = 0;
+  int rc =
+      fl_host_run_rules(host, fab, LINK_LOAD_RULE, fs, &more, &n_more, err);
+  fl_rule_run *all =
+      more ? realloc(*runs, (*n_run + n_more) * sizeof *all) : NULL;
+  if (all) {
+    memcpy(all + *n_run, more, n_more * sizeof *all);
+    *runs = all;
+    *n_run += n_more;
+  }
+  free(more);
+  return rc;
+}
+
 int fl_cli_check(int argc, char **argv) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
@@ -53,9 +101,15 @@ int fl_cli_check(int argc, char **argv) {
   fl_rule_run *runs = NULL;
   fl_report_rule *rules = NULL;
   size_t n_run = 0;
+  fl_report_picture pic, *picp = NULL;
   rc = fl_cli_check_outputs(&o, o.inputs, o.n_inputs);
+  if (rc == 0 && fl_cli_is_picture(&o) &&
+      (rc = fl_cli_picture(&o, 0, argc, argv, &pic)) == 0)
+    picp = &pic;
   if (rc == 0)
     rc = fl_cli_load_plugins(&o, &host);
+  if (rc == 0 && draws_load(picp))
+    rc = ask_link_loads(&host);
   if (rc == 0)
     fl_cli_progress_attach(o.progress, &host, o.verbose);
   if (rc == 0)
@@ -72,6 +126,8 @@ int fl_cli_check(int argc, char **argv) {
   fl_error err;
   fl_error_clear(&err);
   int run_rc = fl_host_run_rules(&host, fab, o.rules, &fs, &runs, &n_run, &err);
+  if (run_rc == FL_OK && n_run && draws_load(picp))
+    run_rc = run_link_load(&host, fab, o.rules, &fs, &runs, &n_run, &err);
   if (o.rules && n_run == 0 && run_rc == FL_OK) {
     rc = fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
                             "fabriclint rules)",
@@ -100,15 +156,21 @@ int fl_cli_check(int argc, char **argv) {
     goto done;
   }
   for (size_t i = 0; i < n_run; i++)
-    rules[i] = (fl_report_rule){
-        runs[i].rule->id,   runs[i].rule->summary,
-        runs[i].rule->help, fl_host_rule_severity(&host, runs[i].rule),
-        runs[i].failed,     runs[i].message};
+    rules[i] = (fl_report_rule){runs[i].rule->id,
+                                runs[i].rule->summary,
+                                runs[i].rule->help,
+                                fl_host_rule_severity(&host, runs[i].rule),
+                                runs[i].failed,
+                                runs[i].message,
+                                NULL};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
   fl_cli_progress_hide(o.progress); /* the report may go to this terminal */
   fl_cli_progress_phase(o.progress, "report", NULL, 0, 0);
-  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK);
+  if (picp)
+    pic.fab = fab;
+  rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK,
+                     picp);
   fl_cli_progress_summary(o.progress);
   if (run_rc != FL_OK)
     fl_cli_print_error(&err);
@@ -124,6 +186,39 @@ done:
   return rc;
 }
 
+/* `rules --help RULE...` (or -h) is `explain RULE...`. Returns -1 when
+ * there is no help option, else the exit code of the help given. */
+static int rules_help(int argc, char **argv) {
+  int help = -1;
+  for (int i = 1; i < argc && help < 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+      help = i;
+  if (help < 0)
+    return -1;
+  char **rest = calloc((size_t)argc + 1, sizeof *rest);
+  if (!rest)
+    return FL_EXIT_USAGE;
+  for (int i = 0, k = 0; i < argc; i++)
+    if (i != help)
+      rest[k++] = argv[i];
+  fl_cli_opts o; /* the same parser decides what is an argument */
+  int rc = fl_cli_parse(argc - 1, rest, &o);
+  size_t n = o.n_inputs;
+  fl_cli_opts_free(&o);
+  if (rc == 0 && n)
+    rc = fl_cli_explain(argc - 1, rest);
+  else if (rc == 0)
+    fl_cli_usage_cmd(stdout, fl_cli_find_cmd("rules"));
+  free(rest);
+  return rc < 0 ? 0 : rc;
+}
+
+/* `rules`, or `rules --help RULE...` (explain). */
+static int rules_cmd(int argc, char **argv) {
+  int rc = rules_help(argc, argv);
+  return rc >= 0 ? rc : fl_cli_rules(argc, argv);
+}
+
 /* ---- main
  * -------------------------------------------------------------------------- */
 
@@ -133,8 +228,9 @@ static const struct {
   int (*run)(int argc, char **argv);
 } COMMANDS[] = {
     {FL_CMD_CHECK, fl_cli_check}, {FL_CMD_INFO, fl_cli_info},
-    {FL_CMD_RULES, fl_cli_rules}, {FL_CMD_GEN, fl_cli_gen},
-    {FL_CMD_DIFF, fl_cli_diff},   {FL_CMD_HELP, fl_cli_help},
+    {FL_CMD_RULES, rules_cmd},    {FL_CMD_EXPLAIN, fl_cli_explain},
+    {FL_CMD_GEN, fl_cli_gen},     {FL_CMD_DIFF, fl_cli_diff},
+    {FL_CMD_PERF, fl_cli_perf},   {FL_CMD_HELP, fl_cli_help},
 };
 
 static int dispatch(int argc, char **argv) {

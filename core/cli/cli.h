@@ -6,13 +6,31 @@
 #ifndef FABRICLINT_CORE_CLI_H
 #define FABRICLINT_CORE_CLI_H
 
+#include <stdint.h>
+
 int fl_cli_check(int argc, char **argv);
 int fl_cli_info(int argc, char **argv);
+/** `fabriclint rules [OPTIONS]` (and `rules --help RULE...`, which is
+ * `explain`), core/cli/cli_info.c. */
 int fl_cli_rules(int argc, char **argv);
+/** `fabriclint explain [OPTIONS] RULE...`: a rule's full help, parameters,
+ * inputs it needs and an example; core/cli/cli_explain.c. */
+int fl_cli_explain(int argc, char **argv);
+
+struct fl_rule_def;
+struct json_t;
+/** The JSON object of one rule as `rules --format json` lists it (id,
+ * summary, severity, enabled_by_default, help, needs, params); new
+ * reference. core/cli/cli_info.c. */
+struct json_t *fl_cli_rule_json(const struct fl_rule_def *r);
+/** "int", "double", "string", "bool" for an FL_PARAM_* type. */
+const char *fl_cli_param_type_name(uint32_t t);
 /** `fabriclint gen KIND [PARAMS]`, core/cli_gen.c. */
 int fl_cli_gen(int argc, char **argv);
 /** `fabriclint diff [OPTIONS] DESIGN AS_BUILT`, core/cli_diff.c. */
 int fl_cli_diff(int argc, char **argv);
+/** `fabriclint perf --workload JOB.yaml INPUT...`, core/cli/cli_perf.c. */
+int fl_cli_perf(int argc, char **argv);
 /** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
  * core/cli/cli_help.c. */
 int fl_cli_help(int argc, char **argv);

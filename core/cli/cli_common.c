@@ -20,6 +20,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_common.h"
+#include "cli/cli_docs.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
@@ -68,8 +69,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case FL_OPT_FORMAT:
     o->out_format = fl_report_format_parse(arg);
     if (!o->out_format)
-      return fl_cli_usage_error("--format: expected text, json, sarif, junit "
-                                "or codequality, got '%s'",
+      return fl_cli_usage_error("--format: expected text, json, sarif, junit, "
+                                "codequality, dot, svg or html, got '%s'",
                                 arg);
     return 0;
   case FL_OPT_OUTPUT:
@@ -97,10 +98,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     o->load.node_name_map = arg;
     return 0;
   case FL_OPT_INPUT_FORMAT:
-    o->input_format = fl_format_parse(arg);
-    if (o->input_format == (uint32_t)-1)
-      return fl_cli_usage_error("--input-format: unknown format '%s'", arg);
-    return 0;
+    o->input_format = fl_cli_format_arg("--input-format", arg);
+    return o->input_format == (uint32_t)-1 ? FL_EXIT_USAGE : 0;
   case FL_OPT_SYSTEM_PATTERN:
     o->load.system_pattern = arg;
     return 0;
@@ -118,6 +117,16 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     return 0;
   case FL_OPT_MAX_PER_RULE:
     return parse_max_per_rule(o, arg);
+  case FL_OPT_VIEW:
+    o->view = arg;
+    return 0;
+  case FL_OPT_FOCUS:
+    if (!*arg)
+      return fl_cli_usage_error("--focus: expected a node name or a rule id, "
+                                "got an empty string%s",
+                                "");
+    o->focus = arg;
+    return 0;
   case FL_OPT_RELAXNG:
     o->load.relaxng = 1;
     return 0;
@@ -149,9 +158,14 @@ static int check_applicable(fl_cli_opts *o) {
   const char *cmd = o->command ? o->command : "";
   int gating = strcmp(cmd, "check") == 0 || strcmp(cmd, "diff") == 0;
   if (!gating && o->out_format != FL_OUT_TEXT && o->out_format != FL_OUT_JSON)
-    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit "
-                              "and codequality are for check and diff)",
+    return fl_cli_usage_error("'%s' writes text or json only (sarif, junit, "
+                              "codequality, dot, svg and html are for check "
+                              "and diff)",
                               cmd);
+  if ((o->view || o->focus) && !fl_cli_is_picture(o))
+    return fl_cli_usage_error("--view and --focus apply to the pictures "
+                              "(--format dot, svg or html)%s",
+                              "");
   if (o->policy_path) {
     fl_error err;
     fl_error_clear(&err);
@@ -476,6 +490,66 @@ static void free_inputs(cli_input *v, size_t n) {
   free(v);
 }
 
+/* Parse input @path (@in: its bytes already read, or NULL to read it; a
+ * folder with @in NULL) in format @fmt, forced by command-line @option, on
+ * its own, into an empty fabric. 0 when it parses (the routing loaders skip,
+ * with a note, what they cannot resolve against a topology), else FL_EXIT_USAGE
+ * with the first line the loader could not read printed. */
+static int parse_alone(const fl_cli_opts *o, const char *path, fl_input *in,
+                       uint32_t fmt, const char *option) {
+  fl_fabric *scratch = fl_fabric_new();
+  fl_error err;
+  fl_error_clear(&err);
+  int rc = !scratch ? FL_ENOMEM
+           : in     ? fl_fabric_load_input(scratch, in, fmt, &o->load, &err)
+                    : fl_fabric_load(scratch, path, fmt, &o->load, &err);
+  fl_fabric_free(scratch);
+  if (rc == FL_OK)
+    return 0;
+  if (rc == FL_ENOMEM) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  char msg[FL_ERROR_MSG_MAX + 128];
+  snprintf(msg, sizeof msg,
+           "this is not %s input (%s %s says every input is): %s",
+           fl_format_name(fmt), option, fl_format_name(fmt), err.message);
+  size_t n =
+      strlen(msg) < sizeof err.message ? strlen(msg) : sizeof err.message - 1;
+  memcpy(err.message, msg, n);
+  err.message[n] = '\0';
+  fl_cli_print_error(&err);
+  return FL_EXIT_USAGE;
+}
+
+int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
+                               uint32_t fmt, const char *option) {
+  if (fmt == FL_FMT_AUTO || fmt == FL_FMT_ANNOTATIONS ||
+      fl_format_is_topology(fmt))
+    return 0;
+  return parse_alone(o, path, NULL, fmt, option);
+}
+
+/* No topology among the inputs. When --input-format forced a routing
+ * format, each input is first parsed on its own: a file that is not in that
+ * format is named at the first line the loader cannot read, with what it
+ * expected there, instead of a "no topology" that hides the mistake.
+ * Annotation files need the topology to parse at all and get the "no
+ * topology" message. Returns FL_EXIT_USAGE (message printed). */
+static int no_topology(const fl_cli_opts *o, cli_input *v) {
+  for (size_t i = 0; o->input_format && i < o->n_inputs; i++)
+    if (v[i].fmt != FL_FMT_ANNOTATIONS &&
+        parse_alone(o, o->inputs[i], v[i].dir ? NULL : &v[i].in, v[i].fmt,
+                    "--input-format"))
+      return FL_EXIT_USAGE;
+  fprintf(stderr,
+          "fabriclint: no topology among the inputs: routing and attribute "
+          "files (%s, ...) describe a fabric given by an ibnetdiscover "
+          "dump, a design, an opensm-subnet.lst or LLDP captures\n",
+          fl_format_name(v[0].fmt));
+  return FL_EXIT_USAGE;
+}
+
 /* Topology inputs are loaded before routing dumps, whatever their order on
  * the command line: LFT and SL2VL loaders resolve switches against the
  * topology. Each input is read once: detection and loading see the same
@@ -503,12 +577,7 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
     have_topology |= fl_format_is_topology(v[i].fmt);
   if (rc == 0 && !have_topology) {
     fl_cli_progress_hide(o->progress);
-    fprintf(stderr,
-            "fabriclint: no topology among the inputs: routing and attribute "
-            "files (%s, ...) describe a fabric given by an ibnetdiscover "
-            "dump, a design, an opensm-subnet.lst or LLDP captures\n",
-            fl_format_name(v[0].fmt));
-    rc = FL_EXIT_USAGE;
+    rc = no_topology(o, v);
   }
   size_t k = 0; /* inputs loaded so far, for the progress display */
   for (int pass = 0; pass < 2 && rc == 0; pass++)
@@ -543,6 +612,31 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
 /* ---- reporting: shared by check and diff ------------------------------------
  */
 
+int fl_cli_is_picture(const fl_cli_opts *o) {
+  return o->out_format == FL_OUT_DOT || o->out_format == FL_OUT_SVG ||
+         o->out_format == FL_OUT_HTML;
+}
+
+int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
+                   fl_report_picture *pic) {
+  memset(pic, 0, sizeof *pic);
+  char msg[256];
+  const char *views = o->view ? o->view : is_diff ? "diff" : "tiers";
+  if (fl_views_parse(views, is_diff, pic->views, &pic->n_views, msg,
+                     sizeof msg) != 0)
+    return fl_cli_usage_error("%s", msg);
+  if (pic->n_views > 1 && o->out_format != FL_OUT_HTML)
+    return fl_cli_usage_error("--view: --format %s draws one view; give one, "
+                              "or use --format html for several",
+                              o->out_format == FL_OUT_DOT ? "dot" : "svg");
+  pic->focus = o->focus;
+  pic->argc = argc;
+  pic->argv = argv;
+  pic->policy_path = o->policy_path;
+  pic->baseline_path = o->baseline_path;
+  return 0;
+}
+
 /* Today as YYYY-MM-DD: $FABRICLINT_TODAY (tests, reproducible reruns), else
  * the UTC date. 0, or FL_EXIT_USAGE when the variable is malformed. */
 static int today(char buf[11]) {
@@ -572,13 +666,28 @@ static const char POLICY_UNUSED_HELP[] =
     "problem it excused is gone (or its rule or match is mistyped).\n\n"
     "Remove the waiver, or correct its `rule`, `nodes` or `ports`.";
 
+const fl_report_rule FL_CLI_POLICY_RULES[2] = {
+    {FL_POLICY_RULE_EXPIRED, "a policy waiver has expired", POLICY_EXPIRED_HELP,
+     FL_SEV_WARNING, 0, NULL, NULL},
+    {FL_POLICY_RULE_UNUSED, "a policy waiver matches no finding",
+     POLICY_UNUSED_HELP, FL_SEV_INFO, 0, NULL, NULL},
+};
+
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
-                  size_t n_rules, int run_failed) {
+                  size_t n_rules, int run_failed,
+                  const fl_report_picture *pic) {
   fl_error err;
   fl_error_clear(&err);
-  char day[11];
+  if (pic && pic->focus &&
+      fl_picture_focus_check(pic, pic->focus, rules, n_rules, &err) != 0) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  char day[11], docs[4096], local[4096];
   int rc = today(day);
+  if (rc == 0) /* $FABRICLINT_DOCS_URL checked before anything is written */
+    rc = fl_cli_docs_base(docs, sizeof docs, local, sizeof local);
   if (rc != 0)
     return rc;
   if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
@@ -617,27 +726,19 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   if (n_rules)
     memcpy(all, rules, n_rules * sizeof *all);
   if (with_policy_rules) {
-    all[n_rules] = (fl_report_rule){FL_POLICY_RULE_EXPIRED,
-                                    "a policy waiver has expired",
-                                    POLICY_EXPIRED_HELP,
-                                    FL_SEV_WARNING,
-                                    0,
-                                    NULL};
-    all[n_rules + 1] = (fl_report_rule){FL_POLICY_RULE_UNUSED,
-                                        "a policy waiver matches no finding",
-                                        POLICY_UNUSED_HELP,
-                                        FL_SEV_INFO,
-                                        0,
-                                        NULL};
+    all[n_rules] = FL_CLI_POLICY_RULES[0];
+    all[n_rules + 1] = FL_CLI_POLICY_RULES[1];
   }
   fl_report_rules_sort(all, n_all);
-  fl_report_input in = {fs,       counts,         all,
-                        n_all,    o->inputs,      o->n_inputs,
-                        n_rules,  o->fail_on,     o->baseline_path != NULL,
-                        o->quiet, o->max_per_rule};
+  char **uris = fl_cli_help_uris(all, n_all, docs, local);
+  fl_report_input in = {fs,       counts,          all,
+                        n_all,    o->inputs,       o->n_inputs,
+                        n_rules,  o->fail_on,      o->baseline_path != NULL,
+                        o->quiet, o->max_per_rule, pic};
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
   int e = errno ? errno : EIO;
+  fl_cli_help_uris_free(uris, n_all);
   free(all);
   if (wrc != 0) {
     fprintf(stderr, "fabriclint: %s: cannot write the report: %s\n",
@@ -652,4 +753,32 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     if (fl_finding_active(&fs->v[i]) && fs->v[i].severity >= o->fail_on)
       return o->exit_zero ? FL_EXIT_OK : FL_EXIT_FINDINGS;
   return FL_EXIT_OK;
+}
+
+/* The format names, comma-separated, into @buf. */
+static void format_names(char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; fl_format_name_at(i) && n < size; i++) {
+    int w = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+                     fl_format_name_at(i));
+    n += w > 0 ? (size_t)w : 0;
+  }
+}
+
+uint32_t fl_cli_format_arg(const char *opt, const char *arg) {
+  char names[1024];
+  format_names(names, sizeof names);
+  if (strcmp(arg, "list") == 0) {
+    printf("auto, %s\n", names);
+    exit(FL_EXIT_OK);
+  }
+  uint32_t fmt = fl_format_parse(arg);
+  if (fmt == (uint32_t)-1) {
+    char msg[1400];
+    snprintf(msg, sizeof msg, "%s: unknown format '%s'; expected auto, %s", opt,
+             arg, names);
+    fl_cli_usage_error("%s", msg);
+  }
+  return fmt;
 }

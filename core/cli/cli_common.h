@@ -13,6 +13,7 @@
 #include "host/host.h"
 #include "host/policy.h"
 #include "io/outfile.h"
+#include "report/picture.h"
 #include "report/report.h"
 
 #define FL_EXIT_OK       0
@@ -46,17 +47,23 @@ typedef struct fl_cli_opts {
   const char *write_baseline; /* --write-baseline */
   int exit_zero;              /* --exit-zero */
   uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
+  const char *view;           /* --view (pictures), or NULL */
+  const char *focus;          /* --focus (pictures), or NULL */
   struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
 } fl_cli_opts;
+
+/** The rules of the policy itself (policy.expired-waiver,
+ * policy.unused-waiver; docs/ci.md), as renderers and `explain` see them. */
+extern const fl_report_rule FL_CLI_POLICY_RULES[2];
 
 /** Print @err to stderr as "fabriclint: FILE:LINE:COL: message". */
 void fl_cli_print_error(const fl_error *err);
 
 /**
  * fl_cli_parse() — parse the arguments of command argv[0] (check, info,
- * rules or diff) into @o (zero-filled first): options anywhere among the
- * inputs, `--` ends them (cli_args.h). Returns 0 to go on, -1 when done
- * (help or version printed: exit 0), else an exit code (message printed).
+ * rules, explain, diff or perf) into @o (zero-filled first): options anywhere
+ * among the inputs, `--` ends them (cli_args.h). Returns 0 to go on, -1 when
+ * done (help or version printed: exit 0), else an exit code (message printed).
  * Free @o with fl_cli_opts_free() whatever the result.
  */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);
@@ -74,6 +81,13 @@ typedef int (*fl_cli_extra_fn)(void *ctx, const fl_cli_item *it, int *rc);
 int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
                      fl_cli_extra_fn extra, void *ctx);
 void fl_cli_opts_free(fl_cli_opts *o);
+/**
+ * fl_cli_format_arg() — the FL_FMT_* code of format name @arg given to
+ * option @opt (`--input-format`, `--design-format`, ...). `list` prints the
+ * names (from the format registry) and exits 0; an unknown name prints a
+ * usage error listing them and returns (uint32_t)-1.
+ */
+uint32_t fl_cli_format_arg(const char *opt, const char *arg);
 /** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
 int fl_cli_usage_error(const char *fmt, const char *arg);
 /** Refuse standard input ('-') named more than once among inputs @a (@na)
@@ -82,6 +96,18 @@ int fl_cli_usage_error(const char *fmt, const char *arg);
  * "standard input given twice" printed). */
 int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
                        const char *const *b, size_t nb);
+/**
+ * fl_cli_forced_format_check() — input @path given with a forced routing
+ * format @fmt (by command-line @option, e.g. "--input-format", named in the
+ * message): parse it on its own, into an empty fabric,
+ * so that a file of another format is named at the first line the loader
+ * cannot read ("this is not lfts input ...: unrecognised line ...").
+ * Returns 0 when it parses or when @fmt is auto, a topology format or
+ * annotations (which need a topology to parse); else FL_EXIT_USAGE with the
+ * message printed. Reads @path ('-': standard input, consumed).
+ */
+int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
+                               uint32_t fmt, const char *option);
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error
@@ -112,6 +138,19 @@ int fl_cli_check_outputs_read(const fl_cli_opts *o,
  * text). Safe on an @out never opened (zero-filled). */
 int fl_cli_close_output(fl_outfile *out, int rc);
 
+/** 1 when @o asks for a picture format (dot, svg, html). */
+int fl_cli_is_picture(const fl_cli_opts *o);
+
+/**
+ * fl_cli_picture() — fill @pic from the options for a picture format:
+ * the views of --view (default tiers for check, diff for diff; dot and svg
+ * draw one), --focus, the policy and baseline paths, and the command line
+ * @argc/@argv (provenance); the fabrics are the caller's to set. 0, or
+ * FL_EXIT_USAGE (message printed).
+ */
+int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
+                   fl_report_picture *pic);
+
 /**
  * fl_cli_report() — the common tail of `check` and `diff`: apply the
  * policy's waivers (today = $FABRICLINT_TODAY, else the UTC date), sort,
@@ -121,9 +160,11 @@ int fl_cli_close_output(fl_outfile *out, int rc);
  * 2 on a write or baseline error (printed).
  * @rules/@n_rules: the rules run (any order; sorted here). The policy's own
  * rules are added when it has waivers. @fs is modified (marks, sorting).
+ * @pic: what the picture formats draw (fl_cli_picture()), or NULL; its
+ * --focus is checked against the fabrics and the rules run (exit 2).
  */
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
-                  size_t n_rules, int run_failed);
+                  size_t n_rules, int run_failed, const fl_report_picture *pic);
 
 #endif

@@ -63,10 +63,10 @@ static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_DESIGN_FORMAT:
   case FL_OPT_AS_BUILT_FORMAT: {
     int side = it->opt->id == FL_OPT_AS_BUILT_FORMAT;
-    if ((a->fmt[side] = fl_format_parse(v)) == (uint32_t)-1)
-      *rc = fl_cli_usage_error(side ? "--as-built-format: unknown format '%s'"
-                                    : "--design-format: unknown format '%s'",
-                               v);
+    a->fmt[side] =
+        fl_cli_format_arg(side ? "--as-built-format" : "--design-format", v);
+    if (a->fmt[side] == (uint32_t)-1)
+      *rc = FL_EXIT_USAGE;
     return 1;
   }
   case FL_OPT_DESIGN:
@@ -143,6 +143,8 @@ static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
  * the loader, which names the problem. 0 or FL_EXIT_USAGE (printed). */
 static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
   static const char *const side_name[2] = {"design", "as-built"};
+  static const char *const side_opt[2] = {"--design-format",
+                                          "--as-built-format"};
   for (int side = 0; side < 2; side++) {
     uint32_t given = a->fmt[side] ? a->fmt[side] : o->input_format;
     uint32_t first = FL_FMT_AUTO;
@@ -158,6 +160,11 @@ static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
     }
     if (topo || unknown)
       continue;
+    for (size_t i = 0; given && i < a->n_paths[side]; i++)
+      if (fl_cli_forced_format_check(o, a->paths[side][i], given,
+                                     a->fmt[side] ? side_opt[side]
+                                                  : "--input-format") != 0)
+        return FL_EXIT_USAGE;
     fprintf(stderr,
             "fabriclint: no topology among the %s inputs: %s is %s, which "
             "describes no cable; each side of diff needs an ibnetdiscover "
@@ -212,27 +219,6 @@ static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
 }
 
 /* Keep only findings (and work-order rows) whose rule matches --rules. */
-/* The finding kinds of DESIGN.md section 7, as rules for the renderers. */
-static const struct {
-  const char *id, *summary;
-  uint32_t level;
-} DIFF_RULES[] = {
-    {"diff.different",
-     "a planned cable is built with another attribute "
-     "(width/speed below plan, GUID, description)",
-     FL_SEV_WARNING},
-    {"diff.duplicate", "the same two ports are joined twice", FL_SEV_ERROR},
-    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
-     FL_SEV_ERROR},
-    {"diff.missing", "a planned cable was not found", FL_SEV_ERROR},
-    {"diff.missing-node", "a planned node was not found", FL_SEV_ERROR},
-    {"diff.swapped", "two cables are crossed", FL_SEV_ERROR},
-    {"diff.unexpected", "a cable was found that is not in the plan",
-     FL_SEV_ERROR},
-    {"diff.unexpected-node", "a node was found that is not in the plan",
-     FL_SEV_ERROR},
-};
-
 static int rule_selected(const char *patterns, const char *id) {
   if (!patterns)
     return 1;
@@ -246,11 +232,9 @@ static int rule_selected(const char *patterns, const char *id) {
 
 static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
                          size_t *n_rules) {
-  static const char *const ALL[] = {
-      "diff.missing",      "diff.unexpected",     "diff.misconnected",
-      "diff.swapped",      "diff.duplicate",      "diff.different",
-      "diff.missing-node", "diff.unexpected-node"};
-  *n_rules = sizeof ALL / sizeof *ALL;
+  size_t n_all;
+  const fl_diff_rule *all = fl_diff_rules(&n_all);
+  *n_rules = n_all;
   if (!rules)
     return;
   char *copy = strdup(rules);
@@ -268,9 +252,9 @@ static void filter_rules(const char *rules, fl_findings *fs, fl_work_order *wo,
         out = 1;                                                               \
   } while (0)
   *n_rules = 0;
-  for (size_t i = 0; i < sizeof ALL / sizeof *ALL; i++) {
+  for (size_t i = 0; i < n_all; i++) {
     int m;
-    MATCHES(ALL[i], m);
+    MATCHES(all[i].id, m);
     *n_rules += (size_t)m;
   }
   size_t j = 0;
@@ -388,11 +372,13 @@ int fl_cli_diff(int argc, char **argv) {
     goto done;
   }
   if (o.verbose)
-    fprintf(stderr,
-            "fabriclint: nodes matched by GUID %u, by name %u, by system %u; "
-            "cables: %u planned, %u built, %u as planned\n",
-            st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
-            st.cables_design, st.cables_built, st.cables_ok);
+    fprintf(
+        stderr,
+        "fabriclint: nodes matched by GUID %u, by name %u, by system %u, as "
+        "a director chassis %u; "
+        "cables: %u planned, %u built, %u as planned\n",
+        st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
+        st.nodes_by_chassis, st.cables_design, st.cables_built, st.cables_ok);
   size_t n_rules = 0;
   filter_rules(o.rules, &fs, a.csv ? &wo : NULL, &n_rules);
   if (o.rules && n_rules == 0) {
@@ -420,18 +406,29 @@ int fl_cli_diff(int argc, char **argv) {
     /* the same tail as check: policy waivers, baseline, every format */
     fl_fabric_counts counts;
     fl_fabric_counts_of(fb, &counts);
-    fl_report_rule rules[sizeof DIFF_RULES / sizeof *DIFF_RULES];
+    size_t n_diff;
+    const fl_diff_rule *dr = fl_diff_rules(&n_diff);
+    fl_report_rule rules[16];
     size_t nr = 0;
-    for (size_t i = 0; i < sizeof DIFF_RULES / sizeof *DIFF_RULES; i++)
-      if (rule_selected(o.rules, DIFF_RULES[i].id)) {
+    for (size_t i = 0; i < n_diff && nr < 16; i++)
+      if (rule_selected(o.rules, dr[i].id)) {
         memset(&rules[nr], 0, sizeof rules[nr]);
-        rules[nr].id = DIFF_RULES[i].id;
-        rules[nr].summary = DIFF_RULES[i].summary;
-        rules[nr].help = DIFF_RULES[i].summary;
-        rules[nr].level = DIFF_RULES[i].level;
+        rules[nr].id = dr[i].id;
+        rules[nr].summary = dr[i].summary;
+        rules[nr].help = dr[i].help;
+        rules[nr].level = dr[i].level;
         nr++;
       }
-    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0);
+    fl_report_picture pic, *picp = NULL;
+    if (fl_cli_is_picture(&o)) {
+      rc = fl_cli_picture(&o, 1, argc, argv, &pic);
+      if (rc != 0)
+        goto done;
+      pic.fab = fd;
+      pic.fab_built = fb;
+      picp = &pic;
+    }
+    rc = fl_cli_report(&o, out.f, &fs, &counts, rules, nr, 0, picp);
   }
 done:
   rc = fl_cli_close_output(&out, rc);

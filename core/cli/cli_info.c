@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "fabriclint/counters.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
 #include "model/derive.h"
@@ -22,6 +23,7 @@
 
 typedef struct info_stats {
   const uint32_t *fmts; /* format of each input, as loaded */
+  const fl_fabric *fab; /* for the director chassis list */
   fl_fabric_counts counts;
   uint32_t an; /* SHARP aggregation nodes */
   uint32_t systems;
@@ -31,10 +33,14 @@ typedef struct info_stats {
   uint32_t derived;
   fl_shape_facts shape;
   uint32_t one_sided, mismatched;
+  uint32_t one_sided_filtered; /* to a `peer-only` node (iblinkinfo filter) */
   /* link types: width x speed code */
   uint32_t types[13][32];
   uint32_t lfts, max_lid, notes;
   uint64_t lft_entries;
+  /* port counters (fabriclint/counters.h) */
+  uint32_t ctr_snapshots, ctr_ports, ctr_unmapped;
+  double ctr_interval;
   int sl2vl, path_sl;
 } info_stats;
 
@@ -75,6 +81,7 @@ static void count_nics(const fl_fabric *fab, fl_strmap *sys, info_stats *s) {
 
 static void gather(const fl_fabric *fab, info_stats *s) {
   memset(s, 0, sizeof *s);
+  s->fab = fab;
   fl_shape_facts_get(fab, &s->shape);
   fl_fabric_counts_of(fab, &s->counts);
   uint32_t n = fl_fabric_node_count(fab);
@@ -104,6 +111,11 @@ static void gather(const fl_fabric *fab, info_stats *s) {
   s->sl2vl = fl_fabric_has_sl2vl(fab);
   s->path_sl = fl_fabric_has_path_sl(fab);
   s->notes = fl_fabric_note_count(fab);
+  s->ctr_snapshots = fl_fabric_counter_snapshots(fab);
+  s->ctr_interval = fl_fabric_counter_interval(fab);
+  s->ctr_unmapped = fl_fabric_counter_unmapped_count(fab);
+  for (fl_id p = 0; s->ctr_snapshots && p < fl_fabric_port_count(fab); p++)
+    s->ctr_ports += fl_fabric_port_counter_mask(fab, p) != 0;
   for (fl_id i = 0; i < n; i++) {
     uint32_t len = 0;
     if (fl_fabric_lft(fab, i, &len))
@@ -116,8 +128,13 @@ static void gather(const fl_fabric *fab, info_stats *s) {
       s->types[w][sp]++;
     uint32_t f = fl_fabric_link_flags(fab, l);
     if (!(f & FL_LINK_DECLARED) && (f & (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) !=
-                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
+                                       (FL_LINK_SEEN_A | FL_LINK_SEEN_B)) {
       s->one_sided++;
+      fl_id silent = fl_fabric_link_port(fab, l, (f & FL_LINK_SEEN_A) ? 1 : 0);
+      const char *po = fl_fabric_attr(
+          fab, FL_ENT_NODE, fl_fabric_port_node(fab, silent), "peer-only");
+      s->one_sided_filtered += po && strcmp(po, "yes") == 0;
+    }
     if (f & (FL_LINK_WIDTH_MISMATCH | FL_LINK_SPEED_MISMATCH))
       s->mismatched++;
   }
@@ -146,6 +163,14 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
     if (s->hosts_by_nics[k])
       fprintf(out, "    hosts with %u%s NIC(s): %u\n", k,
               k == MAX_NICS - 1 ? " or more" : "", s->hosts_by_nics[k]);
+  uint32_t nch = fl_fabric_chassis_count(s->fab);
+  if (nch)
+    fprintf(out, "director chassis (ASICs grouped as one switch): %u\n", nch);
+  for (uint32_t c = 0; c < nch; c++)
+    fprintf(out, "  %s%s%s: %u ASICs\n", fl_fabric_chassis_name(s->fab, c),
+            *fl_fabric_chassis_model(s->fab, c) ? " " : "",
+            fl_fabric_chassis_model(s->fab, c),
+            fl_fabric_chassis_asic_count(s->fab, c));
   fprintf(out, "tiers%s:\n",
           s->derived ? " (derived from the shape where not given)" : "");
   for (uint32_t t = 0; t <= MAX_TIER; t++)
@@ -174,7 +199,13 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 w || sp ? buf : "unknown (the input gives no speed)",
                 s->types[w][sp]);
       }
-  fprintf(out, "links listed from one end only: %u\n", s->one_sided);
+  fprintf(out, "links listed from one end only: %u", s->one_sided);
+  if (s->one_sided_filtered)
+    fprintf(out,
+            " (%u to nodes the capture lists only as far ends, as its "
+            "filter means)",
+            s->one_sided_filtered);
+  fprintf(out, "\n");
   fprintf(out, "links whose ends disagree on width or speed: %u\n",
           s->mismatched);
   if (s->lfts)
@@ -187,6 +218,15 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
   else
     fprintf(out, "routing: no LFTs loaded (analyses use the reference minimal "
                  "routing)\n");
+  if (s->ctr_snapshots == 2)
+    fprintf(out, "counters: 2 snapshots %.0f s apart; ", s->ctr_interval);
+  else if (s->ctr_snapshots)
+    fprintf(out, "counters: 1 snapshot; ");
+  if (s->ctr_snapshots)
+    fprintf(out,
+            "%u ports with counters; %u record(s) naming no port of the "
+            "topology\n",
+            s->ctr_ports, s->ctr_unmapped);
 }
 
 static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
@@ -236,6 +276,14 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 "tier_skipping_links", (json_int_t)sh.skip_links,
                 "upper_switches_with_endpoints",
                 (json_int_t)sh.upper_endpoint_switches));
+  json_t *chassis = json_array();
+  for (uint32_t c = 0; c < fl_fabric_chassis_count(s->fab); c++)
+    json_array_append_new(
+        chassis,
+        json_pack("{s:s,s:s,s:i}", "name", fl_fabric_chassis_name(s->fab, c),
+                  "model", fl_fabric_chassis_model(s->fab, c), "asics",
+                  (json_int_t)fl_fabric_chassis_asic_count(s->fab, c)));
+  json_object_set_new(root, "chassis", chassis);
   json_t *types = json_object();
   char buf[32];
   for (uint32_t w = 0; w <= 12; w++)
@@ -246,6 +294,8 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
       }
   json_object_set_new(root, "link_types", types);
   json_object_set_new(root, "one_sided_links", json_integer(s->one_sided));
+  json_object_set_new(root, "one_sided_links_by_filter",
+                      json_integer(s->one_sided_filtered));
   json_object_set_new(root, "mismatched_links", json_integer(s->mismatched));
   json_object_set_new(
       root, "routing",
@@ -253,6 +303,12 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                 "max_lid", (json_int_t)s->max_lid, "lft_entries",
                 (json_int_t)s->lft_entries, "sl2vl", s->sl2vl, "path_sl",
                 s->path_sl, "notes", (json_int_t)s->notes));
+  json_object_set_new(root, "counters",
+                      json_pack("{s:i,s:f,s:i,s:i}", "snapshots",
+                                (json_int_t)s->ctr_snapshots, "interval_s",
+                                s->ctr_interval, "ports",
+                                (json_int_t)s->ctr_ports, "unmapped",
+                                (json_int_t)s->ctr_unmapped));
   json_dumpf(root, out, JSON_INDENT(2));
   fputc('\n', out);
   json_decref(root);
@@ -295,7 +351,7 @@ int fl_cli_info(int argc, char **argv) {
 /* ---- rules
  * ---------------------------------------------------------------------- */
 
-static const char *param_type_name(uint32_t t) {
+const char *fl_cli_param_type_name(uint32_t t) {
   switch (t) {
   case FL_PARAM_INT:
     return "int";
@@ -310,12 +366,12 @@ static const char *param_type_name(uint32_t t) {
   }
 }
 
-static json_t *rule_json(const fl_rule_def *r) {
+json_t *fl_cli_rule_json(const fl_rule_def *r) {
   json_t *params = json_array();
   for (uint32_t k = 0; k < r->n_params; k++) {
     const fl_param_def *p = r->params[k];
     json_t *jp = json_pack("{s:s,s:s}", "name", p->name, "type",
-                           param_type_name(p->type));
+                           fl_cli_param_type_name(p->type));
     json_object_set_new(jp, "default",
                         p->default_value ? json_string(p->default_value)
                                          : json_null());
@@ -339,19 +395,31 @@ static json_t *rule_json(const fl_rule_def *r) {
     json_array_append_new(needs, json_string("sl2vl"));
   if (r->needs & FL_NEEDS_DESIGN)
     json_array_append_new(needs, json_string("design"));
+  if (r->needs & FL_NEEDS_COUNTERS)
+    json_array_append_new(needs, json_string("counters"));
   json_object_set_new(o, "needs", needs);
   json_object_set_new(o, "params", params);
   return o;
+}
+
+/* Rules of @p that --rules @pat lists (every rule without a pattern). */
+static uint32_t rules_listed(const fl_loaded_plugin *p, const char *pat) {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < p->desc.n_rules; r++)
+    n += !pat || fl_host_rule_selected(p->rules[r], pat);
+  return n;
 }
 
 static void rules_json(FILE *out, const fl_host *h, const char *pat) {
   json_t *arr = json_array();
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
+    if (pat && !rules_listed(p, pat))
+      continue; /* --rules filters plugins too */
     json_t *rules = json_array();
     for (uint32_t r = 0; r < p->desc.n_rules; r++)
       if (!pat || fl_host_rule_selected(p->rules[r], pat))
-        json_array_append_new(rules, rule_json(p->rules[r]));
+        json_array_append_new(rules, fl_cli_rule_json(p->rules[r]));
     json_t *jp = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "name", p->desc.name,
                            "version", p->desc.version ? p->desc.version : "",
                            "vendor", p->desc.vendor ? p->desc.vendor : "",
@@ -372,6 +440,8 @@ static void rules_json(FILE *out, const fl_host *h, const char *pat) {
 static void rules_text(FILE *out, const fl_host *h, const char *pat) {
   for (size_t i = 0; i < h->n_plugins; i++) {
     const fl_loaded_plugin *p = &h->plugins[i];
+    if (pat && !rules_listed(p, pat))
+      continue; /* --rules filters plugins too */
     fprintf(out, "%s %s (%s, %s, ABI %u.%u) %s\n", p->desc.name,
             p->desc.version ? p->desc.version : "",
             p->desc.vendor ? p->desc.vendor : "",
@@ -394,7 +464,7 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
                    pd->min_value ? pd->min_value : "",
                    pd->max_value ? pd->max_value : "");
         fprintf(out, "      --param %s.%s=<%s>%s%s%s%s%s%s: %s\n", rd->id,
-                pd->name, param_type_name(pd->type), range,
+                pd->name, fl_cli_param_type_name(pd->type), range,
                 has_def ? " (default " : "", has_def ? pd->default_value : "",
                 has_def && has_unit ? " " : "",
                 has_def && has_unit ? pd->unit : "", has_def ? ")" : "",
@@ -407,6 +477,11 @@ static void rules_text(FILE *out, const fl_host *h, const char *pat) {
 int fl_cli_rules(int argc, char **argv) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
+  if (rc == 0 && o.n_inputs > 0) /* `rules rail-*`: never ignore a word */
+    rc = fl_cli_usage_error("rules takes no arguments, got '%s' (to list "
+                            "some rules only: --rules PATTERN; for one rule: "
+                            "fabriclint explain RULE)",
+                            o.inputs[0]);
   if (rc != 0) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
@@ -414,6 +489,11 @@ int fl_cli_rules(int argc, char **argv) {
   fl_host h;
   fl_outfile out = {0};
   rc = fl_cli_load_plugins(&o, &h);
+  int listed = 0;
+  for (size_t i = 0; rc == 0 && i < h.n_plugins; i++)
+    listed += rules_listed(&h.plugins[i], o.rules) != 0;
+  if (rc == 0 && o.rules && !listed)
+    rc = fl_cli_usage_error("--rules '%s' selects no loaded rule", o.rules);
   if (rc == 0)
     rc = fl_cli_open_output(&o, &out);
   if (rc == 0) {

@@ -16,6 +16,8 @@
 #define G  FL_CMD_GEN
 #define D  FL_CMD_DIFF
 #define H  FL_CMD_HELP
+#define X  FL_CMD_EXPLAIN
+#define P  FL_CMD_PERF
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -47,8 +49,17 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "List the loaded plugins and their rules (id, default severity, "
      "summary, whether opt-in) with each parameter, its type, range, "
      "default and unit. With --policy, the policy file is checked against "
-     "the loaded rules.",
+     "the loaded rules. `fabriclint rules --help RULE...` is `fabriclint "
+     "explain RULE...`.",
      FL_CPL_NONE},
+    {"explain", X, "[OPTIONS] RULE...",
+     "a rule's full help, parameters, inputs it needs and an example",
+     "Print each RULE's full help: what it checks, its parameters with "
+     "units, defaults and ranges, the inputs it needs, an example command "
+     "and where it is documented. RULE is a rule id, a shell glob or a "
+     "plugin name; an unknown one exits 2 naming the closest ids. Also "
+     "`fabriclint rules --help RULE`.",
+     FL_CPL_RULES},
     {"gen", G, "KIND [OPTIONS]",
      "write a design (or dump) of a standard topology",
      "Write a standard topology: fabriclint design XML on standard output "
@@ -66,6 +77,15 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "diff.different, diff.missing-node, diff.unexpected-node. The report "
      "options are those of check.",
      FL_CPL_FILE},
+    {"perf", P, "--workload JOB.yaml [OPTIONS] INPUT...",
+     "model a job's collectives on the routing",
+     "Load the INPUTs as check does and model the collectives of JOB.yaml "
+     "(hosts in rank order, collectives; YAML or JSON) on the fabric and its "
+     "routing (docs/perf.md): time, algorithm and bus bandwidth, the "
+     "no-contention ideal, and the bottleneck links with the flows that "
+     "share them. Exit 1 when a collective is below --min-share of its "
+     "ideal or cannot be routed.",
+     FL_CPL_FILE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -81,17 +101,25 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     /* ---- report ---- */
     {FL_OPT_FORMAT, "format", 0, "FORMAT", C, 0, FL_CPL_REPORT, NULL,
      "report format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit "
-     "XML) or codequality (GitLab Code Quality)"},
+     "XML), codequality (GitLab Code Quality); pictures: dot, svg, html (one "
+     "page: pictures, findings table, tallies, provenance)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", D, 0, FL_CPL_REPORT, "csv",
-     "report format as for check, or csv: the field team's work order (one "
-     "row per physical action)"},
-    {FL_OPT_FORMAT, "format", 0, "FORMAT", I | R, 0, FL_CPL_VALUES, "text json",
-     "text (default) or json"},
+     "report format as for check (the pictures draw the plan with the "
+     "changes: --view diff), or csv: the field team's work order (one row "
+     "per physical action)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", I | R | X | P, 0, FL_CPL_VALUES,
+     "text json", "text (default) or json"},
+    {FL_OPT_VIEW, "view", 0, "VIEW[,VIEW]", C | D, 0, FL_CPL_VALUES,
+     "tiers rails load domains diff",
+     "pictures: tiers (default), rails, load, domains; diff draws diff "
+     "(html: several)"},
+    {FL_OPT_FOCUS, "focus", 0, "NODE|RULE", C | D, 0, FL_CPL_NONE, NULL,
+     "pictures: draw the neighbourhood of a node, or of the findings of a "
+     "rule (glob)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", G, 0, FL_CPL_VALUES,
      "design ibnetdiscover ibsim",
      "design (default: design XML), ibnetdiscover or ibsim (net file)"},
-    {FL_OPT_OUTPUT, "output", 'o', "FILE", C | I | R | D | G | H, 0,
-     FL_CPL_FILE, NULL,
+    {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
      "write to FILE instead of standard output (never over a file the run "
      "reads)"},
     {FL_OPT_FAIL_ON, "fail-on", 0, "SEVERITY", C | D, 0, FL_CPL_VALUES,
@@ -101,7 +129,7 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
-    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X, 0, FL_CPL_FILE, NULL,
      "YAML policy: rule selection, severities, parameters, waivers "
      "(docs/ci.md); rules only checks it"},
     {FL_OPT_BASELINE, "baseline", 0, "FILE", C | D, 0, FL_CPL_FILE, NULL,
@@ -122,33 +150,35 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "diff.duplicate diff.different diff.missing-node diff.unexpected-node",
      "report only the finding kinds whose id matches a shell glob (e.g. "
      "'diff.missing*')"},
-    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R, 0, FL_CPL_PARAM, NULL,
+    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X, 0, FL_CPL_PARAM,
+     NULL,
      "set a rule parameter (repeatable); with a plugin name for RULE, for "
      "all its rules"},
-    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | H, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H, 0, FL_CPL_FILE, NULL,
      "load this plugin first (repeatable)"},
-    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | H, 0, FL_CPL_DIR,
+    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H, 0, FL_CPL_DIR,
      NULL,
      "search DIR for plugins (repeatable; also FABRICLINT_PLUGIN_PATH, "
      "colon-separated)"},
-    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | H, 0,
+    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
-    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D, 0, FL_CPL_FILE,
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P, 0, FL_CPL_FILE,
      NULL, "GUID to name map (infiniband-diags format)"},
-    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D, 0,
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P, 0,
      FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
-     "one of the loaders' formats (fabriclint help --list input-formats)"},
-    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D, 0,
+     "one of the loaders' formats (--input-format list, or fabriclint help "
+     "--list input-formats, lists them)"},
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P, 0,
      FL_CPL_NONE, NULL,
      "POSIX ERE with two groups (system, device) applied to node "
      "descriptions"},
-    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P, 0, FL_CPL_NONE, NULL,
      "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
      "of the built-in, equivalent and faster checks"},
-    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D, 0, FL_CPL_NONE, NULL,
-     "ignore unknown design XML elements and attributes"},
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P, 0, FL_CPL_NONE,
+     NULL, "ignore unknown design XML elements and attributes"},
     /* ---- diff ---- */
     {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
      "one more design input (repeatable)"},
@@ -162,6 +192,14 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "report LIDs that differ (default: ignored)"},
     {FL_OPT_NO_GUID, "no-guid", 0, NULL, D, 0, FL_CPL_NONE, NULL,
      "match nodes by name only, never by GUID, and compare no GUIDs"},
+    /* ---- perf ---- */
+    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
+     "the job: hosts in rank order and collectives (required; docs/perf.md)"},
+    {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
+     "auto lft ar", "override the routing the workload names"},
+    {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
+     "a contention finding below X times the ideal bus bandwidth (0 < X <= "
+     "1)"},
     /* ---- gen: fat-tree ---- */
     {FL_OPT_RADIX, "radix", 0, "K", G, FT, FL_CPL_NONE, NULL,
      "ports per switch, even, 4..254 (required)"},
@@ -222,12 +260,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "and plugin names of the loaded plugins), params (RULE.PARAM=), "
      "input-formats, formats (of COMMAND) or kinds (of gen)"},
     /* ---- every command ---- */
-    {FL_OPT_QUIET, "quiet", 'q', NULL, C | I | R | D, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_QUIET, "quiet", 'q', NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
      "print findings only (no progress, tally or summary)"},
-    {FL_OPT_VERBOSE, "verbose", 'v', NULL, C | I | R | D, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_VERBOSE, "verbose", 'v', NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
      "explain what is loaded and run; check also prints the time of each "
      "phase and rule and the peak memory"},
-    {FL_OPT_VERSION, "version", 0, NULL, C | I | R | D, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_VERSION, "version", 0, NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
      "print the version"},
     {FL_OPT_HELP, "help", 'h', NULL, FL_CMD_ALL, 0, FL_CPL_NONE, NULL,
      "this help"},

@@ -18,15 +18,19 @@
 #include <stdint.h>
 
 /** Commands, as bits (fl_cli_opt.cmds). */
-#define FL_CMD_CHECK 0x01u
-#define FL_CMD_INFO  0x02u
-#define FL_CMD_RULES 0x04u
-#define FL_CMD_GEN   0x08u
-#define FL_CMD_DIFF  0x10u
-#define FL_CMD_HELP  0x20u
-#define FL_CMD_ALL   0x3fu
+#define FL_CMD_CHECK   0x01u
+#define FL_CMD_INFO    0x02u
+#define FL_CMD_RULES   0x04u
+#define FL_CMD_GEN     0x08u
+#define FL_CMD_DIFF    0x10u
+#define FL_CMD_HELP    0x20u
+#define FL_CMD_EXPLAIN 0x40u
+#define FL_CMD_PERF    0x80u
+#define FL_CMD_ALL     0xffu
 /** The commands whose options go through fl_cli_parse() (cli_common.h). */
-#define FL_CMD_SHARED (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF)
+#define FL_CMD_SHARED                                                          \
+  (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF | FL_CMD_EXPLAIN |  \
+   FL_CMD_PERF)
 
 /** Kinds of `gen`, as bits (fl_cli_opt.kinds; 0 = every kind). */
 #define FL_KIND_FAT_TREE 0x1u
@@ -69,6 +73,8 @@ enum fl_cli_opt_id {
   FL_OPT_SYSTEM_PATTERN,
   FL_OPT_RELAXNG,
   FL_OPT_LENIENT,
+  FL_OPT_VIEW,
+  FL_OPT_FOCUS,
   FL_OPT_QUIET,
   FL_OPT_VERBOSE,
   FL_OPT_VERSION,
@@ -101,6 +107,10 @@ enum fl_cli_opt_id {
   FL_OPT_WIDTH,
   FL_OPT_NO_LIDS,
   FL_OPT_DRY_RUN,
+  /* perf */
+  FL_OPT_WORKLOAD,
+  FL_OPT_ROUTING,
+  FL_OPT_MIN_SHARE,
   /* help */
   FL_OPT_MAN,
   FL_OPT_COMPLETION,

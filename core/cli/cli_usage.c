@@ -45,9 +45,8 @@ static const char *values_of(const fl_cli_opt *o, char *buf, size_t size) {
     break;
   case FL_CPL_INPUT_FORMAT:
     add_word(buf, size, "auto");
-    for (uint32_t f = 1; f < 64; f++)
-      if (strcmp(fl_format_name(f), "auto") != 0)
-        add_word(buf, size, fl_format_name(f));
+    for (size_t i = 0; fl_format_name_at(i); i++)
+      add_word(buf, size, fl_format_name_at(i));
     break;
   case FL_CPL_KIND:
     for (const fl_cli_kind *k = FL_CLI_KINDS; k->name; k++)
@@ -299,8 +298,8 @@ int fl_cli_man(FILE *out) {
     roff(out, c->description);
     fputc('\n', out);
   }
-  fputs(".SH OPTIONS\nOptions of check, info, rules and diff (and of gen "
-        "and help where said).\n",
+  fputs(".SH OPTIONS\nOptions of check, info, rules, explain, diff and perf "
+        "(and of gen and help where said).\n",
         out);
   for (const fl_cli_opt *o = FL_CLI_OPTS; o->name; o++)
     if (o->cmds & FL_CMD_SHARED)

@@ -54,11 +54,21 @@
 #define VIRT 0x80000000u
 #define NIL  UINT32_MAX
 
-/* how a design node was matched; HOW_NIC: a per-NIC design node ("host-01
+/* how a design node was matched; HOW_CHASSIS: a design switch is a director
+ * chassis of the as-built (its ASICs, core/model/chassis.c), its ports
+ * front-panel names; HOW_NIC: a per-NIC design node ("host-01
  * ens1f0np0") is a labelled port of an as-built host node (LLDP chassis);
  * HOW_HOST: a design host node whose labelled ports are NICs is a group of
  * as-built per-NIC nodes of that system (InfiniBand HCAs "host-01 mlx5_0") */
-enum { HOW_NONE, HOW_GUID, HOW_NAME, HOW_SYSTEM, HOW_NIC, HOW_HOST };
+enum {
+  HOW_NONE,
+  HOW_GUID,
+  HOW_NAME,
+  HOW_SYSTEM,
+  HOW_NIC,
+  HOW_HOST,
+  HOW_CHASSIS
+};
 enum { E_OPEN, E_DONE };
 
 typedef struct edge {
@@ -177,6 +187,10 @@ static const char *key_port_str(const dctx *c, uint64_t k, char *buf,
     lab = c->vnames[key_port(k) & ~VIRT];
   if (!*lab && bp != FL_NONE)
     lab = fl_fabric_port_label(c->B, bp);
+  if (!*lab && bp != FL_NONE && c->mB[key_node(k)] != FL_NONE &&
+      c->howD[c->mB[key_node(k)]] == HOW_CHASSIS &&
+      fl_fabric_port_panel_name(c->B, bp, buf, size))
+    return buf; /* a chassis port the design does not name: its panel name */
   if (*lab)
     snprintf(buf, size, "%s", lab);
   else
@@ -222,6 +236,7 @@ typedef struct fnd {
   json_t *ev;
   const char *cause;     /* one finding per cause (host/findings.h), or NULL */
   const char *cause_msg; /* its message, "{count}" replaced */
+  fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
 } fnd;
 
 static void emit(dctx *c, fnd *f, char *msg) {
@@ -245,7 +260,13 @@ static void emit(dctx *c, fnd *f, char *msg) {
     if (!seen)
       r.nodes[r.n_nodes++] = xstrdup(c, nm);
     r.ports[r.n_ports].node = xstrdup(c, nm);
-    r.ports[r.n_ports++].port = key_port_num(c, f->eps[i]);
+    uint32_t num = key_port_num(c, f->eps[i]);
+    char pb[FL_ALIAS_MAX], nb[16];
+    const char *lab = key_port_str(c, f->eps[i], pb, sizeof pb);
+    snprintf(nb, sizeof nb, "%u", num);
+    if (strcmp(lab, nb) != 0) /* a label, not the number printed */
+      r.ports[r.n_ports].label = xstrdup(c, lab);
+    r.ports[r.n_ports++].port = num;
   }
   if (f->ev) {
     r.evidence = json_dumps(f->ev, JSON_COMPACT | JSON_SORT_KEYS);
@@ -262,6 +283,8 @@ static void emit(dctx *c, fnd *f, char *msg) {
     r.col = col;
   }
   r.key = xprintf(c, "%s|%s", f->rule, r.message);
+  r.fix = f->fix;
+  f->fix = NULL;
   if (f->cause) {
     r.cause = xstrdup(c, f->cause);
     r.cause_msg = xstrdup(c, f->cause_msg ? f->cause_msg : f->cause);
@@ -314,6 +337,13 @@ static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
                           : NULL;
   r->cable = xstrdup(c, cable ? cable : "");
   r->detail = xstrdup(c, detail ? detail : "");
+  /* the finding this row carries out: emitted just before */
+  const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
+  char fp[17] = "";
+  if (f && strcmp(f->rule, finding) == 0)
+    fl_finding_fingerprint(f, fp);
+  r->fix = xstrdup(c, *fp && f->fix ? f->fix->description : "");
+  r->fingerprint = xstrdup(c, fp);
 }
 
 static void wo_node(dctx *c, const char *action, const char *finding,
@@ -376,10 +406,43 @@ static void wo_node(dctx *c, const char *action, const char *finding,
   r->detail = xstrdup(c, detail);
 }
 
+/* {"node", "port"[, "label"]}: a port is always a number (JSON output is
+ * consistent, schema/findings.schema.json); the label an Ethernet plan or
+ * capture gives it (`Ethernet1/3`, `swp3`) is said apart, and a planned
+ * label the as-built does not have has no number. */
 static json_t *ep_json(dctx *c, uint64_t k) {
-  char pb[FL_ALIAS_MAX];
-  return json_pack("{s:s,s:s}", "node", key_name(c, k), "port",
-                   key_port_str(c, k, pb, sizeof pb));
+  char pb[FL_ALIAS_MAX], num[16];
+  const char *txt = key_port_str(c, k, pb, sizeof pb);
+  uint32_t n = key_port_num(c, k);
+  json_t *o = json_pack("{s:s}", "node", key_name(c, k));
+  if (n)
+    json_object_set_new(o, "port", json_integer(n));
+  snprintf(num, sizeof num, "%u", n);
+  if (!n || strcmp(txt, num) != 0)
+    json_object_set_new(o, "label", json_string(txt));
+  return o;
+}
+
+/* A cable end of the fix: node, number, label as the work order says it. */
+static void fix_end(dctx *c, uint64_t k, fl_fix_end *e) {
+  char pb[FL_ALIAS_MAX], num[16];
+  const char *txt = key_port_str(c, k, pb, sizeof pb);
+  uint32_t n = key_port_num(c, k);
+  snprintf(num, sizeof num, "%u", n);
+  if (fl_fix_end_set(e, key_name(c, k), n, strcmp(txt, num) ? txt : "") != 0)
+    c->nomem = 1;
+}
+
+/* A fix of one change or two moving cable ends: the as-built cable
+ * (@cable0, @cable1) has its end @from moved to @to. */
+static void fix_move(dctx *c, fl_fix_rec *fx, uint64_t cable0, uint64_t cable1,
+                     uint64_t from, uint64_t to) {
+  fl_fix_change_rec *ch = &fx->v[fx->n++];
+  ch->kind = FL_FIX_MOVE_END;
+  fix_end(c, cable0, &ch->cable[0]);
+  fix_end(c, cable1, &ch->cable[1]);
+  ch->end = from == cable1;
+  fix_end(c, to, &ch->to);
 }
 
 static json_t *cable_json(dctx *c, uint64_t a, uint64_t b) {
@@ -628,6 +691,63 @@ static int kind_unknown(const fl_fabric *D, fl_id i) {
          !fl_fabric_attr(D, FL_ENT_NODE, i, "model");
 }
 
+/* A design switch that matched no as-built node by GUID or name and is
+ * named like an as-built director chassis (the <name> of its ASICs'
+ * `MF0;<name>:...` descriptions, compared by the alias layer) stands for
+ * all its ASICs, none of which may be matched already. Its ports are
+ * front-panel names (dkey()); cables inside the chassis are not compared
+ * (build_edges()). */
+static int match_chassis(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nc = fl_fabric_chassis_count(B), nb = fl_fabric_node_count(B);
+  if (!nc)
+    return 0;
+  fl_strmap names;
+  memset(&names, 0, sizeof names);
+  uint32_t *claim = malloc((size_t)nc * sizeof *claim);
+  uint8_t *taken = calloc(nc, 1);
+  int rc = -1;
+  char canon[FL_ALIAS_MAX];
+  if (!claim || !taken)
+    goto out;
+  for (uint32_t k = 0; k < nc; k++) {
+    const char *nm = fl_fabric_chassis_name(B, k);
+    claim[k] = FL_NONE;
+    size_t len = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
+    if (fl_strmap_put(&names, canon, len, k) == FL_MAP_ABSENT)
+      goto out;
+  }
+  for (fl_id b = 0; b < nb; b++) /* a chassis with a matched ASIC is taken */
+    if (c->mB[b] != FL_NONE && fl_fabric_node_chassis(B, b) != FL_NONE)
+      taken[fl_fabric_node_chassis(B, b)] = 1;
+  for (fl_id i = 0; i < fl_fabric_node_count(D); i++) {
+    if (c->mD[i] != FL_NONE || fl_fabric_node_kind(D, i) != FL_NODE_SWITCH)
+      continue;
+    size_t len = canon_name(D, i, canon, sizeof canon);
+    uint32_t k = fl_strmap_get(&names, canon, len);
+    if (k == FL_MAP_ABSENT || taken[k])
+      continue;
+    taken[k] = 1;
+    claim[k] = i;
+    c->howD[i] = HOW_CHASSIS;
+    c->st->nodes_by_chassis++;
+  }
+  for (fl_id b = 0; b < nb; b++) {
+    uint32_t k = fl_fabric_node_chassis(B, b);
+    if (k == FL_NONE || claim[k] == FL_NONE)
+      continue;
+    c->mB[b] = claim[k];
+    if (c->mD[claim[k]] == FL_NONE)
+      c->mD[claim[k]] = b; /* its first ASIC stands for it */
+  }
+  rc = 0;
+out:
+  fl_strmap_free(&names);
+  free(claim);
+  free(taken);
+  return rc;
+}
+
 static int match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -687,7 +807,7 @@ static int match_nodes(dctx *c) {
       else
         c->st->nodes_by_name++;
     }
-  if (match_nics(c, &bx) != 0 || match_hosts(c) != 0)
+  if (match_chassis(c) != 0 || match_nics(c, &bx) != 0 || match_hosts(c) != 0)
     goto out;
   /* unmatched nodes */
   for (fl_id i = 0; i < nd; i++) {
@@ -877,6 +997,15 @@ static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
   char nbuf[16];
   if (c->howD[dn] == HOW_HOST && host_nic_key(c, p, out) == 0)
     goto found;
+  if (c->howD[dn] == HOW_CHASSIS && *lb) {
+    fl_id asic;
+    uint32_t num;
+    if (fl_fabric_chassis_panel_port(c->B, fl_fabric_node_chassis(c->B, bn), lb,
+                                     &asic, &num) == FL_OK) {
+      *out = mkkey(asic, num);
+      goto found;
+    }
+  }
   if (!*lb && c->howD[dn] == HOW_NIC)
     lb = fl_fabric_node_device(c->D, dn); /* the NIC is the host's port */
   if (!*lb && c->b_labels[bn]) {
@@ -1017,6 +1146,9 @@ static int build_edges(dctx *c) {
       c->planB[c->n_planB++] = l;
       continue;
     }
+    if (c->mB[na] != FL_NONE && c->howD[c->mB[na]] == HOW_CHASSIS &&
+        fl_fabric_link_internal(B, l))
+      continue; /* inside a chassis the design names as one switch */
     c->st->cables_built++;
     if (c->mB[na] == FL_NONE || c->mB[nb] == FL_NONE)
       continue;
@@ -1100,6 +1232,26 @@ static void check_rate(dctx *c, const edge *de, const edge *be) {
                                   : "speed",
                    "cable", cable_json(c, de->k[0], de->k[1]), "design", rd,
                    "as_built", rb);
+  /* the fix: the planned width and/or speed */
+  char *how = xprintf(c,
+                      "make the cable run at %s as planned (reseat, then "
+                      "replace the cable or transceiver)",
+                      rd);
+  f.fix = how ? fl_fix_new(how, 2) : NULL;
+  free(how);
+  for (int k = 0; f.fix && k < 2; k++) {
+    if (!(k == 0 ? w_low : s_low))
+      continue;
+    fl_fix_change_rec *ch = &f.fix->v[f.fix->n++];
+    ch->kind = k == 0 ? FL_FIX_SET_WIDTH : FL_FIX_SET_SPEED;
+    fix_end(c, de->k[0], &ch->cable[0]);
+    fix_end(c, de->k[1], &ch->cable[1]);
+    ch->from_value =
+        k == 0 ? xprintf(c, "%ux", wb) : xstrdup(c, fl_speed_name(sb));
+    ch->value = k == 0 ? xprintf(c, "%ux", wd) : xstrdup(c, fl_speed_name(sd));
+  }
+  if (!f.fix || fl_fix_finish(f.fix) != 0)
+    c->nomem = 1;
   emit(c, &f,
        xprintf(c,
                "cable %s - %s runs at %s, planned %s (%s below plan: "
@@ -1545,6 +1697,19 @@ static void swaps(dctx *c) {
                          cable_json(c, a, b), cable_json(c, cc, d), "as_built",
                          cable_json(c, a, d), cable_json(c, cc, b), "swap",
                          ep_json(c, x), ep_json(c, y));
+        /* built a-d and c-b: the cable ends at x and y trade places */
+        char *how = xprintf(c, "swap the two cable ends at %s and %s", sx, sy);
+        f.fix = how ? fl_fix_new(how, 2) : NULL;
+        if (f.fix) {
+          uint64_t xc = x == a ? d : cc, yc = y == cc ? b : a; /* far ends */
+          fix_move(c, f.fix, x, xc, x, y);
+          fix_move(c, f.fix, y, yc, y, x);
+          if (fl_fix_finish(f.fix) != 0)
+            c->nomem = 1;
+        } else {
+          c->nomem = 1;
+        }
+        free(how);
         emit(c, &f,
              xprintf(c,
                      "cables crossed: planned %s - %s and %s - %s, built "
@@ -1600,6 +1765,16 @@ static void misconnected(dctx *c) {
     f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", cable_json(c, a, b),
                      "as_built", cable_json(c, a, x), "move_from",
                      ep_json(c, x), "move_to", ep_json(c, b));
+    char *how = xprintf(c, "move the cable end at %s to %s", sx, sb);
+    f.fix = how ? fl_fix_new(how, 1) : NULL;
+    free(how);
+    if (f.fix) { /* the built cable a-x: its end x goes to b */
+      fix_move(c, f.fix, a, x, x, b);
+      if (fl_fix_finish(f.fix) != 0)
+        c->nomem = 1;
+    } else {
+      c->nomem = 1;
+    }
     emit(c, &f,
          xprintf(c,
                  "cable from %s lands on %s; the plan puts it on %s: "
@@ -1735,6 +1910,64 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   return FL_OK;
 }
 
+/* ---- the finding kinds as rules ------------------------------------- */
+
+/* The finding kinds of DESIGN.md section 7 (docs/rules/diff.md), sorted. */
+static const fl_diff_rule DIFF_RULES[] = {
+    {"diff.different",
+     "a planned cable is built with another attribute "
+     "(width/speed below plan, GUID, description)",
+     "Both ends of the cable are where the plan puts them, but something "
+     "else differs: the width or speed is below plan (1xHDR where 4xHDR is "
+     "planned: reseat, then replace the cable; work order `replace`), or a "
+     "node's GUID, description or kind differs (one finding per cause), or "
+     "a LID (with --compare-lids). With --no-guid GUIDs are neither matched "
+     "nor compared.",
+     FL_SEV_WARNING},
+    {"diff.duplicate", "the same two ports are joined twice",
+     "The same two ports are joined twice on one side (a stale or merged "
+     "capture, or a plan that lists a cable twice: work order `remove`), or "
+     "a design port is given two different cables (double-booked: fix the "
+     "plan; work order `check`).",
+     FL_SEV_ERROR},
+    {"diff.misconnected", "one end of a cable lands elsewhere than planned",
+     "One end of a planned cable is plugged into another port than planned. "
+     "The finding says where the end is and where it goes; the work order "
+     "has a `move` row (keep a, take the end now at from to b).",
+     FL_SEV_ERROR},
+    {"diff.missing", "a planned cable was not found",
+     "A planned cable is not in the as-built fabric (unplugged, dead, or "
+     "never run), or a Cisco plan's \"at least N cables between A and B\" "
+     "is not met. Work order `add`.",
+     FL_SEV_ERROR},
+    {"diff.missing-node", "a planned node was not found",
+     "A planned node matches nothing as built (by GUID, name or system); "
+     "the reason is given, and its cables are folded into this one finding "
+     "(a powered-off host is one fault). Work order `check`: one row per "
+     "planned cable of the node, with the far end's port and rack.",
+     FL_SEV_ERROR},
+    {"diff.swapped", "two cables are crossed",
+     "Two cables are crossed: planned a-b and c-d, built a-d and c-b. One "
+     "finding names the two cable ends to exchange (on one node or system "
+     "when possible); the work order has one `swap` row.",
+     FL_SEV_ERROR},
+    {"diff.unexpected", "a cable was found that is not in the plan",
+     "A cable exists as built that the plan does not have (or a constraint "
+     "of an as-built plan the design lacks): remove it or add it to the "
+     "plan. Work order `remove`.",
+     FL_SEV_ERROR},
+    {"diff.unexpected-node", "a node was found that is not in the plan",
+     "A node exists as built that the plan does not have; its cables are "
+     "folded into this finding (info for SHARP Aggregation Nodes). Work "
+     "order `check`.",
+     FL_SEV_ERROR},
+};
+
+const fl_diff_rule *fl_diff_rules(size_t *n) {
+  *n = sizeof DIFF_RULES / sizeof *DIFF_RULES;
+  return DIFF_RULES;
+}
+
 /* ---- work order ------------------------------------------------------- */
 
 static int cmp_row(const void *x, const void *y) {
@@ -1774,14 +2007,15 @@ static void csv_field(FILE *out, const char *s, int last) {
 
 int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
   fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
-        "from_node,from_port,cable,detail\r\n",
+        "from_node,from_port,cable,detail,fix,fingerprint\r\n",
         out);
   for (size_t i = 0; i < wo->n; i++) {
     const fl_wo_row *r = &wo->v[i];
     fprintf(out, "%zu,", i + 1);
-    const char *f[] = {r->action,    r->finding,   r->a_node, r->a_port,
-                       r->a_rack,    r->b_node,    r->b_port, r->b_rack,
-                       r->from_node, r->from_port, r->cable,  r->detail};
+    const char *f[] = {r->action,    r->finding,    r->a_node, r->a_port,
+                       r->a_rack,    r->b_node,     r->b_port, r->b_rack,
+                       r->from_node, r->from_port,  r->cable,  r->detail,
+                       r->fix,       r->fingerprint};
     for (size_t k = 0; k < sizeof f / sizeof *f; k++)
       csv_field(out, f[k] ? f[k] : "", k + 1 == sizeof f / sizeof *f);
   }
@@ -1794,6 +2028,7 @@ void fl_work_order_free(fl_work_order *wo) {
     free(r->action), free(r->finding), free(r->a_node), free(r->a_port);
     free(r->a_rack), free(r->b_node), free(r->b_port), free(r->b_rack);
     free(r->from_node), free(r->from_port), free(r->cable), free(r->detail);
+    free(r->fix), free(r->fingerprint);
   }
   free(wo->v);
   memset(wo, 0, sizeof *wo);

@@ -27,6 +27,21 @@ typedef struct fl_diff_opts {
   int no_guid;
 } fl_diff_opts;
 
+/**
+ * fl_diff_rule — one kind of diff finding, described as a rule (for
+ * renderers, `fabriclint rules` and `fabriclint explain`). Static strings.
+ * @id: "diff.swapped"; @summary: one line; @help: a paragraph (what is
+ * compared, what the finding says, the work-order action); @level: FL_SEV_*.
+ */
+typedef struct fl_diff_rule {
+  const char *id, *summary, *help;
+  uint32_t level;
+} fl_diff_rule;
+
+/** fl_diff_rules() — the diff finding kinds, sorted by id; *@n their
+ * count (docs/rules/diff.md). */
+const fl_diff_rule *fl_diff_rules(size_t *n);
+
 /** One physical action of the work order. Strings are owned ("" if none). */
 typedef struct fl_wo_row {
   char *action;                   /* add, remove, move, swap, replace, check */
@@ -36,6 +51,9 @@ typedef struct fl_wo_row {
   char *from_node, *from_port;    /* move/swap: where the end is now */
   char *cable;                    /* the design's cable id */
   char *detail;
+  char *fix;         /* the finding's fix, as JSON `fix.description` says it
+                        ("" when the finding has none) */
+  char *fingerprint; /* the finding's fingerprint (JSON, SARIF, baselines) */
 } fl_wo_row;
 
 typedef struct fl_work_order {
@@ -46,6 +64,7 @@ typedef struct fl_work_order {
 /** Counts of what matched (for -v and the tests). */
 typedef struct fl_diff_stats {
   uint32_t nodes_by_guid, nodes_by_name, nodes_by_system;
+  uint32_t nodes_by_chassis; /* design switches matched to a director */
   uint32_t cables_ok, cables_design, cables_built;
 } fl_diff_stats;
 
@@ -61,7 +80,8 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
 
 /** Sort the rows (by action, then ends) so output is deterministic. */
 void fl_work_order_sort(fl_work_order *wo);
-/** Write @wo as CSV (RFC 4180, header line first). 0 or -1 on write error. */
+/** Write @wo as CSV (RFC 4180, header line first; columns in
+ * docs/rules/diff.md). 0 or -1 on write error. */
 int fl_work_order_csv(FILE *out, const fl_work_order *wo);
 void fl_work_order_free(fl_work_order *wo);
 

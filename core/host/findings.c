@@ -133,7 +133,8 @@ static int cmp_idx(const void *x, const void *y) {
 /* A name list with first-appearance order and no repeats. */
 typedef struct name_ord {
   const char *name;
-  uint32_t port; /* ports only */
+  uint32_t port;     /* ports only */
+  const char *label; /* ports only: the port's label, or NULL */
   size_t order;
 } name_ord;
 
@@ -243,9 +244,10 @@ static int merged_lists(const idx_rec *g, size_t n, fl_finding_rec *m) {
   for (size_t i = 0; i < n; i++) {
     const fl_finding_rec *r = g[i].r;
     for (uint32_t k = 0; k < r->n_nodes; k++, nn++)
-      vn[nn] = (name_ord){r->nodes[k], 0, nn};
+      vn[nn] = (name_ord){r->nodes[k], 0, NULL, nn};
     for (uint32_t k = 0; k < r->n_ports; k++, np++)
-      vp[np] = (name_ord){r->ports[k].node, r->ports[k].port, np};
+      vp[np] =
+          (name_ord){r->ports[k].node, r->ports[k].port, r->ports[k].label, np};
   }
   nn = uniq_names(vn, nn);
   np = uniq_names(vp, np);
@@ -258,7 +260,8 @@ static int merged_lists(const idx_rec *g, size_t n, fl_finding_rec *m) {
       goto out;
   for (size_t k = 0; k < np; k++, m->n_ports++) {
     m->ports[k].port = vp[k].port;
-    if (!(m->ports[k].node = strdup(vp[k].name)))
+    if (!(m->ports[k].node = strdup(vp[k].name)) ||
+        (vp[k].label && !(m->ports[k].label = strdup(vp[k].label))))
       goto out;
   }
   rc = 0;
@@ -301,11 +304,17 @@ static int merge_group(const idx_rec *g, size_t n, fl_finding_rec *m) {
     m->line = f->line;
     m->col = f->col;
   }
+  int nomem = 0;
+  const fl_fix_rec **fixes = calloc(n + 1, sizeof *fixes);
+  for (size_t i = 0; fixes && i < n; i++)
+    fixes[i] = g[i].r->fix;
+  m->fix = fixes ? fl_fix_merge(fixes, (uint32_t)n, &nomem) : NULL;
+  free(fixes);
   size_t kl = strlen(f->cause) + sizeof "cause:";
   if ((m->key = malloc(kl)))
     snprintf(m->key, kl, "cause:%s", f->cause);
   if (merged_lists(g, n, m) != 0 || !m->rule || !m->cause || !m->message ||
-      !m->evidence || !m->key || (f->file && !m->file) ||
+      !m->evidence || !m->key || (f->file && !m->file) || !fixes || nomem ||
       (f->cause_msg && !m->cause_msg)) {
     rec_free(m);
     return -1;
@@ -385,13 +394,14 @@ static void rec_free(fl_finding_rec *r) {
     free(r->nodes[i]);
   free(r->nodes);
   for (uint32_t i = 0; i < r->n_ports; i++)
-    free(r->ports[i].node);
+    free(r->ports[i].node), free(r->ports[i].label);
   free(r->ports);
   free(r->evidence);
   free(r->file);
   free(r->key);
   free(r->cause);
   free(r->cause_msg);
+  fl_fix_free(r->fix);
   free(r->waiver.reason);
   free(r->waiver.expires);
   free(r->waiver.where);

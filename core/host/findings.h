@@ -16,9 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host/fix.h"
+
 typedef struct fl_port_name {
   char *node;
   uint32_t port;
+  char *label; /* the port's label ("Ethernet1/3", "swp3"), or NULL */
 } fl_port_name;
 
 /** Why a finding is set aside (fl_finding_rec.waived / .baseline). */
@@ -43,6 +46,7 @@ typedef struct fl_finding_rec {
   char *cause;     /* fl_finding.cause, or NULL: never merged */
   char *cause_msg; /* fl_finding.cause_message ("{count}" not replaced) */
   uint32_t merged; /* members merged into this finding (0: not merged) */
+  fl_fix_rec *fix; /* how to fix it (host/fix.h), or NULL; owned */
   /* -- set after the run (policy, baseline); zero when not used -- */
   int waived;            /* 1: a policy waiver suppresses it (see @waiver) */
   fl_waiver_note waiver; /* owned strings, set when @waived */
@@ -70,7 +74,8 @@ void fl_findings_sort(fl_findings *fs);
  * of the members' (first appearance order); location the first member's
  * (in fl_findings_sort() order); key "cause:<cause>"; evidence {"cause",
  * "count", "examples" (the members' messages shown), "members" (every
- * member: message, nodes, ports, evidence, location)}. Set-aside members
+ * member: message, nodes, ports, evidence, location)}; fix the members'
+ * changes (fl_fix_merge()). Set-aside members
  * stay as they are. Leaves @fs unsorted. Returns 0, or -1 on ENOMEM (@fs
  * is then unchanged or partly merged, still valid). O(n log n).
  */

@@ -212,12 +212,17 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
     return FL_EINVAL;
   memcpy(&f, fin, fin->struct_size < sizeof f ? fin->struct_size : sizeof f);
   int rc = check_finding(c, &f);
+  fl_fix_rec *fix = NULL; /* ABI 1.2: how to fix it (host/fix.h) */
+  if (rc == FL_OK && f.fix)
+    rc = fl_fix_copy(c->fab, f.fix, &fix);
   if (rc != FL_OK)
     return rc;
   fl_finding_rec r;
   memset(&r, 0, sizeof r);
-  if (normalise_evidence(f.evidence_json, &r.evidence) != FL_OK)
+  if (normalise_evidence(f.evidence_json, &r.evidence) != FL_OK) {
+    fl_fix_free(fix);
     return FL_EINVAL;
+  }
   r.rule = xstrdup(c->rule->id);
   r.severity = f.severity ? f.severity : c->rule->default_severity;
   /* a policy override applies to every finding of the rule: the user's
@@ -235,9 +240,14 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   for (uint32_t i = 0; r.ports && i < f.n_ports; i++) {
     r.ports[i].node = xstrdup(fl_fabric_node_name(c->fab, f.ports[i].node));
     r.ports[i].port = f.ports[i].port;
+    fl_id p = fl_fabric_find_port(c->fab, f.ports[i].node, f.ports[i].port);
+    const char *lab = p == FL_NONE ? "" : fl_fabric_port_label(c->fab, p);
+    if (*lab && !(r.ports[i].label = strdup(lab)))
+      return FL_ENOMEM;
   }
   locate(c->fab, &f, &r);
   r.key = f.key ? xstrdup(f.key) : default_key(&r);
+  r.fix = fix;
   if (f.cause && *f.cause) { /* one finding per cause (findings.h) */
     r.cause = xstrdup(f.cause);
     r.cause_msg = xstrdup(f.cause_message ? f.cause_message : f.cause);

@@ -3,6 +3,7 @@
  * modules (adaptive-routing state, ...), so that those modules do not need
  * to edit core/host.c. Called at the end of fl_host_init().
  */
+#include "fabriclint/counters.h"
 #include "fabriclint/pfc.h"
 #include "fabriclint/routing.h"
 #include "host/host.h"
@@ -18,4 +19,16 @@ void fl_host_fill_ext(fl_host_api *a) {
   /* lossless-Ethernet (PFC) deadlock analysis (core/analysis/pfc.c) */
   a->pfc_analyze = fl_pfc_analyze;
   a->pfc_free = fl_pfc_report_free;
+  /* director chassis (core/model/chassis.c) */
+  a->node_chassis = fl_fabric_node_chassis;
+  a->link_internal = fl_fabric_link_internal;
+  /* port counters (core/model/counters.c, loaded by core/io/ctr_*.c) */
+  a->counter_snapshots = fl_fabric_counter_snapshots;
+  a->counter_interval = fl_fabric_counter_interval;
+  a->counter_complete = fl_fabric_counter_complete;
+  a->port_counter_mask = fl_fabric_port_counter_mask;
+  a->port_counter = fl_fabric_port_counter;
+  a->counter_unmapped_count = fl_fabric_counter_unmapped_count;
+  a->counter_unmapped = fl_fabric_counter_unmapped;
+  a->counter_name = fl_counter_name;
 }

@@ -341,6 +341,29 @@ static int waivers(rd *r, yaml_node_t *n, fl_policy *p) {
   return FL_OK;
 }
 
+/* max-waiver-days: a plain whole number of days, 0 to 36500 (0: a waiver
+ * may not outlive today). */
+static int max_days(rd *r, yaml_node_t *v, fl_policy *p) {
+  const char *t = v->type == YAML_SCALAR_NODE ? scalar(v) : "";
+  char *end = NULL;
+  long long d = *t >= '0' && *t <= '9' ? strtoll(t, &end, 10) : -1;
+  if (v->type != YAML_SCALAR_NODE ||
+      v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || d < 0 || d > 36500 ||
+      !end || *end)
+    return fail_at(r, v,
+                   "max-waiver-days: expected a whole number of days from 0 "
+                   "to 36500, got %s%s",
+                   v->type == YAML_SCALAR_NODE ? t : kind_name(v),
+                   v->type == YAML_SCALAR_NODE &&
+                           v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+                       ? " (quoted)"
+                       : "");
+  p->max_waiver_days = d;
+  p->max_days_line = (uint32_t)v->start_mark.line + 1;
+  p->max_days_col = (uint32_t)v->start_mark.column + 1;
+  return FL_OK;
+}
+
 static int top_pair(rd *r, yaml_node_t *k, yaml_node_t *v, void *arg) {
   fl_policy *p = arg;
   const char *key = scalar(k);
@@ -359,14 +382,18 @@ static int top_pair(rd *r, yaml_node_t *k, yaml_node_t *v, void *arg) {
     return each_pair(r, v, "'params'", params_pair, p);
   if (strcmp(key, "waivers") == 0)
     return waivers(r, v, p);
+  if (strcmp(key, "max-waiver-days") == 0)
+    return max_days(r, v, p);
   static const char *const KNOWN[] = {"version", "rules",   "severity",
-                                      "params",  "waivers", NULL};
+                                      "params",  "waivers", "max-waiver-days",
+                                      NULL};
   return unknown_key(r, k, "at the top of the policy", KNOWN);
 }
 
 int fl_policy_parse(fl_policy *p, const char *name, const char *text,
                     size_t len, fl_error *err) {
   memset(p, 0, sizeof *p);
+  p->max_waiver_days = -1;
   p->path = strdup(name);
   if (!p->path)
     return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
@@ -492,6 +519,21 @@ int fl_policy_disables(const fl_policy *p, const char *id) {
   return p && any_match(p->disable, p->n_disable, id);
 }
 
+/* Days since 1970-01-01 of a valid date (H. Hinnant's days_from_civil). */
+static int64_t days_from_civil(const char *s) {
+  int64_t y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int64_t fl_policy_days_between(const char *a, const char *b) {
+  return days_from_civil(b) - days_from_civil(a);
+}
+
 int fl_policy_date_valid(const char *s) {
   static const int DAYS[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
@@ -522,9 +564,16 @@ int fl_policy_waiver_matches(const fl_policy_waiver *w,
   for (size_t k = 0; k < w->n_ports; k++) {
     int hit = 0;
     for (uint32_t i = 0; i < r->n_ports && !hit; i++) {
+      /* "node/3", or by the port's label "node/Ethernet1/3" (an Ethernet
+       * switch port from LLDP is numbered only in loading order) */
       char name[1024];
       snprintf(name, sizeof name, "%s/%u", r->ports[i].node, r->ports[i].port);
       hit = fnmatch(w->ports[k].text, name, 0) == 0;
+      if (!hit && r->ports[i].label && *r->ports[i].label) {
+        snprintf(name, sizeof name, "%s/%s", r->ports[i].node,
+                 r->ports[i].label);
+        hit = fnmatch(w->ports[k].text, name, 0) == 0;
+      }
     }
     if (!hit)
       return 0;
@@ -590,6 +639,17 @@ int fl_policy_apply_waivers(const fl_policy *p, fl_findings *fs,
                             const char *today, fl_error *err) {
   if (!p || p->n_waivers == 0)
     return FL_OK;
+  for (size_t k = 0; p->max_waiver_days >= 0 && k < p->n_waivers; k++) {
+    const fl_policy_waiver *w = &p->waivers[k];
+    int64_t days = fl_policy_days_between(today, w->expires.text);
+    if (days > p->max_waiver_days)
+      return fl_error_set(
+          err, FL_EINVAL, p->path, w->expires.line, w->expires.col,
+          "waiver for %s expires %s, %lld days after today (%s): longer than "
+          "the policy's max-waiver-days %lld (line %u); give an earlier date",
+          w->rule.text, w->expires.text, (long long)days, today,
+          (long long)p->max_waiver_days, p->max_days_line);
+  }
   size_t *uses = calloc(p->n_waivers, sizeof *uses);
   if (!uses)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");

@@ -12,6 +12,7 @@
  * makes the run exit 2; a typo must never silently turn a check off.
  *
  *   version: 1                       # optional; only 1 is known
+ *   max-waiver-days: 90              # optional: longest waiver lifetime
  *   rules:
  *     enable:  [ "ecmp-balance.*" ]  # also run these (globs / plugin names)
  *     disable: [ "rail-alignment.unresolved" ]
@@ -86,6 +87,11 @@ typedef struct fl_policy {
   size_t n_params;
   fl_policy_waiver *waivers;
   size_t n_waivers;
+  /* max-waiver-days: a waiver whose `expires` is more than this many days
+   * after today is refused (fl_policy_apply_waivers()); -1 when not set.
+   * @max_days_line/@max_days_col: where the file sets it. */
+  int64_t max_waiver_days;
+  uint32_t max_days_line, max_days_col;
 } fl_policy;
 
 /**
@@ -121,6 +127,10 @@ int fl_policy_disables(const fl_policy *p, const char *id);
 /** fl_policy_date_valid() — @s is a real calendar date YYYY-MM-DD. */
 int fl_policy_date_valid(const char *s);
 
+/** fl_policy_days_between() — days from date @a to date @b (both valid
+ * YYYY-MM-DD; negative when @b is earlier), proleptic Gregorian. */
+int64_t fl_policy_days_between(const char *a, const char *b);
+
 /**
  * fl_policy_apply_waivers() — mark the findings of @fs that an unexpired
  * waiver matches as waived (first matching waiver in file order), then
@@ -128,7 +138,10 @@ int fl_policy_date_valid(const char *s);
  * the findings it matches count again) and per unexpired waiver that matched
  * nothing (FL_POLICY_RULE_UNUSED, info), located at the waiver in the policy
  * file. @today is YYYY-MM-DD; a waiver is valid through its `expires` day.
- * Returns FL_OK or FL_ENOMEM.
+ * With max-waiver-days N, a waiver that expires more than N days after
+ * @today is refused first: FL_EINVAL with @err at its `expires` value
+ * (file:line:col), naming the date, the days and the limit.
+ * Returns FL_OK, FL_EINVAL or FL_ENOMEM.
  */
 int fl_policy_apply_waivers(const fl_policy *p, fl_findings *fs,
                             const char *today, fl_error *err);

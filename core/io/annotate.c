@@ -59,6 +59,7 @@
 #include <yaml.h>
 
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
@@ -367,11 +368,13 @@ static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
     }
     if (!vals[k] || !*vals[k])
       continue;
-    if (strcmp(keys[k], "tier") == 0 && !tier_ok(vals[k]))
+    if (strcmp(keys[k], "tier") == 0 && !tier_ok(vals[k])) {
+      size_t vl = strlen(vals[k]), q = vl > 20 ? 20 : vl;
       return fl_error_set(err, FL_EPARSE, c->path, line, col,
-                          "tier=%s: expected a number 0..255 (as in design "
-                          "XML; 0 is the endpoints, 1 the leaves)",
-                          vals[k]);
+                          "tier=%.*s%s: expected a number 0..255 (as in "
+                          "design XML; 0 is the endpoints, 1 the leaves)",
+                          (int)q, vals[k], vl > q ? "..." : "");
+    }
     /* the same name given two values for one key is a contradiction (a
      * host row and a more specific NIC row may differ: the later wins) */
     char sk[512];
@@ -784,3 +787,68 @@ int fl_load_annotations(fl_fabric *fab, const fl_input *in,
   free(c.vals);
   return rc;
 }
+
+/* ---- detection (formats.h) ---- */
+
+/* The YAML key `nodes:` (plain or quoted) followed by nothing, a comment,
+ * or the start of a flow collection: `nodes: [{name: x, rack: R1}]` and
+ * `nodes: {x: {rack: R1}}` are the same document as the block form. */
+static int is_yaml_nodes_key(const char *p, const char *le) {
+  static const char *const keys[] = {"nodes:", "\"nodes\":", "'nodes':"};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    size_t kl = strlen(keys[k]);
+    if ((size_t)(le - p) < kl || strncmp(p, keys[k], kl) != 0)
+      continue;
+    const char *v = fl_detect_skip_ws(p + kl, le);
+    if (v == le || *v == '#' || *v == '[' || *v == '{')
+      return 1;
+  }
+  return 0;
+}
+
+/* A YAML document marker or directive line (`---`, `%YAML 1.2`), which may
+ * precede the `nodes:` key. */
+static int is_yaml_preamble(const char *p, const char *le) {
+  if (*p == '%')
+    return 1;
+  return le - p >= 3 && strncmp(p, "---", 3) == 0 &&
+         (le - p == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r');
+}
+
+/* An attribute side file: the first line that is not blank, a comment or a
+ * YAML preamble is a CSV header whose first column is "node" or "name", or
+ * the YAML key "nodes:" (block or flow form). */
+static uint32_t detect_annotations(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  if (c->xml_root)
+    return FL_FMT_AUTO;
+  const char *s = c->text, *end = c->text + c->len;
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    const char *p = fl_detect_skip_ws(s, le);
+    if (p < le && *p != '#') {
+      size_t n = (size_t)(le - p);
+      if ((n > 5 && strncasecmp(p, "node", 4) == 0 &&
+           (p[4] == ',' || p[4] == ';')) ||
+          (n > 5 && strncasecmp(p, "name", 4) == 0 &&
+           (p[4] == ',' || p[4] == ';')))
+        return FL_FMT_ANNOTATIONS;
+      if (is_yaml_nodes_key(p, le))
+        return FL_FMT_ANNOTATIONS;
+      if (!is_yaml_preamble(p, le))
+        return FL_FMT_AUTO;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_annotations = {
+    FL_FMT_ANNOTATIONS,
+    "annotations",
+    NULL,
+    0,
+    fl_load_annotations,
+    detect_annotations,
+    "an attribute file (CSV with a node/name column, or YAML `nodes:`)"};

@@ -44,8 +44,10 @@
  * memory 3 bytes per (AR switch, LID).
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -128,6 +130,27 @@ static int64_t hex(const char **p, int max_digits) {
     return -1;
   *p = s;
   return (int64_t)v;
+}
+
+/* The error for the field at @at: when it is a number token (decimal or
+ * 0x-hex) that dec()/hex() refused or that is out of range, "<what> <the
+ * token as written> is out of range (allowed <range>)", the token quoted up
+ * to 20 bytes then "..."; else @expected (no number there at all). */
+static int num_err(far_rd *r, const char *at, const char *what,
+                   const char *range, const char *expected) {
+  const char *e = at;
+  if (e[0] == '0' && (e[1] == 'x' || e[1] == 'X') &&
+      isxdigit((unsigned char)e[2]))
+    for (e += 2; isxdigit((unsigned char)*e); e++)
+      ;
+  else
+    while (*e >= '0' && *e <= '9')
+      e++;
+  if (e == at)
+    return far_err(r, at, "%s", expected);
+  size_t n = (size_t)(e - at), q = n > 20 ? 20 : n;
+  return far_err(r, at, "%s %.*s%s is out of range (allowed %s)", what, (int)q,
+                 at, n > q ? "..." : "", range);
 }
 
 static int at_end(const char *p) {
@@ -239,10 +262,15 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
       continue;
     }
     if (starts(p, "PLFT_NUM:")) {
-      const char *q = skip_ws(p + 9);
+      const char *q = skip_ws(p + 9), *nq = q;
       plft = dec(&q);
+      if (plft < 0) {
+        rc = num_err(&r, nq, "PLFT_NUM", "0..4294967295",
+                     "expected `PLFT_NUM: <n>, top: 0x<hex>`");
+        break;
+      }
       q = skip_ws(q);
-      if (plft < 0 || *q != ',') {
+      if (*q != ',') {
         rc = far_err(&r, q, "expected `PLFT_NUM: <n>, top: 0x<hex>`");
         break;
       }
@@ -251,9 +279,14 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
         rc = far_err(&r, q, "expected `top: 0x<hex>`");
         break;
       }
-      q = skip_ws(q + 4);
+      const char *tq = q = skip_ws(q + 4);
       int64_t top = hex(&q, 8);
-      if (top < 0 || !at_end(q)) {
+      if (top < 0) {
+        rc = num_err(&r, tq, "top", "0x0..0xffffffff, 8 hex digits",
+                     "expected `top: 0x<hex>`");
+        break;
+      }
+      if (!at_end(q)) {
         rc = far_err(&r, q, "expected `top: 0x<hex>`");
         break;
       }
@@ -266,27 +299,37 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
         starts(p, "LID ") || starts(p, "LID\t"))
       continue;
     if (sec == SEC_GROUPS && *p >= '0' && *p <= '9') {
-      const char *q = p;
+      static const char GROUP_LINE[] =
+          "expected `<group> <sub group> <WHBF> <ports>,` (decimal numbers, "
+          "group at most 65535)";
+      const char *q = p, *gq = q;
       int64_t grp = dec(&q);
-      q = skip_ws(q);
+      if (grp < 0 || grp > 0xffff) {
+        rc = num_err(&r, gq, "AR group", "0..65535", GROUP_LINE);
+        break;
+      }
+      const char *sq = q = skip_ws(q);
       int64_t sub = dec(&q);
-      q = skip_ws(q);
+      if (sub < 0) {
+        rc = num_err(&r, sq, "sub group", "0..4294967295", GROUP_LINE);
+        break;
+      }
+      const char *wq = q = skip_ws(q);
       int64_t whbf = dec(&q);
-      if (grp < 0 || grp > 0xffff || sub < 0 || whbf < 0) {
-        rc = far_err(&r, q,
-                     "expected `<group> <sub group> <WHBF> <ports>,` "
-                     "(decimal numbers, group at most 65535)");
+      if (whbf < 0) {
+        rc = num_err(&r, wq, "WHBF", "0..4294967295", GROUP_LINE);
         break;
       }
       uint8_t ports[32];
       memset(ports, 0, sizeof ports);
       q = skip_ws(q);
       while (*q) {
+        const char *pq = q;
         int64_t port = dec(&q);
         if (port < 0 || port > 255) {
-          rc = far_err(&r, q,
-                       "expected a port number (0..255) followed by "
-                       "`,` in the port list");
+          rc = num_err(&r, pq, "port number", "0..255",
+                       "expected a port number (0..255) followed by `,` in "
+                       "the port list");
           break;
         }
         q = skip_ws(q);
@@ -309,15 +352,17 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
       const char *q = p;
       int64_t lid = hex(&q, 4);
       if (lid <= 0 || lid > FL_MAX_UCAST_LID) {
-        rc = far_err(&r, p, "expected a unicast LID 0x0001..0xbfff");
+        rc = num_err(&r, p, "LID", "0x0001..0xbfff, unicast",
+                     "expected a unicast LID 0x0001..0xbfff");
         break;
       }
       if (plft == 0 && lid > last_lid)
         last_lid = lid;
-      q = skip_ws(q);
+      const char *pq = q = skip_ws(q);
       int64_t port = dec(&q);
       if (port < 0 || port > 255) {
-        rc = far_err(&r, q, "expected the static port (0..255)");
+        rc = num_err(&r, pq, "static port", "0..255",
+                     "expected the static port (0..255)");
         break;
       }
       q = skip_ws(q);
@@ -332,9 +377,15 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
         rc = far_err(&r, q, "expected the LID state Static, HBF or Free");
         break;
       }
-      q = skip_ws(q);
+      const char *gq = q = skip_ws(q);
       int64_t grp = dec(&q);
-      if (grp < 0 || grp > 0xffff || !at_end(q)) {
+      if (grp < 0 || grp > 0xffff) {
+        rc = num_err(&r, gq, "AR group", "0..65535",
+                     "expected the AR group number (0..65535) and the end "
+                     "of the line");
+        break;
+      }
+      if (!at_end(q)) {
         rc = far_err(&r, q,
                      "expected the AR group number (0..65535) and "
                      "the end of the line");
@@ -396,3 +447,14 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
   fclose(f);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_ar = {
+    FL_FMT_AR,
+    "ar",
+    NULL,
+    0,
+    fl_load_ar,
+    fl_detect_routing,
+    "ibdiagnet2.far (\"Groups Definition:\", \"LFT Definition:\")"};

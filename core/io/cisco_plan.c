@@ -2,7 +2,7 @@
  * core/cisco_plan.c — Cisco cable plan XML (NX-OS DFA cable management,
  * schema nxos-cable-plan-schema.xsd; read and written by the acitoolkit
  * `cableplan` application, applications/cableplan/cableplan.py and
- * docs/cable.rst; docs/formats/cisco-cable-plan.md):
+ * docs/cable.rst; docs/formats/cisco-plan.md):
  *
  *   <CISCO_NETWORK_TYPES xmlns="http://www.cisco.com/cableplan/Schema2" ...>
  *    <DATA_CENTER networkLocation="san-jose" idFormat="hostname">
@@ -27,6 +27,7 @@
  * toolkit ignores it, so it is ignored too (the link means any port) and a
  * note says so. Element names are matched by local name, any namespace.
  */
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -39,7 +40,7 @@
 #include "model/alias.h"
 
 /* The one limit on a port set (sourcePort, destPort): 4096 ports in all,
- * documented in docs/formats/cisco-cable-plan.md. The loader only counts
+ * documented in docs/formats/cisco-plan.md. The loader only counts
  * (no expansion buffer); fl_plan_ports_expand() callers size their buffer
  * with fl_plan_ports_size(). */
 #define PLAN_MAX_PORTS 4096
@@ -129,7 +130,7 @@ static int expand_item(const char *it, size_t len, char *out, size_t size,
     int rl = split_last_num(lo, &pl, &a);
     int rh = split_last_num(hi, &ph, &b);
     if (rl < 0 || rh < 0) {
-      *why = "a port number above 65535";
+      *why = "a port number out of range (allowed 0..65535)";
       return -1;
     }
     if (rl == 0 || rh == 0) {
@@ -228,14 +229,22 @@ long fl_plan_ports_size(const char *set, const char **why) {
   return (long)nb + 2;
 }
 
+/* printf arguments for "%.*s%s": attribute value @v quoted up to 60
+ * bytes, then "...": a huge value neither fills the message nor is cut
+ * without saying so. */
+#define VQ_MAX 60
+#define VQ(v)                                                                  \
+  (int)(strlen(v) > VQ_MAX ? VQ_MAX : strlen(v)), (v),                         \
+      (strlen(v) > VQ_MAX ? "..." : "")
+
 static int parse_count(fl_xr *x, const char *attr, const char *v, long *out) {
   char *end;
   long n = strtol(v, &end, 10);
   if (end == v || *end || n < 0 || n > 100000)
     return fl_xr_fail(x,
-                      "%s='%s' is not a count; expected a whole number "
+                      "%s='%.*s%s' is not a count; expected a whole number "
                       "0..100000",
-                      attr, v);
+                      attr, VQ(v));
   *out = n;
   return FL_OK;
 }
@@ -265,11 +274,13 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
   }
   const char *why = NULL;
   if (sp && *sp && (na = ports_expand(sp, NULL, 0, &why)) < 0) {
-    rc = fl_xr_fail(x, "sourcePort='%s': %s; %s", sp, why, RANGE_EXPECTED);
+    rc = fl_xr_fail(x, "sourcePort='%.*s%s': %s; %s", VQ(sp), why,
+                    RANGE_EXPECTED);
     goto out;
   }
   if (dp && *dp && (nb = ports_expand(dp, NULL, 0, &why)) < 0) {
-    rc = fl_xr_fail(x, "destPort='%s': %s; %s", dp, why, RANGE_EXPECTED);
+    rc =
+        fl_xr_fail(x, "destPort='%.*s%s': %s; %s", VQ(dp), why, RANGE_EXPECTED);
     goto out;
   }
   if (dset)
@@ -400,3 +411,22 @@ int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
   fl_xr_close(&x);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+static uint32_t detect_cisco_plan(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  return c->xml_root && (strcmp(c->xml_root, "CISCO_NETWORK_TYPES") == 0 ||
+                         strstr(c->xml_root, ":CISCO_NETWORK_TYPES"))
+             ? FL_FMT_CISCO_PLAN
+             : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_cisco_plan = {
+    FL_FMT_CISCO_PLAN,
+    "cisco-plan",
+    NULL,
+    FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+    fl_load_cisco_plan,
+    detect_cisco_plan,
+    "<CISCO_NETWORK_TYPES> Cisco cable plan"};

@@ -50,6 +50,7 @@
  *
  * Cost: one pass with getline(), memory O(longest line + columns).
  */
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -275,8 +276,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   if (guid(g->s, &id) != 0)
     return dbc_err(r, g->col,
                    "expected a node GUID 0x<hex, up to 16 digits> in column "
-                   "NodeGUID, got `%.40s`",
-                   g->s);
+                   "NodeGUID, got `%.40s%s`",
+                   g->s, strlen(g->s) > 40 ? "..." : "");
   fl_id sw = fl_b_node_by_guid(r->fab, id);
   if (sw == FL_NONE || r->fab->nodes[sw].kind != FL_NODE_SWITCH) {
     (*skipped)++;
@@ -292,8 +293,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (!is_na(e->s) && (en = boolean(e->s)) < 0)
       return dbc_err(r, e->col,
                      "expected the AR enable bit (0 or 1, true or false, "
-                     "N/A), got `%.40s`",
-                     e->s);
+                     "N/A), got `%.40s%s`",
+                     e->s, strlen(e->s) > 40 ? "..." : "");
   }
   int64_t mask = -1;
   if (c->mask >= 0) {
@@ -301,8 +302,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (!is_na(m->s) && (mask = num(m->s, 0xffff)) < 0)
       return dbc_err(r, m->col,
                      "expected the AR SL mask (0..0xffff, decimal or "
-                     "0x-hex, or N/A), got `%.40s`",
-                     m->s);
+                     "0x-hex, or N/A), got `%.40s%s`",
+                     m->s, strlen(m->s) > 40 ? "..." : "");
   }
   if (mask >= 0 && c->by_sl_en >= 0) {
     const dbf *b = &r->f[c->by_sl_en];
@@ -310,8 +311,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
     if (on < 0 && !is_na(b->s))
       return dbc_err(r, b->col,
                      "expected by_sl_en 0 or 1 (or N/A), got "
-                     "`%.40s`",
-                     b->s);
+                     "`%.40s%s`",
+                     b->s, strlen(b->s) > 40 ? "..." : "");
     if (on == 0)
       mask = -1; /* the mask is not applied: every SL may adapt */
   }
@@ -495,3 +496,62 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
   fclose(fp);
   return rc;
 }
+
+/* ---- detection (formats.h) ---- */
+
+/* `START_<NAME>` alone on a line (blanks and a CR around it allowed):
+ * writes the name's start and length, else returns 0. @kw is "START_" or
+ * "END_". */
+static int section_marker(const char *s, const char *end, const char *kw,
+                          const char **name, size_t *nlen) {
+  s = fl_detect_skip_ws(s, end);
+  if (!fl_detect_prefix(s, end, kw))
+    return 0;
+  const char *p = s + strlen(kw), *q = p;
+  while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+    q++;
+  if (q == p || fl_detect_skip_ws(q, end) != end)
+    return 0;
+  *name = p;
+  *nlen = (size_t)(q - p);
+  return 1;
+}
+
+/* ibdiagnet2.db_csv (ibutils2 ibdiag, docs/formats/ibdiagnet-db-csv.md): a
+ * line `START_<NAME>` (NODES, AR_INFO, ...) followed later by
+ * `END_<NAME>`. When the first section is longer than the detection window
+ * (a big PORTS section), `START_<NAME>` and a comma-separated header line
+ * right after it suffice. */
+static uint32_t detect_dbcsv(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  if (c->xml_root)
+    return FL_FMT_AUTO;
+  const char *s = c->text, *end = c->text + c->len, *open = NULL;
+  size_t open_len = 0;
+  int header = 0; /* the line after the open START_ is a CSV header */
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *le = nl ? nl : end;
+    const char *name;
+    size_t nlen;
+    if (!open && section_marker(s, le, "START_", &name, &nlen)) {
+      open = name, open_len = nlen, header = -1;
+    } else if (open && section_marker(s, le, "END_", &name, &nlen)) {
+      if (nlen == open_len && memcmp(name, open, nlen) == 0)
+        return FL_FMT_DBCSV;
+    } else if (open && header == -1) {
+      header = memchr(s, ',', (size_t)(le - s)) != NULL;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return open && header == 1 && c->window_full ? FL_FMT_DBCSV : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_dbcsv = {
+    FL_FMT_DBCSV,
+    "ibdiagnet-db-csv",
+    NULL,
+    0,
+    fl_load_dbcsv,
+    detect_dbcsv,
+    "ibdiagnet2.db_csv (START_<NAME> ... END_<NAME> sections)"};

@@ -62,6 +62,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
+#include "io/formats.h"
 #include "io/loaders.h"
 #include "io/schema_path.h"
 #include "model/build.h"
@@ -797,6 +798,20 @@ static void list_names(const aspec *spec, int n, char *buf, size_t size) {
                              spec[i].name);
 }
 
+/* Bytes of attribute value @v an error message quotes: all of it up to 40
+ * bytes, else 40 cut back to a UTF-8 character boundary (the message then
+ * adds "..."): a 100 kB value must not fill the message, and a huge number
+ * must not be cut without saying so. */
+static int quote_len(const char *v) {
+  size_t n = strlen(v);
+  if (n <= 40)
+    return (int)n;
+  n = 40;
+  while (n > 0 && ((unsigned char)v[n] & 0xc0) == 0x80)
+    n--;
+  return (int)n;
+}
+
 /*
  * gather() — read the attributes of element @xn (of kind @el, at @t) into
  * @vals/@nums indexed like @spec, checking names, types and presence.
@@ -834,8 +849,10 @@ static int gather(dx *d, xmlNodePtr xn, const dx_tag *t, int el,
                        "attribute %s of <%s> holds an entity "
                        "reference; design XML takes none",
                        name, el_names[el]);
-      return dx_fail(d, line, col, "invalid %s=\"%s\" on <%s>: expected %s",
-                     name, v, el_names[el], expected(spec[i].type));
+      int q = quote_len(v);
+      return dx_fail(d, line, col, "invalid %s=\"%.*s%s\" on <%s>: expected %s",
+                     name, q, v, v[q] ? "..." : "", el_names[el],
+                     expected(spec[i].type));
     }
     vals[i] = v;
   }
@@ -1611,3 +1628,22 @@ int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
   (void)path;
   return dx_load(fab, in, mode, NULL, err);
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+/* Root <fabric>, in the fabriclint namespace or with any prefix. */
+static uint32_t detect_design_xml(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  return c->xml_root && (strcmp(c->xml_root, "fabric") == 0 ||
+                         strstr(c->xml_root, ":fabric"))
+             ? FL_FMT_DESIGN_XML
+             : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_design_xml = {FL_FMT_DESIGN_XML,
+                                         "design-xml",
+                                         "design",
+                                         FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+                                         fl_load_design_xml,
+                                         detect_design_xml,
+                                         "<fabric> design XML"};

@@ -12,6 +12,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -85,8 +86,10 @@ static int fdbs_row(fdbs *s, const char *p, const char *e) {
     if (scan_dec(&p, e, &v) == 0)
       return perr(r, d, "expected the output port or UNREACHABLE");
     if (v > MAX_PORT_NUM)
-      return perr(r, d, "output port %llu is not a port number",
-                  (unsigned long long)v);
+      return perr(r, d,
+                  "output port %.*s%s is out of range (allowed 0..254, 255 = "
+                  "no route)",
+                  NUMQ(d, p));
     port = (uint32_t)v;
   }
   p = skip_ws(p, e);
@@ -146,3 +149,14 @@ int fl_load_fdbs(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_fdbs = {
+    FL_FMT_FDBS,
+    "fdbs",
+    NULL,
+    0,
+    fl_load_fdbs,
+    fl_detect_routing,
+    "opensm.fdbs (\"dump_ucast_routes: Switch 0x...\")"};

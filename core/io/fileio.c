@@ -123,14 +123,23 @@ static int slurp(fl_input *in, int fd, size_t hint, uint64_t max, const char *w,
   return FL_OK;
 }
 
-/* What fl_input_read() accepts: regular files, pipes and FIFOs, sockets
- * and terminals; FL_EIO naming what else @st is. */
+/* 1 when character device @st is /dev/null (`fabriclint check - </dev/null`):
+ * it reads as empty at once, so it is read like a pipe and reported as an
+ * empty input, not refused as a device that may never end. */
+static int is_dev_null(const struct stat *st) {
+  struct stat null;
+  return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 &&
+         S_ISCHR(null.st_mode) && st->st_rdev == null.st_rdev;
+}
+
+/* What fl_input_read() accepts: regular files, pipes and FIFOs, sockets,
+ * terminals and /dev/null; FL_EIO naming what else @st is. */
 static int check_kind(const struct stat *st, int fd, const char *path,
                       const char *w, fl_error *err) {
   if (S_ISDIR(st->st_mode))
     return fl_error_set(err, FL_EIO, path, 0, 0, "is a directory, not a %s", w);
   if (S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) ||
-      (S_ISCHR(st->st_mode) && isatty(fd)))
+      (S_ISCHR(st->st_mode) && (isatty(fd) || is_dev_null(st))))
     return FL_OK;
   return fl_error_set(err, FL_EIO, path, 0, 0,
                       "not a regular file (a %s device, which may never end); "

@@ -29,12 +29,15 @@
  * GUID (a peer may be declared later) and each listing A:p -> B:q is merged
  * with B's listing of port q when that one points back at A:p. Otherwise the
  * listing becomes a link seen from one end only (FL_LINK_SEEN_A); a port that
- * two listings claim ends up with two links (topology reports both cases).
+ * two listings claim ends up with two links (topology reports both cases);
+ * core/io/listings.c does the merging.
  *
  * Ownership: the loaders own every buffer they allocate and free it before
  * returning; strings handed to the builder are copied by it.
  */
 #include "io/fileio.h"
+#include "io/formats.h"
+#include "io/listings.h"
 #include "io/loaders.h"
 #include "io/textscan.h"
 
@@ -197,10 +200,9 @@ static int parse_num(pctx *c, const char **pp, const char *e, uint32_t lo,
   const char *p = *pp;
   if (!scan_dec(&p, e, &v))
     return perr(c, *pp, "expected %s (a decimal number)", what);
-  if (v > hi)
-    return perr(c, *pp, "%s %llu exceeds %u", what, (unsigned long long)v, hi);
-  if (v < lo)
-    return perr(c, *pp, "%s %llu is below %u", what, (unsigned long long)v, lo);
+  if (v > hi || v < lo)
+    return perr(c, *pp, "%s %.*s%s is out of range (allowed %u..%u)", what,
+                NUMQ(*pp, p), lo, hi);
   *out = (uint32_t)v;
   *pp = p;
   return FL_OK;
@@ -266,185 +268,6 @@ static int parse_width_speed(pctx *c, const char *p, const char *e,
 }
 
 /* ======================================================================
- * Shared loading state: nodes, listings, link merging
- * ====================================================================== */
-
-typedef struct inode {
-  fl_id id;
-  uint64_t guid;
-  uint32_t kind;
-  uint32_t has_block; /* the input lists this node's own ports */
-  uint32_t nports;    /* declared port count, 0 unknown */
-} inode;
-
-/* One port line: local node/port -> peer, as listed from the local end. */
-typedef struct listing {
-  uint64_t peer_guid;  /* ibnd: node GUID; ibsim: id index; -p: unused */
-  uint64_t peer_pguid; /* peer port GUID when listed, else 0 */
-  uint32_t node, peer; /* indices into nodes[]; peer UINT32_MAX = unresolved */
-  uint32_t file, line;
-  uint32_t desc_off, desc_len; /* peer name in the text (phantom nodes) */
-  uint32_t peer_lid;
-  uint16_t port, peer_port;
-  uint8_t peer_kind, width, speed, has_lid;
-  uint8_t wmask, smask, emask, explicit_ws; /* ibsim link options */
-} listing;
-
-typedef struct lstate {
-  inode *nodes;
-  size_t nn, ncap;
-  listing *ls;
-  size_t nl, lcap;
-  fl_u64map by_guid; /* node GUID (or -p key) -> node index */
-  fl_u64map by_port; /* node index << 8 | port -> first listing there */
-  fl_nodemap names;
-  int have_names;
-} lstate;
-
-static void lstate_free(lstate *s) {
-  free(s->nodes);
-  free(s->ls);
-  fl_u64map_free(&s->by_guid);
-  fl_u64map_free(&s->by_port);
-  fl_nodemap_free(&s->names);
-}
-
-static int lstate_names(lstate *s, const fl_load_options *opts, fl_error *err) {
-  if (!opts || !opts->node_name_map)
-    return FL_OK;
-  s->have_names = 1;
-  return fl_nodemap_load(&s->names, opts->node_name_map, err);
-}
-
-/* Add a node to the fabric and to nodes[]; returns its index or UINT32_MAX. */
-static uint32_t add_node(lstate *s, fl_fabric *fab, uint32_t kind,
-                         uint64_t guid, uint32_t nports, fl_prov prov) {
-  if (s->nn == s->ncap) {
-    size_t cap = s->ncap ? s->ncap * 2 : 256;
-    inode *nv = realloc(s->nodes, cap * sizeof *nv);
-    if (!nv)
-      return UINT32_MAX;
-    s->nodes = nv;
-    s->ncap = cap;
-  }
-  fl_id id = fl_b_node(fab, kind, guid, nports, prov);
-  if (id == FL_NONE)
-    return UINT32_MAX;
-  inode *n = &s->nodes[s->nn];
-  n->id = id;
-  n->guid = guid;
-  n->kind = kind;
-  n->has_block = 0;
-  n->nports = nports;
-  if (guid && s->have_names) {
-    const char *nm = fl_nodemap_lookup(&s->names, guid);
-    if (nm)
-      fl_b_node_set_name(fab, id, nm, (size_t)-1);
-  }
-  return (uint32_t)s->nn++;
-}
-
-static listing *add_listing(lstate *s) {
-  if (s->nl == s->lcap) {
-    size_t cap = s->lcap ? s->lcap * 2 : 1024;
-    listing *nv = realloc(s->ls, cap * sizeof *nv);
-    if (!nv)
-      return NULL;
-    s->ls = nv;
-    s->lcap = cap;
-  }
-  listing *l = &s->ls[s->nl++];
-  memset(l, 0, sizeof *l);
-  l->peer = UINT32_MAX;
-  return l;
-}
-
-static inline uint64_t port_key(uint32_t node, uint32_t port) {
-  return ((uint64_t)node << 8) | (port & 0xffu);
-}
-
-/* Index every listing by its local (node, port); the first one wins. */
-static int index_listings(lstate *s) {
-  for (size_t i = 0; i < s->nl; i++)
-    if (fl_u64map_put(&s->by_port, port_key(s->ls[i].node, s->ls[i].port),
-                      (uint32_t)i) == FL_MAP_ABSENT)
-      return FL_ENOMEM;
-  return FL_OK;
-}
-
-/* The listing of B:q that points back at A:p, or UINT32_MAX. */
-static uint32_t partner_of(const lstate *s, size_t i) {
-  const listing *l = &s->ls[i];
-  uint32_t j = fl_u64map_get(&s->by_port, port_key(l->peer, l->peer_port));
-  if (j == FL_MAP_ABSENT)
-    return UINT32_MAX;
-  const listing *m = &s->ls[j];
-  if (m->peer == l->node && m->peer_port == l->port)
-    return j;
-  return UINT32_MAX;
-}
-
-/* A peer that has no block of its own: record what the listing says. */
-static void fill_unlisted_peer(lstate *s, fl_fabric *fab, const listing *l,
-                               fl_id pb) {
-  const inode *b = &s->nodes[l->peer];
-  if (b->has_block)
-    return;
-  fl_prov prov = {l->file, l->line, 1};
-  fl_id target = pb;
-  if (b->kind == FL_NODE_SWITCH)
-    target = fl_b_port(fab, b->id, 0, prov);
-  if (target == FL_NONE)
-    return;
-  if (l->peer_pguid)
-    fl_b_port_set_guid(fab, target, l->peer_pguid);
-  if (l->has_lid)
-    fl_b_port_set_lid(fab, target, l->peer_lid, 0);
-}
-
-/* Turn the resolved listings into links (see the header comment). */
-static int merge_links(lstate *s, fl_fabric *fab) {
-  if (index_listings(s))
-    return FL_ENOMEM;
-  uint8_t *done = calloc(s->nl ? s->nl : 1, 1);
-  if (!done)
-    return FL_ENOMEM;
-  int rc = FL_OK;
-  for (size_t i = 0; i < s->nl && rc == FL_OK; i++) {
-    if (done[i])
-      continue;
-    done[i] = 1;
-    const listing *l = &s->ls[i];
-    fl_prov prov = {l->file, l->line, 1};
-    fl_id pa = fl_b_port(fab, s->nodes[l->node].id, l->port, prov);
-    fl_id pb = fl_b_port(fab, s->nodes[l->peer].id, l->peer_port, prov);
-    if (pa == FL_NONE || pb == FL_NONE) {
-      rc = FL_ENOMEM;
-      break;
-    }
-    uint32_t j = partner_of(s, i);
-    uint32_t flags = FL_LINK_SEEN_A;
-    if (j != UINT32_MAX && (j == i || !done[j]))
-      flags |= FL_LINK_SEEN_B;
-    else
-      fill_unlisted_peer(s, fab, l, pb);
-    fl_id lk = fl_b_link(fab, pa, pb, l->width, l->speed, flags, prov);
-    if (lk == FL_NONE) {
-      rc = FL_ENOMEM;
-      break;
-    }
-    if ((flags & FL_LINK_SEEN_B) && j != i) {
-      done[j] = 1;
-      const listing *m = &s->ls[j];
-      if (m->width != l->width || m->speed != l->speed)
-        fl_b_link_set_b_listing(fab, lk, m->width, m->speed);
-    }
-  }
-  free(done);
-  return rc;
-}
-
-/* ======================================================================
  * ibnetdiscover topology output
  * ====================================================================== */
 
@@ -458,12 +281,13 @@ typedef struct pending {
 
 typedef struct ibnd {
   pctx c;
-  lstate s;
+  fl_lstate s;
   const text *t;
   pending pend;
-  uint32_t cur;      /* node index of the current block, UINT32_MAX none */
-  uint32_t cur_line; /* its header line */
-  uint32_t noise;    /* skipped non-topology lines */
+  uint32_t cur;        /* node index of the current block, UINT32_MAX none */
+  uint32_t cur_line;   /* its header line */
+  uint32_t noise;      /* skipped non-topology lines */
+  uint32_t noise_line; /* the first of them */
 } ibnd;
 
 static int pending_any(const pending *p) {
@@ -622,7 +446,11 @@ static int ib_parse_header(pctx *c, const char *p, const char *e, uint32_t kind,
   return FL_OK;
 }
 
-/* Check the pending guid line against the header's id. */
+/* Check the pending guid line against the header's id. A 2006-era
+ * "switchguid=0x..." (no "(port GUID)") that disagrees is loaded with the
+ * header's id, which every port line names the node by, and said in a
+ * note; in the modern form both come from the same NodeInfo GUID
+ * (ibnetdiscover.c out_switch()), so a disagreement is an input error. */
 static int ib_check_guid_line(ibnd *b, uint32_t kind, uint64_t guid) {
   const pending *pd = &b->pend;
   if (!pd->has_guid)
@@ -631,12 +459,21 @@ static int ib_check_guid_line(ibnd *b, uint32_t kind, uint64_t guid) {
     return perr(&b->c, b->c.ls,
                 "%s header follows a guid line of another kind (line %u)",
                 fl_node_kind_name(kind), pd->guid_line);
-  if (pd->guid != guid)
-    return perr(&b->c, b->c.ls,
-                "header id %016llx does not match the GUID 0x%llx on line %u",
-                (unsigned long long)guid, (unsigned long long)pd->guid,
-                pd->guid_line);
-  return FL_OK;
+  if (pd->guid == guid)
+    return FL_OK;
+  if (kind == FL_NODE_SWITCH && !pd->has_pguid) {
+    fl_b_note(b->c.fab, "topology", (fl_prov){b->c.file, pd->guid_line, 1},
+              "switchguid=0x%llx (old form, no port GUID) differs from the "
+              "id S-%016llx of its Switch header on line %u; the header's "
+              "id is used, as every port line names the switch by it",
+              (unsigned long long)pd->guid, (unsigned long long)guid,
+              b->c.lineno);
+    return FL_OK;
+  }
+  return perr(&b->c, b->c.ls,
+              "header id %016llx does not match the GUID 0x%llx on line %u",
+              (unsigned long long)guid, (unsigned long long)pd->guid,
+              pd->guid_line);
 }
 
 static int ib_header(ibnd *b, const char *p, const char *e, uint32_t kind,
@@ -650,10 +487,11 @@ static int ib_header(ibnd *b, const char *p, const char *e, uint32_t kind,
     rc = ib_check_guid_line(b, kind, h.guid);
   if (rc)
     return rc;
-  uint32_t idx = add_node(&b->s, c->fab, kind, h.guid, h.nports, prov_here(c));
+  uint32_t idx =
+      fl_ls_add_node(&b->s, c->fab, kind, h.guid, h.nports, prov_here(c));
   if (idx == UINT32_MAX)
     return oom(c);
-  inode *n = &b->s.nodes[idx];
+  fl_lnode *n = &b->s.nodes[idx];
   n->has_block = 1;
   if (fl_u64map_put(&b->s.by_guid, h.guid, idx) == FL_MAP_ABSENT)
     return oom(c);
@@ -726,7 +564,7 @@ static int ib_port_num(pctx *c, const char **pp, const char *e, uint32_t *port,
 }
 
 /* Local "lid N lmc N" of CA/router port lines. */
-static int ib_local_lid(pctx *c, const char **pp, const char *e, listing *l,
+static int ib_local_lid(pctx *c, const char **pp, const char *e, fl_listing *l,
                         uint32_t *lid, uint32_t *lmc) {
   const char *p = *pp, *q;
   int rc;
@@ -747,7 +585,7 @@ static int ib_local_lid(pctx *c, const char **pp, const char *e, listing *l,
 }
 
 /* After the peer description: lid N [WxS] [s= w= v=] [slot N|(scp)]. */
-static int ib_port_tail(pctx *c, const char *p, const char *e, listing *l) {
+static int ib_port_tail(pctx *c, const char *p, const char *e, fl_listing *l) {
   const char *q;
   int rc;
   uint32_t v;
@@ -793,7 +631,7 @@ static int ib_port_tail(pctx *c, const char *p, const char *e, listing *l) {
 }
 
 /* The parse of one port line into @l (no fabric calls). */
-static int ib_parse_port(ibnd *b, const char *p, const char *e, listing *l,
+static int ib_parse_port(ibnd *b, const char *p, const char *e, fl_listing *l,
                          uint64_t *pguid, uint32_t *lid, uint32_t *lmc,
                          int *has_lid) {
   pctx *c = &b->c;
@@ -842,7 +680,7 @@ static int ib_port_line(ibnd *b, const char *p, const char *e) {
     return perr(c, p,
                 "port line between node id lines and their Switch/Ca/Rt "
                 "header");
-  listing *l = add_listing(&b->s);
+  fl_listing *l = fl_ls_add_listing(&b->s);
   if (!l)
     return oom(c);
   uint64_t pguid = 0;
@@ -877,7 +715,8 @@ static int ib_noise(ibnd *b, const char *p, const char *e) {
                   "unrecognised line with a node id: expected a Switch/Ca/Rt "
                   "header or a \"[port]\" line");
   }
-  b->noise++;
+  if (b->noise++ == 0)
+    b->noise_line = b->c.lineno;
   return FL_OK;
 }
 
@@ -901,6 +740,10 @@ static int ib_line(ibnd *b) {
     return ib_header(b, p, e, FL_NODE_CA, 2);
   if (header_kw(p, e, "Rt"))
     return ib_header(b, p, e, FL_NODE_ROUTER, 2);
+  /* -g: "Chassis N (guid 0x...)" and "Non-Chassis Nodes" open groups
+   * (out_chassis(), dump_topology()); the blocks follow */
+  if (header_kw(p, e, "Chassis") || starts_with(p, e, "Non-Chassis Nodes"))
+    return FL_OK;
   static const char *const ids[] = {
       "vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid="};
   for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
@@ -911,14 +754,14 @@ static int ib_line(ibnd *b) {
 
 /* Peers that have no block: create them from what the port line says. */
 static int ib_resolve_peers(ibnd *b) {
-  lstate *s = &b->s;
+  fl_lstate *s = &b->s;
   for (size_t i = 0; i < s->nl; i++) {
-    listing *l = &s->ls[i];
+    fl_listing *l = &s->ls[i];
     uint32_t idx = fl_u64map_get(&s->by_guid, l->peer_guid);
     if (idx == FL_MAP_ABSENT) {
       fl_prov prov = {l->file, l->line, 1};
-      idx = add_node(s, b->c.fab, kind_of_letter((char)l->peer_kind),
-                     l->peer_guid, 0, prov);
+      idx = fl_ls_add_node(s, b->c.fab, kind_of_letter((char)l->peer_kind),
+                           l->peer_guid, 0, prov);
       if (idx == UINT32_MAX ||
           fl_u64map_put(&s->by_guid, l->peer_guid, idx) == FL_MAP_ABSENT)
         return FL_ENOMEM;
@@ -941,8 +784,13 @@ static int ib_finish(ibnd *b) {
     return fl_error_set(c->err, FL_EPARSE, c->path, c->lineno ? 1 : 0, 0,
                         "no Switch/Ca/Rt node found: not ibnetdiscover "
                         "topology output");
-  if (ib_resolve_peers(b) || merge_links(&b->s, c->fab))
+  if (ib_resolve_peers(b) || fl_ls_merge_links(&b->s, c->fab))
     return fl_error_set(c->err, FL_ENOMEM, c->path, 0, 0, "out of memory");
+  if (b->noise) /* prompts, ibwarn: and -s progress lines, banners */
+    fl_b_note(c->fab, "topology", (fl_prov){c->file, b->noise_line, 1},
+              "%u line(s) that are not ibnetdiscover output were skipped "
+              "(the first is line %u)",
+              b->noise, b->noise_line);
   return FL_OK;
 }
 
@@ -957,7 +805,7 @@ int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
   b.cur = UINT32_MAX;
   rc = reject_cache_file(&t, path, err);
   if (rc == FL_OK)
-    rc = lstate_names(&b.s, opts, err);
+    rc = fl_ls_names(&b.s, opts, err);
   if (rc == FL_OK) {
     pctx_init(&b.c, fab, path, &t, err);
     while (rc == FL_OK && next_line(&b.c))
@@ -965,7 +813,7 @@ int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
     if (rc == FL_OK)
       rc = ib_finish(&b);
   }
-  lstate_free(&b.s);
+  fl_ls_free(&b.s);
   return rc;
 }
 
@@ -991,8 +839,9 @@ typedef struct pside {
 
 typedef struct preport {
   pctx c;
-  lstate s;
-  fl_u64map keys[4]; /* per FL_NODE_* kind: key -> node index */
+  fl_lstate s;
+  uint32_t noise, noise_line; /* lines that are no port line */
+  fl_u64map keys[4];          /* per FL_NODE_* kind: key -> node index */
 } preport;
 
 static int pr_type(const char *p, const char *e, uint32_t *kind) {
@@ -1069,7 +918,7 @@ static uint32_t pr_node(preport *r, const pside *sd, const char *desc,
   if (idx != FL_MAP_ABSENT)
     return idx;
   uint64_t guid = sd->kind == FL_NODE_SWITCH ? sd->pguid : 0;
-  idx = add_node(&r->s, r->c.fab, sd->kind, guid, 0, prov_here(&r->c));
+  idx = fl_ls_add_node(&r->s, r->c.fab, sd->kind, guid, 0, prov_here(&r->c));
   if (idx == UINT32_MAX ||
       fl_u64map_put(&r->keys[sd->kind], key, idx) == FL_MAP_ABSENT)
     return UINT32_MAX;
@@ -1115,7 +964,7 @@ static int pr_descs(pctx *c, const char *p, const char *e, const char **d1,
 }
 
 static int pr_local_port(preport *r, uint32_t idx, const pside *sd) {
-  inode *n = &r->s.nodes[idx];
+  fl_lnode *n = &r->s.nodes[idx];
   n->has_block = 1;
   fl_fabric *fab = r->c.fab;
   fl_id pid = fl_b_port(fab, n->id, sd->port, prov_here(&r->c));
@@ -1154,7 +1003,7 @@ static int pr_line(preport *r, const char *p, const char *e) {
     uint32_t ib = ia == UINT32_MAX ? ia : pr_node(r, &b, d2, l2);
     if (ib == UINT32_MAX || pr_local_port(r, ia, &a))
       return oom(c);
-    listing *l = add_listing(&r->s);
+    fl_listing *l = fl_ls_add_listing(&r->s);
     if (!l)
       return oom(c);
     l->node = ia;
@@ -1192,7 +1041,7 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
   memset(&r, 0, sizeof r);
   rc = reject_cache_file(&t, path, err);
   if (rc == FL_OK)
-    rc = lstate_names(&r.s, opts, err);
+    rc = fl_ls_names(&r.s, opts, err);
   if (rc == FL_OK) {
     pctx_init(&r.c, fab, path, &t, err);
     while (rc == FL_OK && next_line(&r.c)) {
@@ -1200,16 +1049,23 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
       uint32_t k;
       if (p < r.c.le && pr_type(p, r.c.le, &k))
         rc = pr_line(&r, p, r.c.le);
+      else if (p < r.c.le && r.noise++ == 0)
+        r.noise_line = r.c.lineno;
     }
   }
+  if (rc == FL_OK && r.noise)
+    fl_b_note(fab, "topology", (fl_prov){r.c.file, r.noise_line, 1},
+              "%u line(s) that are not ibnetdiscover -p port lines were "
+              "skipped (the first is line %u)",
+              r.noise, r.noise_line);
   if (rc == FL_OK && r.s.nn == 0)
     rc = fl_error_set(err, FL_EPARSE, path, 0, 0,
                       "no port line found: not an ibnetdiscover -p report");
-  if (rc == FL_OK && merge_links(&r.s, fab))
+  if (rc == FL_OK && fl_ls_merge_links(&r.s, fab))
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   for (int i = 0; i < 4; i++)
     fl_u64map_free(&r.keys[i]);
-  lstate_free(&r.s);
+  fl_ls_free(&r.s);
   return rc;
 }
 
@@ -1263,7 +1119,7 @@ static uint8_t sim_best_speed(uint32_t s, uint32_t x) {
 }
 
 typedef struct ibsim {
-  lstate s;
+  fl_lstate s;
   fl_fabric *fab;
   fl_error *err;
   fl_strmap ids;     /* node id string -> id index */
@@ -1275,6 +1131,8 @@ typedef struct ibsim {
   char *stack[IBSIM_MAX_INCLUDE]; /* realpath of the files being read */
   int depth;
   int n_included; /* includes read so far (IBSIM_MAX_FILES) */
+  /* of the file being read: lines ibsim ignores, `do` console commands */
+  uint32_t ignored, ignored_line, dos, do_line;
 } ibsim;
 
 static uint32_t sim_id(ibsim *m, const char *s, size_t len) {
@@ -1361,11 +1219,12 @@ static int sim_header(ibsim *m, pctx *c, const char *p, const char *e,
                 EXCERPT(id, id + idlen));
   uint64_t guid = m->base[kind];
   m->base[kind] += kind == FL_NODE_SWITCH ? 1 : nports + 1;
-  uint32_t idx = add_node(&m->s, m->fab, kind, guid, nports, prov_here(c));
+  uint32_t idx =
+      fl_ls_add_node(&m->s, m->fab, kind, guid, nports, prov_here(c));
   if (idx == UINT32_MAX)
     return oom(c);
   m->id_node[iid] = idx;
-  inode *n = &m->s.nodes[idx];
+  fl_lnode *n = &m->s.nodes[idx];
   n->has_block = 1;
   fl_b_node_set_name(m->fab, n->id, id, idlen);
   if (m->s.have_names && fl_nodemap_lookup(&m->s.names, guid))
@@ -1392,7 +1251,7 @@ static int sim_header(ibsim *m, pctx *c, const char *p, const char *e,
 }
 
 /* w=/s=/e= options before the comment (parse_port_opt). */
-static int sim_options(pctx *c, const char *p, const char *e, listing *l) {
+static int sim_options(pctx *c, const char *p, const char *e, fl_listing *l) {
   for (const char *q = p; q < e; q++) {
     if (*q != '=' || q == p || !strchr("wse", q[-1]))
       continue;
@@ -1425,7 +1284,7 @@ static int sim_options(pctx *c, const char *p, const char *e, listing *l) {
 
 /* "lid N WxS" at the end of the comment, after its last quote. */
 static void sim_comment_ws(pctx *c, const char *hash, const char *e,
-                           listing *l) {
+                           fl_listing *l) {
   const char *q = last_quote(hash, e);
   const char *p = q ? q + 1 : hash + 1;
   const char *t = NULL;
@@ -1457,7 +1316,7 @@ static void sim_comment_ws(pctx *c, const char *hash, const char *e,
 static int sim_port(ibsim *m, pctx *c, const char *p, const char *e,
                     uint32_t cur) {
   c->what = "port";
-  const inode *n = &m->s.nodes[cur];
+  const fl_lnode *n = &m->s.nodes[cur];
   const char *q = p + 1;
   uint32_t port, rport = 1, lid = 0, lmc = 0;
   int rc = parse_num(c, &q, e, 1, n->nports, "port number", &port);
@@ -1476,7 +1335,7 @@ static int sim_port(ibsim *m, pctx *c, const char *p, const char *e,
     q++;
   }
   uint32_t iid = sim_id(m, id, idlen);
-  listing *l = iid == FL_MAP_ABSENT ? NULL : add_listing(&m->s);
+  fl_listing *l = iid == FL_MAP_ABSENT ? NULL : fl_ls_add_listing(&m->s);
   if (!l)
     return oom(c);
   const char *hash = memchr(q, '#', (size_t)(e - q));
@@ -1614,7 +1473,18 @@ static int sim_directive(ibsim *m, pctx *c, const char *p, const char *e) {
     return sim_include(m, c, p, e);
   if (starts_with(p, e, "module"))
     return perr(c, p, "ibsim module= prefixes are not supported");
-  return FL_OK; /* do, pdebug and anything else: ignored, as in ibsim */
+  /* ignored, as in ibsim, but counted (sim_parse() notes them): blank and
+   * '#' lines are comments, pdebug only sets ibsim's parser tracing */
+  const char *q = skip_ws(p, e);
+  if (q >= e || *q == '#' || starts_with(p, e, "pdebug"))
+    return FL_OK;
+  if (starts_with(p, e, "do")) {
+    if (m->dos++ == 0)
+      m->do_line = c->lineno;
+  } else if (m->ignored++ == 0) {
+    m->ignored_line = c->lineno;
+  }
+  return FL_OK;
 }
 
 /* A port line of the ibsim console's `Dump` command (sim_cmd.c dump_net):
@@ -1681,8 +1551,26 @@ static int sim_parse(ibsim *m, const char *path, char *real, text *t) {
   pctx c;
   pctx_init(&c, m->fab, path, t, m->err);
   uint32_t cur = UINT32_MAX;
+  uint32_t outer[4] = {m->ignored, m->ignored_line, m->dos, m->do_line};
+  m->ignored = m->ignored_line = m->dos = m->do_line = 0;
   while (rc == FL_OK && next_line(&c))
     rc = sim_line(m, &c, &cur);
+  if (rc == FL_OK && m->ignored)
+    fl_b_note(m->fab, "topology", (fl_prov){c.file, m->ignored_line, 1},
+              "%u line(s) that are no net-file syntax were ignored, as ibsim "
+              "ignores them (the first is line %u)",
+              m->ignored, m->ignored_line);
+  if (rc == FL_OK && m->dos)
+    fl_b_note(m->fab, "topology", (fl_prov){c.file, m->do_line, 1},
+              "%u `do` console command(s) were not applied: ibsim runs them "
+              "when it reads the file (they may link or unlink ports), "
+              "fabriclint loads the cabling as written (the first is line "
+              "%u)",
+              m->dos, m->do_line);
+  m->ignored = outer[0];
+  m->ignored_line = outer[1];
+  m->dos = outer[2];
+  m->do_line = outer[3];
   free(m->stack[--m->depth]);
   return rc;
 }
@@ -1729,7 +1617,7 @@ static int sim_read_file(ibsim *m, const char *path) {
 /* Resolve peer ids; an undeclared id is an error, as in connect_ports(). */
 static int sim_resolve(ibsim *m) {
   for (size_t i = 0; i < m->s.nl; i++) {
-    listing *l = &m->s.ls[i];
+    fl_listing *l = &m->s.ls[i];
     uint32_t idx = m->id_node[l->peer_guid];
     if (idx == UINT32_MAX)
       return fl_error_set(m->err, FL_EPARSE, fl_b_file_path(m->fab, l->file),
@@ -1742,15 +1630,15 @@ static int sim_resolve(ibsim *m) {
   return FL_OK;
 }
 
-/* Active width/speed of each listing from both ends' enabled masks. */
+/* Active width/speed of each fl_listing from both ends' enabled masks. */
 static void sim_active(ibsim *m) {
-  lstate *s = &m->s;
+  fl_lstate *s = &m->s;
   for (size_t i = 0; i < s->nl; i++) {
-    listing *l = &s->ls[i];
+    fl_listing *l = &s->ls[i];
     if (l->explicit_ws)
       continue;
     uint32_t w = l->wmask, sp = l->smask, x = l->emask;
-    uint32_t j = partner_of(s, i);
+    uint32_t j = fl_ls_partner(s, i);
     if (j != UINT32_MAX) {
       w &= s->ls[j].wmask;
       sp &= s->ls[j].smask;
@@ -1772,7 +1660,7 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
   m.absbase[FL_NODE_SWITCH] = m.base[FL_NODE_SWITCH] = 0x200000;
   m.width = 2; /* DEFAULT_LINKWIDTH: 4x */
   m.speed = 1; /* DEFAULT_LINKSPEED: SDR */
-  int rc = lstate_names(&m.s, opts, err);
+  int rc = fl_ls_names(&m.s, opts, err);
   if (rc == FL_OK) {
     char *real = realpath(path, NULL);
     text t = text_of(in);
@@ -1788,15 +1676,36 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
   if (rc == FL_OK)
     rc = sim_resolve(&m);
   if (rc == FL_OK) {
-    if (index_listings(&m.s))
+    if (fl_ls_index(&m.s))
       rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
     else
       sim_active(&m);
   }
-  if (rc == FL_OK && merge_links(&m.s, fab))
+  if (rc == FL_OK && fl_ls_merge_links(&m.s, fab))
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   fl_strmap_free(&m.ids);
   free(m.id_node);
-  lstate_free(&m.s);
+  fl_ls_free(&m.s);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_ibnetdiscover = {
+    FL_FMT_IBNETDISCOVER,
+    "ibnetdiscover",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_ibnetdiscover,
+    fl_detect_ibnd_family,
+    "ibnetdiscover output (Switch/Ca lines with \"S-\"/\"H-\" GUID ids)"};
+
+const fl_format_def fl_fmt_ibnd_ports = {
+    FL_FMT_IBND_PORTS,           "ibnetdiscover-ports", NULL,
+    FL_FORMAT_TOPOLOGY,          fl_load_ibnd_ports,    fl_detect_ibnd_family,
+    "an ibnetdiscover -p report"};
+
+const fl_format_def fl_fmt_ibsim_net = {
+    FL_FMT_IBSIM_NET,   "ibsim-net",       "ibsim",
+    FL_FORMAT_TOPOLOGY, fl_load_ibsim_net, fl_detect_ibnd_family,
+    "an ibsim net file"};

@@ -13,7 +13,7 @@
  *       <lldp-remote-port-description>Ethernet1 interface</...>
  *       <lldp-remote-system-name>peer00.lab.demo</lldp-remote-system-name>
  *
- * Quirks handled (napalm test fixtures, docs/formats/junos-lldp-xml.md):
+ * Quirks handled (napalm test fixtures, docs/formats/junos-xml.md):
  *  - the local port is `lldp-local-interface` when present (detail output,
  *    older releases; a unit suffix `.0` is dropped by the alias layer),
  *    else `lldp-local-port-id`, which in detail output is an SNMP index
@@ -29,6 +29,7 @@
  * (fl_local_name_from_path). LAG membership (`lldp-local-parent-interface-
  * name`) is kept as port attribute `lag`.
  */
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <stdio.h>
@@ -191,3 +192,27 @@ int fl_load_junos_xml(fl_fabric *fab, const fl_input *in,
   fl_xr_close(&x);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+/* <lldp-neighbors-information>, or an <rpc-reply> holding one. */
+static uint32_t detect_junos_xml(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  const char *r = c->xml_root;
+  if (!r)
+    return FL_FMT_AUTO;
+  if (strcmp(r, "lldp-neighbors-information") == 0 ||
+      ((strcmp(r, "rpc-reply") == 0 || strstr(r, ":rpc-reply")) &&
+       strstr(c->text, "lldp-neighbors-information")))
+    return FL_FMT_JUNOS_XML;
+  return FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_junos_xml = {
+    FL_FMT_JUNOS_XML,
+    "junos-xml",
+    NULL,
+    FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+    fl_load_junos_xml,
+    detect_junos_xml,
+    "<lldp-neighbors-information> Junos LLDP XML"};

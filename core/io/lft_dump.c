@@ -20,6 +20,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -249,30 +250,32 @@ static int lft_general(lft *s, const char **pp, const char *e, uint32_t *lidp,
   int h;
   while (p < e && (h = hexval(*p)) >= 0) {
     lid = (lid << 4) | (uint32_t)h;
-    if (p - d >= 4)
-      return perr(r, d, "LID has more than 4 hex digits");
     p++;
   }
   if (p == d)
     return perr(r, d, "expected hex digits of the LID after 0x");
+  if (p - d > 4)
+    return perr(r, *pp,
+                "LID 0x%.*s%s is out of range (allowed 0x0000..0xffff, 4 hex "
+                "digits)",
+                NUMQ(d, p));
   if (p >= e || !is_blank(*p))
     return perr(r, p, "expected a blank and the output port after the LID");
   p = skip_ws(p, e);
   const char *pd = p;
-  uint32_t port = 0;
-  while (p < e && *p >= '0' && *p <= '9' && p - pd < 4)
-    port = port * 10 + (uint32_t)(*p++ - '0');
-  if (p == pd)
+  uint64_t port = 0;
+  int nd = scan_dec(&p, e, &port);
+  if (nd == 0)
     return perr(r, p, "expected the output port (decimal) after the LID");
   if (p < e && !is_blank(*p))
     return perr(r, p, "unexpected character after the output port");
   if (port > MAX_PORT_NUM)
     return perr(r, pd,
-                "output port %u is not a port number (0..254, 255 = "
+                "output port %.*s%s is out of range (allowed 0..254, 255 = "
                 "no route)",
-                port);
+                NUMQ(pd, p));
   *lidp = lid;
-  *portp = port;
+  *portp = (uint32_t)port;
   *pp = p;
   return FL_OK;
 }
@@ -294,9 +297,9 @@ static int lft_entry(lft *s, const char *p, const char *e) {
   }
   if (port > MAX_PORT_NUM) /* only the fixed layout gets here */
     return perr(r, p - 3,
-                "output port %u is not a port number (0..254, "
-                "255 = no route)",
-                port);
+                "output port %.*s%s is out of range (allowed 0..254, 255 = "
+                "no route)",
+                NUMQ(p - 3, p));
   if (lid > s->top)
     return perr(r, s->r.ls + 2,
                 "LID 0x%x is outside the block's range "
@@ -403,3 +406,14 @@ int fl_load_lfts(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_lfts = {
+    FL_FMT_LFTS,
+    "lfts",
+    NULL,
+    0,
+    fl_load_lfts,
+    fl_detect_routing,
+    "an LFT dump (opensm-lfts.dump, ibroute, dump_fts: \"Unicast lids [\")"};

@@ -36,6 +36,7 @@
  * no network and no entity expansion, and a DOCTYPE is refused outright.
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 
 #include <ctype.h>
@@ -678,3 +679,19 @@ int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
   fl_xr_close(&x);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+static uint32_t detect_lldpd_xml(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  return c->xml_root && strcmp(c->xml_root, "lldp") == 0 ? FL_FMT_LLDPD_XML
+                                                         : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_lldpd_xml = {FL_FMT_LLDPD_XML,
+                                        "lldpd-xml",
+                                        NULL,
+                                        FL_FORMAT_TOPOLOGY | FL_FORMAT_XML,
+                                        fl_load_lldpd_xml,
+                                        detect_lldpd_xml,
+                                        "<lldp> lldpd XML"};

@@ -28,6 +28,9 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
 /** ibsim net file (ibsim/sim_net.c dialect), core/ibnd.c. */
 int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
+/** iblinkinfo output (default and -l forms), core/io/iblinkinfo.c. */
+int fl_load_iblinkinfo(fl_fabric *fab, const fl_input *in,
+                       const fl_load_options *opts, fl_error *err);
 /** fabriclint design XML, validated against schema/design.rng,
  * core/design_xml.c. */
 int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
@@ -62,6 +65,25 @@ int fl_load_ar(fl_fabric *fab, const fl_input *in, const fl_load_options *opts,
 int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
                   const fl_load_options *opts, fl_error *err);
 
+/* ---- port counters (issue #18): core/io/ctr_*.c, into core/model/counters.h;
+ * records name ports by GUID, LID or node name and are attached to the
+ * topology at finalize ---------------------------------------------------- */
+
+/** perfquery output (PortCounters, -x, -E, -D; -a -l), core/io/ctr_perfquery.c.
+ */
+int fl_load_perfquery(fl_fabric *fab, const fl_input *in,
+                      const fl_load_options *opts, fl_error *err);
+/** ibqueryerrors output (with or without --details, --data, -r),
+ * core/io/ctr_ibqueryerrors.c. */
+int fl_load_ibqueryerrors(fl_fabric *fab, const fl_input *in,
+                          const fl_load_options *opts, fl_error *err);
+/** ibdiagnet2.pm (`Port=N Lid=.. GUID=..` blocks), core/io/ctr_pm.c. */
+int fl_load_ibdiag_pm(fl_fabric *fab, const fl_input *in,
+                      const fl_load_options *opts, fl_error *err);
+/** Prometheus text exposition of infiniband_exporter, core/io/ctr_prom.c. */
+int fl_load_prom_ib(fl_fabric *fab, const fl_input *in,
+                    const fl_load_options *opts, fl_error *err);
+
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 
 /** ibdm topology file (ibdiagnet -t, ibtopodiff), core/topo_ibdm.c. */
@@ -73,6 +95,9 @@ int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
 /** Junos `show lldp neighbors | display xml`, core/junos_xml.c. */
 int fl_load_junos_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
+/** UFM Network Design Tool cabling plan (.ndt CSV), core/io/ufm_ndt.c. */
+int fl_load_ufm_ndt(fl_fabric *fab, const fl_input *in,
+                    const fl_load_options *opts, fl_error *err);
 /** Cisco cable plan XML (CISCO_NETWORK_TYPES), core/cisco_plan.c. */
 int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);

@@ -95,13 +95,15 @@ static int parse_line(fl_nodemap *m, const char *s, const char *e, char *tmp,
                         (uint32_t)(p - s) + (uint32_t)(end - tmp) + 1,
                         "node-name-map: expected a GUID (0x... hex, decimal "
                         "or octal) followed by a blank, '#' or the end of the "
-                        "line, got \"%.*s\"",
-                        (int)(n > 60 ? 60 : n), p);
+                        "line, got \"%.*s%s\"",
+                        (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
   uint32_t col = (uint32_t)(p - s) + 1;
   if (errno == ERANGE)
     return fl_error_set(err, FL_EPARSE, path, lineno, col,
-                        "node-name-map: GUID \"%.*s\" does not fit in 64 bits",
-                        (int)(end - tmp > 40 ? 40 : end - tmp), p);
+                        "node-name-map: GUID \"%.*s%s\" is out of range "
+                        "(allowed 0..0xffffffffffffffff: 64 bits)",
+                        (int)(end - tmp > 40 ? 40 : end - tmp), p,
+                        end - tmp > 40 ? "..." : "");
   const char *q = p + (end - tmp);
   while (q < e && isspace((unsigned char)*q))
     q++;

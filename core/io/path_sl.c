@@ -8,6 +8,7 @@
  * The shared line reader, token parsers and GUID/LID resolution are in
  * routing_read.h.
  */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -89,3 +90,14 @@ int fl_load_path_sl(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_path_sl = {
+    FL_FMT_PATH_SL,
+    "path-sl",
+    NULL,
+    0,
+    fl_load_path_sl,
+    fl_detect_routing,
+    "a path-SL file (\"0x<source GUID> <DLID> <SL>\" lines)"};

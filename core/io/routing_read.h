@@ -177,8 +177,10 @@ static inline int parse_num(rd *r, const char **pp, const char *e, uint64_t hi,
   if (n == 0)
     return perr(r, d, "expected %s (a number)", what);
   if (v > hi)
-    return perr(r, *pp, "%s %.*s exceeds %llu", what, (int)(p - *pp), *pp,
-                (unsigned long long)hi);
+    return perr(r, *pp,
+                d > *pp ? "%s %.*s%s is out of range (allowed 0..0x%llx)"
+                        : "%s %.*s%s is out of range (allowed 0..%llu)",
+                what, NUMQ(*pp, p), (unsigned long long)hi);
   *out = (uint32_t)v;
   *pp = p;
   return FL_OK;

@@ -10,6 +10,7 @@
  * The shared line reader, token parsers and GUID/LID resolution are in
  * routing_read.h.
  */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 #include <arpa/inet.h>
@@ -173,3 +174,14 @@ int fl_load_saquery_pr(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_saquery_pr = {
+    FL_FMT_SAQUERY_PR,
+    "saquery-pr",
+    NULL,
+    0,
+    fl_load_saquery_pr,
+    fl_detect_routing,
+    "saquery -p output (\"PathRecord dump:\")"};

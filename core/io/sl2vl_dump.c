@@ -12,6 +12,7 @@
  * The shared line reader, token parsers and GUID/LID resolution are in
  * routing_read.h.
  */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 /* ======================================================================
@@ -178,3 +179,14 @@ int fl_load_sl2vl(fl_fabric *fab, const fl_input *in,
   rd_close(&s.r);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_sl2vl = {
+    FL_FMT_SL2VL,
+    "sl2vl",
+    NULL,
+    0,
+    fl_load_sl2vl,
+    fl_detect_routing,
+    "an SL2VL dump (opensm-sl2vl.dump, smpquery sl2vl)"};

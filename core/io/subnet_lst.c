@@ -13,6 +13,7 @@
  * routing_read.h.
  */
 #define _GNU_SOURCE /* memmem */
+#include "io/formats.h"
 #include "io/routing_read.h"
 
 #include "io/nodemap.h"
@@ -101,11 +102,19 @@ static int sn_fields(rd *r, const char **pp, const char *e, half *h) {
     const char *d = ++p;
     uint64_t v;
     int n = scan_hex(&p, e, &v);
-    if (n == 0 || n > 16)
+    if (n == 0)
       return perr(r, d, "expected 1 to 16 hex digits after \"%.*s:\"", (int)kl,
                   k);
+    if (n > 16)
+      return perr(r, d, "%.*s %.*s%s is out of range (at most 16 hex digits)",
+                  (int)kl, k, NUMQ(d, p));
+    if (kl == 5 && memcmp(k, "Ports", 5) == 0 && v > 0xff)
+      return perr(r, d,
+                  "port count %.*s%s is out of range (allowed 0..FF: a "
+                  "NodeInfo NumPorts byte)",
+                  NUMQ(d, p));
     if (kl == 5 && memcmp(k, "Ports", 5) == 0)
-      h->nports = (uint32_t)(v & 0xff);
+      h->nports = (uint32_t)v;
     else if (kl == 10 && memcmp(k, "SystemGUID", 10) == 0)
       h->sysguid = v;
     else if (kl == 8 && memcmp(k, "NodeGUID", 8) == 0)
@@ -141,16 +150,26 @@ static int sn_half(rd *r, const char **pp, const char *e, half *h) {
   const char *ld = p;
   uint64_t v;
   int n = scan_hex(&p, e, &v);
-  if (n == 0 || n > 4)
+  if (n == 0)
     return perr(r, ld, "expected the LID as 1 to 4 hex digits");
+  if (n > 4)
+    return perr(r, ld,
+                "LID %.*s%s is out of range (allowed 0..FFFF, 1 to 4 hex "
+                "digits)",
+                NUMQ(ld, p));
   h->lid = (uint32_t)v;
   p = skip_ws(p, e);
   if (!starts_with(p, e, "PN:"))
     return perr(r, p, "expected \"PN:<hex port number>\"");
   ld = p += 3;
   n = scan_hex(&p, e, &v);
-  if (n == 0 || n > 2)
+  if (n == 0)
     return perr(r, ld, "expected the port number as 1 or 2 hex digits");
+  if (n > 2)
+    return perr(r, ld,
+                "port number %.*s%s is out of range (allowed 0..FF, 1 or 2 "
+                "hex digits)",
+                NUMQ(ld, p));
   h->pn = (uint32_t)v;
   p = skip_ws(p, e);
   if (p >= e || *p != '}')
@@ -360,3 +379,14 @@ int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
   slst_free(&s);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_subnet_lst = {
+    FL_FMT_SUBNET_LST,
+    "subnet-lst",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_subnet_lst,
+    fl_detect_routing,
+    "opensm-subnet.lst (\"{ SW Ports:\" lines)"};

@@ -79,6 +79,18 @@ static inline int scan_hex(const char **pp, const char *e, uint64_t *v) {
   return n;
 }
 
+/** Most bytes of a number an error message quotes (NUMQ). A 64-bit value
+ * has at most 20 decimal digits; longer tokens are garbage either way. */
+#define NUMQ_MAX 20
+
+/** printf arguments for "%.*s%s": the number token [p, e) as the input
+ * spells it (never a converted, saturated or truncated value), cut at
+ * NUMQ_MAX bytes with "..." after it. Every "out of range" message quotes
+ * the value this way and then says the allowed range. */
+#define NUMQ(p, e)                                                             \
+  (int)((e) - (p) > NUMQ_MAX ? NUMQ_MAX : (e) - (p)), (p),                     \
+      ((e) - (p) > NUMQ_MAX ? "..." : "")
+
 /** printf arguments for a bounded excerpt of [p, e): use with "%.*s". */
 #define EXCERPT(p, e) (int)((e) - (p) > 40 ? 40 : (e) - (p)), (p)
 

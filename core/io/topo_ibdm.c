@@ -35,7 +35,9 @@
  * (core/lldp_xml.c, the neighbour builder), cables are FL_LINK_DECLARED.
  */
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
+#include "io/textscan.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -205,9 +207,12 @@ static uint32_t p_num(const char *s, size_t n) {
 
 static int topo_fail(topo *t, uint32_t line, uint32_t col, const char *msg,
                      const char *tokstr, size_t tokn) {
-  return fl_error_set(t->err, FL_EPARSE, t->path, line, col, "%s%s%.*s%s", msg,
-                      tokn ? " ('" : "", (int)tokn, tokstr ? tokstr : "",
-                      tokn ? "')" : "");
+  /* the token quoted up to 40 bytes, then "...": a huge token must neither
+   * fill the message nor be cut without saying so */
+  size_t q = tokn > 40 ? 40 : tokn;
+  return fl_error_set(t->err, FL_EPARSE, t->path, line, col, "%s%s%.*s%s%s",
+                      msg, tokn ? " ('" : "", (int)q, tokstr ? tokstr : "",
+                      tokn > q ? "..." : "", tokn ? "')" : "");
 }
 
 /* The system called (@name, @n) of @type, created on first mention. */
@@ -281,9 +286,10 @@ static int parse(topo *t) {
                          tk[1].s, tk[1].n);
       for (int k = 0; k < 5; k += 4)
         if (bad_port_name(&tk[k]))
-          return topo_fail(t, line, tk[k].col,
-                           "port number out of range; expected P1 to P65535",
-                           tk[k].s, tk[k].n);
+          return fl_error_set(t->err, FL_EPARSE, t->path, line, tk[k].col,
+                              "port number %.*s%s is out of range (allowed "
+                              "P1 to P65535)",
+                              NUMQ(tk[k].s, tk[k].s + tk[k].n));
       c.sys = cur;
       c.lport = tk[0];
       c.rtype = tk[2];
@@ -446,3 +452,14 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   free(t.conns);
   return rc;
 }
+
+/* ---- the format registry row (formats.h) ---- */
+
+const fl_format_def fl_fmt_topo_ibdm = {
+    FL_FMT_TOPO_IBDM,
+    "ibdm-topo",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_topo_ibdm,
+    fl_detect_ibnd_family,
+    "an ibdm topology file (indented \"PORT -> TYPE NAME PORT\" lines)"};

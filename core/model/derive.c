@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabriclint/roles.h"
 #include "model/fabric_impl.h"
 
 const char FL_DEFAULT_SYSTEM_PATTERN[] =
@@ -110,11 +111,12 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  * rule reading tiers judges the wrong switches. Tiers now come from the
  * switch graph alone, as OpenSM's up*\/down* ranks it from its leaves:
  *
- *  1. Director chassis: switches with the same chassis name (the "MF0;"
- *     system) that are cabled to each other are one unit; all its ASICs get
- *     one tier.
+ *  1. Director chassis (core/model/chassis.c: one MF0 chassis name, or one
+ *     system image GUID among cabled ASICs) that are cabled to each other
+ *     are one unit; all its ASICs get one tier.
  *  2. Endpoints per unit: cables to CAs that are not SHARP Aggregation Nodes
- *     and whose role (attribute) is absent or "compute".
+ *     and whose role (attribute) is not a documented non-compute role
+ *     (fabriclint/roles.h; absent, "compute" or an unknown word).
  *  3. Per connected component of the switch graph (switch-to-switch cables
  *     only), the seed leaves are the units holding at least half as many
  *     endpoints as the fullest unit of that component ("the leaves that hold
@@ -160,12 +162,13 @@ static uint32_t uf_root(uint32_t *p, uint32_t x) {
   return x;
 }
 
-/* Nodes whose role attribute says something else than "compute" (one pass
- * over the attribute records; the last value set wins). */
+/* Nodes whose role attribute names a documented non-compute role
+ * (fabriclint/roles.h: storage, ufm, ...; one pass over the attribute
+ * records; the last value set wins). An unknown role is the default role,
+ * compute, as for the rail rules (rail-alignment.unknown-role says so). */
 static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
   memset(off, 0, fab->n_nodes);
   uint32_t k = fl_strmap_get(&fab->atoms, "role", 4);
-  uint32_t c = fl_strmap_get(&fab->atoms, "compute", 7);
   if (k == FL_MAP_ABSENT)
     return;
   uint32_t *seq = calloc(fab->n_nodes ? fab->n_nodes : 1, sizeof *seq);
@@ -177,7 +180,7 @@ static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
       continue;
     if (seq)
       seq[a->id] = a->seq + 1;
-    off[a->id] = a->val != c;
+    off[a->id] = (uint8_t)fl_role_is_service(fl_b_atom_str(fab, a->val));
   }
   free(seq);
 }
@@ -188,10 +191,10 @@ static int is_compute_ca(const fl_fabric *fab, const uint8_t *noncompute,
          !noncompute[n];
 }
 
+/* ASICs of one director chassis (core/model/chassis.c). */
 static int same_chassis(const fl_fabric *fab, fl_id a, fl_id b) {
-  const fl_node_rec *x = &fab->nodes[a], *y = &fab->nodes[b];
-  return a != b && x->kind == FL_NODE_SWITCH && y->kind == FL_NODE_SWITCH &&
-         x->system != 0 && x->system == y->system;
+  uint32_t c = fl_fabric_node_chassis(fab, a);
+  return a != b && c != FL_NONE && c == fl_fabric_node_chassis(fab, b);
 }
 
 /* Runs the statements for every cable of node v, with u its far node

@@ -46,6 +46,24 @@ typedef struct fl_link_rec {
   fl_prov prov;
 } fl_link_rec;
 
+/* Director chassis position of a node (core/model/chassis.c). */
+typedef struct fl_slot_rec {
+  uint32_t chassis; /* chassis index, UINT32_MAX: none */
+  uint32_t next;    /* next ASIC of the same chassis, UINT32_MAX ends */
+  uint32_t name;    /* atom: <name> of MF0;<name>:<model>/..., 0 none */
+  uint32_t model;   /* atom: <model> */
+  uint16_t board;   /* board number (L<nn>, S<nn>), 0 none */
+  uint16_t asic;    /* ASIC on the board (U<k>), 0 none */
+  uint8_t kind;     /* FL_BOARD_* */
+} fl_slot_rec;
+
+typedef struct fl_chassis_rec {
+  uint32_t name, model; /* atoms */
+  uint64_t sysimgguid;
+  fl_id first; /* lowest node id; members chain through fl_slot_rec.next */
+  uint32_t n_asics;
+} fl_chassis_rec;
+
 typedef struct fl_attr_rec {
   uint32_t ent_kind;
   fl_id id;
@@ -113,11 +131,15 @@ struct fl_fabric {
   fl_id *port_links;
   char *system_pattern; /* owned; NULL = default */
   fl_routing rt;
+  struct fl_counters *counters; /* port counters (counters.c), or NULL */
   int finalized;
   int has_graph;
   /* shape (derive.c): switch cables within a tier or skipping one, and
    * switches above tier 1 that carry compute endpoints */
   uint32_t shape_flat_links, shape_skip_links, shape_upper_hosts;
+  fl_slot_rec *slots;      /* per node, after finalize (chassis.c) */
+  fl_chassis_rec *chassis; /* director chassis, after finalize */
+  size_t n_chassis;
   igraph_t graph; /* vertex = node, edge = link; after finalize */
 };
 

@@ -3,12 +3,15 @@
  * reach every part of the model, so they sit above the record store
  * (fabric.c) instead of inside it. Finalizing seals the records (ports
  * sorted, indexes built), then finalizes the routing state (routing.c),
- * derives systems and tiers (derive.c) and builds the igraph view
+ * derives systems and names, attaches port counters (counters.c), derives
+ * tiers (derive.c) and builds the igraph view
  * (graph.c); each of those reads the sealed store and none calls back here.
  * Freeing undoes the same parts in reverse.
  */
 #include <stdlib.h>
 
+#include "model/chassis.h"
+#include "model/counters.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/graph.h"
@@ -26,6 +29,10 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_derive_systems(fab, fab->system_pattern, err);
   if (rc == FL_OK) /* after systems: they read the shared description */
     rc = fl_b_unique_names(fab, err);
+  if (rc == FL_OK) /* before tiers: a chassis is one switch */
+    rc = fl_derive_chassis(fab, err);
+  if (rc == FL_OK) /* after names and LIDs: records name ports by both */
+    rc = fl_counters_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)
@@ -39,6 +46,8 @@ void fl_fabric_free(fl_fabric *fab) {
   if (fab->has_graph)
     igraph_destroy(&fab->graph);
   fl_routing_free(&fab->rt);
+  fl_chassis_free(fab);
+  fl_counters_free(fab);
   fl_b_free_records(fab);
   free(fab);
 }

@@ -41,6 +41,13 @@ int fl_baseline_load(fl_baseline *b, const char *path, fl_error *err) {
   int rrc = fl_read_file(path, "baseline", &text, &len, err);
   if (rrc != FL_OK)
     return rrc;
+  if (len == 0) {
+    free(text);
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "%s is empty: expected a baseline JSON file written "
+                        "by --write-baseline",
+                        strcmp(path, "-") == 0 ? "standard input" : "file");
+  }
   json_t *root = json_loadb(text, len, 0, &jerr);
   free(text);
   if (!root)

@@ -78,8 +78,10 @@ static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
     fprintf(out, "%s:%u: ", r->file, r->line);
   else if (r->file)
     fprintf(out, "%s: ", r->file);
-  fprintf(out, "%s: %s: %s%s\n", fl_severity_name(r->severity), r->rule,
-          r->message, r->baseline ? " [baseline]" : "");
+  /* the rule id last, as a hint (compilers' [-Wname], clang-tidy's
+   * [check]): `fabriclint explain RULE` says more */
+  fprintf(out, "%s: %s%s [%s]\n", fl_severity_name(r->severity), r->message,
+          r->baseline ? " [baseline]" : "", r->rule);
   if (!quiet)
     text_list(out, r);
 }
@@ -170,6 +172,8 @@ static json_t *finding_json(const fl_finding_rec *r) {
       json_object_set_new(loc, "column", json_integer(r->col));
     json_object_set_new(o, "location", loc);
   }
+  if (r->fix) /* how to fix it (host/fix.h, schema/findings.schema.json) */
+    json_object_set_new(o, "fix", fl_fix_json(r->fix));
   char fp[17];
   json_object_set_new(o, "fingerprint",
                       json_string(fl_finding_fingerprint(r, fp)));

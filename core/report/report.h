@@ -23,6 +23,9 @@
 #define FL_OUT_SARIF       3
 #define FL_OUT_JUNIT       4
 #define FL_OUT_CODEQUALITY 5
+#define FL_OUT_DOT         6 /* pictures: core/report/picture.h */
+#define FL_OUT_SVG         7
+#define FL_OUT_HTML        8
 
 /** The "fabric" object of DESIGN.md §2. */
 typedef struct fl_fabric_counts {
@@ -36,6 +39,8 @@ void fl_fabric_counts_of(const fl_fabric *fab, fl_fabric_counts *c);
  * that produced findings, like the policy's own rules). Borrowed strings.
  * @level: the default severity after the policy (FL_SEV_*).
  * @failed / @fail_message: the rule could not run (exit 3).
+ * @help_uri: absolute URI of the rule's documentation (SARIF helpUri), or
+ *   NULL when it has none (core/cli/cli_docs.c sets it).
  */
 typedef struct fl_report_rule {
   const char *id;
@@ -44,6 +49,7 @@ typedef struct fl_report_rule {
   uint32_t level;
   int failed;
   const char *fail_message;
+  const char *help_uri;
 } fl_report_rule;
 
 /**
@@ -55,6 +61,9 @@ typedef struct fl_report_rule {
  * @fail_on: the --fail-on level (JUnit failures are the findings that fail
  *   the run; 4 = never).
  * @baseline_used: a --baseline was applied (SARIF baselineState).
+ * @picture: what the picture formats (dot, svg, html) draw besides the
+ *   findings: the fabrics, views, focus and provenance; NULL when the
+ *   command gives none (those formats then fail with EINVAL).
  */
 typedef struct fl_report_input {
   const fl_findings *fs;
@@ -68,6 +77,7 @@ typedef struct fl_report_input {
   int baseline_used;
   int quiet;
   uint32_t max_per_rule; /* text: findings shown per rule, 0 = all */
+  const struct fl_report_picture *picture;
 } fl_report_input;
 
 /** Sort @rules by id (renderers expect it). */
@@ -91,14 +101,15 @@ int fl_report_write(FILE *out, int format, const fl_report_input *in);
 
 /**
  * fl_report_text() — one line per finding, in fl_findings_sort() order
- * (errors first), `file:line: severity: rule: message` (location left out
- * when unknown), then indented node/port lists (at most FL_TEXT_LIST_MAX
- * names each, then "and N more"), then, when any finding counts, a tally
- * per rule (severity, rule, findings; merged instances; how many the cap
- * hid), then a summary line. @max_per_rule > 0 shows at most that many
- * findings of each rule (the tally and summary still count all). @quiet
- * prints only findings. Waived findings are counted in the summary, not
- * shown; baseline findings are shown with a "[baseline]" mark (not with
+ * (errors first), `file:line: severity: message [rule]` (location left out
+ * when unknown; the rule id last, as a hint for `fabriclint explain`), then
+ * indented node/port lists (at most FL_TEXT_LIST_MAX names each, then "and N
+ * more"), then, when any finding counts, a tally per rule (severity, rule,
+ * findings; merged instances; how many the cap hid), then a summary line.
+ * @max_per_rule > 0 shows at most that many findings of each rule (the tally
+ * and summary still count all). @quiet prints only findings. Waived findings
+ * are counted in the summary, not shown; baseline findings are shown with a
+ * "[baseline]" mark (not with
  * @quiet) and counted apart. Returns 0, or -1 on a write error / ENOMEM.
  */
 int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,

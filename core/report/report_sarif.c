@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "fabriclint/types.h"
+#include "io/design_edit.h"
 #include "report/report.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -89,6 +90,8 @@ static json_t *rule_json(const fl_report_rule *r) {
   json_object_set_new(o, "help",
                       json_pack("{s:o,s:o}", "text", fl_report_jstr(help),
                                 "markdown", fl_report_jstr(help)));
+  if (r->help_uri && *r->help_uri) /* docs/rules/<plugin>.md#<id> */
+    json_object_set_new(o, "helpUri", fl_report_jstr(r->help_uri));
   json_object_set_new(
       o, "defaultConfiguration",
       json_pack("{s:s}", "level", fl_report_sarif_level(r->level)));
@@ -136,8 +139,179 @@ static json_t *logical_locations(const fl_finding_rec *r) {
   return a;
 }
 
+/* ---- fixes: design XML text edits (SARIF §3.55 fix, §3.56
+ * artifactChange, §3.57 replacement) ---------------------------------- */
+
+/* The files fixes edit, each read once. */
+typedef struct text_file {
+  char *path;
+  char *buf; /* NULL: could not be read */
+  fl_text_index idx;
+} text_file;
+
+typedef struct text_cache {
+  text_file *v;
+  size_t n;
+} text_cache;
+
+static char *slurp(const char *path, size_t *len) {
+  if (strcmp(path, "-") == 0) /* standard input cannot be read again */
+    return NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *b = malloc(cap + 1);
+  while (b) {
+    n += fread(b + n, 1, cap - n, f);
+    if (n < cap)
+      break;
+    char *nb = realloc(b, cap * 2 + 1);
+    if (!nb) {
+      free(b);
+      b = NULL;
+      break;
+    }
+    b = nb;
+    cap *= 2;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (!b || err) {
+    free(b);
+    return NULL;
+  }
+  b[n] = '\0';
+  *len = n;
+  return b;
+}
+
+static const text_file *cache_get(text_cache *c, const char *path) {
+  for (size_t i = 0; i < c->n; i++)
+    if (strcmp(c->v[i].path, path) == 0)
+      return &c->v[i];
+  text_file *v = realloc(c->v, (c->n + 1) * sizeof *v);
+  if (!v)
+    return NULL;
+  c->v = v;
+  text_file *t = &v[c->n];
+  memset(t, 0, sizeof *t);
+  if (!(t->path = strdup(path)))
+    return NULL;
+  c->n++;
+  size_t len = 0;
+  t->buf = slurp(path, &len);
+  if (t->buf && fl_text_index_build(&t->idx, t->buf, len) != 0) {
+    free(t->buf);
+    t->buf = NULL;
+  }
+  return t;
+}
+
+static void cache_free(text_cache *c) {
+  for (size_t i = 0; i < c->n; i++) {
+    free(c->v[i].path);
+    free(c->v[i].buf);
+    fl_text_index_free(&c->v[i].idx);
+  }
+  free(c->v);
+}
+
+static json_t *replacement_json(const fl_text_edit *e) {
+  return json_pack("{s:{s:i,s:i,s:i,s:i},s:{s:o}}", "deletedRegion",
+                   "startLine", (json_int_t)e->line, "startColumn",
+                   (json_int_t)e->col, "endLine", (json_int_t)e->end_line,
+                   "endColumn", (json_int_t)e->end_col, "insertedContent",
+                   "text", fl_report_jstr(e->text));
+}
+
+/* The artifactChange of @file in @changes, appended when new. */
+static json_t *change_for(json_t *changes, const char *file) {
+  char *uri = path_uri(file);
+  json_t *found = NULL;
+  for (size_t i = 0; uri && !found && i < json_array_size(changes); i++) {
+    json_t *c = json_array_get(changes, i);
+    const char *u = json_string_value(
+        json_object_get(json_object_get(c, "artifactLocation"), "uri"));
+    if (u && strcmp(u, uri) == 0)
+      found = c;
+  }
+  if (!found && uri) {
+    found = json_pack("{s:{s:o},s:[]}", "artifactLocation", "uri",
+                      fl_report_jstr(uri), "replacements");
+    json_array_append_new(changes, found);
+  }
+  free(uri);
+  return found;
+}
+
+/* SARIF `fixes` of @r: one fix whose artifactChanges are the design XML
+ * edits of every change of r->fix; NULL when a change cannot be written
+ * as a text edit (a cable not described in design XML, a file that cannot
+ * be read or no longer holds the element): a partial fix would mislead. */
+static json_t *fixes_json(const fl_finding_rec *r, text_cache *tc) {
+  const fl_fix_rec *fx = r->fix;
+  json_t *changes = json_array();
+  int ok = fx && fx->n > 0;
+  for (uint32_t i = 0; ok && i < fx->n; i++) {
+    const fl_fix_change_rec *c = &fx->v[i];
+    const text_file *tf = c->file ? cache_get(tc, c->file) : NULL;
+    fl_link_change lc = {c->kind,
+                         {c->cable[0].node, c->cable[1].node},
+                         {c->cable[0].port, c->cable[1].port},
+                         c->end,
+                         c->to.node,
+                         c->to.port,
+                         c->value};
+    fl_text_edit e[2];
+    uint32_t ne = 0;
+    ok = tf && tf->buf &&
+         fl_design_link_edits(&tf->idx, c->line, c->col, &lc, e, &ne) == 0;
+    json_t *ch = ok && ne ? change_for(changes, c->file) : NULL;
+    for (uint32_t k = 0; k < ne; k++) {
+      if (ch)
+        json_array_append_new(json_object_get(ch, "replacements"),
+                              replacement_json(&e[k]));
+      free(e[k].text);
+    }
+  }
+  if (!ok || !json_array_size(changes)) {
+    json_decref(changes);
+    return NULL;
+  }
+  return json_pack("[{s:{s:o},s:o}]", "description", "text",
+                   fl_report_jstr(fx->description), "artifactChanges", changes);
+}
+
+/* relatedLocations: the cables a fix changes, beyond the result's own
+ * location (a swap names two <link> elements). */
+static json_t *related_json(const fl_finding_rec *r) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; r->fix && i < r->fix->n; i++) {
+    const fl_fix_change_rec *c = &r->fix->v[i];
+    if (!c->file ||
+        (r->file && strcmp(c->file, r->file) == 0 && c->line == r->line))
+      continue;
+    char *uri = path_uri(c->file);
+    json_t *region = json_pack("{s:i}", "startLine", (json_int_t)c->line);
+    if (c->col)
+      json_object_set_new(region, "startColumn", json_integer(c->col));
+    char msg[600];
+    snprintf(msg, sizeof msg, "cable \"%s\" port %u - \"%s\" port %u",
+             c->cable[0].node, c->cable[0].port, c->cable[1].node,
+             c->cable[1].port);
+    json_array_append_new(
+        a, json_pack("{s:i,s:{s:{s:o},s:o},s:o}", "id",
+                     (json_int_t)json_array_size(a) + 1, "physicalLocation",
+                     "artifactLocation", "uri", fl_report_jstr(uri ? uri : ""),
+                     "region", region, "message", text_obj(msg)));
+    free(uri);
+  }
+  return a;
+}
+
 static json_t *result_json(const fl_report_input *in, const fl_finding_rec *r,
-                           unsigned occurrence) {
+                           unsigned occurrence, text_cache *tc) {
   json_t *o = json_object();
   json_object_set_new(o, "ruleId", fl_report_jstr(r->rule));
   long ri = rule_index(in, r->rule);
@@ -164,6 +338,14 @@ static json_t *result_json(const fl_report_input *in, const fl_finding_rec *r,
   else
     json_decref(logical);
   json_object_set_new(o, "locations", json_pack("[o]", loc));
+  json_t *related = related_json(r);
+  if (json_array_size(related))
+    json_object_set_new(o, "relatedLocations", related);
+  else
+    json_decref(related);
+  json_t *fixes = r->fix ? fixes_json(r, tc) : NULL;
+  if (fixes)
+    json_object_set_new(o, "fixes", fixes);
 
   char fp[17], hash[40];
   fl_finding_fingerprint(r, fp);
@@ -247,8 +429,10 @@ int fl_report_sarif(FILE *out, const fl_report_input *in) {
       json_pack("{s:s,s:s,s:s,s:o}", "name", "fabriclint", "version",
                 FL_VERSION, "semanticVersion", FL_VERSION, "rules", rules);
   json_t *results = json_array();
+  text_cache tc = {0};
   for (size_t i = 0; i < in->fs->n; i++)
-    json_array_append_new(results, result_json(in, &in->fs->v[i], occ[i]));
+    json_array_append_new(results, result_json(in, &in->fs->v[i], occ[i], &tc));
+  cache_free(&tc);
   free(occ);
 
   int ok = 1;
@@ -270,8 +454,10 @@ int fl_report_sarif(FILE *out, const fl_report_input *in) {
   else
     json_decref(notes);
 
-  json_t *run = json_pack("{s:{s:o},s:[o],s:o}", "tool", "driver", driver,
-                          "invocations", inv, "results", results);
+  /* columns count Unicode code points (design_edit.h), not UTF-16 units */
+  json_t *run = json_pack("{s:{s:o},s:[o],s:o,s:s}", "tool", "driver", driver,
+                          "invocations", inv, "results", results, "columnKind",
+                          "unicodeCodePoints");
   json_t *root = json_pack("{s:s,s:s,s:[o]}", "$schema", SARIF_SCHEMA,
                            "version", "2.1.0", "runs", run);
   int rc = root && json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : -1;

@@ -1,13 +1,15 @@
 /*
  * core/report/writers.c — the report writer registry: which --format names
  * exist and which writer renders each. The writers (report.c for text and
- * JSON, report_sarif.c, report_junit.c, report_codequality.c) know nothing of
- * each other or of this table; they use the shared helpers of report.c. A new
- * format is one new writer file and one line here.
+ * JSON, report_sarif.c, report_junit.c, report_codequality.c; the pictures
+ * dot, svg and html in report_picture.c and report_html.c) know nothing of
+ * each other or of this table; they use the shared helpers of report.c. A
+ * new format is one new writer file and one line here.
  */
 #include <stddef.h>
 #include <string.h>
 
+#include "report/picture.h"
 #include "report/report.h"
 
 static int write_text(FILE *out, const fl_report_input *in) {
@@ -30,6 +32,9 @@ static const struct {
     {"sarif", FL_OUT_SARIF, fl_report_sarif},
     {"junit", FL_OUT_JUNIT, fl_report_junit},
     {"codequality", FL_OUT_CODEQUALITY, fl_report_codequality},
+    {"dot", FL_OUT_DOT, fl_report_dot},
+    {"svg", FL_OUT_SVG, fl_report_svg},
+    {"html", FL_OUT_HTML, fl_report_html},
 };
 
 #define N_WRITERS (sizeof WRITERS / sizeof WRITERS[0])

@@ -221,6 +221,57 @@ uint32_t fl_fabric_file_count(const fl_fabric *fab);
  */
 const char *fl_fabric_file_path(const fl_fabric *fab, uint32_t i);
 
+/* ---- director chassis --------------------------------------------------
+ * A director (NVIDIA CS7500, CS8500/MCS8500, QM9790-class) is discovered as
+ * many switch ASICs. fl_fabric_finalize() groups them (core/model/chassis.c;
+ * rules and sources: docs/formats/ufm-ndt.md "Director chassis"): switches
+ * described `MF0;<name>:<model>/<L|S><nn>/U<k>` with one <name>, and
+ * switches cabled to each other that share a non-zero system image GUID.
+ * Chassis are numbered 0..fl_fabric_chassis_count()-1 in order of their
+ * lowest node id. Tiers treat a chassis as one switch. */
+
+/** Number of director chassis found. O(1). */
+uint32_t fl_fabric_chassis_count(const fl_fabric *fab);
+/** Chassis of node @n, or FL_NONE (not a chassis ASIC, or a bad id). O(1). */
+uint32_t fl_fabric_node_chassis(const fl_fabric *fab, fl_id n);
+/** Name of chassis @c: the <name> of its MF0 descriptions, else its first
+ * ASIC's name; "" for a bad @c. Borrowed. */
+const char *fl_fabric_chassis_name(const fl_fabric *fab, uint32_t c);
+/** Model of chassis @c (`MCS8500`), "" when unknown. Borrowed. */
+const char *fl_fabric_chassis_model(const fl_fabric *fab, uint32_t c);
+/** Number of ASICs (switch nodes) of chassis @c; 0 for a bad @c. */
+uint32_t fl_fabric_chassis_asic_count(const fl_fabric *fab, uint32_t c);
+/**
+ * fl_fabric_node_slot() — board position of chassis ASIC @n: @kind
+ * FL_BOARD_LEAF / FL_BOARD_SPINE / FL_BOARD_NONE (grouped by GUID only),
+ * @board (the nn of L<nn>/S<nn>) and @asic (the k of U<k>), 0 when unknown.
+ * Outputs may be NULL. FL_OK, or FL_ENOTFOUND when @n is in no chassis.
+ */
+int fl_fabric_node_slot(const fl_fabric *fab, fl_id n, uint32_t *kind,
+                        uint32_t *board, uint32_t *asic);
+/** 1 when link @l joins two ASICs of one chassis (a cable inside the
+ * chassis, not a fabric cable), else 0. O(1). */
+int fl_fabric_link_internal(const fl_fabric *fab, fl_id l);
+/**
+ * fl_fabric_port_panel_name() — front-panel name of port @p of a leaf-board
+ * ASIC in UFM NDT spelling, `Blade <bb>_Port <k>/<port>` (board L<bb>,
+ * ASIC U<k>), into @buf (@size bytes, NUL-terminated). Returns the length,
+ * 0 (and "") when @p is not a front-panel port (not a leaf-board ASIC port,
+ * or cabled inside the chassis).
+ */
+size_t fl_fabric_port_panel_name(const fl_fabric *fab, fl_id p, char *buf,
+                                 size_t size);
+/**
+ * fl_fabric_chassis_panel_port() — the ASIC port a front-panel name of
+ * chassis @c stands for: `Blade b_Port k/port` is port @port of the ASIC
+ * `L<b>/U<k>` (*@node). The port record need not exist (an empty port).
+ * FL_OK, or FL_ENOTFOUND when @label is no such name or the chassis has no
+ * such ASIC. O(ASICs of the chassis).
+ */
+int fl_fabric_chassis_panel_port(const fl_fabric *fab, uint32_t c,
+                                 const char *label, fl_id *node,
+                                 uint32_t *port);
+
 /* ---- vocabulary helpers ---------------------------------------------- */
 
 /** Name of speed @speed: "SDR".."XDR", "100G".., or "??". Never NULL. */

@@ -8,6 +8,7 @@
 #ifndef FABRICLINT_LOAD_H
 #define FABRICLINT_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabriclint/error.h"
@@ -17,7 +18,11 @@
 extern "C" {
 #endif
 
-/** Input formats. */
+/** Input formats: stable codes of the formats fabriclint reads. Each has one
+ * row in the format registry (core/io/formats.def, in detection order) with
+ * its `--input-format` name (fl_format_name()), its role (topology or
+ * routing state) and its loader; docs/formats/ has a page per format. A new
+ * format takes the next free code. */
 #define FL_FMT_AUTO 0u /**< detect from content (fl_detect_format) */
 #define FL_FMT_IBNETDISCOVER                                                   \
   1u                          /**< ibnetdiscover topology output, incl. -g     \
@@ -41,6 +46,19 @@ extern "C" {
   16u                    /**< Cisco cable plan XML (CISCO_NETWORK_TYPES)       \
                           */
 #define FL_FMT_DBCSV 17u /**< ibdiagnet2.db_csv (AR_INFO: AR state) */
+#define FL_FMT_SONIC_LAB_GRAPH                                                 \
+  18u /**< SONiC sonic-mgmt LabConnectionGraph (fleet cabling plan) */
+#define FL_FMT_SONIC_MINIGRAPH                                                 \
+  19u /**< SONiC DeviceMiniGraph (one device's planned links) */
+#define FL_FMT_UFM_NDT                                                         \
+  20u /**< UFM Network Design Tool cabling plan (.ndt CSV) */
+#define FL_FMT_IBLINKINFO                                                      \
+  21u /**< iblinkinfo output (default, -l, --switches-only) */
+/* port counters (include/fabriclint/counters.h), loaded after topology */
+#define FL_FMT_PERFQUERY     22u /**< perfquery [-x|-E|-D] [-a -l] output */
+#define FL_FMT_IBQUERYERRORS 23u /**< ibqueryerrors [--details] output */
+#define FL_FMT_IBDIAG_PM     24u /**< ibdiagnet2.pm port counters */
+#define FL_FMT_PROM_IB       25u /**< infiniband_exporter Prometheus scrape */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
@@ -73,6 +91,13 @@ typedef struct fl_load_options {
  * "ibsim-net", or "auto". Never NULL.
  */
 const char *fl_format_name(uint32_t fmt);
+
+/**
+ * fl_format_name_at() — the name of the @i-th readable input format
+ * (0-based, in detection order), or NULL past the last: for listing the
+ * names `--input-format` accepts. Static storage.
+ */
+const char *fl_format_name_at(size_t i);
 
 /**
  * fl_format_parse() — inverse of fl_format_name(); returns FL_FMT_AUTO for

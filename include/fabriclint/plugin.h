@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "fabriclint/cdg.h"
+#include "fabriclint/counters.h"
 #include "fabriclint/pfc.h"
 #include "fabriclint/types.h"
 
@@ -65,6 +66,8 @@ typedef struct fl_ctx fl_ctx;
 #define FL_NEEDS_ROUTING 0x1u /**< LFTs */
 #define FL_NEEDS_SL2VL   0x2u /**< SL-to-VL tables */
 #define FL_NEEDS_DESIGN  0x4u /**< design attributes (tier/rail/...) */
+#define FL_NEEDS_COUNTERS                                                      \
+  0x8u /**< port counters (ABI 1.2; fabriclint/counters.h) */
 
 /**
  * fl_param_def — one typed rule parameter.
@@ -131,6 +134,52 @@ typedef struct fl_port_ref {
   uint32_t port;
 } fl_port_ref;
 
+/** What one change of a fix does (fl_fix_change.kind). */
+#define FL_FIX_MOVE_END  1u /**< one end of the cable moves to another port */
+#define FL_FIX_SET_SPEED 2u /**< the cable must run at another speed */
+#define FL_FIX_SET_WIDTH 3u /**< the cable must run at another width */
+
+/**
+ * fl_fix_change — one change of a fix (ABI 1.2): what happens to one cable.
+ * @kind: FL_FIX_*.
+ * @link: the cable (fl_id of a link of the fabric being checked).
+ * @end: FL_FIX_MOVE_END: the end that moves, 0 or 1 as api->link_port(f,
+ *   @link, @end) names it.
+ * @node/@port: FL_FIX_MOVE_END: where that end goes (node id, port
+ *   number); the end keeps its own node and port.
+ * @value: FL_FIX_SET_SPEED / FL_FIX_SET_WIDTH: the value the cable must
+ *   have, spelt as design XML spells it ("NDR", "400G"; "4x"). Borrowed.
+ */
+typedef struct fl_fix_change {
+  uint32_t struct_size;
+  uint32_t kind;
+  fl_id link;
+  uint32_t end;
+  fl_id node;
+  uint32_t port;
+  const char *value;
+} fl_fix_change;
+
+/**
+ * fl_fix — how to fix a finding, as changes to cables (ABI 1.2;
+ * fl_finding.fix). Findings that know their fix (swap these two cables,
+ * move this NIC to that port, this cable must run at NDR) give it as data,
+ * so that every output can carry it: JSON `fix`, SARIF `fixes` (text edits
+ * of the design XML `<link>` elements the changes name, when the cable was
+ * described in design XML), the work order. The host checks every id and
+ * copies everything (names, the cables' current ends and values, their
+ * locations); an invalid fix makes report() fail with FL_EINVAL.
+ * @description: one sentence, the fix as a person does it ("swap the leaf
+ *   ends of the cables of A and B"). Borrowed.
+ * @changes/@n_changes: the changes (array of pointers), at least one.
+ */
+typedef struct fl_fix {
+  uint32_t struct_size;
+  uint32_t n_changes;
+  const char *description;
+  const fl_fix_change *const *changes;
+} fl_fix;
+
 /**
  * fl_finding — one finding, passed to api->report(), which copies it.
  * @severity: FL_SEV_*, or 0 for the rule's (possibly policy-overridden)
@@ -159,6 +208,9 @@ typedef struct fl_port_ref {
  *   key "cause:<cause>", and evidence {"cause", "count", "examples",
  *   "members": [{"message", "nodes", "ports", "evidence", "location"}...]}
  *   (docs/plugins.md, "One finding per cause"). NULL: never merged.
+ *   A merged finding's fix is the list of its members' changes.
+ * @fix (ABI 1.2): the finding's fix (fl_fix),
+ *   or NULL when the rule cannot say what fixes it. Borrowed and copied.
  */
 typedef struct fl_finding {
   uint32_t struct_size;
@@ -176,6 +228,8 @@ typedef struct fl_finding {
   /* -- added after 1.0 -- */
   const char *cause;
   const char *cause_message;
+  /* -- added in 1.2 -- */
+  const fl_fix *fix;
 } fl_finding;
 
 /**
@@ -350,6 +404,29 @@ typedef struct fl_host_api {
                      fl_pfc_report **out);
   void (*pfc_free)(fl_pfc_report *report);
 
+  /* -- added in ABI 1.2: check with FL_API_HAS(api, link_internal) -- */
+  /** Director chassis (semantics of fl_fabric_node_chassis() and
+   * fl_fabric_link_internal() in fabriclint/fabric.h): the chassis index of
+   * a switch ASIC or FL_NONE, and 1 for a cable between two ASICs of one
+   * chassis, which is inside the switch, not a fabric cable. */
+  uint32_t (*node_chassis)(const fl_fabric *f, fl_id n);
+  int (*link_internal)(const fl_fabric *f, fl_id l);
+  /* -- added in ABI 1.2: port counters of the running fabric attached to
+   * the model (perfquery, ibqueryerrors, ibdiagnet2.pm, infiniband_exporter
+   * scrapes): semantics of the fl_fabric_counter_* / fl_fabric_port_counter*
+   * functions and fl_counter_name() in fabriclint/counters.h. Check with
+   * FL_API_HAS(api, port_counter) before use. -- */
+  uint32_t (*counter_snapshots)(const fl_fabric *f);
+  double (*counter_interval)(const fl_fabric *f);
+  int (*counter_complete)(const fl_fabric *f);
+  uint64_t (*port_counter_mask)(const fl_fabric *f, fl_id p);
+  uint32_t (*port_counter)(const fl_fabric *f, fl_id p, uint32_t ctr,
+                           uint64_t *value, uint64_t *delta);
+  uint32_t (*counter_unmapped_count)(const fl_fabric *f);
+  int (*counter_unmapped)(const fl_fabric *f, uint32_t i, const char **what,
+                          const char **file, uint32_t *line, fl_id *node,
+                          uint32_t *port);
+  const char *(*counter_name)(uint32_t ctr);
   /* -- ABI 1.2: check with FL_API_HAS(api, progress), or call fl_progress()
    * -- */
   /** The rule has done @done of @total units of work (@total 0: unknown),
@@ -407,20 +484,19 @@ static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
 }
 
 /**
- * fl_emit_cause() — fl_emit() for a finding that is one instance of a
- * structural cause (see fl_finding.cause): the host merges the findings
- * of the rule that share @cause into one, with @cause_message ("{count}"
- * replaced by their number) and the members in its evidence. @cause and
- * @cause_message are borrowed and copied. A host of ABI 1.0 ignores them
- * and keeps every finding. Returns 0, or 1 after api->fail().
+ * fl_emit_fix() — report one finding with every optional part: a cause
+ * (see fl_finding.cause; NULL: never merged) and a fix (fl_fix, ABI 1.2;
+ * NULL: none). Every pointer is borrowed and copied by the host. Returns
+ * 0, or 1 after api->fail() (a bad id, bad evidence JSON or an invalid
+ * fix, or out of memory).
  */
-static inline int fl_emit_cause(const fl_host_api *api, fl_ctx *ctx,
-                                uint32_t severity, const char *message,
-                                const fl_id *nodes, uint32_t n_nodes,
-                                const fl_port_ref *ports, uint32_t n_ports,
-                                const fl_id *links, uint32_t n_links,
-                                const char *evidence_json, const char *cause,
-                                const char *cause_message) {
+static inline int fl_emit_fix(const fl_host_api *api, fl_ctx *ctx,
+                              uint32_t severity, const char *message,
+                              const fl_id *nodes, uint32_t n_nodes,
+                              const fl_port_ref *ports, uint32_t n_ports,
+                              const fl_id *links, uint32_t n_links,
+                              const char *evidence_json, const char *cause,
+                              const char *cause_message, const fl_fix *fix) {
   fl_finding fd;
   memset(&fd, 0, sizeof fd);
   fd.struct_size = sizeof fd;
@@ -435,11 +511,32 @@ static inline int fl_emit_cause(const fl_host_api *api, fl_ctx *ctx,
   fd.evidence_json = evidence_json;
   fd.cause = cause;
   fd.cause_message = cause_message;
+  fd.fix = fix;
   if ((api->report)(ctx, &fd) != 0) {
     (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
     return 1;
   }
   return 0;
+}
+
+/**
+ * fl_emit_cause() — fl_emit() for a finding that is one instance of a
+ * structural cause (see fl_finding.cause): the host merges the findings
+ * of the rule that share @cause into one, with @cause_message ("{count}"
+ * replaced by their number) and the members in its evidence. @cause and
+ * @cause_message are borrowed and copied. A host of ABI 1.0 ignores them
+ * and keeps every finding. Returns 0, or 1 after api->fail().
+ */
+static inline int fl_emit_cause(const fl_host_api *api, fl_ctx *ctx,
+                                uint32_t severity, const char *message,
+                                const fl_id *nodes, uint32_t n_nodes,
+                                const fl_port_ref *ports, uint32_t n_ports,
+                                const fl_id *links, uint32_t n_links,
+                                const char *evidence_json, const char *cause,
+                                const char *cause_message) {
+  return fl_emit_fix(api, ctx, severity, message, nodes, n_nodes, ports,
+                     n_ports, links, n_links, evidence_json, cause,
+                     cause_message, NULL);
 }
 
 /**

@@ -90,6 +90,13 @@ typedef uint32_t fl_id;
   0x10u /**< the two listings disagree on speed                                \
          */
 
+/** Board kinds of a director chassis ASIC (fl_fabric_node_slot()): none
+ * (a chassis grouped by system image GUID only), a leaf (line) board, whose
+ * ASICs carry the front panel, or a spine (fabric) board. */
+#define FL_BOARD_NONE  0u
+#define FL_BOARD_LEAF  1u
+#define FL_BOARD_SPINE 2u
+
 /** Tier value meaning "unknown" (fl_fabric_node_tier()). */
 #define FL_TIER_UNKNOWN 0xffffffffu
 

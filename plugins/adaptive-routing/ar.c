@@ -687,14 +687,18 @@ static const fl_param_def P_MASK = {
     "an ar-sl-mask attribute",
     NULL,
     NULL};
-static const fl_param_def *const PARAMS[] = {&P_THR, &P_REQ, &P_MASK};
-#define NP 3
+/* Each rule lists the parameters it reads (`fabriclint rules` shows them
+ * under it); a plugin-wide --param adaptive-routing.NAME reaches them. */
+static const fl_param_def *const P_COVERAGE[] = {&P_THR};
+static const fl_param_def *const P_SL[] = {&P_REQ, &P_MASK};
+#define PARAMS_OF(a) a, (uint32_t)(sizeof a / sizeof *a)
+#define NO_PARAMS    NULL, 0
 
 /* Info rules are opt-in (`--rules adaptive-routing` selects them): an
  * always-present info finding would make --fail-on info useless. */
-#define RULE(var, sev, rid, summ, hlp, fn)                                     \
+#define RULE(var, sev, rid, summ, hlp, fn, params)                             \
   static const fl_rule_def var = {sizeof(fl_rule_def), sev, rid,    summ, hlp, \
-                                  sev != FL_SEV_INFO,  0,   PARAMS, NP,   fn}
+                                  sev != FL_SEV_INFO,  0,   params, fn}
 
 RULE(R_DIS, FL_SEV_WARNING, "adaptive-routing.disabled",
      "a switch with 2 or more minimal next hops has adaptive routing off",
@@ -702,7 +706,7 @@ RULE(R_DIS, FL_SEV_WARNING, "adaptive-routing.disabled",
      "where flows collide (Hoefler et al.: 38-60% effective bisection "
      "bandwidth statically routed). From the design attribute ar=false, or "
      "from ibdiagnet2.far: no AR tables for the switch, or every LID Static.",
-     check_disabled);
+     check_disabled, NO_PARAMS);
 RULE(R_PART, FL_SEV_WARNING, "adaptive-routing.partial-group",
      "an AR group lacks some minimal next-hop ports or has non-minimal ones",
      "From ibdiagnet2.far: for each LID in state HBF or Free, the ports of its "
@@ -710,25 +714,25 @@ RULE(R_PART, FL_SEV_WARNING, "adaptive-routing.partial-group",
      "(NVIDIA's TREE group algorithm on fat trees). A missing port is "
      "capacity AR never uses; a non-minimal port lengthens paths. One "
      "finding per (switch, group).",
-     check_partial);
+     check_partial, NO_PARAMS);
 RULE(R_COV, FL_SEV_WARNING, "adaptive-routing.coverage",
      "AR covers fewer multipath (switch, destination) pairs than the policy",
      "Coverage is the share of (switch, destination) pairs with 2 or more "
      "minimal next hops whose AR group covers all of them, per tier and "
      "overall, weighted by destination endpoints (LIDs with a .far). Silent "
      "when there is no AR information at all (see adaptive-routing.summary).",
-     check_coverage);
+     check_coverage, PARAMS_OF(P_COVERAGE));
 RULE(R_SL, FL_SEV_WARNING, "adaptive-routing.sl-restricted",
      "adaptive routing is allowed only on some SLs",
      "NVIDIA's SM lets only the SLs of ar_sl_mask (default 0xffff) adapt. "
      "When the mask is known (parameter sl-mask, or an ar-sl-mask attribute "
      "on a switch) and lacks SLs of required-sl-mask, traffic on those SLs "
      "(e.g. NCCL/UCX service levels) stays static.",
-     check_sl);
+     check_sl, PARAMS_OF(P_SL));
 RULE(R_SUM, FL_SEV_INFO, "adaptive-routing.summary",
      "AR coverage per tier and overall, switches on/off/unknown",
      "Every figure of the coverage analysis, whatever the threshold.",
-     check_summary);
+     check_summary, NO_PARAMS);
 
 static const fl_rule_def *const RULES[] = {&R_DIS, &R_PART, &R_COV, &R_SL,
                                            &R_SUM};

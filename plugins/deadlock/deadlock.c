@@ -803,13 +803,21 @@ static const fl_param_def P_EXAMPLES = {
     "the evidence stay complete)",
     "1",
     "1000000"};
-static const fl_param_def *const PARAMS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
-                                             &P_ENGINE, &P_EXAMPLES};
-#define NP 5
+/* Each rule lists the parameters it reads (`fabriclint rules` shows them
+ * under it). The routing analysis is shared: credit-loop and verdict read
+ * its options but list no example cap (they show no example list); a
+ * plugin-wide --param deadlock.max-examples still reaches their analysis,
+ * so one analysis serves every rule. routing-input reads no parameter. */
+static const fl_param_def *const P_ANALYSIS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
+                                                 &P_ENGINE};
+static const fl_param_def *const P_LISTS[] = {&P_TRAFFIC, &P_VL, &P_ROUTING,
+                                              &P_ENGINE, &P_EXAMPLES};
+#define PARAMS_OF(a) a, (uint32_t)(sizeof a / sizeof *a)
+#define NO_PARAMS    NULL, 0
 
-#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs, params)                  \
   static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, PARAMS, NP, fn}
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, params, fn}
 
 RULE(R_LOOP, FL_SEV_ERROR, 1, "deadlock.credit-loop",
      "the channel dependency graph of the routing has a cycle",
@@ -820,7 +828,7 @@ RULE(R_LOOP, FL_SEV_ERROR, 1, "deadlock.credit-loop",
      "dependency, a destination LID and a source that create it. Fix: route "
      "with up*/down*, ftree or a VL-based engine (LASH, DFSSSP, Nue), or "
      "remove the cable that closes the cycle.",
-     check_credit_loop, 0);
+     check_credit_loop, 0, PARAMS_OF(P_ANALYSIS));
 RULE(R_VERDICT, FL_SEV_INFO, 0, "deadlock.verdict",
      "summary of the routing analysis and whether it was VL-aware",
      "States what was analysed (LFTs or reference minimal routing, how many "
@@ -829,30 +837,30 @@ RULE(R_VERDICT, FL_SEV_INFO, 0, "deadlock.verdict",
      "VL-blind. Opt-in (--rules deadlock.verdict or --rules deadlock): an "
      "always-present info finding would make --fail-on info useless; every "
      "credit-loop finding states its basis itself.",
-     check_verdict, 0);
+     check_verdict, 0, PARAMS_OF(P_ANALYSIS));
 RULE(R_FWD, FL_SEV_ERROR, 1, "deadlock.forwarding-loop",
      "following the LFTs toward a destination revisits a switch",
      "Packets to the destination circle until their time-to-live (IB has "
      "none: until the switch lifetime limit) expires.",
-     check_fwd_loop, FL_NEEDS_ROUTING);
+     check_fwd_loop, FL_NEEDS_ROUTING, PARAMS_OF(P_LISTS));
 RULE(R_UNROUTED, FL_SEV_ERROR, 1, "deadlock.unrouted",
      "a destination is unreachable from some switch",
      "An LFT entry of 255, a port with no cable, or an entry that leads to "
      "another node. Error when CA traffic runs into it, warning when only the "
      "switch's own entry is bad.",
-     check_unrouted, FL_NEEDS_ROUTING);
+     check_unrouted, FL_NEEDS_ROUTING, PARAMS_OF(P_LISTS));
 RULE(R_UPDOWN, FL_SEV_WARNING, 1, "deadlock.not-updown",
      "a route goes down a tier and then up again (a valley)",
      "Up*/down* and ftree routing never turn upward after going down; a "
      "valley is the usual cause of credit loops in fat trees (routes between "
      "non-compute nodes, max_reverse_hops, a leaf-to-leaf cable). Needs tiers "
      "(design attributes or derived from the shape).",
-     check_updown, 0);
+     check_updown, 0, PARAMS_OF(P_LISTS));
 RULE(R_INPUT, FL_SEV_WARNING, 1, "deadlock.routing-input",
      "a routing dump names switches, ports or LIDs the topology lacks",
      "LFT blocks for unknown switches are skipped and listed here: the "
      "routing dump and the topology were probably taken at different times.",
-     check_input, FL_NEEDS_ROUTING);
+     check_input, FL_NEEDS_ROUTING, NO_PARAMS);
 
 /* lossless Ethernet (PFC): plugins/deadlock/pfc_rules.c */
 extern const fl_rule_def fl_deadlock_pfc_cycle, fl_deadlock_pfc_failure;

@@ -72,8 +72,11 @@ static int eb_init(const fl_host_api *api, void **data) {
 
 static void eb_fini(void *data) {
   eb_state *st = data;
-  if (st)
+  if (st) {
     fl_view_free(&st->v);
+    for (uint32_t k = 0; k < st->n_tr; k++)
+      tr_result_free(&st->tr[k]);
+  }
   free(st);
 }
 
@@ -448,6 +451,23 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
 /* ---- ecmp-balance.mixed-speed-group ----------------------------------------
  */
 
+/* The cables of switch @s's minimal next hops toward destination switch @d
+ * that are slower than the fastest of them, into @links (at most @cap):
+ * the cables a pull-request annotation should point at. */
+static uint32_t slow_links(const fl_view *v, uint32_t s, uint32_t d,
+                           fl_id *links, uint32_t cap) {
+  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  double best = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] > best)
+      best = v->pgbps[i];
+  uint32_t n = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s] && n < cap; i++)
+    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] < best)
+      links[n++] = v->plink[i];
+  return n;
+}
+
 static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (pint(api, ctx, "weighted-ecmp", 0))
     return 0;
@@ -477,7 +497,9 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
              nm(v, s), (unsigned long long)m.mixed, nm(v, v->dsw[m.mixed_d]),
              ports);
     fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
-    rc = report(api, ctx, 0, msg, nodes, 2, NULL, 0, jb_str(&ev));
+    fl_id links[16];
+    uint32_t nl = slow_links(v, s, m.mixed_d, links, 16);
+    rc = fl_emit(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl, jb_str(&ev));
     jb_free(&ev);
   }
   return rc;
@@ -711,7 +733,8 @@ static int check_imbalance(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_obj_open(&ev);
     jb_key_str(&ev, "ports_compared", CLASS_NAME[worst]);
     jb_key_str(&ev, "metric", use_paths ? "paths" : "dlids");
-    jb_key_int(&ev, "ports", k->n);
+    jb_key_int(&ev, "port_count",
+               k->n); /* "ports" is a list of ports elsewhere */
     jb_key_int(&ev, "min", (int64_t)k->min);
     jb_key_int(&ev, "max", (int64_t)k->max);
     jb_key_double(&ev, "mean", (double)k->sum / k->n);
@@ -799,15 +822,19 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
           seed = pint(api, ctx, "seed", 1);
   int64_t shift = pint(api, ctx, "shift", 0),
           top = pint(api, ctx, "top-links", 5);
-  if (count < 1 || count > 1000000 || shift < 0 || top < 0) {
+  double ci = pdbl(api, ctx, "ci", 0.001);
+  if (count < 1 || count > 1000000 || shift < 0 || top < 0 || !(ci >= 0)) {
     fl_param_error(api, ctx, "(several)",
-                   "parameters: count 1..1000000, shift >= 0, top-links >= 0");
+                   "parameters: count 1..1000000, shift >= 0, top-links >= 0, "
+                   "ci >= 0");
     return -1;
   }
   o.count = (uint32_t)count;
+  o.ci = ci;
   o.seed = (uint64_t)seed;
   o.shift = (uint32_t)shift;
   o.top = (uint32_t)(top > TR_HOT_MAX ? TR_HOT_MAX : top);
+  o.all_loads = pint(api, ctx, "link-loads", 0) != 0;
   if (!strcmp(routing, "lft") ||
       (!strcmp(routing, "auto") && api->lft_count(f)))
     o.routing = TR_ROUTE_LFT;
@@ -823,14 +850,17 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     return -1;
   }
   char key[512];
-  snprintf(key, sizeof key, "%u|%u|%llu|%u|%u|%s", o.routing, o.count,
-           (unsigned long long)o.seed, o.shift, o.top, patterns);
+  snprintf(key, sizeof key, "%u|%u|%.17g|%llu|%u|%u|%d|%s", o.routing, o.count,
+           o.ci, (unsigned long long)o.seed, o.shift, o.top, o.all_loads,
+           patterns);
   if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
     return 0;
   const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
   if (!v)
     return -1;
   st->have_tr = 0;
+  for (uint32_t k = 0; k < st->n_tr; k++)
+    tr_result_free(&st->tr[k]);
   st->n_tr = 0;
   const char *p = patterns;
   while (*p) {
@@ -899,6 +929,20 @@ static void tr_evidence(const fl_view *v, const tr_result *r,
     jb_key_double(ev, "max_load", r->hot_max[k]);
     jb_obj_close(ev);
   }
+  jb_arr_close(ev);
+  if (!r->loads)
+    return;
+  /* link-loads=true: every directed switch cable, [from, port, mean load] */
+  jb_key(ev, "link_loads");
+  jb_arr_open(ev);
+  for (uint32_t s = 0; s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      jb_arr_open(ev);
+      jb_str_item(ev, nm(v, s));
+      jb_int_item(ev, v->pnum[i]);
+      jb_double_item(ev, r->loads[i]);
+      jb_arr_close(ev);
+    }
   jb_arr_close(ev);
 }
 
@@ -1157,7 +1201,11 @@ PD(P_PATTERNS, FL_PARAM_STRING, "patterns", "all-to-all,bisect,shift,ring",
    "both ways, ORCS eBB), permutation (uniform random), shift, ring "
    "(rail-aligned ring all-reduce within each SU)");
 PDR(P_COUNT, FL_PARAM_INT, "count", "100", "patterns", "1", "1000000",
-    "random patterns per random pattern kind");
+    "random patterns per random pattern kind, at most (see ci)");
+PDR(P_CI, FL_PARAM_DOUBLE, "ci", "0.001", NULL, "0", "1",
+    "stop drawing random patterns once the 99% confidence half-width of "
+    "the eBB is at most this, after at least 10 patterns (0: draw all "
+    "count patterns)");
 PDR(P_SEED, FL_PARAM_INT, "seed", "1", NULL, "0", NULL,
     "seed of the random patterns");
 PDR(P_SHIFT, FL_PARAM_INT, "shift", "0", "endpoints", "0", "4294967295",
@@ -1166,16 +1214,30 @@ PDR(P_TOP, FL_PARAM_INT, "top-links", "5", "links", "0", "32",
     "hottest links listed per pattern (at most 32)");
 PDR(P_MINEBB, FL_PARAM_DOUBLE, "min-ebb", "0", NULL, "0", "1",
     "a pattern whose eBB is below this is a warning (0: always info)");
+PD(P_LOADS, FL_PARAM_BOOL, "link-loads", "false", NULL,
+   "list every directed switch cable's mean load in the evidence "
+   "(link_loads: [from, from_port, load]); `check --view load` sets it to "
+   "draw the heat map");
 
-static const fl_param_def *const PARAMS[] = {
-    &P_RATIO,  &P_LIMIT, &P_MINW,    &P_WECMP,    &P_TOL,
-    &P_METRIC, &P_DOWN,  &P_ROUTING, &P_PATTERNS, &P_COUNT,
-    &P_SEED,   &P_SHIFT, &P_TOP,     &P_MINEBB};
-#define NP ((uint32_t)(sizeof PARAMS / sizeof *PARAMS))
+/* Each rule lists the parameters it reads (`fabriclint rules` shows them
+ * under it); a plugin-wide --param ecmp-balance.NAME reaches every rule
+ * that has NAME. uplink-asymmetry reads none. */
+static const fl_param_def *const P_OVER[] = {&P_RATIO};
+static const fl_param_def *const P_MIXED[] = {&P_WECMP};
+static const fl_param_def *const P_WIDTH[] = {&P_LIMIT, &P_MINW};
+static const fl_param_def *const P_IMB[] = {&P_TOL, &P_METRIC, &P_DOWN};
+static const fl_param_def *const P_LOAD[] = {&P_ROUTING, &P_PATTERNS, &P_COUNT,
+                                             &P_SEED,    &P_SHIFT,    &P_TOP,
+                                             &P_MINEBB,  &P_LOADS,    &P_CI};
+static const fl_param_def *const P_SUM[] = {&P_TOL,      &P_METRIC, &P_ROUTING,
+                                            &P_PATTERNS, &P_COUNT,  &P_SEED,
+                                            &P_SHIFT,    &P_TOP,    &P_CI};
+#define PARAMS_OF(a) a, (uint32_t)(sizeof a / sizeof *a)
+#define NO_PARAMS    NULL, 0
 
-#define RULE(var, sev, on, rid, summ, hlp, fn, needs)                          \
+#define RULE(var, sev, on, rid, summ, hlp, fn, needs, params)                  \
   static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, PARAMS, NP, fn}
+      sizeof(fl_rule_def), sev, rid, summ, hlp, on, needs, params, fn}
 
 RULE(R_ASYM, FL_SEV_WARNING, 1, "ecmp-balance.uplink-asymmetry",
      "switches of a tier differ in uplinks, or in cables per upper switch",
@@ -1185,20 +1247,20 @@ RULE(R_ASYM, FL_SEV_WARNING, 1, "ecmp-balance.uplink-asymmetry",
      "Reports each switch whose uplink count or capacity differs from the "
      "majority of its tier, and each switch whose parallel cables differ per "
      "upper neighbour.",
-     check_asym, 0);
+     check_asym, 0, NO_PARAMS);
 RULE(R_OVER, FL_SEV_WARNING, 1, "ecmp-balance.oversubscription",
      "down-capacity / up-capacity of a switch exceeds the policy ratio",
      "Capacity is width x lane rate (Gb/s) summed over cabled ports toward "
      "lower tiers (down, including hosts) and higher tiers (up). Compute "
      "fabrics are built non-blocking (1:1); set max-ratio for storage or "
      "front-end fabrics. The tier ratio is in the evidence.",
-     check_oversub, 0);
+     check_oversub, 0, PARAMS_OF(P_OVER));
 RULE(R_MIXED, FL_SEV_WARNING, 1, "ecmp-balance.mixed-speed-group",
      "a minimal next-hop set mixes link speeds",
      "Plain ECMP (and IB AR groups) split flows by count, not capacity: with "
      "400G and 800G next hops, the 400G ones saturate first. Configure "
      "weighted ECMP (set weighted-ecmp) or make the links equal.",
-     check_mixed, 0);
+     check_mixed, 0, PARAMS_OF(P_MIXED));
 RULE(R_WIDTH, FL_SEV_WARNING, 1, "ecmp-balance.group-width",
      "a minimal next-hop set exceeds the ECMP group limit, or is too narrow",
      "One ECMP group toward a destination has one member per minimal next-hop "
@@ -1206,14 +1268,14 @@ RULE(R_WIDTH, FL_SEV_WARNING, 1, "ecmp-balance.group-width",
      "set narrower than min-width where the switch has the uplinks for more "
      "(e.g. a spine missing its cable to one leaf) forces all traffic onto "
      "one path.",
-     check_width, 0);
+     check_width, 0, PARAMS_OF(P_WIDTH));
 RULE(R_IMB, FL_SEV_WARNING, 1, "ecmp-balance.port-imbalance",
      "destination LIDs are routed unevenly over equivalent ports",
      "From the LFTs: per switch, the destination LIDs routed through each "
      "uplink (and each same-tier port), compared as check_lft_balance does "
      "(max > min + tolerance) but for any radix; the coefficient of "
      "variation and every port's count are in the evidence.",
-     check_imbalance, FL_NEEDS_ROUTING);
+     check_imbalance, FL_NEEDS_ROUTING, PARAMS_OF(P_IMB));
 RULE(R_LOAD, FL_SEV_INFO, 0, "ecmp-balance.link-load",
      "link loads and effective bisection bandwidth under traffic patterns",
      "One finding per pattern: eBB as in Hoefler et al. (Cluster 2008) and "
@@ -1222,14 +1284,14 @@ RULE(R_LOAD, FL_SEV_INFO, 0, "ecmp-balance.link-load",
      "load and the hottest links. Static routing follows the LFTs; without "
      "LFTs flows split evenly over minimal next hops (ECMP). Warning when the "
      "eBB is below min-ebb.",
-     check_link_load, 0);
+     check_link_load, 0, PARAMS_OF(P_LOAD));
 RULE(R_SUM, FL_SEV_INFO, 0, "ecmp-balance.summary",
      "path diversity, capacities, port balance and eBB in one finding",
      "Per tier: switches, down/up Gb/s and oversubscription, and the "
      "distribution of minimal next-hop set sizes over (switch, destination) "
      "pairs (weighted by endpoints); port-balance figures from the LFTs; the "
      "traffic results. Meant for comparing two plans.",
-     check_summary, 0);
+     check_summary, 0, PARAMS_OF(P_SUM));
 
 static const fl_rule_def *const RULES[] = {&R_ASYM, &R_OVER, &R_MIXED, &R_WIDTH,
                                            &R_IMB,  &R_LOAD, &R_SUM};

@@ -32,12 +32,16 @@
  * increasing distance order (O(switch ports touched) per destination).
  * Cost: O(patterns x destination switches x touched ports).
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "traffic.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct tr_ws {
   const fl_view *v;
@@ -56,6 +60,18 @@ typedef struct tr_ws {
   uint32_t *foff, *forder;
   uint32_t *perm;
   double *vals;
+  /* ECMP: each destination's touched switches from the loading pass
+   * (tl[tl_off[d] .. tl_off[d + 1]), decreasing distance), reused by the
+   * worst-congestion pass instead of a second propagation */
+  uint32_t *tl;
+  size_t tl_n, tl_cap, *tl_off;
+  double *fbw; /* per flow: its bandwidth (ECMP), for worst_flow() */
+  /* all-to-all: per switch s, the injection congestion c = (endpoints -
+   * 1) / capacity of its CA slots, ascending (ic[ioff[s] .. ioff[s + 1])),
+   * the slots (islot) and suffix sums of 1 / c (irs), so that the sum over
+   * a switch's sources of 1 / max(c, m) is O(log) instead of O(CAs) */
+  uint32_t *ioff, *islot;
+  double *ic, *irs;
 } tr_ws;
 
 static void ws_free(tr_ws *w) {
@@ -63,7 +79,8 @@ static void ws_free(tr_ws *w) {
   free(w->amax), free(w->rows), free(w->rowlen), free(w->x), free(w->M);
   free(w->touched), free(w->next), free(w->head), free(w->inq), free(w->src);
   free(w->dst), free(w->bad), free(w->foff), free(w->forder), free(w->perm);
-  free(w->vals);
+  free(w->vals), free(w->tl), free(w->tl_off), free(w->fbw);
+  free(w->ioff), free(w->islot), free(w->ic), free(w->irs);
 }
 
 static int ws_init(tr_ws *w, const fl_view *v, const tr_opts *o) {
@@ -90,9 +107,14 @@ static int ws_init(tr_ws *w, const fl_view *v, const tr_opts *o) {
   w->foff = calloc(v->nd + 2, sizeof *w->foff);
   w->forder = malloc(E * sizeof *w->forder);
   w->perm = malloc(E * sizeof *w->perm);
+  w->tl_off = calloc(v->nd + 1, sizeof *w->tl_off);
+  w->tl_cap = 4096; /* grown by keep_touched(); never NULL */
+  w->tl = malloc(w->tl_cap * sizeof *w->tl);
+  w->fbw = malloc(E * sizeof *w->fbw);
   if (!w->load || !w->cap || !w->acc || !w->amax || !w->ein || !w->ecap ||
       !w->x || !w->M || !w->touched || !w->next || !w->head || !w->inq ||
-      !w->src || !w->dst || !w->bad || !w->foff || !w->forder || !w->perm)
+      !w->src || !w->dst || !w->bad || !w->foff || !w->forder || !w->perm ||
+      !w->tl_off || !w->tl || !w->fbw)
     return -1;
   for (int k = 0; k < 256; k++)
     w->head[k] = FL_VIEW_NONE;
@@ -114,6 +136,88 @@ static int ws_init(tr_ws *w, const fl_view *v, const tr_opts *o) {
       w->rows[s] = v->api->lft(v->f, v->sw_node[s], &w->rowlen[s]);
   }
   return 0;
+}
+
+/* ---- all-to-all sources per switch ----------------------------------------
+ */
+
+typedef struct inj_key {
+  double c;
+  uint32_t slot;
+} inj_key;
+
+static int inj_cmp(const void *pa, const void *pb) {
+  const inj_key *a = pa, *b = pb;
+  if (a->c != b->c)
+    return a->c < b->c ? -1 : 1;
+  return (a->slot > b->slot) - (a->slot < b->slot);
+}
+
+/* The CA slots of every switch with their injection congestion (all-to-all:
+ * each CA sends endpoints - 1 flows), sorted, with suffix sums of 1 / c.
+ * 0, or -1 out of memory. */
+static int inj_build(tr_ws *w) {
+  const fl_view *v = w->v;
+  double nm1 = v->ne > 1 ? (double)(v->ne - 1) : 1;
+  w->ioff = calloc((size_t)v->ns + 1, sizeof *w->ioff);
+  size_t n = 0;
+  for (uint32_t s = 0; w->ioff && s < v->ns; s++) {
+    for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++)
+      n += v->pnb[i] == FL_VIEW_NONE &&
+           v->api->node_kind(v->f, v->pnode[i]) == FL_NODE_CA;
+    w->ioff[s + 1] = (uint32_t)n;
+  }
+  w->islot = malloc((n + 1) * sizeof *w->islot);
+  w->ic = malloc((n + 1) * sizeof *w->ic);
+  w->irs = malloc((n + 1) * sizeof *w->irs);
+  inj_key *k = malloc((n + 1) * sizeof *k);
+  if (!w->ioff || !w->islot || !w->ic || !w->irs || !k) {
+    free(k);
+    return -1;
+  }
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t a = w->ioff[s], m = a;
+    for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++)
+      if (v->pnb[i] == FL_VIEW_NONE &&
+          v->api->node_kind(v->f, v->pnode[i]) == FL_NODE_CA)
+        k[m++] = (inj_key){nm1 / w->cap[i], i};
+    qsort(k + a, m - a, sizeof *k, inj_cmp);
+    double rs = 0;
+    for (uint32_t j = m; j-- > a;) {
+      w->islot[j] = k[j].slot;
+      w->ic[j] = k[j].c;
+      rs += 1.0 / k[j].c;
+      w->irs[j] = rs;
+    }
+  }
+  free(k);
+  return 0;
+}
+
+/* Sum over the CA slots j of switch @s other than @skip of
+ * 1 / max(c_j, @m): the flows they send toward one destination endpoint,
+ * whose worst congestion past the source is @m. O(log CAs of s). */
+static double inj_sum(const tr_ws *w, uint32_t s, double m, uint32_t skip) {
+  uint32_t a = w->ioff[s], b = w->ioff[s + 1];
+  double sum = 0;
+  if (skip != FL_VIEW_NONE) {
+    for (uint32_t j = a; j < b; j++) /* the destination's own switch */
+      if (w->islot[j] != skip)
+        sum += 1.0 / (w->ic[j] > m ? w->ic[j] : m);
+    return sum;
+  }
+  uint32_t lo = a, hi = b; /* first c_j > m: 1 / m below it, 1 / c_j from it */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (w->ic[mid] > m)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  sum = (double)(lo - a) / m;
+  if (lo < b)
+    sum += w->irs[lo];
+  return sum;
 }
 
 /* ---- static routing: follow the LFTs ------------------------------------ */
@@ -192,12 +296,34 @@ static uint32_t propagate(tr_ws *w, uint32_t d, int addload) {
   return nt;
 }
 
-/* After propagate(): M[s] = worst congestion from s to the destination. */
-static void worst_down(tr_ws *w, uint32_t d, uint32_t nt) {
+/* Append the @nt switches propagate() touched for destination @d to the
+ * touched lists (destinations in increasing order). 0, or -1. */
+static int keep_touched(tr_ws *w, uint32_t d, uint32_t nt) {
+  if (w->tl_n + nt > w->tl_cap) {
+    size_t cap = w->tl_cap;
+    while (cap < w->tl_n + nt)
+      cap *= 2;
+    uint32_t *n = realloc(w->tl, cap * sizeof *n);
+    if (!n)
+      return -1;
+    w->tl = n, w->tl_cap = cap;
+  }
+  memcpy(w->tl + w->tl_n, w->touched, (size_t)nt * sizeof *w->touched);
+  w->tl_n += nt;
+  w->tl_off[d + 1] = w->tl_n;
+  return 0;
+}
+
+/* M[s] = worst congestion from s to destination @d, for the switches
+ * @touched[@nt] of a propagate() toward @d (in its order: decreasing
+ * distance, so they are visited closest first). M[s] depends only on s,
+ * d and the loads: the largest load / capacity on any minimal path. */
+static void worst_down(tr_ws *w, uint32_t d, const uint32_t *touched,
+                       uint32_t nt) {
   const fl_view *v = w->v;
   const uint8_t *dist = v->dist + (size_t)d * v->ns;
   for (uint32_t k = nt; k-- > 0;) {
-    uint32_t s = w->touched[k];
+    uint32_t s = touched[k];
     double m = 0;
     if (dist[s] > 0)
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
@@ -216,7 +342,9 @@ static void worst_down(tr_ws *w, uint32_t d, uint32_t nt) {
 
 /* ---- one permutation-type pattern (flows in w->src/dst) ------------------ */
 
-static double eval_flows(tr_ws *w, uint64_t *unrouted) {
+/* The mean flow bandwidth of the flows in w->src/dst into *@val. 0, or -1
+ * out of memory. */
+static int eval_flows(tr_ws *w, uint64_t *unrouted, double *val) {
   const fl_view *v = w->v;
   memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
   memset(w->ein, 0, (size_t)v->ne * sizeof *w->ein);
@@ -257,46 +385,51 @@ static double eval_flows(tr_ws *w, uint64_t *unrouted) {
       w->foff[d + 2] += w->foff[d + 1];
     for (uint64_t f = 0; f < w->nf; f++)
       w->forder[w->foff[v->sw_d[v->ep_sw[w->dst[f]]] + 1]++] = (uint32_t)f;
-    for (int pass = 0; pass < 2; pass++)
-      for (uint32_t d = 0; d < v->nd; d++) {
-        const uint8_t *dist = v->dist + (size_t)d * v->ns;
-        uint32_t t = v->dsw[d];
-        for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
-          uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
-          uint32_t s = v->ep_sw[a];
-          if (pass == 0) {
-            w->ein[a] += 1;
-            w->load[v->ep_slot[b]] += 1;
-          }
-          if (dist[s] == FL_VIEW_FAR) {
-            w->bad[f] = 1;
-            continue;
-          }
-          if (s != t)
-            seed(w, d, s, 1.0);
-        }
-        uint32_t nt = propagate(w, d, pass == 0);
-        if (pass == 0)
+    /* pass 1: loads, and each destination's touched switches */
+    w->tl_n = 0;
+    for (uint32_t d = 0; d < v->nd; d++) {
+      const uint8_t *dist = v->dist + (size_t)d * v->ns;
+      uint32_t t = v->dsw[d];
+      for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
+        uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
+        uint32_t s = v->ep_sw[a];
+        w->ein[a] += 1;
+        w->load[v->ep_slot[b]] += 1;
+        if (dist[s] == FL_VIEW_FAR) {
+          w->bad[f] = 1;
           continue;
-        worst_down(w, d, nt);
-        for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
-          uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
-          if (w->bad[f])
-            continue;
-          uint32_t s = v->ep_sw[a];
-          double m = w->ein[a] / w->ecap[a];
-          double c = w->load[v->ep_slot[b]] / w->cap[v->ep_slot[b]];
-          if (c > m)
-            m = c;
-          if (s != t && w->M[s] > m)
-            m = w->M[s];
-          sum += 1.0 / m;
         }
+        if (s != t)
+          seed(w, d, s, 1.0);
       }
+      if (keep_touched(w, d, propagate(w, d, 1)) != 0)
+        return -1;
+    }
+    /* pass 2: each flow's worst congestion on its minimal-path DAG */
+    for (uint32_t d = 0; d < v->nd; d++) {
+      uint32_t t = v->dsw[d];
+      worst_down(w, d, w->tl + w->tl_off[d],
+                 (uint32_t)(w->tl_off[d + 1] - w->tl_off[d]));
+      for (uint32_t k = w->foff[d]; k < w->foff[d + 1]; k++) {
+        uint32_t f = w->forder[k], a = w->src[f], b = w->dst[f];
+        if (w->bad[f])
+          continue;
+        uint32_t s = v->ep_sw[a];
+        double m = w->ein[a] / w->ecap[a];
+        double c = w->load[v->ep_slot[b]] / w->cap[v->ep_slot[b]];
+        if (c > m)
+          m = c;
+        if (s != t && w->M[s] > m)
+          m = w->M[s];
+        w->fbw[f] = 1.0 / m;
+        sum += 1.0 / m;
+      }
+    }
   }
   for (uint64_t f = 0; f < w->nf; f++)
     *unrouted += w->bad[f];
-  return w->nf ? sum / (double)w->nf : 0;
+  *val = w->nf ? sum / (double)w->nf : 0;
+  return 0;
 }
 
 /* Worst flow bandwidth of the last pattern (for rings: the ring's pace). */
@@ -317,14 +450,12 @@ static double worst_flow(tr_ws *w) {
       for (int k = 0; k < h; k++)
         if (w->load[path[k]] / w->cap[path[k]] > m)
           m = w->load[path[k]] / w->cap[path[k]];
-    } else if (s != v->ep_sw[b]) {
-      /* per-flow: recompute this flow's DAG maximum from its destination */
-      uint32_t d = v->sw_d[v->ep_sw[b]];
-      seed(w, d, s, 1.0);
-      uint32_t nt = propagate(w, d, 0);
-      worst_down(w, d, nt);
-      if (w->M[s] > m)
-        m = w->M[s];
+    } else {
+      /* eval_flows() computed it: M[s] depends only on the flow's source
+       * switch, destination and the loads */
+      if (w->fbw[f] < worst)
+        worst = w->fbw[f];
+      continue;
     }
     if (1.0 / m < worst)
       worst = 1.0 / m;
@@ -334,8 +465,12 @@ static double worst_flow(tr_ws *w) {
 
 /* ---- all-to-all --------------------------------------------------------- */
 
-static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
+/* All-to-all: its normalised mean flow bandwidth into *@val. 0, or -1 out
+ * of memory. */
+static int eval_all_to_all(tr_ws *w, uint64_t *unrouted, double *val) {
   const fl_view *v = w->v;
+  if (!w->ioff && inj_build(w) != 0)
+    return -1;
   memset(w->load, 0, (size_t)w->nslots * sizeof *w->load);
   double nm1 = v->ne > 1 ? (double)(v->ne - 1) : 1;
   for (uint32_t e = 0; e < v->ne; e++) {
@@ -368,16 +503,12 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
           for (int k = 0; k < h; k++)
             if (w->load[path[k]] / w->cap[path[k]] > m)
               m = w->load[path[k]] / w->cap[path[k]];
-          for (uint32_t i = v->psw_end[s]; i < v->poff[s + 1]; i++) {
-            if (v->pnb[i] != FL_VIEW_NONE || i == v->ep_slot[b] ||
-                v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
-              continue;
-            /* i is a CA slot: find its endpoint's injection */
-            double c = nm1 / w->cap[i];
-            sum += 1.0 / (c > m ? c : m);
-          }
+          /* the CAs of s send to b, each limited by its injection too */
+          sum +=
+              inj_sum(w, s, m, s == v->ep_sw[b] ? v->ep_slot[b] : FL_VIEW_NONE);
         }
   } else {
+    w->tl_n = 0;
     for (uint32_t d = 0; d < v->nd; d++) {
       const uint8_t *dist = v->dist + (size_t)d * v->ns;
       uint32_t t = v->dsw[d];
@@ -386,17 +517,14 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
         if (s != t && dist[s] != FL_VIEW_FAR)
           seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
       }
-      propagate(w, d, 1);
+      if (keep_touched(w, d, propagate(w, d, 1)) != 0)
+        return -1;
     }
     for (uint32_t d = 0; d < v->nd; d++) {
       const uint8_t *dist = v->dist + (size_t)d * v->ns;
       uint32_t t = v->dsw[d];
-      for (uint32_t q = 0; q < v->nd; q++) {
-        uint32_t s = v->dsw[q];
-        if (s != t && dist[s] != FL_VIEW_FAR)
-          seed(w, d, s, (double)v->sw_nep[s] * v->sw_nep[t]);
-      }
-      worst_down(w, d, propagate(w, d, 0));
+      worst_down(w, d, w->tl + w->tl_off[d],
+                 (uint32_t)(w->tl_off[d + 1] - w->tl_off[d]));
       for (uint32_t i = v->psw_end[t]; i < v->poff[t + 1]; i++) {
         if (v->pnb[i] != FL_VIEW_NONE ||
             v->api->node_kind(v->f, v->pnode[i]) != FL_NODE_CA)
@@ -411,20 +539,15 @@ static double eval_all_to_all(tr_ws *w, uint64_t *unrouted) {
           double m = out;
           if (s != t && w->M[s] > m)
             m = w->M[s];
-          for (uint32_t j = v->psw_end[s]; j < v->poff[s + 1]; j++) {
-            if (v->pnb[j] != FL_VIEW_NONE || j == i ||
-                v->api->node_kind(v->f, v->pnode[j]) != FL_NODE_CA)
-              continue;
-            double c = nm1 / w->cap[j];
-            sum += 1.0 / (c > m ? c : m);
-          }
+          sum += inj_sum(w, s, m, s == t ? i : FL_VIEW_NONE);
         }
       }
     }
   }
   *unrouted += bad;
   w->nf = (uint64_t)v->ne * (v->ne ? v->ne - 1 : 0);
-  return w->nf ? sum * nm1 / (double)w->nf : 0;
+  *val = w->nf ? sum * nm1 / (double)w->nf : 0;
+  return 0;
 }
 
 /* ---- patterns ------------------------------------------------------------ */
@@ -487,13 +610,15 @@ static int ring_flows(tr_ws *w) {
   return 0;
 }
 
-static void account(tr_ws *w, tr_result *r, double val) {
+/* Add one pattern's link loads @load (and value @val) to the running
+ * figures of @r; the accumulators are @w's. */
+static void account(tr_ws *w, const double *load, tr_result *r, double val) {
   const fl_view *v = w->v;
   double mx = 0, sum = 0;
   uint32_t n = 0;
   for (uint32_t s = 0; s < v->ns; s++)
     for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-      double c = w->load[i] / w->cap[i];
+      double c = load[i] / w->cap[i];
       w->acc[i] += c;
       if (c > w->amax[i])
         w->amax[i] = c;
@@ -510,6 +635,117 @@ static void account(tr_ws *w, tr_result *r, double val) {
   if (r->patterns == 0 || val > r->ebb_max)
     r->ebb_max = val;
   w->vals[r->patterns++] = val;
+}
+
+/* The flows of random pattern @kind (2 bisect, 3 permutation) into @w,
+ * drawn from *@rng. */
+static void random_flows(tr_ws *w, int kind, uint64_t *rng) {
+  const fl_view *v = w->v;
+  w->nf = 0;
+  shuffle(w->perm, v->ne, rng);
+  if (kind == 2)
+    for (uint32_t i = 0; i + 1 < v->ne; i += 2) {
+      w->src[w->nf] = w->perm[i], w->dst[w->nf++] = w->perm[i + 1];
+      w->src[w->nf] = w->perm[i + 1], w->dst[w->nf++] = w->perm[i];
+    }
+  else
+    for (uint32_t i = 0; i < v->ne; i++)
+      if (w->perm[i] != i)
+        w->src[w->nf] = i, w->dst[w->nf++] = w->perm[i];
+}
+
+/* One worker's share of a batch of random patterns. */
+typedef struct tr_job {
+  tr_ws w;
+  double val;
+  uint64_t unrouted;
+  int rc;
+} tr_job;
+
+static void *job_run(void *arg) {
+  tr_job *j = arg;
+  j->unrouted = 0;
+  j->rc = eval_flows(&j->w, &j->unrouted, &j->val);
+  return NULL;
+}
+
+/* Workers for random patterns: min(CPUs this process may run on (taskset,
+ * cpusets), FL_VIEW_THREADS, count). */
+static uint32_t job_count(uint32_t npat) {
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) == 0
+                  ? CPU_COUNT(&set)
+                  : sysconf(_SC_NPROCESSORS_ONLN);
+  uint32_t n = cpus < 1                 ? 1
+               : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
+                                        : (uint32_t)cpus;
+  return n < npat ? n : npat;
+}
+
+/* Has the sequence of @n pattern values (running mean @mean and sum of
+ * squared deviations @m2, Welford) reached the target 99 % CI? */
+static int ci_reached(const tr_opts *o, uint32_t n, double m2) {
+  if (o->ci <= 0 || n < TR_MIN_PATTERNS)
+    return 0;
+  return 2.576 * sqrt(m2 / (n - 1)) / sqrt(n) <= o->ci;
+}
+
+/* Random patterns (@kind 2 or 3): up to o->count, in batches of one
+ * pattern per worker; each pattern is evaluated exactly as alone and the
+ * results are accounted in pattern order, so neither the figures nor the
+ * stopping point depend on the number of workers. Stops early once the
+ * 99 % CI half-width of the values is at most o->ci (after at least
+ * TR_MIN_PATTERNS). 0, or -1 out of memory. */
+static int random_patterns(tr_ws *w, int kind, uint32_t npat, tr_result *r) {
+  const fl_view *v = w->v;
+  uint32_t nj = job_count(npat), ready = 0;
+  tr_job *jobs = calloc(nj, sizeof *jobs);
+  pthread_t *th = calloc(nj, sizeof *th);
+  int rc = jobs && th ? 0 : -1;
+  for (uint32_t k = 0; rc == 0 && k < nj; k++, ready++)
+    rc = ws_init(&jobs[k].w, v, w->o);
+  uint64_t rng = w->o->seed;
+  double mean = 0, m2 = 0;
+  int stop = 0;
+  for (uint32_t p = 0; rc == 0 && !stop && p < npat; p += nj) {
+    uint32_t nb = npat - p < nj ? npat - p : nj;
+    for (uint32_t k = 0; k < nb; k++) /* patterns drawn in order */
+      random_flows(&jobs[k].w, kind, &rng);
+    uint32_t started = 0;
+    for (uint32_t k = 1; k < nb; k++)
+      if (pthread_create(&th[k], NULL, job_run, &jobs[k]) == 0)
+        started |= 1u << k;
+    job_run(&jobs[0]);
+    for (uint32_t k = 1; k < nb; k++) {
+      if (started & (1u << k))
+        pthread_join(th[k], NULL);
+      else
+        job_run(&jobs[k]); /* could not start: do it here */
+    }
+    for (uint32_t k = 0; rc == 0 && !stop && k < nb; k++) {
+      tr_job *j = &jobs[k];
+      if (j->rc != 0) {
+        rc = -1;
+        break;
+      }
+      r->unrouted += j->unrouted;
+      r->flows = j->w.nf;
+      account(w, j->w.load, r, j->val);
+      double d = j->val - mean;
+      mean += d / r->patterns;
+      m2 += d * (j->val - mean);
+      stop = ci_reached(w->o, r->patterns, m2);
+    }
+  }
+  for (uint32_t k = 0; k < ready; k++)
+    ws_free(&jobs[k].w);
+  free(jobs), free(th);
+  return rc;
+}
+
+void tr_result_free(tr_result *r) {
+  free(r->loads);
+  memset(r, 0, sizeof *r);
 }
 
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
@@ -535,42 +771,33 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
     ws_free(&w);
     return -1;
   }
-  uint64_t rng = o->seed;
   r->worst_flow = 1e300;
-  for (uint32_t p = 0; p < npat; p++) {
-    double val;
-    if (kind == 1) {
-      val = eval_all_to_all(&w, &r->unrouted);
-    } else {
-      w.nf = 0;
-      if (kind == 2) {
-        shuffle(w.perm, v->ne, &rng);
-        for (uint32_t i = 0; i + 1 < v->ne; i += 2) {
-          w.src[w.nf] = w.perm[i], w.dst[w.nf++] = w.perm[i + 1];
-          w.src[w.nf] = w.perm[i + 1], w.dst[w.nf++] = w.perm[i];
-        }
-      } else if (kind == 3) {
-        shuffle(w.perm, v->ne, &rng);
-        for (uint32_t i = 0; i < v->ne; i++)
-          if (w.perm[i] != i)
-            w.src[w.nf] = i, w.dst[w.nf++] = w.perm[i];
-      } else if (kind == 4) {
-        uint32_t sh = o->shift ? o->shift % (v->ne ? v->ne : 1) : v->ne / 2;
-        for (uint32_t i = 0; sh && i < v->ne; i++)
-          w.src[w.nf] = i, w.dst[w.nf++] = (i + sh) % v->ne;
-      } else if (ring_flows(&w) != 0) {
-        ws_free(&w);
-        return -1;
-      }
-      val = eval_flows(&w, &r->unrouted);
-      if (kind == 4 || kind == 5) {
-        double wf = worst_flow(&w);
-        if (wf < r->worst_flow)
-          r->worst_flow = wf;
-      }
-    }
+  double val = 0;
+  int rc = 0;
+  if (kind == 2 || kind == 3)
+    rc = random_patterns(&w, kind, npat, r);
+  else if (kind == 1)
+    rc = eval_all_to_all(&w, &r->unrouted, &val);
+  else {
+    w.nf = 0;
+    if (kind == 4) {
+      uint32_t sh = o->shift ? o->shift % (v->ne ? v->ne : 1) : v->ne / 2;
+      for (uint32_t i = 0; sh && i < v->ne; i++)
+        w.src[w.nf] = i, w.dst[w.nf++] = (i + sh) % v->ne;
+    } else
+      rc = ring_flows(&w);
+    if (rc == 0)
+      rc = eval_flows(&w, &r->unrouted, &val);
+    if (rc == 0)
+      r->worst_flow = worst_flow(&w);
+  }
+  if (rc != 0) {
+    ws_free(&w);
+    return -1;
+  }
+  if (kind != 2 && kind != 3) {
     r->flows = w.nf;
-    account(&w, r, val);
+    account(&w, w.load, r, val);
   }
   if (r->worst_flow > 1e299)
     r->worst_flow = -1; /* not computed */
@@ -585,6 +812,23 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
                     ? 2.576 * sqrt(var / (r->patterns - 1)) / sqrt(r->patterns)
                     : 0;
   r->mean_load /= r->patterns ? r->patterns : 1;
+  if (o->slot_load) {
+    memset(o->slot_load, 0, v->poff[v->ns] * sizeof *o->slot_load);
+    for (uint32_t s = 0; s < v->ns; s++)
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        o->slot_load[i] = w.acc[i] / (r->patterns ? r->patterns : 1);
+  }
+  if (o->all_loads) { /* every switch cable's mean load (--view load) */
+    uint32_t ns = v->poff[v->ns];
+    r->loads = calloc(ns + 1, sizeof *r->loads);
+    if (!r->loads) {
+      ws_free(&w);
+      return -1;
+    }
+    for (uint32_t s = 0; s < v->ns; s++)
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        r->loads[i] = w.acc[i] / (r->patterns ? r->patterns : 1);
+  }
   /* hottest switch links by mean load over the patterns */
   uint32_t top = o->top < TR_HOT_MAX ? o->top : TR_HOT_MAX;
   for (uint32_t s = 0; s < v->ns; s++)

@@ -13,12 +13,22 @@
 #define TR_ROUTE_LFT  1 /* follow the loaded LFTs (static routing) */
 #define TR_ROUTE_ECMP 2 /* split evenly over minimal next hops per hop */
 
+/** Random patterns drawn before the CI target may stop the drawing. */
+#define TR_MIN_PATTERNS 10
+
 typedef struct tr_opts {
   uint32_t routing; /* TR_ROUTE_* */
-  uint32_t count;   /* random patterns */
+  uint32_t count;   /* random patterns, at most */
+  double ci;        /* stop drawing once the 99 % CI half-width is <= ci
+                       (after TR_MIN_PATTERNS); 0: draw all @count */
   uint64_t seed;
-  uint32_t shift; /* 0: half the endpoints */
-  uint32_t top;   /* hottest links to keep (<= TR_HOT_MAX) */
+  uint32_t shift;    /* 0: half the endpoints */
+  uint32_t top;      /* hottest links to keep (<= TR_HOT_MAX) */
+  double *slot_load; /* NULL, or [v->poff[v->ns]]: receives every
+                        switch-to-switch slot's mean load (others 0); the
+                        health plugin's prediction (plugins/health) */
+  int all_loads;     /* 1: keep every switch-facing slot's mean load in
+                        tr_result.loads (--view load) */
 } tr_opts;
 
 typedef struct tr_result {
@@ -36,12 +46,19 @@ typedef struct tr_result {
   uint32_t hot_slot[TR_HOT_MAX];
   double hot_load[TR_HOT_MAX]; /* mean load over the patterns */
   double hot_max[TR_HOT_MAX];  /* largest load in any pattern */
+  double *loads; /* with all_loads: [slots] mean load over the patterns of
+                    each slot (switch-facing ones; CA-facing ones 0), owned:
+                    tr_result_free() */
 } tr_result;
+
+/** Free what @r owns (loads) and zero it. */
+void tr_result_free(tr_result *r);
 
 /**
  * tr_eval() — evaluate pattern @name ("all-to-all", "bisect",
  * "permutation", "shift", "ring") on view @v (fl_view_minimal() done when
  * @o->routing is TR_ROUTE_ECMP). 0; -1 out of memory; -2 unknown pattern.
+ * @r is overwritten: free a previous result with tr_result_free() first.
  */
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o, tr_result *r);
 

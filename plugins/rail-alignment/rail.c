@@ -37,7 +37,9 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "fabriclint/roles.h"
 #include "fabriclint/view.h"
+#include "names.h"
 
 #define NO_RAIL     (-1)
 #define NON_COMPUTE (-2)
@@ -205,6 +207,7 @@ typedef struct nic {
   const char *unresolved; /* why, or NULL */
   uint8_t eth;            /* cabled at an Ethernet rate (RoCE) */
   uint8_t role_guessed;   /* role from the name/NIC-count heuristic */
+  uint8_t role_unknown;   /* role neither compute nor a service role */
 } nic;
 
 typedef struct leaf {
@@ -227,6 +230,8 @@ typedef struct analysis {
   uint32_t n_nics;
   char **hosts; /* host names, sorted */
   uint32_t n_hosts;
+  rn_set labels_by_name, hosts_by_name; /* hash indexes of the sorted sets */
+  uint8_t labels_natdup, hosts_natdup;  /* see rn_sorted_find() */
   uint32_t *host_su;
   uint8_t *host_partial; /* host has NICs that could not be resolved */
   leaf *leaves;
@@ -254,6 +259,8 @@ static void free_analysis(analysis *a) {
   for (uint32_t i = 0; i < a->n_hosts; i++)
     free(a->hosts[i]);
   free(a->hosts);
+  rn_set_free(&a->labels_by_name);
+  rn_set_free(&a->hosts_by_name);
   free(a->host_su);
   free(a->host_partial);
   free(a->nics);
@@ -282,59 +289,14 @@ static void rail_fini(void *data) {
   free(st);
 }
 
-/* Natural order: "dgx-2" < "dgx-10", "mlx5_3" < "mlx5_10". */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      char *ea, *eb;
-      unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-      if (x != y)
-        return x < y ? -1 : 1;
-      a = ea;
-      b = eb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
+static int32_t host_find(const analysis *a, const char *s) {
+  return rn_sorted_find(a->hosts, a->n_hosts, &a->hosts_by_name,
+                        a->hosts_natdup, s);
 }
 
-static int cmp_natp(const void *x, const void *y) {
-  return natcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static int32_t find_sorted(char **v, uint32_t n, const char *s) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    int c = natcmp(v[mid], s);
-    if (c == 0)
-      return (int32_t)mid;
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return -1;
-}
-
-/* Add @s to the string set @v (unsorted while collecting). */
-static int add_unique(char ***v, uint32_t *n, uint32_t *cap, const char *s) {
-  for (uint32_t i = 0; i < *n; i++)
-    if (strcmp((*v)[i], s) == 0)
-      return 0;
-  if (*n == *cap) {
-    uint32_t nc = *cap ? *cap * 2 : 16;
-    char **nv = realloc(*v, nc * sizeof *nv);
-    if (!nv)
-      return -1;
-    *v = nv;
-    *cap = nc;
-  }
-  (*v)[*n] = strdup(s);
-  return (*v)[(*n)++] ? 0 : -1;
+static int32_t label_find(const analysis *a, const char *s) {
+  return rn_sorted_find(a->labels, a->n_labels, &a->labels_by_name,
+                        a->labels_natdup, s);
 }
 
 /* Naming scheme of a device: its name with digits removed ("mlx5_" for
@@ -392,26 +354,6 @@ static const char *device_rail(const rail_map *m, const char *dev, char *buf,
   return dev; /* device mode */
 }
 
-static fl_id cabled_switch(const fl_host_api *api, const fl_fabric *f, fl_id n,
-                           uint32_t *port, uint32_t *leaf_port, uint8_t *eth) {
-  fl_id first = api->node_first_port(f, n);
-  for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
-       k++) {
-    fl_id p = first + k, l = api->port_link(f, p, 0);
-    if (l == FL_NONE)
-      continue;
-    fl_id q = api->link_other(f, l, p);
-    fl_id s = api->port_node(f, q);
-    if (api->node_kind(f, s) != FL_NODE_SWITCH)
-      continue;
-    *port = api->port_num(f, p);
-    *leaf_port = api->port_num(f, q);
-    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
-    return s;
-  }
-  return FL_NONE;
-}
-
 static int is_compute_role(const char *role, const char *compute_roles) {
   size_t n = strlen(role);
   for (const char *c = compute_roles; c && *c;) {
@@ -443,18 +385,19 @@ static int read_params(const fl_host_api *api, fl_ctx *ctx, params *p) {
   return 0;
 }
 
-/* The switch port cabled to CA port @p: its node (FL_NONE when the port
- * has no cable to a switch) and, in @leaf_port, its number. */
+/* The switch port cabled to CA port @p (fl_view_port_switch(), view.h): its
+ * node (FL_NONE when the port has no cable to a switch) and, in @leaf_port,
+ * its number; in *@eth (may be NULL) whether the cable runs at an Ethernet
+ * rate. */
 static fl_id port_switch(const fl_host_api *api, const fl_fabric *f, fl_id p,
-                         uint32_t *leaf_port) {
-  fl_id l = api->port_link(f, p, 0);
-  if (l == FL_NONE)
-    return FL_NONE;
-  fl_id q = api->link_other(f, l, p);
-  fl_id s = api->port_node(f, q);
-  if (api->node_kind(f, s) != FL_NODE_SWITCH)
+                         uint32_t *leaf_port, uint8_t *eth) {
+  fl_id l = FL_NONE, q = FL_NONE;
+  fl_id s = fl_view_port_switch(api, f, p, &l, &q);
+  if (s == FL_NONE)
     return FL_NONE;
   *leaf_port = api->port_num(f, q);
+  if (eth)
+    *eth = api->link_speed(f, l) >= FL_SPEED_ETH_1G;
   return s;
 }
 
@@ -472,21 +415,19 @@ static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
   x->node = n;
   const char *sys = api->node_system(f, n);
   if (p == FL_NONE) {
-    x->leaf = cabled_switch(api, f, n, &x->port, &x->leaf_port, &x->eth);
+    x->leaf = fl_view_ca_switch(api, f, n, &x->port, &x->leaf_port);
+    fl_id cp = x->leaf == FL_NONE ? FL_NONE : api->find_port(f, n, x->port);
+    if (cp != FL_NONE)
+      x->eth = api->link_speed(f, api->port_link(f, cp, 0)) >= FL_SPEED_ETH_1G;
     x->sys = sys;
     x->dev = api->node_device(f, n);
     x->rail_attr = api->attr(f, FL_ENT_NODE, n, "rail");
-    if (!x->rail_attr && x->leaf != FL_NONE) {
-      fl_id cp = api->find_port(f, n, x->port);
-      if (cp != FL_NONE)
-        x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
-    }
+    if (!x->rail_attr && cp != FL_NONE)
+      x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
     snprintf(x->name, sizeof x->name, "%s", api->node_name(f, n));
   } else {
-    x->leaf = port_switch(api, f, p, &x->leaf_port);
+    x->leaf = port_switch(api, f, p, &x->leaf_port, &x->eth);
     x->port = api->port_num(f, p);
-    fl_id l = api->port_link(f, p, 0);
-    x->eth = l != FL_NONE && api->link_speed(f, l) >= FL_SPEED_ETH_1G;
     x->sys = *sys ? sys : api->node_name(f, n);
     x->dev = api->port_label(f, p);
     x->rail_attr = api->attr(f, FL_ENT_PORT, p, "rail");
@@ -504,7 +445,7 @@ static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t k = 0; first != FL_NONE && k < api->node_port_count(f, n);
        k++) {
     uint32_t lp;
-    if (port_switch(api, f, first + k, &lp) == FL_NONE)
+    if (port_switch(api, f, first + k, &lp, NULL) == FL_NONE)
       continue;
     if (!*api->port_label(f, first + k) &&
         !api->attr(f, FL_ENT_PORT, first + k, "rail"))
@@ -514,9 +455,16 @@ static uint32_t host_nic_ports(const fl_host_api *api, const fl_fabric *f,
   return cabled >= 2 ? cabled : 0;
 }
 
+/* Capacities and hash indexes of the label and host sets while NICs are
+ * collected. */
+typedef struct collector {
+  uint32_t cap_l, cap_h;
+  rn_set labels, hosts;
+} collector;
+
 /* Resolve NIC @x (host, device, rail label) and append it. */
 static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                   const params *p, nic *x, uint32_t *cap_l, uint32_t *cap_h) {
+                   const params *p, nic *x, collector *c) {
   char buf[32];
   const char *role = api->attr(f, FL_ENT_NODE, x->node, "role");
   const char *rail = x->rail_attr;
@@ -533,21 +481,29 @@ static int add_nic(const fl_host_api *api, const fl_fabric *f, analysis *a,
     x->unresolved = "device not in the rail profile or map";
   x->role = role ? role : prole ? prole : "compute";
   if (!x->unresolved) {
-    if (strcmp(rail, "-") == 0 || !is_compute_role(x->role, p->compute_roles))
+    /* a role that is neither a compute role nor a documented service role
+     * (roles.h) is the default role, compute: never a silent reason to
+     * leave the host out (rail-alignment.unknown-role says so) */
+    x->role_unknown = strcmp(rail, "-") != 0 &&
+                      !is_compute_role(x->role, p->compute_roles) &&
+                      !fl_role_is_service(x->role);
+    if (strcmp(rail, "-") == 0 ||
+        (!is_compute_role(x->role, p->compute_roles) && !x->role_unknown))
       x->rail = NON_COMPUTE;
-    else if (add_unique(&a->labels, &a->n_labels, cap_l, rail) != 0)
+    else if (rn_add_unique(&a->labels, &a->n_labels, &c->cap_l, &c->labels,
+                           rail) != 0)
       return -1;
-    if (add_unique(&a->hosts, &a->n_hosts, cap_h, x->sys) != 0)
+    if (rn_add_unique(&a->hosts, &a->n_hosts, &c->cap_h, &c->hosts, x->sys) !=
+        0)
       return -1;
   }
   a->nics[a->n_nics++] = *x;
   return 0;
 }
 
-/* First pass: NICs, their hosts and rail labels. */
-static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                        const params *p) {
-  uint32_t nn = api->node_count(f), cap_l = 0, cap_h = 0, total = 0;
+static int collect_pass(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        const params *p, collector *c) {
+  uint32_t nn = api->node_count(f), total = 0;
   for (fl_id n = 0; n < nn; n++)
     if (api->node_kind(f, n) == FL_NODE_CA) {
       uint32_t k = host_nic_ports(api, f, n);
@@ -565,20 +521,40 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
     if (host_nic_ports(api, f, n) == 0) {
       if (make_nic(api, f, n, FL_NONE, &x) != 0)
         continue; /* not cabled to a switch: not a rail NIC */
-      if (add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
+      if (add_nic(api, f, a, p, &x, c) != 0)
         return -1;
       continue;
     }
     fl_id first = api->node_first_port(f, n);
     for (uint32_t k = 0; k < api->node_port_count(f, n); k++)
       if (make_nic(api, f, n, first + k, &x) == 0 &&
-          add_nic(api, f, a, p, &x, &cap_l, &cap_h) != 0)
+          add_nic(api, f, a, p, &x, c) != 0)
         return -1;
   }
+  return 0;
+}
+
+/* First pass: NICs, their hosts and rail labels (unsorted: sort_sets()). */
+static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                        const params *p) {
+  collector c = {0};
+  int rc = collect_pass(api, f, a, p, &c);
+  rn_set_free(&c.labels);
+  rn_set_free(&c.hosts);
+  return rc;
+}
+
+/* Sort the label and host sets naturally and index them. 0, or -1. */
+static int sort_sets(analysis *a) {
   if (a->n_labels > 1)
-    qsort(a->labels, a->n_labels, sizeof *a->labels, cmp_natp);
+    qsort(a->labels, a->n_labels, sizeof *a->labels, rn_cmp_natp);
   if (a->n_hosts > 1)
-    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, cmp_natp);
+    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, rn_cmp_natp);
+  if (rn_sorted_index(a->labels, a->n_labels, &a->labels_by_name,
+                      &a->labels_natdup) != 0 ||
+      rn_sorted_index(a->hosts, a->n_hosts, &a->hosts_by_name,
+                      &a->hosts_natdup) != 0)
+    return -1;
   return 0;
 }
 
@@ -651,7 +627,7 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
     return -1;
   }
   for (uint32_t i = 0; i < a->n_nics; i++) {
-    int32_t h = find_sorted(a->hosts, nh, api->node_system(f, a->nics[i].node));
+    int32_t h = host_find(a, api->node_system(f, a->nics[i].node));
     if (h < 0)
       continue;
     cnt[h]++;
@@ -669,7 +645,7 @@ static int guess_roles(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     const char *host = api->node_system(f, x->node);
-    int32_t h = find_sorted(a->hosts, nh, host);
+    int32_t h = host_find(a, host);
     if (h < 0 || given[h])
       continue;
     const char *r = by_name ? role_by_name(host) : NULL;
@@ -750,6 +726,8 @@ static void reset_nics(analysis *a) {
   for (uint32_t i = 0; i < a->n_hosts; i++)
     free(a->hosts[i]);
   free(a->hosts);
+  rn_set_free(&a->labels_by_name);
+  rn_set_free(&a->hosts_by_name);
   free(a->nics);
   a->labels = a->hosts = NULL;
   a->nics = NULL;
@@ -757,40 +735,49 @@ static void reset_nics(analysis *a) {
 }
 
 /* In device mode, NICs named in another scheme than most NICs' cannot be
- * compared by name (HCA-2 vs mlx5_3): mark them unresolved. */
-static void check_schemes(analysis *a) {
+ * compared by name (HCA-2 vs mlx5_3): mark them unresolved. The most
+ * common scheme is counted over all resolved NICs and chosen among those of
+ * NICs without a `rail` attribute, ties to the first such NIC; one
+ * scheme_of() per NIC and a hash count: O(NICs) (it was O(NICs^2) when
+ * no scheme had a majority). 0, or -1 out of memory. */
+static int check_schemes(analysis *a) {
   char *best = a->scheme; /* owned by the analysis: no state in the plugin */
   char sch[32];
-  uint32_t best_n = 0;
   best[0] = '\0';
-  for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || a->nics[i].rail_attr)
+  char **names = calloc((size_t)a->n_nics + 1, sizeof *names);
+  int32_t *of = malloc(((size_t)a->n_nics + 1) * sizeof *of);
+  uint32_t *cnt = calloc((size_t)a->n_nics + 1, sizeof *cnt);
+  uint32_t n = 0, cap = a->n_nics + 1, best_n = 0;
+  rn_set h = {0};
+  int rc = names && of && cnt ? 0 : -1;
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++) {
+    of[i] = -1;
+    if (a->nics[i].unresolved)
       continue;
     scheme_of(a->nics[i].dev, sch, sizeof sch);
-    uint32_t c = 0;
-    for (uint32_t j = 0; j < a->n_nics; j++) {
-      char s2[32];
-      if (a->nics[j].unresolved)
-        continue;
-      scheme_of(a->nics[j].dev, s2, sizeof s2);
-      c += strcmp(sch, s2) == 0;
+    rc = rn_add_unique(&names, &n, &cap, &h, sch);
+    if (rc == 0) {
+      of[i] = (int32_t)(*rn_set_find(&h, names, sch) - 1);
+      cnt[of[i]]++;
     }
-    if (c > best_n) {
-      best_n = c;
-      snprintf(best, sizeof a->scheme, "%s", sch);
-    }
-    if (best_n * 2 > a->n_nics)
-      break;
   }
-  for (uint32_t i = 0; i < a->n_nics; i++) {
-    if (a->nics[i].unresolved || a->nics[i].rail_attr)
-      continue;
-    scheme_of(a->nics[i].dev, sch, sizeof sch);
-    if (strcmp(sch, best) != 0)
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++)
+    if (!a->nics[i].unresolved && !a->nics[i].rail_attr &&
+        cnt[of[i]] > best_n) {
+      best_n = cnt[of[i]];
+      snprintf(best, sizeof a->scheme, "%s", names[of[i]]);
+    }
+  for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++)
+    if (!a->nics[i].unresolved && !a->nics[i].rail_attr &&
+        strcmp(names[of[i]], best) != 0)
       a->nics[i].unresolved = "device named unlike the other NICs; rails are "
                               "compared by device name (give a node-name map, "
                               "a profile or map=FILE)";
-  }
+  for (uint32_t k = 0; k < n; k++)
+    free(names[k]);
+  free(names), free(of), free(cnt);
+  rn_set_free(&h);
+  return rc;
 }
 
 static int resolve_indexes(analysis *a) {
@@ -801,21 +788,21 @@ static int resolve_indexes(analysis *a) {
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     if (x->unresolved) {
-      int32_t h = find_sorted(a->hosts, a->n_hosts, x->sys);
+      int32_t h = host_find(a, x->sys);
       if (h >= 0)
         a->host_partial[h] = 1;
       x->rail = NO_RAIL;
       x->host = -1;
       continue;
     }
-    x->host = find_sorted(a->hosts, a->n_hosts, x->sys);
+    x->host = host_find(a, x->sys);
     if (x->rail == NON_COMPUTE)
       continue;
     const char *rail = x->rail_attr;
     const char *role = NULL;
     if (!rail)
       rail = device_rail(&a->map, x->dev, buf, sizeof buf, &role);
-    x->rail = rail ? find_sorted(a->labels, a->n_labels, rail) : NO_RAIL;
+    x->rail = rail ? label_find(a, rail) : NO_RAIL;
   }
   return 0;
 }
@@ -827,16 +814,70 @@ static uint32_t uf_find(uint32_t *p, uint32_t x) {
   return x;
 }
 
+/* Compute NICs of leaf @L (indexes @idx[@n]): its counts, and its rail from
+ * the `rail` attribute or, with @infer, the strict majority (ties: the
+ * lowest label). @cnt (one per label) is zero on entry and on return. */
+static void leaf_rail(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                      uint32_t L, const uint32_t *idx, uint32_t n, int infer,
+                      uint32_t *cnt) {
+  leaf *lf = &a->leaves[L];
+  uint32_t best = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = (uint32_t)a->nics[idx[k]].rail;
+    lf->n_rails += cnt[r]++ == 0;
+    lf->n_compute++;
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t r = (uint32_t)a->nics[idx[k]].rail;
+    if (cnt[r] > cnt[best] || (cnt[r] == cnt[best] && r < best))
+      best = r;
+  }
+  const char *attr = api->attr(f, FL_ENT_NODE, lf->node, "rail");
+  if (attr) {
+    lf->rail = label_find(a, attr);
+    lf->majority = lf->rail >= 0 ? cnt[lf->rail] : 0;
+  } else if (infer && a->n_labels && cnt[best] * 2 > lf->n_compute) {
+    lf->rail = (int32_t)best; /* strict majority */
+    lf->majority = cnt[best];
+    lf->inferred = 1;
+    a->inferred_any = 1;
+  }
+  for (uint32_t k = 0; k < n; k++)
+    cnt[a->nics[idx[k]].rail] = 0;
+}
+
+/* Leaf rails in O(NICs + leaves): compute NICs bucketed by leaf, then one
+ * pass over each leaf's bucket. */
+static int leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                      int infer) {
+  uint32_t *off = calloc((size_t)a->n_leaves + 2, sizeof *off);
+  uint32_t *idx = malloc(((size_t)a->n_nics + 1) * sizeof *idx);
+  uint32_t *cnt = calloc((size_t)a->n_labels + 1, sizeof *cnt);
+  if (!off || !idx || !cnt) {
+    free(off), free(idx), free(cnt);
+    return -1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail >= 0)
+      off[a->leaf_of_node[a->nics[i].leaf] + 2]++;
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    off[L + 2] += off[L + 1];
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail >= 0)
+      idx[off[a->leaf_of_node[a->nics[i].leaf] + 1]++] = i;
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    leaf_rail(api, f, a, L, idx + off[L], off[L + 1] - off[L], infer, cnt);
+  free(off), free(idx), free(cnt);
+  return 0;
+}
+
 static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
                         int infer) {
   uint32_t nn = api->node_count(f);
   a->leaf_of_node = malloc((nn + 1) * sizeof *a->leaf_of_node);
   a->leaves = calloc(nn + 1, sizeof *a->leaves);
-  uint32_t *cnt = calloc((size_t)(a->n_labels + 1), sizeof *cnt);
-  if (!a->leaf_of_node || !a->leaves || !cnt) {
-    free(cnt);
+  if (!a->leaf_of_node || !a->leaves)
     return -1;
-  }
   for (fl_id n = 0; n < nn; n++)
     a->leaf_of_node[n] = -1;
   for (uint32_t i = 0; i < a->n_nics; i++) {
@@ -847,32 +888,8 @@ static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
       a->leaves[a->n_leaves++].rail = NO_RAIL;
     }
   }
-  for (uint32_t L = 0; L < a->n_leaves; L++) {
-    leaf *lf = &a->leaves[L];
-    memset(cnt, 0, (a->n_labels + 1) * sizeof *cnt);
-    for (uint32_t i = 0; i < a->n_nics; i++)
-      if (a->nics[i].leaf == lf->node && a->nics[i].rail >= 0) {
-        cnt[a->nics[i].rail]++;
-        lf->n_compute++;
-      }
-    uint32_t best = 0;
-    for (uint32_t r = 0; r < a->n_labels; r++) {
-      lf->n_rails += cnt[r] > 0;
-      if (cnt[r] > cnt[best])
-        best = r;
-    }
-    const char *attr = api->attr(f, FL_ENT_NODE, lf->node, "rail");
-    if (attr) {
-      lf->rail = find_sorted(a->labels, a->n_labels, attr);
-      lf->majority = lf->rail >= 0 ? cnt[lf->rail] : 0;
-    } else if (infer && a->n_labels && cnt[best] * 2 > lf->n_compute) {
-      lf->rail = (int32_t)best; /* strict majority */
-      lf->majority = cnt[best];
-      lf->inferred = 1;
-      a->inferred_any = 1;
-    }
-  }
-  free(cnt);
+  if (leaf_rails(api, f, a, infer) != 0)
+    return -1;
   /* SUs: union leaves that share a host, unless `su` attributes say */
   uint32_t *parent = malloc((a->n_leaves + 1) * sizeof *parent);
   int32_t *host_leaf = malloc((a->n_hosts + 1) * sizeof *host_leaf);
@@ -978,18 +995,22 @@ static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
   for (uint32_t L = 0; L < a->n_leaves; L++)
     if (api->attr(f, FL_ENT_NODE, a->leaves[L].node, "rail"))
       return 1;
+  /* seen[L] == h + 1: host h has a compute NIC on leaf L (O(NICs)) */
+  uint32_t *seen = calloc((size_t)a->n_leaves + 1, sizeof *seen);
+  if (!seen)
+    return -1;
   uint32_t multi = 0, spread = 0;
-  for (uint32_t h = 0; h < a->n_hosts; h++) {
+  int yes = 0;
+  for (uint32_t h = 0; h < a->n_hosts && !yes; h++) {
     uint32_t nics = 0, same_leaf = 0;
-    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1]; k++) {
+    for (uint32_t k = a->host_off[h]; k < a->host_off[h + 1] && !yes; k++) {
       const nic *x = &a->nics[a->host_idx[k]];
       if (x->rail < 0)
         continue;
-      if (x->rail_attr)
-        return 1;
-      for (uint32_t j = a->host_off[h]; j < k; j++)
-        same_leaf |= a->nics[a->host_idx[j]].rail >= 0 &&
-                     a->nics[a->host_idx[j]].leaf == x->leaf;
+      yes = x->rail_attr != NULL;
+      uint32_t L = (uint32_t)a->leaf_of_node[x->leaf];
+      same_leaf |= seen[L] == h + 1;
+      seen[L] = h + 1;
       nics++;
     }
     if (nics >= 2) {
@@ -997,7 +1018,46 @@ static int rail_applicable(const fl_host_api *api, const fl_fabric *f,
       spread += !same_leaf;
     }
   }
-  return spread > 0 && spread * 2 >= multi;
+  free(seen);
+  return yes || (spread > 0 && spread * 2 >= multi);
+}
+
+/* Could the fabric be rail-optimised (rail_applicable())? Right after the
+ * first collect_nics(), in O(NICs): when no NIC and no leaf has a `rail`
+ * attribute and every host has one resolved NIC, rail_applicable() would
+ * say no whatever the later passes do (they only ever take NICs away from
+ * compute rails), so a classic fat tree of 65,536 single-NIC hosts is left
+ * after one pass. */
+static int maybe_rail(const fl_host_api *api, const fl_fabric *f,
+                      const analysis *a) {
+  uint32_t resolved = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    resolved += a->nics[i].unresolved == NULL;
+  if (resolved != a->n_hosts)
+    return 1; /* some host has two or more NICs */
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].rail_attr ||
+        api->attr(f, FL_ENT_NODE, a->nics[i].leaf, "rail"))
+      return 1;
+  return 0;
+}
+
+/* The fabric is not rail-optimised: nothing to check, report nothing (rail
+ * findings on a classic fat tree would be noise) and say so once, with -v
+ * (the analysis is cached for all rules). Returns @a. */
+static analysis *not_rail(const fl_host_api *api, fl_ctx *ctx, analysis *a,
+                          const char *why) {
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "not a rail-optimised fabric (%u NICs of %u hosts; %s): the rail "
+           "rules have nothing to check",
+           a->n_nics, a->n_hosts, why);
+  api->log(ctx, FL_SEV_INFO, msg);
+  for (uint32_t i = 0; i < a->n_hosts; i++)
+    free(a->hosts[i]); /* free_analysis() only sees n_hosts */
+  rn_set_free(&a->hosts_by_name);
+  a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  return a;
 }
 
 static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
@@ -1028,19 +1088,25 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     fl_param_error(api, ctx, *p.map ? "map" : "profile", why);
     return NULL;
   }
-  if (collect_nics(api, f, a, &p) != 0 ||
-      (p.infer_roles && guess_roles(api, f, a) != 0)) {
+  if (collect_nics(api, f, a, &p) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
+  }
+  if (!maybe_rail(api, f, a))
+    return not_rail(api, ctx, a,
+                    "no `rail` attribute, and no host has two "
+                    "or more NICs");
+  if (sort_sets(a) != 0 || (p.infer_roles && guess_roles(api, f, a) != 0)) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
   if (!a->map.n && !a->map.generic && rails_from_leaves(api, f, a) &&
-      (reset_nics(a), collect_nics(api, f, a, &p) != 0)) {
+      (reset_nics(a), collect_nics(api, f, a, &p) != 0 || sort_sets(a) != 0)) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
-  if (!a->map.n && !a->map.generic)
-    check_schemes(a);
-  if (resolve_indexes(a) != 0) {
+  if ((!a->map.n && !a->map.generic && check_schemes(a) != 0) ||
+      resolve_indexes(a) != 0) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
@@ -1049,11 +1115,15 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
     return NULL;
   }
   a->applicable = rail_applicable(api, f, a);
-  if (!a->applicable) { /* nothing to check: report nothing */
-    for (uint32_t i = 0; i < a->n_hosts; i++)
-      free(a->hosts[i]); /* free_analysis() only sees n_hosts */
-    a->n_nics = a->n_leaves = a->n_hosts = a->n_sus = 0;
+  if (a->applicable < 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
   }
+  if (!a->applicable)
+    return not_rail(api, ctx, a,
+                    "fewer than half of the hosts with two or "
+                    "more compute NICs have them on separate "
+                    "leaves");
   return a;
 }
 
@@ -1108,6 +1178,39 @@ static const char *port_str(const fl_host_api *api, const fl_fabric *f,
   else
     snprintf(buf, size, "port %u", num);
   return buf;
+}
+
+/* The cable of NIC @x (its port to its leaf): the link id, and in *@leaf_end
+ * the index (0, 1) of the link's end on the leaf. FL_NONE when the NIC's
+ * port has no such cable (never for a NIC: make_nic() found it). */
+static fl_id nic_link(const fl_host_api *api, const fl_fabric *f, const nic *x,
+                      uint32_t *leaf_end) {
+  fl_id p = api->find_port(f, x->node, x->port);
+  for (uint32_t k = 0; p != FL_NONE && k < api->port_link_count(f, p); k++) {
+    fl_id l = api->port_link(f, p, k);
+    for (uint32_t e = 0; e < 2; e++) {
+      fl_id q = api->link_port(f, l, e);
+      if (api->port_node(f, q) == x->leaf &&
+          api->port_num(f, q) == x->leaf_port) {
+        *leaf_end = e;
+        return l;
+      }
+    }
+  }
+  return FL_NONE;
+}
+
+/* A change moving the leaf end of NIC @x's cable to @to port @port. */
+static fl_fix_change move_leaf_end(const fl_host_api *api, const fl_fabric *f,
+                                   const nic *x, fl_id to, uint32_t port) {
+  fl_fix_change c;
+  memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
+  c.kind = FL_FIX_MOVE_END;
+  c.link = nic_link(api, f, x, &c.end);
+  c.node = to;
+  c.port = port;
+  return c;
 }
 
 static void basis(const analysis *a, const leaf *lf, jbuf *ev) {
@@ -1236,8 +1339,21 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
   }
   basis(a, lf, &ev);
   jb_obj_close(&ev);
-  int rc = report(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3, ports, 2,
-                  jb_str(&ev));
+  /* the cable is the subject: its <link> locates the finding; with a
+   * target port the fix is that cable's leaf end moving there */
+  fl_fix_change mv = move_leaf_end(api, f, x, target, tport);
+  const fl_fix_change *chg[1] = {&mv};
+  char how[1200];
+  snprintf(how, sizeof how,
+           "move the leaf end of the cable of \"%s\" from \"%s\" port %u to "
+           "\"%s\" port %u",
+           x->name, api->node_name(f, x->leaf), x->leaf_port,
+           target == FL_NONE ? "" : api->node_name(f, target), tport);
+  fl_fix fx = {sizeof fx, 1, how, chg};
+  int fixable = target != FL_NONE && tport && mv.link != FL_NONE;
+  int rc = fl_emit_fix(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3,
+                       ports, 2, &mv.link, mv.link != FL_NONE, jb_str(&ev),
+                       NULL, NULL, fixable ? &fx : NULL);
   jb_free(&ev);
   return rc;
 }
@@ -1350,7 +1466,23 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_arr_close(&ev);
     basis(a, leaf_of(a, x->leaf), &ev);
     jb_obj_close(&ev);
-    int rc = report(api, ctx, 0, msg, nodes, nn, ports, 4, jb_str(&ev));
+    /* the two cables locate the finding; the fix: their leaf ends trade
+     * places */
+    fl_fix_change cx = move_leaf_end(api, f, x, y->leaf, y->leaf_port);
+    fl_fix_change cy = move_leaf_end(api, f, y, x->leaf, x->leaf_port);
+    const fl_fix_change *chg[2] = {&cx, &cy};
+    char how[1600];
+    snprintf(how, sizeof how,
+             "swap the leaf ends of the cables of \"%s\" and \"%s\": "
+             "\"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s",
+             x->name, y->name, x->name, api->node_name(f, y->leaf), yp, y->name,
+             api->node_name(f, x->leaf), xp);
+    fl_fix fix = {sizeof fix, 2, how, chg};
+    fl_id links[2] = {cx.link, cy.link};
+    int fixable = cx.link != FL_NONE && cy.link != FL_NONE;
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, nn, ports, 4,
+                         fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
+                         NULL, NULL, fixable ? &fix : NULL);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -1455,6 +1587,97 @@ static int check_roles(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   jb_free(&ev);
   free(nodes), free(seen);
+  return rc;
+}
+
+/* ---- rail-alignment.unknown-role ---------------------------------------
+ * One warning per unknown role value (neither in compute-roles nor a
+ * documented service role, roles.h), naming the value and its hosts: such
+ * hosts are judged as compute hosts (the default role), never silently
+ * left out. */
+
+/* A NIC with an unknown role, as sorted: by role, then host, then node. */
+typedef struct role_nic {
+  const char *role;
+  int32_t host;
+  fl_id node;
+} role_nic;
+
+static int cmp_role_nic(const void *x, const void *y) {
+  const role_nic *a = x, *b = y;
+  int c = strcmp(a->role, b->role);
+  if (c)
+    return c;
+  if (a->host != b->host)
+    return a->host < b->host ? -1 : 1;
+  return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* The finding for the NICs v[0..n) (one role value, sorted by host). */
+static int report_unknown_role(const fl_host_api *api, fl_ctx *ctx,
+                               const analysis *a, const role_nic *v, uint32_t n,
+                               fl_id *nodes) {
+  const char *role = v[0].role;
+  char list[512] = "";
+  size_t off = 0;
+  uint32_t hosts = 0, nn = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "role", role);
+  jb_key(&ev, "hosts");
+  jb_arr_open(&ev);
+  for (uint32_t k = 0; k < n; k++) {
+    if (nn == 0 || nodes[nn - 1] != v[k].node)
+      nodes[nn++] = v[k].node;
+    if (k > 0 && v[k - 1].host == v[k].host)
+      continue;
+    hosts++;
+    jb_str_item(&ev, a->hosts[v[k].host]);
+    if (hosts <= 8 && off < sizeof list)
+      off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                              off ? ", " : "", a->hosts[v[k].host]);
+  }
+  jb_arr_close(&ev);
+  jb_key_int(&ev, "count", hosts);
+  jb_key_str(&ev, "treated_as", "compute");
+  jb_obj_close(&ev);
+  char msg[1200];
+  snprintf(msg, sizeof msg,
+           "role \"%s\" of %u host(s) is not a known role: %s%s; they are "
+           "judged as compute hosts (the default role). If they are GPU "
+           "compute hosts, add \"%s\" to compute-roles; if not, give a "
+           "service role (" FL_SERVICE_ROLES ")",
+           role, hosts, list, hosts > 8 ? ", ..." : "", role);
+  int rc = report(api, ctx, 0, msg, nodes, nn, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_unknown_role(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const analysis *a = get_analysis(api, ctx, data);
+  if (!a)
+    return 1;
+  role_nic *v = calloc(a->n_nics + 1, sizeof *v);
+  fl_id *nodes = calloc(a->n_nics + 1, sizeof *nodes);
+  if (!v || !nodes) {
+    free(v), free(nodes);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < a->n_nics; i++)
+    if (a->nics[i].role_unknown && a->nics[i].host >= 0)
+      v[n++] = (role_nic){a->nics[i].role, a->nics[i].host, a->nics[i].node};
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_role_nic);
+  int rc = 0;
+  for (uint32_t s = 0, e; s < n && !rc; s = e) {
+    for (e = s + 1; e < n && strcmp(v[e].role, v[s].role) == 0; e++)
+      ;
+    rc = report_unknown_role(api, ctx, a, v + s, e - s, nodes);
+  }
+  free(v), free(nodes);
   return rc;
 }
 
@@ -1862,9 +2085,18 @@ RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",
      "annotation file) or infer-roles=0 to decide otherwise.",
      check_roles);
 
-static const fl_rule_def *const RULES[] = {&R_CROSS,      &R_SWAP, &R_MIXED,
-                                           &R_INCOMPLETE, &R_SU,   &R_ORDER,
-                                           &R_UNRESOLVED, &R_ROLES};
+RULE(R_UNKNOWN_ROLE, FL_SEV_WARNING, 1, "rail-alignment.unknown-role",
+     "hosts whose role attribute is not a known role",
+     "A role that is neither in compute-roles nor a documented service role "
+     "(" FL_SERVICE_ROLES ") is a typo or a site's own word. Such hosts are "
+     "judged as compute hosts (the default role), never silently left out of "
+     "the rail rules; one finding per value names it and its hosts. Add the "
+     "value to compute-roles, or give a service role.",
+     check_unknown_role);
+
+static const fl_rule_def *const RULES[] = {
+    &R_CROSS, &R_SWAP,       &R_MIXED, &R_INCOMPLETE,  &R_SU,
+    &R_ORDER, &R_UNRESOLVED, &R_ROLES, &R_UNKNOWN_ROLE};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "direct.h"
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "topology.h"
 
 #define MAX_NAMED 50 /* nodes named in one finding; the rest are counted */
 
@@ -55,6 +57,16 @@ static void link_type(const fl_host_api *api, uint32_t w, uint32_t s, char *buf,
 /* ---- topology.one-sided-link
  * ---------------------------------------------------- */
 
+/* A cable listed by one end whose other end is a node a filtered capture
+ * lists only as a far end (topology_peer_only): one-sided by the filter's
+ * design (iblinkinfo --switches-only), not a cut capture. */
+static int filtered_one_sided(const fl_host_api *api, const fl_fabric *f,
+                              fl_id l, uint32_t fl) {
+  fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+  fl_id silent = api->link_other(f, l, lister);
+  return topo_peer_only(api, f, api->port_node(f, silent));
+}
+
 /* Every listed cable is one-sided (2 or more): the capture holds only one
  * side's blocks (`ibnetdiscover -p | grep ^CA`, a cut dump). One finding for
  * the capture instead of one per cable; returns 1 when reported, -1 on
@@ -66,6 +78,8 @@ static int one_sided_counts(const fl_host_api *api, const fl_fabric *f,
   for (fl_id l = 0; l < nl; l++) {
     uint32_t fl = api->link_flags(f, l);
     if ((fl & FL_LINK_DECLARED) || (fl & both) == 0)
+      continue;
+    if ((fl & both) != both && filtered_one_sided(api, f, l, fl))
       continue;
     listed++;
     if ((fl & both) == both)
@@ -115,7 +129,8 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (fl & FL_LINK_DECLARED)
       continue;
     uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
-    if ((fl & both) == both || (fl & both) == 0)
+    if ((fl & both) == both || (fl & both) == 0 ||
+        filtered_one_sided(api, f, l, fl))
       continue;
     fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
     fl_id silent = api->link_other(f, l, lister);
@@ -425,7 +440,7 @@ static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 static int report_component(const fl_host_api *api, fl_ctx *ctx,
                             const fl_fabric *f, const uint32_t *memb,
                             uint32_t c, uint32_t size, uint32_t main_size,
-                            int via_cas) {
+                            int via_cas, int switchless) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -451,15 +466,24 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
   jb_key_int(&ev, "cas", ca);
   jb_key_int(&ev, "main_component_size", main_size);
   jb_key_bool(&ev, "joined_only_through_cas", via_cas);
+  if (switchless) /* only then: other fabrics' evidence stays as it was */
+    jb_key_bool(&ev, "switchless", 1);
   jb_obj_close(&ev);
   char msg[1024];
-  snprintf(msg, sizeof msg,
-           "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" are "
-           "cut off from the main part of the fabric (%u nodes)%s",
-           size, sw, ca, api->node_name(f, nodes[0]), main_size,
-           via_cas ? "; they are joined to it only through multi-port CAs, "
-                     "which do not forward: a separate subnet"
-                   : "");
+  if (switchless)
+    snprintf(msg, sizeof msg,
+             "%u node(s) (%u CAs/routers) starting with \"%s\" are not cabled "
+             "to the other hosts of this switchless fabric (%u nodes): no "
+             "chain of back-to-back cables joins them",
+             size, ca, api->node_name(f, nodes[0]), main_size);
+  else
+    snprintf(msg, sizeof msg,
+             "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" "
+             "are cut off from the main part of the fabric (%u nodes)%s",
+             size, sw, ca, api->node_name(f, nodes[0]), main_size,
+             via_cas ? "; they are joined to it only through multi-port CAs, "
+                       "which do not forward: a separate subnet"
+                     : "");
   int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
@@ -509,11 +533,19 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   if (one_sided_counts(api, f, &one, &by_ca))
     return 0; /* a partial capture (topology.one-sided-link says so) cannot
                  show how the parts join: not judged */
-  uint32_t nn = api->node_count(f), nc = 0;
+  uint32_t nn = api->node_count(f), nc = 0, nsw = 0;
+  for (fl_id n = 0; n < nn; n++)
+    nsw += api->node_kind(f, n) == FL_NODE_SWITCH;
+  /* no switch at all: hosts cabled back to back, each cable its own link
+   * by design; what matters is whether cables join every host (hosts
+   * route for each other), not that no CA forwards */
+  int switchless = nsw == 0;
   uint32_t *memb = calloc(nn + 1, sizeof *memb);
   uint32_t *size = calloc(nn + 1, sizeof *size);
   int rc = 0;
-  if (!memb || !size || api->components(f, memb, &nc) != 0) {
+  if (!memb || !size ||
+      (switchless ? topo_host_components(api, f, memb, &nc)
+                  : api->components(f, memb, &nc)) != 0) {
     api->fail(ctx, "could not compute connected components");
     rc = 1;
   }
@@ -541,7 +573,8 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (pc && pm && strcmp(pc, pm) != 0)
       continue;
     rc = report_component(api, ctx, f, memb, c, size[c], size[main_c],
-                          joined_by_cas(api, f, memb, c, main_c));
+                          !switchless && joined_by_cas(api, f, memb, c, main_c),
+                          switchless);
   }
   free(memb);
   free(size);
@@ -712,8 +745,29 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              "{count} links of %s run at %s, below the %s expected (%s)", gname,
              seen, exp,
              want_w || want_s ? "policy" : "majority of the tier pair");
-    int rc = fl_emit_cause(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
-                           jb_str(&ev), cause, cmsg);
+    /* the fix: the width and/or speed expected */
+    char wv[8];
+    snprintf(wv, sizeof wv, "%ux", ew);
+    fl_fix_change chg[2];
+    const fl_fix_change *pc[2];
+    uint32_t nc = 0;
+    memset(chg, 0, sizeof chg);
+    if (bad_w)
+      chg[nc++] =
+          (fl_fix_change){sizeof chg[0], FL_FIX_SET_WIDTH, l, 0, 0, 0, wv};
+    if (bad_s)
+      chg[nc++] = (fl_fix_change){
+          sizeof chg[0], FL_FIX_SET_SPEED, l, 0, 0, 0, api->speed_name(want_s)};
+    for (uint32_t k = 0; k < nc; k++)
+      pc[k] = &chg[k];
+    char how[256];
+    snprintf(how, sizeof how,
+             "make the link run at %s (reseat, then replace "
+             "the cable or transceiver)",
+             exp);
+    fl_fix fx = {sizeof fx, nc, how, pc};
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
+                         jb_str(&ev), cause, cmsg, &fx);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -763,13 +817,19 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       distinct += h[g].speed[s] > 0;
     if (distinct < 2)
       continue;
-    /* name the switches/CAs on the minority links */
-    fl_id nodes[MAX_NAMED];
-    uint32_t named = 0;
-    for (fl_id l = 0; l < nl && named + 2 <= MAX_NAMED; l++) {
+    /* name the switches/CAs on the minority links, and the links (their
+     * design <link> elements locate the finding) */
+    fl_id nodes[MAX_NAMED], links[MAX_NAMED];
+    uint32_t named = 0, n_links = 0, minority = 0;
+    for (fl_id l = 0; l < nl; l++) {
       uint32_t s = api->link_speed(f, l);
       if (group_of(api, f, l) != g || !s || s == major ||
           internal_link(api, f, l))
+        continue;
+      minority++;
+      if (n_links < MAX_NAMED)
+        links[n_links++] = l;
+      if (named + 2 > MAX_NAMED)
         continue;
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 0)));
       add_unique(nodes, &named, api->port_node(f, api->link_port(f, l, 1)));
@@ -802,7 +862,25 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              gname, distinct, list, api->speed_name(major),
              tie ? "fastest of the speeds tied for most links"
                  : "speed of most links");
-    int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
+    /* the fix, when the reference speed is clear and every minority link
+     * is listed: each runs at the reference speed */
+    fl_fix_change chg[MAX_NAMED];
+    const fl_fix_change *pc[MAX_NAMED];
+    for (uint32_t k = 0; k < n_links; k++) {
+      memset(&chg[k], 0, sizeof chg[k]);
+      chg[k].struct_size = sizeof chg[k];
+      chg[k].kind = FL_FIX_SET_SPEED;
+      chg[k].link = links[k];
+      chg[k].value = api->speed_name(major);
+      pc[k] = &chg[k];
+    }
+    char how[256];
+    snprintf(how, sizeof how, "make the %u link(s) of %s not at %s run at %s",
+             minority, gname, api->speed_name(major), api->speed_name(major));
+    fl_fix fx = {sizeof fx, n_links, how, pc};
+    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, named, NULL, 0, links,
+                         n_links, jb_str(&ev), NULL, NULL,
+                         !tie && minority == n_links ? &fx : NULL);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -814,10 +892,11 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
  * ------------------------------------------------- */
 
 /* In a hierarchical fabric (switches on two or more tiers) cables join
- * adjacent tiers; a leaf-to-leaf or spine-to-spine cable is a miswire that
- * breaks up/down routing (it is how the extra-leaf-link fixtures create
- * credit loops under minhop). Flat fabrics (rings, tori, all switches on one
- * tier) are left alone. */
+ * adjacent tiers (the cables inside a director chassis, whose ASICs are one
+ * switch of one tier, are not fabric cables and are skipped); a leaf-to-leaf or
+ * spine-to-spine cable is a miswire that breaks up/down routing (it is how the
+ * extra-leaf-link fixtures create credit loops under minhop). Flat fabrics
+ * (rings, tori, all switches on one tier) are left alone. */
 static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -845,6 +924,8 @@ static int check_same_tier(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         api->node_kind(f, b) != FL_NODE_SWITCH || ta != tb ||
         ta == FL_TIER_UNKNOWN)
       continue;
+    if (FL_API_HAS(api, link_internal) && api->link_internal(f, l))
+      continue; /* inside a director chassis: one switch, one tier */
     fl_id nodes[2] = {a, b};
     char msg[1024];
     snprintf(
@@ -1012,8 +1093,21 @@ RULE(R_UNLINKED, FL_SEV_WARNING, "topology.unlinked-ca",
 RULE(R_DISCONNECTED, FL_SEV_ERROR, "topology.disconnected",
      "the fabric is split into several components",
      "Every node should reach every other. Each component other than the "
-     "largest is reported with the nodes it cuts off.",
+     "largest is reported with the nodes it cuts off. Connectivity runs "
+     "through switches (a CA does not forward); in a fabric with no switch "
+     "at all (hosts cabled back to back) it runs through the hosts' cables.",
      check_disconnected, NULL, 0);
+RULE(R_DIRECT_INDEX, FL_SEV_WARNING, "topology.direct-port-index",
+     "back-to-back cables between hosts mix equal and different port indexes",
+     "Hosts cabled to each other without a switch (a ring of dual-port "
+     "hosts) join either equal port indexes on every cable (p0-p0, p1-p1: "
+     "NICs paired by index, NCCL's default, always share a cable; impossible "
+     "in a ring of an odd number of hosts) or p0 to p1 on every cable (a "
+     "crossed ring; NICs paired by subnet). A mix is neither. Indexes are a "
+     "host's back-to-back ports in natural order of their names. The finding "
+     "names the cables of each kind and the fewest hosts whose two cables to "
+     "swap.",
+     topo_check_direct_port_index, NULL, 0);
 RULE(R_SELF_LOOP, FL_SEV_WARNING, "topology.self-loop",
      "a cable connects two ports of the same node",
      "Loop-back cables are left from burn-in tests; they consume ports and "
@@ -1066,10 +1160,24 @@ RULE(R_LID, FL_SEV_ERROR, "topology.lid",
      "must not overlap, and unicast LIDs are 0x0001-0xBFFF (IBA 4.1.3).",
      check_lids, NULL, 0);
 
-static const fl_rule_def *const RULES[] = {
-    &R_ONE_SIDED, &R_MISMATCH, &R_TWICE,        &R_RANGE,
-    &R_DUPGUID,   &R_UNLINKED, &R_DISCONNECTED, &R_SELF_LOOP,
-    &R_DEGRADED,  &R_MIXED,    &R_SAME_TIER,    &R_LID};
+static const fl_rule_def *const RULES[] = {&R_ONE_SIDED,
+                                           &R_MISMATCH,
+                                           &R_TWICE,
+                                           &R_RANGE,
+                                           &R_DUPGUID,
+                                           &R_UNLINKED,
+                                           &R_DISCONNECTED,
+                                           &R_SELF_LOOP,
+                                           &R_DEGRADED,
+                                           &R_MIXED,
+                                           &R_SAME_TIER,
+                                           &R_LID,
+                                           &TOPO_R_LINK_INACTIVE,
+                                           &TOPO_R_PORT_DISABLED,
+                                           &TOPO_R_PORT_DOWN,
+                                           &TOPO_R_BELOW_CAP,
+                                           &TOPO_R_INPUT,
+                                           &R_DIRECT_INDEX};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -63,9 +63,9 @@ bad() { # bad NAME SED-EXPR REGEX
   expect_grep "$TMP/err" "$3"
 }
 bad state 's/^0x0003 3 Free 1$/0x0003 3 Dynamic 1/' "state.far:[0-9]+:[0-9]+: .*expected the LID state Static, HBF or Free"
-bad port 's/^1      0          0     3,4,$/1      0          0     3,400,/' "port.far:[0-9]+:[0-9]+: .*port number \(0..255\)"
+bad port 's/^1      0          0     3,4,$/1      0          0     3,400,/' "port.far:[0-9]+:[0-9]+: port number 400 is out of range \(allowed 0..255\)"
 bad comma 's/^1      0          0     3,4,$/1      0          0     3 4,/' "comma.far:[0-9]+:[0-9]+: .*expected \`,\` after port 3"
-bad lid 's/^0x0003 3 Free 1$/0xc000 3 Free 1/' "lid.far:[0-9]+:1: .*unicast LID"
+bad lid 's/^0x0003 3 Free 1$/0xc000 3 Free 1/' "lid.far:[0-9]+:1: LID 0xc000 is out of range \(allowed 0x0001..0xbfff, unicast\)"
 bad plft 's/^PLFT_NUM: 0, top: 0x000e$/PLFT_NUM: 0 top: 0x000e/' "plft.far:[0-9]+:[0-9]+: .*PLFT_NUM"
 printf 'File version: 1\nLFT Definition:\n' >"$TMP/nosw.far"
 expect_rc 2 "$FL" check $R $T "$TMP/nosw.far"

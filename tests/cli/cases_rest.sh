@@ -7,7 +7,8 @@
 #   n07  ibsim tutorial: ibnetdiscover.out (vendid=0x0 devid=0x0) loads clean;
 #        the ibsim console Dump output is refused (exit 2, file:line), never
 #        loaded as a fabric without links;
-#   n02  iblinkinfo -l output: refused as iblinkinfo output (exit 2, line);
+#   n02  iblinkinfo --switches-only -l excerpt: loaded; the 1X link and the
+#        Down/Polling port reported;
 #   c06  NCCL topology XML and nvidia-smi topo -m: refused (exit 2).
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -67,21 +68,37 @@ expect_eq "$(head -1 "$TMP/err")" "fabriclint: $TMP/pasted.net:4:1: $console" "n
 expect_rc 2 "$FL" info "$n/ibsim-console-dump.txt"
 
 # ---- n02: iblinkinfo --switches-only -l -------------------------------------
+# An excerpt: the lines of two leaves. Loaded (docs/formats/iblinkinfo.md):
+# the leaves and lab-spine01 (seen on two ports) are switches; the far ends
+# seen on one port only are CAs, lab-spine02 among them (the excerpt does
+# not show its own lines, and -l prints no node type). The 1X link with its
+# "Could be 4X" hint and the Down/Polling port are reported.
 f=$C/n02-iblinkinfo-output/iblinkinfo-l.out
-iblink="iblinkinfo output is not a format fabriclint reads; give ibnetdiscover output of the same fabric (run on the same node, it lists every cable with its width and speed)"
-expect_rc 2 "$FL" check "$f"
-expect_eq "$(cat "$TMP/err")" "fabriclint: $f:1: $iblink" "n02: refused as iblinkinfo"
-{ printf '# iblinkinfo --switches-only -l\n\n'; cat "$f"; } >"$TMP/titled.out"
-expect_rc 2 "$FL" check "$TMP/titled.out"
-expect_eq "$(cat "$TMP/err")" "fabriclint: $TMP/titled.out:3: $iblink" "n02: line of the first link line"
-expect_rc 2 "$FL" diff "$f" "$f"
+expect_rc 0 "$FL" info --format json "$f"
+expect_eq "$(jget "$TMP/out" "=(d['fabric'], d['link_types'], d['inputs'][0]['format'])")" \
+  "({'switches': 3, 'cas': 5, 'routers': 0, 'links': 7}, {'1xSDR': 1, '4xSDR': 6}, 'iblinkinfo')" "n02: counts"
+expect_rc 0 "$FL" check --format json --rules 'topology.*' "$f"
+expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], f['severity']) for f in d['findings'])")" \
+  "[('topology.below-capability', 'warning'), ('topology.degraded-link', 'warning'), ('topology.input', 'info'), ('topology.port-down', 'info')]" \
+  "n02: topology findings"
+expect_eq "$(jget "$TMP/out" "=[(f['ports'], f['evidence']) for f in d['findings'] if f['rule'] == 'topology.below-capability']")" \
+  "[([{'node': 'lab-leaf-r1', 'port': 34}, {'node': 'lab-spine02', 'port': 1}], {'could_be_width': '4x', 'seen': '1xSDR', 'seen_gbps': 2.5, 'supported': '4xSDR'})]" \
+  "n02: the 1X link, could be 4X"
+expect_eq "$(jget "$TMP/out" "=[(f['ports'], f['evidence'], f['location']['line']) for f in d['findings'] if f['rule'] == 'topology.port-down']")" \
+  "[([{'node': 'lab-leaf-r2', 'port': 34}], {'physical_state': 'Polling', 'port_state': 'Down'}, 8)]" \
+  "n02: lab-leaf-r2 port 34 Down/Polling"
+{ printf '# iblinkinfo --switches-only -l\nsim> \n'; cat "$f"; } >"$TMP/titled.out"
+expect_rc 0 "$FL" check --format json --rules topology.input "$TMP/titled.out"
+expect_eq "$(jget "$TMP/out" "=sorted(f['message'] for f in d['findings'])")" \
+  "['$TMP/titled.out:1: 2 line(s) that are not iblinkinfo output were skipped (the first is line 1)', '$TMP/titled.out:3: the capture lists the ports of switches only (iblinkinfo --switches-only or --cas-only): 6 node(s) are known only as the far end of their cables, which are listed from one end']" \
+  "n02 with a title and a prompt: two lines skipped, said"
 
 # ---- c06: NVIDIA/nccl#820, one host's PCIe view -----------------------------
 d=$C/c06-nccl820-gpu-nic-affinity
 expect_rc 2 "$FL" check "$d/nccl-topo.xml"
 expect_eq "$(cat "$TMP/err")" "fabriclint: $d/nccl-topo.xml: NCCL topology XML (<system>, NCCL_TOPO_DUMP_FILE) is not a format fabriclint reads: it describes one host's PCIe tree, not the fabric's cables" "c06 nccl-topo.xml"
 expect_rc 2 "$FL" check "$d/nvidia-smi-topo-m.txt"
-expect_grep "$TMP/err" "^fabriclint: $d/nvidia-smi-topo-m.txt: unrecognised format: expected ibnetdiscover output"
+expect_grep "$TMP/err" "^fabriclint: $d/nvidia-smi-topo-m.txt: unrecognised format: expected .*, ibnetdiscover output "
 expect_eq "$(wc -l <"$TMP/err")" 1 "c06 nvidia-smi: one error line"
 # an XML <system> without NCCL's <cpu> keeps the generic message
 printf '<system version="1"/>\n' >"$TMP/system.xml"

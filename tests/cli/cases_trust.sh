@@ -37,12 +37,11 @@ expect_grep "$TMP/err" '^fabriclint: .*ibroute-leaf-head12\.out:12: truncated: t
 
 # ---- n08: a 2006 dump with no rates on switch port lines -------------------
 N08=$C/n08-voltaire-director-2006-no-rates
-# as in the era: its first switchguid disagrees with the header id: rejected
-expect_rc 2 "$FL" check "$N08/ibnetdiscover.out"
-expect_grep "$TMP/err" 'ibnetdiscover\.out:11:1: header id 0008f10400bb0101 does not match the GUID 0x8f10400bb0008 on line 10$'
-# the old "switchguid=0x..." form without "(port GUID)" is accepted
+# the old "switchguid=0x..." form without "(port GUID)" is accepted; as in
+# the era, the first switchguid disagrees with its header id: the header id
+# (which the port lines name the switch by) is used, and a note says so
 sed '10s/.*/switchguid=0x8f10400bb0101/' "$N08/ibnetdiscover.out" >"$TMP/old.out"
-for f in "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
+for f in "$N08/ibnetdiscover.out" "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
   expect_rc 0 "$FL" info --format json "$f"
   expect_eq "$(jget "$TMP/out" "=(d['fabric'], d['link_types'])")" \
     "({'switches': 4, 'cas': 3, 'routers': 0, 'links': 6}, {'????': 3, '4xSDR': 3})" \
@@ -51,6 +50,16 @@ for f in "$TMP/old.out" "$N08/variant-consistent-guid.out"; do
   expect_rc 0 "$FL" check --rules topology.link-mismatch --format json "$f"
   expect_eq "$(rules)" "[]" "n08 $(basename "$f"): no link-mismatch"
 done
+expect_rc 0 "$FL" check --rules topology.input --format json "$N08/ibnetdiscover.out"
+expect_eq "$(jget "$TMP/out" "=' | '.join('%s %s %s' % (f['rule'], f['severity'], f['message']) for f in d['findings'])")" \
+  "topology.input info $N08/ibnetdiscover.out:10: switchguid=0x8f10400bb0008 (old form, no port GUID) differs from the id S-0008f10400bb0101 of its Switch header on line 11; the header's id is used, as every port line names the switch by it" \
+  "n08 as in the era: the disagreeing switchguid, said"
+expect_rc 0 "$FL" check --rules topology.input --format json "$N08/variant-consistent-guid.out"
+expect_eq "$(rules)" "[]" "n08 consistent: no note"
+# the modern form "switchguid=0xG(P)" must agree with its header
+sed '10s/.*/switchguid=0x8f10400bb0008(8f10400bb0008)/' "$N08/ibnetdiscover.out" >"$TMP/modern.out"
+expect_rc 2 "$FL" check "$TMP/modern.out"
+expect_grep "$TMP/err" 'modern\.out:11:1: header id 0008f10400bb0101 does not match the GUID 0x8f10400bb0008 on line 10$'
 
 # ---- c01: 4-switch ring, clockwise minhop LFTs -----------------------------
 C01=$C/c01-opaff6-ring-credit-loop
@@ -80,7 +89,7 @@ for lft in opensm-lfts.dump opensm-lfts-all-blocks.dump; do
   expect_eq "$(jget "$TMP/out" "$unr")" "$want]" "c02 $lft: dead ends"
 done
 expect_rc 1 "$FL" check --rules deadlock.unrouted "$C02/topo.ibnetdiscover" "$C02/opensm-lfts.dump"
-expect_grep "$TMP/out" 'warning: deadlock\.unrouted: partial routing input: LFTs of 4 of 5 switches; .*: "sw-04"$'
+expect_grep "$TMP/out" 'warning: partial routing input: LFTs of 4 of 5 switches; .*: "sw-04" \[deadlock\.unrouted\]$'
 
 # ---- c04 / c05: adaptive routing state from ibdiagnet2.db_csv --------------
 C04=$C/c04-nccl883-ar-on-zero-switches
@@ -155,7 +164,7 @@ expect_eq "$(jget "$TMP/out" "=sorted((f['severity'], f['evidence']['modelled_en
   "[('warning', 'updn', ['cable leaf-p01-01:5 - leaf-p04-02:5 joins two tier-1 switches']), ('warning', 'updn', ['cable leaf-p04-02:5 - leaf-p01-01:5 joins two tier-1 switches'])]" \
   "default engine: minhop loops as warnings with their cause"
 expect_rc 0 "$FL" check --rules deadlock.verdict "$T"
-expect_grep "$TMP/out" '^info: deadlock\.verdict: modelled updn routing of 8 destination switches from 8 source switches: no credit loop \(51 channels, 132 dependencies; VL-blind: modelled updn routing, no LFTs loaded; engine chosen from the shape: 20 switches in tiers 1-3\)$'
+expect_grep "$TMP/out" '^info: modelled updn routing of 8 destination switches from 8 source switches: no credit loop \(51 channels, 132 dependencies; VL-blind: modelled updn routing, no LFTs loaded; engine chosen from the shape: 20 switches in tiers 1-3\) \[deadlock\.verdict\]$'
 # service hosts cabled straight to the cores (a design with tiers): minimal
 # routes between them turn down-up at the spines and close a loop each way;
 # the warning names the turns and the hosts whose routes make them, and the
@@ -187,7 +196,7 @@ expect_eq "$(jget "$TMP/out" "=sorted(sorted(f['evidence']['causes']) for f in d
   "hosts on cores: the down-up turns they force"
 expect_eq "$(rules)" "[('deadlock.credit-loop', 'warning'), ('deadlock.credit-loop', 'warning')]" "hosts on cores: warnings"
 expect_rc 0 "$FL" check --rules deadlock.verdict "$TMP/core-hosts.xml"
-expect_grep "$TMP/out" 'modelled updn routing of 4 destination switches from 4 source switches: no credit loop \(10 channels, 12 dependencies; .*\); 2 \(source switch, destination switch\) pair\(s\) have no route under this model$'
+expect_grep "$TMP/out" 'modelled updn routing of 4 destination switches from 4 source switches: no credit loop \(10 channels, 12 dependencies; .*\); 2 \(source switch, destination switch\) pair\(s\) have no route under this model \[deadlock\.verdict\]$'
 # a fat tree without the extra cable: no loop under any model
 for e in minhop updn ftree; do
   expect_rc 0 "$FL" check --rules deadlock.credit-loop --param deadlock.routing-engine=$e --format json "$FX/fat-tree-3tier-ftree/topology.ibnetdiscover"

@@ -23,10 +23,10 @@ expect_eq "$(jget "$TMP/out" "['inputs'][0]['format']")" ibnetdiscover format
 # a clean real fabric: exit 0, no finding
 TD="--rules topology.*,deadlock.*"
 expect_rc 0 "$FL" check $TD "$EX"
-expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 20 rule\(s\) run$'
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 1 info; 26 rule\(s\) run$'
 # the one info is the deadlock verdict: 31 leaves (SHARP ANs are switch traffic)
 # no LFTs: the routing judged is modelled, up*/down* for this 2-tier Clos
-expect_grep "$TMP/out" 'info: deadlock\.verdict: modelled updn routing of 31 destination switches from 31 source switches: no credit loop .*engine chosen from the shape: 40 switches in tiers 1-2\)$'
+expect_grep "$TMP/out" 'info: modelled updn routing of 31 destination switches from 31 source switches: no credit loop .*engine chosen from the shape: 40 switches in tiers 1-2\) \[deadlock\.verdict\]$'
 expect_rc 0 "$FL" check $TD --format json "$EX"
 expect_eq "$(jget "$TMP/out" "['summary']")" "{'error': 0, 'warning': 0, 'info': 1}" summary
 # ... but its rails are not clean: NVIDIA's public sample has one crossed
@@ -52,7 +52,7 @@ expect_eq "$(jget "$TMP/out" "['findings'][0]['ports']")" \
 expect_eq "$(jget "$TMP/out" "['findings'][0]['location']['file']")" "$TMP/one-sided.out" file
 # --fail-on never: the same findings, exit 0
 expect_rc 0 "$FL" check --fail-on never "$TMP/one-sided.out"
-expect_grep "$TMP/out" 'error: topology\.one-sided-link: cable a08-p1-dgx-04-c01 mlx5_5 port 1 -> MF0;A09-P1-IBLEAF-04-04:MQM9701/U1 port 1 is listed only by'
+expect_grep "$TMP/out" 'error: cable a08-p1-dgx-04-c01 mlx5_5 port 1 -> MF0;A09-P1-IBLEAF-04-04:MQM9701/U1 port 1 is listed only by .* \[topology\.one-sided-link\]$'
 
 # truncated dump: exit 2 with file:line: what was expected
 head -c 150000 "$EX" > "$TMP/trunc.out"
@@ -107,7 +107,7 @@ if cmp -s "$TMP/a.json" "$TMP/b.json"; then pass; else fail "json output differs
 # the deliberately broken public sample: one CA with no cable -> warning
 BAD="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example-bad.out"
 expect_rc 0 "$FL" check "$BAD"
-expect_grep "$TMP/out" 'warning: topology\.unlinked-ca: CA "dgx-gb200-n01-c1 HCA-1" has no cable'
+expect_grep "$TMP/out" 'warning: CA "dgx-gb200-n01-c1 HCA-1" has no cable.* \[topology\.unlinked-ca\]$'
 expect_rc 1 "$FL" check --fail-on warning "$BAD"
 
 # the man-page sample: two cables whose ends disagree on width
@@ -131,7 +131,7 @@ done
 # a header that declares no port would switch the port-range check off
 sed '10s/^Switch\t64 /Switch\t0 /' "$FL_SRC/fabrics/rail-su.ibnetdiscover" >"$TMP/zero-ports.ibnetdiscover"
 expect_rc 2 "$FL" check "$TMP/zero-ports.ibnetdiscover"
-expect_grep "$TMP/err" 'zero-ports.ibnetdiscover:10:8: port count 0 is below 1'
+expect_grep "$TMP/err" 'zero-ports.ibnetdiscover:10:8: port count 0 is out of range \(allowed 1..255\)'
 # annotation tiers are checked as design XML checks them (0..255)
 for v in abc -1 256 99999999999; do
   printf 'node,tier\nleaf-su01-r0,%s\n' "$v" >"$TMP/tier.csv"

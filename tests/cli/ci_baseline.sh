@@ -20,7 +20,7 @@ expect_eq "$(tail -c 1 "$TMP/base.json" | od -An -c | tr -d ' ')" '\n' "trailing
 
 # with the baseline the same fabric passes; the finding is shown, marked
 expect_rc 0 "$FL" check $PL --baseline "$TMP/base.json" "$TMP/one.out"
-expect_grep "$TMP/out" 'error: topology.one-sided-link: .* \[baseline\]$'
+expect_grep "$TMP/out" 'error: .* \[baseline\] \[topology.one-sided-link\]$'
 expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; [0-9]+ rule\(s\) run; 1 in the baseline \(not counted\)$'
 expect_rc 0 "$FL" check $PL --baseline "$TMP/base.json" -q "$TMP/one.out"
 expect_eq "$(wc -c < "$TMP/out")" 0 "-q hides baseline findings"

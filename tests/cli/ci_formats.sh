@@ -1,11 +1,14 @@
-# CI output formats: SARIF 2.1.0 (schema subset + GitHub's requirements),
+# CI output formats: SARIF 2.1.0 (official schema + GitHub's requirements),
 # JUnit XML (parses, right counts), GitLab Code Quality, --exit-zero, -q,
 # stable fingerprints and byte-identical output for every format.
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
 need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 PY=/usr/bin/python3 # Debian's, with python3-jsonschema (setup.sh)
-SCHEMA="$FL_SRC/tests/cli/ci_sarif_schema.json"
+# the official SARIF 2.1.0 schema (tests/data/external/PROVENANCE.md)
+SARIF_SCHEMA=npm__microsoft-jest-sarif-1.0.0-beta.0__lib__schemas__sarif-2.1.0-rtm.5.json
+need_external "$SARIF_SCHEMA"
+SCHEMA="$FL_EXTERNAL/$SARIF_SCHEMA"
 # Only the topology plugin and the test plugin "good" (a finding with no
 # location): the tests do not depend on which other plugins are built.
 NTOPO=$("$FL" rules --no-builtin-plugins --plugin "$FL_BUILD/plugins/topology.so" --format json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["plugins"][0]["rules"]))')
@@ -18,16 +21,8 @@ sed '11d;30d' "$EX" > "$TMP/two.out"
 expect_rc 1 "$FL" check $PL --format sarif "$TMP/two.out"
 cp "$TMP/out" "$TMP/a.sarif"
 
-# validates against the SARIF 2.1.0 schema subset
-if $PY - "$SCHEMA" "$TMP/a.sarif" <<'EOF'
-import json, sys, jsonschema
-schema, doc = (json.load(open(p)) for p in sys.argv[1:3])
-jsonschema.Draft7Validator.check_schema(schema)
-errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(doc), key=str)
-for e in errors[:5]:
-    print("schema:", list(e.absolute_path), e.message, file=sys.stderr)
-sys.exit(1 if errors else 0)
-EOF
+# validates against the SARIF 2.1.0 schema
+if $PY "$FL_SRC/tests/cli/sarif_validate.py" "$SCHEMA" "$TMP/a.sarif"
 then pass; else fail "SARIF does not validate against $SCHEMA"; fi
 
 # GitHub code scanning's own requirements and our promises, checked one by one
@@ -131,7 +126,7 @@ expect_rc 2 "$FL" check $PL --exit-zero "$TMP/does-not-exist"
 expect_rc 1 "$FL" check $PL -q "$TMP/two.out"
 expect_eq "$(wc -l < "$TMP/out")" 3 "-q prints one line per finding"
 expect_rc 2 "$FL" check $PL --format xml "$TMP/two.out"
-expect_grep "$TMP/err" "expected text, json, sarif, junit or codequality"
+expect_grep "$TMP/err" "expected text, json, sarif, junit, codequality, dot, svg or html"
 expect_rc 2 "$FL" info --format sarif "$TMP/two.out"
 expect_grep "$TMP/err" "'info' writes text or json only"
 expect_rc 2 "$FL" rules --baseline "$TMP/x"

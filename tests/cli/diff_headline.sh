@@ -31,9 +31,9 @@ cp "$TMP/out" "$TMP/ib.json"
 expect_eq "$(rules_of "$TMP/ib.json")" \
   "diff.misconnected diff.missing diff.swapped diff.unexpected" "ib findings"
 expect_eq "$(jget "$TMP/ib.json" "=[f['evidence']['move_from'] for f in d['findings'] if f['rule']=='diff.misconnected'][0]")" \
-  "{'node': 'leaf-su01-r3', 'port': '31'}" "moved cable is at"
+  "{'node': 'leaf-su01-r3', 'port': 31}" "moved cable is at"
 expect_eq "$(jget "$TMP/ib.json" "=[f['evidence']['move_to'] for f in d['findings'] if f['rule']=='diff.misconnected'][0]")" \
-  "{'node': 'leaf-su01-r3', 'port': '3'}" "moved cable belongs at"
+  "{'node': 'leaf-su01-r3', 'port': 3}" "moved cable belongs at"
 expect_eq "$(jget "$TMP/ib.json" "=sorted(p['node']+':'+str(p['port']) for f in d['findings'] if f['rule']=='diff.missing' for p in f['ports'])")" \
   "['leaf-su02-r4:33', 'spine-01:13']" "removed cable"
 expect_eq "$(jget "$TMP/ib.json" "=sorted(p['node']+':'+str(p['port']) for f in d['findings'] if f['rule']=='diff.unexpected' for p in f['ports'])")" \
@@ -62,13 +62,20 @@ expect_eq "$(rules_of "$TMP/out")" \
 # ---- 3. work order, text, options ----------------------------------------
 expect_rc 1 "$FL" diff --format csv "$d/lldp-design.xml" "$d/lldp"
 expect_eq "$(head -1 "$TMP/out" | tr -d '\r')" \
-  "row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,from_node,from_port,cable,detail" "csv header"
-expect_eq "$(tail -n +2 "$TMP/out" | cut -d, -f2 | sort | tr '\n' ' ')" "add move remove swap " "csv actions"
-expect_grep "$TMP/out" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,'
-expect_grep "$TMP/out" ',add,diff.missing,leaf-04,swp52,R03,spine-02,Eth12,R03,,,E024,'
+  "row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,from_node,from_port,cable,detail,fix,fingerprint" "csv header"
+# the fix columns: the finding's fix in the words of JSON fix.description,
+# and its fingerprint (the same finding in JSON and SARIF)
+expect_grep "$TMP/out" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,move the cable end to the planned port,"move the cable end at ""leaf-01"" swp5 to ""leaf-01"" swp3",[0-9a-f]{16}'$'\r''$'
+cp "$TMP/out" "$TMP/wo.csv"
+expect_rc 1 "$FL" diff --format json "$d/lldp-design.xml" "$d/lldp"
+expect_eq "$(jget "$TMP/out" "=[(f['fix']['kind'], f['fix']['description'], f['fingerprint']) for f in d['findings'] if f['rule'] == 'diff.misconnected']")" \
+  "[('move', 'move the cable end at \"leaf-01\" swp5 to \"leaf-01\" swp3', '$(grep ',move,' "$TMP/wo.csv" | tr -d '\r' | awk -F, '{print $NF}')')]" "csv row = JSON finding"
+expect_eq "$(tail -n +2 "$TMP/wo.csv" | cut -d, -f2 | sort | tr '\n' ' ')" "add move remove swap " "csv actions"
+expect_grep "$TMP/wo.csv" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,'
+expect_grep "$TMP/wo.csv" ',add,diff.missing,leaf-04,swp52,R03,spine-02,Eth12,R03,,,E024,'
 expect_rc 1 "$FL" diff "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_grep "$TMP/out" '^4 error\(s\), 0 warning\(s\), 0 info; 8 rule\(s\) run$'
-expect_grep "$TMP/out" 'rail-su8.design.xml:[0-9]+: error: diff.swapped: '
+expect_grep "$TMP/out" 'rail-su8.design.xml:[0-9]+: error: cables crossed: .* \[diff.swapped\]$'
 expect_rc 0 "$FL" diff --fail-on never "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_rc 1 "$FL" diff --rules 'diff.swap*' -q "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_eq "$(wc -l <"$TMP/out")" 1 "--rules keeps one finding"

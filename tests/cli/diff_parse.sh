@@ -24,11 +24,14 @@ for good in 'eth1/1-eth1/3' 'eth1/1-3, eth1/7' 'Eth1/1 - Eth1/4' 'xe-0/0/1' 'eth
 done
 
 # IBDM .topo port numbers out of range, and a connection missing its port
-for bad in "P0:4" "P70000:4" "P99999999999999999999:4"; do
+# (the value is quoted as written, up to 20 bytes, then "...")
+for bad in "P0:4:P0" "P70000:4:P70000" "P99999999999999999999:4:P9999999999999999999\\.\\.\\."; do
   port=${bad%%:*}
+  quoted=${bad##*:}
   printf 'MQM8700 sw1\n   %s -4x-HDR-> MQM8700 sw2 P1\n' "$port" > "$TMP/bad.topo"
   expect_rc 2 "$FL" info --input-format ibdm-topo "$TMP/bad.topo"
-  expect_grep "$TMP/err" "bad.topo:2:${bad##*:}: port number out of range; expected P1 to P65535"
+  col=${bad#*:}
+  expect_grep "$TMP/err" "bad.topo:2:${col%%:*}: port number $quoted is out of range \(allowed P1 to P65535\)"
 done
 printf 'MQM8700 sw1\n   P1 -4x-HDR-> MQM8700\n' > "$TMP/short.topo"
 expect_rc 2 "$FL" info --input-format ibdm-topo "$TMP/short.topo"

@@ -24,9 +24,9 @@ for d in empty other; do
   expect_grep "$TMP/err" "no rule ran: no plugin is loaded"
   expect_eq "$(wc -c <"$TMP/out")" 0 "check output, $d folder"
 done
-# beside the built-in folder it changes nothing: the same 6 plugins
+# beside the built-in folder it changes nothing: the same 7 plugins
 expect_rc 0 "$FL" rules --plugin-path "$TMP/empty"
-expect_eq "$(grep -c '^[a-z-]* [0-9.]* (' "$TMP/out")" 6 "plugins listed"
+expect_eq "$(grep -c '^[a-z-]* [0-9.]* (' "$TMP/out")" 7 "plugins listed"
 
 # ---- 2. standard input twice -------------------------------------------------
 plan="$FL_SRC/fabrics/fat-tree-2tier.net"

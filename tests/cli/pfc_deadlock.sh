@@ -29,7 +29,7 @@ expect_eq "$(jget "$TMP/out" "=[(f['evidence']['valley'], f['evidence']['valley_
   "[({'destination': 'leaf-r0', 'from': 'spine1', 'to': 'spine2', 'via': 'leaf-r1'}, 1, False, 'warning')]" \
   "the valley after leaf-r0 - spine1 fails"
 expect_rc 0 "$FL" check --rules deadlock.pfc-failure-valley "$c/lldp"
-expect_grep "$TMP/out" 'if the link "leaf-r0" Ethernet1/31 - "spine1" Ethernet1/1 fails, .*"spine1" sends traffic for "leaf-r0" down to "leaf-r1" Ethernet1/31 and on up to "spine2" Ethernet1/2 \(1 valley turn\(s\)\); no dependency cycle results.*Checked 4 of 4 link failures$'
+expect_grep "$TMP/out" 'if the link "leaf-r0" Ethernet1/31 - "spine1" Ethernet1/1 fails, .*"spine1" sends traffic for "leaf-r0" down to "leaf-r1" Ethernet1/31 and on up to "spine2" Ethernet1/2 \(1 valley turn\(s\)\); no dependency cycle results.*Checked 4 of 4 link failures.* \[deadlock.pfc-failure-valley\]$'
 expect_rc 0 "$FL" check --format json --param deadlock.pfc-failure-valley.max-failures=1 \
   --rules deadlock.pfc-failure-valley "$c/lldp"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 1 "max-failures=1"

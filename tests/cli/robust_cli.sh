@@ -82,7 +82,7 @@ expect_eq "$(ls -A "$W" | sort | tr '\n' ' ')" "full link new.xml reg target " "
 # ---- parameters: finite, typed, within the declared range -----------------
 AR=(--rules 'adaptive-routing.*' "$R/topology.ibnetdiscover" "$R/opensm-lfts.dump" "$FL_SRC/tests/fixtures/ar/partial-group.far")
 expect_rc 1 "$FL" check --fail-on warning --param adaptive-routing.coverage.threshold=100 "${AR[@]}"
-expect_grep "$TMP/out" 'warning: adaptive-routing\.coverage'
+expect_grep "$TMP/out" '^warning: .* \[adaptive-routing\.coverage\]$'
 for v in nan -5 inf 1e999 100.5 0x1p99; do
   expect_rc 2 "$FL" check --param adaptive-routing.coverage.threshold=$v "${AR[@]}"
   expect_eq "$(cat "$TMP/err")" "fabriclint: --param adaptive-routing.coverage.threshold=$v: expected a finite number from 0 to 100 (%)" "threshold=$v"
@@ -99,9 +99,9 @@ expect_grep "$TMP/err" 'ecmp-balance\.seed=-1: expected an integer >= 0$'
 expect_rc 2 "$FL" check --param failure-domains.allow-single-homed=2 "$TMP/ft4.xml"
 expect_grep "$TMP/err" 'allow-single-homed=2: expected true, false, 1 or 0$'
 # the same check for policy values, with the policy's line and column
-printf 'params:\n  deadlock.credit-loop:\n    max-examples: -3\n' >"$TMP/pol.yaml"
+printf 'params:\n  deadlock.forwarding-loop:\n    max-examples: -3\n' >"$TMP/pol.yaml"
 expect_rc 2 "$FL" check --policy "$TMP/pol.yaml" "$TMP/ft4.xml"
-expect_grep "$TMP/err" "pol\.yaml:3:19: params: deadlock\.credit-loop\.max-examples=-3: expected an integer from 1 to 1000000 \(findings\)"
+expect_grep "$TMP/err" "pol\.yaml:3:19: params: deadlock\.forwarding-loop\.max-examples=-3: expected an integer from 1 to 1000000 \(findings\)"
 printf 'params:\n  adaptive-routing:\n    threshold: nan\n' >"$TMP/pol.yaml"
 expect_rc 2 "$FL" check --policy "$TMP/pol.yaml" "$TMP/ft4.xml"
 expect_grep "$TMP/err" "pol\.yaml:3:16: params: adaptive-routing\.threshold=nan: expected a finite number from 0 to 100"
@@ -113,7 +113,7 @@ expect_grep "$TMP/out" 'adaptive-routing\.coverage\.threshold=<double> \[0\.\.10
 TP="$FL_BUILD/tests/plugins"
 P=(--no-builtin-plugins --plugin "$TP/param_ranges.so" --fail-on never)
 expect_rc 0 "$FL" check "${P[@]}" --param tp-params.probe.width=4 --param tp-params.share=1 --param tp-params.probe.ratio=7 "$TMP/ft4.xml"
-expect_grep "$TMP/out" '^warning: tp-params\.probe: width=4 share=1 ratio=7$'
+expect_grep "$TMP/out" '^warning: width=4 share=1 ratio=7 \[tp-params\.probe\]$'
 expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.ratio=nan "$TMP/ft4.xml"
 expect_eq "$(cat "$TMP/err")" "fabriclint: --param tp-params.probe.ratio=nan: expected a finite number" "ABI 1.0-size declaration"
 expect_rc 2 "$FL" check "${P[@]}" --param tp-params.probe.width=5 "$TMP/ft4.xml"

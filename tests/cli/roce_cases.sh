@@ -53,7 +53,7 @@ expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['cables'][0]['nic_ra
 expect_rc 1 "$FL" check --format json --param "rail-alignment.map=$c/nic-rails.map" "$c/lldp-swapped"
 swapped_ok "lldp-swapped + nic-rails.map" "$host3"
 expect_rc 1 "$FL" check "$c/lldp-swapped" "$c/rails.csv"
-expect_grep "$TMP/out" 'rail-alignment.swapped: .*"host-03 ens1f0np0" is on "leaf-r1" Ethernet1/3 \(rail 1\).*swap them: "host-03 ens1f0np0" -> "leaf-r0" Ethernet1/3, "host-03 ens2f0np0" -> "leaf-r1" Ethernet1/3$'
+expect_grep "$TMP/out" 'error: .*"host-03 ens1f0np0" is on "leaf-r1" Ethernet1/3 \(rail 1\).*swap them: "host-03 ens1f0np0" -> "leaf-r0" Ethernet1/3, "host-03 ens2f0np0" -> "leaf-r1" Ethernet1/3 \[rail-alignment.swapped\]$'
 # the correct capture with either side file stays clean
 expect_rc 0 "$FL" check --format json "$c/lldp" "$c/rails.csv"
 expect_eq "$(rules)" "" "lldp + rails.csv findings"
@@ -82,7 +82,7 @@ for plan in cisco-plan.xml roce-design.xml roce-design-ports.xml; do
   expect_eq "$(rules)" "diff.swapped" "diff $plan lldp-swapped"
 done
 expect_rc 1 "$FL" diff "$c/cisco-plan.xml" "$c/lldp-swapped"
-expect_grep "$TMP/out" 'diff.swapped: .*fix: swap the two cable ends at "host-03" ens1f0np0 and "host-03" ens2f0np0$'
+expect_grep "$TMP/out" 'error: .*fix: swap the two cable ends at "host-03" ens1f0np0 and "host-03" ens2f0np0 \[diff.swapped\]$'
 expect_rc 1 "$FL" diff --format json "$c/roce-design-ports.xml" "$c/roce-design-swapped.xml"
 expect_eq "$(rules)" "diff.swapped" "per-host plan vs swapped per-NIC as-built"
 finish

@@ -44,7 +44,7 @@ expect_eq "$(jget "$TMP/out" "['hosts_by_nics']")" "{'2': 4}" "hosts by NIC coun
 # the speed of every cable against the plan (400G): each correctly placed
 # cable is one diff.different saying 10G; the two crossed ones are the swap
 expect_rc 1 "$FL" diff --format json "$c/roce-design.xml" "$cap"
-expect_eq "$(jget "$TMP/out" "=sorted((f['evidence']['cable'][0]['node'] + ' ' + f['evidence']['cable'][0]['port'] + ' - ' + f['evidence']['cable'][1]['node'], f['evidence']['design'], f['evidence']['as_built']) for f in d['findings'] if f['rule'] == 'diff.different')")" \
+expect_eq "$(jget "$TMP/out" "=sorted((f['evidence']['cable'][0]['node'] + ' ' + f['evidence']['cable'][0]['label'] + ' - ' + f['evidence']['cable'][1]['node'], f['evidence']['design'], f['evidence']['as_built']) for f in d['findings'] if f['rule'] == 'diff.different')")" \
   "[('leaf-r0 Ethernet1 - host-01 ens1f0np0', '400G', '10G'), ('leaf-r0 Ethernet2 - host-02 ens1f0np0', '400G', '10G'), ('leaf-r0 Ethernet31 - spine1', '400G', '10G'), ('leaf-r0 Ethernet32 - spine2', '400G', '10G'), ('leaf-r0 Ethernet4 - host-04 ens1f0np0', '400G', '10G'), ('leaf-r1 Ethernet1 - host-01 ens2f0np0', '400G', '10G'), ('leaf-r1 Ethernet2 - host-02 ens2f0np0', '400G', '10G'), ('leaf-r1 Ethernet31 - spine1', '400G', '10G'), ('leaf-r1 Ethernet32 - spine2', '400G', '10G'), ('leaf-r1 Ethernet4 - host-04 ens2f0np0', '400G', '10G')]" \
   "speed per cable"
 expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings'] if f['rule'] != 'diff.different']")" \

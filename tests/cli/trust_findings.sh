@@ -9,7 +9,9 @@ D="$FL_SRC/tests/data/cases/plans"
 ID="$FL_SRC/tests/data/identity/dup-desc.ibnetdiscover"
 finds() { jget "$TMP/out" "=[(f['rule'], f['severity']) for f in d['findings']]"; }
 one() { jget "$TMP/out" "=[f for f in d['findings'] if f['rule'] == '$1'][0]$2"; }
-csv_rows() { python3 -c "import csv,sys; print([r for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
+# the work order's rows without the fix columns (fix, fingerprint: checked apart)
+csv_rows() { python3 -c "import csv,sys; print([{k: v for k, v in r.items() if k not in ('fix', 'fingerprint')} for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
+csv_fix() { python3 -c "import csv,sys; print([(r['action'], r['fix'], len(r['fingerprint'])) for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
 
 # ---- one finding per cause: 32 ports with the permissive LID --------------
 "$FL" gen fat-tree --radix 8 --tiers 2 -o "$TMP/ft.xml"
@@ -69,13 +71,13 @@ expect_eq "$(sed -n '/^findings per rule:$/,$p' "$TMP/out")" "findings per rule:
   error   failure-domains.single-point         3
   warning ecmp-balance.oversubscription        1 (2 instances)
   warning topology.self-loop                   2
-3 error(s), 3 warning(s), 0 info; 41 rule(s) run" "tally"
+3 error(s), 3 warning(s), 0 info; 52 rule(s) run" "tally"
 expect_rc 1 "$FL" check --max-findings-per-rule 1 "$ID"
-expect_eq "$(grep -c ': topology.self-loop: ' "$TMP/out") $(grep -c ': failure-domains.single-point: ' "$TMP/out")" "1 1" "cap: one of each rule shown"
+expect_eq "$(grep -c ' \[topology.self-loop\]$' "$TMP/out") $(grep -c ' \[failure-domains.single-point\]$' "$TMP/out")" "1 1" "cap: one of each rule shown"
 expect_grep "$TMP/out" '^  error   failure-domains\.single-point +3 \(2 not shown: --max-findings-per-rule\)$'
-expect_grep "$TMP/out" '^3 error\(s\), 3 warning\(s\), 0 info; 41 rule\(s\) run$'
+expect_grep "$TMP/out" '^3 error\(s\), 3 warning\(s\), 0 info; 52 rule\(s\) run$'
 expect_rc 1 "$FL" check --max-findings-per-rule 0 "$ID"
-expect_eq "$(grep -c ': failure-domains.single-point: ' "$TMP/out")" "3" "cap 0: all shown"
+expect_eq "$(grep -c ' \[failure-domains.single-point\]$' "$TMP/out")" "3" "cap 0: all shown"
 expect_rc 1 "$FL" check --max-findings-per-rule 1 --format json "$ID"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" "6" "cap: JSON keeps every finding"
 for bad in -1 x 1e3 1000001 ""; do
@@ -185,5 +187,9 @@ expect_rc 1 "$FL" diff --format csv "$D/f07-plan-with-racks.xml" "$D/f07-moved.i
 expect_eq "$(csv_rows "$TMP/out")" \
   "[{'row': '1', 'action': 'swap', 'finding': 'diff.swapped', 'a_node': 'dgx-002 mlx5_0', 'a_port': '1', 'a_rack': 'R01', 'b_node': 'dgx-002 mlx5_1', 'b_port': '1', 'b_rack': 'R01', 'from_node': '', 'from_port': '', 'cable': '', 'detail': 'exchange the two cable ends at these ports'}, {'row': '2', 'action': 'move', 'finding': 'diff.misconnected', 'a_node': 'dgx-004 mlx5_0', 'a_port': '1', 'a_rack': 'R02', 'b_node': 'leaf-su02-r0', 'b_port': '1', 'b_rack': 'N02', 'from_node': 'leaf-su02-r0', 'from_port': '4', 'cable': '', 'detail': 'move the cable end to the planned port'}, {'row': '3', 'action': 'add', 'finding': 'diff.missing', 'a_node': 'leaf-su01-r0', 'a_port': '5', 'a_rack': 'N01', 'b_node': 'spine-01', 'b_port': '1', 'b_rack': 'N00', 'from_node': '', 'from_port': '', 'cable': '', 'detail': 'planned cable not found'}]" \
   "f07: swap, move and add rows with racks"
+# the fix columns: the finding's fix (JSON fix.description) and fingerprint
+expect_eq "$(csv_fix "$TMP/out")" \
+  "[('swap', 'swap the two cable ends at \"dgx-002 mlx5_0\" port 1 and \"dgx-002 mlx5_1\" port 1', 16), ('move', 'move the cable end at \"leaf-su02-r0\" port 4 to \"leaf-su02-r0\" port 1', 16), ('add', '', 16)]" \
+  "f07: fix columns"
 
 finish

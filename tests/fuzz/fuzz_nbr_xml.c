@@ -1,14 +1,16 @@
 /*
- * tests/fuzz/fuzz_nbr_xml.c — neighbour XML loaders: '0' lldpd
- * (core/lldp_xml.c), '1' Junos LLDP (core/junos_xml.c), '2' Cisco cable
- * plan (core/cisco_plan.c). The rest of the input is the file.
+ * tests/fuzz/fuzz_nbr_xml.c — neighbour and plan XML loaders: '0' lldpd
+ * (core/io/lldp_xml.c), '1' Junos LLDP (junos_xml.c), '2' Cisco cable
+ * plan (cisco_plan.c), '3' SONiC lab graph and '4' SONiC minigraph
+ * (sonic_xml.c). The rest of the input is the file.
  */
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const uint32_t fmts[] = {FL_FMT_LLDPD_XML, FL_FMT_JUNOS_XML,
-                                  FL_FMT_CISCO_PLAN};
-  unsigned v = fz_select(&data, &size, 3);
+                                  FL_FMT_CISCO_PLAN, FL_FMT_SONIC_LAB_GRAPH,
+                                  FL_FMT_SONIC_MINIGRAPH};
+  unsigned v = fz_select(&data, &size, 5);
   fz_parts one = {.p = {data}, .n = {size}, .count = 1};
   fz_load_chain(&one, fmts, 1, fmts[v], NULL);
   return 0;

@@ -70,6 +70,16 @@ for d in "$FX"/routing/*/; do
   seed ibnd "net-$b" 2 "$d/fabric.net"
 done
 seed ibnd net-balance 2 "$FX/routing-balance/fabric.net"
+# '3' iblinkinfo: every real capture (pre-sm.iblinkinfo, all LIDs 0 in the
+# default form, must be refused) and case n02
+for f in "$FX"/iblinkinfo/*/*iblinkinfo*; do
+  b=$(basename "$(dirname "$f")")-$(basename "$f" .iblinkinfo)
+  case $b in
+    clean-pre-sm) seed ibnd "bad-blink-$b" 3 "$f" ;;
+    *) seed ibnd "blink-$b" 3 "$f" ;;
+  esac
+done
+seed ibnd blink-n02 3 "$src/tests/data/cases/n02-iblinkinfo-output/iblinkinfo-l.out"
 
 # ---- routing: '0' lfts '1' fdbs '2' sl2vl '3' path-sl '4' saquery '5' lst --
 for d in "$FX"/routing/*/; do
@@ -107,6 +117,22 @@ for f in "$FX"/ar/*.far; do
   seed ar "far-nolft-$(basename "$f" .far)" "" "$F/topology.ibnetdiscover" "$f"
 done
 
+# ---- counters: topology, counter file(s) (tests/data/counters, make.sh) ------
+C=$src/tests/data/counters
+seed counters perfquery-1 0 "$C/asbuilt.ibnetdiscover" "$C/perfquery-1.txt"
+seed counters perfquery-1-2 0 "$C/asbuilt.ibnetdiscover" "$C/perfquery-1.txt" "$C/perfquery-2.txt"
+seed counters ibqueryerrors-1-2 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-1.txt" "$C/ibqueryerrors-2.txt"
+seed counters ibqueryerrors-details 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-details.txt"
+seed counters pm-2 2 "$C/asbuilt.ibnetdiscover" "$C/pm-2.pm"
+seed counters prom-2 3 "$C/asbuilt.ibnetdiscover" "$C/prom-2.prom"
+# tests/fuzz/seeds/counters/<selector>.<name>.<ext>: written for the harness
+for f in "$SEEDS"/counters/*; do
+  [ -e "$f" ] || continue
+  b=$(basename "$f")
+  n=${b#*.}
+  seed counters "${n%.*}" "${b%%.*}" "$C/asbuilt.ibnetdiscover" "$f"
+done
+
 # ---- dbcsv: topology, db_csv -------------------------------------------------
 for f in "$FX"/dbcsv/*.db_csv; do
   seed dbcsv "dbcsv-$(basename "$f" .db_csv)" "" "$F/topology.ibnetdiscover" "$f"
@@ -139,6 +165,10 @@ seed nbr_xml bad-junos-nolocal 1 "$FX/diff/nolocal.junos.xml"
 seed nbr_xml bad-cisco-count 2 "$FX/diff/bad-count.cisco.xml"
 for f in "$SEEDS"/junos-xml/*; do seed nbr_xml "junos-$(basename "$f")" 1 "$f"; done
 for f in "$SEEDS"/cisco-plan/*; do seed nbr_xml "cisco-$(basename "$f")" 2 "$f"; done
+EXT=$src/tests/data/external
+seed nbr_xml sonic-lab-slx 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph_slx_t1.xml"
+seed nbr_xml sonic-lab 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph.xml"
+seed nbr_xml sonic-minigraph 4 "$EXT/sonic-net__sonic-buildimage__src__sonic-config-engine__tests__simple-sample-graph.xml"
 
 # ---- nodemap: map, then the topology it names -------------------------------
 seed nodemap rail-names "" "$src/fabrics/rail-names.node-name-map" "$src/fabrics/rail-names.ibnetdiscover"
@@ -169,6 +199,8 @@ if [ -n "$ext" ] && [ -d "$ext" ]; then
       *ibnetdiscover*.out) seed ibnd "$b" 0 "$f" ;;
       *junos*.xml) seed nbr_xml "$b" 1 "$f" ;;
       *cableplan*.xml) seed nbr_xml "$b" 2 "$f" ;;
+      *lab_connection_graph*.xml) seed nbr_xml "$b" 3 "$f" ;;
+      *minigraph*.xml | *sample-graph.xml) seed nbr_xml "$b" 4 "$f" ;;
       *osm.fdbs) seed routing "$b" 1 "$f" ;;
     esac
   done

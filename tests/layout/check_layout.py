@@ -101,7 +101,7 @@ def load(core):
         if not os.path.isdir(d):
             continue
         for name in sorted(os.listdir(d)):
-            if name.endswith(('.c', '.h')):
+            if name.endswith(('.c', '.h', '.def')):
                 rel = stage + '/' + name
                 with open(os.path.join(d, name), encoding='utf-8',
                           errors='replace') as f:

@@ -72,7 +72,25 @@ OFF(fl_finding, n_links, 48);
 OFF(fl_finding, reserved0, 52);
 OFF(fl_finding, evidence_json, 56);
 OFF(fl_finding, key, 64);
+OFF(fl_finding, cause, 72); /* added after 1.0 */
+OFF(fl_finding, cause_message, 80);
+OFF(fl_finding, fix, 88); /* added in 1.2 */
 MIN_SIZE(fl_finding, 72);
+
+/* -- ABI 1.2: fixes (fl_finding.fix) -- */
+OFF(fl_fix, struct_size, 0);
+OFF(fl_fix, n_changes, 4);
+OFF(fl_fix, description, 8);
+OFF(fl_fix, changes, 16);
+MIN_SIZE(fl_fix, 24);
+OFF(fl_fix_change, struct_size, 0);
+OFF(fl_fix_change, kind, 4);
+OFF(fl_fix_change, link, 8);
+OFF(fl_fix_change, end, 12);
+OFF(fl_fix_change, node, 16);
+OFF(fl_fix_change, port, 20);
+OFF(fl_fix_change, value, 24);
+MIN_SIZE(fl_fix_change, 32);
 
 OFF(fl_plugin_desc, struct_size, 0);
 OFF(fl_plugin_desc, abi_major, 4);
@@ -157,7 +175,7 @@ OFF(fl_host_api, cdg_free, 504);
 OFF(fl_host_api, components_masked, 512);
 OFF(fl_host_api, maxflow, 520);
 MIN_SIZE(fl_host_api, 528);
-/* -- added in 1.x: adaptive routing, bad_param, PFC (1.1), progress (1.2) */
+/* added after 1.0 (ABI 1.1): adaptive routing, bad_param, PFC */
 OFF(fl_host_api, ar_count, 528);
 OFF(fl_host_api, ar_has, 536);
 OFF(fl_host_api, ar_lid_state, 544);
@@ -167,8 +185,22 @@ OFF(fl_host_api, ar_group, 568);
 OFF(fl_host_api, bad_param, 576);
 OFF(fl_host_api, pfc_analyze, 584);
 OFF(fl_host_api, pfc_free, 592);
-OFF(fl_host_api, progress, 600);
-MIN_SIZE(fl_host_api, 608);
+/* added in ABI 1.2: director chassis (fabriclint/fabric.h), then port
+ * counters (fabriclint/counters.h) */
+OFF(fl_host_api, node_chassis, 600);
+OFF(fl_host_api, link_internal, 608);
+OFF(fl_host_api, counter_snapshots, 616);
+OFF(fl_host_api, counter_interval, 624);
+OFF(fl_host_api, counter_complete, 632);
+OFF(fl_host_api, port_counter_mask, 640);
+OFF(fl_host_api, port_counter, 648);
+OFF(fl_host_api, counter_unmapped_count, 656);
+OFF(fl_host_api, counter_unmapped, 664);
+OFF(fl_host_api, counter_name, 672);
+MIN_SIZE(fl_host_api, 680);
+/* ABI 1.2: progress reports (fl_progress()) */
+OFF(fl_host_api, progress, 680);
+MIN_SIZE(fl_host_api, 688);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);
@@ -209,6 +241,10 @@ OFF(fl_cdg_report, seconds, 112);
 
 /* Values of the ABI that plugins compile in: changing one breaks them. */
 _Static_assert(FL_ABI_MAJOR == 1u, "ABI major changed: a new entry point");
+/* counter ids cross the ABI (api->port_counter) */
+_Static_assert(FL_CTR_SYMBOL_ERRORS == 0u && FL_CTR_XMIT_WAIT == 12u &&
+                   FL_CTR_XMIT_DATA == 13u && FL_CTR_COUNT == 32u,
+               "counter ids");
 _Static_assert(FL_SEV_INFO == 1u && FL_SEV_WARNING == 2u && FL_SEV_ERROR == 3u,
                "severity codes");
 _Static_assert(FL_NODE_SWITCH == 1u && FL_NODE_CA == 2u && FL_NODE_ROUTER == 3u,

@@ -24,6 +24,7 @@
 
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
+#include "fabriclint/routing.h"
 #include "fabriclint/write.h"
 #include "nodemap.h"
 
@@ -110,6 +111,20 @@ static fl_id peer(const fl_fabric *fab, uint64_t guid, uint32_t num,
   if (link)
     *link = l;
   return fl_fabric_link_other(fab, l, p);
+}
+
+/* Loader note @i of @fab is (@line, @msg) of category "topology" in a file
+ * whose path ends with @file. */
+static void note_is(const fl_fabric *fab, uint32_t i, const char *file,
+                    uint32_t line, const char *msg) {
+  const char *cat, *path, *text;
+  uint32_t ln;
+  assert_int_equal(fl_fabric_note(fab, i, &cat, &path, &ln, &text), FL_OK);
+  assert_string_equal(cat, "topology");
+  size_t a = strlen(path), b = strlen(file);
+  assert_true(a >= b && strcmp(path + a - b, file) == 0);
+  assert_int_equal(ln, line);
+  assert_string_equal(text, msg);
 }
 
 static uint32_t links_with_flag(const fl_fabric *fab, uint32_t flag) {
@@ -244,6 +259,11 @@ static void test_topo3_stderr_and_self_loops(void **state) {
   assert_int_equal(fl_fabric_link_speed(fab, l), FL_SPEED_QDR);
   assert_int_equal(fl_fabric_port_lid(fab, port(fab, 0xf4521403005764b0ull, 0)),
                    174);
+  /* the stderr line is skipped, counted and said */
+  assert_int_equal(fl_fabric_note_count(fab), 1);
+  note_is(fab, 0, "3.topo", 1,
+          "1 line(s) that are not ibnetdiscover output were skipped (the "
+          "first is line 1)");
   fl_fabric_free(fab);
 }
 
@@ -302,6 +322,28 @@ static void test_ports_reports(void **state) {
   counts(fab, 5, 2, 3);
   fl_id sp = node(fab, 0x946dae0300618c83ull);
   assert_string_equal(fl_fabric_node_desc(fab, sp), " 5FB0406-spine-IB02 ");
+  /* the real reports have no line but port lines */
+  assert_int_equal(fl_fabric_note_count(fab), 0);
+  fl_fabric_free(fab);
+
+  /* a shell prompt and a blank line before the report: the prompt is
+   * skipped, counted and said */
+  FILE *src = fopen(PORTS("test2"), "r");
+  assert_non_null(src);
+  static char body[1 << 16];
+  size_t n = fread(body, 1, sizeof body - 1, src);
+  fclose(src);
+  body[n] = '\0';
+  char *prompted = malloc(n + 64);
+  assert_non_null(prompted);
+  snprintf(prompted, n + 64, "[root@head ~]# ibnetdiscover -p\n\n%s", body);
+  fab = load_ok(fixture("prompt-p.out", prompted), FL_FMT_IBND_PORTS);
+  free(prompted);
+  counts(fab, 5, 2, 3);
+  assert_int_equal(fl_fabric_note_count(fab), 1);
+  note_is(fab, 0, "prompt-p.out", 1,
+          "1 line(s) that are not ibnetdiscover -p port lines were skipped "
+          "(the first is line 1)");
   fl_fabric_free(fab);
 
   fab = load_ok(PORTS("test3"), FL_FMT_IBND_PORTS);
@@ -371,7 +413,7 @@ static void test_truncated(void **state) {
   p = fixture("trunc3.out", HDR "\nvendid=0x2c9\ndevid=0xd2f0\n");
   load_fails(p, FL_FMT_IBNETDISCOVER, NULL, 0, "truncated");
   load_fails(fixture("empty.out", ""), FL_FMT_IBNETDISCOVER, NULL, 0,
-             "no Switch/Ca/Rt node found");
+             "file is empty");
   load_fails(fixture("hdronly.out", HDR), FL_FMT_IBNETDISCOVER, NULL, 0,
              "no Switch/Ca/Rt node found");
 }
@@ -390,7 +432,16 @@ static void test_corrupted(void **state) {
   load_fails(fixture("p300.out",
                      HDR SW_A "[300]\t\"H-2000000000000002\"[1]\t\t# \"x\" lid "
                               "2 4xHDR\n"),
-             FL_FMT_IBNETDISCOVER, NULL, 10, "port number 300 exceeds 255");
+             FL_FMT_IBNETDISCOVER, NULL, 10,
+             "port number 300 is out of range (allowed 1..255)");
+  /* a huge number is quoted as written (20 bytes, then "..."), not as the
+   * value a 64-bit conversion saturated or cut to 10 digits */
+  load_fails(fixture("pbig.out",
+                     HDR SW_A "[123456789012345678901234567890]\t\"H-20000000"
+                              "00000002\"[1]\t\t# \"x\" lid 2 4xHDR\n"),
+             FL_FMT_IBNETDISCOVER, NULL, 10,
+             "port number 12345678901234567890... is out of range (allowed "
+             "1..255)");
   load_fails(fixture("before.out",
                      HDR "[1]\t\"H-2000000000000002\"[1]\t\t# \"x\" lid 2 "
                          "4xHDR\n" SW_A),
@@ -510,6 +561,9 @@ static void test_grouped(void **state) {
   fl_fabric *fab = load_ok(p, FL_FMT_IBNETDISCOVER);
   counts(fab, 2, 1, 1);
   assert_int_equal(links_with_flag(fab, FL_LINK_SEEN_A | FL_LINK_SEEN_B), 1);
+  /* "Chassis 1 (guid ...)" and "Non-Chassis Nodes" are -g syntax, not
+   * skipped lines */
+  assert_int_equal(fl_fabric_note_count(fab), 0);
   assert_int_equal(
       fl_fabric_node_sysimgguid(fab, node(fab, 0x1000000000000001ull)),
       0x1000000000000000ull);
@@ -579,7 +633,9 @@ static void test_node_name_map(void **state) {
       {"0x12 \"\"\n", 6, "the name is empty"},
       {"0x13\n", 5, "expected a name after the GUID"},
       {"0x15 \"unterminated\n", 6, "never closed"},
-      {"0x12345678901234567 x\n", 1, "does not fit in 64 bits"},
+      {"0x12345678901234567 x\n", 1,
+       "\"0x12345678901234567\" is out of range (allowed "
+       "0..0xffffffffffffffff: 64 bits)"},
   };
   for (size_t i = 0; i < sizeof bads / sizeof *bads; i++) {
     memset(&m, 0, sizeof m);
@@ -665,7 +721,10 @@ static void test_ibsim(void **state) {
                                      "include \"sub.net\"\n"
                                      "do something\n"
                                      "Hca\t2 \"Hca1\"\n"
-                                     "[1]\t\"Switch1\"\ts=2 w=2\n");
+                                     "[1]\t\"Switch1\"\ts=2 w=2\n"
+                                     "pdebug=1\n"
+                                     "Swich\t8 \"typo\"\n"
+                                     "do Unlink \"Hca1\"\n");
   fl_fabric *fab = load_ok(p, FL_FMT_IBSIM_NET);
   counts(fab, 1, 2, 3);
   assert_int_equal(links_with_flag(fab, FL_LINK_SEEN_A | FL_LINK_SEEN_B), 3);
@@ -686,6 +745,16 @@ static void test_ibsim(void **state) {
   l = fl_fabric_port_link(fab, fl_fabric_find_port(fab, sw, 2), 0);
   assert_int_equal(fl_fabric_link_width(fab, l), 1);
   assert_int_equal(fl_fabric_link_speed(fab, l), FL_SPEED_SDR);
+  /* ignored as ibsim ignores them, but counted and said, per file: the
+   * misspelt header; the two `do` commands, not applied */
+  assert_int_equal(fl_fabric_note_count(fab), 2);
+  note_is(fab, 0, "top.net", 13,
+          "1 line(s) that are no net-file syntax were ignored, as ibsim "
+          "ignores them (the first is line 13)");
+  note_is(fab, 1, "top.net", 9,
+          "2 `do` console command(s) were not applied: ibsim runs them when "
+          "it reads the file (they may link or unlink ports), fabriclint "
+          "loads the cabling as written (the first is line 9)");
   fl_fabric_free(fab);
 
   fixture("loop1.net", "include \"loop2.net\"\n");
@@ -695,7 +764,8 @@ static void test_ibsim(void **state) {
   load_fails(fixture("undecl.net", "Switch 8 \"S\"\n[1] \"nobody\"[1]\n"),
              FL_FMT_IBSIM_NET, NULL, 2, "not declared");
   load_fails(fixture("p9.net", "Switch 8 \"S\"\n[9] \"S\"[1]\n"),
-             FL_FMT_IBSIM_NET, NULL, 2, "port number 9 exceeds 8");
+             FL_FMT_IBSIM_NET, NULL, 2,
+             "port number 9 is out of range (allowed 1..8)");
   load_fails(fixture("px.net", "Switch 8 \"S\"\n[1x] \"S\"[1]\n"),
              FL_FMT_IBSIM_NET, NULL, 2, "expected \"]\"");
 }

@@ -125,6 +125,41 @@ static void add_finding(fl_findings *fs, const char *rule) {
   assert_int_equal(fl_findings_push(fs, &r), 0);
 }
 
+/* A port with a label ("spine-02" Ethernet1/7, port 7) is named by either:
+ * a waiver glob "spine-02/7" or "spine-02/Ethernet1/7". */
+static void test_waiver_port_labels(void **state) {
+  (void)state;
+  fl_policy p;
+  fl_error err;
+  assert_int_equal(parse(&p,
+                         "waivers:\n"
+                         "  - {rule: x, ports: ['spine-02/Ethernet1/7'], "
+                         "reason: a, expires: 2099-01-01}\n"
+                         "  - {rule: x, ports: ['spine-02/Ethernet1/*'], "
+                         "reason: b, expires: 2099-01-01}\n"
+                         "  - {rule: x, ports: ['spine-02/7'], "
+                         "reason: c, expires: 2099-01-01}\n"
+                         "  - {rule: x, ports: ['spine-02/Ethernet1/8'], "
+                         "reason: d, expires: 2099-01-01}\n"
+                         "  - {rule: x, ports: ['leaf-01/Ethernet1/7'], "
+                         "reason: e, expires: 2099-01-01}\n",
+                         &err),
+                   FL_OK);
+  fl_findings fs = {0};
+  add_finding(&fs, "x");
+  /* without a label only the number names the port */
+  assert_false(fl_policy_waiver_matches(&p.waivers[0], &fs.v[0]));
+  assert_true(fl_policy_waiver_matches(&p.waivers[2], &fs.v[0]));
+  fs.v[0].ports[0].label = strdup("Ethernet1/7");
+  assert_true(fl_policy_waiver_matches(&p.waivers[0], &fs.v[0]));
+  assert_true(fl_policy_waiver_matches(&p.waivers[1], &fs.v[0]));
+  assert_true(fl_policy_waiver_matches(&p.waivers[2], &fs.v[0]));
+  assert_false(fl_policy_waiver_matches(&p.waivers[3], &fs.v[0]));
+  assert_false(fl_policy_waiver_matches(&p.waivers[4], &fs.v[0]));
+  fl_findings_free(&fs);
+  fl_policy_free(&p);
+}
+
 static void test_waivers(void **state) {
   (void)state;
   fl_policy p;
@@ -196,8 +231,11 @@ static void test_fingerprint(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_full_policy), cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_dates),       cmocka_unit_test(test_waivers),
+      cmocka_unit_test(test_full_policy),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_dates),
+      cmocka_unit_test(test_waivers),
+      cmocka_unit_test(test_waiver_port_labels),
       cmocka_unit_test(test_fingerprint),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

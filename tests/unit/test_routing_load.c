@@ -265,7 +265,18 @@ static void test_lfts_broken(void **state) {
            "unexpected character after the output port");
   snprintf(buf, sizeof buf, "%s0x0001 256\n3 lids dumped\n", hdr);
   fails_at(topo, fixture_n("bad2", buf, (size_t)-1), FL_FMT_LFTS, 2, 8,
-           "not a port number");
+           "output port 256 is out of range (allowed 0..254, 255 = no "
+           "route)");
+  /* a huge port or LID is quoted as written (20 bytes, then "..."), never
+   * converted and truncated */
+  snprintf(buf, sizeof buf, "%s0x0001 123456789012345678901234567890\n", hdr);
+  fails_at(topo, fixture_n("bad2b", buf, (size_t)-1), FL_FMT_LFTS, 2, 8,
+           "output port 12345678901234567890... is out of range (allowed "
+           "0..254, 255 = no route)");
+  snprintf(buf, sizeof buf, "%s0x000012345 001\n", hdr);
+  fails_at(topo, fixture_n("bad2c", buf, (size_t)-1), FL_FMT_LFTS, 2, 1,
+           "LID 0x000012345 is out of range (allowed 0x0000..0xffff, 4 hex "
+           "digits)");
   snprintf(buf, sizeof buf, "%s0x0009 001\n3 lids dumped\n", hdr);
   fails_at(topo, fixture_n("bad3", buf, (size_t)-1), FL_FMT_LFTS, 2, 3,
            "outside the block's range");
@@ -412,7 +423,7 @@ static void test_sl2vl(void **state) {
                 "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
                 "0   1   : 0  1  2  3  4  5  6  7  0  1  2  3  4  5  16 7\n",
                 (size_t)-1),
-      FL_FMT_AUTO, 3, 53, "VL 16 exceeds 15");
+      FL_FMT_AUTO, 3, 53, "VL 16 is out of range (allowed 0..15)");
   fails_at(topo,
            fixture_n("short.sl2vl",
                      "Switch 0x0002c90301000001, base LID 2, \"leaf-p01-01\"\n"
@@ -449,7 +460,7 @@ static void test_path_sl(void **state) {
   assert_int_equal(notes_with(fab, "0x00000000deadbeef"), 1);
   fl_fabric_free(fab);
   fails_at(topo, fixture_n("psl-bad", "0x0002c90302000002 7 16\n", (size_t)-1),
-           FL_FMT_PATH_SL, 1, 22, "SL 16 exceeds 15");
+           FL_FMT_PATH_SL, 1, 22, "SL 16 is out of range (allowed 0..15)");
   fails_at(
       topo,
       fixture_n("psl-cut", "0x0002c90302000002 7 3\n0x0002c9030", (size_t)-1),

@@ -16,6 +16,7 @@
 
 #include "fabriclint/fabric.h"
 #include "model/build.h"
+#include "model/chassis.h"
 #include "model/graph.h"
 
 static const fl_prov NOPROV = {0, 0, 0};
@@ -127,16 +128,24 @@ static void test_tiers_core_with_host(void **state) {
 }
 
 /* A director: two line ASICs and one fabric ASIC of chassis "dir-1"
- * (same system), hosts on the line ASICs. All three are one switch: tier 1. */
-static void test_tiers_director_one_unit(void **state) {
-  (void)state;
+ * (MF0 descriptions with board positions; with @by_guid, no descriptions
+ * but one system image GUID), hosts on the line ASICs. All three are one
+ * switch: tier 1. */
+static void director_one_unit(int by_guid) {
   fl_fabric *f = fl_fabric_new();
   fl_id line[2] = {node(f, FL_NODE_SWITCH, "dir-1 L1"),
                    node(f, FL_NODE_SWITCH, "dir-1 L2")};
   fl_id fab_asic = node(f, FL_NODE_SWITCH, "dir-1 S1");
   fl_id all[3] = {line[0], line[1], fab_asic};
-  for (int i = 0; i < 3; i++)
-    fl_b_node_set_system(f, all[i], "dir-1", (size_t)-1);
+  static const char *const desc[3] = {"MF0;dir-1:MCS8500/L01/U1",
+                                      "MF0;dir-1:MCS8500/L02/U1",
+                                      "MF0;dir-1:MCS8500/S01/U1"};
+  for (int i = 0; i < 3; i++) {
+    if (by_guid)
+      fl_b_node_set_ids(f, all[i], 0x2c9, 0xd2f0, 0x0c42a10300e00000ull);
+    else
+      fl_b_node_set_desc(f, all[i], desc[i], (size_t)-1);
+  }
   for (uint32_t l = 0; l < 2; l++) {
     cable(f, line[l], 20, fab_asic, l + 1);
     for (uint32_t h = 0; h < 2; h++) {
@@ -149,7 +158,78 @@ static void test_tiers_director_one_unit(void **state) {
   assert_int_equal(tier(f, "dir-1 L1"), 1);
   assert_int_equal(tier(f, "dir-1 L2"), 1);
   assert_int_equal(tier(f, "dir-1 S1"), 1);
+  assert_int_equal(fl_fabric_chassis_count(f), 1);
+  assert_int_equal(fl_fabric_chassis_asic_count(f, 0), 3);
+  assert_string_equal(fl_fabric_chassis_name(f, 0),
+                      by_guid ? "dir-1 L1" : "dir-1");
   fl_fabric_free(f);
+}
+
+static void test_tiers_director_one_unit(void **state) {
+  (void)state;
+  director_one_unit(0);
+}
+
+/* Front-panel names (UFM NDT spelling) and the cables inside a chassis:
+ * leaf ASIC L02/U2 port 7 is "Blade 02_Port 2/7"; its port 21 goes to the
+ * spine ASIC, inside the chassis, so it has no panel name; a 1U switch
+ * "MF0;leaf-01:MQM8700/U1" is in no chassis. */
+static void test_chassis_panel(void **state) {
+  (void)state;
+  uint32_t b, u, p;
+  assert_int_equal(fl_panel_parse("Blade 16_Port 2/20", 18, &b, &u, &p), 0);
+  assert_int_equal(b * 10000 + u * 1000 + p, 162020);
+  assert_int_equal(fl_panel_parse(" blade 1 _ port 1 / 1 ", 22, &b, &u, &p), 0);
+  assert_int_equal(b + u + p, 3);
+  assert_int_equal(fl_panel_parse("Blade 1_Port 1", 14, &b, &u, &p), -1);
+  assert_int_equal(fl_panel_parse("Port 21", 7, &b, &u, &p), -1);
+  assert_int_equal(fl_panel_parse("Blade 0_Port 1/1", 16, &b, &u, &p), -1);
+  char buf[64];
+  assert_int_equal(fl_panel_format(buf, sizeof buf, 1, 2, 3), 17);
+  assert_string_equal(buf, "Blade 01_Port 2/3");
+
+  fl_fabric *f = fl_fabric_new();
+  fl_id leaf = node(f, FL_NODE_SWITCH, "MF0;dir-1:MCS8500/L02/U2");
+  fl_id spine = node(f, FL_NODE_SWITCH, "MF0;dir-1:MCS8500/S01/U1");
+  fl_id tor = node(f, FL_NODE_SWITCH, "MF0;leaf-01:MQM8700/U1");
+  cable(f, leaf, 21, spine, 4);
+  cable(f, leaf, 7, tor, 20);
+  cable(f, tor, 1, node(f, FL_NODE_CA, "h1 mlx5_0"), 1);
+  finalize(f);
+  assert_int_equal(fl_fabric_chassis_count(f), 1);
+  assert_int_equal(fl_fabric_node_chassis(f, leaf), 0);
+  assert_int_equal(fl_fabric_node_chassis(f, spine), 0);
+  assert_int_equal(fl_fabric_node_chassis(f, tor), FL_NONE);
+  assert_string_equal(fl_fabric_chassis_name(f, 0), "dir-1");
+  assert_string_equal(fl_fabric_chassis_model(f, 0), "MCS8500");
+  uint32_t kind, board, asic;
+  assert_int_equal(fl_fabric_node_slot(f, spine, &kind, &board, &asic), FL_OK);
+  assert_int_equal(kind * 100 + board * 10 + asic, FL_BOARD_SPINE * 100 + 11);
+  assert_int_equal(fl_fabric_node_slot(f, tor, &kind, NULL, NULL),
+                   FL_ENOTFOUND);
+  fl_id p7 = fl_fabric_find_port(f, leaf, 7),
+        p21 = fl_fabric_find_port(f, leaf, 21);
+  assert_int_equal(fl_fabric_port_panel_name(f, p7, buf, sizeof buf), 17);
+  assert_string_equal(buf, "Blade 02_Port 2/7");
+  assert_int_equal(fl_fabric_port_panel_name(f, p21, buf, sizeof buf), 0);
+  assert_int_equal(fl_fabric_link_internal(f, fl_fabric_port_link(f, p21, 0)),
+                   1);
+  assert_int_equal(fl_fabric_link_internal(f, fl_fabric_port_link(f, p7, 0)),
+                   0);
+  fl_id n;
+  assert_int_equal(
+      fl_fabric_chassis_panel_port(f, 0, "Blade 2_Port 2/33", &n, &p), FL_OK);
+  assert_int_equal(n, leaf);
+  assert_int_equal(p, 33);
+  assert_int_equal(
+      fl_fabric_chassis_panel_port(f, 0, "Blade 01_Port 2/3", &n, &p),
+      FL_ENOTFOUND);
+  fl_fabric_free(f);
+}
+
+static void test_tiers_director_by_guid(void **state) {
+  (void)state;
+  director_one_unit(1);
 }
 
 /* Two switches with hosts cabled to each other (twice), as in the 2007
@@ -239,6 +319,8 @@ int main(void) {
       cmocka_unit_test(test_tiers_service_hosts),
       cmocka_unit_test(test_tiers_core_with_host),
       cmocka_unit_test(test_tiers_director_one_unit),
+      cmocka_unit_test(test_tiers_director_by_guid),
+      cmocka_unit_test(test_chassis_panel),
       cmocka_unit_test(test_tiers_flat_pair),
       cmocka_unit_test(test_ca_does_not_forward),
   };

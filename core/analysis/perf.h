@@ -1,0 +1,108 @@
+/*
+ * core/analysis/perf.h — the collective-communication performance model
+ * (docs/perf.md): a workload's collectives become NIC-to-NIC flows per
+ * step (perf_flows.c), routed over the loaded LFTs or ideal adaptive
+ * routing (perf_route.c), and share link capacity max-min fairly
+ * (progressive filling, perf_maxmin.c); perf.c runs one collective and
+ * derives time, algbw, busbw, the no-contention ideal and the bottleneck
+ * links. Internal to the library; `fabriclint perf` is the caller.
+ */
+#ifndef FABRICLINT_CORE_ANALYSIS_PERF_H
+#define FABRICLINT_CORE_ANALYSIS_PERF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+#include "io/workload.h"
+
+/** Most bottleneck links and example flows per link kept in a result. */
+#define FL_PERF_MAX_BOTTLENECKS 16u
+#define FL_PERF_MAX_EXAMPLES    16u
+
+/**
+ * fl_perf_bottleneck — a directed link saturated at the level that sets the
+ * collective's step time (listed only when the collective is below its
+ * ideal: at the ideal the NIC cables are the limit): cable @link leaving node @from port @from_port
+ * toward node @to port @to_port, @gbps its capacity, @flows how many flows
+ * share it (fractional under AR's equal split), @share_gbps each one's
+ * rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC node ids).
+ * @dl: the directed link (2 × link + 0 when leaving the link's end 0).
+ */
+typedef struct fl_perf_bottleneck {
+  fl_id link, from, to;
+  uint32_t dl;
+  uint32_t from_port, to_port;
+  double gbps, flows, share_gbps;
+  uint32_t n_ex;
+  fl_id ex_src[FL_PERF_MAX_EXAMPLES], ex_dst[FL_PERF_MAX_EXAMPLES];
+} fl_perf_bottleneck;
+
+/**
+ * fl_perf_result — one collective. Times in seconds, bandwidths in Gb/s
+ * (10^9 bit/s): @algbw = bytes / time, @busbw = algbw × NCCL's factor
+ * (all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n, all-to-all
+ * (n-1)/n, sendrecv 1) for @ranks n. @steps identical steps of
+ * @step_time_s each (ring: 2(n-1) or n-1, others 1) carrying @flows
+ * NIC-to-NIC flows per step. The ideal is the same flows over a
+ * non-blocking crossbar (each flow crosses only its two NIC cables);
+ * @ratio = busbw / ideal_busbw. @fabric_traffic 0: every transfer stays
+ * inside a host (no flow). @error non-empty: the flows could not be routed
+ * (an LFT hole, a loop), the other fields are then zero.
+ */
+typedef struct fl_perf_result {
+  uint32_t op;
+  const char *name; /* borrowed from the workload, NULL if none */
+  uint64_t bytes;
+  uint32_t ranks, rails, steps;
+  double flows;
+  int fabric_traffic;
+  double step_time_s, time_s, algbw_gbps, busbw_gbps;
+  double ideal_time_s, ideal_busbw_gbps, ratio;
+  uint32_t n_bottlenecks;
+  fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
+  uint32_t routing; /* FL_WL_ROUTE_LFT or _AR, as modelled */
+  uint32_t solver_rounds;
+  char error[512];
+} fl_perf_result;
+
+/**
+ * fl_perf_job — a workload resolved against a fabric: the NICs of every
+ * host (rail r of host h is nic[h * rails + r]). Build with fl_perf_job_new,
+ * free with fl_perf_job_free. Borrows @fab, which must outlive it.
+ */
+typedef struct fl_perf_job fl_perf_job;
+
+/**
+ * fl_perf_job_new() — resolve workload @w on finalized fabric @fab: each
+ * host name is a system (host) name or a CA's display name; its NICs are
+ * its CA nodes cabled to a switch, in name order (NIC i is rail i); every
+ * host must have the same number. `hosts: all` takes every host with a
+ * cabled CA, in name order. @routing is FL_WL_ROUTE_AUTO/LFT/AR. Returns
+ * FL_OK and *@out; FL_EPARSE with @err naming the workload line of an
+ * unknown host or a host whose NIC count differs; FL_EINVAL when LFT
+ * routing is asked for and no LFT is loaded; FL_ENOMEM.
+ */
+int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
+                    uint32_t routing, fl_perf_job **out, fl_error *err);
+
+/** fl_perf_job_free() — free a job (NULL is a no-op). */
+void fl_perf_job_free(fl_perf_job *job);
+
+/** fl_perf_job_hosts() / _rails() — hosts and NICs per host of @job. */
+uint32_t fl_perf_job_hosts(const fl_perf_job *job);
+uint32_t fl_perf_job_rails(const fl_perf_job *job);
+
+/**
+ * fl_perf_run() — model collective @c of @job into *@res (overwritten).
+ * Returns FL_OK (routing failures are reported in res->error, not as an
+ * error code), FL_EINVAL with @err for a collective that cannot run on
+ * this job (sendrecv shift not in 1..n-1, fewer than 2 ranks), FL_ENOMEM.
+ * Cost: per max-min round O(sum over destinations of the switches their
+ * flows cross + flow classes); rounds = distinct saturation levels.
+ */
+int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
+                fl_perf_result *res, fl_error *err);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * core/analysis/perf_impl.h — the pieces of the performance model shared by
+ * perf_flows.c (NICs and flows), perf_route.c (next hops toward a
+ * destination NIC) and perf_maxmin.c (max-min fair rates); internal.
+ *
+ * Links are full duplex: a "directed link" (dl) is 2 × link id + 0 for the
+ * direction leaving the link's end 0, + 1 for the other.
+ */
+#ifndef FABRICLINT_CORE_ANALYSIS_PERF_IMPL_H
+#define FABRICLINT_CORE_ANALYSIS_PERF_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/perf.h"
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+
+#define PF_NONE  0xffffffffu
+#define PF_EJECT 0xfffffffeu /* next hop "switch" of the cable into the NIC */
+
+/** A NIC of the job: CA @node, its cabled @port, the cable @link, the
+ * directed links out of (@dl_out) and into (@dl_in) the NIC, the switch
+ * index @sw it is cabled to, its @lid, capacity @gbps. */
+typedef struct pf_nic {
+  fl_id node, port, link;
+  uint32_t dl_out, dl_in, sw, lid;
+  double gbps;
+} pf_nic;
+
+/** Switch indexing and per-port next hops of a fabric (perf_route.c). */
+typedef struct pf_net {
+  const fl_fabric *f;
+  uint32_t nsw;
+  uint32_t *node_sw;  /* [nodes] switch index or PF_NONE */
+  fl_id *sw_node;     /* [nsw] */
+  uint32_t *hop_dl;   /* [nsw*256] directed link leaving port p, PF_NONE */
+  uint32_t *hop_next; /* [nsw*256] switch index at the far end, PF_NONE */
+  fl_id *hop_port;    /* [nsw*256] far port id, FL_NONE */
+  /* switch-to-switch adjacency (for AR): off[nsw+1], adj_dl, adj_next */
+  uint32_t *adj_off, *adj_dl, *adj_next;
+  double *cap; /* [2 * links] Gb/s of each directed link */
+  uint32_t ndl;
+} pf_net;
+
+/** Build @n for @f (finalized). FL_OK or FL_ENOMEM. */
+int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err);
+void pf_net_free(pf_net *n);
+/** Directed link of cable @l leaving port @from. */
+uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
+
+/** Routing modes of pf_router (FL_WL_ROUTE_LFT / _AR) plus the ideal. */
+#define PF_ROUTE_IDEAL 100u
+
+/**
+ * pf_router — next hops toward one destination NIC at a time. For LFT the
+ * hop is the LFT entry; for AR every cabled neighbour switch one hop nearer
+ * the destination's switch (BFS distances cached per destination switch).
+ */
+typedef struct pf_router {
+  const pf_net *net;
+  uint32_t mode;
+  uint32_t bfs_for; /* switch index the dist array is for, PF_NONE */
+  uint32_t *dist;   /* [nsw] */
+  uint32_t *queue;  /* [nsw] */
+} pf_router;
+
+int pf_router_init(pf_router *r, const pf_net *net, uint32_t mode);
+void pf_router_free(pf_router *r);
+
+/**
+ * pf_next() — the next hops of switch @s toward NIC @d: up to @max pairs
+ * (directed link, next switch index or PF_EJECT) in @dl/@nx. Returns the
+ * count (>= 1), or 0 when @s has no route (then *@why says why: 1 no LFT
+ * entry, 2 dead port, 3 the entry leads to another CA, 4 no LFT at all,
+ * 5 unreachable).
+ */
+uint32_t pf_next(pf_router *r, uint32_t s, const pf_nic *d, uint32_t *dl,
+                 uint32_t *nx, uint32_t max, uint32_t *why);
+
+/** A source group: @m NICs of one rail cabled to switch @sw with the same
+ * capacity (members[first .. first+m)). The group's injection "link" is
+ * @inj_dl (the first member's cable; the model keeps one for all, exact by
+ * symmetry, docs/perf.md). */
+typedef struct pf_group {
+  uint32_t sw, inj_dl, m, first;
+  double gbps;
+} pf_group;
+
+/** A flow class: @count flows of @bytes each from group @group (one flow
+ * per member when count == m) to NIC @dst. Weight on the injection link is
+ * count / m (per member). */
+typedef struct pf_class {
+  uint32_t group, dst;
+  double count, bytes;
+} pf_class;
+
+/**
+ * pf_flows — one step's flows, classes sorted by destination NIC
+ * (dst_off[nnic + 1]). All-to-all is kept implicit: @a2a set, classes are
+ * every group of the destination's rail (count m, or m - 1 when the
+ * destination is a member), bytes @a2a_bytes each.
+ */
+typedef struct pf_flows {
+  pf_group *groups;
+  uint32_t ng;
+  uint32_t *members; /* NIC indexes, grouped */
+  pf_class *cls;
+  size_t ncls;
+  uint32_t *dst_off; /* explicit: [nnic + 1] */
+  int a2a;
+  double a2a_bytes;
+  uint32_t *rail_goff; /* a2a: [rails + 1] groups of each rail, by rail */
+  uint32_t *grp_of;    /* a2a: [nnic] group of each NIC */
+  uint32_t nnic, rails;
+  double total_flows;
+} pf_flows;
+
+void pf_flows_free(pf_flows *fl);
+
+/**
+ * pf_class_iter — the classes toward one destination (both encodings).
+ */
+size_t pf_classes_for(const pf_flows *fl, uint32_t d, pf_class *buf,
+                      size_t cap);
+
+/** Max-min output: per directed link the saturation level (Gb/s per flow,
+ * INFINITY when never saturated) and weight (flows crossing it), the
+ * step time, the level that set it and an error text. */
+typedef struct pf_solution {
+  double *level;  /* [ndl] */
+  double *weight; /* [ndl] flows crossing (final round) */
+  double step_time_s;
+  double slow_level; /* rate of the slowest flow class, Gb/s */
+  uint32_t rounds;
+  char error[512];
+} pf_solution;
+
+/**
+ * pf_maxmin() — max-min fair rates of @fl over @net with routing @mode
+ * (FL_WL_ROUTE_LFT, _AR or PF_ROUTE_IDEAL), by progressive filling. NICs
+ * @nic. Fills @sol (caller frees with pf_solution_free). FL_OK (routing
+ * failures in sol->error) or FL_ENOMEM.
+ */
+int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+              uint32_t mode, pf_solution *sol, fl_error *err);
+void pf_solution_free(pf_solution *sol);
+
+/** The resolved job (perf.h's opaque fl_perf_job): NIC r of host h is
+ * nic[h * rails + r]. */
+struct fl_perf_job {
+  const fl_fabric *f;
+  pf_net net;
+  pf_nic *nic;
+  uint32_t hosts, rails, routing;
+};
+
+/**
+ * pf_flows_build() — the flows of one step of collective @c on @job
+ * (NCCL's algorithms, docs/perf.md): *@steps identical steps, *@ranks
+ * ranks (hosts × rails, one GPU per NIC). FL_OK, FL_EINVAL (@err: a shift
+ * of 0 mod n, fewer than 2 ranks) or FL_ENOMEM.
+ */
+int pf_flows_build(const struct fl_perf_job *job, const fl_wl_coll *c,
+                   pf_flows *fl, uint32_t *steps, uint32_t *ranks,
+                   fl_error *err);
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * core/analysis/perf_route.c — where a flow goes next: the switch index
+ * and per-port hop table of a fabric (pf_net) and the next hops of a
+ * switch toward a destination NIC (pf_next) under the loaded LFTs (one
+ * hop: the LFT entry for the NIC's LID, as the switch forwards) or ideal
+ * adaptive routing (every cabled neighbour one hop nearer the NIC's
+ * switch, by BFS over switch-to-switch cables; cached per destination
+ * switch, so a destination-major walk costs one BFS per switch).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_impl.h"
+#include "fabriclint/routing.h"
+
+uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from) {
+  return 2u * l + (fl_fabric_link_port(f, l, 0) == from ? 0u : 1u);
+}
+
+static int nomem(fl_error *err) {
+  return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* The per-port hop table: for switch index s and port number p, the cable
+ * leaving it (first cable of the port) and what is at the far end. */
+static void fill_hops(pf_net *n) {
+  const fl_fabric *f = n->f;
+  for (uint32_t s = 0; s < n->nsw; s++) {
+    fl_id node = n->sw_node[s];
+    fl_id first = fl_fabric_node_first_port(f, node);
+    uint32_t np = first == FL_NONE ? 0 : fl_fabric_node_port_count(f, node);
+    for (uint32_t k = 0; k < np; k++) {
+      fl_id p = first + k;
+      uint32_t num = fl_fabric_port_num(f, p);
+      if (num > 255 || fl_fabric_port_link_count(f, p) == 0)
+        continue;
+      fl_id l = fl_fabric_port_link(f, p, 0);
+      fl_id q = fl_fabric_link_other(f, l, p);
+      if (q == FL_NONE || q == p)
+        continue;
+      size_t at = (size_t)s * 256 + num;
+      n->hop_dl[at] = pf_dl(f, l, p);
+      n->hop_port[at] = q;
+      n->hop_next[at] = n->node_sw[fl_fabric_port_node(f, q)];
+    }
+  }
+}
+
+static int fill_adj(pf_net *n) {
+  n->adj_off = calloc((size_t)n->nsw + 1, sizeof *n->adj_off);
+  if (!n->adj_off)
+    return -1;
+  for (uint32_t s = 0; s < n->nsw; s++)
+    for (uint32_t p = 0; p < 256; p++)
+      if (n->hop_next[(size_t)s * 256 + p] != PF_NONE &&
+          n->hop_next[(size_t)s * 256 + p] != s)
+        n->adj_off[s + 1]++;
+  for (uint32_t s = 0; s < n->nsw; s++)
+    n->adj_off[s + 1] += n->adj_off[s];
+  size_t m = n->adj_off[n->nsw];
+  n->adj_dl = malloc((m ? m : 1) * sizeof *n->adj_dl);
+  n->adj_next = malloc((m ? m : 1) * sizeof *n->adj_next);
+  if (!n->adj_dl || !n->adj_next)
+    return -1;
+  for (uint32_t s = 0; s < n->nsw; s++) {
+    uint32_t k = n->adj_off[s];
+    for (uint32_t p = 0; p < 256; p++) {
+      size_t at = (size_t)s * 256 + p;
+      if (n->hop_next[at] != PF_NONE && n->hop_next[at] != s) {
+        n->adj_dl[k] = n->hop_dl[at];
+        n->adj_next[k++] = n->hop_next[at];
+      }
+    }
+  }
+  return 0;
+}
+
+int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
+  memset(n, 0, sizeof *n);
+  n->f = f;
+  uint32_t nn = fl_fabric_node_count(f), nl = fl_fabric_link_count(f);
+  n->node_sw = malloc((nn ? nn : 1) * sizeof *n->node_sw);
+  n->sw_node = malloc((nn ? nn : 1) * sizeof *n->sw_node);
+  n->ndl = 2u * nl;
+  n->cap = malloc((n->ndl ? n->ndl : 1) * sizeof *n->cap);
+  if (!n->node_sw || !n->sw_node || !n->cap)
+    return nomem(err);
+  for (fl_id v = 0; v < nn; v++) {
+    n->node_sw[v] = PF_NONE;
+    if (fl_fabric_node_kind(f, v) == FL_NODE_SWITCH) {
+      n->node_sw[v] = n->nsw;
+      n->sw_node[n->nsw++] = v;
+    }
+  }
+  size_t slots = (size_t)(n->nsw ? n->nsw : 1) * 256;
+  n->hop_dl = malloc(slots * sizeof *n->hop_dl);
+  n->hop_next = malloc(slots * sizeof *n->hop_next);
+  n->hop_port = malloc(slots * sizeof *n->hop_port);
+  if (!n->hop_dl || !n->hop_next || !n->hop_port)
+    return nomem(err);
+  memset(n->hop_dl, 0xff, slots * sizeof *n->hop_dl);
+  memset(n->hop_next, 0xff, slots * sizeof *n->hop_next);
+  memset(n->hop_port, 0xff, slots * sizeof *n->hop_port);
+  for (fl_id l = 0; l < nl; l++) {
+    double g = fl_fabric_link_gbps(f, l);
+    n->cap[2 * l] = n->cap[2 * l + 1] = g > 0 ? g : NAN;
+  }
+  fill_hops(n);
+  if (fill_adj(n) != 0)
+    return nomem(err);
+  return FL_OK;
+}
+
+void pf_net_free(pf_net *n) {
+  free(n->node_sw), free(n->sw_node), free(n->hop_dl), free(n->hop_next);
+  free(n->hop_port), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
+  free(n->cap);
+  memset(n, 0, sizeof *n);
+}
+
+int pf_router_init(pf_router *r, const pf_net *net, uint32_t mode) {
+  memset(r, 0, sizeof *r);
+  r->net = net;
+  r->mode = mode;
+  r->bfs_for = PF_NONE;
+  if (mode == FL_WL_ROUTE_AR) {
+    r->dist = malloc((net->nsw ? net->nsw : 1) * sizeof *r->dist);
+    r->queue = malloc((net->nsw ? net->nsw : 1) * sizeof *r->queue);
+    if (!r->dist || !r->queue)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+void pf_router_free(pf_router *r) {
+  free(r->dist), free(r->queue);
+  memset(r, 0, sizeof *r);
+}
+
+static void bfs(pf_router *r, uint32_t root) {
+  const pf_net *n = r->net;
+  for (uint32_t s = 0; s < n->nsw; s++)
+    r->dist[s] = PF_NONE;
+  uint32_t head = 0, tail = 0;
+  r->dist[root] = 0;
+  r->queue[tail++] = root;
+  while (head < tail) {
+    uint32_t s = r->queue[head++];
+    for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++) {
+      uint32_t t = n->adj_next[k];
+      if (r->dist[t] == PF_NONE) {
+        r->dist[t] = r->dist[s] + 1;
+        r->queue[tail++] = t;
+      }
+    }
+  }
+  r->bfs_for = root;
+}
+
+static uint32_t next_lft(pf_router *r, uint32_t s, const pf_nic *d,
+                         uint32_t *dl, uint32_t *nx, uint32_t *why) {
+  const pf_net *n = r->net;
+  uint32_t len = 0;
+  const uint8_t *row = fl_fabric_lft(n->f, n->sw_node[s], &len);
+  if (!row) {
+    *why = 4;
+    return 0;
+  }
+  if (d->lid >= len || row[d->lid] == 255 || row[d->lid] == 0) {
+    *why = 1;
+    return 0;
+  }
+  size_t at = (size_t)s * 256 + row[d->lid];
+  if (n->hop_dl[at] == PF_NONE) {
+    *why = 2;
+    return 0;
+  }
+  if (n->hop_port[at] == d->port) {
+    *dl = n->hop_dl[at];
+    *nx = PF_EJECT;
+    return 1;
+  }
+  if (n->hop_next[at] == PF_NONE) {
+    *why = 3;
+    return 0;
+  }
+  *dl = n->hop_dl[at];
+  *nx = n->hop_next[at];
+  return 1;
+}
+
+static uint32_t next_ar(pf_router *r, uint32_t s, const pf_nic *d, uint32_t *dl,
+                        uint32_t *nx, uint32_t max, uint32_t *why) {
+  const pf_net *n = r->net;
+  if (s == d->sw) {
+    *dl = d->dl_in;
+    *nx = PF_EJECT;
+    return 1;
+  }
+  if (r->bfs_for != d->sw)
+    bfs(r, d->sw);
+  uint32_t ds = r->dist[s], c = 0;
+  if (ds == PF_NONE) {
+    *why = 5;
+    return 0;
+  }
+  for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1] && c < max; k++)
+    if (r->dist[n->adj_next[k]] + 1 == ds) {
+      dl[c] = n->adj_dl[k];
+      nx[c++] = n->adj_next[k];
+    }
+  return c;
+}
+
+uint32_t pf_next(pf_router *r, uint32_t s, const pf_nic *d, uint32_t *dl,
+                 uint32_t *nx, uint32_t max, uint32_t *why) {
+  *why = 0;
+  if (max == 0)
+    return 0;
+  if (r->mode == PF_ROUTE_IDEAL) {
+    *dl = d->dl_in;
+    *nx = PF_EJECT;
+    return 1;
+  }
+  if (r->mode == FL_WL_ROUTE_LFT)
+    return next_lft(r, s, d, dl, nx, why);
+  return next_ar(r, s, d, dl, nx, max, why);
+}

@@ -1,0 +1,300 @@
+/*
+ * core/cli/cli_perf.c — `fabriclint perf --workload JOB.yaml INPUTS...`:
+ * the collective-communication performance model (docs/perf.md) on the
+ * loaded fabric and routing, as text or JSON, with a
+ * `performance.collective-contention` finding for every collective whose
+ * bus bandwidth is below min-share of the no-contention ideal.
+ *
+ * Its own options (--workload, --routing, --min-share) are rows of the
+ * command-line table (cli_table.c), handled by perf_option() during the
+ * shared parse, so they may come anywhere among the inputs.
+ *
+ * Exit codes: 0 every collective at or above min-share, 1 a contention
+ * finding or a collective whose flows cannot be routed, 2 usage or input
+ * error.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "analysis/perf.h"
+#include "cli/cli.h"
+#include "cli/cli_common.h"
+#include "io/workload.h"
+
+typedef struct perf_args {
+  const char *workload, *routing, *min_share;
+} perf_args;
+
+/* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
+static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
+  perf_args *a = ctx;
+  *rc = 0;
+  switch (it->opt->id) {
+  case FL_OPT_WORKLOAD:
+    a->workload = it->value;
+    return 1;
+  case FL_OPT_ROUTING:
+    a->routing = it->value;
+    return 1;
+  case FL_OPT_MIN_SHARE:
+    a->min_share = it->value;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int apply_overrides(const perf_args *a, fl_workload *w) {
+  if (a->routing) {
+    if (strcmp(a->routing, "auto") == 0)
+      w->routing = FL_WL_ROUTE_AUTO;
+    else if (strcmp(a->routing, "lft") == 0)
+      w->routing = FL_WL_ROUTE_LFT;
+    else if (strcmp(a->routing, "ar") == 0)
+      w->routing = FL_WL_ROUTE_AR;
+    else
+      return fl_cli_usage_error("--routing: expected auto, lft or ar, got '%s'",
+                                a->routing);
+  }
+  if (a->min_share) {
+    char *end;
+    double d = strtod(a->min_share, &end);
+    if (end == a->min_share || *end || !(d > 0.0 && d <= 1.0))
+      return fl_cli_usage_error("--min-share: expected a number in (0, 1], "
+                                "got '%s'",
+                                a->min_share);
+    w->min_share = d;
+  }
+  return 0;
+}
+
+static const char *routing_name(uint32_t r) {
+  return r == FL_WL_ROUTE_LFT ? "lft" : "ar";
+}
+
+static int contended(const fl_perf_result *r, double min_share) {
+  return !r->error[0] && r->fabric_traffic && r->ratio < min_share * (1 - 1e-9);
+}
+
+static void link_text(const fl_fabric *f, const fl_perf_bottleneck *b,
+                      char *buf, size_t n) {
+  snprintf(buf, n, "%s port %u -> %s port %u", fl_fabric_node_name(f, b->from),
+           b->from_port, fl_fabric_node_name(f, b->to), b->to_port);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
+                     double min_share) {
+  fprintf(o, "%s%s%s%s: %llu bytes, %u ranks (%u per host), %s routing\n",
+          fl_wl_op_name(r->op), r->name ? " \"" : "", r->name ? r->name : "",
+          r->name ? "\"" : "", (unsigned long long)r->bytes, r->ranks, r->rails,
+          routing_name(r->routing));
+  if (r->error[0]) {
+    fprintf(o, "  error: %s\n", r->error);
+    return;
+  }
+  if (!r->fabric_traffic) {
+    fprintf(o, "  no fabric traffic (every transfer stays inside a host)\n");
+    return;
+  }
+  fprintf(o,
+          "  time %.6g s (%u step(s) of %.6g s, %.0f flows per step)\n"
+          "  algbw %.2f Gb/s  busbw %.2f Gb/s  ideal busbw %.2f Gb/s  "
+          "ratio %.4f\n",
+          r->time_s, r->steps, r->step_time_s, r->flows, r->algbw_gbps,
+          r->busbw_gbps, r->ideal_busbw_gbps, r->ratio);
+  for (uint32_t i = 0; i < r->n_bottlenecks; i++) {
+    const fl_perf_bottleneck *b = &r->bottlenecks[i];
+    char lt[600];
+    link_text(f, b, lt, sizeof lt);
+    fprintf(o, "  bottleneck %s: %.4g flows share %.0f Gb/s (%.3f Gb/s each)\n",
+            lt, b->flows, b->gbps, b->share_gbps);
+    for (uint32_t k = 0; k < b->n_ex; k++)
+      fprintf(o, "    %s -> %s\n", fl_fabric_node_name(f, b->ex_src[k]),
+              fl_fabric_node_name(f, b->ex_dst[k]));
+  }
+  if (contended(r, min_share))
+    fprintf(o,
+            "  warning [performance.collective-contention]: busbw is %.1f%% "
+            "of the ideal (min-share %.0f%%)\n",
+            100 * r->ratio, 100 * min_share);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *json_num(double x) {
+  return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *json_bottleneck(const fl_fabric *f,
+                               const fl_perf_bottleneck *b) {
+  json_t *j = json_object(), *ex = json_array();
+  char lt[600];
+  link_text(f, b, lt, sizeof lt);
+  json_object_set_new(j, "link", json_string(lt));
+  json_object_set_new(j, "from", json_string(fl_fabric_node_name(f, b->from)));
+  json_object_set_new(j, "from_port", json_integer(b->from_port));
+  json_object_set_new(j, "to", json_string(fl_fabric_node_name(f, b->to)));
+  json_object_set_new(j, "to_port", json_integer(b->to_port));
+  json_object_set_new(j, "capacity_gbps", json_num(b->gbps));
+  json_object_set_new(j, "flow_count", json_num(b->flows));
+  json_object_set_new(j, "share_gbps", json_num(b->share_gbps));
+  for (uint32_t k = 0; k < b->n_ex; k++) {
+    json_t *fl = json_object();
+    json_object_set_new(fl, "src",
+                        json_string(fl_fabric_node_name(f, b->ex_src[k])));
+    json_object_set_new(fl, "dst",
+                        json_string(fl_fabric_node_name(f, b->ex_dst[k])));
+    json_array_append_new(ex, fl);
+  }
+  json_object_set_new(j, "flows", ex);
+  return j;
+}
+
+static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
+  json_t *j = json_object();
+  json_object_set_new(j, "op", json_string(fl_wl_op_name(r->op)));
+  if (r->name)
+    json_object_set_new(j, "name", json_string(r->name));
+  json_object_set_new(j, "bytes", json_integer((json_int_t)r->bytes));
+  json_object_set_new(j, "ranks", json_integer(r->ranks));
+  json_object_set_new(j, "routing", json_string(routing_name(r->routing)));
+  if (r->error[0]) {
+    json_object_set_new(j, "error", json_string(r->error));
+    return j;
+  }
+  json_object_set_new(j, "fabric_traffic", json_boolean(r->fabric_traffic));
+  json_object_set_new(j, "steps", json_integer(r->steps));
+  json_object_set_new(j, "flows_per_step", json_num(r->flows));
+  if (r->fabric_traffic) {
+    json_object_set_new(j, "step_time_s", json_num(r->step_time_s));
+    json_object_set_new(j, "time_s", json_num(r->time_s));
+    json_object_set_new(j, "algbw_gbps", json_num(r->algbw_gbps));
+    json_object_set_new(j, "busbw_gbps", json_num(r->busbw_gbps));
+    json_object_set_new(j, "ideal_time_s", json_num(r->ideal_time_s));
+    json_object_set_new(j, "ideal_busbw_gbps", json_num(r->ideal_busbw_gbps));
+    json_object_set_new(j, "ratio", json_num(r->ratio));
+  }
+  json_t *bn = json_array();
+  for (uint32_t i = 0; i < r->n_bottlenecks; i++)
+    json_array_append_new(bn, json_bottleneck(f, &r->bottlenecks[i]));
+  json_object_set_new(j, "bottlenecks", bn);
+  return j;
+}
+
+static json_t *json_finding(const fl_fabric *f, const fl_perf_result *r,
+                            double min_share) {
+  json_t *j = json_object();
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "%s%s%s%s reaches %.1f%% of its no-contention bus bandwidth "
+           "(%.2f of %.2f Gb/s; min-share %.0f%%)",
+           fl_wl_op_name(r->op), r->name ? " \"" : "", r->name ? r->name : "",
+           r->name ? "\"" : "", 100 * r->ratio, r->busbw_gbps,
+           r->ideal_busbw_gbps, 100 * min_share);
+  json_object_set_new(j, "rule",
+                      json_string("performance.collective-contention"));
+  json_object_set_new(j, "severity", json_string("warning"));
+  json_object_set_new(j, "message", json_string(msg));
+  json_t *links = json_array();
+  for (uint32_t i = 0; i < r->n_bottlenecks; i++)
+    json_array_append_new(links, json_bottleneck(f, &r->bottlenecks[i]));
+  json_object_set_new(j, "links", links);
+  return j;
+}
+
+static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
+                       const fl_perf_result *res, size_t n, uint32_t hosts,
+                       uint32_t rails) {
+  json_t *root = json_object(), *cs = json_array(), *fs = json_array();
+  json_object_set_new(root, "workload", json_string(w->path));
+  json_object_set_new(root, "hosts", json_integer(hosts));
+  json_object_set_new(root, "nics_per_host", json_integer(rails));
+  json_object_set_new(root, "min_share", json_real(w->min_share));
+  for (size_t i = 0; i < n; i++) {
+    json_array_append_new(cs, json_one(f, &res[i]));
+    if (contended(&res[i], w->min_share))
+      json_array_append_new(fs, json_finding(f, &res[i], w->min_share));
+  }
+  json_object_set_new(root, "collectives", cs);
+  json_object_set_new(root, "findings", fs);
+  json_dumpf(root, o, JSON_INDENT(2));
+  fputc('\n', o);
+  json_decref(root);
+}
+
+/* ---- command ------------------------------------------------------------- */
+
+static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab) {
+  fl_error err;
+  fl_error_clear(&err);
+  fl_perf_job *job = NULL;
+  if (fl_perf_job_new(fab, w, w->routing, &job, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_perf_result *res = calloc(w->n_colls, sizeof *res);
+  int rc = res ? 0 : FL_EXIT_USAGE;
+  for (size_t i = 0; rc == 0 && i < w->n_colls; i++)
+    if (fl_perf_run(job, &w->colls[i], &res[i], &err) != FL_OK) {
+      if (!err.file[0])
+        snprintf(err.file, sizeof err.file, "%s", w->path);
+      fl_cli_print_error(&err);
+      rc = FL_EXIT_USAGE;
+    }
+  fl_outfile out = {0};
+  if (rc == 0)
+    rc = fl_cli_open_output(o, &out);
+  if (rc == 0) {
+    if (o->out_format == FL_OUT_JSON)
+      print_json(out.f, fab, w, res, w->n_colls, fl_perf_job_hosts(job),
+                 fl_perf_job_rails(job));
+    else
+      for (size_t i = 0; i < w->n_colls; i++)
+        text_one(out.f, fab, &res[i], w->min_share);
+    for (size_t i = 0; i < w->n_colls; i++)
+      if (res[i].error[0] || contended(&res[i], w->min_share))
+        rc = FL_EXIT_FINDINGS;
+  }
+  rc = fl_cli_close_output(&out, rc);
+  free(res);
+  fl_perf_job_free(job);
+  return rc;
+}
+
+int fl_cli_perf(int argc, char **argv) {
+  perf_args a = {0};
+  fl_cli_opts o;
+  memset(&o, 0, sizeof o);
+  fl_workload w;
+  memset(&w, 0, sizeof w);
+  fl_fabric *fab = NULL;
+  int rc = fl_cli_parse_ext(argc, argv, &o, perf_option, &a);
+  if (rc == 0 && !a.workload)
+    rc = fl_cli_usage_error("perf needs --workload JOB.yaml%s", "");
+  if (rc == 0 && o.n_inputs == 0)
+    rc = fl_cli_usage_error("perf needs at least one fabric INPUT%s", "");
+  if (rc == 0) {
+    fl_error err;
+    fl_error_clear(&err);
+    if (fl_workload_load(&w, a.workload, &err) != FL_OK) {
+      fl_cli_print_error(&err);
+      rc = FL_EXIT_USAGE;
+    }
+  }
+  if (rc == 0)
+    rc = apply_overrides(&a, &w);
+  if (rc == 0)
+    rc = fl_cli_load_fabric(&o, &fab, NULL);
+  if (rc == 0)
+    rc = run(&o, &w, fab);
+  fl_workload_free(&w);
+  fl_fabric_free(fab);
+  fl_cli_opts_free(&o);
+  return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,404 @@
+/*
+ * core/io/workload.c — reader of the `fabriclint perf` job description
+ * (grammar in workload.h and docs/perf.md). libyaml's document API, as the
+ * policy and annotation readers use; nesting is capped before libyaml sees
+ * the text (fl_yaml_depth_check), host and collective counts are capped,
+ * and every refusal names file:line:col and what was expected.
+ */
+#include "io/workload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "io/fileio.h"
+
+typedef struct wrd {
+  yaml_document_t *doc;
+  const char *path;
+  fl_error *err;
+} wrd;
+
+static const struct {
+  uint32_t op;
+  const char *name;
+} OPS[] = {
+    {FL_WL_ALL_REDUCE, "all-reduce"},
+    {FL_WL_ALL_GATHER, "all-gather"},
+    {FL_WL_REDUCE_SCATTER, "reduce-scatter"},
+    {FL_WL_ALL_TO_ALL, "all-to-all"},
+    {FL_WL_SENDRECV, "sendrecv"},
+};
+
+const char *fl_wl_op_name(uint32_t op) {
+  for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+    if (OPS[i].op == op)
+      return OPS[i].name;
+  return "?";
+}
+
+static int fail(wrd *r, const yaml_node_t *n, const char *fmt,
+                const char *arg) {
+  return fl_error_set(
+      r->err, FL_EPARSE, r->path, n ? (uint32_t)n->start_mark.line + 1 : 1,
+      n ? (uint32_t)n->start_mark.column + 1 : 0, fmt, arg ? arg : "");
+}
+
+static yaml_node_t *node(wrd *r, int id) {
+  return yaml_document_get_node(r->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n) {
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
+                                          : NULL;
+}
+
+/* An unsigned size: digits, optionally followed by B, K, M, G, T (powers of
+ * 1000) or KiB, MiB, GiB, TiB (powers of 1024). */
+static int parse_bytes(const char *s, uint64_t *out) {
+  if (!s || *s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno)
+    return -1;
+  static const struct {
+    const char *suf;
+    uint64_t mul;
+  } SUF[] = {{"", 1},
+             {"B", 1},
+             {"K", 1000ull},
+             {"KB", 1000ull},
+             {"M", 1000000ull},
+             {"MB", 1000000ull},
+             {"G", 1000000000ull},
+             {"GB", 1000000000ull},
+             {"T", 1000000000000ull},
+             {"TB", 1000000000000ull},
+             {"KiB", 1ull << 10},
+             {"MiB", 1ull << 20},
+             {"GiB", 1ull << 30},
+             {"TiB", 1ull << 40}};
+  for (size_t i = 0; i < sizeof SUF / sizeof SUF[0]; i++)
+    if (strcmp(end, SUF[i].suf) == 0) {
+      if (v > UINT64_MAX / SUF[i].mul)
+        return -1;
+      *out = (uint64_t)v * SUF[i].mul;
+      return 0;
+    }
+  return -1;
+}
+
+static int parse_int(const char *s, int64_t *out) {
+  if (!s || !*s)
+    return -1;
+  errno = 0;
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int want_scalar(wrd *r, const yaml_node_t *v, const char *key,
+                       const char **out) {
+  *out = scalar(v);
+  if (!*out || !**out)
+    return fail(r, v, "expected a value for `%s`", key);
+  return FL_OK;
+}
+
+static int coll_pair(wrd *r, fl_wl_coll *c, const char *key,
+                     const yaml_node_t *v, int *has_bytes, int *has_alg) {
+  const char *s;
+  int rc = want_scalar(r, v, key, &s);
+  if (rc != FL_OK)
+    return rc;
+  if (strcmp(key, "op") == 0) {
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+      if (strcmp(s, OPS[i].name) == 0)
+        c->op = OPS[i].op;
+    if (!c->op)
+      return fail(r, v,
+                  "unknown op `%s`: expected all-reduce, all-gather, "
+                  "reduce-scatter, all-to-all or sendrecv",
+                  s);
+    return FL_OK;
+  }
+  if (strcmp(key, "bytes") == 0) {
+    if (parse_bytes(s, &c->bytes) != 0 || c->bytes == 0)
+      return fail(r, v,
+                  "bytes `%s`: expected a positive size (1073741824, 1GiB, "
+                  "512MB)",
+                  s);
+    *has_bytes = 1;
+    return FL_OK;
+  }
+  if (strcmp(key, "shift") == 0) {
+    if (parse_int(s, &c->shift) != 0)
+      return fail(r, v, "shift `%s`: expected an integer", s);
+    return FL_OK;
+  }
+  if (strcmp(key, "algorithm") == 0) {
+    if (strcmp(s, "ring") != 0)
+      return fail(r, v,
+                  "algorithm `%s`: only `ring` is modelled (docs/perf.md, "
+                  "limits)",
+                  s);
+    *has_alg = 1;
+    return FL_OK;
+  }
+  if (strcmp(key, "name") == 0) {
+    free(c->name);
+    c->name = strdup(s);
+    return c->name ? FL_OK
+                   : fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0,
+                                  "out of memory");
+  }
+  return fail(r, v, "unknown key `%s`", key); /* not reached: checked */
+}
+
+static int known_coll_key(const char *key) {
+  static const char *const K[] = {"op", "bytes", "shift", "algorithm", "name"};
+  for (size_t i = 0; i < sizeof K / sizeof K[0]; i++)
+    if (strcmp(K[i], key) == 0)
+      return 1;
+  return 0;
+}
+
+static int collective(wrd *r, yaml_node_t *m, fl_wl_coll *c) {
+  if (m->type != YAML_MAPPING_NODE)
+    return fail(r, m, "expected a collective mapping {op: ..., bytes: ...}%s",
+                NULL);
+  c->line = (uint32_t)m->start_mark.line + 1;
+  c->col = (uint32_t)m->start_mark.column + 1;
+  c->shift = 1;
+  int has_bytes = 0, has_alg = 0, has_shift = 0;
+  for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
+       p < m->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(r, p->key), *v = node(r, p->value);
+    const char *key = scalar(k);
+    if (!key)
+      return fail(r, k, "expected a key%s", NULL);
+    for (yaml_node_pair_t *q = m->data.mapping.pairs.start; q < p; q++) {
+      const char *k2 = scalar(node(r, q->key));
+      if (k2 && strcmp(k2, key) == 0)
+        return fail(r, k, "key `%s` given twice", key);
+    }
+    if (!known_coll_key(key))
+      return fail(r, k,
+                  "unknown key `%s` in a collective: expected op, bytes, "
+                  "shift, algorithm or name",
+                  key);
+    if (strcmp(key, "shift") == 0)
+      has_shift = 1;
+    int rc = coll_pair(r, c, key, v, &has_bytes, &has_alg);
+    if (rc != FL_OK)
+      return rc;
+  }
+  if (!c->op)
+    return fail(r, m, "collective without `op`%s", NULL);
+  if (!has_bytes)
+    return fail(r, m, "collective without `bytes`%s", NULL);
+  if (has_shift && c->op != FL_WL_SENDRECV)
+    return fail(r, m, "`shift` applies to sendrecv only%s", NULL);
+  if (has_alg && c->op == FL_WL_ALL_TO_ALL)
+    return fail(r, m, "`algorithm` does not apply to all-to-all%s", NULL);
+  if (has_alg && c->op == FL_WL_SENDRECV)
+    return fail(r, m, "`algorithm` does not apply to sendrecv%s", NULL);
+  return FL_OK;
+}
+
+static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
+  const char *s = scalar(v);
+  if (s && strcmp(s, "all") == 0) {
+    w->all_hosts = 1;
+    return FL_OK;
+  }
+  if (v->type != YAML_SEQUENCE_NODE)
+    return fail(r, v, "`hosts`: expected a list of host names or `all`%s",
+                NULL);
+  size_t n =
+      (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+  if (n == 0)
+    return fail(r, v, "`hosts`: the list is empty%s", NULL);
+  if (n > FL_WL_MAX_HOSTS)
+    return fail(r, v, "`hosts`: more than 1048576 hosts%s", NULL);
+  w->hosts = calloc(n, sizeof *w->hosts);
+  w->host_line = calloc(n, sizeof *w->host_line);
+  if (!w->hosts || !w->host_line)
+    return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *h = node(r, v->data.sequence.items.start[i]);
+    const char *name = scalar(h);
+    if (!name || !*name)
+      return fail(r, h, "`hosts`: expected a host name%s", NULL);
+    w->hosts[i] = strdup(name);
+    if (!w->hosts[i])
+      return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+    w->host_line[i] = (uint32_t)h->start_mark.line + 1;
+    w->n_hosts = i + 1;
+  }
+  return FL_OK;
+}
+
+static int collectives(wrd *r, fl_workload *w, yaml_node_t *v) {
+  if (v->type != YAML_SEQUENCE_NODE)
+    return fail(r, v, "`collectives`: expected a list of collectives%s", NULL);
+  size_t n =
+      (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+  if (n == 0)
+    return fail(r, v, "`collectives`: the list is empty%s", NULL);
+  if (n > FL_WL_MAX_COLLECTIVES)
+    return fail(r, v, "`collectives`: more than 4096 entries%s", NULL);
+  w->colls = calloc(n, sizeof *w->colls);
+  if (!w->colls)
+    return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    w->n_colls = i + 1;
+    int rc =
+        collective(r, node(r, v->data.sequence.items.start[i]), &w->colls[i]);
+    if (rc != FL_OK)
+      return rc;
+  }
+  return FL_OK;
+}
+
+static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
+  const char *key = scalar(k);
+  if (!key)
+    return fail(r, k, "expected a key%s", NULL);
+  if (strcmp(key, "hosts") == 0)
+    return hosts(r, w, v);
+  if (strcmp(key, "collectives") == 0)
+    return collectives(r, w, v);
+  if (strcmp(key, "routing") == 0) {
+    const char *s = scalar(v);
+    if (s && strcmp(s, "auto") == 0)
+      w->routing = FL_WL_ROUTE_AUTO;
+    else if (s && strcmp(s, "lft") == 0)
+      w->routing = FL_WL_ROUTE_LFT;
+    else if (s && strcmp(s, "ar") == 0)
+      w->routing = FL_WL_ROUTE_AR;
+    else
+      return fail(r, v, "`routing`: expected auto, lft or ar%s", NULL);
+    return FL_OK;
+  }
+  if (strcmp(key, "min-share") == 0) {
+    const char *s = scalar(v);
+    char *end = NULL;
+    double d = s ? strtod(s, &end) : NAN;
+    if (!s || end == s || *end || !(d > 0.0 && d <= 1.0))
+      return fail(r, v, "`min-share`: expected a number in (0, 1]%s", NULL);
+    w->min_share = d;
+    return FL_OK;
+  }
+  return fail(r, k,
+              "unknown key `%s`: expected hosts, collectives, routing or "
+              "min-share",
+              key);
+}
+
+static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
+  if (!root || root->type != YAML_MAPPING_NODE)
+    return fail(r, root,
+                "expected a mapping with `hosts:` and `collectives:`%s", NULL);
+  int seen_hosts = 0, seen_colls = 0;
+  for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+       p < root->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = node(r, p->key);
+    const char *key = scalar(k);
+    for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++) {
+      const char *k2 = scalar(node(r, q->key));
+      if (key && k2 && strcmp(k2, key) == 0)
+        return fail(r, k, "key `%s` given twice", key);
+    }
+    int rc = top_pair(r, w, k, node(r, p->value));
+    if (rc != FL_OK)
+      return rc;
+    seen_hosts |= key && strcmp(key, "hosts") == 0;
+    seen_colls |= key && strcmp(key, "collectives") == 0;
+  }
+  if (!seen_hosts)
+    return fail(r, root, "missing `hosts:` (the job's hosts in rank order)%s",
+                NULL);
+  if (!seen_colls)
+    return fail(r, root, "missing `collectives:`%s", NULL);
+  return FL_OK;
+}
+
+int fl_workload_parse(fl_workload *w, const char *name, const char *text,
+                      size_t len, fl_error *err) {
+  memset(w, 0, sizeof *w);
+  w->min_share = 0.9;
+  w->path = strdup(name);
+  if (!w->path)
+    return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
+  if (fl_yaml_depth_check(text, len, 64, name, err) != FL_OK)
+    return FL_EPARSE;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  if (!yaml_parser_initialize(&parser))
+    return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  if (!yaml_parser_load(&parser, &doc)) {
+    int rc = fl_error_set(
+        err, FL_EPARSE, name, (uint32_t)parser.problem_mark.line + 1,
+        (uint32_t)parser.problem_mark.column + 1, "YAML: %s%s%s",
+        parser.problem ? parser.problem : "syntax error",
+        parser.context ? " " : "", parser.context ? parser.context : "");
+    yaml_parser_delete(&parser);
+    return rc;
+  }
+  wrd r = {&doc, name, err};
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  int rc = root ? document(&r, w, root)
+                : fl_error_set(err, FL_EPARSE, name, 1, 0,
+                               "empty workload: expected `hosts:` and "
+                               "`collectives:`");
+  yaml_document_delete(&doc);
+  if (rc == FL_OK) { /* a second document would be silently ignored */
+    yaml_document_t doc2;
+    if (yaml_parser_load(&parser, &doc2)) {
+      yaml_node_t *r2 = yaml_document_get_root_node(&doc2);
+      if (r2)
+        rc = fl_error_set(err, FL_EPARSE, name,
+                          (uint32_t)r2->start_mark.line + 1,
+                          (uint32_t)r2->start_mark.column + 1,
+                          "a workload file holds one YAML document");
+      yaml_document_delete(&doc2);
+    }
+  }
+  yaml_parser_delete(&parser);
+  return rc;
+}
+
+int fl_workload_load(fl_workload *w, const char *path, fl_error *err) {
+  memset(w, 0, sizeof *w);
+  char *buf;
+  size_t len;
+  int rc = fl_read_file(path, "workload", &buf, &len, err);
+  if (rc != FL_OK)
+    return rc;
+  rc = fl_workload_parse(w, path, buf, len, err);
+  free(buf);
+  return rc;
+}
+
+void fl_workload_free(fl_workload *w) {
+  for (size_t i = 0; i < w->n_hosts; i++)
+    free(w->hosts[i]);
+  free(w->hosts);
+  free(w->host_line);
+  for (size_t i = 0; i < w->n_colls; i++)
+    free(w->colls[i].name);
+  free(w->colls);
+  free(w->path);
+  memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,101 @@
+/*
+ * core/io/workload.h — the job description read by `fabriclint perf`
+ * (docs/perf.md): the hosts of a training job in rank order and the
+ * collectives it runs. A workload is not a fabric format: it has its own
+ * reader (workload.c), not a row in the format registry.
+ *
+ * Grammar (YAML, one document; unknown keys are errors):
+ *
+ *     hosts: [gpu00, gpu01, ...]     # ranks in order, or `all`
+ *     routing: auto                  # auto | lft | ar
+ *     min-share: 0.9                 # contention finding below this ratio
+ *     collectives:
+ *       - {op: sendrecv, shift: 4, bytes: 1073741824}
+ *       - {op: all-to-all, bytes: 1GiB}
+ *       - {op: all-reduce, algorithm: ring, bytes: 1073741824, name: grads}
+ *
+ * Internal to the library; the CLI is its one caller.
+ */
+#ifndef FABRICLINT_CORE_IO_WORKLOAD_H
+#define FABRICLINT_CORE_IO_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/types.h"
+
+/** Collective operations (fl_wl_coll.op). */
+enum {
+  FL_WL_ALL_REDUCE = 1,
+  FL_WL_ALL_GATHER,
+  FL_WL_REDUCE_SCATTER,
+  FL_WL_ALL_TO_ALL,
+  FL_WL_SENDRECV
+};
+
+/** Routing the flows follow (fl_workload.routing). */
+enum {
+  FL_WL_ROUTE_AUTO = 0, /**< the loaded LFTs when present, else AR */
+  FL_WL_ROUTE_LFT,      /**< the loaded LFTs (static, per destination LID) */
+  FL_WL_ROUTE_AR        /**< ideal adaptive routing: equal split over every
+                             minimal next hop */
+};
+
+/** Most hosts and collectives one workload may list (caps on input size). */
+#define FL_WL_MAX_HOSTS       1048576u
+#define FL_WL_MAX_COLLECTIVES 4096u
+
+/**
+ * fl_wl_coll — one collective: @op (FL_WL_*), @bytes (NCCL-tests "size":
+ * the per-rank buffer for all-reduce, all-to-all and sendrecv, the total
+ * output for all-gather, input for reduce-scatter), @shift (sendrecv: rank
+ * i sends to rank i + shift mod n), @name (label or NULL, owned by the
+ * workload), and where it was written (@line, @col, 1-based).
+ */
+typedef struct fl_wl_coll {
+  uint32_t op;
+  uint64_t bytes;
+  int64_t shift;
+  char *name;
+  uint32_t line, col;
+} fl_wl_coll;
+
+/**
+ * fl_workload — a parsed job. @hosts[@n_hosts] are host names in rank order
+ * (@all_hosts: `hosts: all`, the caller fills in every host of the fabric);
+ * @colls[@n_colls]; @routing FL_WL_ROUTE_*; @min_share in (0, 1] (default
+ * 0.9); @path the file name. Everything is owned by the struct: free with
+ * fl_workload_free().
+ */
+typedef struct fl_workload {
+  char *path;
+  char **hosts;
+  size_t n_hosts;
+  int all_hosts;
+  uint32_t *host_line; /**< [n_hosts] line of each host name */
+  fl_wl_coll *colls;
+  size_t n_colls;
+  uint32_t routing;
+  double min_share;
+} fl_workload;
+
+/**
+ * fl_workload_parse() — parse YAML @text (@len bytes) named @name into @w
+ * (overwritten). Returns FL_OK, FL_EPARSE with @err naming @name:line:col
+ * and what was expected, or FL_ENOMEM. On error @w holds nothing to free
+ * beyond what fl_workload_free() releases (call it either way).
+ */
+int fl_workload_parse(fl_workload *w, const char *name, const char *text,
+                      size_t len, fl_error *err);
+
+/** fl_workload_load() — read file @path and fl_workload_parse() it. */
+int fl_workload_load(fl_workload *w, const char *path, fl_error *err);
+
+/** fl_workload_free() — release everything @w owns; zeroes it. */
+void fl_workload_free(fl_workload *w);
+
+/** fl_wl_op_name() — "all-reduce", ... for FL_WL_* @op ("?" if unknown). */
+const char *fl_wl_op_name(uint32_t op);
+
+#endif

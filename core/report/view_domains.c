@@ -1,0 +1,246 @@
+/*
+ * core/report/view_domains.c — the domains view: the tier view with the
+ * nodes of each failure domain in one cluster, and what each domain value
+ * holds and which findings its failure raises (picture.h).
+ *
+ * Clusters are the values of the first domain key the fabric carries, in
+ * the order rack, row, hall, pdu, power-feed (the keys of
+ * failure-domains, docs/rules/failure-domains.md); the CAs of one switch
+ * are split per value, so a hosts node sits in one cluster. A side box
+ * lists every value of every key present: the switches and CAs that carry
+ * it (lost with it) and the failure-domains findings about it (their
+ * evidence "domain" and "value"), e.g. the partition or capacity loss its
+ * failure causes. A cluster whose value such a finding names takes the
+ * finding's colour. At scale, switches fold per (value, tier) inside the
+ * clusters.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fabriclint/fabric.h"
+#include "report/pic_view.h"
+
+#define DOMAIN_LINES 60u
+
+static const char *const KEYS[] = {"rack", "row", "hall", "pdu", "power-feed"};
+#define N_KEYS (sizeof KEYS / sizeof KEYS[0])
+
+typedef struct domains {
+  const pic_ctx *c;
+  const char *key;    /* the clustering key, or NULL */
+  fl_strmap clusters; /* value -> cluster index */
+} domains;
+
+static const char *value_of(const fl_fabric *f, fl_id n, const char *key) {
+  return key ? fl_fabric_attr(f, FL_ENT_NODE, n, key) : NULL;
+}
+
+static int key_present(const fl_fabric *f, const char *key) {
+  uint32_t nn = fl_fabric_node_count(f);
+  for (fl_id n = 0; n < nn; n++)
+    if (fl_fabric_attr(f, FL_ENT_NODE, n, key))
+      return 1;
+  return 0;
+}
+
+/* Findings of failure-domains whose evidence names (@key, @value). */
+static int names_domain(const fl_finding_rec *r, const char *key,
+                        const char *value) {
+  if (!r->evidence || strncmp(r->rule, "failure-domains.", 16) != 0)
+    return 0;
+  json_t *j = json_loads(r->evidence, 0, NULL);
+  const char *k = json_string_value(json_object_get(j, "domain"));
+  const char *v = json_string_value(json_object_get(j, "value"));
+  int hit = k && v && !strcmp(k, key) && !strcmp(v, value);
+  json_decref(j);
+  return hit;
+}
+
+static uint32_t cluster_of(void *arg, pic_scene *s, fl_id n) {
+  domains *dm = arg;
+  const char *v = value_of(dm->c->fab, n, dm->key);
+  if (!v)
+    return PIC_NONE;
+  uint32_t have = fl_strmap_get(&dm->clusters, v, strlen(v));
+  if (have != FL_MAP_ABSENT)
+    return have;
+  char id[PIC_ID_MAX];
+  size_t len = (size_t)snprintf(id, sizeof id, "domain-");
+  pic_id_enc(id, sizeof id, &len, dm->key);
+  if (len + 1 < sizeof id)
+    id[len++] = '~', id[len] = '\0';
+  pic_id_enc(id, sizeof id, &len, v);
+  char *label = pic_printf(s, "%s %s", dm->key, v);
+  uint32_t cl = pic_scene_cluster(s, id, label ? label : v);
+  if (cl == PIC_NONE ||
+      fl_strmap_put(&dm->clusters, v, strlen(v), cl) == FL_MAP_ABSENT)
+    return PIC_NONE;
+  /* the findings its failure raises colour the cluster */
+  pic_cluster *c = &s->clusters[cl];
+  const fl_findings *fs = dm->c->fs;
+  for (size_t i = 0; i < fs->n; i++) {
+    const fl_finding_rec *r = &fs->v[i];
+    if (!fl_finding_active(r) || !names_domain(r, dm->key, v))
+      continue;
+    if (r->severity > c->sev)
+      c->sev = r->severity;
+    c->cls = pic_cls_add(s, c->cls, (uint32_t)i + 1);
+    uint32_t k = (uint32_t)i + 1;
+    c->tooltip =
+        pic_tooltip_findings(s, dm->c, c->tooltip ? c->tooltip : label, &k, 1);
+  }
+  return cl;
+}
+
+static const char *ca_split(void *arg, fl_id ca) {
+  domains *dm = arg;
+  return value_of(dm->c->fab, ca, dm->key);
+}
+
+static int switch_group(void *arg, fl_id sw, char *key, size_t ksize,
+                        char *label, size_t lsize, int32_t *rank) {
+  domains *dm = arg;
+  const char *v = value_of(dm->c->fab, sw, dm->key);
+  char tn[32], enc[PIC_ID_MAX];
+  size_t len = 0;
+  *rank = pic_rank_of(dm->c->fab, sw);
+  pic_tier_name((uint32_t)*rank, tn, sizeof tn);
+  pic_id_enc(enc, sizeof enc, &len, v ? v : "");
+  snprintf(key, ksize, "%s%s-tier-%d", v ? "in-" : "none", enc, (int)*rank);
+  snprintf(label, lsize, "%s%s%s", v ? v : "", v ? ", " : "", tn);
+  return 0;
+}
+
+/* One side-box line per value of each key present: what it holds and the
+ * failure-domains findings about it. */
+static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
+  const fl_fabric *f = c->fab;
+  uint32_t nn = fl_fabric_node_count(f);
+  for (size_t k = 0; k < N_KEYS; k++) {
+    fl_strmap vals = {0};
+    uint32_t *sw = NULL, *ca = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (fl_id n = 0; n < nn && rc == 0; n++) {
+      const char *v = fl_fabric_attr(f, FL_ENT_NODE, n, KEYS[k]);
+      if (!v)
+        continue;
+      uint32_t i =
+          fl_strmap_put(&vals, v, strlen(v), (uint32_t)fl_strmap_len(&vals));
+      if (i == FL_MAP_ABSENT)
+        rc = -1;
+      else if (i >= cap) {
+        size_t nc = cap ? cap * 2 : 64;
+        uint32_t *a = realloc(sw, nc * sizeof *a), *b = NULL;
+        if (a)
+          sw = a, b = realloc(ca, nc * sizeof *b);
+        if (!a || !b)
+          rc = -1;
+        else {
+          ca = b;
+          memset(sw + cap, 0, (nc - cap) * sizeof *sw);
+          memset(ca + cap, 0, (nc - cap) * sizeof *ca);
+          cap = nc;
+        }
+      }
+      if (rc == 0)
+        (fl_fabric_node_kind(f, n) == FL_NODE_CA ? ca : sw)[i]++;
+    }
+    size_t nv = fl_strmap_len(&vals);
+    uint32_t *order = rc == 0 ? malloc((nv + 1) * sizeof *order) : NULL;
+    if (!order)
+      rc = -1;
+    for (size_t i = 0; rc == 0 && i < nv; i++) { /* natural order */
+      size_t k = i;
+      while (k > 0 && pic_natcmp(fl_strmap_key(&vals, order[k - 1]),
+                                 fl_strmap_key(&vals, i)) > 0) {
+        order[k] = order[k - 1];
+        k--;
+      }
+      order[k] = (uint32_t)i;
+    }
+    for (size_t j = 0; rc == 0 && j < nv; j++) {
+      uint32_t i = order[j];
+      const char *v = fl_strmap_key(&vals, i);
+      if ((*lines)++ >= DOMAIN_LINES)
+        continue;
+      char *line =
+          pic_printf(s, "%s %s: %u switch%s, %u CA%s", KEYS[k], v, sw[i],
+                     sw[i] == 1 ? "" : "es", ca[i], ca[i] == 1 ? "" : "s");
+      int any = 0;
+      for (size_t j = 0; line && j < c->fs->n; j++) {
+        const fl_finding_rec *r = &c->fs->v[j];
+        if (!fl_finding_active(r) || !names_domain(r, KEYS[k], v))
+          continue;
+        any = 1;
+        line = pic_printf(s, "%s; if it fails: [%s] %s: %.240s%s", line,
+                          fl_severity_name(r->severity), r->rule, r->message,
+                          strlen(r->message) > 240 ? "..." : "");
+      }
+      if (line && !any)
+        line = pic_printf(s, "%s; no failure-domains finding", line);
+      rc = line ? pic_scene_side(s, line) : -1;
+    }
+    fl_strmap_free(&vals);
+    free(order);
+    free(sw);
+    free(ca);
+    if (rc)
+      return -1;
+  }
+  if (*lines > DOMAIN_LINES) {
+    char line[96];
+    snprintf(line, sizeof line, "and %zu more domain values",
+             *lines - DOMAIN_LINES);
+    return pic_scene_side(s, line);
+  }
+  return 0;
+}
+
+int pic_view_domains(pic_scene *s, const pic_ctx *c) {
+  domains dm;
+  memset(&dm, 0, sizeof dm);
+  dm.c = c;
+  for (size_t k = 0; k < N_KEYS && !dm.key; k++)
+    if (key_present(c->fab, KEYS[k]))
+      dm.key = KEYS[k];
+  char *t = pic_view_title(s, c, "failure domains");
+  s->title = dm.key ? pic_printf(s, "%s; clusters: %s", t ? t : "", dm.key) : t;
+  s->side_title = pic_strdup(s, "domain values: what each holds, what its "
+                                "failure raises");
+  int rc = 0;
+  size_t lines = 0;
+  if (!dm.key)
+    rc = pic_scene_side(s, "no rack, row, hall, pdu or power-feed attribute: "
+                           "give a side file (docs/rules/failure-domains.md)");
+  else
+    rc = summarise(s, c, &lines);
+  pic_draw d;
+  memset(&d, 0, sizeof d);
+  if (rc == 0) {
+    pic_draw_opts o;
+    memset(&o, 0, sizeof o);
+    if (dm.key) {
+      o.cluster_of = cluster_of;
+      o.ca_split = ca_split;
+      o.switch_group = switch_group;
+      o.arg = &dm;
+    }
+    rc = pic_draw_fabric(s, c, &o, &d);
+  }
+  if (rc == 0)
+    rc = pic_tiers_side(s, c, &d);
+  if (rc == 0)
+    rc = pic_tiers_legend(s, c, &d) ||
+         pic_scene_legend(s, "#f7f7f7", 0, 1,
+                          "a failure domain (cluster): what it holds fails "
+                          "with it");
+  if (rc == 0)
+    rc = pic_add_notes(s, c, "failure-domains.");
+  pic_draw_free(&d);
+  fl_strmap_free(&dm.clusters);
+  return rc || s->oom ? -1 : 0;
+}

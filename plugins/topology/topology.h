@@ -1,0 +1,27 @@
+/*
+ * plugins/topology/topology.h — the rules of the topology plugin that live
+ * in files of their own (the descriptor and the structural rules are in
+ * topology.c).
+ */
+#ifndef FABRICLINT_PLUGIN_TOPOLOGY_H
+#define FABRICLINT_PLUGIN_TOPOLOGY_H
+
+#include "fabriclint/plugin.h"
+
+/* link_state.c: what a capture of port states (iblinkinfo) says about each
+ * port and link, and what the topology inputs could not use. */
+extern const fl_rule_def TOPO_R_LINK_INACTIVE; /* topology.link-inactive */
+extern const fl_rule_def TOPO_R_PORT_DISABLED; /* topology.port-disabled */
+extern const fl_rule_def TOPO_R_PORT_DOWN;     /* topology.port-down */
+extern const fl_rule_def TOPO_R_BELOW_CAP;     /* topology.below-capability */
+extern const fl_rule_def TOPO_R_INPUT;         /* topology.input */
+
+/**
+ * topo_peer_only() — 1 when node @n is known only as the far end of other
+ * nodes' lines in a filtered capture (node attribute `peer-only`, set by
+ * the iblinkinfo loader for --switches-only / --cas-only captures): its
+ * cables are listed from one end by the filter's design.
+ */
+int topo_peer_only(const fl_host_api *api, const fl_fabric *f, fl_id n);
+
+#endif

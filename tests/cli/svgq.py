@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""tests/cli/svgq.py — query a Graphviz SVG (or the inline SVGs of an HTML
+report) for the picture tests (tests/cli/pictures.sh).
+
+  svgq.py FILE class ID         the element's class attribute, or MISSING
+  svgq.py FILE title ID         the tooltip (xlink:title) inside the element
+  svgq.py FILE stroke ID        the stroke colour of its first path/polygon
+  svgq.py FILE fill ID          the fill of its first polygon/ellipse
+  svgq.py FILE dash ID          the stroke-dasharray of its first path
+  svgq.py FILE text ID          the text inside the element, joined by spaces
+  svgq.py FILE alltext          all text of the document, joined by spaces
+  svgq.py FILE ids PREFIX       the ids starting with PREFIX, sorted, one a line
+  svgq.py FILE count CLASS      elements whose class list holds CLASS
+
+Ids and texts are compared after XML decoding (Graphviz writes '-' as
+&#45;). An HTML file is read from its first <svg to its last </svg>.
+"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+XLINK = "{http://www.w3.org/1999/xlink}"
+
+
+def load(path):
+    data = open(path, encoding="utf-8").read()
+    if not data.lstrip().startswith("<?xml"):
+        svgs = re.findall(r"<svg\b.*?</svg>", data, flags=re.S)
+        data = "<root>" + "".join(svgs) + "</root>"
+    else:
+        data = re.sub(r"<!DOCTYPE[^>]*>", "", data)
+    return ET.fromstring(data)
+
+
+def local(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def by_id(root, ident):
+    for el in root.iter():
+        if el.get("id") == ident:
+            return el
+    return None
+
+
+def first(el, tags, attr):
+    for sub in el.iter():
+        if local(sub.tag) in tags and sub.get(attr) not in (None, "none", "transparent"):
+            return sub.get(attr)
+    return ""
+
+
+def texts(el):
+    return " ".join(" ".join(t.strip() for t in el.itertext() if t.strip()).split())
+
+
+def main(argv):
+    root = load(argv[1])
+    what = argv[2]
+    if what == "alltext":
+        print(texts(root))
+        return 0
+    if what == "ids":
+        print("\n".join(sorted(e.get("id") for e in root.iter()
+                               if (e.get("id") or "").startswith(argv[3]))))
+        return 0
+    if what == "count":
+        print(sum(1 for e in root.iter() if argv[3] in (e.get("class") or "").split()))
+        return 0
+    el = by_id(root, argv[3])
+    if el is None:
+        print("MISSING")
+        return 0
+    if what == "class":
+        print(el.get("class") or "")
+    elif what == "title":
+        for sub in el.iter():
+            if sub.get(XLINK + "title"):
+                print(sub.get(XLINK + "title"))
+                break
+        else:
+            print("")
+    elif what == "stroke":
+        print(first(el, ("path", "polygon", "ellipse"), "stroke"))
+    elif what == "fill":
+        print(first(el, ("polygon", "ellipse"), "fill"))
+    elif what == "dash":
+        print(first(el, ("path",), "stroke-dasharray"))
+    elif what == "text":
+        print(texts(el))
+    else:
+        print("unknown query " + what, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

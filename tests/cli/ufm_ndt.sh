@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# tests/cli/ufm_ndt.sh — the UFM NDT loader (core/io/ufm_ndt.c) and director
+# chassis (core/model/chassis.c), on real inputs:
+# 1. UFM's public NDT samples (tests/data/external, Mellanox/ufm_sdk_3.0):
+#    ndt.csv (spreadsheet export, `#Fields:` header, director ports) and
+#    ndth2s.csv (host side) load with exact counts; the negative samples
+#    are refused with file:line:col and exit 2.
+# 2. The done-when pair (fabrics/director/): a hand-written NDT in UFM's
+#    grammar vs ibnetdiscover's capture of the ibsim fabric with an
+#    MCS8500-style director: no finding; the capture with one cable moved:
+#    exactly that diff.misconnected, in front-panel names.
+# 3. The director is one switch for tiers and the topology rules: no
+#    same-tier-link on the cables inside the chassis.
+. "$(dirname "$0")/lib.bash"
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+ndt=Mellanox__ufm_sdk_3.0__plugins__UFM_NDT_Plugin__tests
+need_external ${ndt}__other_ndts__ndt.csv ${ndt}__other_ndts__ndth2s.csv \
+  ${ndt}__negative_flow_ndts__garbage.ndt ${ndt}__negative_flow_ndts__incorrect_columns.ndt \
+  ${ndt}__negative_flow_ndts__incorrect_ports.ndt
+x=$FL_EXTERNAL/$ndt
+d=$src/fabrics/director
+
+# ---- 1. public samples ------------------------------------------------------
+expect_rc 0 "$FL" info "$x"__other_ndts__ndt.csv
+expect_grep "$TMP/out" '\(ufm-ndt\)$'
+expect_grep "$TMP/out" '^fabric: 29 switches, 0 CAs, 0 routers, 400 links$'
+# the sample plans 40 director ports twice (e.g. DSM07-0101-0801-02IB1
+# Blade 2_Port 1/20 from ports 24 and 32 of DSM07-0101-0806-20IB0)
+expect_rc 1 "$FL" check --format json "$x"__other_ndts__ndt.csv
+expect_eq "$(jget "$TMP/out" "=sum(f['rule'] == 'topology.port-connected-twice' for f in d['findings'])")" 40 "ports planned twice"
+expect_rc 0 "$FL" info "$x"__other_ndts__ndth2s.csv
+expect_grep "$TMP/out" '^fabric: 20 switches, 32 CAs, 0 routers, 320 links$'
+expect_rc 2 "$FL" info "$x"__negative_flow_ndts__incorrect_columns.ndt
+expect_grep "$TMP/err" 'incorrect_columns\.ndt:1:1: the NDT header has no StartPort column; expected the NDT header #StartDevice,StartPort,EndDevice,EndPort,LinkType$'
+expect_rc 2 "$FL" info "$x"__negative_flow_ndts__incorrect_ports.ndt
+expect_grep "$TMP/err" "incorrect_ports\.ndt:2:23: port 'abra' of 'SAT11-0101-0927-20IB0': expected \`Port N\`"
+expect_rc 2 "$FL" info --input-format ufm-ndt "$x"__negative_flow_ndts__garbage.ndt
+expect_grep "$TMP/err" 'garbage\.ndt:1:1: expected the NDT header #StartDevice'
+expect_rc 2 "$FL" info "$x"__negative_flow_ndts__garbage.ndt
+expect_grep "$TMP/err" 'garbage\.ndt: unrecognised format: expected .*a UFM NDT cabling plan'
+# a row cut short, an empty end, a quote left open: file:line:col
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nA,Port 1,B,Port 2,Data\nA,Port 3,B\n' >"$TMP/short.ndt"
+expect_rc 2 "$FL" info "$TMP/short.ndt"
+expect_grep "$TMP/err" 'short\.ndt:3:11: the row ends after 3 field\(s\); the header places the cable.s ends in the first 4$'
+printf '#StartDevice,StartPort,EndDevice,EndPort\nA,Port 1, ,Port 2\n' >"$TMP/empty.ndt"
+expect_rc 2 "$FL" info "$TMP/empty.ndt"
+expect_grep "$TMP/err" 'empty\.ndt:2:11: empty EndDevice; '
+printf '#StartDevice,StartPort,EndDevice,EndPort\n"A,Port 1,B,Port 2\n' >"$TMP/quote.ndt"
+expect_rc 2 "$FL" info "$TMP/quote.ndt"
+expect_grep "$TMP/err" 'quote\.ndt:2:1: unterminated quoted field$'
+# blank spreadsheet rows are skipped and counted, quoted cells and blanks kept
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\n"sw-1",Port 1,"dir, a",Blade 1_Port 2/3, Data\n,,,,\n,,,,\n' >"$TMP/blank.ndt"
+expect_rc 0 "$FL" info --format json "$TMP/blank.ndt"
+expect_eq "$(jget "$TMP/out" "['routing']['notes']")" 1 "blank-row note"
+expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 1 "links"
+
+# ---- 2. the director pair ----------------------------------------------------
+expect_rc 0 "$FL" diff -v "$d/ndt" "$d/director.ibnetdiscover"
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; '
+expect_grep "$TMP/err" 'by name 16, by system 4, as a director chassis 1; cables: 32 planned, 32 built, 32 as planned$'
+expect_rc 1 "$FL" diff --format json "$d/ndt" "$d/director-miswired.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=' '.join(f['rule'] for f in d['findings'])")" diff.misconnected "findings"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['message']")" 'cable from "LEAF-03" port 22 lands on "UFM-DIRECTOR" Blade 02_Port 1/5; the plan puts it on "UFM-DIRECTOR" Blade 01_Port 2/3: move that end from "UFM-DIRECTOR" Blade 02_Port 1/5 to "UFM-DIRECTOR" Blade 01_Port 2/3' "message"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['location']['line']")" 11 "location line"
+# the work order names front-panel ports
+expect_rc 1 "$FL" diff --format csv "$d/ndt" "$d/director-miswired.ibnetdiscover"
+expect_grep "$TMP/out" '^1,move,diff\.misconnected,LEAF-03,22,,UFM-DIRECTOR,Blade 01_Port 2/3,,UFM-DIRECTOR,Blade 02_Port 1/5,'
+# the as-built against itself still matches ASIC by ASIC
+expect_rc 0 "$FL" diff "$d/director.ibnetdiscover" "$d/director.ibnetdiscover"
+
+# ---- 3. one chassis, one switch ------------------------------------------
+expect_rc 0 "$FL" info --format json "$d/director.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "['chassis']")" "[{'name': 'ufm-director', 'model': 'MCS8500', 'asics': 6}]" "chassis"
+expect_eq "$(jget "$TMP/out" "=[(t['tier'], t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 4), (2, 6)]" "tiers"
+expect_eq "$(jget "$TMP/out" "['shape']['same_tier_links']")" 0 "same-tier links"
+expect_rc 0 "$FL" check --format json "$d/director.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "check findings"
+finish

@@ -1,0 +1,215 @@
+/*
+ * tests/unit/test_perf.c — the performance model's internals:
+ *   - the all-to-all aggregation (sources on one switch with one rail and
+ *     capacity as one class per destination) gives exactly the max-min
+ *     solution of the per-flow expansion (every NIC pair its own flow):
+ *     same step time, same flows and same saturation level on every
+ *     directed link; on c03's collision LFTs (two saturation levels), on a
+ *     subset of c03's hosts (groups of 3 and 4), on OpenSM's ftree LFTs of
+ *     a 3-tier fat tree and under AR's equal split;
+ *   - max-min by hand on c03's collision: the colliding uplink gets 8
+ *     flows at 25 Gb/s, the other flows of those NICs get the rest.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/perf_impl.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/load.h"
+#include "io/workload.h"
+
+#define C03                                                                    \
+  FL_SOURCE_DIR "/tests/data/cases/c03-nccl325-static-routing-collision/"
+#define FT3 FL_SOURCE_DIR "/tests/fixtures/routing/fat-tree-3tier-ftree/"
+
+static fl_fabric *load2(const char *a, const char *b) {
+  fl_fabric *f = fl_fabric_new();
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(f, a, 0, NULL, &err), FL_OK);
+  if (b)
+    assert_int_equal(fl_fabric_load(f, b, 0, NULL, &err), FL_OK);
+  assert_int_equal(fl_fabric_finalize(f, &err), FL_OK);
+  return f;
+}
+
+static fl_perf_job *job_for(const fl_fabric *f, const char *yaml,
+                            uint32_t routing) {
+  fl_workload w;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_workload_parse(&w, "t.yaml", yaml, strlen(yaml), &err),
+                   FL_OK);
+  fl_perf_job *job = NULL;
+  int rc = fl_perf_job_new(f, &w, routing, &job, &err);
+  if (rc != FL_OK)
+    fprintf(stderr, "%s\n", err.message);
+  assert_int_equal(rc, FL_OK);
+  fl_workload_free(&w);
+  return job;
+}
+
+/* The per-flow expansion of an all-to-all: one group per NIC, one class
+ * per ordered pair of NICs of one rail on different hosts. */
+static void expand_a2a(const fl_perf_job *job, double bytes, pf_flows *fl) {
+  uint32_t n = job->hosts * job->rails, k = job->rails;
+  memset(fl, 0, sizeof *fl);
+  fl->nnic = n;
+  fl->rails = k;
+  fl->ng = n;
+  fl->groups = calloc(n, sizeof *fl->groups);
+  fl->members = calloc(n, sizeof *fl->members);
+  fl->dst_off = calloc((size_t)n + 1, sizeof *fl->dst_off);
+  fl->cls = calloc((size_t)n * n, sizeof *fl->cls);
+  for (uint32_t i = 0; i < n; i++) {
+    fl->groups[i] =
+        (pf_group){job->nic[i].sw, job->nic[i].dl_out, 1, i, job->nic[i].gbps};
+    fl->members[i] = i;
+  }
+  for (uint32_t d = 0; d < n; d++) {
+    for (uint32_t s = 0; s < n; s++)
+      if (s / k != d / k && s % k == d % k) {
+        fl->cls[fl->ncls++] = (pf_class){s, d, 1, bytes};
+        fl->total_flows += 1;
+      }
+    fl->dst_off[d + 1] = (uint32_t)fl->ncls;
+  }
+}
+
+static void check_exact(const fl_fabric *f, const char *yaml, uint32_t routing,
+                        double want_ratio_min) {
+  fl_perf_job *job = job_for(f, yaml, routing);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  pf_flows agg, exp;
+  uint32_t steps, ranks;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(pf_flows_build(job, &c, &agg, &steps, &ranks, &err), FL_OK);
+  expand_a2a(job, agg.a2a_bytes, &exp);
+  assert_true(agg.a2a);
+  assert_true(agg.ng < exp.ng); /* the aggregation did aggregate */
+  assert_true(fabs(agg.total_flows - exp.total_flows) < 1e-9);
+  pf_solution sa, se;
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &agg, job->routing, &sa, &err), FL_OK);
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &exp, job->routing, &se, &err), FL_OK);
+  assert_string_equal(sa.error, "");
+  assert_string_equal(se.error, "");
+  assert_true(se.step_time_s > 0);
+  assert_true(fabs(sa.step_time_s - se.step_time_s) <= 1e-12 * se.step_time_s);
+  assert_true(fabs(sa.slow_level - se.slow_level) <= 1e-9 * se.slow_level);
+  for (uint32_t dl = 0; dl < job->net.ndl; dl++) {
+    /* the injection cable stands for each member's own cable */
+    if (sa.weight[dl] == 0 && se.weight[dl] == 0)
+      continue;
+    int inj = 0;
+    for (uint32_t g = 0; g < agg.ng; g++)
+      for (uint32_t m = 0; m < agg.groups[g].m; m++)
+        if (job->nic[agg.members[agg.groups[g].first + m]].dl_out == dl)
+          inj = 1;
+    if (!inj) {
+      assert_true(fabs(sa.weight[dl] - se.weight[dl]) < 1e-9);
+      if (isfinite(se.level[dl]) || isfinite(sa.level[dl]))
+        assert_true(fabs(sa.level[dl] - se.level[dl]) <= 1e-9 * se.level[dl]);
+    }
+  }
+  /* a2a ideal is 7 flows per NIC: the ratio is ideal time / time */
+  pf_solution si;
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &agg, PF_ROUTE_IDEAL, &si, &err), FL_OK);
+  assert_true(si.step_time_s / sa.step_time_s >= want_ratio_min - 1e-12);
+  pf_solution_free(&si);
+  pf_solution_free(&sa);
+  pf_solution_free(&se);
+  pf_flows_free(&agg);
+  pf_flows_free(&exp);
+  fl_perf_job_free(job);
+}
+
+static const char ALL[] =
+    "hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1GiB}\n";
+
+static void test_exact_c03_collision(void **state) {
+  (void)state;
+  fl_fabric *f =
+      load2(C03 "topo.ibnetdiscover", C03 "opensm-lfts-collision.dump");
+  check_exact(f, ALL, FL_WL_ROUTE_LFT, 0.875);
+  /* groups of 3 (leaf-0) and 4 (leaf-1) */
+  check_exact(f,
+              "hosts: [gpu00, gpu02, gpu03, gpu04, gpu05, gpu06, gpu07]\n"
+              "collectives:\n  - {op: all-to-all, bytes: 1GiB}\n",
+              FL_WL_ROUTE_LFT, 0.5);
+  check_exact(f, ALL, FL_WL_ROUTE_AR, 1.0);
+  fl_fabric_free(f);
+}
+
+static void test_exact_ftree(void **state) {
+  (void)state;
+  fl_fabric *f = load2(FT3 "topology.ibnetdiscover", FT3 "opensm-lfts.dump");
+  check_exact(f, ALL, FL_WL_ROUTE_LFT, 1.0);
+  check_exact(f, ALL, FL_WL_ROUTE_AR, 1.0);
+  fl_fabric_free(f);
+}
+
+/* Progressive filling by hand on c03's collision all-to-all: leaf-0's
+ * port 5 uplink carries gpu00..03 -> gpu04, gpu05: 8 flows, 25 Gb/s each
+ * (first level). Second level: the cable into gpu01 carries 7 unfrozen
+ * flows, 200 / 7 Gb/s each, and every other unfrozen flow meets the same
+ * share (gpu06's cable: 5 flows at 200/7 leave 2 x 200/7 for its two flows
+ * to gpu04 and gpu05), so the rest freezes at 200/7; gpu00's own cable then
+ * carries 2 x 25 + 5 x 200/7 = 192.9 Gb/s and never saturates. */
+static void test_levels_by_hand(void **state) {
+  (void)state;
+  fl_fabric *f =
+      load2(C03 "topo.ibnetdiscover", C03 "opensm-lfts-collision.dump");
+  fl_perf_job *job = job_for(f, ALL, FL_WL_ROUTE_LFT);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  pf_flows fl;
+  uint32_t steps, ranks;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(pf_flows_build(job, &c, &fl, &steps, &ranks, &err), FL_OK);
+  pf_solution s;
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_LFT, &s, &err), FL_OK);
+  fl_id leaf0 = fl_fabric_find_node_name(f, "leaf-0");
+  fl_id p5 = fl_fabric_find_port(f, leaf0, 5);
+  uint32_t up = pf_dl(f, fl_fabric_port_link(f, p5, 0), p5);
+  assert_true(fabs(s.level[up] - 25.0) < 1e-9);
+  assert_true(fabs(s.weight[up] - 8.0) < 1e-9);
+  fl_id g0 = fl_fabric_find_node_name(f, "gpu00 mlx5_0");
+  fl_id gp = fl_fabric_node_first_port(f, g0);
+  uint32_t inj = pf_dl(f, fl_fabric_port_link(f, gp, 0), gp);
+  assert_true(isinf(s.level[inj]));
+  assert_true(fabs(s.weight[inj] - 7.0) < 1e-9);
+  fl_id p2 = fl_fabric_find_port(f, leaf0, 2); /* leaf-0 -> gpu01 */
+  uint32_t ej = pf_dl(f, fl_fabric_port_link(f, p2, 0), p2);
+  assert_true(fabs(s.level[ej] - 200.0 / 7) < 1e-9);
+  assert_true(fabs(s.weight[ej] - 7.0) < 1e-9);
+  assert_true(fabs(s.slow_level - 25.0) < 1e-9);
+  /* 1 GiB / 8 ranks per flow at 25 Gb/s */
+  assert_true(fabs(s.step_time_s - (double)(1u << 27) * 8 / 25e9) < 1e-12);
+  assert_int_equal(s.rounds, 3);
+  pf_solution_free(&s);
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  fl_fabric_free(f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_exact_c03_collision),
+      cmocka_unit_test(test_exact_ftree),
+      cmocka_unit_test(test_levels_by_hand),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
