@@ -90,6 +90,36 @@ expect_eq "$(grep -c . "$TMP/out")" "$("$FL" diff --format csv "$PLAN" "$AS" | g
 expect_rc 2 "$FL" diff -plan -x
 expect_grep "$TMP/err" "^fabriclint: unknown option '-p' for diff$"
 
+# ---- explain -----------------------------------------------------------------
+expect_rc 0 "$FL" explain --format json rail-alignment.swapped
+cp "$TMP/out" explain.json
+expect_eq "$(jget explain.json "=[r['id'] for r in d['rules']]")" "['rail-alignment.swapped']" "explain RULE"
+expect_rc 0 "$FL" explain rail-alignment.swapped --format json
+expect_eq "$(cmp -s "$TMP/out" explain.json && echo same)" same "explain: --format after the rule"
+# after --, -x is a rule id (which does not exist), not an option
+expect_rc 2 "$FL" explain -- -x
+expect_grep "$TMP/err" "unknown rule '-x'"
+expect_rc 2 "$FL" explain -x
+expect_grep "$TMP/err" "^fabriclint: unknown option '-x' for explain$"
+
+# ---- perf ----------------------------------------------------------------------
+# case c03 (tests/data/cases/c03-...): 8 GPUs, balanced LFTs, one sendrecv
+C03="$FL_SRC/tests/data/cases/c03-nccl325-static-routing-collision"
+printf 'hosts: [gpu00, gpu01, gpu02, gpu03, gpu04, gpu05, gpu06, gpu07]\ncollectives:\n  - {op: sendrecv, shift: 4, bytes: 1073741824}\n' > job.yaml
+cp "$C03/topo.ibnetdiscover" ./-topo
+expect_rc 0 "$FL" perf --workload job.yaml --format json "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump"
+cp "$TMP/out" perf.json
+expect_eq "$(jget perf.json "=[c['op'] for c in d['collectives']]")" "['sendrecv']" "perf collectives"
+expect_eq "$(jget perf.json "=round(d['collectives'][0]['busbw_gbps'], 6)")" "200.0" "perf busbw (HDR line rate)"
+expect_rc 0 "$FL" perf "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump" --format json --workload job.yaml
+expect_eq "$(cmp -s "$TMP/out" perf.json && echo same)" same "perf: options after the inputs"
+expect_rc 0 "$FL" perf --format json --workload=job.yaml -- -topo "$C03/opensm-lfts-dmodk.dump"
+expect_eq "$(jget "$TMP/out" "=round(d['collectives'][0]['busbw_gbps'], 6)")" "200.0" "perf -- -topo"
+expect_rc 2 "$FL" perf -topo --workload job.yaml
+expect_grep "$TMP/err" "^fabriclint: unknown option '-t' for perf$"
+expect_rc 2 "$FL" perf "$C03/topo.ibnetdiscover" --routing ar
+expect_grep "$TMP/err" '^fabriclint: perf needs --workload JOB\.yaml$'
+
 # ---- gen ---------------------------------------------------------------------
 expect_rc 0 "$FL" gen fat-tree --radix 4 -o a.xml
 expect_rc 0 "$FL" gen --radix 4 fat-tree -o b.xml
