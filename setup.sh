@@ -11,12 +11,14 @@ BUILD=${1:-build}
 # Build and test dependencies (Debian package names). The simulator and
 # InfiniBand diagnostics let tests produce real ibnetdiscover dumps;
 # Graphviz's libraries draw the pictures (--format dot|svg|html) and nettle
-# hashes the inputs of the HTML report. The headless-browser test of the
+# hashes the inputs of the HTML report; man-db and zsh let the tests render
+# the man page and drive zsh completion. The headless-browser test of the
 # HTML report needs `chromium`, which is not installed here (it is large):
 # without it that test reports SKIP; .ci/run installs it.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
 libjansson-dev libyaml-dev libcmocka-dev libgraphviz-dev nettle-dev python3
-python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2"
+python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2
+man-db zsh"
 
 missing=""
 for p in $PKGS; do

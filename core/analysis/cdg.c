@@ -32,6 +32,7 @@
  * smallest channel is found by BFS inside the component.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,7 +98,15 @@ typedef struct cdg {
   /* outputs being built */
   growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
   fl_cdg_report *rep;
+  atomic_uint_fast64_t lids_done; /* LFT walks: destinations walked */
 } cdg;
+
+/* Tell the caller @done of @total @what are walked (fl_cdg_options). */
+static void progress(const cdg *g, const char *what, uint64_t done,
+                     uint64_t total) {
+  if (g->o.progress)
+    g->o.progress(g->o.progress_ctx, what, done, total);
+}
 
 /* Destinations are processed in blocks of BLOCK consecutive LIDs: the LFT
  * entries of a block are first copied, switch by switch, into a small
@@ -587,6 +596,11 @@ static void *worker_main(void *arg) {
     load_block(w, lo);
     for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
       w->rc = walk_destination(w, lid);
+    /* all workers count; the calling thread (worker 0) reports */
+    uint64_t done =
+        atomic_fetch_add(&w->g->lids_done, hi - lo + 1) + (hi - lo + 1);
+    if (w->id == 0)
+      progress(w->g, "destinations", done, (uint64_t)max + 1);
   }
   return NULL;
 }
@@ -744,6 +758,8 @@ static int run_lft_walks(cdg *g) {
     worker_main(&ws[0]);
   for (uint32_t k = 1; k <= started; k++)
     pthread_join(th[k], NULL);
+  uint64_t all = (uint64_t)fl_fabric_max_lid(g->f) + 1;
+  progress(g, "destinations", all, all);
   for (uint32_t k = 0; rc == FL_OK && k < n; k++)
     rc = ws[k].rc;
   if (rc == FL_OK)
@@ -1179,9 +1195,14 @@ static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
                : FL_ENOMEM;
   if (rc == FL_OK)
     updn_kinds(g, u.kind);
+  uint64_t roots = 0, done = 0;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    roots += is_root[s];
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-    if (is_root[s])
+    if (is_root[s]) {
       rc = updn_for_root(w, s, &u);
+      progress(g, "root switches", ++done, roots);
+    }
   updn_work_free(&u);
   return rc;
 }
@@ -1198,12 +1219,17 @@ static int run_minimal(cdg *g) {
   int rc = (dist && queue && used && is_root) ? FL_OK : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
+  uint64_t roots = 0, done = 0;
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
+    roots += is_root[s];
   if (rc == FL_OK && g->o.engine != FL_CDG_ENGINE_MINHOP)
     rc = run_updn(g, is_root, &w);
   else
     for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-      if (is_root[s])
+      if (is_root[s]) {
         rc = minimal_for_root(&w, s, dist, queue, used);
+        progress(g, "root switches", ++done, roots);
+      }
   fl_u64map_free(&w.vdep); /* the turn patterns seen */
   free(dist);
   free(queue);
@@ -1694,6 +1720,7 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   double t0 = now_seconds();
   cdg g;
   memset(&g, 0, sizeof g);
+  atomic_init(&g.lids_done, 0);
   g.f = fab;
   int rc = check_opts(fab, opts, &g.o);
   if (rc != FL_OK)

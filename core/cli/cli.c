@@ -7,8 +7,12 @@
  *   fabriclint explain [OPTIONS] RULE...  one rule's help, parameters, example
  *   fabriclint gen   KIND [PARAMS]        write a standard topology
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
+ *   fabriclint help  [COMMAND] [--man | --completion SHELL | --list WHAT]
  *   fabriclint perf  --workload JOB.yaml INPUT...   collective model
  *
+ * The commands and their options are rows of one table (cli_table.c); the
+ * scanner (cli_args.c), --help, the man page and the completion scripts
+ * (cli_usage.c) are made from it.
  * This file holds main(), the command dispatch and `check`; the other
  * commands have a file each, and what they share is in cli_common.c.
  *
@@ -19,9 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_table.h"
+#include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
 #include "report/report.h"
@@ -82,6 +90,9 @@ int fl_cli_check(int argc, char **argv) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
   }
+  /* progress on a terminal, times with -v (cli_progress.h) */
+  o.progress =
+      fl_cli_progress_new(stderr, isatty(STDERR_FILENO) && !o.quiet, o.verbose);
   fl_host host;
   fl_host_init(&host);
   fl_fabric *fab = NULL;
@@ -99,6 +110,8 @@ int fl_cli_check(int argc, char **argv) {
     rc = fl_cli_load_plugins(&o, &host);
   if (rc == 0 && draws_load(picp))
     rc = ask_link_loads(&host);
+  if (rc == 0)
+    fl_cli_progress_attach(o.progress, &host, o.verbose);
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
   if (rc == 0 && fl_fabric_node_count(fab) == 0)
@@ -152,10 +165,13 @@ int fl_cli_check(int argc, char **argv) {
                                 NULL};
   fl_fabric_counts counts;
   fl_fabric_counts_of(fab, &counts);
+  fl_cli_progress_hide(o.progress); /* the report may go to this terminal */
+  fl_cli_progress_phase(o.progress, "report", NULL, 0, 0);
   if (picp)
     pic.fab = fab;
   rc = fl_cli_report(&o, out.f, &fs, &counts, rules, n_run, run_rc != FL_OK,
                      picp);
+  fl_cli_progress_summary(o.progress);
   if (run_rc != FL_OK)
     fl_cli_print_error(&err);
 done:
@@ -165,6 +181,7 @@ done:
   fl_findings_free(&fs);
   fl_fabric_free(fab);
   fl_host_free(&host);
+  fl_cli_progress_free(o.progress);
   fl_cli_opts_free(&o);
   return rc;
 }
@@ -191,47 +208,53 @@ static int rules_help(int argc, char **argv) {
   if (rc == 0 && n)
     rc = fl_cli_explain(argc - 1, rest);
   else if (rc == 0)
-    fputs(FL_CLI_USAGE, stdout);
+    fl_cli_usage_cmd(stdout, fl_cli_find_cmd("rules"));
   free(rest);
   return rc < 0 ? 0 : rc;
+}
+
+/* `rules`, or `rules --help RULE...` (explain). */
+static int rules_cmd(int argc, char **argv) {
+  int rc = rules_help(argc, argv);
+  return rc >= 0 ? rc : fl_cli_rules(argc, argv);
 }
 
 /* ---- main
  * -------------------------------------------------------------------------- */
 
+/* The function of each command of the table (cli_table.c). */
+static const struct {
+  uint32_t bit;
+  int (*run)(int argc, char **argv);
+} COMMANDS[] = {
+    {FL_CMD_CHECK, fl_cli_check}, {FL_CMD_INFO, fl_cli_info},
+    {FL_CMD_RULES, rules_cmd},    {FL_CMD_EXPLAIN, fl_cli_explain},
+    {FL_CMD_GEN, fl_cli_gen},     {FL_CMD_DIFF, fl_cli_diff},
+    {FL_CMD_PERF, fl_cli_perf},   {FL_CMD_HELP, fl_cli_help},
+};
+
 static int dispatch(int argc, char **argv) {
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "check") == 0)
-    return fl_cli_check(argc - 1, argv + 1);
-  if (strcmp(cmd, "info") == 0)
-    return fl_cli_info(argc - 1, argv + 1);
-  if (strcmp(cmd, "rules") == 0) {
-    int rc = rules_help(argc - 1, argv + 1);
-    return rc >= 0 ? rc : fl_cli_rules(argc - 1, argv + 1);
-  }
-  if (strcmp(cmd, "explain") == 0)
-    return fl_cli_explain(argc - 1, argv + 1);
-  if (strcmp(cmd, "gen") == 0)
-    return fl_cli_gen(argc - 1, argv + 1);
-  if (strcmp(cmd, "diff") == 0)
-    return fl_cli_diff(argc - 1, argv + 1);
-  if (strcmp(cmd, "perf") == 0)
-    return fl_cli_perf(argc - 1, argv + 1);
-  if (strcmp(cmd, "--version") == 0) {
+  const char *name = argv[1];
+  const fl_cli_cmd *cmd = fl_cli_find_cmd(name);
+  for (size_t i = 0; cmd && i < sizeof COMMANDS / sizeof *COMMANDS; i++)
+    if (COMMANDS[i].bit == cmd->bit)
+      return COMMANDS[i].run(argc - 1, argv + 1);
+  if (strcmp(name, "--version") == 0) {
     printf("fabriclint %s\n", FL_VERSION);
     return 0;
   }
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
-      strcmp(cmd, "help") == 0) {
-    fputs(FL_CLI_USAGE, stdout);
+  if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+    fl_cli_usage(stdout);
     return 0;
   }
-  return fl_cli_usage_error("unknown command '%s'", cmd);
+  return fl_cli_usage_error("unknown command '%s' (fabriclint help --list "
+                            "commands)",
+                            name);
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fputs(FL_CLI_USAGE, stderr);
+    fl_cli_usage(stderr);
     return FL_EXIT_USAGE;
   }
   int rc = dispatch(argc, argv);

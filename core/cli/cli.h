@@ -31,5 +31,8 @@ int fl_cli_gen(int argc, char **argv);
 int fl_cli_diff(int argc, char **argv);
 /** `fabriclint perf --workload JOB.yaml INPUT...`, core/cli/cli_perf.c. */
 int fl_cli_perf(int argc, char **argv);
+/** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
+ * core/cli/cli_help.c. */
+int fl_cli_help(int argc, char **argv);
 
 #endif

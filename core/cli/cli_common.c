@@ -1,6 +1,7 @@
 /*
  * core/cli/cli_common.c — what every command of the command line shares:
- * option parsing (one option table for check, info, rules and diff), plugin
+ * the options of check, info, rules and diff (scanned by cli_args.c from
+ * the one table of cli_table.c, applied here), plugin
  * loading, reading the inputs into one fabric, opening --output without
  * overwriting an input, and writing the report with policy and baseline
  * applied. The commands themselves live one per file (cli.c: main and check,
@@ -8,7 +9,6 @@
  * library, so no helper calls back into a command.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,11 @@
 
 #include <jansson.h>
 
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/cli_docs.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host/host.h"
@@ -28,83 +31,6 @@
 #include "io/loaders.h"
 #include "report/baseline.h"
 #include "report/report.h"
-
-const char FL_CLI_USAGE[] =
-    "usage: fabriclint COMMAND [OPTIONS] [ARGS]\n"
-    "\n"
-    "commands:\n"
-    "  check [OPTIONS] INPUT...   run rules on a fabric (topology + dumps)\n"
-    "  info  [OPTIONS] INPUT...   summarise what was loaded\n"
-    "  rules [OPTIONS]            list loaded plugins, rules and parameters\n"
-    "  explain [OPTIONS] RULE...  a rule's full help, parameters, inputs it\n"
-    "                             needs, and an example (also rules --help "
-    "RULE)\n"
-    "  gen   KIND [PARAMS]        write a design for a standard topology\n"
-    "                             (fabriclint gen --help)\n"
-    "  diff  [OPTIONS] DESIGN AS_BUILT\n"
-    "                             compare as-designed with as-built cabling\n"
-    "                             (fabriclint diff --help)\n"
-    "  perf  --workload JOB.yaml INPUT...\n"
-    "                             model a job's collectives on the routing\n"
-    "                             (fabriclint perf --help)\n"
-    "\n"
-    "options:\n"
-    "  --format FORMAT            text (default), json; for check also sarif\n"
-    "                             (SARIF 2.1.0), junit (JUnit XML),\n"
-    "                             codequality (GitLab Code Quality); "
-    "pictures:\n"
-    "                             dot, svg, html (one page: pictures, "
-    "findings\n"
-    "                             table, tallies, provenance)\n"
-    "  --view VIEW[,VIEW]         pictures: tiers (default), rails, load,\n"
-    "                             domains; diff draws diff (html: several)\n"
-    "  --focus NODE|RULE          pictures: draw the neighbourhood of a node,\n"
-    "                             or of the findings of a rule (glob)\n"
-    "  --output FILE              write the report to FILE instead of stdout\n"
-    "  --fail-on error|warning|info|never\n"
-    "                             exit 1 when a finding is at least this "
-    "severe\n"
-    "                             (default error)\n"
-    "  --exit-zero                exit 0 even with findings (report-only "
-    "jobs;\n"
-    "                             errors still exit 2 or 3)\n"
-    "  --policy FILE              YAML policy: rule selection, severities,\n"
-    "                             parameters, waivers (docs/ci.md)\n"
-    "  --baseline FILE            findings in FILE are accepted: marked, not\n"
-    "                             counted; only new findings fail the run\n"
-    "  --write-baseline FILE      write the findings of this run as a "
-    "baseline\n"
-    "  --max-findings-per-rule N  text: show at most N findings of each rule\n"
-    "                             (the tally still counts all; 0 = all)\n"
-    "  --rules PATTERN[,...]      run only rules whose id matches a shell "
-    "glob\n"
-    "                             (e.g. 'topology.*'); a plugin name selects\n"
-    "                             all its rules, including opt-in ones\n"
-    "  --param RULE.PARAM=VALUE   set a rule parameter (repeatable); with a\n"
-    "                             plugin name for RULE, for all its rules\n"
-    "  --plugin FILE              load this plugin first (repeatable)\n"
-    "  --plugin-path DIR          search DIR for plugins (repeatable; also\n"
-    "                             FABRICLINT_PLUGIN_PATH, colon-separated)\n"
-    "  --no-builtin-plugins       do not load the plugins shipped with "
-    "fabriclint\n"
-    "  --node-name-map FILE       GUID to name map (infiniband-diags format)\n"
-    "  --input-format FMT         auto (default), or a format name:\n"
-    "                             `--input-format list` lists them\n"
-    "  --system-pattern REGEX     POSIX ERE with two groups (system, device)\n"
-    "                             applied to node descriptions\n"
-    "  --relaxng                  validate design XML with libxml2 RelaxNG\n"
-    "                             (schema/design.rng) instead of the "
-    "built-in,\n"
-    "                             equivalent and faster checks\n"
-    "  --lenient-xml              ignore unknown design XML "
-    "elements/attributes\n"
-    "  -q, --quiet                print findings only\n"
-    "  -v, --verbose              explain what is loaded and run\n"
-    "  --version                  print the version\n"
-    "  -h, --help                 this help\n"
-    "\n"
-    "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
-    "error, 3 a plugin failed to load or run\n";
 
 int fl_cli_usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "fabriclint: ");
@@ -115,58 +41,6 @@ int fl_cli_usage_error(const char *fmt, const char *arg) {
 
 /* ---- options
  * ----------------------------------------------------------------- */
-
-enum {
-  OPT_FORMAT = 256,
-  OPT_OUTPUT,
-  OPT_FAIL_ON,
-  OPT_RULES,
-  OPT_PARAM,
-  OPT_PLUGIN,
-  OPT_PLUGIN_PATH,
-  OPT_NO_BUILTIN,
-  OPT_NODE_MAP,
-  OPT_INPUT_FORMAT,
-  OPT_SYSTEM_PATTERN,
-  OPT_POLICY,
-  OPT_VERSION,
-  OPT_RELAXNG,
-  OPT_LENIENT,
-  OPT_BASELINE,
-  OPT_WRITE_BASELINE,
-  OPT_EXIT_ZERO,
-  OPT_MAX_PER_RULE,
-  OPT_VIEW,
-  OPT_FOCUS,
-};
-
-static const struct option LONGOPTS[] = {
-    {"format", required_argument, 0, OPT_FORMAT},
-    {"output", required_argument, 0, OPT_OUTPUT},
-    {"fail-on", required_argument, 0, OPT_FAIL_ON},
-    {"rules", required_argument, 0, OPT_RULES},
-    {"param", required_argument, 0, OPT_PARAM},
-    {"plugin", required_argument, 0, OPT_PLUGIN},
-    {"plugin-path", required_argument, 0, OPT_PLUGIN_PATH},
-    {"no-builtin-plugins", no_argument, 0, OPT_NO_BUILTIN},
-    {"node-name-map", required_argument, 0, OPT_NODE_MAP},
-    {"input-format", required_argument, 0, OPT_INPUT_FORMAT},
-    {"system-pattern", required_argument, 0, OPT_SYSTEM_PATTERN},
-    {"policy", required_argument, 0, OPT_POLICY},
-    {"relaxng", no_argument, 0, OPT_RELAXNG},
-    {"lenient-xml", no_argument, 0, OPT_LENIENT},
-    {"baseline", required_argument, 0, OPT_BASELINE},
-    {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
-    {"exit-zero", no_argument, 0, OPT_EXIT_ZERO},
-    {"max-findings-per-rule", required_argument, 0, OPT_MAX_PER_RULE},
-    {"view", required_argument, 0, OPT_VIEW},
-    {"focus", required_argument, 0, OPT_FOCUS},
-    {"quiet", no_argument, 0, 'q'},
-    {"verbose", no_argument, 0, 'v'},
-    {"version", no_argument, 0, OPT_VERSION},
-    {"help", no_argument, 0, 'h'},
-    {0, 0, 0, 0},
-};
 
 static int push(const char ***v, size_t *n, const char *s) {
   const char **nv = realloc((void *)*v, (*n + 1) * sizeof *nv);
@@ -192,92 +66,94 @@ static int parse_max_per_rule(fl_cli_opts *o, const char *arg) {
 
 static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   switch (c) {
-  case OPT_FORMAT:
+  case FL_OPT_FORMAT:
     o->out_format = fl_report_format_parse(arg);
     if (!o->out_format)
       return fl_cli_usage_error("--format: expected text, json, sarif, junit, "
                                 "codequality, dot, svg or html, got '%s'",
                                 arg);
     return 0;
-  case OPT_OUTPUT:
+  case FL_OPT_OUTPUT:
     o->output = arg;
     return 0;
-  case OPT_FAIL_ON:
+  case FL_OPT_FAIL_ON:
     o->fail_on = fl_severity_parse(arg);
     if (!o->fail_on)
       return fl_cli_usage_error(
           "--fail-on: expected error, warning, info or never, got '%s'", arg);
     return 0;
-  case OPT_RULES:
+  case FL_OPT_RULES:
     o->rules = arg;
     return 0;
-  case OPT_PARAM:
+  case FL_OPT_PARAM:
     return push(&o->params, &o->n_params, arg) ? FL_EXIT_USAGE : 0;
-  case OPT_PLUGIN:
+  case FL_OPT_PLUGIN:
     return push(&o->plugins, &o->n_plugins, arg) ? FL_EXIT_USAGE : 0;
-  case OPT_PLUGIN_PATH:
+  case FL_OPT_PLUGIN_PATH:
     return push(&o->plugin_paths, &o->n_plugin_paths, arg) ? FL_EXIT_USAGE : 0;
-  case OPT_NO_BUILTIN:
+  case FL_OPT_NO_BUILTIN:
     o->no_builtin = 1;
     return 0;
-  case OPT_NODE_MAP:
+  case FL_OPT_NODE_MAP:
     o->load.node_name_map = arg;
     return 0;
-  case OPT_INPUT_FORMAT:
+  case FL_OPT_INPUT_FORMAT:
     o->input_format = fl_cli_format_arg("--input-format", arg);
     return o->input_format == (uint32_t)-1 ? FL_EXIT_USAGE : 0;
-  case OPT_SYSTEM_PATTERN:
+  case FL_OPT_SYSTEM_PATTERN:
     o->load.system_pattern = arg;
     return 0;
-  case OPT_POLICY:
+  case FL_OPT_POLICY:
     o->policy_path = arg;
     return 0;
-  case OPT_BASELINE:
+  case FL_OPT_BASELINE:
     o->baseline_path = arg;
     return 0;
-  case OPT_WRITE_BASELINE:
+  case FL_OPT_WRITE_BASELINE:
     o->write_baseline = arg;
     return 0;
-  case OPT_EXIT_ZERO:
+  case FL_OPT_EXIT_ZERO:
     o->exit_zero = 1;
     return 0;
-  case OPT_MAX_PER_RULE:
+  case FL_OPT_MAX_PER_RULE:
     return parse_max_per_rule(o, arg);
-  case OPT_VIEW:
+  case FL_OPT_VIEW:
     o->view = arg;
     return 0;
-  case OPT_FOCUS:
+  case FL_OPT_FOCUS:
     if (!*arg)
       return fl_cli_usage_error("--focus: expected a node name or a rule id, "
                                 "got an empty string%s",
                                 "");
     o->focus = arg;
     return 0;
-  case OPT_RELAXNG:
+  case FL_OPT_RELAXNG:
     o->load.relaxng = 1;
     return 0;
-  case OPT_LENIENT:
+  case FL_OPT_LENIENT:
     o->load.no_schema = 1;
     return 0;
-  case 'q':
+  case FL_OPT_QUIET:
     o->quiet = 1;
     return 0;
-  case 'v':
+  case FL_OPT_VERBOSE:
     o->verbose = 1;
     return 0;
-  case OPT_VERSION:
+  case FL_OPT_VERSION:
     printf("fabriclint %s\n", FL_VERSION);
     return -1;
-  case 'h':
-    fputs(FL_CLI_USAGE, stdout);
+  case FL_OPT_HELP:
+    fl_cli_usage_cmd(stdout, o->cmd);
     return -1;
   default:
     return FL_EXIT_USAGE;
   }
 }
 
-/* Options that only some subcommands use are refused by the others, so a
- * CI job never believes a policy or format was applied when it was not. */
+/* Which options a command takes is the table's business (the scanner
+ * refuses the others, so a CI job never believes a policy or format was
+ * applied when it was not); the --format values info and rules accept are
+ * judged here, and the policy is read. */
 static int check_applicable(fl_cli_opts *o) {
   const char *cmd = o->command ? o->command : "";
   int gating = strcmp(cmd, "check") == 0 || strcmp(cmd, "diff") == 0;
@@ -290,15 +166,6 @@ static int check_applicable(fl_cli_opts *o) {
     return fl_cli_usage_error("--view and --focus apply to the pictures "
                               "(--format dot, svg or html)%s",
                               "");
-  if (!gating && (o->baseline_path || o->write_baseline || o->exit_zero ||
-                  o->max_per_rule))
-    return fl_cli_usage_error("--baseline, --write-baseline, --exit-zero and "
-                              "--max-findings-per-rule apply to check and "
-                              "diff, not '%s'",
-                              cmd);
-  if (!gating && strcmp(cmd, "rules") != 0 && o->policy_path)
-    return fl_cli_usage_error(
-        "--policy applies to check, diff and rules, not '%s'", cmd);
   if (o->policy_path) {
     fl_error err;
     fl_error_clear(&err);
@@ -332,33 +199,31 @@ int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
   return 0;
 }
 
-/* Parse argv (argv[0] is the subcommand). Returns 0 to go on, -1 to exit 0
- * (help, version), or an exit code. */
-int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
+int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
+                     fl_cli_extra_fn extra, void *ctx) {
   memset(o, 0, sizeof *o);
   o->command = argc > 0 ? argv[0] : "";
+  o->cmd = fl_cli_find_cmd(o->command);
   o->out_format = FL_OUT_TEXT;
   o->fail_on = FL_SEV_ERROR;
-  optind = 1;
-  opterr = 0;
-  int c;
-  while ((c = getopt_long(argc, argv, "+qvh", LONGOPTS, NULL)) != -1) {
-    if (c == '?') {
-      const char *bad = argv[optind - 1];
-      return fl_cli_usage_error("unknown or incomplete option '%s'", bad);
-    }
-    int rc = parse_one(o, c, optarg);
-    if (rc != 0)
-      return rc;
+  if (!o->cmd) /* a programming error: dispatch passes table names only */
+    return fl_cli_usage_error("unknown command '%s'", o->command);
+  int rc = fl_cli_args_scan(o->cmd, argc, argv, &o->args);
+  for (size_t i = 0; i < o->args.n_items && rc == 0; i++) {
+    const fl_cli_item *it = &o->args.items[i];
+    if (!extra || !extra(ctx, it, &rc))
+      rc = parse_one(o, it->opt->id, it->value);
   }
-  o->inputs = (const char **)argv + optind;
-  o->n_inputs = (size_t)(argc - optind);
-  for (size_t i = 0; i < o->n_inputs; i++)
-    if (o->inputs[i][0] == '-' && o->inputs[i][1] != '\0')
-      return fl_cli_usage_error("option '%s' must come before the inputs",
-                                o->inputs[i]);
-  int rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
+  if (rc != 0)
+    return rc;
+  o->inputs = o->args.operands;
+  o->n_inputs = o->args.n_operands;
+  rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
   return rc ? rc : check_applicable(o);
+}
+
+int fl_cli_parse(int argc, char **argv, fl_cli_opts *o) {
+  return fl_cli_parse_ext(argc, argv, o, NULL, NULL);
 }
 
 void fl_cli_opts_free(fl_cli_opts *o) {
@@ -370,6 +235,7 @@ void fl_cli_opts_free(fl_cli_opts *o) {
   free((void *)o->params);
   free((void *)o->plugins);
   free((void *)o->plugin_paths);
+  fl_cli_args_free(&o->args);
 }
 
 /* ---- shared steps ----------------------------------------------------------
@@ -572,6 +438,13 @@ typedef struct cli_input {
   uint32_t fmt;
 } cli_input;
 
+/* Print @err of loading: the status line is erased first (and drawn no
+ * more: the run ends). */
+static void load_error(const fl_cli_opts *o, const fl_error *err) {
+  fl_cli_progress_hide(o->progress);
+  fl_cli_print_error(err);
+}
+
 /* Read input @path (unless a folder) and detect its format; 0 or
  * FL_EXIT_USAGE (error printed). */
 static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
@@ -587,7 +460,7 @@ static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
         o->input_format ? o->input_format : fl_detect_input(&ci->in, &err);
   }
   if (ci->fmt == FL_FMT_AUTO) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     return FL_EXIT_USAGE;
   }
   return 0;
@@ -599,13 +472,13 @@ static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
   fl_error err;
   fl_error_clear(&err);
   if (o->verbose)
-    fprintf(stderr, "fabriclint: loading %s (%s)\n", path,
-            fl_format_name(ci->fmt));
+    fl_cli_progress_printf(o->progress, "fabriclint: loading %s (%s)", path,
+                           fl_format_name(ci->fmt));
   int rc = ci->dir
                ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
                : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load, &err);
   if (rc != FL_OK) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     return FL_EXIT_USAGE;
   }
   return 0;
@@ -696,16 +569,22 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   }
   fl_error err;
   int rc = 0;
+  fl_cli_progress_phase(o->progress, "reading", NULL, 0, 0);
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     rc = read_input(o, o->inputs[i], &v[i]);
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     have_topology |= fl_format_is_topology(v[i].fmt);
-  if (rc == 0 && !have_topology)
+  if (rc == 0 && !have_topology) {
+    fl_cli_progress_hide(o->progress);
     rc = no_topology(o, v);
+  }
+  size_t k = 0; /* inputs loaded so far, for the progress display */
   for (int pass = 0; pass < 2 && rc == 0; pass++)
     for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
       if (fl_format_is_topology(v[i].fmt) == (pass == 0)) {
+        fl_cli_progress_phase(o->progress, "loading", o->inputs[i], k++,
+                              o->n_inputs);
         rc = load_input(o, fab, o->inputs[i], &v[i]);
         fl_input_free(&v[i].in); /* loaded: the fabric keeps what it needs */
       }
@@ -713,10 +592,13 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
     formats[i] = v[i].fmt;
   free_inputs(v, o->n_inputs);
   fl_error_clear(&err);
+  if (rc == 0)
+    fl_cli_progress_phase(o->progress, "finalising", "the model", 0, 0);
   if (rc == 0 && fl_fabric_finalize(fab, &err) != FL_OK) {
-    fl_cli_print_error(&err);
+    load_error(o, &err);
     rc = FL_EXIT_USAGE;
   }
+  fl_cli_progress_end(o->progress);
   if (rc == 0)
     rc = fl_cli_check_outputs_read(o, fab);
   if (rc != 0) {

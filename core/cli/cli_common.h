@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "cli/cli_args.h"
+#include "cli/cli_table.h"
 #include "fabriclint/load.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -34,9 +36,11 @@ typedef struct fl_cli_opts {
   uint32_t input_format;
   fl_load_options load;
   int quiet, verbose;
-  const char **inputs; /* borrowed from argv */
+  const char **inputs; /* the operands (args.operands), strings of argv */
   size_t n_inputs;
   const char *command;        /* argv[0]: "check", "diff", "info", "rules" */
+  const fl_cli_cmd *cmd;      /* its row of the command table */
+  fl_cli_args args;           /* what the scanner found (owned) */
   const char *policy_path;    /* --policy */
   fl_policy *policy;          /* parsed by fl_cli_parse(), owned */
   const char *baseline_path;  /* --baseline */
@@ -45,21 +49,37 @@ typedef struct fl_cli_opts {
   uint32_t max_per_rule;      /* --max-findings-per-rule (0: no cap) */
   const char *view;           /* --view (pictures), or NULL */
   const char *focus;          /* --focus (pictures), or NULL */
+  struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,
  * policy.unused-waiver; docs/ci.md), as renderers and `explain` see them. */
 extern const fl_report_rule FL_CLI_POLICY_RULES[2];
 
-/** The --help text of the command line (check, info, rules, diff). */
-extern const char FL_CLI_USAGE[];
-
 /** Print @err to stderr as "fabriclint: FILE:LINE:COL: message". */
 void fl_cli_print_error(const fl_error *err);
 
-/** Parse options; 0 = go on, -1 = done (help/version printed), else exit code.
+/**
+ * fl_cli_parse() — parse the arguments of command argv[0] (check, info,
+ * rules, explain, diff or perf) into @o (zero-filled first): options anywhere
+ * among the inputs, `--` ends them (cli_args.h). Returns 0 to go on, -1 when
+ * done (help or version printed: exit 0), else an exit code (message printed).
+ * Free @o with fl_cli_opts_free() whatever the result.
  */
 int fl_cli_parse(int argc, char **argv, fl_cli_opts *o);
+
+/**
+ * fl_cli_extra_fn — a command's own options (diff's --design, ...): called
+ * for each option given, in order, before the shared handling; returns 1
+ * when it handled @it (setting *@rc to 0 or an exit code), 0 to let
+ * fl_cli_parse() handle it.
+ */
+typedef int (*fl_cli_extra_fn)(void *ctx, const fl_cli_item *it, int *rc);
+
+/** fl_cli_parse_ext() — fl_cli_parse() with @extra (and its @ctx) handling
+ * the options of the command that the shared parser does not. */
+int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
+                     fl_cli_extra_fn extra, void *ctx);
 void fl_cli_opts_free(fl_cli_opts *o);
 /**
  * fl_cli_format_arg() — the FL_FMT_* code of format name @arg given to
@@ -91,8 +111,9 @@ int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
 /** Initialise @h and load plugins per the options; 0 or an exit code. */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error
- * printed). @formats: NULL, or n_inputs entries that receive the format
- * each input was loaded as. Refuses (FL_EXIT_USAGE) when --output or
+ * printed). With @o->progress, each input and the finalising are phases.
+ * @formats: NULL, or n_inputs entries that receive the format each input was
+ * loaded as. Refuses (FL_EXIT_USAGE) when --output or
  * --write-baseline names a file the run read (fl_cli_check_outputs_read). */
 int fl_cli_load_fabric(const fl_cli_opts *o, struct fl_fabric **out,
                        uint32_t *formats);

@@ -14,9 +14,9 @@
  *   --as-built-format FMT     format of the as-built inputs (default auto)
  *   --compare-lids            report LIDs that differ (ignored by default)
  *   --no-guid                 match nodes by name only
- * The diff-only options are taken out of argv first; the rest goes through
- * the shared parser (cli_common.h), so every common option behaves as in
- * `check`. Plugins are not loaded: diff findings come from the core.
+ * The diff-only options (rows of cli_table.c) are handled by diff_option()
+ * during the shared parse (cli_common.h), so every common option behaves as
+ * in `check`. Plugins are not loaded: diff findings come from the core.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -33,41 +33,12 @@
 #include "fabriclint/load.h"
 #include "report/report.h"
 
-static const char DIFF_USAGE[] =
-    "usage: fabriclint diff [OPTIONS] DESIGN AS_BUILT\n"
-    "\n"
-    "Compare the planned cabling (DESIGN) with the built one (AS_BUILT),\n"
-    "cable by cable. Either side may be design XML, an ibdm .topo file, a\n"
-    "Cisco cable plan, an ibnetdiscover dump, lldpd or Junos LLDP XML, or a\n"
-    "folder of per-device files. Findings: diff.missing, diff.unexpected,\n"
-    "diff.misconnected, diff.swapped, diff.duplicate, diff.different,\n"
-    "diff.missing-node, diff.unexpected-node.\n"
-    "\n"
-    "options (plus those of `fabriclint check`, see fabriclint --help):\n"
-    "  --format text|json|sarif|junit|codequality|csv|dot|svg|html\n"
-    "                             findings as in check, the work order\n"
-    "                             (csv: one row per physical action), or the\n"
-    "                             plan with the changes drawn (--view diff)\n"
-    "  --design FILE|DIR          one more design input (repeatable)\n"
-    "  --as-built FILE|DIR        one more as-built input (repeatable)\n"
-    "  --design-format FMT        format of the design inputs (default auto)\n"
-    "  --as-built-format FMT      format of the as-built inputs (default "
-    "auto)\n"
-    "  --compare-lids             report LIDs that differ (default: ignored)\n"
-    "  --no-guid                  match nodes by name only, never by GUID,\n"
-    "                             and compare no GUIDs\n"
-    "\n"
-    "exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input\n"
-    "error\n";
-
 typedef struct diff_args {
   int csv;
   fl_diff_opts dopts;
   uint32_t fmt[2];
   const char **paths[2];
   size_t n_paths[2];
-  char **rest;
-  int n_rest;
 } diff_args;
 
 static int push_path(diff_args *a, int side, const char *p) {
@@ -80,72 +51,38 @@ static int push_path(diff_args *a, int side, const char *p) {
   return 0;
 }
 
-/* Value of option @name at argv[*i] ("--name V" or "--name=V"); NULL if
- * argv[*i] is not that option. Sets *missing when the value is absent. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             int *missing) {
-  size_t n = strlen(name);
-  if (strncmp(argv[*i], name, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *missing = 1;
-    return NULL;
+/* The options only diff takes (fl_cli_extra_fn): 1 when handled. */
+static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
+  diff_args *a = ctx;
+  const char *v = it->value;
+  *rc = 0;
+  switch (it->opt->id) {
+  case FL_OPT_FORMAT: /* csv here, the report formats in fl_cli_parse() */
+    a->csv = strcmp(v, "csv") == 0;
+    return a->csv;
+  case FL_OPT_DESIGN_FORMAT:
+  case FL_OPT_AS_BUILT_FORMAT: {
+    int side = it->opt->id == FL_OPT_AS_BUILT_FORMAT;
+    a->fmt[side] =
+        fl_cli_format_arg(side ? "--as-built-format" : "--design-format", v);
+    if (a->fmt[side] == (uint32_t)-1)
+      *rc = FL_EXIT_USAGE;
+    return 1;
   }
-  return argv[++*i];
-}
-
-static int take_diff_options(int argc, char **argv, diff_args *a) {
-  a->rest = calloc((size_t)argc + 1, sizeof *a->rest);
-  if (!a->rest)
-    return FL_EXIT_USAGE;
-  a->rest[a->n_rest++] = argv[0];
-  for (int i = 1; i < argc; i++) {
-    int missing = 0;
-    const char *v;
-    if (strcmp(argv[i], "--") == 0) {
-      for (; i < argc; i++)
-        a->rest[a->n_rest++] = argv[i];
-      break;
-    }
-    if ((v = opt_value(argc, argv, &i, "--format", &missing)) &&
-        strcmp(v, "csv") == 0) {
-      a->csv = 1;
-    } else if (v) {
-      a->csv = 0;
-      a->rest[a->n_rest++] = "--format";
-      a->rest[a->n_rest++] = (char *)v;
-    } else if ((v = opt_value(argc, argv, &i, "--design-format", &missing))) {
-      if ((a->fmt[0] = fl_cli_format_arg("--design-format", v)) == (uint32_t)-1)
-        return FL_EXIT_USAGE;
-    } else if ((v = opt_value(argc, argv, &i, "--as-built-format", &missing))) {
-      if ((a->fmt[1] = fl_cli_format_arg("--as-built-format", v)) ==
-          (uint32_t)-1)
-        return FL_EXIT_USAGE;
-    } else if ((v = opt_value(argc, argv, &i, "--design", &missing))) {
-      if (push_path(a, 0, v) != 0)
-        return FL_EXIT_USAGE;
-    } else if ((v = opt_value(argc, argv, &i, "--as-built", &missing))) {
-      if (push_path(a, 1, v) != 0)
-        return FL_EXIT_USAGE;
-    } else if (strcmp(argv[i], "--compare-lids") == 0) {
-      a->dopts.compare_lids = 1;
-    } else if (strcmp(argv[i], "--no-guid") == 0) {
-      a->dopts.no_guid = 1;
-    } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      fputs(DIFF_USAGE, stdout);
-      return -1;
-    } else if (!missing) {
-      a->rest[a->n_rest++] = argv[i];
-    }
-    if (missing)
-      return fl_cli_usage_error("option '%s' needs a value", argv[i]);
+  case FL_OPT_DESIGN:
+  case FL_OPT_AS_BUILT:
+    if (push_path(a, it->opt->id == FL_OPT_AS_BUILT, v) != 0)
+      *rc = FL_EXIT_USAGE;
+    return 1;
+  case FL_OPT_COMPARE_LIDS:
+    a->dopts.compare_lids = 1;
+    return 1;
+  case FL_OPT_NO_GUID:
+    a->dopts.no_guid = 1;
+    return 1;
+  default:
+    return 0;
   }
-  a->rest[a->n_rest] = NULL;
-  return 0;
 }
 
 /* Loading one side (parsing only; finalize runs on the main thread, since
@@ -365,12 +302,7 @@ int fl_cli_diff(int argc, char **argv) {
   fl_findings fs = {0};
   fl_work_order wo = {0};
   fl_outfile out = {0};
-  int rc = take_diff_options(argc, argv, &a);
-  if (rc != 0) {
-    rc = rc < 0 ? 0 : rc;
-    goto done;
-  }
-  rc = fl_cli_parse(a.n_rest, a.rest, &o);
+  int rc = fl_cli_parse_ext(argc, argv, &o, diff_option, &a);
   if (rc != 0) {
     rc = rc < 0 ? 0 : rc;
     goto done;
@@ -507,6 +439,5 @@ done:
   fl_cli_opts_free(&o);
   free((void *)a.paths[0]);
   free((void *)a.paths[1]);
-  free(a.rest);
   return rc;
 }

@@ -9,10 +9,10 @@
  * net file of the same fabric, so the same parameters also drive tests,
  * benchmarks and the ibsim runs of fabrics/regen.sh.
  *
- * Parsing is by hand rather than getopt_long: the subcommand is entered with
- * argv[0] == "gen" from a main that already ran getopt, options are few and
- * all of the `--name VALUE` / `--name=VALUE` form, and an explicit table
- * keeps each option's kind (which topology accepts it) next to its target.
+ * Options are rows of the command-line table (cli_table.c), each with the
+ * kinds that take it; the scanner (cli_args.h) lets them come before or
+ * after KIND, and here each is checked against the kind and stored in its
+ * target (num_target(), apply_one()).
  *
  * Exit codes (DESIGN.md §2): 0 written; 2 bad parameters, unwritable output
  * or generation failure — with one line on stderr saying which parameter is
@@ -25,6 +25,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_args.h"
+#include "cli/cli_table.h"
+#include "cli/cli_usage.h"
 #include "fabriclint/gen.h"
 #include "fabriclint/write.h"
 #include "io/outfile.h"
@@ -48,51 +51,6 @@ typedef struct gen_args {
   const char *hca_names[MAX_RAILS];
   uint32_t n_hca;
 } gen_args;
-
-static const char *gen_help =
-    "usage: fabriclint gen KIND [PARAMS] [--format F] [-o FILE]\n"
-    "\n"
-    "Write a standard topology (default: fabriclint design XML on stdout).\n"
-    "\n"
-    "KIND fat-tree: a folded Clos of radix-K switches\n"
-    "  --radix K          ports per switch, even, 4..254 (required)\n"
-    "  --tiers 2|3        leaf/spine, or leaf/spine/core in pods (default 2)\n"
-    "  --hosts N          attach N hosts (default: full, K^2/2 for 2 tiers,\n"
-    "                     K^3/4 for 3 tiers); unused leaves/pods left out\n"
-    "  --parallel M       cables per switch pair, divides K/2 (default 1)\n"
-    "  --extra-leaf-link  add one cable between the first and the last leaf\n"
-    "                     (on port K+1 of both; a miscabling that breaks\n"
-    "                     up/down routing)\n"
-    "\n"
-    "KIND rail-su: rail-optimised scalable units, DGX SuperPOD style\n"
-    "  --sus N            scalable units (required)\n"
-    "  --hosts-per-su H   hosts per SU, at most leaf radix / 2 (default 32)\n"
-    "  --rails R          compute HCAs per host = leaves per SU (default 8)\n"
-    "  --spines S         spines, divides leaf radix / 2 (default: fewest)\n"
-    "  --leaf-radix K     ports per leaf and spine (default 64)\n"
-    "  --hca-map LIST     comma-separated HCA per rail (default DGX H100:\n"
-    "                     mlx5_0,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9,mlx5_10,\n"
-    "                     mlx5_11 for 8 rails, else mlx5_<rail>)\n"
-    "  --host-prefix P    host names P-001, P-002, ... (default dgx)\n"
-    "\n"
-    "KIND ring: N switches in a cycle, H hosts on each (all switches tier 1)\n"
-    "  --switches N       switches in the ring, 2..4096 (required)\n"
-    "  --hosts-per-switch H  hosts per switch, 1..250 (default 1)\n"
-    "\n"
-    "KIND torus: an X x Y 2-D torus, wraparound links in both dimensions\n"
-    "  --x X, --y Y       switches along x and y, 2..4096 (required)\n"
-    "  --hosts-per-switch H  hosts per switch, 1..250 (default 1)\n"
-    "\n"
-    "Common:\n"
-    "  --speed S          link speed: SDR..XDR, or 100G..800G (default NDR)\n"
-    "  --width W          link width: 1x, 2x, 4x, 8x, 12x (default 4x)\n"
-    "  --no-lids          leave LIDs unassigned (default: as an SM would)\n"
-    "  --format F         design (default), ibnetdiscover, or ibsim\n"
-    "  -o, --output FILE  write to FILE instead of stdout\n"
-    "  --dry-run          print the counts only\n"
-    "  -h, --help         this help\n"
-    "\n"
-    "Shapes, names and port plans: include/fabriclint/gen.h.\n";
 
 static int usage(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -154,130 +112,138 @@ static int parse_format(gen_args *a, const char *arg) {
   return 0;
 }
 
-/** A numeric option: its name, the kind accepting it (0: any), its target. */
-typedef struct num_opt {
-  const char *name;
-  uint32_t kind;
-  uint32_t *dst;
-} num_opt;
+/** The target of numeric option @id, or NULL when @id is not numeric. */
+static uint32_t *num_target(gen_args *a, int id) {
+  switch (id) {
+  case FL_OPT_RADIX:
+    return &a->ft.radix;
+  case FL_OPT_TIERS:
+    return &a->ft.tiers;
+  case FL_OPT_HOSTS:
+    return &a->ft.hosts;
+  case FL_OPT_PARALLEL:
+    return &a->ft.parallel;
+  case FL_OPT_SUS:
+    return &a->rs.sus;
+  case FL_OPT_HOSTS_PER_SU:
+    return &a->rs.hosts_per_su;
+  case FL_OPT_RAILS:
+    return &a->rs.rails;
+  case FL_OPT_SPINES:
+    return &a->rs.spines;
+  case FL_OPT_LEAF_RADIX:
+    return &a->rs.leaf_radix;
+  case FL_OPT_SWITCHES:
+  case FL_OPT_X:
+    return &a->to.x;
+  case FL_OPT_Y:
+    return &a->to.y;
+  case FL_OPT_HOSTS_PER_SWITCH:
+    return &a->to.hosts_per_switch;
+  default:
+    return NULL;
+  }
+}
 
-/** Options taking a value (other than numbers); 0 or an exit code. */
-static int string_opt(gen_args *a, const char *name, const char *val) {
-  if (strcmp(name, "--speed") == 0) {
+/** Apply option @it (already known to fit the kind); 0 or an exit code. */
+static int apply_one(gen_args *a, const fl_cli_item *it) {
+  const char *name = it->opt->name, *val = it->value;
+  uint32_t *num = num_target(a, it->opt->id);
+  if (num) {
+    if (parse_u32(val, num) != 0 || *num == 0)
+      return usage("--%s: expected a positive whole number, got '%s'", name,
+                   val);
+    return 0;
+  }
+  switch (it->opt->id) {
+  case FL_OPT_SPEED:
     a->speed = fl_speed_parse(val, strlen(val));
     if (a->speed == FL_SPEED_UNKNOWN)
       return usage("--speed: expected SDR..XDR or 100G..800G, got '%s'", val);
-  } else if (strcmp(name, "--width") == 0) {
+    return 0;
+  case FL_OPT_WIDTH:
     a->width = fl_width_parse(val, strlen(val));
     if (a->width == 0)
       return usage("--width: expected 1x, 2x, 4x, 8x or 12x, got '%s'", val);
-  } else if (strcmp(name, "--format") == 0) {
+    return 0;
+  case FL_OPT_FORMAT:
     return parse_format(a, val);
-  } else if (strcmp(name, "--output") == 0 || strcmp(name, "-o") == 0) {
+  case FL_OPT_OUTPUT:
     a->output = val;
-  } else if (strcmp(name, "--hca-map") == 0 && a->kind == FL_GEN_RAIL_SU) {
+    return 0;
+  case FL_OPT_HCA_MAP:
     return parse_hca_map(a, val);
-  } else if (strcmp(name, "--host-prefix") == 0 && a->kind == FL_GEN_RAIL_SU) {
+  case FL_OPT_HOST_PREFIX:
     a->rs.host_prefix = val;
-  } else {
-    return -1;
-  }
-  return 0;
-}
-
-static int is_flag(gen_args *a, const char *arg) {
-  if (strcmp(arg, "--no-lids") == 0)
+    return 0;
+  case FL_OPT_NO_LIDS:
     a->no_lids = 1;
-  else if (strcmp(arg, "--extra-leaf-link") == 0 && a->kind == FL_GEN_FAT_TREE)
+    return 0;
+  case FL_OPT_EXTRA_LEAF_LINK:
     a->ft.extra_leaf_link = 1;
-  else if (strcmp(arg, "--dry-run") == 0)
+    return 0;
+  case FL_OPT_DRY_RUN:
     a->dry_run = 1;
-  else
     return 0;
-  return 1;
-}
-
-/** Handle option @i (and its value); returns 0 or an exit code; *@used. */
-static int parse_one(gen_args *a, int argc, char **argv, int i, int *used) {
-  const num_opt nums[] = {
-      {"--radix", FL_GEN_FAT_TREE, &a->ft.radix},
-      {"--tiers", FL_GEN_FAT_TREE, &a->ft.tiers},
-      {"--hosts", FL_GEN_FAT_TREE, &a->ft.hosts},
-      {"--parallel", FL_GEN_FAT_TREE, &a->ft.parallel},
-      {"--sus", FL_GEN_RAIL_SU, &a->rs.sus},
-      {"--hosts-per-su", FL_GEN_RAIL_SU, &a->rs.hosts_per_su},
-      {"--rails", FL_GEN_RAIL_SU, &a->rs.rails},
-      {"--spines", FL_GEN_RAIL_SU, &a->rs.spines},
-      {"--leaf-radix", FL_GEN_RAIL_SU, &a->rs.leaf_radix},
-      {"--switches", FL_GEN_RING, &a->to.x},
-      {"--hosts-per-switch", FL_GEN_RING, &a->to.hosts_per_switch},
-      {"--x", FL_GEN_TORUS, &a->to.x},
-      {"--y", FL_GEN_TORUS, &a->to.y},
-      {"--hosts-per-switch", FL_GEN_TORUS, &a->to.hosts_per_switch},
-  };
-  char name[64];
-  const char *arg = argv[i], *val = NULL, *eq = strchr(arg, '=');
-  *used = 1;
-  if (is_flag(a, arg))
-    return 0;
-  size_t nlen = eq && arg[1] == '-' ? (size_t)(eq - arg) : strlen(arg);
-  if (nlen >= sizeof name)
-    return usage("unknown option '%s'", arg);
-  memcpy(name, arg, nlen);
-  name[nlen] = '\0';
-  if (eq && arg[1] == '-')
-    val = eq + 1;
-  else if (i + 1 < argc)
-    val = argv[i + 1], *used = 2;
-  for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-    if (strcmp(name, nums[k].name) != 0 || nums[k].kind != a->kind)
-      continue;
-    if (!val)
-      return usage("option '%s' needs a value", name);
-    if (parse_u32(val, nums[k].dst) != 0 || *nums[k].dst == 0)
-      return usage("%s: expected a positive whole number, got '%s'", name, val);
-    return 0;
+  default:
+    return usage("option '--%s' is not handled by gen", name);
   }
-  if (!val &&
-      (strcmp(name, "--speed") == 0 || strcmp(name, "--width") == 0 ||
-       strcmp(name, "--format") == 0 || strcmp(name, "-o") == 0 ||
-       strcmp(name, "--output") == 0 || strcmp(name, "--hca-map") == 0 ||
-       strcmp(name, "--host-prefix") == 0))
-    return usage("option '%s' needs a value", name);
-  int rc = val ? string_opt(a, name, val) : -1;
-  if (rc < 0)
-    return usage("unknown option for %s: '%s'", fl_gen_kind_name(a->kind),
-                 name);
-  return rc;
 }
 
-/** Parse argv (argv[0] == "gen"); 0 go on, -1 help printed, else exit. */
-static int parse_args(gen_args *a, int argc, char **argv) {
-  if (argc < 2)
+/** The KIND among the operands: 0, or an exit code (message printed). */
+static int parse_kind(gen_args *a, const fl_cli_args *args,
+                      const fl_cli_kind **kind) {
+  if (args->n_operands == 0)
     return usage("missing KIND (fat-tree, rail-su, ring or torus)");
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    fputs(gen_help, stdout);
-    return -1;
-  }
-  a->kind = fl_gen_kind_parse(argv[1]);
+  const char *name = args->operands[0];
+  if (args->n_operands > 1)
+    return usage("unexpected argument '%s' (gen takes one KIND, here '%s')",
+                 args->operands[1], name);
+  a->kind = fl_gen_kind_parse(name);
+  *kind = fl_cli_find_kind(name);
   if (a->kind == FL_GEN_DRAGONFLY)
     return usage("KIND '%s' is not available in this version "
                  "(fat-tree, rail-su, ring, torus)",
-                 argv[1]);
-  if (a->kind == 0)
+                 name);
+  if (a->kind == 0 || !*kind)
     return usage("unknown KIND '%s' (expected fat-tree, rail-su, ring or "
                  "torus)",
-                 argv[1]);
-  for (int i = 2; i < argc;) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(gen_help, stdout);
-      return -1;
+                 name);
+  return 0;
+}
+
+/** Parse argv (argv[0] == "gen"): options anywhere around KIND, `--` ends
+ * them (cli_args.h); 0 go on, -1 help printed, else exit. */
+static int parse_args(gen_args *a, int argc, char **argv) {
+  fl_cli_args args;
+  const fl_cli_cmd *cmd = fl_cli_find_cmd("gen");
+  if (fl_cli_args_scan(cmd, argc, argv, &args) != 0)
+    return EXIT_USAGE;
+  int rc = 0;
+  for (size_t i = 0; i < args.n_items && rc == 0; i++)
+    if (args.items[i].opt->id == FL_OPT_HELP) {
+      fl_cli_usage_cmd(stdout, cmd);
+      rc = -1;
     }
-    int used, rc = parse_one(a, argc, argv, i, &used);
-    if (rc != 0)
-      return rc;
-    i += used;
+  const fl_cli_kind *kind = NULL;
+  if (rc == 0)
+    rc = parse_kind(a, &args, &kind);
+  for (size_t i = 0; i < args.n_items && rc == 0; i++) {
+    const fl_cli_opt *o = args.items[i].opt;
+    char kinds[128] = "";
+    for (const fl_cli_kind *k = FL_CLI_KINDS; k->name; k++)
+      if (o->kinds & k->bit)
+        snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s",
+                 kinds[0] ? " and " : "", k->name);
+    if (o->kinds && !(o->kinds & kind->bit))
+      rc = usage("--%s is an option of gen %s, not of %s", o->name, kinds,
+                 kind->name);
+    else
+      rc = apply_one(a, &args.items[i]);
   }
+  fl_cli_args_free(&args);
+  if (rc != 0)
+    return rc;
   if (a->kind == FL_GEN_RING && a->to.x == 0)
     return usage("ring needs --switches N");
   if (a->kind == FL_GEN_TORUS && (a->to.x == 0 || a->to.y == 0))

@@ -5,6 +5,10 @@
  * `performance.collective-contention` finding for every collective whose
  * bus bandwidth is below min-share of the no-contention ideal.
  *
+ * Its own options (--workload, --routing, --min-share) are rows of the
+ * command-line table (cli_table.c), handled by perf_option() during the
+ * shared parse, so they may come anywhere among the inputs.
+ *
  * Exit codes: 0 every collective at or above min-share, 1 a contention
  * finding or a collective whose flows cannot be routed, 2 usage or input
  * error.
@@ -21,72 +25,27 @@
 #include "cli/cli_common.h"
 #include "io/workload.h"
 
-static const char PERF_USAGE[] =
-    "usage: fabriclint perf --workload JOB.yaml [OPTIONS] INPUT...\n"
-    "  Model the collectives of JOB.yaml on the loaded fabric and routing\n"
-    "  (docs/perf.md): time, algbw, busbw, the no-contention ideal, and\n"
-    "  the bottleneck links with the flows that share them.\n"
-    "  --workload FILE       the job (hosts in rank order, collectives)\n"
-    "  --routing auto|lft|ar override the workload's routing\n"
-    "  --min-share X         contention finding below X x ideal (0-1]\n"
-    "  --format text|json    (default text); --output FILE\n"
-    "  Other input options as for `check` (--input-format, "
-    "--node-name-map, ...).\n"
-    "  Exit: 0 no finding, 1 contention or unroutable flows, 2 usage.\n";
-
 typedef struct perf_args {
   const char *workload, *routing, *min_share;
-  char **rest;
-  int n_rest;
 } perf_args;
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-                             int *missing) {
-  size_t n = strlen(name);
-  if (strncmp(argv[*i], name, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *missing = 1;
-    return NULL;
+/* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
+static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
+  perf_args *a = ctx;
+  *rc = 0;
+  switch (it->opt->id) {
+  case FL_OPT_WORKLOAD:
+    a->workload = it->value;
+    return 1;
+  case FL_OPT_ROUTING:
+    a->routing = it->value;
+    return 1;
+  case FL_OPT_MIN_SHARE:
+    a->min_share = it->value;
+    return 1;
+  default:
+    return 0;
   }
-  return argv[++*i];
-}
-
-static int take_options(int argc, char **argv, perf_args *a) {
-  a->rest = calloc((size_t)argc + 1, sizeof *a->rest);
-  if (!a->rest)
-    return FL_EXIT_USAGE;
-  a->rest[a->n_rest++] = argv[0];
-  for (int i = 1; i < argc; i++) {
-    int missing = 0;
-    const char *v;
-    if (strcmp(argv[i], "--") == 0) {
-      for (; i < argc; i++)
-        a->rest[a->n_rest++] = argv[i];
-      break;
-    }
-    if ((v = opt_value(argc, argv, &i, "--workload", &missing)))
-      a->workload = v;
-    else if ((v = opt_value(argc, argv, &i, "--routing", &missing)))
-      a->routing = v;
-    else if ((v = opt_value(argc, argv, &i, "--min-share", &missing)))
-      a->min_share = v;
-    else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      fputs(PERF_USAGE, stdout);
-      return -1;
-    } else if (!missing)
-      a->rest[a->n_rest++] = argv[i];
-    if (missing)
-      return fl_cli_usage_error("option '%s' needs a value", argv[i]);
-  }
-  a->rest[a->n_rest] = NULL;
-  if (!a->workload)
-    return fl_cli_usage_error("perf needs --workload JOB.yaml%s", "");
-  return 0;
 }
 
 static int apply_overrides(const perf_args *a, fl_workload *w) {
@@ -315,9 +274,9 @@ int fl_cli_perf(int argc, char **argv) {
   fl_workload w;
   memset(&w, 0, sizeof w);
   fl_fabric *fab = NULL;
-  int rc = take_options(argc, argv, &a);
-  if (rc == 0)
-    rc = fl_cli_parse(a.n_rest, a.rest, &o);
+  int rc = fl_cli_parse_ext(argc, argv, &o, perf_option, &a);
+  if (rc == 0 && !a.workload)
+    rc = fl_cli_usage_error("perf needs --workload JOB.yaml%s", "");
   if (rc == 0 && o.n_inputs == 0)
     rc = fl_cli_usage_error("perf needs at least one fabric INPUT%s", "");
   if (rc == 0) {
@@ -337,6 +296,5 @@ int fl_cli_perf(int argc, char **argv) {
   fl_workload_free(&w);
   fl_fabric_free(fab);
   fl_cli_opts_free(&o);
-  free(a.rest);
   return rc < 0 ? 0 : rc;
 }

@@ -34,6 +34,8 @@ struct fl_ctx {
   fl_host *host;
   const fl_fabric *fab;
   const fl_rule_def *rule;
+  const char *plugin;  /* the rule's plugin name */
+  size_t index, count; /* the rule's place in this run (events) */
   fl_findings *out;
   int failed;
   int bad_param; /* failed because of a user's parameter value */
@@ -270,13 +272,43 @@ static void api_fail(fl_ctx *c, const char *msg) {
   snprintf(c->fail_msg, sizeof c->fail_msg, "%s", msg ? msg : "failed");
 }
 
+/* The event @kind about the rule of @c (index and count filled in). */
+static fl_host_event rule_event(const fl_ctx *c, uint32_t kind) {
+  fl_host_event ev;
+  memset(&ev, 0, sizeof ev);
+  ev.kind = kind;
+  ev.plugin = c->plugin;
+  ev.rule = c->rule->id;
+  ev.index = c->index;
+  ev.count = c->count;
+  return ev;
+}
+
 static void api_log(fl_ctx *c, uint32_t level, const char *msg) {
+  if (c->host->on_event) {
+    fl_host_event ev = rule_event(c, FL_HOST_EV_LOG);
+    ev.level = level;
+    ev.message = msg ? msg : "";
+    c->host->on_event(c->host->event_ctx, &ev);
+    return;
+  }
   if (c->host->verbose || level >= FL_SEV_WARNING)
     fprintf(stderr, "fabriclint: %s: %s: %s\n", c->rule->id,
             level >= FL_SEV_ERROR     ? "error"
             : level == FL_SEV_WARNING ? "warning"
                                       : "note",
             msg ? msg : "");
+}
+
+static void api_progress(fl_ctx *c, const char *what, uint64_t done,
+                         uint64_t total) {
+  if (!c->host->on_event)
+    return;
+  fl_host_event ev = rule_event(c, FL_HOST_EV_RULE_PROGRESS);
+  ev.what = what;
+  ev.done = done;
+  ev.total = total;
+  c->host->on_event(c->host->event_ctx, &ev);
 }
 
 void fl_host_init(fl_host *h) {
@@ -335,6 +367,7 @@ void fl_host_init(fl_host *h) {
   a->report = api_report;
   a->fail = api_fail;
   a->log = api_log;
+  a->progress = api_progress;
   a->lft_count = fl_fabric_lft_count;
   a->lft = fl_fabric_lft;
   a->max_lid = fl_fabric_max_lid;
@@ -978,50 +1011,69 @@ int fl_host_rule_selected(const fl_rule_def *r, const char *patterns) {
 /* ---- running
  * ------------------------------------------------------------------- */
 
+/* Number of rules fl_host_run_rules() runs under @patterns. */
+static size_t count_runs(const fl_host *h, const char *patterns) {
+  size_t n = 0;
+  for (size_t i = 0; i < h->n_plugins; i++)
+    for (uint32_t r = 0; r < h->plugins[i].desc.n_rules; r++)
+      n += (size_t)fl_host_rule_runs(h, h->plugins[i].rules[r], patterns);
+  return n;
+}
+
+/* Run @rule of plugin @p as run number @index of @count into @run; FL_OK or
+ * the error it sets in @err. */
+static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
+                   const fl_rule_def *rule, size_t index, size_t count,
+                   fl_findings *out, fl_rule_run *run, fl_error *err) {
+  memset(run, 0, sizeof *run);
+  run->rule = rule;
+  run->plugin = p->desc.name;
+  fl_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.host = h;
+  ctx.fab = fab;
+  ctx.rule = rule;
+  ctx.plugin = p->desc.name;
+  ctx.index = index;
+  ctx.count = count;
+  ctx.out = out;
+  fl_host_event ev = rule_event(&ctx, FL_HOST_EV_RULE_BEGIN);
+  if (h->on_event)
+    h->on_event(h->event_ctx, &ev);
+  int crc = rule->check(&h->api, &ctx, p->data);
+  ev.kind = FL_HOST_EV_RULE_END;
+  if (h->on_event)
+    h->on_event(h->event_ctx, &ev);
+  if (crc == 0 && !ctx.failed)
+    return FL_OK;
+  run->failed = 1;
+  snprintf(run->message, sizeof run->message, "%s",
+           ctx.failed ? ctx.fail_msg : "check() returned an error");
+  if (ctx.bad_param)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "rule %s: %s", rule->id,
+                        run->message);
+  return fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
+                      "rule %s could not run: %s", rule->id, run->message);
+}
+
 int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
                       fl_findings *out, fl_rule_run **runs, size_t *n_runs,
                       fl_error *err) {
   int rc = FL_OK;
-  size_t n = 0, cap = 0;
-  fl_rule_run *v = NULL;
+  size_t n = 0, count = count_runs(h, patterns);
+  fl_rule_run *v = count ? calloc(count, sizeof *v) : NULL;
+  if (count && !v)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   for (size_t i = 0; i < h->n_plugins; i++) {
     fl_loaded_plugin *p = &h->plugins[i];
-    for (uint32_t r = 0; r < p->desc.n_rules; r++) {
+    for (uint32_t r = 0; r < p->desc.n_rules && n < count; r++) {
       const fl_rule_def *rule = p->rules[r];
       if (!fl_host_rule_runs(h, rule, patterns))
         continue;
-      if (n == cap) {
-        cap = cap ? cap * 2 : 32;
-        fl_rule_run *nv = realloc(v, cap * sizeof *nv);
-        if (!nv) {
-          free(v);
-          return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-        }
-        v = nv;
-      }
-      fl_rule_run *run = &v[n++];
-      memset(run, 0, sizeof *run);
-      run->rule = rule;
-      run->plugin = p->desc.name;
-      fl_ctx ctx;
-      memset(&ctx, 0, sizeof ctx);
-      ctx.host = h;
-      ctx.fab = fab;
-      ctx.rule = rule;
-      ctx.out = out;
-      int crc = rule->check(&h->api, &ctx, p->data);
-      if (crc != 0 || ctx.failed) {
-        run->failed = 1;
-        snprintf(run->message, sizeof run->message, "%s",
-                 ctx.failed ? ctx.fail_msg : "check() returned an error");
-        if (ctx.bad_param)
-          rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0, "rule %s: %s", rule->id,
-                            run->message);
-        else
-          rc =
-              fl_error_set(err, FL_EPLUGIN, p->path, 0, 0,
-                           "rule %s could not run: %s", rule->id, run->message);
-      }
+      int one = run_one(h, fab, p, rule, n, count, out, &v[n], err);
+      n++;
+      if (one != FL_OK)
+        rc = one;
     }
   }
   *runs = v;

@@ -35,6 +35,37 @@ typedef struct fl_param_value {
   char *value;
 } fl_param_value;
 
+/** Kinds of fl_host_event. */
+#define FL_HOST_EV_RULE_BEGIN    1u /**< rule @index of @count starts */
+#define FL_HOST_EV_RULE_PROGRESS 2u /**< the rule did @done of @total */
+#define FL_HOST_EV_RULE_END      3u /**< rule @index ended */
+#define FL_HOST_EV_LOG           4u /**< a rule's diagnostic line */
+
+/**
+ * fl_host_event — what a rule run is doing, for the host's caller (the
+ * CLI's progress display; the library itself prints nothing of it).
+ * @plugin/@rule: names, borrowed for the call. @index/@count: the rule's
+ * place among the rules this fl_host_run_rules() runs (0-based) and their
+ * number. RULE_PROGRESS: @done of @total units of @what ("destinations";
+ * may be NULL), @total 0 when unknown, as the plugin reported them through
+ * fl_host_api.progress. LOG: @level (FL_SEV_*) and @message, from
+ * fl_host_api.log.
+ */
+typedef struct fl_host_event {
+  uint32_t kind;
+  const char *plugin;
+  const char *rule;
+  size_t index, count;
+  uint64_t done, total;
+  const char *what;
+  uint32_t level;
+  const char *message;
+} fl_host_event;
+
+/** fl_host_event_fn — receives @ev (valid for the call only); @ctx is
+ * fl_host.event_ctx. Called on the thread that runs the rules. */
+typedef void (*fl_host_event_fn)(void *ctx, const fl_host_event *ev);
+
 typedef struct fl_host {
   fl_loaded_plugin *plugins;
   size_t n_plugins, cap_plugins;
@@ -45,6 +76,11 @@ typedef struct fl_host {
   /* Borrowed, may be NULL: rule selection and severity overrides. Set it
    * with fl_host_set_policy(), after loading plugins. */
   const fl_policy *policy;
+  /* May be NULL: receives rule begin/progress/end and log events. Without
+   * it, log lines of warning level and above (all with @verbose) go to
+   * stderr as "fabriclint: RULE: level: message". */
+  fl_host_event_fn on_event;
+  void *event_ctx;
 } fl_host;
 
 /** One rule run by fl_host_run_rules(). */

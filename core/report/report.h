@@ -87,6 +87,11 @@ void fl_report_rules_sort(fl_report_rule *rules, size_t n);
  * the writer registry). */
 int fl_report_format_parse(const char *name);
 
+/** fl_report_format_name_at() — the --format name of writer @i of the
+ * registry (0-based, in registry order), or NULL past the last: the list
+ * the help, man page and shell completion offer. */
+const char *fl_report_format_name_at(size_t i);
+
 /**
  * fl_report_write() — render @in in @format to @out with the writer the
  * registry (core/report/writers.c) lists for it; an unknown @format renders

@@ -46,6 +46,10 @@ int fl_report_format_parse(const char *name) {
   return 0;
 }
 
+const char *fl_report_format_name_at(size_t i) {
+  return i < N_WRITERS ? WRITERS[i].name : NULL;
+}
+
 int fl_report_write(FILE *out, int format, const fl_report_input *in) {
   for (size_t i = 0; i < N_WRITERS; i++)
     if (WRITERS[i].code == format)

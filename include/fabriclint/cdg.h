@@ -97,6 +97,15 @@ extern "C" {
  * @engine: FL_CDG_ENGINE_*, the routing modelled in minimal (design) mode;
  *   ignored with LFT routing. Added in ABI 1.x after @max_examples: a
  *   caller whose struct_size ends before it gets MINHOP.
+ * @progress/@progress_ctx (ABI 1.2; NULL: none): called on the calling
+ *   thread as the walks advance, with @what the unit ("destinations" with
+ *   LFTs, "root switches" in design mode), @done of @total units (@total
+ *   fixed for one walk; design mode with a modelled engine other than
+ *   minhop walks once per engine). About once per 64 destinations or per
+ *   root switch; the loop search and valley scan after the walks are not
+ *   counted. A plugin passes fl_host_api.progress through it (see
+ *   plugins/deadlock). Not part of what the analysis computes: two option
+ *   sets differing only here give the same report.
  */
 typedef struct fl_cdg_options {
   uint32_t struct_size;
@@ -106,6 +115,9 @@ typedef struct fl_cdg_options {
   uint32_t threads;
   uint32_t max_examples;
   uint32_t engine;
+  uint32_t reserved0; /**< 0 (alignment of @progress) */
+  void (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+  void *progress_ctx;
 } fl_cdg_options;
 
 /**

@@ -427,6 +427,16 @@ typedef struct fl_host_api {
                           const char **file, uint32_t *line, fl_id *node,
                           uint32_t *port);
   const char *(*counter_name)(uint32_t ctr);
+  /* -- ABI 1.2: check with FL_API_HAS(api, progress), or call fl_progress()
+   * -- */
+  /** The rule has done @done of @total units of work (@total 0: unknown),
+   * units named by @what ("destinations", "switches"; borrowed, may be
+   * NULL). The host turns it into the percentage of its progress display
+   * (on a terminal only); it prints nothing itself and costs a function
+   * call, but a rule should still report at most a few thousand times per
+   * run (e.g. every 64th destination). Never fails; never required. */
+  void (*progress)(fl_ctx *ctx, const char *what, uint64_t done,
+                   uint64_t total);
 } fl_host_api;
 
 /**
@@ -543,6 +553,18 @@ static inline int fl_emit(const fl_host_api *api, fl_ctx *ctx,
                           const char *evidence_json) {
   return fl_emit_cause(api, ctx, severity, message, nodes, n_nodes, ports,
                        n_ports, links, n_links, evidence_json, NULL, NULL);
+}
+
+/**
+ * fl_progress() — report that the rule has done @done of @total units of
+ * @what through api->progress (ABI 1.2); does nothing on an older host.
+ * See fl_host_api.progress.
+ */
+static inline void fl_progress(const fl_host_api *api, fl_ctx *ctx,
+                               const char *what, uint64_t done,
+                               uint64_t total) {
+  if (FL_API_HAS(api, progress) && api->progress)
+    (api->progress)(ctx, what, done, total);
 }
 
 /** Type of the entry point. */

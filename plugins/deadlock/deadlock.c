@@ -158,7 +158,20 @@ static int read_opts(const fl_host_api *api, fl_ctx *ctx, fl_cdg_options *o) {
   return 0;
 }
 
-/* The analysis for options @o, from cache @c or made now. */
+/* fl_cdg_options.progress: the walks' progress, passed on to the host. */
+typedef struct dl_progress {
+  const fl_host_api *api;
+  fl_ctx *ctx;
+} dl_progress;
+
+static void on_progress(void *p, const char *what, uint64_t done,
+                        uint64_t total) {
+  dl_progress *d = p;
+  fl_progress(d->api, d->ctx, what, done, total);
+}
+
+/* The analysis for options @o (their progress fields unset), from cache @c
+ * or made now. */
 static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
                                    dl_cache *c, const fl_cdg_options *o) {
   const fl_fabric *f = api->fabric(ctx);
@@ -168,7 +181,11 @@ static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
     api->cdg_free(c->rep);
   c->rep = NULL;
   const fl_cdg_report *rep = NULL;
-  int rc = api->cdg_analyze(f, o, &rep);
+  dl_progress dp = {api, ctx};
+  fl_cdg_options run = *o; /* the cache key stays free of this rule's ctx */
+  run.progress = on_progress;
+  run.progress_ctx = &dp;
+  int rc = api->cdg_analyze(f, &run, &rep);
   if (rc != 0)
     return NULL;
   c->rep = rep;

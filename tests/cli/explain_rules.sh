@@ -27,12 +27,16 @@ expect_eq "$(grep -E '^  [a-z-]+=<' "$TMP/out" | sed 's/=.*//' | tr -d ' ' | tr 
 expect_rc 0 "$FL" explain ecmp-balance.uplink-asymmetry
 expect_grep "$TMP/out" '^  \(none\)$'
 
-# rules --help RULE is explain RULE; rules --help alone is the usage
+# rules --help RULE is explain RULE; rules --help alone is the help of
+# rules, which names that form
 expect_rc 0 "$FL" rules --help ecmp-balance.link-load
 expect_eq "$(cmp -s "$TMP/out" "$TMP/x.txt" && echo same)" "same" "rules --help RULE"
 expect_rc 0 "$FL" rules --help
-expect_grep "$TMP/out" '^usage: fabriclint COMMAND'
-expect_grep "$TMP/out" '^  explain \[OPTIONS\] RULE\.\.\.'
+expect_grep "$TMP/out" '^usage: fabriclint rules \[OPTIONS\]$'
+expect_eq "$(tr '\n' ' ' < "$TMP/out" | grep -c 'fabriclint rules --help RULE\.\.\.` is `fabriclint explain RULE\.\.\.`')" 1 "rules --help names explain"
+# ... and the help of fabriclint lists explain
+expect_rc 0 "$FL" --help
+expect_grep "$TMP/out" '^  explain \[OPTIONS\] RULE\.\.\. +a rule.s full help'
 
 # the core's rules and a plugin name
 expect_rc 0 "$FL" explain diff.swapped policy.expired-waiver

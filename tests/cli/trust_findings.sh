@@ -85,7 +85,7 @@ for bad in -1 x 1e3 1000001 ""; do
   expect_grep "$TMP/err" "^fabriclint: --max-findings-per-rule: expected a count from 0 \(no cap\) to 1000000, got '$bad'$"
 done
 expect_rc 2 "$FL" info --max-findings-per-rule 3 "$ID"
-expect_grep "$TMP/err" "apply to check and diff, not 'info'"
+expect_grep "$TMP/err" '^fabriclint: --max-findings-per-rule does not apply to info \(it is an option of check and diff\)$'
 
 # ---- identity: two switches with the factory NodeDescription ---------------
 expect_rc 1 "$FL" check --format json "$ID"

@@ -9,7 +9,8 @@
 # (counted apart: not a test result). The file is restored after each run.
 #
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
-#   AREA is deadlock, rail or diff; no argument runs every mutant.
+#   AREA is deadlock, rail, diff, cli or progress; no argument runs every
+#   mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -38,6 +39,8 @@ tests_for() {
   deadlock) echo 'cdg|deadlock|routing_live|routing_load' ;;
   rail) echo 'rail' ;;
   diff) echo 'diff' ;;
+  cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page' ;;
+  progress) echo 'progress_live' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }

@@ -177,6 +177,10 @@ OFF(fl_host_api, maxflow, 520);
 MIN_SIZE(fl_host_api, 528);
 /* added after 1.0 (ABI 1.1): adaptive routing, bad_param, PFC */
 OFF(fl_host_api, ar_count, 528);
+OFF(fl_host_api, ar_has, 536);
+OFF(fl_host_api, ar_lid_state, 544);
+OFF(fl_host_api, ar_lid_group, 552);
+OFF(fl_host_api, ar_group_count, 560);
 OFF(fl_host_api, ar_group, 568);
 OFF(fl_host_api, bad_param, 576);
 OFF(fl_host_api, pfc_analyze, 584);
@@ -194,6 +198,9 @@ OFF(fl_host_api, counter_unmapped_count, 656);
 OFF(fl_host_api, counter_unmapped, 664);
 OFF(fl_host_api, counter_name, 672);
 MIN_SIZE(fl_host_api, 680);
+/* ABI 1.2: progress reports (fl_progress()) */
+OFF(fl_host_api, progress, 680);
+MIN_SIZE(fl_host_api, 688);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);
@@ -204,6 +211,10 @@ OFF(fl_cdg_options, threads, 16);
 OFF(fl_cdg_options, max_examples, 20);
 OFF(fl_cdg_options, engine, 24);
 MIN_SIZE(fl_cdg_options, 24);
+OFF(fl_cdg_options, reserved0, 28); /* 1.2 */
+OFF(fl_cdg_options, progress, 32);
+OFF(fl_cdg_options, progress_ctx, 40);
+MIN_SIZE(fl_cdg_options, 48);
 SIZE(fl_cdg_hop, 32); /* arrays: sizes frozen */
 SIZE(fl_cdg_loop, 16);
 SIZE(fl_cdg_fwd_loop, 16);

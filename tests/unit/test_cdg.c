@@ -715,6 +715,112 @@ static void test_options_refused(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* What fl_cdg_options.progress received. */
+typedef struct progress_log {
+  uint32_t n;
+  uint64_t done[64], total[64];
+  char what[64][24];
+} progress_log;
+
+static void on_progress(void *ctx, const char *what, uint64_t done,
+                        uint64_t total) {
+  progress_log *l = ctx;
+  if (l->n < 64) {
+    l->done[l->n] = done;
+    l->total[l->n] = total;
+    snprintf(l->what[l->n], sizeof l->what[l->n], "%s", what);
+  }
+  l->n++;
+}
+
+/* Progress (ABI 1.2): design mode reports each root switch once, 1..N of
+ * N, for every engine; LFT walks report destinations up to max LID + 1;
+ * a caller whose struct_size ends before the member gets no call; the
+ * report does not depend on it. */
+static void test_progress_reports(void **state) {
+  (void)state;
+  fl_gen_fat_tree_params p;
+  memset(&p, 0, sizeof p);
+  p.radix = 8;
+  p.tiers = 3; /* 32 leaves, each with hosts: 32 root switches */
+  fl_fabric *f = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+  for (uint32_t e = FL_CDG_ENGINE_MINHOP; e <= FL_CDG_ENGINE_FTREE; e++) {
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.routing = FL_CDG_ROUTING_MINIMAL;
+    o.engine = e;
+    o.progress = on_progress;
+    o.progress_ctx = &log;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+    assert_int_equal(log.n, 32);
+    for (uint32_t i = 0; i < 32; i++) {
+      assert_int_equal(log.done[i], i + 1);
+      assert_int_equal(log.total[i], 32);
+      assert_string_equal(log.what[i], "root switches");
+    }
+    const fl_cdg_report *plain = analyze_engine(f, e, sizeof o);
+    assert_int_equal(rep->dependencies, plain->dependencies);
+    assert_int_equal(rep->channels, plain->channels);
+    fl_cdg_free(plain);
+    fl_cdg_free(rep);
+    /* built before 1.2: the members past struct_size are not read */
+    memset(&log, 0, sizeof log);
+    o.struct_size = offsetof(fl_cdg_options, reserved0);
+    assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+    assert_int_equal(log.n, 0);
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(f);
+  /* LFT walks on a ring whose CA LIDs 65..68 put the destinations in two
+   * blocks of 64 LIDs (max LID 68: 69 in all). One thread walks both and
+   * reports after each (64, then 69), and the end once more (69). With two
+   * threads, each takes one block; the calling thread reports its block
+   * with what both have done so far (64 or 69), then the end (69). */
+  ring r;
+  build_ring_at(&r, N_RING, 65);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 70);
+    for (uint32_t j = 0; j < N_RING; j++) {
+      row[65 + j] = j == i ? 1 : 2;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+  finalize(r.f);
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.threads = threads;
+    o.progress = on_progress;
+    o.progress_ctx = &log;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+    assert_int_equal(rep->routing, FL_CDG_ROUTING_LFT);
+    assert_int_equal(log.n, threads == 1 ? 3 : 2);
+    for (uint32_t i = 0; i < log.n; i++) {
+      assert_int_equal(log.total[i], 69);
+      assert_string_equal(log.what[i], "destinations");
+    }
+    if (threads == 1)
+      assert_int_equal(log.done[0], 64);
+    else
+      assert_true(log.done[0] == 64 || log.done[0] == 69);
+    assert_int_equal(log.done[log.n - 2], threads == 1 ? 69 : log.done[0]);
+    assert_int_equal(log.done[log.n - 1], 69);
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(r.f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_clockwise_one_loop),
@@ -735,6 +841,7 @@ int main(void) {
       cmocka_unit_test(test_engines_on_ring),
       cmocka_unit_test(test_engines_fat_trees_clean),
       cmocka_unit_test(test_partial_lfts),
+      cmocka_unit_test(test_progress_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,358 @@
+/*
+ * core/cli/cli_table.c — the rows of the command-line table (cli_table.h):
+ * what each command and option is and says. Data only; the scanner
+ * (cli_args.c) and the renderers of help, man page and completion
+ * (cli_usage.c) read it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli_table.h"
+
+/* option groups by the commands that take them */
+#define C  FL_CMD_CHECK
+#define I  FL_CMD_INFO
+#define R  FL_CMD_RULES
+#define G  FL_CMD_GEN
+#define D  FL_CMD_DIFF
+#define H  FL_CMD_HELP
+#define X  FL_CMD_EXPLAIN
+#define P  FL_CMD_PERF
+#define FT FL_KIND_FAT_TREE
+#define RS FL_KIND_RAIL_SU
+#define RG FL_KIND_RING
+#define TO FL_KIND_TORUS
+
+const char FL_CLI_ABOUT[] =
+    "validate GPU-cluster network fabrics (InfiniBand and RoCE)";
+
+const fl_cli_cmd FL_CLI_CMDS[] = {
+    {"check", C, "[OPTIONS] INPUT...",
+     "run rules on a fabric (topology + routing dumps)",
+     "Load the INPUTs into one fabric and run the rules of the loaded "
+     "plugins on it. The INPUTs are a topology (ibnetdiscover dump, design "
+     "XML, IBDM topology, opensm-subnet.lst, lldpd or Junos LLDP XML, Cisco "
+     "cable plan, or a folder of per-device captures) plus optional routing "
+     "state (OpenSM LFT, fdbs, SL2VL and path-SL dumps, ibdiagnet AR "
+     "tables) and attribute files; each format is detected from the "
+     "content.\n\n"
+     "On a terminal, progress (phase, rule, percentage where known, elapsed "
+     "time) is shown on standard error; -v prints the wall time of each "
+     "phase and rule and the peak memory at the end.",
+     FL_CPL_FILE},
+    {"info", I, "[OPTIONS] INPUT...", "summarise what was loaded",
+     "Load the INPUTs as check does and print what they hold: node, port "
+     "and link counts, tiers, systems, link types and the routing state "
+     "loaded.",
+     FL_CPL_FILE},
+    {"rules", R, "[OPTIONS]", "list loaded plugins, rules and parameters",
+     "List the loaded plugins and their rules (id, default severity, "
+     "summary, whether opt-in) with each parameter, its type, range, "
+     "default and unit. With --policy, the policy file is checked against "
+     "the loaded rules. `fabriclint rules --help RULE...` is `fabriclint "
+     "explain RULE...`.",
+     FL_CPL_NONE},
+    {"explain", X, "[OPTIONS] RULE...",
+     "a rule's full help, parameters, inputs it needs and an example",
+     "Print each RULE's full help: what it checks, its parameters with "
+     "units, defaults and ranges, the inputs it needs, an example command "
+     "and where it is documented. RULE is a rule id, a shell glob or a "
+     "plugin name; an unknown one exits 2 naming the closest ids. Also "
+     "`fabriclint rules --help RULE`.",
+     FL_CPL_RULES},
+    {"gen", G, "KIND [OPTIONS]",
+     "write a design (or dump) of a standard topology",
+     "Write a standard topology: fabriclint design XML on standard output "
+     "by default, or an ibnetdiscover dump or an ibsim net file of the same "
+     "fabric. Shapes, names and port plans are described in "
+     "include/fabriclint/gen.h.",
+     FL_CPL_KIND},
+    {"diff", D, "[OPTIONS] DESIGN AS_BUILT",
+     "compare as-designed with as-built cabling",
+     "Compare the planned cabling (DESIGN) with the built one (AS_BUILT), "
+     "cable by cable. Either side may be design XML, an IBDM topology "
+     "file, a Cisco cable plan, an ibnetdiscover dump, lldpd or Junos LLDP "
+     "XML, or a folder of per-device files. Findings: diff.missing, "
+     "diff.unexpected, diff.misconnected, diff.swapped, diff.duplicate, "
+     "diff.different, diff.missing-node, diff.unexpected-node. The report "
+     "options are those of check.",
+     FL_CPL_FILE},
+    {"perf", P, "--workload JOB.yaml [OPTIONS] INPUT...",
+     "model a job's collectives on the routing",
+     "Load the INPUTs as check does and model the collectives of JOB.yaml "
+     "(hosts in rank order, collectives; YAML or JSON) on the fabric and its "
+     "routing (docs/perf.md): time, algorithm and bus bandwidth, the "
+     "no-contention ideal, and the bottleneck links with the flows that "
+     "share them. Exit 1 when a collective is below --min-share of its "
+     "ideal or cannot be routed.",
+     FL_CPL_FILE},
+    {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
+     "help on a command; the man page and shell completion",
+     "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
+     "--man writes the man page fabriclint.1 (roff) and --completion the "
+     "bash or zsh completion script, both made from the table --help is "
+     "made from; --list prints one name a line for scripts and the "
+     "completion.",
+     FL_CPL_COMMAND},
+    {NULL, 0, NULL, NULL, NULL, FL_CPL_NONE},
+};
+
+const fl_cli_opt FL_CLI_OPTS[] = {
+    /* ---- report ---- */
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", C, 0, FL_CPL_REPORT, NULL,
+     "report format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit "
+     "XML), codequality (GitLab Code Quality); pictures: dot, svg, html (one "
+     "page: pictures, findings table, tallies, provenance)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", D, 0, FL_CPL_REPORT, "csv",
+     "report format as for check (the pictures draw the plan with the "
+     "changes: --view diff), or csv: the field team's work order (one row "
+     "per physical action)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", I | R | X | P, 0, FL_CPL_VALUES,
+     "text json", "text (default) or json"},
+    {FL_OPT_VIEW, "view", 0, "VIEW[,VIEW]", C | D, 0, FL_CPL_VALUES,
+     "tiers rails load domains diff",
+     "pictures: tiers (default), rails, load, domains; diff draws diff "
+     "(html: several)"},
+    {FL_OPT_FOCUS, "focus", 0, "NODE|RULE", C | D, 0, FL_CPL_NONE, NULL,
+     "pictures: draw the neighbourhood of a node, or of the findings of a "
+     "rule (glob)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", G, 0, FL_CPL_VALUES,
+     "design ibnetdiscover ibsim",
+     "design (default: design XML), ibnetdiscover or ibsim (net file)"},
+    {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
+     "write to FILE instead of standard output (never over a file the run "
+     "reads)"},
+    {FL_OPT_FAIL_ON, "fail-on", 0, "SEVERITY", C | D, 0, FL_CPL_VALUES,
+     "error warning info never",
+     "exit 1 when a finding is at least this severe: error (default), "
+     "warning, info or never"},
+    {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D, 0, FL_CPL_NONE, NULL,
+     "exit 0 even with findings (report-only jobs; errors still exit 2 or "
+     "3)"},
+    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X, 0, FL_CPL_FILE, NULL,
+     "YAML policy: rule selection, severities, parameters, waivers "
+     "(docs/ci.md); rules only checks it"},
+    {FL_OPT_BASELINE, "baseline", 0, "FILE", C | D, 0, FL_CPL_FILE, NULL,
+     "findings in FILE are accepted: marked, not counted; only new findings "
+     "fail the run"},
+    {FL_OPT_WRITE_BASELINE, "write-baseline", 0, "FILE", C | D, 0, FL_CPL_FILE,
+     NULL, "write the findings of this run as a baseline"},
+    {FL_OPT_MAX_PER_RULE, "max-findings-per-rule", 0, "N", C | D, 0,
+     FL_CPL_NONE, NULL,
+     "show at most N findings of each rule in text output (the tally still "
+     "counts all; 0 = all)"},
+    /* ---- rules and plugins ---- */
+    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R, 0, FL_CPL_RULES, NULL,
+     "run only rules whose id matches a shell glob (e.g. 'topology.*'); a "
+     "plugin name selects all its rules, including opt-in ones"},
+    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", D, 0, FL_CPL_VALUES,
+     "diff diff.missing diff.unexpected diff.misconnected diff.swapped "
+     "diff.duplicate diff.different diff.missing-node diff.unexpected-node",
+     "report only the finding kinds whose id matches a shell glob (e.g. "
+     "'diff.missing*')"},
+    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X, 0, FL_CPL_PARAM,
+     NULL,
+     "set a rule parameter (repeatable); with a plugin name for RULE, for "
+     "all its rules"},
+    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H, 0, FL_CPL_FILE, NULL,
+     "load this plugin first (repeatable)"},
+    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H, 0, FL_CPL_DIR,
+     NULL,
+     "search DIR for plugins (repeatable; also FABRICLINT_PLUGIN_PATH, "
+     "colon-separated)"},
+    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H, 0,
+     FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
+    /* ---- inputs ---- */
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P, 0, FL_CPL_FILE,
+     NULL, "GUID to name map (infiniband-diags format)"},
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P, 0,
+     FL_CPL_INPUT_FORMAT, NULL,
+     "format of every input: auto (default: detected from the content) or "
+     "one of the loaders' formats (--input-format list, or fabriclint help "
+     "--list input-formats, lists them)"},
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P, 0,
+     FL_CPL_NONE, NULL,
+     "POSIX ERE with two groups (system, device) applied to node "
+     "descriptions"},
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P, 0, FL_CPL_NONE, NULL,
+     "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
+     "of the built-in, equivalent and faster checks"},
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P, 0, FL_CPL_NONE,
+     NULL, "ignore unknown design XML elements and attributes"},
+    /* ---- diff ---- */
+    {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
+     "one more design input (repeatable)"},
+    {FL_OPT_AS_BUILT, "as-built", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
+     "one more as-built input (repeatable)"},
+    {FL_OPT_DESIGN_FORMAT, "design-format", 0, "FMT", D, 0, FL_CPL_INPUT_FORMAT,
+     NULL, "format of the design inputs (default auto)"},
+    {FL_OPT_AS_BUILT_FORMAT, "as-built-format", 0, "FMT", D, 0,
+     FL_CPL_INPUT_FORMAT, NULL, "format of the as-built inputs (default auto)"},
+    {FL_OPT_COMPARE_LIDS, "compare-lids", 0, NULL, D, 0, FL_CPL_NONE, NULL,
+     "report LIDs that differ (default: ignored)"},
+    {FL_OPT_NO_GUID, "no-guid", 0, NULL, D, 0, FL_CPL_NONE, NULL,
+     "match nodes by name only, never by GUID, and compare no GUIDs"},
+    /* ---- perf ---- */
+    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
+     "the job: hosts in rank order and collectives (required; docs/perf.md)"},
+    {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
+     "auto lft ar", "override the routing the workload names"},
+    {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
+     "a contention finding below X times the ideal bus bandwidth (0 < X <= "
+     "1)"},
+    /* ---- gen: fat-tree ---- */
+    {FL_OPT_RADIX, "radix", 0, "K", G, FT, FL_CPL_NONE, NULL,
+     "ports per switch, even, 4..254 (required)"},
+    {FL_OPT_TIERS, "tiers", 0, "2|3", G, FT, FL_CPL_VALUES, "2 3",
+     "leaf/spine, or leaf/spine/core in pods (default 2)"},
+    {FL_OPT_HOSTS, "hosts", 0, "N", G, FT, FL_CPL_NONE, NULL,
+     "attach N hosts (default: full, K^2/2 for 2 tiers, K^3/4 for 3 tiers); "
+     "unused leaves and pods are left out"},
+    {FL_OPT_PARALLEL, "parallel", 0, "M", G, FT, FL_CPL_NONE, NULL,
+     "cables per switch pair, divides K/2 (default 1)"},
+    {FL_OPT_EXTRA_LEAF_LINK, "extra-leaf-link", 0, NULL, G, FT, FL_CPL_NONE,
+     NULL,
+     "add one cable between the first and the last leaf (on port K+1 of "
+     "both; a miscabling that breaks up/down routing)"},
+    /* ---- gen: rail-su ---- */
+    {FL_OPT_SUS, "sus", 0, "N", G, RS, FL_CPL_NONE, NULL,
+     "scalable units (required)"},
+    {FL_OPT_HOSTS_PER_SU, "hosts-per-su", 0, "H", G, RS, FL_CPL_NONE, NULL,
+     "hosts per SU, at most leaf radix / 2 (default 32)"},
+    {FL_OPT_RAILS, "rails", 0, "R", G, RS, FL_CPL_NONE, NULL,
+     "compute HCAs per host = leaves per SU (default 8)"},
+    {FL_OPT_SPINES, "spines", 0, "S", G, RS, FL_CPL_NONE, NULL,
+     "spines, divides leaf radix / 2 (default: fewest)"},
+    {FL_OPT_LEAF_RADIX, "leaf-radix", 0, "K", G, RS, FL_CPL_NONE, NULL,
+     "ports per leaf and spine (default 64)"},
+    {FL_OPT_HCA_MAP, "hca-map", 0, "LIST", G, RS, FL_CPL_NONE, NULL,
+     "comma-separated HCA per rail (default DGX H100: mlx5_0,mlx5_3,mlx5_4,"
+     "mlx5_5,mlx5_6,mlx5_9,mlx5_10,mlx5_11 for 8 rails, else mlx5_<rail>)"},
+    {FL_OPT_HOST_PREFIX, "host-prefix", 0, "P", G, RS, FL_CPL_NONE, NULL,
+     "host names P-001, P-002, ... (default dgx)"},
+    /* ---- gen: ring and torus ---- */
+    {FL_OPT_SWITCHES, "switches", 0, "N", G, RG, FL_CPL_NONE, NULL,
+     "switches in the ring, 2..4096 (required)"},
+    {FL_OPT_X, "x", 0, "X", G, TO, FL_CPL_NONE, NULL,
+     "switches along x, 2..4096 (required)"},
+    {FL_OPT_Y, "y", 0, "Y", G, TO, FL_CPL_NONE, NULL,
+     "switches along y, 2..4096 (required)"},
+    {FL_OPT_HOSTS_PER_SWITCH, "hosts-per-switch", 0, "H", G, RG | TO,
+     FL_CPL_NONE, NULL, "hosts per switch, 1..250 (default 1)"},
+    /* ---- gen: every kind ---- */
+    {FL_OPT_SPEED, "speed", 0, "S", G, 0, FL_CPL_VALUES,
+     "SDR DDR QDR FDR10 FDR EDR HDR NDR XDR 100G 200G 400G 800G",
+     "link speed: SDR..XDR, or 100G..800G (default NDR)"},
+    {FL_OPT_WIDTH, "width", 0, "W", G, 0, FL_CPL_VALUES, "1x 2x 4x 8x 12x",
+     "link width: 1x, 2x, 4x, 8x, 12x (default 4x)"},
+    {FL_OPT_NO_LIDS, "no-lids", 0, NULL, G, 0, FL_CPL_NONE, NULL,
+     "leave LIDs unassigned (default: as a subnet manager would)"},
+    {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
+     "print the counts only"},
+    /* ---- help ---- */
+    {FL_OPT_MAN, "man", 0, NULL, H, 0, FL_CPL_NONE, NULL,
+     "write the man page fabriclint.1 (roff)"},
+    {FL_OPT_COMPLETION, "completion", 0, "SHELL", H, 0, FL_CPL_VALUES,
+     "bash zsh", "write the completion script for bash or zsh"},
+    {FL_OPT_LIST, "list", 0, "WHAT", H, 0, FL_CPL_VALUES,
+     "commands options rules params input-formats formats kinds",
+     "print one name a line: commands, options (of COMMAND), rules (ids "
+     "and plugin names of the loaded plugins), params (RULE.PARAM=), "
+     "input-formats, formats (of COMMAND) or kinds (of gen)"},
+    /* ---- every command ---- */
+    {FL_OPT_QUIET, "quiet", 'q', NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
+     "print findings only (no progress, tally or summary)"},
+    {FL_OPT_VERBOSE, "verbose", 'v', NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
+     "explain what is loaded and run; check also prints the time of each "
+     "phase and rule and the peak memory"},
+    {FL_OPT_VERSION, "version", 0, NULL, FL_CMD_SHARED, 0, FL_CPL_NONE, NULL,
+     "print the version"},
+    {FL_OPT_HELP, "help", 'h', NULL, FL_CMD_ALL, 0, FL_CPL_NONE, NULL,
+     "this help"},
+    {0, NULL, 0, NULL, 0, 0, FL_CPL_NONE, NULL, NULL},
+};
+
+const fl_cli_kind FL_CLI_KINDS[] = {
+    {"fat-tree", FT, "a folded Clos of radix-K switches"},
+    {"rail-su", RS, "rail-optimised scalable units, DGX SuperPOD style"},
+    {"ring", RG,
+     "N switches in a cycle, H hosts on each (all switches tier 1)"},
+    {"torus", TO, "an X x Y 2-D torus, wraparound links in both dimensions"},
+    {NULL, 0, NULL},
+};
+
+const fl_cli_note FL_CLI_ENV[] = {
+    {"FABRICLINT_PLUGIN_PATH",
+     "colon-separated folders searched for plugins after --plugin-path and "
+     "before the built-in folder"},
+    {"FABRICLINT_TODAY",
+     "the date (YYYY-MM-DD) waiver expiry is judged against (default: "
+     "today, UTC)"},
+    {"FABRICLINT_MAX_INPUT_SIZE",
+     "the largest file read, in bytes or with a K, M, G or T suffix "
+     "(default 64G)"},
+    {NULL, NULL},
+};
+
+const fl_cli_note FL_CLI_EXIT[] = {
+    {"0", "no finding at or above --fail-on (or --exit-zero)"},
+    {"1", "findings at or above --fail-on"},
+    {"2", "usage or input error: bad option, unreadable file, parse error "
+          "(file:line:col: what was expected), schema violation"},
+    {"3", "a plugin failed to load or a rule could not run"},
+    {NULL, NULL},
+};
+
+const fl_cli_note FL_CLI_EXAMPLES[] = {
+    {"fabriclint check dump.ibnetdiscover", "lint a discovered fabric"},
+    {"fabriclint check topo.ibnetdiscover opensm-lfts.dump "
+     "opensm-sl2vl.dump",
+     "the same with the routing state"},
+    {"fabriclint check plan.xml --format sarif --policy policy.yaml -o "
+     "out.sarif",
+     "a CI gate"},
+    {"fabriclint diff plan.xml asbuilt.ibnetdiscover",
+     "as designed against as built"},
+    {"fabriclint gen fat-tree --radix 64 --tiers 3 -o dc.xml",
+     "a 65,536-host plan"},
+    {"fabriclint check -- -odd-name.xml",
+     "an input whose name starts with a dash"},
+    {NULL, NULL},
+};
+
+const fl_cli_cmd *fl_cli_find_cmd(const char *name) {
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; name && c->name; c++)
+    if (strcmp(c->name, name) == 0)
+      return c;
+  return NULL;
+}
+
+const fl_cli_cmd *fl_cli_cmd_of(uint32_t bit) {
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; c->name; c++)
+    if (c->bit == bit)
+      return c;
+  return NULL;
+}
+
+const fl_cli_kind *fl_cli_find_kind(const char *name) {
+  for (const fl_cli_kind *k = FL_CLI_KINDS; name && k->name; k++)
+    if (strcmp(k->name, name) == 0)
+      return k;
+  return NULL;
+}
+
+const char *fl_cli_cmds_text(uint32_t cmds, char *buf, size_t size) {
+  size_t n = 0, total = 0, len = 0;
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; c->name; c++)
+    total += (cmds & c->bit) != 0;
+  buf[0] = '\0';
+  for (const fl_cli_cmd *c = FL_CLI_CMDS; c->name && len < size; c++) {
+    if (!(cmds & c->bit))
+      continue;
+    n++;
+    const char *sep = n == 1 ? "" : n == total ? " and " : ", ";
+    int k = snprintf(buf + len, size - len, "%s%s", sep, c->name);
+    len += k > 0 ? (size_t)k : 0;
+  }
+  return buf;
+}
