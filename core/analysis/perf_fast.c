@@ -1,0 +1,327 @@
+/*
+ * core/analysis/perf_fast.c — the one-pass max-min solver for steps whose
+ * flows all carry the same bytes (every collective perf_flows.c builds).
+ *
+ * With equal bytes the step time is set by the slowest flow, and the
+ * slowest max-min rate is the first saturation level of progressive
+ * filling: x1 = min over directed links of capacity / flows crossing it
+ * (nothing is frozen before it). Later levels only rise (Bertsekas &
+ * Gallager, §6.5.2), so they change neither the step time nor the links
+ * saturated at the slowest flow's rate (the bottlenecks). One pass that
+ * counts the flows on every directed link is then enough; pf_maxmin()
+ * (perf_maxmin.c) computes every level and is the reference the unit test
+ * compares this pass with (tests/unit/test_perf.c).
+ *
+ * The pass, per destination NIC: its flow classes are put on their source
+ * switches, then the counts move one hop per level (level-synchronous:
+ * every switch holding flows toward the destination at this level forwards
+ * them along its LFT entry, read from the row pointer cached in pf_net, or
+ * splits them equally over AR's minimal next hops; counts that meet at a
+ * switch merge). A loop-free route ends within nsw levels, so a frontier
+ * still alive after that is a forwarding loop. Cost per destination:
+ * O(classes + switch visits), a switch being visited once per distinct hop
+ * count at which flows reach it (once on minimal routes). No per-flow
+ * state, no topological sort.
+ *
+ * LFT and the ideal count integers (flows are whole), so the sums are exact
+ * in any order: destinations are split over threads, each with its own
+ * link counts, added at the end. AR splits into fractions, so it runs in
+ * one thread in destination order (deterministic results).
+ *
+ * A routing problem (a hole, a dead port, a loop) or a loaded link of
+ * unknown capacity makes pf_solve() fall back to pf_maxmin(), which names
+ * the first problem exactly as it always has.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/perf_impl.h"
+
+#define FAST_MAX_HOPS   256u
+#define FAST_MAX_THREAD 8u
+#define FAST_MIN_DESTS  2048u /* fewer destinations per thread: one thread */
+
+/* One worker: destinations [d0, d1) into its own counts. */
+typedef struct fw {
+  const pf_net *net;
+  const pf_nic *nic;
+  const pf_flows *fl;
+  uint32_t mode, d0, d1;
+  double *cnt;  /* [ndl] flows crossing each directed link */
+  double *gcnt; /* [ng] flows each group injects (all members together) */
+  uint32_t *stamp, *pos, tag;
+  uint32_t *fs[2]; /* frontier switches, this level and the next */
+  double *fv[2];   /* flows they hold toward the destination */
+  uint32_t hdl[FAST_MAX_HOPS], hnx[FAST_MAX_HOPS];
+  pf_class *cbuf;
+  size_t cap_c;
+  pf_router rt;
+  int failed; /* 1: a routing problem (pf_maxmin names it), -1: no memory */
+} fw;
+
+static uint32_t next_tag(fw *w) {
+  if (++w->tag == 0) {
+    memset(w->stamp, 0, w->net->nsw * sizeof *w->stamp);
+    w->tag = 1;
+  }
+  return w->tag;
+}
+
+/* Add @v flows at switch @s to frontier @k (merging with flows already
+ * there at this level); returns the new frontier size. */
+static uint32_t put(fw *w, int k, uint32_t n, uint32_t s, double v) {
+  if (w->stamp[s] == w->tag) {
+    w->fv[k][w->pos[s]] += v;
+    return n;
+  }
+  w->stamp[s] = w->tag;
+  w->pos[s] = n;
+  w->fs[k][n] = s;
+  w->fv[k][n] = v;
+  return n + 1;
+}
+
+/* The next hops of switch @s toward NIC @d: the cached LFT row (the same
+ * checks as pf_next's LFT case) or pf_next for AR. 0: no route. */
+static uint32_t hops(fw *w, uint32_t s, const pf_nic *d) {
+  const pf_net *n = w->net;
+  if (w->mode != FL_WL_ROUTE_LFT) {
+    uint32_t why;
+    return pf_next(&w->rt, s, d, w->hdl, w->hnx, FAST_MAX_HOPS, &why);
+  }
+  if (d->lid >= n->lft_len[s])
+    return 0;
+  uint8_t p = n->lft_row[s][d->lid];
+  if (p == 255 || p == 0)
+    return 0;
+  const pf_hop *h = &n->hop[(size_t)s * 256 + p];
+  if (h->dl == PF_NONE)
+    return 0;
+  w->hdl[0] = h->dl;
+  if (h->port == d->port)
+    w->hnx[0] = PF_EJECT;
+  else if (h->next == PF_NONE)
+    return 0;
+  else
+    w->hnx[0] = h->next;
+  return 1;
+}
+
+/* Move the flows of frontier 0 (@n switches) toward @d to its cable. */
+static int propagate(fw *w, const pf_nic *d, uint32_t n) {
+  int cur = 0;
+  for (uint32_t lvl = 0; n; lvl++) {
+    if (lvl > w->net->nsw)
+      return 1; /* still moving after nsw hops: a forwarding loop */
+    next_tag(w);
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t s = w->fs[cur][i];
+      uint32_t k = hops(w, s, d);
+      if (k == 0)
+        return 1;
+      double v = w->fv[cur][i] / k;
+      for (uint32_t j = 0; j < k; j++) {
+        w->cnt[w->hdl[j]] += v;
+        if (w->hnx[j] != PF_EJECT)
+          nn = put(w, cur ^ 1, nn, w->hnx[j], v);
+      }
+    }
+    cur ^= 1;
+    n = nn;
+  }
+  return 0;
+}
+
+/* The flows toward destination @d. */
+static int destination(fw *w, uint32_t d) {
+  size_t nc = pf_classes_for(w->fl, d, w->cbuf, w->cap_c);
+  if (nc == 0)
+    return 0;
+  next_tag(w);
+  uint32_t n = 0;
+  double tot = 0;
+  for (size_t i = 0; i < nc; i++) {
+    const pf_class *c = &w->cbuf[i];
+    w->gcnt[c->group] += c->count;
+    tot += c->count;
+    n = put(w, 0, n, w->fl->groups[c->group].sw, c->count);
+  }
+  if (w->mode == PF_ROUTE_IDEAL) { /* straight into the destination's cable */
+    w->cnt[w->nic[d].dl_in] += tot;
+    return 0;
+  }
+  return propagate(w, &w->nic[d], n);
+}
+
+static void *work(void *arg) {
+  fw *w = arg;
+  for (uint32_t d = w->d0; d < w->d1 && !w->failed; d++)
+    w->failed = destination(w, d);
+  return NULL;
+}
+
+static void fw_free(fw *w) {
+  pf_router_free(&w->rt);
+  free(w->cnt), free(w->gcnt), free(w->stamp), free(w->pos);
+  free(w->fs[0]), free(w->fs[1]), free(w->fv[0]), free(w->fv[1]);
+  free(w->cbuf);
+}
+
+static int fw_init(fw *w, const pf_net *net, const pf_nic *nic,
+                   const pf_flows *fl, uint32_t mode, size_t cap_c) {
+  memset(w, 0, sizeof *w);
+  w->net = net, w->nic = nic, w->fl = fl, w->mode = mode;
+  size_t ns = net->nsw ? net->nsw : 1;
+  w->cnt = calloc(net->ndl ? net->ndl : 1, sizeof *w->cnt);
+  w->gcnt = calloc(fl->ng ? fl->ng : 1, sizeof *w->gcnt);
+  w->stamp = calloc(ns, sizeof *w->stamp);
+  w->pos = malloc(ns * sizeof *w->pos);
+  for (int k = 0; k < 2; k++) {
+    w->fs[k] = malloc(ns * sizeof *w->fs[k]);
+    w->fv[k] = malloc(ns * sizeof *w->fv[k]);
+  }
+  w->cap_c = cap_c;
+  w->cbuf = malloc((cap_c ? cap_c : 1) * sizeof *w->cbuf);
+  if (!w->cnt || !w->gcnt || !w->stamp || !w->pos || !w->fs[0] || !w->fs[1] ||
+      !w->fv[0] || !w->fv[1] || !w->cbuf)
+    return -1;
+  return pf_router_init(&w->rt, net, mode) == FL_OK ? 0 : -1;
+}
+
+int pf_uniform_bytes(const pf_flows *fl) {
+  if (fl->a2a)
+    return 1;
+  for (size_t i = 1; i < fl->ncls; i++)
+    if (fl->cls[i].bytes != fl->cls[0].bytes)
+      return 0;
+  return 1;
+}
+
+/* Workers for @nd destinations: LFT and the ideal only (exact sums). @want
+ * 0: one per online CPU, with at least FAST_MIN_DESTS destinations each;
+ * else @want, at most one per destination. Never more than
+ * FAST_MAX_THREAD. */
+static uint32_t thread_count(uint32_t mode, uint32_t nd, uint32_t want) {
+  if (mode == FL_WL_ROUTE_AR || nd == 0)
+    return 1;
+  uint32_t most = nd;
+  if (want == 0) {
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    want = c > 0 ? (uint32_t)c : 1;
+    most = nd / FAST_MIN_DESTS;
+  }
+  if (want > FAST_MAX_THREAD)
+    want = FAST_MAX_THREAD;
+  if (want > most)
+    want = most;
+  return want ? want : 1;
+}
+
+/* Run the workers (worker 0 in this thread); a thread that cannot start
+ * leaves its range to be run here. */
+static void run_workers(fw *w, uint32_t nt) {
+  pthread_t th[FAST_MAX_THREAD];
+  int started[FAST_MAX_THREAD] = {0};
+  for (uint32_t t = 1; t < nt; t++)
+    started[t] = pthread_create(&th[t], NULL, work, &w[t]) == 0;
+  work(&w[0]);
+  for (uint32_t t = 1; t < nt; t++) {
+    if (started[t])
+      pthread_join(th[t], NULL);
+    else
+      work(&w[t]);
+  }
+}
+
+/* The first saturation level from the link counts, as pf_maxmin's first
+ * round would (same expressions, so the same doubles). Returns 1 when a
+ * loaded link has no known capacity (pf_maxmin names it). */
+static int first_level(const pf_net *net, const double *cnt, pf_solution *sol,
+                       double bytes) {
+  double x = INFINITY;
+  for (uint32_t dl = 0; dl < net->ndl; dl++) {
+    if (cnt[dl] <= 1e-12)
+      continue;
+    if (isnan(net->cap[dl]))
+      return 1;
+    double rest = net->cap[dl];
+    double s = (rest > 0 ? rest : 0) / cnt[dl];
+    if (s < x)
+      x = s;
+  }
+  for (uint32_t dl = 0; dl < net->ndl; dl++) {
+    if (cnt[dl] <= 1e-12)
+      continue;
+    double rest = net->cap[dl];
+    double s = (rest > 0 ? rest : 0) / cnt[dl];
+    if (s <= x * (1 + 1e-9) + 1e-15)
+      sol->level[dl] = x;
+  }
+  sol->slow_level = x;
+  sol->step_time_s = isfinite(x) ? bytes * 8.0 / (x * 1e9) : 0;
+  sol->rounds = 1;
+  return 0;
+}
+
+int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+                    uint32_t mode, uint32_t threads, pf_solution *sol,
+                    fl_error *err) {
+  memset(sol, 0, sizeof *sol);
+  sol->slow_level = INFINITY;
+  size_t nd = net->ndl ? net->ndl : 1;
+  sol->level = malloc(nd * sizeof *sol->level);
+  sol->weight = calloc(nd, sizeof *sol->weight);
+  size_t cap_c = fl->a2a ? fl->ng : 0;
+  for (uint32_t d = 0; !fl->a2a && d < fl->nnic; d++)
+    if (fl->dst_off[d + 1] - fl->dst_off[d] > cap_c)
+      cap_c = fl->dst_off[d + 1] - fl->dst_off[d];
+  uint32_t nt = thread_count(mode, fl->nnic, threads);
+  fw w[FAST_MAX_THREAD];
+  int bad = !sol->level || !sol->weight;
+  for (uint32_t t = 0; t < nt; t++) {
+    bad |= fw_init(&w[t], net, nic, fl, mode, cap_c) != 0;
+    w[t].d0 = (uint32_t)((uint64_t)fl->nnic * t / nt);
+    w[t].d1 = (uint32_t)((uint64_t)fl->nnic * (t + 1) / nt);
+  }
+  int failed = 0;
+  if (!bad) {
+    for (size_t i = 0; i < nd; i++)
+      sol->level[i] = INFINITY;
+    run_workers(w, nt);
+    /* integer counts (LFT, ideal) sum exactly in this order; AR has one
+     * worker */
+    for (uint32_t t = 0; t < nt; t++) {
+      failed |= w[t].failed;
+      for (uint32_t dl = 0; dl < net->ndl; dl++)
+        sol->weight[dl] += w[t].cnt[dl];
+      if (t > 0)
+        for (uint32_t g = 0; g < fl->ng; g++)
+          w[0].gcnt[g] += w[t].gcnt[g];
+    }
+    for (uint32_t g = 0; g < fl->ng; g++)
+      sol->weight[fl->groups[g].inj_dl] += w[0].gcnt[g] / fl->groups[g].m;
+  }
+  for (uint32_t t = 0; t < nt; t++)
+    fw_free(&w[t]);
+  if (bad || failed < 0) {
+    pf_solution_free(sol);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  double bytes = fl->a2a ? fl->a2a_bytes : fl->ncls ? fl->cls[0].bytes : 0;
+  if (failed || first_level(net, sol->weight, sol, bytes)) {
+    pf_solution_free(sol); /* pf_maxmin says what is wrong */
+    return pf_maxmin(net, nic, fl, mode, sol, err);
+  }
+  return FL_OK;
+}
+
+int pf_solve(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+             uint32_t mode, pf_solution *sol, fl_error *err) {
+  if (pf_uniform_bytes(fl))
+    return pf_maxmin_first(net, nic, fl, mode, 0, sol, err);
+  return pf_maxmin(net, nic, fl, mode, sol, err);
+}
