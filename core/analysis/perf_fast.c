@@ -43,6 +43,7 @@
 #define FAST_MAX_HOPS   256u
 #define FAST_MAX_THREAD 8u
 #define FAST_MIN_DESTS  2048u /* fewer destinations per thread: one thread */
+#define FAST_BLOCK      256u  /* LFT: destinations walked together (<= 256) */
 
 /* One worker: destinations [d0, d1) into its own counts. */
 typedef struct fw {
@@ -53,8 +54,13 @@ typedef struct fw {
   double *cnt;  /* [ndl] flows crossing each directed link */
   double *gcnt; /* [ng] flows each group injects (all members together) */
   uint32_t *stamp, *pos, tag;
-  uint32_t *fs[2]; /* frontier switches, this level and the next */
-  double *fv[2];   /* flows they hold toward the destination */
+  uint32_t *fs[2];  /* frontier switches, this level and the next */
+  double *fv[2];    /* flows they hold toward the destination */
+  double *bv[2];    /* LFT blocks: [slot * FAST_BLOCK + j] flows of frontier
+                       switch fs[k][slot] toward the block's destination j;
+                       all zero between uses (an entry is reset once read) */
+  uint8_t *nz[2];   /* [slot * FAST_BLOCK + i]: the i-th nonzero j of slot */
+  uint32_t *nzc[2]; /* [slot]: how many */
   uint32_t hdl[FAST_MAX_HOPS], hnx[FAST_MAX_HOPS];
   pf_class *cbuf;
   size_t cap_c;
@@ -82,6 +88,99 @@ static uint32_t put(fw *w, int k, uint32_t n, uint32_t s, double v) {
   w->fs[k][n] = s;
   w->fv[k][n] = v;
   return n + 1;
+}
+
+/* Add @v (> 0) flows toward block destination @j at switch @s of block
+ * frontier @k (*@n slots so far). */
+static void badd(fw *w, int k, uint32_t *n, uint32_t s, uint32_t j, double v) {
+  uint32_t i;
+  if (w->stamp[s] == w->tag) {
+    i = w->pos[s];
+  } else {
+    w->stamp[s] = w->tag;
+    w->pos[s] = i = (*n)++;
+    w->fs[k][i] = s;
+    w->nzc[k][i] = 0;
+  }
+  double *x = w->bv[k] + (size_t)i * FAST_BLOCK + j;
+  if (*x == 0)
+    w->nz[k][(size_t)i * FAST_BLOCK + w->nzc[k][i]++] = (uint8_t)j;
+  *x += v;
+}
+
+/* Frontier 0 of a block: every flow class toward destination d0 + @j
+ * (pf_classes_for's classes, enumerated in place) at its source switch. */
+static void block_sources(fw *w, uint32_t j, uint32_t *n) {
+  const pf_flows *fl = w->fl;
+  uint32_t d = w->d0 + j;
+  if (fl->a2a) {
+    uint32_t r = d % fl->rails, own = fl->grp_of[d];
+    for (uint32_t g = fl->rail_goff[r]; g < fl->rail_goff[r + 1]; g++) {
+      double c = fl->groups[g].m - (own == g ? 1.0 : 0.0);
+      if (c <= 0)
+        continue;
+      w->gcnt[g] += c;
+      badd(w, 0, n, fl->groups[g].sw, j, c);
+    }
+    return;
+  }
+  for (uint32_t k = fl->dst_off[d]; k < fl->dst_off[d + 1]; k++) {
+    const pf_class *c = &fl->cls[k];
+    w->gcnt[c->group] += c->count;
+    if (c->count > 0)
+      badd(w, 0, n, fl->groups[c->group].sw, j, c->count);
+  }
+}
+
+/* LFT routing, @nb <= FAST_BLOCK destinations from w->d0 at once: the
+ * level-synchronous walk with a vector of flows per switch (one entry per
+ * destination), so a switch's LFT row, hop table and links are read once
+ * for the block. Returns 1 on a routing problem or a loop. */
+static int block_lft(fw *w, uint32_t nb) {
+  const pf_net *net = w->net;
+  uint32_t lid[FAST_BLOCK];
+  fl_id port[FAST_BLOCK];
+  next_tag(w);
+  uint32_t n = 0;
+  for (uint32_t j = 0; j < nb; j++) {
+    lid[j] = w->nic[w->d0 + j].lid;
+    port[j] = w->nic[w->d0 + j].port;
+    block_sources(w, j, &n);
+  }
+  int cur = 0;
+  for (uint32_t lvl = 0; n; lvl++) {
+    if (lvl > net->nsw)
+      return 1; /* still moving after nsw hops: a forwarding loop */
+    next_tag(w);
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t s = w->fs[cur][i];
+      double *v = w->bv[cur] + (size_t)i * FAST_BLOCK;
+      const uint8_t *nz = w->nz[cur] + (size_t)i * FAST_BLOCK;
+      const uint8_t *row = net->lft_row[s];
+      uint32_t len = net->lft_len[s];
+      const pf_hop *hs = net->hop + (size_t)s * 256;
+      for (uint32_t k = 0; k < w->nzc[cur][i]; k++) {
+        uint32_t j = nz[k];
+        double x = v[j];
+        v[j] = 0;
+        if (lid[j] >= len || row[lid[j]] == 0 || row[lid[j]] == 255)
+          return 1;
+        const pf_hop *h = &hs[row[lid[j]]];
+        if (h->dl == PF_NONE)
+          return 1;
+        w->cnt[h->dl] += x;
+        if (h->port == port[j])
+          continue;
+        if (h->next == PF_NONE)
+          return 1;
+        badd(w, cur ^ 1, &nn, h->next, j, x);
+      }
+    }
+    cur ^= 1;
+    n = nn;
+  }
+  return 0;
 }
 
 /* The next hops of switch @s toward NIC @d: the cached LFT row (the same
@@ -136,6 +235,29 @@ static int propagate(fw *w, const pf_nic *d, uint32_t n) {
   return 0;
 }
 
+/* The ideal: every class toward @d straight into @d's cable (pf_classes_for
+ * enumerated in place). */
+static void ideal_dest(fw *w, uint32_t d) {
+  const pf_flows *fl = w->fl;
+  double tot = 0;
+  if (fl->a2a) {
+    uint32_t r = d % fl->rails, own = fl->grp_of[d];
+    for (uint32_t g = fl->rail_goff[r]; g < fl->rail_goff[r + 1]; g++) {
+      double c = fl->groups[g].m - (own == g ? 1.0 : 0.0);
+      if (c > 0) {
+        w->gcnt[g] += c;
+        tot += c;
+      }
+    }
+  } else {
+    for (uint32_t k = fl->dst_off[d]; k < fl->dst_off[d + 1]; k++) {
+      w->gcnt[fl->cls[k].group] += fl->cls[k].count;
+      tot += fl->cls[k].count;
+    }
+  }
+  w->cnt[w->nic[d].dl_in] += tot;
+}
+
 /* The flows toward destination @d. */
 static int destination(fw *w, uint32_t d) {
   size_t nc = pf_classes_for(w->fl, d, w->cbuf, w->cap_c);
@@ -143,22 +265,28 @@ static int destination(fw *w, uint32_t d) {
     return 0;
   next_tag(w);
   uint32_t n = 0;
-  double tot = 0;
   for (size_t i = 0; i < nc; i++) {
     const pf_class *c = &w->cbuf[i];
     w->gcnt[c->group] += c->count;
-    tot += c->count;
     n = put(w, 0, n, w->fl->groups[c->group].sw, c->count);
-  }
-  if (w->mode == PF_ROUTE_IDEAL) { /* straight into the destination's cable */
-    w->cnt[w->nic[d].dl_in] += tot;
-    return 0;
   }
   return propagate(w, &w->nic[d], n);
 }
 
 static void *work(void *arg) {
   fw *w = arg;
+  if (w->mode == FL_WL_ROUTE_LFT) {
+    uint32_t end = w->d1;
+    for (; w->d0 < end && !w->failed; w->d0 += FAST_BLOCK)
+      w->failed =
+          block_lft(w, end - w->d0 < FAST_BLOCK ? end - w->d0 : FAST_BLOCK);
+    return NULL;
+  }
+  if (w->mode == PF_ROUTE_IDEAL) {
+    for (uint32_t d = w->d0; d < w->d1; d++)
+      ideal_dest(w, d);
+    return NULL;
+  }
   for (uint32_t d = w->d0; d < w->d1 && !w->failed; d++)
     w->failed = destination(w, d);
   return NULL;
@@ -168,6 +296,8 @@ static void fw_free(fw *w) {
   pf_router_free(&w->rt);
   free(w->cnt), free(w->gcnt), free(w->stamp), free(w->pos);
   free(w->fs[0]), free(w->fs[1]), free(w->fv[0]), free(w->fv[1]);
+  for (int k = 0; k < 2; k++)
+    free(w->bv[k]), free(w->nz[k]), free(w->nzc[k]);
   free(w->cbuf);
 }
 
@@ -180,9 +310,17 @@ static int fw_init(fw *w, const pf_net *net, const pf_nic *nic,
   w->gcnt = calloc(fl->ng ? fl->ng : 1, sizeof *w->gcnt);
   w->stamp = calloc(ns, sizeof *w->stamp);
   w->pos = malloc(ns * sizeof *w->pos);
+  int blocks = mode == FL_WL_ROUTE_LFT;
   for (int k = 0; k < 2; k++) {
     w->fs[k] = malloc(ns * sizeof *w->fs[k]);
     w->fv[k] = malloc(ns * sizeof *w->fv[k]);
+    if (!blocks)
+      continue;
+    w->bv[k] = calloc(ns * FAST_BLOCK, sizeof *w->bv[k]);
+    w->nz[k] = malloc(ns * FAST_BLOCK * sizeof *w->nz[k]);
+    w->nzc[k] = malloc(ns * sizeof *w->nzc[k]);
+    if (!w->bv[k] || !w->nz[k] || !w->nzc[k])
+      return -1;
   }
   w->cap_c = cap_c;
   w->cbuf = malloc((cap_c ? cap_c : 1) * sizeof *w->cbuf);
