@@ -108,28 +108,78 @@ static void badd(fw *w, int k, uint32_t *n, uint32_t s, uint32_t j, double v) {
   *x += v;
 }
 
-/* Frontier 0 of a block: every flow class toward destination d0 + @j
- * (pf_classes_for's classes, enumerated in place) at its source switch. */
+/* Frontier 0 of a block of explicit flows: every class toward destination
+ * d0 + @j at its source switch. */
 static void block_sources(fw *w, uint32_t j, uint32_t *n) {
   const pf_flows *fl = w->fl;
   uint32_t d = w->d0 + j;
-  if (fl->a2a) {
-    uint32_t r = d % fl->rails, own = fl->grp_of[d];
-    for (uint32_t g = fl->rail_goff[r]; g < fl->rail_goff[r + 1]; g++) {
-      double c = fl->groups[g].m - (own == g ? 1.0 : 0.0);
-      if (c <= 0)
-        continue;
-      w->gcnt[g] += c;
-      badd(w, 0, n, fl->groups[g].sw, j, c);
-    }
-    return;
-  }
   for (uint32_t k = fl->dst_off[d]; k < fl->dst_off[d + 1]; k++) {
     const pf_class *c = &fl->cls[k];
     w->gcnt[c->group] += c->count;
     if (c->count > 0)
       badd(w, 0, n, fl->groups[c->group].sw, j, c->count);
   }
+}
+
+/* One LFT hop of @x flows toward block destination @j (LID @lid, port
+ * @port) from switch @s (row @row of @len LIDs, hops @hs): counted on the
+ * link, then ejected or added to frontier @k (*@n slots). 1: no route. */
+static inline int lft_hop(fw *w, const uint8_t *row, uint32_t len,
+                          const pf_hop *hs, uint32_t lid, fl_id port,
+                          uint32_t j, double x, int k, uint32_t *n) {
+  if (lid >= len || row[lid] == 0 || row[lid] == 255)
+    return 1;
+  const pf_hop *h = &hs[row[lid]];
+  if (h->dl == PF_NONE)
+    return 1;
+  w->cnt[h->dl] += x;
+  if (h->port == port)
+    return 0;
+  if (h->next == PF_NONE)
+    return 1;
+  badd(w, k, n, h->next, j, x);
+  return 0;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* All-to-all, the sources' first hop straight from the groups (no level-0
+ * frontier): for every rail of the block, every group of that rail sends
+ * m (m - 1 to its own members) flows to each of the block's destinations
+ * of the rail; the hops fill frontier 0. */
+static int a2a_first_hop(fw *w, uint32_t nb, const uint32_t *lid,
+                         const fl_id *port, uint32_t *n) {
+  const pf_flows *fl = w->fl;
+  const pf_net *net = w->net;
+  uint64_t by_rail[FAST_BLOCK]; /* rail << 32 | j */
+  for (uint32_t j = 0; j < nb; j++)
+    by_rail[j] = (uint64_t)((w->d0 + j) % fl->rails) << 32 | j;
+  qsort(by_rail, nb, sizeof *by_rail, cmp_u64);
+  for (uint32_t a = 0, b; a < nb; a = b) {
+    uint32_t r = (uint32_t)(by_rail[a] >> 32);
+    for (b = a; b < nb && (uint32_t)(by_rail[b] >> 32) == r; b++)
+      ;
+    for (uint32_t g = fl->rail_goff[r]; g < fl->rail_goff[r + 1]; g++) {
+      const pf_group *gr = &fl->groups[g];
+      uint32_t s = gr->sw;
+      const uint8_t *row = net->lft_row[s];
+      uint32_t len = net->lft_len[s];
+      const pf_hop *hs = net->hop + (size_t)s * 256;
+      for (uint32_t q = a; q < b; q++) {
+        uint32_t j = (uint32_t)by_rail[q];
+        double c = gr->m - (fl->grp_of[w->d0 + j] == g ? 1.0 : 0.0);
+        if (c <= 0)
+          continue;
+        w->gcnt[g] += c;
+        if (lft_hop(w, row, len, hs, lid[j], port[j], j, c, 0, n))
+          return 1;
+      }
+    }
+  }
+  return 0;
 }
 
 /* LFT routing, @nb <= FAST_BLOCK destinations from w->d0 at once: the
@@ -140,12 +190,18 @@ static int block_lft(fw *w, uint32_t nb) {
   const pf_net *net = w->net;
   uint32_t lid[FAST_BLOCK];
   fl_id port[FAST_BLOCK];
-  next_tag(w);
-  uint32_t n = 0;
   for (uint32_t j = 0; j < nb; j++) {
     lid[j] = w->nic[w->d0 + j].lid;
     port[j] = w->nic[w->d0 + j].port;
-    block_sources(w, j, &n);
+  }
+  next_tag(w);
+  uint32_t n = 0;
+  if (w->fl->a2a) {
+    if (a2a_first_hop(w, nb, lid, port, &n))
+      return 1;
+  } else {
+    for (uint32_t j = 0; j < nb; j++)
+      block_sources(w, j, &n);
   }
   int cur = 0;
   for (uint32_t lvl = 0; n; lvl++) {
@@ -164,17 +220,8 @@ static int block_lft(fw *w, uint32_t nb) {
         uint32_t j = nz[k];
         double x = v[j];
         v[j] = 0;
-        if (lid[j] >= len || row[lid[j]] == 0 || row[lid[j]] == 255)
+        if (lft_hop(w, row, len, hs, lid[j], port[j], j, x, cur ^ 1, &nn))
           return 1;
-        const pf_hop *h = &hs[row[lid[j]]];
-        if (h->dl == PF_NONE)
-          return 1;
-        w->cnt[h->dl] += x;
-        if (h->port == port[j])
-          continue;
-        if (h->next == PF_NONE)
-          return 1;
-        badd(w, cur ^ 1, &nn, h->next, j, x);
       }
     }
     cur ^= 1;
