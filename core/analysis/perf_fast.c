@@ -230,50 +230,28 @@ static int block_lft(fw *w, uint32_t nb) {
   return 0;
 }
 
-/* The next hops of switch @s toward NIC @d: the cached LFT row (the same
- * checks as pf_next's LFT case) or pf_next for AR. 0: no route. */
-static uint32_t hops(fw *w, uint32_t s, const pf_nic *d) {
-  const pf_net *n = w->net;
-  if (w->mode != FL_WL_ROUTE_LFT) {
-    uint32_t why;
-    return pf_next(&w->rt, s, d, w->hdl, w->hnx, FAST_MAX_HOPS, &why);
-  }
-  if (d->lid >= n->lft_len[s])
-    return 0;
-  uint8_t p = n->lft_row[s][d->lid];
-  if (p == 255 || p == 0)
-    return 0;
-  const pf_hop *h = &n->hop[(size_t)s * 256 + p];
-  if (h->dl == PF_NONE)
-    return 0;
-  w->hdl[0] = h->dl;
-  if (h->port == d->port)
-    w->hnx[0] = PF_EJECT;
-  else if (h->next == PF_NONE)
-    return 0;
-  else
-    w->hnx[0] = h->next;
-  return 1;
-}
-
-/* Move the flows of frontier 0 (@n switches) toward @d to its cable. */
-static int propagate(fw *w, const pf_nic *d, uint32_t n) {
+/* AR: move the flows of frontier 0 (@n switches) toward switch @S (where
+ * NIC @d is cabled), splitting them equally over each switch's minimal
+ * next hops (pf_next); what reaches @S stops there (its destinations'
+ * cables are counted by the caller). 1: a switch has no path. */
+static int ar_walk(fw *w, const pf_nic *d, uint32_t S, uint32_t n) {
   int cur = 0;
   for (uint32_t lvl = 0; n; lvl++) {
     if (lvl > w->net->nsw)
-      return 1; /* still moving after nsw hops: a forwarding loop */
+      return 1; /* cannot happen on minimal paths; kept as a guard */
     next_tag(w);
     uint32_t nn = 0;
     for (uint32_t i = 0; i < n; i++) {
-      uint32_t s = w->fs[cur][i];
-      uint32_t k = hops(w, s, d);
+      uint32_t s = w->fs[cur][i], why;
+      if (s == S)
+        continue;
+      uint32_t k = pf_next(&w->rt, s, d, w->hdl, w->hnx, FAST_MAX_HOPS, &why);
       if (k == 0)
         return 1;
       double v = w->fv[cur][i] / k;
       for (uint32_t j = 0; j < k; j++) {
         w->cnt[w->hdl[j]] += v;
-        if (w->hnx[j] != PF_EJECT)
-          nn = put(w, cur ^ 1, nn, w->hnx[j], v);
+        nn = put(w, cur ^ 1, nn, w->hnx[j], v);
       }
     }
     cur ^= 1;
@@ -305,19 +283,49 @@ static void ideal_dest(fw *w, uint32_t d) {
   w->cnt[w->nic[d].dl_in] += tot;
 }
 
-/* The flows toward destination @d. */
-static int destination(fw *w, uint32_t d) {
-  size_t nc = pf_classes_for(w->fl, d, w->cbuf, w->cap_c);
-  if (nc == 0)
-    return 0;
+/* AR, the destinations @ds[@nd] cabled to one switch S: their hops agree
+ * everywhere but at S (ideal AR splits toward the destination's switch), so
+ * their flows walk to S together; each one's cable carries all of its
+ * flows. */
+static int ar_switch(fw *w, const uint32_t *ds, uint32_t nd) {
+  const pf_nic *d0 = &w->nic[ds[0]];
   next_tag(w);
   uint32_t n = 0;
-  for (size_t i = 0; i < nc; i++) {
-    const pf_class *c = &w->cbuf[i];
-    w->gcnt[c->group] += c->count;
-    n = put(w, 0, n, w->fl->groups[c->group].sw, c->count);
+  for (uint32_t i = 0; i < nd; i++) {
+    size_t nc = pf_classes_for(w->fl, ds[i], w->cbuf, w->cap_c);
+    double tot = 0;
+    for (size_t k = 0; k < nc; k++) {
+      const pf_class *c = &w->cbuf[k];
+      w->gcnt[c->group] += c->count;
+      tot += c->count;
+      n = put(w, 0, n, w->fl->groups[c->group].sw, c->count);
+    }
+    w->cnt[w->nic[ds[i]].dl_in] += tot;
   }
-  return propagate(w, &w->nic[d], n);
+  return ar_walk(w, d0, d0->sw, n);
+}
+
+/* AR: destinations by switch (then index), each switch's together. */
+static int ar_all(fw *w) {
+  uint32_t nd = w->d1 - w->d0;
+  uint64_t *key = malloc((nd ? nd : 1) * sizeof *key);
+  uint32_t *ds = malloc((nd ? nd : 1) * sizeof *ds);
+  if (!key || !ds) {
+    free(key), free(ds);
+    return -1;
+  }
+  for (uint32_t i = 0; i < nd; i++)
+    key[i] = (uint64_t)w->nic[w->d0 + i].sw << 32 | (w->d0 + i);
+  qsort(key, nd, sizeof *key, cmp_u64);
+  int rc = 0;
+  for (uint32_t a = 0, b; a < nd && rc == 0; a = b) {
+    uint32_t k = 0;
+    for (b = a; b < nd && key[b] >> 32 == key[a] >> 32; b++)
+      ds[k++] = (uint32_t)key[b];
+    rc = ar_switch(w, ds, k);
+  }
+  free(key), free(ds);
+  return rc;
 }
 
 static void *work(void *arg) {
@@ -334,8 +342,7 @@ static void *work(void *arg) {
       ideal_dest(w, d);
     return NULL;
   }
-  for (uint32_t d = w->d0; d < w->d1 && !w->failed; d++)
-    w->failed = destination(w, d);
+  w->failed = ar_all(w);
   return NULL;
 }
 
