@@ -263,7 +263,7 @@ static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
  * all unicast) and its own D-mod-k LFTs. Host h's NIC in plane p is
  * "<host> mlx5_<p-1>". k = 64, planes = 2: 65,536 endpoints in two
  * subnets of 32,768 CAs and 3,072 switches each. */
-static fl_fabric *make_planes(uint32_t k, uint32_t planes) {
+static inline fl_fabric *make_planes(uint32_t k, uint32_t planes) {
   fl_fabric *f = fl_fabric_new();
   uint32_t hosts = k * k * k / 4 / planes;
   fl_fabric *g = gen_tree(k, hosts);
