@@ -24,10 +24,11 @@
 /**
  * fl_perf_bottleneck — a directed link saturated at the level that sets the
  * collective's step time (listed only when the collective is below its
- * ideal: at the ideal the NIC cables are the limit): cable @link leaving node @from port @from_port
- * toward node @to port @to_port, @gbps its capacity, @flows how many flows
- * share it (fractional under AR's equal split), @share_gbps each one's
- * rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC node ids).
+ * ideal: at the ideal the NIC cables are the limit): cable @link leaving node
+ * @from port @from_port toward node @to port @to_port, @gbps its capacity,
+ * @flows how many flows share it (fractional under AR's equal split),
+ * @share_gbps each one's rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC
+ * node ids).
  * @dl: the directed link (2 × link + 0 when leaving the link's end 0).
  */
 typedef struct fl_perf_bottleneck {
