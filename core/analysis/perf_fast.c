@@ -23,14 +23,22 @@
  * count at which flows reach it (once on minimal routes). No per-flow
  * state, no topological sort.
  *
+ * LFT: destinations go in blocks of FAST_BLOCK consecutive NICs, each
+ * switch of the frontier holding a vector (one entry per destination of
+ * the block, with the list of its nonzero entries), so a switch's LFT row
+ * (consecutive LIDs), hop records and link counters are read once per
+ * block instead of once per destination; all-to-all's first hop is taken
+ * straight from the source groups. AR: the destinations cabled to one
+ * switch walk together (their next hops differ only at that switch).
+ *
  * LFT and the ideal count integers (flows are whole), so the sums are exact
  * in any order: destinations are split over threads, each with its own
  * link counts, added at the end. AR splits into fractions, so it runs in
- * one thread in destination order (deterministic results).
+ * one thread, switch by switch (deterministic results).
  *
  * A routing problem (a hole, a dead port, a loop) or a loaded link of
- * unknown capacity makes pf_solve() fall back to pf_maxmin(), which names
- * the first problem exactly as it always has.
+ * unknown capacity makes pf_maxmin_first() return pf_maxmin()'s result,
+ * which names the first problem exactly as it always has.
  */
 #include <math.h>
 #include <pthread.h>
