@@ -30,6 +30,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "io/workload.h"
+#include "model/build.h"
 
 #define C03                                                                    \
   FL_SOURCE_DIR "/tests/data/cases/c03-nccl325-static-routing-collision/"
@@ -349,6 +350,58 @@ static void test_fast_by_hand(void **state) {
   fl_fabric_free(f);
 }
 
+/* A forwarding loop: h1 - sw-a = sw-b - h2, sw-b forwards h2's LID back
+ * to sw-a. The one pass must stop (a frontier alive after nsw levels) and
+ * report what pf_maxmin reports: the loop toward LID 2, two switches. */
+static void test_fast_loop(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_prov pv = {fl_b_file(f, "built in test_perf.c"), 0, 0};
+  fl_id n[4];
+  const char *name[4] = {"sw-a", "sw-b", "h1 mlx5_0", "h2 mlx5_0"};
+  for (int i = 0; i < 4; i++) {
+    n[i] = fl_b_node(f, i < 2 ? FL_NODE_SWITCH : FL_NODE_CA, 0x100u + i,
+                     i < 2 ? 2 : 1, pv);
+    fl_b_node_set_name(f, n[i], name[i], (size_t)-1);
+  }
+  fl_b_node_set_system(f, n[2], "h1", (size_t)-1);
+  fl_b_node_set_system(f, n[3], "h2", (size_t)-1);
+  fl_b_port_set_lid(f, fl_b_port(f, n[0], 0, pv), 3, 0);
+  fl_b_port_set_lid(f, fl_b_port(f, n[1], 0, pv), 4, 0);
+  fl_id c1 = fl_b_port(f, n[2], 1, pv), c2 = fl_b_port(f, n[3], 1, pv);
+  fl_b_port_set_lid(f, c1, 1, 0);
+  fl_b_port_set_lid(f, c2, 2, 0);
+  fl_b_link(f, fl_b_port(f, n[0], 1, pv), c1, 4, FL_SPEED_NDR, FL_LINK_DECLARED,
+            pv);
+  fl_b_link(f, fl_b_port(f, n[1], 1, pv), c2, 4, FL_SPEED_NDR, FL_LINK_DECLARED,
+            pv);
+  fl_b_link(f, fl_b_port(f, n[0], 2, pv), fl_b_port(f, n[1], 2, pv), 4,
+            FL_SPEED_NDR, FL_LINK_DECLARED, pv);
+  uint8_t *a = fl_b_lft_row(f, n[0], 4), *b = fl_b_lft_row(f, n[1], 4);
+  a[1] = 1, a[2] = 2; /* sw-a: h1 down, h2 across */
+  b[1] = 2, b[2] = 2; /* sw-b: h2 back across: the loop */
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_finalize(f, &err), FL_OK);
+  fl_perf_job *job = job_for(f,
+                             "hosts: [h1, h2]\ncollectives:\n"
+                             "  - {op: all-to-all, bytes: 1GiB}\n",
+                             FL_WL_ROUTE_LFT);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  pf_flows fl;
+  uint32_t steps, ranks;
+  assert_int_equal(pf_flows_build(job, &c, &fl, &steps, &ranks, &err), FL_OK);
+  pf_solution s;
+  assert_int_equal(
+      pf_solve(&job->net, job->nic, &fl, FL_WL_ROUTE_LFT, &s, &err), FL_OK);
+  assert_string_equal(s.error, "the LFTs toward LID 2 (h2 mlx5_0) loop: 2 "
+                               "switch(es) forward in a cycle");
+  pf_solution_free(&s);
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  fl_fabric_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_exact_c03_collision),
@@ -357,6 +410,7 @@ int main(void) {
       cmocka_unit_test(test_fast_c03_collision),
       cmocka_unit_test(test_fast_ftree),
       cmocka_unit_test(test_fast_by_hand),
+      cmocka_unit_test(test_fast_loop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
