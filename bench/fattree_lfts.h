@@ -16,14 +16,33 @@
 #include "fabriclint/gen.h"
 #include "fabriclint/routing.h"
 
-static fl_fabric *copy_topology(const fl_fabric *g, int ar) {
-  fl_fabric *f = fl_fabric_new();
+/* Copy generated fabric @g into @f; its node n becomes node off + n (the
+ * return value off: @f's node count before). @plane 0 copies names as they
+ * are; plane p > 0 marks a separate subnet (docs/performance.md): switch
+ * names get a "p<p>/" prefix, node GUIDs p << 48, and CA "<host> <dev>"
+ * becomes "<host> mlx5_<p-1>" of system <host>, so host h has one NIC in
+ * every plane. LIDs are copied: every plane has its own LID space. */
+static fl_id copy_into(fl_fabric *f, const fl_fabric *g, int ar,
+                       uint32_t plane) {
   fl_prov pv = {fl_b_file(f, "generated"), 0, 0};
   uint32_t nn = fl_fabric_node_count(g);
+  fl_id off = fl_fabric_node_count(f);
   for (fl_id n = 0; n < nn; n++) {
-    fl_id m = fl_b_node(f, fl_fabric_node_kind(g, n), fl_fabric_node_guid(g, n),
+    uint64_t guid = fl_fabric_node_guid(g, n) ^ ((uint64_t)plane << 48);
+    fl_id m = fl_b_node(f, fl_fabric_node_kind(g, n), guid,
                         fl_fabric_node_nports(g, n), pv);
-    fl_b_node_set_name(f, m, fl_fabric_node_name(g, n), (size_t)-1);
+    const char *name = fl_fabric_node_name(g, n);
+    char buf[160];
+    if (plane && fl_fabric_node_kind(g, n) == FL_NODE_CA) {
+      const char *sys = fl_fabric_node_system(g, n);
+      snprintf(buf, sizeof buf, "%s mlx5_%u", sys, plane - 1);
+      fl_b_node_set_system(f, m, sys, (size_t)-1);
+      name = buf;
+    } else if (plane) {
+      snprintf(buf, sizeof buf, "p%u/%s", plane, name);
+      name = buf;
+    }
+    fl_b_node_set_name(f, m, name, (size_t)-1);
     fl_b_node_set_tier(f, m, fl_fabric_node_tier(g, n));
     if (ar && fl_fabric_node_kind(g, n) == FL_NODE_SWITCH)
       fl_b_attr(f, FL_ENT_NODE, m, "ar", "true");
@@ -38,13 +57,20 @@ static fl_fabric *copy_topology(const fl_fabric *g, int ar) {
   }
   for (fl_id l = 0; l < fl_fabric_link_count(g); l++) {
     fl_id a = fl_fabric_link_port(g, l, 0), b = fl_fabric_link_port(g, l, 1);
-    fl_b_link(
-        f,
-        fl_b_port_find(f, fl_fabric_port_node(g, a), fl_fabric_port_num(g, a)),
-        fl_b_port_find(f, fl_fabric_port_node(g, b), fl_fabric_port_num(g, b)),
-        fl_fabric_link_width(g, l), fl_fabric_link_speed(g, l),
-        FL_LINK_DECLARED, pv);
+    fl_b_link(f,
+              fl_b_port_find(f, off + fl_fabric_port_node(g, a),
+                             fl_fabric_port_num(g, a)),
+              fl_b_port_find(f, off + fl_fabric_port_node(g, b),
+                             fl_fabric_port_num(g, b)),
+              fl_fabric_link_width(g, l), fl_fabric_link_speed(g, l),
+              FL_LINK_DECLARED, pv);
   }
+  return off;
+}
+
+static fl_fabric *copy_topology(const fl_fabric *g, int ar) {
+  fl_fabric *f = fl_fabric_new();
+  copy_into(f, g, ar, 0);
   return f;
 }
 
@@ -90,7 +116,7 @@ static void build_adj(const fl_fabric *g, adj *a) {
 static void route_leaf(const fl_fabric *g, fl_fabric *f, const adj *a,
                        fl_id leaf, uint32_t *dist, fl_id *queue, uint32_t top,
                        uint32_t half, uint32_t *mins, uint32_t *moff,
-                       uint32_t base) {
+                       uint32_t base, fl_id off) {
   uint32_t nn = fl_fabric_node_count(g);
   for (fl_id n = 0; n < nn; n++)
     dist[n] = UINT32_MAX;
@@ -118,7 +144,7 @@ static void route_leaf(const fl_fabric *g, fl_fabric *f, const adj *a,
   uint8_t **rows = malloc(tail * sizeof *rows);
   uint32_t *div = malloc(tail * sizeof *div);
   for (uint32_t k = 0; k < tail; k++) {
-    rows[k] = fl_b_lft_row(f, queue[k], top);
+    rows[k] = fl_b_lft_row(f, off + queue[k], top);
     uint32_t t = fl_fabric_node_tier(g, queue[k]), d = 1;
     for (uint32_t x = 1; x < t; x++)
       d *= half;
@@ -141,8 +167,6 @@ static void route_leaf(const fl_fabric *g, fl_fabric *f, const adj *a,
   free(rows), free(div);
 }
 
-/* A radix-@k 3-tier fat tree (fl_gen_fat_tree) with D-mod-k LFTs,
- * finalized; `ar=true` on every switch when @ar. Exits on failure. */
 /* SL2VL tables for every switch turn (in != out, ports 1..k): @vl 1 maps
  * every SL to VL 0; @vl 2 maps every SL to VL (in port & 1), so each switch
  * leaves on a VL that depends on the port a packet came in by (the costly
@@ -166,13 +190,13 @@ static void add_sl2vl(fl_fabric *f, uint32_t k, int vl) {
   }
 }
 
-/* The radix-@k fat tree with D-mod-k LFTs (@ar: AR groups too) and SL2VL
- * tables chosen by @vl (see add_sl2vl). */
-static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
+/* The radix-@k 3-tier fat tree with @hosts hosts (0: all), generated. */
+static fl_fabric *gen_tree(uint32_t k, uint32_t hosts) {
   fl_gen_fat_tree_params p;
   memset(&p, 0, sizeof p);
   p.radix = k;
   p.tiers = 3;
+  p.hosts = hosts;
   fl_error err;
   fl_error_clear(&err);
   fl_fabric *g = NULL;
@@ -180,7 +204,13 @@ static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
     fprintf(stderr, "gen: %s\n", err.message);
     exit(1);
   }
-  fl_fabric *f = copy_topology(g, ar);
+  return g;
+}
+
+/* D-mod-k LFTs of generated tree @g (radix @k), written to its copy in @f
+ * whose node ids are @off + g's. */
+static void route_tree(const fl_fabric *g, fl_fabric *f, uint32_t k,
+                       fl_id off) {
   adj a;
   build_adj(g, &a);
   uint32_t nn = fl_fabric_node_count(g), top = fl_fabric_max_lid(g);
@@ -199,15 +229,48 @@ static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
   for (fl_id n = 0; n < nn; n++)
     if (fl_fabric_node_kind(g, n) == FL_NODE_SWITCH &&
         fl_fabric_node_tier(g, n) == 1)
-      route_leaf(g, f, &a, n, dist, queue, top, k / 2, mins, moff, base);
+      route_leaf(g, f, &a, n, dist, queue, top, k / 2, mins, moff, base, off);
   free(mins), free(moff);
-  add_sl2vl(f, k, vl);
+  free(dist), free(queue), free(a.off), free(a.nbr), free(a.port), free(a.ca);
+}
+
+static void finalize_or_exit(fl_fabric *f) {
+  fl_error err;
+  fl_error_clear(&err);
   if (fl_fabric_finalize(f, &err) != FL_OK) {
     fprintf(stderr, "finalize: %s\n", err.message);
     exit(1);
   }
+}
+
+/* The radix-@k 3-tier fat tree (fl_gen_fat_tree) with D-mod-k LFTs (@ar:
+ * `ar=true` on every switch) and SL2VL tables chosen by @vl (see
+ * add_sl2vl), finalized. Exits on failure. */
+static fl_fabric *make_vl(uint32_t k, int ar, int vl) {
+  fl_fabric *g = gen_tree(k, 0);
+  fl_fabric *f = copy_topology(g, ar);
+  route_tree(g, f, k, 0);
+  add_sl2vl(f, k, vl);
+  finalize_or_exit(f);
   fl_fabric_free(g);
-  free(dist), free(queue), free(a.off), free(a.nbr), free(a.port), free(a.ca);
+  return f;
+}
+
+/* @planes separate subnets in one fabric (multi-plane, one NIC per host in
+ * every plane): each plane is the radix-@k 3-tier fat tree with the first
+ * k^3 / (4 * @planes) hosts (fl_gen_fat_tree's partial build: whole pods,
+ * the core tier complete), with its own LIDs (switches first, then CAs,
+ * all unicast) and its own D-mod-k LFTs. Host h's NIC in plane p is
+ * "<host> mlx5_<p-1>". k = 64, planes = 2: 65,536 endpoints in two
+ * subnets of 32,768 CAs and 3,072 switches each. */
+static inline fl_fabric *make_planes(uint32_t k, uint32_t planes) {
+  fl_fabric *f = fl_fabric_new();
+  uint32_t hosts = k * k * k / 4 / planes;
+  fl_fabric *g = gen_tree(k, hosts);
+  for (uint32_t p = 1; p <= planes; p++)
+    route_tree(g, f, k, copy_into(f, g, 0, p));
+  finalize_or_exit(f);
+  fl_fabric_free(g);
   return f;
 }
 

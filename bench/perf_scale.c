@@ -1,18 +1,28 @@
 /*
  * bench/perf_scale.c — the collective performance model at data-centre
- * scale (issue #17: one all-to-all step of 65,536 endpoints in under
- * 10 s). Builds the radix-K 3-tier fat tree with fl_gen_fat_tree, copies
- * it with D-mod-k LFTs (fattree_lfts.h, as a subnet manager's fat-tree
- * routing would), and times fl_perf_run() on one all-to-all (max-min on
- * the LFTs plus the no-contention ideal):
- *   - LFT routing over every endpoint that holds a LID (one subnet has
- *     49,151 unicast LIDs: at radix 64, 44,031 of the 65,536 CAs);
- *   - ideal adaptive routing over all 65,536 endpoints.
- * Usage: build/bench/perf_scale [K] (default 64). Setup is not timed.
+ * scale (issue #17: one all-to-all step of 65,536 endpoints over the real
+ * LFTs in under 10 s). Builds a radix-K 3-tier fat tree with
+ * fl_gen_fat_tree, copies it with D-mod-k LFTs (fattree_lfts.h, as a
+ * subnet manager's fat-tree routing would), and times fl_perf_run() on one
+ * all-to-all of 1 GiB (max-min on the routing plus the no-contention
+ * ideal). Scenarios (one per run of the program, so peak RSS is its own):
+ *   lft    one subnet, LFT routing over every CA that holds a LID (one
+ *          subnet has 49,151 unicast LIDs: at radix 64, 44,031 of the
+ *          65,536 CAs, the other 5,120 LIDs are the switches');
+ *   planes P separate subnets (planes) of k^3/(4P) hosts each, every host
+ *          with one NIC per plane, all in one fabric, LFT routing: at
+ *          radix 64 and P = 2, 32,768 hosts x 2 NICs = 65,536 endpoints,
+ *          every one with a LID of its plane and routed by its LFTs;
+ *   ar     one subnet, ideal adaptive routing over all k^3/4 CAs.
+ * Usage: build/bench/perf_scale [K [lft|planes|ar [RUNS [P]]]]
+ * (default 64 lft 3 2). Prints each run's wall and CPU seconds (user + sys
+ * of the whole process, every thread), their medians, and the process's
+ * peak RSS. Setup (generation, LFTs, finalize) is not timed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "analysis/perf.h"
@@ -25,56 +35,103 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run(const fl_fabric *f, int with_lid_only, uint32_t routing) {
-  fl_workload w;
-  memset(&w, 0, sizeof w);
-  w.path = "bench";
-  w.min_share = 0.9;
+static double cpu(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+         (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static int cmp_d(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Every host (system, else the CA's name) with a CA that holds a LID, in
+ * node order. With planes every host has one CA per plane and the planes
+ * follow each other: the list ends where the first host comes back. */
+static void job_hosts(const fl_fabric *f, fl_workload *w) {
   uint32_t nn = fl_fabric_node_count(f);
-  w.hosts = malloc(nn * sizeof *w.hosts);
+  w->hosts = malloc(nn * sizeof *w->hosts);
   for (fl_id n = 0; n < nn; n++) {
     if (fl_fabric_node_kind(f, n) != FL_NODE_CA)
       continue;
     fl_id p = fl_fabric_node_first_port(f, n);
-    if (with_lid_only && (p == FL_NONE || fl_fabric_port_lid(f, p) == 0))
+    if (p == FL_NONE || fl_fabric_port_lid(f, p) == 0)
       continue;
-    w.hosts[w.n_hosts++] = (char *)fl_fabric_node_system(f, n);
+    const char *sys = fl_fabric_node_system(f, n);
+    if (!sys || !*sys)
+      sys = fl_fabric_node_name(f, n);
+    if (w->n_hosts && strcmp(w->hosts[0], sys) == 0)
+      break;
+    w->hosts[w->n_hosts++] = (char *)sys;
   }
-  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1ull << 30};
-  fl_error err;
-  fl_error_clear(&err);
-  double t0 = now();
-  fl_perf_job *job = NULL;
-  if (fl_perf_job_new(f, &w, routing, &job, &err) != FL_OK) {
-    fprintf(stderr, "job: %s\n", err.message);
-    exit(1);
-  }
-  double t1 = now();
-  fl_perf_result r;
-  if (fl_perf_run(job, &c, &r, &err) != FL_OK) {
-    fprintf(stderr, "run: %s\n", err.message);
-    exit(1);
-  }
-  double t2 = now();
-  printf("%s, %zu endpoints, %.0f flows: job %.2f s, all-to-all step "
-         "(max-min + ideal) %.2f s, %u rounds; busbw %.2f of %.2f Gb/s%s%s\n",
-         routing == FL_WL_ROUTE_LFT ? "LFT" : "AR", w.n_hosts, r.flows,
-         t1 - t0, t2 - t1, r.solver_rounds, r.busbw_gbps, r.ideal_busbw_gbps,
-         r.error[0] ? " ERROR " : "", r.error);
-  fl_perf_job_free(job);
-  free(w.hosts);
 }
 
 int main(int argc, char **argv) {
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
+  const char *what = argc > 2 ? argv[2] : "lft";
+  int runs = argc > 3 ? atoi(argv[3]) : 3;
+  uint32_t planes = argc > 4 ? (uint32_t)atoi(argv[4]) : 2;
+  if (runs < 1 || runs > 15 || planes < 1 || k < 4 || k > 128)
+    return fprintf(stderr, "usage: perf_scale [K [lft|planes|ar [RUNS "
+                           "[PLANES]]]]\n"),
+           2;
+  uint32_t routing = strcmp(what, "ar") == 0 ? FL_WL_ROUTE_AR : FL_WL_ROUTE_LFT;
+  int use_planes = strcmp(what, "planes") == 0;
   double t0 = now();
-  fl_fabric *f = make_vl(k, 0, 0);
-  printf("radix %u: %u switches, %u CAs, %u links, %u LFTs (setup %.2f s)\n",
-         k, fl_fabric_count_kind(f, FL_NODE_SWITCH),
+  fl_fabric *f = use_planes ? make_planes(k, planes) : make_vl(k, 0, 0);
+  printf("radix %u %s%s: %u switches, %u CAs, %u links, %u LFTs, max LID "
+         "%u (setup %.2f s)\n",
+         k, what, use_planes ? " (planes in one fabric)" : "",
+         fl_fabric_count_kind(f, FL_NODE_SWITCH),
          fl_fabric_count_kind(f, FL_NODE_CA), fl_fabric_link_count(f),
-         fl_fabric_lft_count(f), now() - t0);
-  run(f, 1, FL_WL_ROUTE_LFT);
-  run(f, 0, FL_WL_ROUTE_AR);
+         fl_fabric_lft_count(f), fl_fabric_max_lid(f), now() - t0);
+  fl_workload w;
+  memset(&w, 0, sizeof w);
+  w.path = "bench";
+  w.min_share = 0.9;
+  if (routing == FL_WL_ROUTE_AR && !use_planes) {
+    w.all_hosts = 1; /* every CA, LID or not: AR needs none */
+  } else {
+    job_hosts(f, &w);
+  }
+  fl_error err;
+  fl_error_clear(&err);
+  fl_perf_job *job = NULL;
+  double j0 = now();
+  if (fl_perf_job_new(f, &w, routing, &job, &err) != FL_OK) {
+    fprintf(stderr, "job: %s\n", err.message);
+    return 1;
+  }
+  printf("job: %u hosts x %u NICs = %u endpoints (%.2f s)\n",
+         fl_perf_job_hosts(job), fl_perf_job_rails(job),
+         fl_perf_job_hosts(job) * fl_perf_job_rails(job), now() - j0);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1ull << 30};
+  double wall[15], cpus[15];
+  for (int i = 0; i < runs; i++) {
+    fl_perf_result r;
+    double w0 = now(), c0 = cpu();
+    if (fl_perf_run(job, &c, &r, &err) != FL_OK) {
+      fprintf(stderr, "run: %s\n", err.message);
+      return 1;
+    }
+    wall[i] = now() - w0;
+    cpus[i] = cpu() - c0;
+    printf("run %d: %s, %u ranks, %.0f flows: %.2f s wall, %.2f s CPU, %u "
+           "round(s); busbw %.3f of %.3f Gb/s, %u bottleneck link(s)%s%s\n",
+           i + 1, routing == FL_WL_ROUTE_LFT ? "LFT" : "AR", r.ranks, r.flows,
+           wall[i], cpus[i], r.solver_rounds, r.busbw_gbps, r.ideal_busbw_gbps,
+           r.n_bottlenecks, r.error[0] ? " ERROR " : "", r.error);
+  }
+  qsort(wall, (size_t)runs, sizeof *wall, cmp_d);
+  qsort(cpus, (size_t)runs, sizeof *cpus, cmp_d);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("median of %d: %.2f s wall, %.2f s CPU; peak RSS %.0f MB\n", runs,
+         wall[runs / 2], cpus[runs / 2], (double)ru.ru_maxrss / 1024.0);
+  fl_perf_job_free(job);
+  free(w.hosts);
   fl_fabric_free(f);
   return 0;
 }

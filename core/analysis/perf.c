@@ -149,9 +149,9 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
     return FL_OK;
   }
   pf_solution real, ideal;
-  rc = pf_maxmin(&job->net, job->nic, &fl, job->routing, &real, err);
+  rc = pf_solve(&job->net, job->nic, &fl, job->routing, &real, err);
   if (rc == FL_OK) {
-    rc = pf_maxmin(&job->net, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
+    rc = pf_solve(&job->net, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
     if (rc != FL_OK)
       pf_solution_free(&real);
   }

@@ -24,10 +24,11 @@
 /**
  * fl_perf_bottleneck — a directed link saturated at the level that sets the
  * collective's step time (listed only when the collective is below its
- * ideal: at the ideal the NIC cables are the limit): cable @link leaving node @from port @from_port
- * toward node @to port @to_port, @gbps its capacity, @flows how many flows
- * share it (fractional under AR's equal split), @share_gbps each one's
- * rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC node ids).
+ * ideal: at the ideal the NIC cables are the limit): cable @link leaving node
+ * @from port @from_port toward node @to port @to_port, @gbps its capacity,
+ * @flows how many flows share it (fractional under AR's equal split),
+ * @share_gbps each one's rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC
+ * node ids).
  * @dl: the directed link (2 × link + 0 when leaving the link's end 0).
  */
 typedef struct fl_perf_bottleneck {
@@ -99,8 +100,11 @@ uint32_t fl_perf_job_rails(const fl_perf_job *job);
  * Returns FL_OK (routing failures are reported in res->error, not as an
  * error code), FL_EINVAL with @err for a collective that cannot run on
  * this job (sendrecv shift not in 1..n-1, fewer than 2 ranks), FL_ENOMEM.
- * Cost: per max-min round O(sum over destinations of the switches their
- * flows cross + flow classes); rounds = distinct saturation levels.
+ * Cost: the generated collectives carry equal bytes per flow, so one pass
+ * (perf_fast.c): O(sum over destinations of (flow classes + switches
+ * their flows cross)), split over up to 8 threads for LFT routing; steps
+ * of unequal bytes would take that per progressive-filling round, rounds
+ * = distinct saturation levels + 1 (perf_maxmin.c). docs/perf.md.
  */
 int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
                 fl_perf_result *res, fl_error *err);

@@ -28,15 +28,23 @@ typedef struct pf_nic {
   double gbps;
 } pf_nic;
 
+/** What leaves switch port p: the directed link @dl (PF_NONE: uncabled),
+ * the switch index @next at the far end (PF_NONE: not a switch) and the
+ * far @port id (FL_NONE). One record, so a hop is one cache line. */
+typedef struct pf_hop {
+  uint32_t dl, next;
+  fl_id port;
+} pf_hop;
+
 /** Switch indexing and per-port next hops of a fabric (perf_route.c). */
 typedef struct pf_net {
   const fl_fabric *f;
   uint32_t nsw;
-  uint32_t *node_sw;  /* [nodes] switch index or PF_NONE */
-  fl_id *sw_node;     /* [nsw] */
-  uint32_t *hop_dl;   /* [nsw*256] directed link leaving port p, PF_NONE */
-  uint32_t *hop_next; /* [nsw*256] switch index at the far end, PF_NONE */
-  fl_id *hop_port;    /* [nsw*256] far port id, FL_NONE */
+  uint32_t *node_sw;       /* [nodes] switch index or PF_NONE */
+  fl_id *sw_node;          /* [nsw] */
+  pf_hop *hop;             /* [nsw*256] by switch index and port number */
+  const uint8_t **lft_row; /* [nsw] the switch's LFT (fl_fabric_lft), NULL */
+  uint32_t *lft_len;       /* [nsw] its length in LIDs, 0 without one */
   /* switch-to-switch adjacency (for AR): off[nsw+1], adj_dl, adj_next */
   uint32_t *adj_off, *adj_dl, *adj_next;
   double *cap; /* [2 * links] Gb/s of each directed link */
@@ -145,6 +153,32 @@ typedef struct pf_solution {
 int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
               uint32_t mode, pf_solution *sol, fl_error *err);
 void pf_solution_free(pf_solution *sol);
+
+/** pf_uniform_bytes() — 1 when every flow of @fl carries the same bytes
+ * (all-to-all always; explicit classes compared), else 0. */
+int pf_uniform_bytes(const pf_flows *fl);
+
+/**
+ * pf_maxmin_first() — the one-pass solver (perf_fast.c) for a step whose
+ * flows all carry the same bytes (pf_uniform_bytes): counts the flows on
+ * every directed link (@sol->weight, as pf_maxmin's) and saturates the
+ * links of the first level only (@sol->level finite there, INFINITY
+ * elsewhere, including links pf_maxmin saturates later); step time and
+ * slow level are pf_maxmin's. @threads: workers for LFT and ideal routing
+ * (0: one per online CPU, at most 8; AR always runs in one). On a routing
+ * problem or a loaded link of unknown capacity it returns what pf_maxmin
+ * returns (its error text). FL_OK or FL_ENOMEM.
+ * Cost: O(sum over destinations of (classes + switch visits)) / threads,
+ * memory O(threads × (directed links + switches + groups)).
+ */
+int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+                    uint32_t mode, uint32_t threads, pf_solution *sol,
+                    fl_error *err);
+
+/** pf_solve() — pf_maxmin_first when @fl's bytes are uniform, else
+ * pf_maxmin: what fl_perf_run uses. */
+int pf_solve(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+             uint32_t mode, pf_solution *sol, fl_error *err);
 
 /** The resolved job (perf.h's opaque fl_perf_job): NIC r of host h is
  * nic[h * rails + r]. */

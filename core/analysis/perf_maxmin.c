@@ -33,6 +33,11 @@ typedef struct mm {
   pf_solution *sol;
   /* per directed link, this round */
   double *fz, *w, *cnt;
+  /* per source group, this round: flows injected (all members together),
+   * unfrozen ones and their frozen load; added to the group's injection
+   * link divided by its members at the end of the round (whole counts sum
+   * exactly, as in perf_fast.c) */
+  double *gC, *gW, *gF;
   /* per switch scratch, valid when stamp == cur */
   uint32_t *stamp, cur;
   uint32_t *hoff, *hcnt, *indeg;
@@ -200,13 +205,12 @@ static int destination(mm *m, uint32_t d, int *any_unfrozen) {
   for (size_t i = 0; i < nc; i++) {
     const pf_class *c = &m->cbuf[i];
     const pf_group *g = &m->fl->groups[c->group];
-    double inj_w = c->count / g->m;
     double x =
         lv[g->inj_dl] < m->minlvl[g->sw] ? lv[g->inj_dl] : m->minlvl[g->sw];
-    m->cnt[g->inj_dl] += inj_w;
+    m->gC[c->group] += c->count;
     m->cW[g->sw] += c->count;
     if (isfinite(x)) {
-      m->fz[g->inj_dl] += inj_w * x;
+      m->gF[c->group] += c->count * x;
       m->F[g->sw] += c->count * x;
       double t = c->bytes * 8.0 / (x * 1e9);
       if (t > m->sol->step_time_s)
@@ -214,7 +218,7 @@ static int destination(mm *m, uint32_t d, int *any_unfrozen) {
       if (x < m->sol->slow_level)
         m->sol->slow_level = x;
     } else {
-      m->w[g->inj_dl] += inj_w;
+      m->gW[c->group] += c->count;
       m->W[g->sw] += c->count;
       *any_unfrozen = 1;
     }
@@ -278,6 +282,7 @@ static int saturate(mm *m) {
 static void mm_free(mm *m) {
   pf_router_free(&m->rt);
   free(m->fz), free(m->w), free(m->cnt), free(m->stamp), free(m->hoff);
+  free(m->gC), free(m->gW), free(m->gF);
   free(m->hcnt), free(m->indeg), free(m->W), free(m->F), free(m->cW);
   free(m->minlvl), free(m->inv), free(m->order), free(m->stack);
   free(m->hdl), free(m->hnx), free(m->cbuf);
@@ -288,6 +293,10 @@ static int mm_init(mm *m, const pf_net *net, uint32_t mode) {
   m->fz = calloc(nd, sizeof *m->fz);
   m->w = calloc(nd, sizeof *m->w);
   m->cnt = calloc(nd, sizeof *m->cnt);
+  size_t ng = m->fl->ng ? m->fl->ng : 1;
+  m->gC = calloc(ng, sizeof *m->gC);
+  m->gW = calloc(ng, sizeof *m->gW);
+  m->gF = calloc(ng, sizeof *m->gF);
   m->stamp = calloc(ns, sizeof *m->stamp);
   m->hoff = malloc(ns * sizeof *m->hoff);
   m->hcnt = malloc(ns * sizeof *m->hcnt);
@@ -307,9 +316,9 @@ static int mm_init(mm *m, const pf_net *net, uint32_t mode) {
         m->cap_c = k;
     }
   m->cbuf = malloc((m->cap_c ? m->cap_c : 1) * sizeof *m->cbuf);
-  if (!m->fz || !m->w || !m->cnt || !m->stamp || !m->hoff || !m->hcnt ||
-      !m->indeg || !m->W || !m->F || !m->cW || !m->minlvl || !m->inv ||
-      !m->order || !m->stack || !m->cbuf)
+  if (!m->fz || !m->w || !m->cnt || !m->gC || !m->gW || !m->gF || !m->stamp ||
+      !m->hoff || !m->hcnt || !m->indeg || !m->W || !m->F || !m->cW ||
+      !m->minlvl || !m->inv || !m->order || !m->stack || !m->cbuf)
     return FL_ENOMEM;
   return pf_router_init(&m->rt, net, mode);
 }
@@ -333,12 +342,22 @@ int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
     memset(m.fz, 0, nd * sizeof *m.fz);
     memset(m.w, 0, nd * sizeof *m.w);
     memset(m.cnt, 0, nd * sizeof *m.cnt);
+    size_t ng = fl->ng ? fl->ng : 1;
+    memset(m.gC, 0, ng * sizeof *m.gC);
+    memset(m.gW, 0, ng * sizeof *m.gW);
+    memset(m.gF, 0, ng * sizeof *m.gF);
     int any = 0;
     sol->rounds++;
     sol->step_time_s = 0;
     sol->slow_level = INFINITY;
     for (uint32_t d = 0; d < fl->nnic && rc == 0; d++)
       rc = destination(&m, d, &any);
+    for (uint32_t g = 0; g < fl->ng && rc == 0; g++) {
+      const pf_group *gr = &fl->groups[g];
+      m.cnt[gr->inj_dl] += m.gC[g] / gr->m;
+      m.w[gr->inj_dl] += m.gW[g] / gr->m;
+      m.fz[gr->inj_dl] += m.gF[g] / gr->m;
+    }
     if (rc || !any) /* no unfrozen flow: this round's times are final */
       break;
     rc = saturate(&m);

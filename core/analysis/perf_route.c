@@ -39,11 +39,12 @@ static void fill_hops(pf_net *n) {
       fl_id q = fl_fabric_link_other(f, l, p);
       if (q == FL_NONE || q == p)
         continue;
-      size_t at = (size_t)s * 256 + num;
-      n->hop_dl[at] = pf_dl(f, l, p);
-      n->hop_port[at] = q;
-      n->hop_next[at] = n->node_sw[fl_fabric_port_node(f, q)];
+      pf_hop *h = &n->hop[(size_t)s * 256 + num];
+      h->dl = pf_dl(f, l, p);
+      h->port = q;
+      h->next = n->node_sw[fl_fabric_port_node(f, q)];
     }
+    n->lft_row[s] = fl_fabric_lft(f, node, &n->lft_len[s]);
   }
 }
 
@@ -53,8 +54,8 @@ static int fill_adj(pf_net *n) {
     return -1;
   for (uint32_t s = 0; s < n->nsw; s++)
     for (uint32_t p = 0; p < 256; p++)
-      if (n->hop_next[(size_t)s * 256 + p] != PF_NONE &&
-          n->hop_next[(size_t)s * 256 + p] != s)
+      if (n->hop[(size_t)s * 256 + p].next != PF_NONE &&
+          n->hop[(size_t)s * 256 + p].next != s)
         n->adj_off[s + 1]++;
   for (uint32_t s = 0; s < n->nsw; s++)
     n->adj_off[s + 1] += n->adj_off[s];
@@ -66,10 +67,10 @@ static int fill_adj(pf_net *n) {
   for (uint32_t s = 0; s < n->nsw; s++) {
     uint32_t k = n->adj_off[s];
     for (uint32_t p = 0; p < 256; p++) {
-      size_t at = (size_t)s * 256 + p;
-      if (n->hop_next[at] != PF_NONE && n->hop_next[at] != s) {
-        n->adj_dl[k] = n->hop_dl[at];
-        n->adj_next[k++] = n->hop_next[at];
+      const pf_hop *h = &n->hop[(size_t)s * 256 + p];
+      if (h->next != PF_NONE && h->next != s) {
+        n->adj_dl[k] = h->dl;
+        n->adj_next[k++] = h->next;
       }
     }
   }
@@ -94,14 +95,12 @@ int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
     }
   }
   size_t slots = (size_t)(n->nsw ? n->nsw : 1) * 256;
-  n->hop_dl = malloc(slots * sizeof *n->hop_dl);
-  n->hop_next = malloc(slots * sizeof *n->hop_next);
-  n->hop_port = malloc(slots * sizeof *n->hop_port);
-  if (!n->hop_dl || !n->hop_next || !n->hop_port)
+  n->hop = malloc(slots * sizeof *n->hop);
+  n->lft_row = calloc(n->nsw ? n->nsw : 1, sizeof *n->lft_row);
+  n->lft_len = calloc(n->nsw ? n->nsw : 1, sizeof *n->lft_len);
+  if (!n->hop || !n->lft_row || !n->lft_len)
     return nomem(err);
-  memset(n->hop_dl, 0xff, slots * sizeof *n->hop_dl);
-  memset(n->hop_next, 0xff, slots * sizeof *n->hop_next);
-  memset(n->hop_port, 0xff, slots * sizeof *n->hop_port);
+  memset(n->hop, 0xff, slots * sizeof *n->hop); /* PF_NONE, FL_NONE */
   for (fl_id l = 0; l < nl; l++) {
     double g = fl_fabric_link_gbps(f, l);
     n->cap[2 * l] = n->cap[2 * l + 1] = g > 0 ? g : NAN;
@@ -113,8 +112,8 @@ int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
 }
 
 void pf_net_free(pf_net *n) {
-  free(n->node_sw), free(n->sw_node), free(n->hop_dl), free(n->hop_next);
-  free(n->hop_port), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
+  free(n->node_sw), free(n->sw_node), free(n->hop), free(n->lft_row);
+  free(n->lft_len), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
   free(n->cap);
   memset(n, 0, sizeof *n);
 }
@@ -161,32 +160,31 @@ static void bfs(pf_router *r, uint32_t root) {
 static uint32_t next_lft(pf_router *r, uint32_t s, const pf_nic *d,
                          uint32_t *dl, uint32_t *nx, uint32_t *why) {
   const pf_net *n = r->net;
-  uint32_t len = 0;
-  const uint8_t *row = fl_fabric_lft(n->f, n->sw_node[s], &len);
+  const uint8_t *row = n->lft_row[s];
   if (!row) {
     *why = 4;
     return 0;
   }
-  if (d->lid >= len || row[d->lid] == 255 || row[d->lid] == 0) {
+  if (d->lid >= n->lft_len[s] || row[d->lid] == 255 || row[d->lid] == 0) {
     *why = 1;
     return 0;
   }
-  size_t at = (size_t)s * 256 + row[d->lid];
-  if (n->hop_dl[at] == PF_NONE) {
+  const pf_hop *h = &n->hop[(size_t)s * 256 + row[d->lid]];
+  if (h->dl == PF_NONE) {
     *why = 2;
     return 0;
   }
-  if (n->hop_port[at] == d->port) {
-    *dl = n->hop_dl[at];
+  if (h->port == d->port) {
+    *dl = h->dl;
     *nx = PF_EJECT;
     return 1;
   }
-  if (n->hop_next[at] == PF_NONE) {
+  if (h->next == PF_NONE) {
     *why = 3;
     return 0;
   }
-  *dl = n->hop_dl[at];
-  *nx = n->hop_next[at];
+  *dl = h->dl;
+  *nx = h->next;
   return 1;
 }
 

@@ -8,7 +8,12 @@
  *     subset of c03's hosts (groups of 3 and 4), on OpenSM's ftree LFTs of
  *     a 3-tier fat tree and under AR's equal split;
  *   - max-min by hand on c03's collision: the colliding uplink gets 8
- *     flows at 25 Gb/s, the other flows of those NICs get the rest.
+ *     flows at 25 Gb/s, the other flows of those NICs get the rest;
+ *   - the one-pass solver fl_perf_run uses (perf_fast.c) against
+ *     progressive filling: identical flows on every directed link, step
+ *     time, slow level and first-level links, for all-to-all, sendrecv and
+ *     ring all-reduce over c03's collision LFTs, OpenSM ftree LFTs and AR,
+ *     with 1, 2 and 3 threads.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -25,6 +30,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "io/workload.h"
+#include "model/build.h"
 
 #define C03                                                                    \
   FL_SOURCE_DIR "/tests/data/cases/c03-nccl325-static-routing-collision/"
@@ -205,11 +211,206 @@ static void test_levels_by_hand(void **state) {
   fl_fabric_free(f);
 }
 
+/* Equal, or within @rel of @b when @rel > 0. */
+static int same(double a, double b, double rel) {
+  if (rel == 0)
+    return a == b;
+  return fabs(a - b) <= rel * fabs(b) + 1e-300;
+}
+
+/* The one-pass solver (pf_maxmin_first) against progressive filling
+ * (pf_maxmin) for collective @c of @yaml on @f, over the routing and over
+ * the ideal, with 1, 2 and 3 threads: the same flows on every directed link
+ * (exactly for LFT and the ideal: whole counts; within 1e-12 under AR's
+ * fractional split), the same step time and slow level, and the first
+ * level on exactly the links pf_maxmin saturates at the slowest flow's
+ * rate (later levels are left out: INFINITY). Returns how many links
+ * pf_maxmin saturates at a later level (the part the pass skips). */
+static uint32_t check_fast(const fl_fabric *f, const char *yaml,
+                           uint32_t routing, fl_wl_coll c) {
+  fl_perf_job *job = job_for(f, yaml, routing);
+  pf_flows fl;
+  uint32_t steps, ranks, later = 0;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(pf_flows_build(job, &c, &fl, &steps, &ranks, &err), FL_OK);
+  assert_true(pf_uniform_bytes(&fl));
+  uint32_t modes[2] = {job->routing, PF_ROUTE_IDEAL};
+  for (int mi = 0; mi < 2; mi++) {
+    double rel = modes[mi] == FL_WL_ROUTE_AR ? 1e-12 : 0;
+    pf_solution full;
+    assert_int_equal(
+        pf_maxmin(&job->net, job->nic, &fl, modes[mi], &full, &err), FL_OK);
+    assert_string_equal(full.error, "");
+    for (uint32_t th = 1; th <= 3; th++) {
+      pf_solution fast;
+      assert_int_equal(
+          pf_maxmin_first(&job->net, job->nic, &fl, modes[mi], th, &fast, &err),
+          FL_OK);
+      assert_string_equal(fast.error, "");
+      assert_int_equal(fast.rounds, 1);
+      assert_true(full.step_time_s > 0);
+      assert_true(same(fast.step_time_s, full.step_time_s, rel));
+      assert_true(same(fast.slow_level, full.slow_level, rel));
+      uint32_t first = 0;
+      for (uint32_t dl = 0; dl < job->net.ndl; dl++) {
+        if (!same(fast.weight[dl], full.weight[dl], rel))
+          fprintf(stderr, "dl %u: fast %.17g full %.17g flows\n", dl,
+                  fast.weight[dl], full.weight[dl]);
+        assert_true(same(fast.weight[dl], full.weight[dl], rel));
+        int at_first = isfinite(full.level[dl]) &&
+                       same(full.level[dl], full.slow_level, rel);
+        if (at_first) {
+          assert_true(same(fast.level[dl], full.level[dl], rel));
+          first++;
+        } else {
+          assert_true(isinf(fast.level[dl]));
+          if (isfinite(full.level[dl]) && th == 1 && mi == 0)
+            later++;
+        }
+      }
+      assert_true(first > 0);
+      pf_solution_free(&fast);
+    }
+    pf_solution_free(&full);
+  }
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  return later;
+}
+
+static void test_fast_c03_collision(void **state) {
+  (void)state;
+  fl_fabric *f =
+      load2(C03 "topo.ibnetdiscover", C03 "opensm-lfts-collision.dump");
+  fl_wl_coll a2a = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  fl_wl_coll sr = {.op = FL_WL_SENDRECV, .shift = 4, .bytes = 1u << 30};
+  fl_wl_coll ring = {.op = FL_WL_ALL_REDUCE, .bytes = 1u << 30};
+  /* two saturation levels (25 and 200/7 Gb/s): the second is skipped */
+  assert_true(check_fast(f, ALL, FL_WL_ROUTE_LFT, a2a) > 0);
+  check_fast(f, ALL, FL_WL_ROUTE_LFT, sr);
+  check_fast(f, ALL, FL_WL_ROUTE_LFT, ring);
+  check_fast(f,
+             "hosts: [gpu00, gpu02, gpu03, gpu04, gpu05, gpu06, gpu07]\n"
+             "collectives:\n  - {op: all-to-all, bytes: 1GiB}\n",
+             FL_WL_ROUTE_LFT, a2a);
+  check_fast(f, ALL, FL_WL_ROUTE_AR, a2a);
+  check_fast(f, ALL, FL_WL_ROUTE_AR, sr);
+  fl_fabric_free(f);
+}
+
+static void test_fast_ftree(void **state) {
+  (void)state;
+  fl_fabric *f = load2(FT3 "topology.ibnetdiscover", FT3 "opensm-lfts.dump");
+  fl_wl_coll a2a = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  fl_wl_coll sr = {.op = FL_WL_SENDRECV, .shift = 3, .bytes = 1u << 30};
+  check_fast(f, ALL, FL_WL_ROUTE_LFT, a2a);
+  check_fast(f, ALL, FL_WL_ROUTE_LFT, sr);
+  check_fast(f, ALL, FL_WL_ROUTE_AR, a2a);
+  fl_fabric_free(f);
+}
+
+/* By hand, c03's collision all-to-all through the pass: leaf-0's port 5
+ * uplink 8 flows at 25 Gb/s (the first and only level it computes), the
+ * cable into gpu01 7 flows and no level (pf_maxmin gives it 200/7 in its
+ * second round), gpu00's own cable 7 flows. */
+static void test_fast_by_hand(void **state) {
+  (void)state;
+  fl_fabric *f =
+      load2(C03 "topo.ibnetdiscover", C03 "opensm-lfts-collision.dump");
+  fl_perf_job *job = job_for(f, ALL, FL_WL_ROUTE_LFT);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  pf_flows fl;
+  uint32_t steps, ranks;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(pf_flows_build(job, &c, &fl, &steps, &ranks, &err), FL_OK);
+  pf_solution s;
+  assert_int_equal(
+      pf_solve(&job->net, job->nic, &fl, FL_WL_ROUTE_LFT, &s, &err), FL_OK);
+  fl_id leaf0 = fl_fabric_find_node_name(f, "leaf-0");
+  fl_id p5 = fl_fabric_find_port(f, leaf0, 5);
+  uint32_t up = pf_dl(f, fl_fabric_port_link(f, p5, 0), p5);
+  assert_true(s.level[up] == 25.0);
+  assert_true(s.weight[up] == 8.0);
+  fl_id p2 = fl_fabric_find_port(f, leaf0, 2);
+  uint32_t ej = pf_dl(f, fl_fabric_port_link(f, p2, 0), p2);
+  assert_true(isinf(s.level[ej]));
+  assert_true(s.weight[ej] == 7.0);
+  fl_id g0 = fl_fabric_find_node_name(f, "gpu00 mlx5_0");
+  fl_id gp = fl_fabric_node_first_port(f, g0);
+  uint32_t inj = pf_dl(f, fl_fabric_port_link(f, gp, 0), gp);
+  assert_true(s.weight[inj] == 7.0);
+  assert_true(s.slow_level == 25.0);
+  assert_true(s.step_time_s == (double)(1u << 27) * 8 / (25.0 * 1e9));
+  assert_int_equal(s.rounds, 1);
+  pf_solution_free(&s);
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  fl_fabric_free(f);
+}
+
+/* A forwarding loop: h1 - sw-a = sw-b - h2, sw-b forwards h2's LID back
+ * to sw-a. The one pass must stop (a frontier alive after nsw levels) and
+ * report what pf_maxmin reports: the loop toward LID 2, two switches. */
+static void test_fast_loop(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_prov pv = {fl_b_file(f, "built in test_perf.c"), 0, 0};
+  fl_id n[4];
+  const char *name[4] = {"sw-a", "sw-b", "h1 mlx5_0", "h2 mlx5_0"};
+  for (int i = 0; i < 4; i++) {
+    n[i] = fl_b_node(f, i < 2 ? FL_NODE_SWITCH : FL_NODE_CA, 0x100u + i,
+                     i < 2 ? 2 : 1, pv);
+    fl_b_node_set_name(f, n[i], name[i], (size_t)-1);
+  }
+  fl_b_node_set_system(f, n[2], "h1", (size_t)-1);
+  fl_b_node_set_system(f, n[3], "h2", (size_t)-1);
+  fl_b_port_set_lid(f, fl_b_port(f, n[0], 0, pv), 3, 0);
+  fl_b_port_set_lid(f, fl_b_port(f, n[1], 0, pv), 4, 0);
+  fl_id c1 = fl_b_port(f, n[2], 1, pv), c2 = fl_b_port(f, n[3], 1, pv);
+  fl_b_port_set_lid(f, c1, 1, 0);
+  fl_b_port_set_lid(f, c2, 2, 0);
+  fl_b_link(f, fl_b_port(f, n[0], 1, pv), c1, 4, FL_SPEED_NDR, FL_LINK_DECLARED,
+            pv);
+  fl_b_link(f, fl_b_port(f, n[1], 1, pv), c2, 4, FL_SPEED_NDR, FL_LINK_DECLARED,
+            pv);
+  fl_b_link(f, fl_b_port(f, n[0], 2, pv), fl_b_port(f, n[1], 2, pv), 4,
+            FL_SPEED_NDR, FL_LINK_DECLARED, pv);
+  uint8_t *a = fl_b_lft_row(f, n[0], 4), *b = fl_b_lft_row(f, n[1], 4);
+  a[1] = 1, a[2] = 2; /* sw-a: h1 down, h2 across */
+  b[1] = 2, b[2] = 2; /* sw-b: h2 back across: the loop */
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_finalize(f, &err), FL_OK);
+  fl_perf_job *job = job_for(f,
+                             "hosts: [h1, h2]\ncollectives:\n"
+                             "  - {op: all-to-all, bytes: 1GiB}\n",
+                             FL_WL_ROUTE_LFT);
+  fl_wl_coll c = {.op = FL_WL_ALL_TO_ALL, .bytes = 1u << 30};
+  pf_flows fl;
+  uint32_t steps, ranks;
+  assert_int_equal(pf_flows_build(job, &c, &fl, &steps, &ranks, &err), FL_OK);
+  pf_solution s;
+  assert_int_equal(
+      pf_solve(&job->net, job->nic, &fl, FL_WL_ROUTE_LFT, &s, &err), FL_OK);
+  assert_string_equal(s.error, "the LFTs toward LID 2 (h2 mlx5_0) loop: 2 "
+                               "switch(es) forward in a cycle");
+  pf_solution_free(&s);
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  fl_fabric_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_exact_c03_collision),
       cmocka_unit_test(test_exact_ftree),
       cmocka_unit_test(test_levels_by_hand),
+      cmocka_unit_test(test_fast_c03_collision),
+      cmocka_unit_test(test_fast_ftree),
+      cmocka_unit_test(test_fast_by_hand),
+      cmocka_unit_test(test_fast_loop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
