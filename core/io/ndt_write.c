@@ -17,8 +17,11 @@
  *
  * What NDT cannot say is refused, never written wrong: a host port in NDT
  * is `<device> <interface>` with no port number (UFM's reader and ours take
- * HCA port 1), so a CA cabled on another port, or a CA name without a
- * blank to split into device and interface, is FL_EINVAL naming the node.
+ * HCA port 1), so an unlabelled CA port other than 1, or a CA name without
+ * a blank to split into device and interface, is FL_EINVAL naming the
+ * node. A labelled CA port (an Ethernet host's NIC, `eth0`) is written
+ * `<host> <label>`, which reads back as a per-NIC node that `diff` matches
+ * to the labelled port (docs/architecture.md, "One host model").
  * Cables inside a director chassis (leaf ASIC to spine ASIC) are no plan
  * row and are left out. Widths and speeds have no NDT column.
  *
@@ -63,14 +66,23 @@ static void set(char *dst, size_t size, const char *s) {
   snprintf(dst, size, "%s", s);
 }
 
-/** A CA end: device = system when the name starts with it and a blank,
- * else the text before the first blank; port = the whole name. */
+/** A CA end. A labelled port (a host's NIC `eth0`): device = the node
+ * name, port = `<name> <label>`. Else HCA port 1: device = the system when
+ * the name starts with it and a blank, else the text before the first
+ * blank; port = the whole name. */
 static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, ndt_end *e,
                   fl_error *err) {
   const char *name = fl_fabric_node_name(fab, n);
   const char *sys = fl_fabric_node_system(fab, n);
   size_t sl = strlen(sys);
   uint32_t num = fl_fabric_port_num(fab, p);
+  const char *label = fl_fabric_port_label(fab, p);
+  if (label[0] && label[0] != ' ' && label[strlen(label) - 1] != ' ') {
+    /* a host with labelled NICs (an LLDP chassis: eth0, eth1) */
+    set(e->dev, sizeof e->dev, name);
+    snprintf(e->port, sizeof e->port, "%s %s", name, label);
+    return FL_OK;
+  }
   if (num != 1)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "NDT cannot name port %" PRIu32 " of \"%s\": a host "

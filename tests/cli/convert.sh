@@ -102,6 +102,13 @@ if cmp -s "$TMP/want.rows" "$TMP/got.rows"; then pass; else
 expect_eq "$(wc -l <"$TMP/got.rows")" "32" "director NDT rows"
 expect_eq "$(diff_ids "$TMP/director.ndt" "$dir/director.ibnetdiscover")" "" "diff director NDT vs dump"
 
+# an Ethernet plan (hosts with NICs eth0/eth1): host ports `host-01 eth0`,
+# UFM's `<host> <interface>`; read back with a pattern that splits them
+expect_rc 0 "$FL" convert "$S/fabrics/diff/lldp-design.xml" -o "$TMP/lldp.ndt"
+expect_grep "$TMP/lldp.ndt" '^host-01,host-01 eth0,leaf-01,Port 1,Data$'
+expect_eq "$(diff_ids --system-pattern '^([^ ]+) ([^ ]+)$' "$S/fabrics/diff/lldp-design.xml" "$TMP/lldp.ndt")" "" \
+  "diff Ethernet plan vs its NDT"
+
 # ---- 4. ibsim net, DOT, GraphML -----------------------------------------------
 expect_rc 0 "$FL" convert "$TMP/plan.xml" -o "$TMP/plan.net"
 expect_eq "$(counts "$TMP/plan.net")" "$want" "ibsim net read back"
