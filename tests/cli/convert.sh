@@ -123,7 +123,7 @@ expect_grep "$TMP/plan.dot" '^graph fabric \{'
 expect_eq "$(grep -c -- ' -- ' "$TMP/plan.dot")" "48" "DOT edges"
 tr '\n\t' '  ' <"$TMP/plan.dot" | tr -s ' ' >"$TMP/plan.dot1"
 expect_grep "$TMP/plan.dot1" '"dgx-001 mlx5_0" -- "leaf-su01-r0" \[dst_port=1, speed="4xHDR", src_port=1\];'
-expect_grep "$TMP/plan.dot1" '"leaf-su01-r3" -- "spine-02" \[dst_port=16, speed="4xHDR", src_port=16\];'
+expect_grep "$TMP/plan.dot1" '"leaf-su01-r0" -- "spine-01" \[dst_port=1, speed="4xHDR", src_port=9\];'
 
 # ---- 5. refusals ---------------------------------------------------------------
 sum=$(sha256sum "$TMP/plan.xml")
