@@ -6,8 +6,9 @@
 #
 #  1. plan -> ibnetdiscover -> plan: `diff` clean both ways, exact counts.
 #  2. real ibsim dump (fabrics/rail-su-asbuilt.ibnetdiscover) -> design ->
-#     ibnetdiscover: the port lines and node blocks equal the real dump's
-#     (banner and node order aside; see docs/formats/ibnetdiscover.md).
+#     ibnetdiscover, and a real hardware dump (tests/data/external, NVIDIA
+#     topograph) rewritten: the node blocks equal the real dumps' (banner
+#     and node order aside; see docs/formats/ibnetdiscover.md).
 #  3. NDT: plan -> NDT -> diff clean; the director dump -> NDT gives the
 #     rows of the committed UFM-style plan fabrics/director/ndt/.
 #  4. ibsim net, DOT, GraphML: written, reloaded or parsed, exact counts.
@@ -80,6 +81,18 @@ blocks "$TMP/asbuilt.ibnetdiscover" >"$TMP/got.blocks"
 if cmp -s "$TMP/want.blocks" "$TMP/got.blocks"; then pass; else
   fail "rewritten dump differs from the real one"; diff "$TMP/want.blocks" "$TMP/got.blocks" | head -10 >&2; fi
 expect_eq "$(grep -c '^\[' "$TMP/asbuilt.ibnetdiscover")" "$(grep -c '^\[' "$real")" "port lines"
+# a dump of real hardware (NVIDIA topograph's NDR example: MQM9701 leaves,
+# ConnectX-7 HCAs sharing the factory description): rewritten directly,
+# every block as the tool printed it, the shared descriptions included
+need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
+hw=$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out
+expect_rc 0 "$FL" convert "$hw" -o "$TMP/hw.ibnetdiscover"
+blocks "$hw" >"$TMP/want.blocks"
+blocks "$TMP/hw.ibnetdiscover" >"$TMP/got.blocks"
+if cmp -s "$TMP/want.blocks" "$TMP/got.blocks"; then pass; else
+  fail "rewritten hardware dump differs"; diff "$TMP/want.blocks" "$TMP/got.blocks" | head -10 >&2; fi
+expect_eq "$(grep -c '^\[' "$TMP/hw.ibnetdiscover")" "2228" "hardware dump port lines"
+expect_eq "$(diff_ids --compare-lids "$hw" "$TMP/hw.ibnetdiscover")" "" "diff hardware dump vs rewritten"
 
 # ---- 3. UFM NDT ----------------------------------------------------------------
 expect_rc 0 "$FL" convert "$TMP/plan.xml" -o "$TMP/plan.ndt"
