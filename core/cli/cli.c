@@ -9,6 +9,7 @@
  *   fabriclint diff  [OPTIONS] DESIGN AS_BUILT
  *   fabriclint help  [COMMAND] [--man | --completion SHELL | --list WHAT]
  *   fabriclint perf  --workload JOB.yaml INPUT...   collective model
+ *   fabriclint convert INPUT... -o OUT --format FMT  write in another format
  *
  * The commands and their options are rows of one table (cli_table.c); the
  * scanner (cli_args.c), --help, the man page and the completion scripts
@@ -227,10 +228,11 @@ static const struct {
   uint32_t bit;
   int (*run)(int argc, char **argv);
 } COMMANDS[] = {
-    {FL_CMD_CHECK, fl_cli_check}, {FL_CMD_INFO, fl_cli_info},
-    {FL_CMD_RULES, rules_cmd},    {FL_CMD_EXPLAIN, fl_cli_explain},
-    {FL_CMD_GEN, fl_cli_gen},     {FL_CMD_DIFF, fl_cli_diff},
-    {FL_CMD_PERF, fl_cli_perf},   {FL_CMD_HELP, fl_cli_help},
+    {FL_CMD_CHECK, fl_cli_check},     {FL_CMD_INFO, fl_cli_info},
+    {FL_CMD_RULES, rules_cmd},        {FL_CMD_EXPLAIN, fl_cli_explain},
+    {FL_CMD_GEN, fl_cli_gen},         {FL_CMD_DIFF, fl_cli_diff},
+    {FL_CMD_PERF, fl_cli_perf},       {FL_CMD_HELP, fl_cli_help},
+    {FL_CMD_CONVERT, fl_cli_convert},
 };
 
 static int dispatch(int argc, char **argv) {

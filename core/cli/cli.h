@@ -34,5 +34,7 @@ int fl_cli_perf(int argc, char **argv);
 /** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
  * core/cli/cli_help.c. */
 int fl_cli_help(int argc, char **argv);
+/** `fabriclint convert`: write the loaded fabric in another format. */
+int fl_cli_convert(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@
 #define H  FL_CMD_HELP
 #define X  FL_CMD_EXPLAIN
 #define P  FL_CMD_PERF
+#define V  FL_CMD_CONVERT
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -86,6 +87,19 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "share them. Exit 1 when a collective is below --min-share of its "
      "ideal or cannot be routed.",
      FL_CPL_FILE},
+    {"convert", V, "INPUT... -o OUT [--format FORMAT] [OPTIONS]",
+     "write a loaded fabric in another format",
+     "Load the INPUTs as info does (any topology inputs: a plan, a dump, "
+     "LLDP captures, ...) and write the fabric to OUT in FORMAT: a plan "
+     "turned into an as-built ibnetdiscover dump or an ibsim net file for "
+     "what-if tests, a dump turned into a design XML plan, a UFM NDT "
+     "cabling plan, a Graphviz DOT or GraphML drawing. Without --format the "
+     "format is named by OUT's extension (.xml, .ibnetdiscover, .net, .ndt, "
+     ".dot or .gv, .graphml). OUT `-` is standard output; an existing OUT "
+     "is refused without --force, and a file the run reads is never "
+     "overwritten. Routing state, counters and findings are not written "
+     "(docs/cli.md).",
+     FL_CPL_FILE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -119,6 +133,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_FORMAT, "format", 0, "FORMAT", G, 0, FL_CPL_VALUES,
      "design ibnetdiscover ibsim",
      "design (default: design XML), ibnetdiscover or ibsim (net file)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", V, 0, FL_CPL_VALUES,
+     "design ibnetdiscover ibsim ndt dot graphml",
+     "design (design XML), ibnetdiscover (dump), ibsim (net file), ndt (UFM "
+     "NDT CSV), dot (Graphviz) or graphml; default: from OUT's extension"},
+    {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,
+     "replace OUT when it exists (never an input)"},
     {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
      "write to FILE instead of standard output (never over a file the run "
      "reads)"},
@@ -163,21 +183,22 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
-    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P, 0, FL_CPL_FILE,
-     NULL, "GUID to name map (infiniband-diags format)"},
-    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P, 0,
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V, 0,
+     FL_CPL_FILE, NULL, "GUID to name map (infiniband-diags format)"},
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V, 0,
      FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
      "one of the loaders' formats (--input-format list, or fabriclint help "
      "--list input-formats, lists them)"},
-    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P, 0,
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P | V, 0,
      FL_CPL_NONE, NULL,
      "POSIX ERE with two groups (system, device) applied to node "
      "descriptions"},
-    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V, 0, FL_CPL_NONE,
+     NULL,
      "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
      "of the built-in, equivalent and faster checks"},
-    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P, 0, FL_CPL_NONE,
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V, 0, FL_CPL_NONE,
      NULL, "ignore unknown design XML elements and attributes"},
     /* ---- diff ---- */
     {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
@@ -315,6 +336,8 @@ const fl_cli_note FL_CLI_EXAMPLES[] = {
      "as designed against as built"},
     {"fabriclint gen fat-tree --radix 64 --tiers 3 -o dc.xml",
      "a 65,536-host plan"},
+    {"fabriclint convert plan.xml -o plan.ibnetdiscover",
+     "a plan as the dump ibnetdiscover would print of it"},
     {"fabriclint check -- -odd-name.xml",
      "an input whose name starts with a dash"},
     {NULL, NULL},

@@ -26,11 +26,12 @@
 #define FL_CMD_HELP    0x20u
 #define FL_CMD_EXPLAIN 0x40u
 #define FL_CMD_PERF    0x80u
-#define FL_CMD_ALL     0xffu
+#define FL_CMD_CONVERT 0x100u
+#define FL_CMD_ALL     0x1ffu
 /** The commands whose options go through fl_cli_parse() (cli_common.h). */
 #define FL_CMD_SHARED                                                          \
   (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF | FL_CMD_EXPLAIN |  \
-   FL_CMD_PERF)
+   FL_CMD_PERF | FL_CMD_CONVERT)
 
 /** Kinds of `gen`, as bits (fl_cli_opt.kinds; 0 = every kind). */
 #define FL_KIND_FAT_TREE 0x1u
@@ -111,6 +112,8 @@ enum fl_cli_opt_id {
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,
   FL_OPT_MIN_SHARE,
+  /* convert */
+  FL_OPT_FORCE,
   /* help */
   FL_OPT_MAN,
   FL_OPT_COMPLETION,

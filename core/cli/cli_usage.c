@@ -298,8 +298,8 @@ int fl_cli_man(FILE *out) {
     roff(out, c->description);
     fputc('\n', out);
   }
-  fputs(".SH OPTIONS\nOptions of check, info, rules, explain, diff and perf "
-        "(and of gen and help where said).\n",
+  fputs(".SH OPTIONS\nOptions of check, info, rules, explain, diff, perf and "
+        "convert (and of gen and help where said).\n",
         out);
   for (const fl_cli_opt *o = FL_CLI_OPTS; o->name; o++)
     if (o->cmds & FL_CMD_SHARED)

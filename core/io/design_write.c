@@ -28,7 +28,7 @@
 
 #include "fabriclint/write.h"
 #include "io/design_xml.h"
-#include "model/hashmap.h"
+#include "io/write_common.h"
 
 /* Length of the valid UTF-8 sequence at @s (1..4), or 0 if invalid. */
 static size_t utf8_len(const unsigned char *s) {
@@ -113,73 +113,6 @@ static void put_attr(FILE *out, const char *name, const char *value) {
 
 static void put_hex(FILE *out, const char *name, uint64_t v, int digits) {
   fprintf(out, " %s=\"0x%0*" PRIx64 "\"", name, digits, v);
-}
-
-/* Node names, made unique. names[i] is owned when owned[i]. */
-typedef struct wr_names {
-  const char **names;
-  char **owned;
-  uint32_t n;
-} wr_names;
-
-static void names_free(wr_names *w) {
-  for (uint32_t i = 0; w->owned && i < w->n; i++)
-    free(w->owned[i]);
-  free(w->owned);
-  free(w->names);
-}
-
-/* Give every node a unique name; returns 0 or -1 (out of memory). */
-static int names_build(const fl_fabric *fab, wr_names *w) {
-  fl_strmap seen = {0};
-  uint32_t n = fl_fabric_node_count(fab);
-  uint32_t *first = NULL;
-  int rc = -1;
-  w->n = n;
-  w->names = calloc(n ? n : 1, sizeof *w->names);
-  w->owned = calloc(n ? n : 1, sizeof *w->owned);
-  first = calloc(n ? n : 1, sizeof *first);
-  if (!w->names || !w->owned || !first)
-    goto out;
-  /* pass 1: count each display name (value = number of holders) */
-  for (uint32_t i = 0; i < n; i++) {
-    const char *s = fl_fabric_node_name(fab, i);
-    size_t len = strlen(s);
-    uint32_t e = fl_strmap_put(&seen, s, len, i);
-    if (e == FL_MAP_ABSENT)
-      goto out;
-    w->names[i] = s;
-    first[i] = e; /* the first node that has this name */
-  }
-  /* pass 2: every later holder of a name gets a suffix */
-  for (uint32_t i = 0; i < n; i++) {
-    if (first[i] == i)
-      continue;
-    const char *s = w->names[i];
-    uint64_t guid = fl_fabric_node_guid(fab, i);
-    size_t cap = strlen(s) + 48;
-    char *buf = malloc(cap);
-    if (!buf)
-      goto out;
-    if (guid)
-      snprintf(buf, cap, "%s #0x%016" PRIx64, s, guid);
-    else
-      snprintf(buf, cap, "%s #%u", s, i);
-    for (uint32_t k = 2;
-         fl_strmap_get(&seen, buf, strlen(buf)) != FL_MAP_ABSENT; k++)
-      snprintf(buf, cap, "%s #%u.%u", s, i, k);
-    if (fl_strmap_put(&seen, buf, strlen(buf), i) == FL_MAP_ABSENT) {
-      free(buf);
-      goto out;
-    }
-    w->owned[i] = buf;
-    w->names[i] = buf;
-  }
-  rc = 0;
-out:
-  free(first);
-  fl_strmap_free(&seen);
-  return rc;
 }
 
 /*
@@ -303,7 +236,7 @@ static void put_node(FILE *out, const fl_fabric *fab, fl_id n,
 }
 
 static void put_link(FILE *out, const fl_fabric *fab, fl_id l,
-                     const wr_names *w) {
+                     const fl_wr_names *w) {
   fl_id pa = fl_fabric_link_port(fab, l, 0),
         pb = fl_fabric_link_port(fab, l, 1);
   if (pa == FL_NONE || pb == FL_NONE)
@@ -335,9 +268,9 @@ static void put_link(FILE *out, const fl_fabric *fab, fl_id l,
 }
 
 int fl_write_design_xml(const fl_fabric *fab, FILE *out, fl_error *err) {
-  wr_names w = {0};
-  if (names_build(fab, &w) != 0) {
-    names_free(&w);
+  fl_wr_names w = {0};
+  if (fl_wr_names_build(fab, &w) != 0) {
+    fl_wr_names_free(&w);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
                         "out of memory while writing design XML");
   }
@@ -351,7 +284,7 @@ int fl_write_design_xml(const fl_fabric *fab, FILE *out, fl_error *err) {
   for (fl_id l = 0; l < nl; l++)
     put_link(out, fab, l, &w);
   fputs("</fabric>\n", out);
-  names_free(&w);
+  fl_wr_names_free(&w);
   if (fflush(out) != 0 || ferror(out))
     return fl_error_set(err, FL_EIO, NULL, 0, 0,
                         "cannot write design XML: write error");

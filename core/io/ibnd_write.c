@@ -17,9 +17,11 @@
  * and nodes or ports without a GUID get synthetic ones derived from their
  * ids (SYNTH_BASE | id << 8 for nodes, node GUID + port for CA ports),
  * skipping values that a real node already uses.
- * Names: switch headers and peer names print the display name (as
- * ibnetdiscover prints the node-name-map name); CA/router headers print the
- * raw description, falling back to the display name when there is none.
+ * Names: a node's header and its peers' port lines print the same text, as
+ * the real tool does: the NodeDescription as discovered when the display
+ * name is that description (trimmed, or with the " (0x<GUID>)" finalize
+ * adds to a shared one), else the display name (a design name or a
+ * node-name-map entry, as `ibnetdiscover --node-name-map` prints it).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,9 +102,29 @@ static uint32_t nports(const fl_fabric *fab, fl_id n) {
   return np;
 }
 
-static const char *header_desc(const fl_fabric *fab, fl_id n) {
+/* 1 when display name @nm is description @d trimmed of blanks, with or
+ * without the " (0x<16 hex>)" that finalize adds to a shared description. */
+static int name_is_desc(const char *nm, const char *d) {
+  while (*d == ' ' || *d == '\t')
+    d++;
+  size_t dl = strlen(d), nl = strlen(nm);
+  while (dl > 0 && (d[dl - 1] == ' ' || d[dl - 1] == '\t'))
+    dl--;
+  if (nl < dl || strncmp(nm, d, dl) != 0)
+    return 0;
+  return nl == dl ||
+         (nl == dl + 21 && strncmp(nm + dl, " (0x", 4) == 0 &&
+          strspn(nm + dl + 4, "0123456789abcdef") == 16 && nm[nl - 1] == ')');
+}
+
+/* The name ibnetdiscover prints for node @n, in its header and in its
+ * peers' port lines alike: the NodeDescription as discovered, or the name
+ * the fabric gives it instead (a design name, a node-name-map entry: what
+ * `ibnetdiscover --node-name-map` prints). */
+static const char *print_name(const fl_fabric *fab, fl_id n) {
   const char *d = fl_fabric_node_desc(fab, n);
-  return d[0] ? d : fl_fabric_node_name(fab, n);
+  const char *nm = fl_fabric_node_name(fab, n);
+  return d[0] && name_is_desc(nm, d) ? d : nm;
 }
 
 static void out_ids(const wctx *w, fl_id n) {
@@ -126,15 +148,15 @@ static void out_header(const wctx *w, fl_id n) {
     fprintf(w->out,
             "Switch\t%u \"S-%016" PRIx64 "\"\t\t# \"%s\" %s port 0 lid %u "
             "lmc %u\n",
-            nports(fab, n), w->guid[n], fl_fabric_node_name(fab, n), "enhanced",
-            lid, lmc);
+            nports(fab, n), w->guid[n], print_name(fab, n), "enhanced", lid,
+            lmc);
     return;
   }
   int rt = kind == FL_NODE_ROUTER;
   fprintf(w->out, "%sguid=0x%" PRIx64 "\n", rt ? "rt" : "ca", w->guid[n]);
   fprintf(w->out, "%s\t%u \"%c-%016" PRIx64 "\"\t\t# \"%s\"\n",
           rt ? "Rt" : "Ca", nports(fab, n), kind_letter(kind), w->guid[n],
-          header_desc(fab, n));
+          print_name(fab, n));
 }
 
 /* One port line for link @l seen from port @p. */
@@ -161,12 +183,12 @@ static void out_port_line(const wctx *w, fl_id p, fl_id l) {
     fprintf(w->out, local_sw ? "(%" PRIx64 ") " : " (%" PRIx64 ") ",
             port_guid(w, q));
   if (local_sw)
-    fprintf(w->out, "\t\t# \"%s\" lid %u %s%s\n", fl_fabric_node_name(fab, m),
-            plid, width_str(wd), speed_str(sp));
+    fprintf(w->out, "\t\t# \"%s\" lid %u %s%s\n", print_name(fab, m), plid,
+            width_str(wd), speed_str(sp));
   else
     fprintf(w->out, "\t\t# lid %u lmc %u \"%s\" lid %u %s%s\n",
             fl_fabric_port_lid(fab, p), fl_fabric_port_lmc(fab, p),
-            fl_fabric_node_name(fab, m), plid, width_str(wd), speed_str(sp));
+            print_name(fab, m), plid, width_str(wd), speed_str(sp));
 }
 
 static void out_node(const wctx *w, fl_id n) {

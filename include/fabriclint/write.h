@@ -1,10 +1,10 @@
 /*
  * fabriclint/write.h — writing a fabric in the formats fabriclint reads.
  *
- * Used by `fabriclint gen` and by tests and benchmarks to produce the same
- * fabric in several formats. Writers take a finalized fabric, write to an
- * open stream they do not close, and produce deterministic output (the same
- * fabric gives byte-identical text).
+ * Used by `fabriclint gen` and `fabriclint convert` and by tests and
+ * benchmarks to produce the same fabric in several formats. Writers take a
+ * finalized fabric, write to an open stream they do not close, and produce
+ * deterministic output (the same fabric gives byte-identical text).
  */
 #ifndef FABRICLINT_WRITE_H
 #define FABRICLINT_WRITE_H
@@ -43,6 +43,45 @@ int fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err);
  * simulate it. Node ids are the node names. Returns FL_OK or FL_EIO.
  */
 int fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
+ * fl_write_ufm_ndt() — the fabric's cables as a UFM Network Design Tool
+ * plan (docs/formats/ufm-ndt.md, "Writing"): the header
+ * `#StartDevice,StartPort,EndDevice,EndPort,LinkType` (plus `Cable
+ * Length` when a link has a `length`), switch-to-switch rows first, then
+ * host rows with the host end first, as UFM's ibnetdiscover-to-ndt.py
+ * writes its two files. Switch ports are `Port N`; a leaf-board ASIC port
+ * of a director chassis is `Blade BB_Port U/P` of the chassis name; a CA
+ * port is `<host> <interface>` (device = the node's system, or the text
+ * before its first blank; port = the node name). Cables inside a chassis
+ * are left out. LinkType is the link's `link-type` attribute, else `Data`.
+ * Returns FL_OK; FL_EINVAL (@err names the node) when a cable end cannot
+ * be said in NDT: a CA port other than 1 or a CA name without a blank
+ * (NDT host ports carry no number), or port 0; FL_EIO when writing fails.
+ */
+int fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
+ * fl_write_dot() — the fabric as an undirected Graphviz graph, written by
+ * libcgraph's agwrite() (docs/formats/dot.md, "Writing"): one node per
+ * fabric node, its id the node name, with attributes `kind` (switch, ca,
+ * router), `guid`, `desc`, `tier` (when given) and `system`; one edge per
+ * cable with `src_port` / `dst_port` (the port's label when it has one,
+ * else its number), `speed` (`4xNDR`, `400G`) when known and `length`.
+ * Returns FL_OK, FL_ENOMEM or FL_EIO.
+ */
+int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
+ * fl_write_graphml() — the fabric as GraphML 1.0, written with libxml2's
+ * xmlTextWriter (docs/formats/graphml.md, "Writing"): `<key>`
+ * declarations for the node data `name`, `kind`, `guid`, `desc`, `tier`,
+ * `system` and the edge data `src_port`, `dst_port`, `speed`, `length`;
+ * nodes `n<id>`, edges `e<id>`, the same values as fl_write_dot(). Strings
+ * XML cannot hold (control characters) are written as '?'.
+ * Returns FL_OK, FL_ENOMEM or FL_EIO.
+ */
+int fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err);
 
 #ifdef __cplusplus
 }

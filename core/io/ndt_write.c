@@ -1,0 +1,209 @@
+/*
+ * core/io/ndt_write.c — fl_write_ufm_ndt(): a fabric's cables as a UFM
+ * Network Design Tool plan (docs/formats/ufm-ndt.md, "Writing").
+ *
+ * Why: UFM's NDT plugin validates cabling against an NDT plan; an
+ * architect whose plan is design XML (or whose reference is a dump of a
+ * known-good fabric) needs that plan in UFM's spelling. The spelling is the
+ * one UFM's own converter writes (Mellanox/ufm_sdk_3.0
+ * plugins/UFM_NDT_Plugin/ibnetdiscover-to-ndt.py): the header
+ * `#StartDevice,StartPort,EndDevice,EndPort,LinkType`, switch ports
+ * `Port N`, director front-panel ports `Blade BB_Port U/P` on the chassis
+ * name, host rows `HOST,HOST IFACE,SWITCH,Port N`; a switch described
+ * `MF0;<name>:<model>/...` is called <name>, as UFM's converter does. UFM
+ * writes two files (switch-to-switch, switch-to-host); one file holds both
+ * here, switch rows first, which the reader (core/io/ufm_ndt.c) and UFM's
+ * DictReader take alike.
+ *
+ * What NDT cannot say is refused, never written wrong: a host port in NDT
+ * is `<device> <interface>` with no port number (UFM's reader and ours take
+ * HCA port 1), so an unlabelled CA port other than 1, or a CA name without
+ * a blank to split into device and interface, is FL_EINVAL naming the
+ * node. A labelled CA port (an Ethernet host's NIC, `eth0`) is written
+ * `<host> <label>`, which reads back as a per-NIC node that `diff` matches
+ * to the labelled port (docs/architecture.md, "One host model").
+ * Cables inside a director chassis (leaf ASIC to spine ASIC) are no plan
+ * row and are left out. Widths and speeds have no NDT column.
+ *
+ * Cells are RFC 4180 CSV: quoted when they hold a comma, a quote or blanks
+ * at either end. Deterministic: rows in link id order within each group.
+ * Cost O(links).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fabriclint/write.h"
+#include "model/chassis.h"
+
+#define NDT_CELL 512
+
+/** One cable end as NDT says it. */
+typedef struct ndt_end {
+  char dev[NDT_CELL];
+  char port[NDT_CELL];
+} ndt_end;
+
+static void put_cell(FILE *out, const char *s) {
+  size_t n = strlen(s);
+  int quote = n > 0 && (strpbrk(s, ",\"") != NULL || s[0] == ' ' ||
+                        s[n - 1] == ' ' || s[0] == '\t' || s[n - 1] == '\t');
+  if (!quote) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+/* Copy at most @size - 1 bytes of @s (names are far shorter than a cell). */
+static void set(char *dst, size_t size, const char *s) {
+  snprintf(dst, size, "%s", s);
+}
+
+/** A CA end. A labelled port (a host's NIC `eth0`): device = the node
+ * name, port = `<name> <label>`. Else HCA port 1: device = the system when
+ * the name starts with it and a blank, else the text before the first
+ * blank; port = the whole name. */
+static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, ndt_end *e,
+                  fl_error *err) {
+  const char *name = fl_fabric_node_name(fab, n);
+  const char *sys = fl_fabric_node_system(fab, n);
+  size_t sl = strlen(sys);
+  uint32_t num = fl_fabric_port_num(fab, p);
+  const char *label = fl_fabric_port_label(fab, p);
+  if (label[0] && label[0] != ' ' && label[strlen(label) - 1] != ' ') {
+    /* a host with labelled NICs (an LLDP chassis: eth0, eth1) */
+    set(e->dev, sizeof e->dev, name);
+    snprintf(e->port, sizeof e->port, "%s %s", name, label);
+    return FL_OK;
+  }
+  if (num != 1)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot name port %" PRIu32 " of \"%s\": a host "
+                        "port is `<host> <interface>`, which UFM (and "
+                        "fabriclint) read as HCA port 1",
+                        num, name);
+  const char *blank = strchr(name, ' ');
+  if (sl && strncmp(name, sys, sl) == 0 && name[sl] == ' ' && name[sl + 1])
+    blank = name + sl;
+  if (!blank || blank == name || !blank[1] || name[strlen(name) - 1] == ' ')
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot name the host \"%s\": a host port is "
+                        "`<host> <interface>`, and this name has no blank "
+                        "between a host and an interface",
+                        name);
+  snprintf(e->dev, sizeof e->dev, "%.*s", (int)(blank - name), name);
+  set(e->port, sizeof e->port, name);
+  return FL_OK;
+}
+
+/** A switch as UFM names it: `<name>` of a `MF0;<name>:<model>/...`
+ * description (ibnetdiscover-to-ndt.py's `MF0;(.*):`), else as given. */
+static void switch_name(const char *name, char *buf, size_t size) {
+  const char *colon = strncmp(name, "MF0;", 4) == 0 ? strchr(name, ':') : NULL;
+  if (colon && colon > name + 4)
+    snprintf(buf, size, "%.*s", (int)(colon - name - 4), name + 4);
+  else
+    set(buf, size, name);
+}
+
+/** Port @p as NDT names it (device and port cells). */
+static int end_of(const fl_fabric *fab, fl_id p, ndt_end *e, fl_error *err) {
+  fl_id n = fl_fabric_port_node(fab, p);
+  uint32_t num = fl_fabric_port_num(fab, p);
+  const char *label = fl_fabric_port_label(fab, p);
+  uint32_t b, u, pp;
+  if (fl_fabric_node_kind(fab, n) != FL_NODE_SWITCH)
+    return ca_end(fab, n, p, e, err);
+  uint32_t c = fl_fabric_node_chassis(fab, n);
+  if (c != FL_NONE &&
+      fl_fabric_port_panel_name(fab, p, e->port, sizeof e->port) > 0) {
+    set(e->dev, sizeof e->dev, fl_fabric_chassis_name(fab, c));
+    return FL_OK;
+  }
+  switch_name(fl_fabric_node_name(fab, n), e->dev, sizeof e->dev);
+  if (label[0] && fl_panel_parse(label, strlen(label), &b, &u, &pp) == 0) {
+    fl_panel_format(e->port, sizeof e->port, b, u, pp);
+    return FL_OK;
+  }
+  if (num == 0)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot name port 0 of switch \"%s\" (a cable "
+                        "on the management port)",
+                        e->dev);
+  snprintf(e->port, sizeof e->port, "Port %" PRIu32, num);
+  return FL_OK;
+}
+
+static void put_row(FILE *out, const ndt_end *a, const ndt_end *b,
+                    const char *type, const char *len, int with_len) {
+  put_cell(out, a->dev);
+  fputc(',', out);
+  put_cell(out, a->port);
+  fputc(',', out);
+  put_cell(out, b->dev);
+  fputc(',', out);
+  put_cell(out, b->port);
+  fputc(',', out);
+  put_cell(out, type);
+  if (with_len) {
+    fputc(',', out);
+    put_cell(out, len ? len : "");
+  }
+  fputc('\n', out);
+}
+
+/* Write the rows of group @hosts (0: switch-to-switch, 1: with a CA end). */
+static int put_rows(const fl_fabric *fab, FILE *out, int hosts, int with_len,
+                    fl_error *err) {
+  ndt_end ea, eb;
+  for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
+    fl_id pa = fl_fabric_link_port(fab, l, 0);
+    fl_id pb = fl_fabric_link_port(fab, l, 1);
+    if (pa == FL_NONE || pb == FL_NONE || fl_fabric_link_internal(fab, l))
+      continue;
+    int ca = fl_fabric_node_kind(fab, fl_fabric_port_node(fab, pa)) !=
+             FL_NODE_SWITCH;
+    int cb = fl_fabric_node_kind(fab, fl_fabric_port_node(fab, pb)) !=
+             FL_NODE_SWITCH;
+    if ((ca || cb) != hosts)
+      continue;
+    if (cb && !ca) { /* the host end first, as UFM's host file */
+      fl_id t = pa;
+      pa = pb;
+      pb = t;
+    }
+    int rc = end_of(fab, pa, &ea, err);
+    if (rc == FL_OK)
+      rc = end_of(fab, pb, &eb, err);
+    if (rc != FL_OK)
+      return rc;
+    const char *type = fl_fabric_attr(fab, FL_ENT_LINK, l, "link-type");
+    put_row(out, &ea, &eb, type && *type ? type : "Data",
+            fl_fabric_attr(fab, FL_ENT_LINK, l, "length"), with_len);
+  }
+  return FL_OK;
+}
+
+int fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err) {
+  int with_len = 0;
+  for (fl_id l = 0; l < fl_fabric_link_count(fab) && !with_len; l++)
+    with_len = fl_fabric_attr(fab, FL_ENT_LINK, l, "length") != NULL;
+  fputs("#StartDevice,StartPort,EndDevice,EndPort,LinkType", out);
+  fputs(with_len ? ",Cable Length\n" : "\n", out);
+  int rc = put_rows(fab, out, 0, with_len, err);
+  if (rc == FL_OK)
+    rc = put_rows(fab, out, 1, with_len, err);
+  if (rc != FL_OK)
+    return rc;
+  if (fflush(out) != 0 || ferror(out))
+    return fl_error_set(err, FL_EIO, NULL, 0, 0,
+                        "writing the UFM NDT plan failed");
+  return FL_OK;
+}

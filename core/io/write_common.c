@@ -1,0 +1,113 @@
+/*
+ * core/io/write_common.c — what the fabric writers share (io/write_common.h):
+ * unique node names for the formats that key nodes by name (design XML, DOT,
+ * GraphML), and the port, rate and node texts of the drawings (DOT,
+ * GraphML).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/write_common.h"
+#include "model/hashmap.h"
+
+void fl_wr_names_free(fl_wr_names *w) {
+  for (uint32_t i = 0; w->owned && i < w->n; i++)
+    free(w->owned[i]);
+  free(w->owned);
+  free(w->names);
+}
+
+int fl_wr_names_build(const fl_fabric *fab, fl_wr_names *w) {
+  fl_strmap seen = {0};
+  uint32_t n = fl_fabric_node_count(fab);
+  uint32_t *first = NULL;
+  int rc = -1;
+  w->n = n;
+  w->names = calloc(n ? n : 1, sizeof *w->names);
+  w->owned = calloc(n ? n : 1, sizeof *w->owned);
+  first = calloc(n ? n : 1, sizeof *first);
+  if (!w->names || !w->owned || !first)
+    goto out;
+  /* pass 1: count each display name (value = number of holders) */
+  for (uint32_t i = 0; i < n; i++) {
+    const char *s = fl_fabric_node_name(fab, i);
+    size_t len = strlen(s);
+    uint32_t e = fl_strmap_put(&seen, s, len, i);
+    if (e == FL_MAP_ABSENT)
+      goto out;
+    w->names[i] = s;
+    first[i] = e; /* the first node that has this name */
+  }
+  /* pass 2: every later holder of a name gets a suffix */
+  for (uint32_t i = 0; i < n; i++) {
+    if (first[i] == i)
+      continue;
+    const char *s = w->names[i];
+    uint64_t guid = fl_fabric_node_guid(fab, i);
+    size_t cap = strlen(s) + 48;
+    char *buf = malloc(cap);
+    if (!buf)
+      goto out;
+    if (guid)
+      snprintf(buf, cap, "%s #0x%016" PRIx64, s, guid);
+    else
+      snprintf(buf, cap, "%s #%u", s, i);
+    for (uint32_t k = 2;
+         fl_strmap_get(&seen, buf, strlen(buf)) != FL_MAP_ABSENT; k++)
+      snprintf(buf, cap, "%s #%u.%u", s, i, k);
+    if (fl_strmap_put(&seen, buf, strlen(buf), i) == FL_MAP_ABSENT) {
+      free(buf);
+      goto out;
+    }
+    w->owned[i] = buf;
+    w->names[i] = buf;
+  }
+  rc = 0;
+out:
+  free(first);
+  fl_strmap_free(&seen);
+  return rc;
+}
+
+const char *fl_wr_port_text(const fl_fabric *fab, fl_id p, char *buf,
+                            size_t size) {
+  const char *label = fl_fabric_port_label(fab, p);
+  if (label[0])
+    return label;
+  snprintf(buf, size, "%" PRIu32, fl_fabric_port_num(fab, p));
+  return buf;
+}
+
+const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
+                            size_t size) {
+  uint32_t w = fl_fabric_link_width(fab, l), s = fl_fabric_link_speed(fab, l);
+  const char *name = fl_speed_name(s);
+  buf[0] = '\0';
+  if (s == FL_SPEED_UNKNOWN || strcmp(name, "??") == 0)
+    return buf;
+  if (s >= FL_SPEED_ETH_1G || w == 0)
+    snprintf(buf, size, "%s", name);
+  else
+    snprintf(buf, size, "%" PRIu32 "x%s", w, name);
+  return buf;
+}
+
+const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size) {
+  if (guid)
+    snprintf(buf, size, "0x%016" PRIx64, guid);
+  else
+    buf[0] = '\0';
+  return buf;
+}
+
+const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
+                            size_t size) {
+  uint32_t t = fl_fabric_node_tier(fab, n);
+  if (t == FL_TIER_UNKNOWN || fl_fabric_node_tier_derived(fab, n))
+    buf[0] = '\0';
+  else
+    snprintf(buf, size, "%" PRIu32, t);
+  return buf;
+}

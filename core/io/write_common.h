@@ -1,0 +1,54 @@
+/*
+ * core/io/write_common.h — what the fabric writers share (internal).
+ *
+ * Design XML, DOT and GraphML name nodes by their display name, which must
+ * then be unique. A fabric from an as-built dump can repeat a display name
+ * (two nodes with one NodeDescription and no GUID to tell them apart), so
+ * every later holder of a name gets a " #0x<guid>" (or " #<id>") suffix,
+ * deterministically (node id order). The first holder keeps its name.
+ */
+#ifndef FABRICLINT_CORE_WRITE_COMMON_H
+#define FABRICLINT_CORE_WRITE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabriclint/fabric.h"
+
+/**
+ * fl_wr_names — node names as written. @names[i] is the name of node i
+ * (borrowed from the fabric, or @owned[i] when suffixed); @n nodes.
+ */
+typedef struct fl_wr_names {
+  const char **names;
+  char **owned;
+  uint32_t n;
+} fl_wr_names;
+
+/** fl_wr_names_build() — fill zero-filled @w for @fab; 0, or -1 when out of
+ * memory (free @w with fl_wr_names_free() in both cases). O(nodes). */
+int fl_wr_names_build(const fl_fabric *fab, fl_wr_names *w);
+
+/** fl_wr_names_free() — free what @w owns; safe on a zero-filled @w. */
+void fl_wr_names_free(fl_wr_names *w);
+
+/** fl_wr_port_text() — port @p as a drawing names it: its label when it has
+ * one, else its number written into @buf. Borrowed or @buf. */
+const char *fl_wr_port_text(const fl_fabric *fab, fl_id p, char *buf,
+                            size_t size);
+
+/** fl_wr_rate_text() — the rate of link @l as `4xNDR` (InfiniBand width and
+ * speed), `NDR` (no width known), `400G` (Ethernet), or "" when the speed is
+ * unknown; into @buf, returned. */
+const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
+                            size_t size);
+
+/** fl_wr_guid_text() — `0x%016x` of @guid, or "" for 0; into @buf. */
+const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
+
+/** fl_wr_tier_text() — the tier of node @n when an input gave it (a derived
+ * tier is derived again on loading), else ""; into @buf. */
+const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
+                            size_t size);
+
+#endif
