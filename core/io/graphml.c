@@ -12,8 +12,9 @@
  *   - a <node id> is a device. Its name is the data of the `name` key, else
  *     the first y:NodeLabel text of its yEd `nodegraphics` data, else its
  *     id. Its kind is the data of the `kind` key (switch, ca or host,
- *     router), else a switch. A node holding a nested <graph> is a yEd
- *     group (a drawing frame), not a device;
+ *     router), else a switch whose kind `fabriclint diff` does not compare
+ *     (node attribute `kind-from=cable-plan`). A node holding a nested <graph>
+ * is a yEd group (a drawing frame), not a device;
  *   - an <edge source target> is a cable. Its ports are, in this order: the
  *     data of the `src_port` / `dst_port` keys; GraphML's own `sourceport` /
  *     `targetport` attributes; yEd y:EdgeLabel texts whose
@@ -403,6 +404,18 @@ static int parse_speed(const char *s, uint32_t *width, uint32_t *speed) {
   return 0;
 }
 
+/* The fabric node of @n. Without a `kind` the drawing does not say what
+ * the device is: `kind-from=cable-plan` tells `fabriclint diff` not to
+ * compare its kind (as for a Cisco plan's destChassis). */
+static fl_id node_of(fl_nbr *b, const gnode *n, fl_prov prov) {
+  fl_id id = fl_nbr_node(b, node_name(n), kind_code(n->kind), prov);
+  if (id != FL_NONE && (!n->kind || !*n->kind) &&
+      fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", "cable-plan") !=
+          FL_OK)
+    return FL_NONE;
+  return id;
+}
+
 static int add_edge(gml *g, fl_nbr *b, gnode **idx, const gedge *e) {
   const char *path = g->x.path;
   fl_error *err = g->x.err;
@@ -432,10 +445,8 @@ static int add_edge(gml *g, fl_nbr *b, gnode **idx, const gedge *e) {
                         "edge joins port %s of %s to itself", pa,
                         node_name(na));
   fl_prov prov = {fl_nbr_file(b), e->line, 0};
-  fl_id a = fl_nbr_node(b, node_name(na), kind_code(na->kind), prov);
-  fl_id z = a == FL_NONE
-                ? FL_NONE
-                : fl_nbr_node(b, node_name(nb), kind_code(nb->kind), prov);
+  fl_id a = node_of(b, na, prov);
+  fl_id z = a == FL_NONE ? FL_NONE : node_of(b, nb, prov);
   fl_id qa = z == FL_NONE ? FL_NONE : fl_nbr_port(b, a, pa, prov);
   fl_id qb = qa == FL_NONE ? FL_NONE : fl_nbr_port(b, z, pb, prov);
   fl_id l =
@@ -486,7 +497,7 @@ static int build(gml *g, fl_fabric *fab) {
       continue;
     }
     fl_prov prov = {fl_nbr_file(b), n->line, 0};
-    if (fl_nbr_node(b, node_name(n), kind_code(n->kind), prov) == FL_NONE)
+    if (node_of(b, n, prov) == FL_NONE)
       rc = oom(g);
   }
   for (size_t i = 0; i < g->n_edges && rc == FL_OK; i++)

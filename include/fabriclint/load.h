@@ -62,6 +62,8 @@ extern "C" {
 /* drawings, DCIM exports and vendor neighbour views (issue #16) */
 #define FL_FMT_GRAPHML                                                         \
   26u /**< GraphML topology (yEd/N2G drawings, documented data keys) */
+#define FL_FMT_NETBOX_CABLES                                                   \
+  27u /**< NetBox cables: table export (2.x-4.x) or bulk-import CSV */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -45,7 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  assert_int_equal(readable, 26); /* FL_FMT_IBNETDISCOVER .. FL_FMT_GRAPHML */
+  assert_int_equal(readable,
+                   27); /* FL_FMT_IBNETDISCOVER .. FL_FMT_NETBOX_CABLES */
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -145,6 +146,9 @@ static void detects_real_samples(void **state) {
        "lldp_drawing_yed_data_dict.graphml",
        FL_FMT_GRAPHML},
       {"tests/data/formats/n2g-plan.graphml", FL_FMT_GRAPHML},
+      {"tests/data/formats/netbox-3.2-export.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/netbox-4-export.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/netbox-import.csv", FL_FMT_NETBOX_CABLES},
   };
   char path[4096];
   for (size_t i = 0; i < sizeof S / sizeof *S; i++) {
