@@ -64,6 +64,8 @@ extern "C" {
   26u /**< GraphML topology (yEd/N2G drawings, documented data keys) */
 #define FL_FMT_NETBOX_CABLES                                                   \
   27u /**< NetBox cables: table export (2.x-4.x) or bulk-import CSV */
+#define FL_FMT_NXOS_LLDP                                                       \
+  28u /**< NX-OS show lldp neighbors detail | xml, | json, NX-API */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
