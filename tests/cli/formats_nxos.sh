@@ -53,8 +53,9 @@ expect_grep "$TMP/err" 'bad\.json:1:[0-9]+: malformed JSON: '
 printf '<nf:rpc-reply xmlns:nf="urn:ietf:params:xml:ns:netconf:base:1.0"><nf:data><TABLE_nbor_detail><ROW_nbor_detail><l_port_id>Eth1/1</l_port_id>\n</nf:data></nf:rpc-reply>\n' >"$TMP/cut.xml"
 expect_rc 2 "$FL" info "$TMP/cut.xml"
 expect_grep "$TMP/err" 'cut\.xml:2:[0-9]+: malformed XML'
-# a single neighbour is an object, not an array (NX-API)
-printf '{"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/1", "sys_name": "spine-1", "port_type": "Interface Name", "port_id": "Ethernet1/5", "enabled_capability": "B, R"}}}\n' >"$TMP/leaf-1.json"
+# a single neighbour is an object, not an array (NX-API); without enabled
+# capabilities the system capabilities give the kind (S: a host)
+printf '{"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/1", "sys_name": "gpu-1", "port_type": "Interface Name", "port_id": "eth0", "enabled_capability": "not advertised", "system_capability": "S"}}}\n' >"$TMP/leaf-1.json"
 expect_rc 0 "$FL" info --format json "$TMP/leaf-1.json"
-expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['links'])")" "(2, 1)" "one-row object"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])")" "(1, 1, 1)" "one-row object"
 finish
