@@ -66,6 +66,7 @@ extern "C" {
   27u /**< NetBox cables: table export (2.x-4.x) or bulk-import CSV */
 #define FL_FMT_NXOS_LLDP                                                       \
   28u /**< NX-OS show lldp neighbors detail | xml, | json, NX-API */
+#define FL_FMT_DOT 29u /**< Graphviz DOT topology with edge ports (cgraph) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

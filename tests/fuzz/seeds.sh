@@ -169,7 +169,7 @@ EXT=$src/tests/data/external
 seed nbr_xml sonic-lab-slx 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph_slx_t1.xml"
 seed nbr_xml sonic-lab 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph.xml"
 seed nbr_xml sonic-minigraph 4 "$EXT/sonic-net__sonic-buildimage__src__sonic-config-engine__tests__simple-sample-graph.xml"
-# '5' GraphML, '6' NX-OS LLDP, '7' NetBox cables (issue #16)
+# '5' GraphML, '6' NX-OS LLDP, '7' NetBox cables, '8' DOT (issue #16)
 FMT=$src/tests/data/formats
 seed nbr_xml graphml-n2g 5 "$EXT/dmulyalin__N2G__tests__Output__should_be_test_lldp_drawing_yed_data_dict.graphml"
 seed nbr_xml graphml-plan 5 "$FMT/n2g-plan.graphml"
@@ -179,6 +179,7 @@ seed nbr_xml nxos-xml 6 "$FMT/sa-tme-flexpod-9336-fx2-gg28-01.xml"
 for f in "$FMT"/netbox-*.csv "$FMT"/flexpod-plan.csv; do
   seed nbr_xml "netbox-$(basename "$f" .csv)" 7 "$f"
 done
+seed nbr_xml dot-pod 8 "$FMT/pod-plan.dot"
 seed nbr_xml bad-graphml-noport 5 "$FX/formats/noport.graphml"
 seed nbr_xml bad-netbox-default-view 7 "$FX/formats/default-view.netbox.csv"
 

@@ -45,8 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  /* FL_FMT_IBNETDISCOVER .. FL_FMT_NXOS_LLDP */
-  assert_int_equal(readable, 28);
+  /* FL_FMT_IBNETDISCOVER .. FL_FMT_DOT */
+  assert_int_equal(readable, 29);
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -150,6 +150,7 @@ static void detects_real_samples(void **state) {
       {"tests/data/formats/netbox-4-export.csv", FL_FMT_NETBOX_CABLES},
       {"tests/data/formats/netbox-import.csv", FL_FMT_NETBOX_CABLES},
       {"tests/data/formats/flexpod-plan.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/pod-plan.dot", FL_FMT_DOT},
       {"tests/data/external/NetApp__harvest__cmd__collectors__cisco__plugins__"
        "lldp__testdata__lldp.json",
        FL_FMT_NXOS_LLDP},
