@@ -21,7 +21,7 @@ cat >"$TMP/pod.graphml" <<'G'
   <graph edgedefault="undirected">
     <node id="leaf-1"/><node id="spine-1"/><node id="leaf-2"/><node id="g"><data key="n">gpu-01 mlx5_0</data><data key="k">ca</data></node>
     <edge source="spine-1" target="leaf-1"><data key="sp">1</data><data key="dp">33</data></edge>
-    <edge source="g" target="leaf-1"><data key="sp">1</data><data key="dp">1</data></edge>
+    <edge source="g" target="leaf-1"><data key="sp">1</data><data key="dp">7</data></edge>
     <edge source="leaf-2" target="spine-1"><data key="sp">33</data><data key="dp">3</data></edge>
   </graph>
 </graphml>
