@@ -59,6 +59,14 @@ extern "C" {
 #define FL_FMT_IBQUERYERRORS 23u /**< ibqueryerrors [--details] output */
 #define FL_FMT_IBDIAG_PM     24u /**< ibdiagnet2.pm port counters */
 #define FL_FMT_PROM_IB       25u /**< infiniband_exporter Prometheus scrape */
+/* drawings, DCIM exports and vendor neighbour views (issue #16) */
+#define FL_FMT_GRAPHML                                                         \
+  26u /**< GraphML topology (yEd/N2G drawings, documented data keys) */
+#define FL_FMT_NETBOX_CABLES                                                   \
+  27u /**< NetBox cables: table export (2.x-4.x) or bulk-import CSV */
+#define FL_FMT_NXOS_LLDP                                                       \
+  28u /**< NX-OS show lldp neighbors detail | xml, | json, NX-API */
+#define FL_FMT_DOT 29u /**< Graphviz DOT topology with edge ports (cgraph) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -155,7 +155,7 @@ done
 seed topo_ibdm bad-arrow "" "$FX/diff/bad-arrow.topo"
 for f in "$SEEDS"/ibdm-topo/*; do seed topo_ibdm "$(basename "$f")" "" "$f"; done
 
-# ---- nbr_xml: '0' lldpd, '1' Junos, '2' Cisco plan ---------------------------
+# ---- nbr_xml: '0' lldpd, '1' Junos, '2' Cisco plan, '3'/'4' SONiC, ... -------
 for f in "$src"/fabrics/diff/lldp/*.xml "$FX"/diff/names/built5/*.xml; do
   seed nbr_xml "lldpd-$(basename "$f" .xml)" 0 "$f"
 done
@@ -169,6 +169,19 @@ EXT=$src/tests/data/external
 seed nbr_xml sonic-lab-slx 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph_slx_t1.xml"
 seed nbr_xml sonic-lab 3 "$EXT/sonic-net__sonic-mgmt__ansible__files__lab_connection_graph.xml"
 seed nbr_xml sonic-minigraph 4 "$EXT/sonic-net__sonic-buildimage__src__sonic-config-engine__tests__simple-sample-graph.xml"
+# '5' GraphML, '6' NX-OS LLDP, '7' NetBox cables, '8' DOT (issue #16)
+FMT=$src/tests/data/formats
+seed nbr_xml graphml-n2g 5 "$EXT/dmulyalin__N2G__tests__Output__should_be_test_lldp_drawing_yed_data_dict.graphml"
+seed nbr_xml graphml-plan 5 "$FMT/n2g-plan.graphml"
+seed nbr_xml nxos-json 6 "$EXT/NetApp__harvest__cmd__collectors__cisco__plugins__lldp__testdata__lldp.json"
+seed nbr_xml nxos-nxapi 6 "$EXT/NetApp__harvest__cmd__collectors__cisco__plugins__lldp__testdata__lldp2.json"
+seed nbr_xml nxos-xml 6 "$FMT/sa-tme-flexpod-9336-fx2-gg28-01.xml"
+for f in "$FMT"/netbox-*.csv "$FMT"/flexpod-plan.csv; do
+  seed nbr_xml "netbox-$(basename "$f" .csv)" 7 "$f"
+done
+seed nbr_xml dot-pod 8 "$FMT/pod-plan.dot"
+seed nbr_xml bad-graphml-noport 5 "$FX/formats/noport.graphml"
+seed nbr_xml bad-netbox-default-view 7 "$FX/formats/default-view.netbox.csv"
 
 # ---- nodemap: map, then the topology it names -------------------------------
 seed nodemap rail-names "" "$src/fabrics/rail-names.node-name-map" "$src/fabrics/rail-names.ibnetdiscover"
@@ -201,6 +214,7 @@ if [ -n "$ext" ] && [ -d "$ext" ]; then
       *cableplan*.xml) seed nbr_xml "$b" 2 "$f" ;;
       *lab_connection_graph*.xml) seed nbr_xml "$b" 3 "$f" ;;
       *minigraph*.xml | *sample-graph.xml) seed nbr_xml "$b" 4 "$f" ;;
+      *.graphml) seed nbr_xml "$b" 5 "$f" ;;
       *osm.fdbs) seed routing "$b" 1 "$f" ;;
     esac
   done

@@ -45,7 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  assert_int_equal(readable, 25); /* FL_FMT_IBNETDISCOVER .. FL_FMT_PROM_IB */
+  /* FL_FMT_IBNETDISCOVER .. FL_FMT_DOT */
+  assert_int_equal(readable, 29);
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -141,6 +142,23 @@ static void detects_real_samples(void **state) {
       {"tests/data/external/treydock__infiniband_exporter__collectors__"
        "switch_test.go__TestSwitchCollector.prom",
        FL_FMT_PROM_IB},
+      {"tests/data/external/dmulyalin__N2G__tests__Output__should_be_test_"
+       "lldp_drawing_yed_data_dict.graphml",
+       FL_FMT_GRAPHML},
+      {"tests/data/formats/n2g-plan.graphml", FL_FMT_GRAPHML},
+      {"tests/data/formats/netbox-3.2-export.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/netbox-4-export.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/netbox-import.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/flexpod-plan.csv", FL_FMT_NETBOX_CABLES},
+      {"tests/data/formats/pod-plan.dot", FL_FMT_DOT},
+      {"tests/data/external/NetApp__harvest__cmd__collectors__cisco__plugins__"
+       "lldp__testdata__lldp.json",
+       FL_FMT_NXOS_LLDP},
+      {"tests/data/external/NetApp__harvest__cmd__collectors__cisco__plugins__"
+       "lldp__testdata__lldp2.json",
+       FL_FMT_NXOS_LLDP},
+      {"tests/data/formats/sa-tme-flexpod-9336-fx2-gg28-01.xml",
+       FL_FMT_NXOS_LLDP},
   };
   char path[4096];
   for (size_t i = 0; i < sizeof S / sizeof *S; i++) {

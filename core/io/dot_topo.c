@@ -1,0 +1,261 @@
+/*
+ * core/io/dot_topo.c — network topologies written in Graphviz DOT, read with
+ * libcgraph (docs/formats/dot.md). Every edge is a planned cable
+ * (FL_LINK_DECLARED); the attributes read are the GraphML keys of
+ * docs/formats/graphml.md, so one writer vocabulary serves both:
+ *   - node: its name is the `name` attribute, else `label` (unless Graphviz's
+ *     default "\N" or empty), else the node id; `kind` = switch | ca | host
+ *     | hca | router (absent: a switch whose kind `fabriclint diff` does not
+ *     compare, attribute kind-from=cable-plan);
+ *   - edge: the tail's port is `src_port`, else `tailport` (DOT's `a:p1`
+ *     syntax; a compass point suffix `:n`, `:se`, ... is dropped), else
+ *     `taillabel`; the head's likewise from `dst_port`, `headport`,
+ *     `headlabel`; `speed` (HDR, 4xNDR, 400G) and `length` are optional.
+ * An edge without a port at either end is an error: a drawing without ports
+ * (fabriclint's own `--format dot` pictures, most hand drawings) is a
+ * picture, not a cabling plan. Edge direction and subgraphs are ignored;
+ * only the first graph of a file is read. cgraph keeps no line numbers per
+ * object: errors about an edge or node name it, syntax errors carry the
+ * line cgraph reports.
+ */
+#include "io/formats.h"
+#include "io/loaders.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <graphviz/cgraph.h>
+
+#include "model/fabric_impl.h"
+
+static const char *attr(void *obj, const char *name) {
+  const char *v = agget(obj, (char *)name);
+  return v && *v ? v : NULL;
+}
+
+static const char *node_name(Agnode_t *n) {
+  const char *v = attr(n, "name");
+  if (v)
+    return v;
+  v = attr(n, "label");
+  if (v && strcmp(v, "\\N") != 0)
+    return v;
+  return agnameof(n);
+}
+
+static uint32_t kind_code(const char *k) {
+  if (!k || strcasecmp(k, "switch") == 0)
+    return FL_NODE_SWITCH;
+  if (strcasecmp(k, "ca") == 0 || strcasecmp(k, "host") == 0 ||
+      strcasecmp(k, "hca") == 0)
+    return FL_NODE_CA;
+  if (strcasecmp(k, "router") == 0)
+    return FL_NODE_ROUTER;
+  return 0;
+}
+
+/* A port name from @v into @out: a compass point suffix dropped. */
+static const char *port_of(const char *v, char *out, size_t size) {
+  static const char *const COMPASS[] = {"n",  "ne", "e",  "se", "s",
+                                        "sw", "w",  "nw", "c",  "_"};
+  if (!v)
+    return NULL;
+  snprintf(out, size, "%s", v);
+  char *colon = strrchr(out, ':');
+  if (colon && colon != out)
+    for (size_t i = 0; i < sizeof COMPASS / sizeof *COMPASS; i++)
+      if (strcmp(colon + 1, COMPASS[i]) == 0) {
+        *colon = '\0';
+        break;
+      }
+  return *out ? out : NULL;
+}
+
+static const char *end_port(Agedge_t *e, int head, char *buf, size_t size) {
+  const char *const keys[2][3] = {{"src_port", "tailport", "taillabel"},
+                                  {"dst_port", "headport", "headlabel"}};
+  for (int i = 0; i < 3; i++) {
+    const char *p = port_of(attr(e, keys[head][i]), buf, size);
+    if (p)
+      return p;
+  }
+  return NULL;
+}
+
+/* Width and speed of "4xHDR", "HDR", "400G"; -1 when not one. */
+static int parse_speed(const char *s, uint32_t *width, uint32_t *speed) {
+  size_t n = strlen(s);
+  const char *x = strpbrk(s, "xX");
+  uint32_t w = 0;
+  if (x && x > s && (w = fl_width_parse(s, (size_t)(x - s + 1))) != 0) {
+    n -= (size_t)(x + 1 - s);
+    s = x + 1;
+  }
+  uint32_t sp = fl_speed_parse(s, n);
+  if (sp == FL_SPEED_UNKNOWN)
+    return -1;
+  *speed = sp;
+  *width = w ? w : sp >= FL_SPEED_ETH_1G ? 1 : 4;
+  return 0;
+}
+
+static fl_id node_of(fl_nbr *b, Agnode_t *n, fl_prov prov) {
+  const char *k = attr(n, "kind");
+  fl_id id = fl_nbr_node(b, node_name(n), kind_code(k), prov);
+  if (id != FL_NONE && !k &&
+      fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", "cable-plan") !=
+          FL_OK)
+    return FL_NONE;
+  return id;
+}
+
+static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
+  Agnode_t *t = agtail(e), *h = aghead(e);
+  char pa[256], pb[256];
+  const char *a = end_port(e, 0, pa, sizeof pa);
+  const char *z = end_port(e, 1, pb, sizeof pb);
+  if (!a || !z)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "edge %s -- %s names no port at its %s end; expected "
+                        "src_port/dst_port, tailport/headport (a:p -- b:q) "
+                        "or taillabel/headlabel attributes",
+                        node_name(t), node_name(h), a ? "head" : "tail");
+  uint32_t width = 0, speed = 0;
+  const char *sp = attr(e, "speed");
+  if (sp && parse_speed(sp, &width, &speed) != 0)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "edge %s -- %s: speed \"%s\"; expected an IB or "
+                        "Ethernet rate such as HDR, 4xNDR or 400G",
+                        node_name(t), node_name(h), sp);
+  if (t == h && strcmp(a, z) == 0)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "edge joins port %s of %s to itself", a, node_name(t));
+  fl_prov prov = {fl_nbr_file(b), 0, 0};
+  fl_id na = node_of(b, t, prov);
+  fl_id nz = na == FL_NONE ? FL_NONE : node_of(b, h, prov);
+  fl_id qa = nz == FL_NONE ? FL_NONE : fl_nbr_port(b, na, a, prov);
+  fl_id qz = qa == FL_NONE ? FL_NONE : fl_nbr_port(b, nz, z, prov);
+  fl_id l =
+      qz == FL_NONE ? FL_NONE : fl_nbr_link(b, qa, qz, FL_LINK_DECLARED, prov);
+  if (l == FL_NONE)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  fl_fabric *fab = fl_nbr_fabric(b);
+  if (speed) {
+    fl_link_rec *r = &fab->links[l];
+    r->speed = r->speed_b = (uint8_t)speed;
+    r->width = r->width_b = (uint8_t)width;
+  }
+  const char *len = attr(e, "length");
+  if (len && fl_b_attr(fab, FL_ENT_LINK, l, "length", len) != FL_OK)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  return FL_OK;
+}
+
+static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
+  for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
+    const char *k = attr(n, "kind");
+    if (k && !kind_code(k))
+      return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                          "node %s: kind \"%s\"; expected switch, ca, host "
+                          "or router",
+                          agnameof(n), k);
+  }
+  if (agnedges(g) == 0)
+    return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                        "no edge: a DOT topology needs cables");
+  fl_nbr *b = fl_nbr_begin(fab, path);
+  if (!b)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  int rc = FL_OK;
+  fl_prov prov = {fl_nbr_file(b), 0, 0};
+  for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))
+    if (node_of(b, n, prov) == FL_NONE)
+      rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))
+    for (Agedge_t *e = agfstout(g, n); e && rc == FL_OK; e = agnxtout(g, e))
+      rc = add_edge(b, e, path, err);
+  fl_nbr_end(b);
+  return rc;
+}
+
+static int load_dot(fl_fabric *fab, const fl_input *in,
+                    const fl_load_options *opts, fl_error *err) {
+  (void)opts;
+  char *text = malloc(in->len + 1);
+  if (!text)
+    return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  memcpy(text, in->buf, in->len);
+  text[in->len] = '\0';
+  /* cgraph's error level is process-wide: messages are kept, not printed,
+   * and the caller's level is restored (as core/report/pic_graphviz.c) */
+  agerrlevel_t old = agseterr(AGMAX);
+  agreseterrors();
+  Agraph_t *g = agmemread(text);
+  int rc = FL_OK;
+  if (!g || agerrors()) {
+    const char *m = aglasterr();
+    unsigned line = 0;
+    const char *at = m ? strstr(m, "line ") : NULL;
+    if (at)
+      sscanf(at, "line %u", &line);
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", m ? m : "not a DOT graph");
+    size_t n = strlen(msg);
+    while (n && isspace((unsigned char)msg[n - 1]))
+      msg[--n] = '\0';
+    rc = fl_error_set(err, FL_EPARSE, in->path, line, 0, "DOT: %s", msg);
+  }
+  if (rc == FL_OK)
+    rc = build(g, fab, in->path, err);
+  if (g)
+    agclose(g);
+  agseterr(old);
+  agreseterrors();
+  free(text);
+  return rc;
+}
+
+/* ---- the format registry row (formats.h) ---- */
+
+/* The first word after blanks and comments is `graph`, `digraph` or
+ * `strict` (DOT keywords, any case) and a `{` follows on that line. */
+static uint32_t detect_dot(const fl_detect_ctx *c, fl_error *err) {
+  (void)err;
+  if (c->xml_root)
+    return FL_FMT_AUTO;
+  const char *p = c->text, *e = c->text + c->len;
+  for (;;) {
+    p = fl_detect_skip_ws(p, e);
+    if (fl_detect_prefix(p, e, "//") || fl_detect_prefix(p, e, "#")) {
+      const char *nl = memchr(p, '\n', (size_t)(e - p));
+      p = nl ? nl + 1 : e;
+    } else if (fl_detect_prefix(p, e, "/*")) {
+      const char *q = p + 2;
+      while (q + 1 < e && !(q[0] == '*' && q[1] == '/'))
+        q++;
+      p = q + 2 < e ? q + 2 : e;
+    } else
+      break;
+  }
+  size_t n = 0;
+  while (p + n < e && isalpha((unsigned char)p[n]))
+    n++;
+  if (!((n == 5 && strncasecmp(p, "graph", 5) == 0) ||
+        (n == 7 && strncasecmp(p, "digraph", 7) == 0) ||
+        (n == 6 && strncasecmp(p, "strict", 6) == 0)))
+    return FL_FMT_AUTO;
+  const char *nl = memchr(p, '\n', (size_t)(e - p));
+  return memchr(p, '{', (size_t)((nl ? nl : e) - p)) ? FL_FMT_DOT : FL_FMT_AUTO;
+}
+
+const fl_format_def fl_fmt_dot = {
+    FL_FMT_DOT,
+    "dot",
+    "graphviz",
+    FL_FORMAT_TOPOLOGY,
+    load_dot,
+    detect_dot,
+    "a Graphviz DOT topology (graph/digraph { ... } with edge ports)"};

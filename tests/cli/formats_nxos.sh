@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# tests/cli/formats_nxos.sh — NX-OS `show lldp neighbors detail` (core/io/
+# nxos_lldp.c) on the real NX-API JSON of NetApp Harvest's test data (a Nexus
+# 9336C-FX2 with 13 neighbours, and 3 on another switch) and its rendering
+# in the `| xml` layout (tests/data/formats/nxos-json-to-xml.py):
+# 1. exact counts, kinds from capabilities, the LAG attribute;
+# 2. diff against a NetBox plan of the same switch: exactly the swapped pair;
+# 3. bad input: file:line, exit 2.
+. "$(dirname "$0")/lib.bash"
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+h=NetApp__harvest__cmd__collectors__cisco__plugins__lldp__testdata
+need_external ${h}__lldp.json ${h}__lldp2.json
+L=sa-tme-flexpod-9336-fx2-gg28-01
+d=$src/tests/data/formats
+# the listing never names the local switch: the file does
+cp "$FL_EXTERNAL/${h}__lldp2.json" "$TMP/$L.json"
+cp "$FL_EXTERNAL/${h}__lldp.json" "$TMP/sw1.json"
+
+# ---- 1. counts -----------------------------------------------------------------
+for f in "$TMP/$L.json" "$d/$L.xml"; do
+  expect_rc 0 "$FL" info --format json "$f"
+  expect_eq "$(jget "$TMP/out" "=(d['inputs'][0]['format'], d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'], d['one_sided_links'])")" "('nxos-lldp', 3, 5, 13, 13)" "$(basename "$f") counts"
+  expect_eq "$(jget "$TMP/out" "['link_types']")" "{'????': 13}" "no speed in NX-OS LLDP"
+done
+expect_rc 0 "$FL" info --format json "$TMP/sw1.json"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])")" "(1, 2, 3)" "bare | json counts"
+expect_rc 1 "$FL" check --format json "$TMP/$L.json"
+expect_eq "$(jget "$TMP/out" "=sorted({f['rule'] for f in d['findings']})")" "['ecmp-balance.uplink-asymmetry', 'failure-domains.dual-homing', 'topology.one-sided-link', 'topology.port-connected-twice']" "check rules"
+# NS224 shelf 021918000242: its IOMs A and B both advertise the shelf serial and port e0b
+expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'] == 'topology.port-connected-twice'][0]")" 'CA "021918000242" port 1 is connected 2 times (to "sa-tme-flexpod-9336-fx2-gg28-01" port 5 and "sa-tme-flexpod-9336-fx2-gg28-01" port 6); a port holds one cable' "shelf e0b"
+
+# ---- 2. diff against a NetBox plan ---------------------------------------------------
+for f in "$TMP/$L.json" "$d/$L.xml"; do
+  expect_rc 1 "$FL" diff --format json "$d/flexpod-plan.csv" "$f"
+  expect_eq "$(jget "$TMP/out" "=' '.join(f['rule'] for f in d['findings'])")" diff.swapped "$(basename "$f") findings"
+  expect_eq "$(jget "$TMP/out" "['findings'][0]['location']['line']")" 11 "plan line"
+done
+expect_grep "$TMP/out" 'built \\"sa-tme-flexpod-9336-fx2-gg28-01\\" Ethernet1/27 - \\"sa-tme-flexpod-afx-c2-01\\" e4b'
+
+# ---- 3. bad input ------------------------------------------------------------------
+sed '0,/"l_port_id": "Eth1\/2",/s///' "$TMP/$L.json" >"$TMP/noport.json"
+expect_rc 2 "$FL" info --input-format nxos-lldp "$TMP/noport.json"
+expect_grep "$TMP/err" 'noport\.json:61: neighbour 3 \(ROW_nbor_detail\) has no l_port_id$'
+sed 's|<sys_name>sa-tme-flexpod-afx-c1-01</sys_name>||; s|<chassis_id>d039.ea53.77ed</chassis_id>||' "$d/$L.xml" >"$TMP/noname.xml"
+expect_rc 2 "$FL" info "$TMP/noname.xml"
+expect_grep "$TMP/err" 'noname\.xml:37: neighbour on Eth1/1 has neither sys_name nor chassis_id$'
+sed 's|"port_id": "e0M",||' "$TMP/sw1.json" | sed 's|"port_desc": "null",||' >"$TMP/rport.json"
+expect_rc 2 "$FL" info "$TMP/rport.json"
+expect_grep "$TMP/err" 'rport\.json:5: neighbour na2a-mc1-nbg3 on mgmt0 has neither port_id nor port_desc$'
+printf '{"TABLE_nbor_detail": {"ROW_nbor_detail": [}\n' >"$TMP/bad.json"
+expect_rc 2 "$FL" info --input-format nxos-lldp "$TMP/bad.json"
+expect_grep "$TMP/err" 'bad\.json:1:[0-9]+: malformed JSON: '
+printf '<nf:rpc-reply xmlns:nf="urn:ietf:params:xml:ns:netconf:base:1.0"><nf:data><TABLE_nbor_detail><ROW_nbor_detail><l_port_id>Eth1/1</l_port_id>\n</nf:data></nf:rpc-reply>\n' >"$TMP/cut.xml"
+expect_rc 2 "$FL" info "$TMP/cut.xml"
+expect_grep "$TMP/err" 'cut\.xml:2:[0-9]+: malformed XML'
+# a single neighbour is an object, not an array (NX-API); without enabled
+# capabilities the system capabilities give the kind (S: a host)
+printf '{"TABLE_nbor_detail": {"ROW_nbor_detail": {"l_port_id": "Eth1/1", "sys_name": "gpu-1", "port_type": "Interface Name", "port_id": "eth0", "enabled_capability": "not advertised", "system_capability": "S"}}}\n' >"$TMP/leaf-1.json"
+expect_rc 0 "$FL" info --format json "$TMP/leaf-1.json"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])")" "(1, 1, 1)" "one-row object"
+finish
