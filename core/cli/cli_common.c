@@ -520,9 +520,8 @@ static int load_input(const fl_cli_opts *o, fl_fabric *fab, size_t i,
   if (o->verbose)
     fl_cli_progress_printf(o->progress, "fabriclint: loading %s (%s)", path,
                            fl_format_name(ci->fmt));
-  int rc = ci->dir
-               ? fl_fabric_load(fab, path, ci->fmt, &lo, &err)
-               : fl_fabric_load_input(fab, &ci->in, ci->fmt, &lo, &err);
+  int rc = ci->dir ? fl_fabric_load(fab, path, ci->fmt, &lo, &err)
+                   : fl_fabric_load_input(fab, &ci->in, ci->fmt, &lo, &err);
   if (rc != FL_OK) {
     load_error(o, &err);
     return FL_EXIT_USAGE;

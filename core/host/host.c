@@ -41,8 +41,8 @@ struct fl_ctx {
   int failed;
   int bad_param; /* failed because of a user's parameter value */
   char fail_msg[512];
-  const char *plane; /* the plane this run judges (a plane's subset), or
-                      * NULL: the whole fabric */
+  const char *plane;      /* the plane this run judges (a plane's subset), or
+                           * NULL: the whole fabric */
   const fl_fabric *whole; /* the whole fabric (== fab unless @plane) */
 };
 
@@ -241,6 +241,14 @@ static int finding_plane(const fl_ctx *c, const fl_finding *f,
                ? FL_OK
                : FL_ENOMEM;
   }
+  json_t *ev = r->evidence ? json_loads(r->evidence, 0, NULL) : NULL;
+  const char *named = json_string_value(json_object_get(ev, "plane"));
+  if (named) { /* a cross-plane rule names the plane it judges */
+    r->plane = strdup(named);
+    json_decref(ev);
+    return r->plane ? FL_OK : FL_ENOMEM;
+  }
+  json_decref(ev);
   uint8_t seen[64] = {0};
   for (uint32_t i = 0; i < f->n_nodes; i++) {
     uint32_t p = fl_fabric_node_plane(w, f->nodes[i]);
@@ -1085,11 +1093,10 @@ static size_t count_runs(const fl_host *h, const char *patterns) {
 
 /* Run @rule of plugin @p as run number @index of @count into @run; FL_OK or
  * the error it sets in @err. */
-static int run_one_in(fl_host *h, const fl_fabric *fab,
-                      const fl_fabric *whole, const char *plane,
-                      fl_loaded_plugin *p, const fl_rule_def *rule,
-                      size_t index, size_t count, fl_findings *out,
-                      fl_rule_run *run, fl_error *err) {
+static int run_one_in(fl_host *h, const fl_fabric *fab, const fl_fabric *whole,
+                      const char *plane, fl_loaded_plugin *p,
+                      const fl_rule_def *rule, size_t index, size_t count,
+                      fl_findings *out, fl_rule_run *run, fl_error *err) {
   memset(run, 0, sizeof *run);
   run->rule = rule;
   run->plugin = p->desc.name;

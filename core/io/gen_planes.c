@@ -46,9 +46,8 @@ static int copy_attrs(fl_fabric *dst, const fl_fabric *src, uint32_t kind,
 
 /* Plane @k's copy of node @n of @src into @dst; its port ids go to
  * @port_map (indexed by @src port id). FL_OK or FL_ENOMEM. */
-static int copy_node(fl_fabric *dst, const fl_fabric *src, fl_id n,
-                     uint32_t k, uint32_t planes, fl_prov prov,
-                     fl_id *port_map) {
+static int copy_node(fl_fabric *dst, const fl_fabric *src, fl_id n, uint32_t k,
+                     uint32_t planes, fl_prov prov, fl_id *port_map) {
   uint32_t kind = fl_fabric_node_kind(src, n);
   uint64_t flip = (uint64_t)k << 40;
   uint64_t guid = fl_fabric_node_guid(src, n);

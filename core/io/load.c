@@ -349,8 +349,8 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
  * go to that plane (fabriclint/planes.h). */
 static int tag_plane(fl_fabric *fab, const char *path, uint32_t first,
                      const char *plane, fl_error *err) {
-  int rc = *plane ? fl_b_file_plane(fab, fl_b_file(fab, path), plane)
-                  : FL_EINVAL;
+  int rc =
+      *plane ? fl_b_file_plane(fab, fl_b_file(fab, path), plane) : FL_EINVAL;
   for (uint32_t n = first; rc == FL_OK && n < fl_b_node_count(fab); n++)
     rc = fl_b_attr(fab, FL_ENT_NODE, n, "plane", plane);
   if (rc == FL_EINVAL)

@@ -36,8 +36,7 @@ int fl_b_file_plane(fl_fabric *fab, uint32_t file, const char *plane) {
     uint32_t *v = realloc(fab->file_plane, nc * sizeof *v);
     if (!v)
       return FL_ENOMEM;
-    memset(v + fab->cap_file_plane, 0,
-           (nc - fab->cap_file_plane) * sizeof *v);
+    memset(v + fab->cap_file_plane, 0, (nc - fab->cap_file_plane) * sizeof *v);
     fab->file_plane = v;
     fab->cap_file_plane = nc;
   }
@@ -117,8 +116,7 @@ static int detect(fl_fabric *fab, uint32_t *sw_atom) {
   size_t nn = fab->n_nodes;
   uint32_t *up = malloc((nn + 1) * sizeof *up);
   uint32_t *comp = malloc((nn + 1) * sizeof *comp);
-  uint32_t *lid_comp =
-      malloc(((size_t)fab->rt.max_lid + 1) * sizeof *lid_comp);
+  uint32_t *lid_comp = malloc(((size_t)fab->rt.max_lid + 1) * sizeof *lid_comp);
   int rc = 0;
   if (!up || !comp || !lid_comp) {
     rc = -1;
@@ -326,7 +324,7 @@ int fl_planes_finalize(fl_fabric *fab, fl_error *err) {
     } else {
       fl_id m = peer_node(fab, (fl_id)p);
       pl = m != FL_NONE && is_switch(fab, m) ? plane_index(fab, sw_atom[m])
-                                              : FL_NONE;
+                                             : FL_NONE;
       if (pl == FL_NONE)
         pl = plane_index(fab, ca_atom[p]);
     }
@@ -372,8 +370,7 @@ void fl_planes_free(fl_fabric *fab) {
   free(fab->plane_names);
   free(fab->node_plane);
   free(fab->port_plane);
-  fab->file_plane = fab->plane_names = fab->node_plane = fab->port_plane =
-      NULL;
+  fab->file_plane = fab->plane_names = fab->node_plane = fab->port_plane = NULL;
   fab->n_planes = 0;
 }
 
@@ -495,8 +492,7 @@ static int copy_links(subset *s) {
     for (uint32_t j = 0; j < fl_fabric_attr_count(f, FL_ENT_LINK, (fl_id)i);
          j++) {
       const char *key, *val;
-      if (fl_fabric_attr_at(f, FL_ENT_LINK, (fl_id)i, j, &key, &val) ==
-              FL_OK &&
+      if (fl_fabric_attr_at(f, FL_ENT_LINK, (fl_id)i, j, &key, &val) == FL_OK &&
           fl_b_attr(s->dst, FL_ENT_LINK, k, key, val) != FL_OK)
         return FL_ENOMEM;
     }
@@ -555,16 +551,14 @@ static int copy_routing(subset *s) {
       continue;
     uint64_t key = rt->path_sl.keys[k];
     fl_id n = s->node_map[key >> 32];
-    if (n != FL_NONE &&
-        fl_b_path_sl(s->dst, n, (uint32_t)key, sl) != FL_OK)
+    if (n != FL_NONE && fl_b_path_sl(s->dst, n, (uint32_t)key, sl) != FL_OK)
       return FL_ENOMEM;
   }
   uint32_t first = f->n_planes ? f->plane_names[0] : 0;
   for (size_t i = 0; i < rt->n_notes; i++) {
     const fl_note_rec *r = &rt->notes[i];
-    uint32_t tag = r->prov.file < f->cap_file_plane
-                       ? f->file_plane[r->prov.file]
-                       : 0;
+    uint32_t tag =
+        r->prov.file < f->cap_file_plane ? f->file_plane[r->prov.file] : 0;
     if ((tag ? tag : first) != f->plane_names[s->plane])
       continue;
     fl_b_note(s->dst, fl_b_atom_str(f, r->category), r->prov, "%s",

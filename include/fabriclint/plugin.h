@@ -442,6 +442,13 @@ typedef struct fl_host_api {
    * run (e.g. every 64th destination). Never fails; never required. */
   void (*progress)(fl_ctx *ctx, const char *what, uint64_t done,
                    uint64_t total);
+  /* -- ABI 1.3: planes of a multi-plane fabric, semantics of
+   * fabriclint/planes.h; check with FL_API_HAS(api, port_plane). A rule
+   * without FL_NEEDS_ALL_PLANES sees one plane's subset (0 planes). -- */
+  uint32_t (*plane_count)(const fl_fabric *f);
+  const char *(*plane_name)(const fl_fabric *f, uint32_t i);
+  uint32_t (*node_plane)(const fl_fabric *f, fl_id n);
+  uint32_t (*port_plane)(const fl_fabric *f, fl_id p);
 } fl_host_api;
 
 /**
