@@ -280,32 +280,94 @@ static int check_host_planes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 
 /* ---- planes.shape ----------------------------------------------------- */
 
-/* The name of switch @n without its plane's token ("pl2-leaf-01",
- * "leaf-01.plane2", "B-leaf-01" -> "leaf-01"), into @buf. */
-static void canon(const char *name, const char *plane, char *buf, size_t size) {
-  static const char *const pre[] = {"plane", "pl", "p", ""};
-  size_t pl = strlen(plane);
-  for (const char *s = name; *s; s++) {
-    if (s != name && strchr("-_.:/ ", s[-1]) == NULL)
-      continue;
-    for (size_t k = 0; k < sizeof pre / sizeof *pre; k++) {
-      size_t ql = strlen(pre[k]);
-      if (strncmp(s, pre[k], ql) != 0 || strncmp(s + ql, plane, pl) != 0)
-        continue;
-      const char *e = s + ql + pl;
-      if (*e && !strchr("-_.:/ ", *e))
-        continue;
-      /* drop the token and one separator next to it */
-      size_t head = (size_t)(s - name);
-      if (*e)
-        e++;
-      else if (head)
-        head--;
-      snprintf(buf, size, "%.*s%s", (int)head, name, e);
-      return;
-    }
+#define SEPS "-_.:/ "
+
+/* Token @i (0-based from the front, or from the back when @back) of @name
+ * split on SEPS: its start and length; 0 when it has fewer tokens. */
+static int token(const char *name, int i, int back, const char **at,
+                 size_t *len) {
+  const char *starts[32];
+  size_t lens[32];
+  int n = 0;
+  for (const char *s = name; *s && n < 32;) {
+    size_t l = strcspn(s, SEPS);
+    starts[n] = s;
+    lens[n++] = l;
+    s += l;
+    if (*s)
+      s++;
   }
-  snprintf(buf, size, "%s", name);
+  if (i >= n || n < 2)
+    return 0;
+  int k = back ? n - 1 - i : i;
+  *at = starts[k];
+  *len = lens[k];
+  return 1;
+}
+
+/* @name without token @i (front or @back) and one separator next to it. */
+static void drop_token(const char *name, int i, int back, char *buf,
+                       size_t size) {
+  const char *at;
+  size_t len;
+  if (!token(name, i, back, &at, &len)) {
+    snprintf(buf, size, "%s", name);
+    return;
+  }
+  size_t head = (size_t)(at - name);
+  const char *tail = at + len;
+  if (*tail)
+    tail++;
+  else if (head)
+    head--;
+  snprintf(buf, size, "%.*s%s", (int)head, name, tail);
+}
+
+/* The token that names the plane in switch names: the first front or
+ * back token position (up to the third) that is the same for every
+ * switch of a plane and differs between planes ("pl2-leaf-01",
+ * "leaf-01-b"). *@pos and *@back get it; 0 when no position does. */
+static int plane_token(const fl_host_api *api, const fl_fabric *f, uint32_t np,
+                       int *pos, int *back) {
+  for (int b = 0; b < 2; b++)
+    for (int i = 0; i < 3; i++) {
+      const char *first[MAXP] = {0};
+      size_t flen[MAXP] = {0};
+      int ok = 1;
+      for (fl_id s = 0; ok && s < api->node_count(f); s++) {
+        uint32_t p = api->node_plane(f, s);
+        if (api->node_kind(f, s) == FL_NODE_CA || p >= np)
+          continue;
+        const char *at;
+        size_t len;
+        if (!token(api->node_name(f, s), i, b, &at, &len))
+          ok = 0;
+        else if (!first[p]) {
+          first[p] = at;
+          flen[p] = len;
+        } else if (len != flen[p] || strncmp(at, first[p], len) != 0)
+          ok = 0;
+      }
+      int differ = 0;
+      for (uint32_t p = 1; ok && p < np; p++)
+        differ |= first[p] && first[0] &&
+                  (flen[p] != flen[0] || strncmp(first[p], first[0], flen[0]));
+      if (ok && differ) {
+        *pos = i;
+        *back = b;
+        return 1;
+      }
+    }
+  return 0;
+}
+
+/* The name of a switch across planes, into @buf: without its plane token
+ * (@pos >= 0), else as it is. */
+static void canon(const char *name, int pos, int back, char *buf, size_t size) {
+  if (pos >= 0)
+    drop_token(name, pos, back, buf, size);
+  else
+    snprintf(buf, size, "%s", name);
 }
 
 typedef struct swsig {
@@ -321,7 +383,8 @@ static int cmp_str(const void *a, const void *b) {
 
 /* The cabling signature of switch @n: its switch peers' canonical names,
  * sorted, and its host-port count. Owned string or NULL. */
-static char *cabling(const fl_host_api *api, const fl_fabric *f, fl_id n) {
+static char *cabling(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                     int pos, int back) {
   uint32_t np = api->node_port_count(f, n), k = 0;
   char **peers = calloc(np + 1, sizeof *peers);
   size_t len = 32;
@@ -334,10 +397,8 @@ static char *cabling(const fl_host_api *api, const fl_fabric *f, fl_id n) {
       fl_id m = api->port_node(f, api->link_other(f, l, p0 + i));
       if (api->node_kind(f, m) == FL_NODE_CA)
         continue; /* host cables: planes.host-planes judges them */
-      uint32_t mp = api->node_plane(f, m);
       char c[128];
-      canon(api->node_name(f, m), mp == FL_NONE ? "" : api->plane_name(f, mp),
-            c, sizeof c);
+      canon(api->node_name(f, m), pos, back, c, sizeof c);
       if (k < np && (peers[k] = strdup(c)))
         len += strlen(peers[k++]) + 1;
     }
@@ -493,6 +554,9 @@ static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   swsig *v = calloc(api->node_count(f) + 1, sizeof *v);
   size_t n = 0;
   int rc = tiers && v ? FL_OK : FL_ENOMEM;
+  int pos = -1, back = 0;
+  if (!plane_token(api, f, np, &pos, &back))
+    pos = -1;
   for (fl_id s = 0; rc == FL_OK && s < api->node_count(f); s++) {
     uint32_t p = api->node_plane(f, s);
     if (api->node_kind(f, s) == FL_NODE_CA || p >= np)
@@ -500,11 +564,11 @@ static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t t = api->node_tier(f, s);
     tiers[p][t < MAXT ? t : MAXT - 1]++;
     swsig *g = &v[n++];
-    canon(api->node_name(f, s), api->plane_name(f, p), g->name, sizeof g->name);
+    canon(api->node_name(f, s), pos, back, g->name, sizeof g->name);
     g->node = s;
     g->plane = p;
     g->tier = t;
-    if (!(g->cab = cabling(api, f, s)))
+    if (!(g->cab = cabling(api, f, s, pos, back)))
       rc = FL_ENOMEM;
   }
   if (rc == FL_OK) {
@@ -678,8 +742,10 @@ static const fl_rule_def R_SHAPE = {
     "a plane that differs in shape from the others",
     "The planes of a multi-plane fabric are meant to be identical: the same "
     "switch count per tier and the same cabling. Switches are matched "
-    "across planes by name without the plane's token (pl2-leaf-01, "
-    "leaf-01.plane2 -> leaf-01); a switch's cabling is its switch peers "
+    "across planes by name without the token that names the plane (the "
+    "first of the first or last three name tokens that is constant within "
+    "each plane and differs between planes: pl2-leaf-01, tor-r1-b -> "
+    "leaf-01, tor-r1); a switch's cabling is its switch peers "
     "(host cables are planes.host-planes' to judge). Against the reference "
     "plane (the most common "
     "switches-per-tier count), each differing plane is one finding naming "
