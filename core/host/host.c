@@ -1146,10 +1146,18 @@ static int run_planes(fl_host *h, const fl_fabric *fab, const char *patterns,
                       fl_error *err) {
   int rc = FL_OK;
   uint32_t np = fl_fabric_plane_count(fab);
+  /* every subset lives until the end: plugins cache analyses by fabric
+   * pointer, and a freed subset's address may be reused by the next */
+  fl_fabric **subs = calloc(np + 1, sizeof *subs);
+  if (!subs)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   for (uint32_t pl = 0; pl <= np; pl++) {
     fl_fabric *sub = NULL;
-    if (pl < np && fl_fabric_plane_subset(fab, pl, &sub, err) != FL_OK)
-      return err && err->code ? err->code : FL_ENOMEM;
+    if (pl < np && fl_fabric_plane_subset(fab, pl, &subs[pl], err) != FL_OK) {
+      rc = err && err->code ? err->code : FL_ENOMEM;
+      break;
+    }
+    sub = pl < np ? subs[pl] : NULL;
     size_t n = 0;
     for (size_t i = 0; i < h->n_plugins; i++) {
       fl_loaded_plugin *p = &h->plugins[i];
@@ -1175,8 +1183,10 @@ static int run_planes(fl_host *h, const fl_fabric *fab, const char *patterns,
         }
       }
     }
-    fl_fabric_free(sub);
   }
+  for (uint32_t pl = 0; pl < np; pl++)
+    fl_fabric_free(subs[pl]);
+  free(subs);
   return rc;
 }
 
