@@ -97,6 +97,12 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case FL_OPT_NODE_MAP:
     o->load.node_name_map = arg;
     return 0;
+  case FL_OPT_PLANE:
+    if (!strchr(arg, ':') || arg[0] == ':' || !strchr(arg, ':')[1])
+      return fl_cli_usage_error("--plane: expected NAME:FILE (a plane name, "
+                                "a colon, an input), got '%s'",
+                                arg);
+    return push(&o->plane_specs, &o->n_plane_specs, arg) ? FL_EXIT_USAGE : 0;
   case FL_OPT_INPUT_FORMAT:
     o->input_format = fl_cli_format_arg("--input-format", arg);
     return o->input_format == (uint32_t)-1 ? FL_EXIT_USAGE : 0;
@@ -199,6 +205,38 @@ int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
   return 0;
 }
 
+/* The inputs: the operands, then the FILE of each --plane NAME:FILE, with
+ * its plane NAME in o->input_plane (names point into argv: the text before
+ * the first colon is cut off by writing the NUL into a copy). */
+static int plane_inputs(fl_cli_opts *o) {
+  size_t n = o->args.n_operands + o->n_plane_specs;
+  const char **in = calloc(n + 1, sizeof *in);
+  const char **pl = calloc(n + 1, sizeof *pl);
+  if (!in || !pl) {
+    free((void *)in);
+    free((void *)pl);
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  for (size_t i = 0; i < o->args.n_operands; i++)
+    in[i] = o->args.operands[i];
+  o->inputs = o->inputs_owned = in;
+  o->input_plane = pl;
+  o->n_input_plane = n;
+  o->n_inputs = o->args.n_operands;
+  for (size_t i = 0; i < o->n_plane_specs; i++) {
+    const char *spec = o->plane_specs[i], *colon = strchr(spec, ':');
+    char *name = strndup(spec, (size_t)(colon - spec));
+    if (!name) {
+      fprintf(stderr, "fabriclint: out of memory\n");
+      return FL_EXIT_USAGE;
+    }
+    in[o->n_inputs] = colon + 1;
+    pl[o->n_inputs++] = name;
+  }
+  return 0;
+}
+
 int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
                      fl_cli_extra_fn extra, void *ctx) {
   memset(o, 0, sizeof *o);
@@ -216,8 +254,8 @@ int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
   }
   if (rc != 0)
     return rc;
-  o->inputs = o->args.operands;
-  o->n_inputs = o->args.n_operands;
+  if ((rc = plane_inputs(o)) != 0)
+    return rc;
   rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
   return rc ? rc : check_applicable(o);
 }
@@ -235,6 +273,11 @@ void fl_cli_opts_free(fl_cli_opts *o) {
   free((void *)o->params);
   free((void *)o->plugins);
   free((void *)o->plugin_paths);
+  for (size_t i = 0; o->input_plane && i < o->n_input_plane; i++)
+    free((void *)o->input_plane[i]);
+  free((void *)o->input_plane);
+  free((void *)o->inputs_owned);
+  free((void *)o->plane_specs);
   fl_cli_args_free(&o->args);
 }
 
@@ -467,16 +510,18 @@ static int read_input(const fl_cli_opts *o, const char *path, cli_input *ci) {
 }
 
 /* Load one input; 0 or FL_EXIT_USAGE (error printed). */
-static int load_input(const fl_cli_opts *o, fl_fabric *fab, const char *path,
+static int load_input(const fl_cli_opts *o, fl_fabric *fab, size_t i,
                       cli_input *ci) {
+  const char *path = o->inputs[i];
+  fl_load_options lo = o->load;
+  lo.plane = o->input_plane ? o->input_plane[i] : NULL;
   fl_error err;
   fl_error_clear(&err);
   if (o->verbose)
     fl_cli_progress_printf(o->progress, "fabriclint: loading %s (%s)", path,
                            fl_format_name(ci->fmt));
-  int rc = ci->dir
-               ? fl_fabric_load(fab, path, ci->fmt, &o->load, &err)
-               : fl_fabric_load_input(fab, &ci->in, ci->fmt, &o->load, &err);
+  int rc = ci->dir ? fl_fabric_load(fab, path, ci->fmt, &lo, &err)
+                   : fl_fabric_load_input(fab, &ci->in, ci->fmt, &lo, &err);
   if (rc != FL_OK) {
     load_error(o, &err);
     return FL_EXIT_USAGE;
@@ -585,7 +630,7 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
       if (fl_format_is_topology(v[i].fmt) == (pass == 0)) {
         fl_cli_progress_phase(o->progress, "loading", o->inputs[i], k++,
                               o->n_inputs);
-        rc = load_input(o, fab, o->inputs[i], &v[i]);
+        rc = load_input(o, fab, i, &v[i]);
         fl_input_free(&v[i].in); /* loaded: the fabric keeps what it needs */
       }
   for (size_t i = 0; formats && i < o->n_inputs; i++)

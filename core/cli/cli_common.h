@@ -36,8 +36,13 @@ typedef struct fl_cli_opts {
   uint32_t input_format;
   fl_load_options load;
   int quiet, verbose;
-  const char **inputs; /* the operands (args.operands), strings of argv */
+  const char **inputs; /* the operands, then the FILEs of --plane */
   size_t n_inputs;
+  const char **input_plane; /* per input: its --plane NAME or NULL; owned */
+  const char **inputs_owned; /* the array behind inputs; owned */
+  size_t n_input_plane;
+  const char **plane_specs; /* --plane NAME:FILE as given */
+  size_t n_plane_specs;
   const char *command;        /* argv[0]: "check", "diff", "info", "rules" */
   const fl_cli_cmd *cmd;      /* its row of the command table */
   fl_cli_args args;           /* what the scanner found (owned) */

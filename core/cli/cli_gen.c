@@ -44,6 +44,7 @@ typedef struct gen_args {
   fl_gen_rail_su_params rs;
   fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
+  uint32_t planes; /* --planes N (0: one plane) */
   enum gen_format format;
   const char *output;
   int dry_run;
@@ -119,6 +120,8 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->ft.radix;
   case FL_OPT_TIERS:
     return &a->ft.tiers;
+  case FL_OPT_PLANES:
+    return &a->planes;
   case FL_OPT_HOSTS:
     return &a->ft.hosts;
   case FL_OPT_PARALLEL:
@@ -317,6 +320,17 @@ static int emit(const gen_args *a, const fl_fabric *fab) {
   return EXIT_USAGE;
 }
 
+/* --planes N: the shape counts of N planes sharing the hosts. */
+static void shape_planes(fl_gen_shape *s, uint32_t n) {
+  s->cas *= n;
+  s->switches *= n;
+  s->leaves *= n;
+  s->spines *= n;
+  s->cores *= n;
+  s->links *= n;
+  s->host_links *= n;
+}
+
 static int generate(gen_args *a) {
   fl_error err;
   fl_gen_shape shape;
@@ -335,7 +349,13 @@ static int generate(gen_args *a) {
   default: /* FL_GEN_RING, FL_GEN_TORUS */
     rc = fl_gen_torus_shape(&a->to, &shape, &err);
   }
+  if (rc == FL_OK && a->planes > FL_GEN_MAX_PLANES)
+    rc = fl_error_set(&err, FL_EINVAL, NULL, 0, 0,
+                      "--planes: expected 1..%u, got %u", FL_GEN_MAX_PLANES,
+                      a->planes);
   if (rc == FL_OK && a->dry_run) {
+    if (a->planes > 1)
+      shape_planes(&shape, a->planes);
     print_shape(&shape);
     return 0;
   }
@@ -350,6 +370,11 @@ static int generate(gen_args *a) {
     default:
       rc = fl_gen_torus(&a->to, &fab, &err);
     }
+  }
+  if (rc == FL_OK && a->planes > 1) {
+    fl_fabric *one = fab;
+    rc = fl_gen_planes(one, a->planes, &fab, &err);
+    fl_fabric_free(one);
   }
   if (rc != FL_OK) {
     fprintf(stderr, "fabriclint gen %s: %s\n(see fabriclint gen --help)\n",

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_planes.h"
 #include "fabriclint/counters.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/routing.h"
@@ -229,7 +230,8 @@ static void print_text(FILE *out, const fl_cli_opts *o, const info_stats *s) {
             s->ctr_ports, s->ctr_unmapped);
 }
 
-static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
+static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s,
+                       const fl_fabric *fab) {
   json_t *root = json_object();
   json_object_set_new(
       root, "tool",
@@ -309,6 +311,9 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s) {
                                 s->ctr_interval, "ports",
                                 (json_int_t)s->ctr_ports, "unmapped",
                                 (json_int_t)s->ctr_unmapped));
+  json_t *planes = fl_cli_planes_json(o, fab);
+  if (planes)
+    json_object_set_new(root, "planes", planes);
   json_dumpf(root, out, JSON_INDENT(2));
   fputc('\n', out);
   json_decref(root);
@@ -335,9 +340,11 @@ int fl_cli_info(int argc, char **argv) {
       gather(fab, s);
       s->fmts = fmts;
       if (o.out_format == FL_OUT_JSON)
-        print_json(out.f, &o, s);
-      else
+        print_json(out.f, &o, s, fab);
+      else {
         print_text(out.f, &o, s);
+        fl_cli_planes_text(out.f, &o, fab);
+      }
       free(s);
     }
   }

@@ -185,6 +185,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     /* ---- inputs ---- */
     {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V, 0,
      FL_CPL_FILE, NULL, "GUID to name map (infiniband-diags format)"},
+    {FL_OPT_PLANE, "plane", 0, "NAME:FILE", C | I | P, 0, FL_CPL_FILE, NULL,
+     "one more input, in plane NAME: its nodes get plane NAME and its LIDs "
+     "are that plane's (repeatable; docs/cli.md \"Planes\")"},
     {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V, 0,
      FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
@@ -268,6 +271,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "link width: 1x, 2x, 4x, 8x, 12x (default 4x)"},
     {FL_OPT_NO_LIDS, "no-lids", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "leave LIDs unassigned (default: as a subnet manager would)"},
+    {FL_OPT_PLANES, "planes", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "N planes, 1..16: N copies of the switches (pl<k>-NAME, plane k), each "
+     "host with one NIC per plane (NIC k in plane k), LIDs per plane"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
     /* ---- help ---- */

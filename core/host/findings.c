@@ -294,6 +294,7 @@ static int merge_group(const idx_rec *g, size_t n, fl_finding_rec *m) {
   m->cause = strdup(f->cause);
   m->cause_msg = f->cause_msg ? strdup(f->cause_msg) : NULL;
   m->merged = (uint32_t)n;
+  m->plane = f->plane ? strdup(f->plane) : NULL;
   for (size_t i = 0; i < n; i++)
     if (g[i].r->severity > m->severity)
       m->severity = g[i].r->severity;
@@ -401,6 +402,7 @@ static void rec_free(fl_finding_rec *r) {
   free(r->key);
   free(r->cause);
   free(r->cause_msg);
+  free(r->plane);
   fl_fix_free(r->fix);
   free(r->waiver.reason);
   free(r->waiver.expires);

@@ -47,6 +47,7 @@ typedef struct fl_finding_rec {
   char *cause_msg; /* fl_finding.cause_message ("{count}" not replaced) */
   uint32_t merged; /* members merged into this finding (0: not merged) */
   fl_fix_rec *fix; /* how to fix it (host/fix.h), or NULL; owned */
+  char *plane;     /* plane(s) of a multi-plane fabric ("A", "A,B"), or NULL */
   /* -- set after the run (policy, baseline); zero when not used -- */
   int waived;            /* 1: a policy waiver suppresses it (see @waiver) */
   fl_waiver_note waiver; /* owned strings, set when @waived */

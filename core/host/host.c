@@ -26,6 +26,7 @@
 
 #include "fabriclint/cdg.h"
 #include "fabriclint/fabric.h"
+#include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "host/param_check.h"
 #include "model/graph.h"
@@ -40,6 +41,9 @@ struct fl_ctx {
   int failed;
   int bad_param; /* failed because of a user's parameter value */
   char fail_msg[512];
+  const char *plane;      /* the plane this run judges (a plane's subset), or
+                           * NULL: the whole fabric */
+  const fl_fabric *whole; /* the whole fabric (== fab unless @plane) */
 };
 
 /* ---- the API table
@@ -205,6 +209,71 @@ static int normalise_evidence(const char *text, char **out) {
   return *out ? FL_OK : FL_ENOMEM;
 }
 
+/* Add @plane to @s as "plane|s" (keys and causes of one plane's runs stay
+ * apart from another's). */
+static int plane_prefix(char **s, const char *plane) {
+  if (!*s)
+    return FL_OK;
+  size_t n = strlen(plane) + strlen(*s) + 8;
+  char *t = malloc(n);
+  if (!t)
+    return FL_ENOMEM;
+  snprintf(t, n, "plane:%s|%s", plane, *s);
+  free(*s);
+  *s = t;
+  return FL_OK;
+}
+
+/* The plane of finding @f of a multi-plane fabric: the plane the run
+ * judges, else the distinct planes of the nodes and ports it names
+ * ("A", or "A,B" for a finding across planes); none on a one-plane fabric.
+ * Keys and causes of a plane's run get the plane in front. */
+static int finding_plane(const fl_ctx *c, const fl_finding *f,
+                         fl_finding_rec *r) {
+  const fl_fabric *w = c->whole ? c->whole : c->fab;
+  uint32_t np = fl_fabric_plane_count(w);
+  if (np < 2)
+    return FL_OK;
+  if (c->plane) {
+    r->plane = strdup(c->plane);
+    return r->plane && plane_prefix(&r->key, c->plane) == FL_OK &&
+                   plane_prefix(&r->cause, c->plane) == FL_OK
+               ? FL_OK
+               : FL_ENOMEM;
+  }
+  json_t *ev = r->evidence ? json_loads(r->evidence, 0, NULL) : NULL;
+  const char *named = json_string_value(json_object_get(ev, "plane"));
+  if (named) { /* a cross-plane rule names the plane it judges */
+    r->plane = strdup(named);
+    json_decref(ev);
+    return r->plane ? FL_OK : FL_ENOMEM;
+  }
+  json_decref(ev);
+  uint8_t seen[64] = {0};
+  for (uint32_t i = 0; i < f->n_nodes; i++) {
+    uint32_t p = fl_fabric_node_plane(w, f->nodes[i]);
+    if (p < 64)
+      seen[p] = 1;
+  }
+  for (uint32_t i = 0; i < f->n_ports; i++) {
+    fl_id q = fl_fabric_find_port(w, f->ports[i].node, f->ports[i].port);
+    uint32_t p = q == FL_NONE ? FL_NONE : fl_fabric_port_plane(w, q);
+    if (p < 64)
+      seen[p] = 1;
+  }
+  char buf[512];
+  size_t len = 0;
+  buf[0] = '\0';
+  for (uint32_t p = 0; p < np && p < 64; p++)
+    if (seen[p] && len < sizeof buf)
+      len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+                              len ? "," : "", fl_fabric_plane_name(w, p));
+  if (!len)
+    return FL_OK;
+  r->plane = strdup(buf);
+  return r->plane ? FL_OK : FL_ENOMEM;
+}
+
 static int api_report(fl_ctx *c, const fl_finding *fin) {
   fl_finding f;
   memset(&f, 0, sizeof f);
@@ -247,6 +316,8 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   }
   locate(c->fab, &f, &r);
   r.key = f.key ? xstrdup(f.key) : default_key(&r);
+  if (finding_plane(c, &f, &r) != FL_OK)
+    return FL_ENOMEM;
   r.fix = fix;
   if (f.cause && *f.cause) { /* one finding per cause (findings.h) */
     r.cause = xstrdup(f.cause);
@@ -1022,9 +1093,10 @@ static size_t count_runs(const fl_host *h, const char *patterns) {
 
 /* Run @rule of plugin @p as run number @index of @count into @run; FL_OK or
  * the error it sets in @err. */
-static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
-                   const fl_rule_def *rule, size_t index, size_t count,
-                   fl_findings *out, fl_rule_run *run, fl_error *err) {
+static int run_one_in(fl_host *h, const fl_fabric *fab, const fl_fabric *whole,
+                      const char *plane, fl_loaded_plugin *p,
+                      const fl_rule_def *rule, size_t index, size_t count,
+                      fl_findings *out, fl_rule_run *run, fl_error *err) {
   memset(run, 0, sizeof *run);
   run->rule = rule;
   run->plugin = p->desc.name;
@@ -1037,6 +1109,8 @@ static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
   ctx.index = index;
   ctx.count = count;
   ctx.out = out;
+  ctx.plane = plane;
+  ctx.whole = whole;
   fl_host_event ev = rule_event(&ctx, FL_HOST_EV_RULE_BEGIN);
   if (h->on_event)
     h->on_event(h->event_ctx, &ev);
@@ -1056,6 +1130,72 @@ static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
                       "rule %s could not run: %s", rule->id, run->message);
 }
 
+/* 1 when @rule judges a multi-plane fabric as a whole (FL_NEEDS_ALL_PLANES:
+ * cross-plane rules, rules already plane-aware); else it runs once per
+ * plane on the plane's subset (fabriclint/planes.h). */
+static int all_planes(const fl_rule_def *rule) {
+  return (rule->needs & FL_NEEDS_ALL_PLANES) != 0;
+}
+
+/* Run every selected rule of @h once per plane of multi-plane fabric
+ * @fab (on the plane's subset, built one at a time) or once on the whole
+ * fabric (all_planes()); @v holds one run per rule, failed when any of its
+ * runs failed. */
+static int run_planes(fl_host *h, const fl_fabric *fab, const char *patterns,
+                      fl_findings *out, fl_rule_run *v, size_t count,
+                      fl_error *err) {
+  int rc = FL_OK;
+  uint32_t np = fl_fabric_plane_count(fab);
+  /* every subset lives until the end: plugins cache analyses by fabric
+   * pointer, and a freed subset's address may be reused by the next */
+  fl_fabric **subs = calloc(np + 1, sizeof *subs);
+  if (!subs)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  for (uint32_t pl = 0; pl <= np; pl++) {
+    fl_fabric *sub = NULL;
+    if (pl < np && fl_fabric_plane_subset(fab, pl, &subs[pl], err) != FL_OK) {
+      rc = err && err->code ? err->code : FL_ENOMEM;
+      break;
+    }
+    sub = pl < np ? subs[pl] : NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < h->n_plugins; i++) {
+      fl_loaded_plugin *p = &h->plugins[i];
+      for (uint32_t r = 0; r < p->desc.n_rules && n < count; r++) {
+        const fl_rule_def *rule = p->rules[r];
+        if (!fl_host_rule_runs(h, rule, patterns))
+          continue;
+        size_t k = n++;
+        if (all_planes(rule) != (pl == np))
+          continue;
+        fl_rule_run one;
+        fl_error e1;
+        fl_error_clear(&e1);
+        int orc = run_one_in(h, sub ? sub : fab, fab,
+                             sub ? fl_fabric_plane_name(fab, pl) : NULL, p,
+                             rule, k, count, out, &one, &e1);
+        if (!v[k].failed)
+          v[k] = one;
+        if (orc != FL_OK) {
+          rc = orc;
+          if (err)
+            *err = e1;
+        }
+      }
+    }
+  }
+  for (uint32_t pl = 0; pl < np; pl++)
+    fl_fabric_free(subs[pl]);
+  free(subs);
+  return rc;
+}
+
+static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
+                   const fl_rule_def *rule, size_t index, size_t count,
+                   fl_findings *out, fl_rule_run *run, fl_error *err) {
+  return run_one_in(h, fab, fab, NULL, p, rule, index, count, out, run, err);
+}
+
 int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
                       fl_findings *out, fl_rule_run **runs, size_t *n_runs,
                       fl_error *err) {
@@ -1064,6 +1204,12 @@ int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
   fl_rule_run *v = count ? calloc(count, sizeof *v) : NULL;
   if (count && !v)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  if (fl_fabric_plane_count(fab) >= 2) {
+    rc = run_planes(h, fab, patterns, out, v, count, err);
+    *runs = v;
+    *n_runs = count;
+    return rc;
+  }
   for (size_t i = 0; i < h->n_plugins; i++) {
     fl_loaded_plugin *p = &h->plugins[i];
     for (uint32_t r = 0; r < p->desc.n_rules && n < count; r++) {

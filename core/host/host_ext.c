@@ -5,6 +5,7 @@
  */
 #include "fabriclint/counters.h"
 #include "fabriclint/pfc.h"
+#include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "host/host.h"
 
@@ -31,4 +32,9 @@ void fl_host_fill_ext(fl_host_api *a) {
   a->counter_unmapped_count = fl_fabric_counter_unmapped_count;
   a->counter_unmapped = fl_fabric_counter_unmapped;
   a->counter_name = fl_counter_name;
+  /* planes (core/model/planes.c; ABI 1.3) */
+  a->plane_count = fl_fabric_plane_count;
+  a->plane_name = fl_fabric_plane_name;
+  a->node_plane = fl_fabric_node_plane;
+  a->port_plane = fl_fabric_port_plane;
 }

@@ -24,6 +24,7 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "model/planes.h"
 
 /* ---- detection ------------------------------------------------------------
  */
@@ -343,6 +344,21 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
   return rc;
 }
 
+/* --plane NAME:FILE: nodes the input added (ids from @first) get the
+ * `plane` attribute NAME, and the file is tagged so that its loader notes
+ * go to that plane (fabriclint/planes.h). */
+static int tag_plane(fl_fabric *fab, const char *path, uint32_t first,
+                     const char *plane, fl_error *err) {
+  int rc =
+      *plane ? fl_b_file_plane(fab, fl_b_file(fab, path), plane) : FL_EINVAL;
+  for (uint32_t n = first; rc == FL_OK && n < fl_b_node_count(fab); n++)
+    rc = fl_b_attr(fab, FL_ENT_NODE, n, "plane", plane);
+  if (rc == FL_EINVAL)
+    return fl_error_set(err, FL_EINVAL, path, 0, 0, "empty plane name");
+  return rc == FL_OK ? FL_OK
+                     : fl_error_set(err, rc, path, 0, 0, "out of memory");
+}
+
 /* Detect (unless @fmt says) and load input @in, read once: detection and
  * the loader see the same bytes. Text formats hold no NUL byte anywhere;
  * XML is checked by libxml2 after decoding. */
@@ -364,5 +380,9 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
     if (rc != FL_OK)
       return rc;
   }
-  return def->load(fab, in, opts, err);
+  uint32_t first = fl_b_node_count(fab);
+  int rc = def->load(fab, in, opts, err);
+  if (rc == FL_OK && opts->plane)
+    rc = tag_plane(fab, in->path, first, opts->plane, err);
+  return rc;
 }

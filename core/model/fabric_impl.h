@@ -140,7 +140,14 @@ struct fl_fabric {
   fl_slot_rec *slots;      /* per node, after finalize (chassis.c) */
   fl_chassis_rec *chassis; /* director chassis, after finalize */
   size_t n_chassis;
-  igraph_t graph; /* vertex = node, edge = link; after finalize */
+  /* planes (planes.c): file tags while building, the rest after finalize */
+  uint32_t *file_plane; /* per file id: atom of its --plane tag, 0 none */
+  size_t cap_file_plane;
+  uint32_t n_planes, planes_source;
+  uint32_t *plane_names; /* atoms, natural order */
+  uint32_t *node_plane;  /* per node: plane index or FL_NONE */
+  uint32_t *port_plane;  /* per port: plane index or FL_NONE */
+  igraph_t graph;        /* vertex = node, edge = link; after finalize */
 };
 
 /**

@@ -15,6 +15,7 @@
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/graph.h"
+#include "model/planes.h"
 #include "model/routing_impl.h"
 
 int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
@@ -37,6 +38,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)
     rc = fl_graph_build(fab, err);
+  if (rc == FL_OK) /* after LIDs and the link index */
+    rc = fl_planes_finalize(fab, err);
   return rc;
 }
 
@@ -48,6 +51,7 @@ void fl_fabric_free(fl_fabric *fab) {
   fl_routing_free(&fab->rt);
   fl_chassis_free(fab);
   fl_counters_free(fab);
+  fl_planes_free(fab);
   fl_b_free_records(fab);
   free(fab);
 }

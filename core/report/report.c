@@ -80,7 +80,9 @@ static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
     fprintf(out, "%s: ", r->file);
   /* the rule id last, as a hint (compilers' [-Wname], clang-tidy's
    * [check]): `fabriclint explain RULE` says more */
-  fprintf(out, "%s: %s%s [%s]\n", fl_severity_name(r->severity), r->message,
+  fprintf(out, "%s: %s%s%s%s%s [%s]\n", fl_severity_name(r->severity),
+          r->plane ? (strchr(r->plane, ',') ? "planes " : "plane ") : "",
+          r->plane ? r->plane : "", r->plane ? ": " : "", r->message,
           r->baseline ? " [baseline]" : "", r->rule);
   if (!quiet)
     text_list(out, r);
@@ -153,6 +155,8 @@ static json_t *finding_json(const fl_finding_rec *r) {
   json_object_set_new(o, "severity",
                       json_string(fl_severity_name(r->severity)));
   json_object_set_new(o, "message", fl_report_jstr(r->message));
+  if (r->plane) /* a multi-plane fabric: the plane(s) it is about */
+    json_object_set_new(o, "plane", fl_report_jstr(r->plane));
   json_t *nodes = json_array();
   for (uint32_t k = 0; k < r->n_nodes; k++)
     json_array_append_new(nodes, fl_report_jstr(r->nodes[k]));

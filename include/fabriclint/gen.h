@@ -308,6 +308,26 @@ int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err);
  */
 const char *fl_gen_dgx_h100_hca(uint32_t rail);
 
+/** Most planes fl_gen_planes() makes. */
+#define FL_GEN_MAX_PLANES 16u
+
+/**
+ * fl_gen_planes() — an @n-plane fabric made of @n copies of finalized
+ * fabric @one (1 <= @n <= FL_GEN_MAX_PLANES), as `fabriclint gen ...
+ * --planes N` writes it: planes named "1".."N"; in plane k (1-based) each
+ * switch is "pl<k>-<name>" with attribute `plane`=k and its GUIDs XORed
+ * with (k-1) << 40; each CA "<system> <device>" keeps its system (hosts are
+ * shared) and gets device mlx5_<d*N + k-1> for a device mlx5_<d> (else
+ * "<device>-<k>"), so a host's NICs, in natural order, sit in planes 1, 2,
+ * ..., N, 1, 2, ... (NIC k in plane k). CAs carry no `plane` attribute:
+ * their plane is where they are cabled. LIDs are copied unchanged: each
+ * plane is its own subnet with its own LID space. Cables, attributes,
+ * widths and speeds are copied. *@out is the caller's. FL_OK, FL_EINVAL,
+ * FL_ENOMEM. O(n (V + E)).
+ */
+int fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out,
+                  fl_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,12 +86,16 @@ int fl_format_is_topology(uint32_t fmt);
  *   against schema/design.rng (the reference, 2.5-3x slower), instead of the
  *   built-in checks that mirror the schema rule for rule. The environment
  *   variable FABRICLINT_DESIGN_RELAXNG=1 has the same effect.
+ * @plane: a plane name (`--plane NAME:FILE`), or NULL: every node the input
+ *   adds gets the attribute `plane` = NAME (over one the input gives), and
+ *   the input's loader notes belong to that plane (fabriclint/planes.h).
  */
 typedef struct fl_load_options {
   const char *node_name_map;
   const char *system_pattern;
   int no_schema;
   int relaxng;
+  const char *plane;
 } fl_load_options;
 
 /**

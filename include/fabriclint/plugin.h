@@ -40,7 +40,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 2u
+#define FL_ABI_MINOR 3u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -68,6 +68,11 @@ typedef struct fl_ctx fl_ctx;
 #define FL_NEEDS_DESIGN  0x4u /**< design attributes (tier/rail/...) */
 #define FL_NEEDS_COUNTERS                                                      \
   0x8u /**< port counters (ABI 1.2; fabriclint/counters.h) */
+/** Not an input (ABI 1.3): the rule judges a multi-plane fabric as a whole
+ * (cross-plane rules, or rules that already read `plane`). Without it, on a
+ * fabric of two or more planes (fabriclint/planes.h) the rule runs once per
+ * plane, on that plane alone, and its findings carry the plane. */
+#define FL_NEEDS_ALL_PLANES 0x10u
 
 /**
  * fl_param_def — one typed rule parameter.
@@ -437,6 +442,13 @@ typedef struct fl_host_api {
    * run (e.g. every 64th destination). Never fails; never required. */
   void (*progress)(fl_ctx *ctx, const char *what, uint64_t done,
                    uint64_t total);
+  /* -- ABI 1.3: planes of a multi-plane fabric, semantics of
+   * fabriclint/planes.h; check with FL_API_HAS(api, port_plane). A rule
+   * without FL_NEEDS_ALL_PLANES sees one plane's subset (0 planes). -- */
+  uint32_t (*plane_count)(const fl_fabric *f);
+  const char *(*plane_name)(const fl_fabric *f, uint32_t i);
+  uint32_t (*node_plane)(const fl_fabric *f, fl_id n);
+  uint32_t (*port_plane)(const fl_fabric *f, fl_id p);
 } fl_host_api;
 
 /**

@@ -1523,9 +1523,16 @@ static const fl_param_def *const PARAMS_PLANES[] = {&P_PLANES};
 static const fl_param_def *const PARAMS_POD[] = {&P_PODTIER};
 
 #define RULE(var, sev, rid, summ, hlp, fn, prm)                                \
-  static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def),      sev, rid, summ, hlp, 1, 0, prm,                \
-      sizeof prm / sizeof *prm, fn}
+  static const fl_rule_def var = {sizeof(fl_rule_def),                         \
+                                  sev,                                         \
+                                  rid,                                         \
+                                  summ,                                        \
+                                  hlp,                                         \
+                                  1,                                           \
+                                  FL_NEEDS_ALL_PLANES,                         \
+                                  prm,                                         \
+                                  sizeof prm / sizeof *prm,                    \
+                                  fn}
 
 RULE(R_SINGLE, FL_SEV_ERROR, "failure-domains.single-point",
      "a switch or cable whose loss disconnects hosts from each other",

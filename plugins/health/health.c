@@ -658,9 +658,16 @@ static const fl_param_def *const CONG_PARAMS[] = {&P_SHARE, &P_MINWAIT, &P_HOT,
                                                   &P_ROUTING};
 
 #define RULE(var, sev, rid, summ, hlp, fn, params, np)                         \
-  static const fl_rule_def var = {                                             \
-      sizeof(fl_rule_def), sev,    rid, summ, hlp, 1,                          \
-      FL_NEEDS_COUNTERS,   params, np,  fn}
+  static const fl_rule_def var = {sizeof(fl_rule_def),                         \
+                                  sev,                                         \
+                                  rid,                                         \
+                                  summ,                                        \
+                                  hlp,                                         \
+                                  1,                                           \
+                                  FL_NEEDS_COUNTERS | FL_NEEDS_ALL_PLANES,     \
+                                  params,                                      \
+                                  np,                                          \
+                                  fn}
 
 RULE(R_ERR, FL_SEV_WARNING, "health.link-errors",
      "a cable whose error counters exceed their thresholds",

@@ -2034,6 +2034,12 @@ static const fl_param_def *const PARAMS[] = {&P_PROFILE, &P_MAP, &P_INFER,
 #define RULE(var, sev, on, rid, summ, hlp, fn)                                 \
   static const fl_rule_def var = {                                             \
       sizeof(fl_rule_def), sev, rid, summ, hlp, on, 0, PARAMS, 5, fn}
+/* a host's role is the same in every plane: judged once on the whole of a
+ * multi-plane fabric (the others run per plane) */
+#define RULE_ALL_PLANES(var, sev, on, rid, summ, hlp, fn)                      \
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev,    rid, summ, hlp, on,                         \
+      FL_NEEDS_ALL_PLANES, PARAMS, 5,   fn}
 
 RULE(R_CROSS, FL_SEV_ERROR, 1, "rail-alignment.cross-rail",
      "a NIC lands on a leaf that serves another rail",
@@ -2085,14 +2091,15 @@ RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",
      "annotation file) or infer-roles=0 to decide otherwise.",
      check_roles);
 
-RULE(R_UNKNOWN_ROLE, FL_SEV_WARNING, 1, "rail-alignment.unknown-role",
-     "hosts whose role attribute is not a known role",
-     "A role that is neither in compute-roles nor a documented service role "
-     "(" FL_SERVICE_ROLES ") is a typo or a site's own word. Such hosts are "
-     "judged as compute hosts (the default role), never silently left out of "
-     "the rail rules; one finding per value names it and its hosts. Add the "
-     "value to compute-roles, or give a service role.",
-     check_unknown_role);
+RULE_ALL_PLANES(
+    R_UNKNOWN_ROLE, FL_SEV_WARNING, 1, "rail-alignment.unknown-role",
+    "hosts whose role attribute is not a known role",
+    "A role that is neither in compute-roles nor a documented service role "
+    "(" FL_SERVICE_ROLES ") is a typo or a site's own word. Such hosts are "
+    "judged as compute hosts (the default role), never silently left out of "
+    "the rail rules; one finding per value names it and its hosts. Add the "
+    "value to compute-roles, or give a service role.",
+    check_unknown_role);
 
 static const fl_rule_def *const RULES[] = {
     &R_CROSS, &R_SWAP,       &R_MIXED, &R_INCOMPLETE,  &R_SU,

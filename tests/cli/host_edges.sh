@@ -26,7 +26,7 @@ for d in empty other; do
 done
 # beside the built-in folder it changes nothing: the same 7 plugins
 expect_rc 0 "$FL" rules --plugin-path "$TMP/empty"
-expect_eq "$(grep -c '^[a-z-]* [0-9.]* (' "$TMP/out")" 7 "plugins listed"
+expect_eq "$(grep -c '^[a-z-]* [0-9.]* (' "$TMP/out")" 8 "plugins listed"
 
 # ---- 2. standard input twice -------------------------------------------------
 plan="$FL_SRC/fabrics/fat-tree-2tier.net"

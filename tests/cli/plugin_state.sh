@@ -21,5 +21,5 @@ for so in "$FL_BUILD"/plugins/*.so; do
     fail "$(basename "$so") has writable static objects: $(tr '\n' ' ' <"$TMP/state")"
   else pass; fi
 done
-expect_eq "$n" 7 "built-in plugins checked"
+expect_eq "$n" 8 "built-in plugins checked"
 finish

@@ -201,6 +201,12 @@ MIN_SIZE(fl_host_api, 680);
 /* ABI 1.2: progress reports (fl_progress()) */
 OFF(fl_host_api, progress, 680);
 MIN_SIZE(fl_host_api, 688);
+/* ABI 1.3: planes (fabriclint/planes.h) */
+OFF(fl_host_api, plane_count, 688);
+OFF(fl_host_api, plane_name, 696);
+OFF(fl_host_api, node_plane, 704);
+OFF(fl_host_api, port_plane, 712);
+MIN_SIZE(fl_host_api, 720);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);

@@ -1,0 +1,82 @@
+/*
+ * fabriclint/planes.h — the planes of a multi-plane fabric: several
+ * InfiniBand subnets (or RoCE planes) side by side in one model, each with
+ * its own switches, LID space, LFTs and SL2VL tables, sharing the hosts (a
+ * host's NIC k lives in plane k). Read-only after fl_fabric_finalize().
+ *
+ * Where planes come from (fl_fabric_planes_source()), in this order:
+ *  1. `plane` attributes: design XML `plane` on a node or port, an
+ *     annotation file, or `--plane NAME:FILE` (fl_load_options.plane), which
+ *     gives every node an input adds that plane. A switch without one takes
+ *     the plane of the tagged switches it is cabled to.
+ *  2. detection, when no element carries a `plane` attribute: the switch
+ *     graph has two or more components (connectivity never runs through a
+ *     CA), every component has LIDs, and each component reuses a LID that
+ *     another component also uses. One subnet's LIDs are unique (IBA
+ *     4.1.3), so such components cannot be one subnet: each is a plane,
+ *     named "1", "2", ... in the order of its lowest node id (input order).
+ *     Components with disjoint LIDs are a broken subnet, not planes, and
+ *     stay one plane (topology.disconnected reports them).
+ *  3. otherwise the fabric has no planes (fl_fabric_plane_count() 0).
+ *
+ * Plane of an element: a switch or router, its plane; a CA port, the plane
+ * of the switch at the other end of its first cable (where it is cabled,
+ * whatever its tag says), else its own `plane` attribute (port, then node);
+ * a CA node, the plane of its ports when they agree, else FL_NONE (a
+ * dual-plane NIC). Plane names are ordered naturally ("2" before "10",
+ * "A" before "B"); plane index k is the k-th name in that order.
+ */
+#ifndef FABRICLINT_PLANES_H
+#define FABRICLINT_PLANES_H
+
+#include <stdint.h>
+
+#include "fabriclint/error.h"
+#include "fabriclint/fabric.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** fl_fabric_planes_source() values: how the planes were found. */
+#define FL_PLANES_NONE     0u /**< one plane (no planes) */
+#define FL_PLANES_ATTR     1u /**< `plane` attributes or --plane tags */
+#define FL_PLANES_DETECTED 2u /**< disconnected switch components, own LIDs */
+
+/** Number of planes (0 when the fabric has none: one subnet). O(1). */
+uint32_t fl_fabric_plane_count(const fl_fabric *fab);
+
+/** Name of plane @i (0-based, natural order), or NULL past the end. Owned
+ * by the fabric. */
+const char *fl_fabric_plane_name(const fl_fabric *fab, uint32_t i);
+
+/** How the planes were found: FL_PLANES_*. */
+uint32_t fl_fabric_planes_source(const fl_fabric *fab);
+
+/** Plane index of node @n (see the header comment), or FL_NONE (no planes,
+ * a CA cabled into several planes, an unknown id). O(1). */
+uint32_t fl_fabric_node_plane(const fl_fabric *fab, fl_id n);
+
+/** Plane index of port @p (a CA port: where it is cabled), or FL_NONE.
+ * O(1). */
+uint32_t fl_fabric_port_plane(const fl_fabric *fab, fl_id p);
+
+/**
+ * fl_fabric_plane_subset() — a new, finalized fabric holding plane @plane of
+ * @fab alone: its switches and routers, the CA nodes with a port in it
+ * (with only those ports), the cables between them, their attributes,
+ * provenance (same file paths, lines, columns), LFT rows, SL2VL tables,
+ * path SLs and AR tables, and the loader notes of inputs tagged with that
+ * plane (untagged inputs' notes go to plane 0). Node names are @fab's
+ * display names. Port counters are not copied. The subset has one LID
+ * space, so every per-subnet analysis runs on it unchanged. *@out is the
+ * caller's (fl_fabric_free()). FL_OK, FL_EINVAL (@fab not finalized, @plane
+ * out of range), FL_ENOMEM. O(V + E + LFT bytes of the plane).
+ */
+int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
+                           fl_fabric **out, fl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
