@@ -44,7 +44,7 @@ expect_grep "$TMP/err" '^fabriclint: --design does not apply to check \(it is an
 expect_rc 2 "$FL" check "$AS" --formt json
 expect_grep "$TMP/err" "^fabriclint: unknown option '--formt' for check \(did you mean --format\?\)$"
 expect_rc 2 "$FL" check "$AS" --p x
-expect_grep "$TMP/err" "^fabriclint: option '--p' is ambiguous for check: --policy, --param, --plugin, --plugin-path$"
+expect_grep "$TMP/err" "^fabriclint: option '--p' is ambiguous for check: --policy, --param, --plugin, --plugin-path, --plane$"
 expect_rc 2 "$FL" check "$AS" --exit-zero=yes
 expect_grep "$TMP/err" "^fabriclint: option '--exit-zero' takes no value$"
 expect_rc 2 "$FL" check "$AS" --format
