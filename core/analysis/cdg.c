@@ -349,6 +349,10 @@ static void load_block(worker *w, uint32_t lo) {
   for (uint32_t s = 0; s < g->n_sw; s++) {
     const sw_rec *r = &g->sw[s];
     uint8_t *dst = &w->blk[(size_t)s * BLOCK];
+    /* rows are an LFT apart (a page or more): ask for later ones early */
+    const sw_rec *ahead = &g->sw[s + 16 < g->n_sw ? s + 16 : s];
+    if (ahead->lft && lo < ahead->lft_len)
+      __builtin_prefetch(ahead->lft + lo);
     uint32_t n = 0;
     if (r->lft && lo < r->lft_len) {
       n = r->lft_len - lo < BLOCK ? r->lft_len - lo : BLOCK;
@@ -615,7 +619,7 @@ static int walk_destination(worker *w, uint32_t lid) {
  * from s (the in port fixes s), and s's destinations are visited in
  * increasing DLID, so the first DLID recorded is the smallest, as the
  * walks in DLID order recorded it. */
-static int block_deps(worker *w) {
+static void block_deps(worker *w) {
   const cdg *g = w->g;
   for (uint32_t s = 0; s < g->n_sw; s++) {
     uint64_t m = w->reached[s];
@@ -638,12 +642,16 @@ static int block_deps(worker *w) {
         if (bad_hop(g, t, out_t, &d))
           continue; /* the route ends at t: no turn */
       }
-      if (add_dep(w, t, g->peer_port[slot], out_t, 0, 0, w->blk_lo + j) !=
-          FL_OK)
-        return FL_ENOMEM;
+      /* add_dep() inlined: a turn not seen by this worker has no DLID yet,
+       * so the DLID is stored without reading the table first */
+      uint64_t i = rt->dep_off + (uint64_t)g->peer_port[slot] * rt->P + out_t;
+      uint64_t bit = 1ull << (i & 63);
+      if (!(w->seen[i >> 6] & bit)) {
+        w->seen[i >> 6] |= bit;
+        w->dep[i] = w->blk_lo + j;
+      }
     }
   }
-  return FL_OK;
 }
 
 /* ---- VL-blind blocks: the walks of 64 destinations at once ---------------
@@ -847,7 +855,7 @@ static void *worker_main(void *arg) {
       for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
         w->rc = walk_destination(w, lid);
     if (w->rc == FL_OK && w->reached)
-      w->rc = block_deps(w);
+      block_deps(w);
     /* all workers count; the calling thread (worker 0) reports */
     uint64_t done =
         atomic_fetch_add(&w->g->lids_done, hi - lo + 1) + (hi - lo + 1);
