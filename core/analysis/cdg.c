@@ -100,6 +100,8 @@ typedef struct cdg {
   growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
   fl_cdg_report *rep;
   atomic_uint_fast64_t lids_done; /* LFT walks: destinations walked */
+  const fl_dist *dist; /* split the blind LFT walks (NULL: not) */
+  uint32_t part, parts; /* this process's share: blocks b, b % parts == part */
 } cdg;
 
 /* Tell the caller @done of @total @what are walked (fl_cdg_options). */
@@ -843,9 +845,10 @@ static int block_reach(worker *w, uint32_t hi) {
 static void *worker_main(void *arg) {
   worker *w = arg;
   uint32_t max = fl_fabric_max_lid(w->g->f);
-  for (uint32_t b = w->id; w->rc == FL_OK && (uint64_t)b * BLOCK <= max;
-       b += w->n_workers) {
-    uint32_t lo = b * BLOCK, hi = lo + BLOCK - 1;
+  uint32_t parts = w->g->parts;
+  for (uint64_t b = w->g->part + (uint64_t)parts * w->id;
+       w->rc == FL_OK && b * BLOCK <= max; b += (uint64_t)parts * w->n_workers) {
+    uint32_t lo = (uint32_t)b * BLOCK, hi = lo + BLOCK - 1;
     if (hi > max)
       hi = max;
     load_block(w, lo);
@@ -995,6 +998,113 @@ static int merge_examples(cdg *g, worker *ws, uint32_t n) {
   return FL_OK;
 }
 
+/* ---- distributed runs (fl_cdg_options.dist) -------------------------------
+ *
+ * Each process walked its share of the destination blocks. The merged
+ * result must be what one process walking every block computes: each turn's
+ * witness is the smallest DLID over all processes (0 = none, so it is sent
+ * as UINT32_MAX); counts add up; the examples are gathered and, as
+ * merge_examples() does for threads, sorted by DLID and cut at
+ * max_examples (a process keeps its own first max_examples, so the union
+ * holds the global first ones). */
+
+static int dist_deps(cdg *g) {
+  for (uint64_t i = 0; i < g->n_dep_entries; i++)
+    g->dep[i] = g->dep[i] ? g->dep[i] : UINT32_MAX;
+  if (g->dist->allreduce_min_u32(g->dist->ctx, g->dep, g->n_dep_entries))
+    return FL_EIO;
+  for (uint64_t i = 0; i < g->n_dep_entries; i++)
+    g->dep[i] = g->dep[i] == UINT32_MAX ? 0 : g->dep[i];
+  return FL_OK;
+}
+
+static int dist_counts(cdg *g) {
+  fl_cdg_report *r = g->rep;
+  uint64_t c[4] = {r->fwd_loop_count, r->unrouted_pairs, r->missing_sl2vl,
+                   r->destinations};
+  if (g->dist->allreduce_sum_u64(g->dist->ctx, c, 4))
+    return FL_EIO;
+  r->fwd_loop_count = c[0];
+  r->unrouted_pairs = c[1];
+  r->missing_sl2vl = c[2];
+  r->destinations = (uint32_t)c[3];
+  return FL_OK;
+}
+
+static int dist_unrouted(cdg *g) {
+  void *all = NULL;
+  size_t n = 0;
+  if (g->dist->allgather(g->dist->ctx, g->unrouted.v,
+                         g->unrouted.n * sizeof(fl_cdg_unrouted), &all, &n))
+    return FL_EIO;
+  free(g->unrouted.v);
+  g->unrouted.v = all;
+  g->unrouted.n = g->unrouted.cap = n / sizeof(fl_cdg_unrouted);
+  if (g->unrouted.n > 1)
+    qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
+  if (g->unrouted.n > g->o.max_examples)
+    g->unrouted.n = g->o.max_examples;
+  return FL_OK;
+}
+
+/* Forwarding loops travel as (dlid, n, switches...) words. */
+static int dist_fwd(cdg *g) {
+  const fl_cdg_fwd_loop *f = g->fwd.v;
+  const fl_id *sw = g->fwd_switches.v;
+  size_t words = 0;
+  for (size_t i = 0; i < g->fwd.n; i++)
+    words += 2 + f[i].n_switches;
+  uint32_t *mine = malloc((words + 1) * sizeof *mine);
+  if (!mine)
+    return FL_ENOMEM;
+  size_t k = 0;
+  for (size_t i = 0; i < g->fwd.n; i++) {
+    mine[k++] = f[i].dlid;
+    mine[k++] = f[i].n_switches;
+    for (uint32_t j = 0; j < f[i].n_switches; j++)
+      mine[k++] = sw[(uintptr_t)f[i].switches + j];
+  }
+  void *all = NULL;
+  size_t n = 0;
+  int rc = g->dist->allgather(g->dist->ctx, mine, k * sizeof *mine, &all, &n)
+               ? FL_EIO
+               : FL_OK;
+  free(mine);
+  g->fwd.n = g->fwd_switches.n = 0;
+  const uint32_t *a = all;
+  for (size_t i = 0; rc == FL_OK && i + 2 <= n / sizeof *a;) {
+    fl_cdg_fwd_loop c = {a[i], a[i + 1],
+                         (const fl_id *)(uintptr_t)g->fwd_switches.n};
+    for (uint32_t j = 0; rc == FL_OK && j < c.n_switches; j++)
+      rc = gb_push(&g->fwd_switches, &a[i + 2 + j]) ? FL_ENOMEM : FL_OK;
+    if (rc == FL_OK)
+      rc = gb_push(&g->fwd, &c) ? FL_ENOMEM : FL_OK;
+    i += 2 + c.n_switches;
+  }
+  free(all);
+  fl_cdg_fwd_loop *x = g->fwd.v; /* by DLID (stable: one per DLID) */
+  for (size_t i = 1; rc == FL_OK && i < g->fwd.n; i++)
+    for (size_t j = i; j > 0 && x[j - 1].dlid > x[j].dlid; j--) {
+      fl_cdg_fwd_loop t = x[j];
+      x[j] = x[j - 1];
+      x[j - 1] = t;
+    }
+  if (g->fwd.n > g->o.max_examples)
+    g->fwd.n = g->o.max_examples;
+  return rc;
+}
+
+static int dist_merge(cdg *g) {
+  int rc = dist_deps(g);
+  if (rc == FL_OK)
+    rc = dist_counts(g);
+  if (rc == FL_OK)
+    rc = dist_unrouted(g);
+  if (rc == FL_OK)
+    rc = dist_fwd(g);
+  return rc;
+}
+
 static uint32_t thread_count(const cdg *g) {
   uint32_t t = g->o.threads;
   if (t == 0) {
@@ -1037,6 +1147,8 @@ static int run_lft_walks(cdg *g) {
     rc = merge_deps(g, ws, n);
   if (rc == FL_OK)
     rc = merge_examples(g, ws, n);
+  if (rc == FL_OK && g->parts > 1)
+    rc = dist_merge(g);
   for (uint32_t k = 0; ws && k < n; k++)
     worker_free(&ws[k]);
   free(ws);
@@ -1916,6 +2028,10 @@ static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
     return FL_EINVAL;
   if (o->engine > FL_CDG_ENGINE_FTREE)
     return FL_EINVAL;
+  if (o->dist && (!o->dist->size || o->dist->rank >= o->dist->size ||
+                  !o->dist->allreduce_min_u32 ||
+                  !o->dist->allreduce_sum_u64 || !o->dist->allgather))
+    return FL_EINVAL;
   return FL_OK;
 }
 
@@ -2001,6 +2117,13 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   g.vl = !g.minimal &&
          (g.o.vl_mode == FL_CDG_VL_AWARE ||
           (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
+  g.parts = 1;
+  /* only VL-blind LFT walks are split (fl_cdg_options.dist) */
+  if (!g.minimal && !g.vl && g.o.dist && g.o.dist->size > 1) {
+    g.dist = g.o.dist;
+    g.part = g.dist->rank;
+    g.parts = g.dist->size;
+  }
   report_box *box = calloc(1, sizeof *box);
   if (!box)
     return FL_ENOMEM;

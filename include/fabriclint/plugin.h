@@ -40,7 +40,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 2u
+#define FL_ABI_MINOR 3u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -437,6 +437,15 @@ typedef struct fl_host_api {
    * run (e.g. every 64th destination). Never fails; never required. */
   void (*progress)(fl_ctx *ctx, const char *what, uint64_t done,
                    uint64_t total);
+  /* -- ABI 1.3: check with FL_API_HAS(api, dist) -- */
+  /** The distributed run this process is part of (fabriclint/dist.h:
+   * `mpirun -n N fabriclint check ...`), or NULL when it runs alone. Every
+   * process of the run loads the same fabric and runs the same rules; only
+   * rank 0's report is written. A rule that splits its work passes it on
+   * (fl_cdg_options.dist) or calls its collectives itself, the same number
+   * of times on every process; a rule that does not split ignores it.
+   * Borrowed; the same for the whole run. */
+  const fl_dist *(*dist)(fl_ctx *ctx);
 } fl_host_api;
 
 /**
