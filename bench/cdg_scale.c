@@ -13,11 +13,15 @@
  * VLs); or an engine name (minhop, updn, ftree): the LFTs are ignored and
  * that engine is modelled (design mode, fl_cdg_options.engine). RUNS
  * repeats the analysis on the same fabric (each run's wall and CPU time).
- * Prints wall and CPU times and the verdict; peak RSS via /usr/bin/time -v.
+ * Prints wall and CPU times, the verdict and the peak RSS. Built with
+ * FABRICLINT_MPI, `mpirun -n N build/bench/cdg_scale ...` splits the walks
+ * over N ranks (fl_cdg_options.dist; every rank builds the fabric, rank 0
+ * prints; its times include waiting for the others in the merge).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "build.h"
@@ -25,6 +29,9 @@
 #include "fabriclint/gen.h"
 #include "fabriclint/routing.h"
 #include "fattree_lfts.h"
+#ifdef FL_HAVE_MPI
+#include "host/dist_mpi.h"
+#endif
 
 static double now(void) {
   struct timespec ts;
@@ -41,6 +48,17 @@ static double cpu(void) {
 }
 
 int main(int argc, char **argv) {
+  fl_dist dist;
+  memset(&dist, 0, sizeof dist);
+  int mpi = 0;
+#ifdef FL_HAVE_MPI
+  /* under mpirun: the walks split over the ranks (docs/mpi.md) */
+  mpi = fl_mpi_start(&argc, &argv, &dist);
+  if (mpi < 0)
+    return 1;
+  if (mpi && dist.rank && !freopen("/dev/null", "w", stdout))
+    return 1;
+#endif
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
   uint32_t threads = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
   double t0 = now();
@@ -53,6 +71,7 @@ int main(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.struct_size = sizeof o;
   o.threads = threads;
+  o.dist = mpi ? &dist : NULL;
   static const char *const ENGINE[] = {"minhop", "updn", "ftree"};
   for (uint32_t e = 0; engine_mode && e < 3; e++)
     if (strcmp(argv[3], ENGINE[e]) == 0) {
@@ -90,7 +109,19 @@ int main(int argc, char **argv) {
          (unsigned long long)r->dependencies, r->n_loops,
          (unsigned long long)r->valley_count,
          (unsigned long long)r->unrouted_pairs);
+  /* peak RSS of this rank and of all ranks together (MB) */
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  uint64_t kb[2] = {(uint64_t)ru.ru_maxrss, (uint64_t)ru.ru_maxrss};
+  if (mpi && dist.allreduce_sum_u64(dist.ctx, kb + 1, 1) != 0)
+    return 1;
+  printf("ranks %u: peak RSS rank 0 %.0f MB, all ranks %.0f MB\n",
+         mpi ? dist.size : 1, (double)kb[0] / 1024, (double)kb[1] / 1024);
   fl_cdg_free(r);
   fl_fabric_free(f);
+#ifdef FL_HAVE_MPI
+  if (mpi)
+    fl_mpi_stop();
+#endif
   return 0;
 }

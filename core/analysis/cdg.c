@@ -100,7 +100,7 @@ typedef struct cdg {
   growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
   fl_cdg_report *rep;
   atomic_uint_fast64_t lids_done; /* LFT walks: destinations walked */
-  const fl_dist *dist; /* split the blind LFT walks (NULL: not) */
+  const fl_dist *dist;            /* split the blind LFT walks (NULL: not) */
   uint32_t part, parts; /* this process's share: blocks b, b % parts == part */
 } cdg;
 
@@ -847,7 +847,8 @@ static void *worker_main(void *arg) {
   uint32_t max = fl_fabric_max_lid(w->g->f);
   uint32_t parts = w->g->parts;
   for (uint64_t b = w->g->part + (uint64_t)parts * w->id;
-       w->rc == FL_OK && b * BLOCK <= max; b += (uint64_t)parts * w->n_workers) {
+       w->rc == FL_OK && b * BLOCK <= max;
+       b += (uint64_t)parts * w->n_workers) {
     uint32_t lo = (uint32_t)b * BLOCK, hi = lo + BLOCK - 1;
     if (hi > max)
       hi = max;
@@ -2029,8 +2030,8 @@ static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
   if (o->engine > FL_CDG_ENGINE_FTREE)
     return FL_EINVAL;
   if (o->dist && (!o->dist->size || o->dist->rank >= o->dist->size ||
-                  !o->dist->allreduce_min_u32 ||
-                  !o->dist->allreduce_sum_u64 || !o->dist->allgather))
+                  !o->dist->allreduce_min_u32 || !o->dist->allreduce_sum_u64 ||
+                  !o->dist->allgather))
     return FL_EINVAL;
   return FL_OK;
 }

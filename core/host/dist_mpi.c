@@ -106,4 +106,6 @@ int fl_mpi_start(int *argc, char ***argv, fl_dist *d) {
   return 1;
 }
 
-void fl_mpi_stop(void) { MPI_Finalize(); }
+void fl_mpi_stop(void) {
+  MPI_Finalize();
+}

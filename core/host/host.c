@@ -311,7 +311,9 @@ static void api_progress(fl_ctx *c, const char *what, uint64_t done,
   c->host->on_event(c->host->event_ctx, &ev);
 }
 
-static const fl_dist *api_dist(fl_ctx *c) { return c->host->dist; }
+static const fl_dist *api_dist(fl_ctx *c) {
+  return c->host->dist;
+}
 
 void fl_host_init(fl_host *h) {
   memset(h, 0, sizeof *h);
