@@ -12,13 +12,15 @@ BUILD=${1:-build}
 # InfiniBand diagnostics let tests produce real ibnetdiscover dumps;
 # Graphviz's libraries draw the pictures (--format dot|svg|html) and nettle
 # hashes the inputs of the HTML report; man-db and zsh let the tests render
-# the man page and drive zsh completion. The headless-browser test of the
+# the man page and drive zsh completion; Open MPI (libopenmpi-dev,
+# openmpi-bin) builds the optional MPI runs (FABRICLINT_MPI, docs/mpi.md)
+# and their test. The headless-browser test of the
 # HTML report needs `chromium`, which is not installed here (it is large):
 # without it that test reports SKIP; .ci/run installs it.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
 libjansson-dev libyaml-dev libcmocka-dev libgraphviz-dev nettle-dev python3
 python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2
-man-db zsh"
+man-db zsh libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $PKGS; do

@@ -95,10 +95,13 @@ typedef struct cdg {
   fl_u64map vdep; /* VL-aware: key -> dlid (merged) */
   src_rec *src;
   uint32_t n_src;
+  int32_t *src_of_port; /* blind: source index of a CA port, or -1 */
   /* outputs being built */
   growbuf loops, fwd, unrouted, valleys, fwd_switches, hops;
   fl_cdg_report *rep;
   atomic_uint_fast64_t lids_done; /* LFT walks: destinations walked */
+  const fl_dist *dist;            /* split the blind LFT walks (NULL: not) */
+  uint32_t part, parts; /* this process's share: blocks b, b % parts == part */
 } cdg;
 
 /* Tell the caller @done of @total @what are walked (fl_cdg_options). */
@@ -130,8 +133,13 @@ typedef struct worker {
   uint32_t *path;
   uint32_t cur_walk;
   unr_acc unr;
-  uint8_t *blk;    /* n_sw x BLOCK entries of the current block */
-  uint32_t blk_lo; /* first LID of the block */
+  uint8_t *blk;      /* n_sw x BLOCK entries of the current block */
+  uint32_t blk_lo;   /* first LID of the block */
+  uint64_t *reached; /* blind: per switch, block destinations expanded */
+  uint64_t *front, *next, *term; /* blind: block closure (block_reach) */
+  uint32_t *list, *nlist;        /* switches of front / next */
+  fl_id bport[BLOCK];            /* blind: per block destination, its port */
+  int32_t bdsw[BLOCK]; /* ... and its switch index (switch LIDs) or -1 */
   growbuf fwd, unrouted, fwd_switches;
   uint64_t fwd_loop_count, unrouted_pairs, missing_sl2vl;
   uint32_t destinations;
@@ -249,6 +257,12 @@ static int setup_sources(cdg *g) {
   g->src = malloc(((size_t)g->n_slots + g->n_sw + 1) * sizeof *g->src);
   if (!g->src)
     return FL_ENOMEM;
+  if (!g->vl && !g->minimal) {
+    size_t np = (size_t)fl_fabric_port_count(g->f) + 1;
+    if (!(g->src_of_port = malloc(np * sizeof *g->src_of_port)))
+      return FL_ENOMEM;
+    memset(g->src_of_port, 0xff, np * sizeof *g->src_of_port);
+  }
   for (uint32_t s = 0; s < g->n_sw; s++) {
     const sw_rec *r = &g->sw[s];
     int have = 0;
@@ -264,6 +278,8 @@ static int setup_sources(cdg *g) {
         continue;
       if (have && !g->vl)
         break;
+      if (g->src_of_port)
+        g->src_of_port[g->peer_portid[slot]] = (int32_t)g->n_src;
       src_rec *x = &g->src[g->n_src++];
       x->sw = s;
       x->in_port = p;
@@ -335,6 +351,10 @@ static void load_block(worker *w, uint32_t lo) {
   for (uint32_t s = 0; s < g->n_sw; s++) {
     const sw_rec *r = &g->sw[s];
     uint8_t *dst = &w->blk[(size_t)s * BLOCK];
+    /* rows are an LFT apart (a page or more): ask for later ones early */
+    const sw_rec *ahead = &g->sw[s + 16 < g->n_sw ? s + 16 : s];
+    if (ahead->lft && lo < ahead->lft_len)
+      __builtin_prefetch(ahead->lft + lo);
     uint32_t n = 0;
     if (r->lft && lo < r->lft_len) {
       n = r->lft_len - lo < BLOCK ? r->lft_len - lo : BLOCK;
@@ -476,9 +496,13 @@ static int walk(worker *w, const src_rec *x, const dest_ctx *d, uint32_t sl,
       return FL_OK;
     }
     uint32_t vout = g->vl ? hop_vl(w, r, in, out, sl) : 0;
-    if (have_prev && add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
+    /* blind mode: the turns are added per block (block_deps) */
+    if (have_prev && g->vl &&
+        add_dep(w, s, in, out, vin, vout, d->dlid) != FL_OK)
       return FL_ENOMEM;
     int seen = expanded(w, s, d->dlid, sl, vout);
+    if (!seen && w->reached)
+      w->reached[s] |= 1ull << (d->dlid - w->blk_lo);
     /* walked in this walk: the LFTs send it round for ever (blind mode: only
      * a switch already expanded can be, so new switches skip the load) */
     if ((seen || g->vl) && w->walkid[s] == w->cur_walk) {
@@ -563,6 +587,8 @@ static int walk_destination(worker *w, uint32_t lid) {
   if (!is_destination(g, lid, &d))
     return FL_OK;
   w->destinations++;
+  w->bport[lid - w->blk_lo] = d.port;
+  w->bdsw[lid - w->blk_lo] = d.dsw;
   memset(&w->unr, 0, sizeof w->unr);
   int fwd_seen = 0;
   for (uint32_t i = 0; i < g->n_src; i++) {
@@ -584,18 +610,256 @@ static int walk_destination(worker *w, uint32_t lid) {
   return flush_unrouted(w, &d);
 }
 
+/* VL-blind turns of the block just walked, switch by switch: a route to
+ * destination d enters switch t from switch s, a switch d's walks expanded
+ * (w->reached), and leaves t by t's entry for d when that hop carries the
+ * traffic (t is not d's switch, the entry is usable). These are exactly the
+ * turns the walks cross (every arrival at t comes from an expanded s), but
+ * visiting them switch-major keeps the (t, in) rows of one s and the block
+ * buffer rows of s and its neighbours in cache, instead of one random row
+ * of the dependency table per step of a walk. The same turn is only made
+ * from s (the in port fixes s), and s's destinations are visited in
+ * increasing DLID, so the first DLID recorded is the smallest, as the
+ * walks in DLID order recorded it. */
+static void block_deps(worker *w) {
+  const cdg *g = w->g;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    uint64_t m = w->reached[s];
+    if (!m)
+      continue;
+    w->reached[s] = 0;
+    const sw_rec *r = &g->sw[s];
+    const uint8_t *row = &w->blk[(size_t)s * BLOCK];
+    for (; m; m &= m - 1) {
+      uint32_t j = (uint32_t)__builtin_ctzll(m), out = row[j];
+      if (!hop_to_switch(g, r, out))
+        continue;
+      uint32_t slot = r->base + out, t = (uint32_t)g->peer_sw[slot];
+      if ((int32_t)t == w->bdsw[j])
+        continue; /* arrived: no turn at the destination switch */
+      const sw_rec *rt = &g->sw[t];
+      uint32_t out_t = w->blk[(size_t)t * BLOCK + j];
+      if (!(rt->lft && hop_to_switch(g, rt, out_t))) {
+        dest_ctx d = {w->blk_lo + j, w->bport[j], w->bdsw[j]};
+        if (bad_hop(g, t, out_t, &d))
+          continue; /* the route ends at t: no turn */
+      }
+      /* add_dep() inlined: a turn not seen by this worker has no DLID yet,
+       * so the DLID is stored without reading the table first */
+      uint64_t i = rt->dep_off + (uint64_t)g->peer_port[slot] * rt->P + out_t;
+      uint64_t bit = 1ull << (i & 63);
+      if (!(w->seen[i >> 6] & bit)) {
+        w->seen[i >> 6] |= bit;
+        w->dep[i] = w->blk_lo + j;
+      }
+    }
+  }
+}
+
+/* ---- VL-blind blocks: the walks of 64 destinations at once ---------------
+ *
+ * The walks of one destination expand exactly the closure of the traffic
+ * sources under "follow the LFT entry", stopping at the destination's
+ * switch, at a delivery to a CA and at an unusable entry. block_reach()
+ * computes that closure for the block's 64 destinations together, one bit
+ * each, in rounds (every source in round 0, the switches first reached in
+ * round r in round r + 1): each (switch, destination) pair is visited once
+ * and the visits are independent loads, not a chain of dependent ones, so
+ * the processor overlaps them. A destination whose routes have something
+ * to report on the way (an unusable entry on a route, a forwarding loop)
+ * is walked again by walk_destination(), whose order of discovery names
+ * the examples, so reports are the same as walking everything. */
+
+/* Whether following the LFTs toward block destination @j from switch @t,
+ * already reached, ends (delivery, destination switch, unusable entry)
+ * rather than coming back to @t. Switches proven to end are remembered in
+ * w->term. A cycle that avoids @t is found from its own last-reached
+ * switch (see block_reach), so a walk longer than the switch count stops
+ * without a verdict on @t. */
+static int block_route_ends(worker *w, uint32_t t, uint32_t j) {
+  const cdg *g = w->g;
+  uint64_t bit = 1ull << j;
+  uint32_t x = t, len = 0;
+  while (!(w->term[x] & bit)) {
+    if (len > g->n_sw)
+      return 1;
+    w->path[len++] = x;
+    const sw_rec *r = &g->sw[x];
+    uint32_t out = w->blk[(size_t)x * BLOCK + j];
+    if (!hop_to_switch(g, r, out))
+      break;
+    uint32_t y = (uint32_t)g->peer_sw[r->base + out];
+    if ((int32_t)y == w->bdsw[j])
+      break;
+    if (y == t)
+      return 0;
+    x = y;
+  }
+  for (uint32_t i = 0; i < len; i++)
+    w->term[w->path[i]] |= bit;
+  return 1;
+}
+
+/* Round 0 of the closure: every source switch, for the block destinations
+ * it sends to (not its own CA, not when it is the destination's switch). */
+static uint32_t block_sources(worker *w, uint64_t valid) {
+  const cdg *g = w->g;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < g->n_src; i++) {
+    uint32_t s = g->src[i].sw;
+    if (!w->front[s])
+      w->list[n++] = s;
+    w->front[s] |= valid;
+  }
+  for (uint64_t m = valid; m; m &= m - 1) {
+    uint32_t j = (uint32_t)__builtin_ctzll(m);
+    int32_t i = g->src_of_port[w->bport[j]];
+    if (i >= 0 && g->src[i].in_port != NO_SLOT)
+      w->front[g->src[i].sw] &= ~(1ull << j);
+    if (w->bdsw[j] >= 0)
+      w->front[w->bdsw[j]] &= ~(1ull << j);
+  }
+  for (uint32_t k = 0; k < n; k++)
+    w->reached[w->list[k]] = w->front[w->list[k]];
+  return n;
+}
+
+/* Expand switch @s for the destinations @m of the current round: returns
+ * the destinations that need an exact walk. */
+static uint64_t block_expand(worker *w, uint32_t s, uint64_t m,
+                             uint32_t *n_next) {
+  const cdg *g = w->g;
+  const sw_rec *r = &g->sw[s];
+  const uint8_t *row = &w->blk[(size_t)s * BLOCK];
+  uint64_t redo = 0;
+  for (; m; m &= m - 1) {
+    uint32_t j = (uint32_t)__builtin_ctzll(m), out = row[j];
+    uint64_t bit = 1ull << j;
+    if (!hop_to_switch(g, r, out)) {
+      dest_ctx d = {w->blk_lo + j, w->bport[j], w->bdsw[j]};
+      uint32_t why = bad_hop(g, s, out, &d);
+      if (why && why != FL_CDG_NO_LFT)
+        redo |= bit; /* unrouted on a route: name it as the walks do */
+      continue;
+    }
+    uint32_t t = (uint32_t)g->peer_sw[r->base + out];
+    if ((int32_t)t == w->bdsw[j])
+      continue;
+    if (w->reached[t] & bit) {
+      /* reached in an earlier round: the one edge of a cycle that any
+       * forwarding loop has (its last-reached switch leads back) */
+      if (!(w->next[t] & bit) && !block_route_ends(w, t, j))
+        redo |= bit;
+      continue;
+    }
+    w->reached[t] |= bit;
+    if (!w->next[t])
+      w->nlist[(*n_next)++] = t;
+    w->next[t] |= bit;
+  }
+  return redo;
+}
+
+/* Unusable entries at switches no route to @j crosses (walks' scan_off_path
+ * for every block destination in @m at once, in switch order). */
+static void block_off_path(worker *w, uint64_t m, unr_acc *acc) {
+  const cdg *g = w->g;
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    const sw_rec *r = &g->sw[s];
+    if (!r->lft)
+      continue;
+    const uint8_t *row = &w->blk[(size_t)s * BLOCK];
+    for (uint64_t x = m & ~w->reached[s]; x; x &= x - 1) {
+      uint32_t j = (uint32_t)__builtin_ctzll(x), out = row[j];
+      if (hop_to_switch(g, r, out) || w->bdsw[j] == (int32_t)s)
+        continue;
+      dest_ctx d = {w->blk_lo + j, w->bport[j], w->bdsw[j]};
+      uint32_t why = bad_hop(g, s, out, &d);
+      if (why) {
+        if (acc[j].n++ == 0) {
+          acc[j].example_switch = r->node;
+          acc[j].example_port = out;
+          acc[j].reason = why;
+        }
+      }
+    }
+  }
+}
+
+/* The destinations of the block ending at LID @hi, VL-blind: reach sets in
+ * w->reached (for block_deps), unrouted and forwarding-loop reports. */
+static int block_reach(worker *w, uint32_t hi) {
+  const cdg *g = w->g;
+  uint64_t valid = 0, redo = 0;
+  for (uint32_t lid = w->blk_lo ? w->blk_lo : 1; lid <= hi; lid++) {
+    dest_ctx d;
+    if (!is_destination(g, lid, &d))
+      continue;
+    valid |= 1ull << (lid - w->blk_lo);
+    w->bport[lid - w->blk_lo] = d.port;
+    w->bdsw[lid - w->blk_lo] = d.dsw;
+  }
+  memset(w->term, 0, (size_t)g->n_sw * sizeof *w->term);
+  uint32_t n = block_sources(w, valid);
+  while (n) {
+    uint32_t nn = 0;
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t s = w->list[k];
+      uint64_t m = w->front[s];
+      w->front[s] = 0;
+      redo |= block_expand(w, s, m, &nn);
+    }
+    for (uint32_t k = 0; k < nn; k++) {
+      w->front[w->nlist[k]] = w->next[w->nlist[k]];
+      w->next[w->nlist[k]] = 0;
+    }
+    uint32_t *t = w->list;
+    w->list = w->nlist;
+    w->nlist = t;
+    n = nn;
+  }
+  if (redo)
+    for (uint32_t s = 0; s < g->n_sw; s++)
+      w->reached[s] &= ~redo;
+  unr_acc acc[BLOCK];
+  memset(acc, 0, sizeof acc);
+  block_off_path(w, valid & ~redo, acc);
+  for (uint64_t m = valid; m; m &= m - 1) {
+    uint32_t j = (uint32_t)__builtin_ctzll(m), lid = w->blk_lo + j;
+    int rc = FL_OK;
+    if (redo & (1ull << j))
+      rc = walk_destination(w, lid);
+    else {
+      w->destinations++;
+      w->unr = acc[j];
+      dest_ctx d = {lid, w->bport[j], w->bdsw[j]};
+      rc = flush_unrouted(w, &d);
+    }
+    if (rc != FL_OK)
+      return rc;
+  }
+  return FL_OK;
+}
+
 /* Worker @w takes blocks id, id + n, id + 2n, ... */
 static void *worker_main(void *arg) {
   worker *w = arg;
   uint32_t max = fl_fabric_max_lid(w->g->f);
-  for (uint32_t b = w->id; w->rc == FL_OK && (uint64_t)b * BLOCK <= max;
-       b += w->n_workers) {
-    uint32_t lo = b * BLOCK, hi = lo + BLOCK - 1;
+  uint32_t parts = w->g->parts;
+  for (uint64_t b = w->g->part + (uint64_t)parts * w->id;
+       w->rc == FL_OK && b * BLOCK <= max;
+       b += (uint64_t)parts * w->n_workers) {
+    uint32_t lo = (uint32_t)b * BLOCK, hi = lo + BLOCK - 1;
     if (hi > max)
       hi = max;
     load_block(w, lo);
-    for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
-      w->rc = walk_destination(w, lid);
+    if (w->reached)
+      w->rc = block_reach(w, hi);
+    else
+      for (uint32_t lid = lo ? lo : 1; w->rc == FL_OK && lid <= hi; lid++)
+        w->rc = walk_destination(w, lid);
+    if (w->rc == FL_OK && w->reached)
+      block_deps(w);
     /* all workers count; the calling thread (worker 0) reports */
     uint64_t done =
         atomic_fetch_add(&w->g->lids_done, hi - lo + 1) + (hi - lo + 1);
@@ -616,7 +880,15 @@ static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
   if (!g->vl) {
     w->dep = calloc(g->n_dep_entries + 1, sizeof *w->dep);
     w->seen = calloc(g->n_dep_entries / 64 + 1, sizeof *w->seen);
-    if (!w->dep || !w->seen)
+    size_t ns = (size_t)g->n_sw + 1;
+    w->reached = calloc(ns, sizeof *w->reached);
+    w->front = calloc(ns, sizeof *w->front);
+    w->next = calloc(ns, sizeof *w->next);
+    w->term = calloc(ns, sizeof *w->term);
+    w->list = malloc(ns * sizeof *w->list);
+    w->nlist = malloc(ns * sizeof *w->nlist);
+    if (!w->dep || !w->seen || !w->reached || !w->front || !w->next ||
+        !w->term || !w->list || !w->nlist)
       return FL_ENOMEM;
   }
   w->stamp = calloc(g->n_sw + 1, sizeof *w->stamp);
@@ -635,6 +907,9 @@ static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
 static void worker_free(worker *w) {
   free(w->dep);
   free(w->seen);
+  free(w->reached);
+  free(w->front), free(w->next), free(w->term);
+  free(w->list), free(w->nlist);
   fl_u64map_free(&w->vdep);
   free(w->stamp);
   free(w->walkid);
@@ -724,6 +999,113 @@ static int merge_examples(cdg *g, worker *ws, uint32_t n) {
   return FL_OK;
 }
 
+/* ---- distributed runs (fl_cdg_options.dist) -------------------------------
+ *
+ * Each process walked its share of the destination blocks. The merged
+ * result must be what one process walking every block computes: each turn's
+ * witness is the smallest DLID over all processes (0 = none, so it is sent
+ * as UINT32_MAX); counts add up; the examples are gathered and, as
+ * merge_examples() does for threads, sorted by DLID and cut at
+ * max_examples (a process keeps its own first max_examples, so the union
+ * holds the global first ones). */
+
+static int dist_deps(cdg *g) {
+  for (uint64_t i = 0; i < g->n_dep_entries; i++)
+    g->dep[i] = g->dep[i] ? g->dep[i] : UINT32_MAX;
+  if (g->dist->allreduce_min_u32(g->dist->ctx, g->dep, g->n_dep_entries))
+    return FL_EIO;
+  for (uint64_t i = 0; i < g->n_dep_entries; i++)
+    g->dep[i] = g->dep[i] == UINT32_MAX ? 0 : g->dep[i];
+  return FL_OK;
+}
+
+static int dist_counts(cdg *g) {
+  fl_cdg_report *r = g->rep;
+  uint64_t c[4] = {r->fwd_loop_count, r->unrouted_pairs, r->missing_sl2vl,
+                   r->destinations};
+  if (g->dist->allreduce_sum_u64(g->dist->ctx, c, 4))
+    return FL_EIO;
+  r->fwd_loop_count = c[0];
+  r->unrouted_pairs = c[1];
+  r->missing_sl2vl = c[2];
+  r->destinations = (uint32_t)c[3];
+  return FL_OK;
+}
+
+static int dist_unrouted(cdg *g) {
+  void *all = NULL;
+  size_t n = 0;
+  if (g->dist->allgather(g->dist->ctx, g->unrouted.v,
+                         g->unrouted.n * sizeof(fl_cdg_unrouted), &all, &n))
+    return FL_EIO;
+  free(g->unrouted.v);
+  g->unrouted.v = all;
+  g->unrouted.n = g->unrouted.cap = n / sizeof(fl_cdg_unrouted);
+  if (g->unrouted.n > 1)
+    qsort(g->unrouted.v, g->unrouted.n, g->unrouted.elem, cmp_unrouted);
+  if (g->unrouted.n > g->o.max_examples)
+    g->unrouted.n = g->o.max_examples;
+  return FL_OK;
+}
+
+/* Forwarding loops travel as (dlid, n, switches...) words. */
+static int dist_fwd(cdg *g) {
+  const fl_cdg_fwd_loop *f = g->fwd.v;
+  const fl_id *sw = g->fwd_switches.v;
+  size_t words = 0;
+  for (size_t i = 0; i < g->fwd.n; i++)
+    words += 2 + f[i].n_switches;
+  uint32_t *mine = malloc((words + 1) * sizeof *mine);
+  if (!mine)
+    return FL_ENOMEM;
+  size_t k = 0;
+  for (size_t i = 0; i < g->fwd.n; i++) {
+    mine[k++] = f[i].dlid;
+    mine[k++] = f[i].n_switches;
+    for (uint32_t j = 0; j < f[i].n_switches; j++)
+      mine[k++] = sw[(uintptr_t)f[i].switches + j];
+  }
+  void *all = NULL;
+  size_t n = 0;
+  int rc = g->dist->allgather(g->dist->ctx, mine, k * sizeof *mine, &all, &n)
+               ? FL_EIO
+               : FL_OK;
+  free(mine);
+  g->fwd.n = g->fwd_switches.n = 0;
+  const uint32_t *a = all;
+  for (size_t i = 0; rc == FL_OK && i + 2 <= n / sizeof *a;) {
+    fl_cdg_fwd_loop c = {a[i], a[i + 1],
+                         (const fl_id *)(uintptr_t)g->fwd_switches.n};
+    for (uint32_t j = 0; rc == FL_OK && j < c.n_switches; j++)
+      rc = gb_push(&g->fwd_switches, &a[i + 2 + j]) ? FL_ENOMEM : FL_OK;
+    if (rc == FL_OK)
+      rc = gb_push(&g->fwd, &c) ? FL_ENOMEM : FL_OK;
+    i += 2 + c.n_switches;
+  }
+  free(all);
+  fl_cdg_fwd_loop *x = g->fwd.v; /* by DLID (stable: one per DLID) */
+  for (size_t i = 1; rc == FL_OK && i < g->fwd.n; i++)
+    for (size_t j = i; j > 0 && x[j - 1].dlid > x[j].dlid; j--) {
+      fl_cdg_fwd_loop t = x[j];
+      x[j] = x[j - 1];
+      x[j - 1] = t;
+    }
+  if (g->fwd.n > g->o.max_examples)
+    g->fwd.n = g->o.max_examples;
+  return rc;
+}
+
+static int dist_merge(cdg *g) {
+  int rc = dist_deps(g);
+  if (rc == FL_OK)
+    rc = dist_counts(g);
+  if (rc == FL_OK)
+    rc = dist_unrouted(g);
+  if (rc == FL_OK)
+    rc = dist_fwd(g);
+  return rc;
+}
+
 static uint32_t thread_count(const cdg *g) {
   uint32_t t = g->o.threads;
   if (t == 0) {
@@ -766,6 +1148,8 @@ static int run_lft_walks(cdg *g) {
     rc = merge_deps(g, ws, n);
   if (rc == FL_OK)
     rc = merge_examples(g, ws, n);
+  if (rc == FL_OK && g->parts > 1)
+    rc = dist_merge(g);
   for (uint32_t k = 0; ws && k < n; k++)
     worker_free(&ws[k]);
   free(ws);
@@ -1645,6 +2029,10 @@ static int check_opts(const fl_fabric *fab, const fl_cdg_options *in,
     return FL_EINVAL;
   if (o->engine > FL_CDG_ENGINE_FTREE)
     return FL_EINVAL;
+  if (o->dist && (!o->dist->size || o->dist->rank >= o->dist->size ||
+                  !o->dist->allreduce_min_u32 || !o->dist->allreduce_sum_u64 ||
+                  !o->dist->allgather))
+    return FL_EINVAL;
   return FL_OK;
 }
 
@@ -1657,6 +2045,7 @@ static void free_work(cdg *g) {
   free(g->dep);
   fl_u64map_free(&g->vdep);
   free(g->src);
+  free(g->src_of_port);
 }
 
 /* VL-blind valleys straight from the dependency table: only (in, out) pairs
@@ -1729,6 +2118,13 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   g.vl = !g.minimal &&
          (g.o.vl_mode == FL_CDG_VL_AWARE ||
           (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
+  g.parts = 1;
+  /* only VL-blind LFT walks are split (fl_cdg_options.dist) */
+  if (!g.minimal && !g.vl && g.o.dist && g.o.dist->size > 1) {
+    g.dist = g.o.dist;
+    g.part = g.dist->rank;
+    g.parts = g.dist->size;
+  }
   report_box *box = calloc(1, sizeof *box);
   if (!box)
     return FL_ENOMEM;

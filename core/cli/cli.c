@@ -33,6 +33,9 @@
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
+#ifdef FL_HAVE_MPI
+#include "host/dist_mpi.h"
+#endif
 #include "report/report.h"
 
 /* ---- check
@@ -85,12 +88,18 @@ static int run_link_load(fl_host *host, const fl_fabric *fab,
 }
 
 int fl_cli_check(int argc, char **argv) {
+  return fl_cli_check_dist(argc, argv, NULL);
+}
+
+int fl_cli_check_dist(int argc, char **argv, const fl_dist *dist) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
   if (rc != 0) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
   }
+  if (dist && dist->rank != 0)
+    o.output = NULL; /* rank 0 alone writes (other ranks' stdout: null) */
   /* progress on a terminal, times with -v (cli_progress.h) */
   o.progress =
       fl_cli_progress_new(stderr, isatty(STDERR_FILENO) && !o.quiet, o.verbose);
@@ -109,6 +118,7 @@ int fl_cli_check(int argc, char **argv) {
     picp = &pic;
   if (rc == 0)
     rc = fl_cli_load_plugins(&o, &host);
+  host.dist = dist;
   if (rc == 0 && draws_load(picp))
     rc = ask_link_loads(&host);
   if (rc == 0)
@@ -235,9 +245,11 @@ static const struct {
     {FL_CMD_CONVERT, fl_cli_convert},
 };
 
-static int dispatch(int argc, char **argv) {
+static int dispatch(int argc, char **argv, const fl_dist *dist) {
   const char *name = argv[1];
   const fl_cli_cmd *cmd = fl_cli_find_cmd(name);
+  if (cmd && cmd->bit == FL_CMD_CHECK && dist)
+    return fl_cli_check_dist(argc - 1, argv + 1, dist);
   for (size_t i = 0; cmd && i < sizeof COMMANDS / sizeof *COMMANDS; i++)
     if (COMMANDS[i].bit == cmd->bit)
       return COMMANDS[i].run(argc - 1, argv + 1);
@@ -254,18 +266,52 @@ static int dispatch(int argc, char **argv) {
                             name);
 }
 
+/* Under an MPI launcher (built with FABRICLINT_MPI): join the job; ranks
+ * other than 0 write nothing (docs/mpi.md). Returns 1 when MPI started, 0
+ * when not, -1 on failure. */
+static int start_mpi(int *argc, char ***argv, fl_dist *dist) {
+  memset(dist, 0, sizeof *dist);
+#ifdef FL_HAVE_MPI
+  int mpi = fl_mpi_start(argc, argv, dist);
+  if (mpi < 0)
+    fprintf(stderr, "fabriclint: MPI_Init_thread failed\n");
+  if (mpi > 0 && dist->rank != 0 &&
+      (!freopen("/dev/null", "w", stdout) ||
+       !freopen("/dev/null", "w", stderr)))
+    mpi = -1;
+  return mpi;
+#else
+  (void)argc, (void)argv;
+  return 0;
+#endif
+}
+
+static int stop_mpi(int mpi, int rc) {
+#ifdef FL_HAVE_MPI
+  if (mpi > 0)
+    fl_mpi_stop();
+#else
+  (void)mpi;
+#endif
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  fl_dist dist;
+  int mpi = start_mpi(&argc, &argv, &dist);
+  if (mpi < 0)
+    return FL_EXIT_USAGE;
   if (argc < 2) {
     fl_cli_usage(stderr);
-    return FL_EXIT_USAGE;
+    return stop_mpi(mpi, FL_EXIT_USAGE);
   }
-  int rc = dispatch(argc, argv);
+  int rc = dispatch(argc, argv, mpi > 0 && dist.size > 1 ? &dist : NULL);
   /* a report that could not be written (disk full, closed pipe) must not
    * look like a clean run */
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "fabriclint: error writing to standard output: %s\n",
             strerror(errno));
-    return FL_EXIT_USAGE;
+    return stop_mpi(mpi, FL_EXIT_USAGE);
   }
-  return rc;
+  return stop_mpi(mpi, rc);
 }

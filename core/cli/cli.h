@@ -8,7 +8,12 @@
 
 #include <stdint.h>
 
+#include "fabriclint/dist.h"
+
 int fl_cli_check(int argc, char **argv);
+/* `check` as one rank of a distributed run (@dist, NULL: alone): the rules
+ * get it through fl_host_api.dist; rank 0 alone writes the report. */
+int fl_cli_check_dist(int argc, char **argv, const fl_dist *dist);
 int fl_cli_info(int argc, char **argv);
 /** `fabriclint rules [OPTIONS]` (and `rules --help RULE...`, which is
  * `explain`), core/cli/cli_info.c. */

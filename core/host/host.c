@@ -382,6 +382,10 @@ static void api_progress(fl_ctx *c, const char *what, uint64_t done,
   c->host->on_event(c->host->event_ctx, &ev);
 }
 
+static const fl_dist *api_dist(fl_ctx *c) {
+  return c->host->dist;
+}
+
 void fl_host_init(fl_host *h) {
   memset(h, 0, sizeof *h);
   fl_host_api *a = &h->api;
@@ -439,6 +443,7 @@ void fl_host_init(fl_host *h) {
   a->fail = api_fail;
   a->log = api_log;
   a->progress = api_progress;
+  a->dist = api_dist;
   a->lft_count = fl_fabric_lft_count;
   a->lft = fl_fabric_lft;
   a->max_lid = fl_fabric_max_lid;

@@ -81,6 +81,9 @@ typedef struct fl_host {
    * stderr as "fabriclint: RULE: level: message". */
   fl_host_event_fn on_event;
   void *event_ctx;
+  /* Borrowed, may be NULL: the distributed run this process is part of,
+   * handed to the rules as fl_host_api.dist (fabriclint/dist.h). */
+  const fl_dist *dist;
 } fl_host;
 
 /** One rule run by fl_host_run_rules(). */

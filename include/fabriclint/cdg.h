@@ -37,6 +37,7 @@
 
 #include <stdint.h>
 
+#include "fabriclint/dist.h"
 #include "fabriclint/fabric.h"
 
 #ifdef __cplusplus
@@ -106,6 +107,17 @@ extern "C" {
  *   counted. A plugin passes fl_host_api.progress through it (see
  *   plugins/deadlock). Not part of what the analysis computes: two option
  *   sets differing only here give the same report.
+ * @dist (ABI 1.3; NULL or size 1: this process does everything): a
+ *   distributed run (fabriclint/dist.h). Every process of the run calls
+ *   fl_cdg_analyze() with the same fabric and options. VL-blind analysis of
+ *   loaded LFTs is split by destination: process r walks the blocks of 64
+ *   consecutive DLIDs b with b mod size = r and records the turns their
+ *   routes make; the dependency tables are merged with an element-wise
+ *   minimum (the smallest DLID making each turn), counts summed and
+ *   examples gathered, and every process then finds the loops on the merged
+ *   graph, so each gets the report a single process would. VL-aware and
+ *   design-mode (modelled engine) analyses are not split: each process
+ *   computes the whole (same report). FL_EIO when a collective fails.
  */
 typedef struct fl_cdg_options {
   uint32_t struct_size;
@@ -118,6 +130,7 @@ typedef struct fl_cdg_options {
   uint32_t reserved0; /**< 0 (alignment of @progress) */
   void (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
   void *progress_ctx;
+  const fl_dist *dist;
 } fl_cdg_options;
 
 /**

@@ -449,6 +449,15 @@ typedef struct fl_host_api {
   const char *(*plane_name)(const fl_fabric *f, uint32_t i);
   uint32_t (*node_plane)(const fl_fabric *f, fl_id n);
   uint32_t (*port_plane)(const fl_fabric *f, fl_id p);
+  /* -- ABI 1.3 (also): check with FL_API_HAS(api, dist) -- */
+  /** The distributed run this process is part of (fabriclint/dist.h:
+   * `mpirun -n N fabriclint check ...`), or NULL when it runs alone. Every
+   * process of the run loads the same fabric and runs the same rules; only
+   * rank 0's report is written. A rule that splits its work passes it on
+   * (fl_cdg_options.dist) or calls its collectives itself, the same number
+   * of times on every process; a rule that does not split ignores it.
+   * Borrowed; the same for the whole run. */
+  const fl_dist *(*dist)(fl_ctx *ctx);
 } fl_host_api;
 
 /**

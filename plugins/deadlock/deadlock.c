@@ -185,6 +185,8 @@ static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
   fl_cdg_options run = *o; /* the cache key stays free of this rule's ctx */
   run.progress = on_progress;
   run.progress_ctx = &dp;
+  if (FL_API_HAS(api, dist) && api->dist)
+    run.dist = api->dist(ctx); /* mpirun: the walks split by destination */
   int rc = api->cdg_analyze(f, &run, &rep);
   if (rc != 0)
     return NULL;

@@ -206,7 +206,9 @@ OFF(fl_host_api, plane_count, 688);
 OFF(fl_host_api, plane_name, 696);
 OFF(fl_host_api, node_plane, 704);
 OFF(fl_host_api, port_plane, 712);
-MIN_SIZE(fl_host_api, 720);
+/* ABI 1.3: the distributed run (fabriclint/dist.h) */
+OFF(fl_host_api, dist, 720);
+MIN_SIZE(fl_host_api, 728);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);
@@ -221,6 +223,16 @@ OFF(fl_cdg_options, reserved0, 28); /* 1.2 */
 OFF(fl_cdg_options, progress, 32);
 OFF(fl_cdg_options, progress_ctx, 40);
 MIN_SIZE(fl_cdg_options, 48);
+OFF(fl_cdg_options, dist, 48); /* 1.3 */
+MIN_SIZE(fl_cdg_options, 56);
+OFF(fl_dist, struct_size, 0); /* 1.3: filled by the host */
+OFF(fl_dist, rank, 4);
+OFF(fl_dist, size, 8);
+OFF(fl_dist, ctx, 16);
+OFF(fl_dist, allreduce_min_u32, 24);
+OFF(fl_dist, allreduce_sum_u64, 32);
+OFF(fl_dist, allgather, 40);
+MIN_SIZE(fl_dist, 48);
 SIZE(fl_cdg_hop, 32); /* arrays: sizes frozen */
 SIZE(fl_cdg_loop, 16);
 SIZE(fl_cdg_fwd_loop, 16);
