@@ -1785,7 +1785,69 @@ static int witness_cycle(cdg *g, const cgraph *c, const uint32_t *comp,
   return gb_push(&g->loops, &lp) ? FL_ENOMEM : FL_OK;
 }
 
+/* ---- the up*-down* certificate ------------------------------------------
+ *
+ * Rank the switches in a strict total order (updn_order(): tier, then GUID,
+ * then index) and call a channel up when it climbs that order. If no
+ * dependency turns from a down channel into an up channel, the channel
+ * dependency graph is acyclic (the up*-down* argument of Schroeder et al.,
+ * Autonet, IEEE JSAC 1991): along a cycle, once a channel goes down every
+ * later one does, so the cycle is all up or all down, and the order would
+ * rise or fall all the way round. One pass over the dependency table
+ * proves it and counts the channels and dependencies find_loops() would
+ * count, with no graph built; a fabric that fails the test (a down-up turn,
+ * or a cable from a switch to itself) is searched in full. Design mode
+ * only (g->minimal), not with g->exhaustive. Returns 1 when proven, 0 when
+ * not, FL_ENOMEM as a negative value. */
+static int acyclic_by_ranking(cdg *g) {
+  uint32_t *order = malloc(((size_t)g->n_sw + 1) * sizeof *order);
+  uint32_t *pos = malloc(((size_t)g->n_sw + 1) * sizeof *pos);
+  uint64_t *from = calloc((size_t)g->n_slots / 64 + 1, sizeof *from);
+  int rc = order && pos && from && updn_order(g, order) == FL_OK ? 1 : -1;
+  for (uint32_t k = 0; rc > 0 && k < g->n_sw; k++)
+    pos[order[k]] = g->n_sw - k; /* higher: further up */
+  uint64_t deps = 0;
+  uint32_t channels = 0;
+  for (uint32_t t = 0; rc > 0 && t < g->n_sw; t++) {
+    const sw_rec *r = &g->sw[t];
+    for (uint32_t in = 0; rc > 0 && in < r->P; in++) {
+      int32_t p = g->peer_sw[r->base + in];
+      if (p < 0)
+        continue;
+      const uint32_t *row = &g->dep[r->dep_off + (uint64_t)in * r->P];
+      uint32_t n_out = 0;
+      for (uint32_t out = 0; out < r->P; out++) {
+        if (!row[out])
+          continue;
+        n_out++;
+        int32_t n = g->peer_sw[r->base + out];
+        int self = (uint32_t)p == t || (n >= 0 && (uint32_t)n == t);
+        int down_up = n >= 0 && pos[p] > pos[t] && pos[n] > pos[t];
+        if (self || down_up)
+          rc = 0; /* search in full */
+      }
+      uint32_t f = g->sw[p].base + g->peer_port[r->base + in];
+      if (n_out && !(from[f / 64] & (1ull << (f % 64)))) {
+        from[f / 64] |= 1ull << (f % 64);
+        channels++;
+      }
+      deps += n_out;
+    }
+  }
+  if (rc > 0) {
+    g->rep->dependencies = deps;
+    g->rep->channels = channels;
+  }
+  free(order), free(pos), free(from);
+  return rc;
+}
+
 static int find_loops(cdg *g) {
+  if (g->minimal && !g->exhaustive) {
+    int proven = acyclic_by_ranking(g);
+    if (proven != 0)
+      return proven > 0 ? FL_OK : FL_ENOMEM;
+  }
   cgraph c;
   int rc = build_cgraph(g, &c);
   uint32_t *comp =
