@@ -1350,7 +1350,10 @@ static int add_turns_touching(worker *w, uint32_t t, const uint8_t *codes,
  * neighbour t of @s only the ports toward @s and @rep changed their
  * codes, and every turn of t's pattern for @rep is in the table already
  * (added by @rep's walk or, when the pattern was seen, before it): the
- * turns through those ports are the only ones that can be new. */
+ * turns through those ports are the only ones that can be new. @rep
+ * itself turns nothing toward @s: all its neighbours are @s's, one hop
+ * from @s, so none arrives at @rep from farther away (in either state of
+ * updn). */
 static int minimal_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
                         uint32_t s, uint8_t *codes) {
   cdg *g = w->g;
@@ -1361,8 +1364,6 @@ static int minimal_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
   g->rep->destinations++;
   g->rep->unrouted_pairs += t->unrouted[k];
   int rc = FL_OK;
-  if (used[rep] && dist[rep] != UINT32_MAX)
-    rc = minimal_turns_at(w, rep, dist, used, dlid, codes);
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
     int32_t n = g->peer_sw[r->base + p];
@@ -1388,7 +1389,7 @@ static int updn_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
   uint32_t dlid = root_dlid(g, s);
   g->rep->destinations++;
   g->rep->unrouted_pairs += t->unrouted[k];
-  int rc = updn_turns_at(w, s, rep, &v, dlid);
+  int rc = FL_OK;
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
     int32_t n = g->peer_sw[r->base + p];
