@@ -67,15 +67,20 @@ L = lambda k: k**2 / 2
 E = lambda k: 3 * k**3 / 4
 MODEL = [
     # (rule id regex, complexity as documented, cost function of k)
-    (r"deadlock\.(credit-loop|not-updown)$", "O(L (S + E)) design mode",
-     lambda k: L(k) * (S(k) + E(k))),
+    # design mode: k twin classes walked, O(S + E) each; L twins, O(P^2)
+    # each; the dependency table, O(S P^2) (docs/rules/deadlock.md)
+    (r"deadlock\.(credit-loop|not-updown)$",
+     "O(k (S + E) + S k^2) design mode, twins",
+     lambda k: k * (S(k) + E(k)) + S(k) * k * k),
     (r"deadlock\.", "O(1) without LFTs / on InfiniBand", lambda k: 1),
+    # one BFS per class of twin destinations (k pods), one row per leaf
     (r"ecmp-balance\.(mixed-speed-group|group-width)$",
-     "O(L S k) minimal next hops", lambda k: L(k) * S(k) * k),
+     "O(k S k + L S) minimal next hops, twins",
+     lambda k: k * S(k) * k + L(k) * S(k)),
     (r"ecmp-balance\.port-imbalance$", "O(1) without LFTs", lambda k: 1),
     (r"ecmp-balance\.", "O(S k) switch ports", lambda k: S(k) * k),
-    (r"adaptive-routing\.", "O(L S k) minimal next hops",
-     lambda k: L(k) * S(k) * k),
+    (r"adaptive-routing\.", "O(k S k + L S) minimal next hops, twins",
+     lambda k: k * S(k) * k + L(k) * S(k)),
     (r"rail-alignment\.", "O(N log N) NICs, host sort",
      lambda k: N(k) * math.log2(N(k))),
     (r"failure-domains\.", "O(V + E) (no domain values)",

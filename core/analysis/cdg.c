@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/cdg_ref.h"
+#include "analysis/twins.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
 #include "model/derive.h"
@@ -81,8 +83,9 @@ typedef struct growbuf {
 typedef struct cdg {
   const fl_fabric *f;
   fl_cdg_options o;
-  int vl;      /* VL-aware */
-  int minimal; /* reference routing */
+  int vl;         /* VL-aware */
+  int minimal;    /* reference routing */
+  int exhaustive; /* design mode: walk every root (no twins) */
   uint32_t n_sw;
   sw_rec *sw;
   int32_t *sw_of_node;
@@ -131,6 +134,7 @@ typedef struct worker {
   uint16_t *slmask; /* SLs that reached the switch for stamp's destination */
   uint16_t *vlmask; /* VL-aware: [s * 16 + sl] out VLs expanded for it */
   uint32_t *path;
+  uint16_t *list; /* design mode: 4 x MAX_PORTS ports (add_coded_turns) */
   uint32_t cur_walk;
   unr_acc unr;
   uint8_t *blk;      /* n_sw x BLOCK entries of the current block */
@@ -1250,8 +1254,73 @@ static int turn_pattern_is_new(worker *w, uint32_t t, const uint32_t *dist,
              : 1;
 }
 
+/* Add the turns (in, out) at switch @t whose codes match: bit 0/1 of
+ * codes[in] (arrivals in state 0/1) with bit 2/3 of codes[out] (next hops
+ * out of state 0/1). Ports are listed first, so the cost is O(P) plus the
+ * turns added, not O(P^2). @list holds 4 x MAX_PORTS entries. */
+static int add_coded_turns(worker *w, uint32_t t, const uint8_t *codes,
+                           uint16_t *list, uint32_t dlid) {
+  const sw_rec *r = &w->g->sw[t];
+  uint32_t n[4] = {0, 0, 0, 0};
+  for (uint32_t p = 1; p < r->P; p++)
+    for (uint32_t b = 0; b < 4; b++)
+      if (codes[p] & (1u << b))
+        list[b * MAX_PORTS + n[b]++] = (uint16_t)p;
+  for (uint32_t st = 0; st < 2; st++)
+    for (uint32_t i = 0; i < n[st]; i++)
+      for (uint32_t o = 0; o < n[st + 2]; o++)
+        if (add_dep(w, t, list[st * MAX_PORTS + i],
+                    list[(st + 2) * MAX_PORTS + o], 0, 0, dlid) != FL_OK)
+          return FL_ENOMEM;
+  return FL_OK;
+}
+
+/* minhop's turns at @t as codes: bit 0 a used switch one hop farther
+ * arrives by the port, bit 2 the port is a minimal next hop. */
+static void minimal_codes(const cdg *g, uint32_t t, const uint32_t *dist,
+                          const uint8_t *used, uint8_t *codes) {
+  const sw_rec *r = &g->sw[t];
+  for (uint32_t p = 0; p < r->P; p++) {
+    int32_t n = p ? g->peer_sw[r->base + p] : -1;
+    codes[p] = 0;
+    if (n < 0)
+      continue;
+    if (used[n] && dist[n] == dist[t] + 1)
+      codes[p] |= 1;
+    if (dist[n] + 1 == dist[t])
+      codes[p] |= 4;
+  }
+}
+
+/* The minimal turns at switch @t toward the root whose distances and used
+ * marks are @dist and @used (witness @dlid), unless @t's turn pattern was
+ * seen for an earlier root. @codes: MAX_PORTS bytes of scratch. */
+static int minimal_turns_at(worker *w, uint32_t t, const uint32_t *dist,
+                            const uint8_t *used, uint32_t dlid,
+                            uint8_t *codes) {
+  int fresh = turn_pattern_is_new(w, t, dist, used);
+  if (fresh <= 0)
+    return fresh < 0 ? FL_ENOMEM : FL_OK; /* seen: added for an earlier root */
+  minimal_codes(w->g, t, dist, used, codes);
+  return add_coded_turns(w, t, codes, w->list, dlid);
+}
+
+/* (switch, root) pairs of used switches that cannot reach the root. */
+static uint64_t minimal_unrouted(const cdg *g, const uint32_t *dist,
+                                 const uint8_t *used) {
+  uint64_t n = 0;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    n += used[s] && dist[s] == UINT32_MAX;
+  return n;
+}
+
+static uint32_t root_dlid(const cdg *g, uint32_t root) {
+  uint32_t dlid = first_lid_at(g, root);
+  return dlid ? dlid : 1;
+}
+
 static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
-                            uint32_t *queue, uint8_t *used) {
+                            uint32_t *queue, uint8_t *used, uint8_t *codes) {
   cdg *g = w->g;
   bfs_dist(g, root, dist, queue);
   /* queue now holds the reachable switches in BFS order */
@@ -1259,33 +1328,14 @@ static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
   for (uint32_t s = 0; s < g->n_sw; s++)
     n_order += dist[s] != UINT32_MAX;
   mark_used(g, dist, queue, n_order, used);
-  uint32_t dlid = first_lid_at(g, root);
-  if (dlid == 0)
-    dlid = 1;
+  uint32_t dlid = root_dlid(g, root);
   g->rep->destinations++;
-  for (uint32_t s = 0; s < g->n_sw; s++)
-    if (used[s] && dist[s] == UINT32_MAX)
-      g->rep->unrouted_pairs++;
+  g->rep->unrouted_pairs += minimal_unrouted(g, dist, used);
   for (uint32_t t = 0; t < g->n_sw; t++) {
     if (!used[t] || t == root || dist[t] == UINT32_MAX)
       continue;
-    const sw_rec *r = &g->sw[t];
-    int fresh = turn_pattern_is_new(w, t, dist, used);
-    if (fresh < 0)
+    if (minimal_turns_at(w, t, dist, used, dlid, codes) != FL_OK)
       return FL_ENOMEM;
-    if (!fresh)
-      continue; /* the same turns were added for an earlier root */
-    for (uint32_t in = 1; in < r->P; in++) {
-      int32_t p = g->peer_sw[r->base + in];
-      if (p < 0 || !used[p] || dist[p] != dist[t] + 1)
-        continue;
-      for (uint32_t out = 1; out < r->P; out++) {
-        int32_t n = g->peer_sw[r->base + out];
-        if (n >= 0 && dist[n] + 1 == dist[t] &&
-            add_dep(w, t, in, out, 0, 0, dlid) != FL_OK)
-          return FL_ENOMEM;
-      }
-    }
   }
   return FL_OK;
 }
@@ -1528,30 +1578,37 @@ static int codes_are_new(worker *w, uint32_t t, const uint8_t *codes,
              : 1;
 }
 
+/* The turns at switch @t toward @root (state @u), unless @t's pattern was
+ * seen for an earlier root. */
+static int updn_turns_at(worker *w, uint32_t root, uint32_t t,
+                         const updn_work *u, uint32_t dlid) {
+  const cdg *g = w->g;
+  const sw_rec *r = &g->sw[t];
+  if (!u->used[t] || t == root || !updn_codes(g, u, t, u->codes))
+    return FL_OK;
+  int fresh = codes_are_new(w, t, u->codes, r->P);
+  if (fresh <= 0)
+    return fresh < 0 ? FL_ENOMEM : FL_OK;
+  return add_coded_turns(w, t, u->codes, w->list, dlid);
+}
+
+static uint64_t updn_unrouted(const cdg *g, const updn_work *u) {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < g->n_src; i++)
+    n += u->up[g->src[i].sw] == DIST_INF;
+  return n;
+}
+
 static int updn_for_root(worker *w, uint32_t root, updn_work *u) {
   cdg *g = w->g;
   updn_dist(g, root, u);
   updn_mark(g, u);
-  uint32_t dlid = first_lid_at(g, root);
-  if (dlid == 0)
-    dlid = 1;
+  uint32_t dlid = root_dlid(g, root);
   g->rep->destinations++;
-  for (uint32_t i = 0; i < g->n_src; i++)
-    if (u->up[g->src[i].sw] == DIST_INF)
-      g->rep->unrouted_pairs++;
-  for (uint32_t t = 0; t < g->n_sw; t++) {
-    const sw_rec *r = &g->sw[t];
-    if (!u->used[t] || t == root || !updn_codes(g, u, t, u->codes))
-      continue;
-    int fresh = codes_are_new(w, t, u->codes, r->P);
-    if (fresh < 0)
+  g->rep->unrouted_pairs += updn_unrouted(g, u);
+  for (uint32_t t = 0; t < g->n_sw; t++)
+    if (updn_turns_at(w, root, t, u, dlid) != FL_OK)
       return FL_ENOMEM;
-    for (uint32_t in = 1; fresh && in < r->P; in++)
-      for (uint32_t out = 1; (u->codes[in] & 3) && out < r->P; out++)
-        if ((((u->codes[in] & 3) << 2) & u->codes[out]) &&
-            add_dep(w, t, in, out, 0, 0, dlid) != FL_OK)
-          return FL_ENOMEM;
-  }
   return FL_OK;
 }
 
@@ -1559,6 +1616,184 @@ static void updn_work_free(updn_work *u) {
   free(u->dn), free(u->up), free(u->queue), free(u->order);
   free(u->bucket), free(u->sorted), free(u->used), free(u->codes);
   free(u->kind);
+}
+
+/* ---- twin roots (analysis/twins.h) -----------------------------------------
+ *
+ * A root switch whose twin (the smallest member of its class) was walked
+ * already is not walked again: the twin's distances and used marks, with
+ * the two switches' entries exchanged, are this root's (the exchange is an
+ * automorphism of the switch graph). The turns can then differ from the
+ * twin's only at switches whose neighbours' entries changed: the twin
+ * itself and the root's neighbours; everywhere else the turn pattern is
+ * the one the twin's walk hashed, so it is skipped as seen, exactly as the
+ * full walk would skip it. Witness DLIDs, counts and the order roots are
+ * taken in are unchanged. Cost per twin O(P^2) instead of O(S + E). */
+
+/* Memory for stored walks: at most this many bytes (9 per switch). */
+#define TWIN_STORE_BYTES (256u << 20)
+
+typedef struct twin_walks {
+  fl_twins tw;
+  uint32_t *a, *b;    /* [n_store x n_sw]: dist (minhop) or dn, up (updn) */
+  uint8_t *used;      /* [n_store x n_sw] */
+  uint64_t *unrouted; /* [n_store] */
+} twin_walks;
+
+static void twin_walks_free(twin_walks *t) {
+  fl_twins_free(&t->tw);
+  free(t->a), free(t->b), free(t->used), free(t->unrouted);
+  memset(t, 0, sizeof *t);
+}
+
+/* Find the twins among the roots; with @two arrays per walk (updn) and
+ * ranks compared (a neighbour of the same rank breaks the symmetry of the
+ * up/down order). An empty @t (no stored class) when g->exhaustive. */
+static int twin_walks_init(cdg *g, const uint8_t *is_root, int two,
+                           twin_walks *t) {
+  memset(t, 0, sizeof *t);
+  size_t n = (size_t)g->n_sw + 1;
+  uint32_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+  uint32_t *rank = malloc(n * sizeof *rank);
+  int rc = lo && hi && rank ? FL_OK : FL_ENOMEM;
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
+    lo[s] = g->sw[s].base + 1; /* port 0 routes nothing */
+    hi[s] = g->sw[s].base + (g->sw[s].P ? g->sw[s].P : 1);
+    rank[s] = sw_rank(g, s);
+  }
+  uint32_t max_store = g->exhaustive ? 0 : TWIN_STORE_BYTES / (9u * n);
+  if (rc == FL_OK && fl_twins_find(&t->tw, g->n_sw, lo, hi, g->peer_sw, rank,
+                                   is_root, !two, max_store) != 0)
+    rc = FL_ENOMEM;
+  free(lo), free(hi), free(rank);
+  size_t cells = (size_t)t->tw.n_store * g->n_sw + 1;
+  if (rc == FL_OK) {
+    t->a = malloc(cells * sizeof *t->a);
+    t->b = two ? malloc(cells * sizeof *t->b) : NULL;
+    t->used = malloc(cells);
+    t->unrouted = calloc((size_t)t->tw.n_store + 1, sizeof *t->unrouted);
+    if (!t->a || (two && !t->b) || !t->used || !t->unrouted)
+      rc = FL_ENOMEM;
+  }
+  if (rc != FL_OK)
+    twin_walks_free(t);
+  return rc;
+}
+
+/* Stored class of root @s's twin, or FL_TWIN_NONE (walk in full); *@rep
+ * its representative. */
+static uint32_t twin_class(const twin_walks *t, uint32_t s, uint32_t *rep) {
+  if (!t->tw.rep)
+    return FL_TWIN_NONE;
+  *rep = t->tw.rep[s];
+  return t->tw.store[*rep];
+}
+
+static void swap_u32(uint32_t *v, uint32_t i, uint32_t j) {
+  uint32_t x = v[i];
+  v[i] = v[j], v[j] = x;
+}
+
+static void swap_u8(uint8_t *v, uint32_t i, uint32_t j) {
+  uint8_t x = v[i];
+  v[i] = v[j], v[j] = x;
+}
+
+/* Exchange twins @r and @s in a stored walk (an involution). */
+static void twin_swap(uint32_t *a, uint32_t *b, uint8_t *used, uint32_t r,
+                      uint32_t s) {
+  swap_u32(a, r, s);
+  if (b)
+    swap_u32(b, r, s);
+  swap_u8(used, r, s);
+}
+
+/* The turns at switch @t that use a port toward @a or @b: (in, out) with
+ * bit 0/1 of codes[in] matching bit 2/3 of codes[out] (updn_codes()). */
+static int add_turns_touching(worker *w, uint32_t t, const uint8_t *codes,
+                              uint32_t a, uint32_t b, uint32_t dlid) {
+  const cdg *g = w->g;
+  const sw_rec *r = &g->sw[t];
+  for (uint32_t c = 1; c < r->P; c++) {
+    int32_t n = g->peer_sw[r->base + c];
+    if (n < 0 || ((uint32_t)n != a && (uint32_t)n != b))
+      continue;
+    for (uint32_t o = 1; o < r->P; o++) {
+      if ((((codes[c] & 3) << 2) & codes[o]) &&
+          add_dep(w, t, c, o, 0, 0, dlid) != FL_OK)
+        return FL_ENOMEM;
+      if ((((codes[o] & 3) << 2) & codes[c]) &&
+          add_dep(w, t, o, c, 0, 0, dlid) != FL_OK)
+        return FL_ENOMEM;
+    }
+  }
+  return FL_OK;
+}
+
+/* minhop toward root @s, the twin of @rep whose walk is stored in @k. At a
+ * neighbour t of @s only the ports toward @s and @rep changed their
+ * codes, and every turn of t's pattern for @rep is in the table already
+ * (added by @rep's walk or, when the pattern was seen, before it): the
+ * turns through those ports are the only ones that can be new. @rep
+ * itself turns nothing toward @s: all its neighbours are @s's, one hop
+ * from @s, so none arrives at @rep from farther away (in either state of
+ * updn). */
+static int minimal_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
+                        uint32_t s, uint8_t *codes) {
+  cdg *g = w->g;
+  uint32_t *dist = t->a + (size_t)k * g->n_sw;
+  uint8_t *used = t->used + (size_t)k * g->n_sw;
+  twin_swap(dist, NULL, used, rep, s);
+  uint32_t dlid = root_dlid(g, s);
+  g->rep->destinations++;
+  g->rep->unrouted_pairs += t->unrouted[k];
+  int rc = FL_OK;
+  const sw_rec *r = &g->sw[s];
+  for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
+    int32_t n = g->peer_sw[r->base + p];
+    if (n < 0 || !used[n] || dist[n] == UINT32_MAX)
+      continue;
+    minimal_codes(g, (uint32_t)n, dist, used, codes);
+    rc = add_turns_touching(w, (uint32_t)n, codes, s, rep, dlid);
+  }
+  twin_swap(dist, NULL, used, rep, s);
+  return rc;
+}
+
+/* updn/ftree toward root @s, the twin of @rep whose walk is stored in @k
+ * (as minimal_twin()). */
+static int updn_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
+                     uint32_t s, const updn_work *u) {
+  cdg *g = w->g;
+  updn_work v = *u;
+  v.dn = t->a + (size_t)k * g->n_sw;
+  v.up = t->b + (size_t)k * g->n_sw;
+  v.used = t->used + (size_t)k * g->n_sw;
+  twin_swap(v.dn, v.up, v.used, rep, s);
+  uint32_t dlid = root_dlid(g, s);
+  g->rep->destinations++;
+  g->rep->unrouted_pairs += t->unrouted[k];
+  int rc = FL_OK;
+  const sw_rec *r = &g->sw[s];
+  for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
+    int32_t n = g->peer_sw[r->base + p];
+    if (n >= 0 && v.used[n] && updn_codes(g, &v, (uint32_t)n, v.codes))
+      rc = add_turns_touching(w, (uint32_t)n, v.codes, s, rep, dlid);
+  }
+  twin_swap(v.dn, v.up, v.used, rep, s);
+  return rc;
+}
+
+/* Keep the walk of a class representative (stored class @k). */
+static void twin_keep(twin_walks *t, const cdg *g, uint32_t k,
+                      const uint32_t *a, const uint32_t *b, const uint8_t *used,
+                      uint64_t unrouted) {
+  size_t n = g->n_sw;
+  memcpy(t->a + k * n, a, n * sizeof *a);
+  if (b)
+    memcpy(t->b + k * n, b, n * sizeof *b);
+  memcpy(t->used + k * n, used, n);
+  t->unrouted[k] = unrouted;
 }
 
 static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
@@ -1579,45 +1814,79 @@ static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
                : FL_ENOMEM;
   if (rc == FL_OK)
     updn_kinds(g, u.kind);
+  twin_walks tw;
+  memset(&tw, 0, sizeof tw);
+  if (rc == FL_OK)
+    rc = twin_walks_init(g, is_root, 1, &tw);
   uint64_t roots = 0, done = 0;
   for (uint32_t s = 0; s < g->n_sw; s++)
     roots += is_root[s];
-  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-    if (is_root[s]) {
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
+    if (!is_root[s])
+      continue;
+    uint32_t rep = s, k = twin_class(&tw, s, &rep);
+    if (k != FL_TWIN_NONE && rep != s)
+      rc = updn_twin(w, &tw, k, rep, s, &u);
+    else {
+      uint64_t before = g->rep->unrouted_pairs;
       rc = updn_for_root(w, s, &u);
-      progress(g, "root switches", ++done, roots);
+      if (k != FL_TWIN_NONE)
+        twin_keep(&tw, g, k, u.dn, u.up, u.used,
+                  g->rep->unrouted_pairs - before);
     }
+    progress(g, "root switches", ++done, roots);
+  }
+  twin_walks_free(&tw);
   updn_work_free(&u);
   return rc;
 }
 
-static int run_minimal(cdg *g) {
+static int run_minhop(cdg *g, const uint8_t *is_root, worker *w) {
   uint32_t *dist = malloc((g->n_sw + 1) * sizeof *dist);
   uint32_t *queue = malloc((g->n_sw + 1) * sizeof *queue);
   uint8_t *used = malloc(g->n_sw + 1);
+  uint8_t *codes = malloc(MAX_PORTS);
+  twin_walks tw;
+  memset(&tw, 0, sizeof tw);
+  int rc = dist && queue && used && codes ? twin_walks_init(g, is_root, 0, &tw)
+                                          : FL_ENOMEM;
+  uint64_t roots = 0, done = 0;
+  for (uint32_t s = 0; s < g->n_sw; s++)
+    roots += is_root[s];
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
+    if (!is_root[s])
+      continue;
+    uint32_t rep = s, k = twin_class(&tw, s, &rep);
+    if (k != FL_TWIN_NONE && rep != s)
+      rc = minimal_twin(w, &tw, k, rep, s, codes);
+    else {
+      uint64_t before = g->rep->unrouted_pairs;
+      rc = minimal_for_root(w, s, dist, queue, used, codes);
+      if (k != FL_TWIN_NONE)
+        twin_keep(&tw, g, k, dist, NULL, used, g->rep->unrouted_pairs - before);
+    }
+    progress(g, "root switches", ++done, roots);
+  }
+  twin_walks_free(&tw);
+  free(dist), free(queue), free(used), free(codes);
+  return rc;
+}
+
+static int run_minimal(cdg *g) {
   uint8_t *is_root = calloc(g->n_sw + 1, 1);
   worker w;
   memset(&w, 0, sizeof w);
   w.g = g;
   w.dep = g->dep;
-  int rc = (dist && queue && used && is_root) ? FL_OK : FL_ENOMEM;
+  w.list = malloc(4 * MAX_PORTS * sizeof *w.list);
+  int rc = is_root && w.list ? FL_OK : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
-  uint64_t roots = 0, done = 0;
-  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-    roots += is_root[s];
-  if (rc == FL_OK && g->o.engine != FL_CDG_ENGINE_MINHOP)
-    rc = run_updn(g, is_root, &w);
-  else
-    for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
-      if (is_root[s]) {
-        rc = minimal_for_root(&w, s, dist, queue, used);
-        progress(g, "root switches", ++done, roots);
-      }
+  if (rc == FL_OK)
+    rc = g->o.engine != FL_CDG_ENGINE_MINHOP ? run_updn(g, is_root, &w)
+                                             : run_minhop(g, is_root, &w);
   fl_u64map_free(&w.vdep); /* the turn patterns seen */
-  free(dist);
-  free(queue);
-  free(used);
+  free(w.list);
   free(is_root);
   return rc;
 }
@@ -1901,7 +2170,69 @@ static int witness_cycle(cdg *g, const cgraph *c, const uint32_t *comp,
   return gb_push(&g->loops, &lp) ? FL_ENOMEM : FL_OK;
 }
 
+/* ---- the up*-down* certificate ------------------------------------------
+ *
+ * Rank the switches in a strict total order (updn_order(): tier, then GUID,
+ * then index) and call a channel up when it climbs that order. If no
+ * dependency turns from a down channel into an up channel, the channel
+ * dependency graph is acyclic (the up*-down* argument of Schroeder et al.,
+ * Autonet, IEEE JSAC 1991): along a cycle, once a channel goes down every
+ * later one does, so the cycle is all up or all down, and the order would
+ * rise or fall all the way round. One pass over the dependency table
+ * proves it and counts the channels and dependencies find_loops() would
+ * count, with no graph built; a fabric that fails the test (a down-up turn,
+ * or a cable from a switch to itself) is searched in full. Design mode
+ * only (g->minimal), not with g->exhaustive. Returns 1 when proven, 0 when
+ * not, FL_ENOMEM as a negative value. */
+static int acyclic_by_ranking(cdg *g) {
+  uint32_t *order = malloc(((size_t)g->n_sw + 1) * sizeof *order);
+  uint32_t *pos = malloc(((size_t)g->n_sw + 1) * sizeof *pos);
+  uint64_t *from = calloc((size_t)g->n_slots / 64 + 1, sizeof *from);
+  int rc = order && pos && from && updn_order(g, order) == FL_OK ? 1 : -1;
+  for (uint32_t k = 0; rc > 0 && k < g->n_sw; k++)
+    pos[order[k]] = g->n_sw - k; /* higher: further up */
+  uint64_t deps = 0;
+  uint32_t channels = 0;
+  for (uint32_t t = 0; rc > 0 && t < g->n_sw; t++) {
+    const sw_rec *r = &g->sw[t];
+    for (uint32_t in = 0; rc > 0 && in < r->P; in++) {
+      int32_t p = g->peer_sw[r->base + in];
+      if (p < 0)
+        continue;
+      const uint32_t *row = &g->dep[r->dep_off + (uint64_t)in * r->P];
+      uint32_t n_out = 0;
+      for (uint32_t out = 0; out < r->P; out++) {
+        if (!row[out])
+          continue;
+        n_out++;
+        int32_t n = g->peer_sw[r->base + out];
+        int self = (uint32_t)p == t || (n >= 0 && (uint32_t)n == t);
+        int down_up = n >= 0 && pos[p] > pos[t] && pos[n] > pos[t];
+        if (self || down_up)
+          rc = 0; /* search in full */
+      }
+      uint32_t f = g->sw[p].base + g->peer_port[r->base + in];
+      if (n_out && !(from[f / 64] & (1ull << (f % 64)))) {
+        from[f / 64] |= 1ull << (f % 64);
+        channels++;
+      }
+      deps += n_out;
+    }
+  }
+  if (rc > 0) {
+    g->rep->dependencies = deps;
+    g->rep->channels = channels;
+  }
+  free(order), free(pos), free(from);
+  return rc;
+}
+
 static int find_loops(cdg *g) {
+  if (g->minimal && !g->exhaustive) {
+    int proven = acyclic_by_ranking(g);
+    if (proven != 0)
+      return proven > 0 ? FL_OK : FL_ENOMEM;
+  }
   cgraph c;
   int rc = build_cgraph(g, &c);
   uint32_t *comp =
@@ -2101,8 +2432,8 @@ static int analyze(cdg *g) {
   return rc;
 }
 
-int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
-                   const fl_cdg_report **out) {
+static int cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
+                       int exhaustive, const fl_cdg_report **out) {
   if (!fab || !out)
     return FL_EINVAL;
   *out = NULL;
@@ -2115,6 +2446,7 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   if (rc != FL_OK)
     return rc;
   g.minimal = g.o.routing == FL_CDG_ROUTING_MINIMAL;
+  g.exhaustive = exhaustive;
   g.vl = !g.minimal &&
          (g.o.vl_mode == FL_CDG_VL_AWARE ||
           (g.o.vl_mode == FL_CDG_VL_AUTO && fl_fabric_has_sl2vl(fab)));
@@ -2150,6 +2482,16 @@ int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
   box->rep.seconds = now_seconds() - t0;
   *out = &box->rep;
   return FL_OK;
+}
+
+int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
+                   const fl_cdg_report **out) {
+  return cdg_analyze(fab, opts, 0, out);
+}
+
+int fl_cdg_analyze_exhaustive(const fl_fabric *fab, const fl_cdg_options *opts,
+                              const fl_cdg_report **out) {
+  return cdg_analyze(fab, opts, 1, out);
 }
 
 void fl_cdg_free(const fl_cdg_report *report) {

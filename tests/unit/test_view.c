@@ -16,12 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "external.h"
 #include "fabriclint/fabric.h"
+#include "fabriclint/gen.h"
 #include "fabriclint/load.h"
 #include "fabriclint/view.h"
 #include "host/host.h"
@@ -155,12 +157,104 @@ static void test_nics_and_sharp(void **state) {
   fl_host_free(&h);
 }
 
+/* Reference rows: a plain BFS per destination switch over the view's
+ * switch-facing slots (no twins), |M| counted and the mixed-speed flag set
+ * as fl_view_minimal() documents. */
+static void check_rows(const fl_view *v) {
+  uint8_t *dist = malloc(v->ns);
+  uint32_t *queue = malloc(v->ns * sizeof *queue);
+  assert_non_null(dist);
+  assert_non_null(queue);
+  for (uint32_t d = 0; d < v->nd; d++) {
+    memset(dist, FL_VIEW_FAR, v->ns);
+    uint32_t head = 0, tail = 0;
+    dist[v->dsw[d]] = 0;
+    queue[tail++] = v->dsw[d];
+    while (head < tail) {
+      uint32_t u = queue[head++];
+      for (uint32_t i = v->poff[u]; i < v->psw_end[u]; i++)
+        if (dist[v->pnb[i]] == FL_VIEW_FAR) {
+          dist[v->pnb[i]] = (uint8_t)(dist[u] + 1);
+          queue[tail++] = v->pnb[i];
+        }
+    }
+    for (uint32_t s = 0; s < v->ns; s++) {
+      uint16_t n = 0;
+      double lo = 0, hi = 0;
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+        if (dist[s] != FL_VIEW_FAR && dist[v->pnb[i]] + 1 == dist[s]) {
+          if (!n || v->pgbps[i] < lo)
+            lo = v->pgbps[i];
+          if (!n || v->pgbps[i] > hi)
+            hi = v->pgbps[i];
+          n++;
+        }
+      if (hi > lo)
+        n |= FL_VIEW_MIXED;
+      assert_int_equal(v->dist[(size_t)d * v->ns + s], dist[s]);
+      assert_int_equal(v->nmin[(size_t)d * v->ns + s], n);
+    }
+  }
+  free(dist), free(queue);
+}
+
+/* fl_view_minimal() computes one BFS per class of twin destination
+ * switches and derives the others' rows: every row equals a plain BFS on
+ * fat trees (every leaf of a pod a twin), a tree with parallel cables and
+ * a partial one, an as-built fabric with degraded (mixed-speed) links, and
+ * a ring (no twins). */
+static void test_twin_rows(void **state) {
+  (void)state;
+  fl_host h;
+  fl_host_init(&h);
+  const char *files[] = {
+      FAT_TREE, FL_SOURCE_DIR "/fabrics/fat-tree-3tier.ibnetdiscover",
+      FL_SOURCE_DIR "/fabrics/rail-su-asbuilt.ibnetdiscover",
+      FL_SOURCE_DIR "/tests/fixtures/ibsim-faults/rates.asbuilt.ibnetdiscover"};
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    fl_fabric *f = load(files[k]);
+    fl_view v;
+    assert_int_equal(fl_view_build(&v, &h.api, f), 0);
+    assert_int_equal(fl_view_minimal(&v), 0);
+    check_rows(&v);
+    fl_view_free(&v);
+    fl_fabric_free(f);
+  }
+  const uint32_t ft[][4] = {{8, 3, 0, 1}, {8, 3, 0, 2}, {12, 3, 70, 1}};
+  for (size_t k = 0; k < 3; k++) {
+    fl_gen_fat_tree_params p;
+    memset(&p, 0, sizeof p);
+    p.radix = ft[k][0], p.tiers = ft[k][1], p.hosts = ft[k][2];
+    p.parallel = ft[k][3];
+    fl_fabric *f = NULL;
+    fl_error err;
+    fl_error_clear(&err);
+    assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+    fl_view v;
+    assert_int_equal(fl_view_build(&v, &h.api, f), 0);
+    uint32_t *rep = malloc(v.nd * sizeof *rep);
+    assert_int_equal(fl_view_twins(&v, rep), 0);
+    uint32_t classes = 0;
+    for (uint32_t d = 0; d < v.nd; d++)
+      classes += rep[d] == d;
+    if (k < 2) /* 8 pods of 4 leaves; 4 pods of 2 with cables in pairs */
+      assert_int_equal(classes, k == 0 ? 8 : 4);
+    free(rep);
+    assert_int_equal(fl_view_minimal(&v), 0);
+    check_rows(&v);
+    fl_view_free(&v);
+    fl_fabric_free(f);
+  }
+  fl_host_free(&h);
+}
+
 int main(void) {
   const char *const need[] = {TOPOGRAPH, NULL};
   int rc = need_external(need);
   if (rc)
     return rc;
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_twin_rows),
       cmocka_unit_test(test_tier_dir),
       cmocka_unit_test(test_fat_tree),
       cmocka_unit_test(test_nics_and_sharp),

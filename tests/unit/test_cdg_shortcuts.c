@@ -1,0 +1,235 @@
+/*
+ * tests/unit/test_cdg_shortcuts.c — the design-mode shortcuts of the
+ * routing analysis (issue 19): twin root switches (analysis/twins.h) and
+ * the up*-down* certificate that replaces the cycle search. The shortcut
+ * analysis must give the same report as the exhaustive one (every root
+ * walked, Tarjan run) in every field but the time, on generated fat trees
+ * (full, partial, parallel cables, a leaf-to-leaf cable that gives minhop
+ * credit loops), rail SUs, rings and tori, and on the repository's fabrics
+ * (ibsim dumps, as-built with same-tier cables), for every engine and both
+ * traffic classes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/cdg_ref.h"
+#include "analysis/twins.h"
+#include "fabriclint/cdg.h"
+#include "fabriclint/fabric.h"
+#include "fabriclint/gen.h"
+#include "fabriclint/load.h"
+
+/* Twin classes of a hand-made switch graph. Switches 0-3 rank 1, 4-6 rank
+ * 2. Slots (2 per switch): 0: {4, 5}, 1: {5, 4}, 2: {4, 6}, 3: {4, 5},
+ * 4: {0, 2}, 5: {1, 3}, 6: {2, 6 (itself)}. 0, 1 and 3 are twins (same
+ * neighbours in any order); 2 is alone; 6 is cabled to itself. */
+static void test_twin_classes(void **state) {
+  (void)state;
+  const int32_t peer[14] = {4, 5, 5, 4, 4, 6, 4, 5, 0, 2, 1, 3, 2, 6};
+  uint32_t lo[7], hi[7];
+  for (uint32_t s = 0; s < 7; s++)
+    lo[s] = 2 * s, hi[s] = 2 * s + 2;
+  const uint32_t rank[7] = {1, 1, 1, 1, 2, 2, 2};
+  const uint8_t all[7] = {1, 1, 1, 1, 1, 1, 1};
+  fl_twins t;
+  assert_int_equal(fl_twins_find(&t, 7, lo, hi, peer, rank, all, 0, 10), 0);
+  const uint32_t rep[7] = {0, 0, 2, 0, 4, 5, 6};
+  for (uint32_t s = 0; s < 7; s++)
+    assert_int_equal(t.rep[s], rep[s]);
+  assert_int_equal(t.n_store, 1);
+  assert_int_equal(t.store[0], 0);
+  for (uint32_t s = 1; s < 7; s++)
+    assert_int_equal(t.store[s], FL_TWIN_NONE);
+  fl_twins_free(&t);
+  /* not a candidate: 1 is left out, 0 and 3 stay twins */
+  const uint8_t some[7] = {1, 0, 1, 1, 1, 1, 1};
+  assert_int_equal(fl_twins_find(&t, 7, lo, hi, peer, rank, some, 0, 10), 0);
+  assert_int_equal(t.rep[1], 1);
+  assert_int_equal(t.rep[3], 0);
+  fl_twins_free(&t);
+  /* a neighbour of the same rank breaks the symmetry of the up/down
+   * order: with switch 5 at rank 1, 0, 1 and 3 are no twins (unless
+   * ranks are not compared) */
+  const uint32_t rank5[7] = {1, 1, 1, 1, 2, 1, 2};
+  assert_int_equal(fl_twins_find(&t, 7, lo, hi, peer, rank5, all, 0, 10), 0);
+  assert_int_equal(t.rep[1], 1);
+  assert_int_equal(t.rep[3], 3);
+  assert_int_equal(t.n_store, 0);
+  fl_twins_free(&t);
+  assert_int_equal(fl_twins_find(&t, 7, lo, hi, peer, rank5, all, 1, 10), 0);
+  assert_int_equal(t.rep[3], 0);
+  fl_twins_free(&t);
+  /* no storage: classes found, none stored */
+  assert_int_equal(fl_twins_find(&t, 7, lo, hi, peer, rank, all, 0, 0), 0);
+  assert_int_equal(t.rep[3], 0);
+  assert_int_equal(t.n_store, 0);
+  assert_int_equal(t.store[0], FL_TWIN_NONE);
+  fl_twins_free(&t);
+}
+
+static void same_hop(const fl_cdg_hop *a, const fl_cdg_hop *b) {
+  assert_memory_equal(a, b, sizeof *a);
+}
+
+/* The two reports agree in every field but @seconds. */
+static void same_report(const fl_cdg_report *a, const fl_cdg_report *b) {
+  assert_int_equal(a->routing, b->routing);
+  assert_int_equal(a->vl_aware, b->vl_aware);
+  assert_int_equal(a->channels, b->channels);
+  assert_int_equal(a->destinations, b->destinations);
+  assert_int_equal(a->dependencies, b->dependencies);
+  assert_int_equal(a->sources, b->sources);
+  assert_int_equal(a->n_loops, b->n_loops);
+  for (uint32_t i = 0; i < a->n_loops; i++) {
+    assert_int_equal(a->loops[i].n_hops, b->loops[i].n_hops);
+    assert_int_equal(a->loops[i].scc_channels, b->loops[i].scc_channels);
+    for (uint32_t h = 0; h < a->loops[i].n_hops; h++)
+      same_hop(&a->loops[i].hops[h], &b->loops[i].hops[h]);
+  }
+  assert_int_equal(a->n_fwd_loops, b->n_fwd_loops);
+  assert_int_equal(a->fwd_loop_count, b->fwd_loop_count);
+  assert_int_equal(a->unrouted_pairs, b->unrouted_pairs);
+  assert_int_equal(a->n_unrouted, b->n_unrouted);
+  if (a->n_unrouted)
+    assert_memory_equal(a->unrouted, b->unrouted,
+                        a->n_unrouted * sizeof *a->unrouted);
+  assert_int_equal(a->valley_count, b->valley_count);
+  assert_int_equal(a->n_valleys, b->n_valleys);
+  if (a->n_valleys)
+    assert_memory_equal(a->valleys, b->valleys,
+                        a->n_valleys * sizeof *a->valleys);
+  assert_int_equal(a->traffic, b->traffic);
+}
+
+typedef struct tally {
+  uint32_t runs, looped, unrouted;
+} tally;
+
+/* Every engine and traffic class on @f: shortcut == exhaustive. */
+static void compare_all(const fl_fabric *f, tally *t) {
+  for (uint32_t e = FL_CDG_ENGINE_MINHOP; e <= FL_CDG_ENGINE_FTREE; e++)
+    for (uint32_t tr = FL_CDG_TRAFFIC_CA; tr <= FL_CDG_TRAFFIC_ALL; tr++) {
+      fl_cdg_options o;
+      memset(&o, 0, sizeof o);
+      o.struct_size = sizeof o;
+      o.routing = FL_CDG_ROUTING_MINIMAL;
+      o.engine = e;
+      o.traffic = tr;
+      const fl_cdg_report *fast = NULL, *full = NULL;
+      assert_int_equal(fl_cdg_analyze(f, &o, &fast), FL_OK);
+      assert_int_equal(fl_cdg_analyze_exhaustive(f, &o, &full), FL_OK);
+      same_report(fast, full);
+      t->runs++;
+      t->looped += fast->n_loops > 0;
+      t->unrouted += fast->unrouted_pairs > 0;
+      fl_cdg_free(fast);
+      fl_cdg_free(full);
+    }
+}
+
+static fl_fabric *fat_tree(uint32_t radix, uint32_t tiers, uint32_t hosts,
+                           uint32_t parallel, uint32_t extra) {
+  fl_gen_fat_tree_params p;
+  memset(&p, 0, sizeof p);
+  p.radix = radix, p.tiers = tiers, p.hosts = hosts, p.parallel = parallel;
+  p.extra_leaf_link = extra;
+  fl_fabric *f = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+  return f;
+}
+
+/* Generated fabrics. Where minhop has credit loops the certificate fails
+ * and the full search runs; partial trees leave pods with fewer leaves
+ * (classes of other sizes) and some leaves without hosts. */
+static void test_generated(void **state) {
+  (void)state;
+  tally t = {0, 0, 0};
+  const uint32_t ft[][5] = {
+      {8, 2, 0, 1, 0}, {8, 3, 0, 1, 0},  {8, 3, 0, 1, 1},  {12, 3, 100, 1, 0},
+      {8, 2, 0, 2, 0}, {12, 3, 0, 2, 1}, {16, 3, 0, 1, 0}, {8, 3, 37, 1, 1}};
+  for (size_t i = 0; i < sizeof ft / sizeof ft[0]; i++) {
+    fl_fabric *f = fat_tree(ft[i][0], ft[i][1], ft[i][2], ft[i][3], ft[i][4]);
+    compare_all(f, &t);
+    fl_fabric_free(f);
+  }
+  fl_gen_rail_su_params rp;
+  memset(&rp, 0, sizeof rp);
+  rp.sus = 2, rp.hosts_per_su = 8, rp.rails = 4, rp.leaf_radix = 16;
+  fl_fabric *f = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_rail_su(&rp, &f, &err), FL_OK);
+  compare_all(f, &t);
+  fl_fabric_free(f);
+  /* a ring of 4: switches 0 and 2 (1 and 3) share both neighbours, of
+   * their own tier: twins for minhop, not for updn (GUID order) */
+  const uint32_t tor[][3] = {{6, 1, 2}, {4, 3, 1}, {3, 3, 2}, {4, 1, 1}};
+  for (size_t i = 0; i < 4; i++) {
+    fl_gen_torus_params tp;
+    memset(&tp, 0, sizeof tp);
+    tp.x = tor[i][0], tp.y = tor[i][1], tp.hosts_per_switch = tor[i][2];
+    f = NULL;
+    assert_int_equal(fl_gen_torus(&tp, &f, &err), FL_OK);
+    compare_all(f, &t);
+    fl_fabric_free(f);
+  }
+  assert_int_equal(t.runs, 13 * 3 * 2);
+  /* minhop loops: with CA traffic on the 3 extra-leaf-link trees and the 3
+   * rings/tori; with switch traffic too (valleys between switches) on all
+   * 13; updn and ftree never loop */
+  assert_int_equal(t.looped, 7 + 13);
+  /* unrouted: updn and ftree with switch traffic on the 9 Clos fabrics
+   * (top-tier switches are reached by no down path), ftree on the 4
+   * rings/tori with both classes (it uses no same-tier cable) */
+  assert_int_equal(t.unrouted, 9 * 2 + 4 * 2);
+}
+
+static const char *const FILES[] = {
+    "fabrics/fat-tree-2tier.ibnetdiscover",
+    "fabrics/fat-tree-3tier.ibnetdiscover",
+    "fabrics/rail-su.ibnetdiscover",
+    "fabrics/rail-su-asbuilt.ibnetdiscover",
+    "tests/fixtures/routing/fat-tree-3tier-extra-leaf-link-minhop/fabric.net",
+    "tests/fixtures/ibsim-faults/rates.asbuilt.ibnetdiscover",
+    "tests/fixtures/ibsim-faults/rail-split.ibnetdiscover",
+};
+
+static void test_repository_fabrics(void **state) {
+  (void)state;
+  tally t = {0, 0, 0};
+  for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", FL_SOURCE_DIR, FILES[i]);
+    fl_fabric *f = fl_fabric_new();
+    fl_error err;
+    fl_error_clear(&err);
+    if (fl_fabric_load(f, path, FL_FMT_AUTO, NULL, &err) != FL_OK ||
+        fl_fabric_finalize(f, &err) != FL_OK)
+      fail_msg("%s: %s", path, err.message);
+    compare_all(f, &t);
+    fl_fabric_free(f);
+  }
+  assert_int_equal(t.runs, 7 * 3 * 2);
+  /* the same split as above, counted on these files: loops under minhop
+   * (switch traffic everywhere, CA traffic with the extra leaf cable),
+   * unrouted pairs under updn/ftree with switch traffic */
+  assert_int_equal(t.looped, 8);
+  assert_int_equal(t.unrouted, 14);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_twin_classes),
+      cmocka_unit_test(test_generated),
+      cmocka_unit_test(test_repository_fabrics),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
