@@ -15,6 +15,7 @@
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/graph.h"
+#include "model/hostprof.h"
 #include "model/routing_impl.h"
 
 int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
@@ -29,6 +30,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_derive_systems(fab, fab->system_pattern, err);
   if (rc == FL_OK) /* after systems: they read the shared description */
     rc = fl_b_unique_names(fab, err);
+  if (rc == FL_OK) /* after systems and names: profiles match hosts */
+    rc = fl_hostprof_attach(fab, err);
   if (rc == FL_OK) /* before tiers: a chassis is one switch */
     rc = fl_derive_chassis(fab, err);
   if (rc == FL_OK) /* after names and LIDs: records name ports by both */
@@ -48,6 +51,7 @@ void fl_fabric_free(fl_fabric *fab) {
   fl_routing_free(&fab->rt);
   fl_chassis_free(fab);
   fl_counters_free(fab);
+  fl_hostprof_free_all(fab);
   fl_b_free_records(fab);
   free(fab);
 }

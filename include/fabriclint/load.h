@@ -59,6 +59,10 @@ extern "C" {
 #define FL_FMT_IBQUERYERRORS 23u /**< ibqueryerrors [--details] output */
 #define FL_FMT_IBDIAG_PM     24u /**< ibdiagnet2.pm port counters */
 #define FL_FMT_PROM_IB       25u /**< infiniband_exporter Prometheus scrape */
+/* host profiles: one GPU server's GPU<->NIC PCIe affinity (issue 16),
+ * attached to the hosts of the fabric at finalize */
+#define FL_FMT_NCCL_TOPO  26u /**< NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
+#define FL_FMT_NVSMI_TOPO 27u /**< nvidia-smi topo -m matrix */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
