@@ -333,10 +333,11 @@ static int host_rail(const fl_host_api *api, fl_ctx *ctx, const rg_view *v,
                ent[i].gpu, ent[i].nic);
     } else if (x && !x->rail) {
       problem = "not-compute";
-      snprintf(part, sizeof part,
-               "GPU%.15s's NIC %.63s is not a compute NIC (its role keeps it off "
-               "the rails)",
-               ent[i].gpu, ent[i].nic);
+      snprintf(
+          part, sizeof part,
+          "GPU%.15s's NIC %.63s is not a compute NIC (its role keeps it off "
+          "the rails)",
+          ent[i].gpu, ent[i].nic);
     } else if (x && x->leaf_rail && strcmp(x->leaf_rail, x->rail) != 0) {
       problem = "wrong-leaf";
       char fix[256] = "";
