@@ -42,6 +42,12 @@ for f in nccl-topo.xml nvidia-smi-topo-m.txt; do
   expect_eq "$(ev rail-alignment.gpu-shared-nic "['count']")" 4 "c06 $f: hosts"
   expect_eq "$(nodes rail-alignment.gpu-shared-nic)" "dgx-001 mlx5_0, dgx-002 mlx5_0, dgx-003 mlx5_0, dgx-004 mlx5_0" "c06 $f: nodes"
 done
+# the pre-NIC-Legend layout (older drivers: device names as column labels),
+# made from c06's matrix by renaming the labels and dropping the legend
+sed -e 's/NIC0/mlx5_0/g; s/NIC1/mlx5_1/g' -e '/^NIC Legend:/,$d' \
+  "$C6/nvidia-smi-topo-m.txt" >"$TMP/old-driver.txt"
+expect_rc 0 "$FL" check --format json "$TMP/r2.xml" "$TMP/old-driver.txt" --rules 'rail-alignment.*'
+expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['nic']") $(ev rail-alignment.gpu-shared-nic "['shared'][0]['gpus']")" "mlx5_0 [0, 1]" "old layout: NIC and GPUs"
 # the XML names the PCIe switch (NCCL's PIX: one flattened switch); the
 # nvidia-smi matrix only the class (PXB: the switch's own bridges counted)
 expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['path']")" PXB "c06 nvidia-smi: path"
