@@ -208,8 +208,7 @@ int fl_b_hostprof_add(fl_fabric *fab, const char *path, fl_hostprof *p,
   }
   r->nic = p->nic; /* the fabric takes the names */
   r->n_nics = p->n_nics;
-  p->nic = NULL;
-  p->n_nics = 0;
+  p->nic = NULL; /* n_nics stays: fl_hostprof_free() frees the switch ids */
   fl_hostprof_free(p);
   fab->n_hostprofs++;
   return FL_OK;

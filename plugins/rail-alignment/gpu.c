@@ -170,6 +170,12 @@ static int report_shared(const fl_host_api *api, fl_ctx *ctx, const rg_hosts *h,
     jb_key_str(&ev, "nic", ent[i].nic);
     jb_key_str(&ev, "path", ent[i].path);
     jb_key_str(&ev, "pcie_switch", strcmp(ent[i].sw, "-") ? ent[i].sw : "");
+    jb_key(&ev, "paths");
+    jb_arr_open(&ev);
+    for (uint32_t k = i; k < n; k++)
+      if (ent[k].shared && !strcmp(ent[k].nic, ent[i].nic))
+        jb_str_item(&ev, ent[k].path);
+    jb_arr_close(&ev);
     jb_key(&ev, "gpus");
     jb_arr_open(&ev);
     size_t pw = 0;

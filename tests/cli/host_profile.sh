@@ -98,6 +98,20 @@ printf 'mlx5_0 0\nmlx5_1 1\nmlx5_2 0\nmlx5_3 1\n' >"$TMP/two.map"
 expect_rc 0 "$FL" check --format json "$TMP/r4.ibnd" "$C6/nccl-topo.xml" "$TMP/dgx-002.nvidia-smi.txt" --rules 'rail-alignment.gpu*'
 expect_eq "$(ev rail-alignment.gpu-shared-nic "['hosts']")" "['dgx-001', 'dgx-003', 'dgx-004']" "named profile: fleet hosts"
 
+# NCCL's ncv4 dump named after a host attaches to it whatever its NICs: four
+# GPUs on four NUMA nodes share eth0 (PHB from NUMA node 0, SYS across)
+cp "$FL_EXTERNAL/$NCV4" "$TMP/dgx-001.xml"
+expect_rc 1 "$FL" check --format json "$TMP/r4.ibnd" "$TMP/dgx-001.xml" --rules 'rail-alignment.gpu*'
+expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['gpus']") $(ev rail-alignment.gpu-shared-nic "['shared'][0]['paths']")" "[0, 1, 2, 3] ['PHB', 'SYS', 'SYS', 'SYS']" "ncv4 named: GPUs and classes"
+expect_eq "$(jget "$TMP/out" "=[(g['gpu'], g['problem']) for f in d['findings'] if f['rule']=='rail-alignment.gpu-rail' for g in f['evidence']['gpus']]")" \
+  "[(0, 'nic-missing'), (1, 'nic-missing'), (2, 'nic-missing'), (3, 'nic-missing')]" "ncv4 named: eth0 not on the fabric"
+
+# GPU i <-> rail i needs as many rails as GPUs: 4 GPUs on 2 rails, even with
+# a map that swaps them, give no gpu-order finding
+printf 'mlx5_0 1\nmlx5_1 0\n' >"$TMP/swap2.map"
+expect_rc 1 "$FL" check --format json "$TMP/r2.xml" "$SMI" --rules 'rail-alignment.gpu*' --param "rail-alignment.map=$TMP/swap2.map"
+expect_eq "$(rules)" "rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail" "4 GPUs on 2 rails: one gpu-rail per host (GPU2, GPU3 without NIC), no gpu-order"
+
 # ---- refusals ----------------------------------------------------------------
 expect_rc 2 "$FL" check "$SMI"
 expect_grep "$TMP/err" "no topology among the inputs"
