@@ -30,6 +30,7 @@ nodes() { jget "$TMP/out" "=', '.join([f for f in d['findings'] if f['rule']=='$
 
 "$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 2 -o "$TMP/r2.xml"
 "$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 4 --format ibnetdiscover -o "$TMP/r4.ibnd"
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 2 --format ibnetdiscover -o "$TMP/r2.ibnd"
 "$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 4 --format ibsim -o "$TMP/r4.net"
 
 # ---- c06: both files, the same GPUs and NIC --------------------------------
@@ -109,7 +110,7 @@ expect_eq "$(jget "$TMP/out" "=[(g['gpu'], g['problem']) for f in d['findings'] 
 # GPU i <-> rail i needs as many rails as GPUs: 4 GPUs on 2 rails, even with
 # a map that swaps them, give no gpu-order finding
 printf 'mlx5_0 1\nmlx5_1 0\n' >"$TMP/swap2.map"
-expect_rc 1 "$FL" check --format json "$TMP/r2.xml" "$SMI" --rules 'rail-alignment.gpu*' --param "rail-alignment.map=$TMP/swap2.map"
+expect_rc 1 "$FL" check --format json "$TMP/r2.ibnd" "$SMI" --rules 'rail-alignment.gpu*' --param "rail-alignment.map=$TMP/swap2.map"
 expect_eq "$(rules)" "rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail" "4 GPUs on 2 rails: one gpu-rail per host (GPU2, GPU3 without NIC), no gpu-order"
 
 # ---- refusals ----------------------------------------------------------------
