@@ -84,6 +84,16 @@ int fl_load_ibdiag_pm(fl_fabric *fab, const fl_input *in,
 int fl_load_prom_ib(fl_fabric *fab, const fl_input *in,
                     const fl_load_options *opts, fl_error *err);
 
+/* ---- host profiles (issue 16): GPU<->NIC affinity of one GPU server, into
+ * core/model/hostprof.h, attached to hosts at finalize ------------------- */
+
+/** NCCL topology XML (NCCL_TOPO_DUMP_FILE), core/io/nccl_topo.c. */
+int fl_load_nccl_topo(fl_fabric *fab, const fl_input *in,
+                      const fl_load_options *opts, fl_error *err);
+/** nvidia-smi topo -m output, core/io/nvsmi_topo.c. */
+int fl_load_nvsmi_topo(fl_fabric *fab, const fl_input *in,
+                       const fl_load_options *opts, fl_error *err);
+
 /* ---- as-built neighbour views and cable plans (issue #5) ---------------- */
 
 /** ibdm topology file (ibdiagnet -t, ibtopodiff), core/topo_ibdm.c. */

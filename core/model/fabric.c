@@ -327,10 +327,10 @@ static int parse_u32(const char *s, uint32_t *out) {
   return 0;
 }
 
-int fl_b_attr(fl_fabric *fab, uint32_t ent_kind, fl_id id, const char *key,
-              const char *value) {
-  if (fab->finalized || !key || !value)
-    return FL_EINVAL;
+/* Append one attribute record (no finalized check); @late puts it after
+ * every record set while loading (see fl_b_attr_sealed()). */
+static int attr_add(fl_fabric *fab, uint32_t ent_kind, fl_id id,
+                    const char *key, const char *value, int late) {
   if (GROW(fab->attrs, fab->n_attrs, fab->cap_attrs) != 0)
     return FL_ENOMEM;
   uint32_t k = fl_b_intern(fab, key, (size_t)-1);
@@ -342,12 +342,26 @@ int fl_b_attr(fl_fabric *fab, uint32_t ent_kind, fl_id id, const char *key,
   r->id = id;
   r->key = k;
   r->val = v;
-  r->seq = (uint32_t)fab->n_attrs++;
+  r->seq = (uint32_t)fab->n_attrs++ | (late ? 0x80000000u : 0u);
   uint32_t tier;
   if (ent_kind == FL_ENT_NODE && strcmp(key, "tier") == 0 &&
       parse_u32(value, &tier) == 0)
     fl_b_node_set_tier(fab, id, tier);
   return FL_OK;
+}
+
+int fl_b_attr(fl_fabric *fab, uint32_t ent_kind, fl_id id, const char *key,
+              const char *value) {
+  if (fab->finalized || !key || !value)
+    return FL_EINVAL;
+  return attr_add(fab, ent_kind, id, key, value, 0);
+}
+
+int fl_b_attr_sealed(fl_fabric *fab, uint32_t ent_kind, fl_id id,
+                     const char *key, const char *value) {
+  if (!fab->finalized || !key || !value || strcmp(key, "tier") == 0)
+    return FL_EINVAL;
+  return attr_add(fab, ent_kind, id, key, value, 1);
 }
 
 /* ---- finalize
@@ -459,6 +473,10 @@ static void index_attrs(fl_fabric *fab) {
       fab->attrs[w++] = fab->attrs[i];
   }
   fab->n_attrs = w;
+}
+
+void fl_b_attrs_reindex(fl_fabric *fab) {
+  index_attrs(fab);
 }
 
 /* Display names: design name / node-name-map name, else the trimmed

@@ -132,6 +132,8 @@ struct fl_fabric {
   char *system_pattern; /* owned; NULL = default */
   fl_routing rt;
   struct fl_counters *counters; /* port counters (counters.c), or NULL */
+  struct fl_hp_rec *hostprofs;  /* GPU<->NIC host profiles (hostprof.c) */
+  size_t n_hostprofs, cap_hostprofs;
   int finalized;
   int has_graph;
   /* shape (derive.c): switch cables within a tier or skipping one, and
@@ -169,6 +171,20 @@ int fl_b_seal(fl_fabric *fab, fl_error *err);
  * descriptions keep the shared text. FL_OK or FL_ENOMEM. O(nodes).
  */
 int fl_b_unique_names(fl_fabric *fab, fl_error *err);
+
+/**
+ * fl_b_attr_sealed() — fl_b_attr() for a step of fl_fabric_finalize() that
+ * runs after fl_b_seal() (host profiles attach to CAs once systems are
+ * known): the record goes after every attribute set while loading, so it
+ * wins over one of the same key; call fl_b_attrs_reindex() after the last.
+ * Not for `tier`. FL_OK, FL_EINVAL (not sealed) or FL_ENOMEM.
+ */
+int fl_b_attr_sealed(fl_fabric *fab, uint32_t ent_kind, fl_id id,
+                     const char *key, const char *value);
+
+/** fl_b_attrs_reindex() — sort and deduplicate the attributes again after
+ * fl_b_attr_sealed() (as fl_b_seal() does). O(A log A). */
+void fl_b_attrs_reindex(fl_fabric *fab);
 
 /** fl_b_free_records() — free the store's arrays and indexes (not @fab
  * itself, nor routing state or graph). core/model/fabric.c. */

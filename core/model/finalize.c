@@ -16,6 +16,7 @@
 #include "model/fabric_impl.h"
 #include "model/graph.h"
 #include "model/planes.h"
+#include "model/hostprof.h"
 #include "model/routing_impl.h"
 
 int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
@@ -30,6 +31,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_derive_systems(fab, fab->system_pattern, err);
   if (rc == FL_OK) /* after systems: they read the shared description */
     rc = fl_b_unique_names(fab, err);
+  if (rc == FL_OK) /* after systems and names: profiles match hosts */
+    rc = fl_hostprof_attach(fab, err);
   if (rc == FL_OK) /* before tiers: a chassis is one switch */
     rc = fl_derive_chassis(fab, err);
   if (rc == FL_OK) /* after names and LIDs: records name ports by both */
@@ -52,6 +55,7 @@ void fl_fabric_free(fl_fabric *fab) {
   fl_chassis_free(fab);
   fl_counters_free(fab);
   fl_planes_free(fab);
+  fl_hostprof_free_all(fab);
   fl_b_free_records(fab);
   free(fab);
 }

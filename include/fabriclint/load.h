@@ -67,6 +67,10 @@ extern "C" {
 #define FL_FMT_NXOS_LLDP                                                       \
   28u /**< NX-OS show lldp neighbors detail | xml, | json, NX-API */
 #define FL_FMT_DOT 29u /**< Graphviz DOT topology with edge ports (cgraph) */
+/* host profiles: one GPU server's GPU<->NIC PCIe affinity (issue 16),
+ * attached to the hosts of the fabric at finalize */
+#define FL_FMT_NCCL_TOPO  30u /**< NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
+#define FL_FMT_NVSMI_TOPO 31u /**< nvidia-smi topo -m matrix */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

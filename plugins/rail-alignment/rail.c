@@ -39,6 +39,7 @@
 #include "fabriclint/plugin.h"
 #include "fabriclint/roles.h"
 #include "fabriclint/view.h"
+#include "gpu.h"
 #include "names.h"
 
 #define NO_RAIL     (-1)
@@ -1127,6 +1128,59 @@ static analysis *get_analysis(const fl_host_api *api, fl_ctx *ctx,
   return a;
 }
 
+/* ---- the view the GPU affinity rules read (gpu.h) ---------------------- */
+
+static fl_id rail_leaf(const analysis *a, int32_t r, uint32_t su);
+
+int rail_gpu_view(const fl_host_api *api, fl_ctx *ctx, void *data, rg_view *v) {
+  const analysis *a = get_analysis(api, ctx, data);
+  memset(v, 0, sizeof *v);
+  if (!a)
+    return 1;
+  v->nic = calloc(a->n_nics ? a->n_nics : 1, sizeof *v->nic);
+  if (!v->nic) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    if (x->host < 0 || x->rail == NO_RAIL || x->leaf == FL_NONE)
+      continue;
+    const leaf *lf = &a->leaves[a->leaf_of_node[x->leaf]];
+    rg_nic *r = &v->nic[v->n_nic++];
+    r->node = x->node;
+    r->leaf = x->leaf;
+    r->leaf_port = x->leaf_port;
+    r->host = x->sys;
+    r->dev = x->dev;
+    r->rail = x->rail >= 0 ? a->labels[x->rail] : NULL;
+    r->leaf_rail = lf->rail >= 0 ? a->labels[lf->rail] : NULL;
+    r->leaf_inferred = lf->inferred;
+    r->fix_leaf = x->rail >= 0 && x->rail != lf->rail
+                      ? rail_leaf(a, x->rail, lf->su)
+                      : FL_NONE;
+  }
+  /* compute rails that have a leaf, in natural order (labels are sorted) */
+  uint8_t *has = calloc(a->n_labels ? a->n_labels : 1, 1);
+  const char **rails = calloc(a->n_labels ? a->n_labels : 1, sizeof *rails);
+  if (!has || !rails) {
+    free(has);
+    free(rails);
+    free(v->nic);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (a->leaves[L].rail >= 0)
+      has[a->leaves[L].rail] = 1;
+  for (uint32_t r = 0; r < a->n_labels; r++)
+    if (has[r])
+      rails[v->n_rails++] = a->labels[r];
+  free(has);
+  v->rails = rails;
+  return 0;
+}
+
 /* ---- reporting helpers
  * ------------------------------------------------------------ */
 
@@ -2101,9 +2155,33 @@ RULE_ALL_PLANES(
     "value to compute-roles, or give a service role.",
     check_unknown_role);
 
+RULE(R_GPU_SHARED, FL_SEV_WARNING, 1, "rail-alignment.gpu-shared-nic",
+     "two GPUs of a host resolve to one NIC (host profile)",
+     "From a host profile (NCCL topology XML, nvidia-smi topo -m): NCCL "
+     "pairs each GPU with its nearest NIC; when a PCIe switch holds two "
+     "GPUs and one NIC, both GPUs use that NIC and another NIC serves none. "
+     "One finding per profile names the GPUs, the NIC, the PCIe switch and "
+     "the hosts (with a count).",
+     rg_check_shared);
+RULE(R_GPU_RAIL, FL_SEV_ERROR, 1, "rail-alignment.gpu-rail",
+     "a GPU's NIC lands on another rail's leaf (host profile)",
+     "The GPU-level consequence of a crossed or misplaced cable: GPU i's "
+     "nearest NIC (host profile) is cabled to a leaf of another rail, is "
+     "missing from the fabric, or is not a compute NIC. One finding per "
+     "host names each GPU, its NIC, the leaf and port, and the leaf to "
+     "cable it to.",
+     rg_check_rail);
+RULE(R_GPU_ORDER, FL_SEV_WARNING, 1, "rail-alignment.gpu-order",
+     "GPU i is not paired with the NIC of rail i (host profile)",
+     "With as many GPUs as rails, GPU i must pair with the NIC of rail i "
+     "(rails in natural order), so that GPU i of every host meets on one "
+     "rail. One finding per profile lists the GPUs, their NICs and rails.",
+     rg_check_order);
+
 static const fl_rule_def *const RULES[] = {
-    &R_CROSS, &R_SWAP,       &R_MIXED, &R_INCOMPLETE,  &R_SU,
-    &R_ORDER, &R_UNRESOLVED, &R_ROLES, &R_UNKNOWN_ROLE};
+    &R_CROSS,        &R_SWAP,       &R_MIXED,      &R_INCOMPLETE,
+    &R_SU,           &R_ORDER,      &R_UNRESOLVED, &R_ROLES,
+    &R_UNKNOWN_ROLE, &R_GPU_SHARED, &R_GPU_RAIL,   &R_GPU_ORDER};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -44,7 +44,7 @@ expect_grep "$TMP/out" '^diff.swapped: two cables are crossed$'
 expect_grep "$TMP/out" '^  fabriclint diff --rules diff.swapped plan.xml asbuilt.ibnetdiscover$'
 expect_grep "$TMP/out" "^  docs      file://$FL_SRC/docs/ci.md#policy.expired-waiver$"
 expect_rc 0 "$FL" explain rail-alignment
-expect_eq "$(grep -c '^rail-alignment\.[a-z-]*: ' "$TMP/out")" "9" "every rail rule"
+expect_eq "$(grep -c '^rail-alignment\.[a-z-]*: ' "$TMP/out")" "12" "every rail rule"
 
 # unknown: exit 2 with the closest ids
 expect_rc 2 "$FL" explain rail-alignment.swaped

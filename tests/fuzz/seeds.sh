@@ -125,6 +125,16 @@ seed counters ibqueryerrors-1-2 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-1
 seed counters ibqueryerrors-details 1 "$C/asbuilt.ibnetdiscover" "$C/ibqueryerrors-details.txt"
 seed counters pm-2 2 "$C/asbuilt.ibnetdiscover" "$C/pm-2.pm"
 seed counters prom-2 3 "$C/asbuilt.ibnetdiscover" "$C/prom-2.prom"
+# ---- hostprof: topology, host profile ('0' NCCL XML, '1' nvidia-smi) -------
+R=$src/fabrics/rail-su.ibnetdiscover
+C6=$src/tests/data/cases/c06-nccl820-gpu-nic-affinity
+X=$src/tests/data/external
+seed hostprof c06-xml 0 "$R" "$C6/nccl-topo.xml"
+seed hostprof c06-smi 1 "$R" "$C6/nvidia-smi-topo-m.txt"
+seed hostprof asus-smi 1 "$R" "$X/luigifcruz__stelline__asus-esc8000a-e12__nvidia-smi-topo-m.txt"
+seed hostprof bad-ncv4-no-host 0 "$R" "$X/NVIDIA__nccl__src__test__ncv4__topo.xml"
+seed hostprof bad-ndv5-topo-input 0 "$R" "$X/NVIDIA__nccl__src__test__ndv5__ndv5-topo-new.xml"
+
 # tests/fuzz/seeds/counters/<selector>.<name>.<ext>: written for the harness
 for f in "$SEEDS"/counters/*; do
   [ -e "$f" ] || continue

@@ -45,8 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  /* FL_FMT_IBNETDISCOVER .. FL_FMT_DOT */
-  assert_int_equal(readable, 29);
+  /* FL_FMT_IBNETDISCOVER .. FL_FMT_NVSMI_TOPO */
+  assert_int_equal(readable, 31);
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -139,6 +139,15 @@ static void detects_real_samples(void **state) {
       {"tests/data/counters/ibqueryerrors-1.txt", FL_FMT_IBQUERYERRORS},
       {"tests/data/counters/ibqueryerrors-details.txt", FL_FMT_IBQUERYERRORS},
       {"tests/data/counters/pm-2.pm", FL_FMT_IBDIAG_PM},
+      {"tests/data/cases/c06-nccl820-gpu-nic-affinity/nccl-topo.xml",
+       FL_FMT_NCCL_TOPO},
+      {"tests/data/external/NVIDIA__nccl__src__test__ncv4__topo.xml",
+       FL_FMT_NCCL_TOPO},
+      {"tests/data/cases/c06-nccl820-gpu-nic-affinity/nvidia-smi-topo-m.txt",
+       FL_FMT_NVSMI_TOPO},
+      {"tests/data/external/"
+       "luigifcruz__stelline__asus-esc8000a-e12__nvidia-smi-topo-m.txt",
+       FL_FMT_NVSMI_TOPO},
       {"tests/data/external/treydock__infiniband_exporter__collectors__"
        "switch_test.go__TestSwitchCollector.prom",
        FL_FMT_PROM_IB},
