@@ -134,7 +134,7 @@ typedef struct worker {
   uint16_t *slmask; /* SLs that reached the switch for stamp's destination */
   uint16_t *vlmask; /* VL-aware: [s * 16 + sl] out VLs expanded for it */
   uint32_t *path;
-  uint16_t *list; /* design mode: 4 x MAX_PORTS ports (add_coded_turns) */
+  uint16_t *turn_ports; /* design mode: 4 x MAX_PORTS ports (add_coded_turns) */
   uint32_t cur_walk;
   unr_acc unr;
   uint8_t *blk;      /* n_sw x BLOCK entries of the current block */
@@ -1302,7 +1302,7 @@ static int minimal_turns_at(worker *w, uint32_t t, const uint32_t *dist,
   if (fresh <= 0)
     return fresh < 0 ? FL_ENOMEM : FL_OK; /* seen: added for an earlier root */
   minimal_codes(w->g, t, dist, used, codes);
-  return add_coded_turns(w, t, codes, w->list, dlid);
+  return add_coded_turns(w, t, codes, w->turn_ports, dlid);
 }
 
 /* (switch, root) pairs of used switches that cannot reach the root. */
@@ -1589,7 +1589,7 @@ static int updn_turns_at(worker *w, uint32_t root, uint32_t t,
   int fresh = codes_are_new(w, t, u->codes, r->P);
   if (fresh <= 0)
     return fresh < 0 ? FL_ENOMEM : FL_OK;
-  return add_coded_turns(w, t, u->codes, w->list, dlid);
+  return add_coded_turns(w, t, u->codes, w->turn_ports, dlid);
 }
 
 static uint64_t updn_unrouted(const cdg *g, const updn_work *u) {
@@ -1878,15 +1878,15 @@ static int run_minimal(cdg *g) {
   memset(&w, 0, sizeof w);
   w.g = g;
   w.dep = g->dep;
-  w.list = malloc(4 * MAX_PORTS * sizeof *w.list);
-  int rc = is_root && w.list ? FL_OK : FL_ENOMEM;
+  w.turn_ports = malloc(4 * MAX_PORTS * sizeof *w.turn_ports);
+  int rc = is_root && w.turn_ports ? FL_OK : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
   if (rc == FL_OK)
     rc = g->o.engine != FL_CDG_ENGINE_MINHOP ? run_updn(g, is_root, &w)
                                              : run_minhop(g, is_root, &w);
   fl_u64map_free(&w.vdep); /* the turn patterns seen */
-  free(w.list);
+  free(w.turn_ports);
   free(is_root);
   return rc;
 }
