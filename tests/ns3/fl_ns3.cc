@@ -145,7 +145,9 @@ void on_rx(Run *r, size_t i, Ptr<const Packet> p, const Address &) {
   }
 }
 
-void on_drop(Run *r, Ptr<const QueueDiscItem>) { r->drops++; }
+void on_drop(Run *r, Ptr<const QueueDiscItem>) {
+  r->drops++;
+}
 
 } // namespace
 
@@ -189,15 +191,14 @@ int main(int argc, char **argv) {
 
   PointToPointHelper p2p;
   p2p.SetDeviceAttribute("Mtu", UintegerValue(9000));
-  p2p.SetChannelAttribute("Delay", TimeValue(NanoSeconds(
-                                       static_cast<int64_t>(o.delay_ns))));
-  p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
-               StringValue("2p"));
+  p2p.SetChannelAttribute(
+      "Delay", TimeValue(NanoSeconds(static_cast<int64_t>(o.delay_ns))));
+  p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("2p"));
   TrafficControlHelper tch;
   tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize",
-                       StringValue("1000000p"), "Flows",
-                       UintegerValue(65536), "Target", StringValue("1s"),
-                       "Interval", StringValue("10s"));
+                       StringValue("1000000p"), "Flows", UintegerValue(65536),
+                       "Target", StringValue("1s"), "Interval",
+                       StringValue("10s"));
 
   Run run;
   /* (node, port) -> (local interface, peer address) */
@@ -215,9 +216,8 @@ int main(int argc, char **argv) {
     double gbps = json_number_value(json_object_get(l, "gbps"));
     if (a >= nn || b >= nn || !(gbps > 0))
       die("dump: bad link", nullptr);
-    p2p.SetDeviceAttribute("DataRate",
-                           DataRateValue(DataRate(
-                               static_cast<uint64_t>(gbps * 1e9))));
+    p2p.SetDeviceAttribute(
+        "DataRate", DataRateValue(DataRate(static_cast<uint64_t>(gbps * 1e9))));
     NetDeviceContainer d = p2p.Install(nodes.Get(a), nodes.Get(b));
     QueueDiscContainer q = tch.Install(d);
     for (uint32_t k = 0; k < q.GetN(); k++)
@@ -269,8 +269,8 @@ int main(int argc, char **argv) {
     die("the collective has no fabric flow", nullptr);
   double maxb = 0;
   for (size_t i = 0; i < nf; i++)
-    maxb = std::max(maxb, json_number_value(
-                              json_array_get(json_array_get(jflows, i), 2)));
+    maxb = std::max(
+        maxb, json_number_value(json_array_get(json_array_get(jflows, i), 2)));
   double scale = o.flow_bytes / maxb;
   run.flows.resize(nf);
   std::map<size_t, uint16_t> next_port;
@@ -288,8 +288,8 @@ int main(int argc, char **argv) {
                           InetSocketAddress(Ipv4Address::GetAny(), pt));
     ApplicationContainer sa = sink.Install(nodes.Get(nic[d]));
     sa.Start(Seconds(0));
-    sa.Get(0)->TraceConnectWithoutContext(
-        "Rx", MakeBoundCallback(&on_rx, &run, i));
+    sa.Get(0)->TraceConnectWithoutContext("Rx",
+                                          MakeBoundCallback(&on_rx, &run, i));
     BulkSendHelper bs("ns3::TcpSocketFactory",
                       InetSocketAddress(addr_of[nic[d]], pt));
     bs.SetAttribute("MaxBytes", UintegerValue(bytes));
@@ -303,8 +303,9 @@ int main(int argc, char **argv) {
   double last = 0;
   for (const FlowState &f : run.flows) {
     if (f.done_s < 0) {
-      std::fprintf(stderr, "fl_ns3: a flow did not finish (%llu of %llu "
-                           "bytes)\n",
+      std::fprintf(stderr,
+                   "fl_ns3: a flow did not finish (%llu of %llu "
+                   "bytes)\n",
                    static_cast<unsigned long long>(f.got),
                    static_cast<unsigned long long>(f.want));
       return 1;
@@ -322,9 +323,8 @@ int main(int argc, char **argv) {
               "\"model_time_s\": %.9g, \"deviation\": %.6f, \"drops\": %llu, "
               "\"ns3_version\": \"%s\"}\n",
               json_string_value(json_object_get(jc, "op")), steps, nf, scale,
-              last, step, step * steps, mstep, mstep * steps,
-              mstep / step - 1, static_cast<unsigned long long>(run.drops),
-              FL_NS3_VERSION);
+              last, step, step * steps, mstep, mstep * steps, mstep / step - 1,
+              static_cast<unsigned long long>(run.drops), FL_NS3_VERSION);
   json_decref(root);
   return 0;
 }
