@@ -25,8 +25,9 @@
 set -euo pipefail
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
-FL_NS3=${FL_NS3:-}
-if [ -z "$FL_NS3" ] && [ -x "$FL_SRC/build/fl_ns3" ]; then
+# FL_NS3 unset (by hand): build/fl_ns3; set but empty (ctest, ns-3 not
+# found at configure time): SKIP
+if [ -z "${FL_NS3+set}" ]; then
   FL_NS3=$FL_SRC/build/fl_ns3
 fi
 if [ -z "$FL_NS3" ] || [ ! -x "$FL_NS3" ]; then
