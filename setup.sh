@@ -21,6 +21,13 @@ PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
 libjansson-dev libyaml-dev libcmocka-dev libgraphviz-dev nettle-dev python3
 python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2
 man-db zsh libopenmpi-dev openmpi-bin"
+# Optional, for the ns-3 validation of the performance model only
+# (tests/ns3, docs/performance-model.md): FL_WITH_NS3=1 ./setup.sh also
+# installs Debian's ns-3 (libns3-dev, about 200 MB with its libraries);
+# without it the harness is not built and its test reports SKIP.
+if [ "${FL_WITH_NS3:-0}" = 1 ]; then
+  PKGS="$PKGS libns3-dev"
+fi
 
 missing=""
 for p in $PKGS; do

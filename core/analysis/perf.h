@@ -109,4 +109,37 @@ uint32_t fl_perf_job_rails(const fl_perf_job *job);
 int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
                 fl_perf_result *res, fl_error *err);
 
+/**
+ * fl_perf_flow — one NIC-to-NIC flow of a step: job NIC indexes @src and
+ * @dst (NIC r of host h is h * rails + r; fl_perf_job_nic names it) and the
+ * @bytes it carries in that step.
+ */
+typedef struct fl_perf_flow {
+  uint32_t src, dst;
+  double bytes;
+} fl_perf_flow;
+
+/** fl_perf_job_nic_count() — NICs of @job (hosts × rails). */
+uint32_t fl_perf_job_nic_count(const fl_perf_job *job);
+
+/**
+ * fl_perf_job_nic() — the CA node of job NIC @i (FL_NONE when out of range);
+ * its base LID in *@lid and its cabled port id in *@port (either may be
+ * NULL).
+ */
+fl_id fl_perf_job_nic(const fl_perf_job *job, uint32_t i, uint32_t *lid,
+                      fl_id *port);
+
+/**
+ * fl_perf_step_flows() — the flows one step of collective @c creates on
+ * @job, one record per flow (the model's flow classes expanded), in
+ * *@flows[*@n] (caller frees with free()), and the number of identical
+ * steps in *@steps. Cost O(flows): an all-to-all of n NICs lists n(n−1),
+ * so this is for export (perf --dump-flows), not for large fabrics.
+ * FL_OK; FL_EINVAL with @err as fl_perf_run; FL_ENOMEM.
+ */
+int fl_perf_step_flows(const fl_perf_job *job, const fl_wl_coll *c,
+                       fl_perf_flow **flows, size_t *n, uint32_t *steps,
+                       fl_error *err);
+
 #endif

@@ -9,6 +9,9 @@
  * command-line table (cli_table.c), handled by perf_option() during the
  * shared parse, so they may come anywhere among the inputs.
  *
+ * --dump-flows FILE also writes the flows for the ns-3 harness
+ * (cli_perf_dump.c).
+ *
  * Exit codes: 0 every collective at or above min-share, 1 a contention
  * finding or a collective whose flows cannot be routed, 2 usage or input
  * error.
@@ -23,10 +26,11 @@
 #include "analysis/perf.h"
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_perf_dump.h"
 #include "io/workload.h"
 
 typedef struct perf_args {
-  const char *workload, *routing, *min_share;
+  const char *workload, *routing, *min_share, *dump_flows;
 } perf_args;
 
 /* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
@@ -42,6 +46,9 @@ static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
     return 1;
   case FL_OPT_MIN_SHARE:
     a->min_share = it->value;
+    return 1;
+  case FL_OPT_DUMP_FLOWS:
+    a->dump_flows = it->value;
     return 1;
   default:
     return 0;
@@ -230,7 +237,8 @@ static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
 
 /* ---- command ------------------------------------------------------------- */
 
-static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab) {
+static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
+               const char *dump_flows) {
   fl_error err;
   fl_error_clear(&err);
   fl_perf_job *job = NULL;
@@ -247,6 +255,8 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab) {
       fl_cli_print_error(&err);
       rc = FL_EXIT_USAGE;
     }
+  if (rc == 0 && dump_flows)
+    rc = fl_cli_perf_dump(dump_flows, fab, w, job, res);
   fl_outfile out = {0};
   if (rc == 0)
     rc = fl_cli_open_output(o, &out);
@@ -292,7 +302,7 @@ int fl_cli_perf(int argc, char **argv) {
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
   if (rc == 0)
-    rc = run(&o, &w, fab);
+    rc = run(&o, &w, fab, a.dump_flows);
   fl_workload_free(&w);
   fl_fabric_free(fab);
   fl_cli_opts_free(&o);

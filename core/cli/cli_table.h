@@ -114,6 +114,7 @@ enum fl_cli_opt_id {
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,
   FL_OPT_MIN_SHARE,
+  FL_OPT_DUMP_FLOWS,
   /* convert */
   FL_OPT_FORCE,
   /* help */
