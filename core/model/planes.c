@@ -13,6 +13,7 @@
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "model/fabric_impl.h"
+#include "model/natcmp.h"
 #include "model/planes.h"
 
 /* ---- build: file tags ------------------------------------------------- */
@@ -36,38 +37,6 @@ int fl_b_file_plane(fl_fabric *fab, uint32_t file, const char *plane) {
     return FL_ENOMEM;
   fab->file_plane[file] = atom;
   return FL_OK;
-}
-
-/* ---- natural order of plane names ------------------------------------- */
-
-/* "2" < "10", "A" < "B": runs of digits compare by value. */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      while (*a == '0' && isdigit((unsigned char)a[1]))
-        a++;
-      while (*b == '0' && isdigit((unsigned char)b[1]))
-        b++;
-      size_t la = 0, lb = 0;
-      while (isdigit((unsigned char)a[la]))
-        la++;
-      while (isdigit((unsigned char)b[lb]))
-        lb++;
-      if (la != lb)
-        return la < lb ? -1 : 1;
-      int c = strncmp(a, b, la);
-      if (c)
-        return c;
-      a += la;
-      b += lb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++;
-    b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
 }
 
 /* ---- finding planes --------------------------------------------------- */
@@ -255,8 +224,8 @@ static int name_planes(fl_fabric *fab, const uint32_t *sw_atom,
     }
   }
   for (size_t i = 1; i < n; i++) /* a handful of planes: insertion sort */
-    for (size_t j = i; j > 0 && natcmp(fl_b_atom_str(fab, v[j - 1]),
-                                       fl_b_atom_str(fab, v[j])) > 0;
+    for (size_t j = i; j > 0 && fl_natcmp(fl_b_atom_str(fab, v[j - 1]),
+                                          fl_b_atom_str(fab, v[j])) > 0;
          j--) {
       uint32_t t = v[j];
       v[j] = v[j - 1];

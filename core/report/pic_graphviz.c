@@ -24,6 +24,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/types.h"
+#include "model/natcmp.h"
 #include "report/pic_graphviz.h"
 
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
@@ -455,7 +456,7 @@ static int row_item_cmp(const void *a, const void *b) {
   const row_item *x = a, *y = b;
   if (x->rank != y->rank)
     return x->rank < y->rank ? -1 : 1;
-  int c = pic_natcmp(x->id, y->id);
+  int c = fl_natcmp(x->id, y->id);
   return c ? c : strcmp(x->id, y->id);
 }
 

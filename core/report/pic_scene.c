@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fabriclint/types.h"
+#include "model/natcmp.h"
 #include "report/pic_scene.h"
 
 /* ---- arena ---------------------------------------------------------------
@@ -256,33 +257,6 @@ const char *pic_sev_fill(uint32_t sev) {
 
 /* ---- order ----------------------------------------------------------------
  */
-
-int pic_natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      while (*a == '0' && isdigit((unsigned char)a[1]))
-        a++;
-      while (*b == '0' && isdigit((unsigned char)b[1]))
-        b++;
-      size_t la = 0, lb = 0;
-      while (isdigit((unsigned char)a[la]))
-        la++;
-      while (isdigit((unsigned char)b[lb]))
-        lb++;
-      if (la != lb)
-        return la < lb ? -1 : 1;
-      int c = strncmp(a, b, la);
-      if (c)
-        return c;
-      a += la, b += lb;
-    } else {
-      if (*a != *b)
-        return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-      a++, b++;
-    }
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
 
 /* ---- ids -----------------------------------------------------------------
  */

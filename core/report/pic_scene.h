@@ -212,9 +212,7 @@ char *pic_id_link(char *buf, size_t size, const char *a, uint32_t pa,
 char *pic_id_pair(char *buf, size_t size, const char *prefix, const char *a,
                   const char *b);
 
-/** Natural order of two names: digit runs compare as numbers, so
- * "leaf-2" < "leaf-10" and "mlx5_9" < "mlx5_10". */
-int pic_natcmp(const char *a, const char *b);
+/* Natural order of names: fl_natcmp() (model/natcmp.h). */
 
 /** Size of an id buffer: names are at most a few hundred bytes. */
 #define PIC_ID_MAX 1024

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
+#include "model/natcmp.h"
 #include "report/pic_view.h"
 
 #define DOMAIN_LINES 60u
@@ -155,8 +156,8 @@ static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
       rc = -1;
     for (size_t i = 0; rc == 0 && i < nv; i++) { /* natural order */
       size_t k = i;
-      while (k > 0 && pic_natcmp(fl_strmap_key(&vals, order[k - 1]),
-                                 fl_strmap_key(&vals, i)) > 0) {
+      while (k > 0 && fl_natcmp(fl_strmap_key(&vals, order[k - 1]),
+                                fl_strmap_key(&vals, i)) > 0) {
         order[k] = order[k - 1];
         k--;
       }

@@ -29,6 +29,7 @@
 
 #include "fabriclint/fabric.h"
 #include "fabriclint/json_buf.h"
+#include "model/natcmp.h"
 #include "report/pic_view.h"
 
 #define RAILS_MAX_CELLS   4096u
@@ -258,7 +259,7 @@ typedef struct keyref {
 
 static int keyref_cmp(const void *a, const void *b) {
   const keyref *x = a, *y = b;
-  int c = pic_natcmp(x->key, y->key);
+  int c = fl_natcmp(x->key, y->key);
   return c ? c : strcmp(x->key, y->key);
 }
 
@@ -582,8 +583,8 @@ static size_t su_columns(const rails *r, size_t i, size_t j, uint32_t *cols) {
   free(seen);
   for (size_t a = 1; a < n; a++) /* insertion sort: a few rails */
     for (size_t k = a;
-         k > 0 && pic_natcmp(fl_strmap_key(&r->rails_, cols[k - 1]),
-                             fl_strmap_key(&r->rails_, cols[k])) > 0;
+         k > 0 && fl_natcmp(fl_strmap_key(&r->rails_, cols[k - 1]),
+                            fl_strmap_key(&r->rails_, cols[k])) > 0;
          k--) {
       uint32_t t = cols[k];
       cols[k] = cols[k - 1];

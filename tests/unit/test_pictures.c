@@ -17,6 +17,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host/findings.h"
+#include "model/natcmp.h"
 #include "report/pic_scene.h"
 #include "report/pic_view.h"
 #include "report/picture.h"
@@ -47,14 +48,14 @@ static void test_ids(void **state) {
 
 static void test_natcmp(void **state) {
   (void)state;
-  assert_true(pic_natcmp("mlx5_9", "mlx5_10") < 0);
-  assert_true(pic_natcmp("mlx5_10", "mlx5_9") > 0);
-  assert_true(pic_natcmp("leaf-2", "leaf-10") < 0);
-  assert_true(pic_natcmp("leaf-su01-r7", "leaf-su02-r0") < 0);
-  assert_int_equal(pic_natcmp("dgx-001", "dgx-001"), 0);
-  assert_true(pic_natcmp("a", "b") < 0);
-  assert_true(pic_natcmp("ab", "a") > 0);
-  assert_int_equal(pic_natcmp("x007", "x7"), 0); /* same number */
+  assert_true(fl_natcmp("mlx5_9", "mlx5_10") < 0);
+  assert_true(fl_natcmp("mlx5_10", "mlx5_9") > 0);
+  assert_true(fl_natcmp("leaf-2", "leaf-10") < 0);
+  assert_true(fl_natcmp("leaf-su01-r7", "leaf-su02-r0") < 0);
+  assert_int_equal(fl_natcmp("dgx-001", "dgx-001"), 0);
+  assert_true(fl_natcmp("a", "b") < 0);
+  assert_true(fl_natcmp("ab", "a") > 0);
+  assert_int_equal(fl_natcmp("x007", "x7"), 0); /* same number */
 }
 
 static void test_views_parse(void **state) {
