@@ -288,6 +288,21 @@ static int get_view(const fl_host_api *api, fl_ctx *ctx, void *data,
   return 0;
 }
 
+/* The hosts with a profile and the sorted view, for the rules that need
+ * both: 1 when there is work (the caller frees h->ca), 0 when no host has a
+ * profile, -1 on an error (nothing to free). */
+static int hosts_and_view(const fl_host_api *api, fl_ctx *ctx, void *data,
+                          rg_hosts *h, rg_view *v) {
+  if (collect(api, ctx, h))
+    return -1;
+  if (!h->n || get_view(api, ctx, data, v)) {
+    int rc = h->n ? -1 : 0;
+    free(h->ca);
+    return rc;
+  }
+  return 1;
+}
+
 static const rg_ca *ca_find(const rg_hosts *h, uint32_t b, uint32_t e,
                             const char *dev) {
   for (uint32_t i = b; i < e; i++)
@@ -401,17 +416,10 @@ static int host_rail(const fl_host_api *api, fl_ctx *ctx, const rg_view *v,
 int rg_check_rail(const fl_host_api *api, fl_ctx *ctx, void *data) {
   rg_hosts h;
   rg_view v;
-  if (collect(api, ctx, &h))
-    return 1;
-  if (!h.n) {
-    free(h.ca);
-    return 0;
-  }
-  if (get_view(api, ctx, data, &v)) {
-    free(h.ca);
-    return 1;
-  }
-  int rc = 0;
+  int rc = hosts_and_view(api, ctx, data, &h, &v);
+  if (rc <= 0)
+    return -rc;
+  rc = 0;
   for (uint32_t b = 0; b < h.n && !rc && v.n_nic;) {
     uint32_t e = b + 1;
     while (e < h.n && !strcmp(h.ca[e].host, h.ca[b].host) &&
@@ -498,17 +506,10 @@ static int group_order(const fl_host_api *api, fl_ctx *ctx, const rg_view *v,
 int rg_check_order(const fl_host_api *api, fl_ctx *ctx, void *data) {
   rg_hosts h;
   rg_view v;
-  if (collect(api, ctx, &h))
-    return 1;
-  if (!h.n) {
-    free(h.ca);
-    return 0;
-  }
-  if (get_view(api, ctx, data, &v)) {
-    free(h.ca);
-    return 1;
-  }
-  int rc = 0;
+  int rc = hosts_and_view(api, ctx, data, &h, &v);
+  if (rc <= 0)
+    return -rc;
+  rc = 0;
   for (uint32_t b = 0; b < h.n && !rc && v.n_nic;) {
     uint32_t e = group_end(&h, b);
     rc = group_order(api, ctx, &v, &h, b, e);
