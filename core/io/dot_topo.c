@@ -196,7 +196,7 @@ static int load_dot(fl_fabric *fab, const fl_input *in,
   Agraph_t *g = agmemread(text);
   int rc = FL_OK;
   if (!g || agerrors()) {
-    const char *m = aglasterr();
+    char *m = aglasterr(); /* malloc'd by cgraph: ours to free */
     unsigned line = 0;
     const char *at = m ? strstr(m, "line ") : NULL;
     if (at)
@@ -206,6 +206,7 @@ static int load_dot(fl_fabric *fab, const fl_input *in,
     size_t n = strlen(msg);
     while (n && isspace((unsigned char)msg[n - 1]))
       msg[--n] = '\0';
+    free(m);
     rc = fl_error_set(err, FL_EPARSE, in->path, line, 0, "DOT: %s", msg);
   }
   if (rc == FL_OK)
