@@ -20,6 +20,7 @@
  */
 #include "io/formats.h"
 #include "io/loaders.h"
+#include "io/write_common.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -85,23 +86,6 @@ static const char *end_port(Agedge_t *e, int head, char *buf, size_t size) {
   return NULL;
 }
 
-/* Width and speed of "4xHDR", "HDR", "400G"; -1 when not one. */
-static int parse_speed(const char *s, uint32_t *width, uint32_t *speed) {
-  size_t n = strlen(s);
-  const char *x = strpbrk(s, "xX");
-  uint32_t w = 0;
-  if (x && x > s && (w = fl_width_parse(s, (size_t)(x - s + 1))) != 0) {
-    n -= (size_t)(x + 1 - s);
-    s = x + 1;
-  }
-  uint32_t sp = fl_speed_parse(s, n);
-  if (sp == FL_SPEED_UNKNOWN)
-    return -1;
-  *speed = sp;
-  *width = w ? w : sp >= FL_SPEED_ETH_1G ? 1 : 4;
-  return 0;
-}
-
 static fl_id node_of(fl_nbr *b, Agnode_t *n, fl_prov prov) {
   const char *k = attr(n, "kind");
   fl_id id = fl_nbr_node(b, node_name(n), kind_code(k), prov);
@@ -125,7 +109,7 @@ static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
                         node_name(t), node_name(h), a ? "head" : "tail");
   uint32_t width = 0, speed = 0;
   const char *sp = attr(e, "speed");
-  if (sp && parse_speed(sp, &width, &speed) != 0)
+  if (sp && fl_wr_rate_parse(sp, &width, &speed) != 0)
     return fl_error_set(err, FL_EPARSE, path, 0, 0,
                         "edge %s -- %s: speed \"%s\"; expected an IB or "
                         "Ethernet rate such as HDR, 4xNDR or 400G",

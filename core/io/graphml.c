@@ -29,6 +29,7 @@
  */
 #include "io/formats.h"
 #include "io/loaders.h"
+#include "io/write_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,25 +386,6 @@ static uint32_t kind_code(const char *k) {
   return 0;
 }
 
-/* Width and speed of "4xHDR", "HDR", "400G"; -1 when not one. */
-static int parse_speed(const char *s, uint32_t *width, uint32_t *speed) {
-  size_t n = strlen(s);
-  const char *x = strchr(s, 'x');
-  if (!x)
-    x = strchr(s, 'X');
-  uint32_t w = 0;
-  if (x && x > s && (w = fl_width_parse(s, (size_t)(x - s + 1))) != 0) {
-    n -= (size_t)(x + 1 - s);
-    s = x + 1;
-  }
-  uint32_t sp = fl_speed_parse(s, n);
-  if (sp == FL_SPEED_UNKNOWN)
-    return -1;
-  *speed = sp;
-  *width = w ? w : sp >= FL_SPEED_ETH_1G ? 1 : 4;
-  return 0;
-}
-
 /* The fabric node of @n. Without a `kind` the drawing does not say what
  * the device is: `kind-from=cable-plan` tells `fabriclint diff` not to
  * compare its kind (as for a Cisco plan's destChassis). */
@@ -435,7 +417,7 @@ static int add_edge(gml *g, fl_nbr *b, gnode **idx, const gedge *e) {
         "placed at source and target",
         node_name(na), node_name(nb), !pa || !*pa ? "source" : "target");
   uint32_t width = 0, speed = 0;
-  if (e->speed && *e->speed && parse_speed(e->speed, &width, &speed) != 0)
+  if (e->speed && *e->speed && fl_wr_rate_parse(e->speed, &width, &speed) != 0)
     return fl_error_set(err, FL_EPARSE, path, e->speed_line, 0,
                         "speed \"%s\": expected an IB or Ethernet rate such "
                         "as HDR, 4xNDR or 400G",

@@ -94,6 +94,22 @@ const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
   return buf;
 }
 
+int fl_wr_rate_parse(const char *s, uint32_t *width, uint32_t *speed) {
+  size_t n = strlen(s);
+  const char *x = strpbrk(s, "xX");
+  uint32_t w = 0;
+  if (x && x > s && (w = fl_width_parse(s, (size_t)(x - s + 1))) != 0) {
+    n -= (size_t)(x + 1 - s);
+    s = x + 1;
+  }
+  uint32_t sp = fl_speed_parse(s, n);
+  if (sp == FL_SPEED_UNKNOWN)
+    return -1;
+  *speed = sp;
+  *width = w ? w : sp >= FL_SPEED_ETH_1G ? 1 : 4;
+  return 0;
+}
+
 const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size) {
   if (guid)
     snprintf(buf, size, "0x%016" PRIx64, guid);

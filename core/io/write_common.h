@@ -43,6 +43,13 @@ const char *fl_wr_port_text(const fl_fabric *fab, fl_id p, char *buf,
 const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
                             size_t size);
 
+/** fl_wr_rate_parse() — the inverse of fl_wr_rate_text(), for the drawing
+ * loaders (GraphML, DOT): width and speed of `4xNDR`, `NDR` (width 4, or 1
+ * for an Ethernet speed) or `400G`. Returns 0 and sets @width and @speed
+ * (FL_WIDTH_*, FL_SPEED_* codes of fabric.h), or -1 when @s is none of
+ * these (@width and @speed untouched). */
+int fl_wr_rate_parse(const char *s, uint32_t *width, uint32_t *speed);
+
 /** fl_wr_guid_text() — `0x%016x` of @guid, or "" for 0; into @buf. */
 const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
 
