@@ -36,6 +36,12 @@ extern "C" {
  * @allgather: the @n bytes at @in of every process, concatenated in rank
  *   order, in *@out (malloc'ed, the caller frees; NULL when the total is
  *   0) with the total length in *@out_n, on every process.
+ * Each collective returns 0, or -1 when the MPI call fails; @allgather also
+ * returns -1, on every process alike and with *@out NULL, when memory runs
+ * out on any process or the total exceeds INT_MAX bytes. Every process
+ * must call the same collectives in the same order. Source: the
+ * MPI 3.1 standard, MPI_Allreduce (5.9.1) and MPI_Allgatherv (5.7), which
+ * core/host/dist_mpi.c calls.
  */
 typedef struct fl_dist {
   uint32_t struct_size;
