@@ -17,6 +17,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_table.h"
+#include "model/natcmp.h"
 
 #define EXIT_USAGE 2
 
@@ -43,31 +44,12 @@ const fl_cli_opt *fl_cli_opt_find(uint32_t cmd_bit, const char *name) {
   return NULL;
 }
 
-/* Edit distance of @a and @b, capped at 3 (enough for "did you mean"). */
-static size_t distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 40 || lb > 40)
-    return 3;
-  size_t d[41][41];
-  for (size_t i = 0; i <= la; i++)
-    d[i][0] = i;
-  for (size_t j = 0; j <= lb; j++)
-    d[0][j] = j;
-  for (size_t i = 1; i <= la; i++)
-    for (size_t j = 1; j <= lb; j++) {
-      size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-    }
-  return d[la][lb] < 3 ? d[la][lb] : 3;
-}
-
 /* The option of @cmd nearest to @name (edit distance at most 2), or NULL. */
 static const fl_cli_opt *nearest(const fl_cli_cmd *cmd, const char *name) {
   const fl_cli_opt *best = NULL;
   size_t best_d = 3;
   for (const fl_cli_opt *o = FL_CLI_OPTS; o->name; o++) {
-    size_t d = (o->cmds & cmd->bit) ? distance(name, o->name) : 3;
+    size_t d = (o->cmds & cmd->bit) ? fl_edit_distance(name, o->name, 3) : 3;
     if (d < best_d)
       best = o, best_d = d;
   }

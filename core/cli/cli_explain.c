@@ -24,6 +24,7 @@
 #include "cli/cli_docs.h"
 #include "diff/diff.h"
 #include "host/host.h"
+#include "model/natcmp.h"
 
 #define WRAP_COLS 78
 
@@ -92,31 +93,9 @@ static int all_rules(const fl_host *h, xlist *l) {
 
 /* ---- closest ids ----------------------------------------------------- */
 
-/* Optimal string alignment distance (Levenshtein with transpositions),
- * capped at 99; ids are short. */
+/* Optimal string alignment distance, capped at 99 (ids are short). */
 static unsigned edit_distance(const char *a, const char *b) {
-  size_t n = strlen(a), m = strlen(b);
-  if (n > 120 || m > 120)
-    return 99;
-  unsigned d[122][122];
-  for (size_t i = 0; i <= n; i++)
-    d[i][0] = (unsigned)i;
-  for (size_t j = 0; j <= m; j++)
-    d[0][j] = (unsigned)j;
-  for (size_t i = 1; i <= n; i++)
-    for (size_t j = 1; j <= m; j++) {
-      unsigned cost = a[i - 1] != b[j - 1];
-      unsigned v = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < v)
-        v = d[i][j - 1] + 1;
-      if (d[i - 1][j - 1] + cost < v)
-        v = d[i - 1][j - 1] + cost;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-          d[i - 2][j - 2] + 1 < v)
-        v = d[i - 2][j - 2] + 1;
-      d[i][j] = v;
-    }
-  return d[n][m] > 99 ? 99 : d[n][m];
+  return fl_edit_distance(a, b, 99);
 }
 
 /* Distance of query @q to rule id @id: to the whole id, or to the rule

@@ -8,6 +8,7 @@
  */
 #include "host/policy.h"
 #include "io/fileio.h"
+#include "model/natcmp.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -74,28 +75,6 @@ static int want_string(rd *r, const yaml_node_t *n, const char *what) {
   return FL_OK;
 }
 
-/* Levenshtein distance, for "did you mean" hints (short words only). */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 63 || lb > 63)
-    return 99;
-  size_t d[64][64];
-  for (size_t i = 0; i <= la; i++)
-    d[i][0] = i;
-  for (size_t j = 0; j <= lb; j++)
-    d[0][j] = j;
-  for (size_t i = 1; i <= la; i++)
-    for (size_t j = 1; j <= lb; j++) {
-      size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < c)
-        c = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < c)
-        c = d[i][j - 1] + 1;
-      d[i][j] = c;
-    }
-  return d[la][lb];
-}
-
 /* Error for key @k not in the NULL-terminated @known list. */
 static int unknown_key(rd *r, const yaml_node_t *k, const char *where,
                        const char *const *known) {
@@ -104,7 +83,7 @@ static int unknown_key(rd *r, const yaml_node_t *k, const char *where,
   for (size_t i = 0; known[i]; i++) {
     size_t len = strlen(list);
     snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", known[i]);
-    size_t dist = edit_distance(scalar(k), known[i]);
+    size_t dist = fl_edit_distance(scalar(k), known[i], 3);
     if (dist < best) {
       best = dist;
       snprintf(hint, sizeof hint, "; did you mean '%s'?", known[i]);

@@ -63,6 +63,7 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "model/natcmp.h"
 
 /* ---- the name index
  * ---------------------------------------------------------- */
@@ -117,25 +118,9 @@ static const char *closest_key(const char *k) {
   size_t best_d = 3;
   for (size_t i = 0; KNOWN_KEYS[i]; i++) {
     const char *c = KNOWN_KEYS[i];
-    size_t n = strlen(k), m = strlen(c);
-    if (n > 40 || m > 40)
-      continue;
-    size_t d[41][41];
-    for (size_t a = 0; a <= n; a++)
-      d[a][0] = a;
-    for (size_t b = 0; b <= m; b++)
-      d[0][b] = b;
-    for (size_t a = 1; a <= n; a++)
-      for (size_t b = 1; b <= m; b++) {
-        size_t x = d[a - 1][b] + 1, y = d[a][b - 1] + 1,
-               z = d[a - 1][b - 1] + (k[a - 1] != c[b - 1]);
-        d[a][b] = x < y ? (x < z ? x : z) : (y < z ? y : z);
-        if (a > 1 && b > 1 && k[a - 1] == c[b - 2] && k[a - 2] == c[b - 1] &&
-            d[a - 2][b - 2] + 1 < d[a][b])
-          d[a][b] = d[a - 2][b - 2] + 1; /* transposition (Damerau) */
-      }
-    if (d[n][m] < best_d) {
-      best_d = d[n][m];
+    size_t d = fl_edit_distance(k, c, 3);
+    if (d < best_d) {
+      best_d = d;
       best = c;
     }
   }

@@ -1,4 +1,5 @@
-/* core/model/natcmp.c — natural order of names (natcmp.h). */
+/* core/model/natcmp.c — natural order and edit distance of names
+ * (natcmp.h). */
 #include "model/natcmp.h"
 
 #include <ctype.h>
@@ -40,4 +41,34 @@ int fl_natcmp(const char *a, const char *b) {
     b++;
   }
   return *a ? 1 : *b ? -1 : 0;
+}
+
+static unsigned min3(unsigned x, unsigned y, unsigned z) {
+  unsigned m = x < y ? x : y;
+  return m < z ? m : z;
+}
+
+unsigned fl_edit_distance(const char *a, const char *b, unsigned cap) {
+  size_t n = strlen(a), m = strlen(b);
+  if (n > FL_EDIT_MAX_LEN || m > FL_EDIT_MAX_LEN)
+    return cap;
+  /* three rows of the table: i - 2, i - 1, i */
+  unsigned rows[3][FL_EDIT_MAX_LEN + 1];
+  for (size_t j = 0; j <= m; j++)
+    rows[0][j] = (unsigned)j;
+  unsigned *pp = rows[2], *prev = rows[0], *cur = rows[1];
+  for (size_t i = 1; i <= n; i++) {
+    cur[0] = (unsigned)i;
+    for (size_t j = 1; j <= m; j++) {
+      unsigned v = min3(prev[j] + 1, cur[j - 1] + 1,
+                        prev[j - 1] + (a[i - 1] != b[j - 1]));
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          pp[j - 2] + 1 < v)
+        v = pp[j - 2] + 1;
+      cur[j] = v;
+    }
+    unsigned *t = pp;
+    pp = prev, prev = cur, cur = t;
+  }
+  return prev[m] < cap ? prev[m] : cap;
 }

@@ -43,6 +43,9 @@ expect_rc 2 "$FL" check "$AS" --design "$PLAN"
 expect_grep "$TMP/err" '^fabriclint: --design does not apply to check \(it is an option of diff\)$'
 expect_rc 2 "$FL" check "$AS" --formt json
 expect_grep "$TMP/err" "^fabriclint: unknown option '--formt' for check \(did you mean --format\?\)$"
+# two swapped pairs are two edits (optimal string alignment), not four
+expect_rc 2 "$FL" check "$AS" --fromta json
+expect_grep "$TMP/err" "^fabriclint: unknown option '--fromta' for check \(did you mean --format\?\)$"
 expect_rc 2 "$FL" check "$AS" --p x
 expect_grep "$TMP/err" "^fabriclint: option '--p' is ambiguous for check: --policy, --param, --plugin, --plugin-path, --plane$"
 expect_rc 2 "$FL" check "$AS" --exit-zero=yes

@@ -46,6 +46,26 @@ static void test_ids(void **state) {
                       "node-ab");
 }
 
+/* The distance behind every "did you mean" hint (options, policy keys,
+ * annotation keys, rule ids). */
+static void test_edit_distance(void **state) {
+  (void)state;
+  assert_int_equal(fl_edit_distance("radix", "radix", 3), 0);
+  assert_int_equal(fl_edit_distance("radx", "radix", 3), 1);   /* insert */
+  assert_int_equal(fl_edit_distance("raddix", "radix", 3), 1); /* delete */
+  assert_int_equal(fl_edit_distance("radox", "radix", 3), 1);  /* change */
+  assert_int_equal(fl_edit_distance("rdaix", "radix", 3), 1);  /* swap */
+  assert_int_equal(fl_edit_distance("ca", "abc", 99), 3);      /* OSA */
+  assert_int_equal(fl_edit_distance("", "tiers", 99), 5);
+  assert_int_equal(fl_edit_distance("kitten", "sitting", 99), 3);
+  assert_int_equal(fl_edit_distance("kitten", "sitting", 2), 2); /* capped */
+  char longer[FL_EDIT_MAX_LEN + 2];
+  memset(longer, 'a', sizeof longer - 1);
+  longer[sizeof longer - 1] = '\0';
+  assert_int_equal(fl_edit_distance(longer, longer, 7), 7); /* too long */
+  assert_int_equal(fl_edit_distance(longer + 1, longer + 1, 7), 0);
+}
+
 static void test_natcmp(void **state) {
   (void)state;
   assert_true(fl_natcmp("mlx5_9", "mlx5_10") < 0);
@@ -314,6 +334,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ids),
       cmocka_unit_test(test_natcmp),
+      cmocka_unit_test(test_edit_distance),
       cmocka_unit_test(test_views_parse),
       cmocka_unit_test(test_scene),
       cmocka_unit_test(test_marks_and_tiers),
