@@ -20,11 +20,21 @@
 #                  pl1-leaf-p01-01 port 1
 #   p4-no-spine/   plane3.ibnetdiscover/.lfts of the 4-plane fabric with
 #                  pl3-spine-p01-04 left out (its leaf ports stay empty)
+#   p2-counters/   port counters of the p2 fabric read through the PMA while
+#                  each plane's ibsim runs (after its OpenSM): ibsim's
+#                  `PerformanceSet` console command sets SymbolErrorCounter
+#                  57 on pl2-leaf-p01-02 port 6 (a leaf-spine cable of plane
+#                  2; nothing in plane 1), then per plane
+#                  planeK.ibqueryerrors (`ibqueryerrors --skip-sl`, keyed by
+#                  GUID) and planeK.perfquery (`perfquery -a -l LID` for every
+#                  switch LID, keyed by LID: the same LIDs in both planes).
+#                  No `# captured` line: both planes are one snapshot.
 #
 # Usage: fabrics/regen-planes.sh [OUTDIR]   (default tests/fixtures/planes)
 # FL=path/to/fabriclint overrides the executable. Needs ibsim, ibsim-run,
-# opensm, ibnetdiscover, python3. ibsim and OpenSM are stopped on exit; all
-# state (OpenSM cache, logs, socket name) is private to the run.
+# opensm, ibnetdiscover, perfquery, ibqueryerrors, python3. ibsim and OpenSM
+# are stopped on exit; all state (OpenSM cache, logs, socket name) is
+# private to the run.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +42,7 @@ FL=${FL:-$here/../build/fabriclint}
 out=${1:-$here/../tests/fixtures/planes}
 start=$SECONDS
 
-for tool in ibsim ibsim-run opensm ibnetdiscover python3; do
+for tool in ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3; do
   command -v "$tool" >/dev/null || { echo "regen-planes.sh: $tool not found" >&2; exit 2; }
 done
 [ -x "$FL" ] || { echo "regen-planes.sh: $FL not built" >&2; exit 2; }
@@ -40,6 +50,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen-planes.XXXXXX")
 ibsim_pid=""
 stop_ibsim() {
+  exec 3>&-
   if [ -n "$ibsim_pid" ]; then
     kill "$ibsim_pid" 2>/dev/null || true
     wait "$ibsim_pid" 2>/dev/null || true
@@ -48,6 +59,7 @@ stop_ibsim() {
 }
 cleanup() {
   stop_ibsim
+  [ -n "${KEEP_WORK:-}" ] && echo "kept $work" >&2 && return
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -120,10 +132,12 @@ elif cmd == "no-spine":           # plane.net spine
     edit(sys.argv[2], drop_name=sys.argv[3], drop_refs=sys.argv[3])
 PY
 
-# simulate NET SMHOST OUTBASE — ibsim on NET, OpenSM (ftree) with its dump
-# files, ibnetdiscover: OUTBASE.ibnetdiscover and OUTBASE.lfts.
+# simulate NET SMHOST OUTBASE [HOOK] — ibsim on NET (console on fd 3),
+# OpenSM (ftree) with its dump files, ibnetdiscover: OUTBASE.ibnetdiscover
+# and OUTBASE.lfts; then HOOK OUTBASE D (D: the run's folder) while ibsim
+# still runs.
 simulate() {
-  local net=$1 smhost=$2 base=$3 d
+  local net=$1 smhost=$2 base=$3 hook=${4:-} d
   d=$(mktemp -d "$work/sim.XXXXXX")
   sed -e "s#^log_file .*#log_file $d/opensm.log#" \
       -e "s#^dump_files_dir .*#dump_files_dir $d/#" \
@@ -133,8 +147,10 @@ simulate() {
   local args
   args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
   # shellcheck disable=SC2086 # the option list is meant to split
-  ibsim -s -n $args "$net" >"$d/ibsim.log" 2>&1 </dev/null &
+  mkfifo "$d/console"
+  ibsim -s $args "$net" <"$d/console" >"$d/ibsim.log" 2>&1 &
   ibsim_pid=$!
+  exec 3>"$d/console"
   for _ in $(seq 1 100); do
     grep -qs "Network simulator ready" "$d/ibsim.log" && break
     kill -0 "$ibsim_pid" 2>/dev/null || break
@@ -149,16 +165,45 @@ simulate() {
     { echo "regen-planes.sh: ftree did not route $net" >&2; exit 1; }
   SIM_HOST="$smhost" timeout 120 ibsim-run ibnetdiscover >"$base.ibnetdiscover"
   cp "$d/opensm-lfts.dump" "$base.lfts"
+  if [ -n "$hook" ]; then
+    SIM_HOST="$smhost" "$hook" "$base" "$d"
+  fi
   stop_ibsim
 }
 
-mkdir -p "$out/p2" "$out/p4" "$out/p2-wrong-nic" "$out/p4-no-spine"
+# counters OUTBASE D — set the scenario's counters (plane 2 only) through
+# ibsim's console, read them back with ibqueryerrors and perfquery.
+counters() {
+  local base=$1 d=$2 plane ctr lids l
+  plane=$(basename "$base")
+  ctr="$out/p2-counters/$plane"
+  if [ "$plane" = plane2 ]; then
+    echo 'PerformanceSet "pl2-leaf-p01-02"[6] PortCounters.SymbolErrorCounter=57' >&3
+    for _ in $(seq 1 50); do
+      grep -qs "has been set" "$d/ibsim.log" && break
+      sleep 0.1
+    done
+    grep -qs "has been set" "$d/ibsim.log" ||
+      { echo "regen-planes.sh: PerformanceSet did not take" >&2; exit 1; }
+  fi
+  # ibqueryerrors exits with the number of bad ports: its summary is checked
+  timeout 120 ibsim-run ibqueryerrors --skip-sl >"$ctr.ibqueryerrors" || true
+  grep -q '^## Summary' "$ctr.ibqueryerrors"
+  lids=$(sed -n 's/^Switch.*# ".*" base port 0 lid \([0-9]*\) .*/\1/p' "$base.ibnetdiscover")
+  for l in $lids; do
+    timeout 60 ibsim-run perfquery -a -l "$l"
+  done >"$ctr.perfquery"
+}
+
+mkdir -p "$out/p2" "$out/p4" "$out/p2-wrong-nic" "$out/p4-no-spine" "$out/p2-counters"
 for n in 2 4; do
   "$FL" gen fat-tree --radix 8 --hosts 30 --planes "$n" --speed HDR --no-lids \
     --format ibsim -o "$work/all$n.net"
   python3 "$work/net.py" split "$work/all$n.net" "$n" "$work/p$n-plane%d.net"
+  hook=""
+  [ "$n" = 2 ] && hook=counters
   for k in $(seq 1 "$n"); do
-    simulate "$work/p$n-plane$k.net" "node0002 mlx5_$((k - 1))" "$out/p$n/plane$k"
+    simulate "$work/p$n-plane$k.net" "node0002 mlx5_$((k - 1))" "$out/p$n/plane$k" $hook
   done
 done
 

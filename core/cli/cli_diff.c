@@ -12,6 +12,8 @@
  *   --as-built FILE|DIR       one more as-built input (repeatable)
  *   --design-format FMT       format of the design inputs (default auto)
  *   --as-built-format FMT     format of the as-built inputs (default auto)
+ *   --design-plane NAME:FILE  one more design input, in plane NAME
+ *   --as-built-plane NAME:FILE one more as-built input, in plane NAME
  *   --compare-lids            report LIDs that differ (ignored by default)
  *   --no-guid                 match nodes by name only
  * The diff-only options (rows of cli_table.c) are handled by diff_option()
@@ -38,17 +40,42 @@ typedef struct diff_args {
   fl_diff_opts dopts;
   uint32_t fmt[2];
   const char **paths[2];
+  char **planes[2]; /* per path: its plane (--design-plane...) or NULL; owned */
   size_t n_paths[2];
 } diff_args;
 
-static int push_path(diff_args *a, int side, const char *p) {
-  const char **v =
-      realloc((void *)a->paths[side], (a->n_paths[side] + 1) * sizeof *v);
-  if (!v)
+/* Add input @p of plane @plane (NULL: none; copied) to @side, at the end or,
+ * @first, in front. */
+static int push_path(diff_args *a, int side, const char *p, const char *plane,
+                     size_t plane_len, int first) {
+  size_t n = a->n_paths[side];
+  const char **v = realloc((void *)a->paths[side], (n + 1) * sizeof *v);
+  if (v)
+    a->paths[side] = v;
+  char **w = realloc(a->planes[side], (n + 1) * sizeof *w);
+  if (w)
+    a->planes[side] = w;
+  char *name = plane ? strndup(plane, plane_len) : NULL;
+  if (!v || !w || (plane && !name)) {
+    free(name);
     return -1;
-  v[a->n_paths[side]++] = p;
-  a->paths[side] = v;
+  }
+  if (first) {
+    memmove(v + 1, v, n * sizeof *v);
+    memmove(w + 1, w, n * sizeof *w);
+  }
+  v[first ? 0 : n] = p;
+  w[first ? 0 : n] = name;
+  a->n_paths[side]++;
   return 0;
+}
+
+static void free_planes(diff_args *a) {
+  for (int side = 0; side < 2; side++) {
+    for (size_t i = 0; a->planes[side] && i < a->n_paths[side]; i++)
+      free(a->planes[side][i]);
+    free(a->planes[side]);
+  }
 }
 
 /* The options only diff takes (fl_cli_extra_fn): 1 when handled. */
@@ -71,9 +98,26 @@ static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
   }
   case FL_OPT_DESIGN:
   case FL_OPT_AS_BUILT:
-    if (push_path(a, it->opt->id == FL_OPT_AS_BUILT, v) != 0)
+    if (push_path(a, it->opt->id == FL_OPT_AS_BUILT, v, NULL, 0, 0) != 0)
       *rc = FL_EXIT_USAGE;
     return 1;
+  case FL_OPT_DESIGN_PLANE:
+  case FL_OPT_AS_BUILT_PLANE: {
+    int side = it->opt->id == FL_OPT_AS_BUILT_PLANE;
+    const char *colon = strchr(v, ':');
+    if (!colon || colon == v || !colon[1]) {
+      *rc = fl_cli_usage_error(
+          side ? "--as-built-plane: expected NAME:FILE (a plane name, a "
+                 "colon, an input), got '%s'"
+               : "--design-plane: expected NAME:FILE (a plane name, a "
+                 "colon, an input), got '%s'",
+          v);
+      return 1;
+    }
+    if (push_path(a, side, colon + 1, v, (size_t)(colon - v), 0) != 0)
+      *rc = FL_EXIT_USAGE;
+    return 1;
+  }
   case FL_OPT_COMPARE_LIDS:
     a->dopts.compare_lids = 1;
     return 1;
@@ -109,7 +153,9 @@ static int load_side_parse(const fl_cli_opts *o, const diff_args *a, int side,
     if (o->verbose)
       fprintf(stderr, "fabriclint: loading %s %s\n",
               side ? "as-built" : "design", a->paths[side][i]);
-    if (fl_fabric_load(fab, a->paths[side][i], fmt, &o->load, &err) != FL_OK) {
+    fl_load_options lo = o->load;
+    lo.plane = a->planes[side][i]; /* --design-plane, --as-built-plane */
+    if (fl_fabric_load(fab, a->paths[side][i], fmt, &lo, &err) != FL_OK) {
       fl_cli_print_error(&err);
       return FL_EXIT_USAGE;
     }
@@ -314,16 +360,10 @@ int fl_cli_diff(int argc, char **argv) {
     for (int side = 0; side < 2 && k < o.n_inputs; side++) {
       if (o.n_inputs == 1 && a.n_paths[side])
         continue;
-      const char **v =
-          realloc((void *)a.paths[side], (a.n_paths[side] + 1) * sizeof *v);
-      if (!v) {
+      if (push_path(&a, side, o.inputs[k++], NULL, 0, 1) != 0) {
         rc = FL_EXIT_USAGE;
         goto done;
       }
-      memmove(v + 1, v, a.n_paths[side] * sizeof *v);
-      v[0] = o.inputs[k++];
-      a.paths[side] = v;
-      a.n_paths[side]++;
     }
   }
   if (!a.n_paths[0] || !a.n_paths[1] || o.n_inputs > 2) {
@@ -437,6 +477,7 @@ done:
   fl_fabric_free(fd);
   fl_fabric_free(fb);
   fl_cli_opts_free(&o);
+  free_planes(&a);
   free((void *)a.paths[0]);
   free((void *)a.paths[1]);
   return rc;

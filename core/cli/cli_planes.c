@@ -8,12 +8,15 @@
 #include "cli/cli_planes.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
+#include "model/natcmp.h"
 
 typedef struct plane_stats {
   uint32_t switches, ca_ports, min_lid, max_lid, lfts;
+  const char *first_switch; /* first switch name in natural order */
 } plane_stats;
 
 const char *fl_cli_planes_source(const fl_cli_opts *o, const fl_fabric *fab) {
@@ -37,6 +40,9 @@ static plane_stats *stats(const fl_fabric *fab, uint32_t np) {
     int sw = fl_fabric_node_kind(fab, n) != FL_NODE_CA;
     if (sw && pl < np) {
       v[pl].switches++;
+      const char *nm = fl_fabric_node_name(fab, n);
+      if (!v[pl].first_switch || fl_natcmp(nm, v[pl].first_switch) < 0)
+        v[pl].first_switch = nm;
       uint32_t len = 0;
       v[pl].lfts += fl_fabric_lft(fab, n, &len) != NULL;
     }
@@ -68,9 +74,10 @@ void fl_cli_planes_text(FILE *out, const fl_cli_opts *o, const fl_fabric *fab) {
   fprintf(out, "planes: %u (%s)\n", np, fl_cli_planes_source(o, fab));
   for (uint32_t i = 0; v && i < np; i++)
     fprintf(out,
-            "  %s: %u switches, %u CA ports, LIDs %u-%u, LFTs of %u "
-            "switches\n",
-            fl_fabric_plane_name(fab, i), v[i].switches, v[i].ca_ports,
+            "  %s: %u switches (first %s), %u CA ports, LIDs %u-%u, LFTs of "
+            "%u switches\n",
+            fl_fabric_plane_name(fab, i), v[i].switches,
+            v[i].first_switch ? v[i].first_switch : "-", v[i].ca_ports,
             v[i].min_lid, v[i].max_lid, v[i].lfts);
   free(v);
 }
@@ -82,13 +89,15 @@ json_t *fl_cli_planes_json(const fl_cli_opts *o, const fl_fabric *fab) {
   plane_stats *v = stats(fab, np);
   json_t *arr = json_array();
   for (uint32_t i = 0; v && i < np; i++)
-    json_array_append_new(arr, json_pack("{s:s,s:i,s:i,s:i,s:i,s:i}", "name",
-                                         fl_fabric_plane_name(fab, i),
-                                         "switches", (json_int_t)v[i].switches,
-                                         "ca_ports", (json_int_t)v[i].ca_ports,
-                                         "min_lid", (json_int_t)v[i].min_lid,
-                                         "max_lid", (json_int_t)v[i].max_lid,
-                                         "lfts", (json_int_t)v[i].lfts));
+    json_array_append_new(arr,
+                          json_pack("{s:s,s:i,s:s,s:i,s:i,s:i,s:i}", "name",
+                                    fl_fabric_plane_name(fab, i), "switches",
+                                    (json_int_t)v[i].switches, "first_switch",
+                                    v[i].first_switch ? v[i].first_switch : "",
+                                    "ca_ports", (json_int_t)v[i].ca_ports,
+                                    "min_lid", (json_int_t)v[i].min_lid,
+                                    "max_lid", (json_int_t)v[i].max_lid, "lfts",
+                                    (json_int_t)v[i].lfts));
   free(v);
   return json_pack("{s:i,s:s,s:o}", "count", (json_int_t)np, "source",
                    fl_cli_planes_source(o, fab), "planes", arr);

@@ -212,6 +212,14 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      NULL, "format of the design inputs (default auto)"},
     {FL_OPT_AS_BUILT_FORMAT, "as-built-format", 0, "FMT", D, 0,
      FL_CPL_INPUT_FORMAT, NULL, "format of the as-built inputs (default auto)"},
+    {FL_OPT_DESIGN_PLANE, "design-plane", 0, "NAME:FILE", D, 0, FL_CPL_FILE,
+     NULL,
+     "one more design input, in plane NAME (repeatable; findings name the "
+     "plane; docs/cli.md \"Planes\")"},
+    {FL_OPT_AS_BUILT_PLANE, "as-built-plane", 0, "NAME:FILE", D, 0, FL_CPL_FILE,
+     NULL,
+     "one more as-built input, in plane NAME (repeatable; the as-built "
+     "--plane)"},
     {FL_OPT_COMPARE_LIDS, "compare-lids", 0, NULL, D, 0, FL_CPL_NONE, NULL,
      "report LIDs that differ (default: ignored)"},
     {FL_OPT_NO_GUID, "no-guid", 0, NULL, D, 0, FL_CPL_NONE, NULL,

@@ -47,9 +47,11 @@
 
 #include <jansson.h>
 
+#include "fabriclint/planes.h"
 #include "io/loaders.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
+#include "model/natcmp.h"
 
 #define VIRT 0x80000000u
 #define NIL  UINT32_MAX
@@ -239,6 +241,70 @@ typedef struct fnd {
   fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
 } fnd;
 
+/* Add plane @pl of @fab (FL_NONE: none) to the distinct names @v[0..*n),
+ * kept in natural order. */
+static void add_plane(const fl_fabric *fab, uint32_t pl, const char **v,
+                      size_t *n, size_t cap) {
+  const char *nm = pl == FL_NONE ? NULL : fl_fabric_plane_name(fab, pl);
+  if (!nm)
+    return;
+  size_t i = 0;
+  while (i < *n && fl_natcmp(v[i], nm) < 0)
+    i++;
+  if ((i < *n && strcmp(v[i], nm) == 0) || *n == cap)
+    return;
+  memmove(v + i + 1, v + i, (*n - i) * sizeof *v);
+  v[i] = nm;
+  (*n)++;
+}
+
+/* The planes finding @f touches on a multi-plane fabric: for each cable end
+ * the plane of its port in the design and in the as-built (a cable moved
+ * between planes names both), for each other node its plane in either;
+ * "1", "1,2", or NULL (no planes). */
+static char *finding_planes(dctx *c, const fnd *f) {
+  const char *v[16];
+  size_t n = 0;
+  for (int i = 0; i < f->n_eps; i++) {
+    fl_id dp = key_dport(c, f->eps[i]), bp = key_bport(c, f->eps[i]);
+    fl_id dn = key_dnode(c, f->eps[i]), bn = key_node(f->eps[i]);
+    add_plane(c->D,
+              dp != FL_NONE ? fl_fabric_port_plane(c->D, dp)
+                            : fl_fabric_node_plane(c->D, dn),
+              v, &n, 16);
+    add_plane(c->B,
+              bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
+                            : fl_fabric_node_plane(c->B, bn),
+              v, &n, 16);
+  }
+  for (int i = 0; i < f->n_extra; i++) {
+    const char *nm = f->extra_nodes[i];
+    add_plane(c->D,
+              fl_fabric_node_plane(c->D, fl_fabric_find_node_name(c->D, nm)), v,
+              &n, 16);
+    add_plane(c->B,
+              fl_fabric_node_plane(c->B, fl_fabric_find_node_name(c->B, nm)), v,
+              &n, 16);
+  }
+  if (!n)
+    return NULL;
+  size_t len = 1;
+  for (size_t i = 0; i < n; i++)
+    len += strlen(v[i]) + 1;
+  char *s = malloc(len);
+  if (!s) {
+    c->nomem = 1;
+    return NULL;
+  }
+  s[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      strcat(s, ",");
+    strcat(s, v[i]);
+  }
+  return s;
+}
+
 static void emit(dctx *c, fnd *f, char *msg) {
   fl_finding_rec r;
   memset(&r, 0, sizeof r);
@@ -283,6 +349,7 @@ static void emit(dctx *c, fnd *f, char *msg) {
     r.col = col;
   }
   r.key = xprintf(c, "%s|%s", f->rule, r.message);
+  r.plane = finding_planes(c, f);
   r.fix = f->fix;
   f->fix = NULL;
   if (f->cause) {

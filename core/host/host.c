@@ -316,8 +316,6 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
   }
   locate(c->fab, &f, &r);
   r.key = f.key ? xstrdup(f.key) : default_key(&r);
-  if (finding_plane(c, &f, &r) != FL_OK)
-    return FL_ENOMEM;
   r.fix = fix;
   if (f.cause && *f.cause) { /* one finding per cause (findings.h) */
     r.cause = xstrdup(f.cause);
@@ -325,6 +323,10 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
     if (!r.cause || !r.cause_msg)
       return FL_ENOMEM;
   }
+  /* after the cause: a plane's run prefixes key and cause with the plane,
+   * so that one plane's instances never merge with another's */
+  if (finding_plane(c, &f, &r) != FL_OK)
+    return FL_ENOMEM;
   if (!r.rule || !r.message || !r.nodes || !r.ports || !r.key ||
       fl_findings_push(c->out, &r) != 0)
     return FL_ENOMEM; /* (leaks on ENOMEM only) */

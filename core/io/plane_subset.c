@@ -12,7 +12,7 @@
  * model because it builds and finalizes a new fabric; it reads the store's
  * records directly (model/fabric_impl.h) to copy them whole.
  *
- * Cost: O(V + E) plus the plane's LFT bytes.
+ * Cost: O(V + E) plus the plane's LFT bytes and its ports' counter records.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
+#include "model/counters.h"
 #include "model/fabric_impl.h"
 
 static int is_switch(const fl_fabric *fab, fl_id n) {
@@ -51,12 +52,26 @@ static int copy_attrs(subset *s) {
       id = s->port_map[a->id];
     else
       continue; /* link attributes: copied with their links */
+    if (strcmp(fl_b_atom_str(f, a->key), "home-plane") == 0)
+      continue; /* the subset's own mark (mark_misplaced()) */
     if (id != FL_NONE &&
         fl_b_attr(s->dst, a->ent_kind, id, fl_b_atom_str(f, a->key),
                   fl_b_atom_str(f, a->val)) != FL_OK)
       return FL_ENOMEM;
   }
   return FL_OK;
+}
+
+/* A CA port cabled into this plane that belongs in another (its home
+ * plane) keeps its cable, LID and routes but is marked `home-plane`: it is
+ * not a member of this plane's rail structure (fabriclint/planes.h). */
+static int mark_misplaced(subset *s, fl_id p, fl_id q) {
+  uint32_t home = fl_fabric_port_home_plane(s->src, p);
+  if (is_switch(s->src, s->src->ports[p].node) || home == FL_NONE ||
+      home == s->plane)
+    return FL_OK;
+  return fl_b_attr(s->dst, FL_ENT_PORT, q, "home-plane",
+                   fl_fabric_plane_name(s->src, home));
 }
 
 static int copy_nodes(subset *s) {
@@ -95,6 +110,8 @@ static int copy_nodes(subset *s) {
       fl_b_port_set_lid(d, q, pr->lid, pr->lmc);
       if (pr->label)
         fl_b_port_set_label(d, q, fl_b_atom_str(f, pr->label), (size_t)-1);
+      if (mark_misplaced(s, p, q) != FL_OK)
+        return FL_ENOMEM;
     }
   }
   return FL_OK;
@@ -214,7 +231,8 @@ int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
       !(s.dst->system_pattern = strdup(fab->system_pattern)))
     goto fail;
   if (copy_nodes(&s) != FL_OK || copy_links(&s) != FL_OK ||
-      copy_attrs(&s) != FL_OK || copy_routing(&s) != FL_OK)
+      copy_attrs(&s) != FL_OK || copy_routing(&s) != FL_OK ||
+      fl_counters_copy_plane(s.dst, fab, plane, s.node_map) != FL_OK)
     goto fail;
   free(s.node_map);
   free(s.port_map);

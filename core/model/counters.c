@@ -37,7 +37,10 @@ typedef struct ctr_rec {
   uint64_t mask;
   uint32_t lid, port, name; /* name: atom, 0 = none */
   uint32_t snap;            /* snapshot (load order until finalize) */
-  size_t voff;              /* first value in fl_counters.vals */
+  fl_id node;    /* the node itself (a plane subset's copy), FL_NONE: keys */
+  uint32_t what; /* atom: the whole fabric's description of an unmapped
+                    record a plane subset copied, 0: describe() it */
+  size_t voff;   /* first value in fl_counters.vals */
   fl_prov prov;
 } ctr_rec;
 
@@ -290,6 +293,7 @@ int fl_ctr_add(fl_ctr_batch *b, const fl_ctr_key *key, uint64_t mask,
   memset(&r, 0, sizeof r);
   r.guid = key->guid;
   r.lid = key->lid;
+  r.node = FL_NONE;
   r.port = key->port;
   if (key->name && key->name_len) {
     r.name = fl_b_intern(b->fab, key->name, key->name_len);
@@ -368,7 +372,62 @@ typedef struct resolver {
   fl_strmap full, brief; /* canonical names -> first node */
   fl_strmap amb;         /* canonical names that two nodes share */
   int have_names;
+  fl_u64map plane_lid; /* (plane << 32 | LID) -> port, multi-plane fabrics */
+  int have_plane_lid;
+  uint8_t *lid_planes; /* per LID: planes using it (1, 2: two or more) */
 } resolver;
+
+/* The per-plane LID index of a multi-plane fabric: every LID a port
+ * answers to (base LID .. + 2^LMC - 1) within the port's plane, and how
+ * many planes use each LID. */
+static int build_plane_lids(resolver *rs) {
+  fl_fabric *fab = rs->fab;
+  rs->have_plane_lid = 1;
+  rs->lid_planes = calloc((size_t)fab->rt.max_lid + 1, 1);
+  if (!rs->lid_planes)
+    return FL_ENOMEM;
+  for (size_t p = 0; p < fab->n_ports; p++) {
+    const fl_port_rec *r = &fab->ports[p];
+    uint32_t pl = fab->port_plane[p];
+    if (!r->lid || pl == FL_NONE)
+      continue;
+    uint32_t span = 1u << (r->lmc & 7);
+    for (uint32_t l = r->lid; l < r->lid + span && l <= fab->rt.max_lid; l++) {
+      uint64_t key = (uint64_t)pl << 32 | l;
+      uint32_t was = fl_u64map_get(&rs->plane_lid, key);
+      if (was != FL_MAP_ABSENT)
+        continue; /* another port of the node (a switch's), or a clash */
+      if (fl_u64map_put(&rs->plane_lid, key, (uint32_t)p) == FL_MAP_ABSENT)
+        return FL_ENOMEM;
+      /* a LID first seen in a plane: one more plane uses it */
+      if (rs->lid_planes[l] < 2)
+        rs->lid_planes[l]++;
+    }
+  }
+  return FL_OK;
+}
+
+/* The node that LID @lid names for a record of input @file on a multi-plane
+ * fabric: the LID within the input's --plane; an untagged input's LID when
+ * one plane alone uses it (the same LID in two planes names two ports, so
+ * the record stays unmapped rather than land on either). */
+static fl_id plane_lid_node(resolver *rs, uint32_t file, uint32_t lid,
+                            int *rc) {
+  fl_fabric *fab = rs->fab;
+  if (!rs->have_plane_lid && (*rc = build_plane_lids(rs)) != FL_OK)
+    return FL_NONE;
+  if (lid > fab->rt.max_lid)
+    return FL_NONE;
+  uint32_t tag = file < fab->cap_file_plane ? fab->file_plane[file] : 0;
+  for (uint32_t pl = 0; pl < fab->n_planes; pl++) {
+    if (tag ? fab->plane_names[pl] != tag : rs->lid_planes[lid] != 1)
+      continue;
+    uint32_t p = fl_u64map_get(&rs->plane_lid, (uint64_t)pl << 32 | lid);
+    if (p != FL_MAP_ABSENT)
+      return fab->ports[p].node;
+  }
+  return FL_NONE;
+}
 
 static int build_port_guids(resolver *rs) {
   fl_fabric *fab = rs->fab;
@@ -426,6 +485,8 @@ static int build_names(resolver *rs) {
 /* The node record @r names, or FL_NONE; FL_ENOMEM as a negative in *@rc. */
 static fl_id resolve_node(resolver *rs, const ctr_rec *r, int *rc) {
   fl_fabric *fab = rs->fab;
+  if (r->node != FL_NONE)
+    return r->node < fab->n_nodes ? r->node : FL_NONE;
   if (r->guid) {
     if (!rs->have_port_guid && (*rc = build_port_guids(rs)) != FL_OK)
       return FL_NONE;
@@ -436,7 +497,11 @@ static fl_id resolve_node(resolver *rs, const ctr_rec *r, int *rc) {
     if (n != FL_NONE)
       return n;
   }
-  if (r->lid) {
+  if (r->lid && fab->n_planes >= 2) {
+    fl_id n = plane_lid_node(rs, r->prov.file, r->lid, rc);
+    if (n != FL_NONE || *rc != FL_OK)
+      return n;
+  } else if (r->lid) {
     fl_id p = fl_fabric_lid_port(fab, r->lid);
     if (p != FL_NONE)
       return fab->ports[p].node;
@@ -464,12 +529,22 @@ static fl_id resolve_node(resolver *rs, const ctr_rec *r, int *rc) {
 static void describe(const fl_fabric *fab, const ctr_rec *r, char *buf,
                      size_t size) {
   const char *nm = r->name ? fl_b_atom_str(fab, r->name) : NULL;
-  if (r->guid && nm)
+  if (r->what)
+    snprintf(buf, size, "%s", fl_b_atom_str(fab, r->what));
+  else if (r->guid && nm)
     snprintf(buf, size, "GUID 0x%016llx (\"%s\") port %u",
              (unsigned long long)r->guid, nm, r->port);
   else if (r->guid)
     snprintf(buf, size, "GUID 0x%016llx port %u", (unsigned long long)r->guid,
              r->port);
+  else if (r->lid && fab->n_planes >= 2 &&
+           !(r->prov.file < fab->cap_file_plane &&
+             fab->file_plane[r->prov.file]))
+    snprintf(buf, size,
+             "LID %u port %u (untagged input of a multi-plane fabric: its "
+             "LIDs name a port only where one plane alone uses them; give "
+             "it its plane with --plane NAME:FILE)",
+             r->lid, r->port);
   else if (r->lid)
     snprintf(buf, size, "LID %u port %u", r->lid, r->port);
   else
@@ -479,10 +554,17 @@ static void describe(const fl_fabric *fab, const ctr_rec *r, char *buf,
 static int add_unmapped(fl_fabric *fab, fl_strmap *seen, uint32_t rec,
                         fl_id node) {
   fl_counters *c = fab->counters;
-  char what[512];
+  char what[512], key[540];
   describe(fab, &c->recs[rec], what, sizeof what);
   size_t len = strlen(what);
-  uint32_t got = fl_strmap_put(seen, what, len, (uint32_t)c->n_unmapped);
+  /* the same port named again (the other snapshot) is one record; with
+   * planes, the same LID in two --plane inputs is two */
+  uint32_t file = c->recs[rec].prov.file;
+  uint32_t tag = file < fab->cap_file_plane ? fab->file_plane[file] : 0;
+  int klen = snprintf(key, sizeof key, "%u|%s", tag, what);
+  uint32_t got = fl_strmap_put(
+      seen, key, (size_t)klen < sizeof key ? (size_t)klen : sizeof key - 1,
+      (uint32_t)c->n_unmapped);
   if (got == FL_MAP_ABSENT)
     return FL_ENOMEM;
   if (got != c->n_unmapped)
@@ -614,8 +696,86 @@ int fl_counters_finalize(fl_fabric *fab, fl_error *err) {
   fl_strmap_free(&rs.full);
   fl_strmap_free(&rs.brief);
   fl_strmap_free(&rs.amb);
+  fl_u64map_free(&rs.plane_lid);
+  free(rs.lid_planes);
   fl_strmap_free(&seen);
   return rc;
+}
+
+/* ---- one plane's share (a plane subset) ----------------------------------
+ */
+
+/* Append a copy of @src's record @i to @c as a record of node @node (of the
+ * subset; FL_NONE keeps its keys) in snapshot @snap. */
+static int copy_rec(fl_fabric *dst, const fl_fabric *src, uint32_t i,
+                    fl_id node, uint32_t snap, const char *what) {
+  const fl_counters *sc = src->counters;
+  const ctr_rec *r = &sc->recs[i];
+  uint64_t vals[FL_CTR_COUNT] = {0};
+  for (uint32_t k = 0; k < FL_CTR_COUNT; k++)
+    if (r->mask & ((uint64_t)1 << k))
+      vals[k] = rec_val(sc, r, k);
+  ctr_rec proto = *r;
+  proto.node = node;
+  proto.snap = snap;
+  /* atoms are per fabric */
+  proto.name =
+      r->name ? fl_b_intern(dst, fl_b_atom_str(src, r->name), (size_t)-1) : 0;
+  proto.what = what ? fl_b_intern(dst, what, (size_t)-1) : 0;
+  if (proto.name == UINT32_MAX || proto.what == UINT32_MAX)
+    return FL_ENOMEM;
+  return add_rec(dst->counters, &proto, r->mask, vals);
+}
+
+/* The plane an unmapped record of @src belongs to: its input's --plane,
+ * else the plane of the node it named, else the first. */
+static uint32_t unmapped_plane(const fl_fabric *src, uint32_t u) {
+  const fl_counters *sc = src->counters;
+  uint32_t file = sc->recs[sc->unmapped[u]].prov.file;
+  uint32_t tag = file < src->cap_file_plane ? src->file_plane[file] : 0;
+  for (uint32_t pl = 0; tag && pl < src->n_planes; pl++)
+    if (src->plane_names[pl] == tag)
+      return pl;
+  fl_id n = sc->um_node[u];
+  uint32_t pl = n != FL_NONE ? src->node_plane[n] : FL_NONE;
+  return pl != FL_NONE ? pl : 0;
+}
+
+int fl_counters_copy_plane(fl_fabric *dst, const fl_fabric *src, uint32_t plane,
+                           const fl_id *node_map) {
+  const fl_counters *sc = src->counters;
+  if (!sc || !src->finalized || !sc->at[0])
+    return FL_OK;
+  fl_counters *c = state(dst);
+  if (!c)
+    return FL_ENOMEM;
+  c->n_snaps = sc->n_snaps;
+  c->timed = sc->timed;
+  memcpy(c->time, sc->time, sizeof c->time);
+  memcpy(c->complete, sc->complete, sizeof c->complete);
+  for (uint32_t s = 0; s < sc->n_snaps; s++)
+    for (size_t p = 0; p < src->n_ports; p++) {
+      uint32_t i = sc->at[s][p];
+      fl_id n = src->ports[p].node;
+      if (i == NO_REC || src->port_plane[p] != plane || node_map[n] == FL_NONE)
+        continue;
+      if (copy_rec(dst, src, i, node_map[n], s, NULL) != FL_OK)
+        return FL_ENOMEM;
+      c->recs[c->n - 1].port = src->ports[p].num;
+    }
+  for (size_t u = 0; u < sc->n_unmapped; u++) {
+    if (unmapped_plane(src, (uint32_t)u) != plane)
+      continue;
+    fl_id n = sc->um_node[u];
+    /* stays unmapped: its node when it named one, else a node id past the
+     * end (its keys named no port of the whole fabric) */
+    fl_id to =
+        n != FL_NONE && node_map[n] != FL_NONE ? node_map[n] : FL_NONE - 1;
+    if (copy_rec(dst, src, sc->unmapped[u], to, sc->recs[sc->unmapped[u]].snap,
+                 fl_b_atom_str(src, sc->um_what[u])) != FL_OK)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
 }
 
 void fl_counters_free(fl_fabric *fab) {

@@ -81,6 +81,21 @@ int fl_ctr_parse_time(const char *s, const char *e, double *t);
  */
 int fl_counters_finalize(fl_fabric *fab, fl_error *err);
 
+/**
+ * fl_counters_copy_plane() — give @dst (a plane subset being built,
+ * fl_fabric_plane_subset()) the counter records that finalized @src
+ * attached to the ports of plane @plane, per snapshot, with their values,
+ * capture times and provenance; @node_map sends an @src node to its @dst
+ * node (FL_NONE: left out). Each record names its @dst node directly, so
+ * fl_counters_finalize() of @dst attaches it to the same port whatever key
+ * (a LID of another plane, a name) the input used. Unmapped records go to
+ * their input's --plane, else the plane of the node they named, else the
+ * first plane, and stay unmapped. Nothing to do when @src has no counters.
+ * FL_OK or FL_ENOMEM. O(ports x snapshots + records copied).
+ */
+int fl_counters_copy_plane(fl_fabric *dst, const fl_fabric *src, uint32_t plane,
+                           const fl_id *node_map);
+
 /** fl_counters_free() — free the counter state of @fab. */
 void fl_counters_free(fl_fabric *fab);
 

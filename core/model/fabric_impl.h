@@ -149,6 +149,7 @@ struct fl_fabric {
   uint32_t *plane_names; /* atoms, natural order */
   uint32_t *node_plane;  /* per node: plane index or FL_NONE */
   uint32_t *port_plane;  /* per port: plane index or FL_NONE */
+  uint32_t *port_home;   /* per port: home plane index or FL_NONE */
   igraph_t graph;        /* vertex = node, edge = link; after finalize */
 };
 

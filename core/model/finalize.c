@@ -3,8 +3,8 @@
  * reach every part of the model, so they sit above the record store
  * (fabric.c) instead of inside it. Finalizing seals the records (ports
  * sorted, indexes built), then finalizes the routing state (routing.c),
- * derives systems and names, attaches port counters (counters.c), derives
- * tiers (derive.c) and builds the igraph view
+ * derives systems and names, finds the planes (planes.c), attaches port
+ * counters (counters.c), derives tiers (derive.c) and builds the igraph view
  * (graph.c); each of those reads the sealed store and none calls back here.
  * Freeing undoes the same parts in reverse.
  */
@@ -15,8 +15,8 @@
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/graph.h"
-#include "model/planes.h"
 #include "model/hostprof.h"
+#include "model/planes.h"
 #include "model/routing_impl.h"
 
 int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
@@ -35,14 +35,15 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_hostprof_attach(fab, err);
   if (rc == FL_OK) /* before tiers: a chassis is one switch */
     rc = fl_derive_chassis(fab, err);
-  if (rc == FL_OK) /* after names and LIDs: records name ports by both */
+  if (rc == FL_OK) /* after LIDs, systems and the link index */
+    rc = fl_planes_finalize(fab, err);
+  if (rc == FL_OK) /* after names, LIDs and planes: records name ports by
+                      them, a LID within its input's plane */
     rc = fl_counters_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
   if (rc == FL_OK)
     rc = fl_graph_build(fab, err);
-  if (rc == FL_OK) /* after LIDs and the link index */
-    rc = fl_planes_finalize(fab, err);
   return rc;
 }
 

@@ -67,11 +67,140 @@ static uint32_t find(uint32_t *up, uint32_t x) {
   return x;
 }
 
+/* ---- hosts' ports ----------------------------------------------------- */
+
+typedef struct home_key {
+  uint32_t sys;    /* system atom */
+  const char *dev; /* device name ("" none) */
+  uint32_t num;    /* port number */
+  fl_id port;
+} home_key;
+
+static int cmp_home_key(const void *x, const void *y) {
+  const home_key *a = x, *b = y;
+  if (a->sys != b->sys)
+    return a->sys < b->sys ? -1 : 1;
+  int c = fl_natcmp(a->dev, b->dev);
+  if (!c)
+    c = a->num < b->num ? -1 : a->num > b->num;
+  if (!c)
+    c = a->port < b->port ? -1 : a->port > b->port;
+  return c;
+}
+
+/* 1 when CA node @n is a compute host's NIC: it has a system and no
+ * service `role` (any role other than "compute", as planes.host-planes). */
+static int compute_host(const fl_fabric *fab, fl_id n) {
+  const char *role = fl_fabric_attr(fab, FL_ENT_NODE, n, "role");
+  return fab->nodes[n].system && !(role && *role && strcmp(role, "compute"));
+}
+
+/* The CA ports of compute hosts cabled to a switch (with @need_plane: into
+ * a plane), sorted by host, device (natural order), port number: a host's
+ * ports are a run of equal @sys. *@n gets the count; NULL on ENOMEM. */
+static home_key *host_ports(const fl_fabric *fab, int need_plane, size_t *n) {
+  size_t np = fab->n_ports, k = 0;
+  home_key *v = malloc((np + 1) * sizeof *v);
+  if (!v)
+    return NULL;
+  for (size_t p = 0; p < np; p++) {
+    fl_id nd = fab->ports[p].node, m = peer_node(fab, (fl_id)p);
+    if (is_switch(fab, nd) || m == FL_NONE || !is_switch(fab, m) ||
+        (need_plane && fab->port_plane[p] == FL_NONE) || !compute_host(fab, nd))
+      continue;
+    const char *dev =
+        fab->nodes[nd].device ? fl_b_atom_str(fab, fab->nodes[nd].device) : "";
+    v[k++] =
+        (home_key){fab->nodes[nd].system, dev, fab->ports[p].num, (fl_id)p};
+  }
+  qsort(v, k, sizeof *v, cmp_home_key);
+  *n = k;
+  return v;
+}
+
+/* Sort key of a detected plane (a switch component). */
+typedef struct comp_key {
+  uint32_t c;       /* component */
+  uint32_t pos;     /* the NIC position most of its host ports have, mod
+                       the component count (nc: none) */
+  const char *name; /* its first switch name in natural order */
+  uint64_t guid;    /* its lowest switch GUID */
+} comp_key;
+
+static int cmp_comp_key(const void *x, const void *y) {
+  const comp_key *a = x, *b = y;
+  if (a->pos != b->pos)
+    return a->pos < b->pos ? -1 : 1;
+  int c = fl_natcmp(a->name, b->name);
+  if (c)
+    return c;
+  if (a->guid != b->guid)
+    return a->guid < b->guid ? -1 : 1;
+  return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* Number the @nc detected planes (switch components @comp per node) so
+ * that the names mean something and do not depend on input order: first by
+ * the NIC position their host ports have (a host's k-th port, devices in
+ * natural order, mod nc; the most common per component, ties to the lower
+ * position), so that plane k holds the NICs k, as planes.host-planes'
+ * default profile expects; then by the first switch name (natural order),
+ * then the lowest switch GUID. @rank gets plane number - 1 per component.
+ * 0, or -1 on ENOMEM. O(P log P + V + nc^2). */
+static int number_components(const fl_fabric *fab, const uint32_t *comp,
+                             uint32_t nc, uint32_t *rank) {
+  uint32_t *votes = calloc((size_t)nc * nc, sizeof *votes);
+  comp_key *k = calloc(nc, sizeof *k);
+  size_t n = 0;
+  home_key *v = host_ports(fab, 0, &n);
+  if (!votes || !k || !v) {
+    free(votes);
+    free(k);
+    free(v);
+    return -1;
+  }
+  for (size_t s = 0, e; s < n; s = e) {
+    for (e = s + 1; e < n && v[e].sys == v[s].sys; e++)
+      ;
+    for (size_t i = s; e - s >= 2 && i < e; i++) {
+      uint32_t c = comp[peer_node(fab, v[i].port)];
+      votes[(size_t)c * nc + (i - s) % nc]++;
+    }
+  }
+  for (uint32_t c = 0; c < nc; c++) {
+    uint32_t best = 0;
+    k[c].c = c;
+    k[c].pos = nc;
+    for (uint32_t q = 0; q < nc; q++)
+      if (votes[(size_t)c * nc + q] > best) {
+        best = votes[(size_t)c * nc + q];
+        k[c].pos = q;
+      }
+  }
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    uint32_t c = comp[i];
+    if (c == FL_NONE)
+      continue;
+    const char *nm = fl_fabric_node_name(fab, (fl_id)i);
+    if (!k[c].name || fl_natcmp(nm, k[c].name) < 0)
+      k[c].name = nm;
+    if (!k[c].guid || (fab->nodes[i].guid && fab->nodes[i].guid < k[c].guid))
+      k[c].guid = fab->nodes[i].guid;
+  }
+  qsort(k, nc, sizeof *k, cmp_comp_key);
+  for (uint32_t j = 0; j < nc; j++)
+    rank[k[j].c] = j;
+  free(votes);
+  free(k);
+  free(v);
+  return 0;
+}
+
 /* Switch components (union-find over switch-to-switch cables) as plane
- * atoms of fresh names "1", "2", ... when they are planes: two or more, each
- * with LIDs, each reusing a LID of another. @sw_atom gets the name per
- * switch node. Returns the number of planes (0: not planes), or -1 on
- * ENOMEM. */
+ * atoms of fresh names "1", "2", ... (number_components()) when they are
+ * planes: two or more, each with LIDs, each reusing a LID of another.
+ * @sw_atom gets the name per switch node. Returns the number of planes (0: not
+ * planes), or -1 on ENOMEM. */
 static int detect(fl_fabric *fab, uint32_t *sw_atom) {
   size_t nn = fab->n_nodes;
   uint32_t *up = malloc((nn + 1) * sizeof *up);
@@ -138,10 +267,15 @@ static int detect(fl_fabric *fab, uint32_t *sw_atom) {
   free(clash);
   if (!planes)
     goto out;
+  /* up[] is free now: the plane number of each component */
+  if (number_components(fab, comp, nc, up) != 0) {
+    rc = -1;
+    goto out;
+  }
   for (size_t i = 0; i < nn; i++)
     if (comp[i] != FL_NONE) {
       char name[16];
-      snprintf(name, sizeof name, "%u", comp[i] + 1);
+      snprintf(name, sizeof name, "%u", up[comp[i]] + 1);
       sw_atom[i] = fl_b_intern(fab, name, (size_t)-1);
       if (sw_atom[i] == UINT32_MAX) {
         rc = -1;
@@ -236,14 +370,48 @@ static int name_planes(fl_fabric *fab, const uint32_t *sw_atom,
   return 0;
 }
 
+/* ---- home planes ------------------------------------------------------ */
+
+/* The home plane of every port (fabriclint/planes.h): a CA port's `plane`
+ * tag when it names a plane; else, for a compute host with two or more CA
+ * ports cabled into planes, the plane its position implies (its k-th port,
+ * devices in natural order, then port number, in plane k mod N); else the
+ * plane it is cabled into. @ca_atom: the CA ports' tags. */
+static int home_planes(fl_fabric *fab, const uint32_t *ca_atom) {
+  size_t np = fab->n_ports, k = 0;
+  for (size_t p = 0; p < np; p++) {
+    uint32_t t = ca_atom[p] ? plane_index(fab, ca_atom[p]) : FL_NONE;
+    fab->port_home[p] = t != FL_NONE ? t : fab->port_plane[p];
+  }
+  if (fab->n_planes < 2)
+    return 0;
+  home_key *v = host_ports(fab, 1, &k);
+  if (!v)
+    return -1;
+  for (size_t s = 0, e; s < k; s = e) {
+    for (e = s + 1; e < k && v[e].sys == v[s].sys; e++)
+      ;
+    if (e - s < 2)
+      continue; /* one port: no position to judge it by */
+    for (size_t i = s; i < e; i++)
+      if (!ca_atom[v[i].port] ||
+          plane_index(fab, ca_atom[v[i].port]) == FL_NONE)
+        fab->port_home[v[i].port] = (uint32_t)((i - s) % fab->n_planes);
+  }
+  free(v);
+  return 0;
+}
+
 int fl_planes_finalize(fl_fabric *fab, fl_error *err) {
   size_t nn = fab->n_nodes, np = fab->n_ports;
   uint32_t *sw_atom = calloc(nn + 1, sizeof *sw_atom);
   uint32_t *ca_atom = calloc(np + 1, sizeof *ca_atom); /* CA port tags */
   fab->node_plane = malloc((nn + 1) * sizeof *fab->node_plane);
   fab->port_plane = malloc((np + 1) * sizeof *fab->port_plane);
+  fab->port_home = malloc((np + 1) * sizeof *fab->port_home);
   int rc = FL_OK;
-  if (!sw_atom || !ca_atom || !fab->node_plane || !fab->port_plane)
+  if (!sw_atom || !ca_atom || !fab->node_plane || !fab->port_plane ||
+      !fab->port_home)
     goto nomem;
   int tagged = 0;
   for (size_t i = 0; i < nn; i++) {
@@ -316,6 +484,8 @@ int fl_planes_finalize(fl_fabric *fab, fl_error *err) {
     for (size_t p = 0; p < np; p++)
       fab->port_plane[p] = FL_NONE;
   }
+  if (home_planes(fab, ca_atom) != 0)
+    goto nomem;
   goto out;
 nomem:
   rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
@@ -330,7 +500,9 @@ void fl_planes_free(fl_fabric *fab) {
   free(fab->plane_names);
   free(fab->node_plane);
   free(fab->port_plane);
-  fab->file_plane = fab->plane_names = fab->node_plane = fab->port_plane = NULL;
+  free(fab->port_home);
+  fab->file_plane = fab->plane_names = fab->node_plane = fab->port_plane =
+      fab->port_home = NULL;
   fab->n_planes = 0;
 }
 
@@ -359,5 +531,11 @@ uint32_t fl_fabric_node_plane(const fl_fabric *fab, fl_id n) {
 uint32_t fl_fabric_port_plane(const fl_fabric *fab, fl_id p) {
   return fab && fab->finalized && fab->port_plane && p < fab->n_ports
              ? fab->port_plane[p]
+             : FL_NONE;
+}
+
+uint32_t fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p) {
+  return fab && fab->finalized && fab->port_home && p < fab->n_ports
+             ? fab->port_home[p]
              : FL_NONE;
 }

@@ -14,7 +14,10 @@
  *     CA), every component has LIDs, and each component reuses a LID that
  *     another component also uses. One subnet's LIDs are unique (IBA
  *     4.1.3), so such components cannot be one subnet: each is a plane,
- *     named "1", "2", ... in the order of its lowest node id (input order).
+ *     named "1", "2", ... by the NIC position most compute hosts' ports in
+ *     it have (a host's k-th port, devices in natural order, mod the plane
+ *     count: plane k holds the NICs k), then by its first switch name
+ *     (natural order), then its lowest switch GUID; never by input order.
  *     Components with disjoint LIDs are a broken subnet, not planes, and
  *     stay one plane (topology.disconnected reports them).
  *  3. otherwise the fabric has no planes (fl_fabric_plane_count() 0).
@@ -62,15 +65,37 @@ uint32_t fl_fabric_node_plane(const fl_fabric *fab, fl_id n);
 uint32_t fl_fabric_port_plane(const fl_fabric *fab, fl_id p);
 
 /**
+ * fl_fabric_port_home_plane() — the plane port @p belongs in, as opposed to
+ * the plane it is cabled into (fl_fabric_port_plane()): a CA port's own
+ * `plane` tag (port, then node) when it names a plane; else, for a CA of a
+ * compute host (a `system`, no `role` other than "compute") with two or
+ * more ports cabled into planes, the plane its position implies: the
+ * host's k-th such port (devices in natural order, then port number) is in
+ * plane k mod N, the default profile of planes.host-planes; else (switch
+ * ports, one-port hosts, service hosts) where it is cabled. A port whose
+ * home plane differs from where it is cabled is misplaced: planes.host-
+ * planes (or failure-domains.plane-crossing, when tagged) reports it, and
+ * the plane subset marks it (fl_fabric_plane_subset()). Plane index, or
+ * FL_NONE (no planes, uncabled and untagged, unknown id). O(1).
+ */
+uint32_t fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p);
+
+/**
  * fl_fabric_plane_subset() — a new, finalized fabric holding plane @plane of
  * @fab alone: its switches and routers, the CA nodes with a port in it
  * (with only those ports), the cables between them, their attributes,
  * provenance (same file paths, lines, columns), LFT rows, SL2VL tables,
  * path SLs and AR tables, and the loader notes of inputs tagged with that
  * plane (untagged inputs' notes go to plane 0). Node names are @fab's
- * display names. Port counters are not copied. The subset has one LID
- * space, so every per-subnet analysis runs on it unchanged. *@out is the
- * caller's (fl_fabric_free()). FL_OK, FL_EINVAL (@fab not finalized, @plane
+ * display names. A CA port cabled into the plane whose home plane
+ * (fl_fabric_port_home_plane()) is another one is copied (it is in this
+ * subnet: it has a LID here and the LFTs route to it) with the attribute
+ * `home-plane` = its home plane's name, so that rules judging the plane's
+ * structure (rail-alignment) leave it to the cross-plane rules. Port
+ * counters of its ports are copied (fl_counters_copy_plane(), internal):
+ * a LID-keyed record of a --plane input maps within that plane. The subset has
+ * one LID space, so every per-subnet analysis runs on it unchanged. *@out is
+ * the caller's (fl_fabric_free()). FL_OK, FL_EINVAL (@fab not finalized, @plane
  * out of range), FL_ENOMEM. O(V + E + LFT bytes of the plane).
  */
 int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,

@@ -32,7 +32,10 @@
  *
  * The prediction is the ecmp-balance plugin's own model: this plugin builds
  * plugins/ecmp-balance/traffic.c into its .so (CMakeLists.txt), so both
- * report the same hot links. Without counters every rule is silent.
+ * report the same hot links. Without counters every rule is silent. On a
+ * multi-plane fabric every rule runs per plane, on the plane's subset with
+ * its ports' counters (fl_fabric_plane_subset()): the congestion model
+ * routes one plane's LIDs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -658,16 +661,9 @@ static const fl_param_def *const CONG_PARAMS[] = {&P_SHARE, &P_MINWAIT, &P_HOT,
                                                   &P_ROUTING};
 
 #define RULE(var, sev, rid, summ, hlp, fn, params, np)                         \
-  static const fl_rule_def var = {sizeof(fl_rule_def),                         \
-                                  sev,                                         \
-                                  rid,                                         \
-                                  summ,                                        \
-                                  hlp,                                         \
-                                  1,                                           \
-                                  FL_NEEDS_COUNTERS | FL_NEEDS_ALL_PLANES,     \
-                                  params,                                      \
-                                  np,                                          \
-                                  fn}
+  static const fl_rule_def var = {                                             \
+      sizeof(fl_rule_def), sev,    rid, summ, hlp, 1,                          \
+      FL_NEEDS_COUNTERS,   params, np,  fn}
 
 RULE(R_ERR, FL_SEV_WARNING, "health.link-errors",
      "a cable whose error counters exceed their thresholds",

@@ -39,8 +39,14 @@
 
 #define MAXP 64u /* planes judged (a fabric of more is judged on the first) */
 
-static int have_planes(const fl_host_api *api, const fl_fabric *f) {
-  return FL_API_HAS(api, port_plane) && api->plane_count(f) >= 2;
+/* The planes a rule judges: 0 when @f has none (a host before ABI 1.3, or
+ * one subnet), else the plane count, at most MAXP (a fabric of more is
+ * judged on its first MAXP planes). The one preamble of every rule here. */
+static uint32_t judged_planes(const fl_host_api *api, const fl_fabric *f) {
+  if (!FL_API_HAS(api, port_plane) || api->plane_count(f) < 2)
+    return 0;
+  uint32_t np = api->plane_count(f);
+  return np > MAXP ? MAXP : np;
 }
 
 /* ---- host ports ------------------------------------------------------- */
@@ -249,7 +255,8 @@ static int judge_host(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
 static int check_host_planes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
-  if (!have_planes(api, f))
+  uint32_t np = judged_planes(api, f);
+  if (!np)
     return 0;
   const char *profile = param_str(api, ctx, "profile", "nic-k-plane-k");
   int ordered = strcmp(profile, "one-per-plane") != 0;
@@ -257,9 +264,6 @@ static int check_host_planes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     api->bad_param(ctx, "profile", "expected nic-k-plane-k or one-per-plane");
     return 1;
   }
-  uint32_t np = api->plane_count(f);
-  if (np > MAXP)
-    np = MAXP;
   size_t n = 0;
   hport *v = host_ports(api, f, &n);
   if (!v) {
@@ -545,11 +549,9 @@ static uint32_t reference(uint32_t tiers[][MAXT], uint32_t np) {
 static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
-  if (!have_planes(api, f))
+  uint32_t np = judged_planes(api, f);
+  if (!np)
     return 0;
-  uint32_t np = api->plane_count(f);
-  if (np > MAXP)
-    np = MAXP;
   uint32_t(*tiers)[MAXT] = calloc(np, sizeof *tiers);
   swsig *v = calloc(api->node_count(f) + 1, sizeof *v);
   size_t n = 0;
@@ -611,11 +613,9 @@ static double mode(const double *v, size_t n) {
 static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
-  if (!have_planes(api, f))
+  uint32_t np = judged_planes(api, f);
+  if (!np)
     return 0;
-  uint32_t np = api->plane_count(f);
-  if (np > MAXP)
-    np = MAXP;
   size_t n = 0;
   hport *v = host_ports(api, f, &n);
   double *cap = NULL, *sorted = NULL;

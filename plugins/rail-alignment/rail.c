@@ -409,7 +409,10 @@ static fl_id port_switch(const fl_host_api *api, const fl_fabric *f, fl_id p,
  * A CA node is a host of NICs when two or more of its ports are cabled to
  * switches and each of them has a label or a `rail` attribute. Fills @x
  * for port @p (FL_NONE: the node is one NIC) and returns 0, or -1 when the
- * port is not a NIC. */
+ * port is not a NIC of this fabric's rails: not cabled to a switch, or, in
+ * one plane of a multi-plane fabric, a NIC that belongs in another plane
+ * (the plane subset marks it `home-plane`, fabriclint/planes.h): one cause,
+ * reported once by planes.host-planes, not again as cross-rail/su-shape. */
 static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
                     fl_id p, nic *x) {
   memset(x, 0, sizeof *x);
@@ -426,6 +429,8 @@ static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
     if (!x->rail_attr && cp != FL_NONE)
       x->rail_attr = api->attr(f, FL_ENT_PORT, cp, "rail");
     snprintf(x->name, sizeof x->name, "%s", api->node_name(f, n));
+    if (cp != FL_NONE && api->attr(f, FL_ENT_PORT, cp, "home-plane"))
+      return -1; /* cabled into the wrong plane: planes.host-planes' */
   } else {
     x->leaf = port_switch(api, f, p, &x->leaf_port, &x->eth);
     x->port = api->port_num(f, p);
@@ -433,6 +438,8 @@ static int make_nic(const fl_host_api *api, const fl_fabric *f, fl_id n,
     x->dev = api->port_label(f, p);
     x->rail_attr = api->attr(f, FL_ENT_PORT, p, "rail");
     snprintf(x->name, sizeof x->name, "%s %s", x->sys, *x->dev ? x->dev : "?");
+    if (api->attr(f, FL_ENT_PORT, p, "home-plane"))
+      return -1; /* cabled into the wrong plane: planes.host-planes' */
   }
   return x->leaf == FL_NONE ? -1 : 0;
 }

@@ -56,8 +56,11 @@ expect_eq "$(q "d['findings'][0]['plane']")" "2" "gen wrong NIC: plane named"
 expect_eq "$(q "[d['findings'][0]['evidence'][k] for k in ('host','nic','expected_plane','actual_plane','switch')]")" \
   "['node0001', 'mlx5_0', '1', '2', 'pl2-leaf-p01-08']" "gen wrong NIC: host, NIC, planes, switch"
 json "$TMP/wrong.xml"
-expect_eq "$(q "sorted(set(f.get('plane') for f in d['findings']))")" "['2']" \
-  "gen wrong NIC: every finding names plane 2"
+# one cause, one finding: plane 2's subset marks the NIC `home-plane` (its
+# position says plane 1), so rail-alignment does not judge it again as an
+# mlx5_0 among plane 2's mlx5_1 NICs (cross-rail, su-shape)
+expect_eq "$(q "[(f['rule'], f['plane'], f['evidence']['switch']) for f in d['findings']]")" \
+  "[('planes.host-planes', '2', 'pl2-leaf-p01-08')]" "gen wrong NIC: exactly one finding in all"
 
 # ---- gen: plane 3 of 4 missing a spine -------------------------------------
 python3 - "$TMP/g4.xml" "$TMP/nospine.xml" <<'PY'
@@ -112,14 +115,23 @@ expect_eq "$(q "[f['rule'] for f in d['findings'] if f['rule'].startswith('plane
   "['planes.host-planes']" "ibsim wrong NIC: exactly one planes finding"
 expect_eq "$(q "[(f['plane'], f['nodes'][:2], f['evidence']['nic'], f['evidence']['expected_plane']) for f in d['findings'] if f['rule']=='planes.host-planes']")" \
   "[('2', ['node0001 mlx5_0', 'pl2-leaf-p01-08'], 'mlx5_0', '1')]" "ibsim wrong NIC: plane, host NIC, switch"
-# Known second view of the same cause: rail-alignment, run on plane 2 alone,
-# sees an mlx5_0 among mlx5_1 NICs (cross-rail, su-shape); OpenSM's ftree
-# routes plane 1 (one host fewer) unevenly. Every finding names its plane.
+# rail-alignment leaves the misplaced NIC to planes.host-planes (no
+# cross-rail, no su-shape in plane 2). What remains is no second view of
+# the cable but a fact of plane 1's real LFTs: OpenSM's ftree, routing 29
+# hosts, sends 7 destination LIDs up port 5 and 5 up port 8 of six leaves.
 expect_eq "$(q "sorted(set((f['rule'], f.get('plane')) for f in d['findings'] if f['rule']!='planes.host-planes'))")" \
-  "[('ecmp-balance.port-imbalance', '1'), ('rail-alignment.cross-rail', '2'), ('rail-alignment.su-shape', '2')]" \
-  "ibsim wrong NIC: other findings name their plane"
+  "[('ecmp-balance.port-imbalance', '1')]" "ibsim wrong NIC: no rail-alignment finding"
 expect_eq "$(q "sorted(f['plane'] for f in d['findings'] if f['rule']=='ecmp-balance.port-imbalance')")" \
   "['1', '1', '1', '1', '1', '1']" "ibsim wrong NIC: plane-1 leaves unevenly routed"
+expect_eq "$(q "len(d['findings'])")" 7 "ibsim wrong NIC: 1 planes + 6 ECMP warnings of plane 1"
+# without the routing dumps (topology alone, as the gen fabric): exactly one
+json "$W/plane1.ibnetdiscover" "$W/plane2.ibnetdiscover"
+expect_eq "$(q "[(f['rule'], f['plane'], f['evidence']['switch']) for f in d['findings']]")" \
+  "[('planes.host-planes', '2', 'pl2-leaf-p01-08')]" "ibsim wrong NIC, topology: exactly one finding"
+# the mark is the plane model's, not the planes rule's: rail-alignment alone
+# is silent too
+json "$W/plane1.ibnetdiscover" "$W/plane2.ibnetdiscover" --rules 'rail-alignment.*'
+expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "ibsim wrong NIC: rail-alignment alone silent"
 
 # ---- real captures: plane 3 of 4 without pl3-spine-p01-04 -------------------
 P=$FX/p4
@@ -143,5 +155,94 @@ expect_eq "$(q "sorted(f['plane'] for f in d['findings'] if f['rule']=='failure-
 expect_rc 0 "$FL" info --format json "$C8"
 expect_eq "$(jget "$TMP/out" "=[(p['name'], p['switches'], p['ca_ports']) for p in d['planes']['planes']]")" \
   "[('A', 3, 3), ('B', 3, 3)]" "c08: planes A and B, 3 switches and 3 NIC ports each"
+
+# ---- port counters per plane (p2-counters: ibsim PerformanceSet, then
+# ibqueryerrors and perfquery per plane; fabrics/regen-planes.sh) ----------
+# health runs per plane on the plane's subset, which now carries its ports'
+# counters: SymbolErrorCounter 57 on pl2-leaf-p01-02 port 6 is one
+# link-errors finding in plane 2 and nothing in plane 1
+C=$FX/p2-counters
+P2=("$FX/p2/plane1.ibnetdiscover" "$FX/p2/plane1.lfts" "$FX/p2/plane2.ibnetdiscover" "$FX/p2/plane2.lfts")
+health() { q "[(f['rule'], f['plane'], f['nodes'][:2], f['evidence'].get('count')) for f in d['findings'] if f['rule'].startswith('health.')]"; }
+# GUID-keyed (ibqueryerrors), planes detected, inputs untagged
+json "${P2[@]}" "$C/plane1.ibqueryerrors" "$C/plane2.ibqueryerrors"
+expect_eq "$(q "[(f['rule'], f['plane'], f['nodes'], f['evidence']['counters'][0]['counter'], f['evidence']['counters'][0]['value']) for f in d['findings']]")" \
+  "[('health.link-errors', '2', ['pl2-leaf-p01-02', 'pl2-spine-p01-02'], 'SymbolErrorCounter', 57)]" \
+  "counters: ibqueryerrors, the one erroring cable of plane 2"
+# LID-keyed (perfquery) inputs tagged with their plane: each LID maps within
+# its plane (LIDs 1-42 are in both); the free ports 3-4 of each plane's
+# leaf-p01-08 (perfquery -a reads them, ibnetdiscover lists no cable) are a
+# counter-mapping note per plane
+json --plane 1:"$FX/p2/plane1.ibnetdiscover" --plane 1:"$FX/p2/plane1.lfts" --plane 1:"$C/plane1.perfquery" \
+  --plane 2:"$FX/p2/plane2.ibnetdiscover" --plane 2:"$FX/p2/plane2.lfts" --plane 2:"$C/plane2.perfquery"
+expect_eq "$(health)" \
+  "[('health.link-errors', '2', ['pl2-leaf-p01-02', 'pl2-spine-p01-02'], None), ('health.counter-mapping', '1', ['pl1-leaf-p01-08'], 2), ('health.counter-mapping', '2', ['pl2-leaf-p01-08'], 2)]" \
+  "counters: tagged perfquery per plane"
+expect_eq "$(q "[f['evidence']['counters'][0]['value'] for f in d['findings'] if f['rule']=='health.link-errors']")" \
+  "[57]" "counters: tagged perfquery, the value read in plane 2"
+# untagged perfquery on detected planes: a LID both planes use names no one
+# port, so the records are unmapped (said so, with the fix) instead of
+# landing in either plane; each plane's cables then have no counters
+json "${P2[@]}" "$C/plane1.perfquery" "$C/plane2.perfquery"
+expect_eq "$(health)" \
+  "[('health.counter-mapping', '1', [], 96), ('health.counter-mapping', '1', ['pl1-leaf-p01-08', 'node0029 mlx5_0'], 62), ('health.counter-mapping', '2', ['pl2-leaf-p01-08', 'node0029 mlx5_1'], 62)]" \
+  "counters: untagged perfquery unmapped, 62 cables per plane without counters"
+expect_grep <(q "d['findings'][0]['evidence']['examples'][0]") \
+  "counters for LID 4 port 7 \(untagged input of a multi-plane fabric.*--plane NAME:FILE\)"
+
+# ---- detected planes are numbered by NIC position, not input order ---------
+# the same four captures in another order: the same names for the same
+# switches (plane k holds the hosts' k-th NICs), so findings, baselines and
+# --plane-free runs agree across runs
+ord1=(); ord2=()
+for k in 1 2 3 4; do ord1+=("$FX/p4/plane$k.ibnetdiscover"); done
+for k in 3 1 4 2; do ord2+=("$FX/p4/plane$k.ibnetdiscover"); done
+for o in 1 2; do
+  eval "ins=(\"\${ord$o[@]}\")"
+  expect_rc 0 "$FL" info --format json "${ins[@]}"
+  expect_eq "$(jget "$TMP/out" "=[(p['name'], p['first_switch']) for p in d['planes']['planes']]")" \
+    "[('1', 'pl1-leaf-p01-01'), ('2', 'pl2-leaf-p01-01'), ('3', 'pl3-leaf-p01-01'), ('4', 'pl4-leaf-p01-01')]" \
+    "detected planes, input order $o: plane k holds pl<k>-*"
+done
+expect_rc 0 "$FL" info "${ord2[@]}"
+expect_grep "$TMP/out" "^  3: 12 switches \(first pl3-leaf-p01-01\), 30 CA ports, LIDs 1-42, LFTs of 0 switches$"
+# the wrong-NIC capture with plane 2's dump first: still plane 2, NIC for 1
+json "$W/plane2.ibnetdiscover" "$W/plane1.ibnetdiscover"
+expect_eq "$(q "[(f['rule'], f['plane'], f['evidence']['expected_plane']) for f in d['findings']]")" \
+  "[('planes.host-planes', '2', '1')]" "detected, plane 2 first: the same finding"
+# NIC position beats switch names: plane 1's switches renamed zz-* (after
+# pl2-* in natural order) are still plane 1, where the hosts' mlx5_0 are
+"$FL" gen fat-tree --radix 8 --hosts 30 --planes 2 --format ibnetdiscover -o "$TMP/g2.ibnd"
+sed 's/pl1-/zz-/g' "$TMP/g2.ibnd" >"$TMP/g2z.ibnd"
+expect_rc 0 "$FL" info --format json "$TMP/g2z.ibnd"
+expect_eq "$(jget "$TMP/out" "=[(p['name'], p['first_switch']) for p in d['planes']['planes']]")" \
+  "[('1', 'zz-leaf-p01-01'), ('2', 'pl2-leaf-p01-01')]" "detected planes numbered by NIC position"
+
+# ---- diff across planes ------------------------------------------------------
+dj() { "$FL" diff --format json "$@" >"$TMP/j.json" 2>"$TMP/err"; echo $? >"$TMP/rc"; }
+moved="[('diff.misconnected', 'PL', ['node0001 mlx5_0', 'pl1-leaf-p01-01', 'pl2-leaf-p01-08'])]"
+dfind() { q "[(f['rule'], f.get('plane'), f['nodes']) for f in d['findings']]"; }
+# gen: the plan and the plan with the plane-1 NIC cabled into plane 2: one
+# finding (the cable moved), naming both planes
+dj "$TMP/g2.xml" "$TMP/wrong.xml"
+expect_eq "$(cat "$TMP/rc") $(dfind)" "1 ${moved/PL/1,2}" "diff gen: the moved cable, planes 1,2"
+# ibsim captures, detected planes on both sides
+D2=(--design "$FX/p2/plane1.ibnetdiscover" --design "$FX/p2/plane2.ibnetdiscover")
+dj "${D2[@]}" --as-built "$W/plane1.ibnetdiscover" --as-built "$W/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(dfind)" "1 ${moved/PL/1,2}" "diff ibsim detected: one finding, planes 1,2"
+# plane-tagged inputs on both sides
+dj --design-plane A:"$FX/p2/plane1.ibnetdiscover" --design-plane B:"$FX/p2/plane2.ibnetdiscover" \
+  --as-built-plane A:"$W/plane1.ibnetdiscover" --as-built-plane B:"$W/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(dfind)" "1 ${moved/PL/A,B}" "diff --design-plane/--as-built-plane: planes A,B"
+expect_grep <(q "d['findings'][0]['message']") \
+  'lands on "pl2-leaf-p01-08" port 3; the plan puts it on "pl1-leaf-p01-01" port 1'
+dj --design-plane A:"$FX/p2/plane1.ibnetdiscover" --design-plane B:"$FX/p2/plane2.ibnetdiscover" \
+  --as-built-plane A:"$FX/p2/plane1.ibnetdiscover" --as-built-plane B:"$FX/p2/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(dfind)" "0 []" "diff tagged planes, as planned: no finding"
+# text names the planes too
+expect_rc 1 "$FL" diff "$TMP/g2.xml" "$TMP/wrong.xml"
+expect_grep "$TMP/out" 'error: planes 1,2: cable from "node0001 mlx5_0" port 1 lands on'
+expect_rc 2 "$FL" diff --design-plane "$FX/p2/plane1.ibnetdiscover" "$TMP/g2.xml"
+expect_grep "$TMP/err" "--design-plane: expected NAME:FILE \(a plane name, a colon, an input\), got"
 
 finish

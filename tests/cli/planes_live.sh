@@ -6,19 +6,23 @@
 # (4 planes of 12 switches, 30 host ports, LIDs 1-42 each) and no finding;
 # node0001's plane-1 NIC cabled into plane 2 is exactly one planes finding
 # (planes.host-planes, plane 2, pl2-leaf-p01-08); plane 3 without a spine is
-# exactly one error (planes.shape, plane 3). The live captures equal the
+# exactly one error (planes.shape, plane 3); the counters read live
+# through each plane's PMA (SymbolErrorCounter 57 set on pl2-leaf-p01-02
+# port 6) are one health.link-errors finding in plane 2, by GUID
+# (ibqueryerrors) and by LID with --plane tags (perfquery). The live
+# captures equal the
 # committed ones (OpenSM's LIDs and ftree routes are deterministic; a
 # difference means the fixtures are stale: rerun fabrics/regen-planes.sh).
 #
-# Skips (exit 77, "SKIP: reason") when ibsim, ibsim-run, opensm or
-# ibnetdiscover is missing. Takes about 10 s.
+# Skips (exit 77, "SKIP: reason") when ibsim, ibsim-run, opensm,
+# ibnetdiscover, perfquery or ibqueryerrors is missing. Takes about 10 s.
 . "$(dirname "$0")/lib.bash"
 set -o pipefail
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
 FX=$FL_SRC/tests/fixtures/planes
 
-for tool in ibsim ibsim-run opensm ibnetdiscover; do
+for tool in ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors; do
   if ! command -v "$tool" >/dev/null; then
     echo "planes_live: SKIP: $tool not installed (apt install ibsim-utils opensm infiniband-diags)"
     exit 77
@@ -62,4 +66,14 @@ expect_rc 1 "$FL" check --format json "$L/p4/plane1.ibnetdiscover" "$L/p4/plane2
   "$L/p4-no-spine/plane3.ibnetdiscover" "$L/p4/plane4.ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['plane']) for f in d['findings'] if f['severity']=='error']")" \
   "[('planes.shape', '3')]" "live missing spine: one error"
+C=$L/p2-counters
+expect_rc 0 "$FL" check --format json --rules 'health.link-errors' "$L/p2/plane1.ibnetdiscover" \
+  "$L/p2/plane2.ibnetdiscover" "$C/plane1.ibqueryerrors" "$C/plane2.ibqueryerrors"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['plane'], f['nodes']) for f in d['findings']]")" \
+  "[('health.link-errors', '2', ['pl2-leaf-p01-02', 'pl2-spine-p01-02'])]" "live counters: ibqueryerrors"
+expect_rc 0 "$FL" check --format json --rules 'health.link-errors' \
+  --plane 1:"$L/p2/plane1.ibnetdiscover" --plane 1:"$C/plane1.perfquery" \
+  --plane 2:"$L/p2/plane2.ibnetdiscover" --plane 2:"$C/plane2.perfquery"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['plane'], f['evidence']['counters'][0]['value']) for f in d['findings']]")" \
+  "[('health.link-errors', '2', 57)]" "live counters: perfquery tagged per plane"
 finish
