@@ -147,6 +147,7 @@ typedef struct worker {
   growbuf fwd, unrouted, fwd_switches;
   uint64_t fwd_loop_count, unrouted_pairs, missing_sl2vl;
   uint32_t destinations;
+  int atomic_dep; /* design mode, several workers: one table, atomic min */
   int rc;
 } worker;
 
@@ -309,6 +310,16 @@ static uint64_t vkey(uint32_t t, uint32_t in, uint32_t out, uint32_t vin,
          ((uint64_t)(out & 0xff) << 8) | ((vin & 0xf) << 4) | (vout & 0xf);
 }
 
+/* Lower *@cell to @v (0 = empty) atomically: design-mode workers share one
+ * table (design_run). */
+static inline void dep_min(uint32_t *cell, uint32_t v) {
+  uint32_t cur = __atomic_load_n(cell, __ATOMIC_RELAXED);
+  while ((cur == 0 || cur > v) &&
+         !__atomic_compare_exchange_n(cell, &cur, v, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+    ;
+}
+
 static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
                    uint32_t vin, uint32_t vout, uint32_t dlid) {
   const cdg *g = w->g;
@@ -324,7 +335,9 @@ static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
       return FL_OK;
     w->seen[i >> 6] |= bit;
   }
-  if (w->dep[i] == 0)
+  if (w->atomic_dep)
+    dep_min(&w->dep[i], dlid);
+  else if (w->dep[i] == 0)
     w->dep[i] = dlid;
   return FL_OK;
 }
@@ -1266,12 +1279,20 @@ static int add_coded_turns(worker *w, uint32_t t, const uint8_t *codes,
     for (uint32_t b = 0; b < 4; b++)
       if (codes[p] & (1u << b))
         list[b * MAX_PORTS + n[b]++] = (uint16_t)p;
+  /* design mode: VL-blind, no seen bitmap (add_dep() in short) */
+  uint32_t *tab = w->dep + r->dep_off;
   for (uint32_t st = 0; st < 2; st++)
-    for (uint32_t i = 0; i < n[st]; i++)
-      for (uint32_t o = 0; o < n[st + 2]; o++)
-        if (add_dep(w, t, list[st * MAX_PORTS + i],
-                    list[(st + 2) * MAX_PORTS + o], 0, 0, dlid) != FL_OK)
-          return FL_ENOMEM;
+    for (uint32_t i = 0; i < n[st]; i++) {
+      uint32_t *row = tab + (size_t)list[st * MAX_PORTS + i] * r->P;
+      const uint16_t *out = &list[(st + 2) * MAX_PORTS];
+      if (w->atomic_dep)
+        for (uint32_t o = 0; o < n[st + 2]; o++)
+          dep_min(&row[out[o]], dlid);
+      else
+        for (uint32_t o = 0; o < n[st + 2]; o++)
+          if (!row[out[o]])
+            row[out[o]] = dlid;
+    }
   return FL_OK;
 }
 
@@ -1319,8 +1340,9 @@ static uint32_t root_dlid(const cdg *g, uint32_t root) {
   return dlid ? dlid : 1;
 }
 
-static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
-                            uint32_t *queue, uint8_t *used, uint8_t *codes) {
+static int minimal_for_root(worker *w, uint32_t root, uint32_t dlid,
+                            uint32_t *dist, uint32_t *queue, uint8_t *used,
+                            uint8_t *codes) {
   cdg *g = w->g;
   bfs_dist(g, root, dist, queue);
   /* queue now holds the reachable switches in BFS order */
@@ -1328,9 +1350,8 @@ static int minimal_for_root(worker *w, uint32_t root, uint32_t *dist,
   for (uint32_t s = 0; s < g->n_sw; s++)
     n_order += dist[s] != UINT32_MAX;
   mark_used(g, dist, queue, n_order, used);
-  uint32_t dlid = root_dlid(g, root);
-  g->rep->destinations++;
-  g->rep->unrouted_pairs += minimal_unrouted(g, dist, used);
+  w->destinations++;
+  w->unrouted_pairs += minimal_unrouted(g, dist, used);
   for (uint32_t t = 0; t < g->n_sw; t++) {
     if (!used[t] || t == root || dist[t] == UINT32_MAX)
       continue;
@@ -1470,14 +1491,15 @@ static void updn_dist(const cdg *g, uint32_t root, updn_work *u) {
 }
 
 /* Distance of switch s in state st (0 climbing, 1 descending). */
-static uint32_t st_dist(const updn_work *u, uint32_t s, uint32_t st) {
+static inline __attribute__((always_inline)) uint32_t
+st_dist(const updn_work *u, uint32_t s, uint32_t st) {
   return st ? u->dn[s] : u->up[s];
 }
 
 /* The state a shortest move s(st) -> t of kind @k enters, or -1 if it is
  * not one. */
-static int next_state(const updn_work *u, uint32_t s, uint32_t st, uint32_t t,
-                      int k) {
+static inline __attribute__((always_inline)) int
+next_state(const updn_work *u, uint32_t s, uint32_t st, uint32_t t, int k) {
   uint32_t d = st_dist(u, s, st);
   if (d == DIST_INF || d == 0 || k == MOVE_NONE)
     return -1;
@@ -1599,13 +1621,13 @@ static uint64_t updn_unrouted(const cdg *g, const updn_work *u) {
   return n;
 }
 
-static int updn_for_root(worker *w, uint32_t root, updn_work *u) {
+static int updn_for_root(worker *w, uint32_t root, uint32_t dlid,
+                         updn_work *u) {
   cdg *g = w->g;
   updn_dist(g, root, u);
   updn_mark(g, u);
-  uint32_t dlid = root_dlid(g, root);
-  g->rep->destinations++;
-  g->rep->unrouted_pairs += updn_unrouted(g, u);
+  w->destinations++;
+  w->unrouted_pairs += updn_unrouted(g, u);
   for (uint32_t t = 0; t < g->n_sw; t++)
     if (updn_turns_at(w, root, t, u, dlid) != FL_OK)
       return FL_ENOMEM;
@@ -1739,14 +1761,13 @@ static int add_turns_touching(worker *w, uint32_t t, const uint8_t *codes,
  * from @s, so none arrives at @rep from farther away (in either state of
  * updn). */
 static int minimal_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
-                        uint32_t s, uint8_t *codes) {
+                        uint32_t s, uint32_t dlid, uint8_t *codes) {
   cdg *g = w->g;
   uint32_t *dist = t->a + (size_t)k * g->n_sw;
   uint8_t *used = t->used + (size_t)k * g->n_sw;
   twin_swap(dist, NULL, used, rep, s);
-  uint32_t dlid = root_dlid(g, s);
-  g->rep->destinations++;
-  g->rep->unrouted_pairs += t->unrouted[k];
+  w->destinations++;
+  w->unrouted_pairs += t->unrouted[k];
   int rc = FL_OK;
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
@@ -1763,16 +1784,15 @@ static int minimal_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
 /* updn/ftree toward root @s, the twin of @rep whose walk is stored in @k
  * (as minimal_twin()). */
 static int updn_twin(worker *w, twin_walks *t, uint32_t k, uint32_t rep,
-                     uint32_t s, const updn_work *u) {
+                     uint32_t s, uint32_t dlid, const updn_work *u) {
   cdg *g = w->g;
   updn_work v = *u;
   v.dn = t->a + (size_t)k * g->n_sw;
   v.up = t->b + (size_t)k * g->n_sw;
   v.used = t->used + (size_t)k * g->n_sw;
   twin_swap(v.dn, v.up, v.used, rep, s);
-  uint32_t dlid = root_dlid(g, s);
-  g->rep->destinations++;
-  g->rep->unrouted_pairs += t->unrouted[k];
+  w->destinations++;
+  w->unrouted_pairs += t->unrouted[k];
   int rc = FL_OK;
   const sw_rec *r = &g->sw[s];
   for (uint32_t p = 1; rc == FL_OK && p < r->P; p++) {
@@ -1796,98 +1816,264 @@ static void twin_keep(twin_walks *t, const cdg *g, uint32_t k,
   t->unrouted[k] = unrouted;
 }
 
-static int run_updn(cdg *g, const uint8_t *is_root, worker *w) {
+/* ---- design mode over several threads -------------------------------------
+ *
+ * The roots are dealt to workers by twin class: a class, its stored walk
+ * and its representative (walked first) stay with one worker, and whole
+ * classes go round-robin, so each worker does about the same number of
+ * full walks. Each worker keeps its own seen turn patterns (a pattern
+ * another worker saw is enumerated again: the turns are the same). A
+ * turn's witness must be the one a single thread keeps: the DLID of the
+ * first root, in switch order, whose routes make the turn (a root's walk
+ * adds every turn of its routes that an earlier root of the same worker
+ * did not add). So the workers share one table and lower each entry
+ * atomically to the smallest witness (dep_min()): the root's DLID when the
+ * roots' DLIDs increase in switch order (the usual case), else root index
+ * + 1, turned into that root's DLID after the walks. One worker stores
+ * DLIDs with plain writes, as before. */
+
+typedef struct design_run {
+  cdg *g;
+  const uint8_t *is_root;
+  uint8_t *owner; /* per switch: the worker that walks it (roots) */
+  uint32_t *dlid; /* per switch: root_dlid() (roots) */
+  int indexed;    /* the table holds root index + 1, not DLIDs */
+  twin_walks tw;
+  uint32_t *order; /* updn: switches in up order (updn_order()) */
+  uint8_t *kind;   /* updn: per slot, MOVE_* (updn_kinds()) */
+  uint64_t roots;
+  atomic_uint_fast64_t done;
+} design_run;
+
+typedef struct design_job {
+  worker w;
+  design_run *d;
+} design_job;
+
+static uint32_t design_witness(const design_run *d, uint32_t s) {
+  return d->indexed ? s + 1 : d->dlid[s];
+}
+
+/* Count one root walked; the calling thread (worker 0) reports. */
+static void design_progress(worker *w, design_run *d) {
+  uint64_t done = atomic_fetch_add(&d->done, 1) + 1;
+  if (w->id == 0)
+    progress(w->g, "root switches", done, d->roots);
+}
+
+static int updn_walks(worker *w, design_run *d) {
+  cdg *g = w->g;
   size_t n = (size_t)g->n_sw + 1;
   updn_work u;
+  memset(&u, 0, sizeof u);
   u.dn = malloc(n * sizeof *u.dn);
   u.up = malloc(n * sizeof *u.up);
   u.queue = malloc(n * sizeof *u.queue);
-  u.order = malloc(n * sizeof *u.order);
   u.bucket = malloc((2 * n + 2) * sizeof *u.bucket);
   u.sorted = malloc(2 * n * sizeof *u.sorted);
   u.used = malloc(n);
   u.codes = malloc(MAX_PORTS);
-  u.kind = malloc((size_t)g->n_slots + 1);
-  int rc = (u.dn && u.up && u.queue && u.order && u.bucket && u.sorted &&
-            u.used && u.codes && u.kind)
-               ? updn_order(g, u.order)
-               : FL_ENOMEM;
-  if (rc == FL_OK)
-    updn_kinds(g, u.kind);
-  twin_walks tw;
-  memset(&tw, 0, sizeof tw);
-  if (rc == FL_OK)
-    rc = twin_walks_init(g, is_root, 1, &tw);
-  uint64_t roots = 0, done = 0;
-  for (uint32_t s = 0; s < g->n_sw; s++)
-    roots += is_root[s];
+  u.order = d->order;
+  u.kind = d->kind;
+  int rc =
+      (u.dn && u.up && u.queue && u.bucket && u.sorted && u.used && u.codes)
+          ? FL_OK
+          : FL_ENOMEM;
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
-    if (!is_root[s])
+    if (!d->is_root[s] || d->owner[s] != w->id)
       continue;
-    uint32_t rep = s, k = twin_class(&tw, s, &rep);
+    uint32_t rep = s, k = twin_class(&d->tw, s, &rep);
     if (k != FL_TWIN_NONE && rep != s)
-      rc = updn_twin(w, &tw, k, rep, s, &u);
+      rc = updn_twin(w, &d->tw, k, rep, s, design_witness(d, s), &u);
     else {
-      uint64_t before = g->rep->unrouted_pairs;
-      rc = updn_for_root(w, s, &u);
+      uint64_t before = w->unrouted_pairs;
+      rc = updn_for_root(w, s, design_witness(d, s), &u);
       if (k != FL_TWIN_NONE)
-        twin_keep(&tw, g, k, u.dn, u.up, u.used,
-                  g->rep->unrouted_pairs - before);
+        twin_keep(&d->tw, g, k, u.dn, u.up, u.used, w->unrouted_pairs - before);
     }
-    progress(g, "root switches", ++done, roots);
+    design_progress(w, d);
   }
-  twin_walks_free(&tw);
+  u.order = NULL; /* shared */
+  u.kind = NULL;
   updn_work_free(&u);
   return rc;
 }
 
-static int run_minhop(cdg *g, const uint8_t *is_root, worker *w) {
+static int minhop_walks(worker *w, design_run *d) {
+  cdg *g = w->g;
   uint32_t *dist = malloc((g->n_sw + 1) * sizeof *dist);
   uint32_t *queue = malloc((g->n_sw + 1) * sizeof *queue);
   uint8_t *used = malloc(g->n_sw + 1);
   uint8_t *codes = malloc(MAX_PORTS);
-  twin_walks tw;
-  memset(&tw, 0, sizeof tw);
-  int rc = dist && queue && used && codes ? twin_walks_init(g, is_root, 0, &tw)
-                                          : FL_ENOMEM;
-  uint64_t roots = 0, done = 0;
-  for (uint32_t s = 0; s < g->n_sw; s++)
-    roots += is_root[s];
+  int rc = dist && queue && used && codes ? FL_OK : FL_ENOMEM;
   for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
-    if (!is_root[s])
+    if (!d->is_root[s] || d->owner[s] != w->id)
       continue;
-    uint32_t rep = s, k = twin_class(&tw, s, &rep);
+    uint32_t rep = s, k = twin_class(&d->tw, s, &rep);
     if (k != FL_TWIN_NONE && rep != s)
-      rc = minimal_twin(w, &tw, k, rep, s, codes);
+      rc = minimal_twin(w, &d->tw, k, rep, s, design_witness(d, s), codes);
     else {
-      uint64_t before = g->rep->unrouted_pairs;
-      rc = minimal_for_root(w, s, dist, queue, used, codes);
+      uint64_t before = w->unrouted_pairs;
+      rc = minimal_for_root(w, s, design_witness(d, s), dist, queue, used,
+                            codes);
       if (k != FL_TWIN_NONE)
-        twin_keep(&tw, g, k, dist, NULL, used, g->rep->unrouted_pairs - before);
+        twin_keep(&d->tw, g, k, dist, NULL, used, w->unrouted_pairs - before);
     }
-    progress(g, "root switches", ++done, roots);
+    design_progress(w, d);
   }
-  twin_walks_free(&tw);
   free(dist), free(queue), free(used), free(codes);
   return rc;
 }
 
+static void *design_main(void *arg) {
+  design_job *j = arg;
+  j->w.rc = j->d->g->o.engine != FL_CDG_ENGINE_MINHOP
+                ? updn_walks(&j->w, j->d)
+                : minhop_walks(&j->w, j->d);
+  return NULL;
+}
+
+/* Deal the roots to @n workers (design_run): a twin goes with its class's
+ * representative, every other root (a representative or a root walked in
+ * full) to the next worker in turn. Returns the number of full walks. */
+static uint64_t deal_roots(design_run *d, uint32_t n) {
+  uint64_t full = 0;
+  for (uint32_t s = 0; s < d->g->n_sw; s++) {
+    if (!d->is_root[s])
+      continue;
+    uint32_t rep = s, k = twin_class(&d->tw, s, &rep);
+    if (k != FL_TWIN_NONE && rep != s)
+      d->owner[s] = d->owner[rep];
+    else
+      d->owner[s] = (uint8_t)(full++ % n);
+  }
+  return full;
+}
+
+/* Workers for the root walks: fl_cdg_options.threads (0: one per online
+ * CPU), at most 64 and at most one per full walk. */
+static uint32_t design_threads(const cdg *g, uint64_t full) {
+  uint32_t t = g->o.threads;
+  if (t == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    t = n > 0 ? (uint32_t)n : 1;
+  }
+  if (t > 64)
+    t = 64;
+  if (t > full)
+    t = (uint32_t)full;
+  return t ? t : 1;
+}
+
+static int design_job_init(design_job *j, design_run *d, uint32_t id,
+                           uint32_t n) {
+  cdg *g = d->g;
+  memset(j, 0, sizeof *j);
+  j->d = d;
+  j->w.g = g;
+  j->w.id = id;
+  j->w.n_workers = n;
+  j->w.dep = g->dep;
+  j->w.atomic_dep = n > 1;
+  j->w.turn_ports = malloc(4 * MAX_PORTS * sizeof *j->w.turn_ports);
+  return j->w.turn_ports ? FL_OK : FL_ENOMEM;
+}
+
+static void design_job_free(design_job *j) {
+  fl_u64map_free(&j->w.vdep); /* the turn patterns seen */
+  free(j->w.turn_ports);
+}
+
+/* Root index + 1 to that root's DLID (design_run.indexed). */
+static void design_unindex(cdg *g, const design_run *d) {
+  for (uint64_t i = 0; i < g->n_dep_entries; i++)
+    g->dep[i] = g->dep[i] ? d->dlid[g->dep[i] - 1] : 0;
+}
+
+/* 1 when the roots' DLIDs increase in switch order. */
+static int dlids_increase(const design_run *d) {
+  uint32_t last = 0;
+  for (uint32_t s = 0; s < d->g->n_sw; s++) {
+    if (!d->is_root[s])
+      continue;
+    if (d->dlid[s] <= last)
+      return 0;
+    last = d->dlid[s];
+  }
+  return 1;
+}
+
+/* Run the workers (worker 0 on the calling thread) and merge them. */
+static int design_run_jobs(cdg *g, design_run *d, uint32_t n) {
+  design_job *j = calloc(n, sizeof *j);
+  pthread_t *th = calloc(n, sizeof *th);
+  int rc = j && th ? FL_OK : FL_ENOMEM;
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+    rc = design_job_init(&j[k], d, k, n);
+  uint32_t started = 0;
+  for (uint32_t k = 1; rc == FL_OK && k < n; k++, started++)
+    if (pthread_create(&th[k], NULL, design_main, &j[k]) != 0) {
+      j[k].w.rc = FL_ENOMEM;
+      break;
+    }
+  if (rc == FL_OK)
+    design_main(&j[0]);
+  for (uint32_t k = 1; k <= started; k++)
+    pthread_join(th[k], NULL);
+  if (n > 1) /* the end, whichever worker finished last */
+    progress(g, "root switches", d->roots, d->roots);
+  for (uint32_t k = 0; rc == FL_OK && k < n; k++) {
+    rc = j[k].w.rc;
+    g->rep->destinations += j[k].w.destinations;
+    g->rep->unrouted_pairs += j[k].w.unrouted_pairs;
+  }
+  if (rc == FL_OK && d->indexed)
+    design_unindex(g, d);
+  for (uint32_t k = 0; j && k < n; k++)
+    design_job_free(&j[k]);
+  free(j);
+  free(th);
+  return rc;
+}
+
 static int run_minimal(cdg *g) {
+  design_run d;
+  memset(&d, 0, sizeof d);
+  atomic_init(&d.done, 0);
+  d.g = g;
   uint8_t *is_root = calloc(g->n_sw + 1, 1);
-  worker w;
-  memset(&w, 0, sizeof w);
-  w.g = g;
-  w.dep = g->dep;
-  w.turn_ports = malloc(4 * MAX_PORTS * sizeof *w.turn_ports);
-  int rc = is_root && w.turn_ports ? FL_OK : FL_ENOMEM;
+  d.is_root = is_root;
+  d.owner = calloc(g->n_sw + 1, 1);
+  d.dlid = calloc(g->n_sw + 1, sizeof *d.dlid);
+  int updn = g->o.engine != FL_CDG_ENGINE_MINHOP;
+  if (updn) {
+    d.order = malloc((g->n_sw + 1) * sizeof *d.order);
+    d.kind = malloc((size_t)g->n_slots + 1);
+  }
+  int rc = is_root && d.owner && d.dlid && (!updn || (d.order && d.kind))
+               ? FL_OK
+               : FL_ENOMEM;
   for (uint32_t i = 0; rc == FL_OK && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
+    if (is_root[s]) {
+      d.dlid[s] = root_dlid(g, s);
+      d.roots++;
+    }
+  if (rc == FL_OK && updn) {
+    rc = updn_order(g, d.order);
+    updn_kinds(g, d.kind);
+  }
   if (rc == FL_OK)
-    rc = g->o.engine != FL_CDG_ENGINE_MINHOP ? run_updn(g, is_root, &w)
-                                             : run_minhop(g, is_root, &w);
-  fl_u64map_free(&w.vdep); /* the turn patterns seen */
-  free(w.turn_ports);
-  free(is_root);
+    rc = twin_walks_init(g, is_root, updn, &d.tw);
+  if (rc == FL_OK) {
+    uint32_t n = design_threads(g, deal_roots(&d, 64));
+    d.indexed = n > 1 && !dlids_increase(&d);
+    deal_roots(&d, n);
+    rc = design_run_jobs(g, &d, n);
+  }
+  twin_walks_free(&d.tw);
+  free(is_root), free(d.owner), free(d.dlid), free(d.order), free(d.kind);
   return rc;
 }
 

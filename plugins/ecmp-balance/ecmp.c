@@ -369,52 +369,75 @@ typedef struct sw_min {
   uint32_t max_w, max_w_d;
 } sw_min;
 
-static void min_stats(const fl_view *v, uint32_t s, uint32_t limit,
-                      uint32_t min_width, sw_min *m) {
-  memset(m, 0, sizeof *m);
-  uint32_t ups = 0;
-  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    ups += fl_view_dir(v, s, i) > 0;
+/* The statistics of every switch (@m: v->ns entries), in one pass over the
+ * destination rows of the view (dist and nmin are stored per destination:
+ * reading them a switch at a time strides across every row). Per switch
+ * the destinations are still met in index order, so each example is the
+ * first one, as before. */
+static int min_stats(const fl_view *v, uint32_t limit, uint32_t min_width,
+                     sw_min *m) {
+  memset(m, 0, (size_t)v->ns * sizeof *m);
+  uint32_t *ups = calloc((size_t)v->ns + 1, sizeof *ups);
+  if (!ups)
+    return -1;
+  for (uint32_t s = 0; s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      ups[s] += fl_view_dir(v, s, i) > 0;
   for (uint32_t d = 0; d < v->nd; d++) {
     uint32_t t = v->dsw[d];
-    if (t == s)
-      continue;
     const uint8_t *dist = v->dist + (size_t)d * v->ns;
-    uint16_t x = v->nmin[(size_t)d * v->ns + s];
-    uint32_t w = x & FL_VIEW_NMASK;
-    if (dist[s] == FL_VIEW_FAR || !w)
-      continue;
+    const uint16_t *nmin = v->nmin + (size_t)d * v->ns;
     uint32_t wt = v->sw_nep[t];
-    if (w > m->max_w)
-      m->max_w = w, m->max_w_d = d;
-    if (x & FL_VIEW_MIXED) {
-      if (!m->mixed)
-        m->mixed_d = d;
-      m->mixed += wt;
-    }
-    if (w > limit) {
-      if (!m->wide)
-        m->wide_d = d;
-      m->wide += wt;
-    }
     /* a destination on an upper switch (a service host on a core, a SHARP
      * AN) is reached through that one switch: its width is the cables to
      * it, a fact of the shape, not a fault */
     int on_leaf = v->tier[t] == 1 || v->tier[t] == FL_TIER_UNKNOWN;
-    if (w < min_width && ups >= min_width && on_leaf) {
-      /* does the minimal hop go up? */
-      int up = 0;
-      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
-            fl_view_dir(v, s, i) > 0)
-          up = 1;
-      if (up) {
-        if (!m->narrow)
-          m->narrow_d = d;
-        m->narrow += wt;
+    for (uint32_t s = 0; s < v->ns; s++) {
+      uint16_t x = nmin[s];
+      uint32_t w = x & FL_VIEW_NMASK;
+      if (s == t || dist[s] == FL_VIEW_FAR || !w)
+        continue;
+      sw_min *ms = &m[s];
+      if (w > ms->max_w)
+        ms->max_w = w, ms->max_w_d = d;
+      if (x & FL_VIEW_MIXED) {
+        if (!ms->mixed)
+          ms->mixed_d = d;
+        ms->mixed += wt;
+      }
+      if (w > limit) {
+        if (!ms->wide)
+          ms->wide_d = d;
+        ms->wide += wt;
+      }
+      if (w < min_width && ups[s] >= min_width && on_leaf) {
+        /* does the minimal hop go up? */
+        int up = 0;
+        for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+          if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
+              fl_view_dir(v, s, i) > 0)
+            up = 1;
+        if (up) {
+          if (!ms->narrow)
+            ms->narrow_d = d;
+          ms->narrow += wt;
+        }
       }
     }
   }
+  free(ups);
+  return 0;
+}
+
+/* min_stats() into a new array (free it), or NULL when out of memory. */
+static sw_min *min_stats_new(const fl_view *v, uint32_t limit,
+                             uint32_t min_width) {
+  sw_min *m = malloc(((size_t)v->ns + 1) * sizeof *m);
+  if (m && min_stats(v, limit, min_width, m) != 0) {
+    free(m);
+    m = NULL;
+  }
+  return m;
 }
 
 /* The minimal ports of @s toward destination index @d, as text and refs. */
@@ -474,10 +497,12 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = view(api, ctx, data, 1);
   if (!v)
     return 1;
+  sw_min *all = min_stats_new(v, UINT32_MAX, 0);
+  if (!all)
+    return 1;
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
-    sw_min m;
-    min_stats(v, s, UINT32_MAX, 0, &m);
+    sw_min m = all[s];
     if (!m.mixed)
       continue;
     char ports[512];
@@ -502,6 +527,7 @@ static int check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
     rc = fl_emit(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl, jb_str(&ev));
     jb_free(&ev);
   }
+  free(all);
   return rc;
 }
 
@@ -519,10 +545,12 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = view(api, ctx, data, 1);
   if (!v)
     return 1;
+  sw_min *all = min_stats_new(v, (uint32_t)limit, (uint32_t)minw);
+  if (!all)
+    return 1;
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
-    sw_min m;
-    min_stats(v, s, (uint32_t)limit, (uint32_t)minw, &m);
+    sw_min m = all[s];
     for (int kind = 0; kind < 2 && !rc; kind++) {
       uint64_t cnt = kind ? m.narrow : m.wide;
       uint32_t d = kind ? m.narrow_d : m.wide_d;
@@ -575,6 +603,7 @@ static int check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
       jb_free(&ev);
     }
   }
+  free(all);
   return rc;
 }
 

@@ -39,6 +39,9 @@ sed 's/\(<link a="leaf-p01-01" a-port="4" b="spine-p01-02" b-port="1" width="4x"
 expect_rc 0 "$FL" check $R "$TMP/mixed.xml"
 expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning'), ('ecmp-balance.oversubscription', 'warning'), ('ecmp-balance.uplink-asymmetry', 'warning')]" "mixed: findings"
 expect_eq "$(ev ecmp-balance.mixed-speed-group "[0]['next_hops']")" "[{'gbps': 400, 'port': 3, 'to': 'spine-p01-01'}, {'gbps': 200, 'port': 4, 'to': 'spine-p01-02'}]" "mixed: next hops"
+# its 6 remote hosts on 3 leaves; the example is the first destination
+# switch in the view's order (leaf-p01-02), not the last one met
+expect_eq "$(ev ecmp-balance.mixed-speed-group "[0]['destinations']") $(ev ecmp-balance.mixed-speed-group "[0]['example_destination_switch']")" "6 leaf-p01-02" "mixed: destinations, example"
 expect_rc 0 "$FL" check $R --param ecmp-balance.mixed-speed-group.weighted-ecmp=true "$TMP/mixed.xml"
 expect_eq "$(rules)" "[('ecmp-balance.oversubscription', 'warning'), ('ecmp-balance.uplink-asymmetry', 'warning')]" "mixed with W-ECMP"
 

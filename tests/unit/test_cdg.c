@@ -755,6 +755,7 @@ static void test_progress_reports(void **state) {
     o.struct_size = sizeof o;
     o.routing = FL_CDG_ROUTING_MINIMAL;
     o.engine = e;
+    o.threads = 1;
     o.progress = on_progress;
     o.progress_ctx = &log;
     const fl_cdg_report *rep = NULL;
@@ -765,6 +766,21 @@ static void test_progress_reports(void **state) {
       assert_int_equal(log.total[i], 32);
       assert_string_equal(log.what[i], "root switches");
     }
+    fl_cdg_free(rep);
+    /* two threads: the 8 pods' twin classes of 4 leaves go 4 to each; the
+     * calling thread reports after each of its 16 roots what both have
+     * done so far, then the end once more */
+    memset(&log, 0, sizeof log);
+    o.threads = 2;
+    assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+    assert_int_equal(log.n, 17);
+    for (uint32_t i = 0; i < 17; i++) {
+      assert_true(log.done[i] >= i + 1 && log.done[i] <= 32);
+      assert_true(i == 0 || log.done[i] >= log.done[i - 1]);
+      assert_int_equal(log.total[i], 32);
+      assert_string_equal(log.what[i], "root switches");
+    }
+    assert_int_equal(log.done[16], 32);
     const fl_cdg_report *plain = analyze_engine(f, e, sizeof o);
     assert_int_equal(rep->dependencies, plain->dependencies);
     assert_int_equal(rep->channels, plain->channels);
