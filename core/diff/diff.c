@@ -197,6 +197,14 @@ static const char *key_port_str(const dctx *c, uint64_t k, char *buf,
     lab = c->vnames[key_port(k) & ~VIRT];
   if (!*lab && bp != FL_NONE)
     lab = fl_fabric_port_label(c->B, bp);
+  fl_id dn = c->mB[key_node(k)];
+  if (!*lab && !(key_port(k) & VIRT) && dn != FL_NONE &&
+      c->howD[dn] == HOW_CABLE) {
+    /* an uncabled port of an IBNL-expanded ASIC: its front-panel name */
+    fl_id p = fl_fabric_find_port(c->D, dn, key_port(k));
+    if (p != FL_NONE)
+      lab = fl_fabric_port_label(c->D, p);
+  }
   if (!*lab && bp != FL_NONE && c->mB[key_node(k)] != FL_NONE &&
       c->howD[c->mB[key_node(k)]] == HOW_CHASSIS &&
       fl_fabric_port_panel_name(c->B, bp, buf, size))

@@ -446,6 +446,14 @@ static int expand(topo *t, fl_nbr *b, sysrec *s, int *known) {
         fl_b_attr(t->fab, FL_ENT_NODE, n, "model", x->nodes[i].model) != FL_OK)
       return oom(t);
   }
+  for (size_t i = 0; x->n_nodes > 1 && i < x->n_ports; i++) {
+    /* the front panel, cabled or not: findings name L1/P12, not port 12 */
+    fl_id p =
+        fl_b_port(t->fab, s->asics[x->ports[i].node], x->ports[i].port, prov);
+    if (p == FL_NONE)
+      return oom(t);
+    fl_b_port_set_label(t->fab, p, x->ports[i].name, (size_t)-1);
+  }
   char sysname[FL_ALIAS_MAX];
   snprintf(sysname, sizeof sysname, "%.*s", (int)s->name_n, s->name);
   for (size_t i = 0; i < x->n_links; i++) {

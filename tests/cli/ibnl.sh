@@ -101,7 +101,7 @@ sed '/{H-1 MT23108/s/LID:0401 PN:01/LID:0401 PN:0C/' "${x}RhinoBased512.lst" >"$
 expect_eq "$(cmp -l "${x}RhinoBased512.lst" "$TMP/moved.lst" | wc -l)" 2 "bytes changed (one per listing)"
 expect_rc 1 "$FL" diff --format json --system-pattern "$pat" "${x}RhinoBased512.topo" "$TMP/moved.lst"
 expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'] != 'diff.different']")" \
-  "['cable from \"H-1\" P1 lands on \"SL1-1/leaf1/U1\" port 12; the plan puts it on \"SL1-1/leaf1/U1\" L1/P1: move that end from \"SL1-1/leaf1/U1\" port 12 to \"SL1-1/leaf1/U1\" L1/P1']" "the move"
+  "['cable from \"H-1\" P1 lands on \"SL1-1/leaf1/U1\" L1/P12; the plan puts it on \"SL1-1/leaf1/U1\" L1/P1: move that end from \"SL1-1/leaf1/U1\" L1/P12 to \"SL1-1/leaf1/U1\" L1/P1']" "the move"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 217 "216 kind warnings + the move"
 # H-1's cable moved to another line card: SL1-1 L10/P12 (leaf10's U1, node
 # GUID ...0604, LID 0x402, port 12); the ASICs are still told apart by
@@ -112,7 +112,7 @@ sed '/{H-1 MT23108/{s/0002c90000000602/0002c90000000604/g;s/LID:0401 PN:01/LID:0
 expect_rc 1 "$FL" diff -v --format json --system-pattern "$pat" "${x}RhinoBased512.topo" "$TMP/moved2.lst"
 expect_grep "$TMP/err" 'by cable position 216; cables: 2752 planned, 2752 built, 2751 as planned$'
 expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'] != 'diff.different']")" \
-  "['cable from \"H-1\" P1 lands on \"SL1-1/leaf10/U1\" port 12; the plan puts it on \"SL1-1/leaf1/U1\" L1/P1: move that end from \"SL1-1/leaf10/U1\" port 12 to \"SL1-1/leaf1/U1\" L1/P1']" "the move to another card"
+  "['cable from \"H-1\" P1 lands on \"SL1-1/leaf10/U1\" L10/P12; the plan puts it on \"SL1-1/leaf1/U1\" L1/P1: move that end from \"SL1-1/leaf10/U1\" L10/P12 to \"SL1-1/leaf1/U1\" L1/P1']" "the move to another card"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 217 "216 kind warnings + the move"
 
 # ---- 4. no definitions; ports no front panel has ----------------------------
