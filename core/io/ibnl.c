@@ -142,6 +142,7 @@ typedef struct pst {
   uint32_t line;
   const char *ls; /* start of the current line */
   int in_def, has_top, cur_inst;
+  fl_strmap inst_names; /* of the current definition -> instance index */
 } pst;
 
 static int perr(pst *p, const char *at, const char *fmt, const char *tok,
@@ -259,6 +260,8 @@ static int p_system(pst *p, const char *s, const char *e, int top,
   }
   p->in_def = 1;
   p->cur_inst = -1;
+  fl_strmap_free(&p->inst_names);
+  memset(&p->inst_names, 0, sizeof p->inst_names);
   return FL_OK;
 }
 
@@ -269,16 +272,18 @@ static int add_inst(pst *p, inst *in) {
     return nomem(p);
   def *d = &f->defs[f->n_defs - 1];
   /* instance names are unique within a definition */
-  for (uint32_t i = d->first_inst; i < d->first_inst + d->n_inst; i++)
-    if (same(f, f->insts[i].name, f->text + in->name.o, in->name.n)) {
-      char fmt[128];
-      snprintf(fmt, sizeof fmt,
-               "instance '%%.*s' is defined twice in this system (first at "
-               "line %u)",
-               f->insts[i].line);
-      return perr(p, p->ls + in->col - 1, fmt, f->text + in->name.o,
-                  in->name.n);
-    }
+  uint32_t i = fl_strmap_put(&p->inst_names, f->text + in->name.o, in->name.n,
+                             (uint32_t)f->n_insts);
+  if (i == FL_MAP_ABSENT)
+    return nomem(p);
+  if (i != f->n_insts) {
+    char fmt[128];
+    snprintf(fmt, sizeof fmt,
+             "instance '%%.*s' is defined twice in this system (first at "
+             "line %u)",
+             f->insts[i].line);
+    return perr(p, p->ls + in->col - 1, fmt, f->text + in->name.o, in->name.n);
+  }
   in->first_conn = (uint32_t)f->n_conns;
   f->insts[f->n_insts++] = *in;
   d->n_inst++;
@@ -510,7 +515,7 @@ int fl_ibnl_parse(const char *path, const char *buf, size_t len,
   memcpy(f->text, buf, len);
   f->text[len] = '\0';
   f->len = len;
-  pst p = {f, err, 0, f->text, 0, 0, -1};
+  pst p = {f, err, 0, f->text, 0, 0, -1, {0}};
   const char *s = f->text, *end = f->text + len;
   int rc = FL_OK;
   while (s < end && rc == FL_OK) {
@@ -527,6 +532,7 @@ int fl_ibnl_parse(const char *path, const char *buf, size_t len,
     rc = p_line(&p, s, hash ? hash : le);
     s = nl ? nl + 1 : end;
   }
+  fl_strmap_free(&p.inst_names);
   if (rc == FL_OK && !p.has_top)
     rc = fl_error_set(err, FL_EPARSE, f->path, p.line ? p.line : 1, 0,
                       "no TOPSYSTEM; an IBNL file defines one system with "
@@ -588,6 +594,7 @@ typedef struct pmap { /* the connectors of one instantiated board */
   sp *name;
   term *t;
   size_t n, cap;
+  fl_strmap idx; /* name -> entry */
 } pmap;
 
 typedef struct fst {
@@ -596,10 +603,40 @@ typedef struct fst {
   fl_ibnl_sys *out;
   fl_error *err;
   size_t cap_nodes, cap_links, cap_ports;
-  fl_u64map used; /* node << 32 | port -> link index, or front port | BIT */
+  fl_u64map used;             /* node << 32 | port -> link index */
+  fl_strmap defs, defs_lower; /* board name (as is, lower case) -> def */
+  uint32_t work;              /* instances expanded so far */
 } fst;
 
-#define FRONT 0x80000000u
+/* More instances than any real system (a 648-port director has 54 ASICs
+ * on 36 boards): boards nested in boards multiply, so a definition that
+ * instantiates 10 boards of 10 boards ... is refused instead of exhausting
+ * memory. */
+#define MAX_INSTANCES (1u << 20)
+
+static size_t lower(const char *s, size_t n, char *out, size_t size) {
+  if (n > size)
+    n = size;
+  for (size_t k = 0; k < n; k++)
+    out[k] = (char)tolower((unsigned char)s[k]);
+  return n;
+}
+
+/* The boards' names, indexed once per flattening. */
+static int index_defs(fst *s) {
+  const fl_ibnl_file *f = s->f;
+  char low[256];
+  for (size_t d = 0; d + 1 < f->n_defs; d++)
+    for (uint32_t k = 0; k < f->defs[d].n_names; k++) {
+      sp nm = f->names[f->defs[d].first_name + k];
+      size_t ln = lower(f->text + nm.o, nm.n, low, sizeof low);
+      if (fl_strmap_put(&s->defs, f->text + nm.o, nm.n, (uint32_t)d) ==
+              FL_MAP_ABSENT ||
+          fl_strmap_put(&s->defs_lower, low, ln, (uint32_t)d) == FL_MAP_ABSENT)
+        return -1;
+    }
+  return 0;
+}
 
 static int ferr(fst *s, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -616,7 +653,9 @@ static int fnomem(fst *s) {
   return fl_error_set(s->err, FL_ENOMEM, s->f->path, 0, 0, "out of memory");
 }
 
-static int pmap_put(pmap *m, sp name, term t) {
+static int pmap_put(const fl_ibnl_file *f, pmap *m, sp name, term t) {
+  if (fl_strmap_put(&m->idx, f->text + name.o, name.n, (uint32_t)m->n) != m->n)
+    return -1; /* ENOMEM (callers put only absent names) */
   if (m->n == m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 16;
     sp *nn = realloc(m->name, nc * sizeof *nn);
@@ -635,15 +674,14 @@ static int pmap_put(pmap *m, sp name, term t) {
 }
 
 static const term *pmap_get(const fl_ibnl_file *f, const pmap *m, sp name) {
-  for (size_t i = 0; i < m->n; i++)
-    if (same(f, m->name[i], f->text + name.o, name.n))
-      return &m->t[i];
-  return NULL;
+  uint32_t i = fl_strmap_get(&m->idx, f->text + name.o, name.n);
+  return i == FL_MAP_ABSENT ? NULL : &m->t[i];
 }
 
 static void pmap_free(pmap *m) {
   free(m->name);
   free(m->t);
+  fl_strmap_free(&m->idx);
 }
 
 /* The definition named @n (a board type, with the modifier the CFG gives
@@ -670,13 +708,14 @@ static const def *find_def(fst *s, sp n, const char *path, const inst *in,
     }
   }
   size_t wl = strlen(want);
-  for (int ci = 0; ci < 2; ci++)
-    for (size_t d = 0; d + 1 < f->n_defs; d++)
-      for (uint32_t k = 0; k < f->defs[d].n_names; k++) {
-        sp nm = f->names[f->defs[d].first_name + k];
-        if (ci ? same_ci(f, nm, want, wl) : same(f, nm, want, wl))
-          return &f->defs[d];
-      }
+  uint32_t d = fl_strmap_get(&s->defs, want, wl);
+  if (d == FL_MAP_ABSENT) {
+    char low[256];
+    size_t ln = lower(want, wl, low, sizeof low);
+    d = fl_strmap_get(&s->defs_lower, low, ln);
+  }
+  if (d != FL_MAP_ABSENT)
+    return &f->defs[d];
   *rc = ferr(s, in->line, in->col - (uint32_t)n.n - 1,
              "board type %s of instance %s is not defined by a SYSTEM of "
              "this file",
@@ -718,13 +757,13 @@ static int flatten_def(fst *s, const def *d, const char *prefix, int depth,
 
 /* Where (instance @name, port @port) of definition @d ends: a node port or
  * a connector of an instantiated board. *@t .node UINT32_MAX: dangling. */
-static int resolve(fst *s, const def *d, const term *base, const pmap *subs,
-                   sp name, sp port, uint32_t line, uint32_t col, term *t) {
+static int resolve(fst *s, const def *d, const fl_strmap *names,
+                   const term *base, const pmap *subs, sp name, sp port,
+                   uint32_t line, uint32_t col, term *t) {
   const fl_ibnl_file *f = s->f;
-  for (uint32_t i = 0; i < d->n_inst; i++) {
+  uint32_t i = fl_strmap_get(names, f->text + name.o, name.n);
+  if (i != FL_MAP_ABSENT) {
     const inst *in = &f->insts[d->first_inst + i];
-    if (!same(f, in->name, f->text + name.o, name.n))
-      continue;
     if (in->is_node) {
       uint32_t num;
       if (!parse_uint(f->text + port.o, port.n, &num) || num > in->nports)
@@ -752,12 +791,27 @@ static int flatten_def(fst *s, const def *d, const char *prefix, int depth,
     return ferr(s, d->line, 1,
                 "boards nested more than 16 deep (does a SYSTEM contain "
                 "itself?)");
+  s->work += d->n_inst + 1;
+  if (s->work > MAX_INSTANCES)
+    return ferr(s, d->line, 1,
+                "the system expands to more than %u instances (boards "
+                "nested in boards); no real system has that many",
+                MAX_INSTANCES);
   term *base = calloc(d->n_inst + 1, sizeof *base);
   pmap *subs = calloc(d->n_inst + 1, sizeof *subs);
+  fl_strmap names;
+  memset(&names, 0, sizeof names);
   int rc = FL_OK;
   if (!base || !subs) {
     rc = fnomem(s);
     goto out;
+  }
+  for (uint32_t i = 0; i < d->n_inst; i++) {
+    sp nm = f->insts[d->first_inst + i].name;
+    if (fl_strmap_put(&names, f->text + nm.o, nm.n, i) == FL_MAP_ABSENT) {
+      rc = fnomem(s);
+      goto out;
+    }
   }
   for (uint32_t i = 0; i < d->n_inst && rc == FL_OK; i++) {
     const inst *in = &f->insts[d->first_inst + i];
@@ -799,12 +853,12 @@ static int flatten_def(fst *s, const def *d, const char *prefix, int depth,
     for (uint32_t k = 0; k < in->n_conn && rc == FL_OK; k++) {
       const iconn *c = &f->conns[in->first_conn + k];
       term a, b;
-      rc = resolve(s, d, base, subs, in->name, c->from, c->line, c->col_from,
-                   &a);
+      rc = resolve(s, d, &names, base, subs, in->name, c->from, c->line,
+                   c->col_from, &a);
       if (rc != FL_OK)
         break;
       if (c->to_inst.n) {
-        rc = resolve(s, d, base, subs, c->to_inst, c->to_port, c->line,
+        rc = resolve(s, d, &names, base, subs, c->to_inst, c->to_port, c->line,
                      c->col_to, &b);
         if (rc != FL_OK)
           break;
@@ -823,12 +877,13 @@ static int flatten_def(fst *s, const def *d, const char *prefix, int depth,
                     "connector %.*s is wired to two ports (a connector "
                     "takes one)",
                     (int)c->to_port.n, f->text + c->to_port.o);
-        else if (!x && pmap_put(mine, c->to_port, a) != 0)
+        else if (!x && pmap_put(f, mine, c->to_port, a) != 0)
           rc = fnomem(s);
       }
     }
   }
 out:
+  fl_strmap_free(&names);
   for (uint32_t i = 0; subs && i < d->n_inst; i++)
     pmap_free(&subs[i]);
   free(subs);
@@ -841,7 +896,8 @@ int fl_ibnl_flatten(const fl_ibnl_file *f, const char *cfg, fl_ibnl_sys *out,
   memset(out, 0, sizeof *out);
   fst s = {.f = f, .cfg = cfg, .out = out, .err = err};
   pmap top = {0};
-  int rc = flatten_def(&s, top_def(f), "", 0, &top);
+  int rc = index_defs(&s) != 0 ? fnomem(&s)
+                               : flatten_def(&s, top_def(f), "", 0, &top);
   /* the front panel; a port wired inside the system and to a connector
    * too is an error */
   for (size_t i = 0; rc == FL_OK && i < top.n; i++) {
@@ -863,11 +919,21 @@ int fl_ibnl_flatten(const fl_ibnl_file *f, const char *cfg, fl_ibnl_sys *out,
     p->node = top.t[i].node;
     p->port = top.t[i].port;
     p->name = strndup(f->text + top.name[i].o, top.name[i].n);
-    if (!p->name)
+    if (!p->name) {
+      rc = fnomem(&s);
+      break;
+    }
+    char low[256];
+    size_t n = lower(p->name, strlen(p->name), low, sizeof low);
+    if (fl_strmap_put(&out->by_name, p->name, strlen(p->name), (uint32_t)i) ==
+            FL_MAP_ABSENT ||
+        fl_strmap_put(&out->by_lower, low, n, (uint32_t)i) == FL_MAP_ABSENT)
       rc = fnomem(&s);
   }
   pmap_free(&top);
   fl_u64map_free(&s.used);
+  fl_strmap_free(&s.defs);
+  fl_strmap_free(&s.defs_lower);
   if (rc != FL_OK)
     fl_ibnl_sys_free(out);
   return rc;
@@ -883,20 +949,21 @@ void fl_ibnl_sys_free(fl_ibnl_sys *s) {
   free(s->nodes);
   free(s->links);
   free(s->ports);
+  fl_strmap_free(&s->by_name);
+  fl_strmap_free(&s->by_lower);
   memset(s, 0, sizeof *s);
 }
 
 const fl_ibnl_port *fl_ibnl_port_find(const fl_ibnl_sys *s, const char *name,
                                       size_t len) {
-  for (size_t i = 0; i < s->n_ports; i++)
-    if (strlen(s->ports[i].name) == len &&
-        memcmp(s->ports[i].name, name, len) == 0)
-      return &s->ports[i];
-  for (size_t i = 0; i < s->n_ports; i++)
-    if (strlen(s->ports[i].name) == len &&
-        strncasecmp(s->ports[i].name, name, len) == 0)
-      return &s->ports[i];
-  return NULL;
+  uint32_t i = fl_strmap_get(&s->by_name, name, len);
+  if (i == FL_MAP_ABSENT && len <= 256) {
+    char low[256];
+    for (size_t k = 0; k < len; k++)
+      low[k] = (char)tolower((unsigned char)name[k]);
+    i = fl_strmap_get(&s->by_lower, low, len);
+  }
+  return i == FL_MAP_ABSENT ? NULL : &s->ports[i];
 }
 
 /* ---- the search path ----------------------------------------------------- */

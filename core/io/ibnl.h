@@ -17,6 +17,8 @@
 
 #include <fabriclint/error.h>
 
+#include "model/hashmap.h"
+
 /** The directory the Debian/Ubuntu package libibdm1 installs IBNL files in. */
 #define FL_IBNL_SYSTEM_DIR "/usr/lib/x86_64-linux-gnu/ibdm1.5.7/ibnl"
 
@@ -83,7 +85,8 @@ typedef struct fl_ibnl_sys {
   fl_ibnl_port *ports; /* in order of definition */
   size_t n_ports;
   uint32_t dangling; /* connections to board ports the chosen boards lack */
-  uint32_t dangling_line; /* line of the first of them in the IBNL file */
+  uint32_t dangling_line;      /* line of the first of them in the IBNL file */
+  fl_strmap by_name, by_lower; /* port name (as is, lower case) -> index */
 } fl_ibnl_sys;
 
 /**
@@ -105,7 +108,7 @@ int fl_ibnl_flatten(const fl_ibnl_file *f, const char *cfg, fl_ibnl_sys *out,
 void fl_ibnl_sys_free(fl_ibnl_sys *s);
 
 /** fl_ibnl_port_find() — the front-panel port called @name (exact, else
- * ignoring case), or NULL. O(ports). */
+ * ignoring case), or NULL. O(1) expected. */
 const fl_ibnl_port *fl_ibnl_port_find(const fl_ibnl_sys *s, const char *name,
                                       size_t len);
 
