@@ -468,6 +468,7 @@ static int expand(topo *t, fl_nbr *b, sysrec *s, int *known) {
     fl_link_rec *lr = &t->fab->links[l];
     lr->width = lr->width_b = k->width;
     lr->speed = lr->speed_b = k->speed;
+    fl_b_link_add_flags(t->fab, l, FL_LINK_IN_SYSTEM);
     if (fl_b_attr(t->fab, FL_ENT_LINK, l, "inside-system", sysname) != FL_OK)
       return oom(t);
   }

@@ -90,6 +90,11 @@ expect_grep "$TMP/out" 'system type MTS3600: IBNL .*MTS3600\.ibnl \(TOPSYSTEM MT
 expect_rc 0 "$FL" info --format json "${x}RhinoBased512.topo"
 expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])")" \
   "(216, 512, 2752)" "expanded plan (ibdm: 'Defined 524/728 systems/nodes')"
+# each director's 18 ASICs are one chassis named by the system (the cables
+# inside it join them), so tiers count whole directors' ASICs in one tier
+expect_eq "$(jget "$TMP/out" "=(sorted(c['name'] for c in d['chassis']), set(c['asics'] for c in d['chassis']))")" \
+  "(['SL1-1', 'SL1-2', 'SL1-3', 'SL1-4', 'SL1-5', 'SL1-6', 'SL1-7', 'SL1-8', 'SL2-1', 'SL2-2', 'SL2-3', 'SL2-4'], {18})" "chassis"
+expect_eq "$(jget "$TMP/out" "=[(t['tier'], t['switches']) for t in d['tiers']]")" "[(0, 0), (1, 144), (2, 72)]" "tiers"
 expect_rc 0 "$FL" diff -v --format json --system-pattern "$pat" "${x}RhinoBased512.topo" "${x}RhinoBased512.lst"
 expect_grep "$TMP/err" 'by system 512, as a director chassis 0, by cable position 216; cables: 2752 planned, 2752 built, 2752 as planned$'
 expect_eq "$(jget "$TMP/out" "=sorted(set((f['rule'], f['message'].split(' is ')[1]) for f in d['findings']))")" \
