@@ -687,9 +687,10 @@ static void pmap_free(pmap *m) {
 /* The definition named @n (a board type, with the modifier the CFG gives
  * instance @path, if any). */
 static const def *find_def(fst *s, sp n, const char *path, const inst *in,
-                           int *rc) {
+                           int *rc, int *removed) {
   const fl_ibnl_file *f = s->f;
   char want[256];
+  int mod_r = 0;
   snprintf(want, sizeof want, "%.*s", (int)n.n, f->text + n.o);
   /* CFG: "name=mod" pairs separated by ',' or blanks */
   const char *c = s->cfg ? s->cfg : "";
@@ -704,6 +705,7 @@ static const def *find_def(fst *s, sp n, const char *path, const inst *in,
     if (eq && (size_t)(eq - b) == pl && strncmp(b, path, pl) == 0) {
       snprintf(want, sizeof want, "%.*s:%.*s", (int)n.n, f->text + n.o,
                (int)(c - eq - 1), eq + 1);
+      mod_r = c - eq - 1 == 1 && eq[1] == 'R';
       break;
     }
   }
@@ -716,6 +718,10 @@ static const def *find_def(fst *s, sp n, const char *path, const inst *in,
   }
   if (d != FL_MAP_ABSENT)
     return &f->defs[d];
+  if (mod_r) { /* `leaf3=R`: the board is not there (ibdm-topo-file(1)) */
+    *removed = 1;
+    return NULL;
+  }
   *rc = ferr(s, in->line, in->col - (uint32_t)n.n - 1,
              "board type %s of instance %s is not defined by a SYSTEM of "
              "this file",
@@ -840,7 +846,12 @@ static int flatten_def(fst *s, const def *d, const char *prefix, int depth,
       }
       base[i] = (term){(uint32_t)o->n_nodes - 1, 0};
     } else {
-      const def *sub = find_def(s, in->type, path, in, &rc);
+      int removed = 0;
+      const def *sub = find_def(s, in->type, path, in, &rc, &removed);
+      if (removed) {
+        o->removed++; /* its connections dangle */
+        continue;
+      }
       if (!sub)
         break;
       char pre[1030];

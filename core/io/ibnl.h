@@ -86,6 +86,7 @@ typedef struct fl_ibnl_sys {
   size_t n_ports;
   uint32_t dangling; /* connections to board ports the chosen boards lack */
   uint32_t dangling_line;      /* line of the first of them in the IBNL file */
+  uint32_t removed;            /* boards the CFG removes (`leaf3=R`) */
   fl_strmap by_name, by_lower; /* port name (as is, lower case) -> index */
 } fl_ibnl_sys;
 
@@ -93,7 +94,9 @@ typedef struct fl_ibnl_sys {
  * fl_ibnl_flatten() — expand the TOPSYSTEM of @f into @out (zeroed first;
  * free with fl_ibnl_sys_free()). @cfg is the `.topo` CFG text
  * ("leaf2=12x,spine1=4x"; NULL or "" for none): the board instance named
- * left of `=` uses the definition `TYPE:<modifier>`. A connection to a
+ * left of `=` uses the definition `TYPE:<modifier>`; the modifier `R` with
+ * no `TYPE:R` definition removes the board (ibdm-topo-file(1): a system
+ * that "lacks (R)" leafs), counted in @out->removed. A connection to a
  * board port that the chosen board does not define is dropped and counted
  * in @out->dangling (ibnl(1) NOTE-1). Errors (FL_EPARSE at the IBNL
  * file:line:col): an undefined board type or modifier, a node port out of

@@ -402,9 +402,10 @@ static int xsys_get(topo *t, const sysrec *s, fl_prov prov, uint32_t *out) {
   *out = (uint32_t)t->n_xs++;
   fl_b_note(t->fab, "topology", prov,
             "system type %s: IBNL %s (TOPSYSTEM %s): %zu ASIC(s), %zu cable(s) "
-            "inside, %zu front-panel port(s)%s%s",
+            "inside, %zu front-panel port(s)%s%s%s",
             x->type, fl_ibnl_path(f), fl_ibnl_top_name(f), x->sys.n_nodes,
-            x->sys.n_links, x->sys.n_ports, *x->cfg ? "; CFG: " : "", x->cfg);
+            x->sys.n_links, x->sys.n_ports, *x->cfg ? "; CFG: " : "", x->cfg,
+            x->sys.removed ? " (R: boards removed)" : "");
   return FL_OK;
 }
 
@@ -497,8 +498,9 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
     fl_prov prov = {fl_nbr_file(b), s->line, s->col};
     char name[FL_ALIAS_MAX];
     snprintf(name, sizeof name, "%.*s", (int)s->name_n, s->name);
-    int known = 0;
-    rc = s->dev_ports ? FL_OK : expand(&t, b, s, &known);
+    int known = 0; /* an IBNL type wins over the dev/P<n> host guess
+                      (Gnu's M/P1 is a front-panel name, not mlx5_0/P1) */
+    rc = expand(&t, b, s, &known);
     if (rc != FL_OK)
       break;
     if (known)

@@ -130,6 +130,14 @@ expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['
 printf 'MTS3600 sw1\n  P37 -> MT23108 h1 P1\n' >"$TMP/p37.topo"
 expect_rc 2 "$FL" info "$TMP/p37.topo"
 expect_grep "$TMP/err" 'p37\.topo:2:3: port P37 of sw1 is not a front-panel port of its type MTS3600 \(IBNL .*MTS3600\.ibnl defines 36, e\.g\. P1\)$'
+# CFG leaf12=R: that board is not there (ibdm-topo-file(1)); its 12
+# connections to the spines, 12 to the panel and the spines' 12 to it dangle
+printf 'MTS14400 d1 CFG: leaf12=R\n  L1/P1 -> MT23108 h1 P1\n' >"$TMP/r.topo"
+expect_rc 0 "$FL" check --rules topology "$TMP/r.topo"
+expect_grep "$TMP/out" 'system type MTS14400: IBNL .*: 17 ASIC\(s\), 132 cable\(s\) inside, 132 front-panel port\(s\); CFG: leaf12=R \(R: boards removed\)'
+printf 'MTS14400 d1 CFG: leaf12=R\n  L12/P1 -> MT23108 h1 P1\n' >"$TMP/r12.topo"
+expect_rc 2 "$FL" info "$TMP/r12.topo"
+expect_grep "$TMP/err" 'r12\.topo:2:3: port L12/P1 of d1 is not a front-panel port of its type MTS14400 \(IBNL .* defines 132, e\.g\. L1/P1\)$'
 printf 'MTS14400 d1 CFG: leaf1=12x\n  L1/P1 -> MT23108 h1 P1\n' >"$TMP/cfg.topo"
 expect_rc 2 "$FL" info "$TMP/cfg.topo"
 expect_grep "$TMP/err" 'MTS14400\.ibnl:113:11: board type LEAF:12x of instance leaf1 is not defined by a SYSTEM of this file$'
