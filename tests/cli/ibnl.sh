@@ -18,7 +18,8 @@
 . "$(dirname "$0")/lib.bash"
 e=debian__libibdm1__ibnl__
 need_external ${e}MTS14400.ibnl ${e}IS5300.ibnl ${e}SUNDCS648QDR.ibnl \
-  ${e}MTS3600.ibnl ${e}Cougar.ibnl ${e}RhinoBased512.topo ${e}RhinoBased512.lst
+  ${e}MTS3600.ibnl ${e}Cougar.ibnl ${e}Gnu.ibnl ${e}RhinoBased512.topo \
+  ${e}RhinoBased512.lst
 x=$FL_EXTERNAL/$e
 export FABRICLINT_IBNL_PATH=$FL_EXTERNAL
 pat='^([^ ]+) (MT[0-9]+ .*)$' # 2006 descriptions: "H-1 MT23108 Infinihost-II ..."
@@ -119,6 +120,13 @@ expect_grep "$TMP/err" 'by cable position 216; cables: 2752 planned, 2752 built,
 expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule'] != 'diff.different']")" \
   "['cable from \"H-1\" P1 lands on \"SL1-1/leaf10/U1\" L10/P12; the plan puts it on \"SL1-1/leaf1/U1\" L1/P1: move that end from \"SL1-1/leaf10/U1\" L10/P12 to \"SL1-1/leaf1/U1\" L1/P1']" "the move to another card"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 217 "216 kind warnings + the move"
+
+# libibdm1's FullGnu.topo writes the Gnu's ports M/P1 (like a host's
+# mlx5_0/P1): the Gnu IBNL makes it 6 switch ASICs, one chassis GNU1
+printf 'Gnu GNU1\n  M/P1 -> Cougar H01 P1\n  L2/P4 -> Cougar H16 P2\n' >"$TMP/gnu.topo"
+expect_rc 0 "$FL" info --format json "$TMP/gnu.topo"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'], d['chassis'])")" \
+  "(6, 2, 18, [{'name': 'GNU1', 'model': '', 'asics': 6}])" "Gnu"
 
 # ---- 4. no definitions; ports no front panel has ----------------------------
 FABRICLINT_IBNL_PATH= expect_rc 0 "$FL" check --format json --rules topology "${x}RhinoBased512.topo"
