@@ -19,7 +19,7 @@ BUILD=${1:-build}
 # without it that test reports SKIP; .ci/run installs it.
 PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
 libjansson-dev libyaml-dev libcmocka-dev libgraphviz-dev nettle-dev python3
-python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2
+python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2 libibdm1 ibutils
 man-db zsh libopenmpi-dev openmpi-bin"
 # Optional, for the ns-3 validation of the performance model only
 # (tests/ns3, docs/performance-model.md): FL_WITH_NS3=1 ./setup.sh also

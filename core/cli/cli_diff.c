@@ -411,14 +411,19 @@ int fl_cli_diff(int argc, char **argv) {
     rc = FL_EXIT_USAGE;
     goto done;
   }
+  char by_cable[48] = "";
+  if (st.nodes_by_cable)
+    snprintf(by_cable, sizeof by_cable, ", by cable position %u",
+             st.nodes_by_cable);
   if (o.verbose)
     fprintf(
         stderr,
         "fabriclint: nodes matched by GUID %u, by name %u, by system %u, as "
-        "a director chassis %u; "
+        "a director chassis %u%s; "
         "cables: %u planned, %u built, %u as planned\n",
         st.nodes_by_guid, st.nodes_by_name, st.nodes_by_system,
-        st.nodes_by_chassis, st.cables_design, st.cables_built, st.cables_ok);
+        st.nodes_by_chassis, by_cable, st.cables_design, st.cables_built,
+        st.cables_ok);
   size_t n_rules = 0;
   filter_rules(o.rules, &fs, a.csv ? &wo : NULL, &n_rules);
   if (o.rules && n_rules == 0) {

@@ -61,7 +61,13 @@
  * front-panel names; HOW_NIC: a per-NIC design node ("host-01
  * ens1f0np0") is a labelled port of an as-built host node (LLDP chassis);
  * HOW_HOST: a design host node whose labelled ports are NICs is a group of
- * as-built per-NIC nodes of that system (InfiniBand HCAs "host-01 mlx5_0") */
+ * as-built per-NIC nodes of that system (InfiniBand HCAs "host-01 mlx5_0");
+ * HOW_IN_CHASSIS: the other way round from HOW_CHASSIS, a design ASIC of a
+ * director chassis is part of one as-built switch named like the chassis,
+ * its ports the as-built's front-panel labels; HOW_CABLE: reached by a
+ * cable from a matched node, at the same port numbers on both sides, with
+ * the same system name (the ASICs of an IBNL-expanded system, all described
+ * by the system's name in the as-built) */
 enum {
   HOW_NONE,
   HOW_GUID,
@@ -69,7 +75,9 @@ enum {
   HOW_SYSTEM,
   HOW_NIC,
   HOW_HOST,
-  HOW_CHASSIS
+  HOW_CHASSIS,
+  HOW_IN_CHASSIS,
+  HOW_CABLE
 };
 enum { E_OPEN, E_DONE };
 
@@ -164,6 +172,8 @@ static fl_id key_dport(const dctx *c, uint64_t k);
 static const char *key_name(const dctx *c, uint64_t k) {
   fl_id dp = key_dport(c, k);
   fl_id d = dp != FL_NONE ? fl_fabric_port_node(c->D, dp) : key_dnode(c, k);
+  if (d != FL_NONE && c->howD[d] == HOW_IN_CHASSIS)
+    d = FL_NONE; /* an ASIC of the chassis: the box's name */
   return d != FL_NONE ? fl_fabric_node_name(c->D, d)
                       : fl_fabric_node_name(c->B, key_node(k));
 }
@@ -189,6 +199,14 @@ static const char *key_port_str(const dctx *c, uint64_t k, char *buf,
     lab = c->vnames[key_port(k) & ~VIRT];
   if (!*lab && bp != FL_NONE)
     lab = fl_fabric_port_label(c->B, bp);
+  fl_id dn = c->mB[key_node(k)];
+  if (!*lab && !(key_port(k) & VIRT) && dn != FL_NONE &&
+      c->howD[dn] == HOW_CABLE) {
+    /* an uncabled port of an IBNL-expanded ASIC: its front-panel name */
+    fl_id p = fl_fabric_find_port(c->D, dn, key_port(k));
+    if (p != FL_NONE)
+      lab = fl_fabric_port_label(c->D, p);
+  }
   if (!*lab && bp != FL_NONE && c->mB[key_node(k)] != FL_NONE &&
       c->howD[c->mB[key_node(k)]] == HOW_CHASSIS &&
       fl_fabric_port_panel_name(c->B, bp, buf, size))
@@ -815,6 +833,138 @@ out:
   return rc;
 }
 
+/* The other way round (a plan that lists the ASICs, an as-built that
+ * names the box: an ASIC-level dump used as the plan against a UFM NDT):
+ * a design director chassis none of whose ASICs matched, named like one
+ * unmatched as-built switch, is that switch; each ASIC is part of it
+ * (HOW_IN_CHASSIS) and its front-panel ports are the as-built's labels
+ * (dkey()); the design's cables inside the chassis are not compared
+ * (build_edges()). */
+static int match_chassis_built(dctx *c, const name_ix *bx) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nc = fl_fabric_chassis_count(D), nd = fl_fabric_node_count(D);
+  if (!nc)
+    return 0;
+  fl_id *box = malloc((size_t)nc * sizeof *box);
+  if (!box)
+    return -1;
+  char canon[FL_ALIAS_MAX];
+  for (uint32_t k = 0; k < nc; k++) {
+    const char *nm = fl_fabric_chassis_name(D, k);
+    size_t len = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
+    uint32_t b = ix_get(bx, 1, canon, len);
+    box[k] = b == NIL || b == AMBIG || c->mB[b] != FL_NONE ||
+                     fl_fabric_node_kind(B, b) != FL_NODE_SWITCH
+                 ? FL_NONE
+                 : b;
+  }
+  for (fl_id i = 0; i < nd; i++) /* a chassis with a matched ASIC stays */
+    if (c->mD[i] != FL_NONE && fl_fabric_node_chassis(D, i) != FL_NONE)
+      box[fl_fabric_node_chassis(D, i)] = FL_NONE;
+  for (uint32_t k = 0; k < nc; k++)
+    if (box[k] != FL_NONE)
+      c->st->nodes_by_chassis++;
+  for (fl_id i = 0; i < nd; i++) {
+    uint32_t k = fl_fabric_node_chassis(D, i);
+    if (k == FL_NONE || box[k] == FL_NONE)
+      continue;
+    c->mD[i] = box[k];
+    c->howD[i] = HOW_IN_CHASSIS;
+    if (c->mB[box[k]] == FL_NONE)
+      c->mB[box[k]] = i; /* its first ASIC stands for it */
+  }
+  free(box);
+  return 0;
+}
+
+/* Canonical system of node @n (its name when it has none). */
+static size_t sys_canon(const fl_fabric *f, fl_id n, char *buf, size_t size) {
+  const char *s = fl_fabric_node_system(f, n);
+  if (!*s)
+    s = fl_fabric_node_name(f, n);
+  return fl_alias_node(s, strlen(s), buf, size);
+}
+
+/* Nodes a name cannot tell apart (the ASICs of a director that an
+ * opensm-subnet.lst describes all as "SL1-1 MT47396 ...") are matched by
+ * position, breadth first from the matched nodes: the planned cable at port
+ * P of a matched design node reaches unmatched design node X at port Q; the
+ * as-built cable at port P of its match reaches unmatched as-built node Y at
+ * port Q; X and Y have the same system name and Y's description is shared
+ * by other as-built nodes (so no name can tell them apart; a renamed node
+ * is not matched this way): X is Y. Only nodes whose ports are numbered on both
+ * sides (InfiniBand) take part. O(ports). */
+static int match_cables(dctx *c) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nd = fl_fabric_node_count(D);
+  uint32_t nb = fl_fabric_node_count(B);
+  fl_id *queue = malloc(((size_t)nd + 1) * sizeof *queue);
+  uint8_t *shared = calloc((size_t)nb + 1, 1);
+  fl_strmap descs;
+  memset(&descs, 0, sizeof descs);
+  int rc = -1;
+  if (!queue || !shared)
+    goto out;
+  for (fl_id y = 0; y < nb; y++) { /* as-built descriptions used twice */
+    const char *d = fl_fabric_node_desc(B, y);
+    uint32_t v = *d ? fl_strmap_put(&descs, d, strlen(d), y) : y;
+    if (v == FL_MAP_ABSENT)
+      goto out;
+    if (v != y)
+      shared[v] = shared[y] = 1;
+  }
+  size_t head = 0, tail = 0;
+  for (fl_id i = 0; i < nd; i++)
+    if (c->mD[i] != FL_NONE &&
+        (c->howD[i] == HOW_GUID || c->howD[i] == HOW_NAME ||
+         c->howD[i] == HOW_SYSTEM))
+      queue[tail++] = i;
+  char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
+  while (head < tail) {
+    fl_id i = queue[head++], b = c->mD[i];
+    if (c->b_labels[b])
+      continue;
+    fl_id first = fl_fabric_node_first_port(D, i);
+    for (uint32_t k = 0;
+         first != FL_NONE && k < fl_fabric_node_port_count(D, i); k++) {
+      fl_id p = first + k, l = fl_fabric_port_link(D, p, 0);
+      if (l == FL_NONE)
+        continue;
+      fl_id q = fl_fabric_link_port(D, l, fl_fabric_link_port(D, l, 0) == p);
+      fl_id x = fl_fabric_port_node(D, q);
+      if (c->mD[x] != FL_NONE)
+        continue;
+      fl_id bp = fl_fabric_find_port(B, b, fl_fabric_port_num(D, p));
+      fl_id bl = bp == FL_NONE ? FL_NONE : fl_fabric_port_link(B, bp, 0);
+      if (bl == FL_NONE)
+        continue;
+      fl_id bq =
+          fl_fabric_link_port(B, bl, fl_fabric_link_port(B, bl, 0) == bp);
+      fl_id y = fl_fabric_port_node(B, bq);
+      if (c->mB[y] != FL_NONE || c->b_labels[y] ||
+          fl_fabric_port_num(B, bq) != fl_fabric_port_num(D, q))
+        continue;
+      if (!shared[y])
+        continue;
+      size_t ld = sys_canon(D, x, cd, sizeof cd);
+      size_t lb = sys_canon(B, y, cb, sizeof cb);
+      if (ld != lb || memcmp(cd, cb, ld) != 0)
+        continue;
+      c->mD[x] = y;
+      c->mB[y] = x;
+      c->howD[x] = HOW_CABLE;
+      c->st->nodes_by_cable++;
+      queue[tail++] = x;
+    }
+  }
+  rc = 0;
+out:
+  fl_strmap_free(&descs);
+  free(shared);
+  free(queue);
+  return rc;
+}
+
 static int match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -874,7 +1024,27 @@ static int match_nodes(dctx *c) {
       else
         c->st->nodes_by_name++;
     }
-  if (match_chassis(c) != 0 || match_nics(c, &bx) != 0 || match_hosts(c) != 0)
+  /* systems the other way round: a design node whose system is the name
+   * of an as-built node ("MF0;leaf-01:MQM8700/U1", system leaf-01, in an
+   * ASIC-level dump used as the plan; LEAF-01 in the as-built NDT) */
+  for (fl_id i = 0; i < nd; i++) {
+    const char *sys = fl_fabric_node_system(D, i);
+    if (c->mD[i] != FL_NONE || !*sys)
+      continue;
+    size_t len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
+    if (ix_get(&dx, 2, canon, len) != i)
+      continue; /* several design nodes of this system */
+    uint32_t b = ix_get(&bx, 1, canon, len);
+    if (b == NIL || b == AMBIG || c->mB[b] != FL_NONE ||
+        fl_fabric_node_kind(B, b) != fl_fabric_node_kind(D, i))
+      continue;
+    c->mD[i] = b;
+    c->mB[b] = i;
+    c->howD[i] = HOW_SYSTEM;
+    c->st->nodes_by_system++;
+  }
+  if (match_chassis(c) != 0 || match_chassis_built(c, &bx) != 0 ||
+      match_nics(c, &bx) != 0 || match_hosts(c) != 0 || match_cables(c) != 0)
     goto out;
   /* unmatched nodes */
   for (fl_id i = 0; i < nd; i++) {
@@ -1075,6 +1245,15 @@ static int dkey(dctx *c, fl_id p, fl_id bn, uint64_t *out) {
   }
   if (!*lb && c->howD[dn] == HOW_NIC)
     lb = fl_fabric_node_device(c->D, dn); /* the NIC is the host's port */
+  char panel[FL_ALIAS_MAX];
+  if (!*lb && c->howD[dn] == HOW_IN_CHASSIS) {
+    /* the as-built names the box's ports: the ASIC port's panel name, or
+     * (a spine ASIC port cabled out of the box) one no box port has */
+    if (!fl_fabric_port_panel_name(c->D, p, panel, sizeof panel))
+      snprintf(panel, sizeof panel, "%s port %u", fl_fabric_node_name(c->D, dn),
+               fl_fabric_port_num(c->D, p));
+    lb = panel;
+  }
   if (!*lb && c->b_labels[bn]) {
     /* an unlabelled design port N on a switch whose as-built ports are
      * labelled: the one labelled N, or 1/N (`Ethernet1/31` is port 31) */
@@ -1192,6 +1371,8 @@ static int build_edges(dctx *c) {
       c->planD[c->n_plan++] = l;
       continue;
     }
+    if (c->howD[na] == HOW_IN_CHASSIS && fl_fabric_link_internal(D, l))
+      continue; /* inside a chassis the as-built names as one switch */
     c->st->cables_design++;
     if (c->mD[na] == FL_NONE || c->mD[nb] == FL_NONE)
       continue;
@@ -1939,8 +2120,8 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
             .st = stats ? stats : &st_local,
             .err = err};
   memset(c.st, 0, sizeof *c.st);
-  int ok = count_folded(&c) == 0 && match_nodes(&c) == 0 &&
-           index_built_labels(&c) == 0 && build_edges(&c) == 0;
+  int ok = count_folded(&c) == 0 && index_built_labels(&c) == 0 &&
+           match_nodes(&c) == 0 && build_edges(&c) == 0;
   if (ok) {
     exact(&c);
     double_booked(&c);

@@ -65,6 +65,8 @@ typedef struct fl_work_order {
 typedef struct fl_diff_stats {
   uint32_t nodes_by_guid, nodes_by_name, nodes_by_system;
   uint32_t nodes_by_chassis; /* design switches matched to a director */
+  uint32_t nodes_by_cable;   /* nodes matched by the cable that reaches them
+                                from a matched node (ASICs of one system) */
   uint32_t cables_ok, cables_design, cables_built;
 } fl_diff_stats;
 

@@ -99,6 +99,9 @@ int fl_load_nvsmi_topo(fl_fabric *fab, const fl_input *in,
 /** ibdm topology file (ibdiagnet -t, ibtopodiff), core/topo_ibdm.c. */
 int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
+/** An IBNL system definition (.ibnl) as its ASICs, core/io/ibnl_load.c. */
+int fl_load_ibnl(fl_fabric *fab, const fl_input *in,
+                 const fl_load_options *opts, fl_error *err);
 /** lldpd `lldpcli -f xml show neighbors [details]`, core/lldp_xml.c. */
 int fl_load_lldpd_xml(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);

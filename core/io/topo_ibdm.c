@@ -36,6 +36,7 @@
  */
 #include "io/fileio.h"
 #include "io/formats.h"
+#include "io/ibnl.h"
 #include "io/loaders.h"
 #include "io/textscan.h"
 
@@ -71,7 +72,19 @@ typedef struct sysrec {
   uint32_t maxp; /* highest P<n> used */
   int dev_ports; /* uses "dev/P<n>" port names */
   fl_id node;
+  const char *cfg; /* CFG: text of its system line, or NULL */
+  size_t cfg_n;
+  uint32_t x;   /* expanded through IBNL: index into topo.xs, else NONE */
+  fl_id *asics; /* expanded: node id per IBNL node */
 } sysrec;
+
+/* A system type expanded through its IBNL definition (one per type and
+ * CFG text). */
+typedef struct xsys {
+  const fl_ibnl_file *file;
+  char *type, *cfg;
+  fl_ibnl_sys sys;
+} xsys;
 
 typedef struct topo {
   fl_fabric *fab;
@@ -84,6 +97,10 @@ typedef struct topo {
   fl_strmap sys_idx; /* canonical name -> sys index */
   conn *conns;
   size_t n_conns, cap_conns;
+  fl_ibnl_lib *lib;
+  xsys *xs;
+  size_t n_xs, cap_xs;
+  int failed; /* an error other than ENOMEM was recorded (its code) */
 } topo;
 
 static int split(const char *s, const char *end, const char *line0, tok *t,
@@ -106,46 +123,7 @@ static int split(const char *s, const char *end, const char *line0, tok *t,
 
 /* Width and speed of an arrow "-4x-5G->"; 0 when malformed. */
 static int parse_arrow(const tok *a, uint32_t *width, uint32_t *speed) {
-  *width = 0;
-  *speed = 0;
-  if (a->n < 2 || a->s[0] != '-' || a->s[a->n - 1] != '>' ||
-      a->s[a->n - 2] != '-')
-    return a->n == 2 && a->s[0] == '-' && a->s[1] == '>';
-  const char *p = a->s + 1, *end = a->s + a->n - 2;
-  while (p < end) {
-    const char *e = memchr(p, '-', (size_t)(end - p));
-    if (!e)
-      e = end;
-    size_t n = (size_t)(e - p);
-    if (!n)
-      return 0;
-    uint32_t w = fl_width_parse(p, n);
-    if (w && !*width) {
-      *width = w;
-    } else {
-      static const struct {
-        const char *s;
-        uint32_t sp;
-      } RATES[] = {{"2.5G", FL_SPEED_SDR}, {"5G", FL_SPEED_DDR},
-                   {"10G", FL_SPEED_QDR},  {"14G", FL_SPEED_FDR},
-                   {"25G", FL_SPEED_EDR},  {"50G", FL_SPEED_HDR},
-                   {"100G", FL_SPEED_NDR}, {"200G", FL_SPEED_XDR}};
-      uint32_t sp = 0;
-      for (size_t i = 0; i < sizeof RATES / sizeof *RATES; i++)
-        if (strlen(RATES[i].s) == n && strncasecmp(p, RATES[i].s, n) == 0)
-          sp = RATES[i].sp;
-      if (!sp) {
-        sp = fl_speed_parse(p, n);
-        if (sp >= FL_SPEED_ETH_1G)
-          sp = 0;
-      }
-      if (!sp || *speed)
-        return 0;
-      *speed = sp;
-    }
-    p = e + 1;
-  }
-  return 1;
+  return fl_ibdm_arrow_parse(a->s, a->n, width, speed);
 }
 
 static int is_hca_type(const char *t, size_t n) {
@@ -215,8 +193,9 @@ static int sys_get(topo *t, const tok *type, const tok *name, uint32_t line,
         0)
       return FL_ENOMEM;
     i = (uint32_t)t->n_sys++;
-    t->sys[i] = (sysrec){type->s,   name->s, type->n, name->n, line,
-                         name->col, 0,       0,       0,       FL_NONE};
+    t->sys[i] =
+        (sysrec){type->s, name->s, type->n, name->n, line, name->col,  0,
+                 0,       0,       FL_NONE, NULL,    0,    UINT32_MAX, NULL};
     if (fl_strmap_put(&t->sys_idx, canon, cn, i) == FL_MAP_ABSENT)
       return FL_ENOMEM;
   } else if (t->sys[i].type_n != type->n ||
@@ -315,6 +294,16 @@ static int parse(topo *t) {
                             (int)tk[1].n, tk[1].s, t->sys[cur].line);
       t->sys[cur].declared = 1;
       t->sys[cur].line = line;
+      if (n >= 3) { /* CFG: the rest of the line */
+        const char *cs = tk[2].s + 4;
+        while (cs < ce && isspace((unsigned char)*cs))
+          cs++;
+        const char *cz = ce;
+        while (cz > cs && isspace((unsigned char)cz[-1]))
+          cz--;
+        t->sys[cur].cfg = cs;
+        t->sys[cur].cfg_n = (size_t)(cz - cs);
+      }
     } else {
       return topo_fail(t, line, tk[0].col,
                        "expected a system line `TYPE NAME [CFG: ...]` or an "
@@ -332,6 +321,24 @@ static fl_id endpoint(topo *t, fl_nbr *b, uint32_t si, const tok *port,
   sysrec *s = &t->sys[si];
   char name[FL_ALIAS_MAX * 2], label[FL_ALIAS_MAX];
   snprintf(label, sizeof label, "%.*s", (int)port->n, port->s);
+  if (s->x != UINT32_MAX) {
+    const xsys *x = &t->xs[s->x];
+    const fl_ibnl_port *fp = fl_ibnl_port_find(&x->sys, port->s, port->n);
+    if (!fp) {
+      t->failed = fl_error_set(
+          t->err, FL_EPARSE, t->path, prov.line, port->col,
+          "port %.*s of %.*s is not a front-panel port of its type "
+          "%s (IBNL %s defines %zu, e.g. %s)",
+          (int)port->n, port->s, (int)s->name_n, s->name, x->type,
+          fl_ibnl_path(x->file), x->sys.n_ports,
+          x->sys.n_ports ? x->sys.ports[0].name : "none");
+      return FL_NONE;
+    }
+    fl_id p = fl_b_port(t->fab, s->asics[fp->node], fp->port, prov);
+    if (p != FL_NONE)
+      fl_b_port_set_label(t->fab, p, port->s, port->n);
+    return p;
+  }
   fl_id node = s->node;
   const char *slash = memchr(port->s, '/', port->n);
   if (s->dev_ports && slash &&
@@ -355,6 +362,120 @@ static fl_id endpoint(topo *t, fl_nbr *b, uint32_t si, const tok *port,
   return fl_nbr_port(b, node, label, prov);
 }
 
+static int oom(topo *t) {
+  return fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0, "out of memory");
+}
+
+/* The expansion of @type with @cfg, flattened on first use; its index
+ * into t->xs, UINT32_MAX when no IBNL file defines @type, or an error. */
+static int xsys_get(topo *t, const sysrec *s, fl_prov prov, uint32_t *out) {
+  *out = UINT32_MAX;
+  const fl_ibnl_file *f = fl_ibnl_lib_find(t->lib, s->type, s->type_n);
+  if (!f)
+    return FL_OK;
+  for (size_t i = 0; i < t->n_xs; i++)
+    if (t->xs[i].file == f && strlen(t->xs[i].type) == s->type_n &&
+        memcmp(t->xs[i].type, s->type, s->type_n) == 0 &&
+        strlen(t->xs[i].cfg) == s->cfg_n &&
+        (!s->cfg_n || memcmp(t->xs[i].cfg, s->cfg, s->cfg_n) == 0)) {
+      *out = (uint32_t)i;
+      return FL_OK;
+    }
+  if (fl_grow((void **)&t->xs, &t->cap_xs, t->n_xs + 1, sizeof *t->xs) != 0)
+    return oom(t);
+  xsys *x = &t->xs[t->n_xs];
+  memset(x, 0, sizeof *x);
+  x->file = f;
+  x->type = strndup(s->type, s->type_n);
+  x->cfg = strndup(s->cfg ? s->cfg : "", s->cfg_n);
+  if (!x->type || !x->cfg) {
+    free(x->type);
+    free(x->cfg);
+    return oom(t);
+  }
+  int rc = fl_ibnl_flatten(f, x->cfg, &x->sys, t->err);
+  if (rc != FL_OK) {
+    free(x->type);
+    free(x->cfg);
+    return rc;
+  }
+  *out = (uint32_t)t->n_xs++;
+  fl_b_note(t->fab, "topology", prov,
+            "system type %s: IBNL %s (TOPSYSTEM %s): %zu ASIC(s), %zu cable(s) "
+            "inside, %zu front-panel port(s)%s%s%s",
+            x->type, fl_ibnl_path(f), fl_ibnl_top_name(f), x->sys.n_nodes,
+            x->sys.n_links, x->sys.n_ports, *x->cfg ? "; CFG: " : "", x->cfg,
+            x->sys.removed ? " (R: boards removed)" : "");
+  return FL_OK;
+}
+
+/* System @s as the ASICs of its IBNL definition: one node named like the
+ * system when the definition has one ASIC, else "<system>/<instance path>"
+ * per ASIC, with the cables inside the system. *@known = 0 when no IBNL
+ * file defines its type (the system is then one node, as before). */
+static int expand(topo *t, fl_nbr *b, sysrec *s, int *known) {
+  fl_prov prov = {fl_nbr_file(b), s->line, s->col};
+  uint32_t xi;
+  int rc = xsys_get(t, s, prov, &xi);
+  *known = xi != UINT32_MAX;
+  if (rc != FL_OK || !*known)
+    return rc;
+  const fl_ibnl_sys *x = &t->xs[xi].sys;
+  s->x = xi;
+  s->asics = calloc(x->n_nodes + 1, sizeof *s->asics);
+  if (!s->asics)
+    return oom(t);
+  for (size_t i = 0; i < x->n_nodes; i++) {
+    char name[FL_ALIAS_MAX * 2];
+    if (x->n_nodes == 1)
+      snprintf(name, sizeof name, "%.*s", (int)s->name_n, s->name);
+    else
+      snprintf(name, sizeof name, "%.*s/%s", (int)s->name_n, s->name,
+               x->nodes[i].name);
+    fl_id n = fl_nbr_node(b, name, x->nodes[i].kind, prov);
+    if (n == FL_NONE)
+      return oom(t);
+    s->asics[i] = n;
+    if (!i)
+      s->node = n;
+    fl_b_node_set_nports(t->fab, n, x->nodes[i].ports);
+    fl_b_node_set_system(t->fab, n, s->name, s->name_n);
+    if (x->n_nodes > 1)
+      fl_b_node_set_device(t->fab, n, x->nodes[i].name, (size_t)-1);
+    if (fl_b_attr(t->fab, FL_ENT_NODE, n, "system-type", t->xs[xi].type) !=
+            FL_OK ||
+        fl_b_attr(t->fab, FL_ENT_NODE, n, "model", x->nodes[i].model) != FL_OK)
+      return oom(t);
+  }
+  for (size_t i = 0; x->n_nodes > 1 && i < x->n_ports; i++) {
+    /* the front panel, cabled or not: findings name L1/P12, not port 12 */
+    fl_id p =
+        fl_b_port(t->fab, s->asics[x->ports[i].node], x->ports[i].port, prov);
+    if (p == FL_NONE)
+      return oom(t);
+    fl_b_port_set_label(t->fab, p, x->ports[i].name, (size_t)-1);
+  }
+  char sysname[FL_ALIAS_MAX];
+  snprintf(sysname, sizeof sysname, "%.*s", (int)s->name_n, s->name);
+  for (size_t i = 0; i < x->n_links; i++) {
+    const fl_ibnl_link *k = &x->links[i];
+    fl_id pa = fl_b_port(t->fab, s->asics[k->a], k->pa, prov);
+    fl_id pb = fl_b_port(t->fab, s->asics[k->b], k->pb, prov);
+    fl_id l = pa == FL_NONE || pb == FL_NONE
+                  ? FL_NONE
+                  : fl_nbr_link(b, pa, pb, FL_LINK_DECLARED, prov);
+    if (l == FL_NONE)
+      return oom(t);
+    fl_link_rec *lr = &t->fab->links[l];
+    lr->width = lr->width_b = k->width;
+    lr->speed = lr->speed_b = k->speed;
+    fl_b_link_add_flags(t->fab, l, FL_LINK_IN_SYSTEM);
+    if (fl_b_attr(t->fab, FL_ENT_LINK, l, "inside-system", sysname) != FL_OK)
+      return oom(t);
+  }
+  return FL_OK;
+}
+
 int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
   const char *path = in->path;
@@ -363,6 +484,8 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   t.buf = in->buf;
   t.len = in->len;
   int rc = parse(&t);
+  if (rc == FL_OK && !(t.lib = fl_ibnl_lib_new(NULL)))
+    rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
@@ -375,6 +498,13 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
     fl_prov prov = {fl_nbr_file(b), s->line, s->col};
     char name[FL_ALIAS_MAX];
     snprintf(name, sizeof name, "%.*s", (int)s->name_n, s->name);
+    int known = 0; /* an IBNL type wins over the dev/P<n> host guess
+                      (Gnu's M/P1 is a front-panel name, not mlx5_0/P1) */
+    rc = expand(&t, b, s, &known);
+    if (rc != FL_OK)
+      break;
+    if (known)
+      continue;
     if (!s->dev_ports) {
       char type[FL_ALIAS_MAX];
       snprintf(type, sizeof type, "%.*s", (int)s->type_n, s->type);
@@ -389,13 +519,17 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
     if (fl_strmap_get(&types, s->type, s->type_n) == FL_MAP_ABSENT) {
       fl_strmap_put(&types, s->type, s->type_n, 1);
       fl_b_note(fab, "topology", prov,
-                "system type %.*s: no IBNL definition is used; its systems "
-                "are loaded as %s with the ports the file names (P<n> is "
-                "port n)",
-                (int)s->type_n, s->type, ca ? "CAs" : "one switch each");
+                "system type %.*s: no IBNL definition in the search path "
+                "\"%s\" (FABRICLINT_IBNL_PATH); its systems are loaded as "
+                "%s with the ports the file names (P<n> is port n)",
+                (int)s->type_n, s->type, fl_ibnl_lib_path(t.lib),
+                ca ? "CAs" : "one switch each");
     }
   }
   fl_strmap_free(&types);
+  for (size_t i = 0; rc == FL_OK && fl_ibnl_lib_skipped(t.lib, i); i++)
+    fl_b_note(fab, "topology", (fl_prov){fl_nbr_file(b), 0, 0},
+              "IBNL file not used: %s", fl_ibnl_lib_skipped(t.lib, i));
   for (size_t i = 0; rc == FL_OK && i < t.n_conns; i++) {
     conn *c = &t.conns[i];
     fl_prov prov = {fl_nbr_file(b), c->line, c->lport.col};
@@ -405,7 +539,8 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
     fl_id pa = endpoint(&t, b, c->sys, &c->lport, prov);
     fl_id pb = pa == FL_NONE ? FL_NONE : endpoint(&t, b, r, &c->rport, prov);
     if (pb == FL_NONE) {
-      rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+      rc = t.failed ? t.failed
+                    : fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
       break;
     }
     if (pa == pb) {
@@ -439,6 +574,15 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   }
   fl_nbr_end(b);
   fl_strmap_free(&t.sys_idx);
+  for (size_t i = 0; i < t.n_sys; i++)
+    free(t.sys[i].asics);
+  for (size_t i = 0; i < t.n_xs; i++) {
+    free(t.xs[i].type);
+    free(t.xs[i].cfg);
+    fl_ibnl_sys_free(&t.xs[i].sys);
+  }
+  free(t.xs);
+  fl_ibnl_lib_free(t.lib);
   free(t.sys);
   free(t.conns);
   return rc;

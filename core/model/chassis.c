@@ -7,6 +7,9 @@
  *    chassis.c parses for Mellanox boards and UFM's ibnetdiscover-to-ndt.py
  *    reads: L = leaf board, S = spine board, U = ASIC on the board) with the
  *    same <name> are one chassis;
+ *  - a cable inside one system by its definition (FL_LINK_IN_SYSTEM: an
+ *    IBNL-expanded `.topo` system) joins its ends; such a chassis is named
+ *    by the system;
  *  - a switch-to-switch cable whose two ends share a non-zero system image
  *    GUID joins them (ibnetdiscover -g groups by equal system image GUID;
  *    requiring a cable keeps a generator that writes one GUID everywhere
@@ -103,7 +106,7 @@ void fl_chassis_free(fl_fabric *fab) {
 /* Union switches by MF0 chassis name (@first: per name atom, the first
  * switch seen) and by cables between switches of one system image GUID. */
 static void group_switches(fl_fabric *fab, uint32_t *uf, uint32_t *first,
-                           const uint32_t *name_atom) {
+                           const uint32_t *name_atom, uint8_t *insys) {
   for (size_t i = 0; i < fab->n_nodes; i++) {
     if (name_atom[i] == UINT32_MAX)
       continue;
@@ -117,13 +120,18 @@ static void group_switches(fl_fabric *fab, uint32_t *uf, uint32_t *first,
     fl_id b = fab->ports[fab->links[l].b].node;
     const fl_node_rec *x = &fab->nodes[a], *y = &fab->nodes[b];
     if (a != b && x->kind == FL_NODE_SWITCH && y->kind == FL_NODE_SWITCH &&
-        x->sysimgguid && x->sysimgguid == y->sysimgguid)
+        ((x->sysimgguid && x->sysimgguid == y->sysimgguid) ||
+         (fab->links[l].flags & FL_LINK_IN_SYSTEM))) {
       uf_join(uf, a, b);
+      if (fab->links[l].flags & FL_LINK_IN_SYSTEM)
+        insys[a] = insys[b] = 1;
+    }
   }
 }
 
 /* Number the groups that are chassis and fill the records. */
-static int number_chassis(fl_fabric *fab, uint32_t *uf, const uint32_t *size) {
+static int number_chassis(fl_fabric *fab, uint32_t *uf, const uint32_t *size,
+                          const uint8_t *insys) {
   uint32_t *idx = malloc((fab->n_nodes ? fab->n_nodes : 1) * sizeof *idx);
   if (!idx)
     return FL_ENOMEM;
@@ -162,11 +170,14 @@ static int number_chassis(fl_fabric *fab, uint32_t *uf, const uint32_t *size) {
       r->model = fab->slots[i].model;
     }
   }
-  for (size_t c = 0; c < n; c++) /* no MF0 name: the first ASIC's name */
+  for (size_t c = 0; c < n; c++) { /* no MF0 name: the system the IBNL
+                                     expansion names, else the first ASIC's */
+    const fl_node_rec *f = &fab->nodes[fab->chassis[c].first];
+    if (!fab->chassis[c].name && f->system && insys[fab->chassis[c].first])
+      fab->chassis[c].name = f->system;
     if (!fab->chassis[c].name)
-      fab->chassis[c].name = fab->nodes[fab->chassis[c].first].name
-                                 ? fab->nodes[fab->chassis[c].first].name
-                                 : fab->nodes[fab->chassis[c].first].desc;
+      fab->chassis[c].name = f->name ? f->name : f->desc;
+  }
   return FL_OK;
 }
 
@@ -176,9 +187,10 @@ int fl_derive_chassis(fl_fabric *fab, fl_error *err) {
   uint32_t *size = calloc(nn ? nn : 1, sizeof *size);
   uint32_t *name_atom = malloc((nn ? nn : 1) * sizeof *name_atom);
   uint32_t *first = malloc((na ? na : 1) * sizeof *first);
+  uint8_t *insys = calloc(nn ? nn : 1, 1);
   fab->slots = malloc((nn ? nn : 1) * sizeof *fab->slots);
   int rc = FL_ENOMEM;
-  if (!uf || !size || !name_atom || !first || !fab->slots)
+  if (!uf || !size || !name_atom || !first || !insys || !fab->slots)
     goto out;
   for (size_t i = 0; i < na; i++)
     first[i] = UINT32_MAX;
@@ -214,12 +226,13 @@ int fl_derive_chassis(fl_fabric *fab, fl_error *err) {
     s->model = md;
     name_atom[i] = nm;
   }
-  group_switches(fab, uf, first, name_atom);
+  group_switches(fab, uf, first, name_atom, insys);
   for (size_t i = 0; i < nn; i++)
     if (fab->nodes[i].kind == FL_NODE_SWITCH)
       size[uf_find(uf, (uint32_t)i)]++;
-  rc = number_chassis(fab, uf, size);
+  rc = number_chassis(fab, uf, size, insys);
 out:
+  free(insys);
   free(uf);
   free(size);
   free(name_atom);

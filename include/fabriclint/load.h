@@ -71,6 +71,8 @@ extern "C" {
  * attached to the hosts of the fabric at finalize */
 #define FL_FMT_NCCL_TOPO  30u /**< NCCL topology XML (NCCL_TOPO_DUMP_FILE) */
 #define FL_FMT_NVSMI_TOPO 31u /**< nvidia-smi topo -m matrix */
+/* a system definition: one director or switch's ASICs and front panel */
+#define FL_FMT_IBNL 32u /**< ibutils IBNL system definition (.ibnl) */
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

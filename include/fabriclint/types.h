@@ -89,6 +89,10 @@ typedef uint32_t fl_id;
 #define FL_LINK_SPEED_MISMATCH                                                 \
   0x10u /**< the two listings disagree on speed                                \
          */
+/** A cable inside one system, from the system's definition (an IBNL file
+ * expanding a `.topo` system into its ASICs): its two switch ends are one
+ * chassis (fl_fabric_node_chassis()). */
+#define FL_LINK_IN_SYSTEM 0x20u
 
 /** Board kinds of a director chassis ASIC (fl_fabric_node_slot()): none
  * (a chassis grouped by system image GUID only), a leaf (line) board, whose

@@ -1,6 +1,9 @@
 # tests/cli/lib.bash — helpers for the command-line tests (sourced).
 # Environment from ctest: FL (the executable), FL_SRC, FL_BUILD, FL_EXTERNAL.
 set -u
+# IBNL system definitions (docs/formats/ibnl.md): none unless a test names
+# a directory, so results do not depend on libibdm1 being installed here
+export FABRICLINT_IBNL_PATH=${FABRICLINT_IBNL_PATH-}
 : "${FL_EXTERNAL:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/external" && pwd)}"
 FAILS=0
 PASSES=0

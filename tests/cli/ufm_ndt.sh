@@ -8,7 +8,8 @@
 # 2. The done-when pair (fabrics/director/): a hand-written NDT in UFM's
 #    grammar vs ibnetdiscover's capture of the ibsim fabric with an
 #    MCS8500-style director: no finding; the capture with one cable moved:
-#    exactly that diff.misconnected, in front-panel names.
+#    exactly that diff.misconnected, in front-panel names; and the same
+#    two fabrics with the dump as the plan and the NDT as built.
 # 3. The director is one switch for tiers and the topology rules: no
 #    same-tier-link on the cables inside the chassis.
 . "$(dirname "$0")/lib.bash"
@@ -67,6 +68,16 @@ expect_rc 1 "$FL" diff --format csv "$d/ndt" "$d/director-miswired.ibnetdiscover
 expect_grep "$TMP/out" '^1,move,diff\.misconnected,LEAF-03,22,,UFM-DIRECTOR,Blade 01_Port 2/3,,UFM-DIRECTOR,Blade 02_Port 1/5,'
 # the as-built against itself still matches ASIC by ASIC
 expect_rc 0 "$FL" diff "$d/director.ibnetdiscover" "$d/director.ibnetdiscover"
+# the other way round: the ASIC-level dump as the plan, the NDT as what was
+# built (the director's 6 ASICs are the NDT's one switch, each leaf
+# "MF0;leaf-0N:MQM8700/U1" is LEAF-0N by its system): no finding
+expect_rc 0 "$FL" diff -v --format json "$d/director.ibnetdiscover" "$d/ndt"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "reverse: findings"
+expect_grep "$TMP/err" 'by name 16, by system 4, as a director chassis 1; cables: 32 planned, 32 built, 32 as planned$'
+# the miswired dump as the plan: the same one cable, from the other side
+expect_rc 1 "$FL" diff --format json "$d/director-miswired.ibnetdiscover" "$d/ndt"
+expect_eq "$(jget "$TMP/out" "=' '.join(f['rule'] for f in d['findings'])")" diff.misconnected "reverse: findings"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['message']")" 'cable from "MF0;leaf-03:MQM8700/U1" port 22 lands on "UFM-DIRECTOR" Blade 01_Port 2/3; the plan puts it on "UFM-DIRECTOR" Blade 02_Port 1/5: move that end from "UFM-DIRECTOR" Blade 01_Port 2/3 to "UFM-DIRECTOR" Blade 02_Port 1/5' "reverse: message"
 
 # ---- 3. one chassis, one switch ------------------------------------------
 expect_rc 0 "$FL" info --format json "$d/director.ibnetdiscover"

@@ -165,6 +165,13 @@ done
 seed topo_ibdm bad-arrow "" "$FX/diff/bad-arrow.topo"
 for f in "$SEEDS"/ibdm-topo/*; do seed topo_ibdm "$(basename "$f")" "" "$f"; done
 
+# ---- ibnl: the definitions shipped in tests/data/external, one refused ----
+for f in "$src"/tests/data/external/*.ibnl; do seed ibnl "$(basename "$f")" "" "$f"; done
+mkdir -p "$out"
+printf 'TOPSYSTEM X\nNODE SW 8 MT43132 U1\n   9 -> P1\n' >"$out/.bad-range.ibnl"
+seed ibnl bad-port-range "" "$out/.bad-range.ibnl"
+rm -f "$out/.bad-range.ibnl"
+
 # ---- nbr_xml: '0' lldpd, '1' Junos, '2' Cisco plan, '3'/'4' SONiC, ... -------
 for f in "$src"/fabrics/diff/lldp/*.xml "$FX"/diff/names/built5/*.xml; do
   seed nbr_xml "lldpd-$(basename "$f" .xml)" 0 "$f"
