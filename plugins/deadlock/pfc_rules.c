@@ -40,11 +40,23 @@ static const fl_param_def P_MAXFAIL = {
     "100000000"};
 static const fl_param_def *const PFC_PARAMS[] = {&P_LOSSLESS, &P_MAXFAIL};
 
+/* Ethernet: a link runs an Ethernet speed; or no link says InfiniBand (an
+ * InfiniBand lane rate SDR..XDR, or a width of 2 or more lanes: Ethernet
+ * links record their whole-port rate with width 1, fabriclint/types.h), and
+ * the ports are labelled but none has a LID. An IBDM .topo director's
+ * front-panel labels (L1/P1) with "-4X->" cables are InfiniBand. */
 static int is_ethernet(const fl_host_api *api, const fl_fabric *f) {
   uint32_t nl = api->link_count(f), np = api->port_count(f);
-  for (fl_id l = 0; l < nl; l++)
-    if (api->link_speed(f, l) >= FL_SPEED_ETH_1G)
+  int infiniband = 0;
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t sp = api->link_speed(f, l);
+    if (sp >= FL_SPEED_ETH_1G)
       return 1;
+    infiniband |= (sp >= FL_SPEED_SDR && sp <= FL_SPEED_XDR) ||
+                  api->link_width(f, l) >= 2;
+  }
+  if (infiniband)
+    return 0;
   int labelled = 0;
   for (fl_id p = 0; p < np; p++) {
     if (api->port_lid(f, p))
