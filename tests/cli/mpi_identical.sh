@@ -15,7 +15,9 @@
 # The failure-domain what-ifs (domain-partition, capacity-loss: split by
 # domain value) on a generated 3-tier fat tree with racks and PDUs
 # (tests/fixtures/mpi/fd_racks.py): 46 values, findings from values held by
-# each of the 4 ranks.
+# each of the 4 ranks. The ecmp-balance traffic patterns (link-load,
+# summary: split by pattern) on fattree12's LFTs, and with ECMP on the
+# generated fat tree.
 # The plain run (no launcher: no MPI call is made) is the single-process
 # code path, the same as a build without MPI.
 # SKIP (77) when the build has no MPI (FL_HAVE_MPI from ctest) or mpirun is
@@ -92,4 +94,22 @@ expect_grep "$TMP/fd.text.4" 'losing rack=S3 \(4 switch\(es\), 0 cable\(s\)\) sp
 expect_grep "$TMP/fd.text.2" 'losing pdu=PC1 cuts the uplink capacity out of the pod of pod "8" by 75%'
 expect_grep "$TMP/fd.text.4" 'losing rack=S6a cuts the leaf uplink capacity of pod "6" by 75%'
 expect_grep "$TMP/fd.text.1" '8 error\(s\), 26 warning\(s\), 0 info'
+
+# ecmp-balance traffic patterns split by pattern (5 patterns: rank 0 of 4
+# has two); the random ones draw 100 patterns each on one rank
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp 0 \
+  --param ecmp-balance.link-load.patterns=all-to-all,bisect,shift,ring,permutation \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+pats="=[(f['evidence']['pattern'], f['evidence']['ebb'], f['evidence']['patterns'], f['evidence']['max_link_load']) for f in d['findings'] if f['rule'] == 'ecmp-balance.link-load']"
+for n in 0 4; do
+  expect_eq "$(jget "$TMP/ecmp.json.$n" "$pats")" "[('all-to-all', 1, 1, 66), ('ring', 1, 1, 1), ('shift', 1, 1, 1), ('bisect', 0.715139, 100, 5), ('permutation', 0.727345, 100, 5)]" "ecmp: the five patterns ($n ranks)"
+done
+expect_grep "$TMP/ecmp.text.2" 'LFT port balance: 0 of 18 switches uneven, mean CV 0.000; eBB \(permutation, LFT routing\) 0.7273 \[ecmp-balance.summary\]'
+RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
+expect_grep "$TMP/ecmp-fd.text.4" 'all-to-all over 128 endpoints \(ECMP routing\)'
+# an unknown pattern: the same usage error from every rank
+mpirun --oversubscribe -n 2 "$FL" check --rules ecmp-balance.link-load \
+  --param ecmp-balance.link-load.patterns=ring,bogus "$F/topology.ibnetdiscover" >"$TMP/out" 2>"$TMP/err"
+expect_eq "$?" 2 "ecmp: unknown pattern, exit status with 2 ranks"
+expect_grep "$TMP/err" "parameter patterns: unknown pattern 'bogus'"
 finish
