@@ -44,7 +44,8 @@ typedef struct proc {
   char last_fail[200];
   /* the work */
   uint32_t n_items, per_item;
-  int fail_here; /* pass failed=1 to finish */
+  int fail_here;   /* pass failed=1 to finish */
+  uint32_t n_mine; /* items this process took */
   int rc;
 } proc;
 
@@ -154,6 +155,7 @@ static void *work(void *arg) {
   for (uint32_t i = 0; !rc && i < p->n_items; i++) {
     if (!fl_split_mine(&sp, i))
       continue;
+    p->n_mine++;
     for (uint32_t j = 0; !rc && j < p->per_item + i % 2; j++) {
       fl_finding f;
       char msg[64], ev[64];
@@ -231,6 +233,8 @@ static void test_same_as_alone(void **state) {
     for (uint32_t k = 0; k < size; k++) {
       assert_int_equal(ps[k].rc, 0);
       assert_int_equal(ps[k].fails, 0);
+      /* items k, k + size, ...: 11 items over size processes */
+      assert_int_equal(ps[k].n_mine, (11 - k + size - 1) / size);
       assert_int_equal(ps[k].n_got, alone[0].n_got);
       for (uint32_t i = 0; i < alone[0].n_got; i++)
         assert_string_equal(ps[k].got[i], alone[0].got[i]);
