@@ -105,6 +105,12 @@ for n in 0 4; do
   expect_eq "$(jget "$TMP/ecmp.json.$n" "$pats")" "[('all-to-all', 1, 1, 66), ('ring', 1, 1, 1), ('shift', 1, 1, 1), ('bisect', 0.715139, 100, 5), ('permutation', 0.727345, 100, 5)]" "ecmp: the five patterns ($n ranks)"
 done
 expect_grep "$TMP/ecmp.text.2" 'LFT port balance: 0 of 18 switches uneven, mean CV 0.000; eBB \(permutation, LFT routing\) 0.7273 \[ecmp-balance.summary\]'
+# with every cable's load (link-loads: the arrays travel with the results)
+RULES='ecmp-balance.link-load' same ecmp-loads 0 --param ecmp-balance.link-load.link-loads=1 \
+  --param ecmp-balance.link-load.patterns=all-to-all,bisect,ring \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/ecmp-loads.json.4" "=[(f['evidence']['pattern'], len(f['evidence']['link_loads']), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings']]")" \
+  "[('all-to-all', 144, 66), ('ring', 144, 1), ('bisect', 144, 1.14)]" "ecmp: every cable's load from the other ranks"
 RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
 expect_grep "$TMP/ecmp-fd.text.4" 'all-to-all over 128 endpoints \(ECMP routing\)'
 # an unknown pattern: the same usage error from every rank
