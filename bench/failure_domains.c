@@ -16,6 +16,11 @@
  * Usage: failure_domains [K] [RACKS] [PDUS] [PLUGIN.so]
  * (default: 64 1000 200 <build>/plugins/failure-domains.so). Prints wall
  * times and the number of findings per rule.
+ *
+ * failure_domains --write FILE [K] [RACKS] [PDUS] writes the annotated
+ * fabric as design XML to FILE instead (fl_write_design_xml), for the
+ * command-line and MPI runs (`mpirun -n N fabriclint check --rules
+ * 'failure-domains.*' FILE`, docs/mpi.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 
 #include "build.h"
 #include "fabriclint/gen.h"
+#include "fabriclint/write.h"
 #include "findings.h"
 #include "host.h"
 
@@ -94,6 +100,13 @@ static fl_fabric *annotated_copy(const fl_fabric *g, uint32_t racks,
 }
 
 int main(int argc, char **argv) {
+  const char *write_to = NULL;
+  if (argc > 2 && strcmp(argv[1], "--write") == 0) {
+    write_to = argv[2];
+    argv[2] = argv[0];
+    argv += 2;
+    argc -= 2;
+  }
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
   uint32_t racks = argc > 2 ? (uint32_t)atoi(argv[2]) : 1000;
   uint32_t pdus = argc > 3 ? (uint32_t)atoi(argv[3]) : 200;
@@ -127,6 +140,19 @@ int main(int argc, char **argv) {
     return 2;
   }
   double t1 = now();
+  if (write_to) {
+    FILE *o = fopen(write_to, "w");
+    int wrc = o ? fl_write_design_xml(f, o, &err) : FL_EIO;
+    if (o && fclose(o) != 0 && wrc == FL_OK)
+      wrc = FL_EIO;
+    if (wrc != FL_OK) {
+      fprintf(stderr, "%s: %s\n", write_to,
+              o ? err.message : "cannot open for writing");
+      return 2;
+    }
+    fl_fabric_free(f);
+    return 0;
+  }
   printf("fabric: %u nodes (%u CAs, %u switches), %u links, %u racks, %u PDUs, "
          "2 feeds; "
          "built in %.2f s\n",

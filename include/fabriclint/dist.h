@@ -6,7 +6,9 @@
  * The command line fills one from MPI when it runs under an MPI launcher
  * (`mpirun -n N fabriclint check ...`, built with FABRICLINT_MPI; see
  * docs/mpi.md) and hands it to the rules through fl_host_api.dist (ABI
- * 1.3). The credit-loop analysis takes it in fl_cdg_options.dist.
+ * 1.3). The credit-loop analysis takes it in fl_cdg_options.dist; a
+ * rule that splits independent items (what-ifs) uses fabriclint/dist_split.h
+ * over @allgather.
  *
  * Contract of every collective: each process of the run calls it, in the
  * same order and with the same @n (allgather: any @n per process); it

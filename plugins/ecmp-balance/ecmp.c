@@ -837,6 +837,118 @@ static int balance_total(const fl_view *v, int64_t tol, const uint64_t *paths,
 /* ---- link loads and eBB
  * ------------------------------------------------------- */
 
+/* Put @n bytes at @p to the growing buffer *@b (length *@len, capacity
+ * *@cap); 0 or -1 out of memory. */
+static int put(unsigned char **b, size_t *len, size_t *cap, const void *p,
+               size_t n) {
+  if (*len + n > *cap) {
+    size_t c = *cap ? *cap : 1024;
+    while (c < *len + n)
+      c *= 2;
+    unsigned char *nb = realloc(*b, c);
+    if (!nb)
+      return -1;
+    *b = nb;
+    *cap = c;
+  }
+  if (n)
+    memcpy(*b + *len, p, n);
+  *len += n;
+  return 0;
+}
+
+/* mpirun (docs/mpi.md): give every rank the results of the patterns the
+ * others evaluated (st->tr[k] of rank k mod N), with the allgather
+ * collective; every rank calls it, also when its own share @failed. Each
+ * rank's part: u32 failed, u32 count, then per result u32 k, the tr_result
+ * (loads NULL) and, with @all_loads, its @n_slots + 1 loads. Results are
+ * plain numbers computed by the same code from the same fabric, so each
+ * rank ends with exactly what one process computes. Returns 0; 1 when a
+ * rank failed; -1 when the collective or memory failed or the bytes are
+ * malformed. */
+static int tr_share(const fl_dist *d, eb_state *st, uint32_t n_slots,
+                    int all_loads, int failed) {
+  unsigned char *b = NULL;
+  size_t len = 0, cap = 0, nl = all_loads ? (size_t)n_slots + 1 : 0;
+  uint32_t cnt = 0, fl = failed != 0;
+  for (uint32_t k = 0; !fl && k < st->n_tr; k++)
+    cnt += k % d->size == d->rank;
+  int oom = put(&b, &len, &cap, &fl, 4) | put(&b, &len, &cap, &cnt, 4);
+  for (uint32_t k = 0; !fl && k < st->n_tr; k++) {
+    if (k % d->size != d->rank)
+      continue;
+    tr_result r = st->tr[k];
+    r.loads = NULL;
+    oom |= put(&b, &len, &cap, &k, 4) | put(&b, &len, &cap, &r, sizeof r);
+    if (nl)
+      oom |= st->tr[k].loads
+                 ? put(&b, &len, &cap, st->tr[k].loads, nl * sizeof(double))
+                 : -1;
+  }
+  if (oom) { /* tell the others, in a part that needs no memory */
+    static const uint32_t failed_part[2] = {1, 0};
+    free(b);
+    b = NULL;
+    len = sizeof failed_part;
+    void *all = NULL;
+    size_t n_all = 0;
+    if (d->allgather(d->ctx, failed_part, len, &all, &n_all) == 0)
+      free(all);
+    return -1;
+  }
+  void *all = NULL;
+  size_t n_all = 0;
+  int grc = d->allgather(d->ctx, b, len, &all, &n_all);
+  free(b);
+  if (grc != 0)
+    return -1;
+  const unsigned char *q = all, *end = q + n_all;
+  int rc = 0;
+  for (uint32_t r = 0; rc == 0 && r < d->size; r++) {
+    uint32_t pf, pc;
+    if ((size_t)(end - q) < 8) {
+      rc = -1;
+      break;
+    }
+    memcpy(&pf, q, 4);
+    memcpy(&pc, q + 4, 4);
+    q += 8;
+    if (pf) {
+      rc = 1;
+      break;
+    }
+    for (uint32_t i = 0; rc == 0 && i < pc; i++) {
+      uint32_t k;
+      if ((size_t)(end - q) < 4 + sizeof(tr_result) + nl * sizeof(double)) {
+        rc = -1;
+        break;
+      }
+      memcpy(&k, q, 4);
+      q += 4;
+      if (k >= st->n_tr || k % d->size != r) {
+        rc = -1;
+        break;
+      }
+      if (r != d->rank) {
+        memcpy(&st->tr[k], q, sizeof(tr_result));
+        st->tr[k].loads = NULL;
+        if (nl) {
+          st->tr[k].loads = malloc(nl * sizeof(double));
+          if (!st->tr[k].loads)
+            rc = -1;
+          else
+            memcpy(st->tr[k].loads, q + sizeof(tr_result), nl * sizeof(double));
+        }
+      }
+      q += sizeof(tr_result) + nl * sizeof(double);
+    }
+  }
+  if (rc == 0 && q != end)
+    rc = -1;
+  free(all);
+  return rc;
+}
+
 static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
                    int use_cache_any) {
   const fl_fabric *f = api->fabric(ctx);
@@ -891,31 +1003,60 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   for (uint32_t k = 0; k < st->n_tr; k++)
     tr_result_free(&st->tr[k]);
   st->n_tr = 0;
+  /* the names first, so that every rank refuses an unknown one alike */
+  char names[MAX_PATTERNS][32];
+  uint32_t n_names = 0;
   const char *p = patterns;
   while (*p) {
     const char *e = strchr(p, ',');
     size_t n = e ? (size_t)(e - p) : strlen(p);
-    char name[32];
-    if (n && n < sizeof name && st->n_tr < MAX_PATTERNS) {
-      memcpy(name, p, n);
-      name[n] = 0;
-      int rc = tr_eval(v, name, &o, &st->tr[st->n_tr]);
-      if (rc == -2) {
+    if (n && n < sizeof names[0] && n_names < MAX_PATTERNS) {
+      memcpy(names[n_names], p, n);
+      names[n_names][n] = 0;
+      if (!tr_pattern_known(names[n_names])) {
         char msg[128];
         snprintf(msg, sizeof msg,
                  "unknown pattern '%s' (all-to-all, bisect, permutation, "
                  "shift, ring)",
-                 name);
+                 names[n_names]);
         fl_param_error(api, ctx, "patterns", msg);
         return -1;
       }
-      if (rc != 0) {
-        api->fail(ctx, "out of memory");
-        return -1;
-      }
-      st->n_tr++;
+      n_names++;
     }
     p += n + (e ? 1 : 0);
+  }
+  /* mpirun: pattern k on rank k mod N, then every rank holds every result */
+  const fl_dist *d = FL_API_HAS(api, dist) && api->dist ? api->dist(ctx) : 0;
+  if (d && (!d->allgather || d->rank >= d->size))
+    d = NULL;
+  uint32_t rank = d ? d->rank : 0, size = d ? d->size : 1;
+  int failed = 0;
+  for (uint32_t k = 0; k < n_names; k++) {
+    if (failed || k % size != rank) {
+      memset(&st->tr[k], 0, sizeof st->tr[k]);
+      continue;
+    }
+    if (tr_eval(v, names[k], &o, &st->tr[k]) != 0) {
+      api->fail(ctx, "out of memory");
+      failed = 1;
+    }
+  }
+  st->n_tr = n_names;
+  if (d) {
+    int rc = tr_share(d, st, v->poff[v->ns], o.all_loads, failed);
+    if (rc != 0 && !failed)
+      api->fail(ctx, rc > 0 ? "the traffic model failed on another process "
+                              "of the MPI run"
+                            : "gathering the traffic results of the MPI "
+                              "ranks failed");
+    failed |= rc != 0;
+  }
+  if (failed) {
+    for (uint32_t k = 0; k < st->n_tr; k++)
+      tr_result_free(&st->tr[k]);
+    st->n_tr = 0;
+    return -1;
   }
   snprintf(st->tr_key, sizeof st->tr_key, "%s", key);
   st->have_tr = 1;

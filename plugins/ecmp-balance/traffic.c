@@ -748,16 +748,25 @@ void tr_result_free(tr_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* 1 all-to-all, 2 bisect, 3 permutation, 4 shift, 5 ring; 0 unknown */
+static int pattern_kind(const char *name) {
+  return !strcmp(name, "all-to-all")    ? 1
+         : !strcmp(name, "bisect")      ? 2
+         : !strcmp(name, "permutation") ? 3
+         : !strcmp(name, "shift")       ? 4
+         : !strcmp(name, "ring")        ? 5
+                                        : 0;
+}
+
+int tr_pattern_known(const char *name) {
+  return pattern_kind(name) != 0;
+}
+
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
             tr_result *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "%s", name);
-  int kind = !strcmp(name, "all-to-all")    ? 1
-             : !strcmp(name, "bisect")      ? 2
-             : !strcmp(name, "permutation") ? 3
-             : !strcmp(name, "shift")       ? 4
-             : !strcmp(name, "ring")        ? 5
-                                            : 0;
+  int kind = pattern_kind(name);
   if (!kind)
     return -2;
   tr_ws w;

@@ -54,6 +54,9 @@ typedef struct tr_result {
 /** Free what @r owns (loads) and zero it. */
 void tr_result_free(tr_result *r);
 
+/** 1 when tr_eval() knows pattern @name, else 0. */
+int tr_pattern_known(const char *name);
+
 /**
  * tr_eval() — evaluate pattern @name ("all-to-all", "bisect",
  * "permutation", "shift", "ring") on view @v (fl_view_minimal() done when

@@ -515,11 +515,11 @@ static int cmp_grp(const void *x, const void *y) {
   return a->comp < b->comp ? -1 : a->comp > b->comp;
 }
 
-static int report_partition(const fl_host_api *api, fl_ctx *ctx,
-                            const fd_model *m, const whatif *w,
-                            const fd_value *dv, uint32_t base,
-                            const uint32_t *cnt, uint32_t n_new, int allow,
-                            uint32_t lost_with) {
+static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
+                            const fd_model *m, const whatif *w, uint32_t vi,
+                            uint32_t base, const uint32_t *cnt, uint32_t n_new,
+                            int allow, uint32_t lost_with) {
+  const fd_value *dv = &m->vals[vi];
   grp *g = malloc(((size_t)n_new + 1) * sizeof *g);
   uint32_t *gidx = malloc(((size_t)n_new + 1) * sizeof *gidx);
   if (!g || !gidx) {
@@ -600,9 +600,9 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx,
       "into %u groups (%s endpoints); cut off from the largest: %s%s",
       dv->key, dv->value, sw_off, dv->n_links, ng, sizes, list,
       ng > 2 ? " (and further groups)" : "");
-  int rc = fd_report(api, ctx, msg, ids, n_ids, NULL, 0,
-                     dv->n_links ? m->dom_links + dv->link_off : NULL,
-                     dv->n_links > 16 ? 16 : dv->n_links, jb_str(&ev));
+  int rc = fd_report_item(sp, api, ctx, vi, msg, ids, n_ids,
+                          dv->n_links ? m->dom_links + dv->link_off : NULL,
+                          dv->n_links > 16 ? 16 : dv->n_links, jb_str(&ev));
   jb_free(&ev);
   free(hs), free(g), free(gidx);
   return rc;
@@ -610,10 +610,12 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx,
 
 static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
+  fl_split sp; /* mpirun: the domain values split over the ranks */
+  fl_split_init(&sp, api, ctx);
   fd_model *m = fd_get_model(
       api, ctx, st, param_str(api, ctx, "domains", FD_DEFAULT_DOMAINS));
   if (!m)
-    return 1;
+    return fl_split_finish(&sp, api, ctx, 1);
   int allow = param_bool(api, ctx, "allow-single-homed", 1);
   whatif w;
   memset(&w, 0, sizeof w);
@@ -631,6 +633,8 @@ static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   for (uint32_t i = 0; !rc && i < m->nn; i++)
     cnt[i] = UINT32_MAX;
   for (uint32_t vi = 0; !rc && vi < m->n_vals; vi++) {
+    if (!fl_split_mine(&sp, vi))
+      continue;
     const fd_value *dv = &m->vals[vi];
     wi_set(m, &w, dv, 1);
     uint32_t n_new = 0, n_touched = 0, lost_with = 0;
@@ -658,7 +662,7 @@ static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     }
     for (uint32_t t = 0; !rc && t < n_touched; t++)
       if (split[touched[t]])
-        rc = report_partition(api, ctx, m, &w, dv, touched[t], cnt, n_new,
+        rc = report_partition(api, ctx, &sp, m, &w, vi, touched[t], cnt, n_new,
                               allow, lost_with);
     /* reset what this value touched */
     for (uint32_t t = 0; t < n_touched; t++) {
@@ -672,7 +676,7 @@ static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   }
   wi_free(&w);
   free(first), free(split), free(cnt), free(touched);
-  return rc;
+  return fl_split_finish(&sp, api, ctx, rc);
 }
 
 /* ---- failure-domains.capacity-loss
@@ -812,10 +816,12 @@ static void pod_capacity(const fl_host_api *api, const fd_model *m,
 
 static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
+  fl_split sp; /* mpirun: the domain values split over the ranks */
+  fl_split_init(&sp, api, ctx);
   fd_model *m = fd_get_model(
       api, ctx, st, param_str(api, ctx, "domains", FD_DEFAULT_DOMAINS));
   if (!m)
-    return 1;
+    return fl_split_finish(&sp, api, ctx, 1);
   double max_loss = 50;
   if (api->param_double(ctx, "max-loss", &max_loss) != FL_OK)
     max_loss = 50;
@@ -836,6 +842,8 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   for (uint32_t p = 0; !rc && p < m->n_pods; p++)
     bis0[p] = -2; /* not yet computed */
   for (uint32_t vi = 0; !rc && vi < m->n_vals; vi++) {
+    if (!fl_split_mine(&sp, vi))
+      continue;
     const fd_value *dv = &m->vals[vi];
     wi_set(m, &w, dv, 1);
     uint32_t nt = 0;
@@ -962,7 +970,8 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
                "losing %s=%s cuts the %s of %s by %.0f%%%s; the policy "
                "allows at most %.6g%%",
                dv->key, dv->value, what, pl, 100 * worst, detail, max_loss);
-      rc = fd_report(api, ctx, msg, ids, n_ids, NULL, 0, NULL, 0, jb_str(&ev));
+      rc = fd_report_item(&sp, api, ctx, vi, msg, ids, n_ids, NULL, 0,
+                          jb_str(&ev));
       jb_free(&ev);
     }
     for (uint32_t t = 0; t < nt; t++)
@@ -971,7 +980,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   }
   wi_free(&w);
   free(touched), free(inner), free(tlist), free(local), free(bis0);
-  return rc;
+  return fl_split_finish(&sp, api, ctx, rc);
 }
 
 /* ---- failure-domains.spine-spread

@@ -42,6 +42,22 @@ int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                  n_links, evidence);
 }
 
+int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
+                   uint64_t item, const char *msg, const fl_id *nodes,
+                   uint32_t n_nodes, const fl_id *links, uint32_t n_links,
+                   const char *evidence) {
+  fl_finding f; /* what fl_emit() reports: no cause, no fix */
+  memset(&f, 0, sizeof f);
+  f.struct_size = sizeof f;
+  f.message = msg;
+  f.nodes = nodes;
+  f.n_nodes = n_nodes;
+  f.links = links;
+  f.n_links = n_links;
+  f.evidence_json = evidence;
+  return fl_split_emit(sp, api, ctx, item, &f);
+}
+
 void fd_model_free(fd_model *m) {
   if (!m)
     return;

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "fabriclint/dist_split.h"
 #include "fabriclint/plugin.h"
 
 #define FD_NONE            UINT32_MAX
@@ -99,6 +100,14 @@ int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
               const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
               uint32_t n_ports, const fl_id *links, uint32_t n_links,
               const char *evidence);
+
+/* Report a finding of what-if @item (the index of a domain value) of a
+ * split over MPI ranks (fabriclint/dist_split.h): at once when the process
+ * runs alone, else recorded for fl_split_finish(). api->fail() on error. */
+int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
+                   uint64_t item, const char *msg, const fl_id *nodes,
+                   uint32_t n_nodes, const fl_id *links, uint32_t n_links,
+                   const char *evidence);
 
 /* Max flow (Dinic) from @src to @dst over the undirected local graph of
  * @n vertices and @m edges (@eu/@ev ends, @cap capacity each way). Edges

@@ -12,6 +12,12 @@
 #   fattree12-ftree  90 LIDs, 2 blocks: no credit loop
 # and the committed cases c01 (4-switch ring, one loop) and c02 (an LFT
 # dead end: unrouted destinations, merged from the ranks' examples).
+# The failure-domain what-ifs (domain-partition, capacity-loss: split by
+# domain value) on a generated 3-tier fat tree with racks and PDUs
+# (tests/fixtures/mpi/fd_racks.py): 46 values, findings from values held by
+# each of the 4 ranks. The ecmp-balance traffic patterns (link-load,
+# summary: split by pattern) on fattree12's LFTs, and with ECMP on the
+# generated fat tree.
 # The plain run (no launcher: no MPI call is made) is the single-process
 # code path, the same as a build without MPI.
 # SKIP (77) when the build has no MPI (FL_HAVE_MPI from ctest) or mpirun is
@@ -30,14 +36,15 @@ FX=$FL_SRC/tests/fixtures/mpi
 C=$FL_SRC/tests/data/cases
 
 # same NAME RC FILES... — plain run and 1, 2, 4 ranks: same bytes, same rc
+# (rules: $RULES, default the credit-loop rules)
 same() {
   local name=$1 want=$2 n fmt rc
   shift 2
   for fmt in text json; do
-    "$FL" check --rules 'deadlock.*' --format $fmt "$@" >"$TMP/$name.$fmt.0" 2>"$TMP/err"
+    "$FL" check --rules "${RULES:-deadlock.*}" --format $fmt "$@" >"$TMP/$name.$fmt.0" 2>"$TMP/err"
     expect_eq "$?" "$want" "$name $fmt: plain run exit status"
     for n in 1 2 4; do
-      mpirun --oversubscribe -n $n "$FL" check --rules 'deadlock.*' \
+      mpirun --oversubscribe -n $n "$FL" check --rules "${RULES:-deadlock.*}" \
         --format $fmt "$@" >"$TMP/$name.$fmt.$n" 2>"$TMP/err.$n"
       rc=$?
       # mpirun reports the first non-zero rank status as its own
@@ -73,4 +80,42 @@ C02=$C/c02-opensm30-lft-dead-end
 same c02 1 "$C02/topo.ibnetdiscover" "$C02/opensm-lfts.dump"
 expect_grep "$TMP/c02.text.4" 'error: LID 10 \(node04 mlx5_0\) is unreachable from 1 switch\(es\), and CA traffic to it is dropped, e.g. "sw-02" \(LFT entry: port 7\)'
 expect_grep "$TMP/c02.text.4" 'error: LID 6 \(node00 mlx5_0\) is unreachable from 1 switch\(es\), and CA traffic to it is dropped, e.g. "sw-03" \(LFT entry: port 20\)'
+# failure-domain what-ifs split by domain value
+"$FL" gen fat-tree --radix 8 --tiers 3 -o "$TMP/ft8.xml"
+python3 "$FX/fd_racks.py" "$TMP/ft8.xml" "$TMP/fd.xml"
+RULES='failure-domains.*' same fd 1 "$TMP/fd.xml"
+whatifs="=[(f['rule'].split('.')[1], f['evidence']['domain'] + '=' + f['evidence']['value'] + (':' + f['evidence']['pod'] if 'pod' in f['evidence'] else '')) for f in d['findings'] if f['rule'] in ('failure-domains.domain-partition', 'failure-domains.capacity-loss')]"
+want="[('domain-partition', 'pdu=PS1'), ('domain-partition', 'rack=S1'), ('domain-partition', 'pdu=PS3'), ('domain-partition', 'rack=S3'), ('domain-partition', 'pdu=PS5'), ('domain-partition', 'rack=S5'), ('domain-partition', 'pdu=PS7'), ('domain-partition', 'rack=S7'), ('capacity-loss', 'pdu=PS1:1'), ('capacity-loss', 'rack=S1:1'), ('capacity-loss', 'rack=S2a:2'), ('capacity-loss', 'pdu=PS3:3'), ('capacity-loss', 'rack=S3:3'), ('capacity-loss', 'pdu=PS5:5'), ('capacity-loss', 'rack=S5:5'), ('capacity-loss', 'rack=S6a:6'), ('capacity-loss', 'pdu=PS7:7'), ('capacity-loss', 'rack=S7:7'), ('capacity-loss', 'pdu=PC1:1'), ('capacity-loss', 'pdu=PC1:2'), ('capacity-loss', 'pdu=PC1:3'), ('capacity-loss', 'pdu=PC1:4'), ('capacity-loss', 'pdu=PC1:5'), ('capacity-loss', 'pdu=PC1:6'), ('capacity-loss', 'pdu=PC1:7'), ('capacity-loss', 'pdu=PC1:8')]"
+for n in 0 2 4; do
+  expect_eq "$(jget "$TMP/fd.json.$n" "=len(d['findings'])")" 34 "fd: 34 findings ($n ranks)"
+  expect_eq "$(jget "$TMP/fd.json.$n" "$whatifs")" "$want" "fd: the what-if findings ($n ranks)"
+done
+expect_grep "$TMP/fd.text.4" 'losing rack=S3 \(4 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 5 groups \(112 \+ 4 \+ 4 \+ 4 \+ 4 endpoints\); cut off from the largest: node0033, node0034, node0035, node0036'
+expect_grep "$TMP/fd.text.2" 'losing pdu=PC1 cuts the uplink capacity out of the pod of pod "8" by 75%'
+expect_grep "$TMP/fd.text.4" 'losing rack=S6a cuts the leaf uplink capacity of pod "6" by 75%'
+expect_grep "$TMP/fd.text.1" '8 error\(s\), 26 warning\(s\), 0 info'
+
+# ecmp-balance traffic patterns split by pattern (5 patterns: rank 0 of 4
+# has two); the random ones draw 100 patterns each on one rank
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp 0 \
+  --param ecmp-balance.link-load.patterns=all-to-all,bisect,shift,ring,permutation \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+pats="=[(f['evidence']['pattern'], f['evidence']['ebb'], f['evidence']['patterns'], f['evidence']['max_link_load']) for f in d['findings'] if f['rule'] == 'ecmp-balance.link-load']"
+for n in 0 4; do
+  expect_eq "$(jget "$TMP/ecmp.json.$n" "$pats")" "[('all-to-all', 1, 1, 66), ('ring', 1, 1, 1), ('shift', 1, 1, 1), ('bisect', 0.715139, 100, 5), ('permutation', 0.727345, 100, 5)]" "ecmp: the five patterns ($n ranks)"
+done
+expect_grep "$TMP/ecmp.text.2" 'LFT port balance: 0 of 18 switches uneven, mean CV 0.000; eBB \(permutation, LFT routing\) 0.7273 \[ecmp-balance.summary\]'
+# with every cable's load (link-loads: the arrays travel with the results)
+RULES='ecmp-balance.link-load' same ecmp-loads 0 --param ecmp-balance.link-load.link-loads=1 \
+  --param ecmp-balance.link-load.patterns=all-to-all,bisect,ring \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/ecmp-loads.json.4" "=[(f['evidence']['pattern'], len(f['evidence']['link_loads']), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings']]")" \
+  "[('all-to-all', 144, 66), ('ring', 144, 1), ('bisect', 144, 1.14)]" "ecmp: every cable's load from the other ranks"
+RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
+expect_grep "$TMP/ecmp-fd.text.4" 'all-to-all over 128 endpoints \(ECMP routing\)'
+# an unknown pattern: the same usage error from every rank
+mpirun --oversubscribe -n 2 "$FL" check --rules ecmp-balance.link-load \
+  --param ecmp-balance.link-load.patterns=ring,bogus "$F/topology.ibnetdiscover" >"$TMP/out" 2>"$TMP/err"
+expect_eq "$?" 2 "ecmp: unknown pattern, exit status with 2 ranks"
+expect_grep "$TMP/err" "parameter patterns: unknown pattern 'bogus'"
 finish
