@@ -807,11 +807,9 @@ static uint32_t detect_annotations(const fl_detect_ctx *c, fl_error *err) {
   (void)err;
   if (c->xml_root)
     return FL_FMT_AUTO;
-  const char *s = c->text, *end = c->text + c->len;
-  while (s < end) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *le = nl ? nl : end;
-    const char *p = fl_detect_skip_ws(s, le);
+  const char *s = c->text, *end = c->text + c->len, *line, *le;
+  while ((line = fl_detect_line(&s, end, &le)) != NULL) {
+    const char *p = fl_detect_skip_ws(line, le);
     if (p < le && *p != '#') {
       size_t n = (size_t)(le - p);
       if ((n > 5 && strncasecmp(p, "node", 4) == 0 &&
@@ -824,7 +822,6 @@ static uint32_t detect_annotations(const fl_detect_ctx *c, fl_error *err) {
       if (!is_yaml_preamble(p, le))
         return FL_FMT_AUTO;
     }
-    s = nl ? nl + 1 : end;
   }
   return FL_FMT_AUTO;
 }

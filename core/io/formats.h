@@ -115,6 +115,21 @@ static inline const char *fl_detect_skip_ws(const char *s, const char *end) {
   return s;
 }
 
+/** The line at *@s of a text ending at @end: returns its first byte and
+ * sets *@le to its end (the '\n', or @end for a last line without one),
+ * and moves *@s past it; NULL when *@s is at @end. A detector's sample may
+ * stop inside a line: then *@le == @end. */
+static inline const char *fl_detect_line(const char **s, const char *end,
+                                         const char **le) {
+  const char *line = *s;
+  if (line >= end)
+    return NULL;
+  const char *nl = memchr(line, '\n', (size_t)(end - line));
+  *le = nl ? nl : end;
+  *s = nl ? nl + 1 : end;
+  return line;
+}
+
 /** 1 when [@s, @end) starts with the C string @p. */
 static inline int fl_detect_prefix(const char *s, const char *end,
                                    const char *p) {

@@ -98,14 +98,11 @@ uint32_t fl_detect_ibnd_family(const fl_detect_ctx *c, fl_error *err) {
   (void)err;
   if (c->xml_root)
     return FL_FMT_AUTO;
-  const char *s = c->text, *end = c->text + c->len;
+  const char *s = c->text, *end = c->text + c->len, *line, *le;
   int votes[5] = {0, 0, 0, 0, 0}, topo = 0;
-  while (s < end) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *le = nl ? nl : end;
-    votes[classify_line(s, le)]++;
-    topo += is_topo_conn(s, le);
-    s = nl ? nl + 1 : end;
+  while ((line = fl_detect_line(&s, end, &le)) != NULL) {
+    votes[classify_line(line, le)]++;
+    topo += is_topo_conn(line, le);
   }
   if (topo > 0 && votes[1] + votes[2] + votes[3] + votes[4] == 0)
     return FL_FMT_TOPO_IBDM;

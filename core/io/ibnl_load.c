@@ -98,17 +98,14 @@ static uint32_t detect_ibnl(const fl_detect_ctx *c, fl_error *err) {
   (void)err;
   if (c->xml_root)
     return FL_FMT_AUTO;
-  const char *s = c->text, *end = c->text + c->len;
-  while (s < end) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *le = nl ? nl : end;
-    const char *p = fl_detect_skip_ws(s, le);
+  const char *s = c->text, *end = c->text + c->len, *line, *le;
+  while ((line = fl_detect_line(&s, end, &le)) != NULL) {
+    const char *p = fl_detect_skip_ws(line, le);
     if (p < le && *p != '#')
       return fl_detect_prefix(p, le, "SYSTEM ") ||
                      fl_detect_prefix(p, le, "TOPSYSTEM ")
                  ? FL_FMT_IBNL
                  : FL_FMT_AUTO;
-    s = nl ? nl + 1 : end;
   }
   return FL_FMT_AUTO;
 }

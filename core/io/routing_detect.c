@@ -103,16 +103,14 @@ uint32_t fl_detect_routing(const fl_detect_ctx *c, fl_error *err) {
   (void)err;
   if (c->xml_root)
     return FL_FMT_AUTO;
-  const char *s = c->text, *end = c->text + c->len;
+  const char *s = c->text, *end = c->text + c->len, *line, *le;
   uint32_t votes[RL_COUNT] = {0};
-  while (s < end) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    if (!nl && c->window_full)
-      break; /* a line cut by the detection window */
-    const char *le = nl ? nl : end;
+  while ((line = fl_detect_line(&s, end, &le)) != NULL) {
+    if (le == end && c->window_full)
+      break;         /* a line cut by the detection window */
     char save = *le; /* classify_routing uses strstr: terminate the line */
     *(char *)le = '\0';
-    int k = classify_routing(s, le);
+    int k = classify_routing(line, le);
     *(char *)le = save;
     static const uint32_t fmt_of[RL_COUNT] = {
         [RL_LFTS] = FL_FMT_LFTS,          [RL_FDBS] = FL_FMT_FDBS,
@@ -121,7 +119,6 @@ uint32_t fl_detect_routing(const fl_detect_ctx *c, fl_error *err) {
     if (fmt_of[k])
       return fmt_of[k];
     votes[k]++;
-    s = nl ? nl + 1 : end;
   }
   if (votes[RL_PATHSL] > 0 && votes[RL_NONE] == 0)
     return FL_FMT_PATH_SL;

@@ -353,14 +353,12 @@ static uint32_t detect_ufm_ndt(const fl_detect_ctx *c, fl_error *err) {
   (void)err;
   if (c->xml_root)
     return FL_FMT_AUTO;
-  const char *s = c->text, *end = c->text + c->len;
-  while (s < end) {
-    const char *nl = memchr(s, '\n', (size_t)(end - s));
-    const char *le = nl ? nl : end;
-    if (fl_detect_skip_ws(s, le) < le) {
+  const char *s = c->text, *end = c->text + c->len, *line, *le;
+  while ((line = fl_detect_line(&s, end, &le)) != NULL) {
+    if (fl_detect_skip_ws(line, le) < le) {
       cell cells[NDT_MAX_CELLS];
       uint32_t bad;
-      int n = split(s, le, s, cells, &bad), sd = 0, ed = 0;
+      int n = split(line, le, line, cells, &bad), sd = 0, ed = 0;
       for (int i = 0; i < n; i++) {
         int k = header_col(&cells[i]);
         sd |= k == C_SDEV;
@@ -368,7 +366,6 @@ static uint32_t detect_ufm_ndt(const fl_detect_ctx *c, fl_error *err) {
       }
       return sd && ed ? FL_FMT_UFM_NDT : FL_FMT_AUTO;
     }
-    s = nl ? nl + 1 : end;
   }
   return FL_FMT_AUTO;
 }
