@@ -33,6 +33,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1140,23 +1141,38 @@ static uint32_t thread_count(const cdg *g) {
   return t ? t : 1;
 }
 
+/* Runs @fn on each of the @n items of @size bytes at @items: item 0 on the
+ * calling thread, the others on threads of their own, and returns when all
+ * are done. An item whose thread cannot start gets FL_ENOMEM in the int at
+ * @rc_off of it (the items after it do not run). FL_ENOMEM when nothing
+ * could run. */
+static int run_on_threads(void *items, size_t size, size_t rc_off, uint32_t n,
+                          void *(*fn)(void *)) {
+  char *item = items;
+  pthread_t *th = calloc(n, sizeof *th);
+  if (!th)
+    return FL_ENOMEM;
+  uint32_t started = 0;
+  for (uint32_t k = 1; k < n; k++, started++)
+    if (pthread_create(&th[k], NULL, fn, item + k * size) != 0) {
+      *(int *)(item + k * size + rc_off) = FL_ENOMEM;
+      break;
+    }
+  fn(item);
+  for (uint32_t k = 1; k <= started; k++)
+    pthread_join(th[k], NULL);
+  free(th);
+  return FL_OK;
+}
+
 static int run_lft_walks(cdg *g) {
   uint32_t n = thread_count(g);
   worker *ws = calloc(n, sizeof *ws);
-  pthread_t *th = calloc(n, sizeof *th);
-  int rc = ws && th ? FL_OK : FL_ENOMEM;
+  int rc = ws ? FL_OK : FL_ENOMEM;
   for (uint32_t k = 0; rc == FL_OK && k < n; k++)
     rc = worker_init(&ws[k], g, k, n);
-  uint32_t started = 0;
-  for (uint32_t k = 1; rc == FL_OK && k < n; k++, started++)
-    if (pthread_create(&th[k], NULL, worker_main, &ws[k]) != 0) {
-      ws[k].rc = FL_ENOMEM;
-      break;
-    }
   if (rc == FL_OK)
-    worker_main(&ws[0]);
-  for (uint32_t k = 1; k <= started; k++)
-    pthread_join(th[k], NULL);
+    rc = run_on_threads(ws, sizeof *ws, offsetof(worker, rc), n, worker_main);
   uint64_t all = (uint64_t)fl_fabric_max_lid(g->f) + 1;
   progress(g, "destinations", all, all);
   for (uint32_t k = 0; rc == FL_OK && k < n; k++)
@@ -1170,7 +1186,6 @@ static int run_lft_walks(cdg *g) {
   for (uint32_t k = 0; ws && k < n; k++)
     worker_free(&ws[k]);
   free(ws);
-  free(th);
   return rc;
 }
 
@@ -2006,20 +2021,12 @@ static int dlids_increase(const design_run *d) {
 /* Run the workers (worker 0 on the calling thread) and merge them. */
 static int design_run_jobs(cdg *g, design_run *d, uint32_t n) {
   design_job *j = calloc(n, sizeof *j);
-  pthread_t *th = calloc(n, sizeof *th);
-  int rc = j && th ? FL_OK : FL_ENOMEM;
+  int rc = j ? FL_OK : FL_ENOMEM;
   for (uint32_t k = 0; rc == FL_OK && k < n; k++)
     rc = design_job_init(&j[k], d, k, n);
-  uint32_t started = 0;
-  for (uint32_t k = 1; rc == FL_OK && k < n; k++, started++)
-    if (pthread_create(&th[k], NULL, design_main, &j[k]) != 0) {
-      j[k].w.rc = FL_ENOMEM;
-      break;
-    }
   if (rc == FL_OK)
-    design_main(&j[0]);
-  for (uint32_t k = 1; k <= started; k++)
-    pthread_join(th[k], NULL);
+    rc = run_on_threads(j, sizeof *j, offsetof(design_job, w.rc), n,
+                        design_main);
   if (n > 1) /* the end, whichever worker finished last */
     progress(g, "root switches", d->roots, d->roots);
   for (uint32_t k = 0; rc == FL_OK && k < n; k++) {
@@ -2032,7 +2039,6 @@ static int design_run_jobs(cdg *g, design_run *d, uint32_t n) {
   for (uint32_t k = 0; j && k < n; k++)
     design_job_free(&j[k]);
   free(j);
-  free(th);
   return rc;
 }
 
