@@ -10,7 +10,9 @@
 #    chassis); no ecmp-balance finding (was: 96 leaf/spine ASICs flagged);
 # 2. one SL1-1 - SL2-1 cable removed (both ends): one uplink-asymmetry
 #    finding naming chassis SL1-1 (63 uplinks vs 64, 15 vs 16 cables per
-#    upper chassis), with its 18 ASICs as nodes;
+#    upper chassis), with its 18 ASICs as nodes; with DDR speeds written
+#    in, no finding balanced and one oversubscription finding (SL1-1,
+#    1.02:1, 64 down / 63 up ports) cut;
 # 3. director-miswired (leaf-03's cable moved to another line card): the
 #    uneven spread over the director's line cards; director.ibnetdiscover
 #    stays clean.
@@ -44,6 +46,21 @@ expect_eq "$(jget "$TMP/cut.json" "=' | '.join(f['rule'] + ': ' + f['message'] f
   "cut cable: one chassis finding"
 expect_eq "$(jget "$TMP/cut.json" "=(len(d['findings'][0]['nodes']), d['findings'][0]['evidence']['chassis'], d['findings'][0]['evidence']['chassis_asics'], d['findings'][0]['evidence']['tier_switches'])")" \
   "(18, 'SL1-1', 18, 8)" "cut cable: chassis nodes and evidence"
+
+# ---- 2b. the same with 4X DDR speeds written on every 4X cable ---------------
+# (the .topo gives no speed for "-4X->": capacities are 0 Gb/s, so
+# oversubscription has nothing to weigh). Balanced: nothing; per ASIC, the
+# leaf ASICs with 6 hosts and 5 uplinks would be 1.2:1. Cut: chassis SL1-1.
+sed -e 's/ -4X-> / -4X-5G-> /' "$rhino" >"$TMP/ddr.topo"
+expect_rc 0 "$FL" check --format json --rules ecmp-balance.uplink-asymmetry,ecmp-balance.oversubscription "$TMP/ddr.topo"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "DDR: balanced"
+sed -e 's/ -4X-> / -4X-5G-> /' "$TMP/cut.topo" >"$TMP/ddrcut.topo"
+expect_rc 0 "$FL" check --format json --rules ecmp-balance.oversubscription "$TMP/ddrcut.topo"
+expect_eq "$(jget "$TMP/out" "=' | '.join(f['rule'] + ': ' + f['message'] for f in d['findings'])")" \
+  "ecmp-balance.oversubscription: director chassis \"SL1-1\" (18 ASICs as one switch) (tier 1) is oversubscribed 1.02:1 (1280 Gb/s down over 64 port(s), 1260 Gb/s up over 63 port(s)); the policy allows 1.00:1" \
+  "DDR cut: chassis oversubscribed"
+expect_eq "$(jget "$TMP/out" "=(len(d['findings'][0]['nodes']), d['findings'][0]['evidence']['chassis'], d['findings'][0]['evidence']['down_ports'], d['findings'][0]['evidence']['up_ports'])")" \
+  "(18, 'SL1-1', 64, 63)" "DDR cut: chassis evidence"
 
 # ---- 3. the ibsim director fixtures --------------------------------------------
 d=$FL_SRC/fabrics/director
