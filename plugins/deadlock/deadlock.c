@@ -370,9 +370,85 @@ static int loop_finding(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   return rc;
 }
 
+/* Chassis of node @n (core/model/chassis.c), FL_NONE when none or unknown. */
+static uint32_t chassis_of(const fl_host_api *api, const fl_fabric *f,
+                           fl_id n) {
+  if (n == FL_NONE || !FL_API_HAS(api, node_chassis))
+    return FL_NONE;
+  return api->node_chassis(f, n);
+}
+
+/* 1 when @x and @y are ASICs of one director chassis: a cable between them
+ * is inside the switch. */
+static int same_chassis(const fl_host_api *api, const fl_fabric *f, fl_id x,
+                        fl_id y) {
+  uint32_t c = chassis_of(api, f, x);
+  return c != FL_NONE && c == chassis_of(api, f, y);
+}
+
+/* Name of the chassis of ASIC @n into @buf: its system, else the part of
+ * the ASIC's name before the first '/'. */
+static const char *chassis_label(const fl_host_api *api, const fl_fabric *f,
+                                 fl_id n, char *buf, size_t size) {
+  const char *sys = api->node_system(f, n), *name = api->node_name(f, n);
+  if (sys && *sys) {
+    snprintf(buf, size, "%s", sys);
+    return buf;
+  }
+  const char *sl = strchr(name, '/');
+  snprintf(buf, size, "%.*s", sl ? (int)(sl - name) : (int)strlen(name), name);
+  return buf;
+}
+
+/* Hop @k of @lp enters a chassis whose next channel stays inside it: the
+ * text of the turn the cycle makes through the chassis into @one, when it
+ * is a valley (comes down into the chassis and climbs out of it again: the
+ * line cards and spines of a director are one switch, so this is the
+ * down-up turn up*-down* forbids). The channels inside may be chained by
+ * several routes (one crossing the chassis down, one up), so no single
+ * route or LID is named. Returns 1 with @one filled, else 0. */
+static int chassis_valley(const fl_host_api *api, const fl_fabric *f,
+                          const fl_cdg_loop *lp, uint32_t k, char *one,
+                          size_t size) {
+  uint32_t n = lp->n_hops;
+  const fl_cdg_hop *a = &lp->hops[k], *b = &lp->hops[(k + 1) % n];
+  uint32_t j = (k + 1) % n, steps = 0;
+  while (steps < n &&
+         same_chassis(api, f, lp->hops[j].from_node, lp->hops[j].to_node))
+    j = (j + 1) % n, steps++;
+  const fl_cdg_hop *x = &lp->hops[j];
+  if (steps >= n || x->to_node == FL_NONE)
+    return 0;
+  uint32_t ta = api->node_tier(f, a->from_node);
+  uint32_t tb = api->node_tier(f, b->from_node);
+  uint32_t tc = api->node_tier(f, x->to_node);
+  if (ta == FL_TIER_UNKNOWN || tc == FL_TIER_UNKNOWN || !(ta > tb) ||
+      !(tc > tb))
+    return 0;
+  char ch[256], via[600] = "";
+  size_t off = 0;
+  for (uint32_t m = (k + 2) % n; m != j && off < sizeof via; m = (m + 1) % n)
+    off +=
+        (size_t)snprintf(via + off, sizeof via - off, "%s%s", off ? ", " : "",
+                         api->node_name(f, lp->hops[m].from_node));
+  snprintf(one, size,
+           "valley through director chassis %s (tier %u): channels come down "
+           "from %s (tier %u) into line card %s, cross the chassis via %s and "
+           "leave line card %s up to %s (tier %u): a down-up turn through one "
+           "switch, chained from routes that share cables inside the chassis "
+           "(minimal routes cross a director's line cards via its spines)",
+           chassis_label(api, f, b->from_node, ch, sizeof ch), tb,
+           api->node_name(f, a->from_node), ta, api->node_name(f, b->from_node),
+           via, api->node_name(f, x->from_node), api->node_name(f, x->to_node),
+           tc);
+  return 1;
+}
+
 /* The turns of cycle @lp that up*-down* forbids, as text into @buf: a
  * down-up turn (a valley: the route comes down to a switch and climbs
- * again) or a cable between two switches of one tier. Returns how many. */
+ * again), a cable between two switches of one tier, or a valley through
+ * a director chassis (its ASICs are one switch: a cable inside it is
+ * neither a same-tier cable nor a turn of its own). Returns how many. */
 static uint32_t loop_causes(const fl_host_api *api, const fl_fabric *f,
                             const fl_cdg_loop *lp, char *buf, size_t size,
                             jbuf *ev) {
@@ -381,18 +457,23 @@ static uint32_t loop_causes(const fl_host_api *api, const fl_fabric *f,
   buf[0] = 0;
   for (uint32_t k = 0; k < lp->n_hops; k++) {
     const fl_cdg_hop *a = &lp->hops[k], *b = &lp->hops[(k + 1) % lp->n_hops];
+    if (same_chassis(api, f, a->from_node, b->from_node))
+      continue; /* a cable inside a chassis */
     uint32_t ta = api->node_tier(f, a->from_node);
     uint32_t tb = api->node_tier(f, b->from_node);
     uint32_t tc =
         b->to_node == FL_NONE ? FL_TIER_UNKNOWN : api->node_tier(f, b->to_node);
-    char one[400];
+    char one[1200];
     if (ta == tb && ta != FL_TIER_UNKNOWN)
       snprintf(one, sizeof one,
                "cable %s:%u - %s:%u joins two tier-%u switches",
                api->node_name(f, a->from_node), a->from_port,
                api->node_name(f, b->from_node), a->to_port, ta);
-    else if (ta != FL_TIER_UNKNOWN && tc != FL_TIER_UNKNOWN && ta > tb &&
-             tc > tb)
+    else if (same_chassis(api, f, b->from_node, b->to_node)) {
+      if (!chassis_valley(api, f, lp, k, one, sizeof one))
+        continue;
+    } else if (ta != FL_TIER_UNKNOWN && tc != FL_TIER_UNKNOWN && ta > tb &&
+               tc > tb)
       snprintf(one, sizeof one,
                "down-up turn at %s (tier %u): in from %s (tier %u), out to "
                "%s (tier %u), on routes to LID %u (%s)",

@@ -147,6 +147,10 @@ typedef struct sw_cap {
   double up_g, down_g;
   uint32_t par_min, par_max; /* cables per upper neighbour */
   uint32_t par_min_nb, par_max_nb;
+  /* the chassis whose line-card ASICs the cables to it hit most unevenly
+   * (spread_max - spread_min > 1), at ASICs spread_max_sw / spread_min_sw */
+  uint32_t spread_unit, spread_n, spread_max, spread_min;
+  uint32_t spread_max_sw, spread_min_sw;
 } sw_cap;
 
 /* A SHARP Aggregation Node is a CA inside the switch (Quantum): it is no
@@ -156,32 +160,183 @@ static int is_an(const fl_view *v, fl_id n) {
          strstr(v->api->node_desc(v->f, n), "Aggregation Node") != NULL;
 }
 
-static void capacities(const fl_view *v, uint32_t s, sw_cap *c, uint32_t *cnt) {
+/* ---- director chassis: one switch of many ASICs ----------------------------
+ *
+ * The ASICs of one director chassis (core/model/chassis.c; host API
+ * node_chassis / link_internal) are judged as one switch: a unit is a
+ * chassis, or a switch that is in none. Its uplinks are its members' cables
+ * toward higher tiers; a cable inside the chassis is neither up nor down.
+ * A unit is named by its representative, the member of lowest switch index
+ * (members are chained from it in index order through next[]). A fabric
+ * without chassis has unit[s] == s, one member each: every result is the
+ * per-switch one. */
+
+typedef struct eb_units {
+  uint32_t *unit; /* [ns] representative switch of s */
+  uint32_t *next; /* [ns] next member of s's unit, FL_VIEW_NONE at the end */
+  uint32_t *nmem; /* [ns] members of the unit that s represents, else 0 */
+  uint8_t *ext;   /* [ns] 1: s has a cable leaving its chassis (line card) */
+  uint32_t *acnt; /* [ns+1] scratch: cables per ASIC, 0 between calls */
+  int any;        /* some unit has 2+ members */
+} eb_units;
+
+static void units_free(eb_units *U) {
+  free(U->unit), free(U->next), free(U->nmem), free(U->ext), free(U->acnt);
+  memset(U, 0, sizeof *U);
+}
+
+/* Fills @U for view @v. Returns 0, or -1 when out of memory. */
+static int units_build(const fl_view *v, eb_units *U) {
+  memset(U, 0, sizeof *U);
+  const fl_host_api *api = v->api;
+  size_t n = (size_t)v->ns + 1;
+  uint32_t *rep = malloc(n * sizeof *rep), *tail = malloc(n * sizeof *tail);
+  U->unit = malloc(n * sizeof *U->unit);
+  U->next = malloc(n * sizeof *U->next);
+  U->nmem = calloc(n, sizeof *U->nmem);
+  U->ext = calloc(n, sizeof *U->ext);
+  U->acnt = calloc(n, sizeof *U->acnt);
+  if (!rep || !tail || !U->unit || !U->next || !U->nmem || !U->ext ||
+      !U->acnt) {
+    free(rep), free(tail), units_free(U);
+    return -1;
+  }
+  for (uint32_t s = 0; s < n; s++)
+    rep[s] = FL_VIEW_NONE;
+  int has = FL_API_HAS(api, node_chassis) && FL_API_HAS(api, link_internal);
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t c = has ? api->node_chassis(v->f, v->sw_node[s]) : FL_NONE;
+    U->next[s] = FL_VIEW_NONE;
+    if (c == FL_NONE || c >= v->ns) {
+      U->unit[s] = s, U->nmem[s] = 1;
+      continue;
+    }
+    if (rep[c] == FL_VIEW_NONE) {
+      rep[c] = tail[c] = s;
+      U->unit[s] = s, U->nmem[s] = 1;
+      continue;
+    }
+    U->unit[s] = rep[c];
+    U->nmem[rep[c]]++;
+    U->next[tail[c]] = s;
+    tail[c] = s;
+    U->any = 1;
+  }
+  free(rep), free(tail);
+  for (uint32_t s = 0; U->any && s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1] && !U->ext[s]; i++)
+      U->ext[s] =
+          v->pnb[i] == FL_VIEW_NONE || !api->link_internal(v->f, v->plink[i]);
+  return 0;
+}
+
+/* 1 when slot @i is a cable inside a chassis. */
+static int slot_internal(const fl_view *v, const eb_units *U, uint32_t i) {
+  return U->any && v->pnb[i] != FL_VIEW_NONE &&
+         v->api->link_internal(v->f, v->plink[i]);
+}
+
+/* Name of unit @u: the chassis (the system of its ASICs, else the part of
+ * the representative's name before its first '/') or the switch. Into
+ * @buf of @size bytes; returns @buf. */
+static const char *unit_name(const fl_view *v, const eb_units *U, uint32_t u,
+                             char *buf, size_t size) {
+  const char *name = nm(v, u);
+  if (U->nmem[u] < 2) {
+    snprintf(buf, size, "%s", name);
+    return buf;
+  }
+  const char *sys = v->api->node_system(v->f, v->sw_node[u]);
+  if (sys && *sys) {
+    snprintf(buf, size, "%s", sys);
+    return buf;
+  }
+  const char *sl = strchr(name, '/');
+  int len = sl ? (int)(sl - name) : (int)strlen(name);
+  snprintf(buf, size, "%.*s", len, name);
+  return buf;
+}
+
+/* How evenly the up-links of unit @u reach the line-card ASICs (members
+ * with a cable leaving the chassis) of each upper chassis: a director
+ * spreads a lower switch's cables over its line cards, so per ASIC the
+ * counts may differ by at most one (16 cables over 12 line cards: 1 or 2
+ * each). The worst chassis with a wider spread goes into @c. @cnt holds
+ * the cables per upper unit (capacities()); U->acnt is 0 on entry and on
+ * return. */
+static void chassis_spread(const fl_view *v, const eb_units *U, uint32_t u,
+                           sw_cap *c, const uint32_t *cnt) {
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0 && !slot_internal(v, U, i))
+        U->acnt[v->pnb[i]]++;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i))
+        continue;
+      uint32_t w = U->unit[v->pnb[i]];
+      if (U->nmem[w] < 2)
+        continue;
+      uint32_t mx = 0, mn = UINT32_MAX, mx_sw = w, mn_sw = w;
+      for (uint32_t m = w; m != FL_VIEW_NONE; m = U->next[m]) {
+        if (!U->ext[m])
+          continue;
+        if (U->acnt[m] > mx)
+          mx = U->acnt[m], mx_sw = m;
+        if (U->acnt[m] < mn)
+          mn = U->acnt[m], mn_sw = m;
+      }
+      if (mn != UINT32_MAX && mx - mn > 1 &&
+          mx - mn > c->spread_max - c->spread_min)
+        c->spread_unit = w, c->spread_n = cnt[w], c->spread_max = mx,
+        c->spread_min = mn, c->spread_max_sw = mx_sw, c->spread_min_sw = mn_sw;
+    }
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0)
+        U->acnt[v->pnb[i]] = 0;
+}
+
+/* Capacities of unit @u (a representative): its members' cables that leave
+ * the unit. Up-links are counted per upper unit in @cnt (ns+1 entries, all
+ * 0 on entry and on return) for the parallel-link check. */
+static void capacities(const fl_view *v, const eb_units *U, uint32_t u,
+                       sw_cap *c, uint32_t *cnt) {
   memset(c, 0, sizeof *c);
   c->par_min = UINT32_MAX;
-  for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
-    int d = fl_view_dir(v, s, i);
-    if (d > 0) {
-      c->up_n++;
-      c->up_g += v->pgbps[i];
-      cnt[v->pnb[i]]++;
-    } else if (d < 0 && !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
-      c->down_n++;
-      c->down_g += v->pgbps[i];
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
+      if (slot_internal(v, U, i))
+        continue;
+      int d = fl_view_dir(v, s, i);
+      if (d > 0) {
+        c->up_n++;
+        c->up_g += v->pgbps[i];
+        cnt[U->unit[v->pnb[i]]]++;
+      } else if (d < 0 &&
+                 !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
+        c->down_n++;
+        c->down_g += v->pgbps[i];
+      }
     }
-  }
-  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-    if (fl_view_dir(v, s, i) <= 0 || !cnt[v->pnb[i]])
-      continue;
-    uint32_t n = cnt[v->pnb[i]];
-    if (n < c->par_min)
-      c->par_min = n, c->par_min_nb = v->pnb[i];
-    if (n > c->par_max)
-      c->par_max = n, c->par_max_nb = v->pnb[i];
-  }
-  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    if (fl_view_dir(v, s, i) > 0)
-      cnt[v->pnb[i]] = 0;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i))
+        continue;
+      uint32_t w = U->unit[v->pnb[i]], n = cnt[w];
+      if (!n)
+        continue;
+      if (n < c->par_min)
+        c->par_min = n, c->par_min_nb = w;
+      if (n > c->par_max)
+        c->par_max = n, c->par_max_nb = w;
+    }
+  if (U->any)
+    chassis_spread(v, U, u, c, cnt);
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0)
+        cnt[U->unit[v->pnb[i]]] = 0;
   if (c->par_min == UINT32_MAX)
     c->par_min = 0;
 }
@@ -203,33 +358,138 @@ static int upkey_cmp(const void *pa, const void *pb) {
   return (a->up_g > b->up_g) - (a->up_g < b->up_g);
 }
 
+/* The nodes of unit @u (its member ASICs) into a new array, *@n of them;
+ * NULL when out of memory. */
+static fl_id *unit_nodes(const fl_view *v, const eb_units *U, uint32_t u,
+                         uint32_t *n) {
+  fl_id *nodes = malloc((size_t)U->nmem[u] * sizeof *nodes);
+  *n = 0;
+  if (!nodes)
+    return NULL;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    nodes[(*n)++] = v->sw_node[s];
+  return nodes;
+}
+
+/* "switch \"X\"", or "director chassis \"C\" (N ASICs as one switch)" for a
+ * chassis, into @buf. */
+static const char *unit_phrase(const fl_view *v, const eb_units *U, uint32_t u,
+                               char *buf, size_t size) {
+  char name[256];
+  unit_name(v, U, u, name, sizeof name);
+  if (U->nmem[u] < 2)
+    snprintf(buf, size, "switch \"%s\"", name);
+  else
+    snprintf(buf, size, "director chassis \"%s\" (%u ASICs as one switch)",
+             name, U->nmem[u]);
+  return buf;
+}
+
+/* Reports unit @u of tier @t that is off the tier's typical uplinks. */
+static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
+                        const eb_units *U, uint32_t u, const sw_cap *c,
+                        int count_off, int par_off, int spread_off,
+                        const upkey *mode, uint32_t best, uint32_t tier_n) {
+  uint32_t t = v->tier[u];
+  const char *word = U->any ? "switches (a chassis counts once)" : "switches";
+  char msg[1024], who[320], hi[256], lo[256];
+  int off = snprintf(msg, sizeof msg, "%s (tier %u)",
+                     unit_phrase(v, U, u, who, sizeof who), t);
+  if (count_off)
+    off += snprintf(msg + off, sizeof msg - (size_t)off,
+                    " has %u uplink(s), %.0f Gb/s up, while %u of the %u "
+                    "tier-%u %s have %u uplink(s), %.0f Gb/s",
+                    c->up_n, c->up_g, best, tier_n, t, word, mode->up_n,
+                    mode->up_g);
+  if (par_off)
+    off += snprintf(msg + off, sizeof msg - (size_t)off,
+                    "%s %u cable(s) to \"%s\" but %u to \"%s\": parallel "
+                    "links per upper switch should be equal",
+                    count_off ? "; it has" : " has", c->par_max,
+                    unit_name(v, U, c->par_max_nb, hi, sizeof hi), c->par_min,
+                    unit_name(v, U, c->par_min_nb, lo, sizeof lo));
+  if (spread_off)
+    snprintf(msg + off, sizeof msg - (size_t)off,
+             "%s its %u cable(s) to director chassis \"%s\" land %u on ASIC "
+             "\"%s\" but %u on \"%s\": a chassis's line cards should get "
+             "them evenly (at most one apart)",
+             count_off || par_off ? ";" : ":", c->spread_n,
+             unit_name(v, U, c->spread_unit, hi, sizeof hi), c->spread_max,
+             nm(v, c->spread_max_sw), c->spread_min, nm(v, c->spread_min_sw));
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "tier", t);
+  if (U->nmem[u] > 1) {
+    jb_key_str(&ev, "chassis", unit_name(v, U, u, who, sizeof who));
+    jb_key_int(&ev, "chassis_asics", U->nmem[u]);
+  }
+  jb_key_int(&ev, "uplinks", c->up_n);
+  jb_key_double(&ev, "up_gbps", c->up_g);
+  jb_key_int(&ev, "tier_switches", tier_n);
+  jb_key_int(&ev, "tier_typical_uplinks", mode->up_n);
+  jb_key_double(&ev, "tier_typical_up_gbps", mode->up_g);
+  jb_key_int(&ev, "switches_with_typical", best);
+  jb_key_int(&ev, "parallel_min", c->par_min);
+  jb_key_int(&ev, "parallel_max", c->par_max);
+  if (spread_off) {
+    jb_key_str(&ev, "upper_chassis",
+               unit_name(v, U, c->spread_unit, hi, sizeof hi));
+    jb_key_int(&ev, "upper_chassis_cables", c->spread_n);
+    jb_key_int(&ev, "per_asic_max", c->spread_max);
+    jb_key_int(&ev, "per_asic_min", c->spread_min);
+  }
+  jb_obj_close(&ev);
+  uint32_t nn;
+  fl_id *nodes = unit_nodes(v, U, u, &nn);
+  if (!nodes) {
+    jb_free(&ev);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  char cause[32], cmsg[256];
+  snprintf(cause, sizeof cause, "tier-%u", t);
+  snprintf(cmsg, sizeof cmsg,
+           "{count} tier-%u %s differ from the tier's typical %u "
+           "uplink(s), %.0f Gb/s up, or have unequal parallel links",
+           t, word, mode->up_n, mode->up_g);
+  int rc = report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
+  jb_free(&ev);
+  free(nodes);
+  return rc;
+}
+
 static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = view(api, ctx, data, 0);
   if (!v)
     return 1;
+  eb_units U;
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
   sw_cap *caps = calloc(v->ns + 1, sizeof *caps);
   upkey *keys = calloc(v->ns + 1, sizeof *keys);
-  if (!cnt || !caps || !keys) {
-    free(cnt), free(caps), free(keys);
+  int urc = units_build(v, &U);
+  if (!cnt || !caps || !keys || urc) {
+    free(cnt), free(caps), free(keys), units_free(&U);
     api->fail(ctx, "out of memory");
     return 1;
   }
-  /* tiers in which some switch has uplinks: every switch there should */
+  /* one key per unit (a switch, or a chassis at its representative) */
   uint32_t nk = 0;
   for (uint32_t s = 0; s < v->ns; s++) {
-    capacities(v, s, &caps[s], cnt);
-    keys[s].tier = v->tier[s];
-    keys[s].up_n = caps[s].up_n;
-    keys[s].up_g = caps[s].up_g;
+    if (U.unit[s] != s)
+      continue;
+    capacities(v, &U, s, &caps[s], cnt);
+    keys[nk].tier = v->tier[s];
+    keys[nk].up_n = caps[s].up_n;
+    keys[nk].up_g = caps[s].up_g;
+    nk++;
   }
-  nk = v->ns;
   if (nk > 1)
     qsort(keys, nk, sizeof *keys, upkey_cmp);
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     uint32_t t = v->tier[s];
-    if (t == FL_TIER_UNKNOWN)
+    if (t == FL_TIER_UNKNOWN || U.unit[s] != s)
       continue;
     /* mode of (up_n, up_g) in tier t, and tier size */
     uint32_t best = 0, tier_n = 0, any_up = 0, run = 0;
@@ -252,45 +512,12 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
         any_up && (c->up_n != mode.up_n || fabs(c->up_g - mode.up_g) > 1e-6) &&
         best * 2 > tier_n;
     int par_off = c->par_min != c->par_max;
-    if (!count_off && !par_off)
-      continue;
-    char msg[1024];
-    int off = snprintf(msg, sizeof msg, "switch \"%s\" (tier %u)", nm(v, s), t);
-    if (count_off)
-      off += snprintf(msg + off, sizeof msg - (size_t)off,
-                      " has %u uplink(s), %.0f Gb/s up, while %u of the %u "
-                      "tier-%u switches have %u uplink(s), %.0f Gb/s",
-                      c->up_n, c->up_g, best, tier_n, t, mode.up_n, mode.up_g);
-    if (par_off)
-      snprintf(msg + off, sizeof msg - (size_t)off,
-               "%s %u cable(s) to \"%s\" but %u to \"%s\": parallel links per "
-               "upper switch should be equal",
-               count_off ? "; it has" : " has", c->par_max,
-               nm(v, c->par_max_nb), c->par_min, nm(v, c->par_min_nb));
-    jbuf ev;
-    jb_init(&ev);
-    jb_obj_open(&ev);
-    jb_key_int(&ev, "tier", t);
-    jb_key_int(&ev, "uplinks", c->up_n);
-    jb_key_double(&ev, "up_gbps", c->up_g);
-    jb_key_int(&ev, "tier_switches", tier_n);
-    jb_key_int(&ev, "tier_typical_uplinks", mode.up_n);
-    jb_key_double(&ev, "tier_typical_up_gbps", mode.up_g);
-    jb_key_int(&ev, "switches_with_typical", best);
-    jb_key_int(&ev, "parallel_min", c->par_min);
-    jb_key_int(&ev, "parallel_max", c->par_max);
-    jb_obj_close(&ev);
-    fl_id node = v->sw_node[s];
-    char cause[32], cmsg[256];
-    snprintf(cause, sizeof cause, "tier-%u", t);
-    snprintf(cmsg, sizeof cmsg,
-             "{count} tier-%u switches differ from the tier's typical %u "
-             "uplink(s), %.0f Gb/s up, or have unequal parallel links",
-             t, mode.up_n, mode.up_g);
-    rc = report_cause(api, ctx, msg, &node, 1, jb_str(&ev), cause, cmsg);
-    jb_free(&ev);
+    int spread_off = c->spread_max - c->spread_min > 1;
+    if (count_off || par_off || spread_off)
+      rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
+                        &mode, best, tier_n);
   }
-  free(cnt), free(caps), free(keys);
+  free(cnt), free(caps), free(keys), units_free(&U);
   return rc;
 }
 
@@ -307,37 +534,47 @@ static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
                    "expected a positive number (down:up)");
     return 1;
   }
+  eb_units U;
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
   double *tdown = calloc(256, sizeof *tdown), *tup = calloc(256, sizeof *tup);
-  if (!cnt || !tdown || !tup) {
-    free(cnt), free(tdown), free(tup);
+  int urc = units_build(v, &U);
+  if (!cnt || !tdown || !tup || urc) {
+    free(cnt), free(tdown), free(tup), units_free(&U);
     api->fail(ctx, "out of memory");
     return 1;
   }
   sw_cap c;
   for (uint32_t s = 0; s < v->ns; s++) {
-    capacities(v, s, &c, cnt);
+    if (U.unit[s] != s)
+      continue;
+    capacities(v, &U, s, &c, cnt);
     if (v->tier[s] < 256 && c.up_n)
       tdown[v->tier[s]] += c.down_g, tup[v->tier[s]] += c.up_g;
   }
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
-    capacities(v, s, &c, cnt);
+    if (U.unit[s] != s)
+      continue;
+    capacities(v, &U, s, &c, cnt);
     if (!c.up_n || !(c.up_g > 0) || c.down_g / c.up_g <= ratio * (1 + 1e-9))
       continue;
     uint32_t t = v->tier[s];
     double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;
-    char msg[768];
+    char msg[768], who[320];
     snprintf(msg, sizeof msg,
-             "switch \"%s\" (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
+             "%s (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
              "down over %u port(s), %.0f Gb/s up over %u port(s)); the policy "
              "allows %.2f:1",
-             nm(v, s), t, c.down_g / c.up_g, c.down_g, c.down_n, c.up_g, c.up_n,
-             ratio);
+             unit_phrase(v, &U, s, who, sizeof who), t, c.down_g / c.up_g,
+             c.down_g, c.down_n, c.up_g, c.up_n, ratio);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
     jb_key_int(&ev, "tier", t);
+    if (U.nmem[s] > 1) {
+      jb_key_str(&ev, "chassis", unit_name(v, &U, s, who, sizeof who));
+      jb_key_int(&ev, "chassis_asics", U.nmem[s]);
+    }
     jb_key_double(&ev, "down_gbps", c.down_g);
     jb_key_double(&ev, "up_gbps", c.up_g);
     jb_key_int(&ev, "down_ports", c.down_n);
@@ -346,17 +583,26 @@ static int check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_double(&ev, "tier_ratio", tr);
     jb_key_double(&ev, "max_ratio", ratio);
     jb_obj_close(&ev);
-    fl_id node = v->sw_node[s];
+    uint32_t nn;
+    fl_id *nodes = unit_nodes(v, &U, s, &nn);
+    if (!nodes) {
+      jb_free(&ev);
+      api->fail(ctx, "out of memory");
+      rc = 1;
+      break;
+    }
     char cause[32], cmsg[256];
     snprintf(cause, sizeof cause, "tier-%u", t);
     snprintf(cmsg, sizeof cmsg,
-             "{count} tier-%u switches are oversubscribed above the "
+             "{count} tier-%u %s are oversubscribed above the "
              "policy's %.2f:1 (the tier as a whole: %.2f:1)",
-             t, ratio, tr);
-    rc = report_cause(api, ctx, msg, &node, 1, jb_str(&ev), cause, cmsg);
+             t, U.any ? "switches (a chassis counts once)" : "switches", ratio,
+             tr);
+    rc = report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
     jb_free(&ev);
+    free(nodes);
   }
-  free(cnt), free(tdown), free(tup);
+  free(cnt), free(tdown), free(tup), units_free(&U);
   return rc;
 }
 
@@ -1181,8 +1427,11 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (!v)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
+  eb_units U;
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
-  if (!cnt) {
+  int urc = units_build(v, &U);
+  if (!cnt || urc) {
+    free(cnt), units_free(&U);
     api->fail(ctx, "out of memory");
     return 1;
   }
@@ -1205,7 +1454,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
     double up = 0, down = 0;
     uint64_t *hist = calloc(FL_VIEW_NMASK + 1, sizeof *hist);
     if (!hist) {
-      jb_free(&ev), free(cnt);
+      jb_free(&ev), free(cnt), units_free(&U);
       api->fail(ctx, "out of memory");
       return 1;
     }
@@ -1216,8 +1465,10 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
         continue;
       n++;
       sw_cap c;
-      capacities(v, s, &c, cnt);
-      up += c.up_g, down += c.down_g;
+      if (U.unit[s] == s) { /* a chassis once, at its representative */
+        capacities(v, &U, s, &c, cnt);
+        up += c.up_g, down += c.down_g;
+      }
       for (uint32_t d = 0; d < v->nd; d++) {
         if (v->dsw[d] == s)
           continue;
@@ -1266,7 +1517,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   jb_key_int(&ev, "pairs", (int64_t)pairs_all);
   jb_key_int(&ev, "multipath_pairs", (int64_t)multi_all);
   jb_key_int(&ev, "unreachable_pairs", (int64_t)unreach);
-  free(cnt);
+  free(cnt), units_free(&U);
   char bal[256] = "";
   if (api->lft_count(f)) {
     pb_total t;
