@@ -15,6 +15,7 @@
  * LASH/DFSSSP/Nue use VLs to break cycles); IBA vol. 1 14.2.5.10 (LFT, port
  * 255 = no route).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,21 +171,34 @@ static void on_progress(void *p, const char *what, uint64_t done,
   fl_progress(d->api, d->ctx, what, done, total);
 }
 
-/* The analysis for options @o (their progress fields unset), from cache @c
- * or made now. */
-static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
-                                   dl_cache *c, const fl_cdg_options *o) {
-  const fl_fabric *f = api->fabric(ctx);
-  if (c->rep && c->fab == f && memcmp(&c->opts, o, sizeof *o) == 0)
-    return c->rep;
+static int is_cached(const dl_cache *c, const fl_fabric *f,
+                     const fl_cdg_options *o) {
+  return c->rep && c->fab == f && memcmp(&c->opts, o, sizeof *o) == 0;
+}
+
+static void uncache(const fl_host_api *api, dl_cache *c) {
   if (c->rep)
     api->cdg_free(c->rep);
   c->rep = NULL;
+}
+
+/* The analysis for options @o (their progress fields unset), from cache @c
+ * or made now; on one core when @one_core (the report does not depend on
+ * the thread count, so the cache key keeps @o's). */
+static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
+                                   dl_cache *c, const fl_cdg_options *o,
+                                   int one_core) {
+  const fl_fabric *f = api->fabric(ctx);
+  if (is_cached(c, f, o))
+    return c->rep;
+  uncache(api, c);
   const fl_cdg_report *rep = NULL;
   dl_progress dp = {api, ctx};
   fl_cdg_options run = *o; /* the cache key stays free of this rule's ctx */
   run.progress = on_progress;
   run.progress_ctx = &dp;
+  if (one_core)
+    run.threads = 1;
   if (FL_API_HAS(api, dist) && api->dist)
     run.dist = api->dist(ctx); /* mpirun: the walks split by destination */
   int rc = api->cdg_analyze(f, &run, &rep);
@@ -203,14 +217,67 @@ static int modelled(const fl_host_api *api, const fl_fabric *f,
          (o->routing == FL_CDG_ROUTING_AUTO && !api->lft_count(f));
 }
 
+/* A minhop analysis made on a thread of its own (no progress reports). */
+typedef struct dl_job {
+  const fl_host_api *api;
+  const fl_fabric *f;
+  fl_cdg_options run;
+  const fl_cdg_report *rep;
+  int rc;
+} dl_job;
+
+static void *minhop_job(void *p) {
+  dl_job *j = p;
+  j->rc = j->api->cdg_analyze(j->f, &j->run, &j->rep);
+  return NULL;
+}
+
+/* Design mode, engine @o (not minhop): deadlock.credit-loop needs both that
+ * engine's analysis and minhop's, independent of each other, so when
+ * neither is cached they are made at once, one core each, minhop on a
+ * second thread (into st->minhop; a failure there is left for
+ * minhop_analysis() to meet again). Not under mpirun with several ranks,
+ * whose collectives one thread at a time makes. Returns @o's report. */
+static const fl_cdg_report *cached_pair(const fl_host_api *api, fl_ctx *ctx,
+                                        dl_state *st, const fl_cdg_options *o) {
+  const fl_fabric *f = api->fabric(ctx);
+  fl_cdg_options mo = *o;
+  mo.engine = FL_CDG_ENGINE_MINHOP;
+  const fl_dist *dist =
+      FL_API_HAS(api, dist) && api->dist ? api->dist(ctx) : NULL;
+  if ((dist && dist->size > 1) || is_cached(&st->main, f, o) ||
+      is_cached(&st->minhop, f, &mo))
+    return cached(api, ctx, &st->main, o, 0);
+  uncache(api, &st->minhop);
+  dl_job j = {api, f, mo, NULL, 0};
+  j.run.threads = 1;
+  pthread_t th;
+  if (pthread_create(&th, NULL, minhop_job, &j) != 0)
+    return cached(api, ctx, &st->main, o, 0);
+  const fl_cdg_report *rep = cached(api, ctx, &st->main, o, 1);
+  pthread_join(th, NULL);
+  if (j.rc == 0) {
+    st->minhop.rep = j.rep;
+    st->minhop.fab = f;
+    st->minhop.opts = mo;
+  }
+  return rep;
+}
+
+/* The analysis the rules judge; with @with_minhop (deadlock.credit-loop)
+ * minhop's too when the routing is modelled by another engine. */
 static const fl_cdg_report *analysis(const fl_host_api *api, fl_ctx *ctx,
-                                     dl_state *st) {
+                                     dl_state *st, int with_minhop) {
   fl_cdg_options o;
   if (read_opts(api, ctx, &o) != 0 || read_engine(api, ctx, &st->eng) != 0)
     return NULL;
   const fl_fabric *f = api->fabric(ctx);
-  o.engine = modelled(api, f, &o) ? st->eng.engine : FL_CDG_ENGINE_MINHOP;
-  const fl_cdg_report *rep = cached(api, ctx, &st->main, &o);
+  int model = modelled(api, f, &o);
+  o.engine = model ? st->eng.engine : FL_CDG_ENGINE_MINHOP;
+  const fl_cdg_report *rep =
+      with_minhop && model && o.engine != FL_CDG_ENGINE_MINHOP
+          ? cached_pair(api, ctx, st, &o)
+          : cached(api, ctx, &st->main, &o, 0);
   int rc = rep ? 0 : 1;
   if (rc != 0) {
     api->fail(ctx, o.vl_mode == FL_CDG_VL_AWARE && !api->has_sl2vl(f)
@@ -238,7 +305,7 @@ static const fl_cdg_report *minhop_analysis(const fl_host_api *api, fl_ctx *ctx,
     return NULL;
   fl_cdg_options o = st->main.opts;
   o.engine = FL_CDG_ENGINE_MINHOP;
-  const fl_cdg_report *r = cached(api, ctx, &st->minhop, &o);
+  const fl_cdg_report *r = cached(api, ctx, &st->minhop, &o, 0);
   if (!r) {
     *err = 1;
     api->fail(ctx, "routing analysis failed (out of memory?)");
@@ -543,7 +610,7 @@ static int minhop_finding(const fl_host_api *api, fl_ctx *ctx,
 
 static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
   dl_state *st = data;
-  const fl_cdg_report *r = analysis(api, ctx, st);
+  const fl_cdg_report *r = analysis(api, ctx, st, 1);
   if (!r)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
@@ -565,7 +632,7 @@ static int check_credit_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
 
 static int check_verdict(const fl_host_api *api, fl_ctx *ctx, void *data) {
   dl_state *st = data;
-  const fl_cdg_report *r = analysis(api, ctx, st);
+  const fl_cdg_report *r = analysis(api, ctx, st, 0);
   if (!r)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
@@ -622,7 +689,7 @@ static int check_fwd_loop(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_fabric *f = api->fabric(ctx);
   if (!api->lft_count(f))
     return 0;
-  const fl_cdg_report *r = analysis(api, ctx, data);
+  const fl_cdg_report *r = analysis(api, ctx, data, 0);
   if (!r)
     return 1;
   for (uint32_t i = 0; i < r->n_fwd_loops; i++) {
@@ -725,7 +792,7 @@ static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_fabric *f = api->fabric(ctx);
   if (!api->lft_count(f))
     return 0;
-  const fl_cdg_report *r = analysis(api, ctx, data);
+  const fl_cdg_report *r = analysis(api, ctx, data, 0);
   if (!r || switches_without_lft(api, ctx, f))
     return 1;
   for (uint32_t i = 0; i < r->n_unrouted; i++) {
@@ -772,7 +839,7 @@ static int check_unrouted(const fl_host_api *api, fl_ctx *ctx, void *data) {
  * ---------------------------------------------------------- */
 
 static int check_updown(const fl_host_api *api, fl_ctx *ctx, void *data) {
-  const fl_cdg_report *r = analysis(api, ctx, data);
+  const fl_cdg_report *r = analysis(api, ctx, data, 0);
   if (!r)
     return 1;
   const fl_fabric *f = api->fabric(ctx);
