@@ -389,13 +389,13 @@ typedef struct group_stats {
 
 static void jb_cable(const fl_host_api *api, const fl_fabric *f,
                      const direct *d, const dcable *c, jbuf *ev) {
-  char pb[160];
   jb_obj_open(ev);
   for (uint32_t k = 0; k < 2; k++) {
     const dend *e = &d->ends[c->end[k]];
     jb_key_str(ev, k ? "b" : "a", host_key(api, f, api->port_node(f, e->port)));
-    jb_key_str(ev, k ? "b_port" : "a_port",
-               port_text(api, f, e->port, pb, sizeof pb));
+    const char *lab = api->port_label(f, e->port);
+    jb_key_int(ev, k ? "b_port" : "a_port", api->port_num(f, e->port));
+    jb_key_str(ev, k ? "b_label" : "a_label", lab ? lab : "");
     jb_key_int(ev, k ? "b_index" : "a_index", e->index);
   }
   jb_obj_close(ev);
@@ -494,16 +494,26 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
         continue;
       const char *name = host_key(api, f, d->hnode[h]);
       char p0[160] = "", p1[160] = "";
+      fl_id pe[2] = {FL_NONE, FL_NONE};
       for (uint32_t i = first_end(d, h); i < d->nc * 2 && d->ends[i].host == h;
-           i++)
+           i++) {
         port_text(api, f, d->ends[i].port, d->ends[i].index ? p1 : p0,
                   sizeof p0);
+        pe[d->ends[i].index ? 1 : 0] = d->ends[i].port;
+      }
       jb_obj_open(&ev);
       jb_key_str(&ev, "host", name);
-      jb_key(&ev, "ports");
+      jb_key(&ev, "ports"); /* as the schema's evidence `ports`: objects */
       jb_arr_open(&ev);
-      jb_str_item(&ev, p0);
-      jb_str_item(&ev, p1);
+      for (uint32_t k = 0; k < 2; k++) {
+        if (pe[k] == FL_NONE)
+          continue;
+        const char *lab = api->port_label(f, pe[k]);
+        jb_obj_open(&ev);
+        jb_key_int(&ev, "port", api->port_num(f, pe[k]));
+        jb_key_str(&ev, "label", lab ? lab : "");
+        jb_obj_close(&ev);
+      }
       jb_arr_close(&ev);
       jb_obj_close(&ev);
       if (++listed <= 4 && so < sizeof swaps)

@@ -39,7 +39,7 @@ done
 # the verdicts on the live capture
 expect_rc 0 "$FL" check --format json "$cap/asbuilt"
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence']['equal_count'], f['evidence']['different_count'], f['evidence']['fix']) for f in d['findings']]")" \
-  "[('topology.direct-port-index', 2, 1, {'swap_at': [{'host': 'spark-2', 'ports': ['enp1s0f0np0', 'enp1s0f1np1']}], 'target': 'crossed-ring'})]" "live as built"
+  "[('topology.direct-port-index', 2, 1, {'swap_at': [{'host': 'spark-2', 'ports': [{'label': 'enp1s0f0np0', 'port': 1}, {'label': 'enp1s0f1np1', 'port': 2}]}], 'target': 'crossed-ring'})]" "live as built"
 expect_rc 0 "$FL" check --format json "$cap/fixed"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "live fixed: clean"
 expect_rc 1 "$FL" diff --format json "$D/design.xml" "$cap/asbuilt"

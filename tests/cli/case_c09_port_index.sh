@@ -19,13 +19,13 @@ expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['severity']) for f in d['findings'
   "[('topology.direct-port-index', 'warning')]" "c09 as built: one finding"
 expect_eq "$(ev "['hosts']")" "[['spark-1', 'spark-2', 'spark-3']]" "hosts"
 expect_eq "$(ev "['equal']")" \
-  "[[{'a': 'spark-1', 'a_index': 0, 'a_port': 'enp1s0f0np0', 'b': 'spark-2', 'b_index': 0, 'b_port': 'enp1s0f0np0'}, {'a': 'spark-2', 'a_index': 1, 'a_port': 'enp1s0f1np1', 'b': 'spark-3', 'b_index': 1, 'b_port': 'enp1s0f1np1'}]]" \
+  "[[{'a': 'spark-1', 'a_index': 0, 'a_label': 'enp1s0f0np0', 'a_port': 1, 'b': 'spark-2', 'b_index': 0, 'b_label': 'enp1s0f0np0', 'b_port': 1}, {'a': 'spark-2', 'a_index': 1, 'a_label': 'enp1s0f1np1', 'a_port': 2, 'b': 'spark-3', 'b_index': 1, 'b_label': 'enp1s0f1np1', 'b_port': 2}]]" \
   "cables joining equal indexes"
 expect_eq "$(ev "['different']")" \
-  "[[{'a': 'spark-1', 'a_index': 1, 'a_port': 'enp1s0f1np1', 'b': 'spark-3', 'b_index': 0, 'b_port': 'enp1s0f0np0'}]]" \
+  "[[{'a': 'spark-1', 'a_index': 1, 'a_label': 'enp1s0f1np1', 'a_port': 2, 'b': 'spark-3', 'b_index': 0, 'b_label': 'enp1s0f0np0', 'b_port': 1}]]" \
   "the cable joining different indexes"
 expect_eq "$(ev "['fix']")" \
-  "[{'swap_at': [{'host': 'spark-2', 'ports': ['enp1s0f0np0', 'enp1s0f1np1']}], 'target': 'crossed-ring'}]" "fix"
+  "[{'swap_at': [{'host': 'spark-2', 'ports': [{'label': 'enp1s0f0np0', 'port': 1}, {'label': 'enp1s0f1np1', 'port': 2}]}], 'target': 'crossed-ring'}]" "fix"
 expect_eq "$(jget "$TMP/out" "=[(p['node'], p['port']) for f in d['findings'] for p in f['ports']]")" \
   "[('spark-2', 1), ('spark-2', 2)]" "the ports to swap"
 expect_rc 0 "$FL" check "$D/asbuilt"

@@ -45,6 +45,14 @@ if [ -r "$RC/roce-design-swapped.xml" ] && [ -d "$RC/lldp" ]; then
   "$FL" diff --format json "$RC/roce-design-swapped.xml" "$RC/lldp" > "$TMP/c$n.json" 2> "$TMP/c$n.err"
   [ $? -le 1 ] || { fail "diff roce"; rm -f "$TMP/c$n.json"; }
 fi
+# back-to-back hosts (topology.direct-port-index evidence: ports and labels)
+C9="$FL_SRC/tests/data/cases/c09-triangle-port-index/asbuilt"
+if [ -d "$C9" ]; then
+  n=$((n + 1))
+  "$FL" check --rules "$ALL" --format json "$C9" > "$TMP/c$n.json" 2> "$TMP/c$n.err"
+  [ $? -le 1 ] || { fail "check c09"; rm -f "$TMP/c$n.json"; }
+  expect_eq "$(grep -c '"a_port": [0-9]' "$TMP/c$n.json" | awk '$1 > 0 {print "yes"}')" "yes" "direct-port-index ports validated"
+fi
 set -- "$TMP"/c*.json
 echo "validating $# reports"
 expect_eq "$([ $# -ge 40 ] && echo many)" "many" "reports to validate ($#)"
