@@ -47,17 +47,6 @@ static const char *node_name(Agnode_t *n) {
   return agnameof(n);
 }
 
-static uint32_t kind_code(const char *k) {
-  if (!k || strcasecmp(k, "switch") == 0)
-    return FL_NODE_SWITCH;
-  if (strcasecmp(k, "ca") == 0 || strcasecmp(k, "host") == 0 ||
-      strcasecmp(k, "hca") == 0)
-    return FL_NODE_CA;
-  if (strcasecmp(k, "router") == 0)
-    return FL_NODE_ROUTER;
-  return 0;
-}
-
 /* A port name from @v into @out: a compass point suffix dropped. */
 static const char *port_of(const char *v, char *out, size_t size) {
   static const char *const COMPASS[] = {"n",  "ne", "e",  "se", "s",
@@ -88,7 +77,7 @@ static const char *end_port(Agedge_t *e, int head, char *buf, size_t size) {
 
 static fl_id node_of(fl_nbr *b, Agnode_t *n, fl_prov prov) {
   const char *k = attr(n, "kind");
-  fl_id id = fl_nbr_node(b, node_name(n), kind_code(k), prov);
+  fl_id id = fl_nbr_node(b, node_name(n), fl_wr_kind_parse(k), prov);
   if (id != FL_NONE && !k &&
       fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", "cable-plan") !=
           FL_OK)
@@ -141,7 +130,7 @@ static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
 static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   for (Agnode_t *n = agfstnode(g); n; n = agnxtnode(g, n)) {
     const char *k = attr(n, "kind");
-    if (k && !kind_code(k))
+    if (k && !fl_wr_kind_parse(k))
       return fl_error_set(err, FL_EPARSE, path, 0, 0,
                           "node %s: kind \"%s\"; expected switch, ca, host "
                           "or router",

@@ -374,23 +374,11 @@ static const char *node_name(const gnode *n) {
                                  : n->id;
 }
 
-/* FL_NODE_* of a `kind` value, 0 when the value is not one we know. */
-static uint32_t kind_code(const char *k) {
-  if (!k || !*k || strcasecmp(k, "switch") == 0)
-    return FL_NODE_SWITCH;
-  if (strcasecmp(k, "ca") == 0 || strcasecmp(k, "host") == 0 ||
-      strcasecmp(k, "hca") == 0)
-    return FL_NODE_CA;
-  if (strcasecmp(k, "router") == 0)
-    return FL_NODE_ROUTER;
-  return 0;
-}
-
 /* The fabric node of @n. Without a `kind` the drawing does not say what
  * the device is: `kind-from=cable-plan` tells `fabriclint diff` not to
  * compare its kind (as for a Cisco plan's destChassis). */
 static fl_id node_of(fl_nbr *b, const gnode *n, fl_prov prov) {
-  fl_id id = fl_nbr_node(b, node_name(n), kind_code(n->kind), prov);
+  fl_id id = fl_nbr_node(b, node_name(n), fl_wr_kind_parse(n->kind), prov);
   if (id != FL_NONE && (!n->kind || !*n->kind) &&
       fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", "cable-plan") !=
           FL_OK)
@@ -450,7 +438,7 @@ static int add_edge(gml *g, fl_nbr *b, gnode **idx, const gedge *e) {
 static int build(gml *g, fl_fabric *fab) {
   const char *path = g->x.path;
   for (size_t i = 0; i < g->n_nodes; i++)
-    if (!g->nodes[i].group && !kind_code(g->nodes[i].kind))
+    if (!g->nodes[i].group && !fl_wr_kind_parse(g->nodes[i].kind))
       return fl_error_set(g->x.err, FL_EPARSE, path, g->nodes[i].line, 0,
                           "node %s: kind \"%s\"; expected switch, ca, host "
                           "or router",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "io/write_common.h"
 #include "model/hashmap.h"
@@ -92,6 +93,17 @@ const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
   else
     snprintf(buf, size, "%" PRIu32 "x%s", w, name);
   return buf;
+}
+
+uint32_t fl_wr_kind_parse(const char *k) {
+  if (!k || !*k || strcasecmp(k, "switch") == 0)
+    return FL_NODE_SWITCH;
+  if (strcasecmp(k, "ca") == 0 || strcasecmp(k, "host") == 0 ||
+      strcasecmp(k, "hca") == 0)
+    return FL_NODE_CA;
+  if (strcasecmp(k, "router") == 0)
+    return FL_NODE_ROUTER;
+  return 0;
 }
 
 int fl_wr_rate_parse(const char *s, uint32_t *width, uint32_t *speed) {

@@ -50,6 +50,12 @@ const char *fl_wr_rate_text(const fl_fabric *fab, fl_id l, char *buf,
  * these (@width and @speed untouched). */
 int fl_wr_rate_parse(const char *s, uint32_t *width, uint32_t *speed);
 
+/** fl_wr_kind_parse() — the inverse of fl_node_kind_name(), for the drawing
+ * loaders (GraphML, DOT): FL_NODE_SWITCH for `switch` and for no value
+ * (NULL or ""), FL_NODE_CA for `ca`, `host` or `hca`, FL_NODE_ROUTER for
+ * `router` (any case); 0 for any other value. */
+uint32_t fl_wr_kind_parse(const char *k);
+
 /** fl_wr_guid_text() — `0x%016x` of @guid, or "" for 0; into @buf. */
 const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
 
