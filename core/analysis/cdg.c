@@ -96,6 +96,7 @@ typedef struct cdg {
   fl_id *peer_portid;
   uint32_t *dep; /* blind: dependency table (merged) */
   uint64_t n_dep_entries;
+  uint32_t seen_words; /* blind: words of a worker's seen bits per slot */
   fl_u64map vdep; /* VL-aware: key -> dlid (merged) */
   src_rec *src;
   uint32_t n_src;
@@ -129,7 +130,13 @@ typedef struct worker {
   cdg *g;
   uint32_t id, n_workers;
   uint32_t *dep;
-  uint64_t *seen; /* blind: one bit per dep table entry, cache-resident */
+  /* blind: the turns this worker stored, keyed by the slot they are entered
+   * from: (s, out) leads into (t, in), so word slot(s, out) * seen_words +
+   * out_t / 64, bit out_t % 64 is the turn (t, in, out_t). Keyed by the
+   * upstream slot, the words block_deps() tests for switch s are the
+   * contiguous P(s) x seen_words words of s's slots, read in switch order,
+   * instead of one random word of a table larger than the cache per turn. */
+  uint64_t *seen;
   fl_u64map vdep;
   uint32_t *stamp, *walkid;
   uint16_t *slmask; /* SLs that reached the switch for stamp's destination */
@@ -214,6 +221,11 @@ static int setup_switches(cdg *g) {
   }
   g->n_slots = slots;
   g->n_dep_entries = deps;
+  uint32_t max_p = 1;
+  for (uint32_t i = 0; i < g->n_sw; i++)
+    if (g->sw[i].P > max_p)
+      max_p = g->sw[i].P;
+  g->seen_words = (max_p + 63) / 64;
   return FL_OK;
 }
 
@@ -330,12 +342,6 @@ static int add_dep(worker *w, uint32_t t, uint32_t in, uint32_t out,
                ? FL_ENOMEM
                : FL_OK;
   uint64_t i = g->sw[t].dep_off + (uint64_t)in * g->sw[t].P + out;
-  if (w->seen) {
-    uint64_t bit = 1ull << (i & 63);
-    if (w->seen[i >> 6] & bit)
-      return FL_OK;
-    w->seen[i >> 6] |= bit;
-  }
   if (w->atomic_dep)
     dep_min(&w->dep[i], dlid);
   else if (w->dep[i] == 0)
@@ -662,13 +668,14 @@ static void block_deps(worker *w) {
         if (bad_hop(g, t, out_t, &d))
           continue; /* the route ends at t: no turn */
       }
-      /* add_dep() inlined: a turn not seen by this worker has no DLID yet,
-       * so the DLID is stored without reading the table first */
-      uint64_t i = rt->dep_off + (uint64_t)g->peer_port[slot] * rt->P + out_t;
-      uint64_t bit = 1ull << (i & 63);
-      if (!(w->seen[i >> 6] & bit)) {
-        w->seen[i >> 6] |= bit;
-        w->dep[i] = w->blk_lo + j;
+      /* a turn not seen by this worker has no DLID yet, so the DLID is
+       * stored without reading the table first */
+      uint64_t *word = &w->seen[(size_t)slot * g->seen_words + (out_t >> 6)];
+      uint64_t bit = 1ull << (out_t & 63);
+      if (!(*word & bit)) {
+        *word |= bit;
+        w->dep[rt->dep_off + (uint64_t)g->peer_port[slot] * rt->P + out_t] =
+            w->blk_lo + j;
       }
     }
   }
@@ -897,7 +904,7 @@ static int worker_init(worker *w, cdg *g, uint32_t id, uint32_t n) {
   w->fwd_switches.elem = sizeof(fl_id);
   if (!g->vl) {
     w->dep = calloc(g->n_dep_entries + 1, sizeof *w->dep);
-    w->seen = calloc(g->n_dep_entries / 64 + 1, sizeof *w->seen);
+    w->seen = calloc((size_t)g->n_slots * g->seen_words + 1, sizeof *w->seen);
     size_t ns = (size_t)g->n_sw + 1;
     w->reached = calloc(ns, sizeof *w->reached);
     w->front = calloc(ns, sizeof *w->front);
@@ -940,19 +947,32 @@ static void worker_free(worker *w) {
   free(w->fwd_switches.v);
 }
 
+/* Lower g->dep to worker @w's DLIDs of the turns it stored (its seen bits,
+ * keyed by the slot each turn is entered from: worker.seen). */
+static void merge_seen_deps(cdg *g, const worker *w) {
+  for (uint32_t slot = 0; slot < g->n_slots; slot++) {
+    if (g->peer_sw[slot] < 0)
+      continue;
+    const sw_rec *rt = &g->sw[g->peer_sw[slot]];
+    uint64_t row = rt->dep_off + (uint64_t)g->peer_port[slot] * rt->P;
+    const uint64_t *word = &w->seen[(size_t)slot * g->seen_words];
+    for (uint32_t k = 0; k < g->seen_words; k++)
+      for (uint64_t bits = word[k]; bits; bits &= bits - 1) {
+        uint64_t i = row + k * 64u + (uint64_t)__builtin_ctzll(bits);
+        uint32_t v = w->dep[i];
+        if (v && (!g->dep[i] || v < g->dep[i]))
+          g->dep[i] = v;
+      }
+  }
+}
+
 /* Smallest non-zero DLID per dependency: what one thread would keep. */
 static int merge_deps(cdg *g, worker *ws, uint32_t n) {
   if (!g->vl) {
     g->dep = ws[0].dep;
     ws[0].dep = NULL;
     for (uint32_t k = 1; k < n; k++)
-      for (uint64_t word = 0; word <= g->n_dep_entries / 64; word++)
-        for (uint64_t bits = ws[k].seen[word]; bits; bits &= bits - 1) {
-          uint64_t i = word * 64 + (uint64_t)__builtin_ctzll(bits);
-          uint32_t v = ws[k].dep[i];
-          if (v && (!g->dep[i] || v < g->dep[i]))
-            g->dep[i] = v;
-        }
+      merge_seen_deps(g, &ws[k]);
     return FL_OK;
   }
   for (uint32_t k = 0; k < n; k++) {
@@ -2373,9 +2393,11 @@ static int witness_cycle(cdg *g, const cgraph *c, const uint32_t *comp,
  * rise or fall all the way round. One pass over the dependency table
  * proves it and counts the channels and dependencies find_loops() would
  * count, with no graph built; a fabric that fails the test (a down-up turn,
- * or a cable from a switch to itself) is searched in full. Design mode
- * only (g->minimal), not with g->exhaustive. Returns 1 when proven, 0 when
- * not, FL_ENOMEM as a negative value. */
+ * or a cable from a switch to itself) is searched in full. Any VL-blind
+ * dependency table: design mode, and the turns of real LFTs (a D-mod-k or
+ * ftree routing makes no down-up turn); not with g->exhaustive, which
+ * always searches. Returns 1 when proven, 0 when not, FL_ENOMEM as a
+ * negative value. */
 static int acyclic_by_ranking(cdg *g) {
   uint32_t *order = malloc(((size_t)g->n_sw + 1) * sizeof *order);
   uint32_t *pos = malloc(((size_t)g->n_sw + 1) * sizeof *pos);
@@ -2420,7 +2442,7 @@ static int acyclic_by_ranking(cdg *g) {
 }
 
 static int find_loops(cdg *g) {
-  if (g->minimal && !g->exhaustive) {
+  if (!g->vl && !g->exhaustive) {
     int proven = acyclic_by_ranking(g);
     if (proven != 0)
       return proven > 0 ? FL_OK : FL_ENOMEM;
