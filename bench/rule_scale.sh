@@ -25,7 +25,10 @@
 # Usage: bench/rule_scale.sh [OUT_DIR]
 #   environment: BUILD (default build), SIZES ("32 48 64"), RUNS (3),
 #                RULES (a --rules pattern; default: the default rules),
-#                PARAMS (-P RULE.PARAM=VALUE ..., passed on), MIN_MS (5)
+#                PARAMS (-P RULE.PARAM=VALUE ..., passed on), MIN_MS (5),
+#                REUSE (1: keep a size's results already in OUT_DIR, e.g.
+#                sizes measured with different RUNS: the 524,288-host
+#                radix-128 plan once, the smaller ones three times)
 # Output: the table on stdout; with OUT_DIR the fabrics and raw results are
 # kept there (the 65,536-host plan is 38 MB).
 set -euo pipefail
@@ -47,9 +50,11 @@ mkdir -p "$OUT"
 for k in $SIZES; do
   [ -s "$OUT/ft$k.xml" ] ||
     "$BUILD/fabriclint" gen fat-tree --radix "$k" --tiers 3 -o "$OUT/ft$k.xml"
+  [ "${REUSE:-0}" = 1 ] && [ -s "$OUT/ft$k.txt" ] && continue
   # shellcheck disable=SC2086
   "$BUILD/bench/rule_scale" -r "$RUNS" ${PARAMS:-} "$OUT/ft$k.xml" \
-    ${RULES:+"$RULES"} > "$OUT/ft$k.txt"
+    ${RULES:+"$RULES"} > "$OUT/ft$k.txt.part"
+  mv "$OUT/ft$k.txt.part" "$OUT/ft$k.txt"
 done
 
 python3 - "$OUT" "$MIN_MS" $SIZES <<'PY'

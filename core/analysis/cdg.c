@@ -97,7 +97,7 @@ typedef struct cdg {
   uint32_t *dep; /* blind: dependency table (merged) */
   uint64_t n_dep_entries;
   uint32_t seen_words; /* blind: words of a worker's seen bits per slot */
-  fl_u64map vdep; /* VL-aware: key -> dlid (merged) */
+  fl_u64map vdep;      /* VL-aware: key -> dlid (merged) */
   src_rec *src;
   uint32_t n_src;
   int32_t *src_of_port; /* blind: source index of a CA port, or -1 */
@@ -947,10 +947,13 @@ static void worker_free(worker *w) {
   free(w->fwd_switches.v);
 }
 
-/* Lower g->dep to worker @w's DLIDs of the turns it stored (its seen bits,
- * keyed by the slot each turn is entered from: worker.seen). */
-static void merge_seen_deps(cdg *g, const worker *w) {
-  for (uint32_t slot = 0; slot < g->n_slots; slot++) {
+/* Lower g->dep to worker @w's DLIDs of the turns it stored from slots
+ * [@lo, @hi) (its seen bits, keyed by the slot each turn is entered from:
+ * worker.seen). A slot fixes the (switch, in port) row of its turns, so
+ * disjoint slot ranges write disjoint parts of g->dep. */
+static void merge_seen_deps(const cdg *g, const worker *w, uint32_t lo,
+                            uint32_t hi) {
+  for (uint32_t slot = lo; slot < hi; slot++) {
     if (g->peer_sw[slot] < 0)
       continue;
     const sw_rec *rt = &g->sw[g->peer_sw[slot]];
@@ -966,14 +969,46 @@ static void merge_seen_deps(cdg *g, const worker *w) {
   }
 }
 
-/* Smallest non-zero DLID per dependency: what one thread would keep. */
+/* One thread's share of merge_deps(): slots [lo, hi) of workers 1.. */
+typedef struct merge_part {
+  const cdg *g;
+  const worker *ws;
+  uint32_t n, lo, hi;
+  int rc;
+} merge_part;
+
+static void *merge_part_main(void *arg) {
+  const merge_part *m = arg;
+  for (uint32_t k = 1; k < m->n; k++)
+    merge_seen_deps(m->g, &m->ws[k], m->lo, m->hi);
+  return NULL;
+}
+
+static int run_on_threads(void *items, size_t size, size_t rc_off, uint32_t n,
+                          void *(*fn)(void *));
+
+/* Smallest non-zero DLID per dependency: what one thread would keep. The
+ * VL-blind tables are merged into worker 0's on @n threads, each over its
+ * own range of slots. */
 static int merge_deps(cdg *g, worker *ws, uint32_t n) {
   if (!g->vl) {
     g->dep = ws[0].dep;
     ws[0].dep = NULL;
-    for (uint32_t k = 1; k < n; k++)
-      merge_seen_deps(g, &ws[k]);
-    return FL_OK;
+    if (n < 2)
+      return FL_OK;
+    merge_part part[64];
+    for (uint32_t k = 0; k < n; k++)
+      part[k] = (merge_part){g,
+                             ws,
+                             n,
+                             (uint32_t)((uint64_t)g->n_slots * k / n),
+                             (uint32_t)((uint64_t)g->n_slots * (k + 1) / n),
+                             FL_OK};
+    int rc = run_on_threads(part, sizeof *part, offsetof(merge_part, rc), n,
+                            merge_part_main);
+    for (uint32_t k = 0; rc == FL_OK && k < n; k++)
+      rc = part[k].rc;
+    return rc;
   }
   for (uint32_t k = 0; k < n; k++) {
     const fl_u64map *m = &ws[k].vdep;

@@ -279,7 +279,9 @@ void fl_cli_progress_host_event(void *ctx, const fl_host_event *ev) {
     return;
   case FL_HOST_EV_LOG:
     if (p->verbose_logs || ev->level >= FL_SEV_WARNING)
-      fl_cli_progress_printf(p, "fabriclint: %s: %s: %s", ev->rule,
+      fl_cli_progress_printf(p, "fabriclint: %s: %s%s%s%s: %s", ev->rule,
+                             ev->plane ? "plane " : "",
+                             ev->plane ? ev->plane : "", ev->plane ? ": " : "",
                              level_name(ev->level), ev->message);
     return;
   default:

@@ -354,6 +354,7 @@ static fl_host_event rule_event(const fl_ctx *c, uint32_t kind) {
   ev.rule = c->rule->id;
   ev.index = c->index;
   ev.count = c->count;
+  ev.plane = c->plane;
   return ev;
 }
 
@@ -365,8 +366,11 @@ static void api_log(fl_ctx *c, uint32_t level, const char *msg) {
     c->host->on_event(c->host->event_ctx, &ev);
     return;
   }
+  /* a plane's run names its plane: the same note stands once per plane */
   if (c->host->verbose || level >= FL_SEV_WARNING)
-    fprintf(stderr, "fabriclint: %s: %s: %s\n", c->rule->id,
+    fprintf(stderr, "fabriclint: %s: %s%s%s%s: %s\n", c->rule->id,
+            c->plane ? "plane " : "", c->plane ? c->plane : "",
+            c->plane ? ": " : "",
             level >= FL_SEV_ERROR     ? "error"
             : level == FL_SEV_WARNING ? "warning"
                                       : "note",

@@ -49,7 +49,8 @@ typedef struct fl_param_value {
  * number. RULE_PROGRESS: @done of @total units of @what ("destinations";
  * may be NULL), @total 0 when unknown, as the plugin reported them through
  * fl_host_api.progress. LOG: @level (FL_SEV_*) and @message, from
- * fl_host_api.log.
+ * fl_host_api.log. @plane: on a multi-plane fabric, the plane the rule's
+ * run judges (rules run once per plane), else NULL.
  */
 typedef struct fl_host_event {
   uint32_t kind;
@@ -58,6 +59,7 @@ typedef struct fl_host_event {
   size_t index, count;
   uint64_t done, total;
   const char *what;
+  const char *plane; /* the plane a plane's run judges (borrowed), or NULL */
   uint32_t level;
   const char *message;
 } fl_host_event;

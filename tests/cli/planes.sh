@@ -36,6 +36,15 @@ for n in 2 4; do
   json "$TMP/g$n.xml"
   expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "gen $n planes: no finding"
 done
+# a rule's diagnostic notes (-v) name the plane of the run: one per plane,
+# not four alike
+"$FL" check -v --rules 'rail-alignment.*' "$TMP/g4.xml" >/dev/null 2>"$TMP/err"
+expect_eq "$(grep -o 'rail-alignment.cross-rail: plane [0-9]*: note: not a rail-optimised fabric (30 NICs of 30 hosts' "$TMP/err" | cut -d' ' -f3 | tr -d : | tr '\n' ' ')" \
+  "1 2 3 4 " "gen 4: the not-rail note once per plane, naming it"
+"$FL" gen fat-tree --radix 8 --hosts 30 --no-lids -o "$TMP/g1.xml"
+"$FL" check -v --rules 'rail-alignment.*' "$TMP/g1.xml" >/dev/null 2>"$TMP/err"
+expect_eq "$(grep -c 'rail-alignment.cross-rail: note: not a rail-optimised' "$TMP/err")" 1 \
+  "one plane: the note without a plane"
 # NIC k in plane k: node0001's NICs mlx5_0..mlx5_3 in planes 1..4
 grep -q 'name="node0001 mlx5_3"' "$TMP/g4.xml" && pass || fail "gen 4: node0001 mlx5_3"
 expect_eq "$(grep -c '<node kind="switch"[^>]* plane="3"' "$TMP/g4.xml")" 12 "gen 4: plane 3 switches"
