@@ -77,6 +77,8 @@ MODEL = [
     (r"deadlock\.(credit-loop|not-updown)$",
      "O(k (S + E) + S k^2) design mode, twins",
      lambda k: k * (S(k) + E(k)) + S(k) * k * k),
+    # lossless Ethernet: one pass over the links finds none is Ethernet
+    (r"deadlock\.pfc-cycle$", "O(links): no Ethernet link", lambda k: E(k)),
     (r"deadlock\.", "O(1) without LFTs / on InfiniBand", lambda k: 1),
     # one BFS per class of twin destinations (k pods), one row per leaf
     (r"ecmp-balance\.(mixed-speed-group|group-width)$",
