@@ -13,6 +13,12 @@
  *    nodes only; the cables of an unmatched node are folded into its
  *    diff.missing-node / diff.unexpected-node finding (a powered-off host is
  *    one fault, not eight).
+ *    With planes on both sides (planes_setup()), the planes are paired (by
+ *    name, else by order); when a node name repeats across planes (each
+ *    plane's leaf01), names are matched within the paired plane, on the
+ *    name before the GUID that tells such nodes apart in a dump ("leaf01
+ *    (0x...)"). A switch matched in another plane than planned is one
+ *    finding naming both planes, its cables folded (split_cross_plane()).
  *
  * 2. Every cable becomes an edge between two *endpoints* in the as-built
  *    fabric's port space: (as-built node, port number). A design port is
@@ -1384,8 +1390,12 @@ static int match_nodes(dctx *c) {
   int rc = -1;
   if (index_names(B, &bx) != 0 || index_names(D, &dx) != 0)
     goto out;
-  if (c->per_plane && (index_plane_names(c, 1, &bpx) != 0 ||
-                       index_plane_names(c, 0, &dpx) != 0))
+  /* names within planes: only needed for nodes GUIDs did not match */
+  int left = 0;
+  for (fl_id i = 0; c->per_plane && i < nd && !left; i++)
+    left = c->mD[i] == FL_NONE;
+  if (left && (index_plane_names(c, 1, &bpx) != 0 ||
+               index_plane_names(c, 0, &dpx) != 0))
     goto out;
   char canon[FL_ALIAS_MAX];
   for (int pass = 0; pass < 3; pass++)
@@ -1400,7 +1410,7 @@ static int match_nodes(dctx *c) {
       /* names repeat across planes: the node of this name in its plane
        * first ("leaf01 (0x...)" is leaf01 there), else the whole fabric's
        * (a name only another plane has) */
-      if (c->per_plane) {
+      if (left) {
         uint32_t pdi, pb;
         plane_lookup(c, &dpx, &bpx, pass, i, &pdi, &pb);
         if ((pdi == i && pb != NIL && pb != AMBIG && c->mB[pb] == FL_NONE) ||
@@ -1460,7 +1470,7 @@ static int match_nodes(dctx *c) {
     uint32_t bfull = ix_get(&bx, 0, full, flen);
     uint32_t bshort = ix_get(&bx, 1, canon, len);
     const char *why;
-    char *whys = c->per_plane ? why_in_plane(c, &dpx, &bpx, i) : NULL;
+    char *whys = left ? why_in_plane(c, &dpx, &bpx, i) : NULL;
     if (whys)
       why = whys;
     else if (ix_get(&dx, 0, full, flen) != i)
