@@ -13,6 +13,12 @@
  *    nodes only; the cables of an unmatched node are folded into its
  *    diff.missing-node / diff.unexpected-node finding (a powered-off host is
  *    one fault, not eight).
+ *    With planes on both sides (planes_setup()), the planes are paired (by
+ *    name, else by order); when a node name repeats across planes (each
+ *    plane's leaf01), names are matched within the paired plane, on the
+ *    name before the GUID that tells such nodes apart in a dump ("leaf01
+ *    (0x...)"). A switch matched in another plane than planned is one
+ *    finding naming both planes, its cables folded (split_cross_plane()).
  *
  * 2. Every cable becomes an edge between two *endpoints* in the as-built
  *    fabric's port space: (as-built node, port number). A design port is
@@ -116,6 +122,15 @@ typedef struct dctx {
   size_t n_planB;
   uint32_t *cables_of_D, *cables_of_B; /* per node: cables not compared */
   fl_strmap sysdev; /* B "system\x1fdevice" (canonical) -> per-NIC B node */
+  /* planes, when both sides have them (planes_setup()) */
+  uint32_t n_plD, n_plB;   /* plane counts; 0 on either side: no plane logic */
+  uint32_t *mapDB, *mapBD; /* plane index on one side -> the other's, or NIL */
+  int per_plane; /* a node name repeats across planes on a side: names are
+                    matched within a plane, keys and work order name it */
+  int qual;      /* ep_str(): name the plane of switch ends (a finding that
+                    spans planes, names repeating across planes) */
+  fl_id *xplD;   /* per D switch matched in another plane: its B node */
+  uint8_t *xplB; /* per B node: part of such a pair (no finding of its own) */
 } dctx;
 
 /* ---- small helpers --------------------------------------------------- */
@@ -226,12 +241,73 @@ static uint32_t key_port_num(const dctx *c, uint64_t k) {
   return key_port(k) & VIRT ? 0 : key_port(k);
 }
 
-/* `"node" port 3` or `"node" swp3` */
+/* Name of design plane @pl, or NULL (FL_NONE). */
+static const char *plane_name_d(const dctx *c, uint32_t pl) {
+  return pl == FL_NONE ? NULL : fl_fabric_plane_name(c->D, pl);
+}
+
+/* Name of as-built plane @pl as findings say it: the name of the design
+ * plane it is mapped to (planes_setup()), else its own; NULL (FL_NONE). */
+static const char *plane_name_b(const dctx *c, uint32_t pl) {
+  if (pl == FL_NONE)
+    return NULL;
+  if (c->mapBD && pl < c->n_plB && c->mapBD[pl] != NIL)
+    return fl_fabric_plane_name(c->D, c->mapBD[pl]);
+  return fl_fabric_plane_name(c->B, pl);
+}
+
+/* The plane of the switch or router at endpoint @k (as built), or NULL (a
+ * CA: hosts are shared by the planes and their names are unique). */
+static const char *ep_plane(const dctx *c, uint64_t k) {
+  fl_id bn = key_node(k);
+  uint32_t kind = fl_fabric_node_kind(c->B, bn);
+  if (kind != FL_NODE_SWITCH && kind != FL_NODE_ROUTER)
+    return NULL;
+  return plane_name_b(c, fl_fabric_node_plane(c->B, bn));
+}
+
+/* `"node" port 3` or `"node" swp3`; `"leaf01" port 3 of plane 2` when
+ * c->qual (switch names repeat across planes and the finding spans
+ * planes). */
 static char *ep_str(dctx *c, uint64_t k) {
   char pb[FL_ALIAS_MAX];
   key_port_str(c, k, pb, sizeof pb);
   int num = pb[0] >= '0' && pb[0] <= '9';
-  return xprintf(c, "\"%s\" %s%s", key_name(c, k), num ? "port " : "", pb);
+  const char *pl = c->qual ? ep_plane(c, k) : NULL;
+  return xprintf(c, "\"%s\" %s%s%s%s", key_name(c, k), num ? "port " : "", pb,
+                 pl ? " of plane " : "", pl ? pl : "");
+}
+
+/* Plane of endpoint @k in the as-built's plane indexes: of its design port
+ * when @design (mapped, planes_setup()), else of its as-built port; NIL
+ * when unknown. */
+static uint32_t ep_plane_ix(const dctx *c, uint64_t k, int design) {
+  if (design) {
+    fl_id dp = key_dport(c, k);
+    uint32_t pl = dp != FL_NONE ? fl_fabric_port_plane(c->D, dp) : FL_NONE;
+    return pl != FL_NONE && pl < c->n_plD ? c->mapDB[pl] : NIL;
+  }
+  fl_id bp = key_bport(c, k);
+  return bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
+                       : fl_fabric_node_plane(c->B, key_node(k));
+}
+
+/* Set c->qual for the finding about endpoints @eps[0..n): names repeat
+ * across planes and the ends (planned and built) are in more than one. */
+static void qualify(dctx *c, const uint64_t *eps, int n) {
+  c->qual = 0;
+  if (!c->per_plane)
+    return;
+  uint32_t seen = NIL;
+  for (int i = 0; i < n; i++)
+    for (int design = 0; design < 2; design++) {
+      uint32_t pl = ep_plane_ix(c, eps[i], design);
+      if (pl == NIL)
+        continue;
+      if (seen != NIL && pl != seen)
+        c->qual = 1;
+      seen = pl;
+    }
 }
 
 static const char *rack_of(const dctx *c, uint64_t k) {
@@ -253,17 +329,19 @@ typedef struct fnd {
   int n_eps;
   const char *extra_nodes[2];
   int n_extra;
+  int ids; /* 1: the planes of the extra node are those of design node
+              @xd and as-built node @xb (FL_NONE: none), not of the
+              nodes named like it (names that repeat across planes) */
+  fl_id xd, xb;
   json_t *ev;
   const char *cause;     /* one finding per cause (host/findings.h), or NULL */
   const char *cause_msg; /* its message, "{count}" replaced */
   fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
 } fnd;
 
-/* Add plane @pl of @fab (FL_NONE: none) to the distinct names @v[0..*n),
- * kept in natural order. */
-static void add_plane(const fl_fabric *fab, uint32_t pl, const char **v,
-                      size_t *n, size_t cap) {
-  const char *nm = pl == FL_NONE ? NULL : fl_fabric_plane_name(fab, pl);
+/* Add plane name @nm (NULL: none) to the distinct names @v[0..*n), kept
+ * in natural order. */
+static void add_plane(const char *nm, const char **v, size_t *n, size_t cap) {
   if (!nm)
     return;
   size_t i = 0;
@@ -286,23 +364,25 @@ static char *finding_planes(dctx *c, const fnd *f) {
   for (int i = 0; i < f->n_eps; i++) {
     fl_id dp = key_dport(c, f->eps[i]), bp = key_bport(c, f->eps[i]);
     fl_id dn = key_dnode(c, f->eps[i]), bn = key_node(f->eps[i]);
-    add_plane(c->D,
-              dp != FL_NONE ? fl_fabric_port_plane(c->D, dp)
-                            : fl_fabric_node_plane(c->D, dn),
+    add_plane(plane_name_d(c, dp != FL_NONE ? fl_fabric_port_plane(c->D, dp)
+                                            : fl_fabric_node_plane(c->D, dn)),
               v, &n, 16);
-    add_plane(c->B,
-              bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
-                            : fl_fabric_node_plane(c->B, bn),
+    add_plane(plane_name_b(c, bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
+                                            : fl_fabric_node_plane(c->B, bn)),
               v, &n, 16);
   }
-  for (int i = 0; i < f->n_extra; i++) {
+  if (f->ids) {
+    add_plane(plane_name_d(c, fl_fabric_node_plane(c->D, f->xd)), v, &n, 16);
+    add_plane(plane_name_b(c, fl_fabric_node_plane(c->B, f->xb)), v, &n, 16);
+  }
+  for (int i = 0; !f->ids && i < f->n_extra; i++) {
     const char *nm = f->extra_nodes[i];
-    add_plane(c->D,
-              fl_fabric_node_plane(c->D, fl_fabric_find_node_name(c->D, nm)), v,
-              &n, 16);
-    add_plane(c->B,
-              fl_fabric_node_plane(c->B, fl_fabric_find_node_name(c->B, nm)), v,
-              &n, 16);
+    add_plane(plane_name_d(c, fl_fabric_node_plane(
+                                  c->D, fl_fabric_find_node_name(c->D, nm))),
+              v, &n, 16);
+    add_plane(plane_name_b(c, fl_fabric_node_plane(
+                                  c->B, fl_fabric_find_node_name(c->B, nm))),
+              v, &n, 16);
   }
   if (!n)
     return NULL;
@@ -366,8 +446,14 @@ static void emit(dctx *c, fnd *f, char *msg) {
     r.line = line;
     r.col = col;
   }
-  r.key = xprintf(c, "%s|%s", f->rule, r.message);
   r.plane = finding_planes(c, f);
+  /* names repeating across planes: two planes' findings may read alike;
+   * the planes keep their keys (fingerprints, baselines) apart, as a
+   * plane's rule run prefixes them in check (core/host/host.c) */
+  if (c->per_plane && r.plane)
+    r.key = xprintf(c, "%s|%s|%s", r.plane, f->rule, r.message);
+  else
+    r.key = xprintf(c, "%s|%s", f->rule, r.message);
   r.fix = f->fix;
   f->fix = NULL;
   if (f->cause) {
@@ -397,6 +483,22 @@ static fl_wo_row *wo_push(dctx *c) {
   fl_wo_row *r = &w->v[w->n++];
   memset(r, 0, sizeof *r);
   return r;
+}
+
+/* Names repeating across planes: row @r of the work order for @finding
+ * (emitted just before) says its planes in front of the detail, "plane 2:
+ * ..." (the node names alone do not tell the planes' switches apart). */
+static void wo_plane(dctx *c, fl_wo_row *r, const char *finding) {
+  const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
+  if (!c->per_plane || !f || !f->plane || strcmp(f->rule, finding) != 0 ||
+      !r->detail)
+    return;
+  char *d = xprintf(c, "%s %s: %s", strchr(f->plane, ',') ? "planes" : "plane",
+                    f->plane, r->detail);
+  if (d) {
+    free(r->detail);
+    r->detail = d;
+  }
 }
 
 static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
@@ -429,6 +531,7 @@ static void wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
     fl_finding_fingerprint(f, fp);
   r->fix = xstrdup(c, *fp && f->fix ? f->fix->description : "");
   r->fingerprint = xstrdup(c, fp);
+  wo_plane(c, r, finding);
 }
 
 static void wo_node(dctx *c, const char *action, const char *finding,
@@ -489,6 +592,7 @@ static void wo_node(dctx *c, const char *action, const char *finding,
   r->from_port = xstrdup(c, "");
   r->cable = xstrdup(c, "");
   r->detail = xstrdup(c, detail);
+  wo_plane(c, r, finding);
 }
 
 /* {"node", "port"[, "label"]}: a port is always a number (JSON output is
@@ -604,6 +708,289 @@ static int index_names(const fl_fabric *f, name_ix *x) {
     }
   }
   return 0;
+}
+
+/* ---- planes -------------------------------------------------------- */
+
+/* The name node @n had before fl_fabric_node_name() told it apart from
+ * nodes of the same name by its GUID ("leaf01 (0x0002c90301000001)" ->
+ * "leaf01": two planes' leaf01 in one as-built); its display name
+ * otherwise. Not NUL-terminated at *@len. */
+static const char *base_name(const fl_fabric *f, fl_id n, size_t *len) {
+  const char *nm = fl_fabric_node_name(f, n);
+  size_t l = strlen(nm);
+  uint64_t g = fl_fabric_node_guid(f, n);
+  char suf[32];
+  int k = snprintf(suf, sizeof suf, " (0x%016" PRIx64 ")", g);
+  if (g && k > 0 && l > (size_t)k && memcmp(nm + l - k, suf, (size_t)k) == 0)
+    l -= (size_t)k;
+  *len = l;
+  return nm;
+}
+
+/* Canonical base name of @n (@full: domain kept) into @buf. */
+static size_t canon_base(const fl_fabric *f, fl_id n, int full, char *buf,
+                         size_t size) {
+  size_t len;
+  const char *nm = base_name(f, n, &len);
+  return full ? fl_alias_node_full(nm, len, buf, size)
+              : fl_alias_node(nm, len, buf, size);
+}
+
+/* Plane of design node @i in the as-built's plane indexes (mapped), or
+ * NIL (no plane, or a plane the as-built does not have). */
+static uint32_t dplane_ix(const dctx *c, fl_id i) {
+  uint32_t pl = fl_fabric_node_plane(c->D, i);
+  return pl != FL_NONE && pl < c->n_plD ? c->mapDB[pl] : NIL;
+}
+
+/* 1 when a node name (canonical base name) is used in two planes of @f. */
+static int names_repeat(const fl_fabric *f, int *rc) {
+  fl_strmap seen;
+  memset(&seen, 0, sizeof seen);
+  uint32_t nn = fl_fabric_node_count(f), *first = NULL;
+  int rep = 0;
+  char canon[FL_ALIAS_MAX];
+  *rc = -1;
+  first = malloc(((size_t)nn + 1) * sizeof *first);
+  if (!first)
+    goto out;
+  for (fl_id i = 0; i < nn && !rep; i++) {
+    uint32_t pl = fl_fabric_node_plane(f, i);
+    if (pl == FL_NONE)
+      continue;
+    size_t len = canon_base(f, i, 0, canon, sizeof canon);
+    size_t before = fl_strmap_len(&seen);
+    uint32_t slot = fl_strmap_put(&seen, canon, len, (uint32_t)before);
+    if (slot == FL_MAP_ABSENT)
+      goto out;
+    if (fl_strmap_len(&seen) > before)
+      first[slot] = pl;
+    else
+      rep = first[slot] != pl;
+  }
+  *rc = 0;
+out:
+  fl_strmap_free(&seen);
+  free(first);
+  return rep;
+}
+
+/* When both sides have planes: map them (by name when the two sides share
+ * a plane name, else by order: the k-th design plane is the k-th as-built
+ * one, natural order) and find whether names repeat across planes, which
+ * makes node names per plane (c->per_plane). Nothing on a side without
+ * planes. 0, or -1 out of memory. O(nodes) with planes, O(1) without. */
+static int planes_setup(dctx *c) {
+  uint32_t nd = fl_fabric_plane_count(c->D), nb = fl_fabric_plane_count(c->B);
+  if (!nd || !nb)
+    return 0;
+  c->n_plD = nd;
+  c->n_plB = nb;
+  c->mapDB = malloc((size_t)nd * sizeof *c->mapDB);
+  c->mapBD = malloc((size_t)nb * sizeof *c->mapBD);
+  if (!c->mapDB || !c->mapBD)
+    return -1;
+  for (uint32_t i = 0; i < nd; i++)
+    c->mapDB[i] = NIL;
+  for (uint32_t j = 0; j < nb; j++)
+    c->mapBD[j] = NIL;
+  int common = 0;
+  for (uint32_t i = 0; i < nd; i++)
+    for (uint32_t j = 0; j < nb; j++)
+      if (c->mapBD[j] == NIL && strcmp(fl_fabric_plane_name(c->D, i),
+                                       fl_fabric_plane_name(c->B, j)) == 0) {
+        c->mapDB[i] = j;
+        c->mapBD[j] = i;
+        common = 1;
+        break;
+      }
+  for (uint32_t i = 0; !common && i < nd && i < nb; i++)
+    c->mapDB[i] = c->mapBD[i] = i;
+  int rc;
+  c->per_plane = names_repeat(c->D, &rc);
+  if (rc == 0 && !c->per_plane)
+    c->per_plane = names_repeat(c->B, &rc);
+  return rc;
+}
+
+/* Index the canonical base names of @side's nodes within their planes
+ * (as-built plane index; design nodes by their mapped plane): keys are the
+ * plane (4 bytes) + the name; [0] full, [1] short, [2] systems. */
+static int index_plane_names(const dctx *c, int side, name_ix *x) {
+  const fl_fabric *f = side ? c->B : c->D;
+  uint32_t n = fl_fabric_node_count(f);
+  for (int i = 0; i < 3; i++) {
+    x->v[i] = malloc(((size_t)n + 1) * sizeof *x->v[i]);
+    if (!x->v[i])
+      return -1;
+  }
+  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  for (fl_id i = 0; i < n; i++) {
+    uint32_t pl = side ? fl_fabric_node_plane(f, i) : dplane_ix(c, i);
+    if (pl == NIL)
+      continue;
+    for (int full = 1; full >= 0; full--) {
+      canon_base(f, i, full, canon, sizeof canon);
+      size_t k = node_key(key, sizeof key, pl, canon);
+      if (ix_put(x, !full, key, k, i) != 0)
+        return -1;
+    }
+    const char *sys = fl_fabric_node_system(f, i);
+    if (*sys) {
+      fl_alias_node(sys, strlen(sys), canon, sizeof canon);
+      size_t k = node_key(key, sizeof key, pl, canon);
+      if (ix_put(x, 2, key, k, i) != 0)
+        return -1;
+    }
+  }
+  return 0;
+}
+
+/* Name matching within a plane: design node @i's base name (pass 0 full,
+ * else short) looked up among the design (*@di) and as-built (*@b) nodes
+ * of its plane; both NIL when @i has no plane the as-built has. */
+static void plane_lookup(const dctx *c, const name_ix *dpx, const name_ix *bpx,
+                         int pass, fl_id i, uint32_t *di, uint32_t *b) {
+  *di = *b = NIL;
+  uint32_t pl = dplane_ix(c, i);
+  if (pl == NIL)
+    return;
+  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  canon_base(c->D, i, pass == 0, canon, sizeof canon);
+  size_t k = node_key(key, sizeof key, pl, canon);
+  *di = ix_get(dpx, pass ? 1 : 0, key, k);
+  *b = ix_get(bpx, pass, key, k);
+}
+
+/* Why design node @i matched nothing, when names are per plane: in its
+ * plane, or that plane is not in the as-built; NULL when @i has no plane
+ * (the reasons of the whole fabric apply). Owned by the caller. */
+static char *why_in_plane(dctx *c, const name_ix *dpx, const name_ix *bpx,
+                          fl_id i) {
+  uint32_t pl = dplane_ix(c, i);
+  const char *pn = plane_name_d(c, fl_fabric_node_plane(c->D, i));
+  if (pl == NIL && pn)
+    return xprintf(c,
+                   "the as-built fabric has no plane %s (planes are paired "
+                   "by name: a plane name is on both sides)",
+                   pn);
+  if (pl == NIL)
+    return NULL;
+  char full[FL_ALIAS_MAX], canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
+  canon_base(c->D, i, 1, full, sizeof full);
+  canon_base(c->D, i, 0, canon, sizeof canon);
+  size_t kf = node_key(key, sizeof key, pl, full);
+  uint32_t dfull = ix_get(dpx, 0, key, kf), bfull = ix_get(bpx, 0, key, kf);
+  size_t ks = node_key(key, sizeof key, pl, canon);
+  uint32_t dshort = ix_get(dpx, 1, key, ks), bshort = ix_get(bpx, 1, key, ks);
+  if (dfull != i)
+    return xprintf(c,
+                   "another design node of plane %s has the same name "
+                   "after normalising",
+                   pn);
+  if (bfull == AMBIG || (bfull == NIL && bshort == AMBIG))
+    return xprintf(c,
+                   "several as-built nodes of plane %s have this name "
+                   "after normalising",
+                   pn);
+  if (bfull == NIL && bshort != NIL && dshort != i)
+    return xprintf(c,
+                   "another design node of plane %s has the same short "
+                   "name, so only the full name \"%s\" is compared and no "
+                   "as-built node of that plane has it",
+                   pn, full);
+  if (bfull != NIL || bshort != NIL)
+    return xprintf(c,
+                   "the as-built node of this name in plane %s is already "
+                   "matched to another design node (by GUID, or by a name "
+                   "it shares)",
+                   pn);
+  if (fl_fabric_node_guid(c->D, i))
+    return xprintf(c,
+                   "no as-built node of plane %s is named \"%s\" (compared "
+                   "after normalising case, domain and blanks) and none "
+                   "has GUID 0x%016" PRIx64,
+                   pn, canon, fl_fabric_node_guid(c->D, i));
+  return xprintf(c,
+                 "no as-built node of plane %s is named \"%s\" (compared "
+                 "after normalising case, domain and blanks)",
+                 pn, canon);
+}
+
+/* A switch or router matched in another plane than its planned one (by
+ * GUID, or by a name no other plane uses) is one finding naming both
+ * planes (cross_plane_node()), not one per cable: the pair is unmatched
+ * and its cables folded. Both sides must have planes. 0, or -1. */
+static int split_cross_plane(dctx *c) {
+  uint32_t nd = fl_fabric_node_count(c->D), nb = fl_fabric_node_count(c->B);
+  if (!c->n_plD)
+    return 0;
+  c->xplD = malloc(((size_t)nd + 1) * sizeof *c->xplD);
+  c->xplB = calloc((size_t)nb + 1, 1);
+  if (!c->xplD || !c->xplB)
+    return -1;
+  for (fl_id i = 0; i < nd; i++) {
+    c->xplD[i] = FL_NONE;
+    fl_id b = c->mD[i];
+    uint32_t how = c->howD[i], kind = fl_fabric_node_kind(c->D, i);
+    if (b == FL_NONE || c->mB[b] != i ||
+        (how != HOW_GUID && how != HOW_NAME && how != HOW_SYSTEM &&
+         how != HOW_CABLE) ||
+        (kind != FL_NODE_SWITCH && kind != FL_NODE_ROUTER) ||
+        fl_fabric_node_kind(c->B, b) != kind)
+      continue;
+    uint32_t pd = dplane_ix(c, i), pb = fl_fabric_node_plane(c->B, b);
+    if (fl_fabric_node_plane(c->D, i) == FL_NONE || pb == FL_NONE || pd == pb)
+      continue;
+    c->xplD[i] = b;
+    c->xplB[b] = 1;
+    c->mD[i] = FL_NONE;
+    c->mB[b] = FL_NONE;
+  }
+  return 0;
+}
+
+/* The finding of a switch planned in one plane and built in another
+ * (split_cross_plane()): design node @i, as-built node @b. */
+static void cross_plane_node(dctx *c, fl_id i, fl_id b) {
+  const fl_fabric *D = c->D, *B = c->B;
+  const char *pd = plane_name_d(c, fl_fabric_node_plane(D, i));
+  const char *pb = plane_name_b(c, fl_fabric_node_plane(B, b));
+  const char *kind = fl_node_kind_name(fl_fabric_node_kind(D, i));
+  uint32_t ncd = c->cables_of_D[i], ncb = c->cables_of_B[b];
+  fnd f = {.rule = "diff.missing-node",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = D,
+           .loc_ent = FL_ENT_NODE,
+           .loc_id = i,
+           .extra_nodes = {fl_fabric_node_name(D, i)},
+           .n_extra = 1,
+           .ids = 1,
+           .xd = i,
+           .xb = b};
+  char *why = xprintf(c, "it is in plane %s as built", pb);
+  f.ev = json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:i}", "reason", why ? why : "",
+                   "kind", kind, "planned_cables", (json_int_t)ncd,
+                   "planned_plane", pd, "built_plane", pb, "as_built_node",
+                   fl_fabric_node_name(B, b), "cables", (json_int_t)ncb);
+  emit(c, &f,
+       xprintf(c,
+               "planned %s \"%s\" of plane %s is in plane %s as built "
+               "(\"%s\", cabled to that plane's switches): move it to plane "
+               "%s and cable it as planned (its %u planned and %u built "
+               "cable(s) are not reported one by one)",
+               kind, fl_fabric_node_name(D, i), pd, pb,
+               fl_fabric_node_name(B, b), pd, ncd, ncb));
+  free(why);
+  const char *detail = "node found in another plane: move it to its planned "
+                       "plane; check this planned cable";
+  if (ncd)
+    wo_node_cables(c, "check", "diff.missing-node", i, detail);
+  else
+    wo_node(c, "check", "diff.missing-node", fl_fabric_node_name(D, i),
+            fl_fabric_attr(D, FL_ENT_NODE, i, "rack"),
+            "node found in another plane: move it to its planned plane");
 }
 
 /* How GUIDs of matched nodes are judged. With --no-guid they are not
@@ -971,7 +1358,7 @@ static int match_nodes(dctx *c) {
   c->mD = malloc(((size_t)nd + 1) * sizeof *c->mD);
   c->mB = malloc(((size_t)nb + 1) * sizeof *c->mB);
   c->howD = calloc((size_t)nd + 1, 1);
-  if (!c->mD || !c->mB || !c->howD)
+  if (!c->mD || !c->mB || !c->howD || planes_setup(c) != 0)
     return -1;
   for (uint32_t i = 0; i < nd; i++)
     c->mD[i] = FL_NONE;
@@ -995,11 +1382,20 @@ static int match_nodes(dctx *c) {
   /* names: full names first, then short names that are unambiguous on both
    * sides (two nodes sharing a short name match on their full names only),
    * then systems */
-  name_ix bx, dx;
+  name_ix bx, dx, bpx, dpx; /* whole fabric; within planes (c->per_plane) */
   memset(&bx, 0, sizeof bx);
   memset(&dx, 0, sizeof dx);
+  memset(&bpx, 0, sizeof bpx);
+  memset(&dpx, 0, sizeof dpx);
   int rc = -1;
   if (index_names(B, &bx) != 0 || index_names(D, &dx) != 0)
+    goto out;
+  /* names within planes: only needed for nodes GUIDs did not match */
+  int left = 0;
+  for (fl_id i = 0; c->per_plane && i < nd && !left; i++)
+    left = c->mD[i] == FL_NONE;
+  if (left && (index_plane_names(c, 1, &bpx) != 0 ||
+               index_plane_names(c, 0, &dpx) != 0))
     goto out;
   char canon[FL_ALIAS_MAX];
   for (int pass = 0; pass < 3; pass++)
@@ -1009,9 +1405,22 @@ static int match_nodes(dctx *c) {
       size_t len = pass == 0 ? full_name(D, i, canon, sizeof canon)
                              : canon_name(D, i, canon, sizeof canon);
       /* the design's own index: full for pass 0, short for 1 and 2 */
-      if (ix_get(&dx, pass ? 1 : 0, canon, len) != i)
-        continue; /* ambiguous within the design */
+      uint32_t di = ix_get(&dx, pass ? 1 : 0, canon, len);
       uint32_t b = ix_get(&bx, pass, canon, len);
+      /* names repeat across planes: the node of this name in its plane
+       * first ("leaf01 (0x...)" is leaf01 there), else the whole fabric's
+       * (a name only another plane has) */
+      if (left) {
+        uint32_t pdi, pb;
+        plane_lookup(c, &dpx, &bpx, pass, i, &pdi, &pb);
+        if ((pdi == i && pb != NIL && pb != AMBIG && c->mB[pb] == FL_NONE) ||
+            di != i || b == NIL || b == AMBIG) {
+          di = pdi;
+          b = pb;
+        }
+      }
+      if (di != i)
+        continue; /* ambiguous within the design (or its plane) */
       if (b == NIL || b == AMBIG || c->mB[b] != FL_NONE)
         continue;
       if (pass == 2 && fl_fabric_node_kind(B, b) != fl_fabric_node_kind(D, i))
@@ -1044,20 +1453,27 @@ static int match_nodes(dctx *c) {
     c->st->nodes_by_system++;
   }
   if (match_chassis(c) != 0 || match_chassis_built(c, &bx) != 0 ||
-      match_nics(c, &bx) != 0 || match_hosts(c) != 0 || match_cables(c) != 0)
+      match_nics(c, &bx) != 0 || match_hosts(c) != 0 || match_cables(c) != 0 ||
+      split_cross_plane(c) != 0)
     goto out;
   /* unmatched nodes */
   for (fl_id i = 0; i < nd; i++) {
     if (c->mD[i] != FL_NONE)
       continue;
+    if (c->xplD && c->xplD[i] != FL_NONE) {
+      cross_plane_node(c, i, c->xplD[i]);
+      continue;
+    }
     char full[FL_ALIAS_MAX];
     size_t flen = full_name(D, i, full, sizeof full);
     size_t len = canon_name(D, i, canon, sizeof canon);
     uint32_t bfull = ix_get(&bx, 0, full, flen);
     uint32_t bshort = ix_get(&bx, 1, canon, len);
     const char *why;
-    char *whys = NULL;
-    if (ix_get(&dx, 0, full, flen) != i)
+    char *whys = left ? why_in_plane(c, &dpx, &bpx, i) : NULL;
+    if (whys)
+      why = whys;
+    else if (ix_get(&dx, 0, full, flen) != i)
       why = "another design node has the same name after normalising";
     else if (bfull == AMBIG || (bfull == NIL && bshort == AMBIG))
       why = "several as-built nodes have this name after normalising";
@@ -1089,7 +1505,10 @@ static int match_nodes(dctx *c) {
              .loc_ent = FL_ENT_NODE,
              .loc_id = i,
              .extra_nodes = {fl_fabric_node_name(D, i)},
-             .n_extra = 1};
+             .n_extra = 1,
+             .ids = c->per_plane,
+             .xd = i,
+             .xb = FL_NONE};
     f.ev = json_pack("{s:s,s:s,s:i}", "reason", why ? why : "", "kind",
                      fl_node_kind_name(fl_fabric_node_kind(D, i)),
                      "planned_cables", (json_int_t)ncab);
@@ -1110,7 +1529,7 @@ static int match_nodes(dctx *c) {
     free(whys);
   }
   for (fl_id b = 0; b < nb; b++) {
-    if (c->mB[b] != FL_NONE)
+    if (c->mB[b] != FL_NONE || (c->xplB && c->xplB[b]))
       continue;
     const char *desc = fl_fabric_node_desc(B, b);
     int an = strstr(desc, "Aggregation Node") != NULL;
@@ -1121,8 +1540,13 @@ static int match_nodes(dctx *c) {
              .loc_ent = FL_ENT_NODE,
              .loc_id = b,
              .extra_nodes = {fl_fabric_node_name(B, b)},
-             .n_extra = 1};
+             .n_extra = 1,
+             .ids = c->per_plane,
+             .xd = FL_NONE,
+             .xb = b};
     uint64_t g = fl_fabric_node_guid(B, b);
+    const char *pl =
+        c->per_plane ? plane_name_b(c, fl_fabric_node_plane(B, b)) : NULL;
     char gs[32] = "";
     if (g)
       snprintf(gs, sizeof gs, "0x%016" PRIx64, g);
@@ -1131,11 +1555,12 @@ static int match_nodes(dctx *c) {
                      "cables", (json_int_t)ncab);
     emit(c, &f,
          xprintf(c,
-                 "%s \"%s\"%s%s is not in the design: no planned node has "
-                 "this name or GUID (its %u cable(s) are not reported one "
-                 "by one)%s",
+                 "%s \"%s\"%s%s is not in the design: no planned node%s%s "
+                 "has this name or GUID (its %u cable(s) are not reported "
+                 "one by one)%s",
                  fl_node_kind_name(fl_fabric_node_kind(B, b)),
-                 fl_fabric_node_name(B, b), g ? " GUID " : "", gs, ncab,
+                 fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
+                 pl ? " of plane " : "", pl ? pl : "", ncab,
                  an ? "; a SHARP Aggregation Node, usually left out of plans"
                     : ""));
     if (!an)
@@ -1153,8 +1578,13 @@ static int match_nodes(dctx *c) {
     if (guids != GUIDS_COMPARE)
       gd = gb = 0; /* --no-guid, or placeholders: GUIDs are not compared */
     char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
-    canon_name(D, i, cd, sizeof cd);
-    canon_name(B, b, cb, sizeof cb);
+    if (c->per_plane) { /* "leaf01 (0x...)" of one side is leaf01 */
+      canon_base(D, i, 0, cd, sizeof cd);
+      canon_base(B, b, 0, cb, sizeof cb);
+    } else {
+      canon_name(D, i, cd, sizeof cd);
+      canon_name(B, b, cb, sizeof cb);
+    }
     const char *what = NULL;
     char *msg = NULL;
     if (gd && gb && gd != gb) {
@@ -1186,7 +1616,10 @@ static int match_nodes(dctx *c) {
              .loc_ent = FL_ENT_NODE,
              .loc_id = i,
              .extra_nodes = {fl_fabric_node_name(D, i)},
-             .n_extra = 1};
+             .n_extra = 1,
+             .ids = c->per_plane,
+             .xd = i,
+             .xb = b};
     f.ev = json_pack("{s:s,s:s,s:s}", "attribute", what, "design",
                      fl_fabric_node_name(D, i), "as_built",
                      fl_fabric_node_name(B, b));
@@ -1201,6 +1634,8 @@ static int match_nodes(dctx *c) {
 out:
   name_ix_free(&bx);
   name_ix_free(&dx);
+  name_ix_free(&bpx);
+  name_ix_free(&dpx);
   return rc;
 }
 
@@ -1932,6 +2367,8 @@ static void swaps(dctx *c) {
         }
         /* after the swap the end now at x... the cable ends at x and y trade
          * places */
+        uint64_t ends[4] = {a, b, cc, d};
+        qualify(c, ends, 4);
         char *sa = ep_str(c, a), *sb = ep_str(c, b), *sc = ep_str(c, cc),
              *sd = ep_str(c, d), *sx = ep_str(c, x), *sy = ep_str(c, y);
         fnd f = {.rule = "diff.swapped",
@@ -1969,6 +2406,7 @@ static void swaps(dctx *c) {
         wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
                "exchange the two cable ends at these ports");
         free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);
+        c->qual = 0;
         break;
       }
     }
@@ -2002,6 +2440,8 @@ static void misconnected(dctx *c) {
     uint64_t a = d1->k[best_o], b = d1->k[1 - best_o];
     uint64_t x = other(&c->e[best_f], a);
     d1->state = c->e[best_f].state = E_DONE;
+    uint64_t ends[3] = {a, b, x};
+    qualify(c, ends, 3);
     char *sa = ep_str(c, a), *sb = ep_str(c, b), *sx = ep_str(c, x);
     fnd f = {.rule = "diff.misconnected",
              .sev = FL_SEV_ERROR,
@@ -2031,6 +2471,7 @@ static void misconnected(dctx *c) {
     wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1, d1->link,
            "move the cable end to the planned port");
     free(sa), free(sb), free(sx);
+    c->qual = 0;
   }
 }
 
@@ -2040,6 +2481,7 @@ static void leftovers(dctx *c) {
     if (e->state != E_OPEN)
       continue;
     e->state = E_DONE;
+    qualify(c, e->k, 2);
     char *a = ep_str(c, e->k[0]), *b = ep_str(c, e->k[1]);
     int built = e->side == 1;
     fnd f = {.rule = built ? "diff.unexpected" : "diff.missing",
@@ -2069,6 +2511,7 @@ static void leftovers(dctx *c) {
            built ? FL_NONE : e->link,
            built ? "cable not in the plan" : "planned cable not found");
     free(a), free(b);
+    c->qual = 0;
   }
 }
 
@@ -2151,6 +2594,10 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.cables_of_D);
   free(c.cables_of_B);
   fl_strmap_free(&c.sysdev);
+  free(c.mapDB);
+  free(c.mapBD);
+  free(c.xplD);
+  free(c.xplB);
   if (c.failed)
     return err ? err->code : FL_EPARSE;
   if (!ok || c.nomem)

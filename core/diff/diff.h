@@ -73,8 +73,11 @@ typedef struct fl_diff_stats {
 /**
  * fl_diff() — compare @design with @built (both finalized) and append the
  * findings (rule ids diff.*) to @fs and the actions to @wo (may be NULL).
- * Cost: O(nodes + ports + links) expected (hash maps), plus the sort of the
- * output. Returns FL_OK or FL_ENOMEM with @err set.
+ * When both have planes (fabriclint/planes.h) and a node name repeats
+ * across the planes of one, nodes are matched within their plane
+ * (docs/rules/diff.md, Planes). Cost: O(nodes + ports + links) expected
+ * (hash maps), plus the sort of the output. Returns FL_OK or FL_ENOMEM with
+ * @err set.
  */
 int fl_diff(const fl_fabric *design, const fl_fabric *built,
             const fl_diff_opts *opts, fl_findings *fs, fl_work_order *wo,
