@@ -111,6 +111,35 @@ RULES='ecmp-balance.link-load' same ecmp-loads 0 --param ecmp-balance.link-load.
   "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
 expect_eq "$(jget "$TMP/ecmp-loads.json.4" "=[(f['evidence']['pattern'], len(f['evidence']['link_loads']), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings']]")" \
   "[('all-to-all', 144, 66), ('ring', 144, 1), ('bisect', 144, 1.14)]" "ecmp: every cable's load from the other ranks"
+# a random kind's instances split over the ranks (instance i on rank i mod
+# N, rounds of N x workers, gathered and accounted in instance order with
+# the stop rule): ci=0.025 stops bisect at 29 and permutation at 22 (past
+# 10, inside a round for every N), count=17 stops both at the count; with
+# every cable's load (the mean over the instances, summed in instance order)
+pci="=[(f['evidence']['pattern'], f['evidence']['patterns'], f['evidence']['ebb'], f['evidence']['ebb_ci99'], f['evidence']['mean_link_load'], round(sum(x[2] for x in f['evidence']['link_loads']), 5), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings'] if f['rule'] == 'ecmp-balance.link-load']"
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp-ci 0 \
+  --param ecmp-balance.patterns=bisect,permutation --param ecmp-balance.ci=0.025 \
+  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp-count 0 \
+  --param ecmp-balance.patterns=bisect,permutation --param ecmp-balance.ci=0.025 \
+  --param ecmp-balance.count=17 --param ecmp-balance.link-load.link-loads=1 \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+for n in 0 1 2 4; do
+  expect_eq "$(jget "$TMP/ecmp-ci.json.$n" "$pci")" \
+    "[('bisect', 29, 0.718391, 0.0248521, 0.925287, 133.24135, 1.41379), ('permutation', 22, 0.722482, 0.0249118, 0.919823, 132.4545, 1.31818)]" \
+    "ecmp-ci: stopped by the CI at 29 and 22 ($n ranks)"
+  expect_eq "$(jget "$TMP/ecmp-count.json.$n" "$pci")" \
+    "[('bisect', 17, 0.722222, 0.0348449, 0.919935, 132.47053, 1.41176), ('permutation', 17, 0.719592, 0.031868, 0.924837, 133.17643, 1.58824)]" \
+    "ecmp-count: stopped at count=17 ($n ranks)"
+done
+expect_grep "$TMP/ecmp-ci.text.4" 'bisect \(29 pattern\(s\) of 72 flows, LFT routing\): effective bisection bandwidth 0.7184 \(99% CI \+/- 0.025, min 0.625, max 0.8194\)'
+# stopping at 29 gives exactly the figures of count=29 (same instances)
+RULES='ecmp-balance.link-load' same ecmp-29 0 --param ecmp-balance.patterns=bisect \
+  --param ecmp-balance.ci=0 --param ecmp-balance.count=29 \
+  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/ecmp-29.json.4" "$pci")" \
+  "[('bisect', 29, 0.718391, 0.0248521, 0.925287, 133.24135, 1.41379)]" \
+  "ecmp-29: count=29 ci=0 gives the figures of the CI stop at 29"
 RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
 expect_grep "$TMP/ecmp-fd.text.4" 'all-to-all over 128 endpoints \(ECMP routing\)'
 # an unknown pattern: the same usage error from every rank
