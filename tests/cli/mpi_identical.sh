@@ -16,8 +16,8 @@
 # domain value) on a generated 3-tier fat tree with racks and PDUs
 # (tests/fixtures/mpi/fd_racks.py): 46 values, findings from values held by
 # each of the 4 ranks. The ecmp-balance traffic patterns (link-load,
-# summary: split by pattern) on fattree12's LFTs, and with ECMP on the
-# generated fat tree.
+# summary: split by pattern; a random kind's instances split over all
+# ranks) on fattree12's LFTs, and with ECMP on the generated fat tree.
 # The plain run (no launcher: no MPI call is made) is the single-process
 # code path, the same as a build without MPI.
 # SKIP (77) when the build has no MPI (FL_HAVE_MPI from ctest) or mpirun is
@@ -95,8 +95,9 @@ expect_grep "$TMP/fd.text.2" 'losing pdu=PC1 cuts the uplink capacity out of the
 expect_grep "$TMP/fd.text.4" 'losing rack=S6a cuts the leaf uplink capacity of pod "6" by 75%'
 expect_grep "$TMP/fd.text.1" '8 error\(s\), 26 warning\(s\), 0 info'
 
-# ecmp-balance traffic patterns split by pattern (5 patterns: rank 0 of 4
-# has two); the random ones draw 100 patterns each on one rank
+# ecmp-balance traffic patterns split by pattern (5 patterns; the three
+# not random: rank 0 of 4 has two); the random ones draw 100 instances
+# each, split over all ranks
 RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp 0 \
   --param ecmp-balance.link-load.patterns=all-to-all,bisect,shift,ring,permutation \
   "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
@@ -134,10 +135,11 @@ for n in 0 1 2 4; do
 done
 expect_grep "$TMP/ecmp-ci.text.4" 'bisect \(29 pattern\(s\) of 72 flows, LFT routing\): effective bisection bandwidth 0.7184 \(99% CI \+/- 0.025, min 0.625, max 0.8194\)'
 # stopping at 29 gives exactly the figures of count=29 (same instances)
-RULES='ecmp-balance.link-load' same ecmp-29 0 --param ecmp-balance.patterns=bisect \
-  --param ecmp-balance.ci=0 --param ecmp-balance.count=29 \
-  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
-expect_eq "$(jget "$TMP/ecmp-29.json.4" "$pci")" \
+"$FL" check --rules ecmp-balance.link-load --param ecmp-balance.patterns=bisect \
+  --param ecmp-balance.ci=0 --param ecmp-balance.count=29 --format json \
+  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump" \
+  >"$TMP/ecmp-29.json"
+expect_eq "$(jget "$TMP/ecmp-29.json" "$pci")" \
   "[('bisect', 29, 0.718391, 0.0248521, 0.925287, 133.24135, 1.41379)]" \
   "ecmp-29: count=29 ci=0 gives the figures of the CI stop at 29"
 RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
