@@ -31,6 +31,12 @@
  * any branch of its DAG, computed for all sources of t at once in
  * increasing distance order (O(switch ports touched) per destination).
  * Cost: O(patterns x destination switches x touched ports).
+ *
+ * Random kinds: instance i is drawn from the seed alone (its shuffle starts
+ * i * (endpoints - 1) draws into the stream: fl_view_rand_skip), evaluated
+ * by a worker, and accounted in instance order with the stop rule; in an
+ * MPI run (tr_opts.dist) instance i runs on rank i mod N and every rank
+ * gathers and accounts every instance (random_patterns, docs/mpi.md).
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "traffic.h"
