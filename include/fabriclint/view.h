@@ -647,4 +647,15 @@ static inline uint64_t fl_view_rand(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
+/**
+ * fl_view_rand_skip() — the state fl_view_rand() reaches from @state after
+ * @n draws, in O(1): splitmix64's state only advances by a constant per
+ * draw (modulo 2^64), so draw k of a stream can be made without the ones
+ * before it (the random patterns of ecmp-balance split over MPI ranks
+ * start each pattern there). Pure; takes and returns the 64-bit state.
+ */
+static inline uint64_t fl_view_rand_skip(uint64_t state, uint64_t n) {
+  return state + n * 0x9e3779b97f4a7c15ull;
+}
+
 #endif

@@ -1103,8 +1103,15 @@ static int put(unsigned char **b, size_t *len, size_t *cap, const void *p,
   return 0;
 }
 
+/* Of pattern @k (@name), the rank that evaluates it alone, or @size when
+ * every rank holds it (a random kind: tr_eval splits its instances). */
+static uint32_t tr_owner(uint32_t k, const char *name, uint32_t size) {
+  return tr_pattern_random(name) ? size : k % size;
+}
+
 /* mpirun (docs/mpi.md): give every rank the results of the patterns the
- * others evaluated (st->tr[k] of rank k mod N), with the allgather
+ * others evaluated (st->tr[k] of rank k mod N, random kinds excepted: every
+ * rank has them), with the allgather
  * collective; every rank calls it, also when its own share @failed. Each
  * rank's part: u32 failed, u32 count, then per result u32 k, the tr_result
  * (loads NULL) and, with @all_loads, its @n_slots + 1 loads. Results are
@@ -1112,16 +1119,16 @@ static int put(unsigned char **b, size_t *len, size_t *cap, const void *p,
  * rank ends with exactly what one process computes. Returns 0; 1 when a
  * rank failed; -1 when the collective or memory failed or the bytes are
  * malformed. */
-static int tr_share(const fl_dist *d, eb_state *st, uint32_t n_slots,
-                    int all_loads, int failed) {
+static int tr_share(const fl_dist *d, eb_state *st, char (*names)[32],
+                    uint32_t n_slots, int all_loads, int failed) {
   unsigned char *b = NULL;
   size_t len = 0, cap = 0, nl = all_loads ? (size_t)n_slots + 1 : 0;
   uint32_t cnt = 0, fl = failed != 0;
   for (uint32_t k = 0; !fl && k < st->n_tr; k++)
-    cnt += k % d->size == d->rank;
+    cnt += tr_owner(k, names[k], d->size) == d->rank;
   int oom = put(&b, &len, &cap, &fl, 4) | put(&b, &len, &cap, &cnt, 4);
   for (uint32_t k = 0; !fl && k < st->n_tr; k++) {
-    if (k % d->size != d->rank)
+    if (tr_owner(k, names[k], d->size) != d->rank)
       continue;
     tr_result r = st->tr[k];
     r.loads = NULL;
@@ -1171,7 +1178,7 @@ static int tr_share(const fl_dist *d, eb_state *st, uint32_t n_slots,
       }
       memcpy(&k, q, 4);
       q += 4;
-      if (k >= st->n_tr || k % d->size != r) {
+      if (k >= st->n_tr || tr_owner(k, names[k], d->size) != r) {
         rc = -1;
         break;
       }
@@ -1272,25 +1279,42 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     }
     p += n + (e ? 1 : 0);
   }
-  /* mpirun: pattern k on rank k mod N, then every rank holds every result */
+  /* mpirun: a random kind's instances over all ranks (tr_eval, a
+   * collective: every rank holds its result), then the other patterns k
+   * on rank k mod N, shared by tr_share() */
   const fl_dist *d = FL_API_HAS(api, dist) && api->dist ? api->dist(ctx) : 0;
-  if (d && (!d->allgather || d->rank >= d->size))
+  if (d && (!d->allgather || !d->allreduce_min_u32 || d->rank >= d->size))
     d = NULL;
   uint32_t rank = d ? d->rank : 0, size = d ? d->size : 1;
+  o.dist = d;
   int failed = 0;
-  for (uint32_t k = 0; k < n_names; k++) {
-    if (failed || k % size != rank) {
-      memset(&st->tr[k], 0, sizeof st->tr[k]);
+  for (uint32_t k = 0; k < n_names; k++)
+    memset(&st->tr[k], 0, sizeof st->tr[k]);
+  st->n_tr = n_names;
+  for (uint32_t k = 0; !failed && k < n_names; k++) {
+    if (!tr_pattern_random(names[k]))
       continue;
+    int rc = tr_eval(v, names[k], &o, &st->tr[k]);
+    if (rc != 0) { /* every rank fails here alike: no tr_share() */
+      api->fail(ctx, rc == -3 ? "the traffic model failed on another "
+                                "process of the MPI run"
+                              : "out of memory");
+      for (uint32_t q = 0; q < n_names; q++)
+        tr_result_free(&st->tr[q]);
+      st->n_tr = 0;
+      return -1;
     }
+  }
+  for (uint32_t k = 0; k < n_names; k++) {
+    if (failed || tr_pattern_random(names[k]) || k % size != rank)
+      continue;
     if (tr_eval(v, names[k], &o, &st->tr[k]) != 0) {
       api->fail(ctx, "out of memory");
       failed = 1;
     }
   }
-  st->n_tr = n_names;
   if (d) {
-    int rc = tr_share(d, st, v->poff[v->ns], o.all_loads, failed);
+    int rc = tr_share(d, st, names, v->poff[v->ns], o.all_loads, failed);
     if (rc != 0 && !failed)
       api->fail(ctx, rc > 0 ? "the traffic model failed on another process "
                               "of the MPI run"

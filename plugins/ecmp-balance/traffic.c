@@ -31,6 +31,12 @@
  * any branch of its DAG, computed for all sources of t at once in
  * increasing distance order (O(switch ports touched) per destination).
  * Cost: O(patterns x destination switches x touched ports).
+ *
+ * Random kinds: instance i is drawn from the seed alone (its shuffle starts
+ * i * (endpoints - 1) draws into the stream: fl_view_rand_skip), evaluated
+ * by a worker, and accounted in instance order with the stop rule; in an
+ * MPI run (tr_opts.dist) instance i runs on rank i mod N and every rank
+ * gathers and accounts every instance (random_patterns, docs/mpi.md).
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "traffic.h"
@@ -637,12 +643,22 @@ static void account(tr_ws *w, const double *load, tr_result *r, double val) {
   w->vals[r->patterns++] = val;
 }
 
-/* The flows of random pattern @kind (2 bisect, 3 permutation) into @w,
- * drawn from *@rng. */
-static void random_flows(tr_ws *w, int kind, uint64_t *rng) {
+/* The first random-number state of instance @i of a random kind: an
+ * instance draws one shuffle of the endpoints, ne - 1 numbers (shuffle()),
+ * so instance i starts i * (ne - 1) draws after the seed, reached without
+ * drawing the instances before it. */
+static uint64_t instance_rng(const tr_ws *w, uint64_t i) {
+  uint32_t ne = w->v->ne;
+  return fl_view_rand_skip(w->o->seed, i * (ne > 1 ? ne - 1 : 0));
+}
+
+/* The flows of instance @inst of random pattern @kind (2 bisect, 3
+ * permutation) into @w. */
+static void random_flows(tr_ws *w, int kind, uint64_t inst) {
   const fl_view *v = w->v;
+  uint64_t rng = instance_rng(w, inst);
   w->nf = 0;
-  shuffle(w->perm, v->ne, rng);
+  shuffle(w->perm, v->ne, &rng);
   if (kind == 2)
     for (uint32_t i = 0; i + 1 < v->ne; i += 2) {
       w->src[w->nf] = w->perm[i], w->dst[w->nf++] = w->perm[i + 1];
@@ -654,9 +670,11 @@ static void random_flows(tr_ws *w, int kind, uint64_t *rng) {
         w->src[w->nf] = i, w->dst[w->nf++] = w->perm[i];
 }
 
-/* One worker's share of a batch of random patterns. */
+/* One worker's instance of a round of random patterns. */
 typedef struct tr_job {
   tr_ws w;
+  uint64_t inst; /* the instance (its flows are drawn from it alone) */
+  int kind;
   double val;
   uint64_t unrouted;
   int rc;
@@ -665,6 +683,7 @@ typedef struct tr_job {
 static void *job_run(void *arg) {
   tr_job *j = arg;
   j->unrouted = 0;
+  random_flows(&j->w, j->kind, j->inst);
   j->rc = eval_flows(&j->w, &j->unrouted, &j->val);
   return NULL;
 }
@@ -682,64 +701,241 @@ static uint32_t job_count(uint32_t npat) {
   return n < npat ? n : npat;
 }
 
-/* Has the sequence of @n pattern values (running mean @mean and sum of
- * squared deviations @m2, Welford) reached the target 99 % CI? */
-static int ci_reached(const tr_opts *o, uint32_t n, double m2) {
-  if (o->ci <= 0 || n < TR_MIN_PATTERNS)
+int tr_stop_take(tr_stop *s, double ci, uint32_t count, double val) {
+  s->n++;
+  double d = val - s->mean;
+  s->mean += d / s->n;
+  s->m2 += d * (val - s->mean);
+  if (s->n >= count)
+    return 1;
+  if (ci <= 0 || s->n < TR_MIN_PATTERNS)
     return 0;
-  return 2.576 * sqrt(m2 / (n - 1)) / sqrt(n) <= o->ci;
+  return 2.576 * sqrt(s->m2 / (s->n - 1)) / sqrt(s->n) <= ci;
 }
 
-/* Random patterns (@kind 2 or 3): up to o->count, in batches of one
- * pattern per worker; each pattern is evaluated exactly as alone and the
- * results are accounted in pattern order, so neither the figures nor the
- * stopping point depend on the number of workers. Stops early once the
- * 99 % CI half-width of the values is at most o->ci (after at least
- * TR_MIN_PATTERNS). 0, or -1 out of memory. */
-static int random_patterns(tr_ws *w, int kind, uint32_t npat, tr_result *r) {
-  const fl_view *v = w->v;
-  uint32_t nj = job_count(npat), ready = 0;
-  tr_job *jobs = calloc(nj, sizeof *jobs);
-  pthread_t *th = calloc(nj, sizeof *th);
-  int rc = jobs && th ? 0 : -1;
-  for (uint32_t k = 0; rc == 0 && k < nj; k++, ready++)
-    rc = ws_init(&jobs[k].w, v, w->o);
-  uint64_t rng = w->o->seed;
-  double mean = 0, m2 = 0;
-  int stop = 0;
-  for (uint32_t p = 0; rc == 0 && !stop && p < npat; p += nj) {
-    uint32_t nb = npat - p < nj ? npat - p : nj;
-    for (uint32_t k = 0; k < nb; k++) /* patterns drawn in order */
-      random_flows(&jobs[k].w, kind, &rng);
-    uint32_t started = 0;
-    for (uint32_t k = 1; k < nb; k++)
-      if (pthread_create(&th[k], NULL, job_run, &jobs[k]) == 0)
-        started |= 1u << k;
+uint64_t tr_instance_of(uint64_t base, uint32_t j, uint32_t size,
+                        uint32_t rank) {
+  return base + (uint64_t)j * size + rank;
+}
+
+/* Take an instance's results as the next in instance order: its value
+ * @val, @unrouted flows, @nf flows and its switch-link loads @load (by
+ * slot; only the switch-facing slots are read). 1 when the stop rule ends
+ * the drawing here, else 0. */
+static int fold(tr_ws *w, tr_result *r, tr_stop *st, uint32_t npat, double val,
+                uint64_t unrouted, uint64_t nf, const double *load) {
+  r->unrouted += unrouted;
+  r->flows = nf;
+  account(w, load, r, val);
+  return tr_stop_take(st, w->o->ci, npat, val);
+}
+
+/* Run jobs[0..@nb) (one instance each) on @nb threads, this one included. */
+static void run_jobs(tr_job *jobs, pthread_t *th, uint32_t nb) {
+  uint32_t started = 0;
+  for (uint32_t k = 1; k < nb; k++)
+    if (pthread_create(&th[k], NULL, job_run, &jobs[k]) == 0)
+      started |= 1u << k;
+  if (nb)
     job_run(&jobs[0]);
-    for (uint32_t k = 1; k < nb; k++) {
-      if (started & (1u << k))
-        pthread_join(th[k], NULL);
-      else
-        job_run(&jobs[k]); /* could not start: do it here */
+  for (uint32_t k = 1; k < nb; k++) {
+    if (started & (1u << k))
+      pthread_join(th[k], NULL);
+    else
+      job_run(&jobs[k]); /* could not start: do it here */
+  }
+}
+
+/* ---- a random kind's instances over the ranks of an MPI run -------------
+ * Each rank's part of a gather (one per slot of a round): u32 failed, u32
+ * present, and when present (and not failed) the instance's value (double),
+ * unrouted flows and flows (u64), then the loads of the switch-facing
+ * slots (doubles, switch by switch, poff[s] .. psw_end[s]). */
+#define TR_PART_HDR 8u
+#define TR_PART_NUM 24u
+
+/* Switch-facing slots of @v (those account() reads). */
+static size_t sw_slots(const fl_view *v) {
+  size_t n = 0;
+  for (uint32_t s = 0; s < v->ns; s++)
+    n += v->psw_end[s] - v->poff[s];
+  return n;
+}
+
+/* Write job @j's part into @p (room for TR_PART_HDR + TR_PART_NUM + 8 *
+ * switch slots); its length. @j NULL: an absent instance. */
+static size_t pack_part(const fl_view *v, const tr_job *j, unsigned char *p) {
+  uint32_t hdr[2] = {0, j != NULL};
+  memcpy(p, hdr, TR_PART_HDR);
+  if (!j)
+    return TR_PART_HDR;
+  unsigned char *q = p + TR_PART_HDR;
+  uint64_t nf = j->w.nf;
+  memcpy(q, &j->val, 8);
+  memcpy(q + 8, &j->unrouted, 8);
+  memcpy(q + 16, &nf, 8);
+  q += TR_PART_NUM;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    size_t n = v->psw_end[s] - v->poff[s];
+    memcpy(q, j->w.load + v->poff[s], n * sizeof(double));
+    q += n * sizeof(double);
+  }
+  return (size_t)(q - p);
+}
+
+/* Check the @size parts of a gather (@all, @n bytes) and find each one:
+ * part r at @at[r] (NULL when absent). 0; 1 when a rank says it failed; -1
+ * malformed (a present part whose instance @want says absent, or the
+ * reverse, or a wrong length). */
+static int parts_check(const unsigned char *all, size_t n, uint32_t size,
+                       size_t full, uint64_t base, uint32_t j, uint32_t npat,
+                       const unsigned char **at) {
+  const unsigned char *p = all, *end = all + n;
+  int failed = 0;
+  for (uint32_t r = 0; r < size; r++) {
+    uint32_t hdr[2];
+    if ((size_t)(end - p) < TR_PART_HDR)
+      return -1;
+    memcpy(hdr, p, TR_PART_HDR);
+    at[r] = NULL;
+    if (hdr[0]) {
+      failed = 1;
+      p += TR_PART_HDR;
+      continue;
     }
-    for (uint32_t k = 0; rc == 0 && !stop && k < nb; k++) {
-      tr_job *j = &jobs[k];
-      if (j->rc != 0) {
+    int want = tr_instance_of(base, j, size, r) < npat;
+    if ((uint32_t)want != hdr[1])
+      return -1;
+    if (want) {
+      if ((size_t)(end - p) < full)
+        return -1;
+      at[r] = p;
+      p += full;
+    } else
+      p += TR_PART_HDR;
+  }
+  if (p != end)
+    return -1;
+  return failed;
+}
+
+/* Fold a gathered part (present, checked) into the results; the loads go
+ * through @sload (by slot). 1 when the stop rule ends the drawing. */
+static int fold_part(tr_ws *w, tr_result *r, tr_stop *st, uint32_t npat,
+                     const unsigned char *p, double *sload) {
+  const fl_view *v = w->v;
+  double val;
+  uint64_t unrouted, nf;
+  p += TR_PART_HDR;
+  memcpy(&val, p, 8);
+  memcpy(&unrouted, p + 8, 8);
+  memcpy(&nf, p + 16, 8);
+  p += TR_PART_NUM;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    size_t n = v->psw_end[s] - v->poff[s];
+    memcpy(sload + v->poff[s], p, n * sizeof(double));
+    p += n * sizeof(double);
+  }
+  return fold(w, r, st, npat, val, unrouted, nf, sload);
+}
+
+/* Random patterns (@kind 2 or 3): up to @npat instances. Alone: rounds of
+ * one instance per worker, accounted in instance order. In an MPI run
+ * (w->o->dist) a collective: the ranks agree on the workers per rank P
+ * (the largest), instance i is evaluated by rank i mod N in rounds of N x
+ * P, and after a round P gathers (slot j: the instances base + j N + r of
+ * the ranks r, in rank order = instance order) give every rank every
+ * value and load, accounted in instance order. Either way each instance is
+ * evaluated exactly as alone and the stop rule (tr_stop_take) is applied
+ * in instance order, so neither the figures nor the stopping point depend
+ * on the number of workers or ranks; instances evaluated past the stop are
+ * discarded. @failed: tr_eval's set-up failed on this rank (it still takes
+ * part in the collectives). 0; -1 out of memory here; -3 another rank
+ * failed or a collective failed. */
+static int random_patterns(tr_ws *w, int kind, uint32_t npat, tr_result *r,
+                           int failed) {
+  const fl_view *v = w->v;
+  const fl_dist *d = w->o->dist;
+  uint32_t size = d ? d->size : 1, rank = d ? d->rank : 0;
+  uint32_t mine = (uint32_t)((npat + (uint64_t)size - 1) / size);
+  uint32_t per = job_count(mine ? mine : 1);
+  if (d) { /* agree on P: the largest worker count (min of complements) */
+    uint32_t agree = UINT32_MAX - per;
+    if (d->allreduce_min_u32(d->ctx, &agree, 1) != 0)
+      return failed ? -1 : -3;
+    per = UINT32_MAX - agree;
+    if (per < 1 || per > FL_VIEW_THREADS)
+      return failed ? -1 : -3;
+  } else if (failed)
+    return -1;
+  uint32_t ready = 0;
+  tr_job *jobs = failed ? NULL : calloc(per, sizeof *jobs);
+  pthread_t *th = failed ? NULL : calloc(per, sizeof *th);
+  int local = failed || !jobs || !th;
+  for (uint32_t k = 0; !local && k < per; k++, ready++) {
+    jobs[k].kind = kind;
+    local = ws_init(&jobs[k].w, v, w->o) != 0;
+  }
+  size_t full = TR_PART_HDR + TR_PART_NUM + sw_slots(v) * sizeof(double);
+  unsigned char *part = NULL, fail_hdr[TR_PART_HDR];
+  const unsigned char **at = NULL;
+  double *sload = NULL;
+  if (d && !local) {
+    part = malloc(full);
+    at = calloc(size, sizeof *at);
+    sload = calloc((size_t)v->poff[v->ns] + 1, sizeof *sload);
+    local = !part || !at || !sload;
+  }
+  uint32_t fl1[2] = {1, 0};
+  memcpy(fail_hdr, fl1, TR_PART_HDR);
+  tr_stop st = {0, 0, 0};
+  int rc = 0, stop = 0;
+  for (uint64_t base = 0; !stop && base < npat; base += (uint64_t)per * size) {
+    uint32_t nb = 0; /* this rank's instances of the round: a prefix */
+    while (nb < per && tr_instance_of(base, nb, size, rank) < npat)
+      nb++;
+    if (!local) {
+      for (uint32_t k = 0; k < nb; k++)
+        jobs[k].inst = tr_instance_of(base, k, size, rank);
+      run_jobs(jobs, th, nb);
+      for (uint32_t k = 0; k < nb; k++)
+        local |= jobs[k].rc != 0;
+    }
+    if (!d) {
+      if (local) {
         rc = -1;
         break;
       }
-      r->unrouted += j->unrouted;
-      r->flows = j->w.nf;
-      account(w, j->w.load, r, j->val);
-      double d = j->val - mean;
-      mean += d / r->patterns;
-      m2 += d * (j->val - mean);
-      stop = ci_reached(w->o, r->patterns, m2);
+      for (uint32_t k = 0; !stop && k < nb; k++)
+        stop = fold(w, r, &st, npat, jobs[k].val, jobs[k].unrouted,
+                    jobs[k].w.nf, jobs[k].w.load);
+      continue;
     }
+    for (uint32_t j = 0; !stop && rc == 0 && j < per; j++) {
+      const void *out = local ? (const void *)fail_hdr : part;
+      size_t n_out =
+          local ? TR_PART_HDR : pack_part(v, j < nb ? &jobs[j] : NULL, part);
+      void *all = NULL;
+      size_t n_all = 0;
+      if (d->allgather(d->ctx, out, n_out, &all, &n_all) != 0) {
+        rc = local ? -1 : -3;
+        break;
+      }
+      int prc =
+          local ? 1 : parts_check(all, n_all, size, full, base, j, npat, at);
+      if (prc != 0)
+        rc = local ? -1 : -3;
+      for (uint32_t q = 0; rc == 0 && !stop && q < size; q++)
+        if (at[q])
+          stop = fold_part(w, r, &st, npat, at[q], sload);
+      free(all);
+    }
+    if (rc)
+      break;
   }
   for (uint32_t k = 0; k < ready; k++)
     ws_free(&jobs[k].w);
-  free(jobs), free(th);
+  free(jobs), free(th), free(part), free(at), free(sload);
   return rc;
 }
 
@@ -762,6 +958,11 @@ int tr_pattern_known(const char *name) {
   return pattern_kind(name) != 0;
 }
 
+int tr_pattern_random(const char *name) {
+  int k = pattern_kind(name);
+  return k == 2 || k == 3;
+}
+
 int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
             tr_result *r) {
   memset(r, 0, sizeof *r);
@@ -769,22 +970,23 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
   int kind = pattern_kind(name);
   if (!kind)
     return -2;
+  int random = kind == 2 || kind == 3;
   tr_ws w;
-  if (ws_init(&w, v, o) != 0) {
-    ws_free(&w);
-    return -1;
+  int init = ws_init(&w, v, o);
+  uint32_t npat = random ? (o->count ? o->count : 1) : 1;
+  if (init == 0) {
+    w.vals = calloc(npat, sizeof *w.vals);
+    init = w.vals ? 0 : -1;
   }
-  uint32_t npat = (kind == 2 || kind == 3) ? (o->count ? o->count : 1) : 1;
-  w.vals = calloc(npat, sizeof *w.vals);
-  if (!w.vals) {
+  if (init != 0 && !(random && o->dist)) {
     ws_free(&w);
     return -1;
   }
   r->worst_flow = 1e300;
   double val = 0;
   int rc = 0;
-  if (kind == 2 || kind == 3)
-    rc = random_patterns(&w, kind, npat, r);
+  if (random) /* in an MPI run a collective: also when init failed */
+    rc = random_patterns(&w, kind, npat, r, init != 0);
   else if (kind == 1)
     rc = eval_all_to_all(&w, &r->unrouted, &val);
   else {
@@ -802,9 +1004,9 @@ int tr_eval(const fl_view *v, const char *name, const tr_opts *o,
   }
   if (rc != 0) {
     ws_free(&w);
-    return -1;
+    return rc == -3 ? -3 : -1;
   }
-  if (kind != 2 && kind != 3) {
+  if (!random) {
     r->flows = w.nf;
     account(&w, w.load, r, val);
   }

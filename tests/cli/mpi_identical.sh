@@ -16,8 +16,8 @@
 # domain value) on a generated 3-tier fat tree with racks and PDUs
 # (tests/fixtures/mpi/fd_racks.py): 46 values, findings from values held by
 # each of the 4 ranks. The ecmp-balance traffic patterns (link-load,
-# summary: split by pattern) on fattree12's LFTs, and with ECMP on the
-# generated fat tree.
+# summary: split by pattern; a random kind's instances split over all
+# ranks) on fattree12's LFTs, and with ECMP on the generated fat tree.
 # The plain run (no launcher: no MPI call is made) is the single-process
 # code path, the same as a build without MPI.
 # SKIP (77) when the build has no MPI (FL_HAVE_MPI from ctest) or mpirun is
@@ -95,8 +95,9 @@ expect_grep "$TMP/fd.text.2" 'losing pdu=PC1 cuts the uplink capacity out of the
 expect_grep "$TMP/fd.text.4" 'losing rack=S6a cuts the leaf uplink capacity of pod "6" by 75%'
 expect_grep "$TMP/fd.text.1" '8 error\(s\), 26 warning\(s\), 0 info'
 
-# ecmp-balance traffic patterns split by pattern (5 patterns: rank 0 of 4
-# has two); the random ones draw 100 patterns each on one rank
+# ecmp-balance traffic patterns split by pattern (5 patterns; the three
+# not random: rank 0 of 4 has two); the random ones draw 100 instances
+# each, split over all ranks
 RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp 0 \
   --param ecmp-balance.link-load.patterns=all-to-all,bisect,shift,ring,permutation \
   "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
@@ -111,6 +112,36 @@ RULES='ecmp-balance.link-load' same ecmp-loads 0 --param ecmp-balance.link-load.
   "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
 expect_eq "$(jget "$TMP/ecmp-loads.json.4" "=[(f['evidence']['pattern'], len(f['evidence']['link_loads']), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings']]")" \
   "[('all-to-all', 144, 66), ('ring', 144, 1), ('bisect', 144, 1.14)]" "ecmp: every cable's load from the other ranks"
+# a random kind's instances split over the ranks (instance i on rank i mod
+# N, rounds of N x workers, gathered and accounted in instance order with
+# the stop rule): ci=0.025 stops bisect at 29 and permutation at 22 (past
+# 10, inside a round for every N), count=17 stops both at the count; with
+# every cable's load (the mean over the instances, summed in instance order)
+pci="=[(f['evidence']['pattern'], f['evidence']['patterns'], f['evidence']['ebb'], f['evidence']['ebb_ci99'], f['evidence']['mean_link_load'], round(sum(x[2] for x in f['evidence']['link_loads']), 5), max(x[2] for x in f['evidence']['link_loads'])) for f in d['findings'] if f['rule'] == 'ecmp-balance.link-load']"
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp-ci 0 \
+  --param ecmp-balance.patterns=bisect,permutation --param ecmp-balance.ci=0.025 \
+  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+RULES='ecmp-balance.link-load,ecmp-balance.summary' same ecmp-count 0 \
+  --param ecmp-balance.patterns=bisect,permutation --param ecmp-balance.ci=0.025 \
+  --param ecmp-balance.count=17 --param ecmp-balance.link-load.link-loads=1 \
+  "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
+for n in 0 1 2 4; do
+  expect_eq "$(jget "$TMP/ecmp-ci.json.$n" "$pci")" \
+    "[('bisect', 29, 0.718391, 0.0248521, 0.925287, 133.24135, 1.41379), ('permutation', 22, 0.722482, 0.0249118, 0.919823, 132.4545, 1.31818)]" \
+    "ecmp-ci: stopped by the CI at 29 and 22 ($n ranks)"
+  expect_eq "$(jget "$TMP/ecmp-count.json.$n" "$pci")" \
+    "[('bisect', 17, 0.722222, 0.0348449, 0.919935, 132.47053, 1.41176), ('permutation', 17, 0.719592, 0.031868, 0.924837, 133.17643, 1.58824)]" \
+    "ecmp-count: stopped at count=17 ($n ranks)"
+done
+expect_grep "$TMP/ecmp-ci.text.4" 'bisect \(29 pattern\(s\) of 72 flows, LFT routing\): effective bisection bandwidth 0.7184 \(99% CI \+/- 0.025, min 0.625, max 0.8194\)'
+# stopping at 29 gives exactly the figures of count=29 (same instances)
+"$FL" check --rules ecmp-balance.link-load --param ecmp-balance.patterns=bisect \
+  --param ecmp-balance.ci=0 --param ecmp-balance.count=29 --format json \
+  --param ecmp-balance.link-load.link-loads=1 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump" \
+  >"$TMP/ecmp-29.json"
+expect_eq "$(jget "$TMP/ecmp-29.json" "$pci")" \
+  "[('bisect', 29, 0.718391, 0.0248521, 0.925287, 133.24135, 1.41379)]" \
+  "ecmp-29: count=29 ci=0 gives the figures of the CI stop at 29"
 RULES='ecmp-balance.link-load' same ecmp-fd 0 "$TMP/fd.xml"
 expect_grep "$TMP/ecmp-fd.text.4" 'all-to-all over 128 endpoints \(ECMP routing\)'
 # an unknown pattern: the same usage error from every rank

@@ -41,7 +41,7 @@ tests_for() {
   diff) echo 'diff' ;;
   cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page' ;;
   progress) echo 'progress_live' ;;
-  mpi) echo 'mpi_identical|dist_split' ;;
+  mpi) echo 'mpi_identical|dist_split|traffic_split' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
