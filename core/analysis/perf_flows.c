@@ -269,7 +269,8 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
 void fl_perf_job_free(fl_perf_job *job) {
   if (!job)
     return;
-  pf_net_free(&job->net);
+  if (!job->net_borrowed)
+    pf_net_free(&job->net);
   free(job->nic);
   free(job);
 }
