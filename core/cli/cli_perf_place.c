@@ -63,7 +63,7 @@ static void coll_title(char *buf, size_t n, const fl_perf_result *r) {
 }
 
 static void pct_label(char *buf, size_t n, double pct) {
-  snprintf(buf, n, "%.6gth percentile", pct);
+  snprintf(buf, n, "percentile %.6g", pct);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -261,15 +261,15 @@ static json_t *json_finding(pctx *x, const fl_perf_place_coll *pc,
   char title[300], lab[64], msg[700];
   coll_title(title, sizeof title, &pc->worst_res);
   if (pc->judged == pc->worst)
-    snprintf(lab, sizeof lab, "worst");
+    snprintf(lab, sizeof lab, "the worst");
   else
     pct_label(lab, sizeof lab, pct);
   snprintf(msg, sizeof msg,
-           "%s reaches %.1f%% of its no-contention bus bandwidth on the %s "
-           "placement, %" PRIu64 " of seed %" PRIu64
-           " (%.2f of %.2f Gb/s; min-share %.0f%%)",
-           title, 100 * s->ratio, lab, s->index, x->pl->seed, s->busbw_gbps,
-           pc->worst_res.ideal_busbw_gbps, 100 * min_share);
+           "%s reaches %.1f%% of its no-contention bus bandwidth on placement "
+           "%" PRIu64 " of seed %" PRIu64
+           " (%s of %u; %.2f of %.2f Gb/s; min-share %.0f%%)",
+           title, 100 * s->ratio, s->index, x->pl->seed, lab, pc->n,
+           s->busbw_gbps, pc->worst_res.ideal_busbw_gbps, 100 * min_share);
   json_t *j = json_object();
   json_object_set_new(j, "rule",
                       json_string("performance.collective-contention"));
