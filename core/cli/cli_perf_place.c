@@ -328,6 +328,7 @@ static int pool_job(const fl_workload *w, const fl_fabric *fab,
   pw.hosts = w->place.from;
   pw.n_hosts = w->place.n_from;
   pw.host_line = w->place.from_line;
+  pw.host_col = w->place.from_col;
   pw.all_hosts = w->place.from_all;
   fl_error err;
   fl_error_clear(&err);
