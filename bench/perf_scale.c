@@ -13,8 +13,13 @@
  *          with one NIC per plane, all in one fabric, LFT routing: at
  *          radix 64 and P = 2, 32,768 hosts x 2 NICs = 65,536 endpoints,
  *          every one with a LID of its plane and routed by its LFTs;
- *   ar     one subnet, ideal adaptive routing over all k^3/4 CAs.
+ *   ar     one subnet, ideal adaptive routing over all k^3/4 CAs;
+ *   place  the `lft` subnet as the pool of a job of N hosts placed RUNS
+ *          times at random (workload `placements:`, seed 1, perf_place.c)
+ *          with one all-to-all and one ring all-reduce of 1 GiB each:
+ *          the distribution over placements and the time of all of them.
  * Usage: build/bench/perf_scale [K [lft|planes|ar [RUNS [P]]]]
+ *        build/bench/perf_scale K place COUNT N
  * (default 64 lft 3 2). Prints each run's wall and CPU seconds (user + sys
  * of the whole process, every thread), their medians, and the process's
  * peak RSS. Setup (generation, LFTs, finalize) is not timed.
@@ -26,6 +31,7 @@
 #include <time.h>
 
 #include "analysis/perf.h"
+#include "analysis/perf_place.h"
 #include "fattree_lfts.h"
 #include "io/workload.h"
 
@@ -68,9 +74,71 @@ static void job_hosts(const fl_fabric *f, fl_workload *w) {
   }
 }
 
+/* `place`: COUNT placements of an N-host job drawn from every host of
+ * @f with a LID (one process, no MPI). */
+static int placements(fl_fabric *f, uint32_t count, uint32_t n) {
+  fl_workload w;
+  memset(&w, 0, sizeof w);
+  w.path = "bench";
+  w.min_share = 0.9;
+  job_hosts(f, &w);
+  fl_perf_job *pool = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  if (fl_perf_job_new(f, &w, FL_WL_ROUTE_LFT, &pool, &err) != FL_OK)
+    return fprintf(stderr, "pool: %s\n", err.message), 1;
+  fl_wl_coll c[2] = {{.op = FL_WL_ALL_TO_ALL, .bytes = 1ull << 30},
+                     {.op = FL_WL_ALL_REDUCE, .bytes = 1ull << 30}};
+  w.colls = c;
+  w.n_colls = 2;
+  w.place = (fl_wl_placements){.on = 1,
+                               .count = count,
+                               .seed = 1,
+                               .from_all = 1,
+                               .index = -1,
+                               .job_hosts = n};
+  fl_perf_places pl;
+  double w0 = now(), c0 = cpu();
+  if (fl_perf_places_run(pool, &w, NULL, 1, &pl, &err) != FL_OK)
+    return fprintf(stderr, "placements: %s\n", err.message), 1;
+  double wall = now() - w0, cpu_s = cpu() - c0;
+  printf("%u placements of %u hosts from %u: %.2f s wall, %.2f s CPU\n", count,
+         n, fl_perf_job_hosts(pool), wall, cpu_s);
+  for (uint32_t k = 0; k < pl.n_coll; k++) {
+    const fl_perf_place_coll *pc = &pl.coll[k];
+    printf("  %s: busbw min %.2f median %.2f max %.2f of %.2f Gb/s; worst "
+           "placement %llu, %u bottleneck(s)\n",
+           fl_wl_op_name(c[k].op), pc->busbw_gbps.min, pc->busbw_gbps.median,
+           pc->busbw_gbps.max, pc->worst_res.ideal_busbw_gbps,
+           (unsigned long long)pc->samples[pc->worst].index,
+           pc->worst_res.n_bottlenecks);
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("peak RSS %.0f MB\n", (double)ru.ru_maxrss / 1024.0);
+  fl_perf_places_free(&pl);
+  fl_perf_job_free(pool);
+  free(w.hosts);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 64;
   const char *what = argc > 2 ? argv[2] : "lft";
+  if (strcmp(what, "place") == 0) {
+    uint32_t count = argc > 3 ? (uint32_t)atoi(argv[3]) : 16,
+             n = argc > 4 ? (uint32_t)atoi(argv[4]) : 4096;
+    if (k < 4 || k > 128 || count < 1 || count > FL_WL_MAX_PLACEMENTS || n < 2)
+      return fprintf(stderr, "usage: perf_scale K place COUNT N\n"), 2;
+    double t0 = now();
+    fl_fabric *f = make_vl(k, 0, 0);
+    printf("radix %u place: %u switches, %u CAs (setup %.2f s)\n", k,
+           fl_fabric_count_kind(f, FL_NODE_SWITCH),
+           fl_fabric_count_kind(f, FL_NODE_CA), now() - t0);
+    int rc = placements(f, count, n);
+    fl_fabric_free(f);
+    return rc;
+  }
   int runs = argc > 3 ? atoi(argv[3]) : 3;
   uint32_t planes = argc > 4 ? (uint32_t)atoi(argv[4]) : 2;
   if (runs < 1 || runs > 15 || planes < 1 || k < 4 || k > 128)

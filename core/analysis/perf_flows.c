@@ -183,7 +183,8 @@ static int resolve(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
     fl_id one;
     if (find_host(v, nv, names[h], &lo, &hi, &one) != 0)
       return fl_error_set(err, FL_EPARSE, w->path,
-                          w->host_line ? w->host_line[h] : 0, 0,
+                          w->host_line ? w->host_line[h] : 0,
+                          w->host_col ? w->host_col[h] : 0,
                           "host `%s` is not in the fabric: expected a host "
                           "(system) name or a CA name cabled to a switch",
                           names[h]);
@@ -195,7 +196,8 @@ static int resolve(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
         return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
     } else if (k != job->rails)
       return fl_error_set(err, FL_EPARSE, w->path,
-                          w->host_line ? w->host_line[h] : 0, 0,
+                          w->host_line ? w->host_line[h] : 0,
+                          w->host_col ? w->host_col[h] : 0,
                           "host `%s` has %u NIC(s) cabled to a switch, host "
                           "`%s` %u: every host of a job needs the same count",
                           names[h], k, names[0], job->rails);
@@ -214,7 +216,8 @@ static int resolve(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
       size_t b = (size_t)(seen[i] & 0xffffffffu);
       free(seen);
       return fl_error_set(err, FL_EPARSE, w->path,
-                          w->host_line ? w->host_line[b] : 0, 0,
+                          w->host_line ? w->host_line[b] : 0,
+                          w->host_col ? w->host_col[b] : 0,
                           "host `%s` is listed twice", names[b]);
     }
   free(seen);
@@ -269,7 +272,8 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
 void fl_perf_job_free(fl_perf_job *job) {
   if (!job)
     return;
-  pf_net_free(&job->net);
+  if (!job->net_borrowed)
+    pf_net_free(&job->net);
   free(job->nic);
   free(job);
 }

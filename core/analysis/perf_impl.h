@@ -187,6 +187,8 @@ struct fl_perf_job {
   pf_net net;
   pf_nic *nic;
   uint32_t hosts, rails, routing;
+  int net_borrowed; /* a placement's job (perf_place.c): @net is the pool
+                       job's, not freed with this one */
 };
 
 /**

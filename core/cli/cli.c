@@ -250,6 +250,8 @@ static int dispatch(int argc, char **argv, const fl_dist *dist) {
   const fl_cli_cmd *cmd = fl_cli_find_cmd(name);
   if (cmd && cmd->bit == FL_CMD_CHECK && dist)
     return fl_cli_check_dist(argc - 1, argv + 1, dist);
+  if (cmd && cmd->bit == FL_CMD_PERF && dist)
+    return fl_cli_perf_dist(argc - 1, argv + 1, dist);
   for (size_t i = 0; cmd && i < sizeof COMMANDS / sizeof *COMMANDS; i++)
     if (COMMANDS[i].bit == cmd->bit)
       return COMMANDS[i].run(argc - 1, argv + 1);

@@ -36,6 +36,10 @@ int fl_cli_gen(int argc, char **argv);
 int fl_cli_diff(int argc, char **argv);
 /** `fabriclint perf --workload JOB.yaml INPUT...`, core/cli/cli_perf.c. */
 int fl_cli_perf(int argc, char **argv);
+/** `perf` as one rank of a distributed run (@dist, NULL: alone): the
+ * placements of the workload are split over the ranks (docs/mpi.md); rank
+ * 0 alone writes the report. */
+int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist);
 /** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
  * core/cli/cli_help.c. */
 int fl_cli_help(int argc, char **argv);

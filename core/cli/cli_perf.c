@@ -10,7 +10,9 @@
  * shared parse, so they may come anywhere among the inputs.
  *
  * --dump-flows FILE also writes the flows for the ns-3 harness
- * (cli_perf_dump.c).
+ * (cli_perf_dump.c). With `placements:` in the workload the model runs
+ * over many placements of the job (cli_perf_place.c), split over the
+ * ranks of an MPI run (fl_cli_perf_dist, docs/mpi.md).
  *
  * Exit codes: 0 every collective at or above min-share, 1 a contention
  * finding or a collective whose flows cannot be routed, 2 usage or input
@@ -27,6 +29,8 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_perf_dump.h"
+#include "cli/cli_perf_out.h"
+#include "cli/cli_perf_place.h"
 #include "io/workload.h"
 
 typedef struct perf_args {
@@ -87,12 +91,6 @@ static int contended(const fl_perf_result *r, double min_share) {
   return !r->error[0] && r->fabric_traffic && r->ratio < min_share * (1 - 1e-9);
 }
 
-static void link_text(const fl_fabric *f, const fl_perf_bottleneck *b,
-                      char *buf, size_t n) {
-  snprintf(buf, n, "%s port %u -> %s port %u", fl_fabric_node_name(f, b->from),
-           b->from_port, fl_fabric_node_name(f, b->to), b->to_port);
-}
-
 /* ---- text ---------------------------------------------------------------- */
 
 static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
@@ -115,16 +113,7 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
           "ratio %.4f\n",
           r->time_s, r->steps, r->step_time_s, r->flows, r->algbw_gbps,
           r->busbw_gbps, r->ideal_busbw_gbps, r->ratio);
-  for (uint32_t i = 0; i < r->n_bottlenecks; i++) {
-    const fl_perf_bottleneck *b = &r->bottlenecks[i];
-    char lt[600];
-    link_text(f, b, lt, sizeof lt);
-    fprintf(o, "  bottleneck %s: %.4g flows share %.0f Gb/s (%.3f Gb/s each)\n",
-            lt, b->flows, b->gbps, b->share_gbps);
-    for (uint32_t k = 0; k < b->n_ex; k++)
-      fprintf(o, "    %s -> %s\n", fl_fabric_node_name(f, b->ex_src[k]),
-              fl_fabric_node_name(f, b->ex_dst[k]));
-  }
+  fl_cli_perf_text_bottlenecks(o, f, r);
   if (contended(r, min_share))
     fprintf(o,
             "  warning [performance.collective-contention]: busbw is %.1f%% "
@@ -136,31 +125,6 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
 
 static json_t *json_num(double x) {
   return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *json_bottleneck(const fl_fabric *f,
-                               const fl_perf_bottleneck *b) {
-  json_t *j = json_object(), *ex = json_array();
-  char lt[600];
-  link_text(f, b, lt, sizeof lt);
-  json_object_set_new(j, "link", json_string(lt));
-  json_object_set_new(j, "from", json_string(fl_fabric_node_name(f, b->from)));
-  json_object_set_new(j, "from_port", json_integer(b->from_port));
-  json_object_set_new(j, "to", json_string(fl_fabric_node_name(f, b->to)));
-  json_object_set_new(j, "to_port", json_integer(b->to_port));
-  json_object_set_new(j, "capacity_gbps", json_num(b->gbps));
-  json_object_set_new(j, "flow_count", json_num(b->flows));
-  json_object_set_new(j, "share_gbps", json_num(b->share_gbps));
-  for (uint32_t k = 0; k < b->n_ex; k++) {
-    json_t *fl = json_object();
-    json_object_set_new(fl, "src",
-                        json_string(fl_fabric_node_name(f, b->ex_src[k])));
-    json_object_set_new(fl, "dst",
-                        json_string(fl_fabric_node_name(f, b->ex_dst[k])));
-    json_array_append_new(ex, fl);
-  }
-  json_object_set_new(j, "flows", ex);
-  return j;
 }
 
 static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
@@ -189,7 +153,8 @@ static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
   }
   json_t *bn = json_array();
   for (uint32_t i = 0; i < r->n_bottlenecks; i++)
-    json_array_append_new(bn, json_bottleneck(f, &r->bottlenecks[i]));
+    json_array_append_new(bn,
+                          fl_cli_perf_json_bottleneck(f, &r->bottlenecks[i]));
   json_object_set_new(j, "bottlenecks", bn);
   return j;
 }
@@ -210,7 +175,8 @@ static json_t *json_finding(const fl_fabric *f, const fl_perf_result *r,
   json_object_set_new(j, "message", json_string(msg));
   json_t *links = json_array();
   for (uint32_t i = 0; i < r->n_bottlenecks; i++)
-    json_array_append_new(links, json_bottleneck(f, &r->bottlenecks[i]));
+    json_array_append_new(links,
+                          fl_cli_perf_json_bottleneck(f, &r->bottlenecks[i]));
   json_object_set_new(j, "links", links);
   return j;
 }
@@ -278,6 +244,10 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
 }
 
 int fl_cli_perf(int argc, char **argv) {
+  return fl_cli_perf_dist(argc, argv, NULL);
+}
+
+int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
   perf_args a = {0};
   fl_cli_opts o;
   memset(&o, 0, sizeof o);
@@ -299,9 +269,17 @@ int fl_cli_perf(int argc, char **argv) {
   }
   if (rc == 0)
     rc = apply_overrides(&a, &w);
+  if (rc == 0 && w.place.on && a.dump_flows)
+    rc = fl_cli_usage_error("--dump-flows writes one placement's flows: name "
+                            "its hosts in `hosts:` instead of `placements:`%s",
+                            "");
+  if (dist && dist->rank != 0)
+    o.output = NULL; /* rank 0 alone writes (other ranks' stdout: null) */
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
-  if (rc == 0)
+  if (rc == 0 && w.place.on)
+    rc = fl_cli_perf_places(&o, &w, fab, dist);
+  else if (rc == 0)
     rc = run(&o, &w, fab, a.dump_flows);
   fl_workload_free(&w);
   fl_fabric_free(fab);

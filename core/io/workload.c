@@ -217,12 +217,26 @@ static int collective(wrd *r, yaml_node_t *m, fl_wl_coll *c) {
 
 static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
   const char *s = scalar(v);
+  w->place.hosts_line = (uint32_t)v->start_mark.line + 1;
+  w->place.hosts_col = (uint32_t)v->start_mark.column + 1;
   if (s && strcmp(s, "all") == 0) {
     w->all_hosts = 1;
     return FL_OK;
   }
+  if (s && *s >= '0' && *s <= '9') { /* a count: the job size (placements) */
+    int64_t n;
+    if (parse_int(s, &n) != 0 || n < 1 || n > (int64_t)FL_WL_MAX_HOSTS)
+      return fail(r, v,
+                  "`hosts`: expected a host count from 1 to 1048576, a list "
+                  "of host names or `all`, got `%s`",
+                  s);
+    w->place.job_hosts = (uint32_t)n;
+    return FL_OK;
+  }
   if (v->type != YAML_SEQUENCE_NODE)
-    return fail(r, v, "`hosts`: expected a list of host names or `all`%s",
+    return fail(r, v,
+                "`hosts`: expected a list of host names, `all` or (with "
+                "`placements:`) a host count%s",
                 NULL);
   size_t n =
       (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
@@ -270,6 +284,157 @@ static int collectives(wrd *r, fl_workload *w, yaml_node_t *v) {
   return FL_OK;
 }
 
+/* `from:` of placements: `all` or a list of host names (the pool). */
+static int place_from(wrd *r, fl_wl_placements *p, yaml_node_t *v) {
+  const char *s = scalar(v);
+  if (s && strcmp(s, "all") == 0) {
+    p->from_all = 1;
+    return FL_OK;
+  }
+  if (v->type != YAML_SEQUENCE_NODE)
+    return fail(r, v,
+                "`from`: expected `all` or a list of host names (the pool "
+                "placements draw from)%s",
+                NULL);
+  size_t n =
+      (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+  if (n == 0)
+    return fail(r, v, "`from`: the list is empty%s", NULL);
+  if (n > FL_WL_MAX_HOSTS)
+    return fail(r, v, "`from`: more than 1048576 hosts%s", NULL);
+  p->from = calloc(n, sizeof *p->from);
+  p->from_line = calloc(n, sizeof *p->from_line);
+  p->from_col = calloc(n, sizeof *p->from_col);
+  if (!p->from || !p->from_line || !p->from_col)
+    return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *h = node(r, v->data.sequence.items.start[i]);
+    const char *name = scalar(h);
+    if (!name || !*name)
+      return fail(r, h, "`from`: expected a host name%s", NULL);
+    p->from[i] = strdup(name);
+    if (!p->from[i])
+      return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+    p->from_line[i] = (uint32_t)h->start_mark.line + 1;
+    p->from_col[i] = (uint32_t)h->start_mark.column + 1;
+    p->n_from = i + 1;
+  }
+  return FL_OK;
+}
+
+/* An unsigned decimal integer (no sign, no suffix): 0, or -1. */
+static int parse_u64(const char *s, uint64_t *out) {
+  if (!s || *s < '0' || *s > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = (uint64_t)v;
+  return 0;
+}
+
+static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
+                      yaml_node_t *v) {
+  if (strcmp(key, "from") == 0)
+    return place_from(r, p, v);
+  const char *s;
+  int rc = want_scalar(r, v, key, &s);
+  if (rc != FL_OK)
+    return rc;
+  uint64_t u;
+  if (strcmp(key, "count") == 0) {
+    if (parse_u64(s, &u) != 0 || u < 1 || u > FL_WL_MAX_PLACEMENTS)
+      return fail(r, v,
+                  "`count`: expected a whole number from 1 to 65536, "
+                  "got `%s`",
+                  s);
+    p->count = (uint32_t)u;
+  } else if (strcmp(key, "seed") == 0) {
+    if (parse_u64(s, &u) != 0)
+      return fail(r, v,
+                  "`seed`: expected a whole number from 0 to "
+                  "18446744073709551615, got `%s`",
+                  s);
+    p->seed = u;
+  } else if (strcmp(key, "index") == 0) {
+    if (parse_u64(s, &u) != 0 || u >= FL_WL_MAX_PLACEMENTS)
+      return fail(r, v,
+                  "`index`: expected a placement index from 0 to "
+                  "65535, got `%s`",
+                  s);
+    p->index = (int64_t)u;
+  } else if (strcmp(key, "order") == 0) {
+    if (strcmp(s, "pool") == 0)
+      p->order = FL_WL_ORDER_POOL;
+    else if (strcmp(s, "random") == 0)
+      p->order = FL_WL_ORDER_RANDOM;
+    else
+      return fail(r, v, "`order`: expected pool or random, got `%s`", s);
+  } else { /* percentile (keys are checked by the caller) */
+    char *end = NULL;
+    double d = strtod(s, &end);
+    if (end == s || *end || !(d >= 0.0 && d < 100.0))
+      return fail(r, v,
+                  "`percentile`: expected a number in [0, 100) (0: the "
+                  "worst placement), got `%s`",
+                  s);
+    p->percentile = d;
+  }
+  return FL_OK;
+}
+
+static int placements(wrd *r, fl_workload *w, yaml_node_t *m) {
+  static const char *const K[] = {"count", "seed",  "from",
+                                  "order", "index", "percentile"};
+  fl_wl_placements *p = &w->place;
+  if (m->type != YAML_MAPPING_NODE)
+    return fail(r, m,
+                "`placements`: expected a mapping {count: 64, seed: 1, "
+                "from: all}%s",
+                NULL);
+  p->on = 1;
+  p->seed = 1;
+  p->from_all = 1;
+  p->index = -1;
+  p->line = (uint32_t)m->start_mark.line + 1;
+  p->col = (uint32_t)m->start_mark.column + 1;
+  for (yaml_node_pair_t *q = m->data.mapping.pairs.start;
+       q < m->data.mapping.pairs.top; q++) {
+    yaml_node_t *k = node(r, q->key);
+    const char *key = scalar(k);
+    if (!key)
+      return fail(r, k, "expected a key%s", NULL);
+    for (yaml_node_pair_t *o = m->data.mapping.pairs.start; o < q; o++) {
+      const char *k2 = scalar(node(r, o->key));
+      if (k2 && strcmp(k2, key) == 0)
+        return fail(r, k, "key `%s` given twice", key);
+    }
+    size_t i = 0;
+    while (i < sizeof K / sizeof *K && strcmp(K[i], key) != 0)
+      i++;
+    if (i == sizeof K / sizeof *K)
+      return fail(r, k,
+                  "unknown key `%s` in placements: expected count, seed, "
+                  "from, order, index or percentile",
+                  key);
+    if (strcmp(key, "from") == 0)
+      p->from_all = 0;
+    int rc = place_pair(r, p, key, node(r, q->value));
+    if (rc != FL_OK)
+      return rc;
+  }
+  if (!p->count && p->index < 0)
+    return fail(r, m,
+                "`placements`: expected `count` (how many placements) or "
+                "`index` (one placement)%s",
+                NULL);
+  if (p->count && p->index >= (int64_t)p->count)
+    return fail(r, m, "`placements`: `index` must be below `count`%s", NULL);
+  return FL_OK;
+}
+
 static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
   const char *key = scalar(k);
   if (!key)
@@ -278,6 +443,8 @@ static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
     return hosts(r, w, v);
   if (strcmp(key, "collectives") == 0)
     return collectives(r, w, v);
+  if (strcmp(key, "placements") == 0)
+    return placements(r, w, v);
   if (strcmp(key, "routing") == 0) {
     const char *s = scalar(v);
     if (s && strcmp(s, "auto") == 0)
@@ -300,9 +467,24 @@ static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
     return FL_OK;
   }
   return fail(r, k,
-              "unknown key `%s`: expected hosts, collectives, routing or "
-              "min-share",
+              "unknown key `%s`: expected hosts, collectives, routing, "
+              "min-share or placements",
               key);
+}
+
+/* `hosts: N` and `placements:` go together. */
+static int placements_vs_hosts(wrd *r, fl_workload *w) {
+  const fl_wl_placements *p = &w->place;
+  if (p->on && !p->job_hosts)
+    return fl_error_set(r->err, FL_EPARSE, r->path, p->hosts_line, p->hosts_col,
+                        "with `placements:`, `hosts:` is the job's host "
+                        "count (hosts: 8): the hosts are drawn from `from:`");
+  if (!p->on && p->job_hosts)
+    return fl_error_set(r->err, FL_EPARSE, r->path, p->hosts_line, p->hosts_col,
+                        "`hosts: %u` (a count) needs `placements:` to say "
+                        "where the hosts come from",
+                        p->job_hosts);
+  return FL_OK;
 }
 
 static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
@@ -330,7 +512,7 @@ static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
                 NULL);
   if (!seen_colls)
     return fail(r, root, "missing `collectives:`%s", NULL);
-  return FL_OK;
+  return placements_vs_hosts(r, w);
 }
 
 int fl_workload_parse(fl_workload *w, const char *name, const char *text,
@@ -399,6 +581,11 @@ void fl_workload_free(fl_workload *w) {
   for (size_t i = 0; i < w->n_colls; i++)
     free(w->colls[i].name);
   free(w->colls);
+  for (size_t i = 0; i < w->place.n_from; i++)
+    free(w->place.from[i]);
+  free(w->place.from);
+  free(w->place.from_line);
+  free(w->place.from_col);
   free(w->path);
   memset(w, 0, sizeof *w);
 }

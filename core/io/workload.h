@@ -7,6 +7,8 @@
  * Grammar (YAML, one document; unknown keys are errors):
  *
  *     hosts: [gpu00, gpu01, ...]     # ranks in order, or `all`
+ *                                    # (or a count N with placements:)
+ *     placements: {count: 64, seed: 1, from: all}   # optional
  *     routing: auto                  # auto | lft | ar
  *     min-share: 0.9                 # contention finding below this ratio
  *     collectives:
@@ -61,6 +63,43 @@ typedef struct fl_wl_coll {
   uint32_t line, col;
 } fl_wl_coll;
 
+/** Rank order inside a placement (fl_wl_placements.order). */
+enum {
+  FL_WL_ORDER_POOL = 0, /**< ranks follow the pool's order (a scheduler's
+                             sorted node list) */
+  FL_WL_ORDER_RANDOM    /**< ranks in the order the hosts were drawn */
+};
+
+/** Most placements one workload may ask for (a cap on run time). */
+#define FL_WL_MAX_PLACEMENTS 65536u
+
+/**
+ * fl_wl_placements — `placements:` (docs/perf.md, "Placements"): the job's
+ * @job_hosts hosts (`hosts: N`) are placed @count times on hosts drawn at
+ * random from a pool, placement i from (@seed, i) alone. @on 0: absent
+ * (the hosts are the `hosts:` list). Pool: @from_all (every host of the
+ * fabric, in name order) or @from[@n_from] (names, with @from_line[] and
+ * @from_col[] of each). @order FL_WL_ORDER_*; @percentile in [0, 100): the
+ * placement judged against min-share is this percentile of the busbw
+ * ratio from the bottom (0: the worst); @index >= 0: evaluate placement
+ * @index alone (reproduce one), else -1. @line/@col: the `placements:`
+ * value; @hosts_line/@hosts_col: the `hosts:` value.
+ */
+typedef struct fl_wl_placements {
+  int on;
+  uint32_t count;
+  uint64_t seed;
+  int from_all;
+  char **from;
+  size_t n_from;
+  uint32_t *from_line, *from_col;
+  uint32_t order;
+  double percentile;
+  int64_t index;
+  uint32_t job_hosts;
+  uint32_t line, col, hosts_line, hosts_col;
+} fl_wl_placements;
+
 /**
  * fl_workload — a parsed job. @hosts[@n_hosts] are host names in rank order
  * (@all_hosts: `hosts: all`, the caller fills in every host of the fabric);
@@ -74,10 +113,14 @@ typedef struct fl_workload {
   size_t n_hosts;
   int all_hosts;
   uint32_t *host_line; /**< [n_hosts] line of each host name */
+  uint32_t *host_col;  /**< [n_hosts] its column, or NULL (the parser
+                            leaves it NULL; the placements' pool view
+                            points it at place.from_col) */
   fl_wl_coll *colls;
   size_t n_colls;
   uint32_t routing;
   double min_share;
+  fl_wl_placements place; /**< `placements:`; place.on 0 when absent */
 } fl_workload;
 
 /**

@@ -18,6 +18,10 @@
 # each of the 4 ranks. The ecmp-balance traffic patterns (link-load,
 # summary: split by pattern; a random kind's instances split over all
 # ranks) on fattree12's LFTs, and with ECMP on the generated fat tree.
+# `perf` over placements (workload `placements:`, split by placement) on
+# the 32-host fat tree of tests/fixtures/ns3/ft32 (ibsim + OpenSM ftree):
+# 16, 5, 3 placements and one index, a percentile, an error, and a job
+# without placements.
 # The plain run (no launcher: no MPI call is made) is the single-process
 # code path, the same as a build without MPI.
 # SKIP (77) when the build has no MPI (FL_HAVE_MPI from ctest) or mpirun is
@@ -149,4 +153,56 @@ mpirun --oversubscribe -n 2 "$FL" check --rules ecmp-balance.link-load \
   --param ecmp-balance.link-load.patterns=ring,bogus "$F/topology.ibnetdiscover" >"$TMP/out" 2>"$TMP/err"
 expect_eq "$?" 2 "ecmp: unknown pattern, exit status with 2 ranks"
 expect_grep "$TMP/err" "parameter patterns: unknown pattern 'bogus'"
+
+# perf over placements (docs/perf.md "Placements"): placement i on rank
+# i mod N, gathered; the report is the plain run's, byte for byte.
+# same_perf NAME RC WORKLOAD — plain run and 1, 2, 4 ranks, text and JSON
+same_perf() {
+  local name=$1 want=$2 wl=$3 n fmt rc
+  for fmt in text json; do
+    "$FL" perf --workload "$wl" --format $fmt "${P[@]}" >"$TMP/$name.$fmt.0" 2>"$TMP/err"
+    expect_eq "$?" "$want" "$name $fmt: plain run exit status"
+    for n in 1 2 4; do
+      mpirun --oversubscribe -n $n "$FL" perf --workload "$wl" --format $fmt "${P[@]}" \
+        >"$TMP/$name.$fmt.$n" 2>"$TMP/err.$n"
+      rc=$?
+      expect_eq "$rc" "$want" "$name $fmt: exit status with $n ranks"
+      if cmp -s "$TMP/$name.$fmt.0" "$TMP/$name.$fmt.$n"; then pass; else
+        fail "$name $fmt: $n ranks differ from the plain run"
+        diff "$TMP/$name.$fmt.0" "$TMP/$name.$fmt.$n" | head -5 >&2
+      fi
+    done
+  done
+}
+P=("$FL_SRC/tests/fixtures/ns3/ft32/topology.ibnetdiscover" "$FL_SRC/tests/fixtures/ns3/ft32/opensm-lfts.dump")
+place() { # place FILE PLACEMENTS-MAPPING
+  printf 'hosts: 8\nplacements: %s\ncollectives:\n  - {op: all-to-all, bytes: 1GiB}\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n  - {op: sendrecv, shift: 4, bytes: 1GiB}\n' "$2" >"$1"
+}
+place "$TMP/p16.yaml" '{count: 16, seed: 1, from: all}'
+same_perf p16 1 "$TMP/p16.yaml"
+for n in 0 4; do # the worst placements come from ranks 1, 0 and 2 of 4
+  expect_eq "$(jget "$TMP/p16.json.$n" "=[(c['worst']['index'], c['step_time_s']['median'], len(c['samples'])) for c in d['collectives']]")" \
+    "[(1, 0.037580963839999995, 16), (0, 0.00536870912, 16), (2, 0.06442450944, 16)]" "p16: worst and median ($n ranks)"
+done
+expect_grep "$TMP/p16.text.2" '^  bottleneck leaf-p01-04 port 7 -> spine-p01-03 port 4: 9 flows share 200 Gb/s'
+# a percentile: the judged placement's detail is computed by rank 0
+place "$TMP/p50.yaml" '{count: 16, seed: 1, percentile: 50}'
+same_perf p50 1 "$TMP/p50.yaml"
+expect_eq "$(jget "$TMP/p50.json.4" "=[f['placement']['index'] for f in d['findings']]")" "[14]" "p50: the judged placement (4 ranks)"
+# 5 placements (rank 0 of 4 has two), 3 (rank 3 of 4 has none), one index
+place "$TMP/p5.yaml" '{count: 5, seed: 9, order: random}'
+same_perf p5 1 "$TMP/p5.yaml"
+place "$TMP/p3.yaml" '{count: 3, seed: 9}'
+same_perf p3 1 "$TMP/p3.yaml"
+expect_eq "$(jget "$TMP/p3.json.4" "=[[s['index'] for s in c['samples']] for c in d['collectives']]")" "[[0, 1, 2], [0, 1, 2], [0, 1, 2]]" "p3: 3 samples with 4 ranks"
+place "$TMP/pi.yaml" '{index: 13, seed: 1}'
+same_perf pi 1 "$TMP/pi.yaml"
+# a collective that cannot run: the same error from every rank
+printf 'hosts: 8\nplacements: {count: 3}\ncollectives:\n  - {op: sendrecv, shift: 8, bytes: 1GiB}\n' >"$TMP/pbad.yaml"
+same_perf pbad 2 "$TMP/pbad.yaml"
+mpirun --oversubscribe -n 4 "$FL" perf --workload "$TMP/pbad.yaml" "${P[@]}" >"$TMP/out" 2>"$TMP/err"
+expect_grep "$TMP/err" 'pbad.yaml:4:5: sendrecv shift 8 is a multiple of the 8 ranks'
+# the single-placement model under mpirun: every rank runs it, rank 0 writes
+printf 'hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1GiB}\n' >"$TMP/pall.yaml"
+same_perf pall 0 "$TMP/pall.yaml"
 finish

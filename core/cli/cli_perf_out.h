@@ -1,0 +1,32 @@
+/*
+ * core/cli/cli_perf_out.h — report pieces shared by `fabriclint perf`'s
+ * single-placement report (cli_perf.c) and its placements report
+ * (cli_perf_place.c): a bottleneck link as text and as JSON.
+ */
+#ifndef FABRICLINT_CORE_CLI_PERF_OUT_H
+#define FABRICLINT_CORE_CLI_PERF_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "analysis/perf.h"
+
+/** fl_cli_perf_link_text() — "A port 1 -> B port 2" for bottleneck @b of
+ * fabric @f into @buf (@n bytes, truncated). */
+void fl_cli_perf_link_text(const fl_fabric *f, const fl_perf_bottleneck *b,
+                           char *buf, size_t n);
+
+/** fl_cli_perf_json_bottleneck() — the JSON object of bottleneck @b (the
+ * report's `bottlenecks[]` entry: link, from, from_port, to, to_port,
+ * capacity_gbps, flow_count, share_gbps, flows[]); new reference. */
+json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
+                                    const fl_perf_bottleneck *b);
+
+/** fl_cli_perf_text_bottlenecks() — the text lines of @r's bottlenecks and
+ * their example flows ("  bottleneck L: k flows share C Gb/s ..."). */
+void fl_cli_perf_text_bottlenecks(FILE *o, const fl_fabric *f,
+                                  const fl_perf_result *r);
+
+#endif
