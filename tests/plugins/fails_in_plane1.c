@@ -4,6 +4,11 @@
  * finding elsewhere. On a multi-plane fabric the rule runs once per plane:
  * its run must stay failed although the plane-2 run after it succeeds
  * (core/host/host.c, run_selected; tests/cli/plugin_abi.sh). */
+#define TP_NAME         "tp-plane1-fails"
+#define TP_MAJOR        1u
+#define TP_MINOR        0u
+#define TP_CHECK_RC     0
+#define TP_CUSTOM_CHECK 1
 #include <string.h>
 
 #include "fabriclint/plugin.h"
@@ -23,28 +28,7 @@ static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return api->report(ctx, &fd);
 }
 
-static const fl_rule_def TP_RULE = {sizeof(fl_rule_def),
-                                    FL_SEV_WARNING,
-                                    "tp-plane1-fails.probe",
-                                    "test rule",
-                                    "help",
-                                    1,
-                                    0,
-                                    NULL,
-                                    0,
-                                    tp_check};
-static const fl_rule_def *const TP_RULES[] = {&TP_RULE};
-static const fl_plugin_desc TP_DESC = {sizeof(fl_plugin_desc),
-                                       1u,
-                                       0u,
-                                       1,
-                                       "tp-plane1-fails",
-                                       "0.0.1",
-                                       "test",
-                                       "MIT",
-                                       NULL,
-                                       NULL,
-                                       TP_RULES};
+#include "common_test_plugin.h"
 
 FL_PLUGIN_EXPORT const fl_plugin_desc *fabriclint_plugin_v1(void) {
   return &TP_DESC;
