@@ -55,37 +55,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 FL=${FL:-$src/build/fabriclint}
 
-for tool in ibsim ibsim-run opensm ibnetdiscover ibdmchk; do
-  command -v "$tool" >/dev/null || { echo "vs_ibdmchk.sh: $tool not found" >&2; exit 2; }
-done
+. "$src/tests/ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm ibnetdiscover ibdmchk
 [ -x /usr/bin/time ] || { echo "vs_ibdmchk.sh: /usr/bin/time not found (apt install time)" >&2; exit 2; }
 [ -x "$FL" ] || { echo "vs_ibdmchk.sh: $FL not built" >&2; exit 2; }
 FL=$(cd "$(dirname "$FL")" && pwd)/$(basename "$FL")
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-vs-ibdmchk.XXXXXX")
-ibsim_pid=""
-stop_ibsim() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-cleanup() {
-  stop_ibsim
-  if [ -n "${KEEP_WORK:-}" ]; then echo "vs_ibdmchk.sh: work folder kept: $work" >&2
-  else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+ibsim_init vs-ibdmchk
+ibsim_timeout=$OSM_TIMEOUT
+ibsim_start_wait=6000
+work=$ibsim_work
 die() { echo "vs_ibdmchk.sh: $*" >&2; exit 1; }
 log() { echo "[$(date +%T)] $*" >&2; }
-
-export IBSIM_SOCKNAME="flvsib$$"
-unset LD_PRELOAD SIM_HOST
-
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
-[ -s "$work/opensm.conf.default" ] || die "opensm -c wrote no default config"
 
 genargs="fat-tree --radix $RADIX --tiers $TIERS${HOSTS:+ --hosts $HOSTS}"
 
@@ -95,12 +76,8 @@ simulate() {
   mkdir -p "$d/dump"
   # shellcheck disable=SC2086 # the generator arguments are a word list
   "$FL" gen $genargs $extra --speed HDR --no-lids --format ibsim -o "$d/fabric.net"
-  sed -e "s#^log_file .*#log_file $d/opensm.log#" \
-      -e "s#^dump_files_dir .*#dump_files_dir $d/dump/#" \
-      -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-      -e "s#^log_flags .*#log_flags 0x43#" \
-      -e "s#^force_log_flush .*#force_log_flush TRUE#" \
-      "$work/opensm.conf.default" >"$d/opensm.conf"
+  ibsim_opensm_conf "$d/opensm.conf" "$d/opensm.log" "$d/dump" \
+    log_flags 0x43 force_log_flush TRUE || exit 1
 
   local args
   args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$d/fabric.net")
@@ -109,25 +86,12 @@ simulate() {
   SM_HOST=$(sed -n '/^Ca[[:space:]]/{s/^Ca[[:space:]]*[0-9]* "\([^"]*\)".*/\1/p;q}' "$d/fabric.net")
   [ -n "$SM_HOST" ] || die "$name: no CA in the net file"
   log "$name: ibsim $args ($(head -1 "$d/fabric.net" | sed 's/.*fabriclint: //'))"
-  # shellcheck disable=SC2086 # word splitting of the option list is meant
-  ibsim -s -n $args "$d/fabric.net" >"$d/ibsim.log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  local i
-  for ((i = 0; i < 6000; i++)); do
-    grep -qs "Network simulator ready" "$d/ibsim.log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || { cat "$d/ibsim.log" >&2; die "$name: ibsim exited"; }
-    sleep 0.1
-  done
-  grep -qs "Network simulator ready" "$d/ibsim.log" || die "$name: ibsim did not start"
+  ibsim_start "$d/fabric.net" "$d/ibsim.log" || die "$name: ibsim did not start"
   log "$name: ibsim ready after $((SECONDS - t0)) s; opensm -o -R $engine"
 
-  local t1=$SECONDS rc=0
-  (cd "$d" && OSM_CACHE_DIR="$d" OSM_TMP_DIR="$d" SIM_HOST="$SM_HOST" \
-    timeout "$OSM_TIMEOUT" ibsim-run opensm -o -R "$engine" -F "$d/opensm.conf" \
-    >"$d/opensm.out" 2>&1 </dev/null) || rc=$?
-  local used
-  used=$(sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
-    "$d/opensm.log" | tail -1)
+  local t1=$SECONDS rc=0 used
+  ibsim_opensm "$SM_HOST" "$d" "$d/opensm.out" -o -R "$engine" -F "$d/opensm.conf" || rc=$?
+  used=$(ibsim_engine_used "$d/opensm.log")
   echo "${used:-none}" >"$d/engine-used"
   if [ ! -s "$d/dump/opensm-lfts.dump" ] || [ ! -s "$d/dump/opensm-subnet.lst" ]; then
     tail -20 "$d/opensm.out" >&2
@@ -138,7 +102,7 @@ simulate() {
   SIM_HOST="$SM_HOST" timeout "$OSM_TIMEOUT" ibsim-run ibnetdiscover \
     >"$d/dump/topology.ibnetdiscover" 2>"$d/ibnetdiscover.err" ||
     die "$name: ibnetdiscover failed: $(tail -3 "$d/ibnetdiscover.err")"
-  stop_ibsim
+  ibsim_stop
   log "$name: ibnetdiscover $((SECONDS - t1)) s; simulation total $((SECONDS - t0)) s"
   echo "$((SECONDS - t0))" >"$d/sim-seconds"
 }

@@ -52,25 +52,21 @@ if [ "${1:-}" = "--lldp-only" ]; then
   lldp_only=${2:?--lldp-only needs a folder}
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen-diff.XXXXXX")
+. "$here/../tests/ibsim_lib.bash"
+ibsim_init regen-diff
+work=$ibsim_work
 chmod 755 "$work" # lldpcli drops to the _lldpd user, which must reach the sockets
-ibsim_pid=""
 lldpd_pids=()
 netns_list=()
 NSP="${FL_NETNS_PREFIX:-fldiff$$}"
 
-cleanup() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-  fi
+# the exit trap of ibsim_lib.bash calls this before it removes $work
+ibsim_on_exit() {
+  local p n
   for p in "${lldpd_pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${lldpd_pids[@]}"; do wait "$p" 2>/dev/null || true; done
   for n in "${netns_list[@]}"; do ip netns del "$n" 2>/dev/null || true; done
-  rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
 
 # ============================================================================
 # helpers in python (net-file surgery, the LLDP design)
@@ -305,34 +301,10 @@ fi
 # ============================================================================
 # 1. the InfiniBand fabric with ibsim
 # ============================================================================
-for tool in ibsim ibsim-run opensm ibnetdiscover python3; do
-  command -v "$tool" >/dev/null || { echo "regen-diff: $tool not found" >&2; exit 2; }
-done
+ibsim_need ibsim ibsim-run opensm ibnetdiscover python3
 [ -x "$FL" ] || { echo "regen-diff: $FL not built" >&2; exit 2; }
-
-export IBSIM_SOCKNAME="fldiff$$"
-unset LD_PRELOAD SIM_HOST
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
-sed -e "s#^log_file .*#log_file $work/opensm.log#" \
-    -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
-    -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-    "$work/opensm.conf.default" >"$work/opensm.conf"
-
-start_ibsim() {
-  local net=$1 log=$work/ibsim.log args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
-  # shellcheck disable=SC2086 # the option list is meant to split
-  ibsim -s -n $args "$net" >"$log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 300); do
-    grep -q "Network simulator ready" "$log" && return 0
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "regen-diff: ibsim did not start on $net:" >&2
-  cat "$log" >&2
-  exit 1
-}
+ibsim_opensm_conf "$work/opensm.conf" "$work/opensm.log" "$work"
+ibsim_start_wait=300
 
 out=$here/diff
 mkdir -p "$out" "$work/out"
@@ -340,18 +312,15 @@ gen=(rail-su --sus 8 --hosts-per-su 30 --rails 8 --speed HDR --no-lids)
 "$FL" gen "${gen[@]}" -o "$work/out/rail-su8.design.xml"
 "$FL" gen "${gen[@]}" --format ibsim -o "$work/rail-su8.net"
 python3 "$work/helper.py" edit-rail "$work/rail-su8.net" "$work/asbuilt.net"
-start_ibsim "$work/asbuilt.net"
-(cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" SIM_HOST="dgx-002 mlx5_0" \
-  timeout 300 ibsim-run opensm -o -F "$work/opensm.conf" >"$work/opensm.out" 2>&1) || {
+ibsim_start "$work/asbuilt.net" "$work/ibsim.log" || exit 1
+ibsim_opensm "dgx-002 mlx5_0" "$work" "$work/opensm.out" -o -F "$work/opensm.conf" || {
   echo "regen-diff: opensm failed" >&2
   tail -20 "$work/opensm.out" >&2
   exit 1
 }
 SIM_HOST="dgx-002 mlx5_0" timeout 300 ibsim-run ibnetdiscover \
   >"$work/out/rail-su8.asbuilt.ibnetdiscover"
-kill "$ibsim_pid" 2>/dev/null || true
-wait "$ibsim_pid" 2>/dev/null || true
-ibsim_pid=""
+ibsim_stop
 
 python3 "$work/helper.py" lldp-design >"$work/out/lldp-design.xml"
 if [ "$(id -u)" -eq 0 ]; then

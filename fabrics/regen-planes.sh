@@ -42,33 +42,12 @@ FL=${FL:-$here/../build/fabriclint}
 out=${1:-$here/../tests/fixtures/planes}
 start=$SECONDS
 
-for tool in ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3; do
-  command -v "$tool" >/dev/null || { echo "regen-planes.sh: $tool not found" >&2; exit 2; }
-done
+. "$here/../tests/ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3
 [ -x "$FL" ] || { echo "regen-planes.sh: $FL not built" >&2; exit 2; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen-planes.XXXXXX")
-ibsim_pid=""
-stop_ibsim() {
-  exec 3>&-
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-cleanup() {
-  stop_ibsim
-  [ -n "${KEEP_WORK:-}" ] && echo "kept $work" >&2 && return
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="flplanes$$"
-unset LD_PRELOAD SIM_HOST
-
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
+ibsim_init regen-planes
+ibsim_timeout=120
+work=$ibsim_work
 
 cat >"$work/net.py" <<'PY'
 import re, sys
@@ -139,27 +118,9 @@ PY
 simulate() {
   local net=$1 smhost=$2 base=$3 hook=${4:-} d
   d=$(mktemp -d "$work/sim.XXXXXX")
-  sed -e "s#^log_file .*#log_file $d/opensm.log#" \
-      -e "s#^dump_files_dir .*#dump_files_dir $d/#" \
-      -e "s#^partition_config_file .*#partition_config_file $d/partitions.conf#" \
-      -e "s#^log_flags .*#log_flags 0x43#" \
-      "$work/opensm.conf.default" >"$d/opensm.conf"
-  local args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
-  # shellcheck disable=SC2086 # the option list is meant to split
-  mkfifo "$d/console"
-  ibsim -s $args "$net" <"$d/console" >"$d/ibsim.log" 2>&1 &
-  ibsim_pid=$!
-  exec 3>"$d/console"
-  for _ in $(seq 1 100); do
-    grep -qs "Network simulator ready" "$d/ibsim.log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  grep -qs "Network simulator ready" "$d/ibsim.log" ||
-    { echo "regen-planes.sh: ibsim did not start on $net" >&2; cat "$d/ibsim.log" >&2; exit 1; }
-  (cd "$d" && OSM_CACHE_DIR="$d" OSM_TMP_DIR="$d" SIM_HOST="$smhost" \
-    timeout 120 ibsim-run opensm -o -R ftree -F "$d/opensm.conf" >"$d/opensm.out" 2>&1) ||
+  ibsim_opensm_conf "$d/opensm.conf" "$d/opensm.log" "$d" log_flags 0x43
+  ibsim_start "$net" "$d/ibsim.log" console || exit 1
+  ibsim_opensm "$smhost" "$d" "$d/opensm.out" -o -R ftree -F "$d/opensm.conf" ||
     { echo "regen-planes.sh: opensm failed on $net" >&2; tail -20 "$d/opensm.out" >&2; exit 1; }
   grep -q "ftree tables configured on all switches" "$d/opensm.log" ||
     { echo "regen-planes.sh: ftree did not route $net" >&2; exit 1; }
@@ -168,7 +129,7 @@ simulate() {
   if [ -n "$hook" ]; then
     SIM_HOST="$smhost" "$hook" "$base" "$d"
   fi
-  stop_ibsim
+  ibsim_stop
 }
 
 # counters OUTBASE D — set the scenario's counters (plane 2 only) through
@@ -178,7 +139,8 @@ counters() {
   plane=$(basename "$base")
   ctr="$out/p2-counters/$plane"
   if [ "$plane" = plane2 ]; then
-    echo 'PerformanceSet "pl2-leaf-p01-02"[6] PortCounters.SymbolErrorCounter=57' >&3
+    ibsim_console 'PerformanceSet "pl2-leaf-p01-02"[6] PortCounters.SymbolErrorCounter=57' ||
+      { echo "regen-planes.sh: ibsim console closed" >&2; exit 1; }
     for _ in $(seq 1 50); do
       grep -qs "has been set" "$d/ibsim.log" && break
       sleep 0.1

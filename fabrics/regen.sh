@@ -41,63 +41,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 FL=${FL:-$here/../build/fabriclint}
 start=$SECONDS
 
-for tool in ibsim ibsim-run opensm ibnetdiscover; do
-  command -v "$tool" >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 2; }
-done
+. "$here/../tests/ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm ibnetdiscover
 [ -x "$FL" ] || { echo "regen.sh: $FL not built (cmake --build build)" >&2; exit 2; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-regen.XXXXXX")
-ibsim_pid=""
-
-stop_ibsim() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-cleanup() {
-  stop_ibsim
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="flregen$$"
-unset LD_PRELOAD SIM_HOST
+ibsim_init regen
+work=$ibsim_work
 
 # OpenSM: defaults, but log and dump files in $work.
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
-sed -e "s#^log_file .*#log_file $work/opensm.log#" \
-    -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
-    -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-    "$work/opensm.conf.default" > "$work/opensm.conf"
-
-# start_ibsim NET — simulate NET; waits until ibsim says it is ready.
-start_ibsim() {
-  local net=$1 log=$work/ibsim.log
-  local args
-  # The net file's header names the table sizes it needs (-N/-S/-P/-L).
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
-  # shellcheck disable=SC2086 # word splitting of the option list is meant
-  ibsim -s -n $args "$net" >"$log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "Network simulator ready" "$log" && return 0
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "regen.sh: ibsim did not start on $net:" >&2
-  cat "$log" >&2
-  exit 1
-}
+ibsim_opensm_conf "$work/opensm.conf" "$work/opensm.log" "$work"
 
 # simulate NAME NET SMHOST OUTPREFIX — one SM sweep, then the three dumps.
 simulate() {
   local name=$1 net=$2 smhost=$3 out=$4
-  start_ibsim "$net"
-  (cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" SIM_HOST="$smhost" \
-    timeout 300 ibsim-run opensm -o -F "$work/opensm.conf" >"$work/opensm.out" 2>&1) || {
+  ibsim_start "$net" "$work/ibsim.log" || exit 1
+  ibsim_opensm "$smhost" "$work" "$work/opensm.out" -o -F "$work/opensm.conf" || {
     echo "regen.sh: opensm failed on $name:" >&2
     tail -20 "$work/opensm.out" >&2
     exit 1
@@ -105,7 +62,7 @@ simulate() {
   SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover >"$out.ibnetdiscover"
   SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover -g >"$out.g.ibnetdiscover"
   SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover -p >"$out.p.ibnetdiscover"
-  stop_ibsim
+  ibsim_stop
 }
 
 mkdir -p "$work/out/broken"

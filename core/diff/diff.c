@@ -55,6 +55,7 @@
 
 #include "fabriclint/planes.h"
 #include "io/loaders.h"
+#include "io/write_common.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
 #include "model/natcmp.h"
@@ -2685,21 +2686,6 @@ void fl_work_order_sort(fl_work_order *wo) {
       qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
 }
 
-static void csv_field(FILE *out, const char *s, int last) {
-  if (strpbrk(s, ",\"\r\n")) {
-    fputc('"', out);
-    for (; *s; s++) {
-      if (*s == '"')
-        fputc('"', out);
-      fputc(*s, out);
-    }
-    fputc('"', out);
-  } else {
-    fputs(s, out);
-  }
-  fputs(last ? "\r\n" : ",", out);
-}
-
 int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
   fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
         "from_node,from_port,cable,detail,fix,fingerprint\r\n",
@@ -2711,8 +2697,10 @@ int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
                        r->a_rack,    r->b_node,     r->b_port, r->b_rack,
                        r->from_node, r->from_port,  r->cable,  r->detail,
                        r->fix,       r->fingerprint};
-    for (size_t k = 0; k < sizeof f / sizeof *f; k++)
-      csv_field(out, f[k] ? f[k] : "", k + 1 == sizeof f / sizeof *f);
+    for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
+      fl_wr_csv_cell(out, f[k] ? f[k] : "");
+      fputs(k + 1 == sizeof f / sizeof *f ? "\r\n" : ",", out);
+    }
   }
   return ferror(out) ? -1 : 0;
 }

@@ -16,6 +16,7 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1093,12 +1094,31 @@ int fl_host_rule_selected(const fl_rule_def *r, const char *patterns) {
 /* ---- running
  * ------------------------------------------------------------------- */
 
-/* Number of rules fl_host_run_rules() runs under @patterns. */
-static size_t count_runs(const fl_host *h, const char *patterns) {
+/* What for_selected_rules() calls for each rule it selects: plugin @p,
+ * @rule, its run number @index; FL_OK or an error code. */
+typedef int (*rule_visit)(void *arg, fl_loaded_plugin *p,
+                          const fl_rule_def *rule, size_t index);
+
+/* The one filter of the rules a run takes: call @fn (NULL: none, count only)
+ * for every rule of @h that runs under @patterns (fl_host_rule_runs), in
+ * plugin then rule order, numbering them 0, 1, ...; at most @limit of them.
+ * *@rc (when not NULL) gets each error @fn returns (the last one stays).
+ * Returns the number of rules selected. */
+static size_t for_selected_rules(fl_host *h, const char *patterns, size_t limit,
+                                 rule_visit fn, void *arg, int *rc) {
   size_t n = 0;
-  for (size_t i = 0; i < h->n_plugins; i++)
-    for (uint32_t r = 0; r < h->plugins[i].desc.n_rules; r++)
-      n += (size_t)fl_host_rule_runs(h, h->plugins[i].rules[r], patterns);
+  for (size_t i = 0; i < h->n_plugins; i++) {
+    fl_loaded_plugin *p = &h->plugins[i];
+    for (uint32_t r = 0; r < p->desc.n_rules && n < limit; r++) {
+      const fl_rule_def *rule = p->rules[r];
+      if (!fl_host_rule_runs(h, rule, patterns))
+        continue;
+      int one = fn ? fn(arg, p, rule, n) : FL_OK;
+      n++;
+      if (one != FL_OK && rc)
+        *rc = one;
+    }
+  }
   return n;
 }
 
@@ -1148,52 +1168,63 @@ static int all_planes(const fl_rule_def *rule) {
   return (rule->needs & FL_NEEDS_ALL_PLANES) != 0;
 }
 
-/* Run every selected rule of @h once per plane of multi-plane fabric
- * @fab (on the plane's subset, built one at a time) or once on the whole
- * fabric (all_planes()); @v holds one run per rule, failed when any of its
- * runs failed. */
-static int run_planes(fl_host *h, const fl_fabric *fab, const char *patterns,
-                      fl_findings *out, fl_rule_run *v, size_t count,
-                      fl_error *err) {
+/* One pass of the selected rules over a fabric or one plane's subset. */
+typedef struct rule_pass {
+  fl_host *h;
+  const fl_fabric *fab; /* the fabric as loaded */
+  const fl_fabric *sub; /* the plane's subset, or NULL: @fab */
+  const char *plane;    /* the plane's name, or NULL */
+  int planes;           /* a multi-plane run: only rules of pass @whole */
+  int whole;            /* 1: the pass on the whole fabric (all_planes()) */
+  fl_findings *out;
+  fl_rule_run *v; /* one run per selected rule */
+  size_t count;   /* selected rules */
+  fl_error *err;
+} rule_pass;
+
+/* rule_visit of a pass: run @rule into v[@k] (kept when an earlier pass's
+ * run of it failed); its error into err. */
+static int run_selected(void *arg, fl_loaded_plugin *p, const fl_rule_def *rule,
+                        size_t k) {
+  rule_pass *x = arg;
+  if (x->planes && all_planes(rule) != x->whole)
+    return FL_OK;
+  fl_rule_run one;
+  fl_error e1;
+  fl_error_clear(&e1);
+  int rc = run_one_in(x->h, x->sub ? x->sub : x->fab, x->fab, x->plane, p, rule,
+                      k, x->count, x->out, &one, &e1);
+  if (!x->v[k].failed)
+    x->v[k] = one;
+  if (rc != FL_OK && x->err)
+    *x->err = e1;
+  return rc;
+}
+
+/* Run every selected rule of @x->h once per plane of multi-plane fabric
+ * @x->fab (on the plane's subset, built one at a time) or once on the whole
+ * fabric (all_planes()); @x->v holds one run per rule, failed when any of
+ * its runs failed. */
+static int run_planes(rule_pass *x, const char *patterns) {
   int rc = FL_OK;
+  const fl_fabric *fab = x->fab;
   uint32_t np = fl_fabric_plane_count(fab);
   /* every subset lives until the end: plugins cache analyses by fabric
    * pointer, and a freed subset's address may be reused by the next */
   fl_fabric **subs = calloc(np + 1, sizeof *subs);
   if (!subs)
-    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+    return fl_error_set(x->err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  x->planes = 1;
   for (uint32_t pl = 0; pl <= np; pl++) {
-    fl_fabric *sub = NULL;
-    if (pl < np && fl_fabric_plane_subset(fab, pl, &subs[pl], err) != FL_OK) {
-      rc = err && err->code ? err->code : FL_ENOMEM;
+    if (pl < np &&
+        fl_fabric_plane_subset(fab, pl, &subs[pl], x->err) != FL_OK) {
+      rc = x->err && x->err->code ? x->err->code : FL_ENOMEM;
       break;
     }
-    sub = pl < np ? subs[pl] : NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < h->n_plugins; i++) {
-      fl_loaded_plugin *p = &h->plugins[i];
-      for (uint32_t r = 0; r < p->desc.n_rules && n < count; r++) {
-        const fl_rule_def *rule = p->rules[r];
-        if (!fl_host_rule_runs(h, rule, patterns))
-          continue;
-        size_t k = n++;
-        if (all_planes(rule) != (pl == np))
-          continue;
-        fl_rule_run one;
-        fl_error e1;
-        fl_error_clear(&e1);
-        int orc = run_one_in(h, sub ? sub : fab, fab,
-                             sub ? fl_fabric_plane_name(fab, pl) : NULL, p,
-                             rule, k, count, out, &one, &e1);
-        if (!v[k].failed)
-          v[k] = one;
-        if (orc != FL_OK) {
-          rc = orc;
-          if (err)
-            *err = e1;
-        }
-      }
-    }
+    x->sub = pl < np ? subs[pl] : NULL;
+    x->plane = pl < np ? fl_fabric_plane_name(fab, pl) : NULL;
+    x->whole = pl == np;
+    for_selected_rules(x->h, patterns, x->count, run_selected, x, &rc);
   }
   for (uint32_t pl = 0; pl < np; pl++)
     fl_fabric_free(subs[pl]);
@@ -1201,37 +1232,20 @@ static int run_planes(fl_host *h, const fl_fabric *fab, const char *patterns,
   return rc;
 }
 
-static int run_one(fl_host *h, const fl_fabric *fab, fl_loaded_plugin *p,
-                   const fl_rule_def *rule, size_t index, size_t count,
-                   fl_findings *out, fl_rule_run *run, fl_error *err) {
-  return run_one_in(h, fab, fab, NULL, p, rule, index, count, out, run, err);
-}
-
 int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
                       fl_findings *out, fl_rule_run **runs, size_t *n_runs,
                       fl_error *err) {
   int rc = FL_OK;
-  size_t n = 0, count = count_runs(h, patterns);
+  size_t n, count = for_selected_rules(h, patterns, SIZE_MAX, NULL, NULL, NULL);
   fl_rule_run *v = count ? calloc(count, sizeof *v) : NULL;
   if (count && !v)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  rule_pass x = {h, fab, NULL, NULL, 0, 0, out, v, count, err};
   if (fl_fabric_plane_count(fab) >= 2) {
-    rc = run_planes(h, fab, patterns, out, v, count, err);
-    *runs = v;
-    *n_runs = count;
-    return rc;
-  }
-  for (size_t i = 0; i < h->n_plugins; i++) {
-    fl_loaded_plugin *p = &h->plugins[i];
-    for (uint32_t r = 0; r < p->desc.n_rules && n < count; r++) {
-      const fl_rule_def *rule = p->rules[r];
-      if (!fl_host_rule_runs(h, rule, patterns))
-        continue;
-      int one = run_one(h, fab, p, rule, n, count, out, &v[n], err);
-      n++;
-      if (one != FL_OK)
-        rc = one;
-    }
+    rc = run_planes(&x, patterns);
+    n = count;
+  } else {
+    n = for_selected_rules(h, patterns, count, run_selected, &x, &rc);
   }
   *runs = v;
   *n_runs = n;

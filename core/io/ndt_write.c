@@ -25,8 +25,9 @@
  * Cables inside a director chassis (leaf ASIC to spine ASIC) are no plan
  * row and are left out. Widths and speeds have no NDT column.
  *
- * Cells are RFC 4180 CSV: quoted when they hold a comma, a quote or blanks
- * at either end. Deterministic: rows in link id order within each group.
+ * Cells are RFC 4180 CSV, written by fl_wr_csv_cell() (io/write_common.h):
+ * quoted when they hold a comma, a quote, a CR or LF, or blanks at either
+ * end. Deterministic: rows in link id order within each group.
  * Cost O(links).
  */
 #include <inttypes.h>
@@ -34,6 +35,7 @@
 #include <string.h>
 
 #include "fabriclint/write.h"
+#include "io/write_common.h"
 #include "model/chassis.h"
 
 #define NDT_CELL 512
@@ -43,23 +45,6 @@ typedef struct ndt_end {
   char dev[NDT_CELL];
   char port[NDT_CELL];
 } ndt_end;
-
-static void put_cell(FILE *out, const char *s) {
-  size_t n = strlen(s);
-  int quote = n > 0 && (strpbrk(s, ",\"") != NULL || s[0] == ' ' ||
-                        s[n - 1] == ' ' || s[0] == '\t' || s[n - 1] == '\t');
-  if (!quote) {
-    fputs(s, out);
-    return;
-  }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
 
 /* Copy at most @size - 1 bytes of @s (names are far shorter than a cell). */
 static void set(char *dst, size_t size, const char *s) {
@@ -143,18 +128,18 @@ static int end_of(const fl_fabric *fab, fl_id p, ndt_end *e, fl_error *err) {
 
 static void put_row(FILE *out, const ndt_end *a, const ndt_end *b,
                     const char *type, const char *len, int with_len) {
-  put_cell(out, a->dev);
+  fl_wr_csv_cell(out, a->dev);
   fputc(',', out);
-  put_cell(out, a->port);
+  fl_wr_csv_cell(out, a->port);
   fputc(',', out);
-  put_cell(out, b->dev);
+  fl_wr_csv_cell(out, b->dev);
   fputc(',', out);
-  put_cell(out, b->port);
+  fl_wr_csv_cell(out, b->port);
   fputc(',', out);
-  put_cell(out, type);
+  fl_wr_csv_cell(out, type);
   if (with_len) {
     fputc(',', out);
-    put_cell(out, len ? len : "");
+    fl_wr_csv_cell(out, len ? len : "");
   }
   fputc('\n', out);
 }

@@ -1,8 +1,8 @@
 /*
  * core/io/write_common.c — what the fabric writers share (io/write_common.h):
  * unique node names for the formats that key nodes by name (design XML, DOT,
- * GraphML), and the port, rate and node texts of the drawings (DOT,
- * GraphML).
+ * GraphML), the port, rate and node texts of the drawings (DOT, GraphML),
+ * and the CSV cell (NDT plan, diff work order).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -138,4 +138,25 @@ const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
   else
     snprintf(buf, size, "%" PRIu32, t);
   return buf;
+}
+
+static int is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+void fl_wr_csv_cell(FILE *out, const char *s) {
+  size_t n = strlen(s);
+  if (n == 0)
+    return;
+  if (!strpbrk(s, ",\"\r\n") && !is_blank(s[0]) && !is_blank(s[n - 1])) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
 }

@@ -1,5 +1,7 @@
 /*
- * core/io/write_common.h — what the fabric writers share (internal).
+ * core/io/write_common.h — what the fabric writers share (internal), and the
+ * CSV cell writer of every CSV the tool writes (the NDT plan here, the work
+ * order of `fabriclint diff` above).
  *
  * Design XML, DOT and GraphML name nodes by their display name, which must
  * then be unique. A fabric from an as-built dump can repeat a display name
@@ -12,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabriclint/fabric.h"
 
@@ -63,5 +66,13 @@ const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
  * tier is derived again on loading), else ""; into @buf. */
 const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
                             size_t size);
+
+/** fl_wr_csv_cell() — write @s to @out as one CSV cell (RFC 4180): quoted
+ * when it holds a comma, a double quote, a CR or a LF, or begins or ends
+ * with a blank (space or tab: readers that trim unquoted cells, as the NDT
+ * reader does, keep it then), each double quote inside doubled; else as it
+ * is. "" is written as nothing. No separator or line end is written.
+ * Output errors are left to the caller's ferror(). */
+void fl_wr_csv_cell(FILE *out, const char *s);
 
 #endif

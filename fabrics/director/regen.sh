@@ -17,35 +17,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here}
-for tool in ibsim ibsim-run ibnetdiscover python3; do
-  command -v "$tool" >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 2; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-director.XXXXXX")
-ibsim_pid=""
-stop_ibsim() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-trap 'stop_ibsim; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM HUP
+. "$here/../../tests/ibsim_lib.bash"
+ibsim_need ibsim ibsim-run ibnetdiscover python3
+ibsim_init director
+ibsim_timeout=120
+work=$ibsim_work
 
 capture() { # NET OUT
-  export IBSIM_SOCKNAME="fldir$$"
-  unset LD_PRELOAD SIM_HOST
-  ibsim -s -n "$1" >"$work/ibsim.log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "Network simulator ready" "$work/ibsim.log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || { cat "$work/ibsim.log" >&2; exit 1; }
-    sleep 0.1
-  done
-  grep -q "Network simulator ready" "$work/ibsim.log" || { echo "ibsim did not start" >&2; exit 1; }
-  SIM_HOST="host-01 ibp11s0f0" timeout 120 ibsim-run ibnetdiscover >"$2.tmp"
+  ibsim_start "$1" "$work/ibsim.log" || exit 1
+  SIM_HOST="host-01 ibp11s0f0" timeout "$ibsim_timeout" ibsim-run ibnetdiscover >"$2.tmp"
   mv "$2.tmp" "$2"
-  stop_ibsim
+  ibsim_stop
 }
 
 python3 "$here/make_net.py" >"$out/director.net"

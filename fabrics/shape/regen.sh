@@ -24,48 +24,21 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 fab=$here/..
-for tool in python3 ibsim ibsim-run opensm ibnetdiscover; do
-  command -v "$tool" >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 2; }
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-shape.XXXXXX")
-ibsim_pid=""
-stop_ibsim() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-cleanup() { stop_ibsim; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="flshape$$"
-unset LD_PRELOAD SIM_HOST
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
-sed -e "s#^log_file .*#log_file $work/opensm.log#" \
-    -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
-    -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-    "$work/opensm.conf.default" > "$work/opensm.conf"
+# shellcheck source=../../tests/ibsim_lib.bash
+. "$fab/../tests/ibsim_lib.bash"
+ibsim_need python3 ibsim ibsim-run opensm ibnetdiscover
+ibsim_init shape
+work=$ibsim_work
+ibsim_opensm_conf "$work/opensm.conf" "$work/opensm.log" "$work"
 
 # simulate NET SMHOST OUT — ibsim, one OpenSM sweep, ibnetdiscover.
 simulate() {
-  local net=$1 smhost=$2 out=$3 log=$work/ibsim.log args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
-  # shellcheck disable=SC2086 # the option list is meant to split
-  ibsim -s -n $args "$net" >"$log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "Network simulator ready" "$log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
-    sleep 0.1
-  done
-  (cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" SIM_HOST="$smhost" \
-    timeout 300 ibsim-run opensm -o -F "$work/opensm.conf" >"$work/opensm.out" 2>&1) ||
+  local net=$1 smhost=$2 out=$3
+  ibsim_start "$net" "$work/ibsim.log" || exit 1
+  ibsim_opensm "$smhost" "$work" "$work/opensm.out" -o -F "$work/opensm.conf" ||
     { tail -20 "$work/opensm.out" >&2; exit 1; }
-  SIM_HOST="$smhost" timeout 300 ibsim-run ibnetdiscover >"$out"
-  stop_ibsim
+  SIM_HOST="$smhost" timeout "$ibsim_timeout" ibsim-run ibnetdiscover >"$out"
+  ibsim_stop
 }
 
 python3 "$here/edit_net.py" "$fab/fat-tree-3tier.net" "$here/superpod-3tier.net" \

@@ -16,42 +16,18 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.bash"
 
-for tool in ibsim ibsim-run ibnetdiscover; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "convert_ibsim_live: SKIP: $tool not installed (apt install ibsim-utils infiniband-diags)"
-    exit 77
-  fi
-done
-
-ibsim_pid=""
-stop_ibsim() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-}
-trap 'stop_ibsim; rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
-unset LD_PRELOAD SIM_HOST
+. "$(dirname "$0")/../ibsim_lib.bash"
+ibsim_name=convert_ibsim_live
+ibsim_need --skip ibsim ibsim-run ibnetdiscover
+ibsim_init conv "$TMP"
+ibsim_timeout=120
 
 # capture NET OUT — simulate NET with ibsim, discover it with ibnetdiscover
 capture() {
-  export IBSIM_SOCKNAME="flconv$$"
-  ibsim -s "$1" >"$TMP/ibsim.log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -q "Network simulator ready" "$TMP/ibsim.log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -q "Network simulator ready" "$TMP/ibsim.log"; then
-    fail "ibsim did not start on $1"; sed 's/^/  ibsim: /' "$TMP/ibsim.log" | head -5 >&2
-    stop_ibsim; return 1
-  fi
-  SIM_HOST="dgx-001 mlx5_0" timeout 120 ibsim-run ibnetdiscover >"$2" 2>"$TMP/ibnd.err" ||
+  ibsim_start "$1" "$TMP/ibsim.log" || { fail "ibsim did not start on $1"; return 1; }
+  SIM_HOST="dgx-001 mlx5_0" timeout "$ibsim_timeout" ibsim-run ibnetdiscover >"$2" 2>"$TMP/ibnd.err" ||
     { fail "ibnetdiscover failed on $1"; head -3 "$TMP/ibnd.err" >&2; }
-  stop_ibsim
+  ibsim_stop
 }
 diff_json() { "$FL" diff --format json "$@" >"$TMP/diff.json" 2>"$TMP/diff.err"; }
 rules_of() {

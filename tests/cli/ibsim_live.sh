@@ -29,35 +29,12 @@ if [ -x "$fl" ]; then
 fi
 
 # ---- 2. live simulation -------------------------------------------------------
-for tool in ibsim ibsim-run ibnetdiscover; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "ibsim_live: SKIP: $tool not installed (apt install ibsim-utils infiniband-diags)"
-    exit 77
-  fi
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-ibsim-live.XXXXXX")
-ibsim_pid=""
-cleanup() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="fllive$$"
-unset LD_PRELOAD SIM_HOST
-ibsim -s -n "$net" >"$work/ibsim.log" 2>&1 </dev/null &
-ibsim_pid=$!
-for _ in $(seq 1 100); do
-  grep -q "Network simulator ready" "$work/ibsim.log" && break
-  kill -0 "$ibsim_pid" 2>/dev/null || { cat "$work/ibsim.log" >&2; fail "ibsim exited"; }
-  sleep 0.1
-done
-grep -q "Network simulator ready" "$work/ibsim.log" || fail "ibsim did not start"
+. "$(dirname "$0")/../ibsim_lib.bash"
+ibsim_name=ibsim_live
+ibsim_need --skip ibsim ibsim-run ibnetdiscover
+ibsim_init ibsim-live
+work=$ibsim_work
+ibsim_start "$net" "$work/ibsim.log" || fail "ibsim did not start"
 
 SIM_HOST="node0001 mlx5_0" timeout 120 ibsim-run ibnetdiscover >"$work/live" ||
   fail "ibnetdiscover failed"

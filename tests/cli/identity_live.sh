@@ -11,30 +11,12 @@ fl=${FL:-$src/build/fabriclint}
 net=$src/tests/data/identity/dup-desc.net
 dump=$src/tests/data/identity/dup-desc.ibnetdiscover
 fail() { echo "identity_live: FAIL: $*" >&2; exit 1; }
-for tool in ibsim ibsim-run ibnetdiscover; do
-  command -v "$tool" >/dev/null || { echo "identity_live: SKIP: $tool not installed"; exit 77; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-identity-live.XXXXXX")
-ibsim_pid=""
-cleanup() {
-  if [ -n "$ibsim_pid" ]; then
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-export IBSIM_SOCKNAME="flid$$"
-unset LD_PRELOAD SIM_HOST
-ibsim -s -n "$net" >"$work/ibsim.log" 2>&1 </dev/null &
-ibsim_pid=$!
-for _ in $(seq 1 100); do
-  grep -q "Network simulator ready" "$work/ibsim.log" && break
-  kill -0 "$ibsim_pid" 2>/dev/null || { cat "$work/ibsim.log" >&2; fail "ibsim exited"; }
-  sleep 0.1
-done
-grep -q "Network simulator ready" "$work/ibsim.log" || fail "ibsim did not start"
+. "$(dirname "$0")/../ibsim_lib.bash"
+ibsim_name=identity_live
+ibsim_need --skip ibsim ibsim-run ibnetdiscover
+ibsim_init identity-live
+work=$ibsim_work
+ibsim_start "$net" "$work/ibsim.log" || fail "ibsim did not start"
 SIM_HOST="host-01 mlx5_0" timeout 120 ibsim-run ibnetdiscover >"$work/live" || fail "ibnetdiscover failed"
 # nodes with their description, and port lines, without LIDs, sorted
 shape() {

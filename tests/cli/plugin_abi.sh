@@ -28,6 +28,15 @@ expect_grep "$TMP/err" 'no exported symbol fabriclint_plugin_v1'
 expect_rc 3 "$FL" check --plugin "$TP/check_fails.so" "$EX"
 expect_grep "$TMP/err" 'rule tp-check-fails\.probe could not run: the test plugin was told to fail'
 expect_grep "$TMP/out" ' error\(s\), '
+# a rule run once per plane (no FL_NEEDS_ALL_PLANES) that fails in plane 1
+# only: the run stays failed although plane 2's run after it succeeds, and
+# plane 2's finding is kept
+"$FL" gen fat-tree --radix 8 --hosts 30 --planes 2 --no-lids -o "$TMP/p2.xml" || fail "gen --planes 2"
+expect_rc 3 "$FL" check --no-builtin-plugins --plugin "$TP/fails_in_plane1.so" --format sarif "$TMP/p2.xml"
+expect_eq "$(jget "$TMP/out" "['runs'][0]['invocations'][0]['executionSuccessful']")" False "plane-1 failure: executionSuccessful"
+expect_eq "$(jget "$TMP/out" "=[r['message']['text'] for r in d['runs'][0]['results']]")" \
+  "['test finding outside plane 1']" "plane-1 failure: plane 2's finding"
+expect_grep "$TMP/out" 'rule tp-plane1-fails.probe could not run: the test plugin was told to fail in plane 1'
 # a good third-party plugin runs beside the built-ins
 expect_rc 0 "$FL" check --plugin "$TP/good.so" --fail-on never "$EX"
 expect_grep "$TMP/out" 'warning: test finding from tp-good.* \[tp-good\.probe\]$'

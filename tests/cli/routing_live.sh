@@ -33,41 +33,13 @@ FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
 FX=$FL_SRC/tests/fixtures/routing
 
-for tool in ibsim ibsim-run opensm ibnetdiscover; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "routing_live: SKIP: $tool not installed (apt install ibsim-utils opensm infiniband-diags)"
-    exit 77
-  fi
-done
+. "$(dirname "$0")/../ibsim_lib.bash"
+ibsim_name=routing_live
+ibsim_need --skip ibsim ibsim-run opensm ibnetdiscover
 [ -x "$FL" ] || { echo "routing_live: $FL not built" >&2; exit 1; }
-
-ibsim_pid=""
-osm_pid=""
-stop_pid() { # stop_pid VARNAME — kill and reap the process whose pid it holds
-  local pid=${!1}
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  printf -v "$1" '%s' ""
-}
-cleanup() {
-  stop_pid osm_pid
-  stop_pid ibsim_pid
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="flroutinglive$$"
-unset LD_PRELOAD SIM_HOST
+ibsim_init routinglive "$TMP"
+ibsim_timeout=60
 SM_HOST="node0001 mlx5_0" # every generator names its first CA so
-
-opensm -c "$TMP/opensm.conf.default" >/dev/null 2>&1 || true
-if [ ! -s "$TMP/opensm.conf.default" ]; then
-  fail "opensm -c wrote no default config"
-  finish; exit
-fi
 
 # live NAME ENGINE GENARGS — simulate, route, discover; dumps in $TMP/NAME/.
 # Returns non-zero (after a fail) when a step did not produce its output.
@@ -77,48 +49,25 @@ live() {
   # shellcheck disable=SC2086 # the generator arguments are a word list
   "$FL" gen $genargs --speed HDR --no-lids --format ibsim -o "$d/fabric.net" ||
     { fail "$name: fabriclint gen $genargs"; return 1; }
-  sed -e "s#^log_file .*#log_file $d/opensm.log#" \
-      -e "s#^dump_files_dir .*#dump_files_dir $d/dump/#" \
-      -e "s#^partition_config_file .*#partition_config_file $TMP/partitions.conf#" \
-      -e "s#^log_flags .*#log_flags 0x43#" \
-      -e "s#^force_log_flush .*#force_log_flush TRUE#" \
-      "$TMP/opensm.conf.default" >"$d/opensm.conf"
-
-  local args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$d/fabric.net")
-  # shellcheck disable=SC2086 # word splitting of the option list is meant
-  ibsim -s -n $args "$d/fabric.net" >"$d/ibsim.log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for ((i = 0; i < 100; i++)); do
-    grep -qs "Network simulator ready" "$d/ibsim.log" && break
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if ! grep -qs "Network simulator ready" "$d/ibsim.log"; then
-    fail "$name: ibsim did not start: $(tail -3 "$d/ibsim.log")"
-    stop_pid ibsim_pid
+  if ! ibsim_opensm_conf "$d/opensm.conf" "$d/opensm.log" "$d/dump" \
+    log_flags 0x43 force_log_flush TRUE; then
+    fail "$name: no OpenSM config"
+    return 1
+  fi
+  if ! ibsim_start "$d/fabric.net" "$d/ibsim.log"; then
+    fail "$name: ibsim did not start"
     return 1
   fi
 
-  # OpenSM in the background and waited for, so that a signal to this
-  # script is handled at once (and the trap stops it) rather than after it.
-  (cd "$d" && OSM_CACHE_DIR="$d" OSM_TMP_DIR="$d" SIM_HOST="$SM_HOST" \
-    exec timeout 60 ibsim-run opensm -o -R "$engine" -F "$d/opensm.conf" \
-    >"$d/opensm.out" 2>&1 </dev/null) &
-  osm_pid=$!
   local rc=0
-  wait "$osm_pid" || rc=$?
-  osm_pid=""
+  ibsim_opensm "$SM_HOST" "$d" "$d/opensm.out" -o -R "$engine" -F "$d/opensm.conf" || rc=$?
   expect_eq "$rc" 0 "$name: opensm -o -R $engine exit status"
-  local used
-  used=$(sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
-    "$d/opensm.log" 2>/dev/null | tail -1)
-  expect_eq "$used" "$engine" "$name: engine that configured the tables"
+  expect_eq "$(ibsim_engine_used "$d/opensm.log")" "$engine" "$name: engine that configured the tables"
 
   SIM_HOST="$SM_HOST" timeout 60 ibsim-run ibnetdiscover \
     >"$d/dump/topology.ibnetdiscover" 2>"$d/ibnetdiscover.err" ||
     fail "$name: ibnetdiscover: $(tail -3 "$d/ibnetdiscover.err")"
-  stop_pid ibsim_pid
+  ibsim_stop
 
   local want got f
   for f in opensm-lfts.dump opensm.fdbs opensm-subnet.lst topology.ibnetdiscover; do

@@ -1,12 +1,15 @@
 /*
  * tests/plugins/common_test_plugin.h — shared pieces of the deliberately
  * broken plugins the ABI tests load. Each .c defines TP_NAME, TP_MAJOR,
- * TP_MINOR and TP_CHECK_RC before including this.
+ * TP_MINOR and TP_CHECK_RC before including this; one that defines
+ * TP_CUSTOM_CHECK brings its own static tp_check() (defined before the
+ * include) instead of the one below.
  */
 #include <string.h>
 
 #include "fabriclint/plugin.h"
 
+#ifndef TP_CUSTOM_CHECK
 static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   if (TP_CHECK_RC != 0) {
@@ -19,6 +22,7 @@ static int tp_check(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   f.message = "test finding from " TP_NAME;
   return api->report(ctx, &f);
 }
+#endif
 
 static const fl_rule_def TP_RULE = {sizeof(fl_rule_def),
                                     FL_SEV_WARNING,

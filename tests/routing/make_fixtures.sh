@@ -156,66 +156,15 @@ elif [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
 fi
 wanted=("$@")
 
-for tool in ibsim ibsim-run opensm saquery ibnetdiscover ibdmchk; do
-  command -v "$tool" >/dev/null || {
-    echo "make_fixtures.sh: $tool not found" >&2
-    exit 2
-  }
-done
+. "$src/tests/ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm saquery ibnetdiscover ibdmchk
 [ -x "$FL" ] || { echo "make_fixtures.sh: $FL not built" >&2; exit 2; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-routing.XXXXXX")
-ibsim_pid=""
-osm_pid=""
-
-stop_pid() { # stop_pid VARNAME — kill and reap the process whose pid it holds
-  local pid=${!1}
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  fi
-  printf -v "$1" '%s' ""
-}
-cleanup() {
-  stop_pid osm_pid
-  stop_pid ibsim_pid
-  if [ -n "${KEEP_WORK:-}" ]; then
-    echo "make_fixtures.sh: work folder kept: $work" >&2
-  else
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-export IBSIM_SOCKNAME="flrouting$$"
-unset LD_PRELOAD SIM_HOST
+ibsim_init routing
+work=$ibsim_work
 SM_HOST="node0001 mlx5_0" # every generator names its first CA so
 SA_HOST="node0002 mlx5_0" # the SA client: any other CA
 
-opensm -c "$work/opensm.conf.default" >/dev/null 2>&1 || true
-[ -s "$work/opensm.conf.default" ] || {
-  echo "make_fixtures.sh: opensm -c wrote no default config" >&2
-  exit 1
-}
-
 die() { echo "make_fixtures.sh: $*" >&2; exit 1; }
-
-# start_ibsim NET LOG — simulate NET; wait until ibsim is ready.
-start_ibsim() {
-  local net=$1 log=$2 args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$net")
-  # shellcheck disable=SC2086 # word splitting of the option list is meant
-  ibsim -s -n $args "$net" >"$log" 2>&1 </dev/null &
-  ibsim_pid=$!
-  for _ in $(seq 1 100); do
-    grep -qs "Network simulator ready" "$log" && return 0
-    kill -0 "$ibsim_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$log" >&2
-  die "ibsim did not start on $net"
-}
 
 # guid IDX — node GUID of generated switch IDX (0-based; fabriclint/gen.h:
 # FL_GEN_SWITCH_GUID_BASE + IDX + 1).
@@ -246,10 +195,10 @@ opt_value() {
   done
 }
 
-# osm_conf KIND DUMPDIR LOG EXTRA_OUT — OpenSM config for one run on stdout;
-# the non-default options (paths elided) go to EXTRA_OUT.
+# osm_conf KIND DUMPDIR LOG EXTRA_OUT CONF — the OpenSM config of one run
+# into CONF; the non-default options (paths elided) go to EXTRA_OUT.
 osm_conf() {
-  local kind=$1 dump=$2 log=$3 opts=$4
+  local kind=$1 dump=$2 log=$3 opts=$4 conf=$5
   {
     echo "log_flags 0x43"
     echo "force_log_flush TRUE"
@@ -259,17 +208,13 @@ osm_conf() {
       t2q) echo "qos TRUE"; echo "torus_config torus-2QoS.conf" ;;
     esac
   } >"$opts"
-  sed -e "s#^log_file .*#log_file $log#" \
-      -e "s#^dump_files_dir .*#dump_files_dir $dump/#" \
-      -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-      -e "s#^log_flags .*#log_flags 0x43#" \
-      -e "s#^force_log_flush .*#force_log_flush TRUE#" \
-      "$work/opensm.conf.default"
+  ibsim_opensm_conf "$conf" "$log" "$dump" log_flags 0x43 force_log_flush TRUE ||
+    die "no OpenSM config"
   case $kind in
     vl) echo "qos TRUE" ;;
     nue) printf 'qos TRUE\nnue_max_num_vls 0\n' ;;
     t2q) printf 'qos TRUE\ntorus_config %s\n' "$dump/../torus-2QoS.conf" ;;
-  esac
+  esac >>"$conf"
 }
 
 # clean_log IN OUT — OpenSM log without time stamps, thread ids, pointers.
@@ -327,7 +272,7 @@ run_scenario() {
   "$FL" gen $genargs --speed HDR --no-lids --format ibsim -o "$o/fabric.net"
 
   osm_conf "$kind" "$w/dump" "$w/opensm.log" "$o/opensm-options.txt" \
-    >"$w/opensm.conf"
+    "$w/opensm.conf"
   if [ "$kind" = t2q ]; then
     local x y
     case $genargs in
@@ -338,15 +283,12 @@ run_scenario() {
     cp "$w/torus-2QoS.conf" "$o/torus-2QoS.conf"
   fi
 
-  start_ibsim "$o/fabric.net" "$w/ibsim.log"
+  ibsim_start "$o/fabric.net" "$w/ibsim.log" || die "ibsim did not start on $o/fabric.net"
   local rc=0
-  (cd "$w" && OSM_CACHE_DIR="$w" OSM_TMP_DIR="$w" SIM_HOST="$SM_HOST" \
-    timeout 300 ibsim-run opensm -o -R "$engine" -F "$w/opensm.conf" \
-    >"$w/opensm.out" 2>&1) || rc=$?
+  ibsim_opensm "$SM_HOST" "$w" "$w/opensm.out" -o -R "$engine" -F "$w/opensm.conf" || rc=$?
   clean_log "$w/opensm.log" "$o/opensm-log.txt"
   local used
-  used=$(sed -n 's/.*osm_ucast_mgr_process: \(.*\) tables configured on all switches.*/\1/p' \
-    "$w/opensm.log" | tail -1)
+  used=$(ibsim_engine_used "$w/opensm.log")
   [ -n "$used" ] || used="none (no 'tables configured' line in the log)"
   for f in opensm-lfts.dump opensm.fdbs opensm.mcfdbs opensm-subnet.lst \
            opensm-sl2vl.dump opensm-torus.dump; do
@@ -365,14 +307,11 @@ run_scenario() {
     lash | dfsssp | nue | torus-2QoS)
       sed -e "s#$w/dump/#$w/daemon/#" -e "s#^log_file .*#log_file $w/daemon.log#" \
         "$w/opensm.conf" >"$w/opensm-daemon.conf"
-      (cd "$w" && OSM_CACHE_DIR="$w" OSM_TMP_DIR="$w" SIM_HOST="$SM_HOST" \
-        exec ibsim-run opensm -R "$engine" -F "$w/opensm-daemon.conf" \
-        >"$w/daemon.out" 2>&1 </dev/null) &
-      osm_pid=$!
+      ibsim_opensm_start "$SM_HOST" "$w" "$w/daemon.out" -R "$engine" -F "$w/opensm-daemon.conf"
       local up=0
       for _ in $(seq 1 600); do
         grep -q "SUBNET UP" "$w/daemon.log" 2>/dev/null && { up=1; break; }
-        kill -0 "$osm_pid" 2>/dev/null || break
+        kill -0 "$ibsim_osm_pid" 2>/dev/null || break
         sleep 0.1
       done
       [ "$up" = 1 ] || die "$name: the second OpenSM did not reach SUBNET UP"
@@ -398,11 +337,11 @@ run_scenario() {
           [ "$slid" = "$first_lid" ] && echo "$rec" >>"$o/path-records.saquery"
         done <"$w/cas"
       done <"$w/cas"
-      stop_pid osm_pid
+      ibsim_opensm_stop
       psl_note="saquery -p --slid S --dlid D per CA pair, from a second OpenSM ($engine, no -o) on the configured subnet"
       ;;
   esac
-  stop_pid ibsim_pid
+  ibsim_stop
 
   # ---- ibdmchk ---------------------------------------------------------------
   local args=() verdict blind="-"

@@ -15,7 +15,8 @@
  *     source/target and the edge data).
  * So a port off by one or a cable written with its ends swapped fails
  * here. Also: the NDT writer quotes a name with a comma (and it reads back),
- * names director front-panel ports, and refuses what NDT cannot say.
+ * names director front-panel ports, and refuses what NDT cannot say; the
+ * CSV cell writer both CSVs share (fl_wr_csv_cell) quotes on every trigger.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +36,7 @@
 #include "fabriclint/gen.h"
 #include "fabriclint/load.h"
 #include "fabriclint/write.h"
+#include "io/write_common.h"
 
 /* ---- cables as sorted text ------------------------------------------------
  */
@@ -409,6 +411,37 @@ static void test_ndt_quoting_and_limits(void **st) {
   fclose(devnull);
 }
 
+/* fl_wr_csv_cell(): cell @in is written as @want. */
+static void cell_is(const char *in, const char *want) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  fl_wr_csv_cell(f, in);
+  fclose(f);
+  assert_string_equal(buf, want);
+  free(buf);
+}
+
+/* The one CSV cell writer (NDT plan, diff work order): RFC 4180 quoting on
+ * a comma, a quote, CR, LF and outer blanks; nothing else quoted. */
+static void test_csv_cell(void **st) {
+  (void)st;
+  cell_is("", "");
+  cell_is("leaf-01", "leaf-01");
+  cell_is("dgx-001 mlx5_0", "dgx-001 mlx5_0");
+  cell_is("Blade 01_Port 1/2", "Blade 01_Port 1/2");
+  cell_is("a,b", "\"a,b\"");
+  cell_is("5\" rack", "\"5\"\" rack\"");
+  cell_is("\"", "\"\"\"\"");
+  cell_is("row\n2", "\"row\n2\"");
+  cell_is("row\r2", "\"row\r2\"");
+  cell_is("row\r\n2", "\"row\r\n2\"");
+  cell_is(" Data", "\" Data\"");
+  cell_is("Data\t", "\"Data\t\"");
+  cell_is("leaf \"r1\",\nrow 2", "\"leaf \"\"r1\"\",\nrow 2\"");
+}
+
 /* The director dump: front-panel names on the chassis, no internal cable. */
 static void test_ndt_director(void **st) {
   state *s = *st;
@@ -440,6 +473,7 @@ int main(void) {
       cmocka_unit_test(test_dot),
       cmocka_unit_test(test_graphml),
       cmocka_unit_test(test_ndt_quoting_and_limits),
+      cmocka_unit_test(test_csv_cell),
       cmocka_unit_test(test_ndt_director),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -46,20 +46,11 @@ src=$(cd "$(dirname "$0")" && pwd)
 FL=${FL:-$src/../../../build/fabriclint}
 here=${1:-$src}
 mkdir -p "$here"
-for t in ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3; do
-  command -v "$t" >/dev/null || { echo "make.sh: $t not found" >&2; exit 2; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-ctr.XXXXXX")
-ibsim_pid=""
-cleanup() {
-  exec 3>&- 2>/dev/null || true
-  if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-export IBSIM_SOCKNAME="flctr$$"
-unset LD_PRELOAD
+. "$src/../../ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm ibnetdiscover perfquery ibqueryerrors python3
+ibsim_init ctr
+ibsim_timeout=60
+work=$ibsim_work
 export SIM_HOST="node0001 mlx5_0"
 
 gen="fat-tree --radix 8 --tiers 2 --speed HDR"
@@ -95,35 +86,16 @@ EOF
 
 # simulate NET — (re)start ibsim on NET, let OpenSM assign LIDs once
 simulate() {
-  if [ -n "$ibsim_pid" ]; then
-    exec 3>&-
-    kill "$ibsim_pid" 2>/dev/null || true
-    wait "$ibsim_pid" 2>/dev/null || true
-    ibsim_pid=""
-  fi
-  local args
-  args=$(sed -n 's/^# Simulate with: ibsim -s \(.*\) FILE$/\1/p' "$1")
-  rm -f "$work/console" "$work/ibsim.log"
-  mkfifo "$work/console"
-  # shellcheck disable=SC2086
-  ibsim -s $args "$1" <"$work/console" >"$work/ibsim.log" 2>&1 &
-  ibsim_pid=$!
-  exec 3>"$work/console"
-  for _ in $(seq 100); do grep -qs "Network simulator ready" "$work/ibsim.log" && break; sleep 0.1; done
-  grep -qs "Network simulator ready" "$work/ibsim.log" || { cat "$work/ibsim.log" >&2; exit 1; }
-  (cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" timeout 60 ibsim-run opensm -o -F "$work/osm.conf" >"$work/osm.out" 2>&1)
+  ibsim_start "$1" "$work/ibsim.log" console || exit 1
+  ibsim_opensm "$SIM_HOST" "$work" "$work/osm.out" -o -F "$work/osm.conf"
 }
 
-opensm -c "$work/osm.default" >/dev/null 2>&1 || true
-sed -e "s#^log_file .*#log_file $work/opensm.log#" \
-    -e "s#^dump_files_dir .*#dump_files_dir $work/#" \
-    -e "s#^partition_config_file .*#partition_config_file $work/partitions.conf#" \
-    "$work/osm.default" >"$work/osm.conf"
+ibsim_opensm_conf "$work/osm.conf" "$work/opensm.log" "$work"
 simulate "$here/fabric.net"
 timeout 60 ibsim-run ibnetdiscover >"$here/asbuilt.ibnetdiscover"
 
 perf() { # perf "node"[port] Attr.Field=value
-  echo "PerformanceSet $*" >&3
+  ibsim_console "PerformanceSet $*" || { echo "make.sh: ibsim console closed" >&2; exit 1; }
 }
 capture() { # capture N — both captures of snapshot N
   local t lids l

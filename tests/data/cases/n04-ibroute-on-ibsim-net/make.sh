@@ -14,25 +14,14 @@
 # listens on a private socket and is always stopped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d "${TMPDIR:-/tmp}/fl-n04.XXXXXX")
-ibsim_pid=""
-cleanup() {
-  [ -z "$ibsim_pid" ] || { kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; }
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export IBSIM_SOCKNAME="fln04$$"
-unset LD_PRELOAD SIM_HOST
+. "$here/../../../ibsim_lib.bash"
+ibsim_need ibsim ibsim-run opensm ibnetdiscover ibroute
+ibsim_init n04
+ibsim_timeout=60
+work=$ibsim_work
 sm="hxa-ufm-a1 mlx5_0" # the net file's first node hosts the SM
-ibsim -s "$here/helix-a.net" >"$work/ibsim.log" 2>&1 </dev/null &
-ibsim_pid=$!
-for ((i = 0; i < 100; i++)); do
-  grep -qs "Network simulator ready" "$work/ibsim.log" && break
-  sleep 0.1
-done
-grep -qs "Network simulator ready" "$work/ibsim.log" || { cat "$work/ibsim.log" >&2; exit 1; }
-(cd "$work" && OSM_CACHE_DIR="$work" OSM_TMP_DIR="$work" SIM_HOST="$sm" \
-  timeout 60 ibsim-run opensm -o -f "$work/opensm.log" >"$work/opensm.out" 2>&1 </dev/null)
+ibsim_start "$here/helix-a.net" "$work/ibsim.log" || exit 1
+ibsim_opensm "$sm" "$work" "$work/opensm.out" -o -f "$work/opensm.log"
 SIM_HOST="$sm" timeout 60 ibsim-run ibnetdiscover >"$here/topology.ibnetdiscover"
 lid=$(sed -n 's/^Switch.*# "hxa-su1-leaf-r1" .* lid \([0-9]*\) .*/\1/p' "$here/topology.ibnetdiscover")
 [ -n "$lid" ] || { echo "make.sh: no LID for hxa-su1-leaf-r1" >&2; exit 1; }
