@@ -433,6 +433,56 @@ static void test_thread_merge_witness(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* The threads' dependency tables are merged row by row: switch LIDs 20..23
+ * (block 0, worker 0) route clockwise (port 2), the CAs at LIDs 65..68
+ * (block 1, worker 1) counter-clockwise (port 3), so each direction's loop
+ * exists only in one worker's table. Two threads must give what one does:
+ * 2 loops, 8 channels, 12 dependencies (4 turns on round each way, and the
+ * 4 deliveries of the CA traffic into the CA links: a switch delivers to
+ * itself on port 0, no turn), and the counter-clockwise loop's
+ * witnesses are CA LIDs (the two destinations behind each turn, the
+ * smaller). A merge that writes worker 1's turns into other rows loses or
+ * bends that loop (kills dl-blk-seen-merge, dl-merge-min). */
+static void test_thread_merge_rows(void **state) {
+  (void)state;
+  ring r;
+  build_ring_at(&r, N_RING, 65);
+  for (uint32_t i = 0; i < N_RING; i++) {
+    uint8_t *row = fl_b_lft_row(r.f, r.sw[i], 70);
+    for (uint32_t j = 0; j < N_RING; j++) {
+      row[65 + j] = j == i ? 1 : 3;
+      row[SW_LID(j)] = j == i ? 0 : 2;
+    }
+  }
+  finalize(r.f);
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.traffic = FL_CDG_TRAFFIC_ALL;
+    o.threads = threads;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+    assert_int_equal(rep->destinations, 2 * N_RING);
+    assert_int_equal(rep->channels, 2 * N_RING);
+    assert_int_equal(rep->dependencies, 3 * N_RING);
+    assert_int_equal(rep->n_loops, 2);
+    uint32_t ccw = 0;
+    for (uint32_t l = 0; l < rep->n_loops; l++) {
+      const fl_cdg_loop *lp = &rep->loops[l];
+      assert_int_equal(lp->n_hops, N_RING);
+      if (lp->hops[0].dlid < 65)
+        continue; /* the clockwise loop: switch LIDs */
+      ccw++;
+      for (uint32_t k = 0; k < N_RING; k++)
+        assert_true(lp->hops[k].dlid >= 65 && lp->hops[k].dlid < 65 + N_RING);
+    }
+    assert_int_equal(ccw, 1);
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(r.f);
+}
+
 /* Reference minimal routing turns only toward a neighbour one hop closer.
  * R-A, A-B, A-C, B-C, B-D with CAs on R, A, B, D (C has none, so it is no
  * destination): the minimal turns are A: B->R, R->B and B: A->D, D->A, 4 in
@@ -847,6 +897,7 @@ int main(void) {
       cmocka_unit_test(test_vl_dateline_second_arrival),
       cmocka_unit_test(test_valleys_exact),
       cmocka_unit_test(test_thread_merge_witness),
+      cmocka_unit_test(test_thread_merge_rows),
       cmocka_unit_test(test_minimal_turns_exact),
       cmocka_unit_test(test_unrouted_deliver_here),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
