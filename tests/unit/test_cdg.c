@@ -483,6 +483,35 @@ static void test_thread_merge_rows(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* A destination switch is where its routes end, whatever its own LFT entry
+ * says: sw0's entry for its own LID points back out of the port the traffic
+ * came in by (3), which would be a U-turn (sw0: 3 -> 3) if it were followed.
+ * Traffic from every switch and CA, clockwise: 4 turns on round (t: 3 -> 2)
+ * and 4 deliveries into the CA links (t: 3 -> 1), 8 dependencies, one loop;
+ * the U-turn is none of them (kills dl-blk-dsw). */
+static void test_dest_switch_entry_ignored(void **state) {
+  (void)state;
+  ring r;
+  build_ring(&r, N_RING);
+  lft_clockwise(&r);
+  uint8_t *row0 = fl_b_lft_row(r.f, r.sw[0], 40);
+  row0[SW_LID(0)] = 3;
+  finalize(r.f);
+  fl_cdg_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.traffic = FL_CDG_TRAFFIC_ALL;
+  const fl_cdg_report *rep = NULL;
+  assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
+  assert_int_equal(rep->destinations, 2 * N_RING);
+  assert_int_equal(rep->dependencies, 2 * N_RING);
+  assert_int_equal(rep->channels, N_RING);
+  assert_int_equal(rep->n_loops, 1);
+  assert_int_equal(rep->unrouted_pairs, 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(r.f);
+}
+
 /* Reference minimal routing turns only toward a neighbour one hop closer.
  * R-A, A-B, A-C, B-C, B-D with CAs on R, A, B, D (C has none, so it is no
  * destination): the minimal turns are A: B->R, R->B and B: A->D, D->A, 4 in
@@ -898,6 +927,7 @@ int main(void) {
       cmocka_unit_test(test_valleys_exact),
       cmocka_unit_test(test_thread_merge_witness),
       cmocka_unit_test(test_thread_merge_rows),
+      cmocka_unit_test(test_dest_switch_entry_ignored),
       cmocka_unit_test(test_minimal_turns_exact),
       cmocka_unit_test(test_unrouted_deliver_here),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
