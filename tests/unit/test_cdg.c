@@ -512,6 +512,59 @@ static void test_dest_switch_entry_ignored(void **state) {
   fl_fabric_free(r.f);
 }
 
+/* A CA sends to no one through its own LID, so a switch whose only CA is
+ * the destination is no source for it. D - A - B - C in a line, a CA on D
+ * (LID 1) and on A (LID 2); toward LID 2, D has no entry (traffic from D
+ * ends there: unrouted, on its path), and A -> B -> C -> B would loop, but
+ * nothing arrives at A for LID 2, so that loop is on no route: no
+ * forwarding loop, one unrouted pair, and the one dependency of A's traffic
+ * to D (D: 2 -> 1). Walking from A toward its own CA would report the
+ * B - C loop and add its turns (kills dl-walk-self). */
+static void test_own_ca_no_source(void **state) {
+  (void)state;
+  enum { D, A, B, C, N };
+  fl_prov pv = {0, 1, 1};
+  fl_fabric *f = fl_fabric_new();
+  fl_id sw[N];
+  for (uint32_t i = 0; i < N; i++) {
+    sw[i] = fl_b_node(f, FL_NODE_SWITCH, 0x100 + i, 4, pv);
+    fl_b_port_set_lid(f, fl_b_port(f, sw[i], 0, pv), 20 + i, 0);
+  }
+  for (uint32_t i = D; i <= A; i++) {
+    fl_id cp = fl_b_port(f, fl_b_node(f, FL_NODE_CA, 0x200 + i, 1, pv), 1, pv);
+    fl_b_port_set_lid(f, cp, i + 1, 0);
+    fl_b_link(f, fl_b_port(f, sw[i], 1, pv), cp, 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  }
+  /* D:2 - A:2, A:3 - B:2, B:3 - C:2 */
+  static const uint32_t cab[3][4] = {{D, 2, A, 2}, {A, 3, B, 2}, {B, 3, C, 2}};
+  for (uint32_t k = 0; k < 3; k++)
+    fl_b_link(f, fl_b_port(f, sw[cab[k][0]], cab[k][1], pv),
+              fl_b_port(f, sw[cab[k][2]], cab[k][3], pv), 4, FL_SPEED_HDR,
+              FL_LINK_DECLARED, pv);
+  /* toward LID 1 (D's CA) and LID 2 (A's CA); FL_LFT_NONE: no entry */
+  static const uint8_t to1[N] = {1, 2, 2, 2}, to2[N] = {FL_LFT_NONE, 3, 3, 2};
+  for (uint32_t i = 0; i < N; i++) {
+    uint8_t *row = fl_b_lft_row(f, sw[i], 30);
+    row[1] = to1[i];
+    row[2] = to2[i];
+  }
+  finalize(f);
+  const fl_cdg_report *rep = analyze(f, FL_CDG_VL_AUTO, FL_CDG_ROUTING_AUTO);
+  assert_int_equal(rep->routing, FL_CDG_ROUTING_LFT);
+  assert_int_equal(rep->destinations, 2);
+  assert_int_equal(rep->fwd_loop_count, 0);
+  assert_int_equal(rep->unrouted_pairs, 1);
+  assert_int_equal(rep->n_unrouted, 1);
+  assert_int_equal(rep->unrouted[0].dlid, 2);
+  assert_int_equal(rep->unrouted[0].example_switch, sw[D]);
+  assert_int_equal(rep->unrouted[0].on_traffic_path, 1);
+  assert_int_equal(rep->dependencies, 1);
+  assert_int_equal(rep->n_loops, 0);
+  fl_cdg_free(rep);
+  fl_fabric_free(f);
+}
+
 /* Reference minimal routing turns only toward a neighbour one hop closer.
  * R-A, A-B, A-C, B-C, B-D with CAs on R, A, B, D (C has none, so it is no
  * destination): the minimal turns are A: B->R, R->B and B: A->D, D->A, 4 in
@@ -928,6 +981,7 @@ int main(void) {
       cmocka_unit_test(test_thread_merge_witness),
       cmocka_unit_test(test_thread_merge_rows),
       cmocka_unit_test(test_dest_switch_entry_ignored),
+      cmocka_unit_test(test_own_ca_no_source),
       cmocka_unit_test(test_minimal_turns_exact),
       cmocka_unit_test(test_unrouted_deliver_here),
       cmocka_unit_test(test_forwarding_loop_and_unrouted),
