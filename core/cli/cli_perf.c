@@ -83,10 +83,6 @@ static int apply_overrides(const perf_args *a, fl_workload *w) {
   return 0;
 }
 
-static const char *routing_name(uint32_t r) {
-  return r == FL_WL_ROUTE_LFT ? "lft" : "ar";
-}
-
 static int contended(const fl_perf_result *r, double min_share) {
   return !r->error[0] && r->fabric_traffic && r->ratio < min_share * (1 - 1e-9);
 }
@@ -98,7 +94,7 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
   fprintf(o, "%s%s%s%s: %llu bytes, %u ranks (%u per host), %s routing\n",
           fl_wl_op_name(r->op), r->name ? " \"" : "", r->name ? r->name : "",
           r->name ? "\"" : "", (unsigned long long)r->bytes, r->ranks, r->rails,
-          routing_name(r->routing));
+          fl_cli_perf_routing_name(r->routing));
   if (r->error[0]) {
     fprintf(o, "  error: %s\n", r->error);
     return;
@@ -123,33 +119,26 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_t *json_num(double x) {
-  return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
   json_t *j = json_object();
-  json_object_set_new(j, "op", json_string(fl_wl_op_name(r->op)));
-  if (r->name)
-    json_object_set_new(j, "name", json_string(r->name));
-  json_object_set_new(j, "bytes", json_integer((json_int_t)r->bytes));
-  json_object_set_new(j, "ranks", json_integer(r->ranks));
-  json_object_set_new(j, "routing", json_string(routing_name(r->routing)));
+  fl_cli_perf_json_head(j, r);
   if (r->error[0]) {
     json_object_set_new(j, "error", json_string(r->error));
     return j;
   }
   json_object_set_new(j, "fabric_traffic", json_boolean(r->fabric_traffic));
   json_object_set_new(j, "steps", json_integer(r->steps));
-  json_object_set_new(j, "flows_per_step", json_num(r->flows));
+  json_object_set_new(j, "flows_per_step", fl_cli_perf_json_num(r->flows));
   if (r->fabric_traffic) {
-    json_object_set_new(j, "step_time_s", json_num(r->step_time_s));
-    json_object_set_new(j, "time_s", json_num(r->time_s));
-    json_object_set_new(j, "algbw_gbps", json_num(r->algbw_gbps));
-    json_object_set_new(j, "busbw_gbps", json_num(r->busbw_gbps));
-    json_object_set_new(j, "ideal_time_s", json_num(r->ideal_time_s));
-    json_object_set_new(j, "ideal_busbw_gbps", json_num(r->ideal_busbw_gbps));
-    json_object_set_new(j, "ratio", json_num(r->ratio));
+    json_object_set_new(j, "step_time_s", fl_cli_perf_json_num(r->step_time_s));
+    json_object_set_new(j, "time_s", fl_cli_perf_json_num(r->time_s));
+    json_object_set_new(j, "algbw_gbps", fl_cli_perf_json_num(r->algbw_gbps));
+    json_object_set_new(j, "busbw_gbps", fl_cli_perf_json_num(r->busbw_gbps));
+    json_object_set_new(j, "ideal_time_s",
+                        fl_cli_perf_json_num(r->ideal_time_s));
+    json_object_set_new(j, "ideal_busbw_gbps",
+                        fl_cli_perf_json_num(r->ideal_busbw_gbps));
+    json_object_set_new(j, "ratio", fl_cli_perf_json_num(r->ratio));
   }
   json_t *bn = json_array();
   for (uint32_t i = 0; i < r->n_bottlenecks; i++)

@@ -1,7 +1,8 @@
 /*
  * core/cli/cli_perf_out.h — report pieces shared by `fabriclint perf`'s
  * single-placement report (cli_perf.c) and its placements report
- * (cli_perf_place.c): a bottleneck link as text and as JSON.
+ * (cli_perf_place.c): a bottleneck link as text and as JSON, the head of
+ * a collective's JSON object.
  */
 #ifndef FABRICLINT_CORE_CLI_PERF_OUT_H
 #define FABRICLINT_CORE_CLI_PERF_OUT_H
@@ -28,5 +29,18 @@ json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
  * their example flows ("  bottleneck L: k flows share C Gb/s ..."). */
 void fl_cli_perf_text_bottlenecks(FILE *o, const fl_fabric *f,
                                   const fl_perf_result *r);
+
+/** fl_cli_perf_routing_name() — "lft" or "ar" for a job's FL_WL_ROUTE_*
+ * (the report's `routing`). Static storage. */
+const char *fl_cli_perf_routing_name(uint32_t routing);
+
+/** fl_cli_perf_json_num() — @x as a JSON real, or null when it is not
+ * finite (an unroutable collective's infinite step time); new reference. */
+json_t *fl_cli_perf_json_num(double x);
+
+/** fl_cli_perf_json_head() — set the keys that open a collective's JSON
+ * object in both reports, from result @r: op, name (when named), bytes,
+ * ranks, routing. @j is borrowed. */
+void fl_cli_perf_json_head(json_t *j, const fl_perf_result *r);
 
 #endif

@@ -31,10 +31,6 @@ typedef struct pctx {
   uint32_t *scratch, *hosts; /* [pool], [hosts] */
 } pctx;
 
-static const char *routing_name(uint32_t r) {
-  return r == FL_WL_ROUTE_LFT ? "lft" : "ar";
-}
-
 /* The name of pool host @h: the `from:` entry, or the fabric's host. */
 static const char *pool_name(const pctx *x, uint32_t h) {
   if (!x->w->place.from_all && h < x->w->place.n_from)
@@ -102,7 +98,7 @@ static void text_coll(FILE *o, pctx *x, const fl_perf_place_coll *pc,
   coll_title(title, sizeof title, r);
   fprintf(o, "%s: %llu bytes, %u ranks (%u per host), %s routing\n", title,
           (unsigned long long)r->bytes, r->ranks ? r->ranks : 0, r->rails,
-          routing_name(r->routing));
+          fl_cli_perf_routing_name(r->routing));
   char which[64];
   if (x->pl->n == 1)
     snprintf(which, sizeof which, "index %" PRIu64, x->pl->first);
@@ -153,10 +149,6 @@ static void text_coll(FILE *o, pctx *x, const fl_perf_place_coll *pc,
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_t *json_num(double x) {
-  return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *json_u64(uint64_t v) {
   if (v <= (uint64_t)INT64_MAX)
     return json_integer((json_int_t)v);
@@ -167,9 +159,9 @@ static json_t *json_u64(uint64_t v) {
 
 static json_t *json_d3(const fl_perf_dist3 *d) {
   json_t *j = json_object();
-  json_object_set_new(j, "min", json_num(d->min));
-  json_object_set_new(j, "median", json_num(d->median));
-  json_object_set_new(j, "max", json_num(d->max));
+  json_object_set_new(j, "min", fl_cli_perf_json_num(d->min));
+  json_object_set_new(j, "median", fl_cli_perf_json_num(d->median));
+  json_object_set_new(j, "max", fl_cli_perf_json_num(d->max));
   return j;
 }
 
@@ -199,10 +191,10 @@ static json_t *json_placement(pctx *x, const fl_perf_sample *s,
         j, "error", json_string(full ? r->error : "flows cannot be routed"));
     return j;
   }
-  json_object_set_new(j, "step_time_s", json_num(s->step_time_s));
-  json_object_set_new(j, "time_s", json_num(s->time_s));
-  json_object_set_new(j, "busbw_gbps", json_num(s->busbw_gbps));
-  json_object_set_new(j, "ratio", json_num(s->ratio));
+  json_object_set_new(j, "step_time_s", fl_cli_perf_json_num(s->step_time_s));
+  json_object_set_new(j, "time_s", fl_cli_perf_json_num(s->time_s));
+  json_object_set_new(j, "busbw_gbps", fl_cli_perf_json_num(s->busbw_gbps));
+  json_object_set_new(j, "ratio", fl_cli_perf_json_num(s->ratio));
   if (full)
     json_object_set_new(j, "bottlenecks", json_bns(x->f, r));
   return j;
@@ -211,21 +203,17 @@ static json_t *json_placement(pctx *x, const fl_perf_sample *s,
 static json_t *json_coll(pctx *x, const fl_perf_place_coll *pc, double pct) {
   const fl_perf_result *r = &pc->worst_res;
   json_t *j = json_object();
-  json_object_set_new(j, "op", json_string(fl_wl_op_name(r->op)));
-  if (r->name)
-    json_object_set_new(j, "name", json_string(r->name));
-  json_object_set_new(j, "bytes", json_integer((json_int_t)r->bytes));
-  json_object_set_new(j, "ranks", json_integer(r->ranks));
-  json_object_set_new(j, "routing", json_string(routing_name(r->routing)));
+  fl_cli_perf_json_head(j, r);
   json_object_set_new(j, "placements", json_integer(pc->n));
   json_object_set_new(j, "unroutable", json_integer(pc->n_error));
   if (pc->ok) {
     json_object_set_new(j, "fabric_traffic", json_boolean(r->fabric_traffic));
     json_object_set_new(j, "steps", json_integer(r->steps));
-    json_object_set_new(j, "flows_per_step", json_num(r->flows));
+    json_object_set_new(j, "flows_per_step", fl_cli_perf_json_num(r->flows));
   }
   if (pc->ok && r->fabric_traffic) {
-    json_object_set_new(j, "ideal_busbw_gbps", json_num(r->ideal_busbw_gbps));
+    json_object_set_new(j, "ideal_busbw_gbps",
+                        fl_cli_perf_json_num(r->ideal_busbw_gbps));
     json_object_set_new(j, "step_time_s", json_d3(&pc->step_time_s));
     json_object_set_new(j, "busbw_gbps", json_d3(&pc->busbw_gbps));
     json_object_set_new(j, "ratio", json_d3(&pc->ratio));
@@ -244,9 +232,10 @@ static json_t *json_coll(pctx *x, const fl_perf_place_coll *pc, double pct) {
     if (s->error)
       json_object_set_new(e, "error", json_true());
     else {
-      json_object_set_new(e, "step_time_s", json_num(s->step_time_s));
-      json_object_set_new(e, "busbw_gbps", json_num(s->busbw_gbps));
-      json_object_set_new(e, "ratio", json_num(s->ratio));
+      json_object_set_new(e, "step_time_s",
+                          fl_cli_perf_json_num(s->step_time_s));
+      json_object_set_new(e, "busbw_gbps", fl_cli_perf_json_num(s->busbw_gbps));
+      json_object_set_new(e, "ratio", fl_cli_perf_json_num(s->ratio));
     }
     json_array_append_new(all, e);
   }
