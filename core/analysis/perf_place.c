@@ -19,37 +19,25 @@
 
 #include "analysis/perf_impl.h"
 #include "analysis/perf_place.h"
+#include "fabriclint/view.h"
 
 /* ---- drawing ------------------------------------------------------------ */
 
-#define GOLDEN 0x9e3779b97f4a7c15ull
-
-/* SplitMix64's output function (Steele, Lea, Flood 2014; the generator
- * of java.util.SplittableRandom). */
-static uint64_t fin64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
+/* SplitMix64 (Steele, Lea, Flood 2014): fl_view_rand() is one draw of it.
+ * A seed is mixed by one draw from it as the state. */
 static uint64_t mix64(uint64_t z) {
-  return fin64(z + GOLDEN);
-}
-
-static uint64_t next64(uint64_t *s) {
-  *s += GOLDEN;
-  return fin64(*s);
+  return fl_view_rand(&z);
 }
 
 /* Uniform in [0, n), n >= 1: Lemire, "Fast random integer generation in an
  * interval" (ACM TOMACS 2019), multiply and reject the biased low part. */
 static uint32_t below(uint64_t *s, uint32_t n) {
-  uint64_t m = (next64(s) >> 32) * (uint64_t)n;
+  uint64_t m = (fl_view_rand(s) >> 32) * (uint64_t)n;
   uint32_t lo = (uint32_t)m;
   if (lo < n) {
     uint32_t t = (uint32_t)(-n) % n;
     while (lo < t) {
-      m = (next64(s) >> 32) * (uint64_t)n;
+      m = (fl_view_rand(s) >> 32) * (uint64_t)n;
       lo = (uint32_t)m;
     }
   }
