@@ -201,7 +201,7 @@ static int setup_switches(cdg *g) {
   g->sw = calloc(nn + 1, sizeof *g->sw);
   if (!g->sw_of_node || !g->sw)
     return FL_ENOMEM;
-  uint32_t slots = 0;
+  uint32_t slots = 0, max_p = 1;
   uint64_t deps = 0;
   for (fl_id n = 0; n < nn; n++) {
     g->sw_of_node[n] = -1;
@@ -217,14 +217,12 @@ static int setup_switches(cdg *g) {
     s->first_ca = FL_NONE;
     slots += s->P;
     deps += (uint64_t)s->P * s->P;
+    if (s->P > max_p)
+      max_p = s->P;
     g->sw_of_node[n] = (int32_t)g->n_sw++;
   }
   g->n_slots = slots;
   g->n_dep_entries = deps;
-  uint32_t max_p = 1;
-  for (uint32_t i = 0; i < g->n_sw; i++)
-    if (g->sw[i].P > max_p)
-      max_p = g->sw[i].P;
   g->seen_words = (max_p + 63) / 64;
   return FL_OK;
 }
