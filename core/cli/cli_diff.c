@@ -33,6 +33,7 @@
 #include "diff/diff.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
+#include "fabriclint/planes.h"
 #include "report/report.h"
 
 typedef struct diff_args {
@@ -264,6 +265,87 @@ static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
   return 0;
 }
 
+/* The plane every input of @side is tagged with (--design-plane NAME:FILE,
+ * --as-built-plane), when they all name the same one and the side loaded as
+ * one plane; else NULL. */
+static const char *single_tag(const diff_args *a, int side,
+                              const fl_fabric *f) {
+  if (fl_fabric_plane_count(f) > 1)
+    return NULL;
+  const char *t = NULL;
+  for (size_t i = 0; i < a->n_paths[side]; i++) {
+    const char *p = a->planes[side][i];
+    if (!p || (t && strcmp(t, p) != 0))
+      return NULL;
+    t = p;
+  }
+  return t;
+}
+
+/* The plane names of @f, "1, 2, 3", into @buf. */
+static void plane_list(const fl_fabric *f, uint32_t skip, char *buf,
+                       size_t size) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (uint32_t k = 0; k < fl_fabric_plane_count(f) && o < size; k++) {
+    if (k == skip)
+      continue;
+    int w = snprintf(buf + o, size - o, "%s%s", o ? ", " : "",
+                     fl_fabric_plane_name(f, k));
+    o += w > 0 ? (size_t)w : 0;
+  }
+}
+
+/* One side is one tagged plane (a plan of plane 1 alone) and the other has
+ * several planes (every plane captured): only the other side's plane of
+ * that name is compared (fl_fabric_plane_subset()), so that the planes the
+ * plan does not cover are not reported node by node. A note on standard
+ * error names the planes left out. 0, or FL_EXIT_USAGE (printed) when the
+ * other side has no plane of that name. */
+static int narrow_to_plane(diff_args *a, fl_fabric **fab, fl_fabric **whole) {
+  static const char *const side_name[2] = {"design", "as-built"};
+  static const char *const side_opt[2] = {"--design-plane", "--as-built-plane"};
+  for (int side = 0; side < 2; side++) {
+    const char *tag = single_tag(a, side, fab[side]);
+    fl_fabric *other = fab[!side];
+    uint32_t n = fl_fabric_plane_count(other), k = 0;
+    if (!tag || n < 2)
+      continue;
+    while (k < n && strcmp(fl_fabric_plane_name(other, k), tag) != 0)
+      k++;
+    char names[512];
+    plane_list(other, k, names, sizeof names);
+    if (k == n) {
+      fprintf(stderr,
+              "fabriclint: the %s is plane %s alone, and the %s has planes "
+              "%s but none named %s: name the %s's plane as the %s does "
+              "(%s NAME:FILE) to compare that plane\n",
+              side_name[side], tag, side_name[!side], names, tag,
+              side_name[side], side_name[!side], side_opt[side]);
+      return FL_EXIT_USAGE;
+    }
+    fl_fabric *sub = NULL;
+    fl_error err;
+    fl_error_clear(&err);
+    if (fl_fabric_plane_subset_ex(other, k, FL_SUBSET_BASE_NAMES, &sub, &err) !=
+        FL_OK) {
+      fl_cli_print_error(&err);
+      return FL_EXIT_USAGE;
+    }
+    fprintf(stderr,
+            "fabriclint: note: the %s is plane %s alone; comparing plane %s "
+            "of the %s, its other plane(s) %s left out\n",
+            side_name[side], tag, tag, side_name[!side], names);
+    *whole = other; /* kept for the reasons of missing nodes */
+    fab[!side] = sub;
+    a->dopts.whole = other;
+    a->dopts.whole_side = !side;
+    a->dopts.plane = fl_fabric_plane_name(other, k);
+    return 0;
+  }
+  return 0;
+}
+
 /* Keep only findings (and work-order rows) whose rule matches --rules. */
 static int rule_selected(const char *patterns, const char *id) {
   if (!patterns)
@@ -344,7 +426,7 @@ int fl_cli_diff(int argc, char **argv) {
   memset(&a, 0, sizeof a);
   fl_cli_opts o;
   memset(&o, 0, sizeof o);
-  fl_fabric *fd = NULL, *fb = NULL;
+  fl_fabric *fd = NULL, *fb = NULL, *whole = NULL;
   fl_findings fs = {0};
   fl_work_order wo = {0};
   fl_outfile out = {0};
@@ -377,6 +459,14 @@ int fl_cli_diff(int argc, char **argv) {
       (rc = check_side_roles(&o, &a)) != 0 ||
       (rc = load_both(&o, &a, &fd, &fb)) != 0)
     goto done;
+  {
+    fl_fabric *both[2] = {fd, fb};
+    rc = narrow_to_plane(&a, both, &whole);
+    fd = both[0];
+    fb = both[1];
+    if (rc != 0)
+      goto done;
+  }
   /* --output must not overwrite an input: check every path of both sides */
   o.inputs = NULL;
   {
@@ -481,6 +571,7 @@ done:
   fl_work_order_free(&wo);
   fl_fabric_free(fd);
   fl_fabric_free(fb);
+  fl_fabric_free(whole);
   fl_cli_opts_free(&o);
   free_planes(&a);
   free((void *)a.paths[0]);

@@ -215,7 +215,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_DESIGN_PLANE, "design-plane", 0, "NAME:FILE", D, 0, FL_CPL_FILE,
      NULL,
      "one more design input, in plane NAME (repeatable; findings name the "
-     "plane; docs/cli.md \"Planes\")"},
+     "plane; a plan of one plane is compared with that plane of a "
+     "multi-plane as-built; docs/cli.md \"Planes\")"},
     {FL_OPT_AS_BUILT_PLANE, "as-built-plane", 0, "NAME:FILE", D, 0, FL_CPL_FILE,
      NULL,
      "one more as-built input, in plane NAME (repeatable; the as-built "

@@ -864,6 +864,40 @@ static void plane_lookup(const dctx *c, const name_ix *dpx, const name_ix *bpx,
   *b = ix_get(bpx, pass, key, k);
 }
 
+/* Narrowed as-built (fl_diff_opts.whole_side 1): the home plane a port of
+ * as-built node @b is marked with (`home-plane`, fl_fabric_plane_subset():
+ * a host's NIC k cabled into another plane than k), or NULL. */
+static const char *home_plane_mark(const dctx *c, fl_id b) {
+  if (!c->o->whole || c->o->whole_side != 1)
+    return NULL;
+  fl_id p0 = fl_fabric_node_first_port(c->B, b);
+  for (uint32_t k = 0; k < fl_fabric_node_port_count(c->B, b); k++) {
+    const char *h = fl_fabric_attr(c->B, FL_ENT_PORT, p0 + k, "home-plane");
+    if (h)
+      return h;
+  }
+  return NULL;
+}
+
+/* Narrowed comparison (fl_diff_opts.whole): the plane of the node named
+ * @name (a CA, @ca) or with GUID @guid in the whole side, when it is
+ * another plane than the one compared; NULL otherwise. */
+static const char *left_out_plane(const dctx *c, int ca, const char *name,
+                                  uint64_t guid) {
+  const fl_fabric *w = c->o->whole;
+  if (!w || !c->o->plane)
+    return NULL;
+  /* a host's NIC is the same device whichever plane it is cabled into; a
+   * switch of the same name in another plane is another switch (planes
+   * name their switches alike), the same one only by its GUID */
+  fl_id n = ca ? fl_fabric_find_node_name(w, name) : FL_NONE;
+  if (n == FL_NONE && guid && !c->o->no_guid)
+    n = fl_fabric_find_node_guid(w, guid);
+  uint32_t pl = n != FL_NONE ? fl_fabric_node_plane(w, n) : FL_NONE;
+  const char *pn = pl != FL_NONE ? fl_fabric_plane_name(w, pl) : NULL;
+  return pn && strcmp(pn, c->o->plane) != 0 ? pn : NULL;
+}
+
 /* Why design node @i matched nothing, when names are per plane: in its
  * plane, or that plane is not in the as-built; NULL when @i has no plane
  * (the reasons of the whole fabric apply). Owned by the caller. */
@@ -1472,8 +1506,20 @@ static int match_nodes(dctx *c) {
     uint32_t bshort = ix_get(&bx, 1, canon, len);
     const char *why;
     char *whys = left ? why_in_plane(c, &dpx, &bpx, i) : NULL;
+    const char *lo =
+        c->o->whole_side == 1
+            ? left_out_plane(c, fl_fabric_node_kind(D, i) == FL_NODE_CA,
+                             fl_fabric_node_name(D, i),
+                             fl_fabric_node_guid(D, i))
+            : NULL;
     if (whys)
       why = whys;
+    else if (lo)
+      why = whys = xprintf(c,
+                           "it is in plane %s as built, which this "
+                           "comparison leaves out (the design is plane %s "
+                           "alone)",
+                           lo, c->o->plane);
     else if (ix_get(&dx, 0, full, flen) != i)
       why = "another design node has the same name after normalising";
     else if (bfull == AMBIG || (bfull == NIL && bshort == AMBIG))
@@ -1515,10 +1561,12 @@ static int match_nodes(dctx *c) {
                      "planned_cables", (json_int_t)ncab);
     emit(c, &f,
          xprintf(c,
-                 "planned %s \"%s\" is not in the as-built fabric: %s "
-                 "(its %u planned cable(s) are not reported one by one)",
+                 "planned %s \"%s\" is not in %s%s: %s (its %u planned "
+                 "cable(s) are not reported one by one)",
                  fl_node_kind_name(fl_fabric_node_kind(D, i)),
-                 fl_fabric_node_name(D, i), why, ncab));
+                 fl_fabric_node_name(D, i),
+                 lo ? "plane " : "the as-built fabric", lo ? c->o->plane : "",
+                 why, ncab));
     const char *rack = fl_fabric_attr(D, FL_ENT_NODE, i, "rack");
     if (ncab) /* each planned cable: its port, far end and cable id */
       wo_node_cables(c, "check", "diff.missing-node", i,
@@ -1554,16 +1602,44 @@ static int match_nodes(dctx *c) {
     f.ev = json_pack("{s:s,s:s,s:i}", "kind",
                      fl_node_kind_name(fl_fabric_node_kind(B, b)), "guid", gs,
                      "cables", (json_int_t)ncab);
-    emit(c, &f,
-         xprintf(c,
-                 "%s \"%s\"%s%s is not in the design: no planned node%s%s "
-                 "has this name or GUID (its %u cable(s) are not reported "
-                 "one by one)%s",
-                 fl_node_kind_name(fl_fabric_node_kind(B, b)),
-                 fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
-                 pl ? " of plane " : "", pl ? pl : "", ncab,
-                 an ? "; a SHARP Aggregation Node, usually left out of plans"
-                    : ""));
+    const char *lo =
+        c->o->whole_side == 0
+            ? left_out_plane(c, fl_fabric_node_kind(B, b) == FL_NODE_CA,
+                             fl_fabric_node_name(B, b), g)
+            : NULL;
+    const char *home = lo ? NULL : home_plane_mark(c, b);
+    if (home)
+      emit(c, &f,
+           xprintf(c,
+                   "%s \"%s\"%s%s is not in the design of plane %s: it "
+                   "belongs in plane %s (its host's NIC for that plane) and "
+                   "is cabled into plane %s; move its cable to plane %s (its "
+                   "%u cable(s) are not reported one by one)",
+                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
+                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
+                   c->o->plane, home, c->o->plane, home, ncab));
+    else if (lo)
+      emit(c, &f,
+           xprintf(c,
+                   "%s \"%s\"%s%s is not in plane %s of the design: the "
+                   "design puts it in plane %s, which this comparison "
+                   "leaves out (the as-built is plane %s alone; its %u "
+                   "cable(s) are not reported one by one)",
+                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
+                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
+                   c->o->plane, lo, c->o->plane, ncab));
+    else
+      emit(c, &f,
+           xprintf(c,
+                   "%s \"%s\"%s%s is not in the design: no planned node%s%s "
+                   "has this name or GUID (its %u cable(s) are not reported "
+                   "one by one)%s",
+                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
+                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
+                   pl ? " of plane " : "", pl ? pl : "", ncab,
+                   an ? "; a SHARP Aggregation Node, usually left out of "
+                        "plans"
+                      : ""));
     if (!an)
       wo_node(c, "check", "diff.unexpected-node", fl_fabric_node_name(B, b), "",
               "node found that the plan does not have: remove or add it "

@@ -25,6 +25,16 @@
 typedef struct fl_diff_opts {
   int compare_lids;
   int no_guid;
+  /* One side is one plane of a multi-plane other side (`diff --design-plane
+   * 1:plan.xml` against every plane's capture): the CLI compares that
+   * plane of the other side alone (fl_fabric_plane_subset_ex()) and sets
+   * @whole to the other side before narrowing (borrowed), @whole_side to it
+   * (0 design, 1 as-built) and @plane to the compared plane's name, so that
+   * a node the narrowed side lacks because it is in another plane says so
+   * instead of "not in the fabric". NULL: no narrowing. */
+  const fl_fabric *whole;
+  int whole_side;
+  const char *plane;
 } fl_diff_opts;
 
 /**

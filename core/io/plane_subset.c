@@ -33,6 +33,7 @@ typedef struct subset {
   const fl_fabric *src;
   fl_fabric *dst;
   uint32_t plane;
+  unsigned flags;  /* FL_SUBSET_* */
   fl_id *node_map; /* src node -> dst node, FL_NONE when left out */
   fl_id *port_map; /* src port -> dst port (build id), FL_NONE */
 } subset;
@@ -74,6 +75,22 @@ static int mark_misplaced(subset *s, fl_id p, fl_id q) {
                    fl_fabric_plane_name(s->src, home));
 }
 
+/* Length of node @n's name as the subset gives it: its display name, or
+ * with FL_SUBSET_BASE_NAMES that name without the " (0x<GUID>)" that
+ * finalize added because another plane has a node of the same name (the
+ * subset's finalize adds it again if the name repeats within the plane). */
+static size_t subset_name_len(const subset *s, fl_id n) {
+  const char *nm = fl_fabric_node_name(s->src, n);
+  size_t l = strlen(nm);
+  uint64_t g = fl_fabric_node_guid(s->src, n);
+  char suf[32];
+  int k = snprintf(suf, sizeof suf, " (0x%016llx)", (unsigned long long)g);
+  if ((s->flags & FL_SUBSET_BASE_NAMES) && g && k > 0 && l > (size_t)k &&
+      memcmp(nm + l - k, suf, (size_t)k) == 0)
+    l -= (size_t)k;
+  return l;
+}
+
 static int copy_nodes(subset *s) {
   const fl_fabric *f = s->src;
   fl_fabric *d = s->dst;
@@ -88,7 +105,8 @@ static int copy_nodes(subset *s) {
     if (n == FL_NONE)
       return FL_ENOMEM;
     s->node_map[i] = n;
-    fl_b_node_set_name(d, n, fl_fabric_node_name(f, (fl_id)i), (size_t)-1);
+    size_t len = subset_name_len(s, (fl_id)i);
+    fl_b_node_set_name(d, n, fl_fabric_node_name(f, (fl_id)i), len);
     fl_b_node_set_desc(d, n, fl_b_atom_str(f, r->desc), (size_t)-1);
     fl_b_node_set_ids(d, n, r->vendid, r->devid, r->sysimgguid);
     if (r->system)
@@ -210,11 +228,16 @@ static int copy_routing(subset *s) {
 
 int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
                            fl_fabric **out, fl_error *err) {
+  return fl_fabric_plane_subset_ex(fab, plane, 0, out, err);
+}
+
+int fl_fabric_plane_subset_ex(const fl_fabric *fab, uint32_t plane,
+                              unsigned flags, fl_fabric **out, fl_error *err) {
   *out = NULL;
   if (!fab || !fab->finalized || plane >= fab->n_planes)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "no plane %u in this fabric", plane);
-  subset s = {fab, fl_fabric_new(), plane, NULL, NULL};
+  subset s = {fab, fl_fabric_new(), plane, flags, NULL, NULL};
   s.node_map = malloc((fab->n_nodes + 1) * sizeof *s.node_map);
   s.port_map = malloc((fab->n_ports + 1) * sizeof *s.port_map);
   int rc = FL_ENOMEM;

@@ -101,6 +101,22 @@ uint32_t fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p);
 int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
                            fl_fabric **out, fl_error *err);
 
+/** fl_fabric_plane_subset_ex() flag: name each node of the subset by its
+ * name without the " (0x<GUID>)" that fl_fabric_node_name() adds when
+ * another plane has a node of the same name (leaf01 of plane 2 is "leaf01"
+ * in plane 2's subset, as the plane's own capture names it; a name that
+ * repeats within the plane keeps its GUID). Used by `diff` to compare a
+ * plan of one plane with that plane of a multi-plane capture. */
+#define FL_SUBSET_BASE_NAMES 1u
+
+/**
+ * fl_fabric_plane_subset_ex() — fl_fabric_plane_subset() with @flags
+ * (FL_SUBSET_* bits; 0 is fl_fabric_plane_subset()). Same ownership,
+ * errors and cost.
+ */
+int fl_fabric_plane_subset_ex(const fl_fabric *fab, uint32_t plane,
+                              unsigned flags, fl_fabric **out, fl_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,4 +116,56 @@ expect_grep <(q "d['findings'][0]['message']") \
 dj --no-guid "${DC[@]}" --as-built "$X/units/plane1.ibnetdiscover" --as-built "$X/units/plane2.ibnetdiscover"
 expect_eq "$(cat "$TMP/rc") $(found)" "0 []" "units swapped, --no-guid: names per plane agree"
 
+# ---- one plane's plan vs every plane's capture (the other planes left out) -
+# before: a plan of plane 1 against both captures gave 12 missing + 54
+# unexpected nodes (plane 2 whole, and plane 1's switches under their
+# GUID-suffixed names)
+AB=(--as-built "$X/plane1.ibnetdiscover" --as-built "$X/plane2.ibnetdiscover")
+dj --design-plane 1:"$X/design/plane1.xml" "${AB[@]}"
+expect_eq "$(cat "$TMP/rc") $(found)" "0 []" "plan of plane 1 vs both captures: nothing"
+expect_eq "$(cat "$TMP/err")" \
+  "fabriclint: note: the design is plane 1 alone; comparing plane 1 of the as-built, its other plane(s) 2 left out" \
+  "plan of plane 1: the note names the plane left out"
+dj --design-plane 2:"$X/design/plane2.xml" --as-built "$X/plane1.ibnetdiscover" \
+  --as-built "$X/moved/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(found)" \
+  "1 [('diff.misconnected', None, ['node0005 mlx5_1', 'leaf-p01-02', 'leaf-p01-08'])]" \
+  "plan of plane 2 vs both captures, cable moved in plane 2"
+dj --design-plane 2:"$X/design/plane2.xml" --as-built "$X/plane1.ibnetdiscover" \
+  --as-built "$X/no-spine/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(found)" \
+  "1 [('diff.missing-node', None, ['spine-p01-04'])]" \
+  "plan of plane 2 vs both captures, spine gone: its plain name"
+expect_eq "$(q "d['findings'][0]['evidence']['reason']")" \
+  'no as-built node is named "spine-p01-04" (compared after normalising case, domain and blanks)' \
+  "plan of plane 2, spine gone: plane 1's spine-p01-04 is another switch"
+# the NIC of plane 1 cabled into plane 2, seen from each plane's plan
+WN=(--as-built "$X/wrong-nic/plane1.ibnetdiscover" --as-built "$X/wrong-nic/plane2.ibnetdiscover")
+dj --design-plane 1:"$X/design/plane1.xml" "${WN[@]}"
+expect_eq "$(cat "$TMP/rc") $(found)" \
+  "1 [('diff.missing-node', None, ['node0001 mlx5_0'])]" "plan of plane 1, NIC in plane 2"
+expect_eq "$(q "d['findings'][0]['message']")" \
+  'planned ca "node0001 mlx5_0" is not in plane 1: it is in plane 2 as built, which this comparison leaves out (the design is plane 1 alone) (its 1 planned cable(s) are not reported one by one)' \
+  "plan of plane 1, NIC in plane 2: the reason names plane 2"
+dj --design-plane 2:"$X/design/plane2.xml" "${WN[@]}"
+expect_eq "$(cat "$TMP/rc") $(found)" \
+  "1 [('diff.unexpected-node', None, ['node0001 mlx5_0'])]" "plan of plane 2, NIC of plane 1 in it"
+expect_eq "$(q "d['findings'][0]['message']")" \
+  'ca "node0001 mlx5_0" GUID 0x0002c90302000002 is not in the design of plane 2: it belongs in plane 1 (its host'"'"'s NIC for that plane) and is cabled into plane 2; move its cable to plane 1 (its 1 cable(s) are not reported one by one)' \
+  "plan of plane 2, NIC of plane 1: says where it belongs"
+# the reverse: every plane planned (the captures as the plan), one captured
+dj "${DC[@]}" --as-built-plane 1:"$X/wrong-nic/plane1.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(found)" \
+  "1 [('diff.missing-node', None, ['node0001 mlx5_0'])]" \
+  "both planes planned, plane 1 captured alone: plane 2 left out"
+expect_eq "$(cat "$TMP/err")" \
+  "fabriclint: note: the as-built is plane 1 alone; comparing plane 1 of the design, its other plane(s) 2 left out" \
+  "plane 1 captured alone: the note"
+# no plane of that name on the other side: a usage error naming both
+dj --design-plane A:"$X/design/plane1.xml" "${AB[@]}"
+expect_eq "$(cat "$TMP/rc")" "2" "plan of plane A, capture has 1 and 2: exit 2"
+expect_eq "$(cat "$TMP/err")" \
+  "fabriclint: the design is plane A alone, and the as-built has planes 1, 2 but none named A: name the design's plane as the as-built does (--design-plane NAME:FILE) to compare that plane" \
+  "plan of plane A: the error names the as-built planes"
+
 finish
