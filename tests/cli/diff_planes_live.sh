@@ -55,4 +55,9 @@ expect_rc 1 "$FL" diff --format json --design "$L/plane1.ibnetdiscover" --design
 expect_eq "$(jget "$TMP/out" "=[(f['rule'], f.get('plane'), f['evidence']['built_plane']) for f in d['findings']]")" \
   "[('diff.missing-node', '1,2', '2'), ('diff.missing-node', '1,2', '1')]" \
   "live: leaf units swapped between planes, one finding each"
+expect_rc 1 "$FL" diff --format json --design-plane 2:"$L/design/plane2.xml" \
+  --as-built "$L/wrong-nic/plane1.ibnetdiscover" --as-built "$L/wrong-nic/plane2.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['nodes']) for f in d['findings']]")" \
+  "[('diff.unexpected-node', ['node0001 mlx5_0'])]" \
+  "live: plan of plane 2 alone vs both planes, the NIC of plane 1 in plane 2"
 finish
