@@ -116,4 +116,21 @@ expect_grep <(q "d['findings'][0]['message']") \
 dj --no-guid "${DC[@]}" --as-built "$X/units/plane1.ibnetdiscover" --as-built "$X/units/plane2.ibnetdiscover"
 expect_eq "$(cat "$TMP/rc") $(found)" "0 []" "units swapped, --no-guid: names per plane agree"
 
+# ---- the same file named twice on one side ---------------------------------
+# plane 1's capture given for plane 2 as well: loaded twice, it passed for
+# both planes (exit 0, no finding: plane 2 was never checked); now refused
+expect_rc 2 "$FL" diff "${DX[@]}" --as-built-plane 1:"$X/plane1.ibnetdiscover" \
+  --as-built-plane 2:"$X/plane1.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $X/plane1.ibnetdiscover: the same file as as-built input 1 \(\S+/plane1.ibnetdiscover\): each file is loaded once .*; name each as-built input once$"
+expect_eq "$(wc -l <"$TMP/out")" "0" "same capture for two planes: no report"
+expect_rc 2 "$FL" diff --design-plane 1:"$X/design/plane1.xml" --design-plane 2:"$X/design/../design/plane1.xml" \
+  --as-built "$X/plane1.ibnetdiscover" --as-built "$X/plane2.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $X/design/../design/plane1.xml: the same file as design input 1 "
+# the same file on both sides is a self-diff, as before
+expect_rc 0 "$FL" diff "$X/plane1.ibnetdiscover" "$X/plane1.ibnetdiscover"
+expect_grep "$TMP/out" "^0 error\(s\), 0 warning\(s\), 0 info"
+# a comma in a plane name would read as two planes in "plane": "A,B"
+expect_rc 2 "$FL" diff "${DX[@]}" --as-built-plane "1,2:$X/plane1.ibnetdiscover" --as-built-plane 3:"$X/plane2.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: --as-built-plane: plane name '1,2' holds a comma \(byte 2\): expected a name without commas"
+
 finish
