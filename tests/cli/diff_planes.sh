@@ -133,4 +133,28 @@ expect_grep "$TMP/out" "^0 error\(s\), 0 warning\(s\), 0 info"
 expect_rc 2 "$FL" diff "${DX[@]}" --as-built-plane "1,2:$X/plane1.ibnetdiscover" --as-built-plane 3:"$X/plane2.ibnetdiscover"
 expect_grep "$TMP/err" "^fabriclint: --as-built-plane: plane name '1,2' holds a comma \(byte 2\): expected a name without commas"
 
+# ---- every plane's plan against one plane's capture, and the reverse -------
+# The side without planes is one plane, paired with the plane its tag names,
+# else the first. Before: all 24 planned switches "missing" (their names
+# repeat across the plan's planes, so none matched), the 12 captured ones
+# "unexpected" ("no planned node has this name"), plane 2's switches
+# reported in plane 1: 66 findings for one plane not captured.
+tally() { q "sorted(__import__('collections').Counter((f['rule'], f.get('plane'), f['evidence'].get('kind')) for f in d['findings']).items())"; }
+dj "${DX[@]}" "$X/plane1.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.missing-node', '2', 'ca'), 30), (('diff.missing-node', '2', 'switch'), 12)]" \
+  "plan of planes 1,2 vs plane 1's capture: plane 2 missing, nothing else"
+expect_eq "$(q "[f['message'] for f in d['findings'] if f['nodes'] == ['leaf-p01-01']]")" \
+  "['planned switch \"leaf-p01-01\" is not in the as-built fabric: the as-built fabric has no plane 2 (planes are paired by name: a plane name is on both sides) (its 8 planned cable(s) are not reported one by one)']" \
+  "the missing plane's switch: why"
+dj "$X/design/plane1.xml" --as-built-plane 1:"$X/plane1.ibnetdiscover" --as-built-plane 2:"$X/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.unexpected-node', '2', 'ca'), 30), (('diff.unexpected-node', '2', 'switch'), 12)]" \
+  "plan of plane 1 vs captures of planes 1,2: plane 2 unexpected, nothing else"
+# one capture tagged with its plane: paired by that name, its fault found
+dj "${DX[@]}" --as-built-plane 2:"$X/moved/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.misconnected', '2', None), 1), (('diff.missing-node', '1', 'ca'), 30), (('diff.missing-node', '1', 'switch'), 12)]" \
+  "plan of planes 1,2 vs plane 2's capture (tagged, a cable moved): the move and plane 1 missing"
+
 finish
