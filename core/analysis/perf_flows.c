@@ -175,11 +175,38 @@ static int cmp_u64(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
+static int resolve_hosts(fl_perf_job *job, const fl_workload *w,
+                         const ca_ent *v, size_t nv, const char *const *names,
+                         size_t nh, size_t *sys_of, fl_error *err);
+static int refuse_repeats(const fl_workload *w, const ca_ent *v,
+                          const char *const *names, size_t nh,
+                          const size_t *sys_of, fl_error *err);
+
+/* Resolve the job's hosts and refuse repeats. */
 static int resolve(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
                    size_t nv, const char *const *names, size_t nh,
                    fl_error *err) {
+  /* per host: the index in @v of its system's first CA (a host named by
+   * one NIC's CA name is still that system) */
+  size_t *sys_of = malloc((nh ? nh : 1) * sizeof *sys_of);
+  if (!sys_of)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  int rc = resolve_hosts(job, w, v, nv, names, nh, sys_of, err);
+  if (rc == FL_OK)
+    rc = refuse_repeats(w, v, names, nh, sys_of, err);
+  free(sys_of);
+  if (rc == FL_OK)
+    job->hosts = (uint32_t)nh;
+  return rc;
+}
+
+/* Resolve host names @names[0..@nh) to their NICs (job->nic, job->rails)
+ * and their systems (@sys_of, see resolve()). */
+static int resolve_hosts(fl_perf_job *job, const fl_workload *w,
+                         const ca_ent *v, size_t nv, const char *const *names,
+                         size_t nh, size_t *sys_of, fl_error *err) {
   for (size_t h = 0; h < nh; h++) {
-    size_t lo, hi;
+    size_t lo, hi, slo, shi;
     fl_id one;
     if (find_host(v, nv, names[h], &lo, &hi, &one) != 0)
       return fl_error_set(err, FL_EPARSE, w->path,
@@ -203,25 +230,41 @@ static int resolve(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
                           names[h], k, names[0], job->rails);
     for (uint32_t r = 0; r < k; r++)
       nic_of(&job->net, v[lo + r].node, &job->nic[h * k + r]);
+    sys_of[h] = find_host(v, nv, v[lo].sys, &slo, &shi, &one) == 0 ? slo : lo;
   }
-  /* a host listed twice would be two ranks on one NIC: refuse */
+  return FL_OK;
+}
+
+/* A host listed twice would be two ranks on one NIC, and two NICs of one
+ * host listed as two hosts ("h1 mlx5_0", "h1 mlx5_1") would send between
+ * planes or rails what stays inside the host: refuse both, naming the
+ * later entry. */
+static int refuse_repeats(const fl_workload *w, const ca_ent *v,
+                          const char *const *names, size_t nh,
+                          const size_t *sys_of, fl_error *err) {
   uint64_t *seen = malloc((nh ? nh : 1) * sizeof *seen);
   if (!seen)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   for (size_t h = 0; h < nh; h++)
-    seen[h] = (uint64_t)job->nic[h * job->rails].node << 32 | h;
+    seen[h] = (uint64_t)sys_of[h] << 32 | h;
   qsort(seen, nh, sizeof *seen, cmp_u64);
   for (size_t i = 1; i < nh; i++)
     if (seen[i] >> 32 == seen[i - 1] >> 32) {
+      size_t a = (size_t)(seen[i - 1] & 0xffffffffu);
       size_t b = (size_t)(seen[i] & 0xffffffffu);
+      const char *sys = v[sys_of[b]].sys;
+      uint32_t line = w->host_line ? w->host_line[b] : 0;
+      uint32_t col = w->host_col ? w->host_col[b] : 0;
       free(seen);
-      return fl_error_set(err, FL_EPARSE, w->path,
-                          w->host_line ? w->host_line[b] : 0,
-                          w->host_col ? w->host_col[b] : 0,
-                          "host `%s` is listed twice", names[b]);
+      if (strcmp(names[a], names[b]) == 0)
+        return fl_error_set(err, FL_EPARSE, w->path, line, col,
+                            "host `%s` is listed twice", names[b]);
+      return fl_error_set(err, FL_EPARSE, w->path, line, col,
+                          "`%s` and `%s` are both host `%s`: expected each "
+                          "host once (its name, `%s`, brings all its NICs)",
+                          names[a], names[b], sys, sys);
     }
   free(seen);
-  job->hosts = (uint32_t)nh;
   return FL_OK;
 }
 

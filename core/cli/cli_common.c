@@ -21,6 +21,7 @@
 #include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/cli_docs.h"
+#include "cli/cli_inputs.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
@@ -98,10 +99,8 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     o->load.node_name_map = arg;
     return 0;
   case FL_OPT_PLANE:
-    if (!strchr(arg, ':') || arg[0] == ':' || !strchr(arg, ':')[1])
-      return fl_cli_usage_error("--plane: expected NAME:FILE (a plane name, "
-                                "a colon, an input), got '%s'",
-                                arg);
+    if (fl_cli_plane_spec("--plane", arg, NULL) != 0)
+      return FL_EXIT_USAGE;
     return push(&o->plane_specs, &o->n_plane_specs, arg) ? FL_EXIT_USAGE : 0;
   case FL_OPT_INPUT_FORMAT:
     o->input_format = fl_cli_format_arg("--input-format", arg);
@@ -604,6 +603,8 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   *out = NULL;
   if (o->n_inputs == 0)
     return fl_cli_usage_error("no INPUT given%s", "");
+  if (fl_cli_check_repeats(o->inputs, o->n_inputs, "input") != 0)
+    return FL_EXIT_USAGE;
   fl_fabric *fab = fl_fabric_new();
   cli_input *v = calloc(o->n_inputs, sizeof *v);
   if (!fab || !v) {

@@ -30,6 +30,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_inputs.h"
 #include "diff/diff.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
@@ -105,17 +106,13 @@ static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_DESIGN_PLANE:
   case FL_OPT_AS_BUILT_PLANE: {
     int side = it->opt->id == FL_OPT_AS_BUILT_PLANE;
-    const char *colon = strchr(v, ':');
-    if (!colon || colon == v || !colon[1]) {
-      *rc = fl_cli_usage_error(
-          side ? "--as-built-plane: expected NAME:FILE (a plane name, a "
-                 "colon, an input), got '%s'"
-               : "--design-plane: expected NAME:FILE (a plane name, a "
-                 "colon, an input), got '%s'",
-          v);
+    size_t name_len;
+    if (fl_cli_plane_spec(side ? "--as-built-plane" : "--design-plane", v,
+                          &name_len) != 0) {
+      *rc = FL_EXIT_USAGE;
       return 1;
     }
-    if (push_path(a, side, colon + 1, v, (size_t)(colon - v), 0) != 0)
+    if (push_path(a, side, v + name_len + 1, v, name_len, 0) != 0)
       *rc = FL_EXIT_USAGE;
     return 1;
   }
@@ -456,6 +453,10 @@ int fl_cli_diff(int argc, char **argv) {
   }
   if ((rc = fl_cli_check_stdin(&o, a.paths[0], a.n_paths[0], a.paths[1],
                                a.n_paths[1])) != 0 ||
+      (rc = fl_cli_check_repeats(a.paths[0], a.n_paths[0], "design input")) !=
+          0 ||
+      (rc = fl_cli_check_repeats(a.paths[1], a.n_paths[1], "as-built input")) !=
+          0 ||
       (rc = check_side_roles(&o, &a)) != 0 ||
       (rc = load_both(&o, &a, &fd, &fb)) != 0)
     goto done;

@@ -125,6 +125,9 @@ typedef struct dctx {
   fl_strmap sysdev; /* B "system\x1fdevice" (canonical) -> per-NIC B node */
   /* planes, when both sides have them (planes_setup()) */
   uint32_t n_plD, n_plB;   /* plane counts; 0 on either side: no plane logic */
+  uint8_t oneD, oneB;      /* a side without planes against one with planes:
+                              it is one plane, index 0 (planes_setup()) */
+  const char *one_name;    /* that side's --*-plane tag, or NULL */
   uint32_t *mapDB, *mapBD; /* plane index on one side -> the other's, or NIL */
   int per_plane; /* a node name repeats across planes on a side: names are
                     matched within a plane, keys and work order name it */
@@ -242,9 +245,32 @@ static uint32_t key_port_num(const dctx *c, uint64_t k) {
   return key_port(k) & VIRT ? 0 : key_port(k);
 }
 
-/* Name of design plane @pl, or NULL (FL_NONE). */
+/* Plane of node @n of side @side (0 design, 1 as built): 0 on a side that
+ * is one plane against the other's several (c->oneD, c->oneB), else the
+ * fabric's (FL_NONE: none). */
+static uint32_t node_plane(const dctx *c, int side, fl_id n) {
+  if (side ? c->oneB : c->oneD)
+    return n == FL_NONE ? FL_NONE : 0;
+  return fl_fabric_node_plane(side ? c->B : c->D, n);
+}
+
+/* Plane of port @p of side @side, as node_plane(). */
+static uint32_t port_plane(const dctx *c, int side, fl_id p) {
+  if (side ? c->oneB : c->oneD)
+    return p == FL_NONE ? FL_NONE : 0;
+  return fl_fabric_port_plane(side ? c->B : c->D, p);
+}
+
+/* Name of design plane @pl, or NULL (FL_NONE). A design that is one plane
+ * against several as built says its tag, else the as-built plane's name. */
 static const char *plane_name_d(const dctx *c, uint32_t pl) {
-  return pl == FL_NONE ? NULL : fl_fabric_plane_name(c->D, pl);
+  if (pl == FL_NONE)
+    return NULL;
+  if (c->oneD)
+    return c->one_name          ? c->one_name
+           : c->mapDB[0] != NIL ? fl_fabric_plane_name(c->B, c->mapDB[0])
+                                : NULL;
+  return fl_fabric_plane_name(c->D, pl);
 }
 
 /* Name of as-built plane @pl as findings say it: the name of the design
@@ -253,8 +279,8 @@ static const char *plane_name_b(const dctx *c, uint32_t pl) {
   if (pl == FL_NONE)
     return NULL;
   if (c->mapBD && pl < c->n_plB && c->mapBD[pl] != NIL)
-    return fl_fabric_plane_name(c->D, c->mapBD[pl]);
-  return fl_fabric_plane_name(c->B, pl);
+    return plane_name_d(c, c->mapBD[pl]);
+  return c->oneB ? c->one_name : fl_fabric_plane_name(c->B, pl);
 }
 
 /* The plane of the switch or router at endpoint @k (as built), or NULL (a
@@ -264,7 +290,7 @@ static const char *ep_plane(const dctx *c, uint64_t k) {
   uint32_t kind = fl_fabric_node_kind(c->B, bn);
   if (kind != FL_NODE_SWITCH && kind != FL_NODE_ROUTER)
     return NULL;
-  return plane_name_b(c, fl_fabric_node_plane(c->B, bn));
+  return plane_name_b(c, node_plane(c, 1, bn));
 }
 
 /* `"node" port 3` or `"node" swp3`; `"leaf01" port 3 of plane 2` when
@@ -285,12 +311,11 @@ static char *ep_str(dctx *c, uint64_t k) {
 static uint32_t ep_plane_ix(const dctx *c, uint64_t k, int design) {
   if (design) {
     fl_id dp = key_dport(c, k);
-    uint32_t pl = dp != FL_NONE ? fl_fabric_port_plane(c->D, dp) : FL_NONE;
+    uint32_t pl = dp != FL_NONE ? port_plane(c, 0, dp) : FL_NONE;
     return pl != FL_NONE && pl < c->n_plD ? c->mapDB[pl] : NIL;
   }
   fl_id bp = key_bport(c, k);
-  return bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
-                       : fl_fabric_node_plane(c->B, key_node(k));
+  return bp != FL_NONE ? port_plane(c, 1, bp) : node_plane(c, 1, key_node(k));
 }
 
 /* Set c->qual for the finding about endpoints @eps[0..n): names repeat
@@ -365,25 +390,25 @@ static char *finding_planes(dctx *c, const fnd *f) {
   for (int i = 0; i < f->n_eps; i++) {
     fl_id dp = key_dport(c, f->eps[i]), bp = key_bport(c, f->eps[i]);
     fl_id dn = key_dnode(c, f->eps[i]), bn = key_node(f->eps[i]);
-    add_plane(plane_name_d(c, dp != FL_NONE ? fl_fabric_port_plane(c->D, dp)
-                                            : fl_fabric_node_plane(c->D, dn)),
+    add_plane(plane_name_d(c, dp != FL_NONE ? port_plane(c, 0, dp)
+                                            : node_plane(c, 0, dn)),
               v, &n, 16);
-    add_plane(plane_name_b(c, bp != FL_NONE ? fl_fabric_port_plane(c->B, bp)
-                                            : fl_fabric_node_plane(c->B, bn)),
+    add_plane(plane_name_b(c, bp != FL_NONE ? port_plane(c, 1, bp)
+                                            : node_plane(c, 1, bn)),
               v, &n, 16);
   }
   if (f->ids) {
-    add_plane(plane_name_d(c, fl_fabric_node_plane(c->D, f->xd)), v, &n, 16);
-    add_plane(plane_name_b(c, fl_fabric_node_plane(c->B, f->xb)), v, &n, 16);
+    add_plane(plane_name_d(c, node_plane(c, 0, f->xd)), v, &n, 16);
+    add_plane(plane_name_b(c, node_plane(c, 1, f->xb)), v, &n, 16);
   }
   for (int i = 0; !f->ids && i < f->n_extra; i++) {
     const char *nm = f->extra_nodes[i];
-    add_plane(plane_name_d(c, fl_fabric_node_plane(
-                                  c->D, fl_fabric_find_node_name(c->D, nm))),
-              v, &n, 16);
-    add_plane(plane_name_b(c, fl_fabric_node_plane(
-                                  c->B, fl_fabric_find_node_name(c->B, nm))),
-              v, &n, 16);
+    add_plane(
+        plane_name_d(c, node_plane(c, 0, fl_fabric_find_node_name(c->D, nm))),
+        v, &n, 16);
+    add_plane(
+        plane_name_b(c, node_plane(c, 1, fl_fabric_find_node_name(c->B, nm))),
+        v, &n, 16);
   }
   if (!n)
     return NULL;
@@ -741,7 +766,7 @@ static size_t canon_base(const fl_fabric *f, fl_id n, int full, char *buf,
 /* Plane of design node @i in the as-built's plane indexes (mapped), or
  * NIL (no plane, or a plane the as-built does not have). */
 static uint32_t dplane_ix(const dctx *c, fl_id i) {
-  uint32_t pl = fl_fabric_node_plane(c->D, i);
+  uint32_t pl = node_plane(c, 0, i);
   return pl != FL_NONE && pl < c->n_plD ? c->mapDB[pl] : NIL;
 }
 
@@ -777,15 +802,56 @@ out:
   return rep;
 }
 
-/* When both sides have planes: map them (by name when the two sides share
+/* The one plane tag every node of @f carries (--design-plane A:plan.xml
+ * alone), or NULL. */
+static const char *one_tag(const fl_fabric *f) {
+  const char *tag = NULL;
+  uint32_t n = fl_fabric_node_count(f);
+  for (fl_id i = 0; i < n; i++) {
+    const char *v = fl_fabric_attr(f, FL_ENT_NODE, i, "plane");
+    if (!v || (tag && strcmp(v, tag) != 0))
+      return NULL;
+    tag = v;
+  }
+  return tag;
+}
+
+/* Name of plane @j of side @side (a side that is one plane: its tag). */
+static const char *side_plane_name(const dctx *c, int side, uint32_t j) {
+  if (side ? c->oneB : c->oneD)
+    return c->one_name;
+  return fl_fabric_plane_name(side ? c->B : c->D, j);
+}
+
+/* When either side has planes: map them (by name when the two sides share
  * a plane name, else by order: the k-th design plane is the k-th as-built
  * one, natural order) and find whether names repeat across planes, which
- * makes node names per plane (c->per_plane). Nothing on a side without
- * planes. 0, or -1 out of memory. O(nodes) with planes, O(1) without. */
+ * makes node names per plane (c->per_plane). A side without planes against
+ * one with planes (a plan of every plane against one plane's capture, or
+ * the reverse) is one plane (c->oneD / c->oneB), paired with the plane its
+ * --design-plane / --as-built-plane tag names, else the first: the other
+ * planes' nodes are missing (unexpected), "the as-built fabric has no plane
+ * B", instead of every name that repeats across planes matching nothing.
+ * Nothing when neither side has planes. 0, or -1 out of memory. O(nodes)
+ * with planes, O(1) without. */
 static int planes_setup(dctx *c) {
   uint32_t nd = fl_fabric_plane_count(c->D), nb = fl_fabric_plane_count(c->B);
-  if (!nd || !nb)
+  if (!nd && !nb)
     return 0;
+  if (!nd || !nb) {
+    /* names unique across the other side's planes (pl1-leaf01, pl2-leaf01)
+     * match without planes: a plan of every plane without plane tags then
+     * matches every plane's capture, as before (pairing it with one plane
+     * would put the other planes' switches "in another plane") */
+    int rc, rep = names_repeat(nd ? c->D : c->B, &rc);
+    if (rc != 0 || !rep)
+      return rc;
+    c->oneD = !nd;
+    c->oneB = !nb;
+    c->one_name = one_tag(nd ? c->B : c->D);
+    nd += !nd;
+    nb += !nb;
+  }
   c->n_plD = nd;
   c->n_plB = nb;
   c->mapDB = malloc((size_t)nd * sizeof *c->mapDB);
@@ -798,14 +864,15 @@ static int planes_setup(dctx *c) {
     c->mapBD[j] = NIL;
   int common = 0;
   for (uint32_t i = 0; i < nd; i++)
-    for (uint32_t j = 0; j < nb; j++)
-      if (c->mapBD[j] == NIL && strcmp(fl_fabric_plane_name(c->D, i),
-                                       fl_fabric_plane_name(c->B, j)) == 0) {
+    for (uint32_t j = 0; j < nb; j++) {
+      const char *a = side_plane_name(c, 0, i), *b = side_plane_name(c, 1, j);
+      if (c->mapBD[j] == NIL && a && b && strcmp(a, b) == 0) {
         c->mapDB[i] = j;
         c->mapBD[j] = i;
         common = 1;
         break;
       }
+    }
   for (uint32_t i = 0; !common && i < nd && i < nb; i++)
     c->mapDB[i] = c->mapBD[i] = i;
   int rc;
@@ -828,7 +895,7 @@ static int index_plane_names(const dctx *c, int side, name_ix *x) {
   }
   char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
   for (fl_id i = 0; i < n; i++) {
-    uint32_t pl = side ? fl_fabric_node_plane(f, i) : dplane_ix(c, i);
+    uint32_t pl = side ? node_plane(c, 1, i) : dplane_ix(c, i);
     if (pl == NIL)
       continue;
     for (int full = 1; full >= 0; full--) {
@@ -904,7 +971,7 @@ static const char *left_out_plane(const dctx *c, int ca, const char *name,
 static char *why_in_plane(dctx *c, const name_ix *dpx, const name_ix *bpx,
                           fl_id i) {
   uint32_t pl = dplane_ix(c, i);
-  const char *pn = plane_name_d(c, fl_fabric_node_plane(c->D, i));
+  const char *pn = plane_name_d(c, node_plane(c, 0, i));
   if (pl == NIL && pn)
     return xprintf(c,
                    "the as-built fabric has no plane %s (planes are paired "
@@ -975,8 +1042,8 @@ static int split_cross_plane(dctx *c) {
         (kind != FL_NODE_SWITCH && kind != FL_NODE_ROUTER) ||
         fl_fabric_node_kind(c->B, b) != kind)
       continue;
-    uint32_t pd = dplane_ix(c, i), pb = fl_fabric_node_plane(c->B, b);
-    if (fl_fabric_node_plane(c->D, i) == FL_NONE || pb == FL_NONE || pd == pb)
+    uint32_t pd = dplane_ix(c, i), pb = node_plane(c, 1, b);
+    if (node_plane(c, 0, i) == FL_NONE || pb == FL_NONE || pd == pb)
       continue;
     c->xplD[i] = b;
     c->xplB[b] = 1;
@@ -990,8 +1057,8 @@ static int split_cross_plane(dctx *c) {
  * (split_cross_plane()): design node @i, as-built node @b. */
 static void cross_plane_node(dctx *c, fl_id i, fl_id b) {
   const fl_fabric *D = c->D, *B = c->B;
-  const char *pd = plane_name_d(c, fl_fabric_node_plane(D, i));
-  const char *pb = plane_name_b(c, fl_fabric_node_plane(B, b));
+  const char *pd = plane_name_d(c, node_plane(c, 0, i));
+  const char *pb = plane_name_b(c, node_plane(c, 1, b));
   const char *kind = fl_node_kind_name(fl_fabric_node_kind(D, i));
   uint32_t ncd = c->cables_of_D[i], ncb = c->cables_of_B[b];
   fnd f = {.rule = "diff.missing-node",
@@ -1594,8 +1661,7 @@ static int match_nodes(dctx *c) {
              .xd = FL_NONE,
              .xb = b};
     uint64_t g = fl_fabric_node_guid(B, b);
-    const char *pl =
-        c->per_plane ? plane_name_b(c, fl_fabric_node_plane(B, b)) : NULL;
+    const char *pl = c->per_plane ? plane_name_b(c, node_plane(c, 1, b)) : NULL;
     char gs[32] = "";
     if (g)
       snprintf(gs, sizeof gs, "0x%016" PRIx64, g);

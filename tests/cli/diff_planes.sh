@@ -167,5 +167,60 @@ expect_eq "$(cat "$TMP/rc")" "2" "plan of plane A, capture has 1 and 2: exit 2"
 expect_eq "$(cat "$TMP/err")" \
   "fabriclint: the design is plane A alone, and the as-built has planes 1, 2 but none named A: name the design's plane as the as-built does (--design-plane NAME:FILE) to compare that plane" \
   "plan of plane A: the error names the as-built planes"
+# ---- the same file named twice on one side ---------------------------------
+# plane 1's capture given for plane 2 as well: loaded twice, it passed for
+# both planes (exit 0, no finding: plane 2 was never checked); now refused
+expect_rc 2 "$FL" diff "${DX[@]}" --as-built-plane 1:"$X/plane1.ibnetdiscover" \
+  --as-built-plane 2:"$X/plane1.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $X/plane1.ibnetdiscover: the same file as as-built input 1 \(\S+/plane1.ibnetdiscover\): each file is loaded once .*; name each as-built input once$"
+expect_eq "$(wc -l <"$TMP/out")" "0" "same capture for two planes: no report"
+expect_rc 2 "$FL" diff --design-plane 1:"$X/design/plane1.xml" --design-plane 2:"$X/design/../design/plane1.xml" \
+  --as-built "$X/plane1.ibnetdiscover" --as-built "$X/plane2.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $X/design/../design/plane1.xml: the same file as design input 1 "
+# the same file on both sides is a self-diff, as before
+expect_rc 0 "$FL" diff "$X/plane1.ibnetdiscover" "$X/plane1.ibnetdiscover"
+expect_grep "$TMP/out" "^0 error\(s\), 0 warning\(s\), 0 info"
+# a comma in a plane name would read as two planes in "plane": "A,B"
+expect_rc 2 "$FL" diff "${DX[@]}" --as-built-plane "1,2:$X/plane1.ibnetdiscover" --as-built-plane 3:"$X/plane2.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: --as-built-plane: plane name '1,2' holds a comma \(byte 2\): expected a name without commas"
+
+# ---- every plane's plan against one plane's capture, and the reverse -------
+# The side without planes is one plane, paired with the plane its tag names,
+# else the first. Before: all 24 planned switches "missing" (their names
+# repeat across the plan's planes, so none matched), the 12 captured ones
+# "unexpected" ("no planned node has this name"), plane 2's switches
+# reported in plane 1: 66 findings for one plane not captured.
+tally() { q "sorted(__import__('collections').Counter((f['rule'], f.get('plane'), f['evidence'].get('kind')) for f in d['findings']).items())"; }
+dj "${DX[@]}" "$X/plane1.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.missing-node', '2', 'ca'), 30), (('diff.missing-node', '2', 'switch'), 12)]" \
+  "plan of planes 1,2 vs plane 1's capture: plane 2 missing, nothing else"
+expect_eq "$(q "[f['message'] for f in d['findings'] if f['nodes'] == ['leaf-p01-01']]")" \
+  "['planned switch \"leaf-p01-01\" is not in the as-built fabric: the as-built fabric has no plane 2 (planes are paired by name: a plane name is on both sides) (its 8 planned cable(s) are not reported one by one)']" \
+  "the missing plane's switch: why"
+dj "$X/design/plane1.xml" --as-built-plane 1:"$X/plane1.ibnetdiscover" --as-built-plane 2:"$X/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.unexpected-node', '2', 'ca'), 30), (('diff.unexpected-node', '2', 'switch'), 12)]" \
+  "plan of plane 1 vs captures of planes 1,2: plane 2 unexpected, nothing else"
+# one capture tagged with its plane: that plane compared, its fault found
+dj "${DX[@]}" --as-built-plane 2:"$X/moved/plane2.ibnetdiscover"
+# (tagged: that plane of the plan alone is compared, see above)
+expect_eq "$(cat "$TMP/rc") $(tally)" \
+  "1 [(('diff.misconnected', None, None), 1)]" \
+  "plan of planes 1,2 vs plane 2's capture (tagged, a cable moved): the move, plane 1 left out"
+expect_eq "$(cat "$TMP/err")" \
+  "fabriclint: note: the as-built is plane 2 alone; comparing plane 2 of the design, its other plane(s) 1 left out" \
+  "plane 2 captured alone, tagged: the note"
+
+# a plan of every plane with no plane tags and no LIDs (so no planes), its
+# switch names unique across planes (pl1-..., pl2-...), against the
+# 2-plane capture: matched by name without planes, nothing to report (not
+# each plane-2 switch "of plane 1 is in plane 2 as built")
+"$FL" gen fat-tree --radix 8 --tiers 2 --planes 2 --no-lids -o "$TMP/g.xml"
+sed 's/ plane="[^"]*"//g' "$TMP/g.xml" >"$TMP/gu.xml"
+"$FL" gen fat-tree --radix 8 --tiers 2 --planes 2 --format ibnetdiscover -o "$TMP/g.ibnd"
+expect_eq "$(grep -c ' plane=' "$TMP/gu.xml")" "0" "untagged plan: no plane attribute left"
+dj "$TMP/gu.xml" --as-built "$TMP/g.ibnd"
+expect_eq "$(cat "$TMP/rc") $(found)" "0 []" "untagged plan of both planes (unique names) vs the 2-plane capture"
 
 finish

@@ -155,6 +155,31 @@ bad b11 "hosts: 40\nplacements: {count: 4}\n$C" '1:8: `hosts: 40` is more than t
 bad b12 "hosts: 8\nplacements: {seed: 3}\n$C" '2:13: `placements`: expected `count`'
 bad b13 "hosts: 8\nplacements: [4]\n$C" '2:13: `placements`: expected a mapping'
 bad b14 "hosts: 0\nplacements: {count: 4}\n$C" '1:8: `hosts`: expected a host count from 1 to 1048576'
+bad b16 "hosts: 2\nplacements: {count: 4, from: [node0001, node0002, \"node0001 mlx5_0\"]}\n$C" \
+  '2:51: `node0001` and `node0001 mlx5_0` are both host `node0001`: expected each host once \(its name, `node0001`, brings all its NICs\)$'
 expect_rc 2 "$FL" perf --dump-flows "$TMP/flows.txt" --workload "$TMP/job.yaml" "${IN[@]}"
 expect_grep "$TMP/err" 'dump-flows writes one placement'
+
+# ---- two NICs of one host named as two hosts (2-plane fabric, a NIC per
+# plane: tests/fixtures/planes/p2, ibsim + OpenSM per plane). Before: a
+# placement of "node0001 mlx5_0" and "node0001 mlx5_1" modelled a flow
+# between the planes, "cannot be routed" (exit 1), for what stays inside
+# the host; now refused like a host listed twice.
+P2=$FL_SRC/tests/fixtures/planes/p2
+IN2=(--plane 1:"$P2/plane1.ibnetdiscover" --plane 1:"$P2/plane1.lfts" --plane 2:"$P2/plane2.ibnetdiscover" --plane 2:"$P2/plane2.lfts")
+S='collectives:\n  - {op: sendrecv, shift: 1, bytes: 1GiB}\n'
+printf '%b' "hosts: 2\nplacements: {count: 1, from: [\"node0001 mlx5_0\", \"node0001 mlx5_1\"]}\n$S" >"$TMP/nics.yaml"
+expect_rc 2 "$FL" perf --workload "$TMP/nics.yaml" "${IN2[@]}"
+expect_grep "$TMP/err" 'nics.yaml:2:50: `node0001 mlx5_0` and `node0001 mlx5_1` are both host `node0001`: expected each host once'
+printf '%b' "hosts: [node0002, \"node0003 mlx5_1\", node0003]\n$S" >"$TMP/nics2.yaml"
+expect_rc 2 "$FL" perf --workload "$TMP/nics2.yaml" "${IN2[@]}"
+expect_grep "$TMP/err" 'nics2.yaml:1: host `node0003 mlx5_1` has 1 NIC\(s\) cabled to a switch, host `node0002` 2'
+printf '%b' "hosts: [\"node0002 mlx5_1\", \"node0003 mlx5_1\", \"node0002 mlx5_0\"]\n$S" >"$TMP/nics3.yaml"
+expect_rc 2 "$FL" perf --workload "$TMP/nics3.yaml" "${IN2[@]}"
+expect_grep "$TMP/err" 'nics3.yaml:1: `node0002 mlx5_1` and `node0002 mlx5_0` are both host `node0002`'
+# NICs of different hosts stay a job of one NIC per host: 2 flows, line rate
+printf '%b' "hosts: [\"node0002 mlx5_1\", \"node0003 mlx5_1\"]\n$S" >"$TMP/nics4.yaml"
+expect_rc 0 "$FL" perf --format json --workload "$TMP/nics4.yaml" "${IN2[@]}"
+expect_eq "$(jget "$TMP/out" "=[(c['ranks'], c['flows_per_step'], c['busbw_gbps']) for c in d['collectives']]")" \
+  "[(2, 2.0, 200.0)]" "one NIC of each of two hosts"
 finish

@@ -113,6 +113,31 @@ expect_eq "$(jget "$TMP/i.json" "=[p['name'] for p in d['planes']['planes']]")" 
 expect_grep <(jget "$TMP/i.json" "['planes']['source']") "^--plane tags"
 expect_rc 2 "$FL" check --plane "$FX/p2/plane1.ibnetdiscover"
 expect_grep "$TMP/err" "--plane: expected NAME:FILE"
+# the same capture named twice (as two planes, twice in one plane, tagged
+# and untagged, by another path): refused, exit 2, naming both namings.
+# Loaded twice it read as a clean 2-plane fabric of 60 NICs (0 findings)
+# or as 74 duplicate-GUID / disconnected errors.
+P1=$FX/p2/plane1.ibnetdiscover
+twice="the same file as input 1 \\($P1\\): each file is loaded once \\(a capture loaded twice repeats every GUID and LID and would read as a second plane\\); name each input once$"
+expect_rc 2 "$FL" check --plane A:"$P1" --plane B:"$P1"
+expect_grep "$TMP/err" "^fabriclint: $P1: $twice"
+expect_eq "$(wc -l <"$TMP/out")" "0" "same file as two planes: no report"
+expect_rc 2 "$FL" info --plane A:"$P1" --plane B:"$FX/p2/plane2.ibnetdiscover" --plane A:"$P1"
+expect_grep "$TMP/err" "^fabriclint: $P1: $twice"
+expect_rc 2 "$FL" check "$P1" "$FX/p2/../p2/plane1.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: $FX/p2/../p2/plane1.ibnetdiscover: the same file as input 1 "
+printf 'hosts: [node0001, node0002]\ncollectives:\n  - {op: all-to-all, bytes: 1MiB}\n' >"$TMP/w.yaml"
+expect_rc 2 "$FL" perf --workload "$TMP/w.yaml" "$FX/p2" --plane A:"$FX/p2"
+expect_grep "$TMP/err" "^fabriclint: $FX/p2: the same file as input 1 \\($FX/p2\\)"
+# plane names: a comma would read as two planes ("plane": "A,B" is a cable
+# between planes A and B), a control character breaks the one-line findings;
+# blanks and UTF-8 are names like any other
+expect_rc 2 "$FL" check --plane "A,B:$P1" --plane C:"$FX/p2/plane2.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: --plane: plane name 'A,B' holds a comma \\(byte 2\\): expected a name without commas"
+expect_rc 2 "$FL" check --plane "$(printf 'A\nB'):$P1"
+expect_grep "$TMP/err" "^fabriclint: --plane: plane name holds control character 0x0a \\(byte 2\\): expected printable text"
+expect_rc 0 "$FL" info --format json --plane "plane α:$P1" --plane "B 2:$FX/p2/plane2.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=[p['name'] for p in d['planes']['planes']]")" "['B 2', 'plane α']" "blank and UTF-8 plane names"
 # one plane alone is no multi-plane fabric: no planes in info
 expect_rc 0 "$FL" info --format json "$FX/p2/plane1.ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "='planes' in d")" "False" "one plane: no planes object"
