@@ -1674,38 +1674,35 @@ static int match_nodes(dctx *c) {
                              fl_fabric_node_name(B, b), g)
             : NULL;
     const char *home = lo ? NULL : home_plane_mark(c, b);
+    const char *kind = fl_node_kind_name(fl_fabric_node_kind(B, b));
+    const char *nm = fl_fabric_node_name(B, b), *gl = g ? " GUID " : "";
+    char *msg;
     if (home)
-      emit(c, &f,
-           xprintf(c,
-                   "%s \"%s\"%s%s is not in the design of plane %s: it "
-                   "belongs in plane %s (its host's NIC for that plane) and "
-                   "is cabled into plane %s; move its cable to plane %s (its "
-                   "%u cable(s) are not reported one by one)",
-                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
-                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
-                   c->o->plane, home, c->o->plane, home, ncab));
+      msg =
+          xprintf(c,
+                  "%s \"%s\"%s%s is not in the design of plane %s: it "
+                  "belongs in plane %s (its host's NIC for that plane) and "
+                  "is cabled into plane %s; move its cable to plane %s (its "
+                  "%u cable(s) are not reported one by one)",
+                  kind, nm, gl, gs, c->o->plane, home, c->o->plane, home, ncab);
     else if (lo)
-      emit(c, &f,
-           xprintf(c,
-                   "%s \"%s\"%s%s is not in plane %s of the design: the "
-                   "design puts it in plane %s, which this comparison "
-                   "leaves out (the as-built is plane %s alone; its %u "
-                   "cable(s) are not reported one by one)",
-                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
-                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
-                   c->o->plane, lo, c->o->plane, ncab));
+      msg = xprintf(c,
+                    "%s \"%s\"%s%s is not in plane %s of the design: the "
+                    "design puts it in plane %s, which this comparison "
+                    "leaves out (the as-built is plane %s alone; its %u "
+                    "cable(s) are not reported one by one)",
+                    kind, nm, gl, gs, c->o->plane, lo, c->o->plane, ncab);
     else
-      emit(c, &f,
-           xprintf(c,
-                   "%s \"%s\"%s%s is not in the design: no planned node%s%s "
-                   "has this name or GUID (its %u cable(s) are not reported "
-                   "one by one)%s",
-                   fl_node_kind_name(fl_fabric_node_kind(B, b)),
-                   fl_fabric_node_name(B, b), g ? " GUID " : "", gs,
-                   pl ? " of plane " : "", pl ? pl : "", ncab,
-                   an ? "; a SHARP Aggregation Node, usually left out of "
-                        "plans"
-                      : ""));
+      msg =
+          xprintf(c,
+                  "%s \"%s\"%s%s is not in the design: no planned node%s%s "
+                  "has this name or GUID (its %u cable(s) are not reported "
+                  "one by one)%s",
+                  kind, nm, gl, gs, pl ? " of plane " : "", pl ? pl : "", ncab,
+                  an ? "; a SHARP Aggregation Node, usually left out of "
+                       "plans"
+                     : "");
+    emit(c, &f, msg);
     if (!an)
       wo_node(c, "check", "diff.unexpected-node", fl_fabric_node_name(B, b), "",
               "node found that the plan does not have: remove or add it "
