@@ -327,6 +327,23 @@ static void drop_token(const char *name, int i, int back, char *buf,
   snprintf(buf, size, "%.*s%s", (int)head, name, tail);
 }
 
+/* Node @n's name without the " (0x<GUID>)" the model adds when planes name
+ * their switches alike (leaf01 in plane 1 and in plane 2, fabriclint/
+ * fabric.h): each plane's leaf01 is "leaf01" again, so that planes named
+ * alike compare by name. Into @buf. */
+static void plain_name(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                       char *buf, size_t size) {
+  const char *nm = api->node_name(f, n);
+  size_t l = strlen(nm);
+  char suf[32];
+  int k = snprintf(suf, sizeof suf, " (0x%016llx)",
+                   (unsigned long long)api->node_guid(f, n));
+  if (api->node_guid(f, n) && k > 0 && l > (size_t)k &&
+      memcmp(nm + l - k, suf, (size_t)k) == 0)
+    l -= (size_t)k;
+  snprintf(buf, size, "%.*s", (int)l, nm);
+}
+
 /* The token that names the plane in switch names: the first front or
  * back token position (up to the third) that is the same for every
  * switch of a plane and differs between planes ("pl2-leaf-01",
@@ -335,27 +352,27 @@ static int plane_token(const fl_host_api *api, const fl_fabric *f, uint32_t np,
                        int *pos, int *back) {
   for (int b = 0; b < 2; b++)
     for (int i = 0; i < 3; i++) {
-      const char *first[MAXP] = {0};
-      size_t flen[MAXP] = {0};
-      int ok = 1;
+      char first[MAXP][128];
+      int have[MAXP] = {0}, ok = 1;
       for (fl_id s = 0; ok && s < api->node_count(f); s++) {
         uint32_t p = api->node_plane(f, s);
         if (api->node_kind(f, s) == FL_NODE_CA || p >= np)
           continue;
+        char plain[128];
         const char *at;
         size_t len;
-        if (!token(api->node_name(f, s), i, b, &at, &len))
+        plain_name(api, f, s, plain, sizeof plain);
+        if (!token(plain, i, b, &at, &len))
           ok = 0;
-        else if (!first[p]) {
-          first[p] = at;
-          flen[p] = len;
-        } else if (len != flen[p] || strncmp(at, first[p], len) != 0)
+        else if (!have[p]) {
+          snprintf(first[p], sizeof first[p], "%.*s", (int)len, at);
+          have[p] = 1;
+        } else if (len != strlen(first[p]) || strncmp(at, first[p], len) != 0)
           ok = 0;
       }
       int differ = 0;
       for (uint32_t p = 1; ok && p < np; p++)
-        differ |= first[p] && first[0] &&
-                  (flen[p] != flen[0] || strncmp(first[p], first[0], flen[0]));
+        differ |= have[p] && have[0] && strcmp(first[p], first[0]) != 0;
       if (ok && differ) {
         *pos = i;
         *back = b;
@@ -372,6 +389,14 @@ static void canon(const char *name, int pos, int back, char *buf, size_t size) {
     drop_token(name, pos, back, buf, size);
   else
     snprintf(buf, size, "%s", name);
+}
+
+/* canon() of node @n's plain name (plain_name()). */
+static void canon_node(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                       int pos, int back, char *buf, size_t size) {
+  char plain[128];
+  plain_name(api, f, n, plain, sizeof plain);
+  canon(plain, pos, back, buf, size);
 }
 
 typedef struct swsig {
@@ -402,7 +427,7 @@ static char *cabling(const fl_host_api *api, const fl_fabric *f, fl_id n,
       if (api->node_kind(f, m) == FL_NODE_CA)
         continue; /* host cables: planes.host-planes judges them */
       char c[128];
-      canon(api->node_name(f, m), pos, back, c, sizeof c);
+      canon_node(api, f, m, pos, back, c, sizeof c);
       if (k < np && (peers[k] = strdup(c)))
         len += strlen(peers[k++]) + 1;
     }
@@ -546,6 +571,107 @@ static uint32_t reference(uint32_t tiers[][MAXT], uint32_t np) {
   return best;
 }
 
+/* A switch GUID in two planes: (GUID, plane, node) of every switch. */
+typedef struct swguid {
+  uint64_t guid;
+  uint32_t plane;
+  fl_id node;
+} swguid;
+
+static int cmp_swguid(const void *x, const void *y) {
+  const swguid *a = x, *b = y;
+  if (a->guid != b->guid)
+    return a->guid < b->guid ? -1 : 1;
+  if (a->plane != b->plane)
+    return a->plane < b->plane ? -1 : 1;
+  return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/* One finding for plane @q sharing @count switch GUIDs with plane @p (p <
+ * q); @first: the first such switch of each (lowest GUID). */
+static int report_shared(const fl_host_api *api, fl_ctx *ctx,
+                         const fl_fabric *f, uint32_t p, uint32_t q,
+                         uint32_t count, uint32_t of, const swguid *first) {
+  char msg[1024], gs[24];
+  snprintf(gs, sizeof gs, "0x%016llx", (unsigned long long)first[0].guid);
+  snprintf(msg, sizeof msg,
+           "plane %s has %u of its %u switches with the GUIDs of plane %s's "
+           "(first: GUID %s is \"%s\" in plane %s and \"%s\" in plane %s): "
+           "a switch is in one plane only, so this is one capture given for "
+           "two planes, or an input tagged with the wrong plane",
+           api->plane_name(f, q), count, of, api->plane_name(f, p), gs,
+           api->node_name(f, first[0].node), api->plane_name(f, p),
+           api->node_name(f, first[1].node), api->plane_name(f, q));
+  fl_id nodes[2] = {first[1].node, first[0].node};
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_str(&ev, "plane", api->plane_name(f, q));
+  jb_key_str(&ev, "other_plane", api->plane_name(f, p));
+  jb_key_int(&ev, "shared_guids", count);
+  jb_key_int(&ev, "switches", of);
+  jb_key_str(&ev, "first_guid", gs);
+  jb_obj_close(&ev);
+  const char *evj = jb_str(&ev);
+  fl_finding fd = {sizeof fd, 0, msg,  nodes, 2,    0,    NULL, NULL,
+                   0,         0, NULL, NULL,  NULL, NULL, NULL};
+  fd.evidence_json = evj;
+  int rc = evj ? api->report(ctx, &fd) : FL_ENOMEM;
+  jb_free(&ev);
+  return rc;
+}
+
+/* Switch GUIDs found in two planes (the same capture tagged twice): one
+ * finding per pair of planes, counting the shared GUIDs. O(S log S). */
+static int check_shared_guids(const fl_host_api *api, fl_ctx *ctx,
+                              const fl_fabric *f, uint32_t np) {
+  uint32_t nn = api->node_count(f);
+  swguid *v = malloc(((size_t)nn + 1) * sizeof *v);
+  uint32_t *pair = calloc((size_t)np * np, sizeof *pair);
+  uint32_t *per = calloc(np, sizeof *per);
+  size_t *first = malloc((size_t)np * np * sizeof *first);
+  int rc = v && pair && per && first ? FL_OK : FL_ENOMEM;
+  size_t n = 0;
+  for (fl_id s = 0; rc == FL_OK && s < nn; s++) {
+    uint32_t p = api->node_plane(f, s);
+    uint64_t g = api->node_guid(f, s);
+    if (api->node_kind(f, s) != FL_NODE_SWITCH || p >= np)
+      continue;
+    per[p]++;
+    if (g)
+      v[n++] = (swguid){g, p, s};
+  }
+  if (rc == FL_OK)
+    qsort(v, n, sizeof *v, cmp_swguid);
+  /* within a run of one GUID: each later plane against the first plane
+   * holding it (a GUID repeated within a plane is topology.duplicate-guid's) */
+  for (size_t i = 0; rc == FL_OK && i < n;) {
+    size_t j = i + 1;
+    while (j < n && v[j].guid == v[i].guid)
+      j++;
+    for (size_t k = i + 1; k < j; k++)
+      if (v[k].plane != v[i].plane && v[k].plane != v[k - 1].plane) {
+        size_t at = (size_t)v[i].plane * np + v[k].plane;
+        if (!pair[at]++)
+          first[at] = i << 32 | k;
+      }
+    i = j;
+  }
+  for (uint32_t p = 0; rc == FL_OK && p < np; p++)
+    for (uint32_t q = p + 1; rc == FL_OK && q < np; q++) {
+      size_t at = (size_t)p * np + q;
+      if (pair[at]) {
+        swguid two[2] = {v[first[at] >> 32], v[first[at] & 0xffffffffu]};
+        rc = report_shared(api, ctx, f, p, q, pair[at], per[q], two);
+      }
+    }
+  free(v);
+  free(pair);
+  free(per);
+  free(first);
+  return rc;
+}
+
 static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -566,7 +692,7 @@ static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t t = api->node_tier(f, s);
     tiers[p][t < MAXT ? t : MAXT - 1]++;
     swsig *g = &v[n++];
-    canon(api->node_name(f, s), pos, back, g->name, sizeof g->name);
+    canon_node(api, f, s, pos, back, g->name, sizeof g->name);
     g->node = s;
     g->plane = p;
     g->tier = t;
@@ -580,6 +706,8 @@ static int check_shape(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       if (p != ref)
         rc = judge_shape(api, ctx, f, v, n, p, ref, tiers);
   }
+  if (rc == FL_OK)
+    rc = check_shared_guids(api, ctx, f, np);
   for (size_t i = 0; v && i < n; i++)
     free(v[i].cab);
   free(v);
@@ -749,7 +877,10 @@ static const fl_rule_def R_SHAPE = {
     "(host cables are planes.host-planes' to judge). Against the reference "
     "plane (the most common "
     "switches-per-tier count), each differing plane is one finding naming "
-    "the missing, extra or differently cabled switches.",
+    "the missing, extra or differently cabled switches. A plane whose "
+    "switches carry another plane's switch GUIDs (the same capture given "
+    "for two planes, or an input tagged with the wrong plane) is one "
+    "finding per pair of planes, with the count.",
     1,
     FL_NEEDS_ALL_PLANES,
     NULL,

@@ -279,4 +279,32 @@ expect_grep "$TMP/out" 'error: planes 1,2: cable from "node0001 mlx5_0" port 1 l
 expect_rc 2 "$FL" diff --design-plane "$FX/p2/plane1.ibnetdiscover" "$TMP/g2.xml"
 expect_grep "$TMP/err" "--design-plane: expected NAME:FILE \(a plane name, a colon, an input\), got"
 
+# ---- planes.shape on planes that name their switches alike ------------------
+# tests/fixtures/diff-planes: two ibsim/OpenSM captures whose switches are
+# named alike in both planes (leaf-p01-01 in plane 1 and in plane 2, GUIDs
+# of their own). The model tells them apart as "leaf-p01-01 (0x<GUID>)";
+# planes.shape compares the plain names. Before: one false "plane 2 differs
+# in shape" error (12 switches with no counterpart, 12 with none) on two
+# identical planes.
+DP=$FL_SRC/tests/fixtures/diff-planes
+json --rules 'planes.*' --plane 1:"$DP/plane1.ibnetdiscover" --plane 2:"$DP/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "alike-named planes: same shape"
+json --rules 'planes.*' "$DP/plane1.ibnetdiscover" "$DP/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "alike-named planes, detected: same shape"
+json --rules 'planes.*' "$DP/plane1.ibnetdiscover" "$DP/no-spine/plane2.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(q "[(f['rule'], f['evidence']['missing'], f['evidence']['extra'], f['evidence']['recabled'], f['evidence'].get('first_missing')) for f in d['findings']]")" \
+  "1 [('planes.shape', 1, 0, 8, 'spine-p01-04')]" \
+  "alike-named planes, a spine gone from plane 2: the spine and its 8 leaves"
+# one capture given for two planes (two copies: not the same file, so not
+# refused as a repeated input): every switch GUID in both planes
+cp "$DP/plane1.ibnetdiscover" "$TMP/copy-a.ibnetdiscover"
+cp "$DP/plane1.ibnetdiscover" "$TMP/copy-b.ibnetdiscover"
+json --rules 'planes.*' --plane 1:"$TMP/copy-a.ibnetdiscover" --plane 2:"$TMP/copy-b.ibnetdiscover"
+expect_eq "$(cat "$TMP/rc") $(q "[(f['rule'], f['evidence']['plane'], f['evidence']['other_plane'], f['evidence']['shared_guids'], f['evidence']['switches'], f['evidence']['first_guid']) for f in d['findings']]")" \
+  "1 [('planes.shape', '2', '1', 12, 12, '0x0002c90301000001')]" \
+  "one capture as two planes: one finding, 12 shared switch GUIDs"
+expect_eq "$(q "d['findings'][0]['message']")" \
+  'plane 2 has 12 of its 12 switches with the GUIDs of plane 1'"'"'s (first: GUID 0x0002c90301000001 is "leaf-p01-01" in plane 1 and "leaf-p01-01" in plane 2): a switch is in one plane only, so this is one capture given for two planes, or an input tagged with the wrong plane' \
+  "one capture as two planes: the message"
+
 finish
