@@ -47,6 +47,9 @@ def parse(path):
 
 
 def locate(tree, base):
+    if "/" in base:  # a path from the top of the tree (basenames that repeat)
+        path = os.path.join(tree, base)
+        return [path] if os.path.isfile(path) else []
     hits = []
     for root, dirs, files in os.walk(tree):
         dirs[:] = [d for d in dirs if d not in (".git", "build") and
