@@ -335,6 +335,20 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
+/* A decimal number as YAML and JSON write one (digits, one point, an
+ * exponent; no hexadecimal, inf or nan, no under- or overflow): 0, or -1. */
+static int parse_decimal(const char *s, double *out) {
+  if (!s || !*s || strspn(s, "0123456789.eE+-") != strlen(s))
+    return -1;
+  errno = 0;
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || errno == ERANGE)
+    return -1;
+  *out = d;
+  return 0;
+}
+
 static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
                       yaml_node_t *v) {
   if (strcmp(key, "from") == 0)
@@ -373,9 +387,8 @@ static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
     else
       return fail(r, v, "`order`: expected pool or random, got `%s`", s);
   } else { /* percentile (keys are checked by the caller) */
-    char *end = NULL;
-    double d = strtod(s, &end);
-    if (end == s || *end || !(d >= 0.0 && d < 100.0))
+    double d = NAN;
+    if (parse_decimal(s, &d) != 0 || !(d >= 0.0 && d < 100.0))
       return fail(r, v,
                   "`percentile`: expected a number in [0, 100) (0: the "
                   "worst placement), got `%s`",
@@ -459,9 +472,8 @@ static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
   }
   if (strcmp(key, "min-share") == 0) {
     const char *s = scalar(v);
-    char *end = NULL;
-    double d = s ? strtod(s, &end) : NAN;
-    if (!s || end == s || *end || !(d > 0.0 && d <= 1.0))
+    double d = NAN;
+    if (parse_decimal(s, &d) != 0 || !(d > 0.0 && d <= 1.0))
       return fail(r, v, "`min-share`: expected a number in (0, 1]%s", NULL);
     w->min_share = d;
     return FL_OK;
