@@ -738,27 +738,11 @@ static int index_names(const fl_fabric *f, name_ix *x) {
 
 /* ---- planes -------------------------------------------------------- */
 
-/* The name node @n had before fl_fabric_node_name() told it apart from
- * nodes of the same name by its GUID ("leaf01 (0x0002c90301000001)" ->
- * "leaf01": two planes' leaf01 in one as-built); its display name
- * otherwise. Not NUL-terminated at *@len. */
-static const char *base_name(const fl_fabric *f, fl_id n, size_t *len) {
-  const char *nm = fl_fabric_node_name(f, n);
-  size_t l = strlen(nm);
-  uint64_t g = fl_fabric_node_guid(f, n);
-  char suf[32];
-  int k = snprintf(suf, sizeof suf, " (0x%016" PRIx64 ")", g);
-  if (g && k > 0 && l > (size_t)k && memcmp(nm + l - k, suf, (size_t)k) == 0)
-    l -= (size_t)k;
-  *len = l;
-  return nm;
-}
-
 /* Canonical base name of @n (@full: domain kept) into @buf. */
 static size_t canon_base(const fl_fabric *f, fl_id n, int full, char *buf,
                          size_t size) {
   size_t len;
-  const char *nm = base_name(f, n, &len);
+  const char *nm = fl_fabric_node_base_name(f, n, &len);
   return full ? fl_alias_node_full(nm, len, buf, size)
               : fl_alias_node(nm, len, buf, size);
 }

@@ -76,19 +76,14 @@ static int mark_misplaced(subset *s, fl_id p, fl_id q) {
 }
 
 /* Length of node @n's name as the subset gives it: its display name, or
- * with FL_SUBSET_BASE_NAMES that name without the " (0x<GUID>)" that
- * finalize added because another plane has a node of the same name (the
- * subset's finalize adds it again if the name repeats within the plane). */
+ * with FL_SUBSET_BASE_NAMES its base name (fl_fabric_node_base_name(): the
+ * " (0x<GUID>)" finalize added because another plane has a node of the
+ * same name dropped; the subset's finalize adds it again if the name
+ * repeats within the plane). */
 static size_t subset_name_len(const subset *s, fl_id n) {
-  const char *nm = fl_fabric_node_name(s->src, n);
-  size_t l = strlen(nm);
-  uint64_t g = fl_fabric_node_guid(s->src, n);
-  char suf[32];
-  int k = snprintf(suf, sizeof suf, " (0x%016llx)", (unsigned long long)g);
-  if ((s->flags & FL_SUBSET_BASE_NAMES) && g && k > 0 && l > (size_t)k &&
-      memcmp(nm + l - k, suf, (size_t)k) == 0)
-    l -= (size_t)k;
-  return l;
+  size_t len;
+  const char *nm = fl_fabric_node_base_name(s->src, n, &len);
+  return s->flags & FL_SUBSET_BASE_NAMES ? len : strlen(nm);
 }
 
 static int copy_nodes(subset *s) {

@@ -4,6 +4,7 @@
  * Every accessor bounds-checks its id and returns a neutral value (0, "",
  * FL_NONE) for a bad one, so a buggy plugin gets wrong answers, not a crash.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,17 @@ uint32_t fl_fabric_node_kind(const fl_fabric *f, fl_id n) {
 const char *fl_fabric_node_name(const fl_fabric *f, fl_id n) {
   const fl_node_rec *r = NODE(f, n);
   return r ? fl_b_atom_str(f, r->name) : "";
+}
+const char *fl_fabric_node_base_name(const fl_fabric *f, fl_id n, size_t *len) {
+  const char *nm = fl_fabric_node_name(f, n);
+  size_t l = strlen(nm);
+  uint64_t g = fl_fabric_node_guid(f, n);
+  char suf[32]; /* the suffix fabric.c adds to names that repeat */
+  int k = snprintf(suf, sizeof suf, " (0x%016llx)", (unsigned long long)g);
+  if (g && k > 0 && l > (size_t)k && memcmp(nm + l - k, suf, (size_t)k) == 0)
+    l -= (size_t)k;
+  *len = l;
+  return nm;
 }
 const char *fl_fabric_node_desc(const fl_fabric *f, fl_id n) {
   const fl_node_rec *r = NODE(f, n);

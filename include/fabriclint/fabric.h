@@ -86,6 +86,17 @@ uint32_t fl_fabric_node_kind(const fl_fabric *fab, fl_id n);
  * for a valid id; "" for a bad id.
  */
 const char *fl_fabric_node_name(const fl_fabric *fab, fl_id n);
+/**
+ * fl_fabric_node_base_name() — the name node @n had before
+ * fl_fabric_node_name() told it apart from nodes of the same name by its
+ * GUID: "leaf01 (0x0002c90301000001)" -> "leaf01" (two planes' leaf01 in
+ * one capture); its display name otherwise. Returns the display name (owned
+ * by the fabric, as fl_fabric_node_name()) and sets *@len to the length of
+ * the base name, a prefix of it (not NUL-terminated there). A bad id gives
+ * "" and 0. O(name length).
+ */
+const char *fl_fabric_node_base_name(const fl_fabric *fab, fl_id n,
+                                     size_t *len);
 /** Raw node description as discovered ("" when none). */
 const char *fl_fabric_node_desc(const fl_fabric *fab, fl_id n);
 /** Node GUID, 0 when unknown (designs). */
