@@ -39,6 +39,18 @@
 
 #define MAXP 64u /* planes judged (a fabric of more is judged on the first) */
 
+/* Report finding @fd with the evidence object closed in @ev, and free
+ * @ev. FL_OK, or FL_ENOMEM (the evidence could not be built) or the
+ * host's error. */
+static int report_ev(const fl_host_api *api, fl_ctx *ctx, fl_finding *fd,
+                     jbuf *ev) {
+  const char *evj = jb_str(ev);
+  fd->evidence_json = evj;
+  int rc = evj ? api->report(ctx, fd) : FL_ENOMEM;
+  jb_free(ev);
+  return rc;
+}
+
 /* The planes a rule judges: 0 when @f has none (a host before ABI 1.3, or
  * one subnet), else the plane count, at most MAXP (a fabric of more is
  * judged on its first MAXP planes). The one preamble of every rule here. */
@@ -243,13 +255,9 @@ static int judge_host(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
       jb_key_str(&ev, "switch", api->node_name(f, x->peer));
   }
   jb_obj_close(&ev);
-  const char *evj = jb_str(&ev);
   fl_finding fd = {sizeof fd, 0, msg,  nodes, nn,   npt,  ports, NULL,
                    0,         0, NULL, NULL,  NULL, NULL, NULL};
-  fd.evidence_json = evj;
-  int rc = evj ? api->report(ctx, &fd) : FL_ENOMEM;
-  jb_free(&ev);
-  return rc;
+  return report_ev(api, ctx, &fd, &ev);
 }
 
 static int check_host_planes(const fl_host_api *api, fl_ctx *ctx, void *pd) {
@@ -330,7 +338,9 @@ static void drop_token(const char *name, int i, int back, char *buf,
 /* Node @n's name without the " (0x<GUID>)" the model adds when planes name
  * their switches alike (leaf01 in plane 1 and in plane 2, fabriclint/
  * fabric.h): each plane's leaf01 is "leaf01" again, so that planes named
- * alike compare by name. Into @buf. */
+ * alike compare by name. Into @buf. The core's fl_fabric_node_base_name()
+ * does the same; a plugin sees the fabric only through the host API, which
+ * has no such entry. */
 static void plain_name(const fl_host_api *api, const fl_fabric *f, fl_id n,
                        char *buf, size_t size) {
   const char *nm = api->node_name(f, n);
@@ -543,13 +553,9 @@ static int judge_shape(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   if (first_rec)
     jb_key_str(&ev, "first_recabled", api->node_name(f, first_rec->node));
   jb_obj_close(&ev);
-  const char *evj = jb_str(&ev);
   fl_finding fd = {sizeof fd, 0, msg,  nodes, nn,   0,    NULL, NULL,
                    0,         0, NULL, NULL,  NULL, NULL, NULL};
-  fd.evidence_json = evj;
-  int rc = evj ? api->report(ctx, &fd) : FL_ENOMEM;
-  jb_free(&ev);
-  return rc;
+  return report_ev(api, ctx, &fd, &ev);
 }
 
 /* The reference plane: the most common switches-per-tier signature, ties
@@ -612,13 +618,9 @@ static int report_shared(const fl_host_api *api, fl_ctx *ctx,
   jb_key_int(&ev, "switches", of);
   jb_key_str(&ev, "first_guid", gs);
   jb_obj_close(&ev);
-  const char *evj = jb_str(&ev);
   fl_finding fd = {sizeof fd, 0, msg,  nodes, 2,    0,    NULL, NULL,
                    0,         0, NULL, NULL,  NULL, NULL, NULL};
-  fd.evidence_json = evj;
-  int rc = evj ? api->report(ctx, &fd) : FL_ENOMEM;
-  jb_free(&ev);
-  return rc;
+  return report_ev(api, ctx, &fd, &ev);
 }
 
 /* Switch GUIDs found in two planes (the same capture tagged twice): one
@@ -629,7 +631,7 @@ static int check_shared_guids(const fl_host_api *api, fl_ctx *ctx,
   swguid *v = malloc(((size_t)nn + 1) * sizeof *v);
   uint32_t *pair = calloc((size_t)np * np, sizeof *pair);
   uint32_t *per = calloc(np, sizeof *per);
-  size_t *first = malloc((size_t)np * np * sizeof *first);
+  size_t(*first)[2] = malloc((size_t)np * np * sizeof *first);
   int rc = v && pair && per && first ? FL_OK : FL_ENOMEM;
   size_t n = 0;
   for (fl_id s = 0; rc == FL_OK && s < nn; s++) {
@@ -652,8 +654,10 @@ static int check_shared_guids(const fl_host_api *api, fl_ctx *ctx,
     for (size_t k = i + 1; k < j; k++)
       if (v[k].plane != v[i].plane && v[k].plane != v[k - 1].plane) {
         size_t at = (size_t)v[i].plane * np + v[k].plane;
-        if (!pair[at]++)
-          first[at] = i << 32 | k;
+        if (!pair[at]++) {
+          first[at][0] = i;
+          first[at][1] = k;
+        }
       }
     i = j;
   }
@@ -661,7 +665,7 @@ static int check_shared_guids(const fl_host_api *api, fl_ctx *ctx,
     for (uint32_t q = p + 1; rc == FL_OK && q < np; q++) {
       size_t at = (size_t)p * np + q;
       if (pair[at]) {
-        swguid two[2] = {v[first[at] >> 32], v[first[at] & 0xffffffffu]};
+        swguid two[2] = {v[first[at][0]], v[first[at][1]]};
         rc = report_shared(api, ctx, f, p, q, pair[at], per[q], two);
       }
     }
@@ -802,14 +806,11 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       jb_key_double(&ev, "expected_gbps", want);
       jb_key_double(&ev, "all_planes_gbps", total);
       jb_obj_close(&ev);
-      const char *evj = jb_str(&ev);
       fl_finding fd = {sizeof fd, 0, msg,  &node, 1,    0,    NULL, NULL,
                        0,         0, NULL, NULL,  NULL, NULL, NULL};
-      fd.evidence_json = evj;
       fd.cause = cause;
       fd.cause_message = cmsg;
-      rc = evj ? api->report(ctx, &fd) : FL_ENOMEM;
-      jb_free(&ev);
+      rc = report_ev(api, ctx, &fd, &ev);
     }
   }
   free(first);
