@@ -41,6 +41,7 @@
 
 #include "analysis/cdg_ref.h"
 #include "analysis/twins.h"
+#include "analysis/updown.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
 #include "model/derive.h"
@@ -87,6 +88,7 @@ typedef struct cdg {
   int vl;         /* VL-aware */
   int minimal;    /* reference routing */
   int exhaustive; /* design mode: walk every root (no twins) */
+  int closed;     /* design mode: counted in closed form (updown.h) */
   uint32_t n_sw;
   sw_rec *sw;
   int32_t *sw_of_node;
@@ -2656,6 +2658,38 @@ static int scan_valleys(cdg *g) {
   return FL_OK;
 }
 
+/* Design mode on a layered fabric with nested covers (analysis/updown.h):
+ * the graph counted in closed form, acyclic and without valleys or
+ * unrouted pairs, so no walk, table or search is needed. Returns 1 when
+ * the report is complete, 0 when the walks must run, FL_ENOMEM. */
+static int closed_form(cdg *g) {
+  size_t n = (size_t)g->n_sw + 1;
+  uint32_t *tier = malloc(n * sizeof *tier), *lo = malloc(n * sizeof *lo);
+  uint32_t *hi = malloc(n * sizeof *hi);
+  uint8_t *is_root = calloc(n, 1);
+  int rc = tier && lo && hi && is_root ? 0 : -1;
+  for (uint32_t s = 0; rc == 0 && s < g->n_sw; s++) {
+    tier[s] = g->sw[s].tier;
+    lo[s] = g->sw[s].base + 1; /* port 0 routes nothing */
+    hi[s] = g->sw[s].base + (g->sw[s].P ? g->sw[s].P : 1);
+  }
+  for (uint32_t i = 0; rc == 0 && i < g->n_src; i++)
+    is_root[g->src[i].sw] = 1;
+  fl_updown_in in = {g->n_sw, tier, lo, hi, g->peer_sw, is_root};
+  fl_updown_counts c;
+  if (rc == 0)
+    rc = fl_updown_count(&in, &c);
+  free(tier), free(lo), free(hi), free(is_root);
+  if (rc <= 0)
+    return rc < 0 ? FL_ENOMEM : 0;
+  g->rep->channels = c.channels;
+  g->rep->dependencies = c.dependencies;
+  g->rep->destinations = c.roots;
+  progress(g, "root switches", c.roots, c.roots);
+  g->closed = 1;
+  return 1;
+}
+
 static int analyze(cdg *g) {
   int rc = setup_switches(g);
   if (rc == FL_OK)
@@ -2665,6 +2699,11 @@ static int analyze(cdg *g) {
   if (rc != FL_OK)
     return rc;
   g->rep->sources = g->n_src;
+  if (g->minimal && !g->vl && !g->exhaustive) {
+    rc = closed_form(g);
+    if (rc != 0)
+      return rc == 1 ? FL_OK : rc;
+  }
   if (g->minimal) {
     g->dep = calloc(g->n_dep_entries + 1, sizeof *g->dep);
     if (!g->dep)
@@ -2680,7 +2719,7 @@ static int analyze(cdg *g) {
 }
 
 static int cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
-                       int exhaustive, const fl_cdg_report **out) {
+                       int exhaustive, int *closed, const fl_cdg_report **out) {
   if (!fab || !out)
     return FL_EINVAL;
   *out = NULL;
@@ -2727,18 +2766,25 @@ static int cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
     return rc;
   }
   box->rep.seconds = now_seconds() - t0;
+  if (closed)
+    *closed = g.closed;
   *out = &box->rep;
   return FL_OK;
 }
 
 int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
                    const fl_cdg_report **out) {
-  return cdg_analyze(fab, opts, 0, out);
+  return cdg_analyze(fab, opts, 0, NULL, out);
+}
+
+int fl_cdg_analyze_closed(const fl_fabric *fab, const fl_cdg_options *opts,
+                          int *closed, const fl_cdg_report **out) {
+  return cdg_analyze(fab, opts, 0, closed, out);
 }
 
 int fl_cdg_analyze_exhaustive(const fl_fabric *fab, const fl_cdg_options *opts,
                               const fl_cdg_report **out) {
-  return cdg_analyze(fab, opts, 1, out);
+  return cdg_analyze(fab, opts, 1, NULL, out);
 }
 
 void fl_cdg_free(const fl_cdg_report *report) {

@@ -19,4 +19,13 @@
 int fl_cdg_analyze_exhaustive(const fl_fabric *fab, const fl_cdg_options *opts,
                               const fl_cdg_report **out);
 
+/**
+ * fl_cdg_analyze_closed() — fl_cdg_analyze(), and *@closed set to 1 when
+ * the design-mode graph was counted in closed form (analysis/updown.h: no
+ * walk, no table, no search), 0 when the walks ran. For the tests, which
+ * must know that both paths were compared with the exhaustive analysis.
+ */
+int fl_cdg_analyze_closed(const fl_fabric *fab, const fl_cdg_options *opts,
+                          int *closed, const fl_cdg_report **out);
+
 #endif

@@ -24,6 +24,9 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/gen.h"
 #include "fabriclint/load.h"
+#include "fabriclint/write.h"
+
+#include "tmpdir.h"
 
 /* Twin classes of a hand-made switch graph. Switches 0-3 rank 1, 4-6 rank
  * 2. Slots (2 per switch): 0: {4, 5}, 1: {5, 4}, 2: {4, 6}, 3: {4, 5},
@@ -108,7 +111,7 @@ static void same_report(const fl_cdg_report *a, const fl_cdg_report *b) {
 }
 
 typedef struct tally {
-  uint32_t runs, looped, unrouted;
+  uint32_t runs, looped, unrouted, closed;
 } tally;
 
 /* Every engine and traffic class on @f: shortcut == exhaustive. */
@@ -123,7 +126,9 @@ static void compare_all(const fl_fabric *f, tally *t) {
       o.traffic = tr;
       const fl_cdg_report *fast = NULL, *full = NULL;
       o.threads = 1;
-      assert_int_equal(fl_cdg_analyze(f, &o, &fast), FL_OK);
+      int closed = -1;
+      assert_int_equal(fl_cdg_analyze_closed(f, &o, &closed, &fast), FL_OK);
+      assert_true(closed == 0 || closed == 1);
       assert_int_equal(fl_cdg_analyze_exhaustive(f, &o, &full), FL_OK);
       same_report(fast, full);
       /* the roots dealt to 2 or 3 threads (twin classes kept together,
@@ -141,6 +146,7 @@ static void compare_all(const fl_fabric *f, tally *t) {
       t->runs++;
       t->looped += fast->n_loops > 0;
       t->unrouted += fast->unrouted_pairs > 0;
+      t->closed += (uint32_t)closed;
       fl_cdg_free(fast);
       fl_cdg_free(full);
     }
@@ -159,15 +165,147 @@ static fl_fabric *fat_tree(uint32_t radix, uint32_t tiers, uint32_t hosts,
   return f;
 }
 
+/* The counts of the closed form (analysis/updown.h) on a run of CA
+ * traffic, by hand: a radix-8 2-tier tree (8 leaves, 4 spines) turns
+ * 8 x 8 - 8 times at each spine (leaf to another leaf), 224 in all, out of
+ * the 32 leaf-to-spine channels; the radix-8 3-tier tree (8 pods of 4
+ * leaves and 4 spines, 16 cores) 2 x 4 x 4 + 4 x 4 - 4 = 44 times at each
+ * of 32 spines and 8 x 8 - 8 = 56 at each of 16 cores: 2,304 out of 384
+ * channels (8 per spine, 8 per core). */
+static void test_closed_counts(void **state) {
+  (void)state;
+  const uint32_t ft[][4] = {{8, 2, 224, 32}, {8, 3, 2304, 384}};
+  for (size_t i = 0; i < 2; i++) {
+    fl_fabric *f = fat_tree(ft[i][0], ft[i][1], 0, 1, 0);
+    for (uint32_t e = FL_CDG_ENGINE_MINHOP; e <= FL_CDG_ENGINE_FTREE; e++) {
+      fl_cdg_options o;
+      memset(&o, 0, sizeof o);
+      o.struct_size = sizeof o;
+      o.routing = FL_CDG_ROUTING_MINIMAL;
+      o.engine = e;
+      const fl_cdg_report *r = NULL;
+      int closed = -1;
+      assert_int_equal(fl_cdg_analyze_closed(f, &o, &closed, &r), FL_OK);
+      assert_int_equal(closed, 1);
+      assert_int_equal(r->dependencies, ft[i][2]);
+      assert_int_equal(r->channels, ft[i][3]);
+      assert_int_equal(r->destinations, ft[i][1] == 2 ? 8 : 32);
+      assert_int_equal(r->n_loops, 0);
+      assert_int_equal(r->valley_count, 0);
+      assert_int_equal(r->unrouted_pairs, 0);
+      fl_cdg_free(r);
+    }
+    fl_fabric_free(f);
+  }
+}
+
+/* A radix-8 3-tier tree's design XML with the @n_drop cable lines that
+ * contain @drop left out and the cable lines @add added. Port 9 is spare
+ * (the model takes ports past the radix, as gen's extra leaf cable). */
+static fl_fabric *edited_tree(const char *name, const char *drop, size_t n_drop,
+                              const char *add) {
+  fl_fabric *g = fat_tree(8, 3, 0, 1, 0);
+  char *xml = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&xml, &len);
+  assert_non_null(m);
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_write_design_xml(g, m, &err), FL_OK);
+  assert_int_equal(fclose(m), 0);
+  fl_fabric_free(g);
+  char *out = malloc(len + strlen(add) + 1), *o = out;
+  assert_non_null(out);
+  size_t dropped = 0;
+  for (char *line = xml; *line;) {
+    char *end = strchr(line, '\n');
+    end = end ? end + 1 : line + strlen(line);
+    size_t n = (size_t)(end - line);
+    char was = *end;
+    *end = 0; /* the line alone, for strstr() */
+    int keep = !drop || !strstr(line, drop);
+    *end = was;
+    dropped += !keep;
+    if (!strncmp(line, "</fabric>", 9))
+      o = memcpy(o, add, strlen(add)), o += strlen(add);
+    if (keep)
+      memcpy(o, line, n), o += n;
+    line = end;
+  }
+  *o = 0;
+  assert_int_equal(dropped, n_drop);
+  const char *path = fixture(name, out);
+  free(out), free(xml);
+  fl_fabric *f = fl_fabric_new();
+  if (fl_fabric_load(f, path, FL_FMT_AUTO, NULL, &err) != FL_OK ||
+      fl_fabric_finalize(f, &err) != FL_OK)
+    fail_msg("%s: %s", path, err.message);
+  return f;
+}
+
+#define LINK(a, ap, b, bp)                                                     \
+  "  <link a=\"" a "\" a-port=\"" ap "\" b=\"" b "\" b-port=\"" bp             \
+  "\" width=\"4x\" speed=\"NDR\"/>\n"
+
+/* Near misses of the closed form's class (analysis/updown.h) on the
+ * radix-8 3-tier tree, each with shortcut == exhaustive for every engine
+ * and traffic class: two stay in the class (a second leaf-spine cable; a
+ * spine cabled to a core of another group, since every core covers every
+ * leaf), the others leave it by one defect each and are walked. */
+static void test_closed_class(void **state) {
+  (void)state;
+  const struct {
+    const char *name, *drop;
+    size_t n_drop;
+    const char *add;
+    uint32_t closed; /* runs of 3 engines x 2 traffic classes */
+  } v[] = {
+      {"parallel.xml", NULL, 0, LINK("leaf-p01-01", "9", "spine-p01-01", "9"),
+       3},
+      {"cross-group.xml", NULL, 0, LINK("spine-p01-01", "9", "core-005", "9"),
+       3},
+      {"missing-cable.xml", "a=\"leaf-p01-01\" a-port=\"5\"", 1, "", 0},
+      {"leaf-two-pods.xml", NULL, 0,
+       LINK("leaf-p01-01", "9", "spine-p02-01", "9"), 0},
+      {"spine-spine.xml", NULL, 0,
+       LINK("spine-p01-01", "9", "spine-p01-02", "9"), 0},
+      {"leaf-core.xml", NULL, 0, LINK("leaf-p01-01", "9", "core-001", "9"), 0},
+      {"core-short.xml", "a=\"spine-p01-01\" a-port=\"5\"", 1, "", 0},
+      {"core-bare.xml", "b=\"core-001\"", 8, "", 0},
+      {"leaf-alone.xml", "a=\"leaf-p01-01\" a-port=\"", 4, "", 0},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    fl_fabric *f = edited_tree(v[i].name, v[i].drop, v[i].n_drop, v[i].add);
+    tally t = {0, 0, 0, 0};
+    compare_all(f, &t);
+    if (t.closed != v[i].closed)
+      fail_msg("%s: %u runs in closed form, expected %u", v[i].name, t.closed,
+               v[i].closed);
+    fl_fabric_free(f);
+  }
+  /* two planes: two top tiers that cover half the leaves each */
+  fl_fabric *one = fat_tree(8, 2, 0, 1, 0), *two = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_planes(one, 2, &two, &err), FL_OK);
+  tally t = {0, 0, 0, 0};
+  compare_all(two, &t);
+  assert_int_equal(t.closed, 0);
+  assert_int_equal(t.unrouted, 6);
+  fl_fabric_free(one);
+  fl_fabric_free(two);
+}
+
 /* Generated fabrics. Where minhop has credit loops the certificate fails
  * and the full search runs; partial trees leave pods with fewer leaves
  * (classes of other sizes) and some leaves without hosts. */
 static void test_generated(void **state) {
   (void)state;
-  tally t = {0, 0, 0};
+  tally t = {0, 0, 0, 0};
   const uint32_t ft[][5] = {
-      {8, 2, 0, 1, 0}, {8, 3, 0, 1, 0},  {8, 3, 0, 1, 1},  {12, 3, 100, 1, 0},
-      {8, 2, 0, 2, 0}, {12, 3, 0, 2, 1}, {16, 3, 0, 1, 0}, {8, 3, 37, 1, 1}};
+      {8, 2, 0, 1, 0},    {8, 3, 0, 1, 0},  {8, 3, 0, 1, 1},
+      {12, 3, 100, 1, 0}, {8, 2, 0, 2, 0},  {12, 3, 0, 2, 1},
+      {16, 3, 0, 1, 0},   {8, 3, 37, 1, 1}, {8, 3, 16, 1, 0}};
   for (size_t i = 0; i < sizeof ft / sizeof ft[0]; i++) {
     fl_fabric *f = fat_tree(ft[i][0], ft[i][1], ft[i][2], ft[i][3], ft[i][4]);
     compare_all(f, &t);
@@ -194,15 +332,20 @@ static void test_generated(void **state) {
     compare_all(f, &t);
     fl_fabric_free(f);
   }
-  assert_int_equal(t.runs, 13 * 3 * 2);
+  assert_int_equal(t.runs, 14 * 3 * 2);
   /* minhop loops: with CA traffic on the 3 extra-leaf-link trees and the 3
    * rings/tori; with switch traffic too (valleys between switches) on all
    * 13; updn and ftree never loop */
-  assert_int_equal(t.looped, 7 + 13);
+  assert_int_equal(t.looped, 7 + 14);
   /* unrouted: updn and ftree with switch traffic on the 9 Clos fabrics
    * (top-tier switches are reached by no down path), ftree on the 4
    * rings/tori with both classes (it uses no same-tier cable) */
-  assert_int_equal(t.unrouted, 9 * 2 + 4 * 2);
+  assert_int_equal(t.unrouted, 10 * 2 + 4 * 2);
+  /* closed form (CA traffic, 3 engines): the 6 Clos trees without the
+   * extra leaf cable and the rail SUs; not the 3 with it, nor the rings.
+   * The last tree's hosts fill pod 1 only: its spines cover every source,
+   * so they turn nothing up although they have cores above them. */
+  assert_int_equal(t.closed, 7 * 3);
 }
 
 static const char *const FILES[] = {
@@ -217,7 +360,7 @@ static const char *const FILES[] = {
 
 static void test_repository_fabrics(void **state) {
   (void)state;
-  tally t = {0, 0, 0};
+  tally t = {0, 0, 0, 0};
   for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", FL_SOURCE_DIR, FILES[i]);
@@ -236,6 +379,9 @@ static void test_repository_fabrics(void **state) {
    * unrouted pairs under updn/ftree with switch traffic */
   assert_int_equal(t.looped, 8);
   assert_int_equal(t.unrouted, 14);
+  /* closed form (CA traffic, 3 engines) on all but the extra-leaf-cable
+   * tree: the as-built files' cables all join adjacent tiers */
+  assert_int_equal(t.closed, 6 * 3);
 }
 
 int main(void) {
@@ -243,6 +389,8 @@ int main(void) {
       cmocka_unit_test(test_twin_classes),
       cmocka_unit_test(test_generated),
       cmocka_unit_test(test_repository_fabrics),
+      cmocka_unit_test(test_closed_counts),
+      cmocka_unit_test(test_closed_class),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
