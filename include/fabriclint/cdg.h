@@ -107,7 +107,9 @@ extern "C" {
  *   fixed for one walk; design mode with a modelled engine other than
  *   minhop walks once per engine). About once per 64 destinations or per
  *   root switch; the loop search and valley scan after the walks are not
- *   counted. A plugin passes fl_host_api.progress through it (see
+ *   counted. A design-mode graph counted in closed form (a layered fabric
+ *   whose down-closures nest, see Cost below) walks nothing and reports
+ *   once, all roots done. A plugin passes fl_host_api.progress through it (see
  *   plugins/deadlock). Not part of what the analysis computes: two option
  *   sets differing only here give the same report.
  * @dist (ABI 1.3; NULL or size 1: this process does everything): a
@@ -253,7 +255,17 @@ typedef struct fl_cdg_report {
  * O(C + E) for the SCCs of C channels and E dependencies; memory O(S x
  * radix^2) for the dependency table. Minimal routing: O(L x (V + E_dag))
  * for L destination switches, where E_dag counts (in, out) pairs of minimal
- * hops.
+ * hops — except on a layered fabric (every switch-to-switch cable joins
+ * adjacent tiers, CA traffic enters only on the lowest tier, every switch
+ * but the top ones has one above it) whose down-closures nest (the
+ * switches above any switch all reach the same leaves going down, and the
+ * top tier reaches every leaf), as fat trees, rail-optimised leaf/spine
+ * plans and one plane of a multi-plane fabric are. There every engine's
+ * shortest routes climb to the lowest common tier and descend, the graph
+ * is acyclic by the up*-down* argument (Schroeder et al., "Autonet", IEEE
+ * JSAC 9(8), 1991) and its channels and dependencies are counted per
+ * switch from the classes of its neighbours: O(sum over switches of P log
+ * P) time, O(S + ports) memory, no dependency table, the same report.
  */
 int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
                    const fl_cdg_report **out);

@@ -866,15 +866,18 @@ static void on_progress(void *ctx, const char *what, uint64_t done,
 }
 
 /* Progress (ABI 1.2): design mode reports each root switch once, 1..N of
- * N, for every engine; LFT walks report destinations up to max LID + 1;
- * a caller whose struct_size ends before the member gets no call; the
- * report does not depend on it. */
+ * N, for every engine, when it walks them (here: a leaf-to-leaf cable
+ * takes the tree out of the closed form's class), and the whole count
+ * once when the graph is counted in closed form; LFT walks report
+ * destinations up to max LID + 1; a caller whose struct_size ends before
+ * the member gets no call; the report does not depend on it. */
 static void test_progress_reports(void **state) {
   (void)state;
   fl_gen_fat_tree_params p;
   memset(&p, 0, sizeof p);
   p.radix = 8;
   p.tiers = 3; /* 32 leaves, each with hosts: 32 root switches */
+  p.extra_leaf_link = 1;
   fl_fabric *f = NULL;
   fl_error err;
   fl_error_clear(&err);
@@ -899,9 +902,10 @@ static void test_progress_reports(void **state) {
       assert_string_equal(log.what[i], "root switches");
     }
     fl_cdg_free(rep);
-    /* two threads: the 8 pods' twin classes of 4 leaves go 4 to each; the
-     * calling thread reports after each of its 16 roots what both have
-     * done so far, then the end once more */
+    /* two threads: whole twin classes go to each in turn (leaf 1 alone,
+     * leaves 2-4, the pods 2 to 7, leaves 29-31, leaf 32 alone: 16 roots
+     * each); the calling thread reports after each of its 16 roots what
+     * both have done so far, then the end once more */
     memset(&log, 0, sizeof log);
     o.threads = 2;
     assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
@@ -923,6 +927,29 @@ static void test_progress_reports(void **state) {
     o.struct_size = offsetof(fl_cdg_options, reserved0);
     assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
     assert_int_equal(log.n, 0);
+    fl_cdg_free(rep);
+  }
+  fl_fabric_free(f);
+  /* without the extra cable: counted in closed form, one report */
+  p.extra_leaf_link = 0;
+  assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    fl_cdg_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.routing = FL_CDG_ROUTING_MINIMAL;
+    o.threads = threads;
+    o.progress = on_progress;
+    o.progress_ctx = &log;
+    const fl_cdg_report *rep = NULL;
+    assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
+    assert_int_equal(log.n, 1);
+    assert_int_equal(log.done[0], 32);
+    assert_int_equal(log.total[0], 32);
+    assert_string_equal(log.what[0], "root switches");
+    assert_int_equal(rep->destinations, 32);
     fl_cdg_free(rep);
   }
   fl_fabric_free(f);
