@@ -122,6 +122,19 @@ typedef struct fl_view {
   /* minimal next hops (fl_view_minimal; NULL before) */
   uint8_t *dist;  /**< [nd*ns] hops from s to dsw[d], FL_VIEW_FAR: none */
   uint16_t *nmin; /**< [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
+  /* cover classes (fl_view_minimal_compact() on a nested fabric; nc = 0
+   * otherwise). The cover of a switch is the set of destination-tier
+   * switches it reaches going down only; switches with one cover form a
+   * class. */
+  uint32_t nc;      /**< cover classes; 0: none (rows, if any, in dist) */
+  uint32_t *ccls;   /**< [ns] cover class of each switch */
+  uint32_t *cup;    /**< [nc] class of the switches above, or FL_VIEW_NONE */
+  uint32_t *clev;   /**< [nc] level: tier minus the lowest tier */
+  uint64_t *ceps;   /**< [nc] endpoints on destination switches under it */
+  uint32_t *cnd;    /**< [nc] destination switches under it */
+  uint32_t *cfirst; /**< [nc] smallest destination index under it */
+  uint32_t *cout;   /**< [nc] smallest one not under it, or FL_VIEW_NONE */
+  uint64_t eps_all; /**< endpoints on all destination switches */
 } fl_view;
 
 /**
@@ -137,6 +150,8 @@ static inline void fl_view_free(fl_view *v) {
   free(v->ep_lmc), free(v->ep_gbps), free(v->sw_nep), free(v->dsw);
   free(v->sw_d), free(v->dist), free(v->nmin), free(v->lids);
   free(v->sw_mixed), free(v->pnb16);
+  free(v->ccls), free(v->cup), free(v->clev), free(v->ceps), free(v->cnd);
+  free(v->cfirst), free(v->cout);
   memset(v, 0, sizeof *v);
 }
 
@@ -620,6 +635,379 @@ static inline int fl_view_minimal(fl_view *v) {
   }
   free(rep);
   return rc;
+}
+
+/* ---- cover classes: minimal next hops without the matrix -----------------
+ *
+ * On a nested fabric the shortest paths have a closed form (the argument
+ * is in core/analysis/updown.h, where the routing-deadlock model uses the
+ * same classes): every switch-to-switch cable joins adjacent tiers and is
+ * seen from both ends (port for port), the destination switches all sit on
+ * the lowest tier, every switch but the top ones has one above it and
+ * every switch above the lowest tier one below, the switches above any
+ * one switch have one cover, switches with one cover have the same covers
+ * below them, and the top tier is one cover (it reaches every leaf). Then
+ * the shortest paths from switch s to destination switch t climb to the
+ * lowest tier at which s's ancestors reach t and descend, so M(s, t) is
+ * s's up-links when t is not under s, and s's down-links to the switches
+ * of the class over t one level below s when it is. A full or partial fat
+ * tree (parallel cables too), a rail-optimised leaf/spine plan and one
+ * plane of a multi-plane fabric are nested; a missing, extra or same-tier
+ * cable or a host on a spine is not. */
+
+/* Internal: ascending uint32 for qsort(). */
+static inline int fl_view_u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Internal: the cable of slot @i of switch @s is slot j of its neighbour
+ * with the ports and neighbours swapped (seen the same from both ends). */
+static inline int fl_view_slot_mirrored(const fl_view *v, uint32_t s,
+                                        uint32_t i) {
+  uint32_t w = v->pnb[i];
+  if (v->pnum[i] > 255 || v->pnbport[i] > 255)
+    return 0;
+  uint32_t j = v->pslot[(size_t)w * 256 + v->pnbport[i]];
+  return j != FL_VIEW_NONE && v->pnb[j] == s && v->pnbport[j] == v->pnum[i];
+}
+
+/* Internal: the layering of the nested fabric: known tiers within 64
+ * levels, adjacent-tier mirrored cables, destinations on the lowest tier,
+ * a switch above and one below where the tiers allow. *@t0 the lowest
+ * tier, *@levels the number of tiers; 1 when layered. */
+static inline int fl_view_layered(const fl_view *v, uint32_t *t0,
+                                  uint32_t *levels) {
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    if (v->tier[s] == FL_TIER_UNKNOWN)
+      return 0;
+    lo = v->tier[s] < lo ? v->tier[s] : lo;
+    hi = v->tier[s] > hi ? v->tier[s] : hi;
+  }
+  if (!v->ns || hi - lo >= 64)
+    return 0;
+  *t0 = lo, *levels = hi - lo + 1;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t l = v->tier[s] - lo, ups = 0, downs = 0;
+    if (v->sw_nep[s] && l)
+      return 0;
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      uint32_t w = v->pnb[i];
+      if (w == s || !fl_view_slot_mirrored(v, s, i))
+        return 0;
+      if (v->tier[w] == v->tier[s] + 1)
+        ups++;
+      else if (v->tier[w] + 1 == v->tier[s])
+        downs++;
+      else
+        return 0;
+    }
+    if ((l + 1 < *levels && !ups) || (l && !downs))
+      return 0;
+  }
+  return 1;
+}
+
+/* Internal: scratch of the class assignment. */
+typedef struct fl_view_cwork {
+  uint32_t *order, *start; /* switches by level; [levels + 1] starts */
+  uint32_t *buf, *ndist;   /* one switch's classes; [ns] distinct below */
+  uint32_t *nbelow;        /* [nc] classes below a class */
+} fl_view_cwork;
+
+/* Internal: class of switch @x (level @l >= 1) from the distinct classes
+ * of the switches below it; 0 when two of them belong to different
+ * classes above (covers that overlap without being equal). */
+static inline int fl_view_class_of(fl_view *v, fl_view_cwork *w, uint32_t x,
+                                   uint32_t l, uint32_t t0) {
+  uint32_t n = 0, d = 0, c = FL_VIEW_NONE;
+  for (uint32_t i = v->poff[x]; i < v->psw_end[x]; i++)
+    if (v->tier[v->pnb[i]] - t0 + 1 == l)
+      w->buf[n++] = v->ccls[v->pnb[i]];
+  qsort(w->buf, n, sizeof *w->buf, fl_view_u32_cmp);
+  for (uint32_t i = 0; i < n; i++)
+    if (!d || w->buf[d - 1] != w->buf[i])
+      w->buf[d++] = w->buf[i];
+  for (uint32_t i = 0; i < d; i++) {
+    uint32_t p = v->cup[w->buf[i]];
+    if (p != FL_VIEW_NONE && c != FL_VIEW_NONE && p != c)
+      return 0;
+    c = p != FL_VIEW_NONE ? p : c;
+  }
+  if (c == FL_VIEW_NONE) {
+    c = v->nc++;
+    v->cup[c] = FL_VIEW_NONE, v->clev[c] = l, w->nbelow[c] = 0;
+  }
+  for (uint32_t i = 0; i < d; i++)
+    if (v->cup[w->buf[i]] == FL_VIEW_NONE)
+      v->cup[w->buf[i]] = c, w->nbelow[c]++;
+  v->ccls[x] = c;
+  w->ndist[x] = d;
+  return 1;
+}
+
+/* Internal: the cover classes, lowest level first; 1 when nested. */
+static inline int fl_view_assign_classes(fl_view *v, fl_view_cwork *w,
+                                         uint32_t t0, uint32_t levels) {
+  memset(w->start, 0, (levels + 1) * sizeof *w->start);
+  for (uint32_t s = 0; s < v->ns; s++)
+    w->start[v->tier[s] - t0 + 1]++;
+  for (uint32_t l = 0; l < levels; l++)
+    w->start[l + 1] += w->start[l];
+  uint32_t fill[64];
+  memcpy(fill, w->start, levels * sizeof *fill);
+  for (uint32_t s = 0; s < v->ns; s++)
+    w->order[fill[v->tier[s] - t0]++] = s;
+  for (uint32_t k = w->start[0]; k < w->start[1]; k++) {
+    uint32_t c = v->nc++;
+    v->ccls[w->order[k]] = c;
+    v->cup[c] = FL_VIEW_NONE, v->clev[c] = 0, w->nbelow[c] = 0;
+  }
+  for (uint32_t l = 1; l < levels; l++) {
+    for (uint32_t k = w->start[l]; k < w->start[l + 1]; k++)
+      if (!fl_view_class_of(v, w, w->order[k], l, t0))
+        return 0;
+    for (uint32_t k = w->start[l]; k < w->start[l + 1]; k++)
+      if (w->ndist[w->order[k]] != w->nbelow[v->ccls[w->order[k]]])
+        return 0; /* a member lacks some class below: covers differ */
+  }
+  for (uint32_t k = w->start[levels - 1]; k < w->start[levels]; k++)
+    if (v->ccls[w->order[k]] != v->ccls[w->order[w->start[levels - 1]]])
+      return 0;
+  return 1;
+}
+
+/* Internal: destination @d's class at level @l (l >= its own level 0). */
+static inline uint32_t fl_view_class_at(const fl_view *v, uint32_t d,
+                                        uint32_t l) {
+  uint32_t k = v->ccls[v->dsw[d]];
+  while (v->clev[k] < l)
+    k = v->cup[k];
+  return k;
+}
+
+/* Internal: endpoints, destinations and first destinations per class. */
+static inline void fl_view_class_sums(fl_view *v) {
+  for (uint32_t k = 0; k < v->nc; k++)
+    v->ceps[k] = 0, v->cnd[k] = 0, v->cfirst[k] = v->cout[k] = FL_VIEW_NONE;
+  v->eps_all = 0;
+  for (uint32_t d = 0; d < v->nd; d++) {
+    v->eps_all += v->sw_nep[v->dsw[d]];
+    for (uint32_t k = v->ccls[v->dsw[d]]; k != FL_VIEW_NONE; k = v->cup[k]) {
+      v->ceps[k] += v->sw_nep[v->dsw[d]];
+      if (!v->cnd[k]++)
+        v->cfirst[k] = d;
+    }
+  }
+  /* the first destination not under k: the scan passes only k's own */
+  for (uint32_t k = 0; k < v->nc; k++) {
+    uint32_t d = 0;
+    while (d < v->nd && fl_view_class_at(v, d, v->clev[k]) == k)
+      d++;
+    v->cout[k] = d < v->nd ? d : FL_VIEW_NONE;
+  }
+}
+
+/* Internal: the classes into @v (v->nc > 0) when nested; 0 when not
+ * (v->nc = 0), -1 when out of memory. */
+static inline int fl_view_covers(fl_view *v) {
+  uint32_t t0 = 0, levels = 0, maxdeg = 1;
+  if (!fl_view_layered(v, &t0, &levels))
+    return 0;
+  for (uint32_t s = 0; s < v->ns; s++)
+    if (v->psw_end[s] - v->poff[s] > maxdeg)
+      maxdeg = v->psw_end[s] - v->poff[s];
+  size_t n = (size_t)v->ns + 1;
+  fl_view_cwork w;
+  w.order = (uint32_t *)malloc(n * sizeof *w.order);
+  w.start = (uint32_t *)malloc(65 * sizeof *w.start);
+  w.buf = (uint32_t *)malloc((size_t)maxdeg * sizeof *w.buf);
+  w.ndist = (uint32_t *)calloc(n, sizeof *w.ndist);
+  w.nbelow = (uint32_t *)malloc(n * sizeof *w.nbelow);
+  v->ccls = (uint32_t *)malloc(n * sizeof *v->ccls);
+  v->cup = (uint32_t *)malloc(n * sizeof *v->cup);
+  v->clev = (uint32_t *)malloc(n * sizeof *v->clev);
+  v->ceps = (uint64_t *)malloc(n * sizeof *v->ceps);
+  v->cnd = (uint32_t *)malloc(n * sizeof *v->cnd);
+  v->cfirst = (uint32_t *)malloc(n * sizeof *v->cfirst);
+  v->cout = (uint32_t *)malloc(n * sizeof *v->cout);
+  int rc = w.order && w.start && w.buf && w.ndist && w.nbelow && v->ccls &&
+                   v->cup && v->clev && v->ceps && v->cnd && v->cfirst &&
+                   v->cout
+               ? 1
+               : -1;
+  v->nc = 0;
+  if (rc == 1)
+    rc = fl_view_assign_classes(v, &w, t0, levels);
+  if (rc == 1)
+    fl_view_class_sums(v);
+  else
+    v->nc = 0;
+  free(w.order), free(w.start), free(w.buf), free(w.ndist), free(w.nbelow);
+  return rc;
+}
+
+/**
+ * fl_view_minimal_compact() — what fl_view_minimal() makes available,
+ * without the nd x ns matrix where the fabric allows: on a nested fabric
+ * (above) the cover classes are built (v->nc > 0, v->dist and v->nmin
+ * stay NULL), else the matrix is (fl_view_minimal(), v->nc = 0). Read
+ * either form with fl_view_dist_at(), fl_view_nmin_at() and
+ * fl_view_groups(); call fl_view_rows() before reading v->dist or v->nmin
+ * directly. Time O(switch slots log + nd x tiers) when nested. Returns 0,
+ * or -1 when out of memory (free @v with fl_view_free()). Call once per
+ * view, instead of fl_view_minimal().
+ */
+static inline int fl_view_minimal_compact(fl_view *v) {
+  int rc = fl_view_covers(v);
+  if (rc < 0)
+    return -1;
+  return rc == 1 ? 0 : fl_view_minimal(v);
+}
+
+/**
+ * fl_view_rows() — make sure v->dist and v->nmin hold the matrix (after
+ * fl_view_minimal_compact(), which may have built classes only): builds
+ * it when missing. Returns 0, or -1 when out of memory.
+ */
+static inline int fl_view_rows(fl_view *v) {
+  return v->dist ? 0 : fl_view_minimal(v);
+}
+
+/**
+ * fl_view_dist_at() — hops from switch @s to destination switch dsw[@d]
+ * (FL_VIEW_FAR: unreachable), from the matrix or the cover classes. O(1)
+ * with the matrix, O(tiers) with classes.
+ */
+static inline uint32_t fl_view_dist_at(const fl_view *v, uint32_t d,
+                                       uint32_t s) {
+  if (!v->nc)
+    return v->dist[(size_t)d * v->ns + s];
+  if (v->dsw[d] == s)
+    return 0;
+  uint32_t ks = v->ccls[s], ls = v->clev[ks], kd = fl_view_class_at(v, d, ls);
+  uint32_t h = ls;
+  while (kd != ks)
+    kd = v->cup[kd], ks = v->cup[ks], h++;
+  return 2 * h - ls;
+}
+
+/**
+ * fl_view_nmin_at() — |M(s, d)| | FL_VIEW_MIXED of switch @s toward
+ * destination switch dsw[@d] (0 when s is that switch), from the matrix or
+ * the cover classes. O(1) with the matrix, O(tiers + ports of s) with
+ * classes.
+ */
+static inline uint16_t fl_view_nmin_at(const fl_view *v, uint32_t d,
+                                       uint32_t s) {
+  if (!v->nc)
+    return v->nmin[(size_t)d * v->ns + s];
+  if (v->dsw[d] == s)
+    return 0;
+  uint32_t ls = v->clev[v->ccls[s]];
+  int under = fl_view_class_at(v, d, ls) == v->ccls[s];
+  uint32_t below = under ? fl_view_class_at(v, d, ls - 1) : FL_VIEW_NONE;
+  uint32_t n = 0;
+  float lo = 0, hi = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+    uint32_t k = v->ccls[v->pnb[i]];
+    if (under ? k != below : v->clev[k] != ls + 1)
+      continue;
+    float g = (float)v->pgbps[i];
+    lo = !n || g < lo ? g : lo;
+    hi = !n || g > hi ? g : hi;
+    n++;
+  }
+  return (uint16_t)(n | (hi > lo ? FL_VIEW_MIXED : 0));
+}
+
+/**
+ * fl_view_group — destinations that switch s reaches through the same
+ * minimal next hops (fl_view_groups()).
+ * @first_d: the smallest destination index in the group.
+ * @n_dest / @eps: destination switches in it and their endpoints.
+ * @cls: the class of the switches below s over the group (its down-links
+ *   lead there), FL_VIEW_NONE for the destinations not under s.
+ * @nmin: |M(s, d)| | FL_VIEW_MIXED, the same for every d of the group
+ *   (never FL_VIEW_FAR: a nested fabric reaches everything).
+ * @dir: 1 when the next hops are up-links, -1 down-links.
+ * @gmin / @gmax: the slowest and fastest of those links, Gb/s (as float).
+ */
+typedef struct fl_view_group {
+  uint32_t first_d;
+  uint32_t n_dest;
+  uint64_t eps;
+  uint32_t cls;
+  uint16_t nmin;
+  int16_t dir;
+  float gmin, gmax;
+} fl_view_group;
+
+/* Internal: group order for qsort(): by class (merge), by first_d. */
+static inline int fl_view_group_cls_cmp(const void *a, const void *b) {
+  const fl_view_group *x = (const fl_view_group *)a,
+                      *y = (const fl_view_group *)b;
+  return x->cls < y->cls ? -1 : x->cls > y->cls;
+}
+static inline int fl_view_group_first_cmp(const void *a, const void *b) {
+  const fl_view_group *x = (const fl_view_group *)a,
+                      *y = (const fl_view_group *)b;
+  return x->first_d < y->first_d ? -1 : x->first_d > y->first_d;
+}
+
+/**
+ * fl_view_groups() — the destinations other than s itself, in groups of
+ * equal minimal next hops from switch @s, in ascending @first_d (so the
+ * first destination in index order with a property is the @first_d of the
+ * first group with it). Needs cover classes (v->nc > 0). @g has room for
+ * psw_end[s] - poff[s] + 1 entries; returns how many were written. A rule
+ * summing over (switch, destination) pairs sums over groups instead:
+ * O(ports of s log) per switch, with no matrix.
+ */
+static inline uint32_t fl_view_groups(const fl_view *v, uint32_t s,
+                                      fl_view_group *g) {
+  uint32_t ks = v->ccls[s], ls = v->clev[ks], n = 0, up = 0;
+  float ulo = 0, uhi = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+    uint32_t k = v->ccls[v->pnb[i]];
+    float gb = (float)v->pgbps[i];
+    if (v->clev[k] == ls + 1) {
+      ulo = !up || gb < ulo ? gb : ulo;
+      uhi = !up || gb > uhi ? gb : uhi;
+      up++;
+    } else if (v->cnd[k]) {
+      g[n].cls = k, g[n].gmin = g[n].gmax = gb, g[n].nmin = 1;
+      n++;
+    }
+  }
+  qsort(g, n, sizeof *g, fl_view_group_cls_cmp);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (m && g[m - 1].cls == g[i].cls) {
+      fl_view_group *a = &g[m - 1];
+      a->nmin++;
+      a->gmin = g[i].gmin < a->gmin ? g[i].gmin : a->gmin;
+      a->gmax = g[i].gmax > a->gmax ? g[i].gmax : a->gmax;
+      continue;
+    }
+    g[m] = g[i];
+    g[m].first_d = v->cfirst[g[i].cls], g[m].n_dest = v->cnd[g[i].cls];
+    g[m].eps = v->ceps[g[i].cls], g[m].dir = -1;
+    m++;
+  }
+  for (uint32_t i = 0; i < m; i++)
+    if (g[i].gmax > g[i].gmin)
+      g[i].nmin |= FL_VIEW_MIXED;
+  if (v->nd > v->cnd[ks]) {
+    fl_view_group *o = &g[m++];
+    o->first_d = v->cout[ks], o->n_dest = v->nd - v->cnd[ks];
+    o->eps = v->eps_all - v->ceps[ks], o->cls = FL_VIEW_NONE;
+    o->nmin = (uint16_t)(up | (uhi > ulo ? FL_VIEW_MIXED : 0));
+    o->dir = 1, o->gmin = ulo, o->gmax = uhi;
+  }
+  qsort(g, m, sizeof *g, fl_view_group_first_cmp);
+  return m;
 }
 
 /**

@@ -248,16 +248,132 @@ static void test_twin_rows(void **state) {
   fl_host_free(&h);
 }
 
+/* The compact form of @f (cover classes) against its matrix: every
+ * (destination, switch) entry through fl_view_dist_at()/fl_view_nmin_at(),
+ * and every switch's groups against the matrix read in destination order
+ * (members, endpoints, first member, next hops, direction). Returns 1
+ * when @f was nested (classes built), 0 when the matrix was built. */
+static int check_compact(const fl_host *h, const fl_fabric *f) {
+  fl_view m, c;
+  assert_int_equal(fl_view_build(&m, &h->api, f), 0);
+  assert_int_equal(fl_view_minimal(&m), 0);
+  assert_int_equal(fl_view_build(&c, &h->api, f), 0);
+  assert_int_equal(fl_view_minimal_compact(&c), 0);
+  int nested = c.nc > 0;
+  assert_true(nested ? c.dist == NULL : c.dist != NULL);
+  for (uint32_t d = 0; d < m.nd; d++)
+    for (uint32_t s = 0; s < m.ns; s++) {
+      assert_int_equal(fl_view_dist_at(&c, d, s), m.dist[(size_t)d * m.ns + s]);
+      assert_int_equal(fl_view_nmin_at(&c, d, s), m.nmin[(size_t)d * m.ns + s]);
+    }
+  fl_view_group *g = malloc(((size_t)c.poff[c.ns] + 1) * sizeof *g);
+  uint32_t *seen = malloc(((size_t)c.nd + 1) * sizeof *seen);
+  assert_true(g && seen);
+  for (uint32_t s = 0; nested && s < c.ns; s++) {
+    uint32_t n = fl_view_groups(&c, s, g), ls = c.clev[c.ccls[s]];
+    uint64_t eps = 0;
+    memset(seen, 0, ((size_t)c.nd + 1) * sizeof *seen);
+    for (uint32_t d = 0; d < c.nd; d++) {
+      if (c.dsw[d] == s)
+        continue;
+      /* its group: the class below s over d, or "not under s" */
+      uint32_t k = fl_view_class_at(&c, d, ls) == c.ccls[s]
+                       ? fl_view_class_at(&c, d, ls - 1)
+                       : FL_VIEW_NONE;
+      uint32_t i = 0;
+      while (i < n && g[i].cls != k)
+        i++;
+      assert_true(i < n);
+      if (!seen[i]++)
+        assert_int_equal(g[i].first_d, d);
+      uint16_t nm = m.nmin[(size_t)d * m.ns + s];
+      assert_int_equal(g[i].nmin, nm);
+      assert_int_equal(g[i].dir, k == FL_VIEW_NONE ? 1 : -1);
+      eps += c.sw_nep[c.dsw[d]];
+    }
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      assert_int_equal(g[i].n_dest, seen[i]);
+      sum += g[i].eps;
+      assert_true(i == 0 || g[i].first_d > g[i - 1].first_d);
+    }
+    assert_int_equal(sum, eps);
+  }
+  free(g), free(seen);
+  fl_view_free(&m);
+  fl_view_free(&c);
+  return nested;
+}
+
+/* fl_view_minimal_compact() on generated and repository fabrics: the
+ * nested ones (fat trees full, partial, with parallel cables; rail SUs;
+ * the ibsim and as-built dumps whose cables all join adjacent tiers) give
+ * classes that agree with the matrix everywhere; the others (a leaf-to-leaf
+ * cable, a ring, the SHARP ANs and NICs of the topograph dump, two planes)
+ * get the matrix. */
+static void test_compact(void **state) {
+  (void)state;
+  fl_host h;
+  fl_host_init(&h);
+  const char *files[] = {
+      FAT_TREE,
+      FL_SOURCE_DIR "/fabrics/fat-tree-3tier.ibnetdiscover",
+      FL_SOURCE_DIR "/fabrics/rail-su.ibnetdiscover",
+      FL_SOURCE_DIR "/fabrics/rail-su-asbuilt.ibnetdiscover",
+      FL_SOURCE_DIR "/tests/fixtures/ibsim-faults/rates.asbuilt.ibnetdiscover",
+      FL_SOURCE_DIR "/tests/fixtures/routing/"
+                    "fat-tree-3tier-extra-leaf-link-minhop/fabric.net",
+      TOPOGRAPH};
+  uint32_t nested = 0;
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    fl_fabric *f = load(files[k]);
+    int got = check_compact(&h, f);
+    if (got != (k < 5))
+      fail_msg("%s: nested %d, expected %d", files[k], got, k < 5);
+    nested += (uint32_t)got;
+    fl_fabric_free(f);
+  }
+  const uint32_t ft[][5] = {{8, 2, 0, 1, 0},  {8, 3, 0, 1, 0},
+                            {8, 3, 0, 2, 0},  {12, 3, 70, 1, 0},
+                            {8, 3, 16, 1, 0}, {8, 3, 0, 1, 1}};
+  fl_error err;
+  fl_error_clear(&err);
+  for (size_t k = 0; k < sizeof ft / sizeof ft[0]; k++) {
+    fl_gen_fat_tree_params p;
+    memset(&p, 0, sizeof p);
+    p.radix = ft[k][0], p.tiers = ft[k][1], p.hosts = ft[k][2];
+    p.parallel = ft[k][3], p.extra_leaf_link = ft[k][4];
+    fl_fabric *f = NULL;
+    assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+    assert_int_equal(check_compact(&h, f), !ft[k][4]);
+    if (k == 0) { /* two planes of it: two top covers */
+      fl_fabric *two = NULL;
+      assert_int_equal(fl_gen_planes(f, 2, &two, &err), FL_OK);
+      assert_int_equal(check_compact(&h, two), 0);
+      fl_fabric_free(two);
+    }
+    fl_fabric_free(f);
+  }
+  fl_gen_torus_params tp;
+  memset(&tp, 0, sizeof tp);
+  tp.x = 4, tp.y = 1, tp.hosts_per_switch = 1;
+  fl_fabric *f = NULL;
+  assert_int_equal(fl_gen_torus(&tp, &f, &err), FL_OK);
+  assert_int_equal(check_compact(&h, f), 0);
+  fl_fabric_free(f);
+  assert_int_equal(nested, 5);
+  fl_host_free(&h);
+}
+
 int main(void) {
   const char *const need[] = {TOPOGRAPH, NULL};
   int rc = need_external(need);
   if (rc)
     return rc;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_twin_rows),
-      cmocka_unit_test(test_tier_dir),
-      cmocka_unit_test(test_fat_tree),
-      cmocka_unit_test(test_nics_and_sharp),
+      cmocka_unit_test(test_twin_rows), cmocka_unit_test(test_tier_dir),
+      cmocka_unit_test(test_fat_tree),  cmocka_unit_test(test_nics_and_sharp),
+      cmocka_unit_test(test_compact),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
