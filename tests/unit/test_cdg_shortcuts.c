@@ -24,7 +24,9 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/gen.h"
 #include "fabriclint/load.h"
+#include "fabriclint/view.h"
 #include "fabriclint/write.h"
+#include "host/host.h"
 
 #include "tmpdir.h"
 
@@ -247,6 +249,27 @@ static fl_fabric *edited_tree(const char *name, const char *drop, size_t n_drop,
   "  <link a=\"" a "\" a-port=\"" ap "\" b=\"" b "\" b-port=\"" bp             \
   "\" width=\"4x\" speed=\"NDR\"/>\n"
 
+/* The view of @f (fabriclint/view.h) in compact form against its matrix,
+ * entry by entry; 1 when it built cover classes. */
+static int same_view(const fl_fabric *f) {
+  fl_host h;
+  fl_host_init(&h);
+  fl_view m, c;
+  assert_int_equal(fl_view_build(&m, &h.api, f), 0);
+  assert_int_equal(fl_view_minimal(&m), 0);
+  assert_int_equal(fl_view_build(&c, &h.api, f), 0);
+  assert_int_equal(fl_view_minimal_compact(&c), 0);
+  for (uint32_t d = 0; d < m.nd; d++)
+    for (uint32_t s = 0; s < m.ns; s++) {
+      assert_int_equal(fl_view_dist_at(&c, d, s), m.dist[(size_t)d * m.ns + s]);
+      assert_int_equal(fl_view_nmin_at(&c, d, s), m.nmin[(size_t)d * m.ns + s]);
+    }
+  int nested = c.nc > 0;
+  fl_view_free(&m), fl_view_free(&c);
+  fl_host_free(&h);
+  return nested;
+}
+
 /* Near misses of the closed form's class (analysis/updown.h) on the
  * radix-8 3-tier tree, each with shortcut == exhaustive for every engine
  * and traffic class: two stay in the class (a second leaf-spine cable; a
@@ -267,6 +290,10 @@ static void test_closed_class(void **state) {
       {"missing-cable.xml", "a=\"leaf-p01-01\" a-port=\"5\"", 1, "", 0},
       {"leaf-two-pods.xml", NULL, 0,
        LINK("leaf-p01-01", "9", "spine-p02-01", "9"), 0},
+      /* spine-p02-02 over leaf-p01-01 instead of leaf-p02-01: its four
+       * leaves are as many as a pod's, but of two pods */
+      {"spine-two-pods.xml", "a=\"leaf-p02-01\" a-port=\"6\"", 1,
+       LINK("leaf-p01-01", "9", "spine-p02-02", "1"), 0},
       {"spine-spine.xml", NULL, 0,
        LINK("spine-p01-01", "9", "spine-p01-02", "9"), 0},
       {"leaf-core.xml", NULL, 0, LINK("leaf-p01-01", "9", "core-001", "9"), 0},
@@ -281,6 +308,9 @@ static void test_closed_class(void **state) {
     if (t.closed != v[i].closed)
       fail_msg("%s: %u runs in closed form, expected %u", v[i].name, t.closed,
                v[i].closed);
+    /* the view's cover classes (fabriclint/view.h) judge alike */
+    if (same_view(f) != (v[i].closed > 0))
+      fail_msg("%s: the view's classes disagree", v[i].name);
     fl_fabric_free(f);
   }
   /* two planes: two top tiers that cover half the leaves each */
@@ -292,6 +322,7 @@ static void test_closed_class(void **state) {
   compare_all(two, &t);
   assert_int_equal(t.closed, 0);
   assert_int_equal(t.unrouted, 6);
+  assert_int_equal(same_view(two), 0);
   fl_fabric_free(one);
   fl_fabric_free(two);
 }
