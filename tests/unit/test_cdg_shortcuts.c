@@ -272,9 +272,10 @@ static int same_view(const fl_fabric *f) {
 
 /* Near misses of the closed form's class (analysis/updown.h) on the
  * radix-8 3-tier tree, each with shortcut == exhaustive for every engine
- * and traffic class: two stay in the class (a second leaf-spine cable; a
+ * and traffic class: three stay in the class (a second leaf-spine cable; a
  * spine cabled to a core of another group, since every core covers every
- * leaf), the others leave it by one defect each and are walked. */
+ * leaf; a pod without hosts), the others leave it by one defect each and
+ * are walked. */
 static void test_closed_class(void **state) {
   (void)state;
   const struct {
@@ -287,6 +288,9 @@ static void test_closed_class(void **state) {
        3},
       {"cross-group.xml", NULL, 0, LINK("spine-p01-01", "9", "core-005", "9"),
        3},
+      /* pod 8 without hosts: its spines turn nothing, though sources
+       * outside and cores above them exist */
+      {"pod-no-hosts.xml", "b=\"leaf-p08-0", 16, "", 3},
       {"missing-cable.xml", "a=\"leaf-p01-01\" a-port=\"5\"", 1, "", 0},
       {"leaf-two-pods.xml", NULL, 0,
        LINK("leaf-p01-01", "9", "spine-p02-01", "9"), 0},
