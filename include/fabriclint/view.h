@@ -1011,6 +1011,19 @@ static inline uint32_t fl_view_groups(const fl_view *v, uint32_t s,
 }
 
 /**
+ * fl_view_groups_new() — an array with room for fl_view_groups() of any
+ * switch of @v (the most switch-facing slots of a switch, plus one).
+ * Returns it (the caller frees it with free()), or NULL when out of memory.
+ */
+static inline fl_view_group *fl_view_groups_new(const fl_view *v) {
+  uint32_t most = 0;
+  for (uint32_t s = 0; s < v->ns; s++)
+    if (v->psw_end[s] - v->poff[s] > most)
+      most = v->psw_end[s] - v->poff[s];
+  return (fl_view_group *)malloc(((size_t)most + 1) * sizeof(fl_view_group));
+}
+
+/**
  * fl_view_dir() — tier relation of slot @i of switch @s (a switch index and
  * one of its slots): 1 an up-link (neighbour switch of a higher tier), -1 a
  * down-link (lower tier, or a CA/router), 0 same tier or a tier unknown.

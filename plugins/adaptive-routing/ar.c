@@ -98,13 +98,16 @@ static ar_state *model(const fl_host_api *api, fl_ctx *ctx, ar_state *st) {
     return st;
   ar_drop(st);
   fl_view *v = &st->v;
-  if (fl_view_build(v, api, f) != 0 || fl_view_minimal(v) != 0)
+  st->far = has_ar_api(api) && api->ar_count(f) > 0;
+  /* the AR dump is judged per destination LID: the matrix; the design
+   * attribute per switch: the cover classes do where the fabric allows */
+  if (fl_view_build(v, api, f) != 0 ||
+      (st->far ? fl_view_minimal(v) : fl_view_minimal_compact(v)) != 0)
     goto oom;
   st->on = malloc(v->ns + 1);
   st->ep_off = calloc(v->ns + 2, sizeof *st->ep_off);
   if (!st->on || !st->ep_off)
     goto oom;
-  st->far = has_ar_api(api) && api->ar_count(f) > 0;
   st->any_info = st->far;
   for (uint32_t s = 0; s < v->ns; s++) {
     fl_id n = v->sw_node[s];
@@ -143,13 +146,13 @@ static const char *nm(const fl_view *v, uint32_t s) {
 /* Minimal-port bitmap of switch @s toward destination index @d. */
 static uint32_t min_bitmap(const fl_view *v, uint32_t s, uint32_t d,
                            uint8_t bm[32]) {
-  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  uint32_t ds = fl_view_dist_at(v, d, s);
   memset(bm, 0, 32);
   uint32_t n = 0;
-  if (dist[s] == FL_VIEW_FAR || dist[s] == 0)
+  if (ds == FL_VIEW_FAR || ds == 0)
     return 0;
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pnum[i] < 256) {
+    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pnum[i] < 256) {
       bm[v->pnum[i] >> 3] |= (uint8_t)(1u << (v->pnum[i] & 7));
       n++;
     }
@@ -203,6 +206,37 @@ static int far_covered(const fl_host_api *api, const fl_fabric *f, fl_id n,
   return 1;
 }
 
+/* One (switch @s, destinations) term of the coverage: @wt endpoints of
+ * which @cv covered, the first of them on destination switch @d. */
+static void cov_add(const fl_view *v, cov *c, uint32_t s, uint32_t d,
+                    uint64_t wt, uint64_t cv) {
+  uint32_t tier = v->tier[s] < 64 ? v->tier[s] : 63;
+  c->multi[tier] += wt, c->covered[tier] += cv;
+  c->multi_all += wt, c->covered_all += cv;
+  c->sw_multi[s] += wt;
+  if (cv < wt && !c->sw_unc[s])
+    c->sw_ex_d[s] = d;
+  c->sw_unc[s] += wt - cv;
+}
+
+/* The coverage from the cover classes (no AR dump: a switch covers all or
+ * nothing), one term per group of destinations. */
+static int coverage_groups(const ar_state *st, cov *c) {
+  const fl_view *v = &st->v;
+  fl_view_group *g = fl_view_groups_new(v);
+  if (!g)
+    return -1;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t n = fl_view_groups(v, s, g);
+    for (uint32_t i = 0; i < n; i++)
+      if ((g[i].nmin & FL_VIEW_NMASK) >= 2)
+        cov_add(v, c, s, g[i].first_d, g[i].eps,
+                st->on[s] == AR_ON ? g[i].eps : 0);
+  }
+  free(g);
+  return 0;
+}
+
 static int coverage(const ar_state *st, cov *c) {
   const fl_view *v = &st->v;
   const fl_host_api *api = v->api;
@@ -212,6 +246,8 @@ static int coverage(const ar_state *st, cov *c) {
   c->sw_ex_d = calloc(v->ns + 1, sizeof *c->sw_ex_d);
   if (!c->sw_multi || !c->sw_unc || !c->sw_ex_d)
     return -1;
+  if (v->nc)
+    return coverage_groups(st, c);
   for (uint32_t d = 0; d < v->nd; d++) {
     uint32_t t = v->dsw[d];
     for (uint32_t s = 0; s < v->ns; s++) {
@@ -229,13 +265,7 @@ static int coverage(const ar_state *st, cov *c) {
       } else if (st->on[s] == AR_ON) {
         cv = wt;
       }
-      uint32_t tier = v->tier[s] < 64 ? v->tier[s] : 63;
-      c->multi[tier] += wt, c->covered[tier] += cv;
-      c->multi_all += wt, c->covered_all += cv;
-      c->sw_multi[s] += wt;
-      if (cv < wt && !c->sw_unc[s])
-        c->sw_ex_d[s] = d;
-      c->sw_unc[s] += wt - cv;
+      cov_add(v, c, s, d, wt, cv);
     }
   }
   return 0;
@@ -304,26 +334,52 @@ static void cov_evidence(const ar_state *st, const cov *c, jbuf *ev,
 
 /* ---- adaptive-routing.disabled ------------------------------------------- */
 
+/* Endpoints switch @s reaches over 2 or more minimal next hops (not its
+ * own); *@ex the first such destination switch, *@exw its next hops. @g:
+ * fl_view_groups_new() room, used with cover classes. */
+static uint64_t multipath(const fl_view *v, uint32_t s, fl_view_group *g,
+                          uint32_t *ex, uint32_t *exw) {
+  uint64_t multi = 0;
+  if (v->nc) {
+    uint32_t n = fl_view_groups(v, s, g);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t w = g[i].nmin & FL_VIEW_NMASK;
+      if (w < 2)
+        continue;
+      multi += g[i].eps;
+      if (*ex == FL_VIEW_NONE)
+        *ex = g[i].first_d, *exw = w;
+    }
+    return multi;
+  }
+  for (uint32_t d = 0; d < v->nd; d++) {
+    uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
+    if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR ||
+        w < 2)
+      continue;
+    multi += v->sw_nep[v->dsw[d]];
+    if (*ex == FL_VIEW_NONE)
+      *ex = d, *exw = w;
+  }
+  return multi;
+}
+
 static int check_disabled(const fl_host_api *api, fl_ctx *ctx, void *data) {
   ar_state *st = model(api, ctx, data);
   if (!st)
     return 1;
   const fl_view *v = &st->v;
+  fl_view_group *g = fl_view_groups_new(v);
+  if (!g) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     if (st->on[s] != AR_OFF)
       continue;
-    uint64_t multi = 0;
     uint32_t ex = FL_VIEW_NONE, exw = 0;
-    for (uint32_t d = 0; d < v->nd; d++) {
-      uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
-      if (v->dsw[d] == s || v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR ||
-          w < 2)
-        continue;
-      multi += v->sw_nep[v->dsw[d]];
-      if (ex == FL_VIEW_NONE)
-        ex = d, exw = w;
-    }
+    uint64_t multi = multipath(v, s, g, &ex, &exw);
     if (!multi)
       continue;
     uint8_t bm[32];
@@ -353,6 +409,7 @@ static int check_disabled(const fl_host_api *api, fl_ctx *ctx, void *data) {
     rc = report(api, ctx, 0, msg, nodes, 2, jb_str(&ev));
     jb_free(&ev);
   }
+  free(g);
   return rc;
 }
 
@@ -574,7 +631,14 @@ static int parse_mask(const char *s, uint32_t *out) {
 
 /* 1 when switch @s has 2 or more minimal next hops toward some other
  * switch's endpoints: only there can an SL mask restrict anything. */
-static int has_multipath(const fl_view *v, uint32_t s) {
+static int has_multipath(const fl_view *v, uint32_t s, fl_view_group *g) {
+  if (v->nc) {
+    uint32_t n = fl_view_groups(v, s, g);
+    for (uint32_t i = 0; i < n; i++)
+      if ((g[i].nmin & FL_VIEW_NMASK) >= 2 && g[i].eps)
+        return 1;
+    return 0;
+  }
   for (uint32_t d = 0; d < v->nd; d++)
     if (v->dsw[d] != s && v->dist[(size_t)d * v->ns + s] != FL_VIEW_FAR &&
         (v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK) >= 2 &&
@@ -624,8 +688,14 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (rc)
       return rc;
   }
-  for (uint32_t s = 0; s < v->ns; s++) {
-    if (st->on[s] != AR_ON || !has_multipath(v, s))
+  fl_view_group *g = fl_view_groups_new(v);
+  if (!g) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    if (st->on[s] != AR_ON || !has_multipath(v, s, g))
       continue;
     const char *a = api->attr(v->f, FL_ENT_NODE, v->sw_node[s], "ar-sl-mask");
     if (!a)
@@ -647,12 +717,11 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
              "policy wants %s (SLs %s stay static)",
              nm(v, s), a, req_s, miss);
     fl_id node = v->sw_node[s];
-    int rc = report(api, ctx, 0, msg, &node, 1, jb_str(&ev));
+    rc = report(api, ctx, 0, msg, &node, 1, jb_str(&ev));
     jb_free(&ev);
-    if (rc)
-      return rc;
   }
-  return 0;
+  free(g);
+  return rc;
 }
 
 /* ---- descriptors

@@ -96,12 +96,18 @@ static const fl_view *view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
     st->f = f;
     st->have_view = 1;
   }
+  /* 1: minimal next hops in either form (cover classes where the fabric
+   * allows); 2: the matrix rows (the traffic model reads them) */
   if (need_min && !st->have_min) {
-    if (fl_view_minimal(&st->v) != 0) {
+    if (fl_view_minimal_compact(&st->v) != 0) {
       api->fail(ctx, "out of memory");
       return NULL;
     }
     st->have_min = 1;
+  }
+  if (need_min == 2 && fl_view_rows(&st->v) != 0) {
+    api->fail(ctx, "out of memory");
+    return NULL;
   }
   return &st->v;
 }
@@ -620,6 +626,55 @@ typedef struct sw_min {
  * reading them a switch at a time strides across every row). Per switch
  * the destinations are still met in index order, so each example is the
  * first one, as before. */
+/* One (switch, destinations) term of min_stats(): @wt endpoints, the first
+ * on destination switch @d, reached over next hops @x (|M| | MIXED) that
+ * go up when @up; @narrow_ok: the narrow test applies (the switch has
+ * min_width up-links, the destination sits on a leaf). */
+static void min_add(sw_min *ms, uint32_t d, uint64_t wt, uint16_t x, int up,
+                    uint32_t limit, uint32_t min_width, int narrow_ok) {
+  uint32_t w = x & FL_VIEW_NMASK;
+  if (w > ms->max_w)
+    ms->max_w = w, ms->max_w_d = d;
+  if (x & FL_VIEW_MIXED) {
+    if (!ms->mixed)
+      ms->mixed_d = d;
+    ms->mixed += wt;
+  }
+  if (w > limit) {
+    if (!ms->wide)
+      ms->wide_d = d;
+    ms->wide += wt;
+  }
+  if (w < min_width && narrow_ok && up) {
+    if (!ms->narrow)
+      ms->narrow_d = d;
+    ms->narrow += wt;
+  }
+}
+
+/* min_stats() from the cover classes: one term per group of destinations
+ * (fl_view_groups(), in first-destination order, so the examples are the
+ * ones the rows give). */
+static int min_stats_groups(const fl_view *v, uint32_t limit,
+                            uint32_t min_width, const uint32_t *ups,
+                            sw_min *m) {
+  fl_view_group *g = fl_view_groups_new(v);
+  if (!g)
+    return -1;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t n = fl_view_groups(v, s, g);
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t t = v->dsw[g[i].first_d];
+      int on_leaf = v->tier[t] == 1 || v->tier[t] == FL_TIER_UNKNOWN;
+      if (g[i].nmin & FL_VIEW_NMASK)
+        min_add(&m[s], g[i].first_d, g[i].eps, g[i].nmin, g[i].dir > 0, limit,
+                min_width, ups[s] >= min_width && on_leaf);
+    }
+  }
+  free(g);
+  return 0;
+}
+
 static int min_stats(const fl_view *v, uint32_t limit, uint32_t min_width,
                      sw_min *m) {
   memset(m, 0, (size_t)v->ns * sizeof *m);
@@ -629,6 +684,11 @@ static int min_stats(const fl_view *v, uint32_t limit, uint32_t min_width,
   for (uint32_t s = 0; s < v->ns; s++)
     for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
       ups[s] += fl_view_dir(v, s, i) > 0;
+  if (v->nc) {
+    int rc = min_stats_groups(v, limit, min_width, ups, m);
+    free(ups);
+    return rc;
+  }
   for (uint32_t d = 0; d < v->nd; d++) {
     uint32_t t = v->dsw[d];
     const uint8_t *dist = v->dist + (size_t)d * v->ns;
@@ -640,35 +700,17 @@ static int min_stats(const fl_view *v, uint32_t limit, uint32_t min_width,
     int on_leaf = v->tier[t] == 1 || v->tier[t] == FL_TIER_UNKNOWN;
     for (uint32_t s = 0; s < v->ns; s++) {
       uint16_t x = nmin[s];
-      uint32_t w = x & FL_VIEW_NMASK;
-      if (s == t || dist[s] == FL_VIEW_FAR || !w)
+      if (s == t || dist[s] == FL_VIEW_FAR || !(x & FL_VIEW_NMASK))
         continue;
-      sw_min *ms = &m[s];
-      if (w > ms->max_w)
-        ms->max_w = w, ms->max_w_d = d;
-      if (x & FL_VIEW_MIXED) {
-        if (!ms->mixed)
-          ms->mixed_d = d;
-        ms->mixed += wt;
-      }
-      if (w > limit) {
-        if (!ms->wide)
-          ms->wide_d = d;
-        ms->wide += wt;
-      }
-      if (w < min_width && ups[s] >= min_width && on_leaf) {
-        /* does the minimal hop go up? */
-        int up = 0;
-        for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-          if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
-              fl_view_dir(v, s, i) > 0)
-            up = 1;
-        if (up) {
-          if (!ms->narrow)
-            ms->narrow_d = d;
-          ms->narrow += wt;
-        }
-      }
+      int narrow_ok = ups[s] >= min_width && on_leaf, up = 0;
+      /* does the minimal hop go up? (only asked when it matters) */
+      for (uint32_t i = v->poff[s];
+           narrow_ok && (x & FL_VIEW_NMASK) < min_width && i < v->psw_end[s];
+           i++)
+        if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] &&
+            fl_view_dir(v, s, i) > 0)
+          up = 1;
+      min_add(&m[s], d, wt, x, up, limit, min_width, narrow_ok);
     }
   }
   free(ups);
@@ -689,7 +731,7 @@ static sw_min *min_stats_new(const fl_view *v, uint32_t limit,
 /* The minimal ports of @s toward destination index @d, as text and refs. */
 static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
                           size_t size, jbuf *ev) {
-  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  uint32_t ds = fl_view_dist_at(v, d, s);
   size_t off = 0;
   uint32_t n = 0;
   buf[0] = 0;
@@ -698,7 +740,7 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
     jb_arr_open(ev);
   }
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-    if ((uint32_t)dist[v->pnb[i]] + 1 != dist[s])
+    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 != ds)
       continue;
     if (off < size)
       off += (size_t)snprintf(buf + off, size - off, "%s%u (%.0f Gb/s)",
@@ -725,14 +767,14 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
  * the cables a pull-request annotation should point at. */
 static uint32_t slow_links(const fl_view *v, uint32_t s, uint32_t d,
                            fl_id *links, uint32_t cap) {
-  const uint8_t *dist = v->dist + (size_t)d * v->ns;
+  uint32_t ds = fl_view_dist_at(v, d, s);
   double best = 0;
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
-    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] > best)
+    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pgbps[i] > best)
       best = v->pgbps[i];
   uint32_t n = 0;
   for (uint32_t i = v->poff[s]; i < v->psw_end[s] && n < cap; i++)
-    if ((uint32_t)dist[v->pnb[i]] + 1 == dist[s] && v->pgbps[i] < best)
+    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pgbps[i] < best)
       links[n++] = v->plink[i];
   return n;
 }
@@ -1249,7 +1291,7 @@ static int traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
            patterns);
   if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
     return 0;
-  const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP);
+  const fl_view *v = view(api, ctx, st, o.routing == TR_ROUTE_ECMP ? 2 : 0);
   if (!v)
     return -1;
   st->have_tr = 0;
@@ -1445,6 +1487,46 @@ static int check_link_load(const fl_host_api *api, fl_ctx *ctx, void *data) {
 /* ---- ecmp-balance.summary
  * ------------------------------------------------------ */
 
+/* The widths of switch s's minimal next-hop sets, endpoint-weighted. */
+typedef struct sum_widths {
+  uint64_t *hist; /* [FL_VIEW_NMASK + 1] endpoints per width */
+  uint64_t pairs, multi, unreach;
+  uint32_t wmin, wmax;
+} sum_widths;
+
+static void width_add(sum_widths *w, uint32_t width, uint64_t wt) {
+  w->hist[width] += wt;
+  w->pairs += wt;
+  w->multi += width >= 2 ? wt : 0;
+  w->wmin = width < w->wmin ? width : w->wmin;
+  w->wmax = width > w->wmax ? width : w->wmax;
+}
+
+/* Switch @s's terms into @w: one per group of destinations with cover
+ * classes, one per destination with the rows. 0, or -1 out of memory. */
+static int widths_of(const fl_view *v, uint32_t s, sum_widths *w) {
+  if (v->nc) {
+    fl_view_group *g = fl_view_groups_new(v);
+    if (!g)
+      return -1;
+    uint32_t n = fl_view_groups(v, s, g);
+    for (uint32_t i = 0; i < n; i++)
+      width_add(w, g[i].nmin & FL_VIEW_NMASK, g[i].eps);
+    free(g);
+    return 0;
+  }
+  for (uint32_t d = 0; d < v->nd; d++) {
+    if (v->dsw[d] == s)
+      continue;
+    uint32_t wt = v->sw_nep[v->dsw[d]];
+    if (v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR)
+      w->unreach += wt;
+    else
+      width_add(w, v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK, wt);
+  }
+  return 0;
+}
+
 static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   eb_state *st = data;
   const fl_view *v = view(api, ctx, st, 1);
@@ -1493,23 +1575,14 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
         capacities(v, &U, s, &c, cnt);
         up += c.up_g, down += c.down_g;
       }
-      for (uint32_t d = 0; d < v->nd; d++) {
-        if (v->dsw[d] == s)
-          continue;
-        uint32_t wt = v->sw_nep[v->dsw[d]];
-        if (v->dist[(size_t)d * v->ns + s] == FL_VIEW_FAR) {
-          unreach += wt;
-          continue;
-        }
-        uint32_t w = v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK;
-        hist[w] += wt;
-        pairs += wt;
-        multi += w >= 2 ? wt : 0;
-        if (w < wmin)
-          wmin = w;
-        if (w > wmax)
-          wmax = w;
+      sum_widths sw = {hist, 0, 0, 0, wmin, wmax};
+      if (widths_of(v, s, &sw) != 0) {
+        free(hist), jb_free(&ev), free(cnt), units_free(&U);
+        api->fail(ctx, "out of memory");
+        return 1;
       }
+      pairs += sw.pairs, multi += sw.multi, unreach += sw.unreach;
+      wmin = sw.wmin, wmax = sw.wmax;
     }
     pairs_all += pairs, multi_all += multi;
     jb_obj_open(&ev);
