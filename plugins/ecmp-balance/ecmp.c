@@ -465,6 +465,45 @@ static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
   return rc;
 }
 
+/* The most common (uplinks, up Gb/s) of a tier (its first longest run of
+ * equal keys), how many units the tier has and whether any has uplinks. */
+typedef struct tier_mode {
+  uint32_t best, tier_n, any_up;
+  upkey mode;
+} tier_mode;
+
+/* One pass over @keys sorted by upkey_cmp(): entry k is filled for the
+ * first key k of each tier (tier_mode_of() finds it). NULL when out of
+ * memory; the caller frees. */
+static tier_mode *tier_modes(const upkey *keys, uint32_t nk) {
+  tier_mode *tm = calloc((size_t)nk + 1, sizeof *tm);
+  for (uint32_t k = 0, first = 0, run = 0; tm && k < nk; k++) {
+    if (k == 0 || keys[k - 1].tier != keys[k].tier)
+      first = k, run = 0;
+    tier_mode *m = &tm[first];
+    m->tier_n++;
+    m->any_up |= keys[k].up_n > 0;
+    run = run && upkey_cmp(&keys[k - 1], &keys[k]) == 0 ? run + 1 : 1;
+    if (run > m->best)
+      m->best = run, m->mode = keys[k];
+  }
+  return tm;
+}
+
+/* The entry of tier @t: at its first key (binary search). */
+static const tier_mode *tier_mode_of(const tier_mode *tm, const upkey *keys,
+                                     uint32_t nk, uint32_t t) {
+  uint32_t lo = 0, hi = nk;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (keys[mid].tier < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return &tm[lo];
+}
+
 static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = view(api, ctx, data, 0);
   if (!v)
@@ -492,27 +531,19 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   if (nk > 1)
     qsort(keys, nk, sizeof *keys, upkey_cmp);
-  int rc = 0;
+  tier_mode *tm = tier_modes(keys, nk);
+  int rc = tm ? 0 : -1;
+  if (!tm)
+    api->fail(ctx, "out of memory");
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     uint32_t t = v->tier[s];
     if (t == FL_TIER_UNKNOWN || U.unit[s] != s)
       continue;
-    /* mode of (up_n, up_g) in tier t, and tier size */
-    uint32_t best = 0, tier_n = 0, any_up = 0, run = 0;
-    upkey mode = {0, 0, 0};
-    for (uint32_t k = 0; k < nk; k++) {
-      if (keys[k].tier != t)
-        continue;
-      tier_n++;
-      any_up |= keys[k].up_n > 0;
-      if (k > 0 && keys[k - 1].tier == t &&
-          upkey_cmp(&keys[k - 1], &keys[k]) == 0)
-        run++;
-      else
-        run = 1;
-      if (run > best)
-        best = run, mode = keys[k];
-    }
+    /* mode of (up_n, up_g) in tier t, and tier size (keys sorted by tier:
+     * the tier's entry is found by its first key) */
+    const tier_mode *m = tier_mode_of(tm, keys, nk, t);
+    uint32_t best = m->best, tier_n = m->tier_n, any_up = m->any_up;
+    upkey mode = m->mode;
     const sw_cap *c = &caps[s];
     int count_off =
         any_up && (c->up_n != mode.up_n || fabs(c->up_g - mode.up_g) > 1e-6) &&
@@ -523,8 +554,8 @@ static int check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
       rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
                         &mode, best, tier_n);
   }
-  free(cnt), free(caps), free(keys), units_free(&U);
-  return rc;
+  free(cnt), free(caps), free(keys), free(tm), units_free(&U);
+  return rc < 0 ? 1 : rc;
 }
 
 /* ---- ecmp-balance.oversubscription ------------------------------------------
