@@ -72,22 +72,26 @@ L = lambda k: k**2 / 2
 E = lambda k: 3 * k**3 / 4
 MODEL = [
     # (rule id regex, complexity as documented, cost function of k)
-    # design mode: k twin classes walked, O(S + E) each; L twins, O(P^2)
-    # each; the dependency table, O(S P^2) (docs/rules/deadlock.md)
+    # design mode on a nested fabric (a fat tree is): the graph counted
+    # in closed form per switch, O(P log P) each (docs/rules/deadlock.md;
+    # the walks, O(k (S + E) + S k^2), run on other fabrics)
     (r"deadlock\.(credit-loop|not-updown)$",
-     "O(k (S + E) + S k^2) design mode, twins",
-     lambda k: k * (S(k) + E(k)) + S(k) * k * k),
+     "O(S k log k) closed form (nested)",
+     lambda k: S(k) * k * math.log2(k)),
     # lossless Ethernet: one pass over the links finds none is Ethernet
     (r"deadlock\.pfc-cycle$", "O(links): no Ethernet link", lambda k: E(k)),
     (r"deadlock\.", "O(1) without LFTs / on InfiniBand", lambda k: 1),
-    # one BFS per class of twin destinations (k pods), one row per leaf
+    # nested fabric: the view's cover classes, destinations in groups per
+    # switch, O(P log P) each (no D x S matrix; fabriclint/view.h)
     (r"ecmp-balance\.(mixed-speed-group|group-width)$",
-     "O(k S k + L S) minimal next hops, twins",
-     lambda k: k * S(k) * k + L(k) * S(k)),
+     "O(S k log k) cover classes (nested)",
+     lambda k: S(k) * k * math.log2(k)),
     (r"ecmp-balance\.port-imbalance$", "O(1) without LFTs", lambda k: 1),
+    (r"ecmp-balance\.uplink-asymmetry$", "O(S k + S log S) ports, sort",
+     lambda k: S(k) * k + S(k) * math.log2(S(k))),
     (r"ecmp-balance\.", "O(S k) switch ports", lambda k: S(k) * k),
-    (r"adaptive-routing\.", "O(k S k + L S) minimal next hops, twins",
-     lambda k: k * S(k) * k + L(k) * S(k)),
+    (r"adaptive-routing\.", "O(S k log k) cover classes (nested)",
+     lambda k: S(k) * k * math.log2(k)),
     (r"rail-alignment\.", "O(N log N) NICs, host sort",
      lambda k: N(k) * math.log2(N(k))),
     (r"failure-domains\.", "O(V + E) (no domain values)",

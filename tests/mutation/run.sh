@@ -36,7 +36,7 @@ done
 # The ctest subset (name regex) that guards each area.
 tests_for() {
   case $1 in
-  deadlock) echo 'cdg|deadlock|director_rules|routing_live|routing_load' ;;
+  deadlock) echo 'cdg|deadlock|director_rules|routing_live|routing_load|test_view' ;;
   rail) echo 'rail' ;;
   diff) echo 'diff' ;;
   cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page' ;;
