@@ -334,6 +334,16 @@ static void cov_evidence(const ar_state *st, const cov *c, jbuf *ev,
 
 /* ---- adaptive-routing.disabled ------------------------------------------- */
 
+/* Room for fl_view_groups() of any switch, or NULL (failed: out of
+ * memory). The caller frees it. */
+static fl_view_group *groups_new(const fl_host_api *api, fl_ctx *ctx,
+                                 const fl_view *v) {
+  fl_view_group *g = fl_view_groups_new(v);
+  if (!g)
+    api->fail(ctx, "out of memory");
+  return g;
+}
+
 /* Endpoints switch @s reaches over 2 or more minimal next hops (not its
  * own); *@ex the first such destination switch, *@exw its next hops. @g:
  * fl_view_groups_new() room, used with cover classes. */
@@ -369,11 +379,9 @@ static int check_disabled(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (!st)
     return 1;
   const fl_view *v = &st->v;
-  fl_view_group *g = fl_view_groups_new(v);
-  if (!g) {
-    api->fail(ctx, "out of memory");
+  fl_view_group *g = groups_new(api, ctx, v);
+  if (!g)
     return 1;
-  }
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     if (st->on[s] != AR_OFF)
@@ -688,11 +696,9 @@ static int check_sl(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (rc)
       return rc;
   }
-  fl_view_group *g = fl_view_groups_new(v);
-  if (!g) {
-    api->fail(ctx, "out of memory");
+  fl_view_group *g = groups_new(api, ctx, v);
+  if (!g)
     return 1;
-  }
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     if (st->on[s] != AR_ON || !has_multipath(v, s, g))
