@@ -2675,7 +2675,7 @@ static int closed_form(cdg *g) {
   }
   for (uint32_t i = 0; rc == 0 && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
-  fl_updown_in in = {g->n_sw, tier, lo, hi, g->peer_sw, is_root};
+  fl_updown_in in = {g->n_sw, tier, lo, hi, g->peer_sw, g->peer_port, is_root};
   fl_updown_counts c;
   if (rc == 0)
     rc = fl_updown_count(&in, &c);

@@ -35,9 +35,19 @@ static uint32_t level(const ud *u, uint32_t s) {
   return u->in->tier[s] - u->t0;
 }
 
+/* The cable of slot @i of switch @s comes back to @s at the port of slot
+ * @i (its far end's first cable is this one). */
+static int mirrored(const fl_updown_in *in, uint32_t s, uint32_t i) {
+  uint32_t t = (uint32_t)in->peer[i], q = in->peer_port[i];
+  uint32_t j = in->lo[t] + q - 1;
+  return q >= 1 && j < in->hi[t] && in->peer[j] == (int32_t)s &&
+         in->peer_port[j] == i - in->lo[s] + 1;
+}
+
 /* Tiers known, within MAX_TIERS levels; cables between adjacent tiers
- * only; sources on the lowest tier; every switch but the top ones has one
- * above it and every switch but the lowest one below it. */
+ * only, each seen from both ends; sources on the lowest tier; every switch but
+ * the top ones has one above it and every switch but the lowest one below it.
+ */
 static int layered(ud *u) {
   const fl_updown_in *in = u->in;
   uint32_t lo_t = UINT32_MAX, hi_t = 0;
@@ -59,7 +69,7 @@ static int layered(ud *u) {
       if (in->peer[i] < 0)
         continue;
       uint32_t q = (uint32_t)in->peer[i];
-      if (q == s)
+      if (q == s || !mirrored(in, s, i))
         return 0;
       uint32_t lq = level(u, q);
       if (lq == l + 1)

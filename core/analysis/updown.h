@@ -4,7 +4,8 @@
  * down-closures nest (internal to the core; used by cdg.c).
  *
  * The class. Every switch has a tier; every switch-to-switch cable joins
- * tiers t and t+1 (none joins a switch to itself); traffic sources sit only
+ * tiers t and t+1 (none joins a switch to itself) and is seen from both
+ * ends; traffic sources sit only
  * on switches of the lowest tier t0 (the roots, i.e. the leaves with CAs);
  * every switch above t0 has a switch below it and every switch below the
  * top tier one above it; and the switches' cover classes form a tree. The
@@ -54,6 +55,10 @@
  *   one per port (port 0 left out: it routes nothing).
  * @peer: per slot, the index of the switch at the other end of the cable,
  *   negative when none (a CA, or no cable).
+ * @peer_port: per slot, the port number the cable lands on at that switch;
+ *   slot lo[s] + k is port k + 1 (so port q of t is slot lo[t] + q - 1). A
+ *   cable must be seen from both ends (a port cabled twice is seen by one
+ *   end only): else the fabric is not in the class.
  * @is_root: [n_sw] 1 on switches with traffic sources.
  */
 typedef struct fl_updown_in {
@@ -61,6 +66,7 @@ typedef struct fl_updown_in {
   const uint32_t *tier;
   const uint32_t *lo, *hi;
   const int32_t *peer;
+  const uint16_t *peer_port;
   const uint8_t *is_root;
 } fl_updown_in;
 

@@ -291,6 +291,11 @@ static void test_closed_class(void **state) {
       /* pod 8 without hosts: its spines turn nothing, though sources
        * outside and cores above them exist */
       {"pod-no-hosts.xml", "b=\"leaf-p08-0", 16, "", 3},
+      /* leaf-p01-01 port 5 cabled twice (to spine 1 and spine 2): each
+       * end sees only its port's first cable, so spine 2 has a channel to
+       * the leaf and the leaf none back */
+      {"port-twice.xml", NULL, 0,
+       LINK("leaf-p01-01", "5", "spine-p01-02", "9"), 0},
       {"missing-cable.xml", "a=\"leaf-p01-01\" a-port=\"5\"", 1, "", 0},
       {"leaf-two-pods.xml", NULL, 0,
        LINK("leaf-p01-01", "9", "spine-p02-01", "9"), 0},
