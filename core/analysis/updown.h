@@ -3,10 +3,12 @@
  * dependency graph counted in closed form on layered fabrics whose
  * down-closures nest (internal to the core; used by cdg.c).
  *
- * The class. Every switch has a tier; every switch-to-switch cable joins
+ * The class: a nested switch graph (the test is fabriclint/covers.h,
+ * shared with the switch view of the plugins) whose traffic sources sit
+ * only on switches of the lowest tier t0 (the roots, i.e. the leaves with
+ * CAs). Nested: every switch has a tier; every switch-to-switch cable joins
  * tiers t and t+1 (none joins a switch to itself) and is seen from both
- * ends; traffic sources sit only
- * on switches of the lowest tier t0 (the roots, i.e. the leaves with CAs);
+ * ends;
  * every switch above t0 has a switch below it and every switch below the
  * top tier one above it; and the switches' cover classes form a tree. The
  * cover of a switch is the set of tier-t0 switches it reaches by going

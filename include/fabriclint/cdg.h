@@ -256,7 +256,8 @@ typedef struct fl_cdg_report {
  * radix^2) for the dependency table. Minimal routing: O(L x (V + E_dag))
  * for L destination switches, where E_dag counts (in, out) pairs of minimal
  * hops — except on a layered fabric (every switch-to-switch cable joins
- * adjacent tiers, CA traffic enters only on the lowest tier, every switch
+ * adjacent tiers and is seen from both ends, CA traffic enters only on the
+ * lowest tier, every switch
  * but the top ones has one above it) whose down-closures nest (the
  * switches above any switch all reach the same leaves going down, and the
  * top tier reaches every leaf), as fat trees, rail-optimised leaf/spine

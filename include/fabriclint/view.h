@@ -63,6 +63,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fabriclint/covers.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
 
@@ -641,12 +642,13 @@ static inline int fl_view_minimal(fl_view *v) {
  *
  * On a nested fabric the shortest paths have a closed form (the argument
  * is in core/analysis/updown.h, where the routing-deadlock model uses the
- * same classes): every switch-to-switch cable joins adjacent tiers and is
- * seen from both ends (port for port), the destination switches all sit on
- * the lowest tier, every switch but the top ones has one above it and
- * every switch above the lowest tier one below, the switches above any
- * one switch have one cover, switches with one cover have the same covers
- * below them, and the top tier is one cover (it reaches every leaf). Then
+ * same classes, fabriclint/covers.h): every switch-to-switch cable joins
+ * adjacent tiers and is seen from both ends (port for port), the
+ * destination switches all sit on the lowest tier, every switch but the
+ * top ones has one above it and every switch above the lowest tier one
+ * below, the switches above any one switch have one cover, switches with
+ * one cover have the same covers below them, and the top tier is one
+ * cover (it reaches every leaf). Then
  * the shortest paths from switch s to destination switch t climb to the
  * lowest tier at which s's ancestors reach t and descend, so M(s, t) is
  * s's up-links when t is not under s, and s's down-links to the switches
@@ -655,127 +657,16 @@ static inline int fl_view_minimal(fl_view *v) {
  * plane of a multi-plane fabric are nested; a missing, extra or same-tier
  * cable or a host on a spine is not. */
 
-/* Internal: ascending uint32 for qsort(). */
-static inline int fl_view_u32_cmp(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Internal: the cable of slot @i of switch @s is slot j of its neighbour
- * with the ports and neighbours swapped (seen the same from both ends). */
-static inline int fl_view_slot_mirrored(const fl_view *v, uint32_t s,
+/* Internal: fl_cover_graph.mirrored of a view (@ctx): the cable of slot
+ * @i of switch @s comes back to @s at the same port. */
+static inline int fl_view_slot_mirrored(const void *ctx, uint32_t s,
                                         uint32_t i) {
+  const fl_view *v = (const fl_view *)ctx;
   uint32_t w = v->pnb[i];
   if (v->pnum[i] > 255 || v->pnbport[i] > 255)
     return 0;
   uint32_t j = v->pslot[(size_t)w * 256 + v->pnbport[i]];
   return j != FL_VIEW_NONE && v->pnb[j] == s && v->pnbport[j] == v->pnum[i];
-}
-
-/* Internal: the layering of the nested fabric: known tiers within 64
- * levels, adjacent-tier mirrored cables, destinations on the lowest tier,
- * a switch above and one below where the tiers allow. *@t0 the lowest
- * tier, *@levels the number of tiers; 1 when layered. */
-static inline int fl_view_layered(const fl_view *v, uint32_t *t0,
-                                  uint32_t *levels) {
-  uint32_t lo = UINT32_MAX, hi = 0;
-  for (uint32_t s = 0; s < v->ns; s++) {
-    if (v->tier[s] == FL_TIER_UNKNOWN)
-      return 0;
-    lo = v->tier[s] < lo ? v->tier[s] : lo;
-    hi = v->tier[s] > hi ? v->tier[s] : hi;
-  }
-  if (!v->ns || hi - lo >= 64)
-    return 0;
-  *t0 = lo, *levels = hi - lo + 1;
-  for (uint32_t s = 0; s < v->ns; s++) {
-    uint32_t l = v->tier[s] - lo, ups = 0, downs = 0;
-    if (v->sw_nep[s] && l)
-      return 0;
-    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
-      uint32_t w = v->pnb[i];
-      if (w == s || !fl_view_slot_mirrored(v, s, i))
-        return 0;
-      if (v->tier[w] == v->tier[s] + 1)
-        ups++;
-      else if (v->tier[w] + 1 == v->tier[s])
-        downs++;
-      else
-        return 0;
-    }
-    if ((l + 1 < *levels && !ups) || (l && !downs))
-      return 0;
-  }
-  return 1;
-}
-
-/* Internal: scratch of the class assignment. */
-typedef struct fl_view_cwork {
-  uint32_t *order, *start; /* switches by level; [levels + 1] starts */
-  uint32_t *buf, *ndist;   /* one switch's classes; [ns] distinct below */
-  uint32_t *nbelow;        /* [nc] classes below a class */
-} fl_view_cwork;
-
-/* Internal: class of switch @x (level @l >= 1) from the distinct classes
- * of the switches below it; 0 when two of them belong to different
- * classes above (covers that overlap without being equal). */
-static inline int fl_view_class_of(fl_view *v, fl_view_cwork *w, uint32_t x,
-                                   uint32_t l, uint32_t t0) {
-  uint32_t n = 0, d = 0, c = FL_VIEW_NONE;
-  for (uint32_t i = v->poff[x]; i < v->psw_end[x]; i++)
-    if (v->tier[v->pnb[i]] - t0 + 1 == l)
-      w->buf[n++] = v->ccls[v->pnb[i]];
-  qsort(w->buf, n, sizeof *w->buf, fl_view_u32_cmp);
-  for (uint32_t i = 0; i < n; i++)
-    if (!d || w->buf[d - 1] != w->buf[i])
-      w->buf[d++] = w->buf[i];
-  for (uint32_t i = 0; i < d; i++) {
-    uint32_t p = v->cup[w->buf[i]];
-    if (p != FL_VIEW_NONE && c != FL_VIEW_NONE && p != c)
-      return 0;
-    c = p != FL_VIEW_NONE ? p : c;
-  }
-  if (c == FL_VIEW_NONE) {
-    c = v->nc++;
-    v->cup[c] = FL_VIEW_NONE, v->clev[c] = l, w->nbelow[c] = 0;
-  }
-  for (uint32_t i = 0; i < d; i++)
-    if (v->cup[w->buf[i]] == FL_VIEW_NONE)
-      v->cup[w->buf[i]] = c, w->nbelow[c]++;
-  v->ccls[x] = c;
-  w->ndist[x] = d;
-  return 1;
-}
-
-/* Internal: the cover classes, lowest level first; 1 when nested. */
-static inline int fl_view_assign_classes(fl_view *v, fl_view_cwork *w,
-                                         uint32_t t0, uint32_t levels) {
-  memset(w->start, 0, (levels + 1) * sizeof *w->start);
-  for (uint32_t s = 0; s < v->ns; s++)
-    w->start[v->tier[s] - t0 + 1]++;
-  for (uint32_t l = 0; l < levels; l++)
-    w->start[l + 1] += w->start[l];
-  uint32_t fill[64];
-  memcpy(fill, w->start, levels * sizeof *fill);
-  for (uint32_t s = 0; s < v->ns; s++)
-    w->order[fill[v->tier[s] - t0]++] = s;
-  for (uint32_t k = w->start[0]; k < w->start[1]; k++) {
-    uint32_t c = v->nc++;
-    v->ccls[w->order[k]] = c;
-    v->cup[c] = FL_VIEW_NONE, v->clev[c] = 0, w->nbelow[c] = 0;
-  }
-  for (uint32_t l = 1; l < levels; l++) {
-    for (uint32_t k = w->start[l]; k < w->start[l + 1]; k++)
-      if (!fl_view_class_of(v, w, w->order[k], l, t0))
-        return 0;
-    for (uint32_t k = w->start[l]; k < w->start[l + 1]; k++)
-      if (w->ndist[w->order[k]] != w->nbelow[v->ccls[w->order[k]]])
-        return 0; /* a member lacks some class below: covers differ */
-  }
-  for (uint32_t k = w->start[levels - 1]; k < w->start[levels]; k++)
-    if (v->ccls[w->order[k]] != v->ccls[w->order[w->start[levels - 1]]])
-      return 0;
-  return 1;
 }
 
 /* Internal: destination @d's class at level @l (l >= its own level 0). */
@@ -794,7 +685,7 @@ static inline void fl_view_class_sums(fl_view *v) {
   v->eps_all = 0;
   for (uint32_t d = 0; d < v->nd; d++) {
     v->eps_all += v->sw_nep[v->dsw[d]];
-    for (uint32_t k = v->ccls[v->dsw[d]]; k != FL_VIEW_NONE; k = v->cup[k]) {
+    for (uint32_t k = v->ccls[v->dsw[d]]; k != FL_COVER_NONE; k = v->cup[k]) {
       v->ceps[k] += v->sw_nep[v->dsw[d]];
       if (!v->cnd[k]++)
         v->cfirst[k] = d;
@@ -809,43 +700,39 @@ static inline void fl_view_class_sums(fl_view *v) {
   }
 }
 
-/* Internal: the classes into @v (v->nc > 0) when nested; 0 when not
- * (v->nc = 0), -1 when out of memory. */
+/* Internal: the classes into @v (v->nc > 0) when nested
+ * (fabriclint/covers.h over the switch-facing slots, and the destination
+ * switches on the lowest tier); 0 when not (v->nc = 0), -1 when out of
+ * memory. */
 static inline int fl_view_covers(fl_view *v) {
-  uint32_t t0 = 0, levels = 0, maxdeg = 1;
-  if (!fl_view_layered(v, &t0, &levels))
-    return 0;
-  for (uint32_t s = 0; s < v->ns; s++)
-    if (v->psw_end[s] - v->poff[s] > maxdeg)
-      maxdeg = v->psw_end[s] - v->poff[s];
-  size_t n = (size_t)v->ns + 1;
-  fl_view_cwork w;
-  w.order = (uint32_t *)malloc(n * sizeof *w.order);
-  w.start = (uint32_t *)malloc(65 * sizeof *w.start);
-  w.buf = (uint32_t *)malloc((size_t)maxdeg * sizeof *w.buf);
-  w.ndist = (uint32_t *)calloc(n, sizeof *w.ndist);
-  w.nbelow = (uint32_t *)malloc(n * sizeof *w.nbelow);
-  v->ccls = (uint32_t *)malloc(n * sizeof *v->ccls);
-  v->cup = (uint32_t *)malloc(n * sizeof *v->cup);
-  v->clev = (uint32_t *)malloc(n * sizeof *v->clev);
+  /* switch-facing slots hold switch indexes (< ns <= INT32_MAX) */
+  fl_cover_graph g = {v->ns,
+                      v->tier,
+                      v->poff,
+                      v->psw_end,
+                      (const int32_t *)v->pnb,
+                      fl_view_slot_mirrored,
+                      v};
+  fl_covers c;
+  int rc = fl_cover_classes(&g, &c);
+  for (uint32_t d = 0; rc == 1 && d < v->nd; d++)
+    if (v->tier[v->dsw[d]] != c.t0)
+      rc = 0; /* endpoints above the lowest tier */
+  if (rc != 1) {
+    fl_covers_free(&c);
+    return rc;
+  }
+  size_t n = (size_t)c.nc + 1;
+  v->ccls = c.cls, v->cup = c.cup, v->clev = c.clev; /* the view's now */
   v->ceps = (uint64_t *)malloc(n * sizeof *v->ceps);
   v->cnd = (uint32_t *)malloc(n * sizeof *v->cnd);
   v->cfirst = (uint32_t *)malloc(n * sizeof *v->cfirst);
   v->cout = (uint32_t *)malloc(n * sizeof *v->cout);
-  int rc = w.order && w.start && w.buf && w.ndist && w.nbelow && v->ccls &&
-                   v->cup && v->clev && v->ceps && v->cnd && v->cfirst &&
-                   v->cout
-               ? 1
-               : -1;
-  v->nc = 0;
-  if (rc == 1)
-    rc = fl_view_assign_classes(v, &w, t0, levels);
-  if (rc == 1)
-    fl_view_class_sums(v);
-  else
-    v->nc = 0;
-  free(w.order), free(w.start), free(w.buf), free(w.ndist), free(w.nbelow);
-  return rc;
+  if (!v->ceps || !v->cnd || !v->cfirst || !v->cout)
+    return -1; /* v->nc stays 0; fl_view_free() frees the arrays */
+  v->nc = c.nc;
+  fl_view_class_sums(v);
+  return 1;
 }
 
 /**
