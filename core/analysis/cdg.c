@@ -1738,6 +1738,15 @@ static void twin_walks_free(twin_walks *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* Switch s's routing channels as slots lo[s]..hi[s]-1 (port 0 routes
+ * nothing), the form twins.h and updown.h take. */
+static void slot_ranges(const cdg *g, uint32_t *lo, uint32_t *hi) {
+  for (uint32_t s = 0; s < g->n_sw; s++) {
+    lo[s] = g->sw[s].base + 1;
+    hi[s] = g->sw[s].base + (g->sw[s].P ? g->sw[s].P : 1);
+  }
+}
+
 /* Find the twins among the roots; with @two arrays per walk (updn) and
  * ranks compared (a neighbour of the same rank breaks the symmetry of the
  * up/down order). An empty @t (no stored class) when g->exhaustive. */
@@ -1748,11 +1757,10 @@ static int twin_walks_init(cdg *g, const uint8_t *is_root, int two,
   uint32_t *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
   uint32_t *rank = malloc(n * sizeof *rank);
   int rc = lo && hi && rank ? FL_OK : FL_ENOMEM;
-  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++) {
-    lo[s] = g->sw[s].base + 1; /* port 0 routes nothing */
-    hi[s] = g->sw[s].base + (g->sw[s].P ? g->sw[s].P : 1);
+  if (rc == FL_OK)
+    slot_ranges(g, lo, hi);
+  for (uint32_t s = 0; rc == FL_OK && s < g->n_sw; s++)
     rank[s] = sw_rank(g, s);
-  }
   uint32_t max_store = g->exhaustive ? 0 : TWIN_STORE_BYTES / (9u * n);
   if (rc == FL_OK && fl_twins_find(&t->tw, g->n_sw, lo, hi, g->peer_sw, rank,
                                    is_root, !two, max_store) != 0)
@@ -2668,11 +2676,10 @@ static int closed_form(cdg *g) {
   uint32_t *hi = malloc(n * sizeof *hi);
   uint8_t *is_root = calloc(n, 1);
   int rc = tier && lo && hi && is_root ? 0 : -1;
-  for (uint32_t s = 0; rc == 0 && s < g->n_sw; s++) {
+  if (rc == 0)
+    slot_ranges(g, lo, hi);
+  for (uint32_t s = 0; rc == 0 && s < g->n_sw; s++)
     tier[s] = g->sw[s].tier;
-    lo[s] = g->sw[s].base + 1; /* port 0 routes nothing */
-    hi[s] = g->sw[s].base + (g->sw[s].P ? g->sw[s].P : 1);
-  }
   for (uint32_t i = 0; rc == 0 && i < g->n_src; i++)
     is_root[g->src[i].sw] = 1;
   fl_updown_in in = {g->n_sw, tier, lo, hi, g->peer_sw, g->peer_port, is_root};
