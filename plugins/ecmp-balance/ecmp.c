@@ -1520,7 +1520,8 @@ static int check_link_load(const fl_host_api *api, fl_ctx *ctx, void *data) {
 
 /* The widths of switch s's minimal next-hop sets, endpoint-weighted. */
 typedef struct sum_widths {
-  uint64_t *hist; /* [FL_VIEW_NMASK + 1] endpoints per width */
+  fl_view_group *g; /* fl_view_groups_new() room (cover classes), or NULL */
+  uint64_t *hist;   /* [FL_VIEW_NMASK + 1] endpoints per width */
   uint64_t pairs, multi, unreach;
   uint32_t wmin, wmax;
 } sum_widths;
@@ -1534,17 +1535,13 @@ static void width_add(sum_widths *w, uint32_t width, uint64_t wt) {
 }
 
 /* Switch @s's terms into @w: one per group of destinations with cover
- * classes, one per destination with the rows. 0, or -1 out of memory. */
-static int widths_of(const fl_view *v, uint32_t s, sum_widths *w) {
+ * classes, one per destination with the rows. */
+static void widths_of(const fl_view *v, uint32_t s, sum_widths *w) {
   if (v->nc) {
-    fl_view_group *g = fl_view_groups_new(v);
-    if (!g)
-      return -1;
-    uint32_t n = fl_view_groups(v, s, g);
+    uint32_t n = fl_view_groups(v, s, w->g);
     for (uint32_t i = 0; i < n; i++)
-      width_add(w, g[i].nmin & FL_VIEW_NMASK, g[i].eps);
-    free(g);
-    return 0;
+      width_add(w, w->g[i].nmin & FL_VIEW_NMASK, w->g[i].eps);
+    return;
   }
   for (uint32_t d = 0; d < v->nd; d++) {
     if (v->dsw[d] == s)
@@ -1555,7 +1552,6 @@ static int widths_of(const fl_view *v, uint32_t s, sum_widths *w) {
     else
       width_add(w, v->nmin[(size_t)d * v->ns + s] & FL_VIEW_NMASK, wt);
   }
-  return 0;
 }
 
 static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
@@ -1566,9 +1562,10 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_fabric *f = api->fabric(ctx);
   eb_units U;
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  fl_view_group *grp = v->nc ? fl_view_groups_new(v) : NULL;
   int urc = units_build(v, &U);
-  if (!cnt || urc) {
-    free(cnt), units_free(&U);
+  if (!cnt || (v->nc && !grp) || urc) {
+    free(cnt), free(grp), units_free(&U);
     api->fail(ctx, "out of memory");
     return 1;
   }
@@ -1591,7 +1588,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
     double up = 0, down = 0;
     uint64_t *hist = calloc(FL_VIEW_NMASK + 1, sizeof *hist);
     if (!hist) {
-      jb_free(&ev), free(cnt), units_free(&U);
+      jb_free(&ev), free(cnt), free(grp), units_free(&U);
       api->fail(ctx, "out of memory");
       return 1;
     }
@@ -1606,12 +1603,8 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
         capacities(v, &U, s, &c, cnt);
         up += c.up_g, down += c.down_g;
       }
-      sum_widths sw = {hist, 0, 0, 0, wmin, wmax};
-      if (widths_of(v, s, &sw) != 0) {
-        free(hist), jb_free(&ev), free(cnt), units_free(&U);
-        api->fail(ctx, "out of memory");
-        return 1;
-      }
+      sum_widths sw = {grp, hist, 0, 0, 0, wmin, wmax};
+      widths_of(v, s, &sw);
       pairs += sw.pairs, multi += sw.multi, unreach += sw.unreach;
       wmin = sw.wmin, wmax = sw.wmax;
     }
@@ -1645,7 +1638,7 @@ static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *data) {
   jb_key_int(&ev, "pairs", (int64_t)pairs_all);
   jb_key_int(&ev, "multipath_pairs", (int64_t)multi_all);
   jb_key_int(&ev, "unreachable_pairs", (int64_t)unreach);
-  free(cnt), units_free(&U);
+  free(cnt), free(grp), units_free(&U);
   char bal[256] = "";
   if (api->lft_count(f)) {
     pb_total t;
