@@ -865,6 +865,18 @@ static void on_progress(void *ctx, const char *what, uint64_t done,
   l->n++;
 }
 
+/* Options reporting progress into @log (both zeroed first). */
+static void progress_opts(fl_cdg_options *o, progress_log *log,
+                          uint32_t routing, uint32_t threads) {
+  memset(log, 0, sizeof *log);
+  memset(o, 0, sizeof *o);
+  o->struct_size = sizeof *o;
+  o->routing = routing;
+  o->threads = threads;
+  o->progress = on_progress;
+  o->progress_ctx = log;
+}
+
 /* Progress (ABI 1.2): design mode reports each root switch once, 1..N of
  * N, for every engine, when it walks them (here: a leaf-to-leaf cable
  * takes the tree out of the closed form's class), and the whole count
@@ -935,14 +947,8 @@ static void test_progress_reports(void **state) {
   assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
   for (uint32_t threads = 1; threads <= 2; threads++) {
     progress_log log;
-    memset(&log, 0, sizeof log);
     fl_cdg_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.routing = FL_CDG_ROUTING_MINIMAL;
-    o.threads = threads;
-    o.progress = on_progress;
-    o.progress_ctx = &log;
+    progress_opts(&o, &log, FL_CDG_ROUTING_MINIMAL, threads);
     const fl_cdg_report *rep = NULL;
     assert_int_equal(fl_cdg_analyze(f, &o, &rep), FL_OK);
     assert_int_equal(log.n, 1);
@@ -970,13 +976,8 @@ static void test_progress_reports(void **state) {
   finalize(r.f);
   for (uint32_t threads = 1; threads <= 2; threads++) {
     progress_log log;
-    memset(&log, 0, sizeof log);
     fl_cdg_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.threads = threads;
-    o.progress = on_progress;
-    o.progress_ctx = &log;
+    progress_opts(&o, &log, FL_CDG_ROUTING_AUTO, threads);
     const fl_cdg_report *rep = NULL;
     assert_int_equal(fl_cdg_analyze(r.f, &o, &rep), FL_OK);
     assert_int_equal(rep->routing, FL_CDG_ROUTING_LFT);
