@@ -287,6 +287,14 @@ static void test_closed_class(void **state) {
        * the leaf and the leaf none back */
       {"port-twice.xml", NULL, 0, LINK("leaf-p01-01", "5", "spine-p01-02", "9"),
        0},
+      /* a storage host on a spine: CA traffic enters above the leaves
+       * (and the view's destinations include a spine) */
+      {"host-on-spine.xml", NULL, 0,
+       "  <node kind=\"ca\" name=\"store mlx5_0\" guid=\"0x0002c903ffff0001\" "
+       "ports=\"1\" system=\"store\" device=\"mlx5_0\">\n"
+       "    <port num=\"1\" guid=\"0x0002c903ffff0002\" lid=\"999\"/>\n"
+       "  </node>\n" LINK("store mlx5_0", "1", "spine-p01-01", "9"),
+       0},
       {"missing-cable.xml", "a=\"leaf-p01-01\" a-port=\"5\"", 1, "", 0},
       {"leaf-two-pods.xml", NULL, 0,
        LINK("leaf-p01-01", "9", "spine-p02-01", "9"), 0},
