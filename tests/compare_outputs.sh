@@ -17,7 +17,11 @@
 # in text, json and csv. Standard output, standard error and the exit
 # status of both binaries are compared byte for byte. Only what cannot be
 # equal is normalised: a binary's own folder (in plugin paths) becomes BIN,
-# and JSON "seconds" timings become 0.
+# and JSON "seconds" timings become 0. A run that takes longer than
+# FL_COMPARE_TIMEOUT seconds (default 60; the robustness cases include
+# inputs that take minutes and gigabytes) is stopped: when both binaries
+# time out the run counts as a match (their partial output is not
+# compared) and the summary says how many did.
 #
 # Exit 0 when every run matched, 1 when one differed (each is named, with
 # the first lines of the diff), 2 on a usage error.
@@ -25,7 +29,7 @@ set -uo pipefail
 
 quiet=0
 [ "${1:-}" = -q ] && { quiet=1; shift; }
-[ $# -ge 2 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 old=$(readlink -f "$1") new=$(readlink -f "$2")
 shift 2
 for b in "$old" "$new"; do
@@ -42,14 +46,16 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/fl-compare.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export FABRICLINT_TODAY=2026-01-01 # rules that read the date see one date
 unset FABRICLINT_PLUGIN_PATH
-runs=0 diffs=0
+runs=0 diffs=0 timeouts=0
+limit=${FL_COMPARE_TIMEOUT:-60}
 
 # run BIN ARGS... > $tmp/out.BIN (stdout, then stderr, then the status)
 run_one() {
   local bin=$1 tag=$2
   shift 2
-  (cd "$tmp/cwd" && timeout 300 "$bin" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null)
+  (cd "$tmp/cwd" && timeout "$limit" "$bin" "$@" >"$tmp/o" 2>"$tmp/e" </dev/null)
   local rc=$?
+  echo $rc >"$tmp/rc.$tag"
   { cat "$tmp/o"; echo "--- stderr"; cat "$tmp/e"; echo "--- exit $rc"; } |
     sed -e "s|$(dirname "$bin")|BIN|g" \
       -e 's/"seconds": *[0-9.e+-]*/"seconds": 0/g' >"$tmp/out.$tag"
@@ -59,7 +65,10 @@ compare() {
   runs=$((runs + 1))
   run_one "$old" old "$@"
   run_one "$new" new "$@"
-  if ! cmp -s "$tmp/out.old" "$tmp/out.new"; then
+  if [ "$(cat "$tmp/rc.old")" = 124 ] && [ "$(cat "$tmp/rc.new")" = 124 ]; then
+    timeouts=$((timeouts + 1))
+    echo "TIMEOUT (both, ${limit} s): fabriclint $*"
+  elif ! cmp -s "$tmp/out.old" "$tmp/out.new"; then
     diffs=$((diffs + 1))
     echo "DIFFERS: fabriclint $*"
     diff "$tmp/out.old" "$tmp/out.new" | head -8 | sed 's/^/    /'
@@ -108,5 +117,5 @@ for root in "${roots[@]}"; do
     done
   done < <(find "$root" -type d | LC_ALL=C sort)
 done
-echo "compare_outputs.sh: $runs runs, $diffs differ ($old vs $new)"
+echo "compare_outputs.sh: $runs runs, $diffs differ, $timeouts timed out in both ($old vs $new)"
 [ $diffs -eq 0 ]
