@@ -351,6 +351,7 @@ int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
     fl_xr_close(&x);
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   }
+  fl_nbr_declared(b);
   char *chassis = NULL;
   int chassis_depth = -1, r, seen_root = 0;
   while ((r = fl_xr_next(&x)) == 1) {

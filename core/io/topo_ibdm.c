@@ -489,6 +489,8 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  if (b)
+    fl_nbr_declared(b);
   /* nodes: one per system (host systems with dev/P ports: one per device) */
   fl_strmap types = {0};
   for (size_t i = 0; rc == FL_OK && i < t.n_sys; i++) {
