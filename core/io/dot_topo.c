@@ -183,7 +183,7 @@ static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   fl_nbr *b = fl_nbr_begin(fab, path);
   if (!b)
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  fl_nbr_declared(b);
+  fl_nbr_once(b);
   int rc = FL_OK;
   fl_prov prov = {fl_nbr_file(b), 0, 0};
   for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))

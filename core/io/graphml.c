@@ -460,7 +460,7 @@ static int build(gml *g, fl_fabric *fab) {
   if (rc == FL_OK && !b)
     rc = oom(g);
   if (b)
-    fl_nbr_declared(b);
+    fl_nbr_once(b);
   size_t groups = 0;
   for (size_t i = 0; i < g->n_nodes && rc == FL_OK; i++) {
     const gnode *n = &g->nodes[i];

@@ -228,6 +228,8 @@ struct fl_nbr {
   uint32_t file;
   int declared;      /* fl_nbr_declared(): names of this input are devices */
   size_t first_new;  /* nodes from this id on were made by this input */
+  int once;          /* fl_nbr_once(): each cable is listed once */
+  size_t first_link; /* links from this id on were made by this input */
   fl_strmap nodes;   /* full canonical node name -> node id */
   fl_strmap shorts;  /* short canonical name -> slot of short_v */
   uint32_t *short_v; /* slot -> node id, or NBR_AMBIG */
@@ -389,6 +391,7 @@ fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
       goto nomem;
   }
   b->first_new = fab->n_nodes;
+  b->first_link = fab->n_links;
   for (size_t i = 0; i < fab->n_links; i++)
     for (int e = 0; e < 2; e++)
       if (fl_u64map_put(&b->port_link, e ? fab->links[i].b : fab->links[i].a,
@@ -402,6 +405,11 @@ nomem:
 
 void fl_nbr_declared(fl_nbr *b) {
   b->declared = 1;
+}
+
+void fl_nbr_once(fl_nbr *b) {
+  b->declared = 1;
+  b->once = 1;
 }
 
 uint32_t fl_nbr_file(const fl_nbr *b) {
@@ -484,6 +492,8 @@ fl_id fl_nbr_link(fl_nbr *b, fl_id pa, fl_id pb, uint32_t flags, fl_prov prov) {
   uint32_t l = fl_u64map_get(&b->port_link, pa);
   if (l == FL_MAP_ABSENT)
     l = fl_u64map_get(&b->port_link, pb);
+  if (b->once && l != FL_MAP_ABSENT && l >= b->first_link)
+    l = FL_MAP_ABSENT; /* listed twice by one plan: two cables, visible */
   if (l != FL_MAP_ABSENT) {
     fl_link_rec *r = &b->fab->links[l];
     if ((r->a == pa && r->b == pb) || (r->a == pb && r->b == pa)) {

@@ -157,6 +157,14 @@ fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path);
  * kept whole, whatever their length (case 2).
  */
 void fl_nbr_declared(fl_nbr *b);
+/**
+ * fl_nbr_once() — fl_nbr_declared(), and the input lists each cable once
+ * (DOT, GraphML, NDT, NetBox rows): the same cable listed twice by it is
+ * two cables (topology.port-connected-twice), not merged into one, so a
+ * plan's repeated row stays visible (issue #32 case 3). A cable of an
+ * earlier input is still matched, as views of one fabric are.
+ */
+void fl_nbr_once(fl_nbr *b);
 /** File id of the builder's input (for fl_prov). */
 uint32_t fl_nbr_file(const fl_nbr *b);
 /** The fabric being built. */

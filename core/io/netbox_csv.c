@@ -373,7 +373,7 @@ static int load_netbox(fl_fabric *fab, const fl_input *in,
   if (rc == FL_OK && !b)
     rc = oom(&x);
   if (b)
-    fl_nbr_declared(b);
+    fl_nbr_once(b);
   skips k;
   memset(&k, 0, sizeof k);
   size_t cables = 0;

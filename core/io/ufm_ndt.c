@@ -336,7 +336,7 @@ int fl_load_ufm_ndt(fl_fabric *fab, const fl_input *in,
   x.b = fl_nbr_begin(fab, in->path);
   if (!x.b)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
-  fl_nbr_declared(x.b);
+  fl_nbr_once(x.b);
   const char *p = in->buf, *e = in->buf + in->len;
   if (in->len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
     p += 3; /* UTF-8 byte order mark of a spreadsheet export */
