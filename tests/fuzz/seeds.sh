@@ -220,6 +220,17 @@ for f in "$SEEDS"/design-xml/*.xml; do
   seed diff "self-$(basename "$f" .xml)" 60 "$f" "$f"
 done
 
+# ---- pictures: view '0' tiers '1' rails '2' load '3' domains; +4: design XML
+R3=$FX/robustness-3
+for v in 4 5 6 7; do
+  seed pictures "flat-edge-$v" $v "$R3/svg-flat-edge-double-free.xml"
+done
+seed pictures dot-pod-tiers 0 "$FMT/pod-plan.dot"
+seed pictures dot-pod-domains 3 "$FMT/pod-plan.dot"
+seed pictures dot-fffe 0 "$R3/xml-noncharacter-fffe.dot"
+seed pictures dot-cleaned 2 "$R3/names-equal-after-cleaning.dot"
+seed pictures bad-dot-noport 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
+
 # ---- public samples for fuzzing runs (not checked) --------------------------
 if [ -n "$ext" ] && [ -d "$ext" ]; then
   for f in "$ext"/*; do
