@@ -475,6 +475,19 @@ fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
   size_t k = port_key(key, node);
   uint32_t id = fl_strmap_get(&b->ports, key, k);
   fl_id p = id;
+  uint32_t plain = fl_alias_int(key + 4);
+  if (id == FL_MAP_ABSENT && plain) {
+    /* `1` names port 1 when an input gave it by number alone (an NDT
+     * `Port 1`, an ibnetdiscover port): the same port whichever input came
+     * first (issue #32 case 22, both ways round) */
+    fl_id q = fl_b_port_find(b->fab, node, plain);
+    if (q != FL_NONE && !b->fab->ports[q].label) {
+      if (fl_strmap_put(&b->ports, key, k, q) == FL_MAP_ABSENT)
+        q = FL_NONE;
+      scratch_free(key, stack);
+      return q;
+    }
+  }
   if (id == FL_MAP_ABSENT) {
     uint32_t num = nbr_port_num(b, node, key + 4);
     p = num ? fl_b_port(b->fab, node, num, prov) : FL_NONE;
