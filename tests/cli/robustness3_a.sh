@@ -55,10 +55,10 @@ expect_eq "$(counts)" "[4, 0, 2]" "511-byte NDT names"
 expect_rc 2 "$FL" info "$TMP/n512.ndt"
 expect_grep "$TMP/err" 'n512.ndt:2:1: StartDevice of 512 bytes; the limit is 511 bytes per cell'
 # an ibdm topo field holds 255 bytes: 255 whole, 256 refused
-printf 'MTS3600 %s\n  P1 -> MTS3600 %s P1\n' "$(long s 255)" "$(long s 254)B" >"$TMP/t255.topo"
+printf 'MTS3600 %s\n  P10 -> MTS3600 %s P10\n' "$(long s 255)" "$(long s 254)B" >"$TMP/t255.topo"
 expect_rc 0 "$FL" info --format json "$TMP/t255.topo"
 expect_eq "$(counts)" "[2, 0, 1]" "255-byte topo names"
-printf 'MTS3600 %s\n  P1 -> MTS3600 %s P1\n' "$(long s 256)" "$(long s 255)B" >"$TMP/t256.topo"
+printf 'MTS3600 %s\n  P10 -> MTS3600 %s P10\n' "$(long s 256)" "$(long s 255)B" >"$TMP/t256.topo"
 expect_rc 2 "$FL" info "$TMP/t256.topo"
 expect_grep "$TMP/err" 't256.topo:1:9: a field of 256 bytes; system names, types and ports are at most 255 bytes'
 
