@@ -240,9 +240,10 @@ static void out_banner(const wctx *w) {
 }
 
 int fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err) {
-  /* several cables on one port are listed line by line (the reader keeps
-   * them, and topology.port-connected-twice); a port above 255 cannot be */
-  int rc = fl_wr_ib_ports_check(fab, "ibnetdiscover", 0, err);
+  /* a port has one peer in a dump: listed line by line, several cables of
+   * one port read back paired otherwise (UFM's ndth2s.csv: 320 cables in,
+   * 608 back); nor can a port above 255 be said */
+  int rc = fl_wr_ib_ports_check(fab, "ibnetdiscover", 1, err);
   if (rc != FL_OK)
     return rc;
   uint32_t nn = fl_fabric_node_count(fab);

@@ -85,11 +85,11 @@ void fl_wr_csv_cell(FILE *out, const char *s);
  * ibsim net) cannot say, refused before anything is written, so that a
  * writer that succeeds writes what its reader accepts (issue #32 cases 3
  * and 15): a port number above FL_WR_IB_PORT_MAX (DOT, GraphML and NDT
- * labels are free text), and with @one_cable (ibsim: one peer per port) a
- * port with several cables or a cable looped onto itself, which the file
- * would otherwise lose. @format names the format in the message ("ibsim
- * net"). Returns FL_OK, or FL_EINVAL with @err naming the node and port.
- * O(ports).
+ * labels are free text), and with @one_cable (a port of a dump has one
+ * peer) a port with several cables or a cable looped onto itself, which
+ * the file would otherwise lose or pair wrongly. @format names the format in
+ * the message ("ibsim net"). Returns FL_OK, or FL_EINVAL with @err naming the
+ * node and port. O(ports).
  */
 int fl_wr_ib_ports_check(const fl_fabric *fab, const char *format,
                          int one_cable, fl_error *err);
