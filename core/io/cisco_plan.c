@@ -108,6 +108,10 @@ static int range_dash(const char *it, size_t len, size_t i) {
 static int expand_item(const char *it, size_t len, char *out, size_t size,
                        size_t *used, int total, const char **why) {
   char canon[FL_ALIAS_MAX], lo[FL_ALIAS_MAX], hi[FL_ALIAS_MAX];
+  if (len >= sizeof canon) { /* never cut (issue #32 case 2) */
+    *why = "a port longer than 255 bytes";
+    return -1;
+  }
   if (it[0] == '-' || it[len - 1] == '-') {
     *why = it[0] == '-' ? "a range without its first port"
                         : "a range without its last port";
@@ -352,6 +356,7 @@ int fl_load_cisco_plan(fl_fabric *fab, const fl_input *in,
     fl_xr_close(&x);
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   }
+  fl_nbr_declared(b);
   char *chassis = NULL;
   int chassis_depth = -1, r, seen_root = 0;
   while ((r = fl_xr_next(&x)) == 1) {

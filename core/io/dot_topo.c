@@ -32,6 +32,22 @@
 
 #include "model/fabric_impl.h"
 
+/* cgraph's scanner is process-wide (flex globals in libcgraph): the line
+ * counter runs on across agmemread() calls, and text after the first graph
+ * of one input (`}}}`) stays in the scanner's buffer and is read as the
+ * start of the next input (issue #32 case 16). agsetfile() (cgraph.h)
+ * resets the line counter; aglexbad() (exported by libcgraph, no header:
+ * it empties the scanner's buffer, as cgraph's own parser does after a
+ * syntax error) discards the rest. Weak: a libcgraph without it still
+ * links, and then only the line counter is reset. */
+extern void aglexbad(void) __attribute__((weak));
+
+static void fresh_scanner(void) {
+  if (aglexbad)
+    aglexbad();
+  agsetfile(NULL);
+}
+
 static const char *attr(void *obj, const char *name) {
   const char *v = agget(obj, (char *)name);
   return v && *v ? v : NULL;
@@ -47,13 +63,14 @@ static const char *node_name(Agnode_t *n) {
   return agnameof(n);
 }
 
-/* A port name from @v into @out: a compass point suffix dropped. */
+/* A port name from @v into @out (@size bytes; whole when @v is shorter):
+ * a compass point suffix dropped. */
 static const char *port_of(const char *v, char *out, size_t size) {
   static const char *const COMPASS[] = {"n",  "ne", "e",  "se", "s",
                                         "sw", "w",  "nw", "c",  "_"};
-  if (!v)
+  if (!v || strlen(v) >= size)
     return NULL;
-  snprintf(out, size, "%s", v);
+  memcpy(out, v, strlen(v) + 1);
   char *colon = strrchr(out, ':');
   if (colon && colon != out)
     for (size_t i = 0; i < sizeof COMPASS / sizeof *COMPASS; i++)
@@ -85,11 +102,35 @@ static fl_id node_of(fl_nbr *b, Agnode_t *n, fl_prov prov) {
   return id;
 }
 
+static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
+                          char *pa, char *pb, size_t size, const char *path,
+                          fl_error *err);
+
 static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
   Agnode_t *t = agtail(e), *h = aghead(e);
-  char pa[256], pb[256];
-  const char *a = end_port(e, 0, pa, sizeof pa);
-  const char *z = end_port(e, 1, pb, sizeof pb);
+  /* port labels are kept whole (issue #32 case 2): buffers as long as the
+   * edge's longest port attribute */
+  size_t need = 1;
+  static const char *const KEYS[] = {"src_port", "tailport", "taillabel",
+                                     "dst_port", "headport", "headlabel"};
+  for (size_t i = 0; i < sizeof KEYS / sizeof *KEYS; i++) {
+    const char *v = attr(e, KEYS[i]);
+    if (v && strlen(v) + 1 > need)
+      need = strlen(v) + 1;
+  }
+  char *pa = malloc(need), *pb = malloc(need);
+  int rc = pa && pb ? add_edge_ports(b, e, t, h, pa, pb, need, path, err)
+                    : fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  free(pa);
+  free(pb);
+  return rc;
+}
+
+static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
+                          char *pa, char *pb, size_t size, const char *path,
+                          fl_error *err) {
+  const char *a = end_port(e, 0, pa, size);
+  const char *z = end_port(e, 1, pb, size);
   if (!a || !z)
     return fl_error_set(err, FL_EPARSE, path, 0, 0,
                         "edge %s -- %s names no port at its %s end; expected "
@@ -142,6 +183,7 @@ static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   fl_nbr *b = fl_nbr_begin(fab, path);
   if (!b)
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  fl_nbr_once(b);
   int rc = FL_OK;
   fl_prov prov = {fl_nbr_file(b), 0, 0};
   for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))
@@ -166,7 +208,9 @@ static int load_dot(fl_fabric *fab, const fl_input *in,
    * and the caller's level is restored (as core/report/pic_graphviz.c) */
   agerrlevel_t old = agseterr(AGMAX);
   agreseterrors();
+  fresh_scanner();
   Agraph_t *g = agmemread(text);
+  fresh_scanner();
   int rc = FL_OK;
   if (!g || agerrors()) {
     char *m = aglasterr(); /* malloc'd by cgraph: ours to free */

@@ -459,6 +459,8 @@ static int build(gml *g, fl_fabric *fab) {
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)
     rc = oom(g);
+  if (b)
+    fl_nbr_once(b);
   size_t groups = 0;
   for (size_t i = 0; i < g->n_nodes && rc == FL_OK; i++) {
     const gnode *n = &g->nodes[i];

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fabriclint/write.h"
+#include "io/write_common.h"
 
 #define SYNTH_BASE 0xfa0b000000000000ull
 
@@ -89,7 +90,9 @@ static uint64_t port_guid(const wctx *w, fl_id p) {
   return w->guid[n] + fl_fabric_port_num(w->fab, p);
 }
 
-/* Declared port count, else the highest port number seen. */
+/* Declared port count, else the highest port number seen; at least 1 (a
+ * planned switch without a cable yet has none, and the reader takes a
+ * port count of 1..255, as ibnetdiscover prints). */
 static uint32_t nports(const fl_fabric *fab, fl_id n) {
   uint32_t np = fl_fabric_node_nports(fab, n);
   uint32_t cnt = fl_fabric_node_port_count(fab, n);
@@ -99,7 +102,7 @@ static uint32_t nports(const fl_fabric *fab, fl_id n) {
     if (hi > np)
       np = hi;
   }
-  return np;
+  return np ? np : 1;
 }
 
 /* 1 when display name @nm is description @d trimmed of blanks, with or
@@ -237,6 +240,12 @@ static void out_banner(const wctx *w) {
 }
 
 int fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err) {
+  /* a port has one peer in a dump: listed line by line, several cables of
+   * one port read back paired otherwise (UFM's ndth2s.csv: 320 cables in,
+   * 608 back); nor can a port above 255 be said */
+  int rc = fl_wr_ib_ports_check(fab, "ibnetdiscover", 1, err);
+  if (rc != FL_OK)
+    return rc;
   uint32_t nn = fl_fabric_node_count(fab);
   wctx w = {fab, out, calloc(nn ? nn : 1, sizeof(uint64_t))};
   if (!w.guid)

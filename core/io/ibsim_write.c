@@ -31,11 +31,12 @@
  *
  * Hence: ids are node names when they are valid and unique, else `~<node
  * id>`; a node GUID that is 0 or already used is replaced by a synthetic
- * one; a port with several links (only in broken inputs) keeps none of
- * them, and links whose two ends are the same port are left out — those
- * are written as comments, so the file stays loadable and the omission is
- * visible. Comment text has '"' and '=' replaced so it cannot end a quote
- * or start an option.
+ * one. A port with several cables, a cable looped onto one port (only in
+ * broken inputs) and a port number above 255 cannot be said: the writer
+ * refuses the fabric (FL_EINVAL naming the node and port, nothing written;
+ * fl_wr_ib_ports_check()) rather than drop cables a later `check` of the
+ * file would never see (issue #32 case 3). Comment text has '"' and '='
+ * replaced so it cannot end a quote or start an option.
  *
  * Limits of the ibsim version in Debian 12 (0.10): speeds above HDR are not
  * known to it (NDR/XDR links come up as SDR with a warning), and its tables
@@ -48,6 +49,7 @@
 #include <string.h>
 
 #include "fabriclint/write.h"
+#include "io/write_common.h"
 #include "model/hashmap.h"
 
 #define IBSIM_ID_MAX    64    /* NODEIDLEN - 1 */
@@ -307,8 +309,11 @@ static void write_header(FILE *out, const fl_fabric *fab) {
 }
 
 int fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err) {
+  int rc = fl_wr_ib_ports_check(fab, "an ibsim net file", 1, err);
+  if (rc != FL_OK)
+    return rc;
   ibsim_ids ids = {0};
-  int rc = plan_ids(fab, &ids, err);
+  rc = plan_ids(fab, &ids, err);
   if (rc != FL_OK) {
     ids_free(&ids);
     return rc;

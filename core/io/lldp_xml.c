@@ -226,6 +226,10 @@ char *fl_local_name_from_path(const char *path, char *buf, size_t size) {
 struct fl_nbr {
   fl_fabric *fab;
   uint32_t file;
+  int declared;      /* fl_nbr_declared(): names of this input are devices */
+  size_t first_new;  /* nodes from this id on were made by this input */
+  int once;          /* fl_nbr_once(): each cable is listed once */
+  size_t first_link; /* links from this id on were made by this input */
   fl_strmap nodes;   /* full canonical node name -> node id */
   fl_strmap shorts;  /* short canonical name -> slot of short_v */
   uint32_t *short_v; /* slot -> node id, or NBR_AMBIG */
@@ -237,13 +241,25 @@ struct fl_nbr {
   fl_u64map next_num;  /* node id -> next free port number to try */
 };
 
-static size_t port_key(char *key, size_t size, fl_id node, const char *canon) {
+/* Names are kept whole (issue #32 case 2: two names cut to one length
+ * merged two devices): a canonical spelling is never longer than what it
+ * is made of, so a buffer of the input's length + 5 bytes always holds it
+ * (and a port key's 4-byte node id). @stack serves names that fit it. */
+static char *scratch(char *stack, size_t ssize, size_t need) {
+  return need <= ssize ? stack : malloc(need);
+}
+
+static void scratch_free(char *p, const char *stack) {
+  if (p != stack)
+    free(p);
+}
+
+/* The key of a port of @node: 4 bytes of node id, then the canonical
+ * spelling of its label, which the caller wrote (NUL-terminated) at
+ * @key + 4. Returns the key's length. */
+static size_t port_key(char *key, fl_id node) {
   memcpy(key, &node, 4);
-  size_t n = strlen(canon);
-  if (n > size - 4)
-    n = size - 4;
-  memcpy(key + 4, canon, n);
-  return n + 4;
+  return strlen(key + 4) + 4;
 }
 
 #define NBR_AMBIG (UINT32_MAX - 1)
@@ -271,10 +287,14 @@ static int nbr_index(fl_nbr *b, fl_id node, const char *full, size_t n) {
     free(b->qual[node]);
     b->qual[node] = d;
   }
-  char sh[FL_ALIAS_MAX];
-  size_t sn = fl_alias_node(full, n, sh, sizeof sh);
+  char stack[FL_ALIAS_MAX];
+  char *sh = scratch(stack, sizeof stack, n + 1);
+  if (!sh)
+    return -1;
+  size_t sn = fl_alias_node(full, n, sh, n + 1);
   size_t before = fl_strmap_len(&b->shorts);
   uint32_t slot = fl_strmap_put(&b->shorts, sh, sn, (uint32_t)before);
+  scratch_free(sh, stack);
   if (slot == FL_MAP_ABSENT)
     return -1;
   if (fl_strmap_len(&b->shorts) > before) {
@@ -305,16 +325,51 @@ static fl_id nbr_lookup(fl_nbr *b, const char *name, char *full, size_t size,
   uint32_t id = fl_strmap_get(&b->nodes, full, *n);
   if (id != FL_MAP_ABSENT)
     return id;
-  char sh[FL_ALIAS_MAX];
-  size_t sn = fl_alias_node(full, *n, sh, sizeof sh);
+  char stack[FL_ALIAS_MAX];
+  char *sh = scratch(stack, sizeof stack, *n + 1);
+  if (!sh)
+    return FL_NONE;
+  size_t sn = fl_alias_node(full, *n, sh, *n + 1);
   uint32_t slot = fl_strmap_get(&b->shorts, sh, sn);
+  scratch_free(sh, stack);
   if (slot == FL_MAP_ABSENT || b->short_v[slot] == NBR_AMBIG)
     return FL_NONE;
   id = b->short_v[slot];
+  if (b->declared && id >= b->first_new)
+    return FL_NONE; /* `sw1` and `sw1.example.com` declared: two devices */
   if (id < b->qual_cap && b->qual[id] &&
       fl_alias_node_compatible(full, b->qual[id]))
     return id;
   return FL_NONE;
+}
+
+/* Index existing node @node under its name @nm (any length). */
+static int nbr_index_name(fl_nbr *b, fl_id node, const char *nm) {
+  char stack[FL_ALIAS_MAX];
+  size_t len = strlen(nm);
+  char *canon = scratch(stack, sizeof stack, len + 1);
+  if (!canon)
+    return -1;
+  size_t n = fl_alias_node_full(nm, len, canon, len + 1);
+  int rc = n ? nbr_index(b, node, canon, n) : 0;
+  scratch_free(canon, stack);
+  return rc;
+}
+
+/* Index existing port @port of @node under its label @lb (any length). */
+static int nbr_index_port(fl_nbr *b, fl_id node, const char *lb, size_t port) {
+  char stack[FL_ALIAS_MAX + 4];
+  size_t len = strlen(lb);
+  char *key = scratch(stack, sizeof stack, len + 5);
+  if (!key)
+    return -1;
+  fl_alias_port(lb, len, key + 4, len + 1);
+  size_t k = port_key(key, node);
+  int rc = fl_strmap_put(&b->ports, key, k, (uint32_t)port) == FL_MAP_ABSENT
+               ? -1
+               : 0;
+  scratch_free(key, stack);
+  return rc;
 }
 
 fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
@@ -323,24 +378,20 @@ fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path) {
     return NULL;
   b->fab = fab;
   b->file = fl_b_file(fab, path);
-  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
   for (size_t i = 0; i < fab->n_nodes; i++) {
     const fl_node_rec *r = &fab->nodes[i];
     const char *nm = fl_b_atom_str(fab, r->name ? r->name : r->desc);
-    size_t n = fl_alias_node_full(nm, strlen(nm), canon, sizeof canon);
-    if (n && nbr_index(b, (fl_id)i, canon, n) != 0)
+    if (nbr_index_name(b, (fl_id)i, nm) != 0)
       goto nomem;
   }
   for (size_t i = 0; i < fab->n_ports; i++) {
     const fl_port_rec *r = &fab->ports[i];
-    if (!r->label)
-      continue;
-    const char *lb = fl_b_atom_str(fab, r->label);
-    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
-    size_t k = port_key(key, sizeof key, r->node, canon);
-    if (fl_strmap_put(&b->ports, key, k, (uint32_t)i) == FL_MAP_ABSENT)
+    if (r->label &&
+        nbr_index_port(b, r->node, fl_b_atom_str(fab, r->label), i) != 0)
       goto nomem;
   }
+  b->first_new = fab->n_nodes;
+  b->first_link = fab->n_links;
   for (size_t i = 0; i < fab->n_links; i++)
     for (int e = 0; e < 2; e++)
       if (fl_u64map_put(&b->port_link, e ? fab->links[i].b : fab->links[i].a,
@@ -352,6 +403,15 @@ nomem:
   return NULL;
 }
 
+void fl_nbr_declared(fl_nbr *b) {
+  b->declared = 1;
+}
+
+void fl_nbr_once(fl_nbr *b) {
+  b->declared = 1;
+  b->once = 1;
+}
+
 uint32_t fl_nbr_file(const fl_nbr *b) {
   return b->file;
 }
@@ -360,35 +420,37 @@ fl_fabric *fl_nbr_fabric(fl_nbr *b) {
 }
 
 fl_id fl_nbr_node(fl_nbr *b, const char *name, uint32_t kind, fl_prov prov) {
-  char canon[FL_ALIAS_MAX];
+  char stack[FL_ALIAS_MAX];
+  size_t len = strlen(name);
+  char *canon = scratch(stack, sizeof stack, len + 1);
+  if (!canon)
+    return FL_NONE;
   size_t n;
-  fl_id id = nbr_lookup(b, name, canon, sizeof canon, &n);
+  fl_id id = nbr_lookup(b, name, canon, len + 1, &n);
   if (id != FL_NONE) {
     if (kind)
       b->fab->nodes[id].kind = kind;
     if (fl_strmap_get(&b->nodes, canon, n) == FL_MAP_ABSENT &&
         nbr_index(b, id, canon, n) != 0)
-      return FL_NONE;
+      id = FL_NONE;
+    scratch_free(canon, stack);
     return id;
   }
   fl_id node = fl_b_node(b->fab, kind ? kind : FL_NODE_SWITCH, 0, 0, prov);
-  if (node == FL_NONE)
-    return FL_NONE;
-  fl_b_node_set_name(b->fab, node, name, (size_t)-1);
-  fl_b_node_set_desc(b->fab, node, name, (size_t)-1);
-  if (nbr_index(b, node, canon, n) != 0)
-    return FL_NONE;
+  if (node != FL_NONE) {
+    fl_b_node_set_name(b->fab, node, name, (size_t)-1);
+    fl_b_node_set_desc(b->fab, node, name, (size_t)-1);
+    if (nbr_index(b, node, canon, n) != 0)
+      node = FL_NONE;
+  }
+  scratch_free(canon, stack);
   return node;
 }
 
-fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
-  char canon[FL_ALIAS_MAX], key[FL_ALIAS_MAX + 4];
-  fl_alias_port(label, strlen(label), canon, sizeof canon);
-  size_t k = port_key(key, sizeof key, node, canon);
-  uint32_t id = fl_strmap_get(&b->ports, key, k);
-  if (id != FL_MAP_ABSENT)
-    return id;
-  /* a plain number names the port number (swp26 -> 26) when free */
+/* The port number a new port of @node labelled @canon gets: a plain
+ * number names itself (swp26 -> 26) when free, else the next free one.
+ * 0 when out of memory. */
+static uint32_t nbr_port_num(fl_nbr *b, fl_id node, const char *canon) {
   uint32_t num = fl_alias_int(canon);
   if (!num || fl_b_port_find(b->fab, node, num) != FL_NONE) {
     uint32_t next = fl_u64map_get(&b->next_num, node);
@@ -398,14 +460,44 @@ fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
       next++;
     num = next;
     if (fl_u64map_set(&b->next_num, node, next + 1) != 0)
-      return FL_NONE;
+      return 0;
   }
-  fl_id p = fl_b_port(b->fab, node, num, prov);
-  if (p == FL_NONE)
+  return num;
+}
+
+fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
+  char stack[FL_ALIAS_MAX + 4];
+  size_t len = strlen(label);
+  char *key = scratch(stack, sizeof stack, len + 5);
+  if (!key)
     return FL_NONE;
-  fl_b_port_set_label(b->fab, p, label, (size_t)-1);
-  if (fl_strmap_put(&b->ports, key, k, p) == FL_MAP_ABSENT)
-    return FL_NONE;
+  fl_alias_port(label, len, key + 4, len + 1);
+  size_t k = port_key(key, node);
+  uint32_t id = fl_strmap_get(&b->ports, key, k);
+  fl_id p = id;
+  uint32_t plain = fl_alias_int(key + 4);
+  if (id == FL_MAP_ABSENT && plain) {
+    /* `1` names port 1 when an input gave it by number alone (an NDT
+     * `Port 1`, an ibnetdiscover port): the same port whichever input came
+     * first (issue #32 case 22, both ways round) */
+    fl_id q = fl_b_port_find(b->fab, node, plain);
+    if (q != FL_NONE && !b->fab->ports[q].label) {
+      if (fl_strmap_put(&b->ports, key, k, q) == FL_MAP_ABSENT)
+        q = FL_NONE;
+      scratch_free(key, stack);
+      return q;
+    }
+  }
+  if (id == FL_MAP_ABSENT) {
+    uint32_t num = nbr_port_num(b, node, key + 4);
+    p = num ? fl_b_port(b->fab, node, num, prov) : FL_NONE;
+    if (p != FL_NONE) {
+      fl_b_port_set_label(b->fab, p, label, (size_t)-1);
+      if (fl_strmap_put(&b->ports, key, k, p) == FL_MAP_ABSENT)
+        p = FL_NONE;
+    }
+  }
+  scratch_free(key, stack);
   return p;
 }
 
@@ -413,6 +505,8 @@ fl_id fl_nbr_link(fl_nbr *b, fl_id pa, fl_id pb, uint32_t flags, fl_prov prov) {
   uint32_t l = fl_u64map_get(&b->port_link, pa);
   if (l == FL_MAP_ABSENT)
     l = fl_u64map_get(&b->port_link, pb);
+  if (b->once && l != FL_MAP_ABSENT && l >= b->first_link)
+    l = FL_MAP_ABSENT; /* listed twice by one plan: two cables, visible */
   if (l != FL_MAP_ABSENT) {
     fl_link_rec *r = &b->fab->links[l];
     if ((r->a == pa && r->b == pb) || (r->a == pb && r->b == pa)) {

@@ -147,6 +147,25 @@ char *fl_local_name_from_path(const char *path, char *buf, size_t size);
 typedef struct fl_nbr fl_nbr;
 /** fl_nbr_begin() — start adding views from file @path; NULL on ENOMEM. */
 fl_nbr *fl_nbr_begin(fl_fabric *fab, const char *path);
+/**
+ * fl_nbr_declared() — the names of this input declare devices (a cabling
+ * plan: DOT, GraphML, NDT, NetBox, Cisco plan, ibdm topo), as opposed to
+ * names observed by neighbours (LLDP, SONiC, NX-OS, Junos), where one
+ * device is `sw1` to itself and `sw1.example.com` to a neighbour. Then a
+ * name of this input matches another by short name (`sw1` and
+ * `sw1.example.com`) only when that node comes from an earlier input, so
+ * two devices one plan declares stay two (issue #32 case 22). Names are
+ * kept whole, whatever their length (case 2).
+ */
+void fl_nbr_declared(fl_nbr *b);
+/**
+ * fl_nbr_once() — fl_nbr_declared(), and the input lists each cable once
+ * (DOT, GraphML, NDT, NetBox rows): the same cable listed twice by it is
+ * two cables (topology.port-connected-twice), not merged into one, so a
+ * plan's repeated row stays visible (issue #32 case 3). A cable of an
+ * earlier input is still matched, as views of one fabric are.
+ */
+void fl_nbr_once(fl_nbr *b);
 /** File id of the builder's input (for fl_prov). */
 uint32_t fl_nbr_file(const fl_nbr *b);
 /** The fabric being built. */

@@ -36,7 +36,9 @@
 
 #include "fabriclint/write.h"
 #include "io/write_common.h"
+#include "model/alias.h"
 #include "model/chassis.h"
+#include "model/hashmap.h"
 
 #define NDT_CELL 512
 
@@ -144,6 +146,75 @@ static void put_row(FILE *out, const ndt_end *a, const ndt_end *b,
   fputc('\n', out);
 }
 
+/* The cell that identifies the node of end @e when read back: a switch is
+ * its device cell (a chassis's ASICs share theirs and are told apart by
+ * the port), a host port its port cell (the reader makes one node of
+ * each). NULL for a chassis port. */
+static const char *identity(const fl_fabric *fab, fl_id p, const ndt_end *e) {
+  fl_id n = fl_fabric_port_node(fab, p);
+  if (fl_fabric_node_kind(fab, n) != FL_NODE_SWITCH)
+    return e->port;
+  return fl_fabric_node_chassis(fab, n) == FL_NONE ? e->dev : NULL;
+}
+
+/* Two nodes written with cells the reader takes for one device (names
+ * equal once cleaned of control characters, or once compared as the alias
+ * layer does: case, blanks) would merge when read back (issue #32 case
+ * 17): refused, naming both. Also a name too long for a cell (the reader
+ * takes 511 bytes). */
+static int check_end(const fl_fabric *fab, fl_id p, const ndt_end *e,
+                     fl_strmap *seen, fl_error *err) {
+  fl_id n = fl_fabric_port_node(fab, p);
+  const char *id = identity(fab, p, e);
+  if (!id)
+    return FL_OK;
+  size_t len = strlen(id);
+  if (len + 1 >= NDT_CELL)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot name \"%.60s...\" (%zu bytes): a cell "
+                        "holds at most %d bytes",
+                        fl_fabric_node_name(fab, n),
+                        strlen(fl_fabric_node_name(fab, n)), NDT_CELL - 2);
+  char canon[NDT_CELL];
+  size_t k = fl_alias_node_full(id, len, canon, sizeof canon);
+  uint32_t had = fl_strmap_put(seen, canon, k, n);
+  if (had == FL_MAP_ABSENT)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  if (had == n)
+    return FL_OK;
+  const char *na = fl_fabric_node_name(fab, had),
+             *nb = fl_fabric_node_name(fab, n);
+  if (strcmp(na, nb) == 0)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot tell apart two nodes called \"%s\" "
+                        "(names the input spells differently can be one "
+                        "once control characters are cleaned): a reader "
+                        "takes them for one device; rename one",
+                        na);
+  return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "NDT cannot tell \"%s\" and \"%s\" apart: both are "
+                      "written \"%s\", which a reader takes for one device "
+                      "(names compare without case); rename one",
+                      na, nb, id);
+}
+
+static int check_names(const fl_fabric *fab, fl_error *err) {
+  fl_strmap seen = {0};
+  ndt_end e;
+  int rc = FL_OK;
+  for (fl_id l = 0; l < fl_fabric_link_count(fab) && rc == FL_OK; l++) {
+    if (fl_fabric_link_internal(fab, l))
+      continue;
+    for (int k = 0; k < 2 && rc == FL_OK; k++) {
+      fl_id p = fl_fabric_link_port(fab, l, k);
+      if (p != FL_NONE && (rc = end_of(fab, p, &e, err)) == FL_OK)
+        rc = check_end(fab, p, &e, &seen, err);
+    }
+  }
+  fl_strmap_free(&seen);
+  return rc;
+}
+
 /* Write the rows of group @hosts (0: switch-to-switch, 1: with a CA end). */
 static int put_rows(const fl_fabric *fab, FILE *out, int hosts, int with_len,
                     fl_error *err) {
@@ -180,9 +251,12 @@ int fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err) {
   int with_len = 0;
   for (fl_id l = 0; l < fl_fabric_link_count(fab) && !with_len; l++)
     with_len = fl_fabric_attr(fab, FL_ENT_LINK, l, "length") != NULL;
+  int rc = check_names(fab, err);
+  if (rc != FL_OK)
+    return rc;
   fputs("#StartDevice,StartPort,EndDevice,EndPort,LinkType", out);
   fputs(with_len ? ",Cable Length\n" : "\n", out);
-  int rc = put_rows(fab, out, 0, with_len, err);
+  rc = put_rows(fab, out, 0, with_len, err);
   if (rc == FL_OK)
     rc = put_rows(fab, out, 1, with_len, err);
   if (rc != FL_OK)

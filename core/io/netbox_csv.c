@@ -372,6 +372,8 @@ static int load_netbox(fl_fabric *fab, const fl_input *in,
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, in->path) : NULL;
   if (rc == FL_OK && !b)
     rc = oom(&x);
+  if (b)
+    fl_nbr_once(b);
   skips k;
   memset(&k, 0, sizeof k);
   size_t cables = 0;

@@ -348,9 +348,13 @@ static int add_link(sonic *s, fl_nbr *b, sonic_link *l, skips *k) {
                         "e.g. 100000",
                         l->f[F_BW]);
   char ca[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
-  fl_alias_port(l->f[F_SPORT], strlen(l->f[F_SPORT]), ca, sizeof ca);
-  fl_alias_port(l->f[F_EPORT], strlen(l->f[F_EPORT]), cb, sizeof cb);
-  if (strcasecmp(l->f[F_SDEV], l->f[F_EDEV]) == 0 && strcmp(ca, cb) == 0) {
+  size_t la = strlen(l->f[F_SPORT]), lb = strlen(l->f[F_EPORT]);
+  fl_alias_port(l->f[F_SPORT], la, ca, sizeof ca);
+  fl_alias_port(l->f[F_EPORT], lb, cb, sizeof cb);
+  int same_port = la < sizeof ca && lb < sizeof cb
+                      ? strcmp(ca, cb) == 0 /* whole spellings */
+                      : strcmp(l->f[F_SPORT], l->f[F_EPORT]) == 0;
+  if (strcasecmp(l->f[F_SDEV], l->f[F_EDEV]) == 0 && same_port) {
     if (k->self_link++ == 0)
       k->self_line = l->line;
     return FL_OK;

@@ -232,6 +232,13 @@ static int parse(topo *t) {
     const char *hash = memchr(s, '#', (size_t)(le - s));
     const char *ce = hash ? hash : le;
     int n = split(s, ce, s, tk, 8);
+    /* names are never cut into each other (issue #32 case 2) */
+    for (int k = 0; k < n && k < 8; k++)
+      if (tk[k].n >= FL_ALIAS_MAX)
+        return fl_error_set(t->err, FL_EPARSE, t->path, line, tk[k].col,
+                            "a field of %zu bytes; system names, types and "
+                            "ports are at most %d bytes",
+                            tk[k].n, FL_ALIAS_MAX - 1);
     if (n == 0) {
       if (!hash)
         cur = UINT32_MAX; /* a blank line ends the section */
@@ -489,6 +496,8 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   fl_nbr *b = rc == FL_OK ? fl_nbr_begin(fab, path) : NULL;
   if (rc == FL_OK && !b)
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  if (b)
+    fl_nbr_declared(b);
   /* nodes: one per system (host systems with dev/P ports: one per device) */
   fl_strmap types = {0};
   for (size_t i = 0; rc == FL_OK && i < t.n_sys; i++) {

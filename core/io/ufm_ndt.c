@@ -264,6 +264,13 @@ static int read_row(ndt *x, const cell *c, int n, uint32_t eol_col) {
                   "empty %s; every cable needs a start and an end device "
                   "and port",
                   COLS[k]);
+  /* a longer cell would be cut, and two names cut alike would be one
+   * device (issue #32 case 2): refused, never truncated */
+  for (int k = 0; k < C_N; k++)
+    if (x->colx[k] >= 0 && x->colx[k] < n && c[x->colx[k]].n >= NDT_MAX_CELL)
+      return fail(x, c[x->colx[k]].col,
+                  "%s of %zu bytes; the limit is %d bytes per cell", COLS[k],
+                  c[x->colx[k]].n, NDT_MAX_CELL - 1);
   fl_id pa, pb;
   int rc = end_port(x, &c[x->colx[C_SDEV]], &c[x->colx[C_SPORT]], &pa);
   if (rc == FL_OK)
@@ -329,6 +336,7 @@ int fl_load_ufm_ndt(fl_fabric *fab, const fl_input *in,
   x.b = fl_nbr_begin(fab, in->path);
   if (!x.b)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  fl_nbr_once(x.b);
   const char *p = in->buf, *e = in->buf + in->len;
   if (in->len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
     p += 3; /* UTF-8 byte order mark of a spreadsheet export */

@@ -160,3 +160,33 @@ void fl_wr_csv_cell(FILE *out, const char *s) {
   }
   fputc('"', out);
 }
+
+int fl_wr_ib_ports_check(const fl_fabric *fab, const char *format,
+                         int one_cable, fl_error *err) {
+  for (fl_id p = 0; p < fl_fabric_port_count(fab); p++) {
+    fl_id n = fl_fabric_port_node(fab, p);
+    uint32_t num = fl_fabric_port_num(fab, p);
+    if (num > FL_WR_IB_PORT_MAX)
+      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                          "%s cannot name port %" PRIu32 " of \"%s\": "
+                          "InfiniBand port numbers are 1..%u (one byte); "
+                          "nothing written",
+                          format, num, fl_fabric_node_name(fab, n),
+                          FL_WR_IB_PORT_MAX);
+    uint32_t nl = fl_fabric_port_link_count(fab, p);
+    if (!one_cable || num == 0 || nl == 0)
+      continue;
+    fl_id l = fl_fabric_port_link(fab, p, 0);
+    fl_id q = fl_fabric_link_other(fab, l, p);
+    if (nl > 1 || q == p)
+      return fl_error_set(
+          err, FL_EINVAL, NULL, 0, 0,
+          "%s cannot say port %" PRIu32 " of \"%s\": it has %s "
+          "(topology.port-connected-twice), and a port here has one cable "
+          "to one other port; fix the plan, or convert to design XML, "
+          "DOT or GraphML, which keep every cable; nothing written",
+          format, num, fl_fabric_node_name(fab, n),
+          q == p ? "a cable looped onto itself" : "several cables");
+  }
+  return FL_OK;
+}

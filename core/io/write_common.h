@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 
 /**
@@ -74,5 +75,23 @@ const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
  * is. "" is written as nothing. No separator or line end is written.
  * Output errors are left to the caller's ferror(). */
 void fl_wr_csv_cell(FILE *out, const char *s);
+
+/** Highest InfiniBand port number (a one-byte field, IBA 14.2.5.6): the
+ * ibnetdiscover and ibsim readers refuse a higher port or port count. */
+#define FL_WR_IB_PORT_MAX 255u
+
+/**
+ * fl_wr_ib_ports_check() — what the InfiniBand dump writers (ibnetdiscover,
+ * ibsim net) cannot say, refused before anything is written, so that a
+ * writer that succeeds writes what its reader accepts (issue #32 cases 3
+ * and 15): a port number above FL_WR_IB_PORT_MAX (DOT, GraphML and NDT
+ * labels are free text), and with @one_cable (a port of a dump has one
+ * peer) a port with several cables or a cable looped onto itself, which
+ * the file would otherwise lose or pair wrongly. @format names the format in
+ * the message ("ibsim net"). Returns FL_OK, or FL_EINVAL with @err naming the
+ * node and port. O(ports).
+ */
+int fl_wr_ib_ports_check(const fl_fabric *fab, const char *format,
+                         int one_cable, fl_error *err);
 
 #endif

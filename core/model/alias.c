@@ -165,46 +165,54 @@ static const char *const PORT_WORDS[] = {
     "e",
 };
 
+/* 1 when [@s, @end) is one or more digits. */
+static int all_digits(const char *s, const char *end) {
+  if (s >= end)
+    return 0;
+  for (; s < end; s++)
+    if (!isdigit((unsigned char)*s))
+      return 0;
+  return 1;
+}
+
+/* Works on the input in place (no buffer of its own): the canonical form
+ * of a label of any length is whole when @size exceeds @len. */
 size_t fl_alias_port(const char *s, size_t len, char *out, size_t size) {
-  char buf[FL_ALIAS_MAX];
   const char *end = s + len;
   while (s < end && isspace((unsigned char)*s))
     s++;
   while (end > s && isspace((unsigned char)end[-1]))
     end--;
-  size_t n = 0;
-  for (const char *p = s; p < end && n + 1 < sizeof buf; p++)
-    buf[n++] = (char)tolower((unsigned char)*p);
-  buf[n] = '\0';
   /* unit / sub-interface suffix ".N" after something with a digit */
-  char *dot = strrchr(buf, '.');
-  if (dot && dot[1]) {
-    int all = 1;
-    for (char *q = dot + 1; *q; q++)
-      all &= isdigit((unsigned char)*q) != 0;
-    int digit_before = 0;
-    for (char *q = buf; q < dot; q++)
-      digit_before |= isdigit((unsigned char)*q) != 0;
-    if (all && digit_before) {
-      *dot = '\0';
-      n = (size_t)(dot - buf);
+  const char *dot = NULL;
+  for (const char *q = end; q > s; q--)
+    if (q[-1] == '.') {
+      dot = q - 1;
+      break;
     }
+  if (dot && all_digits(dot + 1, end)) {
+    int digit_before = 0;
+    for (const char *q = s; q < dot; q++)
+      digit_before |= isdigit((unsigned char)*q) != 0;
+    if (digit_before)
+      end = dot;
   }
-  const char *b = buf;
+  const char *b = s;
+  size_t n = (size_t)(end - s);
   /* Junos media prefix: 2-3 letters and '-' before a digit */
   if (n >= 4 && isalpha((unsigned char)b[0]) && isalpha((unsigned char)b[1])) {
     size_t k = isalpha((unsigned char)b[2]) ? 3 : 2;
-    if (b[k] == '-' && isdigit((unsigned char)b[k + 1]))
+    if (k + 1 < n && b[k] == '-' && isdigit((unsigned char)b[k + 1]))
       b += k + 1;
   }
-  if (b == buf) {
+  if (b == s) {
     for (size_t i = 0; i < sizeof PORT_WORDS / sizeof *PORT_WORDS; i++) {
       size_t wl = strlen(PORT_WORDS[i]);
-      if (strncmp(b, PORT_WORDS[i], wl) == 0) {
+      if (n >= wl && strncasecmp(b, PORT_WORDS[i], wl) == 0) {
         const char *r = b + wl;
-        while (*r == ' ' || *r == '_' || *r == '-')
+        while (r < end && (*r == ' ' || *r == '_' || *r == '-'))
           r++;
-        if (isdigit((unsigned char)*r)) {
+        if (r < end && isdigit((unsigned char)*r)) {
           b = r;
           break;
         }
@@ -212,8 +220,8 @@ size_t fl_alias_port(const char *s, size_t len, char *out, size_t size) {
     }
   }
   size_t m = 0;
-  for (; *b; b++)
-    m = put(out, size, m, *b);
+  for (; b < end; b++)
+    m = put(out, size, m, (char)tolower((unsigned char)*b));
   if (size)
     out[m] = '\0';
   return m;

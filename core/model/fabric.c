@@ -69,18 +69,36 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
   return len;
 }
 
-/* Every string the model keeps is valid UTF-8 without control characters:
- * findings are JSON and SARIF, which require UTF-8. Node descriptions are
- * 64 raw bytes (IBA 14.2.5.2) and may be cut mid-character or carry
- * Latin-1; such bytes become '?' and control characters spaces (as
- * infiniband-diags' clean_nodedesc does for non-printables). */
+/* 1 when the valid UTF-8 sequence @s of @k bytes is a Unicode
+ * noncharacter (Unicode 15 §23.7: U+FDD0..U+FDEF and the last two code
+ * points of every plane, U+FFFE/U+FFFF to U+10FFFE/U+10FFFF). XML 1.0
+ * (§2.2 Char) forbids U+FFFE and U+FFFF outright: a name holding one makes
+ * JUnit, SVG and GraphML output not well-formed (issue #32 case 14). */
+static int is_nonchar(const unsigned char *s, size_t k) {
+  if (k == 3 && s[0] == 0xef && s[1] == 0xb7 && s[2] >= 0x90 && s[2] <= 0xaf)
+    return 1; /* U+FDD0..U+FDEF: EF B7 90..EF B7 AF */
+  if (k == 3)
+    return s[0] == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf);
+  if (k == 4) /* U+xFFFE/U+xFFFF: F? ?F BF BE/BF with the plane's low nibble */
+    return (s[1] & 0x0f) == 0x0f && s[2] == 0xbf &&
+           (s[3] == 0xbe || s[3] == 0xbf);
+  return 0;
+}
+
+/* Every string the model keeps is valid UTF-8 without control characters
+ * and without noncharacters: findings are JSON and SARIF, which require
+ * UTF-8, and JUnit, SVG, GraphML and design XML, which refuse U+FFFE and
+ * U+FFFF. Node descriptions are 64 raw bytes (IBA 14.2.5.2) and may be cut
+ * mid-character or carry Latin-1; such bytes and noncharacters become '?'
+ * and control characters spaces (as infiniband-diags' clean_nodedesc does
+ * for non-printables). */
 static int needs_cleaning(const char *s, size_t len) {
   for (size_t i = 0; i < len;) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c == 0x7f)
       return 1;
     size_t k = utf8_seq((const unsigned char *)s + i, len - i);
-    if (!k)
+    if (!k || is_nonchar((const unsigned char *)s + i, k))
       return 1;
     i += k;
   }
@@ -108,6 +126,9 @@ uint32_t fl_b_intern(fl_fabric *fab, const char *s, size_t len) {
     } else if (!k) {
       clean[o++] = '?';
       i++;
+    } else if (is_nonchar((const unsigned char *)s + i, k)) {
+      clean[o++] = '?';
+      i += k;
     } else {
       memcpy(clean + o, s + i, k);
       o += k;

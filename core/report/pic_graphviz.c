@@ -114,7 +114,7 @@ typedef struct syms {
   Agsym_t *id, *label, *tooltip, *cls, *shape, *style, *color, *fillcolor,
       *penwidth, *fontcolor;
   Agsym_t *e_id, *e_label, *e_tooltip, *e_cls, *e_style, *e_color, *e_penwidth,
-      *e_constraint, *e_fontcolor, *e_headlabel;
+      *e_constraint, *e_fontcolor, *e_headlabel, *e_xlabel;
 } syms;
 
 static void declare(Agraph_t *g, syms *y) {
@@ -147,6 +147,7 @@ static void declare(Agraph_t *g, syms *y) {
   y->e_id = agattr(g, AGEDGE, "id", "");
   y->e_label = agattr(g, AGEDGE, "label", "");
   y->e_headlabel = agattr(g, AGEDGE, "headlabel", "");
+  y->e_xlabel = agattr(g, AGEDGE, "xlabel", "");
   agattr(g, AGEDGE, "labelfontsize", "8");
   agattr(g, AGEDGE, "labeldistance", "1.6");
   y->e_tooltip = agattr(g, AGEDGE, "tooltip", "");
@@ -233,13 +234,31 @@ static void set_node(Agraph_t *g, const syms *y, Agnode_t *an,
   }
 }
 
-static void set_edge(const syms *y, Agedge_t *ae, const pic_edge *e, sbuf *b) {
+/* Which attribute carries the label of edge @e. dot draws a `label` as a
+ * virtual node in the rank between the two ends; an edge whose ends share a
+ * row (a same-tier cable) has no rank between them, and for such flat
+ * edges Graphviz 2.42 (Debian 12) adds a rank of its own whose layout
+ * memory gvFreeLayout() frees twice (issue #32 case 1: every picture of a
+ * fabric with a same-tier cable aborted). Flat and non-ranking edges
+ * therefore get an `xlabel` (placed after the layout, no virtual node);
+ * bundles a `headlabel` (keeps the edge straight). */
+static Agsym_t *label_sym(const syms *y, const pic_scene *s,
+                          const pic_edge *e) {
+  if (strncmp(e->id, "bundle-", 7) == 0)
+    return y->e_headlabel;
+  int32_t ra = e->a < s->n_nodes ? s->nodes[e->a].rank : -1;
+  int32_t rb = e->b < s->n_nodes ? s->nodes[e->b].rank : -1;
+  if (!e->constraint || (ra >= 0 && ra == rb))
+    return y->e_xlabel;
+  return y->e_label;
+}
+
+static void set_edge(const syms *y, const pic_scene *s, Agedge_t *ae,
+                     const pic_edge *e, sbuf *b) {
   char num[32];
   agxset(ae, y->e_id, e->id);
-  if (e->label && strncmp(e->id, "bundle-", 7) == 0)      /* no label node: */
-    agxset(ae, y->e_headlabel, (char *)esc(b, e->label)); /* straight */
-  else if (e->label)
-    agxset(ae, y->e_label, (char *)esc(b, e->label));
+  if (e->label)
+    agxset(ae, label_sym(y, s, e), (char *)esc(b, e->label));
   if (e->tooltip)
     agxset(ae, y->e_tooltip, (char *)esc(b, e->tooltip));
   agxset(ae, y->e_cls, (char *)classes(b, "cable", e->sev, e->cls));
@@ -524,7 +543,7 @@ static Agraph_t *build(const pic_scene *s, sbuf *b) {
     const pic_edge *e = &s->edges[i];
     Agedge_t *ae = agedge(g, an[e->a], an[e->b], e->id, 1);
     if (ae)
-      set_edge(&y, ae, e, b);
+      set_edge(&y, s, ae, e, b);
   }
   if (s->rank_rows && !s->n_clusters)
     order_rows(g, rows, s, an, &y);

@@ -220,6 +220,35 @@ for f in "$SEEDS"/design-xml/*.xml; do
   seed diff "self-$(basename "$f" .xml)" 60 "$f" "$f"
 done
 
+# ---- pictures: view '0' tiers '1' rails '2' load '3' domains; +4: design XML
+R3=$FX/robustness-3
+for v in 4 5 6 7; do
+  seed pictures "flat-edge-$v" $v "$R3/svg-flat-edge-double-free.xml"
+done
+seed pictures dot-pod-tiers 0 "$FMT/pod-plan.dot"
+seed pictures dot-pod-domains 3 "$FMT/pod-plan.dot"
+seed pictures dot-fffe 0 "$R3/xml-noncharacter-fffe.dot"
+seed pictures dot-cleaned 2 "$R3/names-equal-after-cleaning.dot"
+seed pictures bad-dot-noport 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
+
+# ---- convert_rt: '0' DOT '1' GraphML '2' NDT '3' NetBox '4' ibnetdiscover
+seed convert_rt dot-pod 0 "$FMT/pod-plan.dot"
+seed convert_rt dot-port-257 0 "$R3/convert-unreadable-port-257.dot"
+seed convert_rt dot-switch-0 0 "$R3/convert-unreadable-switch-0.dot"
+seed convert_rt dot-duplicate 0 "$R3/dot-duplicate-cable-merged.dot"
+seed convert_rt dot-cleaned 0 "$R3/names-equal-after-cleaning.dot"
+seed convert_rt dot-fffe 0 "$R3/xml-noncharacter-fffe.dot"
+seed convert_rt dot-fqdn 0 "$R3/fqdn-short-name-merge.dot"
+seed convert_rt dot-long-names 0 "$R3/long-names-merge.dot"
+seed convert_rt graphml-plan 1 "$FMT/n2g-plan.graphml"
+seed convert_rt ndt-double-booked 2 "$R3/convert-ibsim-drops-double-booked-port.ndt"
+seed convert_rt ndt-long-names 2 "$R3/long-names-merge.ndt"
+seed convert_rt ndt-fqdn 2 "$R3/fqdn-short-name-merge.ndt"
+seed convert_rt netbox-import 3 "$FMT/netbox-import.csv"
+seed convert_rt netbox-roundtrip 3 "$R3/netbox-dot-roundtrip-node-lost.csv"
+seed convert_rt ibnd-2tier 4 "$src/fabrics/fat-tree-2tier.ibnetdiscover"
+seed convert_rt bad-dot-syntax 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
+
 # ---- public samples for fuzzing runs (not checked) --------------------------
 if [ -n "$ext" ] && [ -d "$ext" ]; then
   for f in "$ext"/*; do

@@ -55,6 +55,39 @@ static const char *port_label_of(const fl_fabric *f, const char *node,
 
 /* ---- alias ------------------------------------------------------------ */
 
+/* Labels and names longer than FL_ALIAS_MAX are canonicalised whole when
+ * the output holds them (issue #32 case 2): two that differ only past byte
+ * 255 stay two. */
+static void test_alias_long(void **state) {
+  (void)state;
+  char in[600], a[600], b[600];
+  memcpy(in, "Ethernet", 8);
+  memset(in + 8, '7', 400);
+  in[408] = '\0';
+  size_t n = fl_alias_port(in, strlen(in), a, sizeof a);
+  assert_int_equal(n, 400); /* "Ethernet" dropped, every digit kept */
+  in[407] = '8';
+  fl_alias_port(in, strlen(in), b, sizeof b);
+  assert_string_not_equal(a, b);
+  assert_int_equal(b[399], '8');
+  /* the unit suffix and media prefix rules still apply at any length */
+  memcpy(in, "ge-", 3);
+  memset(in + 3, '1', 300);
+  memcpy(in + 303, ".0", 3);
+  assert_int_equal(fl_alias_port(in, strlen(in), a, sizeof a), 300);
+  /* a cut output stays NUL-terminated */
+  assert_int_equal(fl_alias_port(in, strlen(in), a, 10), 9);
+  assert_int_equal(strlen(a), 9);
+  /* node names: 306 bytes, differing in the last byte */
+  memset(in, 'x', 305);
+  in[305] = 'A';
+  in[306] = '\0';
+  assert_int_equal(fl_alias_node_full(in, 306, a, sizeof a), 306);
+  in[305] = 'B';
+  fl_alias_node_full(in, 306, b, sizeof b);
+  assert_string_not_equal(a, b);
+}
+
 static void test_alias(void **state) {
   (void)state;
   char b[FL_ALIAS_MAX], c[FL_ALIAS_MAX];
@@ -447,6 +480,7 @@ int main(void) {
     return skip;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alias),
+      cmocka_unit_test(test_alias_long),
       cmocka_unit_test(test_topo_samples),
       cmocka_unit_test(test_topo_quirks),
       cmocka_unit_test(test_junos_samples),
