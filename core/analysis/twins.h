@@ -1,6 +1,6 @@
 /*
  * core/analysis/twins.h — twin destination switches of the design-mode
- * routing models (internal to the core; used by cdg.c).
+ * routing models (internal to the core; used by cdg_design.c).
  *
  * Two switches a and b are twins when they have the same multiset of
  * neighbour switches, the same rank, neither is cabled to itself and

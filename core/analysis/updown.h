@@ -1,7 +1,7 @@
 /*
  * core/analysis/updown.h — the design-mode routing models' channel
  * dependency graph counted in closed form on layered fabrics whose
- * down-closures nest (internal to the core; used by cdg.c).
+ * down-closures nest (internal to the core; used by cdg.c, closed_form()).
  *
  * The class: a nested switch graph (the test is fabriclint/covers.h,
  * shared with the switch view of the plugins) whose traffic sources sit
@@ -19,7 +19,7 @@
  * their own group of core switches all are; a tree with a cable missing
  * between a pod's leaf and spine, a leaf-to-leaf cable, a spine with
  * sources or switch traffic (FL_CDG_TRAFFIC_ALL) are not, and keep the
- * per-destination walks of cdg.c.
+ * per-destination walks of cdg_models.c.
  *
  * What holds there. A path from a switch x to a root r that peaks below
  * the lowest tier H at which x's ancestors cover r stays inside the
@@ -37,7 +37,7 @@
  * and none from a parent to a parent (no valley), so the graph is acyclic
  * (Schroeder et al., "Autonet", IEEE JSAC 9(8), 1991: no down-then-up
  * turn under a strict ranking). Channels are the (switch, in port) pairs
- * with at least one turn. This is what the walks of cdg.c count; it is
+ * with at least one turn. This is what the walks of cdg_models.c count; it is
  * checked against them (every engine, every traffic class) in
  * tests/unit/test_cdg_shortcuts.c.
  *
@@ -50,7 +50,8 @@
 #include <stdint.h>
 
 /**
- * fl_updown_in — the switch graph as cdg.c holds it.
+ * fl_updown_in — the switch graph as the deadlock analysis holds it
+ * (cdg_impl.h).
  * @n_sw: switches, indexed 0..n_sw-1.
  * @tier: [n_sw] tier per switch (FL_TIER_UNKNOWN: not in the class).
  * @lo/@hi: [n_sw] switch s's channels are slots lo[s]..hi[s]-1 of @peer,

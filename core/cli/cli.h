@@ -1,5 +1,5 @@
 /*
- * core/cli.h — subcommands of the fabriclint executable (internal).
+ * core/cli/cli.h — subcommands of the fabriclint executable (internal).
  * Each takes the subcommand's arguments (argv[0] is the subcommand name)
  * and returns the process exit code (DESIGN.md §2: 0, 1, 2 or 3).
  */

@@ -1,5 +1,5 @@
 /*
- * core/cli_common.h — option parsing and steps shared by the subcommands of
+ * core/cli/cli_common.h — option parsing and steps shared by the subcommands of
  * the fabriclint executable (internal to the CLI).
  */
 #ifndef FABRICLINT_CORE_CLI_COMMON_H

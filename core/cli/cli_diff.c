@@ -1,6 +1,6 @@
 /*
- * core/cli_diff.c — `fabriclint diff [OPTIONS] DESIGN AS_BUILT`: compare the
- * planned cabling with what was built (DESIGN.md §2 and §7; docs/cli.md,
+ * core/cli/cli_diff.c — `fabriclint diff [OPTIONS] DESIGN AS_BUILT`: compare
+ * the planned cabling with what was built (DESIGN.md §2 and §7; docs/cli.md,
  * docs/rules/diff.md).
  *
  * DESIGN and AS_BUILT are any inputs fabriclint loads (design XML, ibdm

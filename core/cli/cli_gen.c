@@ -1,5 +1,6 @@
 /*
- * core/cli_gen.c — `fabriclint gen KIND [PARAMS]`: write a standard topology.
+ * core/cli/cli_gen.c — `fabriclint gen KIND [PARAMS]`: write a standard
+ * topology.
  *
  * Why a subcommand and not a script: the formulas of fabriclint/gen.h are
  * the single statement of what a fat tree, a rail-optimised SU, a ring or a

@@ -1,5 +1,5 @@
 /*
- * core/cli_info.c — `fabriclint info` (what was loaded) and `fabriclint
+ * core/cli/cli_info.c — `fabriclint info` (what was loaded) and `fabriclint
  * rules` (what can run), text and JSON.
  */
 #include <stdio.h>

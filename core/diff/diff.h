@@ -1,5 +1,5 @@
 /*
- * core/diff.h — as-designed vs as-built comparison (DESIGN.md §7), the
+ * core/diff/diff.h — as-designed vs as-built comparison (DESIGN.md §7), the
  * engine behind `fabriclint diff` (internal to the core and the CLI).
  *
  * fl_diff() compares two finalized fabrics cable by cable and appends one
@@ -15,6 +15,7 @@
 #include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 #include "host/findings.h"
+#include "report/work_order.h"
 
 /**
  * fl_diff_opts — zero-initialise.
@@ -52,25 +53,6 @@ typedef struct fl_diff_rule {
  * count (docs/rules/diff.md). */
 const fl_diff_rule *fl_diff_rules(size_t *n);
 
-/** One physical action of the work order. Strings are owned ("" if none). */
-typedef struct fl_wo_row {
-  char *action;                   /* add, remove, move, swap, replace, check */
-  char *finding;                  /* rule id that asks for it */
-  char *a_node, *a_port, *a_rack; /* the end that stays (or end A) */
-  char *b_node, *b_port, *b_rack; /* where it must go (or end B) */
-  char *from_node, *from_port;    /* move/swap: where the end is now */
-  char *cable;                    /* the design's cable id */
-  char *detail;
-  char *fix;         /* the finding's fix, as JSON `fix.description` says it
-                        ("" when the finding has none) */
-  char *fingerprint; /* the finding's fingerprint (JSON, SARIF, baselines) */
-} fl_wo_row;
-
-typedef struct fl_work_order {
-  fl_wo_row *v;
-  size_t n, cap;
-} fl_work_order;
-
 /** Counts of what matched (for -v and the tests). */
 typedef struct fl_diff_stats {
   uint32_t nodes_by_guid, nodes_by_name, nodes_by_system;
@@ -92,12 +74,5 @@ typedef struct fl_diff_stats {
 int fl_diff(const fl_fabric *design, const fl_fabric *built,
             const fl_diff_opts *opts, fl_findings *fs, fl_work_order *wo,
             fl_diff_stats *stats, fl_error *err);
-
-/** Sort the rows (by action, then ends) so output is deterministic. */
-void fl_work_order_sort(fl_work_order *wo);
-/** Write @wo as CSV (RFC 4180, header line first; columns in
- * docs/rules/diff.md). 0 or -1 on write error. */
-int fl_work_order_csv(FILE *out, const fl_work_order *wo);
-void fl_work_order_free(fl_work_order *wo);
 
 #endif /* FABRICLINT_CORE_DIFF_H */

@@ -1,5 +1,5 @@
 /*
- * core/findings.c — see findings.h.
+ * core/host/findings.c — see findings.h.
  */
 #include "host/findings.h"
 

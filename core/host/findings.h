@@ -1,5 +1,5 @@
 /*
- * core/findings.h — the sorted list of findings every renderer prints
+ * core/host/findings.h — the sorted list of findings every renderer prints
  * (internal). Findings own copies of everything (names, not ids), so they
  * outlive the rule run and render identically from any fabric.
  *

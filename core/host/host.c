@@ -1,5 +1,5 @@
 /*
- * core/host.c — the plugin host (see host.h).
+ * core/host/host.c — the plugin host (see host.h).
  *
  * The patterns are those of SQLite loadable extensions and Redis modules: one
  * exported entry point returning a size-prefixed descriptor, a host function

@@ -1,5 +1,5 @@
 /*
- * core/host.h — the plugin host: discovery, loading and ABI checks of rule
+ * core/host/host.h — the plugin host: discovery, loading and ABI checks of rule
  * plugins, the fl_host_api table, and rule runs (internal to the core and
  * the CLI).
  *

@@ -1,5 +1,5 @@
 /*
- * core/param_check.c — rule parameter values: parsing and range checks in
+ * core/host/param_check.c — rule parameter values: parsing and range checks in
  * one place (see param_check.h).
  *
  * Why here and not in each plugin: a threshold of `nan` compares false with

@@ -1,5 +1,5 @@
 /*
- * core/param_check.h — the one check every rule parameter value passes
+ * core/host/param_check.h — the one check every rule parameter value passes
  * (internal): --param values, policy `params:`, plugin defaults, and the
  * values a rule reads at run time.
  */

@@ -1,5 +1,5 @@
 /*
- * core/policy.c — the policy file reader and waiver matching (policy.h).
+ * core/host/policy.c — the policy file reader and waiver matching (policy.h).
  *
  * The file is loaded with libyaml's document API (the whole tree, with
  * marks), then walked by small typed readers that reject every key they do

@@ -1,5 +1,5 @@
 /*
- * core/policy.h — the policy file (DESIGN.md §6): which rules run, their
+ * core/host/policy.h — the policy file (DESIGN.md §6): which rules run, their
  * severities and parameters, and waivers of accepted findings.
  *
  * Why a file and not only options: a policy is reviewed and versioned with

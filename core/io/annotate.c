@@ -1,5 +1,5 @@
 /*
- * core/annotate.c — fl_load_annotations(): an attribute side file that
+ * core/io/annotate.c — fl_load_annotations(): an attribute side file that
  * annotates a topology already loaded (node name -> attributes).
  *
  * Why: failure-domain checks need rack, PDU, power feed, row, hall, plane,

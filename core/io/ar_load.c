@@ -1,5 +1,5 @@
 /*
- * core/ar_load.c — loader for ibdiagnet's adaptive-routing dump
+ * core/io/ar_load.c — loader for ibdiagnet's adaptive-routing dump
  * (`ibdiagnet2.far`, written by `ibdiagnet -r --r_opt=dump_only`).
  *
  * Why: NVIDIA's SM programs AR-capable switches with an AR group table

@@ -1,5 +1,5 @@
 /*
- * core/cisco_plan.c — Cisco cable plan XML (NX-OS DFA cable management,
+ * core/io/cisco_plan.c — Cisco cable plan XML (NX-OS DFA cable management,
  * schema nxos-cable-plan-schema.xsd; read and written by the acitoolkit
  * `cableplan` application, applications/cableplan/cableplan.py and
  * docs/cable.rst; docs/formats/cisco-plan.md):
@@ -22,10 +22,11 @@
  * a link between two stand-in ports (labelled by the port set, or "any"),
  * carrying the attributes `plan-min`, `plan-max` (absent = unlimited),
  * `plan-a-ports`, `plan-b-ports` (the sets as written; absent = any), which
- * `fabriclint diff` counts against the as-built cables (core/diff.c).
- * `destPortSet`, which cable_plan2.xml uses, is not in the schema and the
- * toolkit ignores it, so it is ignored too (the link means any port) and a
- * note says so. Element names are matched by local name, any namespace.
+ * `fabriclint diff` counts against the as-built cables
+ * (core/diff/diff_classify.c). `destPortSet`, which cable_plan2.xml uses, is
+ * not in the schema and the toolkit ignores it, so it is ignored too (the link
+ * means any port) and a note says so. Element names are matched by local name,
+ * any namespace.
  */
 #include "io/formats.h"
 #include "io/loaders.h"

@@ -1,5 +1,5 @@
 /*
- * core/dbcsv_load.c — loader for ibdiagnet's internal database dump
+ * core/io/dbcsv_load.c — loader for ibdiagnet's internal database dump
  * (`ibdiagnet2.db_csv`), of which fabriclint uses the AR_INFO section:
  * per switch, whether adaptive routing (AR) is enabled and on which SLs.
  *

@@ -1,5 +1,5 @@
 /*
- * core/design_write.c — fl_write_design_xml(): a finalized fabric as
+ * core/io/design_write.c — fl_write_design_xml(): a finalized fabric as
  * fabriclint design XML (docs/design-xml.md, schema/design.rng).
  *
  * Why it is written by hand rather than with libxml2's xmlTextWriter: the

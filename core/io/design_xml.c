@@ -1,5 +1,5 @@
 /*
- * core/design_xml.c — loader of fabriclint design XML (schema/design.rng,
+ * core/io/design_xml.c — loader of fabriclint design XML (schema/design.rng,
  * docs/design-xml.md) into an fl_fabric under construction.
  *
  * Why it is built this way:

@@ -1,5 +1,5 @@
 /*
- * core/design_xml.h — validation modes of the design XML loader (internal).
+ * core/io/design_xml.h — validation modes of the design XML loader (internal).
  *
  * fl_load_design_xml() (core/loaders.h) picks a mode from its options:
  * FL_DX_BUILTIN normally, FL_DX_LENIENT with opts->no_schema, and

@@ -1,5 +1,5 @@
 /*
- * core/fileio.c — see fileio.h. Loaders parse whole buffers in place, which
+ * core/io/fileio.c — see fileio.h. Loaders parse whole buffers in place, which
  * is both the fastest way to tokenise text and the simplest way to report a
  * line and column.
  */

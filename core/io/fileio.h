@@ -1,5 +1,5 @@
 /*
- * core/fileio.h — reading an input file whole (internal).
+ * core/io/fileio.h — reading an input file whole (internal).
  */
 #ifndef FABRICLINT_CORE_FILEIO_H
 #define FABRICLINT_CORE_FILEIO_H

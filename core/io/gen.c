@@ -1,5 +1,5 @@
 /*
- * core/gen.c — generators for fat trees, rail-optimised SU fabrics, rings
+ * core/io/gen.c — generators for fat trees, rail-optimised SU fabrics, rings
  * and 2-D tori (fabriclint/gen.h has the shapes, formulas, names and port
  * plans).
  *

@@ -1,5 +1,5 @@
 /*
- * core/ibnd.c — loaders for ibnetdiscover topology output (default and -g
+ * core/io/ibnd.c — loaders for ibnetdiscover topology output (default and -g
  * modes), the ibnetdiscover -p ports report, and ibsim net files.
  *
  * Why hand-written: a 65,536-CA fabric dump is ~400k port lines; the loader

@@ -1,5 +1,5 @@
 /*
- * core/ibnd_write.c — write a fabric as ibnetdiscover default-mode output.
+ * core/io/ibnd_write.c — write a fabric as ibnetdiscover default-mode output.
  *
  * Why: tests, benchmarks and `fabriclint gen` need fabrics in the format
  * operators capture, and a written file must load back into the same model

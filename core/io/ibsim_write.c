@@ -1,5 +1,5 @@
 /*
- * core/ibsim_write.c — fl_write_ibsim_net(): a fabric as an ibsim net file.
+ * core/io/ibsim_write.c — fl_write_ibsim_net(): a fabric as an ibsim net file.
  *
  * Why: ibsim (linux-rdma/ibsim, Debian ibsim-utils) simulates an InfiniBand
  * subnet from a net file, and real OpenSM and infiniband-diags tools run

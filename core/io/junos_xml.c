@@ -1,5 +1,5 @@
 /*
- * core/junos_xml.c — Junos LLDP neighbours as XML: `show lldp neighbors |
+ * core/io/junos_xml.c — Junos LLDP neighbours as XML: `show lldp neighbors |
  * display xml` (RPC get-lldp-neighbors-information, brief) and the detail
  * RPCs get-lldp-interface-neighbors[-information], bare or inside a NETCONF
  * <rpc-reply> (any namespace: elements are matched by local name).

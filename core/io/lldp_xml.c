@@ -1,5 +1,5 @@
 /*
- * core/lldp_xml.c — the lldpd XML loader (`lldpcli -f xml show neighbors
+ * core/io/lldp_xml.c — the lldpd XML loader (`lldpcli -f xml show neighbors
  * [details]`), plus two pieces the other neighbour and plan loaders share:
  * the streaming XML reader (fl_xr_*) and the neighbour builder (fl_nbr_*).
  *

@@ -1,5 +1,6 @@
 /*
- * core/loaders.h — the per-format loaders behind fl_fabric_load() (internal).
+ * core/io/loaders.h — the per-format loaders behind fl_fabric_load()
+ * (internal).
  *
  * Each takes a fabric under construction, the input read whole by
  * fl_fabric_load() (fileio.h: path and bytes; a loader never reopens the

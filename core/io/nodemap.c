@@ -1,5 +1,5 @@
 /*
- * core/nodemap.c — node-name-map reader with infiniband-diags semantics.
+ * core/io/nodemap.c — node-name-map reader with infiniband-diags semantics.
  *
  * Why: names in ibnetdiscover/iblinkinfo output come from this file, so
  * fabriclint must apply it exactly as rdma-core does or names would not

@@ -1,5 +1,5 @@
 /*
- * core/nodemap.h — infiniband-diags node-name-map files (internal).
+ * core/io/nodemap.h — infiniband-diags node-name-map files (internal).
  *
  * A node-name-map maps a node GUID to a display name; ibnetdiscover,
  * iblinkinfo, ibroute and OpenSM print that name instead of the

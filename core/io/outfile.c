@@ -1,5 +1,5 @@
 /*
- * core/outfile.c — output files written through a temporary file and
+ * core/io/outfile.c — output files written through a temporary file and
  * rename(), or directly when the path is not a regular file; see outfile.h
  * for the rule and why.
  *

@@ -1,5 +1,5 @@
 /*
- * core/outfile.h — writing an output file without ever destroying what the
+ * core/io/outfile.h — writing an output file without ever destroying what the
  * user owns (internal).
  *
  * Every file fabriclint writes (gen -o, --output, --write-baseline, the diff

@@ -1,5 +1,5 @@
 /*
- * core/textscan.h — the lexical helpers the hand-written text loaders share
+ * core/io/textscan.h — the lexical helpers the hand-written text loaders share
  * (ibnetdiscover, routing dumps). static inline: they sit on the parsers'
  * hot paths (hundreds of millions of LFT entries), so they must inline.
  * All work on a byte range [p, e) that need not be NUL-terminated.

@@ -1,5 +1,5 @@
 /*
- * core/topo_ibdm.c — the IBDM topology file: the as-designed InfiniBand plan
+ * core/io/topo_ibdm.c — the IBDM topology file: the as-designed InfiniBand plan
  * that `ibdiagnet -t`, `ibdmchk -t`, `ibtopodiff` and NVIDIA's UFM cable
  * validation read and `ibdiagnet -w` / UFM "Download Topology" write.
  *

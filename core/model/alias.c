@@ -1,5 +1,5 @@
 /*
- * core/alias.c — canonical node and port spellings (see alias.h for the
+ * core/model/alias.c — canonical node and port spellings (see alias.h for the
  * rules and why). Sources of the spellings: NX-OS and EOS interface names
  * (`Ethernet1/1`, short `Eth1/1`, EOS LLDP `Et1`), Cumulus `swpN` and
  * breakouts `swpNsM`, SONiC `EthernetN` and aliases `etpN[a-h]`, Junos

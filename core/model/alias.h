@@ -1,5 +1,5 @@
 /*
- * core/alias.h — the alias layer (DESIGN.md §4 "Names"): canonical
+ * core/model/alias.h — the alias layer (DESIGN.md §4 "Names"): canonical
  * spellings of node and port names, so that a design and an as-built dump
  * written by different tools can be matched (internal to the core).
  *

@@ -1,5 +1,6 @@
 /*
- * core/build.h — the loaders' side of the fabric model (internal to the core).
+ * core/model/build.h — the loaders' side of the fabric model (internal to the
+ * core).
  *
  * Loaders add nodes, ports, links and attributes through these functions, in
  * any order, before fl_fabric_finalize(). Each added element records its

@@ -1,5 +1,5 @@
 /*
- * core/derive.c — systems and tiers derived at finalize time.
+ * core/model/derive.c — systems and tiers derived at finalize time.
  *
  * Systems: rail and failure-domain rules group HCAs by host. ibnetdiscover
  * only gives NodeDescription strings such as "dgx-001 mlx5_0" (the Linux

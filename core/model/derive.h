@@ -1,5 +1,5 @@
 /*
- * core/derive.h — facts derived from the shape and the descriptions of a
+ * core/model/derive.h — facts derived from the shape and the descriptions of a
  * fabric at finalize time (internal).
  */
 #ifndef FABRICLINT_CORE_DERIVE_H

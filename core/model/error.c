@@ -1,5 +1,5 @@
 /*
- * core/error.c — the fl_error record (see fabriclint/error.h).
+ * core/model/error.c — the fl_error record (see fabriclint/error.h).
  */
 #include "fabriclint/error.h"
 

@@ -1,5 +1,6 @@
 /*
- * core/fabric_impl.h — the layout of struct fl_fabric (internal to the core).
+ * core/model/fabric_impl.h — the layout of struct fl_fabric (internal to the
+ * core).
  *
  * Struct-of-records arrays indexed by fl_id. Only the core sources include
  * this; plugins and embedders see the accessors of fabriclint/fabric.h.

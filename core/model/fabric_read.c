@@ -1,5 +1,5 @@
 /*
- * core/fabric_read.c — the read-only accessors of fabriclint/fabric.h.
+ * core/model/fabric_read.c — the read-only accessors of fabriclint/fabric.h.
  *
  * Every accessor bounds-checks its id and returns a neutral value (0, "",
  * FL_NONE) for a bad one, so a buggy plugin gets wrong answers, not a crash.

@@ -1,5 +1,5 @@
 /*
- * core/graph.c — the igraph view (see graph.h).
+ * core/model/graph.c — the igraph view (see graph.h).
  *
  * igraph 0.10 (Debian 12 libigraph-dev 0.10.2) API: igraph_create,
  * igraph_connected_components, igraph_articulation_points, igraph_bridges.

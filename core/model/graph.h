@@ -1,6 +1,6 @@
 /*
- * core/graph.h — the igraph view of a fabric and the graph queries the core
- * answers on it (internal; exposed to plugins through fl_host_api).
+ * core/model/graph.h — the igraph view of a fabric and the graph queries the
+ * core answers on it (internal; exposed to plugins through fl_host_api).
  *
  * igraph stays inside the core (DESIGN.md §3): its Debian build is not
  * thread-safe and its 1.0 release changes signatures, so every igraph call

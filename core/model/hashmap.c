@@ -1,5 +1,6 @@
 /*
- * core/hashmap.c — see hashmap.h. Linear probing over power-of-two tables.
+ * core/model/hashmap.c — see hashmap.h. Linear probing over power-of-two
+ * tables.
  */
 #include "model/hashmap.h"
 

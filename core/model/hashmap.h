@@ -1,5 +1,5 @@
 /*
- * core/hashmap.h — open-addressing hash maps used by the loaders and the
+ * core/model/hashmap.h — open-addressing hash maps used by the loaders and the
  * model (internal to the core).
  *
  * fl_u64map maps a uint64_t key to a uint32_t value (GUIDs, (node, port)

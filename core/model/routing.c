@@ -1,6 +1,6 @@
 /*
- * core/routing.c — routing state of a fabric (see fabriclint/routing.h and
- * the builder functions at the end of core/build.h).
+ * core/model/routing.c — routing state of a fabric (see fabriclint/routing.h
+ * and the builder functions at the end of core/build.h).
  *
  * LFTs are stored as one byte per LID per switch, exactly as the hardware
  * holds them (IBA 14.2.5.10 LinearForwardingTable): a 5,120-switch fabric

@@ -1,6 +1,6 @@
 /*
- * core/routing_impl.h — hooks between the model (fabric.c) and the routing
- * state (routing.c); internal.
+ * core/model/routing_impl.h — hooks between the model (fabric.c) and the
+ * routing state (routing.c); internal.
  */
 #ifndef FABRICLINT_CORE_ROUTING_IMPL_H
 #define FABRICLINT_CORE_ROUTING_IMPL_H

@@ -1,5 +1,5 @@
 /*
- * core/vocab.c — speed and width names (see fabriclint/fabric.h).
+ * core/model/vocab.c — speed and width names (see fabriclint/fabric.h).
  *
  * Lane rates are the nominal per-lane rates of the IBA speed grades as
  * tabulated in the InfiniBand Architecture Specification (SDR 2.5 ... XDR 200

@@ -1,5 +1,5 @@
 /*
- * core/baseline.c — baseline files (baseline.h), read and written with
+ * core/report/baseline.c — baseline files (baseline.h), read and written with
  * jansson (JSON_PRESERVE_ORDER keeps our fixed key order on output).
  */
 #include "report/baseline.h"

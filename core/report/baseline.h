@@ -1,5 +1,5 @@
 /*
- * core/baseline.h — accepted findings, so that CI fails only on new ones
+ * core/report/baseline.h — accepted findings, so that CI fails only on new ones
  * (DESIGN.md §6; `--write-baseline FILE`, `--baseline FILE`).
  *
  * Why a separate, machine-written file beside the human-written policy

@@ -1,5 +1,5 @@
 /*
- * core/report.c — text and JSON renderers (see report.h). JSON is built
+ * core/report/report.c — text and JSON renderers (see report.h). JSON is built
  * with jansson (objects keep insertion order, so key order is fixed).
  */
 #include "report/report.h"

@@ -1,5 +1,5 @@
 /*
- * core/report.h — renderers of the sorted findings list (internal).
+ * core/report/report.h — renderers of the sorted findings list (internal).
  * Output is deterministic: the same findings give byte-identical text (no
  * timestamps, no durations, fixed key order, findings in fl_findings_sort()
  * order, rules sorted by id).

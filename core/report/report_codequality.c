@@ -1,5 +1,5 @@
 /*
- * core/report_codequality.c — GitLab Code Quality output (report.h,
+ * core/report/report_codequality.c — GitLab Code Quality output (report.h,
  * docs/ci.md): the CodeClimate-subset JSON array GitLab reads from
  * `artifacts: reports: codequality` and shows in merge requests.
  *

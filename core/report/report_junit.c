@@ -1,5 +1,5 @@
 /*
- * core/report_junit.c — JUnit XML output (report.h, docs/ci.md).
+ * core/report/report_junit.c — JUnit XML output (report.h, docs/ci.md).
  *
  * Why JUnit for a linter: it is the one report format every CI shows
  * without plugins (GitLab's test report tab, Jenkins' junit step, Azure,

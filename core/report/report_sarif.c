@@ -1,5 +1,5 @@
 /*
- * core/report_sarif.c — SARIF 2.1.0 output (report.h, docs/ci.md).
+ * core/report/report_sarif.c — SARIF 2.1.0 output (report.h, docs/ci.md).
  *
  * Why SARIF: it is what GitHub code scanning ingests (and GitLab, Jenkins
  * Warnings NG and the VS Code viewer read), so a fabric plan gets alerts

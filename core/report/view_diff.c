@@ -1,7 +1,7 @@
 /*
  * core/report/view_diff.c — the diff view of `fabriclint diff`: the plan
  * drawn as the tier view, with what the as-built fabric changes on top
- * (picture.h). From each diff finding's evidence (core/diff/diff.c,
+ * (picture.h). From each diff finding's evidence (core/diff/diff_classify.c,
  * docs/rules/diff.md):
  *   diff.missing        the planned cable dashed red, "missing"
  *   diff.misconnected   the planned cable dashed, the built one solid red

@@ -15,8 +15,8 @@
  *   - gpu-order: GPU i is not paired with the NIC of rail i (the i-th rail
  *     in natural order), so GPU i of this host and of hosts built otherwise
  *     meet on different rails.
- * rail.c resolves NICs, rails and leaves; it hands the result over as an
- * rg_view, so this file needs none of its internals.
+ * rail_analysis.c resolves NICs, rails and leaves; it hands the result over as
+ * an rg_view, so this file needs none of its internals.
  */
 #ifndef FABRICLINT_PLUGINS_RAIL_GPU_H
 #define FABRICLINT_PLUGINS_RAIL_GPU_H
@@ -25,8 +25,8 @@
 
 #include "fabriclint/plugin.h"
 
-/** One NIC as rail.c resolved it (strings borrowed from the fabric or the
- * analysis; valid during the check). */
+/** One NIC as rail_analysis.c resolved it (strings borrowed from the fabric or
+ * the analysis; valid during the check). */
 typedef struct rg_nic {
   fl_id node, leaf;
   uint32_t leaf_port;

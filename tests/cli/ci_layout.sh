@@ -2,7 +2,10 @@
 # ci_layout.sh — core/ follows its stage order (core/STAGES) with no
 # dependency cycle (tests/layout/check_layout.py), and the checker catches
 # each kind of violation: an include of a higher stage, an include that does
-# not name its stage, a cycle between two files of one stage.
+# not name its stage, a cycle between two files of one stage. And the docs
+# and file headers match the tree (tests/layout/check_docs.py): no merge-
+# conflict marker, no opening comment naming a path that is not the file's,
+# docs/testing.md's mutant counts those of tests/mutation/mutants.txt.
 . "$(dirname "$0")/lib.bash"
 CHECK="python3 $FL_SRC/tests/layout/check_layout.py"
 
@@ -47,4 +50,62 @@ expect_rc 1 $CHECK "$TMP/m/core"
 expect_grep "$TMP/out" '^core/model/chassis\.c: include cycle among model/chassis\.c, model/derive\.c, model/fabric\.c, model/hashmap\.c: .*model/hashmap\.c -> model/derive\.c \(fl_derive_mutant\)$'
 
 expect_rc 2 $CHECK
+
+# ---- docs and file headers (tests/layout/check_docs.py) ----
+DOCS="python3 $FL_SRC/tests/layout/check_docs.py"
+expect_rc 0 $DOCS "$FL_SRC"
+expect_eq "$(cat "$TMP/out")" "" "checker output on the tree"
+# the counts the docs state are the list's (the sentence the checker reads)
+expect_grep "$FL_SRC/docs/testing.md" \
+  "holds \*\*$(grep -c '^\[' "$FL_SRC/tests/mutation/mutants.txt") mutants\*\*"
+dmutant() {
+  rm -rf "$TMP/d"; mkdir -p "$TMP/d/tests"
+  cp -r "$FL_SRC/core" "$FL_SRC/include" "$FL_SRC/plugins" "$FL_SRC/docs" "$TMP/d/"
+  cp -r "$FL_SRC/tests/mutation" "$FL_SRC/tests/layout" "$TMP/d/tests/"
+}
+
+dmutant   # a conflict left in a doc
+printf 'a\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> topic\n' >>"$TMP/d/docs/mpi.md"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^docs/mpi\.md:[0-9]+: merge-conflict marker "<<<<<<< HEAD"$'
+expect_grep "$TMP/out" '^docs/mpi\.md:[0-9]+: merge-conflict marker "======="$'
+expect_grep "$TMP/out" '^docs/mpi\.md:[0-9]+: merge-conflict marker ">>>>>>> topic"$'
+expect_eq "$(wc -l <"$TMP/out")" 3 "violations for one conflict"
+
+dmutant   # ... and in a source file; a setext underline is no marker
+printf '/*\n<<<<<<< HEAD\n */\n' >>"$TMP/d/core/model/graph.c"
+printf 'Title\n=======\n' >>"$TMP/d/docs/perf.md"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^core/model/graph\.c:[0-9]+: merge-conflict marker "<<<<<<< HEAD"$'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a marker in a source"
+
+dmutant   # a header comment naming the file's old path (before core/ had stages)
+sed -i '2s|core/model/graph\.c|core/graph.c|' "$TMP/d/core/model/graph.c"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^core/model/graph\.c:2: the opening comment names core/graph\.c, not this file \(core/model/graph\.c\)$'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a stale path"
+
+dmutant   # a plugin file split, its new header copied from the old file
+sed -i '2s|rail_roles\.c|rail.c|' "$TMP/d/plugins/rail-alignment/rail_roles.c"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^plugins/rail-alignment/rail_roles\.c:2: the opening comment names plugins/rail-alignment/rail\.c'
+
+dmutant   # the include name of a public header is a tail of its path: fine
+expect_grep "$TMP/d/include/fabriclint/view.h" '^ \* fabriclint/view\.h'
+expect_rc 0 $DOCS "$TMP/d"
+
+dmutant   # a mutant added without the docs' count
+printf '\n[dl-new] deadlock cdg.c\ndesc: d\nfrom: a\nto:   b\n' >>"$TMP/d/tests/mutation/mutants.txt"
+expect_rc 1 $DOCS "$TMP/d"
+n=$(grep -c '^\[' "$TMP/d/tests/mutation/mutants.txt")
+expect_grep "$TMP/out" "^docs/testing\.md:[0-9]+: says $((n - 1)) mutants, tests/mutation/mutants\.txt has $n\$"
+expect_grep "$TMP/out" '^docs/testing\.md:[0-9]+: says [0-9]+ deadlock mutants, tests/mutation/mutants\.txt has [0-9]+$'
+expect_eq "$(wc -l <"$TMP/out")" 2 "violations for a new mutant"
+
+dmutant   # the count sentence removed
+sed -i 's/holds \*\*\([0-9]*\) mutants\*\*/holds \1 mutants/' "$TMP/d/docs/testing.md"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^docs/testing\.md: no "holds \*\*N mutants\*\*'
+
+expect_rc 2 $DOCS
 finish

@@ -1,0 +1,719 @@
+/*
+ * core/diff/diff_classify.c — step 3 of the diff: the edges classified in a
+ * fixed order (exact, duplicate, plan, swapped, misconnected, missing and
+ * unexpected), each step consuming what it explains.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "diff/diff.h"
+#include "diff/diff_impl.h"
+#include "fabriclint/planes.h"
+#include "io/loaders.h"
+#include "io/write_common.h"
+#include "model/alias.h"
+#include "model/hashmap.h"
+#include "model/natcmp.h"
+
+/* ---- 3. classification ---------------------------------------------- */
+
+static void link_rate(const fl_fabric *f, fl_id l, uint32_t *w, uint32_t *s) {
+  uint32_t w1 = fl_fabric_link_width(f, l), w2 = fl_fabric_link_width_b(f, l);
+  uint32_t s1 = fl_fabric_link_speed(f, l), s2 = fl_fabric_link_speed_b(f, l);
+  *w = w1 && w2 && w2 < w1 ? w2 : (w1 ? w1 : w2);
+  *s = s1 && s2 && fl_speed_lane_gbps(s2) < fl_speed_lane_gbps(s1)
+           ? s2
+           : (s1 ? s1 : s2);
+}
+
+static void rate_str(uint32_t w, uint32_t s, char *buf, size_t size) {
+  if (w && s && s < FL_SPEED_ETH_1G)
+    snprintf(buf, size, "%ux%s", w, fl_speed_name(s));
+  else if (s)
+    snprintf(buf, size, "%s", fl_speed_name(s));
+  else if (w)
+    snprintf(buf, size, "%ux", w);
+  else
+    snprintf(buf, size, "?");
+}
+
+static void check_rate(dctx *c, const edge *de, const edge *be) {
+  uint32_t wd, sd, wb, sb;
+  link_rate(c->D, de->link, &wd, &sd);
+  link_rate(c->B, be->link, &wb, &sb);
+  int w_low = wd && wb && wb < wd;
+  int s_low = sd && sb && fl_speed_lane_gbps(sb) < fl_speed_lane_gbps(sd);
+  if (!w_low && !s_low)
+    return;
+  char rd[32], rb[32];
+  rate_str(wd, sd, rd, sizeof rd);
+  rate_str(wb, sb, rb, sizeof rb);
+  char *a = diff_ep_str(c, de->k[0]), *b = diff_ep_str(c, de->k[1]);
+  fnd f = {.rule = "diff.different",
+           .sev = FL_SEV_WARNING,
+           .loc_fab = c->D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = de->link,
+           .eps = {de->k[0], de->k[1]},
+           .n_eps = 2};
+  f.ev = json_pack("{s:s,s:o,s:s,s:s}", "attribute",
+                   w_low && s_low ? "width,speed"
+                   : w_low        ? "width"
+                                  : "speed",
+                   "cable", diff_cable_json(c, de->k[0], de->k[1]), "design",
+                   rd, "as_built", rb);
+  /* the fix: the planned width and/or speed */
+  char *how = diff_xprintf(c,
+                           "make the cable run at %s as planned (reseat, then "
+                           "replace the cable or transceiver)",
+                           rd);
+  f.fix = how ? fl_fix_new(how, 2) : NULL;
+  free(how);
+  for (int k = 0; f.fix && k < 2; k++) {
+    if (!(k == 0 ? w_low : s_low))
+      continue;
+    fl_fix_change_rec *ch = &f.fix->v[f.fix->n++];
+    ch->kind = k == 0 ? FL_FIX_SET_WIDTH : FL_FIX_SET_SPEED;
+    diff_fix_end(c, de->k[0], &ch->cable[0]);
+    diff_fix_end(c, de->k[1], &ch->cable[1]);
+    ch->from_value = k == 0 ? diff_xprintf(c, "%ux", wb)
+                            : diff_xstrdup(c, fl_speed_name(sb));
+    ch->value = k == 0 ? diff_xprintf(c, "%ux", wd)
+                       : diff_xstrdup(c, fl_speed_name(sd));
+  }
+  if (!f.fix || fl_fix_finish(f.fix) != 0)
+    c->nomem = 1;
+  diff_emit(c, &f,
+            diff_xprintf(c,
+                         "cable %s - %s runs at %s, planned %s (%s below plan: "
+                         "reseat or replace the cable)",
+                         a, b, rb, rd,
+                         w_low && s_low ? "width and speed"
+                         : w_low        ? "width"
+                                        : "speed"));
+  diff_wo_add(c, "replace", "diff.different", de->k[0], de->k[1], 1, 0, 0,
+              de->link, "reseat, then replace if still below plan");
+  free(a);
+  free(b);
+}
+
+static int same_pair(const edge *x, const edge *y) {
+  return (x->k[0] == y->k[0] && x->k[1] == y->k[1]) ||
+         (x->k[0] == y->k[1] && x->k[1] == y->k[0]);
+}
+
+static void report_duplicate(dctx *c, const edge *e, int side) {
+  char *a = diff_ep_str(c, e->k[0]), *b = diff_ep_str(c, e->k[1]);
+  fnd f = {.rule = "diff.duplicate",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = side ? c->B : c->D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = e->link,
+           .eps = {e->k[0], e->k[1]},
+           .n_eps = 2};
+  f.ev = json_pack("{s:s,s:o}", "side", side ? "as-built" : "design", "cable",
+                   diff_cable_json(c, e->k[0], e->k[1]));
+  diff_emit(c, &f,
+            diff_xprintf(c, "the %s lists cable %s - %s more than once%s",
+                         side ? "as-built input" : "design", a, b,
+                         side ? " (two cables on the same ports, or a stale or "
+                                "merged capture)"
+                              : ""));
+  if (side)
+    diff_wo_add(c, "remove", "diff.duplicate", e->k[0], e->k[1], 1, 0, 0,
+                FL_NONE, "extra cable on the same two ports");
+  free(a);
+  free(b);
+}
+
+void diff_exact(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *de = &c->e[i];
+    /* a duplicate of an earlier design edge */
+    for (uint32_t j = diff_first_at(c, 0, de->k[0]); j != NIL;
+         j = diff_next_at(c, j, de->k[0]))
+      if (j < i && same_pair(&c->e[j], de)) {
+        de->state = E_DONE;
+        report_duplicate(c, de, 0);
+        break;
+      }
+    if (de->state != E_OPEN)
+      continue;
+    for (uint32_t j = diff_first_at(c, 1, de->k[0]); j != NIL;
+         j = diff_next_at(c, j, de->k[0])) {
+      edge *be = &c->e[j];
+      if (be->state == E_OPEN && diff_other(be, de->k[0]) == de->k[1]) {
+        be->state = de->state = E_DONE;
+        c->st->cables_ok++;
+        check_rate(c, de, be);
+        break;
+      }
+    }
+  }
+  /* built duplicates: an open built edge equal to a consumed one */
+  for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
+    edge *be = &c->e[j];
+    if (be->state != E_OPEN)
+      continue;
+    for (uint32_t k = diff_first_at(c, 1, be->k[0]); k != NIL;
+         k = diff_next_at(c, k, be->k[0]))
+      if (k != j && same_pair(&c->e[k], be) &&
+          (c->e[k].state == E_DONE || k < j)) {
+        be->state = E_DONE;
+        report_duplicate(c, be, 1);
+        break;
+      }
+  }
+}
+
+/* A design port with two different planned cables (not one cable listed
+ * twice): no work order can satisfy both, so say so once per port and take
+ * the open cables there (and what is built at their other ends) out of the
+ * later steps rather than suggest moving a cable onto an occupied port. */
+void diff_double_booked(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    for (int end = 0; end < 2; end++) {
+      uint64_t k = c->e[i].k[end];
+      /* report at the first design edge of the port only */
+      uint32_t first = NIL, n = 0, n_open = 0;
+      for (uint32_t j = diff_first_at(c, 0, k); j != NIL;
+           j = diff_next_at(c, j, k)) {
+        int dup = 0;
+        for (uint32_t m = diff_first_at(c, 0, k); m != NIL;
+             m = diff_next_at(c, m, k))
+          dup |= m < j && same_pair(&c->e[m], &c->e[j]);
+        if (dup)
+          continue;
+        if (first == NIL || j < first)
+          first = j;
+        n++;
+        n_open += c->e[j].state == E_OPEN;
+      }
+      if (n < 2 || !n_open || first != i)
+        continue;
+      json_t *cables = json_array();
+      size_t len = 0;
+      char *list = NULL;
+      for (uint32_t j = diff_first_at(c, 0, k); j != NIL;
+           j = diff_next_at(c, j, k)) {
+        edge *de = &c->e[j];
+        uint64_t o = diff_other(de, k);
+        char *so = diff_ep_str(c, o);
+        char *nl = diff_xprintf(c, "%s%s%s", list ? list : "", list ? ", " : "",
+                                so ? so : "");
+        free(list);
+        free(so);
+        list = nl;
+        len++;
+        json_array_append_new(cables, diff_cable_json(c, k, o));
+        if (de->state != E_OPEN)
+          continue;
+        de->state = E_DONE;
+        /* what is built at the other end is explained by the plan error */
+        for (uint32_t b = diff_first_at(c, 1, o); b != NIL;
+             b = diff_next_at(c, b, o))
+          if (c->e[b].state == E_OPEN && diff_other(&c->e[b], o) != k)
+            c->e[b].state = E_DONE;
+      }
+      char *sk = diff_ep_str(c, k);
+      fnd f = {.rule = "diff.duplicate",
+               .sev = FL_SEV_ERROR,
+               .loc_fab = c->D,
+               .loc_ent = FL_ENT_LINK,
+               .loc_id = c->e[i].link,
+               .eps = {k},
+               .n_eps = 1};
+      f.ev = json_pack("{s:s,s:o}", "side", "design", "cables", cables);
+      diff_emit(c, &f,
+                diff_xprintf(
+                    c,
+                    "the design puts %zu cables on %s (to %s): a port takes "
+                    "one cable; fix the plan (no move is suggested for them)",
+                    len, sk, list ? list : ""));
+      char *d = diff_xprintf(
+          c, "the plan has %zu cables on this port: fix the plan", len);
+      diff_wo_add(c, "check", "diff.duplicate", k, 0, 0, 0, 0, c->e[i].link, d);
+      free(d);
+      free(sk);
+      free(list);
+    }
+  }
+}
+
+/* Cisco plan constraints: count open built cables between the two nodes on
+ * the allowed port sets. */
+static int in_set(dctx *c, uint64_t k, const char *exp) {
+  if (!exp)
+    return 1;
+  fl_id bp = diff_key_bport(c, k);
+  char canon[FL_ALIAS_MAX], alt[FL_ALIAS_MAX];
+  const char *lb = bp != FL_NONE ? fl_fabric_port_label(c->B, bp) : "";
+  if (*lb)
+    fl_alias_port(lb, strlen(lb), canon, sizeof canon);
+  else
+    snprintf(canon, sizeof canon, "%u", diff_key_port(k));
+  size_t an = fl_alias_port_alt(canon, alt, sizeof alt);
+  for (const char *p = exp; *p; p += strlen(p) + 1)
+    if (strcmp(p, canon) == 0 || (an && strcmp(p, alt) == 0))
+      return 1;
+  return 0;
+}
+
+/* Two expanded port sets (NUL-separated lists; NULL = any) are the same
+ * set. */
+static int same_set(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  size_t nx = 0, ny = 0;
+  for (const char *p = x; *p; p += strlen(p) + 1)
+    nx++;
+  for (const char *p = y; *p; p += strlen(p) + 1)
+    ny++;
+  if (nx != ny)
+    return 0;
+  for (const char *p = x; *p; p += strlen(p) + 1) {
+    int found = 0;
+    for (const char *q = y; *q && !found; q += strlen(q) + 1)
+      found = strcmp(p, q) == 0;
+    if (!found)
+      return 0;
+  }
+  return 1;
+}
+
+static int same_count(const char *x, const char *y) {
+  if (!x || !y)
+    return !x && !y;
+  return atol(x) == atol(y);
+}
+
+/* Expands port set attribute @key of plan link @l of @fab into a new
+ * buffer sized for it (fl_plan_ports_size) in *@out; an absent set (any
+ * port) gives NULL. Returns 0, or -1 after recording why (out of memory, or
+ * a malformed set: an input error naming the link's file and line), so that
+ * no comparison is ever skipped silently. */
+static int expand_set(dctx *c, const fl_fabric *fab, fl_id l, const char *key,
+                      char **out) {
+  const char *set = fl_fabric_attr(fab, FL_ENT_LINK, l, key);
+  const char *why = "";
+  *out = NULL;
+  if (!set)
+    return 0;
+  long size = fl_plan_ports_size(set, &why);
+  if (size > 0 && !(*out = malloc((size_t)size))) {
+    c->nomem = 1;
+    return -1;
+  }
+  if (size > 0 && fl_plan_ports_expand(set, *out, (size_t)size) > 0)
+    return 0;
+  free(*out);
+  *out = NULL;
+  const char *file = NULL;
+  uint32_t line = 0, col = 0;
+  fl_fabric_provenance(fab, FL_ENT_LINK, l, &file, &line, &col);
+  fl_error_set(c->err, FL_EPARSE, file, line, col,
+               "plan port set %s='%s' cannot be compared: %s", key, set,
+               size > 0 ? "it does not expand" : why);
+  c->failed = 1;
+  return -1;
+}
+
+/* The open as-built constraint that is the same as design constraint @l
+ * (between B nodes @ba, @bb on expanded sets @ea / @eb, NULL = any), or
+ * SIZE_MAX. When the as-built input is itself a plan, its constraints are
+ * not cables: the design's constraint is met by the same constraint. */
+static size_t same_constraint(dctx *c, fl_id l, fl_id ba, fl_id bb,
+                              const char *ea, const char *eb) {
+  const fl_fabric *D = c->D, *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    int fwd = xa == ba && xb == bb, rev = xa == bb && xb == ba;
+    if (!fwd && !rev)
+      continue;
+    if (!same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min")) ||
+        !same_count(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max"),
+                    fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max")))
+      continue;
+    char *pa = NULL, *pb = NULL;
+    if (expand_set(c, B, m, "plan-a-ports", &pa) != 0 ||
+        expand_set(c, B, m, "plan-b-ports", &pb) != 0) {
+      free(pa);
+      return SIZE_MAX;
+    }
+    int same = (fwd && same_set(ea, pa) && same_set(eb, pb)) ||
+               (rev && same_set(ea, pb) && same_set(eb, pa));
+    free(pa);
+    free(pb);
+    if (same)
+      return i;
+  }
+  return SIZE_MAX;
+}
+
+/* As-built constraints no design constraint matched. */
+static void plans_left(dctx *c) {
+  const fl_fabric *B = c->B;
+  for (size_t i = 0; i < c->n_planB; i++) {
+    if (c->planB_used[i])
+      continue;
+    fl_id m = c->planB[i];
+    fl_id xa = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 0));
+    fl_id xb = fl_fabric_port_node(B, fl_fabric_link_port(B, m, 1));
+    if (c->mB[xa] == FL_NONE || c->mB[xb] == FL_NONE)
+      continue; /* folded into the node finding */
+    const char *an = fl_fabric_node_name(B, xa),
+               *bn = fl_fabric_node_name(B, xb);
+    const char *sa = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-a-ports");
+    const char *sb = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-b-ports");
+    const char *mn = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-min");
+    const char *mx = fl_fabric_attr(B, FL_ENT_LINK, m, "plan-max");
+    fnd f = {.rule = "diff.unexpected",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = B,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = m,
+             .extra_nodes = {an, bn},
+             .n_extra = 2};
+    f.ev = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "min", mn ? mn : "", "max",
+                     mx ? mx : "", "a", an, "b", bn, "a_ports", sa ? sa : "any",
+                     "b_ports", sb ? sb : "any");
+    diff_emit(c, &f,
+              diff_xprintf(
+                  c,
+                  "the as-built plan asks for %s..%s cable(s) between \"%s\" "
+                  "(%s) and \"%s\" (%s); the design has no such constraint",
+                  mn ? mn : "1", mx ? mx : "any", an, sa ? sa : "any port", bn,
+                  sb ? sb : "any port"));
+  }
+}
+
+/* Design constraint @l between D nodes @na, @nb: at least @min (at most
+ * @max, -1 = no limit) cables between port sets @sa / @sb as written, @ea /
+ * @eb expanded (NULL = any port). */
+static void plan_one(dctx *c, fl_id l, fl_id na, fl_id nb, long min, long max,
+                     const char *sa, const char *sb, const char *ea,
+                     const char *eb) {
+  const fl_fabric *D = c->D;
+  fl_id ba = c->mD[na], bb = c->mD[nb];
+  size_t same = same_constraint(c, l, ba, bb, ea, eb);
+  if (c->failed)
+    return;
+  if (same != SIZE_MAX) {
+    c->planB_used[same] = 1;
+    c->st->cables_ok++;
+    return;
+  }
+  long got = 0;
+  for (uint32_t j = (uint32_t)c->n_de; j < c->n_e; j++) {
+    edge *be = &c->e[j];
+    if (be->state != E_OPEN || (max >= 0 && got >= max))
+      continue;
+    for (int o = 0; o < 2; o++) {
+      uint64_t x = be->k[o], y = be->k[1 - o];
+      if (diff_key_node(x) == ba && diff_key_node(y) == bb &&
+          in_set(c, x, ea) && in_set(c, y, eb)) {
+        be->state = E_DONE;
+        got++;
+        break;
+      }
+    }
+  }
+  if (got >= min)
+    return;
+  const char *an = fl_fabric_node_name(D, na), *bn = fl_fabric_node_name(D, nb);
+  fnd f = {.rule = "diff.missing",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = l,
+           .extra_nodes = {an, bn},
+           .n_extra = 2};
+  f.ev = json_pack("{s:i,s:i,s:s,s:s,s:s,s:s}", "min", (json_int_t)min, "found",
+                   (json_int_t)got, "a", an, "b", bn, "a_ports",
+                   sa ? sa : "any", "b_ports", sb ? sb : "any");
+  diff_emit(c, &f,
+            diff_xprintf(c,
+                         "the plan asks for at least %ld cable(s) between "
+                         "\"%s\" (%s) and \"%s\" (%s); %ld found",
+                         min, an, sa ? sa : "any port", bn,
+                         sb ? sb : "any port", got));
+  if (c->wo) {
+    char *d = diff_xprintf(c, "add %ld cable(s): %s ports %s to %s ports %s",
+                           min - got, an, sa ? sa : "any", bn, sb ? sb : "any");
+    diff_wo_node(c, "add", "diff.missing", an,
+                 fl_fabric_attr(D, FL_ENT_NODE, na, "rack"), d);
+    free(d);
+  }
+}
+
+void diff_plans(dctx *c) {
+  if (c->n_planB) {
+    c->planB_used = calloc(c->n_planB, 1);
+    if (!c->planB_used) {
+      c->nomem = 1;
+      return;
+    }
+  }
+  for (size_t i = 0; i < c->n_plan && !c->failed && !c->nomem; i++) {
+    fl_id l = c->planD[i];
+    const fl_fabric *D = c->D;
+    fl_id na = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 0));
+    fl_id nb = fl_fabric_port_node(D, fl_fabric_link_port(D, l, 1));
+    if (c->mD[na] == FL_NONE || c->mD[nb] == FL_NONE)
+      continue; /* folded into the node finding */
+    long min = atol(fl_fabric_attr(D, FL_ENT_LINK, l, "plan-min"));
+    const char *mx = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-max");
+    long max = mx ? atol(mx) : -1;
+    const char *sa = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-a-ports");
+    const char *sb = fl_fabric_attr(D, FL_ENT_LINK, l, "plan-b-ports");
+    char *ea = NULL, *eb = NULL;
+    if (expand_set(c, D, l, "plan-a-ports", &ea) == 0 &&
+        expand_set(c, D, l, "plan-b-ports", &eb) == 0)
+      plan_one(c, l, na, nb, min, max, sa, sb, ea, eb);
+    free(ea);
+    free(eb);
+  }
+  if (!c->failed && !c->nomem)
+    plans_left(c);
+}
+
+/* Which pair of ends to swap: same node, else same system, else @alt. */
+static int prefer_pair(dctx *c, uint64_t x, uint64_t y) {
+  if (diff_key_node(x) == diff_key_node(y))
+    return 2;
+  const char *sx = fl_fabric_node_system(c->B, diff_key_node(x));
+  const char *sy = fl_fabric_node_system(c->B, diff_key_node(y));
+  return *sx && strcmp(sx, sy) == 0;
+}
+
+void diff_swaps(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *d1 = &c->e[i];
+    for (int o = 0; o < 2 && d1->state == E_OPEN; o++) {
+      uint64_t a = d1->k[o], b = d1->k[1 - o];
+      for (uint32_t f1 = diff_first_at(c, 1, a); f1 != NIL;
+           f1 = diff_next_at(c, f1, a)) {
+        if (c->e[f1].state != E_OPEN)
+          continue;
+        uint64_t d = diff_other(&c->e[f1], a);
+        if (d == b || d == a)
+          continue;
+        uint32_t d2 = diff_open_at(c, 0, d, i);
+        if (d2 == NIL)
+          continue;
+        uint64_t cc = diff_other(&c->e[d2], d);
+        if (cc == a || cc == b)
+          continue;
+        uint32_t f2 = NIL;
+        for (uint32_t j = diff_first_at(c, 1, cc); j != NIL;
+             j = diff_next_at(c, j, cc))
+          if (c->e[j].state == E_OPEN && j != f1 &&
+              diff_other(&c->e[j], cc) == b)
+            f2 = j;
+        if (f2 == NIL)
+          continue;
+        /* planned a-b, c-d; built a-d, c-b */
+        d1->state = c->e[d2].state = c->e[f1].state = c->e[f2].state = E_DONE;
+        uint64_t x = a, y = cc, xto = b, yto = d; /* swap at a and c */
+        if (prefer_pair(c, b, d) > prefer_pair(c, a, cc)) {
+          x = b, y = d, xto = a, yto = cc;
+        }
+        /* after the swap the end now at x... the cable ends at x and y trade
+         * places */
+        uint64_t ends[4] = {a, b, cc, d};
+        diff_qualify(c, ends, 4);
+        char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
+             *sc = diff_ep_str(c, cc), *sd = diff_ep_str(c, d),
+             *sx = diff_ep_str(c, x), *sy = diff_ep_str(c, y);
+        fnd f = {.rule = "diff.swapped",
+                 .sev = FL_SEV_ERROR,
+                 .loc_fab = c->D,
+                 .loc_ent = FL_ENT_LINK,
+                 .loc_id = d1->link,
+                 .eps = {a, b, cc, d},
+                 .n_eps = 4};
+        f.ev = json_pack("{s:[o,o],s:[o,o],s:[o,o]}", "planned",
+                         diff_cable_json(c, a, b), diff_cable_json(c, cc, d),
+                         "as_built", diff_cable_json(c, a, d),
+                         diff_cable_json(c, cc, b), "swap", diff_ep_json(c, x),
+                         diff_ep_json(c, y));
+        /* built a-d and c-b: the cable ends at x and y trade places */
+        char *how =
+            diff_xprintf(c, "swap the two cable ends at %s and %s", sx, sy);
+        f.fix = how ? fl_fix_new(how, 2) : NULL;
+        if (f.fix) {
+          uint64_t xc = x == a ? d : cc, yc = y == cc ? b : a; /* far ends */
+          diff_fix_move(c, f.fix, x, xc, x, y);
+          diff_fix_move(c, f.fix, y, yc, y, x);
+          if (fl_fix_finish(f.fix) != 0)
+            c->nomem = 1;
+        } else {
+          c->nomem = 1;
+        }
+        free(how);
+        diff_emit(
+            c, &f,
+            diff_xprintf(c,
+                         "cables crossed: planned %s - %s and %s - %s, built "
+                         "%s - %s and %s - %s; fix: swap the two cable ends at "
+                         "%s and %s",
+                         sa, sb, sc, sd, sa, sd, sc, sb, sx, sy));
+        (void)xto;
+        (void)yto;
+        diff_wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
+                    "exchange the two cable ends at these ports");
+        free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);
+        c->qual = 0;
+        break;
+      }
+    }
+  }
+}
+
+void diff_misconnected(dctx *c) {
+  for (uint32_t i = 0; i < c->n_de; i++) {
+    edge *d1 = &c->e[i];
+    if (d1->state != E_OPEN)
+      continue;
+    int best = -1, best_o = 0;
+    uint32_t best_f = NIL;
+    for (int o = 0; o < 2; o++) {
+      uint64_t a = d1->k[o], b = d1->k[1 - o];
+      for (uint32_t f = diff_first_at(c, 1, a); f != NIL;
+           f = diff_next_at(c, f, a)) {
+        if (c->e[f].state != E_OPEN)
+          continue;
+        uint64_t x = diff_other(&c->e[f], a);
+        int score = (diff_open_at(c, 0, x, NIL) == NIL) +
+                    (diff_open_at(c, 1, b, f) == NIL);
+        if (score > best) {
+          best = score;
+          best_o = o;
+          best_f = f;
+        }
+      }
+    }
+    if (best_f == NIL)
+      continue;
+    uint64_t a = d1->k[best_o], b = d1->k[1 - best_o];
+    uint64_t x = diff_other(&c->e[best_f], a);
+    d1->state = c->e[best_f].state = E_DONE;
+    uint64_t ends[3] = {a, b, x};
+    diff_qualify(c, ends, 3);
+    char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
+         *sx = diff_ep_str(c, x);
+    fnd f = {.rule = "diff.misconnected",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = c->D,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = d1->link,
+             .eps = {a, b, x},
+             .n_eps = 3};
+    f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", diff_cable_json(c, a, b),
+                     "as_built", diff_cable_json(c, a, x), "move_from",
+                     diff_ep_json(c, x), "move_to", diff_ep_json(c, b));
+    char *how = diff_xprintf(c, "move the cable end at %s to %s", sx, sb);
+    f.fix = how ? fl_fix_new(how, 1) : NULL;
+    free(how);
+    if (f.fix) { /* the built cable a-x: its end x goes to b */
+      diff_fix_move(c, f.fix, a, x, x, b);
+      if (fl_fix_finish(f.fix) != 0)
+        c->nomem = 1;
+    } else {
+      c->nomem = 1;
+    }
+    diff_emit(c, &f,
+              diff_xprintf(c,
+                           "cable from %s lands on %s; the plan puts it on %s: "
+                           "move that end from %s to %s",
+                           sa, sx, sb, sx, sb));
+    diff_wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1, d1->link,
+                "move the cable end to the planned port");
+    free(sa), free(sb), free(sx);
+    c->qual = 0;
+  }
+}
+
+void diff_leftovers(dctx *c) {
+  for (uint32_t i = 0; i < c->n_e; i++) {
+    edge *e = &c->e[i];
+    if (e->state != E_OPEN)
+      continue;
+    e->state = E_DONE;
+    diff_qualify(c, e->k, 2);
+    char *a = diff_ep_str(c, e->k[0]), *b = diff_ep_str(c, e->k[1]);
+    int built = e->side == 1;
+    fnd f = {.rule = built ? "diff.unexpected" : "diff.missing",
+             .sev = FL_SEV_ERROR,
+             .loc_fab = built ? c->B : c->D,
+             .loc_ent = FL_ENT_LINK,
+             .loc_id = e->link,
+             .eps = {e->k[0], e->k[1]},
+             .n_eps = 2};
+    char ra[32], rb2[32] = "";
+    uint32_t w, s;
+    link_rate(built ? c->B : c->D, e->link, &w, &s);
+    rate_str(w, s, ra, sizeof ra);
+    /* what the free end of a missing cable meets instead */
+    f.ev = json_pack("{s:o,s:s}", "cable", diff_cable_json(c, e->k[0], e->k[1]),
+                     "rate", ra);
+    (void)rb2;
+    if (built)
+      diff_emit(c, &f,
+                diff_xprintf(c,
+                             "cable %s - %s is not in the plan: remove it or "
+                             "add it to the plan",
+                             a, b));
+    else
+      diff_emit(c, &f,
+                diff_xprintf(c, "planned cable %s - %s is not there", a, b));
+    diff_wo_add(c, built ? "remove" : "add", f.rule, e->k[0], e->k[1], 1, 0, 0,
+                built ? FL_NONE : e->link,
+                built ? "cable not in the plan" : "planned cable not found");
+    free(a), free(b);
+    c->qual = 0;
+  }
+}
+
+void diff_compare_lids(dctx *c) {
+  uint32_t nd = fl_fabric_node_count(c->D);
+  for (fl_id i = 0; i < nd; i++) {
+    fl_id b = c->mD[i];
+    if (b == FL_NONE)
+      continue;
+    fl_id p0 = fl_fabric_node_first_port(c->D, i);
+    uint32_t np = fl_fabric_node_port_count(c->D, i);
+    for (uint32_t k = 0; k < np; k++) {
+      fl_id p = p0 + k;
+      uint32_t num = fl_fabric_port_num(c->D, p);
+      fl_id bp = fl_fabric_find_port(c->B, b, num);
+      uint32_t ld = fl_fabric_port_lid(c->D, p);
+      uint32_t lb = bp != FL_NONE ? fl_fabric_port_lid(c->B, bp) : 0;
+      if (!ld || !lb || ld == lb)
+        continue;
+      uint64_t key = diff_mkkey(b, num);
+      fnd f = {.rule = "diff.different",
+               .sev = FL_SEV_WARNING,
+               .loc_fab = c->D,
+               .loc_ent = FL_ENT_PORT,
+               .loc_id = p,
+               .eps = {key},
+               .n_eps = 1};
+      fl_u64map_put(&c->key_dport, key, p);
+      f.ev = json_pack("{s:s,s:i,s:i}", "attribute", "lid", "design",
+                       (json_int_t)ld, "as_built", (json_int_t)lb);
+      char *s = diff_ep_str(c, key);
+      diff_emit(c, &f, diff_xprintf(c, "%s has LID %u, was %u", s, lb, ld));
+      free(s);
+    }
+  }
+}

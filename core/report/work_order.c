@@ -1,0 +1,62 @@
+/*
+ * core/report/work_order.c — the diff's work order: rows sorted, written as
+ * CSV (docs/rules/diff.md), freed (report/work_order.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/write_common.h"
+#include "report/work_order.h"
+
+/* ---- work order ------------------------------------------------------- */
+
+static int cmp_row(const void *x, const void *y) {
+  const fl_wo_row *a = x, *b = y;
+  const char *fa[] = {a->a_node, a->a_port,    a->action,    a->b_node,
+                      a->b_port, a->from_node, a->from_port, a->detail};
+  const char *fb[] = {b->a_node, b->a_port,    b->action,    b->b_node,
+                      b->b_port, b->from_node, b->from_port, b->detail};
+  for (size_t i = 0; i < sizeof fa / sizeof *fa; i++) {
+    int r = strcmp(fa[i], fb[i]);
+    if (r)
+      return r;
+  }
+  return 0;
+}
+
+void fl_work_order_sort(fl_work_order *wo) {
+  if (wo->n > 1)
+    if (wo->n > 1)
+      qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
+}
+
+int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
+  fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
+        "from_node,from_port,cable,detail,fix,fingerprint\r\n",
+        out);
+  for (size_t i = 0; i < wo->n; i++) {
+    const fl_wo_row *r = &wo->v[i];
+    fprintf(out, "%zu,", i + 1);
+    const char *f[] = {r->action,    r->finding,    r->a_node, r->a_port,
+                       r->a_rack,    r->b_node,     r->b_port, r->b_rack,
+                       r->from_node, r->from_port,  r->cable,  r->detail,
+                       r->fix,       r->fingerprint};
+    for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
+      fl_wr_csv_cell(out, f[k] ? f[k] : "");
+      fputs(k + 1 == sizeof f / sizeof *f ? "\r\n" : ",", out);
+    }
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+void fl_work_order_free(fl_work_order *wo) {
+  for (size_t i = 0; i < wo->n; i++) {
+    fl_wo_row *r = &wo->v[i];
+    free(r->action), free(r->finding), free(r->a_node), free(r->a_port);
+    free(r->a_rack), free(r->b_node), free(r->b_port), free(r->b_rack);
+    free(r->from_node), free(r->from_port), free(r->cable), free(r->detail);
+    free(r->fix), free(r->fingerprint);
+  }
+  free(wo->v);
+  memset(wo, 0, sizeof *wo);
+}

@@ -1,0 +1,494 @@
+/*
+ * plugins/ecmp-balance/ecmp_capacity.c — up and down capacities per switch
+ * (director chassis judged as one switch) and the rules on them:
+ * uplink-asymmetry, oversubscription.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecmp.h"
+#include "fabriclint/json_buf.h"
+#include "fabriclint/plugin.h"
+#include "fabriclint/routing.h"
+#include "fabriclint/view.h"
+#include "traffic.h"
+
+/* ---- per-switch capacities ---------------------------------------------- */
+
+/* A SHARP Aggregation Node is a CA inside the switch (Quantum): it is no
+ * host, so no down capacity a leaf must carry up. */
+static int is_an(const fl_view *v, fl_id n) {
+  return v->api->node_devid(v->f, n) == 0xcf09 ||
+         strstr(v->api->node_desc(v->f, n), "Aggregation Node") != NULL;
+}
+
+/* ---- director chassis: one switch of many ASICs ----------------------------
+ *
+ * The ASICs of one director chassis (core/model/chassis.c; host API
+ * node_chassis / link_internal) are judged as one switch: a unit is a
+ * chassis, or a switch that is in none. Its uplinks are its members' cables
+ * toward higher tiers; a cable inside the chassis is neither up nor down.
+ * A unit is named by its representative, the member of lowest switch index
+ * (members are chained from it in index order through next[]). A fabric
+ * without chassis has unit[s] == s, one member each: every result is the
+ * per-switch one. */
+
+void eb_units_free(eb_units *U) {
+  free(U->unit), free(U->next), free(U->nmem), free(U->ext), free(U->acnt);
+  memset(U, 0, sizeof *U);
+}
+
+/* Fills @U for view @v. Returns 0, or -1 when out of memory. */
+int eb_units_build(const fl_view *v, eb_units *U) {
+  memset(U, 0, sizeof *U);
+  const fl_host_api *api = v->api;
+  size_t n = (size_t)v->ns + 1;
+  uint32_t *rep = malloc(n * sizeof *rep), *tail = malloc(n * sizeof *tail);
+  U->unit = malloc(n * sizeof *U->unit);
+  U->next = malloc(n * sizeof *U->next);
+  U->nmem = calloc(n, sizeof *U->nmem);
+  U->ext = calloc(n, sizeof *U->ext);
+  U->acnt = calloc(n, sizeof *U->acnt);
+  if (!rep || !tail || !U->unit || !U->next || !U->nmem || !U->ext ||
+      !U->acnt) {
+    free(rep), free(tail), eb_units_free(U);
+    return -1;
+  }
+  for (uint32_t s = 0; s < n; s++)
+    rep[s] = FL_VIEW_NONE;
+  int has = FL_API_HAS(api, node_chassis) && FL_API_HAS(api, link_internal);
+  for (uint32_t s = 0; s < v->ns; s++) {
+    uint32_t c = has ? api->node_chassis(v->f, v->sw_node[s]) : FL_NONE;
+    U->next[s] = FL_VIEW_NONE;
+    if (c == FL_NONE || c >= v->ns) {
+      U->unit[s] = s, U->nmem[s] = 1;
+      continue;
+    }
+    if (rep[c] == FL_VIEW_NONE) {
+      rep[c] = tail[c] = s;
+      U->unit[s] = s, U->nmem[s] = 1;
+      continue;
+    }
+    U->unit[s] = rep[c];
+    U->nmem[rep[c]]++;
+    U->next[tail[c]] = s;
+    tail[c] = s;
+    U->any = 1;
+  }
+  free(rep), free(tail);
+  for (uint32_t s = 0; U->any && s < v->ns; s++)
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1] && !U->ext[s]; i++)
+      U->ext[s] =
+          v->pnb[i] == FL_VIEW_NONE || !api->link_internal(v->f, v->plink[i]);
+  return 0;
+}
+
+/* 1 when slot @i is a cable inside a chassis. */
+static int slot_internal(const fl_view *v, const eb_units *U, uint32_t i) {
+  return U->any && v->pnb[i] != FL_VIEW_NONE &&
+         v->api->link_internal(v->f, v->plink[i]);
+}
+
+/* Name of unit @u: the chassis (the system of its ASICs, else the part of
+ * the representative's name before its first '/') or the switch. Into
+ * @buf of @size bytes; returns @buf. */
+static const char *unit_name(const fl_view *v, const eb_units *U, uint32_t u,
+                             char *buf, size_t size) {
+  const char *name = eb_nm(v, u);
+  if (U->nmem[u] < 2) {
+    snprintf(buf, size, "%s", name);
+    return buf;
+  }
+  const char *sys = v->api->node_system(v->f, v->sw_node[u]);
+  if (sys && *sys) {
+    snprintf(buf, size, "%s", sys);
+    return buf;
+  }
+  const char *sl = strchr(name, '/');
+  int len = sl ? (int)(sl - name) : (int)strlen(name);
+  snprintf(buf, size, "%.*s", len, name);
+  return buf;
+}
+
+/* How evenly the up-links of unit @u reach the line-card ASICs (members
+ * with a cable leaving the chassis) of each upper chassis: a director
+ * spreads a lower switch's cables over its line cards, so per ASIC the
+ * counts may differ by at most one (16 cables over 12 line cards: 1 or 2
+ * each). The worst chassis with a wider spread goes into @c. @cnt holds
+ * the cables per upper unit (capacities()); U->acnt is 0 on entry and on
+ * return. */
+static void chassis_spread(const fl_view *v, const eb_units *U, uint32_t u,
+                           sw_cap *c, const uint32_t *cnt) {
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0 && !slot_internal(v, U, i))
+        U->acnt[v->pnb[i]]++;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i))
+        continue;
+      uint32_t w = U->unit[v->pnb[i]];
+      if (U->nmem[w] < 2)
+        continue;
+      uint32_t mx = 0, mn = UINT32_MAX, mx_sw = w, mn_sw = w;
+      for (uint32_t m = w; m != FL_VIEW_NONE; m = U->next[m]) {
+        if (!U->ext[m])
+          continue;
+        if (U->acnt[m] > mx)
+          mx = U->acnt[m], mx_sw = m;
+        if (U->acnt[m] < mn)
+          mn = U->acnt[m], mn_sw = m;
+      }
+      if (mn != UINT32_MAX && mx - mn > 1 &&
+          mx - mn > c->spread_max - c->spread_min)
+        c->spread_unit = w, c->spread_n = cnt[w], c->spread_max = mx,
+        c->spread_min = mn, c->spread_max_sw = mx_sw, c->spread_min_sw = mn_sw;
+    }
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0)
+        U->acnt[v->pnb[i]] = 0;
+}
+
+/* Capacities of unit @u (a representative): its members' cables that leave
+ * the unit. Up-links are counted per upper unit in @cnt (ns+1 entries, all
+ * 0 on entry and on return) for the parallel-link check. */
+void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
+                   uint32_t *cnt) {
+  memset(c, 0, sizeof *c);
+  c->par_min = UINT32_MAX;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
+      if (slot_internal(v, U, i))
+        continue;
+      int d = fl_view_dir(v, s, i);
+      if (d > 0) {
+        c->up_n++;
+        c->up_g += v->pgbps[i];
+        cnt[U->unit[v->pnb[i]]]++;
+      } else if (d < 0 &&
+                 !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
+        c->down_n++;
+        c->down_g += v->pgbps[i];
+      }
+    }
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+      if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i))
+        continue;
+      uint32_t w = U->unit[v->pnb[i]], n = cnt[w];
+      if (!n)
+        continue;
+      if (n < c->par_min)
+        c->par_min = n, c->par_min_nb = w;
+      if (n > c->par_max)
+        c->par_max = n, c->par_max_nb = w;
+    }
+  if (U->any)
+    chassis_spread(v, U, u, c, cnt);
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0)
+        cnt[U->unit[v->pnb[i]]] = 0;
+  if (c->par_min == UINT32_MAX)
+    c->par_min = 0;
+}
+
+/* ---- ecmp-balance.uplink-asymmetry ----------------------------------------
+ */
+
+typedef struct upkey {
+  uint32_t tier, up_n;
+  double up_g;
+} upkey;
+
+static int upkey_cmp(const void *pa, const void *pb) {
+  const upkey *a = pa, *b = pb;
+  if (a->tier != b->tier)
+    return a->tier < b->tier ? -1 : 1;
+  if (a->up_n != b->up_n)
+    return a->up_n < b->up_n ? -1 : 1;
+  return (a->up_g > b->up_g) - (a->up_g < b->up_g);
+}
+
+/* The nodes of unit @u (its member ASICs) into a new array, *@n of them;
+ * NULL when out of memory. */
+static fl_id *unit_nodes(const fl_view *v, const eb_units *U, uint32_t u,
+                         uint32_t *n) {
+  fl_id *nodes = malloc((size_t)U->nmem[u] * sizeof *nodes);
+  *n = 0;
+  if (!nodes)
+    return NULL;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    nodes[(*n)++] = v->sw_node[s];
+  return nodes;
+}
+
+/* "switch \"X\"", or "director chassis \"C\" (N ASICs as one switch)" for a
+ * chassis, into @buf. */
+static const char *unit_phrase(const fl_view *v, const eb_units *U, uint32_t u,
+                               char *buf, size_t size) {
+  char name[256];
+  unit_name(v, U, u, name, sizeof name);
+  if (U->nmem[u] < 2)
+    snprintf(buf, size, "switch \"%s\"", name);
+  else
+    snprintf(buf, size, "director chassis \"%s\" (%u ASICs as one switch)",
+             name, U->nmem[u]);
+  return buf;
+}
+
+/* Reports unit @u of tier @t that is off the tier's typical uplinks. */
+static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
+                        const eb_units *U, uint32_t u, const sw_cap *c,
+                        int count_off, int par_off, int spread_off,
+                        const upkey *mode, uint32_t best, uint32_t tier_n) {
+  uint32_t t = v->tier[u];
+  const char *word = U->any ? "switches (a chassis counts once)" : "switches";
+  char msg[1024], who[320], hi[256], lo[256];
+  int off = snprintf(msg, sizeof msg, "%s (tier %u)",
+                     unit_phrase(v, U, u, who, sizeof who), t);
+  if (count_off)
+    off += snprintf(msg + off, sizeof msg - (size_t)off,
+                    " has %u uplink(s), %.0f Gb/s up, while %u of the %u "
+                    "tier-%u %s have %u uplink(s), %.0f Gb/s",
+                    c->up_n, c->up_g, best, tier_n, t, word, mode->up_n,
+                    mode->up_g);
+  if (par_off)
+    off += snprintf(msg + off, sizeof msg - (size_t)off,
+                    "%s %u cable(s) to \"%s\" but %u to \"%s\": parallel "
+                    "links per upper switch should be equal",
+                    count_off ? "; it has" : " has", c->par_max,
+                    unit_name(v, U, c->par_max_nb, hi, sizeof hi), c->par_min,
+                    unit_name(v, U, c->par_min_nb, lo, sizeof lo));
+  if (spread_off)
+    snprintf(msg + off, sizeof msg - (size_t)off,
+             "%s its %u cable(s) to director chassis \"%s\" land %u on ASIC "
+             "\"%s\" but %u on \"%s\": a chassis's line cards should get "
+             "them evenly (at most one apart)",
+             count_off || par_off ? ";" : ":", c->spread_n,
+             unit_name(v, U, c->spread_unit, hi, sizeof hi), c->spread_max,
+             eb_nm(v, c->spread_max_sw), c->spread_min,
+             eb_nm(v, c->spread_min_sw));
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "tier", t);
+  if (U->nmem[u] > 1) {
+    jb_key_str(&ev, "chassis", unit_name(v, U, u, who, sizeof who));
+    jb_key_int(&ev, "chassis_asics", U->nmem[u]);
+  }
+  jb_key_int(&ev, "uplinks", c->up_n);
+  jb_key_double(&ev, "up_gbps", c->up_g);
+  jb_key_int(&ev, "tier_switches", tier_n);
+  jb_key_int(&ev, "tier_typical_uplinks", mode->up_n);
+  jb_key_double(&ev, "tier_typical_up_gbps", mode->up_g);
+  jb_key_int(&ev, "switches_with_typical", best);
+  jb_key_int(&ev, "parallel_min", c->par_min);
+  jb_key_int(&ev, "parallel_max", c->par_max);
+  if (spread_off) {
+    jb_key_str(&ev, "upper_chassis",
+               unit_name(v, U, c->spread_unit, hi, sizeof hi));
+    jb_key_int(&ev, "upper_chassis_cables", c->spread_n);
+    jb_key_int(&ev, "per_asic_max", c->spread_max);
+    jb_key_int(&ev, "per_asic_min", c->spread_min);
+  }
+  jb_obj_close(&ev);
+  uint32_t nn;
+  fl_id *nodes = unit_nodes(v, U, u, &nn);
+  if (!nodes) {
+    jb_free(&ev);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  char cause[32], cmsg[256];
+  snprintf(cause, sizeof cause, "tier-%u", t);
+  snprintf(cmsg, sizeof cmsg,
+           "{count} tier-%u %s differ from the tier's typical %u "
+           "uplink(s), %.0f Gb/s up, or have unequal parallel links",
+           t, word, mode->up_n, mode->up_g);
+  int rc = eb_report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
+  jb_free(&ev);
+  free(nodes);
+  return rc;
+}
+
+/* The most common (uplinks, up Gb/s) of a tier (its first longest run of
+ * equal keys), how many units the tier has and whether any has uplinks. */
+typedef struct tier_mode {
+  uint32_t best, tier_n, any_up;
+  upkey mode;
+} tier_mode;
+
+/* One pass over @keys sorted by upkey_cmp(): entry k is filled for the
+ * first key k of each tier (tier_mode_of() finds it). NULL when out of
+ * memory; the caller frees. */
+static tier_mode *tier_modes(const upkey *keys, uint32_t nk) {
+  tier_mode *tm = calloc((size_t)nk + 1, sizeof *tm);
+  for (uint32_t k = 0, first = 0, run = 0; tm && k < nk; k++) {
+    if (k == 0 || keys[k - 1].tier != keys[k].tier)
+      first = k, run = 0;
+    tier_mode *m = &tm[first];
+    m->tier_n++;
+    m->any_up |= keys[k].up_n > 0;
+    run = run && upkey_cmp(&keys[k - 1], &keys[k]) == 0 ? run + 1 : 1;
+    if (run > m->best)
+      m->best = run, m->mode = keys[k];
+  }
+  return tm;
+}
+
+/* The entry of tier @t: at its first key (binary search). */
+static const tier_mode *tier_mode_of(const tier_mode *tm, const upkey *keys,
+                                     uint32_t nk, uint32_t t) {
+  uint32_t lo = 0, hi = nk;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (keys[mid].tier < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return &tm[lo];
+}
+
+int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_view *v = eb_view(api, ctx, data, 0);
+  if (!v)
+    return 1;
+  eb_units U;
+  uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  sw_cap *caps = calloc(v->ns + 1, sizeof *caps);
+  upkey *keys = calloc(v->ns + 1, sizeof *keys);
+  int urc = eb_units_build(v, &U);
+  if (!cnt || !caps || !keys || urc) {
+    free(cnt), free(caps), free(keys), eb_units_free(&U);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  /* one key per unit (a switch, or a chassis at its representative) */
+  uint32_t nk = 0;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    if (U.unit[s] != s)
+      continue;
+    eb_capacities(v, &U, s, &caps[s], cnt);
+    keys[nk].tier = v->tier[s];
+    keys[nk].up_n = caps[s].up_n;
+    keys[nk].up_g = caps[s].up_g;
+    nk++;
+  }
+  if (nk > 1)
+    qsort(keys, nk, sizeof *keys, upkey_cmp);
+  tier_mode *tm = tier_modes(keys, nk);
+  int rc = tm ? 0 : -1;
+  if (!tm)
+    api->fail(ctx, "out of memory");
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    uint32_t t = v->tier[s];
+    if (t == FL_TIER_UNKNOWN || U.unit[s] != s)
+      continue;
+    /* mode of (up_n, up_g) in tier t, and tier size (keys sorted by tier:
+     * the tier's entry is found by its first key) */
+    const tier_mode *m = tier_mode_of(tm, keys, nk, t);
+    uint32_t best = m->best, tier_n = m->tier_n, any_up = m->any_up;
+    upkey mode = m->mode;
+    const sw_cap *c = &caps[s];
+    int count_off =
+        any_up && (c->up_n != mode.up_n || fabs(c->up_g - mode.up_g) > 1e-6) &&
+        best * 2 > tier_n;
+    int par_off = c->par_min != c->par_max;
+    int spread_off = c->spread_max - c->spread_min > 1;
+    if (count_off || par_off || spread_off)
+      rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
+                        &mode, best, tier_n);
+  }
+  free(cnt), free(caps), free(keys), free(tm), eb_units_free(&U);
+  return rc < 0 ? 1 : rc;
+}
+
+/* ---- ecmp-balance.oversubscription ------------------------------------------
+ */
+
+int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
+  const fl_view *v = eb_view(api, ctx, data, 0);
+  if (!v)
+    return 1;
+  double ratio = eb_pdbl(api, ctx, "max-ratio", 1.0);
+  if (!(ratio > 0)) {
+    fl_param_error(api, ctx, "max-ratio",
+                   "expected a positive number (down:up)");
+    return 1;
+  }
+  eb_units U;
+  uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
+  double *tdown = calloc(256, sizeof *tdown), *tup = calloc(256, sizeof *tup);
+  int urc = eb_units_build(v, &U);
+  if (!cnt || !tdown || !tup || urc) {
+    free(cnt), free(tdown), free(tup), eb_units_free(&U);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  sw_cap c;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    if (U.unit[s] != s)
+      continue;
+    eb_capacities(v, &U, s, &c, cnt);
+    if (v->tier[s] < 256 && c.up_n)
+      tdown[v->tier[s]] += c.down_g, tup[v->tier[s]] += c.up_g;
+  }
+  int rc = 0;
+  for (uint32_t s = 0; s < v->ns && !rc; s++) {
+    if (U.unit[s] != s)
+      continue;
+    eb_capacities(v, &U, s, &c, cnt);
+    if (!c.up_n || !(c.up_g > 0) || c.down_g / c.up_g <= ratio * (1 + 1e-9))
+      continue;
+    uint32_t t = v->tier[s];
+    double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;
+    char msg[768], who[320];
+    snprintf(msg, sizeof msg,
+             "%s (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
+             "down over %u port(s), %.0f Gb/s up over %u port(s)); the policy "
+             "allows %.2f:1",
+             unit_phrase(v, &U, s, who, sizeof who), t, c.down_g / c.up_g,
+             c.down_g, c.down_n, c.up_g, c.up_n, ratio);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "tier", t);
+    if (U.nmem[s] > 1) {
+      jb_key_str(&ev, "chassis", unit_name(v, &U, s, who, sizeof who));
+      jb_key_int(&ev, "chassis_asics", U.nmem[s]);
+    }
+    jb_key_double(&ev, "down_gbps", c.down_g);
+    jb_key_double(&ev, "up_gbps", c.up_g);
+    jb_key_int(&ev, "down_ports", c.down_n);
+    jb_key_int(&ev, "up_ports", c.up_n);
+    jb_key_double(&ev, "ratio", c.down_g / c.up_g);
+    jb_key_double(&ev, "tier_ratio", tr);
+    jb_key_double(&ev, "max_ratio", ratio);
+    jb_obj_close(&ev);
+    uint32_t nn;
+    fl_id *nodes = unit_nodes(v, &U, s, &nn);
+    if (!nodes) {
+      jb_free(&ev);
+      api->fail(ctx, "out of memory");
+      rc = 1;
+      break;
+    }
+    char cause[32], cmsg[256];
+    snprintf(cause, sizeof cause, "tier-%u", t);
+    snprintf(cmsg, sizeof cmsg,
+             "{count} tier-%u %s are oversubscribed above the "
+             "policy's %.2f:1 (the tier as a whole: %.2f:1)",
+             t, U.any ? "switches (a chassis counts once)" : "switches", ratio,
+             tr);
+    rc = eb_report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
+    jb_free(&ev);
+    free(nodes);
+  }
+  free(cnt), free(tdown), free(tup), eb_units_free(&U);
+  return rc;
+}
