@@ -28,6 +28,7 @@
 #include "fabriclint/load.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "host/roots.h"
 #include "io/fileio.h"
 #include "io/loaders.h"
 #include "report/baseline.h"
@@ -751,8 +752,10 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     fl_baseline_free(&b);
   }
   /* one finding per cause, after waivers and the baseline judged the
-   * members (findings.h), then the report order again */
-  if (fl_findings_aggregate(fs) != 0) {
+   * members (findings.h): first across rules (a cable's consequences under
+   * the finding that names the cable, host/roots.h), then within a rule;
+   * then the report order again */
+  if (fl_findings_attach_roots(fs) != 0 || fl_findings_aggregate(fs) != 0) {
     fprintf(stderr, "fabriclint: out of memory\n");
     return FL_EXIT_USAGE;
   }

@@ -50,6 +50,10 @@ static int cmp_sev_rec(const void *x, const void *y) {
   return cmp_rec(a, b);
 }
 
+int fl_finding_rec_cmp(const fl_finding_rec *a, const fl_finding_rec *b) {
+  return cmp_sev_rec(a, b);
+}
+
 void fl_findings_sort(fl_findings *fs) {
   if (fs->n > 1)
     if (fs->n > 1)
@@ -323,6 +327,32 @@ static int merge_group(const idx_rec *g, size_t n, fl_finding_rec *m) {
   return 0;
 }
 
+/* Move the related findings of the members @g[0..n) (attached to them by
+ * fl_findings_attach_roots()) into the merged finding @m, in report order;
+ * the members are freed right after. On ENOMEM @m is freed. */
+static int carry_related(const idx_rec *g, size_t n, fl_finding_rec *m) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += g[i].r->n_related;
+  if (!total)
+    return 0;
+  if (!(m->related = calloc(total, sizeof *m->related))) {
+    rec_free(m);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    fl_finding_rec *r = (fl_finding_rec *)g[i].r; /* a member of fs */
+    memcpy(m->related + m->n_related, r->related,
+           r->n_related * sizeof *r->related);
+    m->n_related += r->n_related;
+    free(r->related);
+    r->related = NULL;
+    r->n_related = 0;
+  }
+  qsort(m->related, m->n_related, sizeof *m->related, cmp_sev_rec);
+  return 0;
+}
+
 /* Merge every run of @ix (sorted, @n entries) of one rule and cause with
  * two or more members into @out, marking members in @gone. */
 static int merge_runs(const idx_rec *ix, size_t n, uint8_t *gone,
@@ -335,7 +365,8 @@ static int merge_runs(const idx_rec *ix, size_t n, uint8_t *gone,
     if (e - s < 2)
       continue;
     fl_finding_rec m;
-    if (merge_group(ix + s, e - s, &m) != 0)
+    if (merge_group(ix + s, e - s, &m) != 0 ||
+        carry_related(ix + s, e - s, &m) != 0)
       return -1;
     if (fl_findings_push(out, &m) != 0) {
       rec_free(&m);
@@ -403,10 +434,18 @@ static void rec_free(fl_finding_rec *r) {
   free(r->cause);
   free(r->cause_msg);
   free(r->plane);
+  free(r->root);
+  for (uint32_t i = 0; i < r->n_related; i++)
+    rec_free(&r->related[i]);
+  free(r->related);
   fl_fix_free(r->fix);
   free(r->waiver.reason);
   free(r->waiver.expires);
   free(r->waiver.where);
+}
+
+void fl_finding_rec_free(fl_finding_rec *r) {
+  rec_free(r);
 }
 
 void fl_findings_free(fl_findings *fs) {

@@ -48,6 +48,11 @@ typedef struct fl_finding_rec {
   uint32_t merged; /* members merged into this finding (0: not merged) */
   fl_fix_rec *fix; /* how to fix it (host/fix.h), or NULL; owned */
   char *plane;     /* plane(s) of a multi-plane fabric ("A", "A,B"), or NULL */
+  /* -- one cause across rules (host/roots.h) -- */
+  char *root;         /* "link:A port 1 - B port 2", "node:A", "fact:F"; NULL */
+  uint32_t root_role; /* FL_ROOT_PRIMARY / FL_ROOT_CONSEQUENCE, 0 with no root */
+  uint32_t n_related; /* findings attached under this one */
+  struct fl_finding_rec *related; /* owned, in report order; NULL when none */
   /* -- set after the run (policy, baseline); zero when not used -- */
   int waived;            /* 1: a policy waiver suppresses it (see @waiver) */
   fl_waiver_note waiver; /* owned strings, set when @waived */
@@ -59,6 +64,10 @@ typedef struct fl_findings {
   size_t n, cap;
 } fl_findings;
 
+/** The report order of fl_findings_sort(): < 0, 0 or > 0. */
+int fl_finding_rec_cmp(const fl_finding_rec *a, const fl_finding_rec *b);
+/** Free what @r owns (its strings, fix and related findings), not @r. */
+void fl_finding_rec_free(fl_finding_rec *r);
 /** Append @rec (takes ownership of its strings). 0 or -1 on ENOMEM. */
 int fl_findings_push(fl_findings *fs, fl_finding_rec *rec);
 /** Sort by severity (errors first), rule id, file, line, column, message,

@@ -30,6 +30,7 @@
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "host/param_check.h"
+#include "host/roots.h"
 #include "model/graph.h"
 
 struct fl_ctx {
@@ -238,7 +239,8 @@ static int finding_plane(const fl_ctx *c, const fl_finding *f,
   if (c->plane) {
     r->plane = strdup(c->plane);
     return r->plane && plane_prefix(&r->key, c->plane) == FL_OK &&
-                   plane_prefix(&r->cause, c->plane) == FL_OK
+                   plane_prefix(&r->cause, c->plane) == FL_OK &&
+                   plane_prefix(&r->root, c->plane) == FL_OK
                ? FL_OK
                : FL_ENOMEM;
   }
@@ -324,6 +326,12 @@ static int api_report(fl_ctx *c, const fl_finding *fin) {
     if (!r.cause || !r.cause_msg)
       return FL_ENOMEM;
   }
+  /* one cause across rules (host/roots.h), ABI 1.4 */
+  rc = fl_root_key(c->fab, f.root_kind, f.root_role, f.root_id, f.root_fact,
+                   &r.root);
+  if (rc != FL_OK)
+    return rc;
+  r.root_role = r.root ? f.root_role : 0;
   /* after the cause: a plane's run prefixes key and cause with the plane,
    * so that one plane's instances never merge with another's */
   if (finding_plane(c, &f, &r) != FL_OK)

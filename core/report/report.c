@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/roots.h"
+
 void fl_fabric_counts_of(const fl_fabric *fab, fl_fabric_counts *c) {
   c->switches = fl_fabric_count_kind(fab, FL_NODE_SWITCH);
   c->cas = fl_fabric_count_kind(fab, FL_NODE_CA);
@@ -84,8 +86,18 @@ static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
           r->plane ? (strchr(r->plane, ',') ? "planes " : "plane ") : "",
           r->plane ? r->plane : "", r->plane ? ": " : "", r->message,
           r->baseline ? " [baseline]" : "", r->rule);
-  if (!quiet)
-    text_list(out, r);
+  if (quiet)
+    return;
+  text_list(out, r);
+  /* one cause across rules (host/roots.h): what this finding explains */
+  if (r->n_related)
+    fprintf(out, "    with %u consequence(s) of the same cause:\n",
+            r->n_related);
+  for (uint32_t k = 0; k < r->n_related; k++) {
+    const fl_finding_rec *c = &r->related[k];
+    fprintf(out, "      %s: %s [%s]\n", fl_severity_name(c->severity),
+            c->message, c->rule);
+  }
 }
 
 static void text_tally(FILE *out, const tally *t) {
@@ -139,6 +151,9 @@ int fl_report_text(FILE *out, const fl_findings *fs, size_t rules_run,
             fl_findings_count_active(fs, FL_SEV_ERROR),
             fl_findings_count_active(fs, FL_SEV_WARNING),
             fl_findings_count_active(fs, FL_SEV_INFO), rules_run);
+    size_t attached = fl_findings_count_related(fs);
+    if (attached)
+      fprintf(out, "; %zu more attached to their cause", attached);
     if (waived)
       fprintf(out, "; %zu waived (not shown)", waived);
     if (baselined)
@@ -178,6 +193,14 @@ static json_t *finding_json(const fl_finding_rec *r) {
   }
   if (r->fix) /* how to fix it (host/fix.h, schema/findings.schema.json) */
     json_object_set_new(o, "fix", fl_fix_json(r->fix));
+  if (r->root) /* one cause across rules (host/roots.h) */
+    json_object_set_new(o, "root", fl_report_jstr(r->root));
+  if (r->n_related) {
+    json_t *rel = json_array();
+    for (uint32_t k = 0; k < r->n_related; k++)
+      json_array_append_new(rel, finding_json(&r->related[k]));
+    json_object_set_new(o, "related", rel);
+  }
   char fp[17];
   json_object_set_new(o, "fingerprint",
                       json_string(fl_finding_fingerprint(r, fp)));
@@ -221,6 +244,9 @@ int fl_report_json(FILE *out, const fl_findings *fs,
     json_object_set_new(sum, "suppressed", json_integer((json_int_t)waived));
   if (baselined)
     json_object_set_new(sum, "baseline", json_integer((json_int_t)baselined));
+  size_t attached = fl_findings_count_related(fs);
+  if (attached)
+    json_object_set_new(sum, "attached", json_integer((json_int_t)attached));
   json_object_set_new(root, "summary", sum);
   int rc = json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : -1;
   fputc('\n', out);

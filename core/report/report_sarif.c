@@ -307,6 +307,30 @@ static json_t *related_json(const fl_finding_rec *r) {
                      "region", region, "message", text_obj(msg)));
     free(uri);
   }
+  /* the consequences attached to this finding's root (host/roots.h) */
+  for (uint32_t i = 0; i < r->n_related; i++) {
+    const fl_finding_rec *c = &r->related[i];
+    size_t len = strlen(c->message) + strlen(c->rule) + 32;
+    char *msg = malloc(len);
+    if (!msg)
+      continue;
+    snprintf(msg, len, "%s: %s [%s]", fl_severity_name(c->severity), c->message,
+             c->rule);
+    json_t *rel =
+        json_pack("{s:i,s:o}", "id", (json_int_t)json_array_size(a) + 1,
+                  "message", text_obj(msg));
+    free(msg);
+    if (c->file) {
+      char *uri = path_uri(c->file);
+      json_object_set_new(rel, "physicalLocation",
+                          json_pack("{s:{s:o},s:{s:i}}", "artifactLocation",
+                                    "uri", fl_report_jstr(uri ? uri : ""),
+                                    "region", "startLine",
+                                    (json_int_t)(c->line ? c->line : 1)));
+      free(uri);
+    }
+    json_array_append_new(a, rel);
+  }
   return a;
 }
 

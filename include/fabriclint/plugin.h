@@ -40,7 +40,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 3u
+#define FL_ABI_MINOR 4u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -216,6 +216,25 @@ typedef struct fl_fix {
  *   A merged finding's fix is the list of its members' changes.
  * @fix (ABI 1.2): the finding's fix (fl_fix),
  *   or NULL when the rule cannot say what fixes it. Borrowed and copied.
+ * @root_kind/@root_role/@root_id/@root_fact (ABI 1.4): one cause across
+ *   rules. @root_kind names what the finding is rooted in: FL_ROOT_LINK
+ *   (@root_id a link: a cable), FL_ROOT_NODE (@root_id a node: a switch
+ *   short of cables, a host), FL_ROOT_FACT (@root_fact a short fabric-wide
+ *   fact id, such as "speed-below-plan"), or FL_ROOT_NONE (0: not rooted).
+ *   @root_role says whether the finding names the root itself
+ *   (FL_ROOT_PRIMARY: "the cable runs at 1x") or one of its consequences
+ *   (FL_ROOT_CONSEQUENCE: "the leaf is oversubscribed because of it"). A
+ *   rule marks a finding a consequence only when the root explains it
+ *   whole (without the root, the finding would not be reported). After
+ *   waivers, the baseline and per-rule causes, the host attaches every
+ *   active finding of a root to that root's primary finding (the most
+ *   severe primary, first in report order): the primary keeps its message,
+ *   takes the highest severity of the group, and lists the others as
+ *   `related` (JSON), relatedLocations (SARIF), or indented lines (text);
+ *   counts and --fail-on see one finding. A consequence whose root has no
+ *   primary finding in the run stays a finding of its own: a rule never
+ *   hides its finding behind a root nobody reported (docs/plugins.md,
+ *   "Root causes across rules").
  */
 typedef struct fl_finding {
   uint32_t struct_size;
@@ -235,7 +254,23 @@ typedef struct fl_finding {
   const char *cause_message;
   /* -- added in 1.2 -- */
   const fl_fix *fix;
+  /* -- added in 1.4 -- */
+  uint32_t root_kind; /**< FL_ROOT_NONE, _LINK, _NODE or _FACT */
+  uint32_t root_role; /**< FL_ROOT_PRIMARY or FL_ROOT_CONSEQUENCE */
+  fl_id root_id;      /**< the link or node of FL_ROOT_LINK / FL_ROOT_NODE */
+  uint32_t reserved1;
+  const char *root_fact; /**< FL_ROOT_FACT: a short stable fact id */
 } fl_finding;
+
+/** What a finding is rooted in (fl_finding.root_kind, ABI 1.4). */
+#define FL_ROOT_NONE 0u
+#define FL_ROOT_LINK 1u /**< a cable: fl_finding.root_id is a link */
+#define FL_ROOT_NODE 2u /**< a node: fl_finding.root_id is a node */
+#define FL_ROOT_FACT 3u /**< a fabric-wide fact: fl_finding.root_fact */
+/** The finding names its root itself (fl_finding.root_role). */
+#define FL_ROOT_PRIMARY 1u
+/** The finding is a consequence of its root, explained by it whole. */
+#define FL_ROOT_CONSEQUENCE 2u
 
 /**
  * fl_host_api — the function table the host hands to plugins.
@@ -505,19 +540,32 @@ static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
 }
 
 /**
- * fl_emit_fix() — report one finding with every optional part: a cause
- * (see fl_finding.cause; NULL: never merged) and a fix (fl_fix, ABI 1.2;
- * NULL: none). Every pointer is borrowed and copied by the host. Returns
- * 0, or 1 after api->fail() (a bad id, bad evidence JSON or an invalid
- * fix, or out of memory).
+ * fl_root — what a finding is rooted in (ABI 1.4; fl_finding.root_*), for
+ * fl_emit_rooted(). @kind FL_ROOT_LINK / _NODE / _FACT, @role
+ * FL_ROOT_PRIMARY / _CONSEQUENCE, @id the link or node, @fact the fact id.
  */
-static inline int fl_emit_fix(const fl_host_api *api, fl_ctx *ctx,
-                              uint32_t severity, const char *message,
-                              const fl_id *nodes, uint32_t n_nodes,
-                              const fl_port_ref *ports, uint32_t n_ports,
-                              const fl_id *links, uint32_t n_links,
-                              const char *evidence_json, const char *cause,
-                              const char *cause_message, const fl_fix *fix) {
+typedef struct fl_root {
+  uint32_t kind;
+  uint32_t role;
+  fl_id id;
+  const char *fact;
+} fl_root;
+
+/**
+ * fl_emit_rooted() — report one finding with every optional part: a cause
+ * (one finding per cause within the rule; NULL for none), a fix (NULL for
+ * none) and a root (one cause across rules, fl_finding.root_*; NULL for
+ * none). Everything is borrowed and copied. Returns 0, or 1 after
+ * api->fail().
+ */
+static inline int fl_emit_rooted(const fl_host_api *api, fl_ctx *ctx,
+                                 uint32_t severity, const char *message,
+                                 const fl_id *nodes, uint32_t n_nodes,
+                                 const fl_port_ref *ports, uint32_t n_ports,
+                                 const fl_id *links, uint32_t n_links,
+                                 const char *evidence_json, const char *cause,
+                                 const char *cause_message, const fl_fix *fix,
+                                 const fl_root *root) {
   fl_finding fd;
   memset(&fd, 0, sizeof fd);
   fd.struct_size = sizeof fd;
@@ -533,11 +581,34 @@ static inline int fl_emit_fix(const fl_host_api *api, fl_ctx *ctx,
   fd.cause = cause;
   fd.cause_message = cause_message;
   fd.fix = fix;
+  if (root) {
+    fd.root_kind = root->kind;
+    fd.root_role = root->role;
+    fd.root_id = root->id;
+    fd.root_fact = root->fact;
+  }
   if ((api->report)(ctx, &fd) != 0) {
     (api->fail)(ctx, "could not record a finding (out of memory or bad data)");
     return 1;
   }
   return 0;
+}
+
+/**
+ * fl_emit_fix() — report one finding with a cause (one finding per cause;
+ * NULL for none) and a fix (NULL for none): fl_emit_rooted() without a
+ * root. Returns 0, or 1 after api->fail().
+ */
+static inline int fl_emit_fix(const fl_host_api *api, fl_ctx *ctx,
+                              uint32_t severity, const char *message,
+                              const fl_id *nodes, uint32_t n_nodes,
+                              const fl_port_ref *ports, uint32_t n_ports,
+                              const fl_id *links, uint32_t n_links,
+                              const char *evidence_json, const char *cause,
+                              const char *cause_message, const fl_fix *fix) {
+  return fl_emit_rooted(api, ctx, severity, message, nodes, n_nodes, ports,
+                        n_ports, links, n_links, evidence_json, cause,
+                        cause_message, fix, NULL);
 }
 
 /**

@@ -61,6 +61,13 @@ int eb_report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev,
 int eb_report_cause(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                     const fl_id *nodes, uint32_t n_nodes, const char *ev,
                     const char *cause, const char *cause_msg);
+/* eb_report_cause() with a root (one cause across rules; @root NULL for
+ * none): the finding is a consequence of a cable or node another rule
+ * names. */
+int eb_report_rooted(const fl_host_api *api, fl_ctx *ctx, const char *msg,
+                     const fl_id *nodes, uint32_t n_nodes, const char *ev,
+                     const char *cause, const char *cause_msg,
+                     const fl_root *root);
 const char *eb_nm(const fl_view *v, uint32_t s);
 int64_t eb_pint(const fl_host_api *api, fl_ctx *ctx, const char *name,
                 int64_t def);

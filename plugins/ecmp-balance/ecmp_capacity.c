@@ -196,6 +196,48 @@ void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
     c->par_min = 0;
 }
 
+/* What explains a unit's shortfall of uplink capacity (one cause across
+ * rules, fl_finding.root_*): its uplinks that run slower than its fastest
+ * (a cable trained down: topology.degraded-link names it) and its free
+ * ports (cables never plugged: topology.missing-uplinks names them). */
+typedef struct eb_short {
+  uint32_t slow_n;  /* uplinks slower than the fastest */
+  double deficit;   /* Gb/s those lack against the fastest */
+  double fastest;   /* the fastest uplink, Gb/s */
+  fl_id first_slow; /* the slow uplink of the lowest link id, or FL_NONE */
+  uint32_t free_n;  /* ports of the unit's members with no cable */
+} eb_short;
+
+static void shortfall(const fl_view *v, const eb_units *U, uint32_t u,
+                      eb_short *r) {
+  memset(r, 0, sizeof *r);
+  r->first_slow = FL_NONE;
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++)
+      if (!slot_internal(v, U, i) && fl_view_dir(v, s, i) > 0 &&
+          v->pgbps[i] > r->fastest)
+        r->fastest = v->pgbps[i];
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s]) {
+    uint32_t ports = v->api->node_nports(v->f, v->sw_node[s]);
+    uint32_t used = v->poff[s + 1] - v->poff[s];
+    r->free_n += ports > used ? ports - used : 0;
+    for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
+      if (slot_internal(v, U, i) || fl_view_dir(v, s, i) <= 0 ||
+          !(v->pgbps[i] < r->fastest))
+        continue;
+      r->slow_n++;
+      r->deficit += r->fastest - v->pgbps[i];
+      if (r->first_slow == FL_NONE || v->plink[i] < r->first_slow)
+        r->first_slow = v->plink[i];
+    }
+  }
+}
+
+/* Equal capacities, in Gb/s, up to rounding. */
+static int same_gbps(double a, double b) {
+  return fabs(a - b) <= 1e-6 * (fabs(a) > 1 ? fabs(a) : 1);
+}
+
 /* ---- ecmp-balance.uplink-asymmetry ----------------------------------------
  */
 
@@ -244,7 +286,8 @@ static const char *unit_phrase(const fl_view *v, const eb_units *U, uint32_t u,
 static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
                         const eb_units *U, uint32_t u, const sw_cap *c,
                         int count_off, int par_off, int spread_off,
-                        const upkey *mode, uint32_t best, uint32_t tier_n) {
+                        const upkey *mode, uint32_t best, uint32_t tier_n,
+                        const fl_root *root) {
   uint32_t t = v->tier[u];
   const char *word = U->any ? "switches (a chassis counts once)" : "switches";
   char msg[1024], who[320], hi[256], lo[256];
@@ -309,7 +352,8 @@ static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
            "{count} tier-%u %s differ from the tier's typical %u "
            "uplink(s), %.0f Gb/s up, or have unequal parallel links",
            t, word, mode->up_n, mode->up_g);
-  int rc = eb_report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
+  int rc = eb_report_rooted(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg,
+                            root);
   jb_free(&ev);
   free(nodes);
   return rc;
@@ -352,6 +396,31 @@ static const tier_mode *tier_mode_of(const tier_mode *tm, const upkey *keys,
       hi = mid;
   }
   return &tm[lo];
+}
+
+/* The root that explains unit @u's uplinks off the tier's typical @mode
+ * whole, into @root: its slow cables (with them at the fastest rate it
+ * would have the typical capacity: the first slow cable), or the uplinks
+ * it lacks (as many more at the fastest rate would make it typical: the
+ * switch, which topology.missing-uplinks names). 0 when neither explains
+ * it, or for a chassis (judged as one unit). */
+static int asym_root(const fl_view *v, const eb_units *U, uint32_t u,
+                     const sw_cap *c, const upkey *mode, fl_root *root) {
+  eb_short sf;
+  shortfall(v, U, u, &sf);
+  if (U->nmem[u] > 1)
+    return 0;
+  if (sf.slow_n && c->up_n == mode->up_n &&
+      same_gbps(c->up_g + sf.deficit, mode->up_g)) {
+    *root = (fl_root){FL_ROOT_LINK, FL_ROOT_CONSEQUENCE, sf.first_slow, NULL};
+    return 1;
+  }
+  if (!sf.slow_n && c->up_n < mode->up_n &&
+      same_gbps(c->up_g + (mode->up_n - c->up_n) * sf.fastest, mode->up_g)) {
+    *root = (fl_root){FL_ROOT_NODE, FL_ROOT_CONSEQUENCE, v->sw_node[u], NULL};
+    return 1;
+  }
+  return 0;
 }
 
 int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
@@ -400,9 +469,14 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
         best * 2 > tier_n;
     int par_off = c->par_min != c->par_max;
     int spread_off = c->spread_max - c->spread_min > 1;
+    fl_root root;
     if (count_off || par_off || spread_off)
       rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
-                        &mode, best, tier_n);
+                        &mode, best, tier_n,
+                        count_off && !par_off && !spread_off &&
+                                asym_root(v, &U, s, c, &mode, &root)
+                            ? &root
+                            : NULL);
   }
   free(cnt), free(caps), free(keys), free(tm), eb_units_free(&U);
   return rc < 0 ? 1 : rc;
@@ -410,6 +484,66 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
 
 /* ---- ecmp-balance.oversubscription ------------------------------------------
  */
+
+/* The root that explains unit @u's oversubscription whole, into @root:
+ * its slow cables (at the fastest rate the ratio would hold: the first slow
+ * cable, which topology.degraded-link names), or its free ports (as many
+ * more uplinks at the fastest rate would hold it: cables never plugged,
+ * which topology.missing-uplinks names: the switch when it has fewer
+ * uplinks than its tier's typical @typ_up, else the tier-wide fact
+ * "uplinks-short:tier-T"). 0 when neither explains it, or for a chassis. */
+static int oversub_root(const fl_view *v, const eb_units *U, uint32_t u,
+                        const sw_cap *c, double ratio, uint32_t typ_up,
+                        char *fact, size_t fsize, fl_root *root) {
+  eb_short sf;
+  shortfall(v, U, u, &sf);
+  double lim = ratio * (1 + 1e-9);
+  if (U->nmem[u] > 1 || !(sf.fastest > 0))
+    return 0;
+  if (sf.slow_n && c->down_g / (c->up_g + sf.deficit) <= lim) {
+    *root = (fl_root){FL_ROOT_LINK, FL_ROOT_CONSEQUENCE, sf.first_slow, NULL};
+    return 1;
+  }
+  if (sf.slow_n || !sf.free_n ||
+      c->down_g / (c->up_g + sf.free_n * sf.fastest) > lim)
+    return 0;
+  if (c->up_n < typ_up) {
+    *root = (fl_root){FL_ROOT_NODE, FL_ROOT_CONSEQUENCE, v->sw_node[u], NULL};
+    return 1;
+  }
+  snprintf(fact, fsize, "uplinks-short:tier-%u", v->tier[u]);
+  *root = (fl_root){FL_ROOT_FACT, FL_ROOT_CONSEQUENCE, 0, fact};
+  return 1;
+}
+
+/* The typical uplink count of each tier (< 256), into @typ: the most
+ * common; on a tie the larger. @cnt as eb_capacities() takes it. 0 or -1
+ * on ENOMEM. */
+static int typical_uplinks(const fl_view *v, const eb_units *U, uint32_t *cnt,
+                           uint32_t typ[256]) {
+  upkey *keys = calloc(v->ns + 1, sizeof *keys);
+  if (!keys)
+    return -1;
+  uint32_t nk = 0;
+  sw_cap c;
+  for (uint32_t s = 0; s < v->ns; s++) {
+    if (U->unit[s] != s || v->tier[s] >= 256)
+      continue;
+    eb_capacities(v, U, s, &c, cnt);
+    keys[nk++] = (upkey){v->tier[s], c.up_n, 0};
+  }
+  if (nk > 1)
+    qsort(keys, nk, sizeof *keys, upkey_cmp);
+  memset(typ, 0, 256 * sizeof *typ);
+  uint32_t best[256] = {0};
+  for (uint32_t k = 0, run = 0; k < nk; k++) {
+    run = k && upkey_cmp(&keys[k - 1], &keys[k]) == 0 ? run + 1 : 1;
+    if (run >= best[keys[k].tier]) /* ascending: a tie keeps the larger */
+      best[keys[k].tier] = run, typ[keys[k].tier] = keys[k].up_n;
+  }
+  free(keys);
+  return 0;
+}
 
 int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = eb_view(api, ctx, data, 0);
@@ -438,7 +572,10 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (v->tier[s] < 256 && c.up_n)
       tdown[v->tier[s]] += c.down_g, tup[v->tier[s]] += c.up_g;
   }
-  int rc = 0;
+  uint32_t typ[256];
+  int rc = typical_uplinks(v, &U, cnt, typ) != 0;
+  if (rc)
+    api->fail(ctx, "out of memory");
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     if (U.unit[s] != s)
       continue;
@@ -485,7 +622,13 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
              "policy's %.2f:1 (the tier as a whole: %.2f:1)",
              t, U.any ? "switches (a chassis counts once)" : "switches", ratio,
              tr);
-    rc = eb_report_cause(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg);
+    char fact[64];
+    fl_root root;
+    int rooted = oversub_root(v, &U, s, &c, ratio,
+                              v->tier[s] < 256 ? typ[v->tier[s]] : 0, fact,
+                              sizeof fact, &root);
+    rc = eb_report_rooted(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg,
+                          rooted ? &root : NULL);
     jb_free(&ev);
     free(nodes);
   }

@@ -214,7 +214,12 @@ int eb_check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
     fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
     fl_id links[16];
     uint32_t nl = slow_links(v, s, m.mixed_d, links, 16);
-    rc = fl_emit(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl, jb_str(&ev));
+    /* the slow cable is the root (one cause across rules): with it at the
+     * others' rate the group would not be mixed; topology.degraded-link
+     * names it when it runs below its tier pair's majority */
+    fl_root root = {FL_ROOT_LINK, FL_ROOT_CONSEQUENCE, nl ? links[0] : 0, NULL};
+    rc = fl_emit_rooted(api, ctx, 0, msg, nodes, 2, NULL, 0, links, nl,
+                        jb_str(&ev), NULL, NULL, NULL, nl == 1 ? &root : NULL);
     jb_free(&ev);
   }
   free(all);

@@ -82,6 +82,14 @@ int eb_report_cause(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                        cause, cause_msg);
 }
 
+int eb_report_rooted(const fl_host_api *api, fl_ctx *ctx, const char *msg,
+                     const fl_id *nodes, uint32_t n_nodes, const char *ev,
+                     const char *cause, const char *cause_msg,
+                     const fl_root *root) {
+  return fl_emit_rooted(api, ctx, 0, msg, nodes, n_nodes, NULL, 0, NULL, 0, ev,
+                        cause, cause_msg, NULL, root);
+}
+
 const char *eb_nm(const fl_view *v, uint32_t s) {
   return v->api->node_name(v->f, v->sw_node[s]);
 }

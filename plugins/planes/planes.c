@@ -255,8 +255,12 @@ static int judge_host(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
       jb_key_str(&ev, "switch", api->node_name(f, x->peer));
   }
   jb_obj_close(&ev);
-  fl_finding fd = {sizeof fd, 0, msg,  nodes, nn,   npt,  ports, NULL,
-                   0,         0, NULL, NULL,  NULL, NULL, NULL};
+  fl_finding fd = {.struct_size = sizeof fd,
+                   .message = msg,
+                   .nodes = nodes,
+                   .n_nodes = nn,
+                   .n_ports = npt,
+                   .ports = ports};
   return report_ev(api, ctx, &fd, &ev);
 }
 
@@ -553,8 +557,8 @@ static int judge_shape(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   if (first_rec)
     jb_key_str(&ev, "first_recabled", api->node_name(f, first_rec->node));
   jb_obj_close(&ev);
-  fl_finding fd = {sizeof fd, 0, msg,  nodes, nn,   0,    NULL, NULL,
-                   0,         0, NULL, NULL,  NULL, NULL, NULL};
+  fl_finding fd = {
+      .struct_size = sizeof fd, .message = msg, .nodes = nodes, .n_nodes = nn};
   return report_ev(api, ctx, &fd, &ev);
 }
 
@@ -618,8 +622,8 @@ static int report_shared(const fl_host_api *api, fl_ctx *ctx,
   jb_key_int(&ev, "switches", of);
   jb_key_str(&ev, "first_guid", gs);
   jb_obj_close(&ev);
-  fl_finding fd = {sizeof fd, 0, msg,  nodes, 2,    0,    NULL, NULL,
-                   0,         0, NULL, NULL,  NULL, NULL, NULL};
+  fl_finding fd = {
+      .struct_size = sizeof fd, .message = msg, .nodes = nodes, .n_nodes = 2};
   return report_ev(api, ctx, &fd, &ev);
 }
 
@@ -806,8 +810,10 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       jb_key_double(&ev, "expected_gbps", want);
       jb_key_double(&ev, "all_planes_gbps", total);
       jb_obj_close(&ev);
-      fl_finding fd = {sizeof fd, 0, msg,  &node, 1,    0,    NULL, NULL,
-                       0,         0, NULL, NULL,  NULL, NULL, NULL};
+      fl_finding fd = {.struct_size = sizeof fd,
+                       .message = msg,
+                       .nodes = &node,
+                       .n_nodes = 1};
       fd.cause = cause;
       fd.cause_message = cmsg;
       rc = report_ev(api, ctx, &fd, &ev);

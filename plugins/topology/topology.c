@@ -766,8 +766,11 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
              "the cable or transceiver)",
              exp);
     fl_fix fx = {sizeof fx, nc, how, pc};
-    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
-                         jb_str(&ev), cause, cmsg, &fx);
+    /* the cable is the root: what other rules find only because it runs
+     * slow (an uplink short of capacity, a mixed ECMP group) attaches here */
+    fl_root root = {FL_ROOT_LINK, FL_ROOT_PRIMARY, l, NULL};
+    int rc = fl_emit_rooted(api, ctx, 0, msg, nodes, 2, ports, 2, &l, 1,
+                            jb_str(&ev), cause, cmsg, &fx, &root);
     jb_free(&ev);
     if (rc)
       return rc;

@@ -75,6 +75,11 @@ OFF(fl_finding, key, 64);
 OFF(fl_finding, cause, 72); /* added after 1.0 */
 OFF(fl_finding, cause_message, 80);
 OFF(fl_finding, fix, 88); /* added in 1.2 */
+OFF(fl_finding, root_kind, 96); /* added in 1.4 */
+OFF(fl_finding, root_role, 100);
+OFF(fl_finding, root_id, 104);
+OFF(fl_finding, reserved1, 108);
+OFF(fl_finding, root_fact, 112);
 MIN_SIZE(fl_finding, 72);
 
 /* -- ABI 1.2: fixes (fl_finding.fix) -- */
