@@ -98,6 +98,23 @@ need_external() {
     fi
   done
 }
+# need_tool TOOL... — every TOOL is on PATH (setup.sh installs them); when
+# one is missing, report SKIP (exit 77) naming it — unless a check already
+# failed, which must not be hidden behind a SKIP. Call it before the first
+# check that needs the tool, never guard a section with `if command -v`.
+need_tool() {
+  local t
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 && continue
+    if [ "$FAILS" -gt 0 ]; then
+      fail "$t not installed (and $FAILS check(s) failed before)"
+      finish
+      exit 1
+    fi
+    echo "SKIP: $t is not installed (setup.sh installs it)"
+    exit 77
+  done
+}
 finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]
