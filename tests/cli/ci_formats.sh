@@ -101,9 +101,8 @@ cp "$TMP/out" "$TMP/a.xml"
 # warning of tp-good is below --fail-on error: not a failure
 expect_eq "$($PY -c "$JU" "$TMP/a.xml")" "$N 1 0 $N 1 $N ['topology.one-sided-link'] [] [4] ['tp-good']" "junit counts"
 expect_grep "$TMP/a.xml" '<system-out>.*two.out:1: warning: test finding from tp-good'
-if command -v xmllint >/dev/null; then
-  if xmllint --noout "$TMP/a.xml"; then pass; else fail "xmllint rejects the JUnit"; fi
-fi
+need_tool xmllint
+if xmllint --noout "$TMP/a.xml"; then pass; else fail "xmllint rejects the JUnit"; fi
 # --fail-on warning: the warning fails its case too
 expect_rc 1 "$FL" check $PL --format junit --fail-on warning "$TMP/two.out"
 expect_eq "$($PY -c "$JU" "$TMP/out")" "$N 2 0 $N 2 $N ['topology.one-sided-link', 'tp-good.probe'] [] [4, 1] ['tp-good']" "junit --fail-on warning"

@@ -46,6 +46,20 @@ verdict torus-torus-2QoS 0 False --param deadlock.vl-mode=blind
 # torus-2QoS refuses a ring and OpenSM falls back to minhop: loops, VL-aware
 verdict ring-torus-2QoS 2 True
 
+# one-directional loops (tests/routing/make_one_way.sh: OpenSM's file
+# engine programs a 3-ring whose every switch sends every foreign LID on
+# one port): one loop, found whichever way round the ring is routed (the
+# up*/down* certificate must see the down-up turn in both orientations)
+verdict ring3-one-way-cw 1 False
+verdict ring3-one-way-ccw 1 False
+for o in cw:2 ccw:3; do
+  mapfile -t IN < <(inputs "ring3-one-way-${o%:*}")
+  "$FL" check $D "${IN[@]}" >"$TMP/out"
+  expect_eq "$(jget "$TMP/out" "=[sorted((h['from'], h['from_port']) for h in f['evidence']['cycle']) for f in d['findings'] if f['rule'] == 'deadlock.credit-loop']")" \
+    "[[('sw-x00', ${o#*:}), ('sw-x01', ${o#*:}), ('sw-x02', ${o#*:})]]" "one-way ring ${o%:*} cycle"
+  expect_rc 1 "$FL" check "${IN[@]}"
+done
+
 # the exact ring cycles: the six ring cables in each direction
 mapfile -t IN < <(inputs ring-minhop)
 "$FL" check $D "${IN[@]}" >"$TMP/out"

@@ -99,7 +99,7 @@ expect_eq "$(rules_of "$TMP/out")" "diff.missing-node" "missing NIC"
 cp1=$ext/datacenter__acitoolkit__applications__cableplan__cable_plan.xml
 cp2=$ext/datacenter__acitoolkit__applications__cableplan__cable_plan2.xml
 cpt=$ext/datacenter__acitoolkit__applications__cableplan__test.xml
-if [ -f "$cp1" ]; then
+{
   expect_rc 1 "$FL" diff --format json "$cp1" "$cpt"
   expect_eq "$(rules_of "$TMP/out")" "diff.unexpected" "cable plan + 1 cable"
   expect_grep "$TMP/out" 'cable \\"fab3-spine2\\" eth2/4 - \\"fab3-leaf2\\" eth1/51 is not in the plan'
@@ -124,9 +124,9 @@ EOF
   expect_rc 1 "$FL" diff --format json "$cp2" "$TMP/built2.xml"
   expect_eq "$(rules_of "$TMP/out")" "diff.missing" "cable_plan2 minPorts"
   expect_grep "$TMP/out" 'at least 2 cable\(s\) between \\"Spine1\\" \(any port\) and \\"Leaf3\\" \(any port\); 1 found'
-fi
+}
 topo=$ext/nmorey__ibutils__ibdm__Clusters__Buffalo8.topo
-if [ -f "$topo" ]; then
+{
   expect_rc 0 "$FL" diff "$topo" "$topo"
   # drop one cable from both listings: exactly one diff.missing
   grep -v 'P4 -> Cougar H08 P1' "$topo" >"$TMP/b8.topo"
@@ -134,12 +134,12 @@ if [ -f "$topo" ]; then
   expect_eq "$(rules_of "$TMP/out")" "diff.missing-node" "topo: H08 unplugged is a missing host"
   expect_rc 0 "$FL" info "$ext/nmorey__ibutils__ibdiag__demo__network.topo"
   expect_grep "$TMP/out" '17 switches, 128 CAs, 0 routers, 256 links'
-fi
+}
 jn=$ext/napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors__normal__get-lldp-neighbors-information.xml
-if [ -f "$jn" ]; then
+{
   expect_rc 0 "$FL" info --format json "$jn"
   expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 4 "junos links"
-fi
+}
 
 # ---- 6. malformed inputs, usage ----------------------------------------------
 expect_rc 2 "$FL" diff "$fx/bad-arrow.topo" "$d/lldp"

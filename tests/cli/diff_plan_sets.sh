@@ -40,4 +40,37 @@ printf '<fabric xmlns="urn:fabriclint:design:1" version="1">\n<node kind="switch
 expect_rc 2 "$FL" diff "$TMP/attr.xml" "$TMP/attr.xml"
 expect_grep "$TMP/err" "attr\.xml:4:1: plan port set plan-a-ports='eth1/5-eth1/2' cannot be compared: a range whose last port is below its first"
 
+# 5. maxPorts (issue 31): a bundle of 3 real cables spine1 eth1/2-4 to
+# leaf2 eth1/50-52 (an as-built plan of plain cables, as acitoolkit's own
+# test.xml) against a constraint of at most 3 (exactly at the limit: met)
+# and at most 2 (one cable past it: that cable is unexpected), the
+# constraint written from either end (sourceChassis spine1 or leaf2)
+built() { # the 3 cables, from the spine's side
+  printf '<CISCO_NETWORK_TYPES><DATA_CENTER><CHASSIS_INFO sourceChassis="spine1">\n'
+  for i in 2 3 4; do
+    printf '<LINK_INFO sourcePort="eth1/%s" destChassis="leaf2" destPort="eth1/%s"/>\n' $i $((i + 48))
+  done
+  printf '</CHASSIS_INFO></DATA_CENTER></CISCO_NETWORK_TYPES>\n'
+}
+bundle() { # bundle FILE MAXPORTS FROM -- at most MAXPORTS cables, seen from FROM
+  if [ "$3" = spine1 ]; then
+    set -- "$1" "$2" spine1 eth1/2-eth1/4 leaf2 eth1/50-eth1/52
+  else
+    set -- "$1" "$2" leaf2 eth1/50-eth1/52 spine1 eth1/2-eth1/4
+  fi
+  printf '<CISCO_NETWORK_TYPES><DATA_CENTER><CHASSIS_INFO sourceChassis="%s">\n<LINK_INFO sourcePort="%s" destChassis="%s" destPort="%s" minPorts="1" maxPorts="%s"/></CHASSIS_INFO></DATA_CENTER></CISCO_NETWORK_TYPES>\n' \
+    "$3" "$4" "$5" "$6" "$2" >"$1"
+}
+built >"$TMP/bundle3.xml"
+for from in spine1 leaf2; do
+  bundle "$TMP/max3.xml" 3 $from
+  expect_rc 0 "$FL" diff --format json "$TMP/max3.xml" "$TMP/bundle3.xml"
+  expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "3 cables, maxPorts=3, from $from"
+  bundle "$TMP/max2.xml" 2 $from
+  expect_rc 1 "$FL" diff --format json "$TMP/max2.xml" "$TMP/bundle3.xml"
+  expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['message']) for f in d['findings']]")" \
+    "[('diff.unexpected', 'cable \"spine1\" eth1/4 - \"leaf2\" eth1/52 is not in the plan: remove it or add it to the plan')]" \
+    "3 cables, maxPorts=2, from $from"
+done
+
 finish

@@ -26,11 +26,86 @@ expect_grep() {
   if grep -Eq -- "$2" "$1"; then pass; else fail "no /$2/ in $1:"; head -5 "$1" | sed 's/^/  /' >&2; fi
 }
 expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', want '$2'"; fi; }
-# jq-free JSON field access through python3 (in Debian's base) — or jansson? keep python3
 # jget FILE EXPR — EXPR is a subscript ("['a'][0]") or, after '=', any
-# Python expression over the parsed document d.
+# Python expression over the parsed document d. Prints the value (Python's
+# str()); status 1, with the traceback on stderr, when FILE does not parse
+# or EXPR fails. One python3 interpreter per test answers every call (it is
+# started here, when this file is sourced, because calls run in $(...)
+# subshells): a request is "FILE\0EXPR\0" on fd $FL_JGET_IN, the answer a
+# status digit, the text and a NUL on fd $FL_JGET_OUT. A file is parsed
+# again only when its bytes changed. Where python3 is a version-manager
+# shim, this saves its start-up (up to 2 s) on every lookup.
+_fl_jget_server='
+import json, os, select, sys, traceback
+ppid, out, cache = os.getppid(), sys.stdout.buffer, {}
+pend = bytearray()
+def field():
+    while b"\0" not in pend:
+        while not select.select([0], [], [], 5)[0]:
+            if os.getppid() != ppid:
+                sys.exit(0)
+        c = os.read(0, 65536)
+        if not c:
+            sys.exit(0)
+        pend.extend(c)
+    i = pend.index(b"\0")
+    f = bytes(pend[:i])
+    del pend[:i + 1]
+    return f.decode("utf-8", "surrogateescape")
+while True:
+    path, e = field(), field()
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if path not in cache or cache[path][0] != raw:
+            cache[path] = (raw, json.loads(raw))
+        d = cache[path][1]
+        ans = b"0" + (str(eval(e[1:] if e.startswith("=") else "d" + e)) + "\n").encode("utf-8", "surrogateescape")
+    except Exception:
+        cache.pop(path, None)
+        traceback.print_exc()
+        sys.stderr.flush()
+        ans = b"1"
+    out.write(ans.replace(b"\0", b"") + b"\0")
+    out.flush()
+'
+# python3 resolved once: where it is a version-manager shim (pyenv), each
+# start costs the shim's own start-up (measured: 5 s a call on a loaded
+# 2-core machine, 0.4 s for the interpreter itself). The interpreter the
+# shim picks is found once per build tree (cached in $FL_BUILD/tests/
+# python3.path) and every `python3` of a test runs it directly.
+FL_PYTHON=""
+if [ -n "${FL_BUILD:-}" ] && [ -r "$FL_BUILD/tests/python3.path" ]; then
+  FL_PYTHON=$(cat "$FL_BUILD/tests/python3.path")
+  [ -x "$FL_PYTHON" ] || FL_PYTHON=""
+fi
+if [ -z "$FL_PYTHON" ] && command -v python3 >/dev/null; then
+  FL_PYTHON=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+  if [ -n "$FL_PYTHON" ] && [ -n "${FL_BUILD:-}" ] && [ -d "$FL_BUILD/tests" ]; then
+    echo "$FL_PYTHON" >"$FL_BUILD/tests/python3.path.$$" &&
+      mv -f "$FL_BUILD/tests/python3.path.$$" "$FL_BUILD/tests/python3.path"
+  fi
+fi
+if [ -n "$FL_PYTHON" ]; then
+  python3() { "$FL_PYTHON" "$@"; }
+fi
+FL_JGET_IN=""
+FL_JGET_OUT=""
+if [ -n "$FL_PYTHON" ]; then
+  coproc FL_JGET { exec "$FL_PYTHON" -u -c "$_fl_jget_server"; }
+  # plain duplicates: a coprocess's own descriptors are closed in subshells
+  exec {FL_JGET_IN}>&"${FL_JGET[1]}" {FL_JGET_OUT}<&"${FL_JGET[0]}"
+fi
 jget() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); e=sys.argv[2]; print(eval(e[1:] if e.startswith('=') else 'd' + e))" "$1" "$2"
+  local ans
+  if [ -z "$FL_JGET_IN" ]; then
+    echo "jget: python3 not found" >&2
+    return 1
+  fi
+  printf '%s\0%s\0' "$1" "$2" >&"$FL_JGET_IN" || return 1
+  IFS= read -r -d '' ans <&"$FL_JGET_OUT" || return 1
+  printf '%s' "${ans:1}"
+  [ "${ans:0:1}" = 0 ]
 }
 # need_external NAME... — the public samples of tests/data/external this
 # script reads; when one is missing, report SKIP (exit 77) naming it.
@@ -41,6 +116,23 @@ need_external() {
       echo "SKIP: public sample $n is missing from $FL_EXTERNAL (see tests/data/external/PROVENANCE.md)"
       exit 77
     fi
+  done
+}
+# need_tool TOOL... — every TOOL is on PATH (setup.sh installs them); when
+# one is missing, report SKIP (exit 77) naming it — unless a check already
+# failed, which must not be hidden behind a SKIP. Call it before the first
+# check that needs the tool, never guard a section with `if command -v`.
+need_tool() {
+  local t
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 && continue
+    if [ "$FAILS" -gt 0 ]; then
+      fail "$t not installed (and $FAILS check(s) failed before)"
+      finish
+      exit 1
+    fi
+    echo "SKIP: $t is not installed (setup.sh installs it)"
+    exit 77
   done
 }
 finish() {

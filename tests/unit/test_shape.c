@@ -17,6 +17,7 @@
 #include "fabriclint/fabric.h"
 #include "model/build.h"
 #include "model/chassis.h"
+#include "model/derive.h"
 #include "model/graph.h"
 
 static const fl_prov NOPROV = {0, 0, 0};
@@ -125,6 +126,183 @@ static void test_tiers_core_with_host(void **state) {
   assert_int_equal(tier(f, "core-0"), 3);
   assert_int_equal(tier(f, "core-1"), 3);
   fl_fabric_free(f);
+}
+
+/* Seed leaves hold at least half the endpoints of the fullest unit
+ * (derive.c step 3). Three pods of 2 leaves and 2 spines, 2 cores over
+ * every spine; the leaves of pod p hold h[p] hosts each. With h = {4, 2, 1}
+ * pod 1 sits exactly at half (2 x 2 >= 4: seeds, tier 1) and pod 2 one host
+ * below (2 x 1 < 4: no seeds, reached from the cores: spines tier 4,
+ * leaves tier 5); with h = {5, 3, 2}, an odd fullest leaf: 3 is at least
+ * half of 5, 2 is not (2 x 2 < 5, though 2 == 5 / 2 rounded down). */
+static fl_fabric *pods(const uint32_t h[3]) {
+  fl_fabric *f = fl_fabric_new();
+  fl_id c[2] = {node(f, FL_NODE_SWITCH, "core-0"),
+                node(f, FL_NODE_SWITCH, "core-1")};
+  for (uint32_t p = 0; p < 3; p++) {
+    fl_id lf[2], sp[2];
+    char nm[32];
+    for (uint32_t k = 0; k < 2; k++) {
+      snprintf(nm, sizeof nm, "leaf-p%u-%u", p, k);
+      lf[k] = node(f, FL_NODE_SWITCH, nm);
+      snprintf(nm, sizeof nm, "spine-p%u-%u", p, k);
+      sp[k] = node(f, FL_NODE_SWITCH, nm);
+      for (uint32_t i = 0; i < h[p]; i++) {
+        snprintf(nm, sizeof nm, "h%u%u%u mlx5_0", p, k, i);
+        cable(f, lf[k], i + 1, node(f, FL_NODE_CA, nm), 1);
+      }
+    }
+    for (uint32_t k = 0; k < 2; k++)
+      for (uint32_t j = 0; j < 2; j++) {
+        cable(f, lf[k], 10 + j, sp[j], 1 + k);
+        cable(f, sp[k], 10 + j, c[j], 1 + 2 * p + k);
+      }
+  }
+  return finalize(f);
+}
+
+static void test_tiers_seed_at_half(void **state) {
+  (void)state;
+  const struct {
+    uint32_t h[3];
+    uint32_t leaf[3], spine[3]; /* tier per pod */
+    uint32_t upper;             /* units with endpoints above tier 1 */
+  } v[] = {
+      {{4, 2, 1}, {1, 1, 5}, {2, 2, 4}, 2},
+      {{4, 2, 2}, {1, 1, 1}, {2, 2, 2}, 0},
+      {{5, 3, 2}, {1, 1, 5}, {2, 2, 4}, 2},
+      {{2, 4, 1}, {1, 1, 5}, {2, 2, 4}, 2},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    fl_fabric *f = pods(v[i].h);
+    for (uint32_t p = 0; p < 3; p++)
+      for (uint32_t k = 0; k < 2; k++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "leaf-p%u-%u", p, k);
+        if (tier(f, nm) != v[i].leaf[p])
+          fail_msg("hosts %u/%u/%u: %s tier %u, expected %u", v[i].h[0],
+                   v[i].h[1], v[i].h[2], nm, tier(f, nm), v[i].leaf[p]);
+        snprintf(nm, sizeof nm, "spine-p%u-%u", p, k);
+        if (tier(f, nm) != v[i].spine[p])
+          fail_msg("hosts %u/%u/%u: %s tier %u, expected %u", v[i].h[0],
+                   v[i].h[1], v[i].h[2], nm, tier(f, nm), v[i].spine[p]);
+      }
+    assert_int_equal(tier(f, "core-0"), 3);
+    assert_int_equal(tier(f, "core-1"), 3);
+    fl_shape_facts sf;
+    fl_shape_facts_get(f, &sf);
+    assert_int_equal(sf.upper_endpoint_switches, v[i].upper);
+    assert_int_equal(sf.flat_links, 0);
+    assert_int_equal(sf.skip_links, 0);
+    fl_fabric_free(f);
+  }
+}
+
+/* Outranked (step 3) needs two candidates with MORE endpoints: three
+ * leaves of 2 hosts cabled in a triangle are all leaves (tier 1, 3
+ * same-tier cables), not spines of each other. Step 5 takes only units
+ * with endpoints: in one pod (2 leaves, 2 spines) with a core over both
+ * spines, the core is at distance 2 under one seed's spines like a sparse
+ * leaf, but carries no host: tier 3. */
+static void test_tiers_equal_and_empty(void **state) {
+  (void)state;
+  fl_fabric *f = fl_fabric_new();
+  fl_id t[3];
+  for (uint32_t i = 0; i < 3; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "tri-%u", i);
+    t[i] = node(f, FL_NODE_SWITCH, nm);
+    for (uint32_t h = 0; h < 2; h++) {
+      snprintf(nm, sizeof nm, "t%u%u mlx5_0", i, h);
+      cable(f, t[i], h + 1, node(f, FL_NODE_CA, nm), 1);
+    }
+  }
+  for (uint32_t i = 0; i < 3; i++)
+    cable(f, t[i], 10, t[(i + 1) % 3], 11);
+  finalize(f);
+  fl_shape_facts sf;
+  fl_shape_facts_get(f, &sf);
+  for (uint32_t i = 0; i < 3; i++)
+    assert_int_equal(fl_fabric_node_tier(f, t[i]), 1);
+  assert_int_equal(sf.flat_links, 3);
+  fl_fabric_free(f);
+
+  f = fl_fabric_new();
+  fl_id lf[2] = {node(f, FL_NODE_SWITCH, "leaf-0"),
+                 node(f, FL_NODE_SWITCH, "leaf-1")};
+  fl_id sp[2] = {node(f, FL_NODE_SWITCH, "spine-0"),
+                 node(f, FL_NODE_SWITCH, "spine-1")};
+  fl_id co = node(f, FL_NODE_SWITCH, "core-0");
+  for (uint32_t k = 0; k < 2; k++) {
+    for (uint32_t h = 0; h < 2; h++) {
+      char nm[32];
+      snprintf(nm, sizeof nm, "h%u%u mlx5_0", k, h);
+      cable(f, lf[k], h + 1, node(f, FL_NODE_CA, nm), 1);
+    }
+    for (uint32_t j = 0; j < 2; j++)
+      cable(f, lf[k], 10 + j, sp[j], 1 + k);
+    cable(f, sp[k], 10, co, 1 + k);
+  }
+  finalize(f);
+  assert_int_equal(tier(f, "leaf-0"), 1);
+  assert_int_equal(tier(f, "spine-1"), 2);
+  assert_int_equal(tier(f, "core-0"), 3);
+  fl_shape_facts_get(f, &sf);
+  assert_int_equal(sf.upper_endpoint_switches, 0);
+  fl_fabric_free(f);
+}
+
+/* Tier-skipping and same-tier cables are counted whichever end a file
+ * names first (derive.c tier_irregular()): declared tiers leaf 1, spine 2,
+ * core 3; cables leaf-spine-core, then @n_skip leaf-core cables and @n_flat
+ * leaf-leaf cables, written leaf first when @leaf_first, else the other end
+ * first. */
+static fl_fabric *skipping(int leaf_first, uint32_t n_skip, uint32_t n_flat) {
+  fl_fabric *f = fl_fabric_new();
+  fl_id lf = node(f, FL_NODE_SWITCH, "leaf"),
+        sp = node(f, FL_NODE_SWITCH, "spine");
+  fl_id co = node(f, FL_NODE_SWITCH, "core"),
+        l2 = node(f, FL_NODE_SWITCH, "leaf2");
+  fl_b_node_set_tier(f, lf, 1);
+  fl_b_node_set_tier(f, l2, 1);
+  fl_b_node_set_tier(f, sp, 2);
+  fl_b_node_set_tier(f, co, 3);
+  cable(f, lf, 1, node(f, FL_NODE_CA, "h0 mlx5_0"), 1);
+  cable(f, l2, 1, node(f, FL_NODE_CA, "h1 mlx5_0"), 1);
+  cable(f, lf, 10, sp, 1);
+  cable(f, l2, 10, sp, 2);
+  cable(f, sp, 10, co, 1);
+  for (uint32_t i = 0; i < n_skip; i++)
+    if (leaf_first)
+      cable(f, lf, 20 + i, co, 20 + i);
+    else
+      cable(f, co, 20 + i, lf, 20 + i);
+  for (uint32_t i = 0; i < n_flat; i++)
+    if (leaf_first)
+      cable(f, lf, 30 + i, l2, 30 + i);
+    else
+      cable(f, l2, 30 + i, lf, 30 + i);
+  return finalize(f);
+}
+
+static void test_shape_facts_orientation(void **state) {
+  (void)state;
+  for (int leaf_first = 0; leaf_first <= 1; leaf_first++) {
+    fl_fabric *f = skipping(leaf_first, 2, 3);
+    fl_shape_facts sf;
+    fl_shape_facts_get(f, &sf);
+    if (sf.skip_links != 2 || sf.flat_links != 3)
+      fail_msg("%s first: %u tier-skipping and %u same-tier cables, "
+               "expected 2 and 3",
+               leaf_first ? "leaf" : "core", sf.skip_links, sf.flat_links);
+    assert_int_equal(tier(f, "core"), 3); /* declared tiers stay */
+    fl_fabric_free(f);
+    f = skipping(leaf_first, 0, 0);
+    fl_shape_facts_get(f, &sf);
+    assert_int_equal(sf.skip_links, 0);
+    assert_int_equal(sf.flat_links, 0);
+    fl_fabric_free(f);
+  }
 }
 
 /* A director: two line ASICs and one fabric ASIC of chassis "dir-1"
@@ -318,6 +496,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tiers_service_hosts),
       cmocka_unit_test(test_tiers_core_with_host),
+      cmocka_unit_test(test_tiers_seed_at_half),
+      cmocka_unit_test(test_shape_facts_orientation),
+      cmocka_unit_test(test_tiers_equal_and_empty),
       cmocka_unit_test(test_tiers_director_one_unit),
       cmocka_unit_test(test_tiers_director_by_guid),
       cmocka_unit_test(test_chassis_panel),
