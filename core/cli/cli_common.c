@@ -145,6 +145,9 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case FL_OPT_VERBOSE:
     o->verbose = 1;
     return 0;
+  case FL_OPT_EXPLAIN_INFER:
+    o->explain = 1;
+    return 0;
   case FL_OPT_VERSION:
     printf("fabriclint %s\n", FL_VERSION);
     return -1;

@@ -36,6 +36,7 @@ typedef struct fl_cli_opts {
   uint32_t input_format;
   fl_load_options load;
   int quiet, verbose;
+  int explain; /* info --explain: the inferences and their evidence */
   const char **inputs; /* the operands, then the FILEs of --plane */
   size_t n_inputs;
   const char **input_plane; /* per input: its --plane NAME or NULL; owned */

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_infer.h"
 #include "cli/cli_planes.h"
 #include "fabriclint/counters.h"
 #include "fabriclint/fabric.h"
@@ -314,6 +315,9 @@ static void print_json(FILE *out, const fl_cli_opts *o, const info_stats *s,
   json_t *planes = fl_cli_planes_json(o, fab);
   if (planes)
     json_object_set_new(root, "planes", planes);
+  json_t *inf = o->explain ? fl_cli_infer_json(fab) : NULL;
+  if (inf)
+    json_object_set_new(root, "inferences", inf);
   json_dumpf(root, out, JSON_INDENT(2));
   fputc('\n', out);
   json_decref(root);
@@ -344,6 +348,8 @@ int fl_cli_info(int argc, char **argv) {
       else {
         print_text(out.f, &o, s);
         fl_cli_planes_text(out.f, &o, fab);
+        if (o.explain)
+          fl_cli_infer_text(out.f, fab);
       }
       free(s);
     }

@@ -233,6 +233,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
      "a contention finding below X times the ideal bus bandwidth (0 < X <= "
      "1)"},
+    {FL_OPT_EXPLAIN_INFER, "explain", 0, NULL, I, 0, FL_CPL_NONE, NULL,
+     "also print every inference (tiers, scalable units) with its "
+     "confidence and evidence (docs/inference.md)"},
     {FL_OPT_DUMP_FLOWS, "dump-flows", 0, "FILE", P, 0, FL_CPL_FILE, NULL,
      "also write the topology, LFT next hops and every flow per step as "
      "JSON to FILE (LFT routing; for the ns-3 harness, "

@@ -117,6 +117,8 @@ enum fl_cli_opt_id {
   FL_OPT_ROUTING,
   FL_OPT_MIN_SHARE,
   FL_OPT_DUMP_FLOWS,
+  /* info */
+  FL_OPT_EXPLAIN_INFER,
   /* convert */
   FL_OPT_FORCE,
   /* help */

@@ -39,6 +39,10 @@ typedef struct fl_input {
   char *buf;
   size_t len;
   size_t map_len; /**< non-zero: @buf is a private mapping of that size */
+  /* Set by format detection (core/io/load.c), FL_FMT_AUTO (0) before: */
+  uint32_t detected;    /**< the format detection chose */
+  uint32_t detect_also; /**< another format the same window fits */
+  uint32_t detect_line; /**< 1-based line where the deciding window starts */
 } fl_input;
 
 /**

@@ -31,8 +31,14 @@
  * is set). Never a format code. */
 #define FL_FMT_REFUSED 0xfffffffeu
 
-/** Bytes of an input a detector sees. */
+/** Bytes of an input a detector sees at once (one window). */
 #define FL_DETECT_BYTES 65536
+
+/** Bytes of a text input searched for a format's structure: when the first
+ * window fits no format (an `ibnetdiscover -s` capture opens with its
+ * progress lines, ~73 KB for 268 nodes), the next windows, each starting on
+ * a line, are tried up to this offset (docs/cli.md "Format detection"). */
+#define FL_DETECT_SCAN_MAX ((size_t)64 << 20)
 
 /**
  * fl_detect_ctx — what a detector sees.

@@ -179,18 +179,73 @@ static void expected_list(char *out, size_t size, int xml) {
 }
 
 /* Run the registered detectors in order (formats.def), each shared one
- * once. */
-static uint32_t run_detectors(const fl_detect_ctx *c, fl_error *err) {
-  for (size_t i = 0; i < fl_format_count(); i++) {
+ * once. The first that claims the input decides (the detection order);
+ * the later ones still run, with a scratch error, so that *@also names a
+ * second format the same window fits (FL_FMT_AUTO: none). */
+static uint32_t run_detectors(const fl_detect_ctx *c, fl_error *err,
+                              uint32_t *also) {
+  uint32_t fmt = FL_FMT_AUTO;
+  *also = FL_FMT_AUTO;
+  for (size_t i = 0; i < fl_format_count() && *also == FL_FMT_AUTO; i++) {
     const fl_format_def *d = fl_format_at(i);
     int seen = d->detect == NULL;
     for (size_t k = 0; k < i && !seen; k++)
       seen = fl_format_at(k)->detect == d->detect;
     if (seen)
       continue;
-    uint32_t fmt = d->detect(c, err);
-    if (fmt != FL_FMT_AUTO)
+    fl_error scratch;
+    fl_error_clear(&scratch);
+    uint32_t f = d->detect(c, fmt == FL_FMT_AUTO ? err : &scratch);
+    if (fmt == FL_FMT_AUTO && f == FL_FMT_REFUSED)
+      return f;
+    if (fmt == FL_FMT_AUTO)
+      fmt = f;
+    else if (f != FL_FMT_AUTO && f != FL_FMT_REFUSED && f != fmt)
+      *also = f;
+  }
+  return fmt;
+}
+
+/* The windows after the first of text input @in (its first window fitted
+ * no format): up to FL_DETECT_BYTES of whole lines each, within the first
+ * FL_DETECT_SCAN_MAX bytes, stopping at a NUL byte. A line is seen only
+ * when it ends (its newline, or the input's end) within that bound. The
+ * format of the first window that fits one, with in->detect_line and
+ * *@also set; else FL_FMT_AUTO. A detector that would refuse a later
+ * window is ignored there (its input was not recognised at the start). */
+static uint32_t detect_later(fl_input *in, uint32_t *also) {
+  char *buf = in->buf;
+  size_t end = in->len < FL_DETECT_SCAN_MAX ? in->len : FL_DETECT_SCAN_MAX;
+  const char *nl = memrchr(buf, '\n', FL_DETECT_BYTES);
+  size_t off = nl ? (size_t)(nl - buf) + 1 : FL_DETECT_BYTES;
+  uint32_t line = 1;
+  for (const char *q = buf; (q = memchr(q, '\n', (size_t)(buf + off - q))); q++)
+    line++;
+  while (off < end) {
+    size_t n = end - off < FL_DETECT_BYTES ? end - off : FL_DETECT_BYTES;
+    if (off + n < in->len) { /* whole lines only */
+      nl = memrchr(buf + off, '\n', n);
+      if (!nl && n < FL_DETECT_BYTES)
+        break; /* the last line ends past the bound */
+      n = nl ? (size_t)(nl - (buf + off)) + 1 : n;
+    }
+    if (memchr(buf + off, '\0', n))
+      return FL_FMT_AUTO; /* the loader's NUL check says where */
+    char saved = buf[off + n];
+    buf[off + n] = '\0';
+    fl_detect_ctx c = {in->path, buf + off, n, off + n < in->len, NULL};
+    fl_error scratch;
+    fl_error_clear(&scratch);
+    uint32_t fmt = run_detectors(&c, &scratch, also);
+    buf[off + n] = saved;
+    if (fmt != FL_FMT_AUTO && fmt != FL_FMT_REFUSED) {
+      in->detect_line = line;
       return fmt;
+    }
+    for (const char *q = buf + off;
+         (q = memchr(q, '\n', (size_t)(buf + off + n - q))); q++)
+      line++;
+    off += n;
   }
   return FL_FMT_AUTO;
 }
@@ -230,13 +285,15 @@ static int refuse_input(const char *path, const char *buf, const char *s,
 }
 
 /* The format of input @in by its first FL_DETECT_BYTES (NUL-terminated
- * there for the time of the detection, then restored). */
+ * there for the time of the detection, then restored), else, for text, by
+ * a later window (detect_later()). Sets in->detected, detect_also and
+ * detect_line. */
 static uint32_t detect_input(fl_input *in, fl_error *err) {
   char *buf = in->buf;
   size_t len = in->len < FL_DETECT_BYTES ? in->len : FL_DETECT_BYTES;
   char saved = buf[len];
   buf[len] = '\0';
-  fl_input window = {in->path, buf, len, 0};
+  fl_input window = {in->path, buf, len, 0, 0, 0, 0};
   uint32_t fmt = FL_FMT_AUTO;
   char root[64], expected[1024];
   char *s = buf;
@@ -247,11 +304,17 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
   int xr = xml ? xml_root(s, buf + len, root, sizeof root) : -1;
   fl_detect_ctx c = {in->path, s, len - (size_t)(s - buf),
                      in->len > FL_DETECT_BYTES, xml ? root : NULL};
+  uint32_t also = FL_FMT_AUTO;
+  in->detect_line = 1;
   if (refuse_input(in->path, buf, s, len, xr, err) ||
       (!xml && fl_input_nul_check(&window, err) != FL_OK)) {
     /* err says why */
-  } else if ((fmt = run_detectors(&c, err)) == FL_FMT_REFUSED) {
+  } else if ((fmt = run_detectors(&c, err, &also)) == FL_FMT_REFUSED) {
     fmt = FL_FMT_AUTO; /* err says why */
+  } else if (fmt == FL_FMT_AUTO && !xml && in->len > FL_DETECT_BYTES &&
+             (buf[len] = saved,
+              (fmt = detect_later(in, &also)) != FL_FMT_AUTO)) {
+    /* found further in */
   } else if (fmt == FL_FMT_AUTO && xml) {
     expected_list(expected, sizeof expected, 1);
     fl_error_set(err, FL_EPARSE, in->path, 0, 0,
@@ -261,9 +324,15 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
   } else if (fmt == FL_FMT_AUTO) {
     expected_list(expected, sizeof expected, 0);
     fl_error_set(err, FL_EPARSE, in->path, 0, 0,
-                 "unrecognised format: expected %s", expected);
+                 "unrecognised format%s: expected %s",
+                 in->len > FL_DETECT_SCAN_MAX
+                     ? " (searched the first 64 MiB of the input)"
+                     : "",
+                 expected);
   }
   buf[len] = saved;
+  in->detected = fmt;
+  in->detect_also = fmt == FL_FMT_AUTO ? FL_FMT_AUTO : also;
   return fmt;
 }
 
@@ -359,6 +428,43 @@ static int tag_plane(fl_fabric *fab, const char *path, uint32_t first,
                      : fl_error_set(err, rc, path, 0, 0, "out of memory");
 }
 
+/* An input detected by a guess (its structure found after the first
+ * window, or two formats fit it) that its format's loader refused: the
+ * error (the line and what was expected) also says what the input was
+ * taken for. An input whose first window fits one format keeps the
+ * loader's message as it is. */
+static void detected_as(const fl_input *in, const fl_format_def *def,
+                        fl_error *err) {
+  if (!err || !err->code)
+    return;
+  char more[FL_ERROR_MSG_MAX], at[48] = "";
+  if (in->detect_line > 1)
+    snprintf(at, sizeof at, " from line %u on", in->detect_line);
+  snprintf(more, sizeof more,
+           " (read as %s: the input looks like %s%s; --input-format reads "
+           "it as another format)",
+           def->name, def->looks_like ? def->looks_like : def->name, at);
+  size_t n = strlen(err->message), m = strlen(more);
+  if (n + m < sizeof err->message)
+    memcpy(err->message + n, more, m + 1);
+}
+
+/* An input two formats fit, read as the first in detection order: one
+ * note says which, the other, and how to read it as the other. */
+static void fits_two(fl_fabric *fab, const fl_input *in,
+                     const fl_format_def *def) {
+  const fl_format_def *o = fl_format_find(in->detect_also);
+  if (!o)
+    return;
+  fl_b_note(fab, "format",
+            (fl_prov){fl_b_file(fab, in->path), in->detect_line, 0},
+            "input fits two formats: %s and %s; read as %s, the "
+            "first of the two in the detection order (docs/cli.md, Format "
+            "detection); `--input-format %s` reads it as the other",
+            def->looks_like ? def->looks_like : def->name,
+            o->looks_like ? o->looks_like : o->name, def->name, o->name);
+}
+
 /* Detect (unless @fmt says) and load input @in, read once: detection and
  * the loader see the same bytes. Text formats hold no NUL byte anywhere;
  * XML is checked by libxml2 after decoding. */
@@ -382,6 +488,11 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   }
   uint32_t first = fl_b_node_count(fab);
   int rc = def->load(fab, in, opts, err);
+  if (rc == FL_EPARSE && in->detected == fmt &&
+      (in->detect_line > 1 || in->detect_also != FL_FMT_AUTO))
+    detected_as(in, def, err); /* a guess: found further in, or two fit */
+  if (rc == FL_OK && in->detected == fmt && in->detect_also != FL_FMT_AUTO)
+    fits_two(fab, in, def);
   if (rc == FL_OK && opts->plane)
     rc = tag_plane(fab, in->path, first, opts->plane, err);
   return rc;

@@ -57,12 +57,13 @@
 #include "model/fabric_impl.h"
 #include "model/grow.h"
 
-enum { F_SDEV, F_SPORT, F_EDEV, F_EPORT, F_BW, F_TYPE, F_COUNT };
+enum { F_SDEV, F_SPORT, F_EDEV, F_EPORT, F_BW, F_INTERNAL, F_TYPE, F_COUNT };
 /* Field names, as attributes (lab graph) or child elements (minigraph);
- * compared case-insensitively: BandWidth / Bandwidth. */
-static const char *const LINK_FIELDS[F_COUNT] = {"StartDevice", "StartPort",
-                                                 "EndDevice",   "EndPort",
-                                                 "BandWidth",   "ElementType"};
+ * compared case-insensitively: BandWidth / Bandwidth. ElementType is last
+ * (read_link() reads it from i:type too). */
+static const char *const LINK_FIELDS[F_COUNT] = {
+    "StartDevice", "StartPort",       "EndDevice",  "EndPort",
+    "BandWidth",   "ChassisInternal", "ElementType"};
 
 typedef struct sonic_link {
   char *f[F_COUNT];
@@ -72,7 +73,8 @@ typedef struct sonic_link {
 typedef struct sonic_dev {
   char *name, *type, *hwsku;
   uint32_t line;
-  int linked; /* has a physical link, or is a repeated declaration */
+  int linked;   /* has a physical link, or is a repeated declaration */
+  int internal; /* an end of a chassis-internal link */
 } sonic_dev;
 
 typedef struct sonic {
@@ -321,10 +323,44 @@ static fl_id dev_node(sonic *s, fl_nbr *b, const char *name, fl_prov prov) {
 
 /* Counters of what was skipped, with the first line of each. */
 typedef struct skips {
-  size_t other_type, self_link, undeclared;
-  uint32_t other_line, self_line, undeclared_line;
-  const char *other_name;
+  size_t other_type, self_link, undeclared, panel, backplane;
+  uint32_t other_line, self_line, undeclared_line, internal_line;
+  const char *other_name, *internal_dev;
 } skips;
+
+/* 1 when device @v is a multi-ASIC device's ASIC (`<Device i:type="Asic">`
+ * in a minigraph's Devices). */
+static int is_asic(const sonic_dev *v) {
+  return v && v->type && strcasecmp(v->type, "Asic") == 0;
+}
+
+/* A chassis-internal link of a multi-ASIC device (sonic-buildimage
+ * minigraph.py parse_asic_png(): `<ChassisInternal>true`), or, without that
+ * field, a link with an ASIC at an end: a front-panel port mapped to an
+ * ASIC port, or a backplane link between two ASICs. Not a cable: counted
+ * (@k) and its ends kept from the "declared without a link" note. 1 when
+ * @l is one. */
+static int skip_internal(sonic *s, const sonic_link *l, skips *k) {
+  sonic_dev *a = find_dev(s, l->f[F_SDEV]), *e = find_dev(s, l->f[F_EDEV]);
+  const char *ci = l->f[F_INTERNAL];
+  int flagged = ci && strcasecmp(ci, "true") == 0;
+  if (!flagged && !is_asic(a) && !is_asic(e))
+    return 0;
+  int both = is_asic(a) && is_asic(e);
+  if (both)
+    k->backplane++;
+  else
+    k->panel++;
+  if (k->panel + k->backplane == 1)
+    k->internal_line = l->line;
+  if (!both && !k->internal_dev)
+    k->internal_dev = is_asic(a) ? l->f[F_EDEV] : l->f[F_SDEV];
+  if (a)
+    a->internal = 1;
+  if (e)
+    e->internal = 1;
+  return 1;
+}
 
 static int add_link(sonic *s, fl_nbr *b, sonic_link *l, skips *k) {
   static const char *const what[4] = {"StartDevice", "StartPort", "EndDevice",
@@ -347,6 +383,8 @@ static int add_link(sonic *s, fl_nbr *b, sonic_link *l, skips *k) {
                         "bandwidth \"%s\" is not a number; expected Mb/s, "
                         "e.g. 100000",
                         l->f[F_BW]);
+  if (skip_internal(s, l, k))
+    return FL_OK;
   char ca[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
   size_t la = strlen(l->f[F_SPORT]), lb = strlen(l->f[F_EPORT]);
   fl_alias_port(l->f[F_SPORT], la, ca, sizeof ca);
@@ -386,12 +424,21 @@ static void report_skips(sonic *s, fl_nbr *b, const skips *k) {
   size_t unlinked = 0;
   uint32_t unlinked_line = 0;
   for (size_t i = 0; i < s->n_devs; i++)
-    if (!s->devs[i].linked && unlinked++ == 0)
+    if (!s->devs[i].linked && !s->devs[i].internal && unlinked++ == 0)
       unlinked_line = s->devs[i].line;
   if (k->other_type)
     fl_b_note(fab, "topology", (fl_prov){file, k->other_line, 0},
               "%zu link(s) that are not physical cables skipped (first: %s)",
               k->other_type, k->other_name);
+  if (k->panel + k->backplane)
+    fl_b_note(fab, "topology", (fl_prov){file, k->internal_line, 0},
+              "%zu chassis-internal link(s) of a multi-ASIC device are not "
+              "cables and were not loaded: %zu front-panel port(s) mapped to "
+              "ASIC ports%s%s%s, %zu backplane link(s) between ASICs; the "
+              "device is one switch with its front-panel port names",
+              k->panel + k->backplane, k->panel, k->internal_dev ? " (of " : "",
+              k->internal_dev ? k->internal_dev : "",
+              k->internal_dev ? ")" : "", k->backplane);
   if (k->self_link)
     fl_b_note(fab, "topology", (fl_prov){file, k->self_line, 0},
               "%zu link(s) that join a port to itself skipped", k->self_link);

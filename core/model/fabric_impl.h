@@ -140,6 +140,7 @@ struct fl_fabric {
   /* shape (derive.c): switch cables within a tier or skipping one, and
    * switches above tier 1 that carry compute endpoints */
   uint32_t shape_flat_links, shape_skip_links, shape_upper_hosts;
+  struct fl_infer *infer;  /* inference evidence, after finalize (infer.c) */
   fl_slot_rec *slots;      /* per node, after finalize (chassis.c) */
   fl_chassis_rec *chassis; /* director chassis, after finalize */
   size_t n_chassis;

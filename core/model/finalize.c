@@ -4,9 +4,10 @@
  * (fabric.c) instead of inside it. Finalizing seals the records (ports
  * sorted, indexes built), then finalizes the routing state (routing.c),
  * derives systems and names, finds the planes (planes.c), attaches port
- * counters (counters.c), derives tiers (derive.c) and builds the igraph view
- * (graph.c); each of those reads the sealed store and none calls back here.
- * Freeing undoes the same parts in reverse.
+ * counters (counters.c), derives tiers (derive.c), records the evidence of
+ * the inferences (infer.c) and builds the igraph view (graph.c); each of those
+ * reads the sealed store and none calls back here. Freeing undoes the same
+ * parts in reverse.
  */
 #include <stdlib.h>
 
@@ -16,6 +17,7 @@
 #include "model/fabric_impl.h"
 #include "model/graph.h"
 #include "model/hostprof.h"
+#include "model/infer.h"
 #include "model/planes.h"
 #include "model/routing_impl.h"
 
@@ -42,6 +44,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
     rc = fl_counters_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_derive_tiers(fab, err);
+  if (rc == FL_OK) /* after tiers: records what they rest on */
+    rc = fl_infer_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_graph_build(fab, err);
   return rc;
@@ -53,6 +57,7 @@ void fl_fabric_free(fl_fabric *fab) {
   if (fab->has_graph)
     igraph_destroy(&fab->graph);
   fl_routing_free(&fab->rt);
+  fl_infer_free(fab);
   fl_chassis_free(fab);
   fl_counters_free(fab);
   fl_planes_free(fab);

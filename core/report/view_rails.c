@@ -8,9 +8,10 @@
  * rail the port's `rail` attribute, else the node's, else, on a CA with
  * several cabled ports (an Ethernet host), the port label; else the
  * device (mlx5_0), as rail-alignment's `device` profile reads it. SUs are
- * `su` (else `pod`) attributes of the host or its leaves, else the groups
- * of leaves that share hosts, numbered in node order, as rail-alignment
- * forms them.
+ * `su` (else `pod`) attributes of the host or its leaves, else the SU
+ * the core infers from the site's names when they are consistent (every
+ * leaf named su<N>: fabriclint/infer.h), else the groups of leaves that
+ * share hosts, numbered in node order, as rail-alignment forms them.
  *
  * A cell a finding names is filled in the severity colour, with the fix
  * ("-> leaf-su01-r0 p1") when the finding's evidence gives one for that
@@ -28,6 +29,7 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
+#include "fabriclint/infer.h"
 #include "fabriclint/json_buf.h"
 #include "model/natcmp.h"
 #include "report/pic_view.h"
@@ -151,8 +153,10 @@ static int collect(rails *r, const fl_fabric *f) {
   return 0;
 }
 
-/* SUs: attributes of the host's node or its leaf; else leaves that share
- * hosts (union-find over leaves through hosts), numbered in node order. */
+/* SUs: attributes of the host's node or its leaf; else the core's SU when
+ * it comes from the site's names (leaf-su02-*: fabriclint/infer.h); else
+ * leaves that share hosts (union-find over leaves through hosts), numbered
+ * in node order. */
 static int assign_sus(rails *r, const fl_fabric *f) {
   uint32_t nn = fl_fabric_node_count(f),
            nh = (uint32_t)fl_strmap_len(&r->hosts);
@@ -189,7 +193,7 @@ static int assign_sus(rails *r, const fl_fabric *f) {
     if (a == n && fl_fabric_node_kind(f, n) != FL_NODE_CA)
       num[n] = ++next;
   }
-  int rc = 0;
+  int rc = 0, by_names = strcmp(fl_fabric_su_source(f), "names") == 0;
   char key[256];
   for (size_t i = 0; i < r->n && rc == 0; i++) {
     nic *x = &r->v[i];
@@ -197,8 +201,11 @@ static int assign_sus(rails *r, const fl_fabric *f) {
     const char *s = su_attr(f, x->node, &word);
     if (!s)
       s = su_attr(f, x->leaf, &word);
+    uint32_t named = by_names ? fl_fabric_node_su(f, x->node) : 0;
     if (s) {
       snprintf(key, sizeof key, "%s %s", word, s);
+    } else if (named) { /* the site's names (fabriclint/infer.h) */
+      snprintf(key, sizeof key, "SU %u", named);
     } else {
       fl_id a = host_leaf[x->host];
       while (rep[a] != a)

@@ -118,6 +118,21 @@ need_external() {
     fi
   done
 }
+# need_corpus FILE... — every FILE of the real-fabric corpus is there: the
+# corpus lives beside the repository (tests/data/real/README.md), in
+# $FL_REAL_CORPUS, else ../shared/corpus/real next to the source tree; sets
+# FL_CORPUS to that folder, or reports SKIP (exit 77) naming what is missing.
+need_corpus() {
+  local n src
+  src=${FL_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+  FL_CORPUS=${FL_REAL_CORPUS:-$src/../shared/corpus/real}
+  for n in "$@"; do
+    if [ ! -r "$FL_CORPUS/$n" ]; then
+      echo "SKIP: real-corpus file $n is missing from $FL_CORPUS (tests/data/real/README.md: FL_REAL_CORPUS, fetch.sh)"
+      exit 77
+    fi
+  done
+}
 # need_tool TOOL... — every TOOL is on PATH (setup.sh installs them); when
 # one is missing, report SKIP (exit 77) naming it — unless a check already
 # failed, which must not be hidden behind a SKIP. Call it before the first

@@ -9,7 +9,8 @@
 # (counted apart: not a test result). The file is restored after each run.
 #
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
-#   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape or pfc; no argument runs every
+#   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
+#   pfc, infer, detect or sonic; no argument runs every
 #   mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
@@ -46,6 +47,9 @@ tests_for() {
   planes) echo 'cli.planes' ;;
   shape) echo 'test_shape|cli.trust_shape|cli.trust_roles' ;;
   pfc) echo 'cli.pfc_deadlock' ;;
+  infer) echo 'cli.infer_explain' ;;
+  detect) echo 'cli.formats_detect' ;;
+  sonic) echo 'cli.sonic_formats|cli.sonic_multiasic' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }

@@ -1,0 +1,465 @@
+/*
+ * core/model/infer.c — the evidence of the inferred tiers and the
+ * scalable units (SUs), computed once at finalize (fabriclint/infer.h,
+ * docs/inference.md).
+ *
+ * Tiers are ranked by derive.c; this file records, per switch, what the
+ * rank rests on: its compute endpoints, and its distinct switch neighbours
+ * one tier below, one above, at its own tier and further away (a cable
+ * within a tier or skipping one makes the shape irregular and the rank
+ * less certain).
+ *
+ * SUs: the site's names first. When every leaf (a switch cabled to a
+ * compute CA) has `su<N>` in its name (leaf-su02-r3, su2-leaf5; "su" at
+ * the start or after a character that is not a letter or digit, then an
+ * optional - or _, then digits) and no host reaches leaves of two numbers,
+ * a leaf's SU is its number and a NIC's SU its leaf's. Otherwise the
+ * leaves that share a host are one SU (union-find over leaves through
+ * hosts), numbered in node order of their first leaf, as the pictures and
+ * the rail rules did before; the evidence says why the names were not
+ * used. A host is the system of its CAs (derive.c), else the CA itself.
+ * O(V + E).
+ */
+#include "model/infer.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabriclint/infer.h"
+#include "fabriclint/roles.h"
+#include "model/derive.h"
+#include "model/fabric_impl.h"
+
+enum { SU_NONE, SU_NAMES, SU_GROUPS };
+
+/* Why the names were not used for SUs. */
+enum { NN_NONE, NN_UNNAMED, NN_TWO };
+
+typedef struct infer_node {
+  uint32_t ep; /* switch: compute endpoints cabled to it */
+  uint32_t nb_down, nb_up, nb_same, nb_skip;
+  uint32_t su;      /* 1-based; 0 none */
+  uint32_t name_su; /* su<N> of a switch's name, 0 none */
+} infer_node;
+
+struct fl_infer {
+  infer_node *v;
+  uint32_t max_leaf_ep; /* endpoints of the fullest tier-1 switch */
+  uint32_t su_source;   /* SU_* */
+  uint32_t nn_why;      /* NN_*: why the names were not used */
+  fl_id nn_node;        /* the leaf without a number, or the host's CA */
+  uint32_t nn_a, nn_b;  /* NN_TWO: the two numbers */
+  uint32_t n_named;     /* leaves with su<N> in their name */
+};
+
+const char *fl_confidence_name(uint32_t conf) {
+  static const char *const names[] = {"none", "low", "medium", "high", "given"};
+  return conf <= FL_CONF_GIVEN ? names[conf] : "?";
+}
+
+uint32_t fl_su_of_name(const char *s) {
+  for (size_t i = 0; s && s[i]; i++) {
+    if ((s[i] != 's' && s[i] != 'S') || (s[i + 1] != 'u' && s[i + 1] != 'U'))
+      continue;
+    if (i > 0 && isalnum((unsigned char)s[i - 1]))
+      continue;
+    size_t k = i + 2;
+    if (s[k] == '-' || s[k] == '_')
+      k++;
+    if (!isdigit((unsigned char)s[k]))
+      continue;
+    uint32_t v = 0;
+    while (isdigit((unsigned char)s[k]) && v < 100000000u)
+      v = v * 10 + (uint32_t)(s[k++] - '0');
+    if (!isdigit((unsigned char)s[k]) && v > 0)
+      return v;
+  }
+  return 0;
+}
+
+static fl_id far_node(const fl_fabric *fab, fl_id l, fl_id p) {
+  const fl_link_rec *r = &fab->links[l];
+  return fab->ports[r->a == p ? r->b : r->a].node;
+}
+
+static int compute_ca(const fl_fabric *fab, fl_id n) {
+  return fab->nodes[n].kind == FL_NODE_CA && !fl_is_aggregation_node(fab, n) &&
+         !fl_role_is_service(fl_fabric_attr(fab, FL_ENT_NODE, n, "role"));
+}
+
+static int same_chassis(const fl_fabric *fab, fl_id a, fl_id b) {
+  uint32_t c = fl_fabric_node_chassis(fab, a);
+  return c != FL_NONE && c == fl_fabric_node_chassis(fab, b);
+}
+
+/* Endpoints and neighbours by tier of switch @n; @stamp marks the
+ * neighbours counted (value n + 1). */
+static void tier_counts(const fl_fabric *fab, struct fl_infer *inf, fl_id n,
+                        uint32_t *stamp) {
+  const fl_node_rec *r = &fab->nodes[n];
+  infer_node *x = &inf->v[n];
+  for (uint32_t k = 0; k < r->port_recs; k++) {
+    fl_id p = r->first_port + k;
+    for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+         j++) {
+      fl_id u = far_node(fab, fab->port_links[j], p);
+      if (compute_ca(fab, u))
+        x->ep++;
+      if (fab->nodes[u].kind != FL_NODE_SWITCH || u == n ||
+          same_chassis(fab, n, u) || stamp[u] == n + 1)
+        continue;
+      stamp[u] = n + 1;
+      uint32_t t = r->tier, tu = fab->nodes[u].tier;
+      if (t == FL_TIER_UNKNOWN || tu == FL_TIER_UNKNOWN)
+        continue;
+      if (tu + 1 == t)
+        x->nb_down++;
+      else if (tu == t + 1)
+        x->nb_up++;
+      else if (tu == t)
+        x->nb_same++;
+      else
+        x->nb_skip++;
+    }
+  }
+}
+
+/* The su attribute of node @n, or NULL. */
+static const char *su_attr(const fl_fabric *fab, fl_id n) {
+  return fl_fabric_attr(fab, FL_ENT_NODE, n, "su");
+}
+
+/* The first leaf (switch) CA @n is cabled to, or FL_NONE. */
+static fl_id leaf_of(const fl_fabric *fab, fl_id n) {
+  const fl_node_rec *r = &fab->nodes[n];
+  for (uint32_t k = 0; k < r->port_recs; k++) {
+    fl_id p = r->first_port + k;
+    for (uint32_t j = fab->port_link_off[p]; j < fab->port_link_off[p + 1];
+         j++) {
+      fl_id u = far_node(fab, fab->port_links[j], p);
+      if (fab->nodes[u].kind == FL_NODE_SWITCH)
+        return u;
+    }
+  }
+  return FL_NONE;
+}
+
+static uint32_t uf_find(uint32_t *p, uint32_t x) {
+  while (p[x] != x)
+    x = p[x] = p[p[x]];
+  return x;
+}
+
+/* Host index of CA @n: its system's slot in @hosts (added on first use),
+ * else a slot of its own (@next counts them). FL_MAP_ABSENT on ENOMEM. */
+static uint32_t host_of(const fl_fabric *fab, fl_id n, fl_strmap *hosts,
+                        uint32_t *next) {
+  const char *sys = fl_fabric_node_system(fab, n);
+  if (!*sys)
+    return (*next)++;
+  uint32_t h = fl_strmap_get(hosts, sys, strlen(sys));
+  if (h != FL_MAP_ABSENT)
+    return h;
+  return fl_strmap_put(hosts, sys, strlen(sys), *next) == FL_MAP_ABSENT
+             ? FL_MAP_ABSENT
+             : (*next)++;
+}
+
+/* Are the names consistent? Every leaf named, no host on two numbers.
+ * @host[n]: host of CA n; @leaf[n]: its leaf. Sets inf->nn_*. */
+static void check_names(const fl_fabric *fab, struct fl_infer *inf,
+                        const uint32_t *host, const fl_id *leaf,
+                        uint32_t nhosts, uint32_t *host_num) {
+  for (uint32_t h = 0; h < nhosts; h++)
+    host_num[h] = 0;
+  for (size_t n = 0; n < fab->n_nodes; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    uint32_t s = inf->v[leaf[n]].name_su;
+    if (s == 0) {
+      if (inf->nn_why == NN_NONE)
+        inf->nn_why = NN_UNNAMED, inf->nn_node = leaf[n];
+      continue;
+    }
+    uint32_t *hn = &host_num[host[n]];
+    if (*hn == 0)
+      *hn = s;
+    else if (*hn != s && inf->nn_why == NN_NONE)
+      inf->nn_why = NN_TWO, inf->nn_node = (fl_id)n, inf->nn_a = *hn,
+      inf->nn_b = s;
+  }
+}
+
+/* SUs by groups of leaves that share a host, numbered in node order. */
+static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
+                     const uint32_t *host, const fl_id *leaf, uint32_t nhosts) {
+  size_t nn = fab->n_nodes;
+  uint32_t *rep = malloc((nn + 1) * sizeof *rep);
+  fl_id *first = malloc((nhosts + 1) * sizeof *first);
+  uint32_t *num = calloc(nn + 1, sizeof *num);
+  if (!rep || !first || !num) {
+    free(rep), free(first), free(num);
+    return FL_ENOMEM;
+  }
+  for (size_t n = 0; n < nn; n++)
+    rep[n] = (uint32_t)n;
+  for (uint32_t h = 0; h < nhosts; h++)
+    first[h] = FL_NONE;
+  for (size_t n = 0; n < nn; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    if (first[host[n]] == FL_NONE) {
+      first[host[n]] = leaf[n];
+      continue;
+    }
+    uint32_t a = uf_find(rep, leaf[n]), b = uf_find(rep, first[host[n]]);
+    if (a != b)
+      rep[a > b ? a : b] = a < b ? a : b;
+  }
+  uint32_t next = 0;
+  for (size_t n = 0; n < nn; n++)
+    if (uf_find(rep, (uint32_t)n) == n && fab->nodes[n].kind != FL_NODE_CA)
+      num[n] = ++next;
+  for (size_t n = 0; n < nn; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    uint32_t s = num[uf_find(rep, first[host[n]])];
+    inf->v[n].su = s;
+    inf->v[leaf[n]].su = s;
+  }
+  free(rep), free(first), free(num);
+  return FL_OK;
+}
+
+/* The SUs of every NIC (CA cabled to a switch, compute) and leaf. */
+static int infer_sus(const fl_fabric *fab, struct fl_infer *inf) {
+  size_t nn = fab->n_nodes;
+  uint32_t *host = malloc((nn + 1) * sizeof *host);
+  fl_id *leaf = malloc((nn + 1) * sizeof *leaf);
+  fl_strmap hosts;
+  memset(&hosts, 0, sizeof hosts);
+  uint32_t nhosts = 0;
+  int rc = host && leaf ? FL_OK : FL_ENOMEM;
+  for (size_t n = 0; rc == FL_OK && n < nn; n++) {
+    leaf[n] = FL_NONE;
+    if (!compute_ca(fab, (fl_id)n) ||
+        (leaf[n] = leaf_of(fab, (fl_id)n)) == FL_NONE)
+      continue;
+    if (su_attr(fab, (fl_id)n) || su_attr(fab, leaf[n])) {
+      leaf[n] = FL_NONE; /* given: not inferred */
+      continue;
+    }
+    host[n] = host_of(fab, (fl_id)n, &hosts, &nhosts);
+    if (host[n] == FL_MAP_ABSENT)
+      rc = FL_ENOMEM;
+  }
+  uint32_t *host_num =
+      rc == FL_OK ? malloc((nhosts + 1) * sizeof *host_num) : NULL;
+  if (rc == FL_OK && !host_num)
+    rc = FL_ENOMEM;
+  if (rc == FL_OK) {
+    check_names(fab, inf, host, leaf, nhosts, host_num);
+    int any = 0;
+    for (size_t n = 0; n < nn && !any; n++)
+      any = leaf[n] != FL_NONE;
+    if (any && inf->nn_why == NN_NONE) {
+      inf->su_source = SU_NAMES;
+      for (size_t n = 0; n < nn; n++)
+        if (leaf[n] != FL_NONE)
+          inf->v[n].su = inf->v[leaf[n]].su = inf->v[leaf[n]].name_su;
+    } else if (any) {
+      inf->su_source = SU_GROUPS;
+      rc = su_groups(fab, inf, host, leaf, nhosts);
+    }
+  }
+  free(host_num), free(host), free(leaf);
+  fl_strmap_free(&hosts);
+  return rc;
+}
+
+int fl_infer_finalize(fl_fabric *fab, fl_error *err) {
+  struct fl_infer *inf = calloc(1, sizeof *inf);
+  size_t nn = fab->n_nodes;
+  uint32_t *stamp = calloc(nn + 1, sizeof *stamp);
+  if (inf)
+    inf->v = calloc(nn + 1, sizeof *inf->v);
+  if (!inf || !inf->v || !stamp) {
+    free(stamp);
+    if (inf)
+      free(inf->v);
+    free(inf);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  for (size_t n = 0; n < nn; n++) {
+    if (fab->nodes[n].kind != FL_NODE_SWITCH)
+      continue;
+    tier_counts(fab, inf, (fl_id)n, stamp);
+    if (fab->nodes[n].tier == 1 && inf->v[n].ep > inf->max_leaf_ep)
+      inf->max_leaf_ep = inf->v[n].ep;
+    inf->v[n].name_su = fl_su_of_name(fl_fabric_node_name(fab, (fl_id)n));
+    inf->n_named += inf->v[n].name_su != 0;
+  }
+  free(stamp);
+  fab->infer = inf;
+  if (infer_sus(fab, inf) != FL_OK)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  return FL_OK;
+}
+
+void fl_infer_free(fl_fabric *fab) {
+  if (!fab->infer)
+    return;
+  free(fab->infer->v);
+  free(fab->infer);
+  fab->infer = NULL;
+}
+
+/* ---- read accessors ------------------------------------------------------ */
+
+static const infer_node *node_of(const fl_fabric *fab, fl_id n) {
+  return fab && fab->infer && n < fab->n_nodes ? &fab->infer->v[n] : NULL;
+}
+
+/* Append printf-style text at *@o of @buf (@size bytes, truncated). */
+static void add(char *buf, size_t size, size_t *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void add(char *buf, size_t size, size_t *o, const char *fmt, ...) {
+  if (*o >= size)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int w = vsnprintf(buf + *o, size - *o, fmt, ap);
+  va_end(ap);
+  *o = w > 0 ? *o + (size_t)w : *o;
+}
+
+uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
+                                     size_t size) {
+  const infer_node *x = node_of(fab, n);
+  if (size)
+    buf[0] = '\0';
+  if (!x || fab->nodes[n].kind != FL_NODE_SWITCH || !size)
+    return FL_CONF_NONE;
+  uint32_t t = fab->nodes[n].tier, conf, max = fab->infer->max_leaf_ep;
+  size_t o = 0;
+  if (t == FL_TIER_UNKNOWN) {
+    add(buf, size, &o,
+        "no tier: no compute endpoint in its part of the "
+        "switch graph");
+    return FL_CONF_NONE;
+  }
+  int irregular = x->nb_same || x->nb_skip;
+  if (!fab->nodes[n].tier_derived) {
+    add(buf, size, &o, "tier %u: given by an input (tier attribute)", t);
+    conf = FL_CONF_GIVEN;
+  } else if (t == 1) {
+    int sparse = (uint64_t)x->ep * 2 < max;
+    add(buf, size, &o,
+        "tier 1 (leaf): %u compute endpoint(s), the fullest leaf holds %u%s; "
+        "%u switch neighbour(s) at tier 2",
+        x->ep, max,
+        sparse ? " (fewer than half: a leaf because a full leaf reaches all "
+                 "its switch neighbours)"
+               : "",
+        x->nb_up);
+    conf = sparse || irregular ? FL_CONF_MEDIUM : FL_CONF_HIGH;
+  } else {
+    add(buf, size, &o,
+        "tier %u: %u switch neighbour(s) at tier %u, %u at tier %u", t,
+        x->nb_down, t - 1, x->nb_up, t + 1);
+    if (x->ep)
+      add(buf, size, &o, ", %u compute endpoint(s)", x->ep);
+    else
+      add(buf, size, &o, ", no endpoints");
+    conf = irregular || x->ep || !x->nb_down ? FL_CONF_MEDIUM : FL_CONF_HIGH;
+  }
+  if (x->nb_same)
+    add(buf, size, &o, ", %u at the same tier (irregular)", x->nb_same);
+  if (x->nb_skip)
+    add(buf, size, &o, ", %u skipping a tier (irregular)", x->nb_skip);
+  uint32_t c = fl_fabric_node_chassis(fab, n);
+  if (c != FL_NONE)
+    add(buf, size, &o, "; an ASIC of chassis %s, ranked as one switch",
+        fl_fabric_chassis_name(fab, c));
+  return conf;
+}
+
+uint32_t fl_fabric_node_su(const fl_fabric *fab, fl_id n) {
+  const infer_node *x = node_of(fab, n);
+  return x ? x->su : 0;
+}
+
+const char *fl_fabric_su_source(const fl_fabric *fab) {
+  if (!fab || !fab->infer)
+    return "";
+  return fab->infer->su_source == SU_NAMES    ? "names"
+         : fab->infer->su_source == SU_GROUPS ? "groups"
+                                              : "";
+}
+
+/* Why the names were not used, at @o of @buf. */
+static void why_not_names(const fl_fabric *fab, char *buf, size_t size,
+                          size_t o) {
+  const struct fl_infer *inf = fab->infer;
+  if (o >= size)
+    return;
+  if (inf->n_named == 0)
+    snprintf(buf + o, size - o, "; no leaf has su<N> in its name");
+  else if (inf->nn_why == NN_UNNAMED)
+    snprintf(buf + o, size - o,
+             "; the site's names are not used: leaf %s has no su<N> in its "
+             "name",
+             fl_fabric_node_name(fab, inf->nn_node));
+  else
+    snprintf(buf + o, size - o,
+             "; the site's names are not used: %s reaches leaves named su%u "
+             "and su%u",
+             *fl_fabric_node_system(fab, inf->nn_node)
+                 ? fl_fabric_node_system(fab, inf->nn_node)
+                 : fl_fabric_node_name(fab, inf->nn_node),
+             inf->nn_a, inf->nn_b);
+}
+
+uint32_t fl_fabric_node_su_explain(const fl_fabric *fab, fl_id n, char *buf,
+                                   size_t size) {
+  const infer_node *x = node_of(fab, n);
+  if (size)
+    buf[0] = '\0';
+  if (!x || !size)
+    return FL_CONF_NONE;
+  const char *given = su_attr(fab, n);
+  fl_id lf = fab->nodes[n].kind == FL_NODE_CA ? leaf_of(fab, n) : FL_NONE;
+  if (!given && lf != FL_NONE && su_attr(fab, lf)) {
+    snprintf(buf, size, "SU %s: given on its leaf %s (su attribute)",
+             su_attr(fab, lf), fl_fabric_node_name(fab, lf));
+    return FL_CONF_GIVEN;
+  }
+  if (given) {
+    snprintf(buf, size, "SU %s: given by an input (su attribute)", given);
+    return FL_CONF_GIVEN;
+  }
+  if (x->su == 0)
+    return FL_CONF_NONE;
+  fl_id leaf = fab->nodes[n].kind == FL_NODE_CA ? lf : n;
+  if (fab->infer->su_source == SU_NAMES) {
+    snprintf(buf, size,
+             "SU %u: %s%s is named for SU %u (every leaf carrying hosts has "
+             "su<N> in its name and no host reaches leaves of two numbers)",
+             x->su, leaf == n ? "" : "its leaf ",
+             fl_fabric_node_name(fab, leaf), x->su);
+    return FL_CONF_HIGH;
+  }
+  int w = snprintf(buf, size,
+                   "SU %u: %s and the leaves that share its hosts, numbered "
+                   "by their first leaf in node order",
+                   x->su, fl_fabric_node_name(fab, leaf));
+  why_not_names(fab, buf, size, w > 0 ? (size_t)w : size);
+  return fab->infer->n_named && fab->infer->nn_why != NN_NONE ? FL_CONF_LOW
+                                                              : FL_CONF_MEDIUM;
+}
