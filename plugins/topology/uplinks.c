@@ -15,15 +15,17 @@
  *    with the cables missing and that spine's free ports (journey-4su
  *    m-a: leaf-su02-r3 without its 2 + 2 cables to spine-15 and spine-16);
  *  - every short leaf has its peers' pattern but the pattern itself is
- *    short, and each leaf has free ports for the cables it lacks: a spine
- *    is missing (or the spines' free ports are unused). One finding for the
+ *    short, and each leaf's free ports are exactly the cables it lacks
+ *    (built to its radix: hosts + uplinks + missing = ports): a spine is
+ *    missing (or the spines' free ports are unused). One finding for the
  *    leaves that lack the same number of cables, with the fix: "add 2
  *    cables per leaf to a 16th spine" (m-c, spine-16 and its 64 cables
  *    gone); the missing spine is named from the others' names when they
  *    are numbered (a gap, else the next number).
  *
- * A leaf without free ports for what it lacks is a design choice (2:1 with
- * every port used) and left to ecmp-balance.oversubscription. Leaves are
+ * A leaf without free ports for what it lacks (2:1 with every port used),
+ * or with many more (a small test fabric on radix-64 switches), may be a
+ * design choice and is left to ecmp-balance.oversubscription. Leaves are
  * tier-1 switches with compute endpoints (CAs other than SHARP Aggregation
  * Nodes whose `role` is absent or `compute`); uplinks go to higher tiers.
  * Cost: O(ports + links) to count, plus, per short leaf, its peers' cables.
@@ -113,6 +115,10 @@ static int collect(uctx *c, double ratio) {
   for (fl_id n = 0; n < nn; n++) {
     c->leaf_of[n] = UINT32_MAX;
     if (api->node_kind(f, n) != FL_NODE_SWITCH || api->node_tier(f, n) != 1)
+      continue;
+    /* an ASIC of a director chassis is judged with its chassis, by
+     * ecmp-balance: its uplinks are the chassis's */
+    if (FL_API_HAS(api, node_chassis) && api->node_chassis(f, n) != FL_NONE)
       continue;
     uleaf L;
     memset(&L, 0, sizeof L);
@@ -492,8 +498,10 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
       continue;
     }
     /* the peers' pattern itself is short: a missing spine, when the leaf
-     * has the free ports to take the cables (else a design choice) */
-    if (L->free_ports < L->need)
+     * was built to its radix (its free ports are exactly the cables it
+     * lacks: hosts + uplinks + missing = ports); more free ports, or too
+     * few, and the ratio may be a design choice (ecmp-balance says it) */
+    if (!n_exp || L->free_ports != L->need)
       continue;
     if (n_group && L->need != g_need)
       continue; /* a second pattern: only the first is judged (rare) */
@@ -535,7 +543,8 @@ const fl_rule_def TOPO_R_MISSING_UPLINKS = {
     "non-blocking) times its up capacity, when the cabling shows what is "
     "missing: fewer cables to a spine than the leaves that share its spines "
     "have (the spines and their free ports are named), or the same shortfall "
-    "on every leaf with free ports to take the cables (a spine is missing: "
+    "on every leaf whose free ports are exactly the cables it lacks (a spine "
+    "is missing: "
     "\"add 2 cables per leaf to a 16th spine\"). A leaf with no free port "
     "for them is a design choice, left to ecmp-balance.oversubscription.",
     1,
