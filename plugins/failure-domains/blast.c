@@ -337,7 +337,8 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     br_set(&c, dv, 1);
     /* a value that splits the hosts is domain-partition's finding, which
      * names the groups: reported once */
-    int split = fd_splits(api, m, c.node_off, c.link_off);
+    int split =
+        st->part_ran == m->fab ? fd_splits(api, m, c.node_off, c.link_off) : 0;
     if (split < 0) {
       api->fail(ctx, "out of memory");
       rc = 1;

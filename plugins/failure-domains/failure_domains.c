@@ -635,6 +635,7 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
 
 static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
+  st->part_ran = api->fabric(ctx);
   fl_split sp; /* mpirun: the domain values split over the ranks */
   fl_split_init(&sp, api, ctx);
   fd_model *m = fd_get_model(
@@ -952,7 +953,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         continue;
       /* a value that splits the hosts is domain-partition's finding: the
        * capacity it costs is a consequence of that cause, not another */
-      if (split_vi != vi) {
+      if (st->part_ran == m->fab && split_vi != vi) {
         split_vi = vi;
         split = fd_value_splits(api, m, dv);
         if (split < 0) {
@@ -961,7 +962,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
           break;
         }
       }
-      if (split)
+      if (st->part_ran == m->fab && split)
         continue;
       fl_id ids[17];
       uint32_t n_ids = 0;
@@ -1114,7 +1115,7 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         continue;
       /* when losing each of the values splits the hosts, domain-partition
        * reports each loss, naming the switches: that is this cause */
-      int all_split = 1;
+      int all_split = st->part_ran == m->fab;
       for (uint32_t y = 0; y < nv && all_split; y++) {
         int sp = fd_attr_splits(api, m, keys[k], vals[y]);
         if (sp < 0) {

@@ -77,6 +77,10 @@ typedef struct fd_model {
 typedef struct fd_state {
   const fl_host_api *api;
   fd_model *m;
+  /* the fabric domain-partition last ran on: the rules after it (rules run
+   * in descriptor order) leave a value it reports to it, one cause, one
+   * finding; run without it, they report the value themselves */
+  const fl_fabric *part_ran;
 } fd_state;
 
 /* The model of the fabric of @ctx with domain values for @domains
