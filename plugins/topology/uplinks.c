@@ -454,6 +454,38 @@ static int report_pattern(const uctx *c, fl_ctx *ctx, const uint32_t *li,
   return rc;
 }
 
+/* The plane slot of leaf @n: its plane index, or 0 in a one-plane fabric. */
+static uint32_t plane_slot(const uctx *c, fl_id n, uint32_t n_planes) {
+  if (n_planes < 2)
+    return 0;
+  uint32_t p = c->api->node_plane(c->f, n);
+  return p < n_planes ? p : 0;
+}
+
+/* The tier-wide case, plane by plane: the leaves of @slot in @cand with the
+ * first leaf's shortfall. */
+static int report_slot(uctx *c, fl_ctx *ctx, const uint32_t *cand,
+                       uint32_t slot, uint32_t n_planes, uint32_t *group,
+                       upair *exp, double ratio) {
+  uint32_t n = 0, need = 0;
+  for (uint32_t i = 0; i < c->n_leaf; i++) {
+    if (!cand[i] || plane_slot(c, c->leaf[i].n, n_planes) != slot)
+      continue;
+    if (n && cand[i] != need)
+      continue; /* a second shortfall in one plane: the first is judged */
+    need = cand[i];
+    group[n++] = i;
+  }
+  if (!n)
+    return 0;
+  uint32_t n_exp = expected_pattern(c, &c->leaf[group[0]], exp);
+  if (n_exp == UINT32_MAX) {
+    c->api->fail(ctx, "out of memory");
+    return 1;
+  }
+  return report_pattern(c, ctx, group, n, exp, n_exp, ratio);
+}
+
 static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
                                  void *pd) {
   (void)pd;
@@ -464,17 +496,15 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
   memset(&c, 0, sizeof c);
   c.api = api;
   c.f = api->fabric(ctx);
+  uint32_t n_planes = FL_API_HAS(api, plane_count) ? api->plane_count(c.f) : 0;
   upair *exp = NULL;
-  uint32_t *group = NULL, n_group = 0;
-  uint32_t g_need = 0;
-  upair *g_exp = NULL;
-  uint32_t g_n_exp = 0;
-  int rc = collect(&c, ratio);
+  uint32_t *group = NULL, *cand = NULL;
+  int rc = collect(&c, ratio) ? -1 : 0;
   if (!rc) {
     exp = malloc(((size_t)api->node_count(c.f) + 1) * sizeof *exp);
-    g_exp = malloc(((size_t)api->node_count(c.f) + 1) * sizeof *g_exp);
     group = malloc(((size_t)c.n_leaf + 1) * sizeof *group);
-    if (!exp || !g_exp || !group)
+    cand = calloc((size_t)c.n_leaf + 1, sizeof *cand);
+    if (!exp || !group || !cand)
       rc = -1;
   }
   for (uint32_t i = 0; !rc && i < c.n_leaf; i++) {
@@ -493,31 +523,32 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
     }
     if (lacks) {
       rc = report_leaf(&c, ctx, L, exp, n_exp, ratio) ? 1 : 0;
-      if (rc)
-        return rc; /* api->fail() called */
       continue;
     }
     /* the peers' pattern itself is short: a missing spine, when the leaf
      * was built to its radix (its free ports are exactly the cables it
      * lacks: hosts + uplinks + missing = ports); more free ports, or too
      * few, and the ratio may be a design choice (ecmp-balance says it) */
-    if (!n_exp || L->free_ports != L->need)
-      continue;
-    if (n_group && L->need != g_need)
-      continue; /* a second pattern: only the first is judged (rare) */
-    if (!n_group) {
-      g_need = L->need;
-      memcpy(g_exp, exp, n_exp * sizeof *exp);
-      g_n_exp = n_exp;
-    }
-    group[n_group++] = i;
+    if (n_exp && L->free_ports == L->need)
+      cand[i] = L->need;
   }
-  if (!rc && n_group)
-    rc = report_pattern(&c, ctx, group, n_group, g_exp, g_n_exp, ratio) ? 1 : 0;
-  else if (rc < 0)
+  /* per plane; in a multi-plane fabric where some plane is not short, the
+   * planes differ in shape: planes.shape reports that, naming the switch
+   * the short plane lacks (one cause, one finding) */
+  uint32_t slots = n_planes < 2 ? 1 : n_planes, short_slots = 0;
+  uint8_t *seen = rc ? NULL : calloc(slots, 1);
+  if (!rc && !seen)
+    rc = -1;
+  for (uint32_t i = 0; !rc && i < c.n_leaf; i++)
+    if (cand[i] && !seen[plane_slot(&c, c.leaf[i].n, n_planes)]++)
+      short_slots++;
+  for (uint32_t sl = 0; !rc && short_slots == slots && sl < slots; sl++)
+    rc = report_slot(&c, ctx, cand, sl, n_planes, group, exp, ratio) ? 1 : 0;
+  if (rc < 0)
     api->fail(ctx, "out of memory");
-  free(c.leaf), free(c.pairs), free(c.leaf_of), free(exp), free(g_exp);
-  free(group);
+  free(seen);
+  free(c.leaf), free(c.pairs), free(c.leaf_of), free(exp), free(group);
+  free(cand);
   return rc ? 1 : 0;
 }
 
@@ -548,7 +579,7 @@ const fl_rule_def TOPO_R_MISSING_UPLINKS = {
     "\"add 2 cables per leaf to a 16th spine\"). A leaf with no free port "
     "for them is a design choice, left to ecmp-balance.oversubscription.",
     1,
-    0,
+    FL_NEEDS_ALL_PLANES,
     UPLINK_PARAMS,
     1,
     check_missing_uplinks};
