@@ -335,27 +335,23 @@ static void shape_planes(fl_gen_shape *s, uint32_t n) {
   s->host_links *= n;
 }
 
-/* The shape of @a with @hosts hosts (fat tree) or @sus SUs (rail-su). */
+/* The shape of fat tree @a with @n hosts. (A rail-su subnet cannot
+ * overflow: at most 254 leaves of 127 hosts.) */
 static int shape_with(const gen_args *a, uint32_t n, fl_gen_shape *s) {
   fl_error err;
   fl_error_clear(&err);
-  if (a->kind == FL_GEN_FAT_TREE) {
-    fl_gen_fat_tree_params p = a->ft;
-    p.hosts = n;
-    return fl_gen_fat_tree_shape(&p, s, &err);
-  }
-  fl_gen_rail_su_params p = a->rs;
-  p.sus = n;
-  return fl_gen_rail_su_shape(&p, s, &err);
+  fl_gen_fat_tree_params p = a->ft;
+  p.hosts = n;
+  return fl_gen_fat_tree_shape(&p, s, &err);
 }
 
 static uint64_t lids_of(const fl_gen_shape *s) {
   return (uint64_t)s->switches + s->cas;
 }
 
-/* The most hosts (fat tree) or SUs (rail-su) below @hi whose subnet fits
- * the unicast LIDs; 0 when not even one does. Binary search on the shape
- * (pure arithmetic). */
+/* The most hosts of fat tree @a, up to @hi, whose subnet fits the unicast
+ * LIDs; 0 when not even one does. Binary search on the shape (pure
+ * arithmetic). */
 static uint32_t most_that_fit(const gen_args *a, uint32_t hi) {
   uint32_t lo = 0;
   while (lo < hi) {
@@ -403,11 +399,9 @@ static int refuse_lid_overflow(const gen_args *a, const fl_gen_shape *s) {
               s->hosts, pl, (s->hosts + pl - 1) / pl,
               (unsigned long long)lids_of(&t));
     fprintf(stderr, ".\n");
-  } else if (a->kind == FL_GEN_RAIL_SU) {
-    fprintf(stderr,
-            "One subnet holds at most --sus %u here; build the other SUs as "
-            "another subnet (or plane).\n",
-            most_that_fit(a, a->rs.sus));
+  } else {
+    fprintf(stderr, "Build it as several subnets of at most %u LIDs each.\n",
+            FL_GEN_MAX_UCAST_LID);
   }
   fprintf(stderr, "(--allow-lid-overflow writes it anyway, as a scale test; "
                   "check then reports topology.lid-space)\n");
