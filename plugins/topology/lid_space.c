@@ -84,7 +84,7 @@ static int report_subnet(const fl_host_api *api, fl_ctx *ctx,
   snprintf(msg, sizeof msg,
            "%s needs %llu LIDs (%llu switches x 1 + %llu CA ports x %u at "
            "LMC %u), more than the %u unicast LIDs of a subnet "
-           "(0x0001-0xBFFF): %llu ports get no LID; split it into planes or "
+           "(0x0001-0xBFFF): %llu port(s) get no LID; split it into planes or "
            "subnets of at most %llu CA ports each beside %llu switches",
            where, (unsigned long long)s->lids, (unsigned long long)s->switches,
            (unsigned long long)s->ca_ports, 1u << lmc, lmc, LID_UNICAST_MAX,
