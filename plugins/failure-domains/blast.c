@@ -12,9 +12,9 @@
  * HCAs keeps a cable into the largest surviving part of its original
  * component — because its own power is gone (powered off) or because its
  * leaves are (cut off). The count is judged against the policy:
- * `max-servers`, by default fewer than one SU's worth (the most servers
- * cabled to the leaves of one pod, `pod` else `su`, fd_model.h), so a single
- * failure may cost part of an SU but never a whole one.
+ * `max-servers`, by default one SU's worth (the most servers cabled to the
+ * leaves of one pod, `pod` else `su`, fd_model.h) for a rack, row or hall,
+ * where an SU lives, and fewer for power, which is meant to be redundant.
  *
  * One finding per cause: values that remove exactly the same nodes and
  * cables (pdu=X and power-feed=A when only X's equipment is on feed A) are
@@ -198,6 +198,23 @@ static int br_eval(const fl_host_api *api, br_ctx *c, br_res *r,
   return 0;
 }
 
+/* A place (rack, row, hall): an SU lives in its racks, so losing one may
+ * take one SU's worth; power (a PDU, a feed, any other key) is meant to be
+ * redundant, so one failure must take fewer. */
+static int is_location(const char *key) {
+  return strcmp(key, "rack") == 0 || strcmp(key, "row") == 0 ||
+         strcmp(key, "hall") == 0;
+}
+
+/* The most servers one value of @key may take off the fabric: @max64 when
+ * the policy gives it, else one SU's worth (@su servers) for a place and
+ * one fewer for power. */
+static uint32_t limit_for(const char *key, uint32_t su, int64_t max64) {
+  if (max64 > 0)
+    return max64 > UINT32_MAX ? UINT32_MAX : (uint32_t)max64;
+  return is_location(key) ? su : su ? su - 1 : 0;
+}
+
 /* Value @j removes exactly the nodes and cables of value @i. */
 static int same_elements(const fd_model *m, const fd_value *a,
                          const fd_value *b) {
@@ -282,11 +299,15 @@ static int br_report(const fl_host_api *api, fl_ctx *ctx, br_ctx *c,
     snprintf(why, sizeof why, "alive but cut off: their leaves are down");
   else
     snprintf(why, sizeof why, "powered off with it");
-  if (auto_max)
+  if (auto_max && is_location(dv->key))
+    snprintf(limit, sizeof limit,
+             "one %s may take at most one SU's worth (%u servers)", dv->key,
+             c->su_servers);
+  else if (auto_max)
     snprintf(limit, sizeof limit,
              "fewer than one SU's worth (%u servers) may be lost to one "
-             "failure",
-             c->su_servers);
+             "%s failure",
+             c->su_servers, dv->key);
   else
     snprintf(limit, sizeof limit, "the policy allows at most %u servers",
              max_servers);
@@ -323,9 +344,9 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     return 1;
   }
   int auto_max = max64 <= 0;
-  /* default: fewer than one SU's worth; no pods with servers: the cluster */
+  /* default: one SU's worth for a place, fewer for power (is_location());
+   * no pods with servers: the cluster */
   uint32_t su = c.su_servers ? c.su_servers : c.n_hosts;
-  uint32_t max_servers = auto_max ? (su ? su - 1 : 0) : (uint32_t)max64;
   for (uint32_t vi = 0; vi < m->n_vals && !rc; vi++) {
     const fd_value *dv = &m->vals[vi];
     int folded = 0; /* an earlier value removes the same: reported there */
@@ -347,8 +368,9 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     } else if (br_eval(api, &c, &r, off_host) != 0) {
       api->fail(ctx, "could not compute components");
       rc = 1;
-    } else if (r.off > max_servers) {
-      rc = br_report(api, ctx, &c, vi, &r, max_servers, auto_max, off_host);
+    } else if (r.off > limit_for(dv->key, su, max64)) {
+      rc = br_report(api, ctx, &c, vi, &r, limit_for(dv->key, su, max64),
+                     auto_max, off_host);
     }
     br_set(&c, dv, 0);
   }
@@ -373,8 +395,9 @@ static const fl_param_def P_BR_MAX = {
     "max-servers",
     "0",
     "servers",
-    "most servers one domain value may take off the fabric; 0: fewer than "
-    "one SU's worth (the most servers on the leaves of one pod or SU)",
+    "most servers one domain value may take off the fabric; 0: one SU's "
+    "worth (the most servers on the leaves of one pod or SU) for a rack, row "
+    "or hall, one fewer for a PDU, feed or other key",
     "0",
     NULL};
 static const fl_param_def *const PARAMS_BLAST[] = {&P_BR_DOMAINS, &P_BR_MAX};
@@ -387,9 +410,9 @@ const fl_rule_def FD_R_BLAST = {
     "allows",
     "For each domain value: the servers that lose every HCA's way into the "
     "fabric, powered off with the value or alive but cut off because their "
-    "leaves are down. More than max-servers (default: fewer than one SU's "
-    "worth) is reported; values that remove the same elements are one "
-    "finding.",
+    "leaves are down. More than max-servers (default: one SU's worth for a "
+    "rack, row or hall, fewer for power) is reported; values that remove the "
+    "same elements are one finding.",
     1,
     FL_NEEDS_ALL_PLANES,
     PARAMS_BLAST,

@@ -75,7 +75,7 @@ expect_eq "$(ev "['su_servers']") $(ev "['max_servers']")" "32 31" "m-d2: the de
 expect_eq "$(ev "['hosts']")" "$(python3 -c "print(['dgx-%03d' % h for h in range(33, 65)])")" "m-d2: the servers of SU2"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['nodes'][:8]")" \
   "['leaf-su02-r0', 'leaf-su02-r1', 'leaf-su02-r2', 'leaf-su02-r3', 'leaf-su02-r4', 'leaf-su02-r5', 'leaf-su02-r6', 'leaf-su02-r7']" "m-d2: the leaves"
-expect_grep "$TMP/out" 'losing pdu=su2-net-pA \(or power-feed=A\) takes 32 servers \(25 % of 128\) off the fabric, alive but cut off: their leaves are down \(8 switch\(es\) down\)'
+expect_grep "$TMP/out" 'losing pdu=su2-net-pA \(or power-feed=A\) takes 32 servers \(25 % of 128\) off the fabric, alive but cut off: their leaves are down \(8 switch\(es\) down\): dgx-033, .* and 24 more; fewer than one SU'"'"'s worth \(32 servers\) may be lost to one pdu failure'
 # the limit, at and one past: 32 allowed is clean, 31 is not
 expect_rc 0 "$FL" check $R --param failure-domains.blast-radius.max-servers=32 "$TMP/m-d2-su2-leaves-one-pdu.xml"
 expect_eq "$(findings)" "[]" "m-d2: max-servers=32"
@@ -88,4 +88,16 @@ sed 's/rack="su2-n1" pdu="su2-net-pA" power-feed="A"/rack="su2-n1" pdu="su2-n1-p
   "$TMP/m-d2-su2-leaves-one-pdu.xml" > "$TMP/m-d2-half.xml"
 expect_rc 0 "$FL" check $R "$TMP/m-d2-half.xml"
 expect_eq "$(findings)" "[]" "m-d2, one network rack dual-fed: clean"
+# a place may take one SU's worth, power one fewer: SU2's two network racks
+# as one rack (dual-fed) take its 32 servers, allowed (plans/f03 is the same
+# shape); SU2's and SU3's network racks as one take 64, one SU past
+sed -E 's/rack="su2-n[12]"/rack="su2-n"/' "$TMP/plan.xml" > "$TMP/rack-su.xml"
+expect_rc 0 "$FL" check $R "$TMP/rack-su.xml"
+expect_eq "$(findings)" "[]" "one rack holding an SU's leaves: one SU's worth, allowed"
+sed -E 's/rack="su[23]-n[12]"/rack="net-23"/' "$TMP/plan.xml" > "$TMP/rack-2su.xml"
+expect_rc 1 "$FL" check $R "$TMP/rack-2su.xml"
+expect_eq "$(findings)" "[('failure-domains.blast-radius', 'error')]" "one rack holding two SUs' leaves"
+expect_eq "$(ev "['domain']")=$(ev "['value']") $(ev "['servers_off']") $(ev "['percent']") $(ev "['max_servers']") $(ev "['switches_down']")" \
+  "rack=net-23 64 50 32 16" "one rack holding two SUs' leaves: figures"
+expect_grep "$TMP/out" 'losing rack=net-23 takes 64 servers \(50 % of 128\) off the fabric, .*; one rack may take at most one SU'"'"'s worth \(32 servers\)'
 finish
