@@ -9,7 +9,8 @@
 # (counted apart: not a test result). The file is restored after each run.
 #
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
-#   AREA is deadlock, rail, diff, cli, progress, mpi, perf or planes; no argument runs every
+#   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, lids or design;
+#   no argument runs every
 #   mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
@@ -44,6 +45,8 @@ tests_for() {
   mpi) echo 'mpi_identical|dist_split|traffic_split' ;;
   perf) echo 'perf|test_perf' ;;
   planes) echo 'cli.planes' ;;
+  lids) echo 'cli.lid_space' ;;
+  design) echo 'cli.journey_design' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
