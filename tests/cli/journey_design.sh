@@ -88,6 +88,38 @@ sed 's/rack="su2-n1" pdu="su2-net-pA" power-feed="A"/rack="su2-n1" pdu="su2-n1-p
   "$TMP/m-d2-su2-leaves-one-pdu.xml" > "$TMP/m-d2-half.xml"
 expect_rc 0 "$FL" check $R "$TMP/m-d2-half.xml"
 expect_eq "$(findings)" "[]" "m-d2, one network rack dual-fed: clean"
+# two planes (a small rail-su, --planes 2): the second spine missing in
+# every plane is one finding per plane; in one plane only, planes.shape
+# names it (the planes differ) and missing-uplinks leaves it to that rule
+"$FL" gen rail-su --sus 2 --hosts-per-su 4 --rails 2 --leaf-radix 8 --planes 2 -o "$TMP/p2.xml" || fail "gen planes"
+drop_switches() {
+  python3 - "$@" <<'PY'
+import sys
+src, dst, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+out, skip = [], False
+for l in open(src):
+    if '<node' in l and any(f'name="{n}"' in l for n in names):
+        skip = not l.rstrip().endswith('/>')
+        continue
+    if skip:
+        skip = '</node>' not in l
+        continue
+    if any(f'a="{n}"' in l or f'b="{n}"' in l for n in names):
+        continue
+    out.append(l)
+open(dst, "w").writelines(out)
+PY
+}
+drop_switches "$TMP/p2.xml" "$TMP/p2-both.xml" pl1-spine-02 pl2-spine-02
+drop_switches "$TMP/p2.xml" "$TMP/p2-one.xml" pl2-spine-02
+P="--rules topology.missing-uplinks,planes.shape --format json"
+expect_rc 1 "$FL" check $P "$TMP/p2-both.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f.get('plane'), f['evidence']['missing_spine'], f['evidence']['cables']) for f in d['findings']]")" \
+  "[('topology.missing-uplinks', '1', 'pl1-spine-02', 8), ('topology.missing-uplinks', '2', 'pl2-spine-02', 8)]" "planes: a spine missing in both"
+expect_rc 1 "$FL" check $P "$TMP/p2-one.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f.get('plane')) for f in d['findings']]")" \
+  "[('planes.shape', '2')]" "planes: a spine missing in one plane is planes.shape's"
+
 # a place may take one SU's worth, power one fewer: SU2's two network racks
 # as one rack (dual-fed) take its 32 servers, allowed (plans/f03 is the same
 # shape); SU2's and SU3's network racks as one take 64, one SU past
