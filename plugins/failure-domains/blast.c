@@ -141,6 +141,8 @@ static int br_alive(const br_ctx *c, fl_id e) {
 /* The result of one value: servers off the fabric, split by why. */
 typedef struct br_res {
   uint32_t off, powered, cut, switches, eps_off;
+  int split; /* the hosts that keep a cable fall in two or more pieces of
+              * one component: domain-partition's test (fd_splits()) */
 } br_res;
 
 /* Evaluate the value whose elements are set in c->node_off/link_off; marks
@@ -169,6 +171,8 @@ static int br_eval(const fl_host_api *api, br_ctx *c, br_res *r,
     if (!br_alive(c, e) || c->memb[e] >= n_new)
       continue;
     uint32_t b = m->comp[e], x = c->memb[e], *mo = &c->main_of[b];
+    if (*mo != FD_NONE && *mo != x)
+      r->split = 1;
     if (*mo == FD_NONE || c->cnt[x] > c->cnt[*mo] ||
         (c->cnt[x] == c->cnt[*mo] && x < *mo))
       *mo = x;
@@ -356,18 +360,12 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       continue;
     br_res r;
     br_set(&c, dv, 1);
-    /* a value that splits the hosts is domain-partition's finding, which
-     * names the groups: reported once */
-    int split =
-        st->part_ran == m->fab ? fd_splits(api, m, c.node_off, c.link_off) : 0;
-    if (split < 0) {
-      api->fail(ctx, "out of memory");
-      rc = 1;
-    } else if (split) {
-      /* reported by domain-partition */
-    } else if (br_eval(api, &c, &r, off_host) != 0) {
+    if (br_eval(api, &c, &r, off_host) != 0) {
       api->fail(ctx, "could not compute components");
       rc = 1;
+    } else if (r.split && st->part_ran == m->fab) {
+      /* a value that splits the hosts is domain-partition's finding, which
+       * names the groups: reported once */
     } else if (r.off > limit_for(dv->key, su, max64)) {
       rc = br_report(api, ctx, &c, vi, &r, limit_for(dv->key, su, max64),
                      auto_max, off_host);
