@@ -152,7 +152,7 @@ expect_eq "$(q "$dm" text 'hosts-leaf-su01-r0~R04')" "hosts-leaf-su01-r0~R04 15 
   "domains: CAs of a leaf split per rack (dgx-001's crossed NIC alone)"
 expect_eq "$(q "$dm" text 'hosts-leaf-su01-r0~R05')" "hosts-leaf-su01-r0~R05 16 hosts" "domains: R05 half"
 expect_grep <(q "$dm" text side) \
-  "rack R01: 4 switches, 0 CAs; if it fails: \[error\] failure-domains.domain-partition: losing rack=R01 \(4 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 8 groups"
+  "rack R01: 4 switches, 0 CAs; if it fails: \[error\] failure-domains.domain-partition: losing rack=R01 \(4 switch\(es\): all 4 spines sit in it, 0 cable\(s\)\) splits the remaining hosts into 8 groups"
 expect_grep <(q "$dm" text side) "rack R02: 4 switches, 0 CAs; no failure-domains finding"
 # pdu A and power-feed A are two domains: each line has its own two findings
 expect_eq "$(q "$dm" text side | grep -o 'losing power-feed=A\|losing pdu=A\|losing rack=R01' | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
