@@ -11,9 +11,11 @@
  * rather than chosen:
  *
  *  - a leaf has fewer cables to a spine than its peers (the leaves that
- *    share a spine with it) have: one finding per leaf, naming each spine
- *    with the cables missing and that spine's free ports (journey-4su
- *    m-a: leaf-su02-r3 without its 2 + 2 cables to spine-15 and spine-16);
+ *    share a spine with it) have, and those spines have the free ports for
+ *    them: one finding per leaf, naming each spine with the cables missing
+ *    and its free ports (journey-4su m-a: leaf-su02-r3 without its 2 + 2
+ *    cables to spine-15 and spine-16); spines without room mean the design
+ *    never planned them (a management leaf with two uplinks);
  *  - every short leaf has its peers' pattern but the pattern itself is
  *    short, and each leaf's free ports are exactly the cables it lacks
  *    (built to its radix: hosts + uplinks + missing = ports): a spine is
@@ -516,15 +518,22 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
       rc = -1;
       break;
     }
-    uint32_t lacks = 0;
+    uint32_t lacks = 0, room = 1;
     for (uint32_t k = 0; k < n_exp; k++) {
       uint32_t have = pair_cables(&c, L, exp[k].sw);
-      lacks += have < exp[k].cables ? exp[k].cables - have : 0;
+      if (have >= exp[k].cables)
+        continue;
+      lacks += exp[k].cables - have;
+      /* the spine kept ports for them; a full spine means the design never
+       * had room for them (a management leaf with two uplinks) */
+      room &= free_ports(api, c.f, exp[k].sw, NULL, 0) >= exp[k].cables - have;
     }
-    if (lacks) {
+    if (lacks && room) {
       rc = report_leaf(&c, ctx, L, exp, n_exp, ratio) ? 1 : 0;
       continue;
     }
+    if (lacks)
+      continue; /* a design choice: ecmp-balance.uplink-asymmetry says it */
     /* the peers' pattern itself is short: a missing spine, when the leaf
      * was built to its radix (its free ports are exactly the cables it
      * lacks: hosts + uplinks + missing = ports); more free ports, or too
