@@ -11,7 +11,7 @@
  * the difference is the counters' load and attach cost.
  *
  * Usage: ctr_load TOPO perfquery|prom|ibqueryerrors|pm OUT [all]
- *   fabriclint gen fat-tree --radix 64 --tiers 3 --format ibnetdiscover \
+ *   fabriclint gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow --format ibnetdiscover \
  *       -o /tmp/ft64.ibnd            # 65,536 hosts, 5,120 switches
  *   build/bench/ctr_load /tmp/ft64.ibnd perfquery /tmp/ft64.pq
  */

@@ -3,8 +3,8 @@
  * fabrics (issue #5: two 65,536-endpoint fabrics, design XML vs
  * ibnetdiscover, under 3 s). Results: docs/performance.md.
  *
- *   build/fabriclint gen fat-tree --radix 64 --tiers 3 -o /tmp/ft.xml
- *   build/fabriclint gen fat-tree --radix 64 --tiers 3 \
+ *   build/fabriclint gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow -o /tmp/ft.xml
+ *   build/fabriclint gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow \
  *       --format ibnetdiscover -o /tmp/ft.ibnd
  *   build/bench/diff_scale /tmp/ft.xml /tmp/ft.ibnd [RUNS]
  *

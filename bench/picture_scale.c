@@ -3,7 +3,7 @@
  * stage (issue 15: a 65,536-host plan's tier view in under 10 s and under
  * 5 MB). Results: docs/performance.md.
  *
- *   build/fabriclint gen fat-tree --radix 64 --tiers 3 -o /tmp/dc.xml
+ *   build/fabriclint gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow -o /tmp/dc.xml
  *   build/bench/picture_scale /tmp/dc.xml [RUNS] [VIEW]
  *
  * Loads and finalizes the fabric, then per run builds the scene of VIEW

@@ -49,7 +49,7 @@ mkdir -p "$OUT"
 }
 for k in $SIZES; do
   [ -s "$OUT/ft$k.xml" ] ||
-    "$BUILD/fabriclint" gen fat-tree --radix "$k" --tiers 3 -o "$OUT/ft$k.xml"
+    "$BUILD/fabriclint" gen fat-tree --radix "$k" --tiers 3 --allow-lid-overflow -o "$OUT/ft$k.xml"
   [ "${REUSE:-0}" = 1 ] && [ -s "$OUT/ft$k.txt" ] && continue
   # shellcheck disable=SC2086
   "$BUILD/bench/rule_scale" -r "$RUNS" ${PARAMS:-} "$OUT/ft$k.xml" \

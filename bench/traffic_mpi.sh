@@ -5,7 +5,7 @@
 # 100 bisect instances (ci=0: all are drawn) on the 65,536-endpoint plan,
 # plain and under `mpirun --oversubscribe -n N` for N in RANKS.
 #
-# Fabric: `fabriclint gen fat-tree --radix 64 --tiers 3` (65,536 hosts,
+# Fabric: `fabriclint gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow` (65,536 hosts,
 # 5,120 switches; design XML: fluid ECMP routing, no LFTs).
 # Each rank runs under /usr/bin/time (user + sys seconds, max RSS) into
 # OUT/time.N.RANK; rank 0's `-v` phase table goes to OUT/v.N; every report
@@ -26,7 +26,7 @@ mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader # one machine: shared memory
 PLAN=$OUT/ft$RADIX.xml
-[ -s "$PLAN" ] || "$FL" gen fat-tree --radix "$RADIX" --tiers 3 -o "$PLAN" || exit 2
+[ -s "$PLAN" ] || "$FL" gen fat-tree --radix "$RADIX" --tiers 3 --allow-lid-overflow -o "$PLAN" || exit 2
 ARGS=(check -v --rules ecmp-balance.summary --param ecmp-balance.patterns=bisect
   --param ecmp-balance.count="$COUNT" --param ecmp-balance.ci=0 --format json)
 TF='%e %U %S %M'

@@ -45,7 +45,8 @@ typedef struct gen_args {
   fl_gen_rail_su_params rs;
   fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
-  uint32_t planes; /* --planes N (0: one plane) */
+  uint32_t planes;        /* --planes N (0: one plane) */
+  int allow_lid_overflow; /* --allow-lid-overflow */
   enum gen_format format;
   const char *output;
   int dry_run;
@@ -188,6 +189,9 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     return 0;
   case FL_OPT_DRY_RUN:
     a->dry_run = 1;
+    return 0;
+  case FL_OPT_ALLOW_LID_OVERFLOW:
+    a->allow_lid_overflow = 1;
     return 0;
   default:
     return usage("option '--%s' is not handled by gen", name);
@@ -332,6 +336,79 @@ static void shape_planes(fl_gen_shape *s, uint32_t n) {
   s->host_links *= n;
 }
 
+/* The shape of fat tree @a with @n hosts. (A rail-su subnet cannot
+ * overflow: at most 254 leaves of 127 hosts.) */
+static int shape_with(const gen_args *a, uint32_t n, fl_gen_shape *s) {
+  fl_error err;
+  fl_error_clear(&err);
+  fl_gen_fat_tree_params p = a->ft;
+  p.hosts = n;
+  return fl_gen_fat_tree_shape(&p, s, &err);
+}
+
+static uint64_t lids_of(const fl_gen_shape *s) {
+  return (uint64_t)s->switches + s->cas;
+}
+
+/* The most hosts of fat tree @a, up to @hi, whose subnet fits the unicast
+ * LIDs; 0 when not even one does. Binary search on the shape (pure
+ * arithmetic). */
+static uint32_t most_that_fit(const gen_args *a, uint32_t hi) {
+  uint32_t lo = 0;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo + 1) / 2;
+    fl_gen_shape s;
+    if (shape_with(a, mid, &s) == FL_OK && lids_of(&s) <= FL_GEN_MAX_UCAST_LID)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* An InfiniBand subnet of more ports than unicast LIDs (IBA 4.1.3:
+ * 0x0001-0xBFFF, one LID per switch and per CA port at LMC 0): gen would
+ * leave the rest without a LID, so it refuses, with the numbers and what
+ * fits (issue #30). Each plane of --planes is its own subnet, but carries
+ * every host: it helps only with fewer hosts per plane. 0 when it fits. */
+static int refuse_lid_overflow(const gen_args *a, const fl_gen_shape *s) {
+  uint64_t need = lids_of(s);
+  if (need <= FL_GEN_MAX_UCAST_LID || a->allow_lid_overflow ||
+      (a->speed >= FL_SPEED_ETH_1G))
+    return 0;
+  fprintf(stderr,
+          "fabriclint gen %s: one subnet of %u switches and %u CA ports needs "
+          "%llu LIDs, but an InfiniBand subnet has %u unicast LIDs "
+          "(0x0001-0xBFFF): %llu ports would get no LID.\n",
+          fl_gen_kind_name(a->kind), s->switches, s->cas,
+          (unsigned long long)need, FL_GEN_MAX_UCAST_LID,
+          (unsigned long long)(need - FL_GEN_MAX_UCAST_LID));
+  if (a->kind == FL_GEN_FAT_TREE) {
+    uint32_t h = most_that_fit(a, s->hosts);
+    uint32_t pl = 2;
+    fl_gen_shape t;
+    while (pl <= FL_GEN_MAX_PLANES &&
+           !(shape_with(a, (s->hosts + pl - 1) / pl, &t) == FL_OK &&
+             lids_of(&t) <= FL_GEN_MAX_UCAST_LID))
+      pl++;
+    fprintf(stderr, "One subnet holds at most --hosts %u here", h);
+    if (pl <= FL_GEN_MAX_PLANES)
+      fprintf(stderr,
+              "; for %u endpoints use planes, each its own subnet with one "
+              "NIC of every host: --planes %u --hosts %u (%llu LIDs per "
+              "plane)",
+              s->hosts, pl, (s->hosts + pl - 1) / pl,
+              (unsigned long long)lids_of(&t));
+    fprintf(stderr, ".\n");
+  } else {
+    fprintf(stderr, "Build it as several subnets of at most %u LIDs each.\n",
+            FL_GEN_MAX_UCAST_LID);
+  }
+  fprintf(stderr, "(--allow-lid-overflow writes it anyway, as a scale test; "
+                  "check then reports topology.lid-space)\n");
+  return EXIT_USAGE;
+}
+
 static int generate(gen_args *a) {
   fl_error err;
   fl_gen_shape shape;
@@ -354,6 +431,11 @@ static int generate(gen_args *a) {
     rc = fl_error_set(&err, FL_EINVAL, NULL, 0, 0,
                       "--planes: expected 1..%u, got %u", FL_GEN_MAX_PLANES,
                       a->planes);
+  if (rc == FL_OK) {
+    int refused = refuse_lid_overflow(a, &shape);
+    if (refused)
+      return refused;
+  }
   if (rc == FL_OK && a->dry_run) {
     if (a->planes > 1)
       shape_planes(&shape, a->planes);

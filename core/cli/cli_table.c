@@ -292,6 +292,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "host with one NIC per plane (NIC k in plane k), LIDs per plane"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
+    {FL_OPT_ALLOW_LID_OVERFLOW, "allow-lid-overflow", 0, NULL, G, 0,
+     FL_CPL_NONE, NULL,
+     "write an InfiniBand subnet that needs more than its 49,151 unicast "
+     "LIDs anyway (a scale test: the ports past the last LID get none; "
+     "without it gen refuses)"},
     /* ---- help ---- */
     {FL_OPT_MAN, "man", 0, NULL, H, 0, FL_CPL_NONE, NULL,
      "write the man page fabriclint.1 (roff)"},

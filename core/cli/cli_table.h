@@ -112,6 +112,7 @@ enum fl_cli_opt_id {
   FL_OPT_NO_LIDS,
   FL_OPT_DRY_RUN,
   FL_OPT_PLANES,
+  FL_OPT_ALLOW_LID_OVERFLOW,
   /* perf */
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,

@@ -569,6 +569,19 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
     if (j > 0 && n_ids < MAX_NAMED + 16)
       ids[n_ids++] = e;
   }
+  /* the cause, when the value holds every switch of the top tier: the
+   * spines (or cores) all sit in this one domain */
+  uint32_t top_all = 0, top_off = 0;
+  for (fl_id v = 0;
+       m->top_tier != FL_TIER_UNKNOWN && m->top_tier >= 2 && v < m->nn; v++)
+    if (m->sw[v] && m->tier[v] == m->top_tier) {
+      top_all++;
+      top_off += w->node_off[v];
+    }
+  char spines[120] = "";
+  if (top_all >= 2 && top_off == top_all)
+    snprintf(spines, sizeof spines, ": all %u %s sit in it", top_all,
+             m->top_tier >= 3 ? "cores" : "spines");
   jbuf ev;
   jb_init(&ev);
   jb_obj_open(&ev);
@@ -578,6 +591,8 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
   jb_key_int(&ev, "removed_endpoints", ep_off);
   jb_key_int(&ev, "removed_cables", dv->n_links);
   jb_key_int(&ev, "lost_with_their_switch", lost_with);
+  jb_key_int(&ev, "top_tier_switches", top_all);
+  jb_key_int(&ev, "top_tier_switches_removed", top_off);
   jb_key(&ev, "groups");
   jb_arr_open(&ev);
   for (uint32_t j = 0; j < ng; j++) {
@@ -590,15 +605,25 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
   jb_obj_close(&ev);
   char sizes[200] = "", list[600], msg[1200];
   size_t off = 0;
-  for (uint32_t j = 0; j < ng && off < sizeof sizes; j++)
-    off += (size_t)snprintf(sizes + off, sizeof sizes - off, "%s%u",
-                            j ? " + " : "", g[j].eps);
+  /* sizes in runs: "64 x 32", "32 + 2 x 16" (groups are sorted by size) */
+  for (uint32_t j = 0; j < ng && off < sizeof sizes;) {
+    uint32_t run = 1;
+    while (j + run < ng && g[j + run].eps == g[j].eps)
+      run++;
+    if (run > 1)
+      off += (size_t)snprintf(sizes + off, sizeof sizes - off, "%s%u x %u",
+                              j ? " + " : "", run, g[j].eps);
+    else
+      off += (size_t)snprintf(sizes + off, sizeof sizes - off, "%s%u",
+                              j ? " + " : "", g[j].eps);
+    j += run;
+  }
   hs_text(&hs[ng > 1 ? 1 : 0], 8, list, sizeof list);
   snprintf(
       msg, sizeof msg,
-      "losing %s=%s (%u switch(es), %u cable(s)) splits the remaining hosts "
-      "into %u groups (%s endpoints); cut off from the largest: %s%s",
-      dv->key, dv->value, sw_off, dv->n_links, ng, sizes, list,
+      "losing %s=%s (%u switch(es)%s, %u cable(s)) splits the remaining "
+      "hosts into %u groups (%s endpoints); cut off from the largest: %s%s",
+      dv->key, dv->value, sw_off, spines, dv->n_links, ng, sizes, list,
       ng > 2 ? " (and further groups)" : "");
   int rc = fd_report_item(sp, api, ctx, vi, msg, ids, n_ids,
                           dv->n_links ? m->dom_links + dv->link_off : NULL,
@@ -610,6 +635,7 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
 
 static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
+  st->part_ran = api->fabric(ctx);
   fl_split sp; /* mpirun: the domain values split over the ranks */
   fl_split_init(&sp, api, ctx);
   fd_model *m = fd_get_model(
@@ -840,7 +866,9 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     rc = 1;
   }
   for (uint32_t p = 0; !rc && p < m->n_pods; p++)
-    bis0[p] = -2; /* not yet computed */
+    bis0[p] = -2;              /* not yet computed */
+  uint32_t split_vi = FD_NONE; /* the value fd_value_splits() last judged */
+  int split = 0;
   for (uint32_t vi = 0; !rc && vi < m->n_vals; vi++) {
     if (!fl_split_mine(&sp, vi))
       continue;
@@ -922,6 +950,19 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       if (bis_frac > worst)
         worst = bis_frac, what = "bisection bandwidth";
       if (worst * 100 <= max_loss + 1e-9)
+        continue;
+      /* a value that splits the hosts is domain-partition's finding: the
+       * capacity it costs is a consequence of that cause, not another */
+      if (st->part_ran == m->fab && split_vi != vi) {
+        split_vi = vi;
+        split = fd_value_splits(api, m, dv);
+        if (split < 0) {
+          api->fail(ctx, "out of memory");
+          rc = 1;
+          break;
+        }
+      }
+      if (st->part_ran == m->fab && split)
         continue;
       fl_id ids[17];
       uint32_t n_ids = 0;
@@ -1071,6 +1112,19 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       /* no data, spread enough, or members without a value could still
        * make up the difference: only certain shortfalls are reported */
       if (nv == 0 || nv + missing >= need[k])
+        continue;
+      /* when losing each of the values splits the hosts, domain-partition
+       * reports each loss, naming the switches: that is this cause */
+      int all_split = st->part_ran == m->fab;
+      for (uint32_t y = 0; y < nv && all_split; y++) {
+        int sp = fd_attr_splits(api, m, keys[k], vals[y]);
+        if (sp < 0) {
+          api->fail(ctx, "out of memory");
+          rc = 1;
+        }
+        all_split = sp == 1;
+      }
+      if (rc || all_split)
         continue;
       char grpname[400], vlist[300] = "", msg[1200];
       size_t off = 0;
@@ -1587,8 +1641,9 @@ RULE(R_POD, FL_SEV_ERROR, "failure-domains.pod-isolation",
      "another pod's spine is the usual case.",
      check_pod_isolation, PARAMS_POD);
 
-static const fl_rule_def *const RULES[] = {
-    &R_SINGLE, &R_PART, &R_CAP, &R_SPREAD, &R_DUAL, &R_PLANES, &R_POD};
+static const fl_rule_def *const RULES[] = {&R_SINGLE, &R_PART,   &FD_R_BLAST,
+                                           &R_CAP,    &R_SPREAD, &R_DUAL,
+                                           &R_PLANES, &R_POD};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -604,3 +604,84 @@ double fd_maxflow(uint32_t n, uint32_t m, const uint32_t *eu,
       free(g.it), free(g.queue);
   return flow;
 }
+
+/* ---- shared what-if: does a removal split the hosts? ---------------------
+ * domain-partition's test (with allow-single-homed on), asked by the other
+ * rules so that a value domain-partition reports is not reported again as
+ * a capacity loss, a blast radius or a spine-spread shortfall: one cause,
+ * one finding. */
+
+int fd_splits(const fl_host_api *api, const fd_model *m,
+              const uint8_t *node_off, const uint8_t *link_off) {
+  uint32_t *memb = malloc(((size_t)m->nn + 1) * sizeof *memb);
+  uint32_t *first = malloc(((size_t)m->n_comp + 1) * sizeof *first);
+  uint32_t n_new = 0;
+  int split = -1;
+  if (memb && first &&
+      api->components_masked(m->fab, node_off, link_off, memb, &n_new) ==
+          FL_OK) {
+    split = 0;
+    for (uint32_t b = 0; b < m->n_comp; b++)
+      first[b] = FD_NONE;
+    for (fl_id e = 0; e < m->nn && !split; e++) {
+      if (!m->ep[e] || node_off[e])
+        continue;
+      int kept = 0;
+      for (uint32_t k = m->off[e]; k < m->off[e + 1] && !kept; k++)
+        kept = !link_off[m->lnk[k]] && !node_off[m->nbr[k]];
+      if (!kept)
+        continue; /* lost with the domain */
+      uint32_t b = m->comp[e];
+      if (first[b] == FD_NONE)
+        first[b] = memb[e];
+      else if (first[b] != memb[e])
+        split = 1;
+    }
+  }
+  free(memb), free(first);
+  return split;
+}
+
+static int splits_marked(const fl_host_api *api, const fd_model *m,
+                         uint8_t *node_off, uint8_t *link_off) {
+  for (fl_id l = 0; l < m->nl; l++)
+    link_off[l] |= m->xplane[l];
+  int rc = fd_splits(api, m, node_off, link_off);
+  free(node_off), free(link_off);
+  return rc;
+}
+
+int fd_value_splits(const fl_host_api *api, const fd_model *m,
+                    const fd_value *dv) {
+  uint8_t *node_off = calloc((size_t)m->nn + 1, 1);
+  uint8_t *link_off = calloc((size_t)m->nl + 1, 1);
+  if (!node_off || !link_off) {
+    free(node_off), free(link_off);
+    return -1;
+  }
+  for (uint32_t i = 0; i < dv->n_nodes; i++)
+    node_off[m->dom_nodes[dv->node_off + i]] = 1;
+  for (uint32_t i = 0; i < dv->n_links; i++)
+    link_off[m->dom_links[dv->link_off + i]] = 1;
+  return splits_marked(api, m, node_off, link_off);
+}
+
+int fd_attr_splits(const fl_host_api *api, const fd_model *m, const char *key,
+                   const char *value) {
+  const fl_fabric *f = m->fab;
+  uint8_t *node_off = calloc((size_t)m->nn + 1, 1);
+  uint8_t *link_off = calloc((size_t)m->nl + 1, 1);
+  if (!node_off || !link_off) {
+    free(node_off), free(link_off);
+    return -1;
+  }
+  for (fl_id v = 0; v < m->nn; v++) {
+    const char *s = api->attr(f, FL_ENT_NODE, v, key);
+    node_off[v] = s && strcmp(s, value) == 0;
+  }
+  for (fl_id l = 0; l < m->nl; l++) {
+    const char *s = api->attr(f, FL_ENT_LINK, l, key);
+    link_off[l] = s && strcmp(s, value) == 0;
+  }
+  return splits_marked(api, m, node_off, link_off);
+}

@@ -77,6 +77,10 @@ typedef struct fd_model {
 typedef struct fd_state {
   const fl_host_api *api;
   fd_model *m;
+  /* the fabric domain-partition last ran on: the rules after it (rules run
+   * in descriptor order) leave a value it reports to it, one cause, one
+   * finding; run without it, they report the value themselves */
+  const fl_fabric *part_ran;
 } fd_state;
 
 /* The model of the fabric of @ctx with domain values for @domains
@@ -117,5 +121,24 @@ double fd_maxflow(uint32_t n, uint32_t m, const uint32_t *eu,
                   const uint32_t *ev, const double *cap,
                   const uint8_t *edge_off, const uint8_t *is_src,
                   const uint8_t *is_dst);
+
+/* domain-partition's test (allow-single-homed on): 1 when removing the
+ * nodes and links marked in @node_off / @link_off (cross-plane cables
+ * included by the caller) leaves the endpoints that keep a cable of one
+ * baseline component in two or more pieces; 0 when not; -1 when out of
+ * memory. O(V + E). The other rules ask it so that a value domain-partition
+ * reports is reported once (one cause, one finding). */
+int fd_splits(const fl_host_api *api, const fd_model *m,
+              const uint8_t *node_off, const uint8_t *link_off);
+/* fd_splits() for domain value @dv. */
+int fd_value_splits(const fl_host_api *api, const fd_model *m,
+                    const fd_value *dv);
+/* fd_splits() for every node and link whose attribute @key is exactly
+ * @value (a multi-fed "A+B" is not @value "A"). */
+int fd_attr_splits(const fl_host_api *api, const fd_model *m, const char *key,
+                   const char *value);
+
+/* blast.c: failure-domains.blast-radius. */
+extern const fl_rule_def FD_R_BLAST;
 
 #endif

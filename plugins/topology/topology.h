@@ -16,6 +16,12 @@ extern const fl_rule_def TOPO_R_PORT_DOWN;     /* topology.port-down */
 extern const fl_rule_def TOPO_R_BELOW_CAP;     /* topology.below-capability */
 extern const fl_rule_def TOPO_R_INPUT;         /* topology.input */
 
+/* lid_space.c: LIDs needed per subnet against the 49,151 unicast LIDs. */
+extern const fl_rule_def TOPO_R_LID_SPACE; /* topology.lid-space */
+
+/* uplinks.c: leaves of a non-blocking compute fabric short of uplinks. */
+extern const fl_rule_def TOPO_R_MISSING_UPLINKS; /* topology.missing-uplinks */
+
 /**
  * topo_peer_only() — 1 when node @n is known only as the far end of other
  * nodes' lines in a filtered capture (node attribute `peer-only`, set by

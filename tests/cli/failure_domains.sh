@@ -34,21 +34,29 @@ EOF
 }
 
 # 1. a radix-4 fat tree (4 leaves, 2 spines, 8 hosts) whose two spines are on
-#    one PDU: losing pdu=P1 splits the hosts into 4 groups (one per leaf),
-#    takes every leaf's uplinks, and the spines sit on one PDU.
+#    one PDU: losing pdu=P1 splits the hosts into 4 groups (one per leaf).
+#    One cause, one finding: the leaves' lost uplinks (capacity-loss) and the
+#    spines' PDU spread of 1 (spine-spread) are that partition's
+#    consequences, said by it ("all 2 spines sit in it"), not reported apart.
 "$FL" gen fat-tree --radix 4 -o "$TMP/ft4.xml"
 cp "$TMP/ft4.xml" "$TMP/onepdu.xml"
 set_attrs "$TMP/onepdu.xml" spine-p01-01 pdu=P1
 set_attrs "$TMP/onepdu.xml" spine-p01-02 pdu=P1
 expect_rc 1 "$FL" check $R "$TMP/onepdu.xml"
 # findings come errors first, then by rule id: domain-partition, capacity-loss, spine-spread
-expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning'), ('spine-spread', 'warning')]" "one PDU: findings"
+expect_eq "$(findings)" "[('domain-partition', 'error')]" "one PDU: findings"
 expect_eq "$(ev 0 "['domain']")=$(ev 0 "['value']")" "pdu=P1" "one PDU: partition domain"
 expect_eq "$(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][0]['evidence']['groups']]")" "[2, 2, 2, 2]" "one PDU: four groups"
 expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['groups'][1]['hosts']")" "['node0003', 'node0004']" "one PDU: second group"
-expect_eq "$(ev 1 "['leaf_uplink_loss_percent']") $(ev 1 "['bisection_loss_percent']")" "100 100" "one PDU: capacity"
-expect_eq "$(ev 2 "['key']") $(ev 2 "['distinct']") $(ev 2 "['values']")" "pdu 1 ['P1']" "one PDU: spread"
-expect_grep "$TMP/out" 'losing pdu=P1 \(2 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 4 groups'
+expect_eq "$(ev 0 "['top_tier_switches']") $(ev 0 "['top_tier_switches_removed']")" "2 2" "one PDU: every spine"
+expect_grep "$TMP/out" 'losing pdu=P1 \(2 switch\(es\): all 2 spines sit in it, 0 cable\(s\)\) splits the remaining hosts into 4 groups \(4 x 2 endpoints\)'
+# run without domain-partition, the other rules report the value themselves
+# (blast-radius: 6 of the 8 servers are off the largest piece, fewer than
+# the one pod's 8: no finding)
+expect_rc 0 "$FL" check --rules failure-domains.spine-spread,failure-domains.capacity-loss,failure-domains.blast-radius --format json "$TMP/onepdu.xml"
+expect_eq "$(findings)" "[('capacity-loss', 'warning'), ('spine-spread', 'warning')]" "one PDU, without domain-partition"
+expect_eq "$(ev 0 "['leaf_uplink_loss_percent']") $(ev 0 "['bisection_loss_percent']")" "100 100" "one PDU, without domain-partition: capacity"
+expect_eq "$(ev 1 "['key']") $(ev 1 "['distinct']") $(ev 1 "['values']")" "pdu 1 ['P1']" "one PDU, without domain-partition: spread"
 
 # 2. the same tree spread over two feeds, PDUs and racks: clean
 cp "$TMP/ft4.xml" "$TMP/spread.xml"
@@ -81,11 +89,9 @@ set_attrs "$TMP/onerack.xml" spine-p01-04 rack=R2 pdu=B2 power-feed=B
 drop_link "$TMP/onerack.xml" leaf-p01-01 spine-p01-03
 drop_link "$TMP/onerack.xml" leaf-p01-01 spine-p01-04
 expect_rc 1 "$FL" check $R "$TMP/onerack.xml"
-expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning')]" "one rack: findings"
+expect_eq "$(findings)" "[('domain-partition', 'error')]" "one rack: findings (leaf 1's lost uplinks are the partition)"
 expect_eq "$(ev 0 "['value']") $(jget "$TMP/out" "=[g['endpoints'] for g in d['findings'][0]['evidence']['groups']]")" "R1 [28, 4]" "one rack: groups"
 expect_eq "$(jget "$TMP/out" "=d['findings'][0]['evidence']['groups'][1]['hosts']")" "['node0001', 'node0002', 'node0003', 'node0004']" "one rack: cut-off hosts"
-expect_eq "$(ev 1 "['worst_leaf']") $(ev 1 "['leaf_uplink_loss_percent']")" "leaf-p01-01 100" "one rack: worst leaf"
-expect_eq "$(jget "$TMP/out" "=d['findings'][1]['nodes'][:3]")" "['leaf-p01-01', 'spine-p01-01', 'spine-p01-02']" "one rack: capacity nodes"
 
 # 4. a bridge cable: leaf 1 of the radix-4 tree keeps one uplink. The cable
 #    and the spine at its far end are single points; nothing else is.
@@ -142,8 +148,8 @@ expect_eq "$(jget "$TMP/out" "=[(f['evidence']['host'], f['evidence']['domain'],
 # 6. a real ibsim dump (fat-tree-2tier: 16 leaves, 8 spines, 128 hosts)
 #    annotated by a CSV side file: all eight spines in rack R1, spread over
 #    two PDUs and two feeds; hosts annotated by host name. Rack R1 partitions
-#    every leaf from the others and takes all uplinks; the spines' rack
-#    spread is 1. Nothing else.
+#    every leaf from the others: one finding, which says all 8 spines sit in
+#    it (their lost uplinks and rack spread of 1 are its consequences).
 {
   echo "node,rack,pdu,power-feed"
   for s in 1 2 3 4; do echo "spine-p01-0$s,R1,A1,A"; done
@@ -152,10 +158,9 @@ expect_eq "$(jget "$TMP/out" "=[(f['evidence']['host'], f['evidence']['domain'],
   echo "node0128.cluster.example,R27,C8,B"                  # short host name
 } > "$TMP/racks.csv"
 expect_rc 1 "$FL" check $R "$F/fat-tree-2tier.ibnetdiscover" "$TMP/racks.csv"
-expect_eq "$(findings)" "[('domain-partition', 'error'), ('capacity-loss', 'warning'), ('spine-spread', 'warning')]" "ibsim + CSV: findings"
+expect_eq "$(findings)" "[('domain-partition', 'error')]" "ibsim + CSV: findings"
 expect_eq "$(ev 0 "['value']") $(jget "$TMP/out" "=len(d['findings'][0]['evidence']['groups'])")" "R1 16" "ibsim + CSV: 16 groups"
-expect_eq "$(ev 0 "['value']") $(ev 1 "['leaf_uplink_loss_percent']")" "R1 100" "ibsim + CSV: capacity"
-expect_eq "$(ev 2 "['key']") $(ev 2 "['switches']")" "rack 8" "ibsim + CSV: spread"
+expect_eq "$(ev 0 "['top_tier_switches_removed']")" "8" "ibsim + CSV: all 8 spines in R1"
 # unknown names are errors naming file:line, or notes with unknown-nodes: warn
 printf 'node,rack\nspine-p01-01,R1\nspine-p01-99,R1\n' > "$TMP/typo.csv"
 expect_rc 2 "$FL" check $R "$F/fat-tree-2tier.ibnetdiscover" "$TMP/typo.csv"

@@ -89,15 +89,17 @@ expect_grep "$TMP/c02.text.4" 'error: LID 6 \(node00 mlx5_0\) is unreachable fro
 python3 "$FX/fd_racks.py" "$TMP/ft8.xml" "$TMP/fd.xml"
 RULES='failure-domains.*' same fd 1 "$TMP/fd.xml"
 whatifs="=[(f['rule'].split('.')[1], f['evidence']['domain'] + '=' + f['evidence']['value'] + (':' + f['evidence']['pod'] if 'pod' in f['evidence'] else '')) for f in d['findings'] if f['rule'] in ('failure-domains.domain-partition', 'failure-domains.capacity-loss')]"
-want="[('domain-partition', 'pdu=PS1'), ('domain-partition', 'rack=S1'), ('domain-partition', 'pdu=PS3'), ('domain-partition', 'rack=S3'), ('domain-partition', 'pdu=PS5'), ('domain-partition', 'rack=S5'), ('domain-partition', 'pdu=PS7'), ('domain-partition', 'rack=S7'), ('capacity-loss', 'pdu=PS1:1'), ('capacity-loss', 'rack=S1:1'), ('capacity-loss', 'rack=S2a:2'), ('capacity-loss', 'pdu=PS3:3'), ('capacity-loss', 'rack=S3:3'), ('capacity-loss', 'pdu=PS5:5'), ('capacity-loss', 'rack=S5:5'), ('capacity-loss', 'rack=S6a:6'), ('capacity-loss', 'pdu=PS7:7'), ('capacity-loss', 'rack=S7:7'), ('capacity-loss', 'pdu=PC1:1'), ('capacity-loss', 'pdu=PC1:2'), ('capacity-loss', 'pdu=PC1:3'), ('capacity-loss', 'pdu=PC1:4'), ('capacity-loss', 'pdu=PC1:5'), ('capacity-loss', 'pdu=PC1:6'), ('capacity-loss', 'pdu=PC1:7'), ('capacity-loss', 'pdu=PC1:8')]"
+# one cause, one finding: the capacity lost with a value domain-partition
+# reports, and the spread shortfall behind it, are that finding (issue #30)
+want="[('domain-partition', 'pdu=PS1'), ('domain-partition', 'rack=S1'), ('domain-partition', 'pdu=PS3'), ('domain-partition', 'rack=S3'), ('domain-partition', 'pdu=PS5'), ('domain-partition', 'rack=S5'), ('domain-partition', 'pdu=PS7'), ('domain-partition', 'rack=S7'), ('capacity-loss', 'rack=S2a:2'), ('capacity-loss', 'rack=S6a:6'), ('capacity-loss', 'pdu=PC1:1'), ('capacity-loss', 'pdu=PC1:2'), ('capacity-loss', 'pdu=PC1:3'), ('capacity-loss', 'pdu=PC1:4'), ('capacity-loss', 'pdu=PC1:5'), ('capacity-loss', 'pdu=PC1:6'), ('capacity-loss', 'pdu=PC1:7'), ('capacity-loss', 'pdu=PC1:8')]"
 for n in 0 2 4; do
-  expect_eq "$(jget "$TMP/fd.json.$n" "=len(d['findings'])")" 34 "fd: 34 findings ($n ranks)"
+  expect_eq "$(jget "$TMP/fd.json.$n" "=len(d['findings'])")" 18 "fd: 18 findings ($n ranks)"
   expect_eq "$(jget "$TMP/fd.json.$n" "$whatifs")" "$want" "fd: the what-if findings ($n ranks)"
 done
-expect_grep "$TMP/fd.text.4" 'losing rack=S3 \(4 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 5 groups \(112 \+ 4 \+ 4 \+ 4 \+ 4 endpoints\); cut off from the largest: node0033, node0034, node0035, node0036'
+expect_grep "$TMP/fd.text.4" 'losing rack=S3 \(4 switch\(es\), 0 cable\(s\)\) splits the remaining hosts into 5 groups \(112 \+ 4 x 4 endpoints\); cut off from the largest: node0033, node0034, node0035, node0036'
 expect_grep "$TMP/fd.text.2" 'losing pdu=PC1 cuts the uplink capacity out of the pod of pod "8" by 75%'
 expect_grep "$TMP/fd.text.4" 'losing rack=S6a cuts the leaf uplink capacity of pod "6" by 75%'
-expect_grep "$TMP/fd.text.1" '8 error\(s\), 26 warning\(s\), 0 info'
+expect_grep "$TMP/fd.text.1" '8 error\(s\), 10 warning\(s\), 0 info'
 
 # ecmp-balance traffic patterns split by pattern (5 patterns; the three
 # not random: rank 0 of 4 has two); the random ones draw 100 instances

@@ -22,9 +22,13 @@ run_pty() {
 }
 P='^fabriclint: \[ *[0-9]+\.[0-9] s\] '
 
-"$FL" gen fat-tree --radix 64 --tiers 3 -o "$TMP/ft.xml" || fail "gen"
+"$FL" gen fat-tree --radix 64 --tiers 3 --allow-lid-overflow -o "$TMP/ft.xml" || fail "gen"
 run_pty 120 "$FL" check -v "$TMP/ft.xml"
-expect_eq "$?" 0 "65,536 hosts: exit code"
+# one subnet of 70,656 LIDs (gen refuses it without --allow-lid-overflow):
+# the one error is topology.lid-space
+expect_eq "$?" 1 "65,536 hosts: exit code"
+expect_grep "$TMP/out" 'the subnet needs 70656 LIDs \(5120 switches x 1 \+ 65536 CA ports x 1 at LMC 0\).*\[topology\.lid-space\]'
+expect_grep "$TMP/out" '^1 error\(s\), '
 expect_grep "$TMP/segs" "${P}loading 1/1 .*/ft\.xml\$"
 expect_grep "$TMP/segs" "${P}finalising the model\$"
 # every default rule appears in the status line, numbered i/N, so every
@@ -67,7 +71,7 @@ rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)
 expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
 cp "$TMP/out" "$TMP/out.tty"
 # without a terminal: the same report, and nothing at all on stderr
-expect_rc 0 "$FL" check "$TMP/ft.xml"
+expect_rc 1 "$FL" check "$TMP/ft.xml"
 expect_eq "$(cmp -s "$TMP/out" "$TMP/out.tty" && echo same)" same "65,536 hosts: report with and without a terminal"
 expect_eq "$(wc -c < "$TMP/err")" 0 "65,536 hosts: stderr without a terminal"
 finish

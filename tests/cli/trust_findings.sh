@@ -71,11 +71,11 @@ expect_eq "$(sed -n '/^findings per rule:$/,$p' "$TMP/out")" "findings per rule:
   error   failure-domains.single-point         3
   warning ecmp-balance.oversubscription        1 (2 instances)
   warning topology.self-loop                   2
-3 error(s), 3 warning(s), 0 info; 58 rule(s) run" "tally"
+3 error(s), 3 warning(s), 0 info; 61 rule(s) run" "tally"
 expect_rc 1 "$FL" check --max-findings-per-rule 1 "$ID"
 expect_eq "$(grep -c ' \[topology.self-loop\]$' "$TMP/out") $(grep -c ' \[failure-domains.single-point\]$' "$TMP/out")" "1 1" "cap: one of each rule shown"
 expect_grep "$TMP/out" '^  error   failure-domains\.single-point +3 \(2 not shown: --max-findings-per-rule\)$'
-expect_grep "$TMP/out" '^3 error\(s\), 3 warning\(s\), 0 info; 58 rule\(s\) run$'
+expect_grep "$TMP/out" '^3 error\(s\), 3 warning\(s\), 0 info; 61 rule\(s\) run$'
 expect_rc 1 "$FL" check --max-findings-per-rule 0 "$ID"
 expect_eq "$(grep -c ' \[failure-domains.single-point\]$' "$TMP/out")" "3" "cap 0: all shown"
 expect_rc 1 "$FL" check --max-findings-per-rule 1 --format json "$ID"
