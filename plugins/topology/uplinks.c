@@ -319,8 +319,12 @@ static int report_leaf(const uctx *c, fl_ctx *ctx, const uleaf *L,
            api->node_name(f, L->n), L->n_up, L->up, L->down,
            L->up > 0 ? L->down / L->up : 0.0, ratio, missing, what, beyond,
            nlf ? " on its free ports " : "", nlf ? ports : "");
-  int rc =
-      fl_emit(api, ctx, 0, msg, ids, 1 + n_sw, NULL, 0, NULL, 0, jb_str(&ev));
+  /* the leaf is the root (one cause across rules): ecmp-balance's
+   * oversubscription and uplink asymmetry of this leaf attach here when
+   * the cables it lacks explain them whole */
+  fl_root root = {FL_ROOT_NODE, FL_ROOT_PRIMARY, L->n, NULL};
+  int rc = fl_emit_rooted(api, ctx, 0, msg, ids, 1 + n_sw, NULL, 0, NULL, 0,
+                          jb_str(&ev), NULL, NULL, NULL, &root);
   jb_free(&ev);
   return rc;
 }
@@ -450,7 +454,12 @@ static int report_pattern(const uctx *c, fl_ctx *ctx, const uint32_t *li,
   }
   jb_arr_close(&ev);
   jb_obj_close(&ev);
-  int rc = fl_emit(api, ctx, 0, msg, ids, n, NULL, 0, NULL, 0, jb_str(&ev));
+  /* the tier-wide shortfall is the root of every leaf's oversubscription
+   * that the leaves' free ports explain (ecmp-balance names the same fact:
+   * "uplinks-short:tier-1") */
+  fl_root root = {FL_ROOT_FACT, FL_ROOT_PRIMARY, 0, "uplinks-short:tier-1"};
+  int rc = fl_emit_rooted(api, ctx, 0, msg, ids, n, NULL, 0, NULL, 0,
+                          jb_str(&ev), NULL, NULL, NULL, &root);
   jb_free(&ev);
   free(ids);
   return rc;
