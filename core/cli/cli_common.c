@@ -256,6 +256,8 @@ int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
   if ((rc = plane_inputs(o)) != 0)
     return rc;
   rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
+  /* the HTML report's provenance: the bytes of every file as read */
+  o->load.digest = o->out_format == FL_OUT_HTML;
   return rc ? rc : check_applicable(o);
 }
 
@@ -415,6 +417,24 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                                 "file%s",
                                 "");
   }
+  return 0;
+}
+
+int fl_cli_check_output_other(const fl_cli_opts *o, const char *path,
+                              const char *what) {
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output
+                                                                : NULL,
+                            o->write_baseline};
+  const char *names[2] = {"--output", "--write-baseline"};
+  for (int k = 0; k < 2; k++)
+    if (targets[k] && path && strcmp(path, "-") != 0 &&
+        same_file(targets[k], path)) {
+      fprintf(stderr,
+              "fabriclint: %s: %s would overwrite %s, %s this run reads; "
+              "refusing\n",
+              targets[k], names[k], path, what);
+      return FL_EXIT_USAGE;
+    }
   return 0;
 }
 
@@ -680,6 +700,7 @@ int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
   pic->argv = argv;
   pic->policy_path = o->policy_path;
   pic->baseline_path = o->baseline_path;
+  pic->policy_digest = o->policy ? &o->policy->digest : NULL;
   return 0;
 }
 
@@ -723,6 +744,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
                   size_t n_rules, int run_failed,
                   const fl_report_picture *pic) {
+  fl_file_digest baseline_digest;
   fl_error err;
   fl_error_clear(&err);
   if (pic && pic->focus &&
@@ -741,6 +763,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     return FL_EXIT_USAGE;
   }
   fl_findings_sort(fs);
+  fl_report_picture with_baseline; /* the baseline's digest for provenance */
   if (o->baseline_path) {
     fl_baseline b;
     if (fl_baseline_load(&b, o->baseline_path, &err) != FL_OK) {
@@ -748,6 +771,12 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
       return FL_EXIT_USAGE;
     }
     fl_baseline_apply(&b, fs);
+    if (pic) {
+      with_baseline = *pic;
+      with_baseline.baseline_digest = &baseline_digest;
+      baseline_digest = b.digest;
+      pic = &with_baseline;
+    }
     fl_baseline_free(&b);
   }
   /* one finding per cause, after waivers and the baseline judged the

@@ -38,7 +38,7 @@ typedef struct fl_cli_opts {
   int quiet, verbose;
   const char **inputs; /* the operands, then the FILEs of --plane */
   size_t n_inputs;
-  const char **input_plane; /* per input: its --plane NAME or NULL; owned */
+  const char **input_plane;  /* per input: its --plane NAME or NULL; owned */
   const char **inputs_owned; /* the array behind inputs; owned */
   size_t n_input_plane;
   const char **plane_specs; /* --plane NAME:FILE as given */
@@ -131,6 +131,12 @@ int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
  * node-name map; 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs);
+/** Refuse --output / --write-baseline when it names @path, a file the
+ * command reads besides the inputs, policy, baseline and node-name map
+ * (perf: the workload), @what naming it ("the workload"); 0 or
+ * FL_EXIT_USAGE (message printed). */
+int fl_cli_check_output_other(const fl_cli_opts *o, const char *path,
+                              const char *what);
 /** Refuse --output / --write-baseline paths that name any file read into
  * @fab (fl_fabric_file_path(): inputs, folder members, ibsim includes); 0
  * or FL_EXIT_USAGE (message printed). */

@@ -24,6 +24,7 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "model/file_digest.h"
 #include "model/planes.h"
 
 /* ---- detection ------------------------------------------------------------
@@ -362,6 +363,15 @@ static int tag_plane(fl_fabric *fab, const char *path, uint32_t first,
 /* Detect (unless @fmt says) and load input @in, read once: detection and
  * the loader see the same bytes. Text formats hold no NUL byte anywhere;
  * XML is checked by libxml2 after decoding. */
+/* fl_load_options.digest: the size and SHA-256 of the bytes read. */
+static int record_digest(fl_fabric *fab, const fl_input *in, fl_error *err) {
+  fl_file_digest d;
+  fl_digest_of(&d, in->buf, in->len);
+  if (fl_b_file_digest(fab, fl_b_file(fab, in->path), &d) != FL_OK)
+    return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  return FL_OK;
+}
+
 static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
                       const fl_load_options *opts, fl_error *err) {
   if (fmt == FL_FMT_AUTO) {
@@ -382,6 +392,8 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   }
   uint32_t first = fl_b_node_count(fab);
   int rc = def->load(fab, in, opts, err);
+  if (rc == FL_OK && opts->digest)
+    rc = record_digest(fab, in, err);
   if (rc == FL_OK && opts->plane)
     rc = tag_plane(fab, in->path, first, opts->plane, err);
   return rc;

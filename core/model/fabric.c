@@ -41,6 +41,7 @@ void fl_b_free_records(fl_fabric *fab) {
   free(fab->links);
   free(fab->attrs);
   free(fab->files);
+  free(fab->file_digest);
   fl_strmap_free(&fab->atoms);
   fl_u64map_free(&fab->port_map);
   fl_u64map_free(&fab->guid_map);

@@ -124,6 +124,8 @@ struct fl_fabric {
   fl_strmap atoms; /* atom = entry index; atom 0 is "" */
   uint32_t *files; /* atoms of input paths, by file id */
   size_t n_files, cap_files;
+  struct fl_file_digest *file_digest; /* per file id (file_digest.c) */
+  size_t cap_file_digest;
   fl_u64map port_map;      /* build: (node << 32 | num) -> port id */
   fl_u64map guid_map;      /* node GUID -> first node, after finalize */
   fl_strmap name_map;      /* display name -> first node, after finalize */

@@ -95,6 +95,11 @@ int fl_format_is_topology(uint32_t fmt);
  * @plane: a plane name (`--plane NAME:FILE`), or NULL: every node the input
  *   adds gets the attribute `plane` = NAME (over one the input gives), and
  *   the input's loader notes belong to that plane (fabriclint/planes.h).
+ * @digest: 1 to record the size and SHA-256 of the bytes of every file read
+ *   into the fabric (inputs, folder members, ibsim includes; IBNL files
+ *   always), as they were read: the HTML report's provenance states them
+ *   without opening a file again (a FIFO or pipe can be read only once).
+ *   Costs one SHA-256 pass over each file (~1 GB/s).
  */
 typedef struct fl_load_options {
   const char *node_name_map;
@@ -102,6 +107,7 @@ typedef struct fl_load_options {
   int no_schema;
   int relaxng;
   const char *plane;
+  int digest;
 } fl_load_options;
 
 /**

@@ -33,4 +33,62 @@ expect_rc 2 "$FL" info "$TMP/dir"
 no_raw_controls "$TMP/err"
 expect_grep "$TMP/err" 'x\\x1b\[2Jy\.dot'
 
+# ---- #4 HTML provenance: the bytes read, never a second open --------------
+TOPO="$FL_SRC/fabrics/rail-su-asbuilt.ibnetdiscover"
+size=$(wc -c <"$TOPO" | tr -d ' ')
+sha=$(sha256sum <"$TOPO" | cut -c1-64)
+prov() { # HTML — the provenance rows as role|file|bytes|sha
+  python3 -c 'import re,sys; t=open(sys.argv[1]).read(); t=t[t.index("id=\"inputs\""):]
+for r in re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", t): print("|".join(r))' "$1"
+}
+mkfifo "$TMP/fifo"
+(cat "$TOPO" >"$TMP/fifo") &
+expect_rc 1 timeout 60 "$FL" check --format html -o "$TMP/r1.html" "$TMP/fifo"
+wait
+expect_eq "$(prov "$TMP/r1.html")" "input|$TMP/fifo|$size|$sha" "provenance of a FIFO input"
+expect_eq "$(ls -a "$TMP" | grep -c '\.tmp$')" 0 "temporary files left"
+expect_rc 1 bash -c '"$1" check --format html -o "$2" <(cat "$3")' sh "$FL" "$TMP/r2.html" "$TOPO"
+expect_eq "$(prov "$TMP/r2.html" | cut -d'|' -f3-)" "$size|$sha" "provenance of <(cat FILE)"
+expect_rc 1 sh -c '"$1" check --format html -o "$2" - <"$3"' sh "$FL" "$TMP/r3.html" "$TOPO"
+expect_eq "$(prov "$TMP/r3.html")" "input|-|$size|$sha" "provenance of standard input"
+# a FIFO policy: read once, hashed as read
+printf 'rules:\n  disable: [topology.lid]\n' >"$TMP/pol.yaml"
+psha=$(sha256sum <"$TMP/pol.yaml" | cut -c1-64)
+mkfifo "$TMP/pfifo"
+(cat "$TMP/pol.yaml" >"$TMP/pfifo") &
+expect_rc 1 timeout 60 "$FL" check --format html --policy "$TMP/pfifo" -o "$TMP/r4.html" "$TOPO"
+wait
+expect_eq "$(prov "$TMP/r4.html" | grep '^policy')" "policy|$TMP/pfifo|$(wc -c <"$TMP/pol.yaml" | tr -d " ")|$psha" "provenance of a FIFO policy"
+# a file changed after it was read is reported as read: the digest is of
+# the bytes the run saw (the regular-file input of r3 compared above)
+expect_eq "$(prov "$TMP/r3.html" | wc -l | tr -d ' ')" 1 "one provenance row"
+
+# ---- #13 --output never replaces a file the run read ----------------------
+printf 'hosts: [node0001, node0002, node0003, node0004]\ncollectives:\n  - {op: all-reduce, bytes: 1M}\n' >"$TMP/job.yaml"
+cp "$TMP/job.yaml" "$TMP/job.orig"
+expect_rc 2 "$FL" perf --workload "$TMP/job.yaml" -o "$TMP/job.yaml" "$TMP/ft4.xml"
+expect_grep "$TMP/err" "^fabriclint: $TMP/job.yaml: --output would overwrite $TMP/job.yaml, the workload this run reads; refusing"
+if cmp -s "$TMP/job.yaml" "$TMP/job.orig"; then pass; else fail "perf -o replaced the workload"; fi
+ln "$TMP/job.yaml" "$TMP/job-link.yaml" # the same file by another name
+expect_rc 2 "$FL" perf --workload "$TMP/job.yaml" -o "$TMP/job-link.yaml" "$TMP/ft4.xml"
+expect_rc 0 "$FL" perf --workload "$TMP/job.yaml" -o "$TMP/perf.txt" "$TMP/ft4.xml"
+mkdir "$TMP/lib"
+cp "$FL_EXTERNAL/debian__libibdm1__ibnl__MTS3600.ibnl" "$TMP/lib/MTS3600.ibnl"
+printf 'MTS3600 sw1\n\tP1 -4x-> MTS3600 sw2 P1\n\nMTS3600 sw2\n\tP1 -4x-> MTS3600 sw1 P1\n' >"$TMP/m.topo"
+expect_rc 2 env FABRICLINT_IBNL_PATH="$TMP/lib" "$FL" check --format html -o "$TMP/lib/MTS3600.ibnl" "$TMP/m.topo"
+expect_grep "$TMP/err" "MTS3600.ibnl: --output would overwrite .*/lib/MTS3600.ibnl, a file this run read; refusing"
+if cmp -s "$TMP/lib/MTS3600.ibnl" "$FL_EXTERNAL/debian__libibdm1__ibnl__MTS3600.ibnl"; then pass; else fail "-o replaced the IBNL file"; fi
+isha=$(sha256sum <"$TMP/lib/MTS3600.ibnl" | cut -c1-64)
+isize=$(wc -c <"$TMP/lib/MTS3600.ibnl" | tr -d ' ')
+expect_rc 0 env FABRICLINT_IBNL_PATH="$TMP/lib" "$FL" check --format html -o "$TMP/m.html" "$TMP/m.topo"
+expect_eq "$(prov "$TMP/m.html" | grep -c "^input|$TMP/lib/MTS3600.ibnl|$isize|$isha\$")" 1 "IBNL file in the provenance"
+
+# ---- #19 IBNL path: regular files only; a missing folder is said ----------
+mkfifo "$TMP/lib/Trap.ibnl"
+expect_rc 0 timeout 30 env FABRICLINT_IBNL_PATH="$TMP/lib" "$FL" check "$TMP/m.topo"
+expect_grep "$TMP/out" "^info: $TMP/m.topo: IBNL file not used: $TMP/lib/Trap.ibnl: not a regular file; an IBNL definition must be one \[topology.input\]"
+expect_grep "$TMP/out" "^info: $TMP/m.topo:1: system type MTS3600: IBNL $TMP/lib/MTS3600.ibnl \(TOPSYSTEM MTS3600\): 1 ASIC"
+expect_rc 0 env FABRICLINT_IBNL_PATH="$TMP/nowhere:$TMP/lib" "$FL" check "$TMP/m.topo"
+expect_grep "$TMP/out" "^info: $TMP/m.topo: IBNL file not used: $TMP/nowhere: IBNL folder of the search path cannot be read \(No such file or directory\)"
+
 finish
