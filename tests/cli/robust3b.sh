@@ -91,4 +91,46 @@ expect_grep "$TMP/out" "^info: $TMP/m.topo:1: system type MTS3600: IBNL $TMP/lib
 expect_rc 0 env FABRICLINT_IBNL_PATH="$TMP/nowhere:$TMP/lib" "$FL" check "$TMP/m.topo"
 expect_grep "$TMP/out" "^info: $TMP/m.topo: IBNL file not used: $TMP/nowhere: IBNL folder of the search path cannot be read \(No such file or directory\)"
 
+# ---- #7 #8 the fabric size cap (nodes, ports, links) -----------------------
+# defaults: 262,144 nodes, 4,194,304 ports, 1,048,576 links; each one
+# exactly at a fixture's size passes and one below it is exit 2 naming it
+CAP="the fabric size cap; set FABRICLINT_MAX"
+expect_rc 0 env FABRICLINT_MAX_NODES=268 "$FL" info "$TOPO"
+expect_grep "$TMP/out" "^fabric: 12 switches, 256 CAs, 0 routers, 512 links"
+expect_rc 2 env FABRICLINT_MAX_NODES=267 "$FL" info "$TOPO"
+expect_grep "$TMP/err" "^fabriclint: $TOPO: the fabric grows past the cap of 267 nodes \($CAP""_NODES to raise it\)"
+expect_rc 0 env FABRICLINT_MAX_LINKS=512 "$FL" info "$TOPO"
+expect_rc 2 env FABRICLINT_MAX_LINKS=511 "$FL" info "$TOPO"
+expect_grep "$TMP/err" "the fabric grows past the cap of 511 links \($CAP""_LINKS to raise it\)"
+expect_rc 0 env FABRICLINT_MAX_PORTS=1036 "$FL" info "$TOPO"
+expect_rc 2 env FABRICLINT_MAX_PORTS=1035 "$FL" info "$TOPO"
+expect_grep "$TMP/err" "the fabric grows past the cap of 1035 ports \($CAP""_PORTS to raise it\)"
+expect_rc 2 env FABRICLINT_MAX_NODES=lots "$FL" info "$TOPO"
+expect_grep "$TMP/err" "^fabriclint: FABRICLINT_MAX_NODES='lots' is not a count; expected a positive whole number"
+expect_rc 2 env FABRICLINT_MAX_LINKS=0 "$FL" info "$TOPO"
+# two inputs share the cap: it is on the fabric, not per file (268 + 20)
+expect_rc 0 env FABRICLINT_MAX_NODES=288 "$FL" info "$TOPO" "$R/many-BIG.topo"
+expect_grep "$TMP/out" "^fabric: 32 switches, 256 CAs, 0 routers, 532 links"
+expect_rc 2 env FABRICLINT_MAX_NODES=287 "$FL" info "$TOPO" "$R/many-BIG.topo"
+expect_grep "$TMP/err" "many-BIG.topo: the fabric grows past the cap of 287 nodes"
+# IBNL expansion (BIG.ibnl: boards 4 wide, 9 deep = 262,144 ASICs per
+# system; many-BIG.topo: 20 systems): stops at the default node cap
+expect_rc 2 timeout 120 env FABRICLINT_IBNL_PATH="$R" "$FL" info "$R/many-BIG.topo"
+expect_grep "$TMP/err" "many-BIG.topo: the fabric grows past the cap of 262144 nodes \($CAP""_NODES to raise it\)"
+# DOT subgraph products: refused on the text, before cgraph makes them
+expect_rc 2 timeout 60 "$FL" info "$R/dot-subgraph-fanout.dot"
+expect_grep "$TMP/err" "dot-subgraph-fanout.dot: DOT: the edge statements make up to 9000000 cables \(an edge between subgraphs is one per pair of their nodes\), past the cap of 1048576 links \($CAP""_LINKS to raise it\)"
+printf 'graph g { edge [src_port=1,dst_port=1];\n  {a0 a1 a2} -- {b0 b1 b2};\n}\n' >"$TMP/p9.dot"
+expect_rc 0 env FABRICLINT_MAX_LINKS=9 "$FL" info "$TMP/p9.dot"
+expect_grep "$TMP/out" "^fabric: 6 switches, 0 CAs, 0 routers, 9 links"
+expect_rc 2 env FABRICLINT_MAX_LINKS=8 "$FL" info "$TMP/p9.dot"
+expect_grep "$TMP/err" "DOT: the edge statements make up to 9 cables .* past the cap of 8 links"
+# #21 a DOT edge chain longer than Graphviz's parser stack: said so
+awk 'BEGIN { printf "graph g { edge [src_port=1,dst_port=2]; n0"; for (i = 1; i < 2499; i++) printf " -- n%d", i; print "; }" }' >"$TMP/chain-ok.dot"
+expect_rc 0 "$FL" info "$TMP/chain-ok.dot"
+expect_grep "$TMP/out" "^fabric: 2499 switches, 0 CAs, 0 routers, 2498 links"
+awk 'BEGIN { printf "graph g { edge [src_port=1,dst_port=2]; n0"; for (i = 1; i < 2500; i++) printf " -- n%d", i; print "; }" }' >"$TMP/chain.dot"
+expect_rc 2 "$FL" info "$TMP/chain.dot"
+expect_grep "$TMP/err" "chain.dot:1: DOT: memory exhausted in line 1 near 'n2499' \(Graphviz's parser stack of 10,000 entries is full: one edge statement chains at most about 2,500 nodes"
+
 finish
