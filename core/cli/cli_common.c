@@ -420,6 +420,38 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
   return 0;
 }
 
+/* 0 when @path is a regular file or a folder every rank can open and read
+ * alike, else FL_EXIT_USAGE with the reason printed (rank 0 prints). */
+static int dist_readable(const char *path, const char *what) {
+  struct stat st;
+  const char *why = NULL;
+  if (strcmp(path, "-") == 0)
+    why = "standard input reaches rank 0 only";
+  else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    why = "a pipe, FIFO or device can be read by one rank only";
+  if (!why)
+    return 0;
+  fprintf(stderr,
+          "fabriclint: %s: every rank of an MPI run reads %s itself, and %s; "
+          "give a regular file\n",
+          path, what, why);
+  return FL_EXIT_USAGE;
+}
+
+int fl_cli_dist_inputs(const fl_cli_opts *o, const char *workload) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < o->n_inputs; i++)
+    rc = dist_readable(o->inputs[i], "each input");
+  const char *const other[] = {o->policy_path, o->baseline_path,
+                               o->load.node_name_map, workload};
+  const char *const what[] = {"the policy", "the baseline", "the node-name map",
+                              "the workload"};
+  for (size_t k = 0; rc == 0 && k < sizeof other / sizeof *other; k++)
+    if (other[k])
+      rc = dist_readable(other[k], what[k]);
+  return rc;
+}
+
 int fl_cli_check_output_other(const fl_cli_opts *o, const char *path,
                               const char *what) {
   const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output

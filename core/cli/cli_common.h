@@ -131,6 +131,13 @@ int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
  * node-name map; 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs);
+/** An MPI run (docs/mpi.md): every rank reads every input itself, so
+ * standard input (`-`, which reaches rank 0 only), pipes, FIFOs and devices
+ * (one reader gets the bytes) are refused, for the inputs, the policy, the
+ * baseline, the node-name map and @workload (NULL: none). Every rank sees
+ * the same command line and decides alike, before any reads: no rank waits
+ * for another. 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_dist_inputs(const fl_cli_opts *o, const char *workload);
 /** Refuse --output / --write-baseline when it names @path, a file the
  * command reads besides the inputs, policy, baseline and node-name map
  * (perf: the workload), @what naming it ("the workload"); 0 or
