@@ -30,6 +30,7 @@
 #include "host/policy.h"
 #include "io/fileio.h"
 #include "io/loaders.h"
+#include "io/nodemap.h"
 #include "report/baseline.h"
 #include "report/report.h"
 
@@ -155,6 +156,33 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   }
 }
 
+/* --node-name-map: read once and checked whole here, whatever the inputs
+ * (a map that no input uses is still validated); the loaders parse these
+ * bytes (fl_load_options.node_name_map_text), never the file again. 0, or
+ * FL_EXIT_USAGE with the error printed. */
+static int read_node_name_map(fl_cli_opts *o) {
+  fl_error err;
+  fl_error_clear(&err);
+  size_t len = 0;
+  if (fl_read_file(o->load.node_name_map, "node-name-map",
+                   &o->node_name_map_text, &len, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_nodemap m;
+  memset(&m, 0, sizeof m);
+  int rc = fl_nodemap_parse(&m, o->node_name_map_text, len,
+                            o->load.node_name_map, &err);
+  fl_nodemap_free(&m);
+  if (rc != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  o->load.node_name_map_text = o->node_name_map_text;
+  o->load.node_name_map_len = len;
+  return 0;
+}
+
 /* Which options a command takes is the table's business (the scanner
  * refuses the others, so a CI job never believes a policy or format was
  * applied when it was not); the --format values info and rules accept are
@@ -171,6 +199,8 @@ static int check_applicable(fl_cli_opts *o) {
     return fl_cli_usage_error("--view and --focus apply to the pictures "
                               "(--format dot, svg or html)%s",
                               "");
+  if (o->load.node_name_map && read_node_name_map(o) != 0)
+    return FL_EXIT_USAGE;
   if (o->policy_path) {
     fl_error err;
     fl_error_clear(&err);
@@ -279,6 +309,7 @@ void fl_cli_opts_free(fl_cli_opts *o) {
   free((void *)o->input_plane);
   free((void *)o->inputs_owned);
   free((void *)o->plane_specs);
+  free(o->node_name_map_text);
   fl_cli_args_free(&o->args);
 }
 

@@ -55,6 +55,7 @@ typedef struct fl_cli_opts {
   const char *view;           /* --view (pictures), or NULL */
   const char *focus;          /* --focus (pictures), or NULL */
   struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
+  char *node_name_map_text;         /* --node-name-map, read once (owned) */
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,

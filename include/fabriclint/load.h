@@ -95,6 +95,10 @@ int fl_format_is_topology(uint32_t fmt);
  * @plane: a plane name (`--plane NAME:FILE`), or NULL: every node the input
  *   adds gets the attribute `plane` = NAME (over one the input gives), and
  *   the input's loader notes belong to that plane (fabriclint/planes.h).
+ * @node_name_map_text/@node_name_map_len: the bytes of @node_name_map,
+ *   already read (borrowed), or NULL: every loader that uses the map parses
+ *   these instead of reading the file again (a FIFO or `-` can be read
+ *   once; the CLI reads and checks the map once, whatever the inputs).
  * @digest: 1 to record the size and SHA-256 of the bytes of every file read
  *   into the fabric (inputs, folder members, ibsim includes; IBNL files
  *   always), as they were read: the HTML report's provenance states them
@@ -123,6 +127,8 @@ typedef struct fl_load_options {
   int relaxng;
   const char *plane;
   int digest;
+  const char *node_name_map_text;
+  size_t node_name_map_len;
 } fl_load_options;
 
 /**

@@ -133,4 +133,20 @@ awk 'BEGIN { printf "graph g { edge [src_port=1,dst_port=2]; n0"; for (i = 1; i 
 expect_rc 2 "$FL" info "$TMP/chain.dot"
 expect_grep "$TMP/err" "chain.dot:1: DOT: memory exhausted in line 1 near 'n2499' \(Graphviz's parser stack of 10,000 entries is full: one edge statement chains at most about 2,500 nodes"
 
+# ---- #20 --node-name-map: read once and checked whenever given ------------
+printf 'graph g { a -- b [src_port=1, dst_port=1]; }\n' >"$TMP/noguid.dot"
+printf 'this is not a node-name map\n' >"$TMP/bad.map"
+expect_rc 2 "$FL" info --node-name-map "$TMP/bad.map" "$TMP/noguid.dot"
+expect_grep "$TMP/err" "^fabriclint: $TMP/bad.map:1:1: node-name-map: expected a GUID"
+printf '0x0002c90301000008 "renamed-leaf"\n' >"$TMP/good.map"
+expect_rc 0 "$FL" info --node-name-map "$TMP/good.map" "$TMP/noguid.dot"
+# the map from a FIFO: read once, used by the loader (no second open)
+mkfifo "$TMP/map.fifo"
+(cat "$TMP/good.map" >"$TMP/map.fifo") &
+expect_rc 1 timeout 60 "$FL" check --format json --node-name-map "$TMP/map.fifo" "$TOPO"
+wait
+expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum("renamed-leaf" in f.get("nodes", []) for f in d["findings"]) > 0)' "$TMP/out")" True "FIFO map renamed the leaf"
+expect_rc 1 sh -c 'cat "$1" | "$2" check --format json --node-name-map - "$3"' sh "$TMP/good.map" "$FL" "$TOPO"
+expect_grep "$TMP/out" '"renamed-leaf"'
+
 finish
