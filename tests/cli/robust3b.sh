@@ -149,4 +149,11 @@ expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(
 expect_rc 1 sh -c 'cat "$1" | "$2" check --format json --node-name-map - "$3"' sh "$TMP/good.map" "$FL" "$TOPO"
 expect_grep "$TMP/out" '"renamed-leaf"'
 
+# ---- #19 a FIFO named *.so in a plugin folder: refused, never opened -------
+mkdir -m 755 "$TMP/plug"
+mkfifo -m 644 "$TMP/plug/x.so"
+expect_rc 3 timeout 30 "$FL" rules --no-builtin-plugins --plugin-path "$TMP/plug"
+expect_grep "$TMP/err" "^fabriclint: $TMP/plug/x.so: not a regular file; a plugin is a shared object file"
+expect_rc 3 timeout 30 "$FL" rules --no-builtin-plugins --plugin "$TMP/plug/x.so"
+
 finish
