@@ -507,6 +507,9 @@ static int p_line(pst *p, const char *s, const char *e) {
 int fl_ibnl_parse(const char *path, const char *buf, size_t len,
                   fl_ibnl_file **out, fl_error *err) {
   *out = NULL;
+  size_t bom = fl_utf8_bom(buf, len);
+  buf += bom;
+  len -= bom;
   fl_ibnl_file *f = calloc(1, sizeof *f);
   if (!f || len > UINT32_MAX / 2)
     goto oom;

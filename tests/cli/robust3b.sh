@@ -156,4 +156,21 @@ expect_rc 3 timeout 30 "$FL" rules --no-builtin-plugins --plugin-path "$TMP/plug
 expect_grep "$TMP/err" "^fabriclint: $TMP/plug/x.so: not a regular file; a plugin is a shared object file"
 expect_rc 3 timeout 30 "$FL" rules --no-builtin-plugins --plugin "$TMP/plug/x.so"
 
+# ---- #18 a leading UTF-8 BOM is skipped by every reader --------------------
+expect_rc 0 "$FL" info "$R/bom-nxos-lldp.json"
+expect_grep "$TMP/out" "^fabric: 2 switches, 0 CAs, 0 routers, 1 links"
+expect_rc 0 "$FL" info --input-format ibnl "$R/bom-ibnl.ibnl"
+expect_grep "$TMP/out" "^fabric: 1 switches, 0 CAs, 0 routers, 0 links"
+expect_rc 0 "$FL" info "$R/bom-ibnl.ibnl"
+IBL="$FL_SRC/tests/fixtures/iblinkinfo/clean/iblinkinfo"
+{ printf '\357\273\277'; cat "$IBL"; } >"$TMP/bom.iblinkinfo"
+expect_rc 0 "$FL" info "$TMP/bom.iblinkinfo"
+expect_grep "$TMP/out" "^  $TMP/bom.iblinkinfo \(iblinkinfo\)"
+expect_grep "$TMP/out" "^fabric: 24 switches, 128 CAs, 0 routers, 256 links"
+# an IBNL definition with a BOM in the search path is used, not skipped
+mkdir "$TMP/bomlib"
+{ printf '\357\273\277'; cat "$FL_EXTERNAL/debian__libibdm1__ibnl__MTS3600.ibnl"; } >"$TMP/bomlib/MTS3600.ibnl"
+expect_rc 0 env FABRICLINT_IBNL_PATH="$TMP/bomlib" "$FL" check "$TMP/m.topo"
+expect_grep "$TMP/out" "system type MTS3600: IBNL $TMP/bomlib/MTS3600.ibnl \(TOPSYSTEM MTS3600\)"
+
 finish
