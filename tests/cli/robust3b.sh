@@ -173,4 +173,13 @@ mkdir "$TMP/bomlib"
 expect_rc 0 env FABRICLINT_IBNL_PATH="$TMP/bomlib" "$FL" check "$TMP/m.topo"
 expect_grep "$TMP/out" "system type MTS3600: IBNL $TMP/bomlib/MTS3600.ibnl \(TOPSYSTEM MTS3600\)"
 
+# ---- #9 deadlock.pfc-cycle: too large is said before allocating ----------
+# a NetBox cable export gives no device kind: 24,000 hosts + 750 leaves read
+# as 24,750 switches, all destinations: 6.1e8 entries > 2^29 (was 3.5 GB)
+{ printf 'ID,Label,Termination A,Termination B,Device A,Device B,Status,Type,Length,Comments\n'
+  awk 'BEGIN { for (i = 0; i < 24000; i++) printf "%d,E%d,eth0,swp%d,host-%d,leaf-%d,Planned,DAC,3 Meters,x\n", i, i, i % 32 + 1, i, int(i / 32) }'; } >"$TMP/nb.csv"
+expect_rc 0 timeout 300 "$FL" check --rules deadlock.pfc-cycle "$TMP/nb.csv"
+expect_grep "$TMP/out" "not checked: the fabric is too large for this rule \(24750 destinations x 24750 switches = 612562500 distance entries, past its cap of 536870912, 1 GiB\)"
+
+
 finish
