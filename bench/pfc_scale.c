@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
   printf("fat tree radix %u: %u nodes, %u links, built in %.2f s\n", k,
          fl_fabric_node_count(f), fl_fabric_link_count(f), t1 - t0);
   fl_pfc_report *r = NULL;
-  fl_pfc_options o = {sizeof o, 0, 0, 0};
+  fl_pfc_options o = {sizeof o, 0, 0, 0, 0};
   t0 = now();
   if (fl_pfc_analyze(f, &o, &r) != 0) {
     fprintf(stderr, "pfc: out of memory\n");

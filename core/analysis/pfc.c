@@ -56,6 +56,7 @@ typedef struct pctx {
   uint32_t *queue;    /* ns */
   int flat;           /* a switch link joins two switches of one tier */
   int turn_budget_ok; /* the whole turn graph may be enumerated */
+  uint64_t max_table; /* cap on nd x ns (fl_pfc_options.max_table) */
 } pctx;
 
 /* Turns enumerated per failure at most (destinations x sum of squared
@@ -189,6 +190,8 @@ static int build_graph(pctx *c) {
   for (uint32_t s = 0; s < c->ns; s++)
     sq += (double)(c->off[s + 1] - c->off[s]) * (c->off[s + 1] - c->off[s]);
   c->turn_budget_ok = sq * c->nd <= TURN_BUDGET;
+  if ((uint64_t)c->nd * c->ns > c->max_table)
+    return 1; /* too large for this analysis: nothing allocated for it */
   c->dist = malloc(((size_t)c->nd * c->ns + 1) * sizeof *c->dist);
   c->tmp = malloc(((size_t)c->ns + 1) * sizeof *c->tmp);
   c->queue = malloc(((size_t)c->ns + 1) * sizeof *c->queue);
@@ -476,7 +479,7 @@ int fl_pfc_analyze(const fl_fabric *f, const fl_pfc_options *opts,
   if (!f || !out)
     return FL_EINVAL;
   *out = NULL;
-  fl_pfc_options o = {sizeof o, 0, 0, 0};
+  fl_pfc_options o = {sizeof o, 0, 0, 0, 0};
   if (opts)
     memcpy(&o, opts,
            opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size
@@ -485,10 +488,19 @@ int fl_pfc_analyze(const fl_fabric *f, const fl_pfc_options *opts,
   pctx c;
   memset(&c, 0, sizeof c);
   c.f = f;
+  c.max_table = o.max_table ? o.max_table : FL_PFC_MAX_TABLE;
   if (!r)
     return FL_ENOMEM;
   r->struct_size = sizeof *r;
-  if (build_graph(&c) != 0 || healthy(&c, &o, r) != 0 ||
+  int bg = build_graph(&c);
+  if (bg == 1) { /* past FL_PFC_MAX_TABLE: the sizes, and nothing else */
+    r->n_switches = c.ns;
+    r->n_dests = c.nd;
+    pctx_free(&c);
+    *out = r;
+    return FL_PFC_TOO_LARGE;
+  }
+  if (bg != 0 || healthy(&c, &o, r) != 0 ||
       (o.failures && failures(&c, &o, r) != 0)) {
     pctx_free(&c);
     fl_pfc_report_free(r);

@@ -98,6 +98,10 @@ int fl_cli_check_dist(int argc, char **argv, const fl_dist *dist) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;
   }
+  if (dist && (rc = fl_cli_dist_inputs(&o, NULL)) != 0) {
+    fl_cli_opts_free(&o);
+    return rc;
+  }
   if (dist && dist->rank != 0)
     o.output = NULL; /* rank 0 alone writes (other ranks' stdout: null) */
   /* progress on a terminal, times with -v (cli_progress.h) */

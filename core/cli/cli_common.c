@@ -31,6 +31,7 @@
 #include "host/roots.h"
 #include "io/fileio.h"
 #include "io/loaders.h"
+#include "io/nodemap.h"
 #include "report/baseline.h"
 #include "report/report.h"
 
@@ -159,6 +160,33 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   }
 }
 
+/* --node-name-map: read once and checked whole here, whatever the inputs
+ * (a map that no input uses is still validated); the loaders parse these
+ * bytes (fl_load_options.node_name_map_text), never the file again. 0, or
+ * FL_EXIT_USAGE with the error printed. */
+static int read_node_name_map(fl_cli_opts *o) {
+  fl_error err;
+  fl_error_clear(&err);
+  size_t len = 0;
+  if (fl_read_file(o->load.node_name_map, "node-name-map",
+                   &o->node_name_map_text, &len, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_nodemap m;
+  memset(&m, 0, sizeof m);
+  int rc = fl_nodemap_parse(&m, o->node_name_map_text, len,
+                            o->load.node_name_map, &err);
+  fl_nodemap_free(&m);
+  if (rc != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  o->load.node_name_map_text = o->node_name_map_text;
+  o->load.node_name_map_len = len;
+  return 0;
+}
+
 /* Which options a command takes is the table's business (the scanner
  * refuses the others, so a CI job never believes a policy or format was
  * applied when it was not); the --format values info and rules accept are
@@ -175,6 +203,8 @@ static int check_applicable(fl_cli_opts *o) {
     return fl_cli_usage_error("--view and --focus apply to the pictures "
                               "(--format dot, svg or html)%s",
                               "");
+  if (o->load.node_name_map && read_node_name_map(o) != 0)
+    return FL_EXIT_USAGE;
   if (o->policy_path) {
     fl_error err;
     fl_error_clear(&err);
@@ -260,6 +290,8 @@ int fl_cli_parse_ext(int argc, char **argv, fl_cli_opts *o,
   if ((rc = plane_inputs(o)) != 0)
     return rc;
   rc = fl_cli_check_stdin(o, o->inputs, o->n_inputs, NULL, 0);
+  /* the HTML report's provenance: the bytes of every file as read */
+  o->load.digest = o->out_format == FL_OUT_HTML;
   return rc ? rc : check_applicable(o);
 }
 
@@ -281,6 +313,7 @@ void fl_cli_opts_free(fl_cli_opts *o) {
   free((void *)o->input_plane);
   free((void *)o->inputs_owned);
   free((void *)o->plane_specs);
+  free(o->node_name_map_text);
   fl_cli_args_free(&o->args);
 }
 
@@ -419,6 +452,56 @@ int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                                 "file%s",
                                 "");
   }
+  return 0;
+}
+
+/* 0 when @path is a regular file or a folder every rank can open and read
+ * alike, else FL_EXIT_USAGE with the reason printed (rank 0 prints). */
+static int dist_readable(const char *path, const char *what) {
+  struct stat st;
+  const char *why = NULL;
+  if (strcmp(path, "-") == 0)
+    why = "standard input reaches rank 0 only";
+  else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+    why = "a pipe, FIFO or device can be read by one rank only";
+  if (!why)
+    return 0;
+  fprintf(stderr,
+          "fabriclint: %s: every rank of an MPI run reads %s itself, and %s; "
+          "give a regular file\n",
+          path, what, why);
+  return FL_EXIT_USAGE;
+}
+
+int fl_cli_dist_inputs(const fl_cli_opts *o, const char *workload) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < o->n_inputs; i++)
+    rc = dist_readable(o->inputs[i], "each input");
+  const char *const other[] = {o->policy_path, o->baseline_path,
+                               o->load.node_name_map, workload};
+  const char *const what[] = {"the policy", "the baseline", "the node-name map",
+                              "the workload"};
+  for (size_t k = 0; rc == 0 && k < sizeof other / sizeof *other; k++)
+    if (other[k])
+      rc = dist_readable(other[k], what[k]);
+  return rc;
+}
+
+int fl_cli_check_output_other(const fl_cli_opts *o, const char *path,
+                              const char *what) {
+  const char *targets[2] = {o->output && strcmp(o->output, "-") ? o->output
+                                                                : NULL,
+                            o->write_baseline};
+  const char *names[2] = {"--output", "--write-baseline"};
+  for (int k = 0; k < 2; k++)
+    if (targets[k] && path && strcmp(path, "-") != 0 &&
+        same_file(targets[k], path)) {
+      fprintf(stderr,
+              "fabriclint: %s: %s would overwrite %s, %s this run reads; "
+              "refusing\n",
+              targets[k], names[k], path, what);
+      return FL_EXIT_USAGE;
+    }
   return 0;
 }
 
@@ -684,6 +767,7 @@ int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
   pic->argv = argv;
   pic->policy_path = o->policy_path;
   pic->baseline_path = o->baseline_path;
+  pic->policy_digest = o->policy ? &o->policy->digest : NULL;
   return 0;
 }
 
@@ -727,6 +811,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
                   size_t n_rules, int run_failed,
                   const fl_report_picture *pic) {
+  fl_file_digest baseline_digest;
   fl_error err;
   fl_error_clear(&err);
   if (pic && pic->focus &&
@@ -745,6 +830,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
     return FL_EXIT_USAGE;
   }
   fl_findings_sort(fs);
+  fl_report_picture with_baseline; /* the baseline's digest for provenance */
   if (o->baseline_path) {
     fl_baseline b;
     if (fl_baseline_load(&b, o->baseline_path, &err) != FL_OK) {
@@ -752,6 +838,12 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
       return FL_EXIT_USAGE;
     }
     fl_baseline_apply(&b, fs);
+    if (pic) {
+      with_baseline = *pic;
+      with_baseline.baseline_digest = &baseline_digest;
+      baseline_digest = b.digest;
+      pic = &with_baseline;
+    }
     fl_baseline_free(&b);
   }
   /* one finding per cause, after waivers and the baseline judged the

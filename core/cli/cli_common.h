@@ -39,7 +39,7 @@ typedef struct fl_cli_opts {
   int explain; /* info --explain: the inferences and their evidence */
   const char **inputs; /* the operands, then the FILEs of --plane */
   size_t n_inputs;
-  const char **input_plane; /* per input: its --plane NAME or NULL; owned */
+  const char **input_plane;  /* per input: its --plane NAME or NULL; owned */
   const char **inputs_owned; /* the array behind inputs; owned */
   size_t n_input_plane;
   const char **plane_specs; /* --plane NAME:FILE as given */
@@ -56,6 +56,7 @@ typedef struct fl_cli_opts {
   const char *view;           /* --view (pictures), or NULL */
   const char *focus;          /* --focus (pictures), or NULL */
   struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
+  char *node_name_map_text;         /* --node-name-map, read once (owned) */
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,
@@ -132,6 +133,19 @@ int fl_cli_open_output(const fl_cli_opts *o, fl_outfile *out);
  * node-name map; 0 or FL_EXIT_USAGE (message printed). */
 int fl_cli_check_outputs(const fl_cli_opts *o, const char *const *inputs,
                          size_t n_inputs);
+/** An MPI run (docs/mpi.md): every rank reads every input itself, so
+ * standard input (`-`, which reaches rank 0 only), pipes, FIFOs and devices
+ * (one reader gets the bytes) are refused, for the inputs, the policy, the
+ * baseline, the node-name map and @workload (NULL: none). Every rank sees
+ * the same command line and decides alike, before any reads: no rank waits
+ * for another. 0 or FL_EXIT_USAGE (message printed). */
+int fl_cli_dist_inputs(const fl_cli_opts *o, const char *workload);
+/** Refuse --output / --write-baseline when it names @path, a file the
+ * command reads besides the inputs, policy, baseline and node-name map
+ * (perf: the workload), @what naming it ("the workload"); 0 or
+ * FL_EXIT_USAGE (message printed). */
+int fl_cli_check_output_other(const fl_cli_opts *o, const char *path,
+                              const char *what);
 /** Refuse --output / --write-baseline paths that name any file read into
  * @fab (fl_fabric_file_path(): inputs, folder members, ibsim includes); 0
  * or FL_EXIT_USAGE (message printed). */

@@ -246,6 +246,10 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
   int rc = fl_cli_parse_ext(argc, argv, &o, perf_option, &a);
   if (rc == 0 && !a.workload)
     rc = fl_cli_usage_error("perf needs --workload JOB.yaml%s", "");
+  if (rc == 0)
+    rc = fl_cli_check_output_other(&o, a.workload, "the workload");
+  if (rc == 0 && dist)
+    rc = fl_cli_dist_inputs(&o, a.workload);
   if (rc == 0 && o.n_inputs == 0)
     rc = fl_cli_usage_error("perf needs at least one fabric INPUT%s", "");
   if (rc == 0) {

@@ -726,6 +726,12 @@ int fl_host_load_file(fl_host *h, const char *path, fl_error *err) {
   int rc = check_perms_chain(real, "the plugin file", 2, err);
   if (rc != FL_OK)
     return rc;
+  /* dlopen() of a FIFO blocks until a writer comes: regular files only */
+  struct stat st;
+  if (stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+    return fl_error_set(err, FL_EPLUGIN, path, 0, 0,
+                        "not a regular file; a plugin is a shared object "
+                        "file");
   void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     return fl_error_set(err, FL_EPLUGIN, path, 0, 0, "dlopen failed: %s",

@@ -422,6 +422,7 @@ int fl_policy_load(fl_policy *p, const char *path, fl_error *err) {
   if (rc != FL_OK)
     return rc;
   rc = fl_policy_parse(p, path, buf, len, err);
+  fl_digest_of(&p->digest, buf, len);
   free(buf);
   return rc;
 }

@@ -40,6 +40,7 @@
 
 #include "fabriclint/error.h"
 #include "host/findings.h"
+#include "model/file_digest.h"
 
 /** Rule ids of the findings the policy itself produces. */
 #define FL_POLICY_RULE_EXPIRED "policy.expired-waiver"
@@ -92,6 +93,8 @@ typedef struct fl_policy {
    * @max_days_line/@max_days_col: where the file sets it. */
   int64_t max_waiver_days;
   uint32_t max_days_line, max_days_col;
+  /* size and SHA-256 of the bytes fl_policy_load() read (provenance) */
+  fl_file_digest digest;
 } fl_policy;
 
 /**

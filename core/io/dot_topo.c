@@ -18,6 +18,7 @@
  * object: errors about an edge or node name it, syntax errors carry the
  * line cgraph reports.
  */
+#include "io/dot_bound.h"
 #include "io/formats.h"
 #include "io/loaders.h"
 #include "io/write_common.h"
@@ -196,9 +197,32 @@ static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   return rc;
 }
 
+/* Bison's "memory exhausted" from cgraph's grammar is its parser stack
+ * (YYMAXDEPTH, 10,000 entries; 4 per node of an edge chain), not memory. */
+#define DOT_STACK_FULL                                                         \
+  " (Graphviz's parser stack of 10,000 entries is full: one edge statement "   \
+  "chains at most about 2,500 nodes `a -- b -- c ...`; split it into "         \
+  "several statements)"
+
+/* The fabric size cap, on the text: cgraph makes every edge of a subgraph
+ * product before the loader sees one (io/dot_bound.h). */
+static int dot_cap(const fl_fabric *fab, const fl_input *in, fl_error *err) {
+  uint64_t bound = fl_dot_edge_bound(in->buf, in->len);
+  if (!fab->max_links || bound <= fab->max_links - fab->n_links)
+    return FL_OK;
+  return fl_error_set(err, FL_EPARSE, in->path, 0, 0,
+                      "DOT: the edge statements make up to %llu cables (an "
+                      "edge between subgraphs is one per pair of their "
+                      "nodes), past the cap of %u links (the fabric size "
+                      "cap; set FABRICLINT_MAX_LINKS to raise it)",
+                      (unsigned long long)bound, fab->max_links);
+}
+
 static int load_dot(fl_fabric *fab, const fl_input *in,
                     const fl_load_options *opts, fl_error *err) {
   (void)opts;
+  if (dot_cap(fab, in, err) != FL_OK)
+    return FL_EPARSE;
   char *text = malloc(in->len + 1);
   if (!text)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
@@ -224,7 +248,8 @@ static int load_dot(fl_fabric *fab, const fl_input *in,
     while (n && isspace((unsigned char)msg[n - 1]))
       msg[--n] = '\0';
     free(m);
-    rc = fl_error_set(err, FL_EPARSE, in->path, line, 0, "DOT: %s", msg);
+    rc = fl_error_set(err, FL_EPARSE, in->path, line, 0, "DOT: %s%s", msg,
+                      strstr(msg, "memory exhausted") ? DOT_STACK_FULL : "");
   }
   if (rc == FL_OK)
     rc = build(g, fab, in->path, err);

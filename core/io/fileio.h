@@ -59,6 +59,20 @@ typedef struct fl_input {
 int fl_input_read(fl_input *in, const char *path, const char *what,
                   unsigned flags, fl_error *err);
 
+/**
+ * fl_utf8_bom() — 3 when the @n bytes at @s start with a UTF-8 byte order
+ * mark (EF BB BF, which Windows editors and PowerShell write), else 0: the
+ * bytes a reader skips before its first line. Line numbers are unchanged;
+ * columns of line 1 still count the mark's 3 bytes where a reader keeps
+ * the line start.
+ */
+static inline size_t fl_utf8_bom(const char *s, size_t n) {
+  return n >= 3 && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbb &&
+                 (unsigned char)s[2] == 0xbf
+             ? 3
+             : 0;
+}
+
 /** fl_input_free() — release @in's buffer; @in may be empty. */
 void fl_input_free(fl_input *in);
 

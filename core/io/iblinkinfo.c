@@ -1058,7 +1058,8 @@ int fl_load_iblinkinfo(fl_fabric *fab, const fl_input *in,
   b.buf = in->buf;
   b.file = fl_b_file(fab, in->path);
   int rc = fl_ls_names(&b.s, opts, err);
-  const char *cur = in->buf, *end = in->buf + in->len;
+  const char *cur = in->buf + fl_utf8_bom(in->buf, in->len);
+  const char *end = in->buf + in->len;
   while (rc == FL_OK && cur < end) {
     const char *nl = memchr(cur, '\n', (size_t)(end - cur));
     b.ls = cur;

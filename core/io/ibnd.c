@@ -52,6 +52,7 @@
 
 #include "io/nodemap.h"
 #include "model/build.h"
+#include "model/file_digest.h"
 #include "model/hashmap.h"
 
 #define MAX_PORT          255u
@@ -1131,6 +1132,7 @@ typedef struct ibsim {
   char *stack[IBSIM_MAX_INCLUDE]; /* realpath of the files being read */
   int depth;
   int n_included; /* includes read so far (IBSIM_MAX_FILES) */
+  int digest;     /* fl_load_options.digest: record each include's bytes */
   /* of the file being read: lines ibsim ignores, `do` console commands */
   uint32_t ignored, ignored_line, dos, do_line;
 } ibsim;
@@ -1608,8 +1610,15 @@ static int sim_read_file(ibsim *m, const char *path) {
     free(real);
     return rc;
   }
+  if (m->digest) {
+    fl_file_digest d;
+    fl_digest_of(&d, in.buf, in.len);
+    if (fl_b_file_digest(m->fab, fl_b_file(m->fab, path), &d) != FL_OK)
+      rc = fl_error_set(m->err, FL_ENOMEM, path, 0, 0, "out of memory");
+  }
   text t = text_of(&in);
-  rc = sim_parse(m, path, real, &t);
+  if (rc == FL_OK)
+    rc = sim_parse(m, path, real, &t);
   fl_input_free(&in);
   return rc;
 }
@@ -1656,6 +1665,7 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
   memset(&m, 0, sizeof m);
   m.fab = fab;
   m.err = err;
+  m.digest = opts->digest;
   m.absbase[FL_NODE_CA] = m.base[FL_NODE_CA] = 0x100000;
   m.absbase[FL_NODE_SWITCH] = m.base[FL_NODE_SWITCH] = 0x200000;
   m.width = 2; /* DEFAULT_LINKWIDTH: 4x */

@@ -27,6 +27,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include <fabriclint/types.h>
 
 #include "io/fileio.h"
+#include "model/file_digest.h"
 #include "model/grow.h"
 #include "model/hashmap.h"
 
@@ -505,6 +507,9 @@ static int p_line(pst *p, const char *s, const char *e) {
 int fl_ibnl_parse(const char *path, const char *buf, size_t len,
                   fl_ibnl_file **out, fl_error *err) {
   *out = NULL;
+  size_t bom = fl_utf8_bom(buf, len);
+  buf += bom;
+  len -= bom;
   fl_ibnl_file *f = calloc(1, sizeof *f);
   if (!f || len > UINT32_MAX / 2)
     goto oom;
@@ -986,6 +991,9 @@ struct fl_ibnl_lib {
   size_t n_files, cap_files;
   char **skipped;
   size_t n_skipped, cap_skipped;
+  char **read_paths; /* every file read, parsed or not, with its bytes' */
+  fl_file_digest *read_digests; /* size and SHA-256 */
+  size_t n_read, cap_read, cap_read_digests;
 };
 
 fl_ibnl_lib *fl_ibnl_lib_new(const char *dirs) {
@@ -1012,6 +1020,10 @@ void fl_ibnl_lib_free(fl_ibnl_lib *lib) {
     fl_ibnl_free(lib->files[i]);
   for (size_t i = 0; i < lib->n_skipped; i++)
     free(lib->skipped[i]);
+  for (size_t i = 0; i < lib->n_read; i++)
+    free(lib->read_paths[i]);
+  free(lib->read_paths);
+  free(lib->read_digests);
   free(lib->files);
   free(lib->skipped);
   free(lib->path);
@@ -1041,10 +1053,32 @@ static int skip(fl_ibnl_lib *l, const fl_error *e) {
   return 0;
 }
 
+/* Keep @path and the size and SHA-256 of its @len bytes at @buf: a file
+ * the run read (provenance; --output never replaces it). */
+static void note_read(fl_ibnl_lib *l, const char *path, const char *buf,
+                      size_t len) {
+  if (fl_grow((void **)&l->read_paths, &l->cap_read, l->n_read + 1,
+              sizeof *l->read_paths) != 0 ||
+      fl_grow((void **)&l->read_digests, &l->cap_read_digests, l->n_read + 1,
+              sizeof *l->read_digests) != 0)
+    return;
+  if (!(l->read_paths[l->n_read] = strdup(path)))
+    return;
+  fl_digest_of(&l->read_digests[l->n_read], buf, len);
+  l->n_read++;
+}
+
 static void read_dir(fl_ibnl_lib *l, const char *dir) {
   DIR *d = opendir(dir);
-  if (!d)
+  if (!d) {
+    fl_error e;
+    fl_error_clear(&e);
+    fl_error_set(&e, FL_EIO, dir, 0, 0,
+                 "IBNL folder of the search path cannot be read (%s)",
+                 strerror(errno));
+    skip(l, &e);
     return;
+  }
   char **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *de;
@@ -1071,8 +1105,17 @@ static void read_dir(fl_ibnl_lib *l, const char *dir) {
     fl_error e;
     fl_error_clear(&e);
     fl_ibnl_file *f = NULL;
-    if (fl_read_file(path, "IBNL file", &buf, &len, &e) == FL_OK)
+    struct stat st;
+    /* regular files only: a FIFO named *.ibnl would block the run */
+    if (stat(path, &st) != 0)
+      fl_error_set(&e, FL_EIO, path, 0, 0, "cannot read: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+      fl_error_set(&e, FL_EIO, path, 0, 0,
+                   "not a regular file; an IBNL definition must be one");
+    else if (fl_read_file(path, "IBNL file", &buf, &len, &e) == FL_OK) {
+      note_read(l, path, buf, len);
       fl_ibnl_parse(path, buf, len, &f, &e);
+    }
     free(buf);
     if (!f) {
       skip(l, &e);
@@ -1111,6 +1154,15 @@ const fl_ibnl_file *fl_ibnl_lib_find(fl_ibnl_lib *lib, const char *type,
       if (fl_ibnl_names(lib->files[i], type, len) == want)
         return lib->files[i];
   return NULL;
+}
+
+const char *fl_ibnl_lib_read(const fl_ibnl_lib *lib, size_t i,
+                             const fl_file_digest **digest) {
+  if (!lib || i >= lib->n_read)
+    return NULL;
+  if (digest)
+    *digest = &lib->read_digests[i];
+  return lib->read_paths[i];
 }
 
 size_t fl_ibnl_lib_files(const fl_ibnl_lib *lib) {

@@ -117,6 +117,8 @@ const fl_ibnl_port *fl_ibnl_port_find(const fl_ibnl_sys *s, const char *name,
 
 /* ---- the search path ------------------------------------------------- */
 
+struct fl_file_digest; /* model/file_digest.h */
+
 typedef struct fl_ibnl_lib fl_ibnl_lib;
 
 /**
@@ -141,6 +143,17 @@ void fl_ibnl_lib_free(fl_ibnl_lib *lib);
  */
 const fl_ibnl_file *fl_ibnl_lib_find(fl_ibnl_lib *lib, const char *type,
                                      size_t len);
+
+/**
+ * fl_ibnl_lib_read() — the path of the @i-th `*.ibnl` file read (after a
+ * lookup; parsed or skipped), or NULL past the last; *@digest (when not
+ * NULL) = the size and SHA-256 of the bytes read. Only regular files are
+ * read: anything else in the path (a FIFO, a device) is skipped, as is a
+ * folder of the path that cannot be opened (fl_ibnl_lib_skipped() says
+ * so). Borrowed: valid until fl_ibnl_lib_free().
+ */
+const char *fl_ibnl_lib_read(const fl_ibnl_lib *lib, size_t i,
+                             const struct fl_file_digest **digest);
 
 /** The number of `*.ibnl` files read (after a lookup). */
 size_t fl_ibnl_lib_files(const fl_ibnl_lib *lib);

@@ -20,7 +20,7 @@ int fl_ls_names(fl_lstate *s, const fl_load_options *opts, fl_error *err) {
   if (!opts || !opts->node_name_map)
     return FL_OK;
   s->have_names = 1;
-  return fl_nodemap_load(&s->names, opts->node_name_map, err);
+  return fl_nodemap_read(&s->names, opts, err);
 }
 
 uint32_t fl_ls_add_node(fl_lstate *s, fl_fabric *fab, uint32_t kind,

@@ -24,6 +24,7 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "model/file_digest.h"
 #include "model/planes.h"
 
 /* ---- detection ------------------------------------------------------------
@@ -348,11 +349,64 @@ static uint32_t detect_file(const char *path, fl_error *err) {
 /* ---- dispatch ---------------------------------------------------------------
  */
 
+/* The fabric size cap: the default, or the environment variable @var
+ * when set (a positive count up to 2^31). */
+static int cap_from_env(const char *var, uint32_t def, uint32_t *cap,
+                        fl_error *err) {
+  const char *env = getenv(var);
+  *cap = def;
+  if (!env || !*env)
+    return FL_OK;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(env, &end, 10);
+  if (end == env || *end || errno || env[0] == '-' || v == 0 ||
+      v > (1ull << 31))
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "%s='%s' is not a count; expected a positive whole "
+                        "number up to 2147483648",
+                        var, env);
+  *cap = (uint32_t)v;
+  return FL_OK;
+}
+
+static int set_caps(fl_fabric *fab, fl_error *err) {
+  uint32_t n, p, l;
+  int rc = cap_from_env("FABRICLINT_MAX_NODES", FL_FABRIC_MAX_NODES, &n, err);
+  if (rc == FL_OK)
+    rc = cap_from_env("FABRICLINT_MAX_PORTS", FL_FABRIC_MAX_PORTS, &p, err);
+  if (rc == FL_OK)
+    rc = cap_from_env("FABRICLINT_MAX_LINKS", FL_FABRIC_MAX_LINKS, &l, err);
+  if (rc == FL_OK)
+    fl_b_set_caps(fab, n, p, l);
+  return rc;
+}
+
+/* After a load: the fabric size cap, when a builder call hit it, is the
+ * error (whatever the loader made of the refusal, "out of memory" too). */
+static int cap_error(const fl_fabric *fab, const char *path, fl_error *err) {
+  static const char *const what[] = {"", "nodes", "ports", "links"};
+  static const char *const var[] = {"", "FABRICLINT_MAX_NODES",
+                                    "FABRICLINT_MAX_PORTS",
+                                    "FABRICLINT_MAX_LINKS"};
+  int k = fab->cap_hit;
+  uint32_t max = k == FL_CAP_NODES   ? fab->max_nodes
+                 : k == FL_CAP_PORTS ? fab->max_ports
+                                     : fab->max_links;
+  fl_error_clear(err);
+  return fl_error_set(err, FL_EPARSE, path, 0, 0,
+                      "the fabric grows past the cap of %u %s (the fabric "
+                      "size cap; set %s to raise it)",
+                      max, what[k], var[k]);
+}
+
 /* What every load checks first. */
 static int load_prep(fl_fabric *fab, const char *path,
                      const fl_load_options *opts, fl_error *err) {
   if (!fab || !path)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fabric or path");
+  if (!fab->finalized && set_caps(fab, err) != FL_OK)
+    return err && err->code ? err->code : FL_EINVAL;
   if (fab->finalized)
     return fl_error_set(err, FL_EINVAL, path, 0, 0,
                         "fabric is finalized; load every input first");
@@ -468,6 +522,15 @@ static void fits_two(fl_fabric *fab, const fl_input *in,
 /* Detect (unless @fmt says) and load input @in, read once: detection and
  * the loader see the same bytes. Text formats hold no NUL byte anywhere;
  * XML is checked by libxml2 after decoding. */
+/* fl_load_options.digest: the size and SHA-256 of the bytes read. */
+static int record_digest(fl_fabric *fab, const fl_input *in, fl_error *err) {
+  fl_file_digest d;
+  fl_digest_of(&d, in->buf, in->len);
+  if (fl_b_file_digest(fab, fl_b_file(fab, in->path), &d) != FL_OK)
+    return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
+  return FL_OK;
+}
+
 static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
                       const fl_load_options *opts, fl_error *err) {
   if (fmt == FL_FMT_AUTO) {
@@ -488,6 +551,10 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   }
   uint32_t first = fl_b_node_count(fab);
   int rc = def->load(fab, in, opts, err);
+  if (fab->cap_hit)
+    rc = cap_error(fab, in->path, err);
+  if (rc == FL_OK && opts->digest)
+    rc = record_digest(fab, in, err);
   if (rc == FL_EPARSE && in->detected == fmt &&
       (in->detect_line > 1 || in->detect_also != FL_FMT_AUTO))
     detected_as(in, def, err); /* a guess: found further in, or two fit */

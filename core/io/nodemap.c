@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabriclint/load.h"
 #include "fabriclint/types.h"
 
 /* Append @len bytes + NUL to the arena; returns the offset or -1 (ENOMEM). */
@@ -170,6 +171,13 @@ int fl_nodemap_load(fl_nodemap *m, const char *path, fl_error *err) {
   rc = fl_nodemap_parse(m, buf, len, path, err);
   free(buf);
   return rc;
+}
+
+int fl_nodemap_read(fl_nodemap *m, const fl_load_options *opts, fl_error *err) {
+  if (opts->node_name_map_text)
+    return fl_nodemap_parse(m, opts->node_name_map_text,
+                            opts->node_name_map_len, opts->node_name_map, err);
+  return fl_nodemap_load(m, opts->node_name_map, err);
 }
 
 const char *fl_nodemap_lookup(const fl_nodemap *m, uint64_t guid) {

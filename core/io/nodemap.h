@@ -47,6 +47,15 @@ int fl_nodemap_load(fl_nodemap *m, const char *path, fl_error *err);
 int fl_nodemap_parse(fl_nodemap *m, const char *buf, size_t len,
                      const char *path, fl_error *err);
 
+/**
+ * fl_nodemap_read() — the map of @opts: fl_nodemap_parse() of
+ * @opts->node_name_map_text when given (read once by the caller), else
+ * fl_nodemap_load() of @opts->node_name_map.
+ */
+struct fl_load_options;
+int fl_nodemap_read(fl_nodemap *m, const struct fl_load_options *opts,
+                    fl_error *err);
+
 /** fl_nodemap_lookup() — the name mapped to @guid, or NULL. @m may be NULL. */
 const char *fl_nodemap_lookup(const fl_nodemap *m, uint64_t guid);
 

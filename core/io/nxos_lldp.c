@@ -294,7 +294,9 @@ static json_t *find_table(json_t *v, int depth) {
 
 static int load_json(nx *x, const fl_input *in) {
   json_error_t je;
-  json_t *root = json_loadb(in->buf, in->len, JSON_REJECT_DUPLICATES, &je);
+  size_t bom = fl_utf8_bom(in->buf, in->len);
+  json_t *root =
+      json_loadb(in->buf + bom, in->len - bom, JSON_REJECT_DUPLICATES, &je);
   if (!root)
     return fl_error_set(x->err, FL_EPARSE, x->path, (uint32_t)je.line,
                         (uint32_t)je.column, "malformed JSON: %s", je.text);
@@ -352,7 +354,7 @@ static int load_nxos(fl_fabric *fab, const fl_input *in,
   if (!x.b)
     return fl_error_set(err, FL_ENOMEM, in->path, 0, 0, "out of memory");
   const char *p = fl_detect_skip_ws(in->buf, in->buf + in->len);
-  if (in->len >= 3 && memcmp(in->buf, "\xef\xbb\xbf", 3) == 0)
+  if (fl_utf8_bom(in->buf, in->len))
     p = fl_detect_skip_ws(in->buf + 3, in->buf + in->len);
   int rc =
       p < in->buf + in->len && *p == '{' ? load_json(&x, in) : load_xml(&x, in);

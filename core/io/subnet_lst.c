@@ -357,7 +357,7 @@ int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
   int rc;
   if (opts && opts->node_name_map) {
     s.have_names = 1;
-    if ((rc = fl_nodemap_load(&s.names, opts->node_name_map, err)) != FL_OK) {
+    if ((rc = fl_nodemap_read(&s.names, opts, err)) != FL_OK) {
       slst_free(&s);
       return rc;
     }

@@ -39,6 +39,7 @@
 #include "io/ibnl.h"
 #include "io/loaders.h"
 #include "io/textscan.h"
+#include "model/file_digest.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -483,6 +484,18 @@ static int expand(topo *t, fl_nbr *b, sysrec *s, int *known) {
   return FL_OK;
 }
 
+/* Every IBNL file the lookups read is a file this run read: listed with
+ * the inputs (HTML provenance, with the size and SHA-256 of its bytes), and
+ * never replaced by --output. */
+static int ibnl_files_read(topo *t) {
+  const fl_file_digest *d;
+  const char *p;
+  for (size_t i = 0; (p = fl_ibnl_lib_read(t->lib, i, &d)) != NULL; i++)
+    if (fl_b_file_digest(t->fab, fl_b_file(t->fab, p), d) != FL_OK)
+      return fl_error_set(t->err, FL_ENOMEM, t->path, 0, 0, "out of memory");
+  return FL_OK;
+}
+
 int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
   const char *path = in->path;
@@ -539,6 +552,7 @@ int fl_load_topo_ibdm(fl_fabric *fab, const fl_input *in,
   for (size_t i = 0; rc == FL_OK && fl_ibnl_lib_skipped(t.lib, i); i++)
     fl_b_note(fab, "topology", (fl_prov){fl_nbr_file(b), 0, 0},
               "IBNL file not used: %s", fl_ibnl_lib_skipped(t.lib, i));
+  rc = rc == FL_OK ? ibnl_files_read(&t) : rc;
   for (size_t i = 0; rc == FL_OK && i < t.n_conns; i++) {
     conn *c = &t.conns[i];
     fl_prov prov = {fl_nbr_file(b), c->line, c->lport.col};

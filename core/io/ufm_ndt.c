@@ -36,6 +36,7 @@
  */
 #include "io/formats.h"
 #include "io/loaders.h"
+#include "io/write_common.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -121,10 +122,19 @@ static int split(const char *p, const char *e, const char *line0, cell *out,
   }
 }
 
-/* Copy cell @c into @buf (doubled quotes undone). */
+/* Copy cell @c into @buf (doubled quotes undone; the single quote the
+ * NDT writer puts before a formula-like cell, fl_wr_csv_cell(), taken off
+ * again: `'=x` reads as `=x`, `''=x` as `'=x`). */
 static const char *cell_str(const cell *c, char *buf, size_t size) {
-  size_t o = 0;
-  for (size_t i = 0; i < c->n && o + 1 < size; i++) {
+  size_t o = 0, i = 0;
+  if (c->n > 1 && c->s[0] == '\'') {
+    size_t q = 0;
+    while (q < c->n && c->s[q] == '\'')
+      q++;
+    if (q < c->n && c->s[q] && strchr(FL_WR_CSV_FORMULA_LEADS, c->s[q]))
+      i = 1;
+  }
+  for (; i < c->n && o + 1 < size; i++) {
     buf[o++] = c->s[i];
     if (c->quoted && c->s[i] == '"' && i + 1 < c->n && c->s[i + 1] == '"')
       i++;

@@ -499,6 +499,25 @@ static int placements_vs_hosts(wrd *r, fl_workload *w) {
   return FL_OK;
 }
 
+/* Placements x collectives x hosts within FL_WL_MAX_WORK (each factor is
+ * capped alone; their product is the run time). */
+static int work_cap(wrd *r, const fl_workload *w) {
+  const fl_wl_placements *p = &w->place;
+  uint64_t models = p->on && p->count ? p->count : 1;
+  uint64_t hosts = p->on ? p->job_hosts : (uint64_t)w->n_hosts;
+  uint64_t work = models * (uint64_t)w->n_colls * hosts; /* < 2^52 */
+  if (work <= FL_WL_MAX_WORK)
+    return FL_OK;
+  return fl_error_set(r->err, FL_EPARSE, r->path, 0, 0,
+                      "%llu placement(s) x %zu collective(s) x %llu hosts = "
+                      "%llu host-collectives, past the cap of %llu (the "
+                      "workload's run time; evaluate fewer placements or "
+                      "collectives per run)",
+                      (unsigned long long)models, w->n_colls,
+                      (unsigned long long)hosts, (unsigned long long)work,
+                      FL_WL_MAX_WORK);
+}
+
 static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
   if (!root || root->type != YAML_MAPPING_NODE)
     return fail(r, root,
@@ -524,7 +543,8 @@ static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
                 NULL);
   if (!seen_colls)
     return fail(r, root, "missing `collectives:`%s", NULL);
-  return placements_vs_hosts(r, w);
+  int rc = placements_vs_hosts(r, w);
+  return rc == FL_OK ? work_cap(r, w) : rc;
 }
 
 int fl_workload_parse(fl_workload *w, const char *name, const char *text,

@@ -73,6 +73,13 @@ enum {
 /** Most placements one workload may ask for (a cap on run time). */
 #define FL_WL_MAX_PLACEMENTS 65536u
 
+/** Most host-collectives one workload may ask for: placements (1 without
+ * `placements:`) x collectives x the job's hosts. Each is one host's share
+ * of one modelled collective; 2^24 of them is about 4 minutes of CPU on a
+ * 128-host fat tree (0.22 ms per 128-host collective, docs/perf.md). The
+ * caps above alone allow 65,536 x 4,096 x 1,048,576. */
+#define FL_WL_MAX_WORK 16777216ull
+
 /**
  * fl_wl_placements — `placements:` (docs/perf.md, "Placements"): the job's
  * @job_hosts hosts (`hosts: N`) are placed @count times on hosts drawn at

@@ -144,15 +144,25 @@ static int is_blank(char c) {
   return c == ' ' || c == '\t';
 }
 
+int fl_wr_csv_formula_like(const char *s) {
+  while (*s == '\'')
+    s++;
+  return *s && strchr(FL_WR_CSV_FORMULA_LEADS, *s) != NULL;
+}
+
 void fl_wr_csv_cell(FILE *out, const char *s) {
   size_t n = strlen(s);
   if (n == 0)
     return;
-  if (!strpbrk(s, ",\"\r\n") && !is_blank(s[0]) && !is_blank(s[n - 1])) {
+  int formula = fl_wr_csv_formula_like(s);
+  if (!formula && !strpbrk(s, ",\"\r\n") && !is_blank(s[0]) &&
+      !is_blank(s[n - 1])) {
     fputs(s, out);
     return;
   }
   fputc('"', out);
+  if (formula)
+    fputc('\'', out);
   for (; *s; s++) {
     if (*s == '"')
       fputc('"', out);

@@ -68,12 +68,26 @@ const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
 const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
                             size_t size);
 
+/** The characters that start a formula in a spreadsheet cell (OWASP). */
+#define FL_WR_CSV_FORMULA_LEADS "=+-@\t\r"
+
+/** fl_wr_csv_formula_like() — 1 when cell text @s, after any leading
+ * single quotes, begins with a character a spreadsheet reads as the start
+ * of a formula: '=', '+', '-', '@', tab or CR (OWASP "CSV Injection"),
+ * else 0. */
+int fl_wr_csv_formula_like(const char *s);
+
 /** fl_wr_csv_cell() — write @s to @out as one CSV cell (RFC 4180): quoted
  * when it holds a comma, a double quote, a CR or a LF, or begins or ends
  * with a blank (space or tab: readers that trim unquoted cells, as the NDT
  * reader does, keep it then), each double quote inside doubled; else as it
- * is. "" is written as nothing. No separator or line end is written.
- * Output errors are left to the caller's ferror(). */
+ * is. A cell that is fl_wr_csv_formula_like() is neutralised as OWASP
+ * advises: one single quote put before it and the whole quoted
+ * (`=HYPERLINK(..)` -> `"'=HYPERLINK(..)"`), so a spreadsheet shows it as
+ * text; the NDT reader takes that one quote off again (ufm_ndt.c).
+ * "" is written as nothing. No separator or line end is written. This is
+ * the one CSV cell writer (NDT plans, diff work orders). Output errors are
+ * left to the caller's ferror(). */
 void fl_wr_csv_cell(FILE *out, const char *s);
 
 /** Highest InfiniBand port number (a one-byte field, IBA 14.2.5.6): the

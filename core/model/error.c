@@ -1,11 +1,75 @@
 /*
- * core/model/error.c — the fl_error record (see fabriclint/error.h).
+ * core/model/error.c — the fl_error record and the control-character
+ * escaper of every message (see fabriclint/error.h).
  */
 #include "fabriclint/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none
+ * (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+  if (s[0] < 0x80)
+    return 1;
+  size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+  if (!len || len > n || s[0] > 0xf4)
+    return 0;
+  for (size_t i = 1; i < len; i++)
+    if ((s[i] & 0xc0) != 0x80)
+      return 0;
+  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+      (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+    return 0;
+  return len;
+}
+
+/* The code point of the valid @len-byte sequence at @s. */
+static uint32_t utf8_cp(const unsigned char *s, size_t len) {
+  static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+  uint32_t cp = s[0] & lead_mask[len];
+  for (size_t i = 1; i < len; i++)
+    cp = (cp << 6) | (s[i] & 0x3f);
+  return cp;
+}
+
+static int is_bidi_control(uint32_t cp) {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+char *fl_escape_controls(char *dst, uint32_t size, const char *src) {
+  if (!dst || size == 0)
+    return dst;
+  const unsigned char *s = (const unsigned char *)(src ? src : "");
+  size_t n = strlen((const char *)s), o = 0;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_len(s + i, n - i);
+    uint32_t cp = k ? utf8_cp(s + i, k) : 0;
+    char esc[8];
+    size_t w;
+    if (!k || s[i] < 0x20 || s[i] == 0x7f) {
+      w = (size_t)snprintf(esc, sizeof esc, "\\x%02x", s[i]);
+      k = 1;
+    } else if ((cp >= 0x80 && cp <= 0x9f) || is_bidi_control(cp)) {
+      w = (size_t)snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
+    } else {
+      if (o + k >= size)
+        break;
+      memcpy(dst + o, s + i, k);
+      o += k;
+      i += k;
+      continue;
+    }
+    if (o + w >= size)
+      break;
+    memcpy(dst + o, esc, w);
+    o += w;
+    i += k;
+  }
+  dst[o] = '\0';
+  return dst;
+}
 
 void fl_error_clear(fl_error *err) {
   if (err)
@@ -19,11 +83,13 @@ int fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
   err->code = code;
   err->line = line;
   err->col = col;
-  snprintf(err->file, sizeof err->file, "%s", file ? file : "");
+  fl_escape_controls(err->file, sizeof err->file, file);
+  char raw[FL_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  fl_escape_controls(err->message, sizeof err->message, raw);
   return code;
 }
 

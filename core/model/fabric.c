@@ -41,6 +41,7 @@ void fl_b_free_records(fl_fabric *fab) {
   free(fab->links);
   free(fab->attrs);
   free(fab->files);
+  free(fab->file_digest);
   fl_strmap_free(&fab->atoms);
   fl_u64map_free(&fab->port_map);
   fl_u64map_free(&fab->guid_map);
@@ -182,9 +183,27 @@ static void index_node_guid(fl_fabric *fab, fl_id n, uint64_t guid) {
     fl_u64map_put(&fab->rt.node_guid_idx, guid, n);
 }
 
+void fl_b_set_caps(fl_fabric *fab, uint32_t max_nodes, uint32_t max_ports,
+                   uint32_t max_links) {
+  fab->max_nodes = max_nodes;
+  fab->max_ports = max_ports;
+  fab->max_links = max_links;
+}
+
+/* 1 (and the cap noted) when @n records already reach cap @max. */
+static int capped(fl_fabric *fab, size_t n, uint32_t max, int which) {
+  if (!max || n < max)
+    return 0;
+  if (!fab->cap_hit)
+    fab->cap_hit = which;
+  return 1;
+}
+
 fl_id fl_b_node(fl_fabric *fab, uint32_t kind, uint64_t guid, uint32_t nports,
                 fl_prov prov) {
-  if (fab->finalized || GROW(fab->nodes, fab->n_nodes, fab->cap_nodes) != 0)
+  if (fab->finalized ||
+      capped(fab, fab->n_nodes, fab->max_nodes, FL_CAP_NODES) ||
+      GROW(fab->nodes, fab->n_nodes, fab->cap_nodes) != 0)
     return FL_NONE;
   fl_node_rec *r = &fab->nodes[fab->n_nodes];
   memset(r, 0, sizeof *r);
@@ -252,6 +271,13 @@ fl_id fl_b_port_find(const fl_fabric *fab, fl_id n, uint32_t num) {
 fl_id fl_b_port(fl_fabric *fab, fl_id n, uint32_t num, fl_prov prov) {
   if (fab->finalized || !NODE_OK(fab, n))
     return FL_NONE;
+  if (fab->max_ports && fab->n_ports >= fab->max_ports) {
+    fl_id have = fl_b_port_find(fab, n, num);
+    if (have != FL_NONE)
+      return have;
+    capped(fab, fab->n_ports, fab->max_ports, FL_CAP_PORTS);
+    return FL_NONE;
+  }
   uint32_t next = (uint32_t)fab->n_ports;
   uint32_t got = fl_u64map_put(&fab->port_map, port_key(n, num), next);
   if (got == FL_MAP_ABSENT)
@@ -294,6 +320,7 @@ void fl_b_port_set_label(fl_fabric *fab, fl_id p, const char *s, size_t len) {
 fl_id fl_b_link(fl_fabric *fab, fl_id a, fl_id b, uint32_t width,
                 uint32_t speed, uint32_t flags, fl_prov prov) {
   if (fab->finalized || !PORT_OK(fab, a) || !PORT_OK(fab, b) ||
+      capped(fab, fab->n_links, fab->max_links, FL_CAP_LINKS) ||
       GROW(fab->links, fab->n_links, fab->cap_links) != 0)
     return FL_NONE;
   fl_link_rec *r = &fab->links[fab->n_links];

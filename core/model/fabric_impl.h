@@ -125,6 +125,12 @@ struct fl_fabric {
   fl_strmap atoms; /* atom = entry index; atom 0 is "" */
   uint32_t *files; /* atoms of input paths, by file id */
   size_t n_files, cap_files;
+  struct fl_file_digest *file_digest; /* per file id (file_digest.c) */
+  size_t cap_file_digest;
+  /* the fabric size cap (fl_b_set_caps()): 0 = none; cap_hit is the
+   * FL_CAP_* of the first cap a builder call was refused by, 0 none */
+  uint32_t max_nodes, max_ports, max_links;
+  int cap_hit;
   fl_u64map port_map;      /* build: (node << 32 | num) -> port id */
   fl_u64map guid_map;      /* node GUID -> first node, after finalize */
   fl_strmap name_map;      /* display name -> first node, after finalize */
@@ -188,6 +194,20 @@ int fl_b_attr_sealed(fl_fabric *fab, uint32_t ent_kind, fl_id id,
 /** fl_b_attrs_reindex() — sort and deduplicate the attributes again after
  * fl_b_attr_sealed() (as fl_b_seal() does). O(A log A). */
 void fl_b_attrs_reindex(fl_fabric *fab);
+
+/** Which cap of the fabric size a builder call hit (fl_fabric.cap_hit). */
+#define FL_CAP_NODES 1
+#define FL_CAP_PORTS 2
+#define FL_CAP_LINKS 3
+
+/**
+ * fl_b_set_caps() — refuse (FL_NONE, and @fab->cap_hit set) any node, port
+ * or link past @max_nodes, @max_ports, @max_links records (0: no cap): the
+ * fabric size cap of loaded inputs, so an input that expands (IBNL systems,
+ * DOT subgraph products) stops at the cap instead of at memory's end.
+ */
+void fl_b_set_caps(fl_fabric *fab, uint32_t max_nodes, uint32_t max_ports,
+                   uint32_t max_links);
 
 /** fl_b_free_records() — free the store's arrays and indexes (not @fab
  * itself, nor routing state or graph). core/model/fabric.c. */

@@ -49,6 +49,7 @@ int fl_baseline_load(fl_baseline *b, const char *path, fl_error *err) {
                         strcmp(path, "-") == 0 ? "standard input" : "file");
   }
   json_t *root = json_loadb(text, len, 0, &jerr);
+  fl_digest_of(&b->digest, text, len);
   free(text);
   if (!root)
     return fl_error_set(err, jerr.line > 0 ? FL_EPARSE : FL_EIO, path,

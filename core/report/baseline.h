@@ -29,10 +29,12 @@
 
 #include "fabriclint/error.h"
 #include "host/findings.h"
+#include "model/file_digest.h"
 
 typedef struct fl_baseline {
   char (*fps)[17]; /* sorted fingerprints, owned */
   size_t n;
+  fl_file_digest digest; /* size and SHA-256 of the bytes read */
 } fl_baseline;
 
 /** Load @path into @b; FL_OK, or FL_EIO / FL_EPARSE with file:line:col. */

@@ -57,6 +57,8 @@
  * @focus: --focus, or NULL.
  * @argv/@argc: the command line (the HTML report's provenance).
  * @policy_path/@baseline_path: files the run read besides the inputs.
+ * @policy_digest/@baseline_digest: the size and SHA-256 of their bytes as
+ *   read, or NULL (the provenance then says it was not recorded).
  */
 typedef struct fl_report_picture {
   const fl_fabric *fab;
@@ -68,6 +70,8 @@ typedef struct fl_report_picture {
   int argc;
   const char *policy_path;
   const char *baseline_path;
+  const struct fl_file_digest *policy_digest;
+  const struct fl_file_digest *baseline_digest;
 } fl_report_picture;
 
 /** Name of view @v ("tiers"...), "?" when unknown. */

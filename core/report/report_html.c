@@ -14,12 +14,12 @@
  * elements, and ids must be unique in a page.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <nettle/sha2.h>
-
+#include "model/file_digest.h"
 #include "report/html_assets.h"
 #include "report/pic_graphviz.h"
 #include "report/pic_view.h"
@@ -341,49 +341,21 @@ static void findings(FILE *out, const fl_report_input *in) {
  * -----------------------------------------------------------------
  */
 
-/* Size and SHA-256 of @path as hex into @hex (65 bytes); 0, or -1 with
- * errno when it cannot be read. */
-static int sha256_file(const char *path, char hex[65], long long *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
-  struct sha256_ctx ctx;
-  sha256_init(&ctx);
-  unsigned char buf[1 << 16], dig[SHA256_DIGEST_SIZE];
-  size_t n;
-  *size = 0;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-    sha256_update(&ctx, n, buf);
-    *size += (long long)n;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    errno = EIO;
-    return -1;
-  }
-  sha256_digest(&ctx, SHA256_DIGEST_SIZE, dig);
-  for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++)
-    snprintf(hex + 2 * i, 3, "%02x", dig[i]);
-  return 0;
-}
-
-static void prov_file(FILE *out, const char *role, const char *path) {
+/* One file the run read: its size and SHA-256 as recorded when its bytes
+ * were read (model/file_digest.h); never opened again (a FIFO or a pipe
+ * can be read once, a file may have changed since). */
+static void prov_file(FILE *out, const char *role, const char *path,
+                      const fl_file_digest *d) {
   char hex[65];
-  long long size = 0;
   fputs("<tr><td>", out);
   esc(out, role);
   fputs("</td><td>", out);
   esc(out, path);
-  if (!strcmp(path, "-")) {
-    fputs("</td><td></td><td>standard input (not kept)</td></tr>\n", out);
-  } else if (sha256_file(path, hex, &size) != 0) {
-    fputs("</td><td></td><td>cannot read it now: ", out);
-    esc(out, strerror(errno));
-    fputs("</td></tr>\n", out);
-  } else {
-    fprintf(out, "</td><td>%lld</td><td>%s</td></tr>\n", size, hex);
-  }
+  if (d && d->known)
+    fprintf(out, "</td><td>%" PRIu64 "</td><td>%s</td></tr>\n", d->size,
+            fl_digest_hex(d, hex));
+  else
+    fputs("</td><td></td><td>not recorded</td></tr>\n", out);
 }
 
 static void provenance(FILE *out, const fl_report_input *in) {
@@ -405,13 +377,15 @@ static void provenance(FILE *out, const fl_report_input *in) {
   const char *roles[2] = {pic->fab_built ? "design" : "input", "as built"};
   for (int k = 0; k < 2; k++)
     for (uint32_t i = 0; sides[k] && i < fl_fabric_file_count(sides[k]); i++)
-      prov_file(out, roles[k], fl_fabric_file_path(sides[k], i));
+      prov_file(out, roles[k], fl_fabric_file_path(sides[k], i),
+                fl_fabric_file_digest(sides[k], i));
   if (pic->policy_path)
-    prov_file(out, "policy", pic->policy_path);
+    prov_file(out, "policy", pic->policy_path, pic->policy_digest);
   if (pic->baseline_path)
-    prov_file(out, "baseline", pic->baseline_path);
-  fputs("</tbody></table><p>Sizes and SHA-256 were computed when this report "
-        "was written.</p></section>\n",
+    prov_file(out, "baseline", pic->baseline_path, pic->baseline_digest);
+  fputs("</tbody></table><p>Sizes and SHA-256 are of the bytes this run read "
+        "(inputs, included files, IBNL definitions, policy, baseline), "
+        "recorded as they were read.</p></section>\n",
         out);
 }
 

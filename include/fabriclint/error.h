@@ -46,7 +46,8 @@ void fl_error_clear(fl_error *err);
  * fl_error_set() — record an error; returns @code so callers can write
  * `return fl_error_set(err, FL_EPARSE, path, line, 0, "...")`.
  * @err may be NULL (the error is then only returned). @file may be NULL.
- * The message is printf-formatted and truncated to FL_ERROR_MSG_MAX - 1 bytes.
+ * The message is printf-formatted and truncated to FL_ERROR_MSG_MAX - 1 bytes;
+ * control characters in it and in @file are escaped (fl_escape_controls()).
  * Only the first error is kept: a second call on an error already set is a
  * no-op, so the root cause survives cleanup paths.
  */
@@ -56,6 +57,20 @@ int fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+/**
+ * fl_escape_controls() — copy @src into @dst (@size bytes, always
+ * NUL-terminated when @size > 0) with everything a terminal could act on
+ * made visible: C0 control bytes and DEL as `\xNN` (ESC -> `\x1b`), the
+ * UTF-8 C1 controls U+0080..U+009F and the bidirectional overrides and
+ * isolates (U+202A..U+202E, U+2066..U+2069) as `\uNNNN`, and bytes that
+ * are not valid UTF-8 as `\xNN`. Other text is copied as it is. An escape
+ * that does not fit is left out whole (never cut in half). Returns @dst.
+ * Used by fl_error_set() for the message and the file name, so every
+ * message that quotes input (names, paths, values) is safe to print on a
+ * terminal or a CI log (ECMA-48 escape and OSC sequences never reach it).
+ */
+char *fl_escape_controls(char *dst, uint32_t size, const char *src);
 
 /**
  * fl_error_format() — write `file:line:col: message` (parts that are unknown

@@ -95,13 +95,40 @@ int fl_format_is_topology(uint32_t fmt);
  * @plane: a plane name (`--plane NAME:FILE`), or NULL: every node the input
  *   adds gets the attribute `plane` = NAME (over one the input gives), and
  *   the input's loader notes belong to that plane (fabriclint/planes.h).
+ * @node_name_map_text/@node_name_map_len: the bytes of @node_name_map,
+ *   already read (borrowed), or NULL: every loader that uses the map parses
+ *   these instead of reading the file again (a FIFO or `-` can be read
+ *   once; the CLI reads and checks the map once, whatever the inputs).
+ * @digest: 1 to record the size and SHA-256 of the bytes of every file read
+ *   into the fabric (inputs, folder members, ibsim includes; IBNL files
+ *   always), as they were read: the HTML report's provenance states them
+ *   without opening a file again (a FIFO or pipe can be read only once).
+ *   Costs one SHA-256 pass over each file (~1 GB/s).
  */
+/**
+ * The fabric size cap: what the inputs of one fabric may build, however
+ * they expand (an IBNL system type is up to 2^20 ASICs, a DOT edge between
+ * two subgraphs the product of their sizes). Beyond it, loading stops at
+ * once with FL_EPARSE naming the cap and its environment variable
+ * (FABRICLINT_MAX_NODES, FABRICLINT_MAX_PORTS, FABRICLINT_MAX_LINKS: a
+ * positive count replaces the default). The defaults hold 4x the largest
+ * fabrics in use (a 100,000-GPU cluster: ~105,000 nodes, ~300,000 cables;
+ * an InfiniBand subnet has at most 49,151 unicast LIDs, IBA 4.1.3); docs/cli.md
+ * "Limits".
+ */
+#define FL_FABRIC_MAX_NODES 262144u
+#define FL_FABRIC_MAX_PORTS 4194304u
+#define FL_FABRIC_MAX_LINKS 1048576u
+
 typedef struct fl_load_options {
   const char *node_name_map;
   const char *system_pattern;
   int no_schema;
   int relaxng;
   const char *plane;
+  int digest;
+  const char *node_name_map_text;
+  size_t node_name_map_len;
 } fl_load_options;
 
 /**

@@ -45,12 +45,15 @@ extern "C" {
  * @max_failures: at most this many link failures are analysed (0: no
  *   limit); the report says how many were and how many there are.
  * @max_examples: valley turns kept in fl_pfc_report.valleys (0: 20).
+ * @max_table: the cap on destinations x switches (0: FL_PFC_MAX_TABLE);
+ *   past it fl_pfc_analyze() returns FL_PFC_TOO_LARGE before allocating.
  */
 typedef struct fl_pfc_options {
   uint32_t struct_size;
   uint32_t failures;
   uint32_t max_failures;
   uint32_t max_examples;
+  uint64_t max_table;
 } fl_pfc_options;
 
 /**
@@ -96,6 +99,16 @@ typedef struct fl_pfc_failure {
  *   @failures_checked of them were (see fl_pfc_options.max_failures).
  * @n_failures: failures that create a valley, in @failures (by link id).
  */
+/** Most destinations x switches fl_pfc_analyze() takes on: 2^29 entries of
+ * its distance table (1 GiB). A 100,000-GPU Clos (~3,000 leaf
+ * destinations x ~5,000 switches) is 1.5 x 10^7; a NetBox export whose
+ * 41,000 devices are all switches (no kind) would be 1.7 x 10^9. */
+#define FL_PFC_MAX_TABLE 536870912ull
+
+/** fl_pfc_analyze() result: the fabric is past the table cap (a positive
+ * value: not an error of the analysis, a limit of it). */
+#define FL_PFC_TOO_LARGE 1
+
 typedef struct fl_pfc_report {
   uint32_t struct_size;
   uint32_t n_switches, n_dests, n_channels;
@@ -118,7 +131,12 @@ typedef struct fl_pfc_report {
  * S switches and L switch links, plus O(turns) for the cycle search when a
  * valley exists; each analysed failure re-runs only the destinations whose
  * distances it changes. On success *@out is a new report (caller frees).
- * Returns 0, or FL_ENOMEM / FL_EINVAL (f NULL or not finalized).
+ * Memory: a distance table of D x S 2-byte entries; past FL_PFC_MAX_TABLE
+ * entries nothing is analysed and FL_PFC_TOO_LARGE is returned with *@out a
+ * report holding only n_switches and n_dests (caller frees), so the rule can
+ * say the fabric is too large for it instead of failing on an allocation.
+ * Returns 0, FL_PFC_TOO_LARGE, or FL_ENOMEM / FL_EINVAL (f NULL or not
+ * finalized).
  */
 int fl_pfc_analyze(const fl_fabric *f, const fl_pfc_options *opts,
                    fl_pfc_report **out);

@@ -81,16 +81,48 @@ static int applies(const fl_host_api *api, fl_ctx *ctx) {
   return is_ethernet(api, api->fabric(ctx));
 }
 
-static fl_pfc_report *run(const fl_host_api *api, fl_ctx *ctx, int failures) {
+/* The fabric is past the analysis' table cap (FL_PFC_MAX_TABLE): one info
+ * finding says the rule did not judge it (unknown is not wrong). 0, or 1
+ * when the finding could not be reported. */
+static int too_large(const fl_host_api *api, fl_ctx *ctx,
+                     const fl_pfc_report *r) {
+  char msg[512], ev[160];
+  uint64_t cells = (uint64_t)r->n_dests * r->n_switches;
+  snprintf(msg, sizeof msg,
+           "not checked: the fabric is too large for this rule (%u "
+           "destinations x %u switches = %llu distance entries, past its "
+           "cap of %llu, 1 GiB); give each switch its kind, or check a part "
+           "of the fabric (--plane)",
+           r->n_dests, r->n_switches, (unsigned long long)cells,
+           (unsigned long long)FL_PFC_MAX_TABLE);
+  snprintf(ev, sizeof ev,
+           "{\"destinations\": %u, \"switches\": %u, \"entries\": %llu, "
+           "\"cap\": %llu}",
+           r->n_dests, r->n_switches, (unsigned long long)cells,
+           (unsigned long long)FL_PFC_MAX_TABLE);
+  return fl_emit(api, ctx, FL_SEV_INFO, msg, NULL, 0, NULL, 0, NULL, 0, ev);
+}
+
+/* The analysis' report, or NULL with *@rc the check's result: 1 when it
+ * failed (api->fail called), 0 when the fabric was too large and said so. */
+static fl_pfc_report *run(const fl_host_api *api, fl_ctx *ctx, int failures,
+                          int *rc_out) {
+  *rc_out = 1;
   if (!FL_API_HAS(api, pfc_free)) {
     api->fail(ctx, "this fabriclint has no PFC analysis (host too old)");
     return NULL;
   }
   int64_t maxf = 0;
   api->param_int(ctx, "max-failures", &maxf);
-  fl_pfc_options o = {sizeof o, (uint32_t)failures, (uint32_t)maxf, 20};
+  fl_pfc_options o = {sizeof o, (uint32_t)failures, (uint32_t)maxf, 20, 0};
   fl_pfc_report *r = NULL;
-  if (api->pfc_analyze(api->fabric(ctx), &o, &r) != 0) {
+  int rc = api->pfc_analyze(api->fabric(ctx), &o, &r);
+  if (rc == FL_PFC_TOO_LARGE && r) {
+    *rc_out = too_large(api, ctx, r);
+    api->pfc_free(r);
+    return NULL;
+  }
+  if (rc != 0) {
     api->fail(ctx, "PFC analysis failed: out of memory");
     return NULL;
   }
@@ -131,9 +163,10 @@ static int check_pfc_cycle(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int ok = applies(api, ctx);
   if (ok <= 0)
     return ok < 0;
-  fl_pfc_report *r = run(api, ctx, 0);
+  int failed;
+  fl_pfc_report *r = run(api, ctx, 0, &failed);
   if (!r)
-    return 1;
+    return failed;
   int rc = 0;
   if (r->cycle_len) {
     const fl_fabric *f = api->fabric(ctx);
@@ -237,9 +270,10 @@ static int check_pfc_failure(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int ok = applies(api, ctx);
   if (ok <= 0)
     return ok < 0;
-  fl_pfc_report *r = run(api, ctx, 1);
+  int failed;
+  fl_pfc_report *r = run(api, ctx, 1, &failed);
   if (!r)
-    return 1;
+    return failed;
   int rc = 0;
   for (uint32_t i = 0; i < r->n_failures && !rc; i++)
     rc = failure_finding(api, ctx, r, &r->failures[i]);

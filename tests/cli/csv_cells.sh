@@ -79,4 +79,31 @@ expect_eq "$(cells "$TMP/wo.csv" 1 '[:-1]')" \
   "['1', 'move', 'diff.misconnected', 'dgx-002 \"a,b\" mlx5_1', '1', '', 'leaf \"r1\", row 2', '2', '', 'leaf \"r1\", row 2', '3', '', 'move the cable end to the planned port', 'move the cable end at \"leaf \"r1\", row 2\" port 3 to \"leaf \"r1\", row 2\" port 2']" \
   "work-order cells"
 expect_eq "$(cells "$TMP/wo.csv" 1 '[-1]' | grep -cE '^[0-9a-f]{16}$')" 1 "fingerprint cell"
+# ---- 4. formula cells (OWASP CSV injection, issue 32 #6) --------------------------
+# csv-formula-design.xml: ft4 with leaf-p01-02 renamed =HYPERLINK(...), spine-p01-02
+# @SUM(...)*cmd|... and one cable moved; csv-formula-asbuilt.ibnetdiscover: ft4 as built
+# (tests/fixtures/robustness-3b/PROVENANCE.md). Every cell that starts with = + - @
+# (tab, CR) gets a single quote before it and is quoted; the NDT reader takes it off.
+R="$FL_SRC/tests/fixtures/robustness-3b"
+hyper='=HYPERLINK("http://attacker.invalid/","confirm")'
+dde="@SUM(1+1)*cmd|' /C calc'!A0"
+formula_cells() { # FILE — how many cells of FILE a spreadsheet reads as a formula
+  python3 -c 'import csv,sys; print(sum(c[:1] in ("=","+","-","@","\t","\r") for r in csv.reader(open(sys.argv[1], newline="")) for c in r))' "$1"
+}
+expect_rc 1 "$FL" diff --format csv "$R/csv-formula-design.xml" "$R/csv-formula-asbuilt.ibnetdiscover"
+cp "$TMP/out" "$TMP/fwo.csv"
+expect_eq "$(cells "$TMP/fwo.csv" 1 '[3]')" "'$hyper" "work-order row 1, formula neutralised"
+expect_grep "$TMP/fwo.csv" "^1,check,diff.duplicate,\"'=HYPERLINK\(\"\"http://attacker.invalid/\"\",\"\"confirm\"\"\)\",3,"
+expect_eq "$(formula_cells "$TMP/fwo.csv")" 0 "work-order formula cells"
+expect_rc 0 "$FL" convert "$R/csv-formula-design.xml" -o "$TMP/f.ndt"
+expect_eq "$(formula_cells "$TMP/f.ndt")" 0 "NDT formula cells"
+expect_grep "$TMP/f.ndt" "^leaf-p01-01,Port 4,\"'@SUM\(1\+1\)\*cmd\|' /C calc'!A0\",Port 1,Data"
+expect_eq "$(python3 -c 'import csv,sys; print(sum(r[0] == sys.argv[2] for r in csv.reader(open(sys.argv[1], newline=""))))' "$TMP/f.ndt" "'$hyper")" 2 "NDT rows of the =HYPERLINK leaf (spine uplinks)"
+# read back: the names are the design's, byte for byte, and the NDT the same again
+expect_rc 0 "$FL" convert "$TMP/f.ndt" -o "$TMP/f.xml"
+expect_eq "$(python3 -c 'import sys, xml.etree.ElementTree as E
+n = {x.get("name") for x in E.parse(sys.argv[1]).getroot()}
+print(sys.argv[2] in n, sys.argv[3] in n)' "$TMP/f.xml" "$hyper" "$dde")" "True True" "formula names read back whole"
+expect_rc 0 "$FL" convert "$TMP/f.xml" -o "$TMP/f2.ndt"
+if cmp -s "$TMP/f.ndt" "$TMP/f2.ndt"; then pass; else fail "formula NDT -> XML -> NDT changed"; fi
 finish

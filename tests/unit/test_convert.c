@@ -442,6 +442,30 @@ static void test_csv_cell(void **st) {
   cell_is("leaf \"r1\",\nrow 2", "\"leaf \"\"r1\"\",\nrow 2\"");
 }
 
+/* OWASP CSV injection: a cell a spreadsheet would read as a formula (it
+ * begins with = + - @ tab or CR, after any single quotes) gets one single
+ * quote before it and is quoted; the same character later in a cell, or a
+ * quote before anything else, is left alone. */
+static void test_csv_cell_formula(void **st) {
+  (void)st;
+  cell_is("=HYPERLINK(\"http://x/\",\"ok\")",
+          "\"'=HYPERLINK(\"\"http://x/\"\",\"\"ok\"\")\"");
+  cell_is("=1+1", "\"'=1+1\"");
+  cell_is("+1", "\"'+1\"");
+  cell_is("-1", "\"'-1\"");
+  cell_is("@SUM(1+1)*cmd|' /C calc'!A0", "\"'@SUM(1+1)*cmd|' /C calc'!A0\"");
+  cell_is("\t=1", "\"'\t=1\"");
+  cell_is("\r=1", "\"'\r=1\"");
+  cell_is("'=1", "\"''=1\""); /* read back as '=1 (one quote taken off) */
+  cell_is("''-x", "\"'''-x\"");
+  cell_is("=", "\"'=\"");
+  cell_is("a=1", "a=1");
+  cell_is("leaf-01", "leaf-01");
+  cell_is("'a", "'a");
+  cell_is("'", "'");
+  cell_is(" =1", "\" =1\""); /* a blank first: quoted, not a formula */
+}
+
 /* The director dump: front-panel names on the chassis, no internal cable. */
 static void test_ndt_director(void **st) {
   state *s = *st;
@@ -474,6 +498,7 @@ int main(void) {
       cmocka_unit_test(test_graphml),
       cmocka_unit_test(test_ndt_quoting_and_limits),
       cmocka_unit_test(test_csv_cell),
+      cmocka_unit_test(test_csv_cell_formula),
       cmocka_unit_test(test_ndt_director),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

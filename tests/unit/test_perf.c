@@ -402,8 +402,64 @@ static void test_fast_loop(void **state) {
   fl_fabric_free(f);
 }
 
+/* The workload's run-time cap (issue 32 #11): placements x collectives x
+ * hosts <= FL_WL_MAX_WORK (2^24), at the boundary and one past, with and
+ * without `placements:`. */
+static int parse_work(uint32_t count, uint32_t colls, uint32_t hosts,
+                      int placements, fl_error *err) {
+  size_t cap = 256 + (size_t)colls * 40 + (size_t)hosts * 12;
+  char *y = malloc(cap);
+  assert_non_null(y);
+  size_t o = 0;
+  if (placements) {
+    o += (size_t)snprintf(y + o, cap - o,
+                          "hosts: %u\nplacements: {count: %u, seed: 1, "
+                          "from: all}\n",
+                          hosts, count);
+  } else {
+    o += (size_t)snprintf(y + o, cap - o, "hosts: [");
+    for (uint32_t i = 0; i < hosts; i++)
+      o += (size_t)snprintf(y + o, cap - o, "%sh%u", i ? ", " : "", i);
+    o += (size_t)snprintf(y + o, cap - o, "]\n");
+  }
+  o += (size_t)snprintf(y + o, cap - o, "collectives:\n");
+  for (uint32_t i = 0; i < colls; i++)
+    o += (size_t)snprintf(y + o, cap - o, "  - {op: all-reduce, bytes: 1M}\n");
+  fl_workload w;
+  fl_error_clear(err);
+  int rc = fl_workload_parse(&w, "cap.yaml", y, o, err);
+  fl_workload_free(&w);
+  free(y);
+  return rc;
+}
+
+static void test_workload_work_cap(void **state) {
+  (void)state;
+  fl_error err;
+  /* 65,536 x 1 x 256 = 2^24: accepted; 257 hosts: refused */
+  assert_int_equal(parse_work(65536, 1, 256, 1, &err), FL_OK);
+  assert_int_equal(parse_work(65536, 1, 257, 1, &err), FL_EPARSE);
+  assert_string_equal(err.message,
+                      "65536 placement(s) x 1 collective(s) x 257 hosts = "
+                      "16842752 host-collectives, past the cap of 16777216 "
+                      "(the workload's run time; evaluate fewer placements "
+                      "or collectives per run)");
+  /* the same product the other way round: 256 x 1 x 65,536 */
+  assert_int_equal(parse_work(256, 1, 65536, 1, &err), FL_OK);
+  assert_int_equal(parse_work(257, 1, 65536, 1, &err), FL_EPARSE);
+  /* the review's workload: 65,536 x 4,096 x 128 */
+  assert_int_equal(parse_work(65536, 4096, 128, 1, &err), FL_EPARSE);
+  assert_non_null(strstr(err.message, "= 34359738368 host-collectives"));
+  /* without placements: collectives x listed hosts (4,096 x 4,096 = 2^24) */
+  assert_int_equal(parse_work(1, 4096, 4096, 0, &err), FL_OK);
+  assert_int_equal(parse_work(1, 4096, 4097, 0, &err), FL_EPARSE);
+  assert_non_null(strstr(err.message, "1 placement(s) x 4096 collective(s) x "
+                                      "4097 hosts = 16781312"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_workload_work_cap),
       cmocka_unit_test(test_exact_c03_collision),
       cmocka_unit_test(test_exact_ftree),
       cmocka_unit_test(test_levels_by_hand),
