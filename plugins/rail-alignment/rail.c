@@ -278,13 +278,18 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
              "move it to \"%s\" (no free port: check that "
              "leaf's cabling)",
              api->node_name(f, target));
-  char msg[1024];
+  char msg[1400], assumed[400];
+  const char *as = rl_naming_assumption(a, x, assumed, sizeof assumed);
+  if (x->weak) /* a weak inference never gives a physical fix */
+    snprintf(fix, sizeof fix,
+             "check the cable against the plan (`fabriclint diff`)");
   snprintf(msg, sizeof msg,
            "\"%s\" (rail %s) is cabled to \"%s\" port %u, which serves rail "
-           "%s%s; %s",
+           "%s%s; %s%s%s",
            x->name, rail_name(a, x->rail), api->node_name(f, x->leaf),
            x->leaf_port, rail_name(a, lf->rail),
-           lf->inferred ? " (inferred from its other NICs)" : "", fix);
+           lf->inferred ? " (inferred from its other NICs)" : "", fix,
+           as ? "; assumed: " : "", as ? as : "");
   fl_id nodes[3] = {x->node, x->leaf, target};
   fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
   jbuf ev;
@@ -309,6 +314,10 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
                                : "same-port");
   }
   basis(a, lf, &ev);
+  if (as) {
+    jb_key_str(&ev, "nic_rail_from", as);
+    jb_key_bool(&ev, "weak", x->weak);
+  }
   jb_obj_close(&ev);
   /* the cable is the subject: its <link> locates the finding; with a
    * target port the fix is that cable's leaf end moving there */
@@ -321,10 +330,11 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
            x->name, api->node_name(f, x->leaf), x->leaf_port,
            target == FL_NONE ? "" : api->node_name(f, target), tport);
   fl_fix fx = {sizeof fx, 1, how, chg};
-  int fixable = target != FL_NONE && tport && mv.link != FL_NONE;
-  int rc = fl_emit_fix(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3,
-                       ports, 2, &mv.link, mv.link != FL_NONE, jb_str(&ev),
-                       NULL, NULL, fixable ? &fx : NULL);
+  int fixable = target != FL_NONE && tport && mv.link != FL_NONE && !x->weak;
+  int rc = fl_emit_fix(api, ctx, x->weak ? FL_SEV_WARNING : 0, msg, nodes,
+                       target == FL_NONE ? 2 : 3, ports, 2, &mv.link,
+                       mv.link != FL_NONE, jb_str(&ev), NULL, NULL,
+                       fixable ? &fx : NULL);
   jb_free(&ev);
   return rc;
 }
@@ -391,20 +401,27 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (j < 0 || (uint32_t)j < i)
       continue; /* report each pair once, from its first NIC */
     const nic *x = &a->nics[i], *y = &a->nics[j];
-    char msg[1400], xp[64], yp[64];
+    char msg[2400], xp[64], yp[64], assumed[400];
+    /* a rail taken from the cabling of hosts named alike is stated; a weak
+     * one gives a warning without the physical swap */
+    const char *as = rl_naming_assumption(a, x, assumed, sizeof assumed);
+    if (!as)
+      as = rl_naming_assumption(a, y, assumed, sizeof assumed);
+    int weak = x->weak || y->weak;
     port_str(api, f, x->leaf, x->leaf_port, xp, sizeof xp);
     port_str(api, f, y->leaf, y->leaf_port, yp, sizeof yp);
-    snprintf(msg, sizeof msg,
-             "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
-             "\"%s\" is on \"%s\" %s (rail %s) and \"%s\" on \"%s\" %s (rail "
-             "%s); swap them: \"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s",
-             x->name, rail_name(a, x->rail), y->name, rail_name(a, y->rail),
-             x->name, api->node_name(f, x->leaf), xp,
-             rail_name(a, leaf_of(a, x->leaf)->rail), y->name,
-             api->node_name(f, y->leaf), yp,
-             rail_name(a, leaf_of(a, y->leaf)->rail), x->name,
-             api->node_name(f, y->leaf), yp, y->name,
-             api->node_name(f, x->leaf), xp);
+    snprintf(
+        msg, sizeof msg,
+        "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
+        "\"%s\" is on \"%s\" %s (rail %s) and \"%s\" on \"%s\" %s (rail "
+        "%s); %s: \"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s%s%s",
+        x->name, rail_name(a, x->rail), y->name, rail_name(a, y->rail), x->name,
+        api->node_name(f, x->leaf), xp, rail_name(a, leaf_of(a, x->leaf)->rail),
+        y->name, api->node_name(f, y->leaf), yp,
+        rail_name(a, leaf_of(a, y->leaf)->rail),
+        weak ? "check against the plan whether to swap them" : "swap them",
+        x->name, api->node_name(f, y->leaf), yp, y->name,
+        api->node_name(f, x->leaf), xp, as ? "; assumed: " : "", as ? as : "");
     /* two ports of one host node (Ethernet) name that node once */
     fl_id nodes[4] = {x->node, y->node, x->leaf, y->leaf};
     uint32_t nn = 4;
@@ -436,6 +453,10 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     }
     jb_arr_close(&ev);
     basis(a, leaf_of(a, x->leaf), &ev);
+    if (as) {
+      jb_key_str(&ev, "nic_rail_from", as);
+      jb_key_bool(&ev, "weak", weak);
+    }
     jb_obj_close(&ev);
     /* the two cables locate the finding; the fix: their leaf ends trade
      * places */
@@ -451,9 +472,10 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     fl_fix fix = {sizeof fix, 2, how, chg};
     fl_id links[2] = {cx.link, cy.link};
     int fixable = cx.link != FL_NONE && cy.link != FL_NONE;
-    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, nn, ports, 4,
-                         fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
-                         NULL, NULL, fixable ? &fix : NULL);
+    int rc =
+        fl_emit_fix(api, ctx, weak ? FL_SEV_WARNING : 0, msg, nodes, nn, ports,
+                    4, fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
+                    NULL, NULL, fixable && !weak ? &fix : NULL);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -1045,12 +1067,14 @@ RULE(R_ORDER, FL_SEV_INFO, 0, "rail-alignment.port-order",
      "Cabling hygiene (off by default): host N on port N makes field work "
      "and audits easier.",
      check_port_order);
-RULE(R_UNRESOLVED, FL_SEV_WARNING, 1, "rail-alignment.unresolved",
+/* info: unknown is not wrong (a NIC not checked is no fault of the fabric) */
+RULE(R_UNRESOLVED, FL_SEV_INFO, 1, "rail-alignment.unresolved",
      "NICs whose host or rail could not be determined",
      "Rather than guess, NICs without a host name (factory-default node "
-     "descriptions), outside the profile, or named unlike the other NICs are "
-     "listed here and left out of the other rules. Give a node-name map, a "
-     "profile or map=FILE.",
+     "descriptions), outside the profile, or named unlike the other NICs "
+     "where the cabling of hosts named alike does not tell their rail are "
+     "listed here (at info: unknown is not wrong) and left out of the other "
+     "rules. Give a node-name map, a profile or map=FILE.",
      check_unresolved);
 
 RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",
