@@ -17,7 +17,9 @@
  *     rail of the leaves its cables land on, when at least MIN_AGREE of its
  *     hosts agree and they are a strict majority, and the mapping is one to
  *     one and covers all its names; else its names stay (and NICs of a
- *     foreign scheme stay unresolved);
+ *     foreign scheme stay unresolved, unless the group (at least MIN_AGREE
+ *     hosts) has leaves of its own, each receiving one of its names only:
+ *     an SU of another OS image, whose names are then its rails);
  *  4. leaf rails are recomputed with every NIC.
  * A host cabled unlike the rest of its group (a real swap) stays visible:
  * the group's majority, not the host, sets the mapping. A mapping backed by
@@ -59,12 +61,15 @@ typedef struct work {
   int32_t *hg;         /* host -> naming group, -1: not grouped */
   uint32_t *gc;        /* hosts per group */
   uint8_t *tr;         /* group needs translating */
+  uint8_t *voted;      /* a cable of the group lands on a leaf of known rail */
+  uint8_t *own;        /* unvoted group with leaves of its own, cabled alike */
   tmap *map;
   uint32_t n_map;
 } work;
 
 static void work_free(work *w) {
   free(w->off), free(w->idx), free(w->hg), free(w->gc), free(w->tr);
+  free(w->voted), free(w->own);
   free(w->map);
 }
 
@@ -142,7 +147,8 @@ static int32_t make_groups(analysis *a, work *w) {
   rn_set_free(&hs);
   w->gc = calloc((size_t)a->n_groups + 1, sizeof *w->gc);
   w->tr = calloc((size_t)a->n_groups + 1, 1);
-  if (!w->gc || !w->tr)
+  w->voted = calloc((size_t)a->n_groups + 1, 1);
+  if (!w->gc || !w->tr || !w->voted)
     return -2;
   for (uint32_t h = 0; h < a->n_hosts; h++)
     if (w->hg[h] >= 0)
@@ -194,9 +200,11 @@ static int vote_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
     x->rail = saved[i];
     int32_t lr = a->leaves[a->leaf_of_node[x->leaf]].rail;
     if (is_grouped(x) && w->hg[x->host] >= 0 && w->tr[w->hg[x->host]] &&
-        lr >= 0)
+        lr >= 0) {
       v[nv++] =
           (vote){(uint32_t)w->hg[x->host], (uint32_t)x->rail, (uint32_t)lr};
+      w->voted[w->hg[x->host]] = 1;
+    }
   }
   free(saved);
   if (nv > 1)
@@ -269,6 +277,9 @@ static uint32_t apply(analysis *a, const work *w, uint8_t *ok) {
       x->tr_total = m->total;
       x->weak = m->best < STRONG_HOSTS || m->best * 3 < m->total * 2;
       moved++;
+    } else if (x->foreign && !m && x->group >= 0 && w->own[x->group]) {
+      x->foreign = 0; /* hosts named alike have leaves of their own (an SU
+                         of another OS image): their names are the rails */
     } else if (x->foreign && !m) {
       if (x->host >= 0)
         a->host_partial[x->host] = 1;
@@ -280,6 +291,36 @@ static uint32_t apply(analysis *a, const work *w, uint8_t *ok) {
     }
   }
   return moved;
+}
+
+/* Groups whose cables all land on leaves of unknown rail (no reference
+ * host there) and that have at least MIN_AGREE hosts, each leaf receiving
+ * one name of the group only (its hosts cabled alike): an SU of another OS
+ * image, whose names can be its rails. 0, or -1 out of memory. */
+static int own_leaves(const analysis *a, work *w) {
+  vote *v = malloc(((size_t)a->n_nics + 1) * sizeof *v);
+  w->own = calloc((size_t)a->n_groups + 1, 1);
+  if (!v || !w->own) {
+    free(v);
+    return -1;
+  }
+  uint32_t nv = 0;
+  for (uint32_t g = 0; g < a->n_groups; g++)
+    w->own[g] = w->tr[g] && !w->voted[g] && w->gc[g] >= MIN_AGREE;
+  for (uint32_t i = 0; i < a->n_nics; i++) {
+    const nic *x = &a->nics[i];
+    if (is_grouped(x) && w->hg[x->host] >= 0 && w->own[w->hg[x->host]])
+      v[nv++] = (vote){(uint32_t)w->hg[x->host],
+                       (uint32_t)a->leaf_of_node[x->leaf], (uint32_t)x->rail};
+  }
+  if (nv > 1)
+    qsort(v, nv, sizeof *v, cmp_vote);
+  for (uint32_t k = 1; k < nv; k++)
+    if (v[k].group == v[k - 1].group && v[k].named == v[k - 1].named &&
+        v[k].rail != v[k - 1].rail)
+      w->own[v[k].group] = 0; /* two names on one leaf */
+  free(v);
+  return 0;
 }
 
 /* One info line: the namings and what was assumed. */
@@ -327,7 +368,10 @@ int rl_rails_by_cabling(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
     return 0; /* one naming: names are the rails */
   }
   uint8_t *ok = calloc((size_t)a->n_groups + 1, 1);
-  int rc = ok && (!any || vote_rails(api, f, a, &w, ref, infer) == 0) ? 0 : -1;
+  int rc = ok && (!any || vote_rails(api, f, a, &w, ref, infer) == 0) &&
+                   (ref < 0 || own_leaves(a, &w) == 0)
+               ? 0
+               : -1;
   uint32_t moved = rc == 0 ? apply(a, &w, ok) : 0;
   if (rc == 0)
     rc = rl_leaf_rails(api, f, a, infer);
