@@ -761,6 +761,19 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
 /* ---- rail-alignment.su-shape
  * ------------------------------------------------------------ */
 
+/* Rail leaves per SU from which the SU-shape rule takes a fabric for a GPU
+ * compute fabric (one NIC per GPU: 4 or 8 rails); see check_su_shape(). */
+#define MIN_COMPUTE_RAILS 4
+
+/* Does some leaf declare its rail (a `rail` attribute)? */
+static int declared_rails(const fl_host_api *api, const fl_fabric *f,
+                          const analysis *a) {
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (api->attr(f, FL_ENT_NODE, a->leaves[L].node, "rail"))
+      return 1;
+  return 0;
+}
+
 static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = rl_get_analysis(api, ctx, data);
   if (!a)
@@ -815,15 +828,29 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   /* no strict majority: the larger SU is the reference, so the finding
    * names the minority by capacity, and says it was a tie */
   int tie = ref_votes * 2 <= with_rails;
-  char cmsg[256];
+  /* "SUs should be identical" is a GPU compute fabric's rule: one NIC per
+   * GPU gives SUs of MIN_COMPUTE_RAILS or more rail leaves. With fewer (a
+   * storage fabric of dual-homed hosts and appliances, Selene storage) and
+   * no leaf declaring a rail, the fabric is not known to be one: info, with
+   * the assumption said */
+  int compute = ref != UINT32_MAX &&
+                (rails[ref] >= MIN_COMPUTE_RAILS || declared_rails(api, f, a));
+  char assumed[200] = "";
+  if (ref != UINT32_MAX && !compute)
+    snprintf(assumed, sizeof assumed,
+             " (assumed not a GPU compute fabric: its SUs have %u rail "
+             "leaves, fewer than %u, and no leaf declares a rail; judged at "
+             "info)",
+             rails[ref], MIN_COMPUTE_RAILS);
+  char cmsg[456];
   if (ref != UINT32_MAX)
     snprintf(cmsg, sizeof cmsg,
              "{count} of the %u SUs differ from the shape %u of them have "
              "(%u rail leaves, up to %u hosts per leaf%s): scalable units "
-             "should be identical",
+             "should be identical%s",
              a->n_sus, ref_votes, rails[ref], per_leaf[ref],
-             tie ? "; no shape is a majority, the larger is the reference"
-                 : "");
+             tie ? "; no shape is a majority, the larger is the reference" : "",
+             assumed);
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
     if (!rails[s] || unknown[s] ||
@@ -833,16 +860,17 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
       if (a->leaves[L].su == s && a->leaves[L].rail >= 0)
         node = a->leaves[L].node;
-    char msg[640];
+    char msg[840];
     snprintf(msg, sizeof msg,
              "the SU of leaf \"%s\" has %u rail leaves and up to %u hosts per "
              "leaf, while %u of the %u SUs have %u and %u%s: scalable units "
-             "should be identical",
+             "should be identical%s",
              api->node_name(f, node), rails[s], per_leaf[s], ref_votes,
              a->n_sus, rails[ref], per_leaf[ref],
              tie ? " (no shape is a majority; the larger is taken as the "
                    "plan)"
-                 : "");
+                 : "",
+             assumed);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -852,9 +880,10 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_int(&ev, "usual_hosts_per_leaf", per_leaf[ref]);
     jb_key_int(&ev, "sus_with_usual_shape", ref_votes);
     jb_key_bool(&ev, "tie", tie);
+    jb_key_bool(&ev, "compute_fabric", compute);
     jb_obj_close(&ev);
-    rc = fl_emit_cause(api, ctx, 0, msg, &node, 1, NULL, 0, NULL, 0,
-                       jb_str(&ev), "su-shape", cmsg);
+    rc = fl_emit_cause(api, ctx, compute ? 0 : FL_SEV_INFO, msg, &node, 1, NULL,
+                       0, NULL, 0, jb_str(&ev), "su-shape", cmsg);
     jb_free(&ev);
   }
   free(rails), free(per_leaf), free(unknown);
