@@ -44,6 +44,7 @@ tests_for() {
   mpi) echo 'mpi_identical|dist_split|traffic_split' ;;
   perf) echo 'perf|test_perf' ;;
   planes) echo 'cli.planes' ;;
+  tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
