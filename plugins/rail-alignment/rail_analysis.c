@@ -370,7 +370,9 @@ static void reset_nics(analysis *a) {
 }
 
 /* In device mode, NICs named in another scheme than most NICs' cannot be
- * compared by name (HCA-2 vs mlx5_3): mark them unresolved. The most
+ * compared by name (HCA-2 vs mlx5_3): mark them `foreign`, to be placed
+ * by where their cables land (rl_rails_by_cabling(), rail_naming.c) or
+ * else left unresolved there. The most
  * common scheme is counted over all resolved NICs and chosen among those of
  * NICs without a `rail` attribute, ties to the first such NIC; one
  * scheme_of() per NIC and a hash count: O(NICs) (it was O(NICs^2) when
