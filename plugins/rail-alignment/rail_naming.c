@@ -232,37 +232,52 @@ static int vote_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
   return 0;
 }
 
-/* The mapping of name @named in group @g, or NULL. */
+/* The mapping of name @named in group @g, or NULL (w->map is sorted by
+ * group, then name: the votes were). */
 static const tmap *find_map(const work *w, uint32_t g, uint32_t named) {
-  for (uint32_t k = 0; k < w->n_map; k++) /* sorted: could bisect */
-    if (w->map[k].group == g && w->map[k].named == named)
-      return &w->map[k];
-  return NULL;
+  uint32_t lo = 0, hi = w->n_map;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    const tmap *m = &w->map[mid];
+    if (m->group < g || (m->group == g && m->named < named))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < w->n_map && w->map[lo].group == g && w->map[lo].named == named
+             ? &w->map[lo]
+             : NULL;
 }
 
-/* A group is translated when every name of its hosts has a mapping and
- * no two names map to one rail. */
-static int group_ok(const analysis *a, const work *w, uint32_t g) {
+/* ok[g]: group g is translated: it needs it, every name of its hosts has a
+ * mapping and no two names map to one rail. O(NICs + mappings). 0, or -1
+ * out of memory. */
+static int groups_ok(const analysis *a, const work *w, uint8_t *ok) {
+  uint32_t *seen = calloc((size_t)a->n_labels + 1, sizeof *seen);
+  if (!seen)
+    return -1;
+  for (uint32_t g = 0; g < a->n_groups; g++)
+    ok[g] = w->tr[g];
   for (uint32_t i = 0; i < a->n_nics; i++) {
     const nic *x = &a->nics[i];
-    if (is_grouped(x) && w->hg[x->host] == (int32_t)g &&
-        !find_map(w, g, (uint32_t)x->rail))
-      return 0;
+    if (is_grouped(x) && w->hg[x->host] >= 0 && ok[w->hg[x->host]] &&
+        !find_map(w, (uint32_t)w->hg[x->host], (uint32_t)x->rail))
+      ok[w->hg[x->host]] = 0;
   }
-  for (uint32_t k = 0; k < w->n_map; k++)
-    for (uint32_t j = k + 1; j < w->n_map; j++)
-      if (w->map[k].group == g && w->map[j].group == g &&
-          w->map[k].rail == w->map[j].rail)
-        return 0;
-  return 1;
+  for (uint32_t k = 0; k < w->n_map; k++) {
+    uint32_t stamp = w->map[k].group + 1; /* a group's mappings are a run */
+    if (seen[w->map[k].rail] == stamp)
+      ok[w->map[k].group] = 0;
+    seen[w->map[k].rail] = stamp;
+  }
+  free(seen);
+  return 0;
 }
 
 /* Step 3's result applied; NICs of a foreign scheme left unplaced become
  * unresolved. Returns how many NICs changed rail. */
-static uint32_t apply(analysis *a, const work *w, uint8_t *ok) {
+static uint32_t apply(analysis *a, const work *w, const uint8_t *ok) {
   uint32_t moved = 0;
-  for (uint32_t g = 0; g < a->n_groups; g++)
-    ok[g] = w->tr[g] && group_ok(a, w, g);
   for (uint32_t i = 0; i < a->n_nics; i++) {
     nic *x = &a->nics[i];
     x->named_rail = x->rail;
@@ -372,6 +387,8 @@ int rl_rails_by_cabling(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
                    (ref < 0 || own_leaves(a, &w) == 0)
                ? 0
                : -1;
+  if (rc == 0)
+    rc = groups_ok(a, &w, ok);
   uint32_t moved = rc == 0 ? apply(a, &w, ok) : 0;
   if (rc == 0)
     rc = rl_leaf_rails(api, f, a, infer);
