@@ -131,8 +131,14 @@ int fl_is_aggregation_node(const fl_fabric *fab, fl_id n) {
  *     when one seed leaf is cabled to all of those neighbours: a sparsely
  *     filled leaf or a management leaf with two uplinks. A core switch with
  *     service hosts is cabled to spines of several pods and stays a core.
+ *  6. Units 3 or more hops above the seeds (beyond a three-tier top) that
+ *     form a connected group carrying endpoints or reaching 4 hops are a
+ *     pod hanging off the top (Selene's management pod off the core), ranked
+ * downward from it: units with endpoints or 4+ hops up are its leaves (tier 1),
+ * the others its spines (tier 2); a pod never ranks above the core
+ *     (tier_pods()).
  *
- * Cost: O(V + E) for steps 1-4; step 5 costs the sum of the neighbours'
+ * Cost: O(V + E) for steps 1-4 and 6; step 5 costs the sum of the neighbours'
  * degrees over the (few) candidate units.
  *
  * The shape is irregular when a switch-to-switch cable joins two units of the
@@ -375,6 +381,53 @@ static int under_one_seed(const fl_fabric *fab, tier_work *w, fl_id v) {
   return found;
 }
 
+/* Step 6: a pod hanging off the top. Units POD_DIST or more switch hops
+ * above the seeds are beyond a three-tier fabric's top; a connected group
+ * of them that carries compute endpoints, or reaches POD_DIST + 1 hops
+ * (nothing is above a four-tier fabric's top), is a pod cabled to the top,
+ * not a fourth and fifth tier (Selene: the management leaves MLG01-04/05 under
+ * the management spines MSPINE3-01/4-01, which are cabled to the core
+ * CCORE*; by hop count the spines were tier 4 and the leaves tier 5, so 14
+ * core switches "had uplinks" and were "oversubscribed 15.75:1"). Its units
+ * are ranked downward from the top: those carrying endpoints, and those
+ * further than POD_DIST, are its leaves (distance 0); the others, cabled to
+ * the top, its spines (distance 1). Another group (the top of a four-tier
+ * fabric: one layer, no endpoints) keeps its hop count. mark[] flags the groups
+ * with endpoints, cnt[] numbers them (scratch after step 5). */
+#define POD_DIST 3u
+
+static void tier_pods(const fl_fabric *fab, tier_work *w) {
+  uint32_t pods = 0;
+  for (size_t i = 0; i < w->n; i++)
+    w->cnt[i] = UINT32_MAX;
+  for (size_t root = 0; root < w->n; root++) {
+    if (w->rep[root] != root || w->dist[root] == UINT32_MAX ||
+        w->dist[root] < POD_DIST || w->cnt[root] != UINT32_MAX)
+      continue;
+    size_t head = 0, tail = 0;
+    w->mark[pods] = 0;
+    w->cnt[root] = pods;
+    w->queue[tail++] = (fl_id)root;
+    while (head < tail) {
+      fl_id v = w->queue[head++];
+      w->mark[pods] |= w->ep[v] > 0 || w->dist[v] > POD_DIST;
+      for (uint32_t m = v; m != UINT32_MAX; m = w->next[m])
+        FOR_CABLES(fab, m, u, {
+          uint32_t r = w->rep[u];
+          if (fab->nodes[u].kind != FL_NODE_SWITCH || w->cnt[r] != UINT32_MAX ||
+              w->dist[r] == UINT32_MAX || w->dist[r] < POD_DIST)
+            continue;
+          w->cnt[r] = pods;
+          w->queue[tail++] = r;
+        });
+    }
+    pods++;
+  }
+  for (size_t i = 0; i < w->n; i++)
+    if (w->rep[i] == i && w->cnt[i] != UINT32_MAX && w->mark[w->cnt[i]])
+      w->dist[i] = w->ep[i] > 0 || w->dist[i] > POD_DIST ? 0 : 1;
+}
+
 /* Irregularity: switch-to-switch cables between units of the same tier or
  * skipping a tier, and units with endpoints above tier 1. */
 static void tier_irregular(fl_fabric *fab, const tier_work *w) {
@@ -447,6 +500,7 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
     if (fab->nodes[i].kind == FL_NODE_SWITCH && w.rep[i] == i && w.ep[i] > 0 &&
         w.dist[i] == 2 && under_one_seed(fab, &w, (fl_id)i))
       w.dist[i] = 0;
+  tier_pods(fab, &w);
   for (size_t i = 0; i < w.n; i++) {
     fl_node_rec *r = &fab->nodes[i];
     if (r->tier != FL_TIER_UNKNOWN)

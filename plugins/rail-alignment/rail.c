@@ -278,13 +278,18 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
              "move it to \"%s\" (no free port: check that "
              "leaf's cabling)",
              api->node_name(f, target));
-  char msg[1024];
+  char msg[1400], assumed[400];
+  const char *as = rl_naming_assumption(a, x, assumed, sizeof assumed);
+  if (x->weak) /* a weak inference never gives a physical fix */
+    snprintf(fix, sizeof fix,
+             "check the cable against the plan (`fabriclint diff`)");
   snprintf(msg, sizeof msg,
            "\"%s\" (rail %s) is cabled to \"%s\" port %u, which serves rail "
-           "%s%s; %s",
+           "%s%s; %s%s%s",
            x->name, rail_name(a, x->rail), api->node_name(f, x->leaf),
            x->leaf_port, rail_name(a, lf->rail),
-           lf->inferred ? " (inferred from its other NICs)" : "", fix);
+           lf->inferred ? " (inferred from its other NICs)" : "", fix,
+           as ? "; assumed: " : "", as ? as : "");
   fl_id nodes[3] = {x->node, x->leaf, target};
   fl_port_ref ports[2] = {{x->node, x->port}, {x->leaf, x->leaf_port}};
   jbuf ev;
@@ -309,6 +314,10 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
                                : "same-port");
   }
   basis(a, lf, &ev);
+  if (as) {
+    jb_key_str(&ev, "nic_rail_from", as);
+    jb_key_bool(&ev, "weak", x->weak);
+  }
   jb_obj_close(&ev);
   /* the cable is the subject: its <link> locates the finding; with a
    * target port the fix is that cable's leaf end moving there */
@@ -321,10 +330,11 @@ static int cross_compute(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
            x->name, api->node_name(f, x->leaf), x->leaf_port,
            target == FL_NONE ? "" : api->node_name(f, target), tport);
   fl_fix fx = {sizeof fx, 1, how, chg};
-  int fixable = target != FL_NONE && tport && mv.link != FL_NONE;
-  int rc = fl_emit_fix(api, ctx, 0, msg, nodes, target == FL_NONE ? 2 : 3,
-                       ports, 2, &mv.link, mv.link != FL_NONE, jb_str(&ev),
-                       NULL, NULL, fixable ? &fx : NULL);
+  int fixable = target != FL_NONE && tport && mv.link != FL_NONE && !x->weak;
+  int rc = fl_emit_fix(api, ctx, x->weak ? FL_SEV_WARNING : 0, msg, nodes,
+                       target == FL_NONE ? 2 : 3, ports, 2, &mv.link,
+                       mv.link != FL_NONE, jb_str(&ev), NULL, NULL,
+                       fixable ? &fx : NULL);
   jb_free(&ev);
   return rc;
 }
@@ -391,20 +401,27 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (j < 0 || (uint32_t)j < i)
       continue; /* report each pair once, from its first NIC */
     const nic *x = &a->nics[i], *y = &a->nics[j];
-    char msg[1400], xp[64], yp[64];
+    char msg[2400], xp[64], yp[64], assumed[400];
+    /* a rail taken from the cabling of hosts named alike is stated; a weak
+     * one gives a warning without the physical swap */
+    const char *as = rl_naming_assumption(a, x, assumed, sizeof assumed);
+    if (!as)
+      as = rl_naming_assumption(a, y, assumed, sizeof assumed);
+    int weak = x->weak || y->weak;
     port_str(api, f, x->leaf, x->leaf_port, xp, sizeof xp);
     port_str(api, f, y->leaf, y->leaf_port, yp, sizeof yp);
-    snprintf(msg, sizeof msg,
-             "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
-             "\"%s\" is on \"%s\" %s (rail %s) and \"%s\" on \"%s\" %s (rail "
-             "%s); swap them: \"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s",
-             x->name, rail_name(a, x->rail), y->name, rail_name(a, y->rail),
-             x->name, api->node_name(f, x->leaf), xp,
-             rail_name(a, leaf_of(a, x->leaf)->rail), y->name,
-             api->node_name(f, y->leaf), yp,
-             rail_name(a, leaf_of(a, y->leaf)->rail), x->name,
-             api->node_name(f, y->leaf), yp, y->name,
-             api->node_name(f, x->leaf), xp);
+    snprintf(
+        msg, sizeof msg,
+        "the cables of \"%s\" (rail %s) and \"%s\" (rail %s) are crossed: "
+        "\"%s\" is on \"%s\" %s (rail %s) and \"%s\" on \"%s\" %s (rail "
+        "%s); %s: \"%s\" -> \"%s\" %s, \"%s\" -> \"%s\" %s%s%s",
+        x->name, rail_name(a, x->rail), y->name, rail_name(a, y->rail), x->name,
+        api->node_name(f, x->leaf), xp, rail_name(a, leaf_of(a, x->leaf)->rail),
+        y->name, api->node_name(f, y->leaf), yp,
+        rail_name(a, leaf_of(a, y->leaf)->rail),
+        weak ? "check against the plan whether to swap them" : "swap them",
+        x->name, api->node_name(f, y->leaf), yp, y->name,
+        api->node_name(f, x->leaf), xp, as ? "; assumed: " : "", as ? as : "");
     /* two ports of one host node (Ethernet) name that node once */
     fl_id nodes[4] = {x->node, y->node, x->leaf, y->leaf};
     uint32_t nn = 4;
@@ -436,6 +453,10 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     }
     jb_arr_close(&ev);
     basis(a, leaf_of(a, x->leaf), &ev);
+    if (as) {
+      jb_key_str(&ev, "nic_rail_from", as);
+      jb_key_bool(&ev, "weak", weak);
+    }
     jb_obj_close(&ev);
     /* the two cables locate the finding; the fix: their leaf ends trade
      * places */
@@ -451,9 +472,10 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     fl_fix fix = {sizeof fix, 2, how, chg};
     fl_id links[2] = {cx.link, cy.link};
     int fixable = cx.link != FL_NONE && cy.link != FL_NONE;
-    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, nn, ports, 4,
-                         fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
-                         NULL, NULL, fixable ? &fix : NULL);
+    int rc =
+        fl_emit_fix(api, ctx, weak ? FL_SEV_WARNING : 0, msg, nodes, nn, ports,
+                    4, fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
+                    NULL, NULL, fixable && !weak ? &fix : NULL);
     jb_free(&ev);
     if (rc)
       return rc;
@@ -739,6 +761,19 @@ static int check_incomplete(const fl_host_api *api, fl_ctx *ctx, void *data) {
 /* ---- rail-alignment.su-shape
  * ------------------------------------------------------------ */
 
+/* Rail leaves per SU from which the SU-shape rule takes a fabric for a GPU
+ * compute fabric (one NIC per GPU: 4 or 8 rails); see check_su_shape(). */
+#define MIN_COMPUTE_RAILS 4
+
+/* Does some leaf declare its rail (a `rail` attribute)? */
+static int declared_rails(const fl_host_api *api, const fl_fabric *f,
+                          const analysis *a) {
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (api->attr(f, FL_ENT_NODE, a->leaves[L].node, "rail"))
+      return 1;
+  return 0;
+}
+
 static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = rl_get_analysis(api, ctx, data);
   if (!a)
@@ -793,15 +828,29 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   /* no strict majority: the larger SU is the reference, so the finding
    * names the minority by capacity, and says it was a tie */
   int tie = ref_votes * 2 <= with_rails;
-  char cmsg[256];
+  /* "SUs should be identical" is a GPU compute fabric's rule: one NIC per
+   * GPU gives SUs of MIN_COMPUTE_RAILS or more rail leaves. With fewer (a
+   * storage fabric of dual-homed hosts and appliances, Selene storage) and
+   * no leaf declaring a rail, the fabric is not known to be one: info, with
+   * the assumption said */
+  int compute = ref != UINT32_MAX &&
+                (rails[ref] >= MIN_COMPUTE_RAILS || declared_rails(api, f, a));
+  char assumed[200] = "";
+  if (ref != UINT32_MAX && !compute)
+    snprintf(assumed, sizeof assumed,
+             " (assumed not a GPU compute fabric: its SUs have %u rail "
+             "leaves, fewer than %u, and no leaf declares a rail; judged at "
+             "info)",
+             rails[ref], MIN_COMPUTE_RAILS);
+  char cmsg[456];
   if (ref != UINT32_MAX)
     snprintf(cmsg, sizeof cmsg,
              "{count} of the %u SUs differ from the shape %u of them have "
              "(%u rail leaves, up to %u hosts per leaf%s): scalable units "
-             "should be identical",
+             "should be identical%s",
              a->n_sus, ref_votes, rails[ref], per_leaf[ref],
-             tie ? "; no shape is a majority, the larger is the reference"
-                 : "");
+             tie ? "; no shape is a majority, the larger is the reference" : "",
+             assumed);
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
     if (!rails[s] || unknown[s] ||
@@ -811,16 +860,17 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
       if (a->leaves[L].su == s && a->leaves[L].rail >= 0)
         node = a->leaves[L].node;
-    char msg[640];
+    char msg[840];
     snprintf(msg, sizeof msg,
              "the SU of leaf \"%s\" has %u rail leaves and up to %u hosts per "
              "leaf, while %u of the %u SUs have %u and %u%s: scalable units "
-             "should be identical",
+             "should be identical%s",
              api->node_name(f, node), rails[s], per_leaf[s], ref_votes,
              a->n_sus, rails[ref], per_leaf[ref],
              tie ? " (no shape is a majority; the larger is taken as the "
                    "plan)"
-                 : "");
+                 : "",
+             assumed);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -830,9 +880,10 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_int(&ev, "usual_hosts_per_leaf", per_leaf[ref]);
     jb_key_int(&ev, "sus_with_usual_shape", ref_votes);
     jb_key_bool(&ev, "tie", tie);
+    jb_key_bool(&ev, "compute_fabric", compute);
     jb_obj_close(&ev);
-    rc = fl_emit_cause(api, ctx, 0, msg, &node, 1, NULL, 0, NULL, 0,
-                       jb_str(&ev), "su-shape", cmsg);
+    rc = fl_emit_cause(api, ctx, compute ? 0 : FL_SEV_INFO, msg, &node, 1, NULL,
+                       0, NULL, 0, jb_str(&ev), "su-shape", cmsg);
     jb_free(&ev);
   }
   free(rails), free(per_leaf), free(unknown);
@@ -1045,12 +1096,14 @@ RULE(R_ORDER, FL_SEV_INFO, 0, "rail-alignment.port-order",
      "Cabling hygiene (off by default): host N on port N makes field work "
      "and audits easier.",
      check_port_order);
-RULE(R_UNRESOLVED, FL_SEV_WARNING, 1, "rail-alignment.unresolved",
+/* info: unknown is not wrong (a NIC not checked is no fault of the fabric) */
+RULE(R_UNRESOLVED, FL_SEV_INFO, 1, "rail-alignment.unresolved",
      "NICs whose host or rail could not be determined",
      "Rather than guess, NICs without a host name (factory-default node "
-     "descriptions), outside the profile, or named unlike the other NICs are "
-     "listed here and left out of the other rules. Give a node-name map, a "
-     "profile or map=FILE.",
+     "descriptions), outside the profile, or named unlike the other NICs "
+     "where the cabling of hosts named alike does not tell their rail are "
+     "listed here (at info: unknown is not wrong) and left out of the other "
+     "rules. Give a node-name map, a profile or map=FILE.",
      check_unresolved);
 
 RULE(R_ROLES, FL_SEV_INFO, 1, "rail-alignment.roles",

@@ -42,6 +42,14 @@ typedef struct nic {
   uint8_t eth;            /* cabled at an Ethernet rate (RoCE) */
   uint8_t role_guessed;   /* role from the name/NIC-count heuristic */
   uint8_t role_unknown;   /* role neither compute nor a service role */
+  /* rails by cabling when hosts name their NICs differently (rail_naming.c):
+   * foreign: named in another scheme than most NICs (pending); by_cabling:
+   * the rail was taken from where the cables of hosts named alike land, not
+   * from the name (named_rail, tr_best of tr_total cables, naming group
+   * `group`); weak: that inference rests on few hosts or a thin majority */
+  uint8_t foreign, by_cabling, weak;
+  int32_t named_rail, group;
+  uint32_t tr_best, tr_total;
 } nic;
 
 typedef struct leaf {
@@ -77,6 +85,8 @@ typedef struct analysis {
   int inferred_any;
   int applicable;  /* the fabric is rail-optimised (see rail_applicable) */
   char scheme[32]; /* device naming scheme in device mode, or "" */
+  char **groups;   /* naming groups (rail_naming.c): "mlx5_0/mlx5_3/..." */
+  uint32_t n_groups;
 } analysis;
 
 typedef struct rail_state {
@@ -100,11 +110,20 @@ const char *rl_device_rail(const rail_map *m, const char *dev, char *buf,
 
 int rl_guess_roles(const fl_host_api *api, const fl_fabric *f, analysis *a);
 
+/* ---- rail_naming.c */
+
+int rl_rails_by_cabling(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                        analysis *a, int infer);
+const char *rl_naming_assumption(const analysis *a, const nic *x, char *buf,
+                                 size_t size);
+
 /* ---- rail_analysis.c */
 
 void rl_leaf_rail(const fl_host_api *api, const fl_fabric *f, analysis *a,
                   uint32_t L, const uint32_t *idx, uint32_t n, int infer,
                   uint32_t *cnt);
+int rl_leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                  int infer);
 analysis *rl_get_analysis(const fl_host_api *api, fl_ctx *ctx, rail_state *st);
 int rail_init(const fl_host_api *api, void **data);
 void rail_fini(void *data);

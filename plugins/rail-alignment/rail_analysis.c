@@ -39,6 +39,9 @@ static void free_analysis(analysis *a) {
   free(a->host_idx);
   free(a->leaf_off);
   free(a->leaf_idx);
+  for (uint32_t i = 0; i < a->n_groups; i++)
+    free(a->groups[i]);
+  free(a->groups);
   free(a);
 }
 
@@ -367,7 +370,9 @@ static void reset_nics(analysis *a) {
 }
 
 /* In device mode, NICs named in another scheme than most NICs' cannot be
- * compared by name (HCA-2 vs mlx5_3): mark them unresolved. The most
+ * compared by name (HCA-2 vs mlx5_3): mark them `foreign`, to be placed
+ * by where their cables land (rl_rails_by_cabling(), rail_naming.c) or
+ * else left unresolved there. The most
  * common scheme is counted over all resolved NICs and chosen among those of
  * NICs without a `rail` attribute, ties to the first such NIC; one
  * scheme_of() per NIC and a hash count: O(NICs) (it was O(NICs^2) when
@@ -399,12 +404,13 @@ static int check_schemes(analysis *a) {
       best_n = cnt[of[i]];
       snprintf(best, sizeof a->scheme, "%s", names[of[i]]);
     }
+  /* a compute NIC named in another scheme is placed by where its cables
+   * land (rl_rails_by_cabling()), else left unresolved there; a service
+   * NIC (NON_COMPUTE) is on no rail whatever its name */
   for (uint32_t i = 0; rc == 0 && i < a->n_nics; i++)
     if (!a->nics[i].unresolved && !a->nics[i].rail_attr &&
-        strcmp(names[of[i]], best) != 0)
-      a->nics[i].unresolved = "device named unlike the other NICs; rails are "
-                              "compared by device name (give a node-name map, "
-                              "a profile or map=FILE)";
+        a->nics[i].rail != NON_COMPUTE && strcmp(names[of[i]], best) != 0)
+      a->nics[i].foreign = 1;
   for (uint32_t k = 0; k < n; k++)
     free(names[k]);
   free(names), free(of), free(cnt);
@@ -479,9 +485,17 @@ void rl_leaf_rail(const fl_host_api *api, const fl_fabric *f, analysis *a,
 }
 
 /* Leaf rails in O(NICs + leaves): compute NICs bucketed by leaf, then one
- * pass over each leaf's bucket. */
-static int leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                      int infer) {
+ * pass over each leaf's bucket (any earlier leaf rails are forgotten). 0, or
+ * -1 out of memory. */
+int rl_leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
+                  int infer) {
+  a->inferred_any = 0;
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    leaf *lf = &a->leaves[L];
+    lf->rail = NO_RAIL;
+    lf->inferred = 0;
+    lf->n_compute = lf->majority = lf->n_rails = 0;
+  }
   uint32_t *off = calloc((size_t)a->n_leaves + 2, sizeof *off);
   uint32_t *idx = malloc(((size_t)a->n_nics + 1) * sizeof *idx);
   uint32_t *cnt = calloc((size_t)a->n_labels + 1, sizeof *cnt);
@@ -503,8 +517,8 @@ static int leaf_rails(const fl_host_api *api, const fl_fabric *f, analysis *a,
   return 0;
 }
 
-static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
-                        int infer) {
+static int build_leaves(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                        analysis *a, int infer, int device_mode) {
   uint32_t nn = api->node_count(f);
   a->leaf_of_node = malloc((nn + 1) * sizeof *a->leaf_of_node);
   a->leaves = calloc(nn + 1, sizeof *a->leaves);
@@ -520,7 +534,8 @@ static int build_leaves(const fl_host_api *api, const fl_fabric *f, analysis *a,
       a->leaves[a->n_leaves++].rail = NO_RAIL;
     }
   }
-  if (leaf_rails(api, f, a, infer) != 0)
+  if (rl_leaf_rails(api, f, a, infer) != 0 ||
+      (device_mode && rl_rails_by_cabling(api, ctx, f, a, infer) != 0))
     return -1;
   /* SUs: union leaves that share a host, unless `su` attributes say */
   uint32_t *parent = malloc((a->n_leaves + 1) * sizeof *parent);
@@ -741,7 +756,9 @@ analysis *rl_get_analysis(const fl_host_api *api, fl_ctx *ctx, rail_state *st) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
-  if (build_leaves(api, f, a, (int)p.infer) != 0 || build_groups(a) != 0) {
+  if (build_leaves(api, ctx, f, a, (int)p.infer,
+                   !a->map.n && !a->map.generic) != 0 ||
+      build_groups(a) != 0) {
     api->fail(ctx, "out of memory");
     return NULL;
   }
