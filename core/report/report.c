@@ -93,11 +93,15 @@ static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
   if (r->n_related)
     fprintf(out, "    with %u consequence(s) of the same cause:\n",
             r->n_related);
-  for (uint32_t k = 0; k < r->n_related; k++) {
+  /* a few in full, then the count: JSON and SARIF carry every one */
+  for (uint32_t k = 0; k < r->n_related && k < FL_TEXT_RELATED_MAX; k++) {
     const fl_finding_rec *c = &r->related[k];
     fprintf(out, "      %s: %s [%s]\n", fl_severity_name(c->severity),
             c->message, c->rule);
   }
+  if (r->n_related > FL_TEXT_RELATED_MAX)
+    fprintf(out, "      and %u more (--format json lists them)\n",
+            r->n_related - FL_TEXT_RELATED_MAX);
 }
 
 static void text_tally(FILE *out, const tally *t) {

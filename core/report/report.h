@@ -18,6 +18,10 @@
 #include "fabriclint/fabric.h"
 #include "host/findings.h"
 
+/** Consequences shown under a finding in the text report (host/roots.h);
+ * the rest are counted ("and N more"). */
+#define FL_TEXT_RELATED_MAX 4u
+
 #define FL_OUT_TEXT        1
 #define FL_OUT_JSON        2
 #define FL_OUT_SARIF       3

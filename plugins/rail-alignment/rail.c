@@ -472,10 +472,26 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
     fl_fix fix = {sizeof fix, 2, how, chg};
     fl_id links[2] = {cx.link, cy.link};
     int fixable = cx.link != FL_NONE && cy.link != FL_NONE;
+    /* one cause per pair of rails: a block of hosts cabled with the same
+     * two rails crossed (a copy-paste in the cabling plan, half an SU) is
+     * one finding listing every swap, not one error per host */
+    const char *ra = rail_name(a, x->rail), *rb = rail_name(a, y->rail);
+    if (strcmp(ra, rb) > 0) {
+      const char *t = ra;
+      ra = rb;
+      rb = t;
+    }
+    char cause[160], cmsg[320];
+    snprintf(cause, sizeof cause, "rails %s|%s%s", ra, rb,
+             weak ? "|weak" : "");
+    snprintf(cmsg, sizeof cmsg,
+             "{count} hosts have the cables of rails %s and %s crossed "
+             "between the two rail leaves; %s each pair",
+             ra, rb, weak ? "check against the plan whether to swap" : "swap");
     int rc =
         fl_emit_fix(api, ctx, weak ? FL_SEV_WARNING : 0, msg, nodes, nn, ports,
                     4, fixable ? links : NULL, fixable ? 2 : 0, jb_str(&ev),
-                    NULL, NULL, fixable && !weak ? &fix : NULL);
+                    cause, cmsg, fixable && !weak ? &fix : NULL);
     jb_free(&ev);
     if (rc)
       return rc;
