@@ -4,7 +4,10 @@
 . "$(dirname "$0")/lib.bash"
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
 need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
-PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so"
+# The capture's leaves lack 2-4 uplinks their peers have (topology.missing-uplinks,
+# judged TRUE in docs/real-fabrics.md); here it serves as a fabric otherwise clean
+# under the topology rules, so that rule is held to 1.2:1.
+PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so --param topology.missing-uplinks.max-ratio=1.2"
 sed '11d' "$EX" > "$TMP/one.out"       # one one-sided cable
 sed '11d;30d' "$EX" > "$TMP/two.out"   # ... and a second one
 

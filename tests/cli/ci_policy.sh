@@ -4,7 +4,10 @@
 EX="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
 need_external NVIDIA__topograph__tests__output__ibnetdiscover__example.out
 PY=/usr/bin/python3
-PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so --plugin $FL_BUILD/tests/plugins/good.so"
+# The capture's leaves lack 2-4 uplinks their peers have (topology.missing-uplinks,
+# judged TRUE in docs/real-fabrics.md); here it serves as a fabric otherwise clean
+# under the topology rules, so that rule is held to 1.2:1.
+PL="--no-builtin-plugins --plugin $FL_BUILD/plugins/topology.so --plugin $FL_BUILD/tests/plugins/good.so --param topology.missing-uplinks.max-ratio=1.2"
 NTOPO=$("$FL" rules --no-builtin-plugins --plugin "$FL_BUILD/plugins/topology.so" --format json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)["plugins"][0]["rules"]))')
 sed '11d;30d' "$EX" > "$TMP/two.out" # two one-sided cables (errors)
 

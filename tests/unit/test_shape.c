@@ -132,9 +132,13 @@ static void test_tiers_core_with_host(void **state) {
  * (derive.c step 3). Three pods of 2 leaves and 2 spines, 2 cores over
  * every spine; the leaves of pod p hold h[p] hosts each. With h = {4, 2, 1}
  * pod 1 sits exactly at half (2 x 2 >= 4: seeds, tier 1) and pod 2 one host
- * below (2 x 1 < 4: no seeds, reached from the cores: spines tier 4,
- * leaves tier 5); with h = {5, 3, 2}, an odd fullest leaf: 3 is at least
- * half of 5, 2 is not (2 x 2 < 5, though 2 == 5 / 2 rounded down). */
+ * below (2 x 1 < 4: no seeds, reached from the cores); with h = {5, 3, 2},
+ * an odd fullest leaf: 3 is at least half of 5, 2 is not (2 x 2 < 5,
+ * though 2 == 5 / 2 rounded down). A pod without seeds, 3 hops above the
+ * seeded leaves, is ranked downward from the top (derive.c step 6,
+ * tier_pods(): issue 30 F16), so every pod ends 1/2 under cores at 3 and
+ * the final tiers here no longer show the seeding boundary (mutant
+ * sh-seed-half: docs/testing.md says which test still sees it). */
 static fl_fabric *pods(const uint32_t h[3]) {
   fl_fabric *f = fl_fabric_new();
   fl_id c[2] = {node(f, FL_NODE_SWITCH, "core-0"),
@@ -168,10 +172,10 @@ static void test_tiers_seed_at_half(void **state) {
     uint32_t leaf[3], spine[3]; /* tier per pod */
     uint32_t upper;             /* units with endpoints above tier 1 */
   } v[] = {
-      {{4, 2, 1}, {1, 1, 5}, {2, 2, 4}, 2},
+      {{4, 2, 1}, {1, 1, 1}, {2, 2, 2}, 0},
       {{4, 2, 2}, {1, 1, 1}, {2, 2, 2}, 0},
-      {{5, 3, 2}, {1, 1, 5}, {2, 2, 4}, 2},
-      {{2, 4, 1}, {1, 1, 5}, {2, 2, 4}, 2},
+      {{5, 3, 2}, {1, 1, 1}, {2, 2, 2}, 0},
+      {{2, 4, 1}, {1, 1, 1}, {2, 2, 2}, 0},
   };
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
     fl_fabric *f = pods(v[i].h);
