@@ -40,13 +40,18 @@ static int cmp_rec_p(const void *x, const void *y) {
   return fl_finding_rec_cmp(x, y);
 }
 
-/* Move the run @g[1..n) under @g[0] (the primary, whose related list has
- * room for them); mark them in @gone. */
+/* Move the consequences of the run @g[1..n) under @g[0] (the primary,
+ * whose related list has room for them); mark them in @gone. Other
+ * primaries of the root stay findings of their own: two rules (or two
+ * planes judged as one fabric) naming one root each say something a
+ * reader must see. */
 static void attach_run(root_ix *g, size_t n, uint8_t *gone) {
   fl_finding_rec *p = g[0].r, *v = p->related; /* grown by the caller */
   size_t have = p->n_related;
   for (size_t k = 1; k < n; k++) {
     fl_finding_rec *c = g[k].r;
+    if (c->root_role == FL_ROOT_PRIMARY)
+      continue;
     if (c->severity > p->severity)
       p->severity = c->severity;
     v[have++] = *c;

@@ -12,9 +12,9 @@
 /**
  * fl_findings_attach_roots() — for every root (fl_finding_rec.root) that
  * has a primary finding among the active findings (neither waived nor
- * baselined), move every other active finding of that root under the
+ * baselined), move every active consequence of that root under the
  * primary: into its @related list, in report order, leaving @fs without
- * them. The primary is the most severe primary of the root, the first in
+ * them. Other primaries of the same root stay where they are. The primary is the most severe primary of the root, the first in
  * report order among equals (fl_finding_rec_cmp()); it takes the highest
  * severity of its group, so --fail-on and the totals judge the cause as
  * severely as its worst consequence. Findings of a root with no primary,

@@ -226,9 +226,10 @@ typedef struct fl_fix {
  *   (FL_ROOT_CONSEQUENCE: "the leaf is oversubscribed because of it"). A
  *   rule marks a finding a consequence only when the root explains it
  *   whole (without the root, the finding would not be reported). After
- *   waivers, the baseline and per-rule causes, the host attaches every
- *   active finding of a root to that root's primary finding (the most
- *   severe primary, first in report order): the primary keeps its message,
+ *   waivers and the baseline, and before per-rule causes merge, the host
+ *   attaches every active consequence of a root to that root's primary
+ *   finding (the most severe primary, first in report order; other
+ *   primaries stay findings of their own): the primary keeps its message,
  *   takes the highest severity of the group, and lists the others as
  *   `related` (JSON), relatedLocations (SARIF), or indented lines (text);
  *   counts and --fail-on see one finding. A consequence whose root has no

@@ -34,8 +34,12 @@ done
 # ---- check: link states and hints -------------------------------------------
 F=$X/faults/iblinkinfo
 expect_rc 0 "$FL" check --format json "$F"
-expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.oversubscription', 'warning', 4), ('ecmp-balance.uplink-asymmetry', 'warning', 4), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
+# the 1x cable leads its consequences (one mixed group, the oversubscription
+# and uplink asymmetry of leaf-p01-01: core/host/roots.c), so those counts
+# are one lower at the top level
+expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.oversubscription', 'warning', 3), ('ecmp-balance.uplink-asymmetry', 'warning', 3), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
   "faults: findings"
+expect_eq "$(jget "$TMP/out" "=[sorted(r['rule'] for r in f['related']) for f in d['findings'] if f['rule'] == 'topology.degraded-link']")" "[['ecmp-balance.mixed-speed-group', 'ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry']]" "faults: the 1x cable's consequences"
 # the could-be finding of the 1X link
 expect_eq "$(jget "$TMP/out" "=[(f['message'], f['evidence'], f['location']['line']) for f in d['findings'] if f['rule'] == 'topology.below-capability' and 'count' not in f['evidence'] and f['evidence']['seen'] == '1xHDR']")" \
   "[('link \"spine-p01-08\" port 1 <-> \"leaf-p01-01\" port 16 runs at 1xHDR though both ends support 12xHDR (iblinkinfo\\'s \"Could be\" hint): a bad lane or connector, a cable below the ports\\' rating, or a port configured below its capability', {'could_be_width': '12x', 'seen': '1xHDR', 'seen_gbps': 50, 'supported': '12xHDR'}, 497)]" \
@@ -50,9 +54,15 @@ expect_eq "$(jget "$TMP/out" "=[f['message'] for f in d['findings'] if f['rule']
   "['$F:427: 2 port(s) are up but iblinkinfo could not reach their far end (\"Port not available\"): no cable is loaded for them (the first is line 427)']" \
   "faults: the unreachable far ends, said"
 # the structural plugins judge the fabric as they do from ibnetdiscover
-plain() { jget "$TMP/out" "=sorted((f['rule'], f['message']) for f in d['findings'] if not f['rule'].startswith('topology.'))"; }
+# (every finding, those attached under a root too: which rule leads differs
+# with what each capture shows of the down and disabled ports;
+# and each member of a per-rule cause, so that how they group does not count)
+plain() { jget "$TMP/out" "=sorted((f['rule'], m['message']) for g in d['findings'] for f in [g] + g.get('related', []) if not f['rule'].startswith('topology.') for m in (f['evidence'].get('members') or [f]))"; }
 want=$(plain)
-expect_rc 0 "$FL" check --format json "$X/faults/ibnetdiscover"
+# ibnetdiscover shows no cable on the unplugged and the disabled port: the two
+# leaves lack a cable their peers have (topology.missing-uplinks, errors)
+expect_rc 1 "$FL" check --format json "$X/faults/ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=[f['nodes'][0] for f in d['findings'] if f['rule'] == 'topology.missing-uplinks']")" "['leaf-p01-06', 'leaf-p01-05']" "faults: from ibnetdiscover the two leaves lack a cable"
 expect_eq "$(plain)" "$want" "faults: ecmp-balance etc. as from ibnetdiscover"
 # a filtered capture: no one-sided-link for the CA cables; info says why
 expect_rc 0 "$FL" info --format json "$X/clean/iblinkinfo-switches-only-l"
