@@ -102,7 +102,11 @@ jget() {
     echo "jget: python3 not found" >&2
     return 1
   fi
-  printf '%s\0%s\0' "$1" "$2" >&"$FL_JGET_IN" || return 1
+  # the interpreter was started in the test's first folder: a relative path
+  # is the caller's, so it goes over absolute (a test may cd after sourcing)
+  local f=$1
+  case $f in /*) ;; *) f=$PWD/$f ;; esac
+  printf '%s\0%s\0' "$f" "$2" >&"$FL_JGET_IN" || return 1
   IFS= read -r -d '' ans <&"$FL_JGET_OUT" || return 1
   printf '%s' "${ans:1}"
   [ "${ans:0:1}" = 0 ]

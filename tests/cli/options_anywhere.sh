@@ -12,7 +12,7 @@ cp "$PLAN" ./-plan       # and a design side named like an option
 # ---- check -------------------------------------------------------------------
 expect_rc 1 "$FL" check --format json "$AS"
 cp "$TMP/out" before.json
-expect_eq "$(jget before.json "=[d['summary'][k] for k in ('error', 'warning', 'info')]")" "[1, 5, 0]" "check summary"
+expect_eq "$(jget before.json "=[d['summary'][k] for k in ('error', 'warning', 'info')]")" "[1, 1, 0]" "check summary"
 expect_rc 1 "$FL" check "$AS" --format json
 expect_eq "$(cmp -s "$TMP/out" before.json && echo same)" same "check: --format after the input"
 expect_rc 1 "$FL" check "$AS" --format=json
@@ -25,7 +25,7 @@ expect_rc 1 "$FL" check "$AS" --form json -qv
 expect_eq "$(jget "$TMP/out" "=d['summary']['error']")" 1 "check: --form json -qv"
 # -- ends the options: "-x" is read, and is the location of the findings
 expect_rc 1 "$FL" check --format json -- -x
-expect_eq "$(jget "$TMP/out" "=[d['summary'][k] for k in ('error', 'warning', 'info')]")" "[1, 5, 0]" "check -- -x: summary"
+expect_eq "$(jget "$TMP/out" "=[d['summary'][k] for k in ('error', 'warning', 'info')]")" "[1, 1, 0]" "check -- -x: summary"
 expect_eq "$(jget "$TMP/out" "=sorted({f['location']['file'] for f in d['findings'] if 'location' in f})")" "['-x']" "check -- -x: location"
 # ... and an option after -- is an input too (which does not exist)
 expect_rc 2 "$FL" check -- -x --format

@@ -49,7 +49,8 @@ expect_eq "$(q "$t" stroke "$SWAP01")" "$RED" "tiers: crossed cable 1 red"
 expect_eq "$(q "$t" class "$SWAP03")" "edge cable sev-error f1" "tiers: crossed cable 2"
 expect_eq "$(q "$t" class node-leaf-su01-r0)" "node switch sev-error f1" "tiers: leaf r0"
 expect_eq "$(q "$t" class node-leaf-su01-r3)" "node switch" "tiers: r3 unmarked"
-expect_eq "$(q "$t" class "$ONEX")" "edge cable sev-warning f6" "tiers: 1x cable"
+# finding 2: topology.degraded-link, which carries its four ecmp consequences
+expect_eq "$(q "$t" class "$ONEX")" "edge cable sev-warning f2" "tiers: 1x cable"
 expect_eq "$(q "$t" stroke "$ONEX")" "$ORANGE" "tiers: 1x cable orange"
 expect_eq "$(q "$t" text "$ONEX")" "node-spine-01->node-leaf-su01-r2 17 - 33, 1xHDR" \
   "tiers: 1x cable label"
