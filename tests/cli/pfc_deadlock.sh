@@ -10,8 +10,8 @@
 #   - a ring of 5 switches with hosts (`fabriclint gen ring`): shortest
 #     paths toward each switch go 2 hops around; the turns
 #     x(i+2) -> x(i+1) -> x(i) chain into one cycle of all 5 switches.
-#   - InfiniBand fabrics (LIDs, IB speeds) are left to deadlock.credit-loop
-#     unless lossless=on.
+#   - InfiniBand fabrics (LIDs, IB speeds, or nothing that says Ethernet) are
+#     left to deadlock.credit-loop unless lossless=on.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 c=$src/tests/data/cases/roce
@@ -71,6 +71,17 @@ expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$TMP/ring5-ib.xml
 expect_eq "$(rules)" "" "IB ring, lossless=auto"
 expect_rc 1 "$FL" check --format json --param deadlock.lossless=on --rules deadlock.pfc-cycle "$TMP/ring5-ib.xml"
 expect_eq "$(rules)" "deadlock.pfc-cycle" "IB ring, lossless=on"
+# InfiniBand plans without speeds or LIDs (F8 of docs/real-fabrics.md): a UFM
+# NDT (`Blade 1_Port 1/2`) and an ibdm .topo (`P2`) label their ports, which
+# is no evidence of Ethernet; before, labelled ports without LIDs were taken
+# as Ethernet. Only Ethernet interface names (Ethernet1/1, swp1, e0b...) are.
+for f in ring5.ndt ring5.topo; do
+  expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$p/$f"
+  expect_eq "$(rules)" "" "$f: InfiniBand plan, lossless=auto"
+  expect_rc 1 "$FL" check --format json --param deadlock.lossless=on --rules deadlock.pfc-cycle "$p/$f"
+  expect_eq "$(jget "$TMP/out" "=(d['findings'][0]['rule'], d['findings'][0]['evidence']['length'])")" \
+    "('deadlock.pfc-cycle', 5)" "$f: lossless=on"
+done
 expect_rc 2 "$FL" check --param deadlock.lossless=maybe --rules deadlock.pfc-cycle "$TMP/ring5.xml"
 expect_grep "$TMP/err" 'lossless.*expected auto, on or off'
 finish
