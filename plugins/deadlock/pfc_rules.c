@@ -157,12 +157,9 @@ static const char *end_str(const fl_host_api *api, const fl_fabric *f, fl_id l,
     fl_id p = api->link_port(f, l, e);
     if (api->port_node(f, p) != n)
       continue;
-    const char *lb = api->port_label(f, p);
-    if (*lb)
-      snprintf(buf, size, "\"%s\" %s", api->node_name(f, n), lb);
-    else
-      snprintf(buf, size, "\"%s\" port %u", api->node_name(f, n),
-               api->port_num(f, p));
+    int k = snprintf(buf, size, "\"%s\" ", api->node_name(f, n));
+    if (k >= 0 && (size_t)k < size)
+      fl_port_text(api, f, p, buf + k, size - (size_t)k);
     return buf;
   }
   snprintf(buf, size, "\"%s\"", api->node_name(f, n));
