@@ -40,4 +40,18 @@ printf '<fabric xmlns="urn:fabriclint:design:1" version="1">\n<node kind="switch
 expect_rc 2 "$FL" diff "$TMP/attr.xml" "$TMP/attr.xml"
 expect_grep "$TMP/err" "attr\.xml:4:1: plan port set plan-a-ports='eth1/5-eth1/2' cannot be compared: a range whose last port is below its first"
 
+# 3. "any port" constraints toward one chassis (issue 30, F2; acitoolkit's
+# cable_plan2.xml): each has its own stand-in port, so two of them are not
+# one port "connected twice"; from either side; and diff of the plan with
+# itself still meets every constraint
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+for side in dest source; do
+  f=$src/tests/data/cases/plans/cisco-any-port-$side.xml
+  expect_rc 0 "$FL" check --format json "$f"
+  expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings'] if f['severity'] != 'info']")" "[]" "any port ($side side): no finding"
+  expect_rc 0 "$FL" info --format json "$f"
+  expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['links'])")" "(3, 2)" "any port ($side side): 3 switches, 2 links"
+  expect_rc 0 "$FL" diff --format json "$f" "$f"
+  expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "any port ($side side): self diff"
+done
 finish
