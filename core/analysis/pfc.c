@@ -7,6 +7,8 @@
  *  1. The switch graph: switches, and the links between two switches, as a
  *     CSR adjacency. A channel (an ingress buffer) is one direction of such
  *     a link: 2*link from its end A to end B, 2*link+1 back.
+ *     Destinations: the switches with hosts; with none, the edge switches
+ *     of each component (edge_switches()).
  *  2. Per destination switch d, one BFS over the switch graph gives the
  *     hop distance of every switch; switch s forwards toward d over every
  *     neighbour one hop closer (ECMP over shortest paths), and receives
@@ -123,6 +125,92 @@ static void pctx_free(pctx *c) {
   free(c->queue);
 }
 
+/* Lowest known tier of the switches of component @comp (@cmp per switch),
+ * or FL_TIER_UNKNOWN. */
+static uint32_t lowest_tier(const pctx *c, const uint32_t *cmp, uint32_t comp) {
+  uint32_t lo = FL_TIER_UNKNOWN;
+  for (uint32_t s = 0; s < c->ns; s++)
+    if (cmp[s] == comp && c->tier[s] < lo)
+      lo = c->tier[s];
+  return lo;
+}
+
+/* Colour the switch-graph component of @root in two (@side 0/1, @cmp set to
+ * @comp) by BFS; returns 1 when it is bipartite, and the sizes in @n. */
+static int two_colour(const pctx *c, uint32_t root, uint32_t comp,
+                      uint32_t *cmp, uint8_t *side, uint32_t n[2]) {
+  uint32_t head = 0, tail = 0;
+  int bip = 1;
+  cmp[root] = comp;
+  side[root] = 0;
+  n[0] = 1;
+  n[1] = 0;
+  c->queue[tail++] = root;
+  while (head < tail) {
+    uint32_t s = c->queue[head++];
+    for (uint32_t k = c->off[s]; k < c->off[s + 1]; k++) {
+      uint32_t w = c->a[k].sw;
+      if (cmp[w] == comp) {
+        bip &= side[w] != side[s];
+        continue;
+      }
+      cmp[w] = comp;
+      side[w] = (uint8_t)!side[s];
+      n[side[w]]++;
+      c->queue[tail++] = w;
+    }
+  }
+  return bip;
+}
+
+/* No switch has hosts: the traffic ends at the edge switches (leaves), never
+ * at spines, which source or sink no lossless RDMA traffic. Per component of
+ * the switch graph: the switches of the lowest known tier; without tiers,
+ * when the component is bipartite (every 2-tier Clos is), the larger side
+ * (leaves outnumber spines; a tie takes the side of the component's first
+ * switch), whose switches are then ranked tier 1 and the others tier 2 so
+ * valleys are seen; a component that is neither keeps every switch as a
+ * destination (a ring, a mesh: nothing tells an edge). Marks @dest. */
+static int edge_switches(pctx *c, uint8_t *dest) {
+  uint32_t *cmp = malloc(((size_t)c->ns + 1) * sizeof *cmp);
+  uint8_t *side = calloc((size_t)c->ns + 1, 1);
+  c->queue =
+      c->queue ? c->queue : malloc(((size_t)c->ns + 1) * sizeof *c->queue);
+  if (!cmp || !side || !c->queue) {
+    free(cmp);
+    free(side);
+    return -1;
+  }
+  for (uint32_t s = 0; s < c->ns; s++)
+    cmp[s] = UINT32_MAX;
+  for (uint32_t r = 0; r < c->ns; r++) {
+    if (cmp[r] != UINT32_MAX)
+      continue;
+    uint32_t n[2];
+    int bip = two_colour(c, r, r, cmp, side, n);
+    uint32_t lo = lowest_tier(c, cmp, r);
+    uint8_t leaf = n[1] > n[0];
+    for (uint32_t s = r; s < c->ns; s++) {
+      if (cmp[s] != r)
+        continue;
+      if (lo != FL_TIER_UNKNOWN)
+        dest[s] = c->tier[s] == lo;
+      else if (bip) {
+        dest[s] = side[s] == leaf;
+        c->tier[s] = dest[s] ? 1 : 2;
+      } else
+        dest[s] = 1;
+    }
+  }
+  c->flat = 0;
+  for (uint32_t s = 0; s < c->ns; s++)
+    for (uint32_t k = c->off[s]; k < c->off[s + 1]; k++)
+      c->flat |= c->tier[c->a[k].sw] == c->tier[s];
+  free(cmp);
+  free(side);
+  return 0;
+}
+
 /* The switch graph and the destinations. */
 static int build_graph(pctx *c) {
   const fl_fabric *f = c->f;
@@ -182,8 +270,12 @@ static int build_graph(pctx *c) {
   int any_ca = 0;
   for (uint32_t s = 0; s < c->ns; s++)
     any_ca |= has_ca[s];
+  if (!any_ca && edge_switches(c, has_ca) != 0) {
+    free(has_ca);
+    return -1;
+  }
   for (uint32_t s = 0; s < c->ns; s++)
-    if (!any_ca || has_ca[s])
+    if (has_ca[s])
       c->dest[c->nd++] = s;
   free(has_ca);
   double sq = 0;
@@ -194,7 +286,8 @@ static int build_graph(pctx *c) {
     return 1; /* too large for this analysis: nothing allocated for it */
   c->dist = malloc(((size_t)c->nd * c->ns + 1) * sizeof *c->dist);
   c->tmp = malloc(((size_t)c->ns + 1) * sizeof *c->tmp);
-  c->queue = malloc(((size_t)c->ns + 1) * sizeof *c->queue);
+  if (!c->queue)
+    c->queue = malloc(((size_t)c->ns + 1) * sizeof *c->queue);
   return c->dist && c->tmp && c->queue ? 0 : -1;
 }
 

@@ -254,6 +254,26 @@ static int parse_count(fl_xr *x, const char *attr, const char *v, long *out) {
   return FL_OK;
 }
 
+/* The port of @node that end @set (a port set as written, or NULL/"" for
+ * any port) of a LINK_INFO stands on: the port itself when @n == 1, else a
+ * stand-in of this constraint only (labelled @set or "any"), so two
+ * constraints toward one chassis never share a port and never look like two
+ * cables in one port (issue 30, F2: cable_plan2.xml's two "any port" links
+ * to Leaf3). The stand-in is keyed by the link about to be made. */
+static fl_id end_port(fl_nbr *b, fl_id node, const char *set, int n,
+                      fl_prov prov) {
+  if (n == 1)
+    return fl_nbr_port(b, node, set, prov);
+  const char *label = set && *set ? set : "any";
+  char key[96];
+  snprintf(key, sizeof key, "stand-in %u",
+           fl_fabric_link_count(fl_nbr_fabric(b)));
+  fl_id p = fl_nbr_port(b, node, key, prov);
+  if (p != FL_NONE)
+    fl_b_port_set_label(fl_nbr_fabric(b), p, label, (size_t)-1);
+  return p;
+}
+
 /* One LINK_INFO of chassis @src. */
 static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
   char *sp = fl_xr_attr(x, "sourcePort"), *dc = fl_xr_attr(x, "destChassis"),
@@ -303,11 +323,8 @@ static int link_info(fl_xr *x, fl_nbr *b, const char *src) {
       fl_b_attr(fab, FL_ENT_NODE, dn, "kind-from", "cable-plan") != FL_OK)
     goto nomem;
   int plain = na == 1 && nb == 1 && min <= 1 && (max < 0 || max >= 1);
-  fl_id pa = fl_nbr_port(b, sn, na == 1 ? sp : (sp && *sp ? sp : "any"), prov);
-  fl_id pb =
-      pa == FL_NONE
-          ? FL_NONE
-          : fl_nbr_port(b, dn, nb == 1 ? dp : (dp && *dp ? dp : "any"), prov);
+  fl_id pa = end_port(b, sn, sp, na, prov);
+  fl_id pb = pa == FL_NONE ? FL_NONE : end_port(b, dn, dp, nb, prov);
   if (pb == FL_NONE)
     goto nomem;
   if (plain) {

@@ -16,7 +16,9 @@
  *   - local port `l_port_id` (`Eth1/9`, `mgmt0`); neighbour `sys_name`, else
  *     `chassis_id`; its port `port_id` when `port_type` is `Interface Name`,
  *     else `port_desc` when that names an interface (`null` and `not
- *     advertised` are NX-OS's "absent");
+ *     advertised` are NX-OS's "absent"); one port id advertised by one
+ *     system with two port MACs in port_desc (two modules of one chassis)
+ *     is two ports, the second named `ID (MAC)` (nbr_port());
  *   - the neighbour is a switch when its enabled capabilities (else its
  *     system capabilities) hold B (bridge) or R (router), a CA for S
  *     (station) alone;
@@ -82,13 +84,59 @@ static uint32_t caps_kind(const char *caps) {
   return station ? FL_NODE_CA : 0;
 }
 
+/* A neighbour port seen with the MAC address its port_desc gave. */
+typedef struct seen_mac {
+  fl_id rp;
+  char mac[24];
+} seen_mac;
+
 typedef struct nx {
   const char *path;
   fl_error *err;
   fl_nbr *b;
   char local[FL_ALIAS_MAX];
   size_t rows;
+  seen_mac *macs; /* one per neighbour port with a MAC port_desc */
+  size_t n_macs, cap_macs;
 } nx;
+
+/* The neighbour port (@rn, @rport) of a row whose port_desc is @desc. Two
+ * modules of one chassis (an NS224 shelf's NSM A and B) advertise one
+ * system name and one port id (`e0b`) but their own port MAC in port_desc:
+ * when the port already seen under that name had another MAC, this is
+ * another physical port, named `e0b (MAC)` (issue 30, F5). Linear in the
+ * ports seen with a MAC (one switch's listing: a few hundred). */
+static fl_id nbr_port(nx *x, fl_id rn, const char *rport, const char *desc,
+                      fl_prov prov) {
+  fl_id rp = fl_nbr_port(x->b, rn, rport, prov);
+  if (rp == FL_NONE || !desc || !fl_alias_is_mac(desc, strlen(desc)) ||
+      strlen(desc) >= sizeof x->macs->mac)
+    return rp;
+  for (size_t i = 0; i < x->n_macs; i++) {
+    if (x->macs[i].rp != rp)
+      continue;
+    if (strcasecmp(x->macs[i].mac, desc) == 0)
+      return rp;
+    char other[FL_ALIAS_MAX + 32];
+    snprintf(other, sizeof other, "%s (%s)", rport, desc);
+    rp = fl_nbr_port(x->b, rn, other, prov);
+    break;
+  }
+  if (rp == FL_NONE)
+    return rp;
+  if (x->n_macs == x->cap_macs) {
+    size_t nc = x->cap_macs ? x->cap_macs * 2 : 16;
+    seen_mac *nm = realloc(x->macs, nc * sizeof *nm);
+    if (!nm)
+      return FL_NONE;
+    x->macs = nm;
+    x->cap_macs = nc;
+  }
+  x->macs[x->n_macs].rp = rp;
+  snprintf(x->macs[x->n_macs].mac, sizeof x->macs->mac, "%s", desc);
+  x->n_macs++;
+  return rp;
+}
 
 /* One ROW_nbor_detail; @f[i] are the field values (NULL: absent), @row its
  * 0-based index, @line its line. */
@@ -117,7 +165,8 @@ static int commit(nx *x, const char *const *f, size_t row, uint32_t line) {
   fl_id ln = fl_nbr_node(x->b, x->local, 0, prov);
   fl_id rn = ln == FL_NONE ? FL_NONE : fl_nbr_node(x->b, rname, kind, prov);
   fl_id lp = rn == FL_NONE ? FL_NONE : fl_nbr_port(x->b, ln, lport, prov);
-  fl_id rp = lp == FL_NONE ? FL_NONE : fl_nbr_port(x->b, rn, rport, prov);
+  fl_id rp = lp == FL_NONE ? FL_NONE
+                           : nbr_port(x, rn, rport, val(f[F_PORT_DESC]), prov);
   if (rp == FL_NONE ||
       fl_nbr_link(x->b, lp, rp, FL_LINK_SEEN_A, prov) == FL_NONE)
     return fl_error_set(x->err, FL_ENOMEM, x->path, 0, 0, "out of memory");
@@ -362,6 +411,7 @@ static int load_nxos(fl_fabric *fab, const fl_input *in,
     rc = fl_error_set(err, FL_EPARSE, in->path, 0, 0,
                       "no neighbour (an empty ROW_nbor_detail table)");
   fl_nbr_end(x.b);
+  free(x.macs);
   return rc;
 }
 

@@ -15,8 +15,13 @@
  *
  * Routing modelled: what a Clos runs (BGP or OSPF ECMP): every switch
  * forwards toward a destination over all its shortest paths in the switch
- * graph. Destinations are the switches that have hosts (CAs) attached, or
- * every switch when none has. Healthy, such routing is valley-free (up*
+ * graph. Destinations are the switches that have hosts (CAs) attached.
+ * When none has (a cable plan of switches only), traffic still ends at the
+ * edge, never at a spine: per switch-graph component, the switches of the
+ * lowest known tier; without tiers, when the component is bipartite (every
+ * 2-tier Clos is), its larger side (a tie: the side of its first switch),
+ * ranked tier 1 and the other side tier 2; else every switch (a ring or a
+ * mesh has no edge to tell). Healthy, such routing is valley-free (up*
  * then down*) and so cannot have a cycle; after a link failure a switch
  * that lost its only downward path detours down and up again (a *valley*),
  * and valleys are what close cycles. Every priority runs the same routing,

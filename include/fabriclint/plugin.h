@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fabriclint/cdg.h"
@@ -538,6 +539,28 @@ static inline void fl_param_error(const fl_host_api *api, fl_ctx *ctx,
     (api->bad_param)(ctx, name, message);
   else
     (api->fail)(ctx, message);
+}
+
+/**
+ * fl_port_text() — port @p as the input names it, for messages: its label
+ * when it has one (`Ethernet1/5`, `etp1b`, `Blade 1_Port 1/1`, `e0b`),
+ * else `port N` (N: fl_fabric_port_num; InfiniBand captures number their
+ * ports). Writes into @buf (@size bytes, truncated) and returns @buf.
+ * Every rule that names a port in a message uses it, so a user finds the
+ * port under the name the input gave (issue 30, class F14).
+ */
+/** Size of a buffer that holds any fl_port_text() (labels are capped). */
+#define FL_PORT_TEXT 128
+
+static inline const char *fl_port_text(const fl_host_api *api,
+                                       const fl_fabric *f, fl_id p, char *buf,
+                                       size_t size) {
+  const char *lb = (api->port_label)(f, p);
+  if (lb && *lb)
+    snprintf(buf, size, "%s", lb);
+  else
+    snprintf(buf, size, "port %u", (api->port_num)(f, p));
+  return buf;
 }
 
 /**

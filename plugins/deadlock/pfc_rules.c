@@ -9,11 +9,15 @@
  * findings; they keep no state (each rule runs the analysis it needs).
  *
  * Applies (lossless=auto) to Ethernet fabrics: a link runs an Ethernet
- * speed, or no port has a LID and some port has a label (LLDP captures,
- * cable plans). InfiniBand fabrics have deadlock.credit-loop instead.
+ * speed, or no port has a LID and some port is labelled with an Ethernet
+ * interface name (LLDP captures, cable plans). InfiniBand fabrics have
+ * deadlock.credit-loop instead; a fabric whose link layer nothing tells is
+ * not judged Ethernet.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
@@ -24,8 +28,8 @@ static const fl_param_def P_LOSSLESS = {
     "lossless",
     "auto",
     NULL,
-    "auto: analyse Ethernet fabrics (an Ethernet link speed, or labelled "
-    "ports and no LIDs); on: any fabric; off: never",
+    "auto: analyse Ethernet fabrics (an Ethernet link speed, or ports "
+    "named as Ethernet interfaces and no LIDs); on: any fabric; off: never",
     NULL,
     NULL};
 static const fl_param_def P_MAXFAIL = {
@@ -40,11 +44,60 @@ static const fl_param_def P_MAXFAIL = {
     "100000000"};
 static const fl_param_def *const PFC_PARAMS[] = {&P_LOSSLESS, &P_MAXFAIL};
 
-/* Ethernet: a link runs an Ethernet speed; or no link says InfiniBand (an
- * InfiniBand lane rate SDR..XDR, or a width of 2 or more lanes: Ethernet
- * links record their whole-port rate with width 1, fabriclint/types.h), and
- * the ports are labelled but none has a LID. An IBDM .topo director's
- * front-panel labels (L1/P1) with "-4X->" cables are InfiniBand. */
+/* Interface-name words of Ethernet ports, each followed by a digit: NX-OS
+ * and EOS (`Ethernet1/1`, `Eth1/1`, `Et1`), SONiC (`Ethernet0`, alias
+ * `etp1b`), Cumulus (`swp1`), Linux (`eth0`, `enp65s0f0`), IOS/IOS-XR
+ * (`GigabitEthernet0/1`, `Te1/1`, `HundredGigE0/0/0/1`), Junos (`xe-4/3/6`,
+ * `ge-0/0/1`, `et-0/0/1`, `mge-`), NetApp (`e0b`). InfiniBand inputs label
+ * ports `P1`, `Port 21`, `Blade 1_Port 1/1`, `ibp11s0f0`, none of which is
+ * here. (core/model/alias.c keeps a wider list to match spellings of one
+ * port, `Port`/`P` included; this one is evidence of the link layer.) */
+static const char *const ETH_WORDS[] = {"hundredgigabitethernet",
+                                        "tengigabitethernet",
+                                        "gigabitethernet",
+                                        "fastethernet",
+                                        "twentyfivegige",
+                                        "fourhundredgige",
+                                        "hundredgige",
+                                        "fortygige",
+                                        "tengige",
+                                        "ethernet",
+                                        "etp",
+                                        "eth",
+                                        "et",
+                                        "swp",
+                                        "enp",
+                                        "ens",
+                                        "eno",
+                                        "gi",
+                                        "te",
+                                        "fo",
+                                        "hu",
+                                        "fa",
+                                        "e",
+                                        "ge-",
+                                        "xe-",
+                                        "et-",
+                                        "mge-"};
+
+/* 1 when port label @lb names an Ethernet interface (ETH_WORDS, then a
+ * digit). */
+static int eth_label(const char *lb) {
+  for (size_t i = 0; i < sizeof ETH_WORDS / sizeof *ETH_WORDS; i++) {
+    size_t n = strlen(ETH_WORDS[i]);
+    if (strncasecmp(lb, ETH_WORDS[i], n) == 0 && isdigit((unsigned char)lb[n]))
+      return 1;
+  }
+  return 0;
+}
+
+/* Ethernet, from evidence only: a link runs an Ethernet speed; or no link
+ * says InfiniBand (an InfiniBand lane rate SDR..XDR, or a width of 2 or
+ * more lanes: Ethernet links record their whole-port rate with width 1,
+ * fabriclint/types.h), no port has a LID and some port is labelled with an
+ * Ethernet interface name (eth_label). Labels alone are no evidence: a
+ * UFM NDT (`Port 21`, `Blade 1_Port 1/1`) and an ibdm .topo (`P1`) are
+ * InfiniBand plans without speeds or LIDs. Unknown is not Ethernet. */
 static int is_ethernet(const fl_host_api *api, const fl_fabric *f) {
   uint32_t nl = api->link_count(f), np = api->port_count(f);
   int infiniband = 0;
@@ -57,13 +110,13 @@ static int is_ethernet(const fl_host_api *api, const fl_fabric *f) {
   }
   if (infiniband)
     return 0;
-  int labelled = 0;
+  int named = 0;
   for (fl_id p = 0; p < np; p++) {
     if (api->port_lid(f, p))
       return 0;
-    labelled |= *api->port_label(f, p) != '\0';
+    named |= eth_label(api->port_label(f, p));
   }
-  return labelled;
+  return named;
 }
 
 /* 1 when the rule applies; -1 after a bad parameter. */
@@ -136,12 +189,9 @@ static const char *end_str(const fl_host_api *api, const fl_fabric *f, fl_id l,
     fl_id p = api->link_port(f, l, e);
     if (api->port_node(f, p) != n)
       continue;
-    const char *lb = api->port_label(f, p);
-    if (*lb)
-      snprintf(buf, size, "\"%s\" %s", api->node_name(f, n), lb);
-    else
-      snprintf(buf, size, "\"%s\" port %u", api->node_name(f, n),
-               api->port_num(f, p));
+    int k = snprintf(buf, size, "\"%s\" ", api->node_name(f, n));
+    if (k >= 0 && (size_t)k < size)
+      fl_port_text(api, f, p, buf + k, size - (size_t)k);
     return buf;
   }
   snprintf(buf, size, "\"%s\"", api->node_name(f, n));

@@ -138,13 +138,15 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     port_ref(api, f, lister, &ports[0]);
     port_ref(api, f, silent, &ports[1]);
     fl_id nodes[2] = {ports[0].node, ports[1].node};
-    char msg[1024];
+    char msg[1024], pa[FL_PORT_TEXT], pb[FL_PORT_TEXT];
     snprintf(msg, sizeof msg,
-             "cable %s port %u -> %s port %u is listed only by \"%s\"; \"%s\" "
+             "cable %s %s -> %s %s is listed only by \"%s\"; \"%s\" "
              "does not list it (truncated or stale capture, or a cable that "
              "moved during discovery)",
-             api->node_name(f, nodes[0]), ports[0].port,
-             api->node_name(f, nodes[1]), ports[1].port,
+             api->node_name(f, nodes[0]),
+             fl_port_text(api, f, lister, pa, sizeof pa),
+             api->node_name(f, nodes[1]),
+             fl_port_text(api, f, silent, pb, sizeof pb),
              api->node_name(f, nodes[0]), api->node_name(f, nodes[1]));
     jbuf ev;
     jb_init(&ev);
@@ -177,16 +179,19 @@ static int check_mismatch(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
     port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
     fl_id nodes[2] = {ports[0].node, ports[1].node};
-    char ta[32], tb[32], msg[1024];
+    char ta[32], tb[32], msg[1024], pa[FL_PORT_TEXT], pb[FL_PORT_TEXT];
     link_type(api, api->link_width(f, l), api->link_speed(f, l), ta, sizeof ta);
     link_type(api, api->link_width_b(f, l), api->link_speed_b(f, l), tb,
               sizeof tb);
     snprintf(msg, sizeof msg,
-             "the two ends of cable %s port %u <-> %s port %u disagree: %s "
+             "the two ends of cable %s %s <-> %s %s disagree: %s "
              "from the first, %s from the second (a link negotiates one "
              "width and speed; the capture is inconsistent)",
-             api->node_name(f, nodes[0]), ports[0].port,
-             api->node_name(f, nodes[1]), ports[1].port, ta, tb);
+             api->node_name(f, nodes[0]),
+             fl_port_text(api, f, api->link_port(f, l, 0), pa, sizeof pa),
+             api->node_name(f, nodes[1]),
+             fl_port_text(api, f, api->link_port(f, l, 1), pb, sizeof pb), ta,
+             tb);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -213,6 +218,8 @@ static int check_twice(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (c < 2)
       continue;
     fl_id node = api->port_node(f, p);
+    fl_id far[2] = {api->link_other(f, api->port_link(f, p, 0), p),
+                    api->link_other(f, api->port_link(f, p, 1), p)};
     fl_id *nodes = calloc(c + 1, sizeof *nodes);
     fl_port_ref *ports = calloc(c + 1, sizeof *ports);
     fl_id *links = calloc(c, sizeof *links);
@@ -240,14 +247,16 @@ static int check_twice(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     }
     jb_arr_close(&ev);
     jb_obj_close(&ev);
-    char msg[1024];
+    char msg[1024], pn[FL_PORT_TEXT], p1[FL_PORT_TEXT], p2[FL_PORT_TEXT];
     snprintf(msg, sizeof msg,
-             "%s \"%s\" port %u is connected %u times (to \"%s\" port %u and "
-             "\"%s\" port %u%s); a port holds one cable",
+             "%s \"%s\" %s is connected %u times (to \"%s\" %s and "
+             "\"%s\" %s%s); a port holds one cable",
              kind_word(api->node_kind(f, node)), api->node_name(f, node),
-             api->port_num(f, p), c, api->node_name(f, ports[1].node),
-             ports[1].port, api->node_name(f, ports[2].node), ports[2].port,
-             c > 2 ? ", ..." : "");
+             fl_port_text(api, f, p, pn, sizeof pn), c,
+             api->node_name(f, ports[1].node),
+             fl_port_text(api, f, far[0], p1, sizeof p1),
+             api->node_name(f, ports[2].node),
+             fl_port_text(api, f, far[1], p2, sizeof p2), c > 2 ? ", ..." : "");
     int rc = report(api, ctx, msg, nodes, c + 1, ports, c + 1, links, c,
                     jb_str(&ev));
     jb_free(&ev);
@@ -594,11 +603,13 @@ static int check_self_loop(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
     if (ports[0].node != ports[1].node)
       continue;
-    char msg[1024];
+    char msg[1024], pa[FL_PORT_TEXT], pb[FL_PORT_TEXT];
     snprintf(msg, sizeof msg,
-             "cable loops back into the same %s: \"%s\" port %u <-> port %u",
+             "cable loops back into the same %s: \"%s\" %s <-> %s",
              kind_word(api->node_kind(f, ports[0].node)),
-             api->node_name(f, ports[0].node), ports[0].port, ports[1].port);
+             api->node_name(f, ports[0].node),
+             fl_port_text(api, f, api->link_port(f, l, 0), pa, sizeof pa),
+             fl_port_text(api, f, api->link_port(f, l, 1), pb, sizeof pb));
     int rc = report(api, ctx, msg, &ports[0].node, 1, ports, 2, &l, 1, NULL);
     if (rc)
       return rc;
@@ -717,16 +728,19 @@ static int check_degraded(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     port_ref(api, f, api->link_port(f, l, 0), &ports[0]);
     port_ref(api, f, api->link_port(f, l, 1), &ports[1]);
     fl_id nodes[2] = {ports[0].node, ports[1].node};
-    char seen[32], exp[32], gname[32], msg[1024];
+    char seen[32], exp[32], gname[32], msg[1024], pa[FL_PORT_TEXT],
+        pb[FL_PORT_TEXT];
     link_type(api, w, s, seen, sizeof seen);
     link_type(api, bad_w ? ew : w, bad_s ? want_s : s, exp, sizeof exp);
     group_name(g, gname, sizeof gname);
     snprintf(msg, sizeof msg,
-             "degraded link %s port %u <-> %s port %u runs at %s, below the "
+             "degraded link %s %s <-> %s %s runs at %s, below the "
              "%s expected (%s)",
-             api->node_name(f, nodes[0]), ports[0].port,
-             api->node_name(f, nodes[1]), ports[1].port, seen, exp,
-             want_w || want_s ? "policy" : gname);
+             api->node_name(f, nodes[0]),
+             fl_port_text(api, f, api->link_port(f, l, 0), pa, sizeof pa),
+             api->node_name(f, nodes[1]),
+             fl_port_text(api, f, api->link_port(f, l, 1), pb, sizeof pb), seen,
+             exp, want_w || want_s ? "policy" : gname);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);

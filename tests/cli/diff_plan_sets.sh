@@ -73,4 +73,18 @@ for from in spine1 leaf2; do
     "3 cables, maxPorts=2, from $from"
 done
 
+# 3. "any port" constraints toward one chassis (issue 30, F2; acitoolkit's
+# cable_plan2.xml): each has its own stand-in port, so two of them are not
+# one port "connected twice"; from either side; and diff of the plan with
+# itself still meets every constraint
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+for side in dest source; do
+  f=$src/tests/data/cases/plans/cisco-any-port-$side.xml
+  expect_rc 0 "$FL" check --format json "$f"
+  expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings'] if f['severity'] != 'info']")" "[]" "any port ($side side): no finding"
+  expect_rc 0 "$FL" info --format json "$f"
+  expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['links'])")" "(3, 2)" "any port ($side side): 3 switches, 2 links"
+  expect_rc 0 "$FL" diff --format json "$f" "$f"
+  expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "any port ($side side): self diff"
+done
 finish

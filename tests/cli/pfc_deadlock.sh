@@ -10,8 +10,8 @@
 #   - a ring of 5 switches with hosts (`fabriclint gen ring`): shortest
 #     paths toward each switch go 2 hops around; the turns
 #     x(i+2) -> x(i+1) -> x(i) chain into one cycle of all 5 switches.
-#   - InfiniBand fabrics (LIDs, IB speeds) are left to deadlock.credit-loop
-#     unless lossless=on.
+#   - InfiniBand fabrics (LIDs, IB speeds, or nothing that says Ethernet) are
+#     left to deadlock.credit-loop unless lossless=on.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 c=$src/tests/data/cases/roce
@@ -45,12 +45,43 @@ expect_eq "$(jget "$TMP/out" "=sorted(d['findings'][0]['nodes'])")" \
 expect_eq "$(jget "$TMP/out" "=all(t['via'] == d['findings'][0]['evidence']['cycle'][i - 1]['to'] and t['from'] == d['findings'][0]['evidence']['cycle'][i - 1]['via'] for i, t in enumerate(d['findings'][0]['evidence']['cycle']))")" \
   True "cycle closes"
 
+# no hosts (F1 of docs/real-fabrics.md): the leaves are the destinations, never
+# the spines. A 2-spine x 3-leaf Clos has no cycle, written from either side;
+# before, every switch was a destination and spine-to-spine routes through a
+# leaf closed a false cycle. A host-less ring still has one: 6 switches
+# (bipartite: every other switch is a destination), 5 (not bipartite: all).
+p=$src/tests/data/cases/pfc
+for side in spine leaf; do
+  expect_rc 0 "$FL" check --format json --rules deadlock.pfc-cycle "$p/clos-hostless-$side-side.xml"
+  expect_eq "$(rules)" "" "host-less Clos ($side side): no cycle"
+  expect_rc 0 "$FL" check --format json --rules deadlock.pfc-failure-valley "$p/clos-hostless-$side-side.xml"
+  expect_eq "$(jget "$TMP/out" "=(len(d['findings']), sorted({f['evidence']['valley']['destination'] for f in d['findings']}), sorted({f['evidence']['valley']['via'] for f in d['findings']}))")" \
+    "(6, ['leaf1', 'leaf2', 'leaf3'], ['leaf1', 'leaf2'])" "host-less Clos ($side side): valleys toward leaves, through leaves"
+done
+expect_rc 1 "$FL" check --format json --rules deadlock.pfc-cycle "$p/ring6-hostless.xml"
+expect_eq "$(jget "$TMP/out" "=(d['findings'][0]['evidence']['length'], sorted(d['findings'][0]['nodes']), sorted({t['destination'] for t in d['findings'][0]['evidence']['cycle']}))")" \
+  "(6, ['sw0', 'sw1', 'sw2', 'sw3', 'sw4', 'sw5'], ['sw0', 'sw2', 'sw4'])" "host-less ring of 6: the cycle"
+expect_rc 1 "$FL" check --format json --rules deadlock.pfc-cycle "$p/ring5-hostless.xml"
+expect_eq "$(jget "$TMP/out" "=(d['findings'][0]['evidence']['length'], len({t['destination'] for t in d['findings'][0]['evidence']['cycle']}))")" \
+  "(5, 5)" "host-less ring of 5: the cycle"
+
 # InfiniBand: not analysed unless asked
 "$FL" gen ring --switches 5 -o "$TMP/ring5-ib.xml" || fail "gen ring (IB)"
 expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$TMP/ring5-ib.xml"
 expect_eq "$(rules)" "" "IB ring, lossless=auto"
 expect_rc 1 "$FL" check --format json --param deadlock.lossless=on --rules deadlock.pfc-cycle "$TMP/ring5-ib.xml"
 expect_eq "$(rules)" "deadlock.pfc-cycle" "IB ring, lossless=on"
+# InfiniBand plans without speeds or LIDs (F8 of docs/real-fabrics.md): a UFM
+# NDT (`Blade 1_Port 1/2`) and an ibdm .topo (`P2`) label their ports, which
+# is no evidence of Ethernet; before, labelled ports without LIDs were taken
+# as Ethernet. Only Ethernet interface names (Ethernet1/1, swp1, e0b...) are.
+for f in ring5.ndt ring5.topo; do
+  expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$p/$f"
+  expect_eq "$(rules)" "" "$f: InfiniBand plan, lossless=auto"
+  expect_rc 1 "$FL" check --format json --param deadlock.lossless=on --rules deadlock.pfc-cycle "$p/$f"
+  expect_eq "$(jget "$TMP/out" "=(d['findings'][0]['rule'], d['findings'][0]['evidence']['length'])")" \
+    "('deadlock.pfc-cycle', 5)" "$f: lossless=on"
+done
 expect_rc 2 "$FL" check --param deadlock.lossless=maybe --rules deadlock.pfc-cycle "$TMP/ring5.xml"
 expect_grep "$TMP/err" 'lossless.*expected auto, on or off'
 finish

@@ -10,9 +10,8 @@
 #
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
-#   pfc, infer, detect, sonic, lids, design, tiers or roots; no argument runs
-#   every
-#   mutant.
+#   pfc, infer, detect, sonic, lids, design, tiers, roots or verdicts; no
+#   argument runs every mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -55,6 +54,7 @@ tests_for() {
   design) echo 'cli.journey_design' ;;
   tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   roots) echo 'test_roots|cli.roots' ;;
+  verdicts) echo 'pfc_deadlock|port_names|lst_switch_asic|diff_plan_sets|formats_nxos' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
