@@ -505,8 +505,12 @@ fl_id fl_nbr_link(fl_nbr *b, fl_id pa, fl_id pb, uint32_t flags, fl_prov prov) {
   uint32_t l = fl_u64map_get(&b->port_link, pa);
   if (l == FL_MAP_ABSENT)
     l = fl_u64map_get(&b->port_link, pb);
-  if (b->once && l != FL_MAP_ABSENT && l >= b->first_link)
-    l = FL_MAP_ABSENT; /* listed twice by one plan: two cables, visible */
+  /* listed twice by one plan: two cables, visible -- unless the second
+   * listing is the first seen from the other end (UFM's NDT lists every
+   * switch-to-switch cable once per direction): that is one cable */
+  if (b->once && l != FL_MAP_ABSENT && l >= b->first_link &&
+      !(b->fab->links[l].a == pb && b->fab->links[l].b == pa))
+    l = FL_MAP_ABSENT;
   if (l != FL_MAP_ABSENT) {
     fl_link_rec *r = &b->fab->links[l];
     if ((r->a == pa && r->b == pb) || (r->a == pb && r->b == pa)) {

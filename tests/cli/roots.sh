@@ -51,6 +51,12 @@ cp "$TMP/out" "$TMP/short.json"
 expect_eq "$(jget "$TMP/short.json" "=[f['rule'] for f in d['findings']]")" "['topology.missing-uplinks']" "one finding for the short leaf"
 expect_eq "$(jget "$TMP/short.json" "=d['findings'][0]['root']")" "node:leaf-su01-r3" "rooted in the leaf"
 expect_eq "$(jget "$TMP/short.json" "=sorted(r['rule'] for r in d['findings'][0]['related'])")" "['ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry']" "its consequences"
+# exactly a quarter of its 32 cables is the most a leaf may lack to be judged
+# short of cables; 9 of 32 reads as another design (a management leaf) or a
+# partial capture: no missing-uplinks, ecmp-balance's warnings stand alone
+gen_plan "$TMP/short9.xml" leaf-su01-r3 '(5[6-9]|6[0-4])"'
+expect_rc 0 "$FL" check --format json "$TMP/short9.xml"
+expect_eq "$(jget "$TMP/out" "=sorted(f['rule'] for f in d['findings'] if f['severity'] != 'info')")" "['ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry']" "9 of 32 short: left to ecmp-balance"
 # two of its cables to spine-04 missing: the asymmetry also names unequal
 # parallel links (8 to spine-01, 6 to spine-04), a fact the count alone does
 # not explain, so it stays a finding of its own; the oversubscription attaches

@@ -86,4 +86,18 @@ expect_eq "$(jget "$TMP/out" "=[(t['tier'], t['switches']) for t in d['tiers']]"
 expect_eq "$(jget "$TMP/out" "['shape']['same_tier_links']")" 0 "same-tier links"
 expect_rc 0 "$FL" check --format json "$d/director.ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "check findings"
+# ---- a cable listed from both ends is one cable; listed twice, two ------------
+# UFM's switch-to-switch NDTs list every cable once per direction (the
+# public positive_flow_ndts/switch_to_switch_topo2.ndt: 6,390 rows, 3,195
+# cables); the same cable twice in one direction stays two cables, so the
+# port shows as connected twice (robustness-3 case 3)
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nsw-a,Port 1,sw-b,Port 2,Data\nsw-b,Port 2,sw-a,Port 1,Data\nsw-a,Port 3,sw-b,Port 4,Data\n' >"$TMP/both-ends.ndt"
+expect_rc 0 "$FL" info --format json "$TMP/both-ends.ndt"
+expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 2 "both ends: one cable each"
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nsw-b,Port 2,sw-a,Port 1,Data\nsw-a,Port 1,sw-b,Port 2,Data\n' >"$TMP/both-ends-rev.ndt"
+expect_rc 0 "$FL" info --format json "$TMP/both-ends-rev.ndt"
+expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 1 "both ends, the other end first: one cable"
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nsw-a,Port 1,sw-b,Port 2,Data\nsw-a,Port 1,sw-b,Port 2,Data\n' >"$TMP/twice.ndt"
+expect_rc 1 "$FL" check --format json "$TMP/twice.ndt"
+expect_eq "$(jget "$TMP/out" "=sorted(set(f['rule'] for f in d['findings'] if f['severity'] == 'error'))")" "['topology.port-connected-twice']" "listed twice one way: two cables, visible"
 finish
