@@ -7,9 +7,7 @@
  * SystemGUID:<hex> NodeGUID:<hex> PortGUID:<hex> VenID:<hex> DevID:<hex>
  * Rev:<hex> {<desc>} LID:<hex> PN:<hex> } { <peer> } PHY=<w> LOG=<s>
  * SPD=<s>`. Ports/PN/LID are hex. A DevID of more than 4 hex digits is the
- * byte-swapped 32-bit quirk: its upper 16 bits are the device id. A record
- * typed CA with a switch-ASIC device id and more than 2 ports is read as a
- * switch, with one note (sw_asic()).
+ * byte-swapped 32-bit quirk: its upper 16 bits are the device id.
  *
  * The shared line reader, token parsers and GUID/LID resolution are in
  * routing_read.h.
@@ -54,9 +52,6 @@ typedef struct slst {
   fl_u64map by_port; /* snode << 8 | port -> first listing there */
   fl_nodemap names;
   int have_names;
-  uint32_t retyped;      /* CA records read as switches (sw_asic) */
-  uint64_t retyped_guid; /* the first of them */
-  uint32_t retyped_line, retyped_devid, retyped_ports;
 } slst;
 
 static void slst_free(slst *s) {
@@ -218,27 +213,6 @@ static int sn_tail(rd *r, const char *p, const char *e, slisting *l) {
   }
 }
 
-/* Device ids of Mellanox/NVIDIA InfiniBand switch ASICs: the MT part
- * number in hex (MT43132 InfiniScale = 0xa87c, MT47396 InfiniScale-III =
- * 0xb924, MT48436-8 InfiniScale-IV, MT51000 SwitchX, MT52000 Switch-IB,
- * MT53000 Switch-IB 2, MT54000/54002/54004 Quantum/-2/-3). */
-static const uint16_t SWITCH_DEVIDS[] = {0xa87c, 0xb924, 0xbd34, 0xbd35,
-                                         0xbd36, 0xc738, 0xcb20, 0xcf08,
-                                         0xd2f0, 0xd2f2, 0xd2f4};
-
-/* 1 when record @h says CA but is a switch ASIC: a switch device id and
- * more than 2 ports (an HCA node has 1 or 2). ibutils' RhinoBased512.lst
- * types its 216 InfiniScale-III ASICs (DevID B924, 24 ports) "CA"; read as
- * CAs they gave 4,776 false "shared LID" findings (issue 30, F10). */
-static int sw_asic(const half *h) {
-  if (h->kind != FL_NODE_CA || h->nports <= 2)
-    return 0;
-  for (size_t i = 0; i < sizeof SWITCH_DEVIDS / sizeof *SWITCH_DEVIDS; i++)
-    if (h->devid == SWITCH_DEVIDS[i])
-      return 1;
-  return 0;
-}
-
 /* The snode of @h, created with its description on first sight. */
 static uint32_t sn_node(slst *s, const half *h) {
   rd *r = &s->r;
@@ -254,15 +228,6 @@ static uint32_t sn_node(slst *s, const half *h) {
     s->ncap = cap;
   }
   uint32_t kind = h->kind ? h->kind : FL_NODE_CA;
-  if (sw_asic(h)) {
-    kind = FL_NODE_SWITCH;
-    if (!s->retyped++) {
-      s->retyped_guid = h->nodeguid;
-      s->retyped_line = r->lineno;
-      s->retyped_devid = h->devid;
-      s->retyped_ports = h->nports;
-    }
-  }
   fl_id id = fl_b_node(r->fab, kind, h->nodeguid, h->nports, rd_prov(r, NULL));
   if (id == FL_NONE)
     return UINT32_MAX;
@@ -410,15 +375,6 @@ int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
   }
   if (rc == FL_OK && sn_merge(&s) != FL_OK)
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
-  if (rc == FL_OK && s.retyped) {
-    fl_prov pv = {s.r.file, s.retyped_line, 1};
-    fl_b_note(fab, "topology", pv,
-              "%u node(s) typed CA are switch ASICs (a switch device id and "
-              "more than 2 ports; first: node 0x%016llx, DevID 0x%04x, %u "
-              "ports): read as switches, which answer one LID on every port",
-              s.retyped, (unsigned long long)s.retyped_guid, s.retyped_devid,
-              s.retyped_ports);
-  }
   rd_close(&s.r);
   slst_free(&s);
   return rc;
