@@ -37,12 +37,20 @@ expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', w
 # shim, this saves its start-up (up to 2 s) on every lookup.
 _fl_jget_server='
 import json, os, select, sys, traceback
-ppid, out, cache = os.getppid(), sys.stdout.buffer, {}
+owner, out, cache = int(sys.argv[1]), sys.stdout.buffer, {}
 pend = bytearray()
+def alive():
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 def field():
     while b"\0" not in pend:
         while not select.select([0], [], [], 5)[0]:
-            if os.getppid() != ppid:
+            if not alive():
                 sys.exit(0)
         c = os.read(0, 65536)
         if not c:
@@ -92,9 +100,13 @@ fi
 FL_JGET_IN=""
 FL_JGET_OUT=""
 if [ -n "$FL_PYTHON" ]; then
-  coproc FL_JGET { exec "$FL_PYTHON" -u -c "$_fl_jget_server"; }
-  # plain duplicates: a coprocess's own descriptors are closed in subshells
-  exec {FL_JGET_IN}>&"${FL_JGET[1]}" {FL_JGET_OUT}<&"${FL_JGET[0]}"
+  # Not a coprocess, nor any job of the test's shell: a test's bare `wait`
+  # (for a writer into a FIFO) would wait for the server forever. It runs
+  # detached, on two FIFOs, and leaves when the test's shell ($$) is gone
+  # or closes its end.
+  mkfifo "$TMP/.jget-in" "$TMP/.jget-out"
+  ( exec "$FL_PYTHON" -u -c "$_fl_jget_server" $$ <"$TMP/.jget-in" >"$TMP/.jget-out" & )
+  exec {FL_JGET_IN}>"$TMP/.jget-in" {FL_JGET_OUT}<"$TMP/.jget-out"
 fi
 jget() {
   local ans
