@@ -8,22 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none
- * (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-  if (s[0] < 0x80)
-    return 1;
-  size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-  if (!len || len > n || s[0] > 0xf4)
-    return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-      (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-    return 0;
-  return len;
-}
+#include "model/utf8.h"
 
 /* The code point of the valid @len-byte sequence at @s. */
 static uint32_t utf8_cp(const unsigned char *s, size_t len) {
@@ -44,7 +29,7 @@ char *fl_escape_controls(char *dst, uint32_t size, const char *src) {
   const unsigned char *s = (const unsigned char *)(src ? src : "");
   size_t n = strlen((const char *)s), o = 0;
   for (size_t i = 0; i < n;) {
-    size_t k = utf8_len(s + i, n - i);
+    size_t k = fl_utf8_seq(s + i, n - i);
     uint32_t cp = k ? utf8_cp(s + i, k) : 0;
     char esc[8];
     size_t w;

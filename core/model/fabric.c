@@ -14,6 +14,7 @@
  */
 #include "model/fabric_impl.h"
 #include "model/grow.h"
+#include "model/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,23 +54,6 @@ void fl_b_free_records(fl_fabric *fab) {
 
 /* ---- interning and files ------------------------------------------------ */
 
-/* Length of a valid UTF-8 sequence at @s (at most @n bytes), 0 if invalid
- * (RFC 3629: no overlongs, no surrogates, at most U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s, size_t n) {
-  if (s[0] < 0x80)
-    return 1;
-  size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-  if (!len || len > n || s[0] > 0xf4)
-    return 0;
-  for (size_t i = 1; i < len; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-      (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-    return 0;
-  return len;
-}
-
 /* 1 when the valid UTF-8 sequence @s of @k bytes is a Unicode
  * noncharacter (Unicode 15 §23.7: U+FDD0..U+FDEF and the last two code
  * points of every plane, U+FFFE/U+FFFF to U+10FFFE/U+10FFFF). XML 1.0
@@ -98,7 +82,7 @@ static int needs_cleaning(const char *s, size_t len) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c == 0x7f)
       return 1;
-    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    size_t k = fl_utf8_seq((const unsigned char *)s + i, len - i);
     if (!k || is_nonchar((const unsigned char *)s + i, k))
       return 1;
     i += k;
@@ -120,7 +104,7 @@ uint32_t fl_b_intern(fl_fabric *fab, const char *s, size_t len) {
   size_t o = 0;
   for (size_t i = 0; i < len;) {
     unsigned char c = (unsigned char)s[i];
-    size_t k = utf8_seq((const unsigned char *)s + i, len - i);
+    size_t k = fl_utf8_seq((const unsigned char *)s + i, len - i);
     if (c < 0x20 || c == 0x7f) {
       clean[o++] = ' ';
       i++;
