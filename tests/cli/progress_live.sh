@@ -78,7 +78,14 @@ pt=$(awk '$2 == "plugin" && $3 == "tp-progress" {print $4}' "$TMP/segs")
 expect_eq "$(python3 -c "print(0.6 <= ${r1:-0} < 5 and 0.6 <= ${r2:-0} < 5)")" True "two rules of >= 0.6 s: ${r1:-?} ${r2:-?}"
 expect_eq "$(python3 -c "print(abs(${r1:-0} + ${r2:-0} - ${pt:-0}) <= 0.0015)")" True "plugin time ${pt:-?} = ${r1:-?} + ${r2:-?}"
 rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)$/\1/p' "$TMP/segs")
-expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
+# (under AddressSanitizer the leak checker's tracer and the shadow memory
+# count in the parent's wait4 figure but not in the process's own: that one
+# check is left out there, and said so -- not counted as a pass)
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  echo "SKIP (one check): peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB is not comparable under AddressSanitizer"
+else
+  expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
+fi
 
 # ---- -v without a terminal: times per phase, rule and plugin; no status
 expect_rc 0 "$FL" check -v "${TPARGS[@]}" --param tp-progress.steps.ms=150 "$SMALL"
