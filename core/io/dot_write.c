@@ -112,17 +112,46 @@ static int build(Agraph_t *g, const fl_fabric *fab, const fl_wr_names *w,
   return 0;
 }
 
+/* 1 when Graphviz (2.43) writes @name unquoted and cannot read it back: a
+ * name that starts with '-' but is no DOT numeral ("-13I" is written bare
+ * and read as the number -13 and the ID I; found by fuzz_convert_rt). */
+static int unreadable_name(const char *name) {
+  if (name[0] != '-')
+    return 0;
+  const char *p = name + 1;
+  size_t d = strspn(p, "0123456789");
+  p += d;
+  if (*p == '.')
+    p += 1 + strspn(p + 1, "0123456789");
+  return *p != '\0' || p == name + 1;
+}
+
 int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err) {
   fl_wr_names w = {0};
   uint32_t nn = fl_fabric_node_count(fab);
   Agnode_t **v = calloc(nn ? nn : 1, sizeof *v);
   Agraph_t *g = agopen((char *)"fabric", Agundirected, NULL);
   int rc = FL_OK;
-  if (!v || !g || fl_wr_names_build(fab, &w) != 0 || build(g, fab, &w, v) != 0)
+  if (!v || !g || fl_wr_names_build(fab, &w) != 0) {
+    rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
+                      "out of memory writing the DOT graph");
+    goto out;
+  }
+  for (fl_id n = 0; n < nn; n++)
+    if (unreadable_name(w.names[n])) {
+      rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "node \"%s\": a name that starts with '-' and is no "
+                        "number is written bare by Graphviz and cannot be "
+                        "read back; rename it, or convert to another format",
+                        w.names[n]);
+      goto out;
+    }
+  if (build(g, fab, &w, v) != 0)
     rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
                       "out of memory writing the DOT graph");
   else if (agwrite(g, out) != 0 || fflush(out) != 0 || ferror(out))
     rc = fl_error_set(err, FL_EIO, NULL, 0, 0, "writing the DOT graph failed");
+out:
   if (g)
     agclose(g);
   free(v);

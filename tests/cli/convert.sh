@@ -185,4 +185,14 @@ expect_grep "$TMP/out" '^  --force +replace OUT when it exists \(never an input\
 expect_rc 0 "$FL" help --list commands
 expect_grep "$TMP/out" '^convert$'
 
+# a name that starts with '-' and is no number: Graphviz writes it bare and
+# cannot read it back (found by fuzz_convert_rt), so the DOT writer refuses;
+# a negative number is a valid DOT ID and is written
+printf 'graph g { "-13I" -- b [src_port=1, dst_port=1]; }\n' >"$TMP/dash.dot"
+expect_rc 2 "$FL" convert --format dot -o "$TMP/dash-out.dot" "$TMP/dash.dot"
+expect_grep "$TMP/err" 'node "-13I": a name that starts with .-. and is no number'
+printf 'graph g { "-13" -- b [src_port=1, dst_port=1]; }\n' >"$TMP/num.dot"
+expect_rc 0 "$FL" convert --format dot -o "$TMP/num-out.dot" "$TMP/num.dot"
+expect_rc 0 "$FL" info "$TMP/num-out.dot"
+
 finish
