@@ -245,20 +245,57 @@ static int views(FILE *out, const fl_report_input *in) {
  * -----------------------------------------------------------
  */
 
+/* The rule at position (@i, @k) of the run in report order: finding @i's
+ * own rule for @k == 0, its consequence k-1's rule after. */
+static const char *rule_at(const fl_findings *fs, size_t i, uint32_t k) {
+  return k ? fs->v[i].related[k - 1].rule : fs->v[i].rule;
+}
+
+/* Every rule of the run once, in report order, the rules of attached
+ * consequences included (a filter by one of them shows its cause). */
 static void rule_options(FILE *out, const fl_findings *fs) {
   fputs("<option value=\"\">all rules</option>", out);
-  for (size_t i = 0; i < fs->n; i++) {
-    int seen = 0;
-    for (size_t j = 0; j < i && !seen; j++)
-      seen = !strcmp(fs->v[j].rule, fs->v[i].rule);
-    if (seen)
-      continue;
-    fputs("<option value=\"", out);
-    esc(out, fs->v[i].rule);
-    fputs("\">", out);
-    esc(out, fs->v[i].rule);
-    fputs("</option>", out);
+  for (size_t i = 0; i < fs->n; i++)
+    for (uint32_t k = 0; k <= fs->v[i].n_related; k++) {
+      const char *rule = rule_at(fs, i, k);
+      int seen = 0;
+      for (size_t j = 0; j <= i && !seen; j++)
+        for (uint32_t m = 0; m <= fs->v[j].n_related && !seen; m++) {
+          if (j == i && m == k)
+            break;
+          seen = !strcmp(rule_at(fs, j, m), rule);
+        }
+      if (seen)
+        continue;
+      fputs("<option value=\"", out);
+      esc(out, rule);
+      fputs("\">", out);
+      esc(out, rule);
+      fputs("</option>", out);
+    }
+}
+
+/* One cause across rules (host/roots.h): the findings this one explains,
+ * every one of them (the page is the full report, unlike the text), folded
+ * so the table keeps one row per cause. The row's text filter matches
+ * them too, since the row's text content includes the list. */
+static void related(FILE *out, const fl_finding_rec *r) {
+  if (!r->n_related)
+    return;
+  fprintf(out,
+          "<details class=\"related\" data-related=\"%u\"><summary>%u "
+          "consequence%s of the same cause</summary><ul>",
+          r->n_related, r->n_related, r->n_related == 1 ? "" : "s");
+  for (uint32_t k = 0; k < r->n_related; k++) {
+    const fl_finding_rec *c = &r->related[k];
+    fprintf(out, "<li><span class=\"sev-%s\">%s</span> ", sev_word(c->severity),
+            sev_word(c->severity));
+    esc(out, c->message);
+    fputs(" [", out);
+    esc(out, c->rule);
+    fputs("]</li>", out);
   }
+  fputs("</ul></details>", out);
 }
 
 static void finding_row(FILE *out, const fl_report_input *in, size_t i) {
@@ -270,6 +307,15 @@ static void finding_row(FILE *out, const fl_report_input *in, size_t i) {
   fprintf(out, "<tr data-f=\"%zu\" data-sev=\"%s\" data-rule=\"", i + 1,
           sev_word(r->severity));
   esc(out, r->rule);
+  /* the rules of its consequences, so a filter by rule finds the cause */
+  if (r->n_related) {
+    fputs("\" data-related-rules=\"", out);
+    for (uint32_t k = 0; k < r->n_related; k++) {
+      if (k)
+        fputc(' ', out);
+      esc(out, r->related[k].rule);
+    }
+  }
   fprintf(out,
           "\"%s><td data-key=\"%zu\">%zu</td><td data-key=\"%u\" "
           "class=\"sev-%s\">%s</td><td>",
@@ -295,6 +341,7 @@ static void finding_row(FILE *out, const fl_report_input *in, size_t i) {
       fprintf(out, " and %u more", r->n_ports - FL_TEXT_LIST_MAX);
     fputs("</div>", out);
   }
+  related(out, r);
   fputs("</td><td class=\"where\">", out);
   if (file) {
     esc(out, file);

@@ -136,12 +136,19 @@
     return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&")
       .replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
   }
+  /* a row matches a rule by its own rule or by a consequence attached
+     under it (data-related-rules): one cause, one row */
+  function ruleMatch(re, tr) {
+    var rules = [tr.getAttribute("data-rule")].concat(
+      (tr.getAttribute("data-related-rules") || "").split(" "));
+    return rules.some(function (r) { return r && re.test(r); });
+  }
   function filter() {
     var rule = selRule.value, sev = selSev.value;
     var q = text.value.toLowerCase(), re = rule ? globRe(rule) : null;
     var n = 0;
     Array.prototype.forEach.call(tbody.rows, function (tr) {
-      var ok = (!re || re.test(tr.getAttribute("data-rule"))) &&
+      var ok = (!re || ruleMatch(re, tr)) &&
         (!sev || SEV_RANK[tr.getAttribute("data-sev")] >= SEV_RANK[sev]) &&
         (!q || tr.textContent.toLowerCase().indexOf(q) >= 0) &&
         (!only || only.indexOf(tr.getAttribute("data-f")) >= 0);
