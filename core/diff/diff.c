@@ -40,8 +40,9 @@
  *    Iteration follows link ids, so the output is deterministic.
  *
  * The steps are in diff_match.c (with diff_planes.c), diff_edges.c and
- * diff_classify.c; keys and names in diff_keys.c, findings and work-order
- * rows in diff_emit.c; the work order's CSV writer is report/work_order.c.
+ * diff_classify.c, rates below plan in diff_rates.c; keys and names in
+ * diff_keys.c, findings and work-order rows in diff_emit.c; the work order's
+ * CSV writer is report/work_order.c.
  *
  * Cost: O(nodes + ports + links) expected (open-addressing hash maps);
  * endpoint degrees are tiny (one cable per port), so the swap and
@@ -81,6 +82,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
            diff_match_nodes(&c) == 0 && diff_build_edges(&c) == 0;
   if (ok) {
     diff_exact(&c);
+    diff_rates_judge(&c);
     diff_double_booked(&c);
     diff_plans(&c);
     diff_swaps(&c);
@@ -112,6 +114,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.mapBD);
   free(c.xplD);
   free(c.xplB);
+  diff_rates_free(&c.rates);
   if (c.failed)
     return err ? err->code : FL_EPARSE;
   if (!ok || c.nomem)

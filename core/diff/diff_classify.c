@@ -21,86 +21,6 @@
 
 /* ---- 3. classification ---------------------------------------------- */
 
-static void link_rate(const fl_fabric *f, fl_id l, uint32_t *w, uint32_t *s) {
-  uint32_t w1 = fl_fabric_link_width(f, l), w2 = fl_fabric_link_width_b(f, l);
-  uint32_t s1 = fl_fabric_link_speed(f, l), s2 = fl_fabric_link_speed_b(f, l);
-  *w = w1 && w2 && w2 < w1 ? w2 : (w1 ? w1 : w2);
-  *s = s1 && s2 && fl_speed_lane_gbps(s2) < fl_speed_lane_gbps(s1)
-           ? s2
-           : (s1 ? s1 : s2);
-}
-
-static void rate_str(uint32_t w, uint32_t s, char *buf, size_t size) {
-  if (w && s && s < FL_SPEED_ETH_1G)
-    snprintf(buf, size, "%ux%s", w, fl_speed_name(s));
-  else if (s)
-    snprintf(buf, size, "%s", fl_speed_name(s));
-  else if (w)
-    snprintf(buf, size, "%ux", w);
-  else
-    snprintf(buf, size, "?");
-}
-
-static void check_rate(dctx *c, const edge *de, const edge *be) {
-  uint32_t wd, sd, wb, sb;
-  link_rate(c->D, de->link, &wd, &sd);
-  link_rate(c->B, be->link, &wb, &sb);
-  int w_low = wd && wb && wb < wd;
-  int s_low = sd && sb && fl_speed_lane_gbps(sb) < fl_speed_lane_gbps(sd);
-  if (!w_low && !s_low)
-    return;
-  char rd[32], rb[32];
-  rate_str(wd, sd, rd, sizeof rd);
-  rate_str(wb, sb, rb, sizeof rb);
-  char *a = diff_ep_str(c, de->k[0]), *b = diff_ep_str(c, de->k[1]);
-  fnd f = {.rule = "diff.different",
-           .sev = FL_SEV_WARNING,
-           .loc_fab = c->D,
-           .loc_ent = FL_ENT_LINK,
-           .loc_id = de->link,
-           .eps = {de->k[0], de->k[1]},
-           .n_eps = 2};
-  f.ev = json_pack("{s:s,s:o,s:s,s:s}", "attribute",
-                   w_low && s_low ? "width,speed"
-                   : w_low        ? "width"
-                                  : "speed",
-                   "cable", diff_cable_json(c, de->k[0], de->k[1]), "design",
-                   rd, "as_built", rb);
-  /* the fix: the planned width and/or speed */
-  char *how = diff_xprintf(c,
-                           "make the cable run at %s as planned (reseat, then "
-                           "replace the cable or transceiver)",
-                           rd);
-  f.fix = how ? fl_fix_new(how, 2) : NULL;
-  free(how);
-  for (int k = 0; f.fix && k < 2; k++) {
-    if (!(k == 0 ? w_low : s_low))
-      continue;
-    fl_fix_change_rec *ch = &f.fix->v[f.fix->n++];
-    ch->kind = k == 0 ? FL_FIX_SET_WIDTH : FL_FIX_SET_SPEED;
-    diff_fix_end(c, de->k[0], &ch->cable[0]);
-    diff_fix_end(c, de->k[1], &ch->cable[1]);
-    ch->from_value = k == 0 ? diff_xprintf(c, "%ux", wb)
-                            : diff_xstrdup(c, fl_speed_name(sb));
-    ch->value = k == 0 ? diff_xprintf(c, "%ux", wd)
-                       : diff_xstrdup(c, fl_speed_name(sd));
-  }
-  if (!f.fix || fl_fix_finish(f.fix) != 0)
-    c->nomem = 1;
-  diff_emit(c, &f,
-            diff_xprintf(c,
-                         "cable %s - %s runs at %s, planned %s (%s below plan: "
-                         "reseat or replace the cable)",
-                         a, b, rb, rd,
-                         w_low && s_low ? "width and speed"
-                         : w_low        ? "width"
-                                        : "speed"));
-  diff_wo_add(c, "replace", "diff.different", de->k[0], de->k[1], 1, 0, 0,
-              de->link, "reseat, then replace if still below plan");
-  free(a);
-  free(b);
-}
-
 static int same_pair(const edge *x, const edge *y) {
   return (x->k[0] == y->k[0] && x->k[1] == y->k[1]) ||
          (x->k[0] == y->k[1] && x->k[1] == y->k[0]);
@@ -149,7 +69,7 @@ void diff_exact(dctx *c) {
       if (be->state == E_OPEN && diff_other(be, de->k[0]) == de->k[1]) {
         be->state = de->state = E_DONE;
         c->st->cables_ok++;
-        check_rate(c, de, be);
+        diff_rate_note(c, i, j);
         break;
       }
     }
@@ -661,8 +581,8 @@ void diff_leftovers(dctx *c) {
              .n_eps = 2};
     char ra[32], rb2[32] = "";
     uint32_t w, s;
-    link_rate(built ? c->B : c->D, e->link, &w, &s);
-    rate_str(w, s, ra, sizeof ra);
+    diff_link_rate(built ? c->B : c->D, e->link, &w, &s);
+    diff_rate_str(w, s, ra, sizeof ra);
     /* what the free end of a missing cable meets instead */
     f.ev = json_pack("{s:o,s:s}", "cable", diff_cable_json(c, e->k[0], e->k[1]),
                      "rate", ra);

@@ -272,6 +272,13 @@ void diff_wo_node(dctx *c, const char *action, const char *finding,
   r->from_port = diff_xstrdup(c, "");
   r->cable = diff_xstrdup(c, "");
   r->detail = diff_xstrdup(c, detail);
+  /* the finding this row carries out (emitted just before): its
+   * fingerprint; `fix` stays empty on a `check` row (docs/rules/diff.md) */
+  const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
+  char fp[17] = "";
+  if (f && strcmp(f->rule, finding) == 0)
+    fl_finding_fingerprint(f, fp);
+  r->fingerprint = diff_xstrdup(c, fp);
   wo_plane(c, r, finding);
 }
 

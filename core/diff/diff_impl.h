@@ -51,6 +51,24 @@ typedef struct edge {
   uint8_t side; /* 0 design, 1 built */
 } edge;
 
+/* A compared cable below its planned width or speed (diff_rates.c). */
+typedef struct diff_rate_dev {
+  uint32_t de;                /* its design edge (index into dctx.e) */
+  uint32_t plan[2], built[2]; /* speed (FL_SPEED_*), width (lanes) */
+  uint8_t low[2];             /* still to report: below plan, unexplained */
+  uint8_t fabric[2];          /* wholly explained by the fabric's cause */
+} diff_rate_dev;
+
+/* The rates of the compared cables, judged once all are seen. */
+typedef struct diff_rates {
+  diff_rate_dev *v;
+  size_t n, cap;
+  size_t n_rated[2];  /* compared cables stating speed, width */
+  uint32_t *rated[2]; /* per design node: its compared cables stating it */
+  uint8_t fab[2];     /* a fabric-wide cause of speed, width was found: */
+  uint32_t fab_plan[2], fab_built[2]; /* its planned and built value */
+} diff_rates;
+
 typedef struct dctx {
   const fl_fabric *D, *B;
   const fl_diff_opts *o;
@@ -90,6 +108,7 @@ typedef struct dctx {
                     spans planes, names repeating across planes) */
   fl_id *xplD;   /* per D switch matched in another plane: its B node */
   uint8_t *xplB; /* per B node: part of such a pair (no finding of its own) */
+  diff_rates rates; /* cables below planned width or speed (diff_rates.c) */
 } dctx;
 
 typedef struct fnd {
@@ -204,6 +223,21 @@ uint64_t diff_other(const edge *e, uint64_t k);
 uint32_t diff_open_at(const dctx *c, int side, uint64_t k, uint32_t skip);
 int diff_build_edges(dctx *c);
 int diff_count_folded(dctx *c);
+
+/* ---- diff_rates.c */
+
+/* The width (lanes) and speed (FL_SPEED_*) of link @l of @f: the lower
+ * of its two ends where both are known, 0 where unknown. */
+void diff_link_rate(const fl_fabric *f, fl_id l, uint32_t *w, uint32_t *s);
+/* "4xNDR", "NDR", "4x", "400G" or "?": a rate as the messages say it. */
+void diff_rate_str(uint32_t w, uint32_t s, char *buf, size_t size);
+/* Note the rates of the compared cable of design edge @de and built edge
+ * @be (indexes into c->e): counted, and kept when below plan. */
+void diff_rate_note(dctx *c, uint32_t de, uint32_t be);
+/* Report the cables noted below plan: one finding per cause (the fabric,
+ * a node, a cable), with their work-order rows. */
+void diff_rates_judge(dctx *c);
+void diff_rates_free(diff_rates *R);
 
 /* ---- diff_classify.c */
 
