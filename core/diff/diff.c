@@ -131,7 +131,9 @@ static const fl_diff_rule DIFF_RULES[] = {
      "(width/speed below plan, GUID, description)",
      "Both ends of the cable are where the plan puts them, but something "
      "else differs: the width or speed is below plan (1xHDR where 4xHDR is "
-     "planned: reseat, then replace the cable; work order `replace`), or a "
+     "planned: reseat, then replace the cable; work order `replace`; the "
+     "same shortfall on most of the fabric, or on every cable of a node, is "
+     "one finding for that cause, work order `check`), or a "
      "node's GUID, description or kind differs (one finding per cause), or "
      "a LID (with --compare-lids). With --no-guid GUIDs are neither matched "
      "nor compared.",

@@ -239,7 +239,15 @@ struct fl_nbr {
   fl_strmap ports;     /* node id (4 bytes) + canonical label -> port id */
   fl_u64map port_link; /* build port id -> first link id */
   fl_u64map next_num;  /* node id -> next free port number to try */
+  fl_u64map role;      /* node id -> NBR_LISTS | NBR_LISTED, marked once */
 };
+
+/* How a node takes part in a per-device listing (fl_nbr_link() with
+ * FL_LINK_SEEN_A): it lists neighbours (its own view was given), or it is
+ * listed as one. Recorded as node attributes, `lists-neighbours` and
+ * `listed-as-neighbour`, from which fl_fabric_finalize() marks the nodes
+ * seen only by others `peer-only` (core/model/views.c). */
+enum { NBR_LISTS = 1, NBR_LISTED = 2 };
 
 /* Names are kept whole (issue #32 case 2: two names cut to one length
  * merged two devices): a canonical spelling is never longer than what it
@@ -501,7 +509,29 @@ fl_id fl_nbr_port(fl_nbr *b, fl_id node, const char *label, fl_prov prov) {
   return p;
 }
 
+/* Record once per input that @node plays @role (NBR_LISTS, NBR_LISTED);
+ * -1 on ENOMEM. */
+static int nbr_mark(fl_nbr *b, fl_id node, uint32_t role) {
+  uint32_t had = fl_u64map_get(&b->role, node);
+  if (had == FL_MAP_ABSENT)
+    had = 0;
+  if (had & role)
+    return 0;
+  if (fl_u64map_set(&b->role, node, had | role) != 0)
+    return -1;
+  return fl_b_attr(b->fab, FL_ENT_NODE, node,
+                   role == NBR_LISTS ? "lists-neighbours"
+                                     : "listed-as-neighbour",
+                   "yes") == FL_OK
+             ? 0
+             : -1;
+}
+
 fl_id fl_nbr_link(fl_nbr *b, fl_id pa, fl_id pb, uint32_t flags, fl_prov prov) {
+  if ((flags & FL_LINK_SEEN_A) &&
+      (nbr_mark(b, b->fab->ports[pa].node, NBR_LISTS) != 0 ||
+       nbr_mark(b, b->fab->ports[pb].node, NBR_LISTED) != 0))
+    return FL_NONE;
   uint32_t l = fl_u64map_get(&b->port_link, pa);
   if (l == FL_MAP_ABSENT)
     l = fl_u64map_get(&b->port_link, pb);
@@ -543,6 +573,7 @@ void fl_nbr_end(fl_nbr *b) {
   fl_strmap_free(&b->ports);
   fl_u64map_free(&b->port_link);
   fl_u64map_free(&b->next_num);
+  fl_u64map_free(&b->role);
   free(b);
 }
 

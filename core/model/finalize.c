@@ -20,6 +20,7 @@
 #include "model/infer.h"
 #include "model/planes.h"
 #include "model/routing_impl.h"
+#include "model/views.h"
 
 int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
   if (!fab)
@@ -27,6 +28,8 @@ int fl_fabric_finalize(fl_fabric *fab, fl_error *err) {
   if (fab->finalized)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "fabric already finalized");
   int rc = fl_b_seal(fab, err);
+  if (rc == FL_OK) /* before the rules and info read `peer-only` */
+    rc = fl_views_finalize(fab, err);
   if (rc == FL_OK)
     rc = fl_routing_finalize(fab, err);
   if (rc == FL_OK)

@@ -117,6 +117,60 @@ static int partial_capture(const fl_host_api *api, fl_ctx *ctx,
   return rc ? -1 : 1;
 }
 
+static int attr_yes(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                    const char *key) {
+  const char *v = api->attr(f, FL_ENT_NODE, n, key);
+  return v && strcmp(v, "yes") == 0;
+}
+
+/* Per-device neighbour listings (LLDP, NX-OS, Junos) are one-ended by
+ * nature: the neighbours whose own listings were not given are `peer-only`
+ * (core/model/views.c) and their cables are not one-sided faults. Say once,
+ * as info, whose views the input holds and how many neighbours it names
+ * only from the other end, so that nobody reads the silence as a complete
+ * fabric. Returns 0, or 1 after api->fail(). */
+static int neighbour_views(const fl_host_api *api, fl_ctx *ctx,
+                           const fl_fabric *f) {
+  uint32_t nl = api->link_count(f), nn = api->node_count(f);
+  uint32_t cables = 0, listers = 0, silent = 0;
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t fl = api->link_flags(f, l);
+    uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
+    if ((fl & FL_LINK_DECLARED) || (fl & both) == both || !(fl & both))
+      continue;
+    fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+    fl_id far = api->port_node(f, api->link_other(f, l, lister));
+    cables += topo_peer_only(api, f, far) &&
+              attr_yes(api, f, far, "listed-as-neighbour");
+  }
+  if (!cables)
+    return 0;
+  for (fl_id n = 0; n < nn; n++) {
+    listers += attr_yes(api, f, n, "lists-neighbours");
+    silent +=
+        topo_peer_only(api, f, n) && attr_yes(api, f, n, "listed-as-neighbour");
+  }
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "the input holds the neighbour listings of %u device(s); %u "
+           "cable(s) lead to %u neighbour(s) whose own listings were not "
+           "given: those cables are seen from one end, and the neighbours' "
+           "other cables are unknown (give their listings too for a whole "
+           "fabric)",
+           listers, cables, silent);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "listing_devices", listers);
+  jb_key_int(&ev, "cables_from_one_end", cables);
+  jb_key_int(&ev, "neighbours_not_listed", silent);
+  jb_obj_close(&ev);
+  int rc = fl_emit(api, ctx, FL_SEV_INFO, msg, NULL, 0, NULL, 0, NULL, 0,
+                   jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
 static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -161,7 +215,7 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (rc)
       return rc;
   }
-  return 0;
+  return neighbour_views(api, ctx, f);
 }
 
 /* ---- topology.link-mismatch
@@ -446,10 +500,38 @@ static int check_unlinked(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 /* ---- topology.disconnected
  * -------------------------------------------------------- */
 
+/* The nodes of an incomplete capture whose own listing is missing: the
+ * silent ends of cables listed by one end only (a cut or excerpted dump,
+ * `ibnetdiscover -p` lines of some ports, a neighbour whose LLDP listing
+ * was not given). Their unlisted cables may join parts of the fabric that
+ * look cut off. Returns how many, *@first the first, 0 when none. */
+static uint32_t unlisted_nodes(const fl_host_api *api, const fl_fabric *f,
+                               fl_id *first) {
+  uint32_t nl = api->link_count(f), nn = api->node_count(f), n = 0;
+  uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
+  uint8_t *seen = calloc(nn + 1, 1);
+  *first = FL_NONE;
+  for (fl_id l = 0; seen && l < nl; l++) {
+    uint32_t fl = api->link_flags(f, l);
+    if ((fl & FL_LINK_DECLARED) || (fl & both) == both || !(fl & both))
+      continue;
+    fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
+    fl_id v = api->port_node(f, api->link_other(f, l, lister));
+    if (v < nn && !seen[v]) {
+      seen[v] = 1;
+      if (!n++)
+        *first = v;
+    }
+  }
+  free(seen);
+  return n;
+}
+
 static int report_component(const fl_host_api *api, fl_ctx *ctx,
                             const fl_fabric *f, const uint32_t *memb,
                             uint32_t c, uint32_t size, uint32_t main_size,
-                            int via_cas, int switchless) {
+                            int via_cas, int switchless, uint32_t n_unlisted,
+                            fl_id unlisted) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -477,23 +559,33 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
   jb_key_bool(&ev, "joined_only_through_cas", via_cas);
   if (switchless) /* only then: other fabrics' evidence stays as it was */
     jb_key_bool(&ev, "switchless", 1);
+  if (n_unlisted)
+    jb_key_int(&ev, "unlisted_nodes", n_unlisted);
   jb_obj_close(&ev);
-  char msg[1024];
+  char msg[1024], why[320] = "";
+  /* unknown is not wrong: an incomplete capture cannot show a cut */
+  if (n_unlisted)
+    snprintf(why, sizeof why,
+             "; not judged: the capture lacks the listings of %u node(s) "
+             "(e.g. \"%s\"), whose unlisted cables may join the parts",
+             n_unlisted, api->node_name(f, unlisted));
   if (switchless)
     snprintf(msg, sizeof msg,
              "%u node(s) (%u CAs/routers) starting with \"%s\" are not cabled "
              "to the other hosts of this switchless fabric (%u nodes): no "
-             "chain of back-to-back cables joins them",
-             size, ca, api->node_name(f, nodes[0]), main_size);
+             "chain of back-to-back cables joins them%s",
+             size, ca, api->node_name(f, nodes[0]), main_size, why);
   else
     snprintf(msg, sizeof msg,
              "%u node(s) (%u switches, %u CAs/routers) starting with \"%s\" "
-             "are cut off from the main part of the fabric (%u nodes)%s",
+             "are cut off from the main part of the fabric (%u nodes)%s%s",
              size, sw, ca, api->node_name(f, nodes[0]), main_size,
              via_cas ? "; they are joined to it only through multi-port CAs, "
                        "which do not forward: a separate subnet"
-                     : "");
-  int rc = report(api, ctx, msg, nodes, named, NULL, 0, NULL, 0, jb_str(&ev));
+                     : "",
+             why);
+  int rc = fl_emit(api, ctx, n_unlisted ? FL_SEV_INFO : 0, msg, nodes, named,
+                   NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
 }
@@ -545,6 +637,8 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   uint32_t nn = api->node_count(f), nc = 0, nsw = 0;
   for (fl_id n = 0; n < nn; n++)
     nsw += api->node_kind(f, n) == FL_NODE_SWITCH;
+  fl_id unlisted;
+  uint32_t n_unlisted = unlisted_nodes(api, f, &unlisted);
   /* no switch at all: hosts cabled back to back, each cable its own link
    * by design; what matters is whether cables join every host (hosts
    * route for each other), not that no CA forwards */
@@ -583,7 +677,7 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       continue;
     rc = report_component(api, ctx, f, memb, c, size[c], size[main_c],
                           !switchless && joined_by_cas(api, f, memb, c, main_c),
-                          switchless);
+                          switchless, n_unlisted, unlisted);
   }
   free(memb);
   free(size);

@@ -24,14 +24,23 @@ for f in "$TMP/$L.json" "$d/$L.xml"; do
 done
 expect_rc 0 "$FL" info --format json "$TMP/sw1.json"
 expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['cas'], d['fabric']['links'])")" "(1, 2, 3)" "bare | json counts"
-expect_rc 1 "$FL" check --format json "$TMP/$L.json"
-expect_eq "$(jget "$TMP/out" "=sorted({f['rule'] for f in d['findings']})")" "['ecmp-balance.uplink-asymmetry', 'failure-domains.dual-homing', 'topology.one-sided-link']" "check rules"
+# one switch's view: its neighbours' own listings are not given, so their
+# cables are seen from one end (one info, class F4) and a controller with two
+# ports on this switch is not judged single-homed (its cables to the switch
+# that was not captured are unknown, class F3: docs/real-fabrics.md)
+expect_rc 0 "$FL" check --format json "$TMP/$L.json"
+expect_eq "$(jget "$TMP/out" "=sorted({f['rule'] + ':' + f['severity'] for f in d['findings']})")" "['ecmp-balance.uplink-asymmetry:warning', 'topology.one-sided-link:info']" "check rules"
+expect_eq "$(jget "$TMP/out" "=[f['evidence'] for f in d['findings'] if f['rule'] == 'topology.one-sided-link']")" \
+  "[{'cables_from_one_end': 13, 'listing_devices': 1, 'neighbours_not_listed': 7}]" "one info: one device's view"
 # NS224 shelf 021918000242: its IOMs A and B both advertise the shelf serial and
 # port e0b, each with its own port MAC in port_desc: two ports, not one port
 # connected twice (issue 30, F5)
 for f in "$TMP/$L.json" "$d/$L.xml"; do
-  expect_rc 1 "$FL" check --format json --rules topology.port-connected-twice,failure-domains.dual-homing "$f"
-  expect_eq "$(jget "$TMP/out" "=sorted(f['rule'] for f in d['findings'])")" "['failure-domains.dual-homing', 'failure-domains.dual-homing', 'failure-domains.dual-homing']" "$(basename "$f"): shelf modules are two ports"
+  expect_rc 0 "$FL" check --format json --rules topology.port-connected-twice,failure-domains.dual-homing "$f"
+  expect_eq "$(jget "$TMP/out" "=sorted(f['rule'] for f in d['findings'])")" "[]" "$(basename "$f"): shelf modules are two ports"
+  rm -f "$TMP/shelf.dot"
+  expect_rc 0 "$FL" convert "$f" -o "$TMP/shelf.dot" --format dot
+  expect_eq "$(grep -c -- '-- 021918000242' "$TMP/shelf.dot")" 2 "$(basename "$f"): two cables to the shelf"
 done
 
 # ---- 2. diff against a NetBox plan ---------------------------------------------------
