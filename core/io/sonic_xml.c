@@ -85,6 +85,9 @@ typedef struct sonic {
   size_t n_devs, cap_devs;
   sonic_dev **by_name; /* devices with a name, sorted by name, then line */
   size_t n_named;
+  int lab; /* a LabConnectionGraph: a fleet of separate testbeds, each of
+              its nodes marked `fleet` = `lab-graph` (topology.disconnected:
+              its islands are testbeds by design, real-corpus class F15) */
 } sonic;
 
 static void sonic_free(sonic *s) {
@@ -308,6 +311,8 @@ static fl_id dev_node(sonic *s, fl_nbr *b, const char *name, fl_prov prov) {
   fl_id n = fl_nbr_node(b, name, kind, prov);
   if (n == FL_NONE || (v && v->linked))
     return n;
+  if (s->lab && fl_b_attr(fab, FL_ENT_NODE, n, "fleet", "lab-graph") != FL_OK)
+    return FL_NONE;
   if (v) {
     v->linked = 1;
     if ((v->hwsku && *v->hwsku &&
@@ -453,9 +458,11 @@ static void report_skips(sonic *s, fl_nbr *b, const skips *k) {
               unlinked);
 }
 
-static int load_sonic(fl_fabric *fab, const fl_input *in, fl_error *err) {
+static int load_sonic(fl_fabric *fab, const fl_input *in, int lab,
+                      fl_error *err) {
   sonic s;
   memset(&s, 0, sizeof s);
+  s.lab = lab;
   int rc = fl_xr_open(&s.x, in, err);
   if (rc == FL_OK)
     rc = collect(&s);
@@ -484,13 +491,13 @@ static int load_sonic(fl_fabric *fab, const fl_input *in, fl_error *err) {
 static int load_lab_graph(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err) {
   (void)opts;
-  return load_sonic(fab, in, err);
+  return load_sonic(fab, in, 1, err);
 }
 
 static int load_minigraph(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err) {
   (void)opts;
-  return load_sonic(fab, in, err);
+  return load_sonic(fab, in, 0, err);
 }
 
 static uint32_t detect_lab_graph(const fl_detect_ctx *c, fl_error *err) {

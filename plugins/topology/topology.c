@@ -531,7 +531,7 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
                             const fl_fabric *f, const uint32_t *memb,
                             uint32_t c, uint32_t size, uint32_t main_size,
                             int via_cas, int switchless, uint32_t n_unlisted,
-                            fl_id unlisted) {
+                            fl_id unlisted, int fleet) {
   uint32_t nn = api->node_count(f), named = 0, sw = 0, ca = 0;
   fl_id nodes[MAX_NAMED];
   jbuf ev;
@@ -561,10 +561,16 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
     jb_key_bool(&ev, "switchless", 1);
   if (n_unlisted)
     jb_key_int(&ev, "unlisted_nodes", n_unlisted);
+  if (fleet)
+    jb_key_str(&ev, "fleet", "lab-graph");
   jb_obj_close(&ev);
   char msg[1024], why[320] = "";
   /* unknown is not wrong: an incomplete capture cannot show a cut */
-  if (n_unlisted)
+  if (fleet)
+    snprintf(why, sizeof why,
+             "; by design: the input is a fleet of separate testbeds (a "
+             "SONiC lab graph), each its own network");
+  else if (n_unlisted)
     snprintf(why, sizeof why,
              "; not judged: the capture lacks the listings of %u node(s) "
              "(e.g. \"%s\"), whose unlisted cables may join the parts",
@@ -584,10 +590,26 @@ static int report_component(const fl_host_api *api, fl_ctx *ctx,
                        "which do not forward: a separate subnet"
                      : "",
              why);
-  int rc = fl_emit(api, ctx, n_unlisted ? FL_SEV_INFO : 0, msg, nodes, named,
-                   NULL, 0, NULL, 0, jb_str(&ev));
+  int rc = fl_emit(api, ctx, n_unlisted || fleet ? FL_SEV_INFO : 0, msg, nodes,
+                   named, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
+}
+
+/* Every node of component @c is part of a fleet of separate networks (the
+ * `fleet` attribute a SONiC lab graph's loader sets): its islands are
+ * testbeds by design (real-corpus class F15). */
+static int component_fleet(const fl_host_api *api, const fl_fabric *f,
+                           const uint32_t *memb, uint32_t c) {
+  uint32_t nn = api->node_count(f), seen = 0;
+  for (fl_id n = 0; n < nn; n++) {
+    if (memb[n] != c)
+      continue;
+    if (!api->attr(f, FL_ENT_NODE, n, "fleet"))
+      return 0;
+    seen++;
+  }
+  return seen > 0;
 }
 
 /* The plane of component @c: the plane attribute shared by all its
@@ -677,7 +699,9 @@ static int check_disconnected(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       continue;
     rc = report_component(api, ctx, f, memb, c, size[c], size[main_c],
                           !switchless && joined_by_cas(api, f, memb, c, main_c),
-                          switchless, n_unlisted, unlisted);
+                          switchless, n_unlisted, unlisted,
+                          component_fleet(api, f, memb, c) &&
+                              component_fleet(api, f, memb, main_c));
   }
   free(memb);
   free(size);

@@ -83,4 +83,13 @@ expect_rc 2 "$FL" check --input-format sonic "$E/$LAB"
 expect_grep "$TMP/err" "^fabriclint: --input-format: unknown format 'sonic'; expected auto, .*sonic-minigraph"
 expect_rc 0 "$FL" info --input-format sonic-lab-graph "$E/$LAB"
 
+# A lab graph is a fleet of separate testbeds: its islands are by design
+# (info, evidence fleet), real-corpus class F15; the same cabling as a DOT
+# plan carries no such mark and its islands are errors again
+expect_rc 0 "$FL" check --format json --rules topology.disconnected "$E/$NOKIA"
+expect_eq "$(jget "$TMP/out" "=sorted({(f['severity'], f['evidence'].get('fleet')) for f in d['findings']})")" "[('info', 'lab-graph')]" "lab graph: islands are info"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 11 "lab graph: eleven testbeds beside the largest"
+"$FL" convert "$E/$NOKIA" -o "$TMP/nokia.dot" --format dot 2>/dev/null
+expect_rc 1 "$FL" check --format json --rules topology.disconnected "$TMP/nokia.dot"
+expect_eq "$(jget "$TMP/out" "=sorted({f['severity'] for f in d['findings']}), len(d['findings'])")" "(['error'], 11)" "the same cabling as DOT: errors"
 finish
