@@ -332,7 +332,7 @@ static void node_causes(dctx *c, int a) {
   for (size_t i = 0, j; i < m; i = j) {
     for (j = i; j < m && t[j].node == t[i].node && t[j].key == t[i].key; j++)
       ;
-    if (j - i >= DIFF_RATE_NODE_MIN && j - i == R->rated[a][t[i].node])
+    if (j - i == R->rated[a][t[i].node]) /* DIFF_RATE_NODE_MIN: below */
       runs[nr++] = (node_run){t[i].node, t[i].key, i, j - i};
   }
   qsort(runs, nr, sizeof *runs, cmp_run);
@@ -343,7 +343,7 @@ static void node_causes(dctx *c, int a) {
       if (d->low[a]) /* not taken by a larger node */
         which[w++] = t[runs[r].first + k].dev;
     }
-    if (w < DIFF_RATE_NODE_MIN)
+    if (w < DIFF_RATE_NODE_MIN) /* an HCA; or a node mostly taken before */
       continue;
     for (size_t k = 0; k < w; k++)
       R->v[which[k]].low[a] = 0;

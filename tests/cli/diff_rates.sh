@@ -98,6 +98,7 @@ expect_eq "$(kinds "$TMP/ft18.xml" speed=HDR node=spine-p01-01)" \
   "cable:speed:1 cable:speed:1 cable:speed:1" "a spine of 3 cables: three cables"
 # a leaf's 8 (host cables where it is end b, uplinks where it is end a):
 # the leaf, and each spine's one slow cable is no node cause
+expect_eq "$(kinds "$TMP/ft32.xml" speed=HDR node=leaf-p01-02 skip=leaf-p01-02:7)" "$(printf 'cable:speed:1 %.0s' $(seq 7) | sed 's/ $//')" "a leaf's 7 of 8: seven cables"
 expect_eq "$(kinds "$TMP/ft32.xml" speed=HDR node=leaf-p01-02)" "node:speed:8" "a leaf at both ends of its cables"
 "$FL" diff --format csv "$TMP/ft32.xml" "$TMP/built.xml" >"$TMP/wo.csv"
 expect_eq "$(sed -n 2p "$TMP/wo.csv" | cut -d, -f2-4)" "check,diff.different,leaf-p01-02" "node cause: one check row naming the leaf"
