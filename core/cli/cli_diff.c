@@ -16,6 +16,8 @@
  *   --as-built-plane NAME:FILE one more as-built input, in plane NAME
  *   --compare-lids            report LIDs that differ (ignored by default)
  *   --no-guid                 match nodes by name only
+ *   --as-given                never swap a capture given as DESIGN and a
+ *                             plan given as AS_BUILT (diff.reversed)
  * The diff-only options (rows of cli_table.c) are handled by diff_option()
  * during the shared parse (cli_common.h), so every common option behaves as
  * in `check`. Plugins are not loaded: diff findings come from the core.
@@ -121,6 +123,9 @@ static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
     return 1;
   case FL_OPT_NO_GUID:
     a->dopts.no_guid = 1;
+    return 1;
+  case FL_OPT_AS_GIVEN:
+    a->dopts.as_given = 1;
     return 1;
   default:
     return 0;

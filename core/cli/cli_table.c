@@ -75,8 +75,10 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "file, a Cisco cable plan, an ibnetdiscover dump, lldpd or Junos LLDP "
      "XML, or a folder of per-device files. Findings: diff.missing, "
      "diff.unexpected, diff.misconnected, diff.swapped, diff.duplicate, "
-     "diff.different, diff.missing-node, diff.unexpected-node. The report "
-     "options are those of check.",
+     "diff.different, diff.missing-node, diff.unexpected-node, "
+     "diff.reversed (a capture given as DESIGN and a plan as AS_BUILT are "
+     "compared the other way round, unless --as-given). The report options "
+     "are those of check.",
      FL_CPL_FILE},
     {"perf", P, "--workload JOB.yaml [OPTIONS] INPUT...",
      "model a job's collectives on the routing",
@@ -225,6 +227,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "report LIDs that differ (default: ignored)"},
     {FL_OPT_NO_GUID, "no-guid", 0, NULL, D, 0, FL_CPL_NONE, NULL,
      "match nodes by name only, never by GUID, and compare no GUIDs"},
+    {FL_OPT_AS_GIVEN, "as-given", 0, NULL, D, 0, FL_CPL_NONE, NULL,
+     "compare the inputs in the order given even when the design is a "
+     "capture and the as-built a plan (default: such inputs are compared "
+     "the other way round, and a diff.reversed warning says so)"},
     /* ---- perf ---- */
     {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
      "the job: hosts in rank order and collectives (required; docs/perf.md)"},

@@ -90,6 +90,7 @@ enum fl_cli_opt_id {
   FL_OPT_AS_BUILT_PLANE,
   FL_OPT_COMPARE_LIDS,
   FL_OPT_NO_GUID,
+  FL_OPT_AS_GIVEN,
   /* gen */
   FL_OPT_RADIX,
   FL_OPT_TIERS,

@@ -64,20 +64,79 @@
 #include "model/hashmap.h"
 #include "model/natcmp.h"
 
+/* What the cables of @f are: a plan (declared), a capture (observed by
+ * their ends), or neither clearly. Nine in ten of the cables decide. */
+enum { SIDE_MIXED, SIDE_PLAN, SIDE_CAPTURE };
+
+static int side_kind(const fl_fabric *f) {
+  uint32_t nl = fl_fabric_link_count(f), declared = 0, seen = 0;
+  for (fl_id l = 0; l < nl; l++) {
+    uint32_t fl = fl_fabric_link_flags(f, l);
+    if (fl & FL_LINK_DECLARED)
+      declared++;
+    else if (fl & (FL_LINK_SEEN_A | FL_LINK_SEEN_B))
+      seen++;
+  }
+  if (!nl)
+    return SIDE_MIXED;
+  if ((uint64_t)declared * 10 >= (uint64_t)nl * 9)
+    return SIDE_PLAN;
+  if ((uint64_t)seen * 10 >= (uint64_t)nl * 9)
+    return SIDE_CAPTURE;
+  return SIDE_MIXED;
+}
+
+/* The arguments reversed: a capture given as DESIGN and a plan as AS_BUILT
+ * (issue #30). Compared as given, every fault reads backwards, and a cable
+ * below plan reads as above plan and vanishes. So they are compared the
+ * other way round (unless --as-given, or a plane narrowing is in play),
+ * and a warning says so either way. */
+static void reversed_finding(dctx *c, int swapped) {
+  fnd f = {.rule = "diff.reversed", .sev = FL_SEV_WARNING};
+  f.ev = json_pack("{s:s,s:s,s:b}", "design_input", "capture", "as_built_input",
+                   "plan", "swapped", swapped);
+  diff_emit(
+      c, &f,
+      diff_xstrdup(
+          c, swapped
+                 ? "the DESIGN input is a capture (its cables were observed) "
+                   "and the AS_BUILT input a plan (its cables are declared): "
+                   "the arguments look reversed, so the plan was compared as "
+                   "the design and the capture as built (give --as-given to "
+                   "compare them in the order given)"
+                 : "the DESIGN input is a capture (its cables were observed) "
+                   "and the AS_BUILT input a plan (its cables are declared): "
+                   "the arguments look reversed; compared as given "
+                   "(--as-given), every finding reads the other way round "
+                   "and a cable below plan is not reported"));
+}
+
 int fl_diff(const fl_fabric *design, const fl_fabric *built,
             const fl_diff_opts *opts, fl_findings *fs, fl_work_order *wo,
             fl_diff_stats *stats, fl_error *err) {
   fl_diff_opts defaults = {0};
   fl_diff_stats st_local;
   memset(&st_local, 0, sizeof st_local);
+  const fl_diff_opts *o = opts ? opts : &defaults;
+  int reversed =
+      side_kind(design) == SIDE_CAPTURE && side_kind(built) == SIDE_PLAN;
+  int swap = reversed && !o->as_given && !o->whole;
+  if (swap) {
+    const fl_fabric *t = design;
+    design = built;
+    built = t;
+  }
   dctx c = {.D = design,
             .B = built,
-            .o = opts ? opts : &defaults,
+            .o = o,
             .fs = fs,
             .wo = wo,
             .st = stats ? stats : &st_local,
             .err = err};
   memset(c.st, 0, sizeof *c.st);
+  c.st->reversed = (uint32_t)reversed;
+  if (reversed)
+    reversed_finding(&c, swap);
   int ok = diff_count_folded(&c) == 0 && diff_index_built_labels(&c) == 0 &&
            diff_match_nodes(&c) == 0 && diff_build_edges(&c) == 0;
   if (ok) {
@@ -160,6 +219,16 @@ static const fl_diff_rule DIFF_RULES[] = {
      "(a powered-off host is one fault). Work order `check`: one row per "
      "planned cable of the node, with the far end's port and rack.",
      FL_SEV_ERROR},
+    {"diff.reversed",
+     "the design is a capture and the as-built a plan: arguments reversed",
+     "Nine in ten of the DESIGN input's cables were observed (a dump, LLDP "
+     "listings) and nine in ten of the AS_BUILT input's are declared (a "
+     "plan): the arguments look reversed. Compared as given, every finding "
+     "would read the other way round and a cable below plan would vanish, "
+     "so the plan is compared as the design and the capture as built, and "
+     "this warning says so; --as-given keeps the order given (the warning "
+     "stays). No work-order row.",
+     FL_SEV_WARNING},
     {"diff.swapped", "two cables are crossed",
      "Two cables are crossed: planned a-b and c-d, built a-d and c-b. One "
      "finding names the two cable ends to exchange (on one node or system "

@@ -22,10 +22,14 @@
  * @compare_lids: 1 to report LIDs that differ (diff.different); by default
  *   LIDs are ignored (an SM reassigns them; a design rarely has them).
  * @no_guid: 1 to match nodes by name only, never by GUID.
+ * @as_given: see below.
  */
 typedef struct fl_diff_opts {
   int compare_lids;
   int no_guid;
+  /* 1: compare in the order given even when the design is a capture and the
+   * as-built a plan (by default they are swapped: diff.reversed) */
+  int as_given;
   /* One side is one plane of a multi-plane other side (`diff --design-plane
    * 1:plan.xml` against every plane's capture): the CLI compares that
    * plane of the other side alone (fl_fabric_plane_subset_ex()) and sets
@@ -60,6 +64,8 @@ typedef struct fl_diff_stats {
   uint32_t nodes_by_cable;   /* nodes matched by the cable that reaches them
                                 from a matched node (ASICs of one system) */
   uint32_t cables_ok, cables_design, cables_built;
+  uint32_t reversed; /* 1: the design was a capture and the as-built a plan,
+                        compared the other way round (diff.reversed) */
 } fl_diff_stats;
 
 /**

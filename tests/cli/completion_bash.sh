@@ -59,7 +59,7 @@ expect_eq "$(comp diff --format '' | tr '\n' ' ')" "codequality csv dot html jso
 expect_eq "$(comp info --format '' | tr '\n' ' ')" "json text " "info --format"
 expect_eq "$(comp check --input-format '')" "$("$FL" help --list input-formats | LC_ALL=C sort)" "--input-format"
 expect_eq "$(comp check --input-format lld)" "lldpd-xml" "--input-format lld"
-expect_eq "$(comp diff --as)" "$(lines --as-built --as-built-format --as-built-plane)" "diff --as"
+expect_eq "$(comp diff --as)" "$(lines --as-built --as-built-format --as-built-plane --as-given)" "diff --as"
 expect_eq "$(comp info --ba)" "" "info has no --baseline"
 expect_eq "$(comp check --)" "$("$FL" help --list options check | grep '^--' | LC_ALL=C sort)" "every option of check"
 # commands, gen kinds and their own options

@@ -25,11 +25,27 @@ expect_eq "$(jget "$TMP/out" "['findings'][1]['message']")" \
 expect_rc 1 "$FL" diff --fail-on warning "$F/rates.design.xml" "$F/rates.asbuilt.ibnetdiscover"
 expect_rc 0 "$FL" diff --format csv "$F/rates.design.xml" "$F/rates.asbuilt.ibnetdiscover"
 expect_eq "$(grep -c ',replace,diff.different,' "$TMP/out")" 3 "work order rows"
-# the reverse direction: the dump as the plan, the edited plan as built —
-# now only the two cables the plan "built" lower are below plan
-expect_rc 0 "$FL" diff --format json "$F/rates.asbuilt.ibnetdiscover" "$F/rates.design.xml"
+# the reverse direction kept as given (--as-given): the dump as the plan,
+# the edited plan as built — now only the two cables the plan "built" lower
+# are below plan, and a warning says the arguments look reversed
+expect_rc 0 "$FL" diff --as-given --format json "$F/rates.asbuilt.ibnetdiscover" "$F/rates.design.xml"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" \
+  "['diff.different', 'diff.different', 'diff.reversed']" "as given: two and the warning"
+python3 - "$TMP/out" >"$TMP/out2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["findings"] = [f for f in d["findings"] if f["rule"] != "diff.reversed"]
+json.dump(d, sys.stdout)
+PY
+mv "$TMP/out2" "$TMP/out"
 expect_eq "$(jget "$TMP/out" "=[(f['evidence']['cable'][0]['node'], f['evidence']['attribute'], f['evidence']['design'], f['evidence']['as_built']) for f in d['findings']]")" \
   "[('leaf-su01-r6', 'width', '4xHDR', '1xHDR'), ('leaf-su01-r3', 'speed', '4xHDR', '4xEDR')]" "reverse: two below plan"
+# by default the reversed arguments are compared the right way round: the
+# three cables really below plan are not lost
+expect_rc 0 "$FL" diff --format json "$F/rates.asbuilt.ibnetdiscover" "$F/rates.design.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence'].get('cable', [{}])[0].get('node')) for f in d['findings']]")" \
+  "[('diff.different', 'leaf-su01-r2'), ('diff.different', 'leaf-su01-r4'), ('diff.different', 'leaf-su01-r5'), ('diff.reversed', None)]" \
+  "reversed: the three below plan, and the warning"
 
 # ---- causes: an NDR plan against the real HDR dump --------------------------
 "$FL" gen rail-su --sus 1 --hosts-per-su 32 --rails 8 --speed NDR -o "$TMP/ndr.xml"
@@ -53,9 +69,9 @@ expect_rc 0 "$FL" diff --format csv "$TMP/ndr.xml" "$F/rates.asbuilt.ibnetdiscov
 expect_eq "$(cut -d, -f2,3,4 "$TMP/out" | tr -d '\r' | tr '\n' ' ')" \
   "action,finding,a_node check,diff.different, replace,diff.different,leaf-su01-r2 replace,diff.different,leaf-su01-r4 replace,diff.different,leaf-su01-r5 " \
   "work order: one check row for the fabric, then the three cables"
-# the other way round: built above plan is never a finding
-expect_rc 0 "$FL" diff --format json "$F/rates.asbuilt.ibnetdiscover" "$TMP/ndr.xml"
-expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "HDR plan, NDR built: nothing"
+# the other way round, as given: built above plan is never a finding
+expect_rc 0 "$FL" diff --as-given --format json "$F/rates.asbuilt.ibnetdiscover" "$TMP/ndr.xml"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "['diff.reversed']" "HDR plan, NDR built: only the warning"
 
 # ---- thresholds on generated plans -------------------------------------------
 # kinds NAME PLAN ATTR=VALUE SELECTOR... — diff PLAN against a copy with the

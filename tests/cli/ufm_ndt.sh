@@ -68,16 +68,25 @@ expect_rc 1 "$FL" diff --format csv "$d/ndt" "$d/director-miswired.ibnetdiscover
 expect_grep "$TMP/out" '^1,move,diff\.misconnected,LEAF-03,22,,UFM-DIRECTOR,Blade 01_Port 2/3,,UFM-DIRECTOR,Blade 02_Port 1/5,'
 # the as-built against itself still matches ASIC by ASIC
 expect_rc 0 "$FL" diff "$d/director.ibnetdiscover" "$d/director.ibnetdiscover"
-# the other way round: the ASIC-level dump as the plan, the NDT as what was
-# built (the director's 6 ASICs are the NDT's one switch, each leaf
-# "MF0;leaf-0N:MQM8700/U1" is LEAF-0N by its system): no finding
-expect_rc 0 "$FL" diff -v --format json "$d/director.ibnetdiscover" "$d/ndt"
-expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "reverse: findings"
+# the other way round, kept as given (--as-given): the ASIC-level dump as
+# the plan, the NDT as what was built (the director's 6 ASICs are the NDT's
+# one switch, each leaf "MF0;leaf-0N:MQM8700/U1" is LEAF-0N by its system):
+# no finding but the warning that the arguments look reversed
+expect_rc 0 "$FL" diff -v --as-given --format json "$d/director.ibnetdiscover" "$d/ndt"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['severity'], f['evidence']['swapped']) for f in d['findings']]")" "[('diff.reversed', 'warning', False)]" "reverse: findings"
 expect_grep "$TMP/err" 'by name 16, by system 4, as a director chassis 1; cables: 32 planned, 32 built, 32 as planned$'
 # the miswired dump as the plan: the same one cable, from the other side
-expect_rc 1 "$FL" diff --format json "$d/director-miswired.ibnetdiscover" "$d/ndt"
-expect_eq "$(jget "$TMP/out" "=' '.join(f['rule'] for f in d['findings'])")" diff.misconnected "reverse: findings"
+expect_rc 1 "$FL" diff --as-given --format json "$d/director-miswired.ibnetdiscover" "$d/ndt"
+expect_eq "$(jget "$TMP/out" "=' '.join(f['rule'] for f in d['findings'])")" "diff.misconnected diff.reversed" "reverse: findings"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['message']")" 'cable from "MF0;leaf-03:MQM8700/U1" port 22 lands on "UFM-DIRECTOR" Blade 01_Port 2/3; the plan puts it on "UFM-DIRECTOR" Blade 02_Port 1/5: move that end from "UFM-DIRECTOR" Blade 01_Port 2/3 to "UFM-DIRECTOR" Blade 02_Port 1/5' "reverse: message"
+# by default the reversed arguments are compared the right way round: the
+# finding and the work order of the forward run, and the warning
+expect_rc 1 "$FL" diff --format json "$d/director-miswired.ibnetdiscover" "$d/ndt"
+expect_eq "$(jget "$TMP/out" "=[(f['rule'], f['evidence'].get('swapped')) for f in d['findings']]")" "[('diff.misconnected', None), ('diff.reversed', True)]" "reversed: swapped"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['message']")" 'cable from "LEAF-03" port 22 lands on "UFM-DIRECTOR" Blade 02_Port 1/5; the plan puts it on "UFM-DIRECTOR" Blade 01_Port 2/3: move that end from "UFM-DIRECTOR" Blade 02_Port 1/5 to "UFM-DIRECTOR" Blade 01_Port 2/3' "reversed: the forward message"
+expect_rc 1 "$FL" diff --format csv "$d/director-miswired.ibnetdiscover" "$d/ndt"
+expect_grep "$TMP/out" '^1,move,diff\.misconnected,LEAF-03,22,,UFM-DIRECTOR,Blade 01_Port 2/3,,UFM-DIRECTOR,Blade 02_Port 1/5,'
+expect_eq "$(wc -l <"$TMP/out")" 2 "reversed: one work-order row, none for the warning"
 
 # ---- 3. one chassis, one switch ------------------------------------------
 expect_rc 0 "$FL" info --format json "$d/director.ibnetdiscover"
