@@ -84,6 +84,57 @@ static char *finding_planes(dctx *c, const fnd *f) {
   return s;
 }
 
+/* The identity of finding @f, which its fingerprint hashes (baselines and
+ * waivers hold it): what the finding is about, never how it is worded. A
+ * plan that gains port labels, racks or cable ids changes the messages of
+ * the same fault (issue #30), so the key is the cable ends, by node name
+ * and port number (the label only where there is no number), the other
+ * nodes named, and the attribute compared; @f->key when given (a cause of
+ * many cables); the message only for a finding about none of these. */
+static char *finding_key(dctx *c, const fnd *f, const char *msg) {
+  if (f->key)
+    return diff_xstrdup(c, f->key);
+  if (!f->n_eps && !f->n_extra)
+    return diff_xstrdup(c, msg);
+  size_t cap = 64, len = 0;
+  char *k = malloc(cap);
+  for (int i = 0; k && i < f->n_eps + f->n_extra; i++) {
+    char pb[FL_ALIAS_MAX], num[16];
+    const char *name, *port = "";
+    if (i < f->n_eps) {
+      name = diff_key_name(c, f->eps[i]);
+      uint32_t n = diff_key_port_num(c, f->eps[i]);
+      snprintf(num, sizeof num, "%u", n);
+      port = n ? num : diff_key_port_str(c, f->eps[i], pb, sizeof pb);
+    } else {
+      name = f->extra_nodes[i - f->n_eps];
+    }
+    size_t need = len + strlen(name) + strlen(port) + 4;
+    if (need > cap) {
+      while (cap < need)
+        cap *= 2;
+      char *t = realloc(k, cap);
+      if (!t) {
+        free(k);
+        k = NULL;
+        break;
+      }
+      k = t;
+    }
+    len += (size_t)snprintf(k + len, cap - len, "%s%s%s%s", i ? ";" : "", name,
+                            i < f->n_eps ? ":" : "", port);
+  }
+  const char *attr =
+      f->ev ? json_string_value(json_object_get(f->ev, "attribute")) : NULL;
+  char *out =
+      k ? diff_xprintf(c, "%s%s%s", k, attr ? "|" : "", attr ? attr : "")
+        : NULL;
+  if (!k)
+    c->nomem = 1;
+  free(k);
+  return out;
+}
+
 void diff_emit(dctx *c, fnd *f, char *msg) {
   fl_finding_rec r;
   memset(&r, 0, sizeof r);
@@ -113,6 +164,7 @@ void diff_emit(dctx *c, fnd *f, char *msg) {
       r.ports[r.n_ports].label = diff_xstrdup(c, lab);
     r.ports[r.n_ports++].port = num;
   }
+  char *id = finding_key(c, f, r.message);
   if (f->ev) {
     r.evidence = json_dumps(f->ev, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(f->ev);
@@ -132,9 +184,10 @@ void diff_emit(dctx *c, fnd *f, char *msg) {
    * the planes keep their keys (fingerprints, baselines) apart, as a
    * plane's rule run prefixes them in check (core/host/host.c) */
   if (c->per_plane && r.plane)
-    r.key = diff_xprintf(c, "%s|%s|%s", r.plane, f->rule, r.message);
+    r.key = diff_xprintf(c, "%s|%s|%s", r.plane, f->rule, id ? id : "");
   else
-    r.key = diff_xprintf(c, "%s|%s", f->rule, r.message);
+    r.key = diff_xprintf(c, "%s|%s", f->rule, id ? id : "");
+  free(id);
   r.fix = f->fix;
   f->fix = NULL;
   if (f->cause) {

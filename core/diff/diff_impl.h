@@ -129,6 +129,8 @@ typedef struct fnd {
   const char *cause;     /* one finding per cause (host/findings.h), or NULL */
   const char *cause_msg; /* its message, "{count}" replaced */
   fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
+  const char *key;       /* its identity for the fingerprint, or NULL: the
+                            cable ends and nodes (diff_emit.c finding_key()) */
 } fnd;
 
 #define AMBIG (NIL - 1)

@@ -201,6 +201,11 @@ static void emit_cause(dctx *c, int a, uint32_t plan, uint32_t built,
     f.extra_nodes[0] = nm;
     f.n_extra = 1;
   }
+  /* the fabric's cause is the same while cables are added or fixed: its
+   * identity is the shortfall, not the count in its message */
+  char *key =
+      nm ? NULL : diff_xprintf(c, "fabric|%s|%s|%s", ATTR_NAME[a], p, b);
+  f.key = key;
   f.ev = json_pack("{s:s,s:s,s:I,s:I,s:s,s:s,s:o}", "attribute", ATTR_NAME[a],
                    "scope", nm ? "node" : "fabric", "cables", (json_int_t)n,
                    "compared", (json_int_t)of, "design", p, "as_built", b,
@@ -241,6 +246,7 @@ static void emit_cause(dctx *c, int a, uint32_t plan, uint32_t built,
                         "check %s, or correct the plan)",
                         n, of, ATTR_NAME[a], b, p, n, ATTR_NAME[a], what);
   diff_emit(c, &f, msg);
+  free(key);
   char *detail = diff_xprintf(
       c, "%u cables at %s %s, planned %s: check %s before reseating any",
       nm ? of : (uint32_t)n, ATTR_NAME[a], b, p,

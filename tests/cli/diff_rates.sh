@@ -92,6 +92,9 @@ hosts() { local i; for ((i = 0; i < $1; i++)); do printf 'link=%d ' "$i"; done; 
 one=$(printf 'cable:speed:1 %.0s' $(seq 15))
 # half: 16 of 32 is the fabric's; 15 of 32 is 15 cables (no leaf has all 8)
 expect_eq "$(kinds "$TMP/ft32.xml" speed=HDR $(hosts 16))" "fabric:speed:16" "16 of 32: the fabric"
+fp16=$(jget "$TMP/k.json" "['findings'][0]['fingerprint']")
+expect_eq "$(kinds "$TMP/ft32.xml" speed=HDR $(hosts 16) link=16)" "fabric:speed:17" "17 of 32: the fabric"
+expect_eq "$(jget "$TMP/k.json" "['findings'][0]['fingerprint']")" "$fp16" "the fabric's cause keeps its fingerprint as its count changes"
 expect_eq "$(kinds "$TMP/ft32.xml" speed=HDR $(hosts 15))" "${one% }" "15 of 32: fifteen cables"
 expect_eq "$(jget "$TMP/k.json" "['findings'][0]['message']")" \
   'cable "node0001 mlx5_0" port 1 - "leaf-p01-01" port 1 runs at 4xHDR, planned 4xNDR (speed below plan: reseat or replace the cable)' \
