@@ -174,6 +174,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.xplD);
   free(c.xplB);
   diff_rates_free(&c.rates);
+  free(c.gdoubtB);
   if (c.failed)
     return err ? err->code : FL_EPARSE;
   if (!ok || c.nomem)

@@ -109,6 +109,8 @@ typedef struct dctx {
   fl_id *xplD;   /* per D switch matched in another plane: its B node */
   uint8_t *xplB; /* per B node: part of such a pair (no finding of its own) */
   diff_rates rates; /* cables below planned width or speed (diff_rates.c) */
+  uint8_t *gdoubtB; /* per B node: its GUID contradicts the names, not
+                       compared (diff_match.c guid_name_conflicts()) */
 } dctx;
 
 typedef struct fnd {

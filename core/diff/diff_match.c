@@ -342,6 +342,73 @@ out:
   return rc;
 }
 
+/* GUIDs that contradict names (issue #30): a plan generated for the whole
+ * build against a half-built expansion gives the GUIDs of planned leaves to
+ * as-built spines ("leaf-su02-r0" has the GUID of the as-built "spine-01",
+ * and the plan has its own "spine-01"); matched by GUID,
+ * every cable of those nodes is unexpected (256 on the 4-SU journey). A
+ * GUID match whose names differ while the planned name is another as-built
+ * node, or the as-built name another planned node, is undone: the names
+ * decide,
+ * and neither node's GUID is compared (gdoubtB). One info finding says so,
+ * with the count and the first example. Returns 0, -1 on ENOMEM. */
+static int guid_name_conflicts(dctx *c, const name_ix *dx, const name_ix *bx) {
+  const fl_fabric *D = c->D, *B = c->B;
+  uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
+  uint32_t n = 0;
+  fl_id ex_d = FL_NONE, ex_b = FL_NONE;
+  if (c->o->no_guid || c->per_plane)
+    return 0;
+  char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
+  for (fl_id i = 0; i < nd; i++) {
+    fl_id b = c->mD[i];
+    if (b == FL_NONE || c->howD[i] != HOW_GUID)
+      continue;
+    size_t ld = diff_canon_name(D, i, cd, sizeof cd);
+    size_t lb = diff_canon_name(B, b, cb, sizeof cb);
+    if (strcmp(cd, cb) == 0)
+      continue;
+    /* the planned name is another as-built node, or the as-built name
+     * another planned node: the names pair them otherwise */
+    uint32_t b2 = diff_ix_get(bx, 1, cd, ld);
+    uint32_t d2 = diff_ix_get(dx, 1, cb, lb);
+    int other_b = b2 != NIL && b2 != AMBIG && b2 != b;
+    int other_d = d2 != NIL && d2 != AMBIG && d2 != i;
+    if (!other_b && !other_d)
+      continue;
+    if (!c->gdoubtB && !(c->gdoubtB = calloc((size_t)nb + 1, 1)))
+      return -1;
+    c->gdoubtB[b] = 1;
+    if (other_b)
+      c->gdoubtB[b2] = 1;
+    c->mD[i] = FL_NONE;
+    c->mB[b] = FL_NONE;
+    c->howD[i] = HOW_NONE;
+    c->st->nodes_by_guid--;
+    if (!n++)
+      ex_d = i, ex_b = b;
+  }
+  if (!n)
+    return 0;
+  fnd f = {.rule = "diff.different", .sev = FL_SEV_INFO};
+  f.ev =
+      json_pack("{s:s,s:i,s:s,s:s}", "attribute", "guid", "conflicting",
+                (json_int_t)n, "example_design", fl_fabric_node_name(D, ex_d),
+                "example_as_built", fl_fabric_node_name(B, ex_b));
+  f.key = "guid-name-conflict";
+  diff_emit(c, &f,
+            diff_xprintf(c,
+                         "%u planned node(s) carry the GUID of an as-built "
+                         "node of another name while the names pair the "
+                         "nodes otherwise (e.g. \"%s\" has the GUID of "
+                         "\"%s\"): the plan's GUIDs look shifted (generated "
+                         "for another build), so these nodes were matched by "
+                         "name and their GUIDs not compared",
+                         n, fl_fabric_node_name(D, ex_d),
+                         fl_fabric_node_name(B, ex_b)));
+  return 0;
+}
+
 int diff_match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -386,6 +453,8 @@ int diff_match_nodes(dctx *c) {
     left = c->mD[i] == FL_NONE;
   if (left && (diff_index_plane_names(c, 1, &bpx) != 0 ||
                diff_index_plane_names(c, 0, &dpx) != 0))
+    goto out;
+  if (guid_name_conflicts(c, &dx, &bx) != 0)
     goto out;
   char canon[FL_ALIAS_MAX];
   for (int pass = 0; pass < 3; pass++)
@@ -609,8 +678,9 @@ int diff_match_nodes(dctx *c) {
     if (b == FL_NONE)
       continue;
     uint64_t gd = fl_fabric_node_guid(D, i), gb = fl_fabric_node_guid(B, b);
-    if (guids != GUIDS_COMPARE)
-      gd = gb = 0; /* --no-guid, or placeholders: GUIDs are not compared */
+    if (guids != GUIDS_COMPARE || (c->gdoubtB && c->gdoubtB[b]))
+      gd = gb = 0; /* --no-guid, placeholders, or GUIDs that contradict
+                      names (guid_name_conflicts()): not compared */
     char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
     if (c->per_plane) { /* "leaf01 (0x...)" of one side is leaf01 */
       diff_canon_base(D, i, 0, cd, sizeof cd);
