@@ -1,8 +1,9 @@
 /*
  * core/cli/cli_infer.c — `fabriclint info --explain` (cli_infer.h): the
  * inference records of the core (fabriclint/infer.h) listed per switch
- * (tier), per host and per leaf (scalable unit), with confidence and
- * evidence. A host is listed once, by its first NIC cabled to a leaf.
+ * (tier), per host and per leaf (scalable unit), and the nodes known
+ * only from their neighbours' side (views), with confidence and evidence.
+ * A host is listed once, by its first NIC cabled to a leaf.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,24 @@ static void each_su(const fl_fabric *fab, int hosts, row_fn fn, void *ctx) {
   fl_strmap_free(&seen);
 }
 
+/* Nodes known only from their neighbours' side (peer-only). */
+static void each_view(const fl_fabric *fab, row_fn fn, void *ctx) {
+  char ev[EVIDENCE_MAX];
+  for (fl_id n = 0; n < fl_fabric_node_count(fab); n++) {
+    uint32_t c = fl_fabric_node_view_explain(fab, n, ev, sizeof ev);
+    if (c != FL_CONF_NONE)
+      fn(ctx, fl_fabric_node_name(fab, n), c, ev);
+  }
+}
+
+static int any_view(const fl_fabric *fab) {
+  char ev[8];
+  for (fl_id n = 0; n < fl_fabric_node_count(fab); n++)
+    if (fl_fabric_node_view_explain(fab, n, ev, sizeof ev) != FL_CONF_NONE)
+      return 1;
+  return 0;
+}
+
 static void text_row(void *ctx, const char *name, uint32_t conf,
                      const char *evidence) {
   fprintf((FILE *)ctx, "    %s: %s (confidence %s)\n", name, evidence,
@@ -73,6 +92,10 @@ void fl_cli_infer_text(FILE *out, const fl_fabric *fab) {
   each_su(fab, 1, text_row, out);
   fprintf(out, "  scalable units of leaves:\n");
   each_su(fab, 0, text_row, out);
+  if (any_view(fab)) {
+    fprintf(out, "  nodes known only from their neighbours' side:\n");
+    each_view(fab, text_row, out);
+  }
 }
 
 static void json_row(void *ctx, const char *name, uint32_t conf,
@@ -98,6 +121,10 @@ json_t *fl_cli_infer_json(const fl_fabric *fab) {
     }
   each_su(fab, 1, json_row, hosts);
   each_su(fab, 0, json_row, leaves);
-  return json_pack("{s:o,s:{s:s,s:o,s:o}}", "tiers", tiers, "sus", "source",
-                   fl_fabric_su_source(fab), "hosts", hosts, "leaves", leaves);
+  json_t *views = json_array();
+  if (views)
+    each_view(fab, json_row, views);
+  return json_pack("{s:o,s:{s:s,s:o,s:o},s:o*}", "tiers", tiers, "sus",
+                   "source", fl_fabric_su_source(fab), "hosts", hosts, "leaves",
+                   leaves, "views", views);
 }

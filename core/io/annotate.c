@@ -98,10 +98,11 @@ typedef struct annot_ctx {
  * rule docs). A misspelt key would silently switch a check off, so other
  * keys are refused unless they start with "x-" (site-specific data). */
 static const char *const KNOWN_KEYS[] = {
-    "tier", "rail",     "su",         "pod",   "plane",       "rack",
-    "row",  "pdu",      "power-feed", "hall",  "ar",          "ar-sl-mask",
-    "role", "cable",    "length",     "media", "system",      "device",
-    "site", "building", "room",       "tray",  "patch-panel", NULL};
+    "tier",  "rail",       "su",          "pod",        "plane",
+    "rack",  "row",        "pdu",         "power-feed", "hall",
+    "ar",    "ar-sl-mask", "role",        "cable",      "length",
+    "media", "system",     "device",      "site",       "building",
+    "room",  "tray",       "patch-panel", "peer-only",  NULL};
 
 static int known_key(const char *k) {
   if (strncmp(k, "x-", 2) == 0)
@@ -360,6 +361,13 @@ static int apply(annot_ctx *c, const char *name, char **keys, char **vals,
                           "design XML; 0 is the endpoints, 1 the leaves)",
                           (int)q, vals[k], vl > q ? "..." : "");
     }
+    /* peer-only pins the view inference (core/model/views.c) */
+    if (strcmp(keys[k], "peer-only") == 0 && strcmp(vals[k], "yes") != 0 &&
+        strcmp(vals[k], "no") != 0)
+      return fl_error_set(err, FL_EPARSE, c->path, line, col,
+                          "peer-only=%.20s: expected yes (known only from "
+                          "its neighbours' side) or no (its view counts)",
+                          vals[k]);
     /* the same name given two values for one key is a contradiction (a
      * host row and a more specific NIC row may differ: the later wins) */
     char sk[512];

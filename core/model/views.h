@@ -14,8 +14,9 @@
  * never `lists-neighbours`): its own listing was not given, so its other
  * cables are unknown and a cable it does not list back is not a stale
  * capture (topology.one-sided-link), nor are its ports on one switch proof
- * of single homing (failure-domains.dual-homing). A node already marked
- * (iblinkinfo --switches-only) is left as it is. Returns FL_OK or
+ * of single homing (failure-domains.dual-homing). A node that already has
+ * the attribute (iblinkinfo --switches-only marks it; an annotation file
+ * pins it, `peer-only` = `no`) is left as it is. Returns FL_OK or
  * FL_ENOMEM (@err set).
  */
 int fl_views_finalize(fl_fabric *fab, fl_error *err);

@@ -4,7 +4,8 @@
  *
  * fl_fabric_finalize() infers, once, what the inputs do not say: the tier
  * of each switch (core/model/derive.c ranks them; core/model/infer.c
- * records why) and the scalable unit (SU) of each host NIC and leaf. Each
+ * records why), the scalable unit (SU) of each host NIC and leaf, and
+ * which nodes are known only from their neighbours' side (views.c). Each
  * inference has a value, a confidence and its evidence, which `fabriclint
  * info --explain` (and info's JSON) prints. What an input gives (a `tier`
  * or `su` attribute of a design or an annotation file) is not inferred:
@@ -70,5 +71,21 @@ uint32_t fl_fabric_node_su_explain(const fl_fabric *fab, fl_id n, char *buf,
  * (su<N> in leaf names), "groups" (leaves that share hosts), or "" when no
  * SU was inferred. Static storage. */
 const char *fl_fabric_su_source(const fl_fabric *fab);
+
+/**
+ * fl_fabric_node_view_explain() — whether node @n of finalized fabric @fab
+ * is known only from its neighbours' side (node attribute `peer-only`,
+ * core/model/views.c): named only as a neighbour by per-device LLDP,
+ * NX-OS or Junos listings whose device's own listing was not given, or
+ * only as a far end by a filtered capture (iblinkinfo --switches-only).
+ * Its other cables are then unknown, and rules do not judge its cabling as
+ * complete. Writes the evidence into @buf (@size bytes, NUL-terminated,
+ * truncated), e.g. "only a neighbour in 2 listing(s) of other devices (e.g.
+ * "leaf-r0"); its own listing was not given: ...". Returns FL_CONF_HIGH
+ * (the inputs say so), or FL_CONF_NONE with "" for a node whose own view
+ * was given or a bad id. O(degree of @n).
+ */
+uint32_t fl_fabric_node_view_explain(const fl_fabric *fab, fl_id n, char *buf,
+                                     size_t size);
 
 #endif

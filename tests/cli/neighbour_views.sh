@@ -53,6 +53,17 @@ expect_eq "$(rules)" "info:topology.one-sided-link" "host-03 not listed: info"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" \
   "{'cables_from_one_end': 2, 'listing_devices': 7, 'neighbours_not_listed': 1}" "host-03 not listed: its two cables"
 
+# the inference is shown with its evidence (info --explain, JSON views)
+expect_rc 0 "$FL" info --explain "$TMP/no3"
+expect_grep "$TMP/out" '^    host-03: only a neighbour in 2 listing\(s\) of other devices \(e\.g\. "leaf-r0"\); its own listing was not given: its other cables are unknown \(confidence high\)$'
+expect_rc 0 "$FL" info --explain --format json "$TMP/no3"
+expect_eq "$(jget "$TMP/out" "=[(v['node'], v['confidence']) for v in d['inferences']['views']]")" "[('host-03', 'high')]" "explain JSON: one view"
+# an annotation pins it: host-03 said to be a device whose view counts
+# (peer-only = no): its two cables the leaves list are one-sided again
+printf 'node,peer-only\nhost-03,no\n' >"$TMP/pin.csv"
+expect_rc 1 "$FL" check --format json "$TMP/no3" "$TMP/pin.csv"
+expect_eq "$(rules)" "error:topology.one-sided-link error:topology.one-sided-link" "pinned: host-03's two cables one-sided"
+
 # ---- a listed device leaves a cable out: a real one-sided cable, both ways -----------
 for silent in host-01 leaf-r0; do
   other=$([ "$silent" = host-01 ] && echo leaf-r0 || echo host-01)
