@@ -172,18 +172,26 @@ static void *side_thread(void *arg) {
   return NULL;
 }
 
+/* The detected format of input @path before it is loaded, or FL_FMT_AUTO
+ * for standard input (`-`), a pipe or a process substitution: those are
+ * read once, when loaded, and detecting here would consume them (`ssh sm
+ * ibnetdiscover | fabriclint diff plan.xml -` read an empty input). */
+static uint32_t detect_regular(const char *path) {
+  struct stat st;
+  if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return FL_FMT_AUTO;
+  fl_error err;
+  fl_error_clear(&err);
+  return fl_detect_format(path, &err);
+}
+
 /* Side formats as they will be loaded (FL_FMT_AUTO when unsure). */
 static uint32_t side_format(const fl_cli_opts *o, const diff_args *a,
                             int side) {
   uint32_t fmt = a->fmt[side] ? a->fmt[side] : o->input_format;
   if (fmt || a->n_paths[side] != 1)
     return fmt;
-  struct stat st; /* a pipe or standard input is read once, when loaded */
-  if (stat(a->paths[side][0], &st) != 0 || !S_ISREG(st.st_mode))
-    return FL_FMT_AUTO;
-  fl_error err;
-  fl_error_clear(&err);
-  return fl_detect_format(a->paths[side][0], &err);
+  return detect_regular(a->paths[side][0]);
 }
 
 /* Each side must hold a topology: routing dumps or attribute files alone
@@ -199,9 +207,7 @@ static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
     uint32_t first = FL_FMT_AUTO;
     int topo = 0, unknown = 0;
     for (size_t i = 0; i < a->n_paths[side]; i++) {
-      fl_error err;
-      fl_error_clear(&err);
-      uint32_t f = given ? given : fl_detect_format(a->paths[side][i], &err);
+      uint32_t f = given ? given : detect_regular(a->paths[side][i]);
       unknown |= f == FL_FMT_AUTO;
       topo |= fl_format_is_topology(f);
       if (i == 0)

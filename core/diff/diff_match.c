@@ -348,10 +348,46 @@ out:
  * and the plan has its own "spine-01"); matched by GUID,
  * every cable of those nodes is unexpected (256 on the 4-SU journey). A
  * GUID match whose names differ while the planned name is another as-built
- * node, or the as-built name another planned node, is undone: the names
- * decide,
+ * node, or the as-built name another planned node, and whose cables agree
+ * better with the pairing by name than with the pairing by GUID, is undone:
+ * the names decide,
  * and neither node's GUID is compared (gdoubtB). One info finding says so,
  * with the count and the first example. Returns 0, -1 on ENOMEM. */
+/* How many planned cables of design node @x the as-built node @y has: at
+ * the same port number, to the as-built node already matched with the
+ * planned far end, at the far end's port number. The cabling decides
+ * between a GUID and a name when they disagree. O(ports of x * ports of
+ * y), for the few nodes in doubt. */
+static uint32_t cables_agree(const dctx *c, fl_id x, fl_id y) {
+  const fl_fabric *D = c->D, *B = c->B;
+  fl_id px = fl_fabric_node_first_port(D, x),
+        py = fl_fabric_node_first_port(B, y);
+  uint32_t nx = fl_fabric_node_port_count(D, x),
+           ny = fl_fabric_node_port_count(B, y);
+  uint32_t agree = 0;
+  for (uint32_t i = 0; px != FL_NONE && py != FL_NONE && i < nx; i++)
+    for (uint32_t k = 0; k < fl_fabric_port_link_count(D, px + i); k++) {
+      fl_id q =
+          fl_fabric_link_other(D, fl_fabric_port_link(D, px + i, k), px + i);
+      fl_id bj = c->mD[fl_fabric_port_node(D, q)];
+      if (bj == FL_NONE)
+        continue;
+      uint32_t num = fl_fabric_port_num(D, px + i),
+               qn = fl_fabric_port_num(D, q);
+      for (uint32_t m = 0; m < ny; m++) {
+        if (fl_fabric_port_num(B, py + m) != num)
+          continue;
+        for (uint32_t e = 0; e < fl_fabric_port_link_count(B, py + m); e++) {
+          fl_id r = fl_fabric_link_other(B, fl_fabric_port_link(B, py + m, e),
+                                         py + m);
+          agree +=
+              fl_fabric_port_node(B, r) == bj && fl_fabric_port_num(B, r) == qn;
+        }
+      }
+    }
+  return agree;
+}
+
 static int guid_name_conflicts(dctx *c, const name_ix *dx, const name_ix *bx) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -375,6 +411,17 @@ static int guid_name_conflicts(dctx *c, const name_ix *dx, const name_ix *bx) {
     int other_b = b2 != NIL && b2 != AMBIG && b2 != b;
     int other_d = d2 != NIL && d2 != AMBIG && d2 != i;
     if (!other_b && !other_d)
+      continue;
+    /* names swapped between two nodes (a hostname typo) with the GUIDs and
+     * the cables agreeing: the GUID stays; the description finding says
+     * the names differ, and no cable is to move */
+    uint32_t by_guid = cables_agree(c, i, b);
+    uint32_t by_name = other_b ? cables_agree(c, i, b2) : 0;
+    if (other_d) {
+      uint32_t v = cables_agree(c, d2, b);
+      by_name = v > by_name ? v : by_name;
+    }
+    if (by_name <= by_guid)
       continue;
     if (!c->gdoubtB && !(c->gdoubtB = calloc((size_t)nb + 1, 1)))
       return -1;
@@ -734,7 +781,28 @@ int diff_match_nodes(dctx *c) {
       f.cause_msg = "{count} nodes have another GUID than planned (hardware "
                     "replaced? update the plan or the node-name map)";
     }
+    /* one host (or switch) describing itself by another's name is one
+     * cause however many NICs it has: a hostname or description typo;
+     * its GUIDs and cables agree with the plan, so no cable is to move */
+    char *ckey = NULL, *cmsg = NULL;
+    if (strcmp(what, "description") == 0) {
+      const char *sd = fl_fabric_node_system(D, i),
+                 *sb = fl_fabric_node_system(B, b);
+      const char *from = *sd && *sb ? sd : fl_fabric_node_name(D, i);
+      const char *to = *sd && *sb ? sb : fl_fabric_node_name(B, b);
+      ckey = diff_xprintf(c, "description:%s\x1f%s", from, to);
+      cmsg = diff_xprintf(c,
+                          "{count} nodes planned as \"%s\" describe "
+                          "themselves as \"%s\"; their GUIDs and cables "
+                          "agree with the plan: fix the hostname or the node "
+                          "descriptions (no cable is to move)",
+                          from, to);
+      f.cause = ckey;
+      f.cause_msg = cmsg;
+    }
     diff_emit(c, &f, msg);
+    free(ckey);
+    free(cmsg);
   }
   rc = 0;
 out:

@@ -6,10 +6,15 @@
 #include <string.h>
 
 #include "io/write_common.h"
+#include "model/natcmp.h"
 #include "report/work_order.h"
 
 /* ---- work order ------------------------------------------------------- */
 
+/* Rows in the order a technician walks the floor: by node, then port, in
+ * natural order (port 2 before port 10, leaf-2 before leaf-10; the
+ * project's one natural comparator, model/natcmp.h), then the action. A
+ * byte-wise tie-break keeps the order total. */
 static int cmp_row(const void *x, const void *y) {
   const fl_wo_row *a = x, *b = y;
   const char *fa[] = {a->a_node, a->a_port,    a->action,    a->b_node,
@@ -17,7 +22,9 @@ static int cmp_row(const void *x, const void *y) {
   const char *fb[] = {b->a_node, b->a_port,    b->action,    b->b_node,
                       b->b_port, b->from_node, b->from_port, b->detail};
   for (size_t i = 0; i < sizeof fa / sizeof *fa; i++) {
-    int r = strcmp(fa[i], fb[i]);
+    int r = fl_natcmp(fa[i], fb[i]);
+    if (!r)
+      r = strcmp(fa[i], fb[i]);
     if (r)
       return r;
   }
@@ -26,8 +33,7 @@ static int cmp_row(const void *x, const void *y) {
 
 void fl_work_order_sort(fl_work_order *wo) {
   if (wo->n > 1)
-    if (wo->n > 1)
-      qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
+    qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
 }
 
 int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
