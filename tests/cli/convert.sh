@@ -65,7 +65,10 @@ expect_rc 0 "$FL" convert "$real" -o "$TMP/asbuilt.xml"
 expect_rc 0 "$FL" convert "$TMP/asbuilt.xml" -o "$TMP/asbuilt.ibnetdiscover"
 expect_eq "$(counts "$TMP/asbuilt.ibnetdiscover")" "$(counts "$real")" "real dump round trip counts"
 expect_eq "$(counts "$real")" '12 256 0 512 256 {"1xHDR": 1, "4xHDR": 511}' "real dump counts"
-expect_eq "$(diff_ids --compare-lids "$real" "$TMP/asbuilt.xml")" "" "diff real dump vs its design"
+expect_eq "$(diff_ids --compare-lids "$TMP/asbuilt.xml" "$real")" "" "diff its design vs the real dump"
+# the other way round the arguments look reversed (a capture as DESIGN):
+# the warning alone
+expect_eq "$(diff_ids --compare-lids "$real" "$TMP/asbuilt.xml")" "diff.reversed" "diff real dump vs its design: reversed"
 expect_eq "$(diff_ids --compare-lids "$real" "$TMP/asbuilt.ibnetdiscover")" "" "diff real dump vs rewritten dump"
 # Line for line: every node block (id lines, header, port lines) as the
 # real tool printed it. Two things differ by nature: the banner (date, the
