@@ -60,8 +60,11 @@ typedef struct rd {
   fl_error *err;
   const char *path;
   uint32_t file; /* fl_b_file() id */
+  const fl_input *in;
   char *buf;
   size_t len, pos;     /* the whole input: [pos, len) unread */
+  size_t checked;      /* [0, checked) holds no NUL (fl_input_stream) */
+  size_t released;     /* mapped pages before it given back */
   const char *ls, *le; /* current line, without "\r\n" */
   uint32_t lineno;
   int terminated;   /* current line ended with '\n' */
@@ -75,6 +78,7 @@ static inline int rd_open(rd *r, fl_fabric *fab, const fl_input *in,
   r->fab = fab;
   r->err = err;
   r->path = in->path;
+  r->in = in;
   r->buf = in->buf;
   r->len = in->len;
   r->file = fl_b_file(fab, in->path);
@@ -85,16 +89,27 @@ static inline void rd_close(rd *r) {
   r->buf = NULL;
 }
 
-/* Advance to the next line: 1 a line, 0 end of input, <0 FL_E* error. */
+/* Advance to the next line: 1 a line, 0 end of input, <0 FL_E* error.
+ * The input's NUL check is done here, a chunk ahead of the line, and the
+ * pages behind it are given back (fl_input_stream): one pass over the
+ * input, and memory that does not grow with the file (the loaders never
+ * write into the buffer; their formats are marked FL_FORMAT_NUL_INLINE). */
 static inline __attribute__((always_inline)) int rd_next(rd *r) {
   char *s = r->buf + r->pos, *e = r->buf + r->len;
   if (s >= e)
     return 0;
   char *nl = memchr(s, '\n', (size_t)(e - s));
+  size_t end = (size_t)((nl ? nl + 1 : e) - r->buf);
+  if (end > r->checked) {
+    int rc =
+        fl_input_stream(r->in, &r->checked, &r->released, end, r->pos, r->err);
+    if (rc != FL_OK)
+      return rc;
+  }
   r->terminated = nl != NULL;
   r->ls = s;
   r->le = nl ? nl : e;
-  r->pos = (size_t)((nl ? nl + 1 : e) - r->buf);
+  r->pos = end;
   if (r->le > r->ls && r->le[-1] == '\r')
     r->le--;
   r->lineno++;
