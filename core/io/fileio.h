@@ -82,37 +82,24 @@ void fl_input_free(fl_input *in);
  */
 int fl_input_nul_check(const fl_input *in, fl_error *err);
 
-/** Bytes fl_input_stream() checks at a time (1 MiB: the chunk stays in the
- * cache for the reader's own pass over it). */
-#define FL_INPUT_CHUNK ((size_t)1 << 20)
+/** How far a reader gets between two fl_input_release() calls. */
+#define FL_INPUT_RELEASE ((size_t)4 << 20)
 
 /**
- * fl_input_stream() — for a reader that walks input @in once, front to back
- * (core/io/routing_read.h): the NUL check of fl_input_nul_check() done a
- * chunk at a time as the reader goes, and, for a mapped input, the pages
- * the reader has left behind given back to the kernel. Called when the
- * reader's next line ends past *@checked: checks the bytes from *@checked
- * to at least @need (whole FL_INPUT_CHUNKs, at most to the end) and
- * advances *@checked; then gives back the pages before @done (the start of
- * the reader's current line), from *@released on, and advances
- * *@released. Both start at 0.
+ * fl_input_release() — for a reader that walks input @in once, front to
+ * back (core/io/routing_read.h): when @in is mapped, give the pages before
+ * @done (the reader's position) back to the kernel, from *@released (0 at
+ * first) on, and advance *@released; else nothing.
  *
- * Why: a 465 MB opensm-lfts.dump read whole and checked in a pass of its
- * own before the loader's pass was walked twice and, mapped, kept every
- * page resident to the end: peak RSS 463 MiB (30 MiB when it was read in
- * chunks, before fl_input_read). Given back, a page still reads the same
- * (a private mapping refills it from the file), so a reader that looks
- * back is still correct, only slower; readers that write into the buffer
- * must not call this (the pages they wrote would be refilled from the
- * file). Returns FL_OK, or FL_EPARSE as fl_input_nul_check() (the line and
- * column of the first NUL byte). A loader using it returns FL_OK only
- * after reading to the end, and fl_fabric_load*() checks the whole input
- * again when it fails earlier, so a NUL byte anywhere still gives the same
- * error as when the input was checked before loading
- * (FL_FORMAT_NUL_INLINE).
+ * Why: a mapped input read whole keeps every page it touched resident to
+ * the end; the 5,832-host credit-loop check (a 465 MB opensm-lfts.dump)
+ * peaked at 465 MiB, against 30 MiB when the dump was read in chunks.
+ * A page given back still reads the same (the private mapping refills it
+ * from the file), so a reader that looks back is still correct, only
+ * slower; a reader that writes into the buffer must not call this (what
+ * it wrote would be lost).
  */
-int fl_input_stream(const fl_input *in, size_t *checked, size_t *released,
-                    size_t need, size_t done, fl_error *err);
+void fl_input_release(const fl_input *in, size_t *released, size_t done);
 
 /**
  * fl_input_max_bytes() — the per-file input size limit in bytes: the
