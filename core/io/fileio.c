@@ -209,24 +209,12 @@ int fl_input_nul_check(const fl_input *in, fl_error *err) {
                       "garbage), not text");
 }
 
-int fl_input_stream(const fl_input *in, size_t *checked, size_t *released,
-                    size_t need, size_t done, fl_error *err) {
-  size_t to = *checked + FL_INPUT_CHUNK;
-  if (to < need)
-    to = need;
-  if (to > in->len)
-    to = in->len;
-  if (to > *checked && memchr(in->buf + *checked, '\0', to - *checked))
-    return fl_input_nul_check(in, err);
-  *checked = to;
-  if (in->map_len) {
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = done / pg * pg;
-    if (upto >= *released + FL_INPUT_CHUNK) {
-      madvise(in->buf + *released, upto - *released, MADV_DONTNEED);
-      *released = upto;
-    }
-  }
-  return FL_OK;
+void fl_input_release(const fl_input *in, size_t *released, size_t done) {
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = done / pg * pg;
+  if (!in->map_len || upto <= *released)
+    return;
+  madvise(in->buf + *released, upto - *released, MADV_DONTNEED);
+  *released = upto;
 }
 
 int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
