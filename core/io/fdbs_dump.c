@@ -156,7 +156,7 @@ const fl_format_def fl_fmt_fdbs = {
     FL_FMT_FDBS,
     "fdbs",
     NULL,
-    0,
+    FL_FORMAT_NUL_INLINE,
     fl_load_fdbs,
     fl_detect_routing,
     "opensm.fdbs (\"dump_ucast_routes: Switch 0x...\")"};

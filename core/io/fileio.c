@@ -209,6 +209,14 @@ int fl_input_nul_check(const fl_input *in, fl_error *err) {
                       "garbage), not text");
 }
 
+void fl_input_release(const fl_input *in, size_t *released, size_t done) {
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = done / pg * pg;
+  if (!in->map_len || upto <= *released)
+    return;
+  madvise(in->buf + *released, upto - *released, MADV_DONTNEED);
+  *released = upto;
+}
+
 int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,
                  fl_error *err) {
   fl_input in;

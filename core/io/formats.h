@@ -71,6 +71,11 @@ typedef int (*fl_load_fn)(fl_fabric *fab, const fl_input *in,
 /** fl_format_def.flags */
 #define FL_FORMAT_TOPOLOGY 1u /**< describes nodes and links */
 #define FL_FORMAT_XML      2u /**< XML: libxml2 checks encoding and NULs */
+/** The loader finds NUL bytes itself as it reads (the routing-dump line
+ * reader, routing_read.h rd_next()), so the input is not walked in a pass
+ * of its own first; a failed load is checked whole, so the error is the
+ * same as when the check came first. */
+#define FL_FORMAT_NUL_INLINE 4u
 
 /**
  * fl_format_def — one input format.

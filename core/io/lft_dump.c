@@ -413,7 +413,7 @@ const fl_format_def fl_fmt_lfts = {
     FL_FMT_LFTS,
     "lfts",
     NULL,
-    0,
+    FL_FORMAT_NUL_INLINE,
     fl_load_lfts,
     fl_detect_routing,
     "an LFT dump (opensm-lfts.dump, ibroute, dump_fts: \"Unicast lids [\")"};

@@ -520,7 +520,8 @@ static void fits_two(fl_fabric *fab, const fl_input *in,
 }
 
 /* Detect (unless @fmt says) and load input @in, read once: detection and
- * the loader see the same bytes. Text formats hold no NUL byte anywhere;
+ * the loader see the same bytes. Text formats hold no NUL byte anywhere
+ * (checked before loading, or as the loader reads: FL_FORMAT_NUL_INLINE);
  * XML is checked by libxml2 after decoding. */
 /* fl_load_options.digest: the size and SHA-256 of the bytes read. */
 static int record_digest(fl_fabric *fab, const fl_input *in, fl_error *err) {
@@ -544,7 +545,7 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   if (!def)
     return fl_error_set(err, FL_EINVAL, in->path, 0, 0,
                         "unknown format code %u", fmt);
-  if (!(def->flags & FL_FORMAT_XML)) {
+  if (!(def->flags & (FL_FORMAT_XML | FL_FORMAT_NUL_INLINE))) {
     int rc = fl_input_nul_check(in, err);
     if (rc != FL_OK)
       return rc;
@@ -553,6 +554,13 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   int rc = def->load(fab, in, opts, err);
   if (fab->cap_hit)
     rc = cap_error(fab, in->path, err);
+  if (rc != FL_OK && (def->flags & FL_FORMAT_NUL_INLINE) &&
+      memchr(in->buf, '\0', in->len)) {
+    /* The loader stopped before its reader reached a NUL byte further on:
+     * that byte is the error, as when the input was checked first. */
+    fl_error_clear(err);
+    rc = fl_input_nul_check(in, err);
+  }
   if (rc == FL_OK && opts->digest)
     rc = record_digest(fab, in, err);
   if (rc == FL_EPARSE && in->detected == fmt &&

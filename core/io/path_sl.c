@@ -97,7 +97,7 @@ const fl_format_def fl_fmt_path_sl = {
     FL_FMT_PATH_SL,
     "path-sl",
     NULL,
-    0,
+    FL_FORMAT_NUL_INLINE,
     fl_load_path_sl,
     fl_detect_routing,
     "a path-SL file (\"0x<source GUID> <DLID> <SL>\" lines)"};

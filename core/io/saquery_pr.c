@@ -181,7 +181,7 @@ const fl_format_def fl_fmt_saquery_pr = {
     FL_FMT_SAQUERY_PR,
     "saquery-pr",
     NULL,
-    0,
+    FL_FORMAT_NUL_INLINE,
     fl_load_saquery_pr,
     fl_detect_routing,
     "saquery -p output (\"PathRecord dump:\")"};

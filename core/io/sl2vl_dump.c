@@ -186,7 +186,7 @@ const fl_format_def fl_fmt_sl2vl = {
     FL_FMT_SL2VL,
     "sl2vl",
     NULL,
-    0,
+    FL_FORMAT_NUL_INLINE,
     fl_load_sl2vl,
     fl_detect_routing,
     "an SL2VL dump (opensm-sl2vl.dump, smpquery sl2vl)"};

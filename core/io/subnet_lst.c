@@ -386,7 +386,7 @@ const fl_format_def fl_fmt_subnet_lst = {
     FL_FMT_SUBNET_LST,
     "subnet-lst",
     NULL,
-    FL_FORMAT_TOPOLOGY,
+    FL_FORMAT_TOPOLOGY | FL_FORMAT_NUL_INLINE,
     fl_load_subnet_lst,
     fl_detect_routing,
     "opensm-subnet.lst (\"{ SW Ports:\" lines)"};
