@@ -36,9 +36,10 @@ int fl_tmp_guard_arm(const char *path);
 void fl_tmp_guard_disarm(int slot);
 
 /**
- * fl_tmp_guard_unlink_all() — unlink(2) every guarded path and disarm its
- * slot. Async-signal-safe (lock-free atomics and unlink only): meant for a
- * SIGTERM/SIGINT/SIGHUP handler, which then ends the process.
+ * fl_tmp_guard_unlink_all() — unlink(2) every guarded path (the slots stay
+ * armed until their owners disarm them). Async-signal-safe (lock-free atomics
+ * and unlink only): meant for a SIGTERM/SIGINT/SIGHUP handler, which then ends
+ * the process.
  */
 void fl_tmp_guard_unlink_all(void);
 
