@@ -29,6 +29,7 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_progress.h"
+#include "cli/cli_signals.h"
 #include "cli/cli_table.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
@@ -307,6 +308,7 @@ int main(int argc, char **argv) {
   int mpi = start_mpi(&argc, &argv, &dist);
   if (mpi < 0)
     return FL_EXIT_USAGE;
+  fl_cli_signals_install(); /* after MPI_Init: ours win for these three */
   if (argc < 2) {
     fl_cli_usage(stderr);
     return stop_mpi(mpi, FL_EXIT_USAGE);

@@ -34,17 +34,25 @@
 #include "model/fabric_impl.h"
 
 /* cgraph's scanner is process-wide (flex globals in libcgraph): the line
- * counter runs on across agmemread() calls, and text after the first graph
- * of one input (`}}}`) stays in the scanner's buffer and is read as the
- * start of the next input (issue #32 case 16). agsetfile() (cgraph.h)
- * resets the line counter; aglexbad() (exported by libcgraph, no header:
- * it empties the scanner's buffer, as cgraph's own parser does after a
- * syntax error) discards the rest. Weak: a libcgraph without it still
- * links, and then only the line counter is reset. */
+ * counter runs on across agmemread() calls, text after the first graph of
+ * one input (`}}}`) stays in the scanner's buffer and is read as the start
+ * of the next input (issue #32 case 16), and an input that ends inside an
+ * HTML string (`<`), a quoted string or a comment leaves the scanner in
+ * that start condition: the next input, a valid graph, was then read as
+ * nothing (agmemread() NULL without an error; found by fuzz_convert_rt).
+ * agsetfile() (cgraph.h) resets the line counter; aaglex_destroy() (flex's
+ * yylex_destroy under cgraph's `aag` prefix, exported, no header) frees
+ * the buffers and resets every scanner global, the start condition
+ * included; where it is missing, aglexbad() (also exported: it empties
+ * the buffer, as cgraph's parser does after a syntax error) at least
+ * discards the rest. Weak: a libcgraph without them still links. */
+extern int aaglex_destroy(void) __attribute__((weak));
 extern void aglexbad(void) __attribute__((weak));
 
 static void fresh_scanner(void) {
-  if (aglexbad)
+  if (aaglex_destroy)
+    aaglex_destroy();
+  else if (aglexbad)
     aglexbad();
   agsetfile(NULL);
 }
@@ -145,9 +153,10 @@ static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
                         "edge %s -- %s: speed \"%s\"; expected an IB or "
                         "Ethernet rate such as HDR, 4xNDR or 400G",
                         node_name(t), node_name(h), sp);
-  if (t == h && strcmp(a, z) == 0)
-    return fl_error_set(err, FL_EPARSE, path, 0, 0,
-                        "edge joins port %s of %s to itself", a, node_name(t));
+  /* an edge joining a port to itself is a cable looped onto that port,
+   * kept as the NDT, design XML and ibnetdiscover readers keep it (check
+   * warns topology.self-loop): what `convert` writes from any of them
+   * reads back (issue #32, found by fuzz_convert_rt) */
   fl_prov prov = {fl_nbr_file(b), 0, 0};
   fl_id na = node_of(b, t, prov);
   fl_id nz = na == FL_NONE ? FL_NONE : node_of(b, h, prov);
@@ -236,7 +245,11 @@ static int load_dot(fl_fabric *fab, const fl_input *in,
   Agraph_t *g = agmemread(text);
   fresh_scanner();
   int rc = FL_OK;
-  if (!g || agerrors()) {
+  if (!g && !agerrors())
+    rc = fl_error_set(err, FL_EPARSE, in->path, 0, 0,
+                      "DOT: no graph read (Graphviz's parser returned none "
+                      "and no error)");
+  else if (!g || agerrors()) {
     char *m = aglasterr(); /* malloc'd by cgraph: ours to free */
     unsigned line = 0;
     const char *at = m ? strstr(m, "line ") : NULL;

@@ -137,6 +137,8 @@ int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err) {
                       "out of memory writing the DOT graph");
     goto out;
   }
+  if ((rc = fl_wr_cables_check(fab, "DOT", err)) != FL_OK)
+    goto out;
   for (fl_id n = 0; n < nn; n++)
     if (unreadable_name(w.names[n])) {
       rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0,

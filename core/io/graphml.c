@@ -410,10 +410,9 @@ static int add_edge(gml *g, fl_nbr *b, gnode **idx, const gedge *e) {
                         "speed \"%s\": expected an IB or Ethernet rate such "
                         "as HDR, 4xNDR or 400G",
                         e->speed);
-  if (na == nb && strcmp(pa, pb) == 0)
-    return fl_error_set(err, FL_EPARSE, path, e->line, 0,
-                        "edge joins port %s of %s to itself", pa,
-                        node_name(na));
+  /* an edge joining a port to itself is a cable looped onto that port,
+   * kept as the DOT, NDT, design XML and ibnetdiscover readers keep it
+   * (check warns topology.self-loop; issue #32, fuzz_convert_rt) */
   fl_prov prov = {fl_nbr_file(b), e->line, 0};
   fl_id a = node_of(b, na, prov);
   fl_id z = a == FL_NONE ? FL_NONE : node_of(b, nb, prov);

@@ -126,6 +126,8 @@ static int put_doc(xmlTextWriterPtr w, const fl_fabric *fab,
 }
 
 int fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err) {
+  if (fl_wr_cables_check(fab, "GraphML", err) != FL_OK)
+    return FL_EINVAL;
   fl_wr_names names = {0};
   if (fl_wr_names_build(fab, &names) != 0) {
     fl_wr_names_free(&names);

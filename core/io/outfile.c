@@ -19,8 +19,18 @@
 #include <unistd.h>
 
 #include "io/outfile.h"
+#include "io/tmp_guard.h"
 
 #define TMP_TRIES 100
+
+/* The temporary file is gone (renamed, or removed when @remove): stop
+ * guarding it. */
+static void tmp_done(fl_outfile *of, int remove) {
+  if (remove)
+    unlink(of->tmp);
+  fl_tmp_guard_disarm(of->guard - 1);
+  of->guard = 0;
+}
 
 static void of_clear(fl_outfile *of) {
   free(of->path);
@@ -59,6 +69,7 @@ static int make_tmp(fl_outfile *of, mode_t mode, int exact) {
         errno = e;
         break;
       }
+      of->guard = fl_tmp_guard_arm(of->tmp) + 1;
       return fd;
     }
     if (errno != EEXIST)
@@ -120,7 +131,7 @@ int fl_outfile_open(fl_outfile *of, const char *path, fl_error *err) {
   if (!of->f) {
     int rc = io_error(err, path, "cannot write", errno);
     close(fd);
-    unlink(of->tmp);
+    tmp_done(of, 1);
     of_clear(of);
     return rc;
   }
@@ -143,8 +154,8 @@ int fl_outfile_commit(fl_outfile *of, fl_error *err) {
   of->f = NULL;
   if (!e && of->tmp && rename(of->tmp, of->final) != 0)
     e = errno;
-  if (e && of->tmp)
-    unlink(of->tmp);
+  if (of->tmp)
+    tmp_done(of, e != 0);
   int rc = e ? io_error(err, of->path, "cannot write", e) : FL_OK;
   of_clear(of);
   return rc;
@@ -154,6 +165,6 @@ void fl_outfile_abort(fl_outfile *of) {
   if (of->f)
     fclose(of->f);
   if (of->tmp)
-    unlink(of->tmp);
+    tmp_done(of, 1);
   of_clear(of);
 }

@@ -17,7 +17,10 @@
  *     refuses a temporary file: PATH is opened and written directly, and is
  *     never unlinked, whatever happens.
  *
- * Nothing is ever removed but the temporary file this module created.
+ * Nothing is ever removed but the temporary file this module created. The
+ * temporary file is guarded (tmp_guard.h) from its creation to its rename
+ * or removal, so that a run killed meanwhile leaves neither a partial FILE
+ * nor the temporary file.
  */
 #ifndef FABRICLINT_CORE_OUTFILE_H
 #define FABRICLINT_CORE_OUTFILE_H
@@ -32,6 +35,8 @@ typedef struct fl_outfile {
   char *path;  /* the path as given (owned) */
   char *final; /* the resolved regular file rename() replaces (owned) */
   char *tmp;   /* the temporary file, NULL when writing directly (owned) */
+  int guard;   /* its tmp_guard.h slot + 1 (removed on SIGTERM, SIGINT or
+                  SIGHUP by the command line's handler), 0: none */
 } fl_outfile;
 
 /**

@@ -200,3 +200,17 @@ int fl_wr_ib_ports_check(const fl_fabric *fab, const char *format,
   }
   return FL_OK;
 }
+
+int fl_wr_cables_check(const fl_fabric *fab, const char *format,
+                       fl_error *err) {
+  for (fl_id l = 0; l < fl_fabric_link_count(fab); l++)
+    if (fl_fabric_link_port(fab, l, 0) != FL_NONE &&
+        fl_fabric_link_port(fab, l, 1) != FL_NONE)
+      return FL_OK;
+  return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "%s cannot hold a fabric without cables (%" PRIu32
+                      " node(s), no cable): its reader refuses a graph "
+                      "without edges; convert to design XML or ibnetdiscover "
+                      "instead; nothing written",
+                      format, fl_fabric_node_count(fab));
+}

@@ -108,4 +108,15 @@ void fl_wr_csv_cell(FILE *out, const char *s);
 int fl_wr_ib_ports_check(const fl_fabric *fab, const char *format,
                          int one_cable, fl_error *err);
 
+/**
+ * fl_wr_cables_check() — the drawing writers (DOT, GraphML) refuse a fabric
+ * without a cable (a link with a port at both ends), as their readers
+ * refuse a graph without edges (a drawing without cables is no cabling
+ * plan): a writer that succeeds writes what its reader accepts (issue #32,
+ * found by fuzz_convert_rt: an ibnetdiscover dump of one switch). @format
+ * names the format in the message ("DOT"). Returns FL_OK, or FL_EINVAL
+ * with @err saying nothing was written. O(links).
+ */
+int fl_wr_cables_check(const fl_fabric *fab, const char *format, fl_error *err);
+
 #endif

@@ -12,7 +12,11 @@
  * evidence "domain" and "value"), e.g. the partition or capacity loss its
  * failure causes. A cluster whose value such a finding names takes the
  * finding's colour. At scale, switches fold per (value, tier) inside the
- * clusters.
+ * clusters. A key with more drawn nodes than a picture holds (its switch
+ * (value, tier) groups plus its CA values above PIC_MAX_ELEMENT_NODES: a
+ * rack per switch) gives way to the next key; when none fits, nothing is
+ * clustered and switches fold as in the tiers view, and the side box says
+ * so (issue #32 case 10: 2,000 rack clusters took Graphviz 144 s).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +49,41 @@ static int key_present(const fl_fabric *f, const char *key) {
     if (fl_fabric_attr(f, FL_ENT_NODE, n, key))
       return 1;
   return 0;
+}
+
+/* The drawn nodes that clustering by @key would make at least: the
+ * (value, tier) groups of the kept switches plus the values of the kept
+ * CAs; stops counting past PIC_MAX_ELEMENT_NODES. -1 on ENOMEM. */
+static long key_nodes(const pic_ctx *c, const char *key) {
+  const fl_fabric *f = c->fab;
+  uint32_t nn = fl_fabric_node_count(f);
+  fl_strmap seen = {0};
+  long rc = 0;
+  for (fl_id n = 0; n < nn && rc == 0; n++) {
+    const char *v = fl_fabric_attr(f, FL_ENT_NODE, n, key);
+    if (!v || (c->keep && !c->keep[n]))
+      continue;
+    /* "ca" or the tier, a unit separator, the value (kept whole) */
+    char head[16];
+    if (fl_fabric_node_kind(f, n) == FL_NODE_CA)
+      snprintf(head, sizeof head, "ca\x1f");
+    else
+      snprintf(head, sizeof head, "%d\x1f", (int)pic_rank_of(f, n));
+    size_t hl = strlen(head), vl = strlen(v);
+    char *k = malloc(hl + vl + 1);
+    if (k) {
+      memcpy(k, head, hl);
+      memcpy(k + hl, v, vl + 1);
+    }
+    if (!k || fl_strmap_put(&seen, k, hl + vl, 0) == FL_MAP_ABSENT)
+      rc = -1;
+    free(k);
+    if (fl_strmap_len(&seen) > PIC_MAX_ELEMENT_NODES)
+      break;
+  }
+  size_t got = fl_strmap_len(&seen);
+  fl_strmap_free(&seen);
+  return rc ? rc : (long)got;
 }
 
 /* Findings of failure-domains whose evidence names (@key, @value). */
@@ -205,19 +244,46 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
   domains dm;
   memset(&dm, 0, sizeof dm);
   dm.c = c;
-  for (size_t k = 0; k < N_KEYS && !dm.key; k++)
-    if (key_present(c->fab, KEYS[k]))
+  /* the first key present whose clusters fit in a picture */
+  const char *present = NULL, *too_fine = NULL;
+  int rc = 0;
+  for (size_t k = 0; k < N_KEYS && !dm.key && rc == 0; k++) {
+    if (!key_present(c->fab, KEYS[k]))
+      continue;
+    present = present ? present : KEYS[k];
+    long got = key_nodes(c, KEYS[k]);
+    if (got < 0)
+      rc = -1;
+    else if (got > (long)PIC_MAX_ELEMENT_NODES)
+      too_fine = too_fine ? too_fine : KEYS[k];
+    else
       dm.key = KEYS[k];
+  }
   char *t = pic_view_title(s, c, "failure domains");
-  s->title = dm.key ? pic_printf(s, "%s; clusters: %s", t ? t : "", dm.key) : t;
+  s->title = dm.key ? pic_printf(s, "%s; clusters: %s", t ? t : "", dm.key)
+             : too_fine
+                 ? pic_printf(s, "%s; clusters: none (folded)", t ? t : "")
+                 : t;
   s->side_title = pic_strdup(s, "domain values: what each holds, what its "
                                 "failure raises");
-  int rc = 0;
   size_t lines = 0;
-  if (!dm.key)
+  if (rc == 0 && !present)
     rc = pic_scene_side(s, "no rack, row, hall, pdu or power-feed attribute: "
                            "give a side file (docs/rules/failure-domains.md)");
-  else
+  else if (rc == 0 && too_fine && !dm.key)
+    rc = pic_scene_side(
+        s, pic_printf(s,
+                      "%s values make more than %u drawn nodes (and so does "
+                      "every coarser key present): not drawn as clusters; "
+                      "switches folded as in the tiers view",
+                      too_fine, PIC_MAX_ELEMENT_NODES));
+  else if (rc == 0 && too_fine)
+    rc = pic_scene_side(
+        s, pic_printf(s,
+                      "%s values make more than %u drawn nodes: clusters "
+                      "by %s",
+                      too_fine, PIC_MAX_ELEMENT_NODES, dm.key));
+  if (rc == 0 && present)
     rc = summarise(s, c, &lines);
   pic_draw d;
   memset(&d, 0, sizeof d);

@@ -71,8 +71,8 @@ printf '<graphml><graph><node id="a"/></graph></graphml>\n' >"$TMP/noedge.graphm
 expect_rc 2 "$FL" info "$TMP/noedge.graphml"
 expect_grep "$TMP/err" 'noedge\.graphml: no <edge>: a GraphML topology needs cables$'
 printf '<graphml><graph><node id="a"/><edge source="a" target="a" sourceport="1" targetport="1"/></graph></graphml>\n' >"$TMP/self.graphml"
-expect_rc 2 "$FL" info "$TMP/self.graphml"
-expect_grep "$TMP/err" 'self\.graphml:1: edge joins port 1 of a to itself$'
+expect_rc 0 "$FL" check "$TMP/self.graphml"
+expect_grep "$TMP/out" 'self\.graphml:1: warning: cable loops back into the same switch: "a" 1 <-> 1 \[topology\.self-loop\]$'
 printf '<graphml><graph><node id="a"></graph></graphml>\n' >"$TMP/broken.graphml"
 expect_rc 2 "$FL" info "$TMP/broken.graphml"
 expect_grep "$TMP/err" 'broken\.graphml:1:[0-9]+: '

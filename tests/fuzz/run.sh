@@ -36,14 +36,6 @@ if [ ${#harnesses[@]} -eq 0 ]; then
     h=$(basename "$f" .c)
     h=${h#fuzz_}
     [ "$h" = common ] && continue
-    # convert_rt (issue 32's round-trip harness) still finds writer/reader
-    # mismatches within seconds (the DOT writer writes a cable looped onto
-    # one port, which the DOT reader refuses): it runs when named, and is
-    # left out of the default run until those are fixed (docs/testing.md)
-    if [ "$h" = convert_rt ]; then
-      echo "run.sh: SKIP convert_rt (known open findings; run it by name)"
-      continue
-    fi
     harnesses+=("$h")
   done
 fi
