@@ -132,14 +132,19 @@ static void tallies(FILE *out, const fl_report_input *in) {
         "severity</th><th>active findings</th></tr></thead><tbody>",
         out);
   for (size_t r = 0; r < in->n_rules; r++) {
+    /* the severity its findings were reported at (a rule may report below
+     * its default level: a credit loop on a weak inference is a warning),
+     * as the text tally says; the rule's level only when it found nothing */
     size_t n = 0;
-    uint32_t sev = in->rules[r].level;
+    uint32_t sev = 0;
     for (size_t i = 0; i < fs->n; i++)
       if (fl_finding_active(&fs->v[i]) &&
           !strcmp(fs->v[i].rule, in->rules[r].id)) {
         n++;
         sev = fs->v[i].severity > sev ? fs->v[i].severity : sev;
       }
+    if (!n)
+      sev = in->rules[r].level;
     if (!n && !in->rules[r].failed)
       continue;
     fputs("<tr><td>", out);

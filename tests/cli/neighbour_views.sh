@@ -38,6 +38,11 @@ expect_rc 0 "$FL" check --format json "$L/leaf-r0.xml"
 expect_eq "$(rules)" "info:topology.one-sided-link" "one listing: one info, no error"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" \
   "{'cables_from_one_end': 6, 'listing_devices': 1, 'neighbours_not_listed': 6}" "one listing: whose views"
+# the HTML report's rule table gives the severity the finding has (info),
+# not the rule's default (error), as the text tally does
+expect_rc 0 "$FL" check --format html -o "$TMP/views.html" "$L/leaf-r0.xml"
+expect_eq "$(grep -o '<tr><td>topology.one-sided-link</td><td class="sev-[a-z]*">[a-z]*' "$TMP/views.html" | sed 's/.*>//')" \
+  "info" "HTML rule table: the finding's severity"
 expect_rc 0 "$FL" info --format json "$L/leaf-r0.xml"
 expect_eq "$(jget "$TMP/out" "=(d['one_sided_links'], d['one_sided_links_by_filter'])")" "(6, 6)" "info: all six to neighbours not listed"
 
