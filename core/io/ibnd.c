@@ -289,6 +289,7 @@ typedef struct ibnd {
   uint32_t cur_line;   /* its header line */
   uint32_t noise;      /* skipped non-topology lines */
   uint32_t noise_line; /* the first of them */
+  uint32_t blocks;     /* node blocks seen so far */
 } ibnd;
 
 static int pending_any(const pending *p) {
@@ -729,18 +730,38 @@ static int header_kw(const char *p, const char *e, const char *kw) {
   return is_blank(ch) || (ch >= '0' && ch <= '9');
 }
 
+/* The banner ibnetdiscover prints once, before the first block
+ * (ibnetdiscover.c dump_topology(): "# Topology file: generated on ..."):
+ * met again after blocks, the file holds two captures (`ibnetdiscover >>
+ * topo.txt` run twice). Merged, every node would be listed twice: thousands
+ * of duplicate-GUID and one-sided "faults" that are one mistake. */
+static int ib_comment(ibnd *b, const char *p, const char *e) {
+  static const char banner[] = "Topology file:";
+  p = skip_ws(p + 1, e);
+  if (b->blocks && (size_t)(e - p) >= sizeof banner - 1 &&
+      memcmp(p, banner, sizeof banner - 1) == 0)
+    return perr(&b->c, p,
+                "a second ibnetdiscover banner \"# Topology file:\" after %u "
+                "node block(s): the file holds two captures (appended with "
+                ">>?); give one capture per file",
+                b->blocks);
+  return FL_OK;
+}
+
 static int ib_line(ibnd *b) {
   const char *p = skip_ws(b->c.ls, b->c.le), *e = b->c.le;
-  if (p >= e || *p == '#')
+  if (p < e && *p == '#')
+    return ib_comment(b, p, e);
+  if (p >= e)
     return FL_OK;
   if (*p == '[' && p + 1 < e && p[1] >= '0' && p[1] <= '9')
     return ib_port_line(b, p, e);
   if (header_kw(p, e, "Switch"))
-    return ib_header(b, p, e, FL_NODE_SWITCH, 6);
+    return b->blocks++, ib_header(b, p, e, FL_NODE_SWITCH, 6);
   if (header_kw(p, e, "Ca"))
-    return ib_header(b, p, e, FL_NODE_CA, 2);
+    return b->blocks++, ib_header(b, p, e, FL_NODE_CA, 2);
   if (header_kw(p, e, "Rt"))
-    return ib_header(b, p, e, FL_NODE_ROUTER, 2);
+    return b->blocks++, ib_header(b, p, e, FL_NODE_ROUTER, 2);
   /* -g: "Chassis N (guid 0x...)" and "Non-Chassis Nodes" open groups
    * (out_chassis(), dump_topology()); the blocks follow */
   if (header_kw(p, e, "Chassis") || starts_with(p, e, "Non-Chassis Nodes"))

@@ -171,14 +171,67 @@ static int neighbour_views(const fl_host_api *api, fl_ctx *ctx,
   return rc;
 }
 
+/* Per node: 1 when it lists at least one of its cables itself (its block,
+ * its listing, was in the capture). NULL on ENOMEM. */
+static uint8_t *listing_nodes(const fl_host_api *api, const fl_fabric *f) {
+  uint32_t nl = api->link_count(f), nn = api->node_count(f);
+  uint8_t *lists = calloc(nn + 1, 1);
+  for (fl_id l = 0; lists && l < nl; l++) {
+    uint32_t fl = api->link_flags(f, l);
+    if (fl & FL_LINK_SEEN_A)
+      lists[api->port_node(f, api->link_port(f, l, 0))] = 1;
+    if (fl & FL_LINK_SEEN_B)
+      lists[api->port_node(f, api->link_port(f, l, 1))] = 1;
+  }
+  return lists;
+}
+
+/* Nodes that list none of their cables while others name them as peers
+ * (a capture cut short before their blocks, or an excerpt): one finding for
+ * the capture, not one per cable (646 on a dump cut at a line boundary).
+ * Returns 0, or 1 after api->fail(). */
+static int absent_listings(const fl_host_api *api, fl_ctx *ctx,
+                           const fl_fabric *f, uint32_t nodes, uint32_t cables,
+                           fl_id first) {
+  if (!nodes)
+    return 0;
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "the capture lacks the blocks (listings) of %u node(s) that other "
+           "blocks name as peers, e.g. \"%s\": it was cut short, excerpted "
+           "or filtered; %u cable(s) to them are seen from one end only, "
+           "and their other cables are unknown",
+           nodes, api->node_name(f, first), cables);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "nodes_without_listing", nodes);
+  jb_key_int(&ev, "cables_from_one_end", cables);
+  jb_key_str(&ev, "example", api->node_name(f, first));
+  jb_obj_close(&ev);
+  int rc = report(api, ctx, msg, &first, 1, NULL, 0, NULL, 0, jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
 static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
-  uint32_t nl = api->link_count(f);
+  uint32_t nl = api->link_count(f), nn = api->node_count(f);
   int part = partial_capture(api, ctx, f);
   if (part)
     return part < 0;
-  for (fl_id l = 0; l < nl; l++) {
+  uint8_t *lists = listing_nodes(api, f);
+  uint8_t *counted = calloc(nn + 1, 1);
+  if (!lists || !counted) {
+    free(lists), free(counted);
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  uint32_t absent = 0, absent_cables = 0;
+  fl_id absent_first = FL_NONE;
+  int rc = 0;
+  for (fl_id l = 0; l < nl && !rc; l++) {
     uint32_t fl = api->link_flags(f, l);
     if (fl & FL_LINK_DECLARED)
       continue;
@@ -188,6 +241,16 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       continue;
     fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
     fl_id silent = api->link_other(f, l, lister);
+    fl_id sn = api->port_node(f, silent);
+    if (!lists[sn]) { /* its listing is absent: one finding below */
+      absent_cables++;
+      if (!counted[sn]) {
+        counted[sn] = 1;
+        if (!absent++)
+          absent_first = sn;
+      }
+      continue;
+    }
     fl_port_ref ports[2];
     port_ref(api, f, lister, &ports[0]);
     port_ref(api, f, silent, &ports[1]);
@@ -210,12 +273,14 @@ static int check_one_sided(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     jb_key_str(&ev, "silent_end", api->node_name(f, nodes[1]));
     jb_key_int(&ev, "silent_port", ports[1].port);
     jb_obj_close(&ev);
-    int rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
+    rc = report(api, ctx, msg, nodes, 2, ports, 2, &l, 1, jb_str(&ev));
     jb_free(&ev);
-    if (rc)
-      return rc;
   }
-  return neighbour_views(api, ctx, f);
+  free(lists);
+  free(counted);
+  if (!rc)
+    rc = absent_listings(api, ctx, f, absent, absent_cables, absent_first);
+  return rc ? rc : neighbour_views(api, ctx, f);
 }
 
 /* ---- topology.link-mismatch

@@ -64,10 +64,13 @@ expect_grep "$TMP/out" '^    host-03: only a neighbour in 2 listing\(s\) of othe
 expect_rc 0 "$FL" info --explain --format json "$TMP/no3"
 expect_eq "$(jget "$TMP/out" "=[(v['node'], v['confidence']) for v in d['inferences']['views']]")" "[('host-03', 'high')]" "explain JSON: one view"
 # an annotation pins it: host-03 said to be a device whose view counts
-# (peer-only = no): its two cables the leaves list are one-sided again
+# (peer-only = no): its missing listing is an error again, one finding for
+# its two cables (the capture lacks a node's listing: one cause)
 printf 'node,peer-only\nhost-03,no\n' >"$TMP/pin.csv"
 expect_rc 1 "$FL" check --format json "$TMP/no3" "$TMP/pin.csv"
-expect_eq "$(rules)" "error:topology.one-sided-link error:topology.one-sided-link" "pinned: host-03's two cables one-sided"
+expect_eq "$(rules)" "error:topology.one-sided-link" "pinned: host-03's listing missing, one error"
+expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']")" \
+  "{'cables_from_one_end': 2, 'example': 'host-03', 'nodes_without_listing': 1}" "pinned: its two cables in one finding"
 
 # ---- a listed device leaves a cable out: a real one-sided cable, both ways -----------
 for silent in host-01 leaf-r0; do
