@@ -32,6 +32,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabriclint/write.h"
@@ -100,6 +101,20 @@ static void switch_name(const char *name, char *buf, size_t size) {
     set(buf, size, name);
 }
 
+/* 1 when port label @label ends in the decimal number @num (`swp1`,
+ * `Port 1`, `1`): the same port as NDT's `Port N`. */
+static int label_is_number(const char *label, uint32_t num) {
+  size_t len = strlen(label), i = len;
+  while (i > 0 && label[i - 1] >= '0' && label[i - 1] <= '9')
+    i--;
+  if (i == len || len - i > 10)
+    return 0;
+  /* a number after a slash is a module's port (`Ethernet1/5`): not N */
+  if (i > 0 && label[i - 1] == '/')
+    return 0;
+  return strtoul(label + i, NULL, 10) == num;
+}
+
 /** Port @p as NDT names it (device and port cells). */
 static int end_of(const fl_fabric *fab, fl_id p, ndt_end *e, fl_error *err) {
   fl_id n = fl_fabric_port_node(fab, p);
@@ -125,6 +140,17 @@ static int end_of(const fl_fabric *fab, fl_id p, ndt_end *e, fl_error *err) {
                         "on the management port)",
                         e->dev);
   snprintf(e->port, sizeof e->port, "Port %" PRIu32, num);
+  /* a port named otherwise (an Ethernet front-panel name): NDT switch
+   * ports are `Port N` only. `swp1` as `Port 1` names the same cage; but
+   * `etp17a` (a split port) or `et-0/0/48` as "Port 1" would send an
+   * installer to another cage than the plan's: refused, never written
+   * wrong. A label whose last number is N (and ends there) is that port. */
+  if (label[0] && !label_is_number(label, num))
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NDT cannot name port \"%s\" of switch \"%s\": NDT "
+                        "switch ports are `Port N` (InfiniBand); write design "
+                        "XML, DOT or GraphML to keep the port names",
+                        label, e->dev);
   return FL_OK;
 }
 

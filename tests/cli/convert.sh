@@ -123,12 +123,52 @@ if cmp -s "$TMP/want.rows" "$TMP/got.rows"; then pass; else
 expect_eq "$(wc -l <"$TMP/got.rows")" "32" "director NDT rows"
 expect_eq "$(diff_ids "$TMP/director.ndt" "$dir/director.ibnetdiscover")" "" "diff director NDT vs dump"
 
-# an Ethernet plan (hosts with NICs eth0/eth1): host ports `host-01 eth0`,
-# UFM's `<host> <interface>`; read back with a pattern that splits them
-expect_rc 0 "$FL" convert "$S/fabrics/diff/lldp-design.xml" -o "$TMP/lldp.ndt"
+# an Ethernet plan whose switch ports are named (swp51, Eth0): NDT switch
+# ports are `Port N` only, and "Port 5" for swp51 would send an installer
+# to another cage: refused, nothing written (outside tester, session 10)
+expect_rc 2 "$FL" convert "$S/fabrics/diff/lldp-design.xml" -o "$TMP/lldp.ndt"
+expect_grep "$TMP/err" 'NDT cannot name port "swp51" of switch "leaf-01": NDT switch ports are `Port N`'
+[ ! -e "$TMP/lldp.ndt" ] && pass || fail "refused NDT written"
+# the same plan with its switch ports unnamed (numbers only): host ports
+# `host-01 eth0`, UFM's `<host> <interface>`; read back with a pattern that
+# splits them
+python3 - "$S/fabrics/diff/lldp-design.xml" >"$TMP/lldp-num.xml" <<'PY'
+import re, sys
+out, sw = [], False
+for line in open(sys.argv[1]).read().split("\n"):
+    if line.lstrip().startswith("<node "):
+        sw = 'kind="switch"' in line
+    if sw and line.lstrip().startswith("<port "):
+        line = re.sub(r' label="[^"]*"', "", line)
+    out.append(line)
+sys.stdout.write("\n".join(out))
+PY
+expect_rc 0 "$FL" convert "$TMP/lldp-num.xml" -o "$TMP/lldp.ndt"
 expect_grep "$TMP/lldp.ndt" '^host-01,host-01 eth0,leaf-01,Port 1,Data$'
-expect_eq "$(diff_ids --system-pattern '^([^ ]+) ([^ ]+)$' "$S/fabrics/diff/lldp-design.xml" "$TMP/lldp.ndt")" "" \
+expect_eq "$(diff_ids --system-pattern '^([^ ]+) ([^ ]+)$' "$TMP/lldp-num.xml" "$TMP/lldp.ndt")" "" \
   "diff Ethernet plan vs its NDT"
+# a switch port labelled with its own number (`swp1` on port 1) is that
+# port; `swp2` on port 1 is not (the boundary of label_is_number())
+for lab in swp1 swp2; do
+  python3 - "$TMP/lldp-num.xml" "$lab" >"$TMP/lab-$lab.xml" <<'PY'
+import sys
+out, sw, done = [], False, False
+for line in open(sys.argv[1]).read().split("\n"):
+    if line.lstrip().startswith("<node "):
+        sw = 'name="leaf-01"' in line
+    if sw and not done and line.lstrip().startswith('<port num="1"'):
+        line = line.replace('<port num="1"', '<port num="1" label="%s"' % sys.argv[2], 1)
+        done = True
+    out.append(line)
+sys.stdout.write("\n".join(out))
+PY
+done
+rm -f "$TMP/lab.ndt"
+expect_rc 0 "$FL" convert "$TMP/lab-swp1.xml" -o "$TMP/lab.ndt"
+expect_grep "$TMP/lab.ndt" '^host-01,host-01 eth0,leaf-01,Port 1,Data$'
+rm -f "$TMP/lab.ndt"
+expect_rc 2 "$FL" convert "$TMP/lab-swp2.xml" -o "$TMP/lab.ndt"
+expect_grep "$TMP/err" 'NDT cannot name port "swp2" of switch "leaf-01"' 
 
 # ---- 4. ibsim net, DOT, GraphML -----------------------------------------------
 expect_rc 0 "$FL" convert "$TMP/plan.xml" -o "$TMP/plan.net"

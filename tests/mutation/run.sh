@@ -40,7 +40,7 @@ tests_for() {
   deadlock) echo 'cdg|deadlock|director_rules|routing_live|routing_load|test_view' ;;
   rail) echo 'rail' ;;
   diff) echo 'diff' ;;
-  cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page' ;;
+  cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page|cli.convert$' ;;
   progress) echo 'progress_live' ;;
   mpi) echo 'mpi_identical|dist_split|traffic_split' ;;
   perf) echo 'perf|test_perf' ;;
