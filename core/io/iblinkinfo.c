@@ -900,6 +900,16 @@ static int local_port(ibl *b, const rec *r, uint32_t ni) {
   if (p == FL_NONE)
     return FL_ENOMEM;
   if (n->kind == FL_NODE_SWITCH) {
+    /* iblinkinfo prints every port of a switch, up or down (infiniband-
+     * diags iblinkinfo.c: 1..numports): the highest listed is its port
+     * count, as the ibnetdiscover header says it. Without it the free
+     * ports of a leaf short of uplinks were unknown and
+     * topology.missing-uplinks stayed silent on an iblinkinfo capture of
+     * the fabric it flags in the ibnetdiscover one (outside tester). */
+    if (r->lport > n->nports) {
+      n->nports = r->lport;
+      fl_b_node_set_nports(b->fab, n->id, r->lport);
+    }
     fl_id p0 = fl_b_port(b->fab, n->id, 0, prov);
     if (p0 == FL_NONE)
       return FL_ENOMEM;

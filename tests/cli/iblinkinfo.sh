@@ -33,12 +33,20 @@ done
 
 # ---- check: link states and hints -------------------------------------------
 F=$X/faults/iblinkinfo
-expect_rc 0 "$FL" check --format json "$F"
+expect_rc 1 "$FL" check --format json "$F"
 # the 1x cable leads its consequences (one mixed group, the oversubscription
-# and uplink asymmetry of leaf-p01-01: core/host/roots.c), so those counts
-# are one lower at the top level
-expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.oversubscription', 'warning', 3), ('ecmp-balance.uplink-asymmetry', 'warning', 3), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
+# and uplink asymmetry of leaf-p01-01: core/host/roots.c); the two leaves
+# whose uplink to spine-p01-08 is down (Down/Polling, no link) lack it, as
+# the ibnetdiscover capture of the same fabric says (topology.missing-uplinks,
+# which attaches their ecmp-balance consequences): iblinkinfo lists every
+# port of a switch, so its port count, and the free ports, are known
+expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.oversubscription', 'warning', 1), ('ecmp-balance.uplink-asymmetry', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.missing-uplinks', 'error', 1), ('topology.missing-uplinks', 'error', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
   "faults: findings"
+expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$X/faults/ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'])")" "['leaf-p01-05', 'leaf-p01-06']" "ibnetdiscover: the same two leaves"
+expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$F"
+expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'])")" "['leaf-p01-05', 'leaf-p01-06']" "iblinkinfo: the same two leaves"
+expect_rc 1 "$FL" check --format json "$F" # the whole report again, for what follows
 expect_eq "$(jget "$TMP/out" "=[sorted(r['rule'] for r in f['related']) for f in d['findings'] if f['rule'] == 'topology.degraded-link']")" "[['ecmp-balance.mixed-speed-group', 'ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry']]" "faults: the 1x cable's consequences"
 # the could-be finding of the 1X link
 expect_eq "$(jget "$TMP/out" "=[(f['message'], f['evidence'], f['location']['line']) for f in d['findings'] if f['rule'] == 'topology.below-capability' and 'count' not in f['evidence'] and f['evidence']['seen'] == '1xHDR']")" \
