@@ -12,7 +12,9 @@
 #     the evidence when a finding is made;
 #   - a group that mixes known speeds (HDR and NDR) is still mixed, the
 #     unknown hop listed as "speed unknown", not compared and not named as
-#     a slow cable, in either order of the known speeds;
+#     a slow cable, in either order of the known speeds; the leaf's
+#     oversubscription and asymmetry root on the HDR cable, not on the
+#     unknown one;
 # and on the ibdiag demo partial-gnu-based-32.topo's cabling with the Gnu
 # IBNL (Debian libibdm1, tests/data/external): the cables inside the Gnu
 # carry no speed, no mixed-speed group.
@@ -60,6 +62,11 @@ for order in "5 6" "6 5"; do
   expect_grep "$TMP/out" "ports 4 \\(speed unknown\\), 5 \\([24]00 Gb/s\\), 6 \\([24]00 Gb/s\\) \\(1 next hop\\(s\\) of unknown speed not compared\\)"
   expect_eq "$(jget "$TMP/out" "=[f.get('root') for f in d['findings'] if f['rule'] == 'ecmp-balance.mixed-speed-group']")" \
     "['link:leaf-p01-01 port $1 - spine-p01-0$(($1 - 3)) port 1']" "HDR on port $1: the slow cable only"
+  # the capacity shortfall (1200 down, 200 + 400 + 400 assumed up) is the
+  # HDR cable's: oversubscription and asymmetry root there, the unknown
+  # uplink is no slow one
+  expect_eq "$(jget "$TMP/out" "=[(f['rule'], f.get('root')) for f in d['findings'] if f['rule'] in ('ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry')]")" \
+    "[('ecmp-balance.oversubscription', 'link:leaf-p01-01 port $1 - spine-p01-0$(($1 - 3)) port 1'), ('ecmp-balance.uplink-asymmetry', 'link:leaf-p01-01 port $1 - spine-p01-0$(($1 - 3)) port 1')]" "HDR on port $1: capacity rooted on the HDR cable"
 done
 # unknown and NDR only: not mixed
 expect_rc 0 "$FL" check --rules ecmp-balance --format json "$TMP/a.xml"
