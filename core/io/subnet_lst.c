@@ -7,7 +7,11 @@
  * SystemGUID:<hex> NodeGUID:<hex> PortGUID:<hex> VenID:<hex> DevID:<hex>
  * Rev:<hex> {<desc>} LID:<hex> PN:<hex> } { <peer> } PHY=<w> LOG=<s>
  * SPD=<s>`. Ports/PN/LID are hex. A DevID of more than 4 hex digits is the
- * byte-swapped 32-bit quirk: its upper 16 bits are the device id.
+ * byte-swapped 32-bit quirk: its upper 16 bits are the device id. A record
+ * typed CA with a switch-ASIC device id, more than 2 ports and one LID on
+ * every listed port is kept as typed (diff compares the kinds), marked
+ * `kind-conflict=switch-asic` with one note for all of them (sw_asic(),
+ * mark_asics()): the LID and back-to-back rules do not judge it (F10).
  *
  * The shared line reader, token parsers and GUID/LID resolution are in
  * routing_read.h.
@@ -33,6 +37,11 @@ typedef struct half {
 typedef struct snode {
   fl_id id;
   uint32_t kind;
+  uint32_t lid;           /* the first LID of its ports seen (asic only) */
+  uint8_t asic, lid_diff; /* sw_asic(); ports with different LIDs seen */
+  uint32_t line;          /* where it was first listed (asic: the note) */
+  uint32_t devid, nports;
+  uint64_t guid;
 } snode;
 
 typedef struct slisting {
@@ -213,6 +222,28 @@ static int sn_tail(rd *r, const char *p, const char *e, slisting *l) {
   }
 }
 
+/* Device ids of Mellanox/NVIDIA InfiniBand switch ASICs: the MT part
+ * number in hex (MT43132 InfiniScale = 0xa87c, MT47396 InfiniScale-III =
+ * 0xb924, MT48436-8 InfiniScale-IV, MT51000 SwitchX, MT52000 Switch-IB,
+ * MT53000 Switch-IB 2, MT54000/54002/54004 Quantum/-2/-3). */
+static const uint16_t SWITCH_DEVIDS[] = {0xa87c, 0xb924, 0xbd34, 0xbd35,
+                                         0xbd36, 0xc738, 0xcb20, 0xcf08,
+                                         0xd2f0, 0xd2f2, 0xd2f4};
+
+/* 1 when record @h says CA but looks like a switch ASIC: a switch device
+ * id and more than 2 ports (an HCA node has 1 or 2). ibutils'
+ * RhinoBased512.lst types its 216 InfiniScale-III ASICs (DevID B924, 24
+ * ports) "CA"; judged as CAs they gave 4,776 false "shared LID" findings
+ * and 2,752 "back-to-back host cables" (issue 30, F10). */
+static int sw_asic(const half *h) {
+  if (h->kind != FL_NODE_CA || h->nports <= 2)
+    return 0;
+  for (size_t i = 0; i < sizeof SWITCH_DEVIDS / sizeof *SWITCH_DEVIDS; i++)
+    if (h->devid == SWITCH_DEVIDS[i])
+      return 1;
+  return 0;
+}
+
 /* The snode of @h, created with its description on first sight. */
 static uint32_t sn_node(slst *s, const half *h) {
   rd *r = &s->r;
@@ -244,6 +275,13 @@ static uint32_t sn_node(slst *s, const half *h) {
               (unsigned long long)h->nodeguid);
   s->nodes[s->nn].id = id;
   s->nodes[s->nn].kind = kind;
+  s->nodes[s->nn].lid = 0;
+  s->nodes[s->nn].asic = (uint8_t)sw_asic(h);
+  s->nodes[s->nn].lid_diff = 0;
+  s->nodes[s->nn].line = r->lineno;
+  s->nodes[s->nn].devid = h->devid;
+  s->nodes[s->nn].nports = h->nports;
+  s->nodes[s->nn].guid = h->nodeguid;
   if (fl_u64map_put(&s->by_guid, h->nodeguid, (uint32_t)s->nn) == FL_MAP_ABSENT)
     return UINT32_MAX;
   return (uint32_t)s->nn++;
@@ -267,6 +305,42 @@ static int sn_port(slst *s, uint32_t idx, const half *h) {
     fl_b_port_set_guid(fab, lp, h->portguid);
   if (h->lid)
     fl_b_port_set_lid(fab, lp, h->lid, 0);
+  snode *sn = &s->nodes[idx];
+  if (sn->asic && h->lid && sn->lid && h->lid != sn->lid)
+    sn->lid_diff = 1;
+  else if (sn->asic && h->lid)
+    sn->lid = h->lid;
+  return FL_OK;
+}
+
+/* The records typed CA that look like switch ASICs (sw_asic(), and one LID
+ * on every listed port, as a switch answers): kept as CAs as the capture
+ * types them, marked `kind-conflict=switch-asic` (topology.lid and
+ * topology.direct-port-index do not judge them), with one note saying the
+ * capture is inconsistent. FL_OK or FL_ENOMEM. */
+static int mark_asics(slst *s) {
+  uint32_t n = 0;
+  const snode *first = NULL;
+  for (size_t i = 0; i < s->nn; i++) {
+    const snode *sn = &s->nodes[i];
+    if (!sn->asic || sn->lid_diff || !sn->lid)
+      continue;
+    if (fl_b_attr(s->r.fab, FL_ENT_NODE, sn->id, "kind-conflict",
+                  "switch-asic") != FL_OK)
+      return FL_ENOMEM;
+    if (!n++)
+      first = sn;
+  }
+  if (n) {
+    fl_prov pv = {s->r.file, first->line, 1};
+    fl_b_note(s->r.fab, "topology", pv,
+              "%u node(s) typed CA look like switch ASICs (a switch device "
+              "id, more than 2 ports and one LID on every port; first: node "
+              "0x%016llx, DevID 0x%04x, %u ports): the capture is "
+              "inconsistent; kept as CAs as typed, their shared LID and "
+              "host-to-host cables are not judged",
+              n, (unsigned long long)first->guid, first->devid, first->nports);
+  }
   return FL_OK;
 }
 
@@ -373,7 +447,7 @@ int fl_load_subnet_lst(fl_fabric *fab, const fl_input *in,
     if (rc)
       break;
   }
-  if (rc == FL_OK && sn_merge(&s) != FL_OK)
+  if (rc == FL_OK && (sn_merge(&s) != FL_OK || mark_asics(&s) != FL_OK))
     rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   rd_close(&s.r);
   slst_free(&s);

@@ -487,6 +487,23 @@ static inline int fl_view_twins(const fl_view *v, uint32_t *rep) {
 /* Internal: one worker of fl_view_minimal(), BFS toward destination
  * switches d0, d0 + step, ... that are their own twin (rep[d] == d;
  * writes only those rows; no host calls). */
+/**
+ * fl_view_gspan() — widen the speed span [*@lo, *@hi] (Gb/s, both 0 while
+ * no speed is known) by a link of @g Gb/s. An unknown speed (@g <= 0: a
+ * cable inside a chassis expanded from IBNL, a plan without a rate) is
+ * neither slower nor faster than the others and leaves the span as it is,
+ * so it never makes a set of links "mixed" (unknown is not wrong). A span
+ * is mixed when *@hi > *@lo.
+ */
+static inline void fl_view_gspan(float g, float *lo, float *hi) {
+  if (!(g > 0))
+    return;
+  if (!(*lo > 0) || g < *lo)
+    *lo = g;
+  if (g > *hi)
+    *hi = g;
+}
+
 typedef struct fl_view_job {
   fl_view *v;
   const uint32_t *rep;
@@ -531,13 +548,11 @@ static inline void *fl_view_minimal_worker(void *arg) {
             dist[w] = dn;
             queue[tail++] = w;
             nm[w] = 1;
-            gmin[w] = gmax[w] = g;
+            gmin[w] = gmax[w] = 0;
+            fl_view_gspan(g, &gmin[w], &gmax[w]);
           } else if (dist[w] == dn) {
             nm[w]++;
-            if (g < gmin[w])
-              gmin[w] = g;
-            if (g > gmax[w])
-              gmax[w] = g;
+            fl_view_gspan(g, &gmin[w], &gmax[w]);
           }
         }
         continue;
@@ -549,14 +564,12 @@ static inline void *fl_view_minimal_worker(void *arg) {
           dist[w] = dn;
           queue[tail++] = w;
           nm[w] = 1;
-          gmin[w] = gmax[w] = g;
+          gmin[w] = gmax[w] = 0;
+          fl_view_gspan(g, &gmin[w], &gmax[w]);
         } else if (dist[w] == dn) {
           if ((nm[w] & FL_VIEW_NMASK) < FL_VIEW_NMASK)
             nm[w]++;
-          if (g < gmin[w])
-            gmin[w] = g;
-          if (g > gmax[w])
-            gmax[w] = g;
+          fl_view_gspan(g, &gmin[w], &gmax[w]);
         }
       }
     }
@@ -801,9 +814,7 @@ static inline uint16_t fl_view_nmin_at(const fl_view *v, uint32_t d,
     uint32_t k = v->ccls[v->pnb[i]];
     if (under ? k != below : v->clev[k] != ls + 1)
       continue;
-    float g = (float)v->pgbps[i];
-    lo = !n || g < lo ? g : lo;
-    hi = !n || g > hi ? g : hi;
+    fl_view_gspan((float)v->pgbps[i], &lo, &hi);
     n++;
   }
   return (uint16_t)(n | (hi > lo ? FL_VIEW_MIXED : 0));
@@ -819,7 +830,8 @@ static inline uint16_t fl_view_nmin_at(const fl_view *v, uint32_t d,
  * @nmin: |M(s, d)| | FL_VIEW_MIXED, the same for every d of the group
  *   (never FL_VIEW_FAR: a nested fabric reaches everything).
  * @dir: 1 when the next hops are up-links, -1 down-links.
- * @gmin / @gmax: the slowest and fastest of those links, Gb/s (as float).
+ * @gmin / @gmax: the slowest and fastest of those links of known speed,
+ *   Gb/s (as float; both 0 when no speed is known: fl_view_gspan()).
  */
 typedef struct fl_view_group {
   uint32_t first_d;
@@ -860,11 +872,11 @@ static inline uint32_t fl_view_groups(const fl_view *v, uint32_t s,
     uint32_t k = v->ccls[v->pnb[i]];
     float gb = (float)v->pgbps[i];
     if (v->clev[k] == ls + 1) {
-      ulo = !up || gb < ulo ? gb : ulo;
-      uhi = !up || gb > uhi ? gb : uhi;
+      fl_view_gspan(gb, &ulo, &uhi);
       up++;
     } else if (v->cnd[k]) {
-      g[n].cls = k, g[n].gmin = g[n].gmax = gb, g[n].nmin = 1;
+      g[n].cls = k, g[n].gmin = g[n].gmax = 0, g[n].nmin = 1;
+      fl_view_gspan(gb, &g[n].gmin, &g[n].gmax);
       n++;
     }
   }
@@ -874,8 +886,8 @@ static inline uint32_t fl_view_groups(const fl_view *v, uint32_t s,
     if (m && g[m - 1].cls == g[i].cls) {
       fl_view_group *a = &g[m - 1];
       a->nmin++;
-      a->gmin = g[i].gmin < a->gmin ? g[i].gmin : a->gmin;
-      a->gmax = g[i].gmax > a->gmax ? g[i].gmax : a->gmax;
+      fl_view_gspan(g[i].gmin, &a->gmin, &a->gmax);
+      fl_view_gspan(g[i].gmax, &a->gmin, &a->gmax);
       continue;
     }
     g[m] = g[i];

@@ -29,6 +29,13 @@ typedef struct eb_state {
 typedef struct sw_cap {
   uint32_t up_n, down_n;
   double up_g, down_g;
+  /* links of unknown speed (0 Gb/s: inside an IBNL chassis, a plan without
+   * a rate): an uplink is assumed at up_assumed Gb/s, the fastest known
+   * uplink of the unit (0 when none is known: then it adds nothing); a
+   * down-link adds nothing. So an unknown speed never makes a ratio worse
+   * than the known links make it (unknown is not wrong). */
+  uint32_t up_unk, down_unk;
+  double up_assumed;
   uint32_t par_min, par_max; /* cables per upper neighbour */
   uint32_t par_min_nb, par_max_nb;
   /* the chassis whose line-card ASICs the cables to it hit most unevenly

@@ -164,16 +164,24 @@ void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
       if (slot_internal(v, U, i))
         continue;
       int d = fl_view_dir(v, s, i);
+      int known = v->pgbps[i] > 0;
       if (d > 0) {
         c->up_n++;
         c->up_g += v->pgbps[i];
+        c->up_unk += !known;
+        if (v->pgbps[i] > c->up_assumed)
+          c->up_assumed = v->pgbps[i];
         cnt[U->unit[v->pnb[i]]]++;
       } else if (d < 0 &&
                  !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
         c->down_n++;
         c->down_g += v->pgbps[i];
+        c->down_unk += !known;
       }
     }
+  /* an uplink of unknown speed runs as fast as the unit's fastest known
+   * one (the assumption that never invents a shortfall) */
+  c->up_g += c->up_unk * c->up_assumed;
   for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
     for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
       if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i))
@@ -222,8 +230,9 @@ static void shortfall(const fl_view *v, const eb_units *U, uint32_t u,
     uint32_t used = v->poff[s + 1] - v->poff[s];
     r->free_n += ports > used ? ports - used : 0;
     for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
+      /* an uplink of unknown speed (0) is not a slow one */
       if (slot_internal(v, U, i) || fl_view_dir(v, s, i) <= 0 ||
-          !(v->pgbps[i] < r->fastest))
+          !(v->pgbps[i] > 0) || !(v->pgbps[i] < r->fastest))
         continue;
       r->slow_n++;
       r->deficit += r->fastest - v->pgbps[i];
@@ -545,6 +554,21 @@ static int typical_uplinks(const fl_view *v, const eb_units *U, uint32_t *cnt,
   return 0;
 }
 
+/* What eb_capacities() assumed for links of unknown speed, as a message
+ * clause ("; assumed: ..."), or "" when every speed is known. */
+static void unknown_note(const sw_cap *c, char *buf, size_t size) {
+  size_t off = 0;
+  buf[0] = 0;
+  if (c->up_unk)
+    off += (size_t)snprintf(buf, size,
+                            "; %u uplink(s) of unknown speed taken at %.0f "
+                            "Gb/s, the fastest known",
+                            c->up_unk, c->up_assumed);
+  if (c->down_unk && off < size)
+    snprintf(buf + off, size - off,
+             "; %u down-link(s) of unknown speed not counted", c->down_unk);
+}
+
 int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const fl_view *v = eb_view(api, ctx, data, 0);
   if (!v)
@@ -584,13 +608,14 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
       continue;
     uint32_t t = v->tier[s];
     double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;
-    char msg[768], who[320];
+    char msg[1024], who[320], assumed[200];
+    unknown_note(&c, assumed, sizeof assumed);
     snprintf(msg, sizeof msg,
              "%s (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
-             "down over %u port(s), %.0f Gb/s up over %u port(s)); the policy "
-             "allows %.2f:1",
+             "down over %u port(s), %.0f Gb/s up over %u port(s)%s); the "
+             "policy allows %.2f:1",
              unit_phrase(v, &U, s, who, sizeof who), t, c.down_g / c.up_g,
-             c.down_g, c.down_n, c.up_g, c.up_n, ratio);
+             c.down_g, c.down_n, c.up_g, c.up_n, assumed, ratio);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -603,6 +628,10 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_double(&ev, "up_gbps", c.up_g);
     jb_key_int(&ev, "down_ports", c.down_n);
     jb_key_int(&ev, "up_ports", c.up_n);
+    jb_key_int(&ev, "up_ports_unknown_speed", c.up_unk);
+    jb_key_int(&ev, "down_ports_unknown_speed", c.down_unk);
+    if (c.up_unk)
+      jb_key_double(&ev, "assumed_up_gbps", c.up_assumed);
     jb_key_double(&ev, "ratio", c.down_g / c.up_g);
     jb_key_double(&ev, "tier_ratio", tr);
     jb_key_double(&ev, "max_ratio", ratio);

@@ -144,9 +144,12 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
     if (fl_view_dist_at(v, d, v->pnb[i]) + 1 != ds)
       continue;
-    if (off < size)
+    if (off < size && v->pgbps[i] > 0)
       off += (size_t)snprintf(buf + off, size - off, "%s%u (%.0f Gb/s)",
                               n ? ", " : "", v->pnum[i], v->pgbps[i]);
+    else if (off < size)
+      off += (size_t)snprintf(buf + off, size - off, "%s%u (speed unknown)",
+                              n ? ", " : "", v->pnum[i]);
     if (ev) {
       jb_obj_open(ev);
       jb_key_int(ev, "port", v->pnum[i]);
@@ -175,9 +178,21 @@ static uint32_t slow_links(const fl_view *v, uint32_t s, uint32_t d,
     if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pgbps[i] > best)
       best = v->pgbps[i];
   uint32_t n = 0;
+  /* a link of unknown speed (0) is not a slow one */
   for (uint32_t i = v->poff[s]; i < v->psw_end[s] && n < cap; i++)
-    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pgbps[i] < best)
+    if (fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && v->pgbps[i] > 0 &&
+        v->pgbps[i] < best)
       links[n++] = v->plink[i];
+  return n;
+}
+
+/* How many of switch @s's minimal next hops toward destination index @d
+ * run at an unknown speed (0: a cable inside a chassis expanded from IBNL,
+ * a plan without a rate): left out of the comparison, and said so. */
+static uint32_t unknown_hops(const fl_view *v, uint32_t s, uint32_t d) {
+  uint32_t ds = fl_view_dist_at(v, d, s), n = 0;
+  for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+    n += fl_view_dist_at(v, d, v->pnb[i]) + 1 == ds && !(v->pgbps[i] > 0);
   return n;
 }
 
@@ -202,15 +217,20 @@ int eb_check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
     jb_key_int(&ev, "destinations", (int64_t)m.mixed);
     jb_key_str(&ev, "example_destination_switch", eb_nm(v, v->dsw[m.mixed_d]));
     min_ports(v, s, m.mixed_d, ports, sizeof ports, &ev);
+    uint32_t unk = unknown_hops(v, s, m.mixed_d);
+    jb_key_int(&ev, "unknown_speed_next_hops", unk);
     jb_obj_close(&ev);
-    char msg[1024];
+    char msg[1200], note[96] = "";
+    if (unk)
+      snprintf(note, sizeof note,
+               " (%u next hop(s) of unknown speed not compared)", unk);
     snprintf(msg, sizeof msg,
              "switch \"%s\" splits traffic toward %llu destination(s) (e.g. "
-             "those on \"%s\") over next hops of different speeds: ports %s; "
-             "plain ECMP splits by flow count, not capacity (configure "
+             "those on \"%s\") over next hops of different speeds: ports "
+             "%s%s; plain ECMP splits by flow count, not capacity (configure "
              "weighted ECMP, or make the links equal)",
              eb_nm(v, s), (unsigned long long)m.mixed,
-             eb_nm(v, v->dsw[m.mixed_d]), ports);
+             eb_nm(v, v->dsw[m.mixed_d]), ports, note);
     fl_id nodes[2] = {v->sw_node[s], v->sw_node[v->dsw[m.mixed_d]]};
     fl_id links[16];
     uint32_t nl = slow_links(v, s, m.mixed_d, links, 16);

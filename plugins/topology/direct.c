@@ -209,12 +209,21 @@ static void direct_free(direct *d) {
 }
 
 /* 1 when link @l joins CAs of two different hosts. */
+/* 1 when node @n is typed CA by a capture that contradicts itself (an
+ * opensm-subnet.lst record with a switch-ASIC device id, more than 2 ports
+ * and one LID on all of them: core/io/subnet_lst.c; F10): not a host. */
+static int kind_conflict(const fl_host_api *api, const fl_fabric *f, fl_id n) {
+  const char *v = api->attr(f, FL_ENT_NODE, n, "kind-conflict");
+  return v && strcmp(v, "switch-asic") == 0;
+}
+
 static int is_direct(const fl_host_api *api, const fl_fabric *f,
                      const uint32_t *host, fl_id l) {
   fl_id a = api->port_node(f, api->link_port(f, l, 0));
   fl_id b = api->port_node(f, api->link_port(f, l, 1));
   return api->node_kind(f, a) == FL_NODE_CA &&
-         api->node_kind(f, b) == FL_NODE_CA && host[a] != host[b];
+         api->node_kind(f, b) == FL_NODE_CA && host[a] != host[b] &&
+         !kind_conflict(api, f, a) && !kind_conflict(api, f, b);
 }
 
 /* Collect the back-to-back cables, their ends' indexes and groups. 0, or

@@ -1210,6 +1210,26 @@ static int lid_problem(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
   return rc;
 }
 
+/* 1 when port @p of node @n, typed CA by a capture that contradicts
+ * itself (`kind-conflict=switch-asic`: an opensm-subnet.lst record with a
+ * switch-ASIC device id, more than 2 ports and one LID on all of them,
+ * core/io/subnet_lst.c; F10), answers the LID of a lower-numbered port of
+ * the same node: a switch answers one LID on every port, so it is counted
+ * once. */
+static int same_lid_asic(const fl_host_api *api, const fl_fabric *f, fl_id n,
+                         fl_id p) {
+  const char *v = api->attr(f, FL_ENT_NODE, n, "kind-conflict");
+  if (!v || strcmp(v, "switch-asic") != 0)
+    return 0;
+  uint32_t lid = api->port_lid(f, p), num = api->port_num(f, p);
+  for (uint32_t k = 0; k < num; k++) {
+    fl_id q = api->find_port(f, n, k);
+    if (q != FL_NONE && api->port_lid(f, q) == lid)
+      return 1;
+  }
+  return 0;
+}
+
 static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -1225,7 +1245,8 @@ static int check_lids(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     fl_id node = api->port_node(f, p);
     /* a switch answers on port 0 only; its other ports carry no LID */
     if (!lid ||
-        (api->node_kind(f, node) == FL_NODE_SWITCH && api->port_num(f, p)))
+        (api->node_kind(f, node) == FL_NODE_SWITCH && api->port_num(f, p)) ||
+        same_lid_asic(api, f, node, p))
       continue;
     if (lid == 0xffff)
       rc = lid_problem(api, ctx, f, p, FL_NONE,

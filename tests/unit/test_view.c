@@ -184,9 +184,10 @@ static void check_rows(const fl_view *v) {
       double lo = 0, hi = 0;
       for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
         if (dist[s] != FL_VIEW_FAR && dist[v->pnb[i]] + 1 == dist[s]) {
-          if (!n || v->pgbps[i] < lo)
+          /* an unknown speed (0) is neither slower nor faster */
+          if (v->pgbps[i] > 0 && (!(lo > 0) || v->pgbps[i] < lo))
             lo = v->pgbps[i];
-          if (!n || v->pgbps[i] > hi)
+          if (v->pgbps[i] > hi)
             hi = v->pgbps[i];
           n++;
         }
