@@ -65,6 +65,10 @@ for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null || exit 2
 
 mkdir -p "$work"/{corpus,logs,artifacts}
+# a reproducer an earlier run left in the work folder (kept for replay) is
+# not a finding of this run: only files newer than this stamp count
+stamp=$work/run.stamp
+: >"$stamp"
 ext=$src/../shared/external
 if [ -d "$ext" ]; then
   bash "$here/seeds.sh" "$work/seeds" --external "$ext" >/dev/null
@@ -103,8 +107,8 @@ for h in "${harnesses[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
   corpus=$(find "$work/corpus/$h" -type f | wc -l)
-  found=$(find "$work/artifacts/$h" -type f \( -name 'crash-*' -o -name 'leak-*' \
-    -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  found=$(find "$work/artifacts/$h" -type f -newer "$stamp" \( -name 'crash-*' \
+    -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   if [ "$found" -gt 0 ] || ! grep -q '^Done [0-9]* runs' "$log"; then
     status=1
     [ "$found" -gt 0 ] || found="?"
@@ -113,7 +117,7 @@ for h in "${harnesses[@]}"; do
 done
 if [ "$status" -ne 0 ]; then
   echo "run.sh: FINDINGS (or a harness that did not finish): see $work/logs/ and"
-  find "$work/artifacts" -type f | sed 's/^/  reproducer: /'
+  find "$work/artifacts" -type f -newer "$stamp" | sed 's/^/  reproducer: /'
   echo "  replay one: $build/tests/fuzz/fuzz_<harness> <reproducer>"
 fi
 exit $status
