@@ -168,13 +168,13 @@ static uint32_t uf_root(uint32_t *p, uint32_t x) {
   return x;
 }
 
-/* Nodes whose role attribute names a documented non-compute role
- * (fabriclint/roles.h: storage, ufm, ...; one pass over the attribute
- * records; the last value set wins). An unknown role is the default role,
- * compute, as for the rail rules (rail-alignment.unknown-role says so). */
-static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
-  memset(off, 0, fab->n_nodes);
-  uint32_t k = fl_strmap_get(&fab->atoms, "role", 4);
+/* Per node, @pred applied to the value of its attribute @key (one pass over
+ * the attribute records; the last value set wins), into @out; 0 for nodes
+ * without it. */
+static void node_attr_flags(const fl_fabric *fab, const char *key,
+                            int (*pred)(const char *), uint8_t *out) {
+  memset(out, 0, fab->n_nodes);
+  uint32_t k = fl_strmap_get(&fab->atoms, key, strlen(key));
   if (k == FL_MAP_ABSENT)
     return;
   uint32_t *seq = calloc(fab->n_nodes ? fab->n_nodes : 1, sizeof *seq);
@@ -186,9 +186,30 @@ static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
       continue;
     if (seq)
       seq[a->id] = a->seq + 1;
-    off[a->id] = (uint8_t)fl_role_is_service(fl_b_atom_str(fab, a->val));
+    out[a->id] = (uint8_t)(pred(fl_b_atom_str(fab, a->val)) != 0);
   }
   free(seq);
+}
+
+/* Nodes whose role attribute names a documented non-compute role
+ * (fabriclint/roles.h: storage, ufm, ...). An unknown role is the default
+ * role, compute, as for the rail rules (rail-alignment.unknown-role says
+ * so). */
+static void mark_noncompute(const fl_fabric *fab, uint8_t *off) {
+  node_attr_flags(fab, "role", fl_role_is_service, off);
+}
+
+static int non_empty(const char *v) {
+  return v && *v;
+}
+
+/* Nodes of a fleet plan (attribute `fleet`: a SONiC lab graph is a fleet
+ * of separate testbeds, DUTs, fan-outs and servers, not one Clos fabric):
+ * their switches get no tier, so no rule judges them by Clos tiers (real
+ * corpus F15: fan-out "tiers", 1G management links beside 100G DUT ports,
+ * "uplink asymmetry" of a fan-out). */
+static void mark_fleet(const fl_fabric *fab, uint8_t *fleet) {
+  node_attr_flags(fab, "fleet", non_empty, fleet);
 }
 
 static int is_compute_ca(const fl_fabric *fab, const uint8_t *noncompute,
@@ -501,9 +522,11 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
         w.dist[i] == 2 && under_one_seed(fab, &w, (fl_id)i))
       w.dist[i] = 0;
   tier_pods(fab, &w);
+  mark_fleet(fab, w.noncompute); /* scratch: done with the roles */
   for (size_t i = 0; i < w.n; i++) {
     fl_node_rec *r = &fab->nodes[i];
-    if (r->tier != FL_TIER_UNKNOWN)
+    if (r->tier != FL_TIER_UNKNOWN ||
+        (r->kind == FL_NODE_SWITCH && w.noncompute[i]))
       continue;
     if (r->kind == FL_NODE_CA)
       r->tier = 0;

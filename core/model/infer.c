@@ -349,9 +349,16 @@ uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
   uint32_t t = fab->nodes[n].tier, conf, max = fab->infer->max_leaf_ep;
   size_t o = 0;
   if (t == FL_TIER_UNKNOWN) {
-    add(buf, size, &o,
-        "no tier: no compute endpoint in its part of the "
-        "switch graph");
+    const char *fleet = fl_fabric_attr(fab, FL_ENT_NODE, n, "fleet");
+    if (fleet && *fleet)
+      add(buf, size, &o,
+          "no tier: a switch of a fleet plan (fleet=%s: separate "
+          "testbeds, not one Clos fabric)",
+          fleet);
+    else
+      add(buf, size, &o,
+          "no tier: no compute endpoint in its part of the "
+          "switch graph");
     return FL_CONF_NONE;
   }
   int irregular = x->nb_same || x->nb_skip;

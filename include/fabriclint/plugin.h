@@ -564,6 +564,21 @@ static inline const char *fl_port_text(const fl_host_api *api,
 }
 
 /**
+ * fl_node_peer_only() — 1 when node @n of @f is known only from its
+ * neighbours' side: its own listing was not given (a per-device LLDP
+ * capture of another device names it, or a filtered or cut capture names
+ * it only as a far end; node attribute `peer-only` = "yes", set by the
+ * host at finalize: docs/inference.md, "Views"), else 0. Its cables beyond
+ * those listings are unknown, and so is any count or tier that rests on
+ * them: rules do not judge them (unknown is not wrong). O(log attributes).
+ */
+static inline int fl_node_peer_only(const fl_host_api *api, const fl_fabric *f,
+                                    fl_id n) {
+  const char *v = (api->attr)(f, FL_ENT_NODE, n, "peer-only");
+  return v && strcmp(v, "yes") == 0;
+}
+
+/**
  * fl_root — what a finding is rooted in (ABI 1.4; fl_finding.root_*), for
  * fl_emit_rooted(). @kind FL_ROOT_LINK / _NODE / _FACT, @role
  * FL_ROOT_PRIMARY / _CONSEQUENCE, @id the link or node, @fact the fact id.

@@ -42,6 +42,14 @@ typedef struct sw_cap {
    * (spread_max - spread_min > 1), at ASICs spread_max_sw / spread_min_sw */
   uint32_t spread_unit, spread_n, spread_max, spread_min;
   uint32_t spread_max_sw, spread_min_sw;
+  /* 1 when a member of the unit, or a switch its uplinks reach, is known
+   * only from its neighbours' side (fl_node_peer_only(): a per-device LLDP
+   * view, a filtered capture), or an uplink was listed by this end alone (a
+   * cut or excerpted capture). Its cables, or the far switch's, are
+   * partly unknown, and so is the far switch's tier (a vPC peer or a
+   * management switch with unknown hosts ranks "above" the one listed
+   * switch): up/down counts there are not judged (real corpus F6, F7). */
+  int partial;
 } sw_cap;
 typedef struct eb_units {
   uint32_t *unit; /* [ns] representative switch of s */

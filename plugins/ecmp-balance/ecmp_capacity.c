@@ -155,17 +155,35 @@ static void chassis_spread(const fl_view *v, const eb_units *U, uint32_t u,
 /* Capacities of unit @u (a representative): its members' cables that leave
  * the unit. Up-links are counted per upper unit in @cnt (ns+1 entries, all
  * 0 on entry and on return) for the parallel-link check. */
+/* 1 when uplink slot @i leads to a switch whose side of the cabling is
+ * not known: the switch is known only from its neighbours' side, or the
+ * captured cable was listed by this end alone (the far switch's block is
+ * missing from a cut or excerpted ibnetdiscover dump, or an LLDP capture
+ * holds only this switch's view). Planned cables are known from both
+ * ends. */
+static int one_ended_uplink(const fl_view *v, uint32_t i) {
+  const uint32_t both = FL_LINK_SEEN_A | FL_LINK_SEEN_B;
+  if (v->pnb[i] == FL_VIEW_NONE)
+    return 0;
+  if (fl_node_peer_only(v->api, v->f, v->sw_node[v->pnb[i]]))
+    return 1;
+  uint32_t fl = v->api->link_flags(v->f, v->plink[i]);
+  return !(fl & FL_LINK_DECLARED) && (fl & both) && (fl & both) != both;
+}
+
 void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
                    uint32_t *cnt) {
   memset(c, 0, sizeof *c);
   c->par_min = UINT32_MAX;
-  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s]) {
+    c->partial |= fl_node_peer_only(v->api, v->f, v->sw_node[s]);
     for (uint32_t i = v->poff[s]; i < v->poff[s + 1]; i++) {
       if (slot_internal(v, U, i))
         continue;
       int d = fl_view_dir(v, s, i);
       int known = v->pgbps[i] > 0;
       if (d > 0) {
+        c->partial |= one_ended_uplink(v, i);
         c->up_n++;
         c->up_g += v->pgbps[i];
         c->up_unk += !known;
@@ -179,6 +197,7 @@ void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
         c->down_unk += !known;
       }
     }
+  }
   /* an uplink of unknown speed runs as fast as the unit's fastest known
    * one (the assumption that never invents a shortfall) */
   c->up_g += c->up_unk * c->up_assumed;
@@ -452,6 +471,8 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (U.unit[s] != s)
       continue;
     eb_capacities(v, &U, s, &caps[s], cnt);
+    if (caps[s].partial)
+      continue; /* not judged, and not part of its tier's typical shape */
     keys[nk].tier = v->tier[s];
     keys[nk].up_n = caps[s].up_n;
     keys[nk].up_g = caps[s].up_g;
@@ -465,7 +486,7 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     api->fail(ctx, "out of memory");
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     uint32_t t = v->tier[s];
-    if (t == FL_TIER_UNKNOWN || U.unit[s] != s)
+    if (t == FL_TIER_UNKNOWN || U.unit[s] != s || caps[s].partial)
       continue;
     /* mode of (up_n, up_g) in tier t, and tier size (keys sorted by tier:
      * the tier's entry is found by its first key) */
@@ -539,7 +560,8 @@ static int typical_uplinks(const fl_view *v, const eb_units *U, uint32_t *cnt,
     if (U->unit[s] != s || v->tier[s] >= 256)
       continue;
     eb_capacities(v, U, s, &c, cnt);
-    keys[nk++] = (upkey){v->tier[s], c.up_n, 0};
+    if (!c.partial)
+      keys[nk++] = (upkey){v->tier[s], c.up_n, 0};
   }
   if (nk > 1)
     qsort(keys, nk, sizeof *keys, upkey_cmp);
@@ -593,7 +615,7 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (U.unit[s] != s)
       continue;
     eb_capacities(v, &U, s, &c, cnt);
-    if (v->tier[s] < 256 && c.up_n)
+    if (v->tier[s] < 256 && c.up_n && !c.partial)
       tdown[v->tier[s]] += c.down_g, tup[v->tier[s]] += c.up_g;
   }
   uint32_t typ[256];
@@ -604,7 +626,8 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (U.unit[s] != s)
       continue;
     eb_capacities(v, &U, s, &c, cnt);
-    if (!c.up_n || !(c.up_g > 0) || c.down_g / c.up_g <= ratio * (1 + 1e-9))
+    if (c.partial || !c.up_n || !(c.up_g > 0) ||
+        c.down_g / c.up_g <= ratio * (1 + 1e-9))
       continue;
     uint32_t t = v->tier[s];
     double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;

@@ -130,12 +130,20 @@ static sw_min *min_stats_new(const fl_view *v, uint32_t limit,
   return m;
 }
 
+/* At most MAX_LISTED ports are named in a message; the rest are counted,
+ * with the number of next hops at each speed (a lab fan-out has 40 next
+ * hops: a list of 40 ran past the buffer and ended in ", ;", real corpus
+ * F15). */
+#define MAX_LISTED 12u
+#define MAX_SPEEDS 8u
+
 /* The minimal ports of @s toward destination index @d, as text and refs. */
 static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
                           size_t size, jbuf *ev) {
   uint32_t ds = fl_view_dist_at(v, d, s);
   size_t off = 0;
-  uint32_t n = 0;
+  uint32_t n = 0, ns = 0, cnt[MAX_SPEEDS] = {0};
+  double sp[MAX_SPEEDS];
   buf[0] = 0;
   if (ev) {
     jb_key(ev, "next_hops");
@@ -144,10 +152,17 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
   for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
     if (fl_view_dist_at(v, d, v->pnb[i]) + 1 != ds)
       continue;
-    if (off < size && v->pgbps[i] > 0)
+    uint32_t k = 0;
+    while (k < ns && sp[k] != v->pgbps[i])
+      k++;
+    if (k == ns && ns < MAX_SPEEDS)
+      sp[ns++] = v->pgbps[i];
+    if (k < ns)
+      cnt[k]++;
+    if (n < MAX_LISTED && off < size && v->pgbps[i] > 0)
       off += (size_t)snprintf(buf + off, size - off, "%s%u (%.0f Gb/s)",
                               n ? ", " : "", v->pnum[i], v->pgbps[i]);
-    else if (off < size)
+    else if (n < MAX_LISTED && off < size)
       off += (size_t)snprintf(buf + off, size - off, "%s%u (speed unknown)",
                               n ? ", " : "", v->pnum[i]);
     if (ev) {
@@ -158,6 +173,19 @@ static uint32_t min_ports(const fl_view *v, uint32_t s, uint32_t d, char *buf,
       jb_obj_close(ev);
     }
     n++;
+  }
+  if (n > MAX_LISTED && off < size) {
+    off += (size_t)snprintf(buf + off, size - off, " and %u more (",
+                            n - MAX_LISTED);
+    for (uint32_t k = 0; k < ns && off < size; k++)
+      off += (size_t)(sp[k] > 0
+                          ? snprintf(buf + off, size - off, "%s%u at %.0f Gb/s",
+                                     k ? ", " : "", cnt[k], sp[k])
+                          : snprintf(buf + off, size - off,
+                                     "%s%u of unknown speed", k ? ", " : "",
+                                     cnt[k]));
+    if (off < size)
+      snprintf(buf + off, size - off, ")");
   }
   if (ev)
     jb_arr_close(ev);
@@ -196,6 +224,15 @@ static uint32_t unknown_hops(const fl_view *v, uint32_t s, uint32_t d) {
   return n;
 }
 
+/* Switch @s is wiring of a fleet plan (attribute `fleet`: a SONiC lab
+ * graph's fan-outs and DUTs, separate testbeds, core/model/derive.c gives
+ * them no tier): not a routed fabric whose ECMP groups are judged (real
+ * corpus F15). */
+static int fleet_switch(const fl_view *v, uint32_t s) {
+  const char *fl = v->api->attr(v->f, FL_ENT_NODE, v->sw_node[s], "fleet");
+  return fl && *fl;
+}
+
 int eb_check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   if (eb_pint(api, ctx, "weighted-ecmp", 0))
     return 0;
@@ -208,7 +245,7 @@ int eb_check_mixed(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     sw_min m = all[s];
-    if (!m.mixed)
+    if (!m.mixed || fleet_switch(v, s))
       continue;
     char ports[512];
     jbuf ev;
@@ -266,7 +303,7 @@ int eb_check_width(const fl_host_api *api, fl_ctx *ctx, void *data) {
   int rc = 0;
   for (uint32_t s = 0; s < v->ns && !rc; s++) {
     sw_min m = all[s];
-    for (int kind = 0; kind < 2 && !rc; kind++) {
+    for (int kind = 0; kind < 2 && !rc && !fleet_switch(v, s); kind++) {
       uint64_t cnt = kind ? m.narrow : m.wide;
       uint32_t d = kind ? m.narrow_d : m.wide_d;
       if (!cnt)

@@ -1213,16 +1213,12 @@ static const char *port_attr(const fl_host_api *api, const fl_fabric *f,
   return s && *s ? s : NULL;
 }
 
-/* Node @v is known only as the neighbour of per-device listings (its own
- * LLDP view was not given: core/model/views.c), or only as a far end of a
- * filtered capture: its cables beyond the captured switches are unknown,
- * so two of its ports on one captured switch do not prove it single-homed
- * (a controller cabled to two switches of which one was captured; real
- * corpus class F3). Unknown is not wrong. */
-static int peer_only(const fl_host_api *api, const fl_fabric *f, fl_id v) {
-  const char *po = api->attr(f, FL_ENT_NODE, v, "peer-only");
-  return po && strcmp(po, "yes") == 0;
-}
+/* Dual homing. A node known only as the neighbour of per-device listings
+ * (fl_node_peer_only(): its own LLDP view was not given), or only as a far
+ * end of a filtered capture: its cables beyond the captured switches are
+ * unknown, so two of its ports on one captured switch do not prove it
+ * single-homed (a controller cabled to two switches of which one was
+ * captured; real corpus class F3). Unknown is not wrong. */
 
 static int check_dual_homing(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
@@ -1268,7 +1264,7 @@ static int check_dual_homing(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       } else if (plane) {
         e.set = m->host[v]; /* the host's ports on different planes */
         e.set2 = "\x01planes";
-      } else if (cabled >= 2 && !peer_only(api, f, v)) {
+      } else if (cabled >= 2 && !fl_node_peer_only(api, f, v)) {
         e.set = api->node_name(f, v); /* a dual-port HCA */
         e.set2 = "\x01ports";
       } else {

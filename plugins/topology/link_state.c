@@ -36,11 +36,6 @@
 #include "fabriclint/json_buf.h"
 #include "topology.h"
 
-int topo_peer_only(const fl_host_api *api, const fl_fabric *f, fl_id n) {
-  const char *v = api->attr(f, FL_ENT_NODE, n, "peer-only");
-  return v && strcmp(v, "yes") == 0;
-}
-
 /* The state attribute of port @p split at '/': logical and physical state
  * into @st and @ph (NUL-terminated); 0 when the port has none. */
 static int port_state(const fl_host_api *api, const fl_fabric *f, fl_id p,

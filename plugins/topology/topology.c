@@ -58,13 +58,13 @@ static void link_type(const fl_host_api *api, uint32_t w, uint32_t s, char *buf,
  * ---------------------------------------------------- */
 
 /* A cable listed by one end whose other end is a node a filtered capture
- * lists only as a far end (topology_peer_only): one-sided by the filter's
+ * lists only as a far end (fl_node_peer_only()): one-sided by the filter's
  * design (iblinkinfo --switches-only), not a cut capture. */
 static int filtered_one_sided(const fl_host_api *api, const fl_fabric *f,
                               fl_id l, uint32_t fl) {
   fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
   fl_id silent = api->link_other(f, l, lister);
-  return topo_peer_only(api, f, api->port_node(f, silent));
+  return fl_node_peer_only(api, f, api->port_node(f, silent));
 }
 
 /* Every listed cable is one-sided (2 or more): the capture holds only one
@@ -140,15 +140,15 @@ static int neighbour_views(const fl_host_api *api, fl_ctx *ctx,
       continue;
     fl_id lister = api->link_port(f, l, (fl & FL_LINK_SEEN_A) ? 0 : 1);
     fl_id far = api->port_node(f, api->link_other(f, l, lister));
-    cables += topo_peer_only(api, f, far) &&
+    cables += fl_node_peer_only(api, f, far) &&
               attr_yes(api, f, far, "listed-as-neighbour");
   }
   if (!cables)
     return 0;
   for (fl_id n = 0; n < nn; n++) {
     listers += attr_yes(api, f, n, "lists-neighbours");
-    silent +=
-        topo_peer_only(api, f, n) && attr_yes(api, f, n, "listed-as-neighbour");
+    silent += fl_node_peer_only(api, f, n) &&
+              attr_yes(api, f, n, "listed-as-neighbour");
   }
   char msg[512];
   snprintf(msg, sizeof msg,
@@ -841,22 +841,27 @@ static int add_unique(fl_id *v, uint32_t *n, fl_id x) {
 }
 
 /* Links are grouped by the tiers they join ("0-1" host access, "1-2"
- * leaf-spine, ...): within a group the design intends one link type. */
-#define GROUPS 16
+ * leaf-spine, ...): within a group the design intends one link type. Tiers
+ * 0 to MAX_GT - 1 have a group per pair (a five-tier fabric's 3-4 cables are
+ * a pair of their own, not "unknown"); a link with an end of no tier, or of
+ * a tier beyond them, is in the last group, UNKNOWN_G. */
+#define MAX_GT    8u
+#define UNKNOWN_G (MAX_GT * MAX_GT)
+#define GROUPS    (UNKNOWN_G + 1)
 static uint32_t group_of(const fl_host_api *api, const fl_fabric *f, fl_id l) {
   uint32_t ta = api->node_tier(f, api->port_node(f, api->link_port(f, l, 0)));
   uint32_t tb = api->node_tier(f, api->port_node(f, api->link_port(f, l, 1)));
-  if (ta > 3 || tb > 3)
-    return GROUPS - 1; /* unknown tiers share one group */
+  if (ta >= MAX_GT || tb >= MAX_GT)
+    return UNKNOWN_G;
   uint32_t lo = ta < tb ? ta : tb, hi = ta < tb ? tb : ta;
-  return lo * 4 + hi;
+  return lo * MAX_GT + hi;
 }
 
 static void group_name(uint32_t g, char *buf, size_t size) {
-  if (g == GROUPS - 1)
+  if (g == UNKNOWN_G)
     snprintf(buf, size, "unknown tiers");
   else
-    snprintf(buf, size, "tier %u-%u", g / 4, g % 4);
+    snprintf(buf, size, "tier %u-%u", g / MAX_GT, g % MAX_GT);
 }
 
 typedef struct type_hist {
@@ -1067,13 +1072,27 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     jb_key_str(&ev, "reference_speed", api->speed_name(major));
     jb_key_bool(&ev, "tie", tie);
     jb_obj_close(&ev);
-    snprintf(msg, sizeof msg,
-             "links of %s run at %u different speeds (%s); mixed speeds in one "
-             "tier make ECMP and collective bandwidth uneven; named: the nodes "
-             "on links not at %s (the %s)",
-             gname, distinct, list, api->speed_name(major),
-             tie ? "fastest of the speeds tied for most links"
-                 : "speed of most links");
+    /* Links whose tiers are unknown (no compute endpoint ranks their
+     * switches: one device's minigraph, a switch-only plan, a fleet of lab
+     * testbeds) cannot be said to share a tier: downlinks and uplinks of
+     * different roles run at different speeds by design (real corpus F13,
+     * F15). Unknown is not wrong: said as info, with no fix. */
+    int unknown = g == UNKNOWN_G;
+    if (unknown)
+      snprintf(msg, sizeof msg,
+               "links whose tiers are unknown run at %u different speeds "
+               "(%s); not judged: without tiers (no compute endpoint ranks "
+               "their switches) links of different roles cannot be told "
+               "apart; give `tier` attributes to judge them",
+               distinct, list);
+    else
+      snprintf(msg, sizeof msg,
+               "links of %s run at %u different speeds (%s); mixed speeds in "
+               "one tier make ECMP and collective bandwidth uneven; named: the "
+               "nodes on links not at %s (the %s)",
+               gname, distinct, list, api->speed_name(major),
+               tie ? "fastest of the speeds tied for most links"
+                   : "speed of most links");
     /* the fix, when the reference speed is clear and every minority link
      * is listed: each runs at the reference speed */
     fl_fix_change chg[MAX_NAMED];
@@ -1090,9 +1109,9 @@ static int check_mixed_speed(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     snprintf(how, sizeof how, "make the %u link(s) of %s not at %s run at %s",
              minority, gname, api->speed_name(major), api->speed_name(major));
     fl_fix fx = {sizeof fx, n_links, how, pc};
-    int rc = fl_emit_fix(api, ctx, 0, msg, nodes, named, NULL, 0, links,
-                         n_links, jb_str(&ev), NULL, NULL,
-                         !tie && minority == n_links ? &fx : NULL);
+    int rc = fl_emit_fix(api, ctx, unknown ? FL_SEV_INFO : 0, msg, nodes, named,
+                         NULL, 0, links, n_links, jb_str(&ev), NULL, NULL,
+                         !unknown && !tie && minority == n_links ? &fx : NULL);
     jb_free(&ev);
     if (rc)
       return rc;

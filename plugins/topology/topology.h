@@ -22,12 +22,4 @@ extern const fl_rule_def TOPO_R_LID_SPACE; /* topology.lid-space */
 /* uplinks.c: leaves of a non-blocking compute fabric short of uplinks. */
 extern const fl_rule_def TOPO_R_MISSING_UPLINKS; /* topology.missing-uplinks */
 
-/**
- * topo_peer_only() — 1 when node @n is known only as the far end of other
- * nodes' lines in a filtered capture (node attribute `peer-only`, set by
- * the iblinkinfo loader for --switches-only / --cas-only captures): its
- * cables are listed from one end by the filter's design.
- */
-int topo_peer_only(const fl_host_api *api, const fl_fabric *f, fl_id n);
-
 #endif
