@@ -499,7 +499,128 @@ void diff_swaps(dctx *c) {
   }
 }
 
+/* One misconnected cable: planned a-b, built a-x (its end x goes to b). */
+typedef struct misc {
+  uint32_t edge; /* the planned edge, for the location */
+  uint64_t a, b, x;
+  uint32_t ring;      /* 1 + index of its rotation's first member, or 0 */
+  uint32_t ring_n;    /* cables in its rotation */
+  uint32_t ring_next; /* the member whose planned end this one's lands on */
+} misc;
+
+/* Rotations (issue 30, outside tester): k >= 3 cables whose ends each land
+ * on the next one's planned port (planned a1-b1, a2-b2, a3-b3; built a1-b2,
+ * a2-b3, a3-b1). Each is a move, and the work order keeps one row per
+ * cable, but they are one mistake: one finding, and no move can be done
+ * alone (every planned port is taken by the next cable), so the text says
+ * to unplug all k ends first. A chain that does not close (a move onto a
+ * free port) is not a rotation. */
+#define ROT_MIN 3u
+static void find_rings(dctx *c, misc *m, uint32_t n) {
+  fl_u64map at_b = {0};
+  for (uint32_t i = 0; i < n; i++)
+    if (fl_u64map_put(&at_b, m[i].b, i) == FL_MAP_ABSENT)
+      c->nomem = 1;
+  for (uint32_t i = 0; i < n && !c->nomem; i++) {
+    if (m[i].ring)
+      continue;
+    uint32_t len = 1, j = i;
+    for (;;) { /* follow x -> the cable planned there */
+      uint32_t k = fl_u64map_get(&at_b, m[j].x);
+      if (k == FL_MAP_ABSENT || m[k].ring || len > n)
+        break;
+      if (k == i) {
+        if (len >= ROT_MIN)
+          for (uint32_t q = i, r = 0; r < len; r++) {
+            m[q].ring = i + 1, m[q].ring_n = len;
+            m[q].ring_next = fl_u64map_get(&at_b, m[q].x);
+            q = m[q].ring_next;
+          }
+        break;
+      }
+      j = k, len++;
+    }
+  }
+  fl_u64map_free(&at_b);
+}
+
+/* The planned ends of the rotation that starts at member @first, in ring
+ * order (at most ROT_LISTED, then a count). Allocated (diff_xprintf), NULL
+ * on ENOMEM. O(ring size). */
+#define ROT_LISTED 8u
+static char *ring_ports(dctx *c, const misc *m, uint32_t first) {
+  char *list = NULL;
+  uint32_t q = first, k = 0;
+  for (; k < m[first].ring_n && k < ROT_LISTED; k++, q = m[q].ring_next) {
+    char *e = diff_ep_str(c, m[q].b);
+    char *nl = diff_xprintf(c, "%s%s%s", list ? list : "", list ? ", " : "",
+                            e ? e : "?");
+    free(e), free(list);
+    list = nl;
+  }
+  if (k < m[first].ring_n) {
+    char *nl = diff_xprintf(c, "%s and %u more", list ? list : "",
+                            m[first].ring_n - k);
+    free(list);
+    list = nl;
+  }
+  return list;
+}
+
+static void misc_emit(dctx *c, const misc *mc, const char *cause,
+                      const char *cmsg) {
+  uint64_t a = mc->a, b = mc->b, x = mc->x;
+  uint64_t ends[3] = {a, b, x};
+  diff_qualify(c, ends, 3);
+  char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
+       *sx = diff_ep_str(c, x);
+  fnd f = {.rule = "diff.misconnected",
+           .sev = FL_SEV_ERROR,
+           .loc_fab = c->D,
+           .loc_ent = FL_ENT_LINK,
+           .loc_id = c->e[mc->edge].link,
+           .eps = {a, b, x},
+           .n_eps = 3,
+           .cause = cause,
+           .cause_msg = cmsg};
+  f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", diff_cable_json(c, a, b),
+                   "as_built", diff_cable_json(c, a, x), "move_from",
+                   diff_ep_json(c, x), "move_to", diff_ep_json(c, b));
+  if (f.ev && mc->ring)
+    json_object_set_new(f.ev, "rotation", json_integer(mc->ring_n));
+  char *how = diff_xprintf(c, "move the cable end at %s to %s", sx, sb);
+  f.fix = how ? fl_fix_new(how, 1) : NULL;
+  free(how);
+  if (f.fix) { /* the built cable a-x: its end x goes to b */
+    diff_fix_move(c, f.fix, a, x, x, b);
+    if (fl_fix_finish(f.fix) != 0)
+      c->nomem = 1;
+  } else {
+    c->nomem = 1;
+  }
+  diff_emit(c, &f,
+            diff_xprintf(c,
+                         "cable from %s lands on %s; the plan puts it on %s: "
+                         "move that end from %s to %s",
+                         sa, sx, sb, sx, sb));
+  char *detail =
+      mc->ring ? diff_xprintf(c,
+                              "one of a rotation of %u cables: unplug their "
+                              "%u ends first, then plug each into its "
+                              "planned port",
+                              mc->ring_n, mc->ring_n)
+               : NULL;
+  diff_wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1,
+              c->e[mc->edge].link,
+              detail ? detail : "move the cable end to the planned port");
+  free(detail);
+  free(sa), free(sb), free(sx);
+  c->qual = 0;
+}
+
 void diff_misconnected(dctx *c) {
+  misc *m = NULL;
+  uint32_t n = 0, cap = 0;
   for (uint32_t i = 0; i < c->n_de; i++) {
     edge *d1 = &c->e[i];
     if (d1->state != E_OPEN)
@@ -524,43 +645,42 @@ void diff_misconnected(dctx *c) {
     }
     if (best_f == NIL)
       continue;
-    uint64_t a = d1->k[best_o], b = d1->k[1 - best_o];
-    uint64_t x = diff_other(&c->e[best_f], a);
-    d1->state = c->e[best_f].state = E_DONE;
-    uint64_t ends[3] = {a, b, x};
-    diff_qualify(c, ends, 3);
-    char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
-         *sx = diff_ep_str(c, x);
-    fnd f = {.rule = "diff.misconnected",
-             .sev = FL_SEV_ERROR,
-             .loc_fab = c->D,
-             .loc_ent = FL_ENT_LINK,
-             .loc_id = d1->link,
-             .eps = {a, b, x},
-             .n_eps = 3};
-    f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", diff_cable_json(c, a, b),
-                     "as_built", diff_cable_json(c, a, x), "move_from",
-                     diff_ep_json(c, x), "move_to", diff_ep_json(c, b));
-    char *how = diff_xprintf(c, "move the cable end at %s to %s", sx, sb);
-    f.fix = how ? fl_fix_new(how, 1) : NULL;
-    free(how);
-    if (f.fix) { /* the built cable a-x: its end x goes to b */
-      diff_fix_move(c, f.fix, a, x, x, b);
-      if (fl_fix_finish(f.fix) != 0)
+    if (n == cap) {
+      uint32_t nc = cap ? cap * 2 : 16;
+      misc *g = realloc(m, nc * sizeof *g);
+      if (!g) {
         c->nomem = 1;
-    } else {
-      c->nomem = 1;
+        break;
+      }
+      m = g, cap = nc;
     }
-    diff_emit(c, &f,
-              diff_xprintf(c,
-                           "cable from %s lands on %s; the plan puts it on %s: "
-                           "move that end from %s to %s",
-                           sa, sx, sb, sx, sb));
-    diff_wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1, d1->link,
-                "move the cable end to the planned port");
-    free(sa), free(sb), free(sx);
-    c->qual = 0;
+    uint64_t a = d1->k[best_o];
+    m[n++] =
+        (misc){i, a, d1->k[1 - best_o], diff_other(&c->e[best_f], a), 0, 0, 0};
+    d1->state = c->e[best_f].state = E_DONE;
   }
+  if (!c->nomem)
+    find_rings(c, m, n);
+  for (uint32_t i = 0; i < n && !c->nomem && !c->failed; i++) {
+    char *cause = NULL, *cmsg = NULL, *ports = NULL;
+    if (m[i].ring) {
+      ports = ring_ports(c, m, m[i].ring - 1);
+      /* keyed by its first planned end, by name and port number (stable
+       * across runs and labels, as diff_emit.c finding_key()) */
+      uint64_t k0 = m[m[i].ring - 1].b;
+      cause = diff_xprintf(c, "rotation:%s:%u", diff_key_name(c, k0),
+                           diff_key_port_num(c, k0));
+      cmsg = diff_xprintf(c,
+                          "{count} cables are rotated: each lands on the next "
+                          "one's planned port (%s); no move can be done "
+                          "alone: unplug those {count} ends, then plug each "
+                          "into its planned port",
+                          ports ? ports : "?");
+    }
+    misc_emit(c, &m[i], cause, cmsg);
+    free(cause), free(cmsg), free(ports);
+  }
+  free(m);
 }
 
 void diff_leftovers(dctx *c) {
