@@ -54,7 +54,7 @@ tests_for() {
   design) echo 'cli.journey_design' ;;
   tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   roots) echo 'test_roots|cli.roots' ;;
-  verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape' ;;
+  verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
