@@ -395,7 +395,9 @@ static int write_report(const fl_cli_opts *o, const cmp_args *a, FILE *out,
   errno = 0;
   int wrc;
   if (a->format == CMP_JSON)
-    wrc = json_dumpf(m, out, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
+    wrc = json_dumpf(m, out,
+                     JSON_INDENT(2) | JSON_SORT_KEYS |
+                         JSON_REAL_PRECISION(12)) != 0 ||
           fputc('\n', out) == EOF;
   else if (a->format == CMP_MD)
     wrc = fl_cmp_write_markdown(out, m, o->quiet);
@@ -418,6 +420,9 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
     cs[k] = (fl_cmp_side){s[k].input, s[k].fab, &s[k].fs,
                           s[k].summary.rule ? &s[k].summary : NULL};
   json_t *m = fl_cmp_model(&cs[0], &cs[1]);
+  if (m)
+    json_object_set_new(m, "tool", json_pack("{s:s,s:s}", "name", "fabriclint",
+                                             "version", FL_VERSION));
   fl_cmp_policy dflt;
   char msg[8];
   fl_cmp_policy_parse("new-error", &dflt, msg, sizeof msg);
