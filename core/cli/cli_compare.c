@@ -328,6 +328,11 @@ static int run_side(const fl_cli_opts *o, side *s) {
     return fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
                               "fabriclint rules)",
                               o->rules);
+  if (n_main == 0 && rc == FL_OK) /* a gate that checks nothing */
+    return fl_cli_usage_error("no rule ran: no plugin is loaded, or the "
+                              "policy disables every rule (see fabriclint "
+                              "rules)%s",
+                              "");
   if (rc == FL_EINVAL) { /* a user's parameter value */
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;

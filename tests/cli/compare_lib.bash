@@ -15,6 +15,9 @@
 #   renamed.xml asym.xml with every node renamed (dgx-00N -> gpu-00N,
 #               leaf-su01-r0 -> L1, spine-02 -> S2): same GUIDs
 #   media.xml   asym.xml with media="aoc" on every leaf-spine cable
+#   hdr.xml     base.xml with leaf-su01-r0 port 5 (to spine-01) at HDR:
+#               warnings only (mixed speeds, asymmetry); tier 1 6400 Gb/s
+#               down, 6200 up: 1.032258:1
 cmp_plans() {
   "$FL" gen rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 -o "$TMP/base.xml" || return 1
   "$FL" gen rail-su --sus 3 --rails 2 --hosts-per-su 4 --leaf-radix 8 -o "$TMP/su3.xml" || return 1
@@ -32,5 +35,8 @@ ren = asym.replace("dgx-00", "gpu-00").replace("leaf-su01-r0", "L1").replace("sp
 open(d + "/renamed.xml", "w").write(ren)
 media = re.sub(r'(<link a="leaf-[^"]*" a-port="\d+" b="spine-[^"]*" b-port="\d+")', r'\1 media="aoc"', asym)
 open(d + "/media.xml", "w").write(media)
+up = '<link a="leaf-su01-r0" a-port="5" b="spine-01" b-port="1" width="4x" speed="NDR"/>'
+assert up in base
+open(d + "/hdr.xml", "w").write(base.replace(up, up.replace("NDR", "HDR")))
 PY
 }
