@@ -88,9 +88,9 @@ static void table(const out_ctx *c, const json_t *m) {
   const json_t *o[3];
   sides(m, "inventory", o);
   if (c->md)
-    fprintf(c->out, "| | BASE | HEAD | change |\n|---|---:|---:|---:|\n");
+    fprintf(c->out, "\n| | BASE | HEAD | change |\n|---|---:|---:|---:|\n");
   else
-    fprintf(c->out, "  %-34s %12s %12s %10s\n", "", "BASE", "HEAD", "change");
+    fprintf(c->out, "\n  %-34s %12s %12s %10s\n", "", "BASE", "HEAD", "change");
   section(c, "inventory");
   static const char *const top[][2] = {{"switches", "switches"},
                                        {"cas", "hosts (CA nodes)"},
@@ -140,7 +140,9 @@ static void list(const out_ctx *c, const json_t *m, const char *which) {
       json_object_get(json_object_get(m, "findings"), "counts"), which);
   char buf[96];
   counts_text(cn, buf, sizeof buf);
-  fprintf(c->out, c->md ? "\n**%s**: %s\n\n" : "\n%s: %s\n", which, buf);
+  fprintf(c->out, c->md ? "\n**%s**: %s\n" : "\n%s: %s\n", which, buf);
+  if (c->md && json_array_size(fs))
+    fputc('\n', c->out);
   size_t i;
   json_t *f;
   json_array_foreach((json_t *)fs, i, f) {
@@ -209,12 +211,11 @@ static void headline(const out_ctx *c, const json_t *m) {
   if (c->md)
     fprintf(c->out,
             "### fabriclint compare\n\nBASE `%s` → HEAD `%s`: new findings "
-            "%s, fixed %s\n\n",
+            "%s, fixed %s\n",
             b, h, n, f);
   else
-    fprintf(c->out,
-            "compare: BASE %s -> HEAD %s\nnew findings %s, fixed %s\n\n", b, h,
-            n, f);
+    fprintf(c->out, "compare: BASE %s -> HEAD %s\nnew findings %s, fixed %s\n",
+            b, h, n, f);
 }
 
 static int write_all(FILE *out, const json_t *m, int quiet, int md) {
