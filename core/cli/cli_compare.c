@@ -281,6 +281,8 @@ typedef struct side {
   fl_fabric *fab;
   fl_findings fs;
   fl_finding_rec summary; /* moved out of fs; rule NULL when none */
+  fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
+  int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
 } side;
 
@@ -321,9 +323,14 @@ static int run_side(const fl_cli_opts *o, side *s) {
     s->failed |= n_more && more[0].failed;
     free(more);
   }
-  for (size_t i = 0; i < n_run; i++)
+  for (size_t i = 0; i < n_run; i++) {
     s->failed |= runs[i].failed;
+    s->failure_known |=
+        !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_SPOF_RULE);
+  }
   free(runs);
+  if (s->failure_known && fl_cmp_failure_of(&s->fs, &s->failure) != 0)
+    s->failure_known = 0; /* an evidence we cannot read: not known */
   if (o->rules && n_main == 0 && rc == FL_OK)
     return fl_cli_usage_error("--rules '%s' selects no loaded rule (see "
                               "fabriclint rules)",
@@ -423,11 +430,13 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
   fl_cmp_side cs[2];
   for (int k = 0; k < 2; k++)
     cs[k] = (fl_cmp_side){s[k].input, s[k].fab, &s[k].fs,
-                          s[k].summary.rule ? &s[k].summary : NULL};
+                          s[k].summary.rule ? &s[k].summary : NULL,
+                          s[k].failure_known ? &s[k].failure : NULL};
   json_t *m = fl_cmp_model(&cs[0], &cs[1]);
   if (m)
-    json_object_set_new(m, "tool", json_pack("{s:s,s:s}", "name", "fabriclint",
-                                             "version", FL_VERSION));
+    json_object_set_new(
+        m, "tool",
+        json_pack("{s:s,s:s}", "name", "fabriclint", "version", FL_VERSION));
   fl_cmp_policy dflt;
   char msg[8];
   fl_cmp_policy_parse("new-error", &dflt, msg, sizeof msg);

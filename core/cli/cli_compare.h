@@ -28,6 +28,23 @@
  * per tier down/up Gb/s and oversubscription, and the traffic eBB). */
 #define FL_CMP_SUMMARY_RULE "ecmp-balance.summary"
 
+/** The rule whose findings say which single switch cuts endpoints off. */
+#define FL_CMP_SPOF_RULE "failure-domains.single-point"
+
+/** The worst single switch failure of a side, from the findings of
+ * FL_CMP_SPOF_RULE (evidence kind "switch", cut_off_endpoints). */
+typedef struct fl_cmp_failure {
+  uint32_t switches;  /* switches whose loss cuts endpoints off */
+  uint32_t worst_cut; /* the most endpoints one switch's loss cuts off */
+  char worst[256];    /* that switch ("" when none) */
+} fl_cmp_failure;
+
+/**
+ * fl_cmp_failure_of() — fill @out from the findings @fs of one run (before
+ * findings are merged per cause); 0, or -1 when an evidence does not parse.
+ */
+int fl_cmp_failure_of(const fl_findings *fs, fl_cmp_failure *out);
+
 /** One side of the comparison, as the model reads it (all borrowed). */
 typedef struct fl_cmp_side {
   const char *input;     /* the operand, as given */
@@ -36,12 +53,13 @@ typedef struct fl_cmp_side {
                             summary finding */
   const fl_finding_rec *summary; /* the ecmp-balance.summary finding, or
                                     NULL (plugin not loaded, rule disabled) */
+  const fl_cmp_failure *failure; /* NULL when FL_CMP_SPOF_RULE did not run */
 } fl_cmp_side;
 
 /**
  * fl_cmp_model() — the comparison of @base and @head as a JSON object
  * (schema/compare.schema.json): "base" and "head" (input, inventory,
- * capacity, findings by severity), "delta" (HEAD minus BASE of every
+ * capacity, failure, findings by severity), "delta" (HEAD minus BASE of every
  * count and figure), "renamed" (HEAD nodes read under their BASE name:
  * the same non-zero node GUID, another name), "findings" (new, fixed,
  * unchanged). Findings are matched by fingerprint (fl_finding_fingerprint)

@@ -195,6 +195,49 @@ static json_t *capacity(const fl_finding_rec *sum) {
   return cap;
 }
 
+/* ---- the worst single switch failure (failure-domains.single-point) ------
+ */
+
+int fl_cmp_failure_of(const fl_findings *fs, fl_cmp_failure *out) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < fs->n; i++) {
+    const fl_finding_rec *f = &fs->v[i];
+    if (strcmp(f->rule, FL_CMP_SPOF_RULE) != 0 || !f->evidence)
+      continue;
+    json_t *ev = json_loads(f->evidence, 0, NULL);
+    if (!ev)
+      return -1;
+    const char *kind = json_string_value(json_object_get(ev, "kind"));
+    const char *el = json_string_value(json_object_get(ev, "element"));
+    json_int_t cut =
+        json_integer_value(json_object_get(ev, "cut_off_endpoints"));
+    if (kind && !strcmp(kind, "switch") && el && cut > 0) {
+      out->switches++;
+      if ((uint32_t)cut > out->worst_cut ||
+          ((uint32_t)cut == out->worst_cut && strcmp(el, out->worst) < 0)) {
+        out->worst_cut = (uint32_t)cut;
+        snprintf(out->worst, sizeof out->worst, "%s", el);
+      }
+    }
+    json_decref(ev);
+  }
+  return 0;
+}
+
+static json_t *failure_json(const fl_cmp_failure *f) {
+  if (!f)
+    return json_null();
+  json_t *o =
+      json_pack("{s:i,s:i}", "single_point_switches", (json_int_t)f->switches,
+                "worst_cut_off_endpoints", (json_int_t)f->worst_cut);
+  if (o && f->worst[0] &&
+      json_object_set_new(o, "worst_switch", json_string(f->worst))) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
+}
+
 /* ---- renames and fingerprints ---------------------------------------------
  */
 
@@ -450,13 +493,15 @@ static json_t *delta(const json_t *b, const json_t *h, int zero) {
 
 static json_t *side_json(const fl_cmp_side *s) {
   json_t *inv = inventory(s->fab), *cap = capacity(s->summary);
-  if (!inv || !cap) {
+  json_t *fail = failure_json(s->failure);
+  if (!inv || !cap || !fail) {
     json_decref(inv);
     json_decref(cap);
+    json_decref(fail);
     return NULL;
   }
-  return json_pack("{s:s,s:o,s:o}", "input", s->input, "inventory", inv,
-                   "capacity", cap);
+  return json_pack("{s:s,s:o,s:o,s:o}", "input", s->input, "inventory", inv,
+                   "capacity", cap, "failure", fail);
 }
 
 json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
@@ -477,6 +522,9 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
          json_object_set_new(d, "capacity",
                              delta(json_object_get(b, "capacity"),
                                    json_object_get(h, "capacity"), 0)) ||
+         json_object_set_new(d, "failure",
+                             delta(json_object_get(b, "failure"),
+                                   json_object_get(h, "failure"), 0)) ||
          json_object_set(m, "renamed", ren) || findings(base, head, &r, m);
   }
   renames_free(&r);

@@ -122,6 +122,31 @@ static void table(const out_ctx *c, const json_t *m) {
       json_object_get(o[2], "ebb"));
 }
 
+/* The worst single switch failure (failure-domains.single-point). */
+static void failure(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "failure", o);
+  section(c, "single switch failure");
+  if (!json_is_object(o[0]) && !json_is_object(o[1])) {
+    row(c, 1, "(failure-domains.single-point did not run)", NULL, NULL, NULL);
+    return;
+  }
+  static const char *const k[][2] = {
+      {"single_point_switches", "switches that cut endpoints off"},
+      {"worst_cut_off_endpoints", "endpoints cut off, worst switch"}};
+  for (size_t i = 0; i < 2; i++)
+    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
+        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  for (int s = 0; s < 2; s++) {
+    const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
+    if (w)
+      fprintf(c->out,
+              c->md ? "| &nbsp;&nbsp;worst switch, %s | `%s` | | |\n"
+                    : "    worst switch, %s: %s\n",
+              s ? "HEAD" : "BASE", w);
+  }
+}
+
 static long long count(const json_t *counts, const char *sev) {
   return (long long)json_integer_value(json_object_get(counts, sev));
 }
@@ -222,8 +247,10 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
   out_ctx c = {out, md};
   errno = 0;
   headline(&c, m);
-  if (!quiet)
+  if (!quiet) {
     table(&c, m);
+    failure(&c, m);
+  }
   if (!quiet)
     renamed(&c, m);
   list(&c, m, "new");

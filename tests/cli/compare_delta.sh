@@ -66,6 +66,17 @@ expect_eq "$(J "=d['findings']['fixed'][0]['fingerprint']")" "$fp_new" "same fin
 expect_rc 1 "$FL" check --format json "$TMP/over.xml"
 expect_eq "$(J "=[f['fingerprint'] for f in d['findings']]")" "['$fp_new']" "check's fingerprint"
 
+# ---- the worst single switch failure: one spine left
+expect_rc 1 "$FL" compare --format json "$TMP/base.xml" "$TMP/onespine.xml"
+cp "$TMP/out" "$TMP/a1.json"
+expect_eq "$(J "['base']['failure']")" "{'single_point_switches': 0, 'worst_cut_off_endpoints': 0}" "base: no single point"
+expect_eq "$(J "['head']['failure']")" "{'single_point_switches': 1, 'worst_cut_off_endpoints': 12, 'worst_switch': 'spine-01'}" "head: spine-01 cuts 12 off"
+expect_eq "$(J "['delta']['failure']")" "{'single_point_switches': 1, 'worst_cut_off_endpoints': 12}" "failure delta"
+expect_eq "$(J "=sorted(f['rule'] for f in d['findings']['new'])")" "['failure-domains.single-point', 'topology.missing-uplinks']" "new: single point, missing uplinks"
+expect_rc 0 "$FL" compare "$TMP/onespine.xml" "$TMP/base.xml"
+expect_grep "$TMP/out" '^    endpoints cut off, worst switch +12 +0 +-12$'
+expect_grep "$TMP/out" '^    worst switch, BASE: spine-01$'
+
 # ---- unchanged findings: a media attribute on every uplink (relabelling)
 expect_rc 0 "$FL" compare --format json "$TMP/asym.xml" "$TMP/media.xml"
 expect_eq "$(J "=sorted(f['rule'] for f in d['findings']['unchanged'])")" "['ecmp-balance.uplink-asymmetry', 'topology.missing-uplinks']" "unchanged"
@@ -75,7 +86,7 @@ expect_eq "$(J "['head']['capacity']['tiers']['1']['up_gbps']")" 6000.0 "15 x 40
 
 # ---- the JSON validates against the schema
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || need_tool python3-jsonschema
-for f in ab ba ao oa; do
+for f in ab ba ao oa a1; do
   /usr/bin/python3 - "$FL_SRC/schema/compare.schema.json" "$TMP/$f.json" <<'PY' && pass || fail "schema: $f"
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))

@@ -15,6 +15,9 @@
 #   renamed.xml asym.xml with every node renamed (dgx-00N -> gpu-00N,
 #               leaf-su01-r0 -> L1, spine-02 -> S2): same GUIDs
 #   media.xml   asym.xml with media="aoc" on every leaf-spine cable
+#   onespine.xml base.xml without the cables to spine-02: spine-01 alone
+#               joins the 4 leaves; losing it cuts 12 of the 16 HCAs off
+#               (the largest piece, one leaf's 4, stays)
 #   hdr.xml     base.xml with leaf-su01-r0 port 5 (to spine-01) at HDR:
 #               warnings only (mixed speeds, asymmetry); tier 1 6400 Gb/s
 #               down, 6200 up: 1.032258:1
@@ -37,6 +40,7 @@ media = re.sub(r'(<link a="leaf-[^"]*" a-port="\d+" b="spine-[^"]*" b-port="\d+"
 open(d + "/media.xml", "w").write(media)
 up = '<link a="leaf-su01-r0" a-port="5" b="spine-01" b-port="1" width="4x" speed="NDR"/>'
 assert up in base
+open(d + "/onespine.xml", "w").write("".join(l for l in base.splitlines(True) if 'b="spine-02"' not in l))
 open(d + "/hdr.xml", "w").write(base.replace(up, up.replace("NDR", "HDR")))
 PY
 }
