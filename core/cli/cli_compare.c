@@ -244,7 +244,6 @@ static int compare_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->format = !strcmp(v, "text")       ? CMP_TEXT
                 : !strcmp(v, "json")     ? CMP_JSON
                 : !strcmp(v, "markdown") ? CMP_MD
-                : !strcmp(v, "md")       ? CMP_MD
                                          : 0;
     if (!a->format)
       *rc = fl_cli_usage_error("--format: expected text, json or markdown, "
@@ -292,7 +291,10 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
   if (!fl_host_find_param(h, FL_CMP_SUMMARY_RULE, "patterns"))
     return 0;
   for (size_t i = 0; i < o->n_params; i++)
-    if (strstr(o->params[i], ".patterns="))
+    if (!strncmp(o->params[i], FL_CMP_SUMMARY_RULE ".patterns=",
+                 sizeof FL_CMP_SUMMARY_RULE ".patterns=" - 1) ||
+        !strncmp(o->params[i],
+                 "ecmp-balance.patterns=", sizeof "ecmp-balance.patterns=" - 1))
       return 0;
   const char *p = a->patterns ? a->patterns : "bisect";
   if (!strcmp(p, "none"))
