@@ -19,6 +19,35 @@ typedef struct out_ctx {
   int md; /* 1: Markdown */
 } out_ctx;
 
+/* Free text (a finding's message, a verdict) into Markdown: HTML's
+ * specials as entities, Markdown's emphasis, code, link and table marks
+ * escaped, line breaks as spaces, so a message never turns into markup. */
+static void md_text(FILE *out, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == '<')
+      fputs("&lt;", out);
+    else if (*s == '>')
+      fputs("&gt;", out);
+    else if (*s == '&')
+      fputs("&amp;", out);
+    else if (*s == '\n' || *s == '\r')
+      fputc(' ', out);
+    else {
+      if (strchr("\\`*_[]|#", *s))
+        fputc('\\', out);
+      fputc(*s, out);
+    }
+  }
+}
+
+/* A message or verdict: as it is in text, through md_text() in Markdown. */
+static void free_text(const out_ctx *c, const char *s) {
+  if (c->md)
+    md_text(c->out, s);
+  else
+    fputs(s ? s : "", c->out);
+}
+
 /* A value as printed: an integer, a figure (%.4g), or "-" when absent. */
 static void fmt_val(const json_t *v, int sign, char *buf, size_t size) {
   if (json_is_integer(v))
@@ -182,9 +211,11 @@ static void list(const out_ctx *c, const json_t *m, const char *which) {
     const char *rule = json_string_value(json_object_get(f, "rule"));
     const char *msg = json_string_value(json_object_get(f, "message"));
     if (c->md)
-      fprintf(c->out, "- **%s** `%s`: %s\n", sev, rule, msg);
+      fprintf(c->out, "- **%s** `%s`: ", sev, rule);
     else
-      fprintf(c->out, "  %-7s %s: %s\n", sev, rule, msg);
+      fprintf(c->out, "  %-7s %s: ", sev, rule);
+    free_text(c, msg);
+    fputc('\n', c->out);
   }
 }
 
@@ -216,10 +247,11 @@ static void verdicts(const out_ctx *c, const json_t *m) {
   json_t *e;
   json_array_foreach((json_t *)v, i, e) {
     int failed = json_is_true(json_object_get(e, "failed"));
-    fprintf(c->out, c->md ? "- %s `%s`: %s\n" : "  %s %s: %s\n",
+    fprintf(c->out, c->md ? "- %s `%s`: " : "  %s %s: ",
             failed ? (c->md ? "❌" : "FAIL") : (c->md ? "✅" : "ok  "),
-            json_string_value(json_object_get(e, "policy")),
-            json_string_value(json_object_get(e, "why")));
+            json_string_value(json_object_get(e, "policy")));
+    free_text(c, json_string_value(json_object_get(e, "why")));
+    fputc('\n', c->out);
   }
 }
 
