@@ -279,7 +279,7 @@ typedef struct side {
   fl_host host;
   fl_fabric *fab;
   fl_findings fs;
-  fl_finding_rec summary; /* moved out of fs; rule NULL when none */
+  fl_findings sums;       /* the summary findings (one per plane), moved out */
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
@@ -305,7 +305,8 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
 }
 
 /* Run the selected rules on @s, then the summary when it is loaded, not
- * disabled and did not run; move the summary's finding out of the list.
+ * disabled and did not run; move the summary's findings (one per plane)
+ * out of the list.
  * 0, FL_EXIT_USAGE or FL_EXIT_PLUGIN (message printed). */
 static int run_side(const fl_cli_opts *o, side *s) {
   fl_error err;
@@ -352,12 +353,10 @@ static int run_side(const fl_cli_opts *o, side *s) {
   }
   size_t j = 0;
   for (size_t i = 0; i < s->fs.n; i++) {
-    if (!strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE) && !s->summary.rule)
-      s->summary = s->fs.v[i];
-    else if (!strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE))
-      fl_finding_rec_free(&s->fs.v[i]); /* one per plane: the first */
-    else
+    if (strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE) != 0)
       s->fs.v[j++] = s->fs.v[i];
+    else if (fl_findings_push(&s->sums, &s->fs.v[i]) != 0)
+      fl_finding_rec_free(&s->fs.v[i]); /* out of memory: a figure less */
   }
   s->fs.n = j;
   return 0;
@@ -395,8 +394,7 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
 
 static void side_free(side *s) {
   fl_findings_free(&s->fs);
-  if (s->summary.rule)
-    fl_finding_rec_free(&s->summary);
+  fl_findings_free(&s->sums);
   fl_fabric_free(s->fab);
   fl_host_free(&s->host);
 }
@@ -431,8 +429,7 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                   FILE *out) {
   fl_cmp_side cs[2];
   for (int k = 0; k < 2; k++)
-    cs[k] = (fl_cmp_side){s[k].input, s[k].fab, &s[k].fs,
-                          s[k].summary.rule ? &s[k].summary : NULL,
+    cs[k] = (fl_cmp_side){s[k].input, s[k].fab, &s[k].fs, &s[k].sums,
                           s[k].failure_known ? &s[k].failure : NULL};
   json_t *m = fl_cmp_model(&cs[0], &cs[1]);
   if (m)

@@ -47,12 +47,13 @@ int fl_cmp_failure_of(const fl_findings *fs, fl_cmp_failure *out);
 
 /** One side of the comparison, as the model reads it (all borrowed). */
 typedef struct fl_cmp_side {
-  const char *input;     /* the operand, as given */
-  const fl_fabric *fab;  /* finalized */
-  const fl_findings *fs; /* settled (fl_cli_settle_findings), without the
-                            summary finding */
-  const fl_finding_rec *summary; /* the ecmp-balance.summary finding, or
-                                    NULL (plugin not loaded, rule disabled) */
+  const char *input;            /* the operand, as given */
+  const fl_fabric *fab;         /* finalized */
+  const fl_findings *fs;        /* settled (fl_cli_settle_findings), without the
+                                   summary finding */
+  const fl_findings *summaries; /* the ecmp-balance.summary findings, one
+                                   per plane; none when the plugin is not
+                                   loaded or the rule disabled */
   const fl_cmp_failure *failure; /* NULL when FL_CMP_SPOF_RULE did not run */
 } fl_cmp_side;
 

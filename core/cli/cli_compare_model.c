@@ -144,54 +144,78 @@ static double tidy(double x) {
   return r == 0 ? 0 : r; /* no -0 */
 }
 
-/* {"tiers": {"1": {switches, down_gbps, up_gbps, oversubscription}},
- *  "max_oversubscription", "ebb", "ebb_pattern"} from the summary's
- * evidence; JSON null when there is no summary. */
-static json_t *capacity(const fl_finding_rec *sum) {
-  json_t *ev = sum && sum->evidence
-                   ? json_loads(sum->evidence, JSON_DECODE_ANY, NULL)
-                   : NULL;
-  if (!ev)
-    return json_null();
-  json_t *cap = json_object(), *tiers = json_object();
-  if (!cap || !tiers || json_object_set_new(cap, "tiers", tiers)) {
-    json_decref(cap);
-    json_decref(ev);
-    return NULL;
-  }
+/* Add one summary finding's evidence @ev to @cap: per tier the switches
+ * and Gb/s summed (planes add up), the eBB the lowest (the worst plane). */
+static void capacity_add(json_t *cap, const json_t *ev) {
+  json_t *tiers = json_object_get(cap, "tiers");
   size_t i;
   json_t *t;
-  double worst = 0;
-  int any = 0, have;
+  int have;
   json_array_foreach(json_object_get(ev, "tiers"), i, t) {
     char name[16];
     tier_name((uint32_t)json_integer_value(json_object_get(t, "tier")), name,
               sizeof name);
-    json_t *o = json_object();
-    json_object_set_new(tiers, name, o);
-    json_object_set(o, "switches", json_object_get(t, "switches"));
-    json_object_set_new(o, "down_gbps",
-                        json_real(tidy(num(t, "down_gbps", &have))));
-    json_object_set_new(o, "up_gbps",
-                        json_real(tidy(num(t, "up_gbps", &have))));
-    double os = num(t, "oversubscription", &have);
-    if (have) { /* absent for the top tier (no uplinks) */
-      json_object_set_new(o, "oversubscription", json_real(tidy(os)));
+    json_t *o = member_obj(tiers, name);
+    if (!o)
+      continue;
+    static const char *const G[] = {"down_gbps", "up_gbps"};
+    bump(o, "switches", json_integer_value(json_object_get(t, "switches")));
+    for (int k = 0; k < 2; k++) {
+      double was = num(o, G[k], &have);
+      json_object_set_new(o, G[k], json_real(was + num(t, G[k], &have)));
+    }
+  }
+  json_array_foreach(json_object_get(ev, "traffic"), i, t) {
+    const char *p = json_string_value(json_object_get(t, "pattern"));
+    const char *had = json_string_value(json_object_get(cap, "ebb_pattern"));
+    double ebb = num(t, "ebb", &have), was = num(cap, "ebb", &have);
+    int same = had && p && !strcmp(had, p);
+    /* the bisect pattern when there is one, else the first pattern */
+    if (!p || (had && !same && (strcmp(p, "bisect") || !strcmp(had, "bisect"))))
+      continue;
+    if (!had || !same || ebb < was) {
+      json_object_set_new(cap, "ebb", json_real(tidy(ebb)));
+      json_object_set_new(cap, "ebb_pattern", json_string(p));
+    }
+  }
+}
+
+/* {"tiers": {"1": {switches, down_gbps, up_gbps, oversubscription}},
+ *  "max_oversubscription", "ebb", "ebb_pattern"} from the summaries'
+ * evidence (one per plane: summed; oversubscription is down / up of the
+ * sums, rounded to a millionth); JSON null when there is none. */
+static json_t *capacity(const fl_findings *sums) {
+  if (!sums || !sums->n)
+    return json_null();
+  json_t *cap = json_object(), *tiers = json_object();
+  if (!cap || !tiers || json_object_set_new(cap, "tiers", tiers)) {
+    json_decref(cap);
+    return NULL;
+  }
+  for (size_t k = 0; k < sums->n; k++) {
+    json_t *ev =
+        sums->v[k].evidence ? json_loads(sums->v[k].evidence, 0, NULL) : NULL;
+    if (ev)
+      capacity_add(cap, ev);
+    json_decref(ev);
+  }
+  const char *name;
+  json_t *o;
+  double worst = 0;
+  int any = 0, have;
+  json_object_foreach(tiers, name, o) {
+    double down = num(o, "down_gbps", &have), up = num(o, "up_gbps", &have);
+    json_object_set_new(o, "down_gbps", json_real(tidy(down)));
+    json_object_set_new(o, "up_gbps", json_real(tidy(up)));
+    if (up > 0) { /* none for the top tier (no uplinks) */
+      double os = tidy(down / up);
+      json_object_set_new(o, "oversubscription", json_real(os));
       worst = any && worst > os ? worst : os;
       any = 1;
     }
   }
   if (any)
-    json_object_set_new(cap, "max_oversubscription", json_real(tidy(worst)));
-  json_array_foreach(json_object_get(ev, "traffic"), i, t) {
-    const char *p = json_string_value(json_object_get(t, "pattern"));
-    double ebb = num(t, "ebb", &have);
-    if (p && have && (!json_object_get(cap, "ebb") || !strcmp(p, "bisect"))) {
-      json_object_set_new(cap, "ebb", json_real(tidy(ebb)));
-      json_object_set_new(cap, "ebb_pattern", json_string(p));
-    }
-  }
-  json_decref(ev);
+    json_object_set_new(cap, "max_oversubscription", json_real(worst));
   return cap;
 }
 
@@ -492,7 +516,7 @@ static json_t *delta(const json_t *b, const json_t *h, int zero) {
  */
 
 static json_t *side_json(const fl_cmp_side *s) {
-  json_t *inv = inventory(s->fab), *cap = capacity(s->summary);
+  json_t *inv = inventory(s->fab), *cap = capacity(s->summaries);
   json_t *fail = failure_json(s->failure);
   if (!inv || !cap || !fail) {
     json_decref(inv);

@@ -77,6 +77,16 @@ expect_rc 0 "$FL" compare "$TMP/onespine.xml" "$TMP/base.xml"
 expect_grep "$TMP/out" '^    endpoints cut off, worst switch +12 +0 +-12$'
 expect_grep "$TMP/out" '^    worst switch, BASE: spine-01$'
 
+# ---- two planes: capacity adds up over the planes, eBB is the worst plane's
+"$FL" gen rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --planes 2 -o "$TMP/p2.xml" || fail "gen --planes 2"
+grep -v 'a="pl2-leaf-su01-r0" a-port="8"' "$TMP/p2.xml" >"$TMP/p2-cut.xml"
+expect_rc 1 "$FL" compare --format json "$TMP/p2.xml" "$TMP/p2-cut.xml"
+expect_eq "$(J "['base']['capacity']['tiers']['1']['up_gbps']")" 12800.0 "2 planes x 16 uplinks x 400"
+expect_eq "$(J "['head']['capacity']['tiers']['1']['up_gbps']")" 12400.0 "one uplink less in plane 2"
+expect_eq "$(J "['head']['capacity']['tiers']['1']['oversubscription']")" 1.032258 "12800 / 12400"
+expect_eq "$(J "=(d['base']['capacity']['ebb'], d['head']['capacity']['ebb'] < 1)")" "(1.0, True)" "plane 2's eBB falls"
+expect_eq "$(J "=sorted(set(f.get('plane') for f in d['findings']['new']))")" "['2']" "new findings in plane 2"
+
 # ---- unchanged findings: a media attribute on every uplink (relabelling)
 expect_rc 0 "$FL" compare --format json "$TMP/asym.xml" "$TMP/media.xml"
 expect_eq "$(J "=sorted(f['rule'] for f in d['findings']['unchanged'])")" "['ecmp-balance.uplink-asymmetry', 'topology.missing-uplinks']" "unchanged"
