@@ -46,6 +46,12 @@ expect_rc 2 "$FL" compare --with "$TMP/ann.csv" "$B" "$TMP/su3.xml"
 expect_grep "$TMP/err" 'ann.csv:2'
 printf '# unknown-nodes: warn\nnode,rack\nleaf-su03-r0,R03\n' >"$TMP/ann.csv"
 expect_rc 0 "$FL" compare -q --with "$TMP/ann.csv" "$B" "$TMP/su3.xml"
+# BASE from standard input (git show BASE:plan.xml | fabriclint compare - plan.xml)
+"$FL" compare --format json - "$O" <"$B" >"$TMP/out" 2>"$TMP/err"
+expect_eq "$?" 1 "BASE on standard input"
+expect_eq "$(jget "$TMP/out" "=(d['base']['input'], d['delta']['inventory']['cables'])")" "('-', -8)" "stdin BASE read"
+expect_rc 2 "$FL" compare - - <"$B"
+expect_grep "$TMP/err" 'standard input given twice'
 # help from the table
 expect_rc 0 "$FL" compare --help
 expect_grep "$TMP/out" '^usage: fabriclint compare \[OPTIONS\] BASE HEAD'
