@@ -450,14 +450,12 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
   int rc = write_report(o, a, out, m);
   size_t i;
   json_t *v;
-  json_array_foreach(json_object_get(m, "fail_on"), i,
-                     v) if (json_is_null(json_object_get(v, "failed")))
-      fprintf(stderr,
-              "fabriclint: "
-              "--fail-on %s cannot "
-              "be judged: %s\n",
+  json_array_foreach(json_object_get(m, "fail_on"), i, v) {
+    if (json_is_null(json_object_get(v, "failed")))
+      fprintf(stderr, "fabriclint: --fail-on %s cannot be judged: %s\n",
               json_string_value(json_object_get(v, "policy")),
               json_string_value(json_object_get(v, "why")));
+  }
   json_decref(m);
   if (rc != 0)
     return rc;
