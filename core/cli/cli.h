@@ -43,6 +43,9 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist);
 /** `fabriclint help [COMMAND] [--man|--completion SHELL|--list WHAT]`,
  * core/cli/cli_help.c. */
 int fl_cli_help(int argc, char **argv);
+/** `fabriclint compare [OPTIONS] BASE HEAD`: what a design change does,
+ * core/cli/cli_compare.c. */
+int fl_cli_compare(int argc, char **argv);
 /** `fabriclint convert`: write the loaded fabric in another format. */
 int fl_cli_convert(int argc, char **argv);
 

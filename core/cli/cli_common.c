@@ -899,6 +899,26 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   return FL_EXIT_OK;
 }
 
+int fl_cli_settle_findings(const fl_cli_opts *o, fl_findings *fs) {
+  char day[11];
+  int rc = today(day);
+  if (rc != 0)
+    return rc;
+  fl_error err;
+  fl_error_clear(&err);
+  if (o->policy && fl_policy_apply_waivers(o->policy, fs, day, &err) != FL_OK) {
+    fl_cli_print_error(&err);
+    return FL_EXIT_USAGE;
+  }
+  fl_findings_sort(fs);
+  if (fl_findings_attach_roots(fs) != 0 || fl_findings_aggregate(fs) != 0) {
+    fprintf(stderr, "fabriclint: out of memory\n");
+    return FL_EXIT_USAGE;
+  }
+  fl_findings_sort(fs);
+  return 0;
+}
+
 /* The format names, comma-separated, into @buf. */
 static void format_names(char *buf, size_t size) {
   size_t n = 0;

@@ -187,4 +187,14 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
                   size_t n_rules, int run_failed, const fl_report_picture *pic);
 
+/**
+ * fl_cli_settle_findings() — what fl_cli_report() does to the findings of
+ * a run before rendering them, without a baseline and without rendering:
+ * the policy's waivers (today = $FABRICLINT_TODAY, else the UTC date), one
+ * finding per cause (roots, then within a rule) and the report order; so
+ * that `compare` judges the findings `check` would print. 0, or
+ * FL_EXIT_USAGE (message printed).
+ */
+int fl_cli_settle_findings(const fl_cli_opts *o, fl_findings *fs);
+
 #endif

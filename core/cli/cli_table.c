@@ -19,6 +19,7 @@
 #define X  FL_CMD_EXPLAIN
 #define P  FL_CMD_PERF
 #define V  FL_CMD_CONVERT
+#define K  FL_CMD_COMPARE
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -102,6 +103,22 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "overwritten. Routing state, counters and findings are not written "
      "(docs/cli.md).",
      FL_CPL_FILE},
+    {"compare", K, "[OPTIONS] BASE HEAD",
+     "what a design change does: inventory, capacity and findings, as a "
+     "delta",
+     "Load BASE and HEAD (two plans or captures in any format check reads, "
+     "typically the design file at the merge base and at the head of a pull "
+     "request), run the same rules on both and report side by side and as "
+     "a delta: switches, ports and cables by tier, cables by rate and "
+     "media; leaf-to-spine capacity and oversubscription per tier and the "
+     "bisection eBB (from ecmp-balance.summary); findings new in HEAD, "
+     "fixed and unchanged, matched by fingerprint with HEAD's renamed nodes "
+     "(same GUID, new name) read under their BASE names, so renames and "
+     "relabelling do not churn. --fail-on judges the delta: new-error "
+     "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X] "
+     "(docs/cli.md \"compare\"). Text, JSON or Markdown (a pull-request "
+     "comment or CI job summary).",
+     FL_CPL_FILE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -123,6 +140,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "report format as for check (the pictures draw the plan with the "
      "changes: --view diff), or csv: the field team's work order (one row "
      "per physical action)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", K, 0, FL_CPL_VALUES,
+     "text json markdown",
+     "text (default), json (schema/compare.schema.json) or markdown (a "
+     "pull-request comment or CI job summary)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", I | R | X | P, 0, FL_CPL_VALUES,
      "text json", "text (default) or json"},
     {FL_OPT_VIEW, "view", 0, "VIEW[,VIEW]", C | D, 0, FL_CPL_VALUES,
@@ -148,10 +169,18 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "error warning info never",
      "exit 1 when a finding is at least this severe: error (default), "
      "warning, info or never"},
-    {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_FAIL_ON, "fail-on", 0, "POLICY[,POLICY]", K, 0, FL_CPL_VALUES,
+     "new-error new-warning oversubscription-rise ebb-drop never",
+     "exit 1 when the change does this (repeatable): new-error (default: a "
+     "finding of severity error new in HEAD), new-warning (error or "
+     "warning), oversubscription-rise[=X] (a tier's ratio rises by more "
+     "than X, default 0), ebb-drop[=X] (the bisection eBB falls by more "
+     "than X, default 0), never"},
+    {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D | K, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
-    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X | K, 0, FL_CPL_FILE,
+     NULL,
      "YAML policy: rule selection, severities, parameters, waivers "
      "(docs/ci.md); rules only checks it"},
     {FL_OPT_BASELINE, "baseline", 0, "FILE", C | D, 0, FL_CPL_FILE, NULL,
@@ -164,7 +193,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "show at most N findings of each rule in text output (the tally still "
      "counts all; 0 = all)"},
     /* ---- rules and plugins ---- */
-    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R, 0, FL_CPL_RULES, NULL,
+    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R | K, 0, FL_CPL_RULES,
+     NULL,
      "run only rules whose id matches a shell glob (e.g. 'topology.*'); a "
      "plugin name selects all its rules, including opt-in ones"},
     {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", D, 0, FL_CPL_VALUES,
@@ -172,39 +202,39 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "diff.duplicate diff.different diff.missing-node diff.unexpected-node",
      "report only the finding kinds whose id matches a shell glob (e.g. "
      "'diff.missing*')"},
-    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X, 0, FL_CPL_PARAM,
-     NULL,
+    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X | K, 0,
+     FL_CPL_PARAM, NULL,
      "set a rule parameter (repeatable); with a plugin name for RULE, for "
      "all its rules"},
-    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H, 0, FL_CPL_FILE, NULL,
-     "load this plugin first (repeatable)"},
-    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H, 0, FL_CPL_DIR,
-     NULL,
+    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H | K, 0, FL_CPL_FILE,
+     NULL, "load this plugin first (repeatable)"},
+    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H | K, 0,
+     FL_CPL_DIR, NULL,
      "search DIR for plugins (repeatable; also FABRICLINT_PLUGIN_PATH, "
      "colon-separated)"},
-    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H, 0,
+    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H | K, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
-    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V, 0,
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K, 0,
      FL_CPL_FILE, NULL, "GUID to name map (infiniband-diags format)"},
     {FL_OPT_PLANE, "plane", 0, "NAME:FILE", C | I | P, 0, FL_CPL_FILE, NULL,
      "one more input, in plane NAME: its nodes get plane NAME and its LIDs "
      "are that plane's (repeatable; docs/cli.md \"Planes\")"},
-    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V, 0,
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V | K, 0,
      FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
      "one of the loaders' formats (--input-format list, or fabriclint help "
      "--list input-formats, lists them)"},
-    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P | V, 0,
-     FL_CPL_NONE, NULL,
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P | V | K,
+     0, FL_CPL_NONE, NULL,
      "POSIX ERE with two groups (system, device) applied to node "
      "descriptions"},
-    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V, 0, FL_CPL_NONE,
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V | K, 0, FL_CPL_NONE,
      NULL,
      "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
      "of the built-in, equivalent and faster checks"},
-    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V, 0, FL_CPL_NONE,
-     NULL, "ignore unknown design XML elements and attributes"},
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V | K, 0,
+     FL_CPL_NONE, NULL, "ignore unknown design XML elements and attributes"},
     /* ---- diff ---- */
     {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
      "one more design input (repeatable)"},
@@ -231,6 +261,13 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "compare the inputs in the order given even when the design is a "
      "capture and the as-built a plan (default: such inputs are compared "
      "the other way round, and a diff.reversed warning says so)"},
+    /* ---- compare ---- */
+    {FL_OPT_SUMMARY_PATTERNS, "patterns", 0, "LIST", K, 0, FL_CPL_NONE, NULL,
+     "traffic patterns of the eBB figure (ecmp-balance.summary patterns; "
+     "default bisect; none: no eBB, faster on large fabrics)"},
+    {FL_OPT_WITH, "with", 0, "FILE", K, 0, FL_CPL_FILE, NULL,
+     "one more input loaded into both BASE and HEAD: annotations or "
+     "attribute files the two plans share (repeatable)"},
     /* ---- perf ---- */
     {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
      "the job: hosts in rank order and collectives (required; docs/perf.md)"},
@@ -350,7 +387,8 @@ const fl_cli_note FL_CLI_ENV[] = {
 
 const fl_cli_note FL_CLI_EXIT[] = {
     {"0", "no finding at or above --fail-on (or --exit-zero)"},
-    {"1", "findings at or above --fail-on"},
+    {"1", "findings at or above --fail-on (compare: the change breaks a "
+          "--fail-on policy)"},
     {"2", "usage or input error: bad option, unreadable file, parse error "
           "(file:line:col: what was expected), schema violation"},
     {"3", "a plugin failed to load or a rule could not run"},
@@ -367,6 +405,8 @@ const fl_cli_note FL_CLI_EXAMPLES[] = {
      "a CI gate"},
     {"fabriclint diff plan.xml asbuilt.ibnetdiscover",
      "as designed against as built"},
+    {"fabriclint compare base.xml head.xml --format markdown",
+     "what a design change does, for a pull-request comment"},
     {"fabriclint gen fat-tree --radix 64 --tiers 3 -o dc.xml",
      "a 65,536-host plan"},
     {"fabriclint convert plan.xml -o plan.ibnetdiscover",

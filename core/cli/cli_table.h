@@ -27,11 +27,12 @@
 #define FL_CMD_EXPLAIN 0x40u
 #define FL_CMD_PERF    0x80u
 #define FL_CMD_CONVERT 0x100u
-#define FL_CMD_ALL     0x1ffu
+#define FL_CMD_COMPARE 0x200u
+#define FL_CMD_ALL     0x3ffu
 /** The commands whose options go through fl_cli_parse() (cli_common.h). */
 #define FL_CMD_SHARED                                                          \
   (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF | FL_CMD_EXPLAIN |  \
-   FL_CMD_PERF | FL_CMD_CONVERT)
+   FL_CMD_PERF | FL_CMD_CONVERT | FL_CMD_COMPARE)
 
 /** Kinds of `gen`, as bits (fl_cli_opt.kinds; 0 = every kind). */
 #define FL_KIND_FAT_TREE 0x1u
@@ -123,6 +124,9 @@ enum fl_cli_opt_id {
   FL_OPT_EXPLAIN_INFER,
   /* convert */
   FL_OPT_FORCE,
+  /* compare */
+  FL_OPT_SUMMARY_PATTERNS,
+  FL_OPT_WITH,
   /* help */
   FL_OPT_MAN,
   FL_OPT_COMPLETION,

@@ -65,7 +65,7 @@ expect_eq "$(jget "$TMP/out" "=[d['fabric'][k] for k in ('switches', 'cas', 'lin
 expect_rc 2 "$FL" info -x
 expect_grep "$TMP/err" "^fabriclint: unknown option '-x' for info$"
 expect_rc 2 "$FL" info "$AS" --fail-on warning
-expect_grep "$TMP/err" '^fabriclint: --fail-on does not apply to info \(it is an option of check and diff\)$'
+expect_grep "$TMP/err" '^fabriclint: --fail-on does not apply to info \(it is an option of check, diff and compare\)$'
 
 # ---- rules -------------------------------------------------------------------
 expect_rc 0 "$FL" rules --format json --rules 'rail-alignment.*'
@@ -75,7 +75,7 @@ expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: option ord
 expect_rc 0 "$FL" rules --rules 'rail-alignment.*' --format json --
 expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: a trailing --"
 expect_rc 2 "$FL" rules --input-format lfts
-expect_grep "$TMP/err" '^fabriclint: --input-format does not apply to rules \(it is an option of check, info, diff, perf and convert\)$'
+expect_grep "$TMP/err" '^fabriclint: --input-format does not apply to rules \(it is an option of check, info, diff, perf, convert and compare\)$'
 
 # ---- diff --------------------------------------------------------------------
 expect_rc 1 "$FL" diff --format json "$PLAN" "$AS"

@@ -1,0 +1,110 @@
+/*
+ * core/cli/cli_compare.h — the parts of `fabriclint compare` (internal to
+ * the CLI; docs/cli.md "compare"):
+ *
+ *   cli_compare.c        the command: options, loading both sides, running
+ *                        the rules, --fail-on, exit code;
+ *   cli_compare_model.c  the comparison as one JSON document (inventory,
+ *                        capacity, findings new / fixed / unchanged, delta),
+ *                        the document `--format json` prints
+ *                        (schema/compare.schema.json);
+ *   cli_compare_out.c    the text and Markdown renderings of that document.
+ *
+ * Every figure is computed once, into the document; the renderers and the
+ * --fail-on policies read it, so the three formats and the exit code never
+ * disagree.
+ */
+#ifndef FABRICLINT_CORE_CLI_COMPARE_H
+#define FABRICLINT_CORE_CLI_COMPARE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "fabriclint/fabric.h"
+#include "host/findings.h"
+
+/** The rule whose finding carries the capacity figures (its evidence:
+ * per tier down/up Gb/s and oversubscription, and the traffic eBB). */
+#define FL_CMP_SUMMARY_RULE "ecmp-balance.summary"
+
+/** The rule whose findings say which single switch cuts endpoints off. */
+#define FL_CMP_SPOF_RULE "failure-domains.single-point"
+
+/** The worst single switch failure of a side, from the findings of
+ * FL_CMP_SPOF_RULE (evidence kind "switch", cut_off_endpoints). */
+typedef struct fl_cmp_failure {
+  uint32_t switches;  /* switches whose loss cuts endpoints off */
+  uint32_t worst_cut; /* the most endpoints one switch's loss cuts off */
+  char worst[256];    /* that switch ("" when none) */
+} fl_cmp_failure;
+
+/**
+ * fl_cmp_failure_of() — fill @out from the findings @fs of one run (before
+ * findings are merged per cause); 0, or -1 when an evidence does not parse.
+ */
+int fl_cmp_failure_of(const fl_findings *fs, fl_cmp_failure *out);
+
+/** One side of the comparison, as the model reads it (all borrowed). */
+typedef struct fl_cmp_side {
+  const char *input;            /* the operand, as given */
+  const fl_fabric *fab;         /* finalized */
+  const fl_findings *fs;        /* settled (fl_cli_settle_findings), without the
+                                   summary finding */
+  const fl_findings *summaries; /* the ecmp-balance.summary findings, one
+                                   per plane; none when the plugin is not
+                                   loaded or the rule disabled */
+  const fl_cmp_failure *failure; /* NULL when FL_CMP_SPOF_RULE did not run */
+} fl_cmp_side;
+
+/**
+ * fl_cmp_model() — the comparison of @base and @head as a JSON object
+ * (schema/compare.schema.json): "base" and "head" (input, inventory,
+ * capacity, failure, findings by severity), "delta" (HEAD minus BASE of every
+ * count and figure), "renamed" (HEAD nodes read under their BASE name:
+ * the same non-zero node GUID, another name), "findings" (new, fixed,
+ * unchanged). Findings are matched by fingerprint (fl_finding_fingerprint)
+ * after HEAD's renamed node names in a finding's key are replaced by their
+ * BASE names; as a multiset (two identical findings match two). Waived
+ * findings are counted, not matched. Returns a new reference, or NULL on
+ * ENOMEM. Cost O(nodes + links + findings log findings + key lengths).
+ */
+json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
+
+/** A --fail-on policy (docs/cli.md "compare"). */
+typedef struct fl_cmp_policy {
+  int kind;         /* FL_CMP_FAIL_* */
+  double tolerance; /* oversubscription-rise=X, ebb-drop=X; 0 by default */
+  char text[64];    /* as given, for the report */
+} fl_cmp_policy;
+
+enum {
+  FL_CMP_FAIL_NEVER = 1,
+  FL_CMP_FAIL_NEW_ERROR,
+  FL_CMP_FAIL_NEW_WARNING,
+  FL_CMP_FAIL_OVERSUB_RISE,
+  FL_CMP_FAIL_EBB_DROP,
+};
+
+/**
+ * fl_cmp_policy_parse() — one policy of --fail-on @s ("new-error",
+ * "oversubscription-rise=0.5", ...) into @p. 0, or -1 with a message in
+ * @msg (@size bytes) naming what was expected.
+ */
+int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
+                        size_t size);
+
+/**
+ * fl_cmp_judge() — judge the policies @ps (@n) on model @m: adds "fail_on"
+ * to @m, one object per policy {policy, failed, why}. Returns 1 when a
+ * policy failed, 0 when none did, -1 on ENOMEM.
+ */
+int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n);
+
+/** fl_cmp_write_text() / fl_cmp_write_markdown() — render model @m (with
+ * its "fail_on") to @out; 0, or -1 on a write error (errno set). @quiet:
+ * the delta and the new findings only. */
+int fl_cmp_write_text(FILE *out, const json_t *m, int quiet);
+int fl_cmp_write_markdown(FILE *out, const json_t *m, int quiet);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * core/cli/cli_compare_out.c — the text and Markdown renderings of the
+ * comparison document (cli_compare.h). Both print the same rows, in the
+ * same order: a headline, the inventory and capacity side by side with the
+ * delta, the renamed nodes, the findings new / fixed / unchanged and the
+ * --fail-on verdicts. JSON is the document itself (cli_compare.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli_compare.h"
+
+/* Findings listed per list (new, fixed) before "... and N more". */
+#define CMP_LISTED 50
+
+typedef struct out_ctx {
+  FILE *out;
+  int md; /* 1: Markdown */
+} out_ctx;
+
+/* Free text (a finding's message, a verdict) into Markdown: HTML's
+ * specials as entities, Markdown's emphasis, code, link and table marks
+ * escaped, line breaks as spaces, so a message never turns into markup. */
+static void md_text(FILE *out, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == '<')
+      fputs("&lt;", out);
+    else if (*s == '>')
+      fputs("&gt;", out);
+    else if (*s == '&')
+      fputs("&amp;", out);
+    else if (*s == '\n' || *s == '\r')
+      fputc(' ', out);
+    else {
+      if (strchr("\\`*_[]|#", *s))
+        fputc('\\', out);
+      fputc(*s, out);
+    }
+  }
+}
+
+/* A message or verdict: as it is in text, through md_text() in Markdown. */
+static void free_text(const out_ctx *c, const char *s) {
+  if (c->md)
+    md_text(c->out, s);
+  else
+    fputs(s ? s : "", c->out);
+}
+
+/* A value as printed: an integer, a figure (%.4g), or "-" when absent. */
+static void fmt_val(const json_t *v, int sign, char *buf, size_t size) {
+  if (json_is_integer(v))
+    snprintf(buf, size, sign ? "%+lld" : "%lld",
+             (long long)json_integer_value(v));
+  else if (json_is_real(v))
+    snprintf(buf, size, sign ? "%+.4g" : "%.4g", json_real_value(v));
+  else
+    snprintf(buf, size, "-");
+  if (sign && (!strcmp(buf, "+0") || !strcmp(buf, "-0")))
+    snprintf(buf, size, "0");
+}
+
+/* One row: a label and the BASE, HEAD and delta values. */
+static void row(const out_ctx *c, int indent, const char *label,
+                const json_t *b, const json_t *h, const json_t *d) {
+  char vb[32], vh[32], vd[32], lab[96];
+  fmt_val(b, 0, vb, sizeof vb);
+  fmt_val(h, 0, vh, sizeof vh);
+  fmt_val(d, 1, vd, sizeof vd);
+  snprintf(lab, sizeof lab, "%*s%s", indent * 2, "", label);
+  if (c->md)
+    fprintf(c->out, "| %s%s | %s | %s | %s |\n", indent ? "&nbsp;&nbsp;" : "",
+            label, vb, vh, vd);
+  else
+    fprintf(c->out, "  %-34s %12s %12s %10s\n", lab, vb, vh, vd);
+}
+
+/* The rows of every member of object @key of the three objects (BASE,
+ * HEAD, delta; the delta holds the union of the members), labelled
+ * "@prefix <member>", @field of each member when non-NULL. */
+static void rows_of(const out_ctx *c, const json_t *const o[3], const char *key,
+                    const char *prefix, const char *field) {
+  const json_t *d = json_object_get(o[2], key);
+  const char *k;
+  json_t *v;
+  json_object_foreach((json_t *)d, k, v) {
+    const json_t *x[3];
+    for (int s = 0; s < 3; s++) {
+      x[s] = json_object_get(json_object_get(o[s], key), k);
+      if (field)
+        x[s] = json_object_get(x[s], field);
+    }
+    if (field && !x[0] && !x[1])
+      continue;
+    char lab[80];
+    snprintf(lab, sizeof lab, "%s%s", prefix, k);
+    row(c, 1, lab, x[0], x[1], x[2]);
+  }
+}
+
+static void section(const out_ctx *c, const char *title) {
+  if (c->md)
+    fprintf(c->out, "| **%s** | | | |\n", title);
+  else
+    fprintf(c->out, "%s\n", title);
+}
+
+/* The three objects at @path (inventory or capacity) of BASE, HEAD, delta. */
+static void sides(const json_t *m, const char *what, const json_t *o[3]) {
+  o[0] = json_object_get(json_object_get(m, "base"), what);
+  o[1] = json_object_get(json_object_get(m, "head"), what);
+  o[2] = json_object_get(json_object_get(m, "delta"), what);
+}
+
+static void table(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "inventory", o);
+  if (c->md)
+    fprintf(c->out, "\n| | BASE | HEAD | change |\n|---|---:|---:|---:|\n");
+  else
+    fprintf(c->out, "\n  %-34s %12s %12s %10s\n", "", "BASE", "HEAD", "change");
+  section(c, "inventory");
+  static const char *const top[][2] = {{"switches", "switches"},
+                                       {"cas", "hosts (CA nodes)"},
+                                       {"cables", "cables"}};
+  for (size_t i = 0; i < 3; i++)
+    row(c, 0, top[i][1], json_object_get(o[0], top[i][0]),
+        json_object_get(o[1], top[i][0]), json_object_get(o[2], top[i][0]));
+  rows_of(c, o, "tiers", "switches tier ", "switches");
+  rows_of(c, o, "tiers", "ports tier ", "ports");
+  rows_of(c, o, "tiers", "cabled ports tier ", "cabled_ports");
+  rows_of(c, o, "cables_by_tiers", "cables tiers ", NULL);
+  rows_of(c, o, "cables_by_rate", "cables ", NULL);
+  rows_of(c, o, "cables_by_media", "cables media ", NULL);
+  sides(m, "capacity", o);
+  section(c, "capacity");
+  if (!json_is_object(o[0]) && !json_is_object(o[1])) {
+    row(c, 1, "(ecmp-balance.summary did not run)", NULL, NULL, NULL);
+    return;
+  }
+  rows_of(c, o, "tiers", "oversubscription tier ", "oversubscription");
+  rows_of(c, o, "tiers", "up Gb/s tier ", "up_gbps");
+  rows_of(c, o, "tiers", "down Gb/s tier ", "down_gbps");
+  const char *pat = json_string_value(json_object_get(o[1], "ebb_pattern"));
+  if (!pat)
+    pat = json_string_value(json_object_get(o[0], "ebb_pattern"));
+  char lab[64];
+  snprintf(lab, sizeof lab, "eBB (%s)", pat ? pat : "no pattern");
+  row(c, 1, lab, json_object_get(o[0], "ebb"), json_object_get(o[1], "ebb"),
+      json_object_get(o[2], "ebb"));
+}
+
+/* The worst single switch failure (failure-domains.single-point). */
+static void failure(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "failure", o);
+  section(c, "single switch failure");
+  if (!json_is_object(o[0]) && !json_is_object(o[1])) {
+    row(c, 1, "(failure-domains.single-point did not run)", NULL, NULL, NULL);
+    return;
+  }
+  static const char *const k[][2] = {
+      {"single_point_switches", "switches that cut endpoints off"},
+      {"worst_cut_off_endpoints", "endpoints cut off, worst switch"}};
+  for (size_t i = 0; i < 2; i++)
+    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
+        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  for (int s = 0; s < 2; s++) {
+    const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
+    if (w)
+      fprintf(c->out,
+              c->md ? "| &nbsp;&nbsp;worst switch, %s | `%s` | | |\n"
+                    : "    worst switch, %s: %s\n",
+              s ? "HEAD" : "BASE", w);
+  }
+}
+
+static long long count(const json_t *counts, const char *sev) {
+  return (long long)json_integer_value(json_object_get(counts, sev));
+}
+
+/* "2 (1 error, 1 warning)" from a counts object. */
+static void counts_text(const json_t *cn, char *buf, size_t size) {
+  long long e = count(cn, "error"), w = count(cn, "warning"),
+            i = count(cn, "info");
+  snprintf(buf, size, "%lld (%lld error, %lld warning, %lld info)", e + w + i,
+           e, w, i);
+}
+
+static void list(const out_ctx *c, const json_t *m, const char *which) {
+  const json_t *fs = json_object_get(json_object_get(m, "findings"), which);
+  const json_t *cn = json_object_get(
+      json_object_get(json_object_get(m, "findings"), "counts"), which);
+  char buf[96];
+  counts_text(cn, buf, sizeof buf);
+  fprintf(c->out, c->md ? "\n**%s**: %s\n" : "\n%s: %s\n", which, buf);
+  if (c->md && json_array_size(fs))
+    fputc('\n', c->out);
+  size_t i;
+  json_t *f;
+  json_array_foreach((json_t *)fs, i, f) {
+    if (i == CMP_LISTED) {
+      fprintf(c->out,
+              c->md ? "- ... and %zu more (--format json lists all)\n"
+                    : "  ... and %zu more (--format json lists all)\n",
+              json_array_size(fs) - i);
+      break;
+    }
+    const char *sev = json_string_value(json_object_get(f, "severity"));
+    const char *rule = json_string_value(json_object_get(f, "rule"));
+    const char *msg = json_string_value(json_object_get(f, "message"));
+    if (c->md)
+      fprintf(c->out, "- **%s** `%s`: ", sev, rule);
+    else
+      fprintf(c->out, "  %-7s %s: ", sev, rule);
+    free_text(c, msg);
+    fputc('\n', c->out);
+  }
+}
+
+static void renamed(const out_ctx *c, const json_t *m) {
+  const json_t *r = json_object_get(m, "renamed");
+  if (!json_array_size(r))
+    return;
+  fprintf(c->out,
+          c->md ? "\n**renamed nodes** (same GUID): %zu\n\n"
+                : "\nrenamed nodes (same GUID): %zu\n",
+          json_array_size(r));
+  size_t i;
+  json_t *e;
+  json_array_foreach((json_t *)r, i, e) {
+    if (i == CMP_LISTED)
+      break;
+    fprintf(c->out, c->md ? "- `%s` → `%s`\n" : "  %s -> %s\n",
+            json_string_value(json_object_get(e, "base")),
+            json_string_value(json_object_get(e, "head")));
+  }
+}
+
+static void verdicts(const out_ctx *c, const json_t *m) {
+  const json_t *v = json_object_get(m, "fail_on");
+  if (!json_array_size(v))
+    return;
+  fprintf(c->out, c->md ? "\n**fail-on**\n\n" : "\nfail-on:\n");
+  size_t i;
+  json_t *e;
+  json_array_foreach((json_t *)v, i, e) {
+    int failed = json_is_true(json_object_get(e, "failed"));
+    fprintf(c->out, c->md ? "- %s `%s`: " : "  %s %s: ",
+            failed ? (c->md ? "❌" : "FAIL") : (c->md ? "✅" : "ok  "),
+            json_string_value(json_object_get(e, "policy")));
+    free_text(c, json_string_value(json_object_get(e, "why")));
+    fputc('\n', c->out);
+  }
+}
+
+/* The headline: the findings delta in one line. */
+static void headline(const out_ctx *c, const json_t *m) {
+  const json_t *cn = json_object_get(json_object_get(m, "findings"), "counts");
+  char n[96], f[96];
+  counts_text(json_object_get(cn, "new"), n, sizeof n);
+  counts_text(json_object_get(cn, "fixed"), f, sizeof f);
+  const char *b =
+      json_string_value(json_object_get(json_object_get(m, "base"), "input"));
+  const char *h =
+      json_string_value(json_object_get(json_object_get(m, "head"), "input"));
+  if (c->md)
+    fprintf(c->out,
+            "### fabriclint compare\n\nBASE `%s` → HEAD `%s`: new findings "
+            "%s, fixed %s\n",
+            b, h, n, f);
+  else
+    fprintf(c->out, "compare: BASE %s -> HEAD %s\nnew findings %s, fixed %s\n",
+            b, h, n, f);
+}
+
+static int write_all(FILE *out, const json_t *m, int quiet, int md) {
+  out_ctx c = {out, md};
+  errno = 0;
+  headline(&c, m);
+  if (!quiet) {
+    table(&c, m);
+    failure(&c, m);
+  }
+  if (!quiet)
+    renamed(&c, m);
+  list(&c, m, "new");
+  if (!quiet) {
+    list(&c, m, "fixed");
+    const json_t *cn = json_object_get(
+        json_object_get(json_object_get(m, "findings"), "counts"), "unchanged");
+    char u[96];
+    counts_text(cn, u, sizeof u);
+    fprintf(out, md ? "\n**unchanged**: %s\n" : "\nunchanged: %s\n", u);
+  }
+  verdicts(&c, m);
+  return fflush(out) != 0 || ferror(out) ? -1 : 0;
+}
+
+int fl_cmp_write_text(FILE *out, const json_t *m, int quiet) {
+  return write_all(out, m, quiet, 0);
+}
+
+int fl_cmp_write_markdown(FILE *out, const json_t *m, int quiet) {
+  return write_all(out, m, quiet, 1);
+}
