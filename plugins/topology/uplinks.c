@@ -259,6 +259,50 @@ static void port_list(const uint32_t *v, uint32_t n, uint32_t total, char *buf,
     snprintf(buf + off, size - off, " and %u more", total - n);
 }
 
+/* What a capture with port states (iblinkinfo: "Down/Polling",
+ * "Down/Disabled") says of the @n free ports @v of node @sw that a fix
+ * names, into @buf ("" when it says nothing). A Polling port sees no
+ * partner: no cable, or a cable that does not train (outside tester,
+ * session 10: "add a cable on port 3" where a dead cable may sit); a
+ * Disabled port will not come up until it is enabled, cable or not. */
+static void port_states_note(const fl_host_api *api, const fl_fabric *f,
+                             fl_id sw, const uint32_t *v, uint32_t n, char *buf,
+                             size_t size) {
+  uint32_t polling = 0, disabled = 0, dis_first = 0;
+  buf[0] = '\0';
+  for (uint32_t i = 0; i < n; i++) {
+    fl_id p = api->find_port(f, sw, v[i]);
+    const char *st =
+        p != FL_NONE ? api->attr(f, FL_ENT_PORT, p, "state") : NULL;
+    if (!st)
+      continue;
+    if (strstr(st, "Disabled")) {
+      if (!disabled++)
+        dis_first = v[i];
+    } else if (strstr(st, "Polling")) {
+      polling++;
+    }
+  }
+  size_t off = 0;
+  if (polling)
+    off += (size_t)snprintf(buf, size,
+                            " (the capture shows %s Down/Polling: no "
+                            "partner, so if a cable is plugged there it does "
+                            "not train: reseat or replace it)",
+                            polling == 1 ? "it" : "them");
+  if (disabled == 1 && off < size)
+    snprintf(buf + off, size - off,
+             " (port %u is Disabled: a cable may be there already; enable "
+             "the port first, with `ibportstate` or the subnet manager)",
+             dis_first);
+  else if (disabled && off < size)
+    snprintf(buf + off, size - off,
+             " (%u of them are Disabled, e.g. port %u: cables may be there "
+             "already; enable the ports first, with `ibportstate` or the "
+             "subnet manager)",
+             disabled, dis_first);
+}
+
 /* One leaf short of the cables its peers have. */
 static int report_leaf(const uctx *c, fl_ctx *ctx, const uleaf *L,
                        const upair *exp, uint32_t n_exp, double ratio) {
@@ -334,17 +378,20 @@ static int report_leaf(const uctx *c, fl_ctx *ctx, const uleaf *L,
              "to %.2f)",
              pr, ratio, ceil(pr * 100) / 100);
   }
+  char states[200];
+  port_states_note(api, f, L->n, lp, use < UPL_LISTED ? use : UPL_LISTED,
+                   states, sizeof states);
   snprintf(msg, sizeof msg,
            "leaf \"%s\" has %u uplink(s), %.6g Gb/s, for %.6g Gb/s down "
            "(%.2f:1; the policy allows %.2f:1): it lacks %u cable(s) its "
-           "peers have: %s; add %s%s%s%s",
+           "peers have: %s; add %s%s%s%s%s",
            api->node_name(f, L->n), L->n_up, L->up, L->down,
            L->up > 0 ? L->down / L->up : 0.0, ratio, missing, what,
            missing == 1 ? "it" : "them",
            use == 1  ? " on its free port "
            : use > 1 ? " on its free ports "
                      : "",
-           use ? ports : "", beyond);
+           use ? ports : "", states, beyond);
   /* the leaf is the root (one cause across rules): ecmp-balance's
    * oversubscription and uplink asymmetry of this leaf attach here when
    * the cables it lacks explain them whole */

@@ -46,6 +46,12 @@ expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$X/fau
 expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'])")" "['leaf-p01-05', 'leaf-p01-06']" "ibnetdiscover: the same two leaves"
 expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$F"
 expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'])")" "['leaf-p01-05', 'leaf-p01-06']" "iblinkinfo: the same two leaves"
+# the leaves' free port 16 as the capture shows it (outside tester,
+# session 10): Down/Polling on leaf-p01-05 (no partner: a cable there does
+# not train), Disabled on leaf-p01-06 (enable it first)
+expect_eq "$(jget "$TMP/out" "=sorted((f['nodes'][0], f['message'].split('add it on its free port 16 ')[1]) for f in d['findings'])")" \
+  "[('leaf-p01-05', '(the capture shows it Down/Polling: no partner, so if a cable is plugged there it does not train: reseat or replace it)'), ('leaf-p01-06', '(port 16 is Disabled: a cable may be there already; enable the port first, with \`ibportstate\` or the subnet manager)')]" \
+  "iblinkinfo: the free port's state in the fix"
 expect_rc 1 "$FL" check --format json "$F" # the whole report again, for what follows
 expect_eq "$(jget "$TMP/out" "=[sorted(r['rule'] for r in f['related']) for f in d['findings'] if f['rule'] == 'topology.degraded-link']")" "[['ecmp-balance.mixed-speed-group', 'ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry']]" "faults: the 1x cable's consequences"
 # the could-be finding of the 1X link

@@ -56,7 +56,7 @@ tests_for() {
   tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   roots) echo 'test_roots|cli.roots' ;;
   compare) echo 'cli.compare_' ;;
-  verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation' ;;
+  verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation|cli.iblinkinfo' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
