@@ -91,7 +91,7 @@ n = json.load(open(sys.argv[2]))
 print(json.dumps({'fabric': sys.argv[3], 'lfts': sys.argv[4], 'coll': sys.argv[5],
   'hosts': m['ranks'], 'flows': n['flows'], 'steps': n['steps'],
   'model_s': m['time_s'], 'ns3_s': n['time_s'], 'deviation': n['deviation'],
-  'ratio': m['ratio'], 'busbw': m['busbw_gbps'], 'drops': n['drops'],
+  'ratio': m['ratio'], 'busbw': m['busbw_GBps'], 'drops': n['drops'],
   'flow_bytes': n['sim_step_s'] and n['scale'], 'sim_step_s': n['sim_step_s'],
   'wall_s': float(sys.argv[7]) - float(sys.argv[6]), 'ns3': n['ns3_version']}))
 PY
