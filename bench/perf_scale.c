@@ -106,10 +106,10 @@ static int placements(fl_fabric *f, uint32_t count, uint32_t n) {
          n, fl_perf_job_hosts(pool), wall, cpu_s);
   for (uint32_t k = 0; k < pl.n_coll; k++) {
     const fl_perf_place_coll *pc = &pl.coll[k];
-    printf("  %s: busbw min %.2f median %.2f max %.2f of %.2f Gb/s; worst "
+    printf("  %s: busbw min %.2f median %.2f max %.2f of %.2f GB/s; worst "
            "placement %llu, %u bottleneck(s)\n",
-           fl_wl_op_name(c[k].op), pc->busbw_gbps.min, pc->busbw_gbps.median,
-           pc->busbw_gbps.max, pc->worst_res.ideal_busbw_gbps,
+           fl_wl_op_name(c[k].op), pc->busbw_GBps.min, pc->busbw_GBps.median,
+           pc->busbw_GBps.max, pc->worst_res.ideal_busbw_GBps,
            (unsigned long long)pc->samples[pc->worst].index,
            pc->worst_res.n_bottlenecks);
   }
@@ -187,9 +187,9 @@ int main(int argc, char **argv) {
     wall[i] = now() - w0;
     cpus[i] = cpu() - c0;
     printf("run %d: %s, %u ranks, %.0f flows: %.2f s wall, %.2f s CPU, %u "
-           "round(s); busbw %.3f of %.3f Gb/s, %u bottleneck link(s)%s%s\n",
+           "round(s); busbw %.3f of %.3f GB/s, %u bottleneck link(s)%s%s\n",
            i + 1, routing == FL_WL_ROUTE_LFT ? "LFT" : "AR", r.ranks, r.flows,
-           wall[i], cpus[i], r.solver_rounds, r.busbw_gbps, r.ideal_busbw_gbps,
+           wall[i], cpus[i], r.solver_rounds, r.busbw_GBps, r.ideal_busbw_GBps,
            r.n_bottlenecks, r.error[0] ? " ERROR " : "", r.error);
   }
   qsort(wall, (size_t)runs, sizeof *wall, cmp_d);

@@ -123,6 +123,7 @@ static int bottlenecks(const fl_perf_job *job, const pf_solution *sol,
     b->to = fl_fabric_port_node(job->f, pb);
     b->to_port = fl_fabric_port_num(job->f, pb);
     b->gbps = n->cap[v[i].dl];
+    b->nominal_gbps = n->nom[v[i].dl];
     b->flows = v[i].w;
     b->share_gbps = sol->level[v[i].dl];
   }
@@ -137,6 +138,7 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
   res->name = c->name;
   res->bytes = c->bytes;
   res->rails = job->rails;
+  res->hosts = job->hosts;
   res->routing = job->routing;
   pf_flows fl;
   int rc = pf_flows_build(job, c, &fl, &res->steps, &res->ranks, err);
@@ -151,7 +153,10 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
   pf_solution real, ideal;
   rc = pf_solve(&job->net, job->nic, &fl, job->routing, &real, err);
   if (rc == FL_OK) {
-    rc = pf_solve(&job->net, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
+    /* the ideal at the cables' nominal rates (perf_nominal.c) */
+    pf_net nominal = job->net;
+    nominal.cap = job->net.nom;
+    rc = pf_solve(&nominal, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
     if (rc != FL_OK)
       pf_solution_free(&real);
   }
@@ -167,12 +172,13 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
     res->solver_rounds = real.rounds;
     res->step_time_s = real.step_time_s;
     res->time_s = real.step_time_s * res->steps;
-    res->algbw_gbps = (double)c->bytes * 8.0 / res->time_s / 1e9;
-    res->busbw_gbps = res->algbw_gbps * f;
+    res->algbw_GBps = (double)c->bytes / res->time_s / 1e9;
+    res->busbw_GBps = res->algbw_GBps * f;
     res->ideal_time_s = ideal.step_time_s * res->steps;
-    res->ideal_busbw_gbps =
-        (double)c->bytes * 8.0 / res->ideal_time_s / 1e9 * f;
-    res->ratio = res->busbw_gbps / res->ideal_busbw_gbps;
+    res->ideal_busbw_GBps = (double)c->bytes / res->ideal_time_s / 1e9 * f;
+    res->ratio = res->busbw_GBps / res->ideal_busbw_GBps;
+    fl_perf_nccl_predict(c->op, c->bytes, res->ranks, res->hosts,
+                         res->busbw_GBps, &res->nccl);
     /* at the ideal the NIC cables are the limit, as in the ideal itself:
      * no fabric link holds the collective back */
     if (res->ratio < 1 - 1e-9 && bottlenecks(job, &real, res) != 0)

@@ -27,40 +27,88 @@
  * ideal: at the ideal the NIC cables are the limit): cable @link leaving node
  * @from port @from_port toward node @to port @to_port, @gbps its capacity,
  * @flows how many flows share it (fractional under AR's equal split),
- * @share_gbps each one's rate. @ex_src/@ex_dst[@n_ex] name example flows (NIC
- * node ids).
+ * @share_gbps each one's rate, @nominal_gbps the cable's design rate
+ * (above @gbps: the cable trained below it, perf_nominal.c).
+ * @ex_src/@ex_dst[@n_ex] name example flows (NIC node ids).
  * @dl: the directed link (2 × link + 0 when leaving the link's end 0).
  */
 typedef struct fl_perf_bottleneck {
   fl_id link, from, to;
   uint32_t dl;
   uint32_t from_port, to_port;
-  double gbps, flows, share_gbps;
+  double gbps, flows, share_gbps, nominal_gbps;
   uint32_t n_ex;
   fl_id ex_src[FL_PERF_MAX_EXAMPLES], ex_dst[FL_PERF_MAX_EXAMPLES];
 } fl_perf_bottleneck;
 
+/** Algorithms of the NCCL prediction (fl_perf_nccl.alg[]). */
+enum { FL_PERF_NCCL_RING = 0, FL_PERF_NCCL_TREE, FL_PERF_NCCL_P2P };
+#define FL_PERF_NCCL_ALGS 3u
+
 /**
- * fl_perf_result — one collective. Times in seconds, bandwidths in Gb/s
- * (10^9 bit/s): @algbw = bytes / time, @busbw = algbw × NCCL's factor
+ * fl_perf_nccl_alg — one algorithm's predicted nccl-tests figures: @on 0
+ * when not modelled for the collective; @latency_s its alpha (s), @efficiency
+ * its bandwidth factor on the fabric's rate, @time_s = latency + bytes /
+ * (bandwidth), @algbw_GBps and @busbw_GBps in GB/s (10^9 bytes/s) as
+ * nccl-tests defines them.
+ */
+typedef struct fl_perf_nccl_alg {
+  int on;
+  double latency_s, efficiency, time_s, algbw_GBps, busbw_GBps;
+} fl_perf_nccl_alg;
+
+/** fl_perf_nccl — the prediction: @alg per algorithm, @pick the one NCCL's
+ * tuner would choose (least time; FL_PERF_NCCL_*). All zero when the
+ * collective has no fabric traffic. */
+typedef struct fl_perf_nccl {
+  fl_perf_nccl_alg alg[FL_PERF_NCCL_ALGS];
+  uint32_t pick;
+} fl_perf_nccl;
+
+/**
+ * fl_perf_nccl_predict() — NCCL's alpha-beta cost (perf_nccl.c,
+ * docs/performance-model.md "NCCL prediction") of collective @op of @bytes
+ * (nccl-tests size) over @ranks ranks on @hosts hosts, given the flow
+ * model's fabric bus bandwidth @fabric_busbw_GBps (GB/s; for all-reduce the
+ * ring's, i.e. each host's network bandwidth). Ring for all-reduce,
+ * all-gather, reduce-scatter; tree too for all-reduce on 2+ hosts; p2p for
+ * all-to-all and sendrecv. Fills *@out (all zero for < 2 ranks, 0 bytes or
+ * no bandwidth). Pure; O(1).
+ */
+void fl_perf_nccl_predict(uint32_t op, uint64_t bytes, uint32_t ranks,
+                          uint32_t hosts, double fabric_busbw_GBps,
+                          fl_perf_nccl *out);
+
+/** fl_perf_nccl_alg_name() — "ring", "tree", "p2p" ("?" out of range). */
+const char *fl_perf_nccl_alg_name(uint32_t a);
+
+/**
+ * fl_perf_result — one collective. Times in seconds, bandwidths in GB/s
+ * (10^9 bytes/s, nccl-tests' unit; link rates elsewhere stay Gb/s):
+ * @algbw = bytes / time, @busbw = algbw × NCCL's factor
  * (all-reduce 2(n-1)/n, all-gather and reduce-scatter (n-1)/n, all-to-all
- * (n-1)/n, sendrecv 1) for @ranks n. @steps identical steps of
- * @step_time_s each (ring: 2(n-1) or n-1, others 1) carrying @flows
- * NIC-to-NIC flows per step. The ideal is the same flows over a
- * non-blocking crossbar (each flow crosses only its two NIC cables);
- * @ratio = busbw / ideal_busbw. @fabric_traffic 0: every transfer stays
- * inside a host (no flow). @error non-empty: the flows could not be routed
- * (an LFT hole, a loop), the other fields are then zero.
+ * (n-1)/n, sendrecv 1) for @ranks n on @hosts hosts. These are the flow
+ * model's (the fabric's bandwidth, no latency, no protocol overhead).
+ * @steps identical steps of @step_time_s each (ring: 2(n-1) or n-1, others
+ * 1) carrying @flows NIC-to-NIC flows per step. The ideal is the same flows
+ * over a non-blocking crossbar at the cables' nominal (design) rates
+ * (perf_nominal.c: a cable trained below its tier pair's majority rate
+ * counts at that rate), so a degraded NIC cable lowers @ratio = busbw /
+ * ideal_busbw. @nccl: what nccl-tests would print (perf_nccl.c).
+ * @fabric_traffic 0: every transfer stays inside a host (no flow). @error
+ * non-empty: the flows could not be routed (an LFT hole, a loop), the other
+ * fields are then zero.
  */
 typedef struct fl_perf_result {
   uint32_t op;
   const char *name; /* borrowed from the workload, NULL if none */
   uint64_t bytes;
-  uint32_t ranks, rails, steps;
+  uint32_t ranks, rails, hosts, steps;
   double flows;
   int fabric_traffic;
-  double step_time_s, time_s, algbw_gbps, busbw_gbps;
-  double ideal_time_s, ideal_busbw_gbps, ratio;
+  double step_time_s, time_s, algbw_GBps, busbw_GBps;
+  double ideal_time_s, ideal_busbw_GBps, ratio;
+  fl_perf_nccl nccl;
   uint32_t n_bottlenecks;
   fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
   uint32_t routing; /* FL_WL_ROUTE_LFT or _AR, as modelled */

@@ -47,13 +47,21 @@ typedef struct pf_net {
   uint32_t *lft_len;       /* [nsw] its length in LIDs, 0 without one */
   /* switch-to-switch adjacency (for AR): off[nsw+1], adj_dl, adj_next */
   uint32_t *adj_off, *adj_dl, *adj_next;
-  double *cap; /* [2 * links] Gb/s of each directed link */
+  double *cap; /* [2 * links] Gb/s of each directed link, as trained */
+  double *nom; /* [2 * links] its nominal (design) Gb/s: perf_nominal.c */
   uint32_t ndl;
 } pf_net;
 
 /** Build @n for @f (finalized). FL_OK or FL_ENOMEM. */
 int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err);
 void pf_net_free(pf_net *n);
+/**
+ * pf_net_nominal() — @n->nom from @n->cap (perf_nominal.c): each cable's
+ * rate raised to the most common rate of the cables joining the same tiers
+ * (ties: the largest); unknown (NAN) stays unknown. Called by pf_net_build.
+ * FL_OK or FL_ENOMEM.
+ */
+int pf_net_nominal(pf_net *n, fl_error *err);
 /** Directed link of cable @l leaving port @from. */
 uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
 

@@ -159,7 +159,7 @@ static void sample_of(const fl_perf_result *r, uint64_t index,
   }
   s->step_time_s = r->step_time_s;
   s->time_s = r->time_s;
-  s->busbw_gbps = r->busbw_gbps;
+  s->busbw_GBps = r->busbw_GBps;
   s->ratio = r->ratio;
 }
 
@@ -289,7 +289,7 @@ static int stats(fl_perf_place_coll *pc) {
       v[k++] = pc->samples[i].member;                                          \
   pc->field = dist3(v, k)
   DIST(step_time_s, step_time_s);
-  DIST(busbw_gbps, busbw_gbps);
+  DIST(busbw_GBps, busbw_GBps);
   DIST(ratio, ratio);
 #undef DIST
   free(v);

@@ -60,12 +60,12 @@ const char *fl_perf_job_host_name(const fl_perf_job *job, uint32_t h);
 
 /**
  * fl_perf_sample — one placement of one collective: its @index, and
- * (@error 0) the step time, whole time (s), busbw (Gb/s) and ratio to the
- * ideal of fl_perf_run; @error 1: its flows could not be routed.
+ * (@error 0) the step time, whole time (s), busbw (GB/s, 10^9 bytes/s) and
+ * ratio to the ideal of fl_perf_run; @error 1: its flows could not be routed.
  */
 typedef struct fl_perf_sample {
   uint64_t index;
-  double step_time_s, time_s, busbw_gbps, ratio;
+  double step_time_s, time_s, busbw_GBps, ratio;
   uint32_t error;
 } fl_perf_sample;
 
@@ -90,7 +90,7 @@ typedef struct fl_perf_dist3 {
 typedef struct fl_perf_place_coll {
   uint32_t n, n_error, ok;
   fl_perf_sample *samples;
-  fl_perf_dist3 step_time_s, busbw_gbps, ratio;
+  fl_perf_dist3 step_time_s, busbw_GBps, ratio;
   uint32_t worst, judged;
   int judged_full;
   fl_perf_result worst_res, judged_res;

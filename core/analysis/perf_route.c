@@ -105,6 +105,8 @@ int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
     double g = fl_fabric_link_gbps(f, l);
     n->cap[2 * l] = n->cap[2 * l + 1] = g > 0 ? g : NAN;
   }
+  if (pf_net_nominal(n, err) != FL_OK)
+    return FL_ENOMEM;
   fill_hops(n);
   if (fill_adj(n) != 0)
     return nomem(err);
@@ -114,7 +116,7 @@ int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
 void pf_net_free(pf_net *n) {
   free(n->node_sw), free(n->sw_node), free(n->hop), free(n->lft_row);
   free(n->lft_len), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
-  free(n->cap);
+  free(n->cap), free(n->nom);
   memset(n, 0, sizeof *n);
 }
 

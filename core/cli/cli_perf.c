@@ -105,16 +105,20 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
   }
   fprintf(o,
           "  time %.6g s (%u step(s) of %.6g s, %.0f flows per step)\n"
-          "  algbw %.2f Gb/s  busbw %.2f Gb/s  ideal busbw %.2f Gb/s  "
+          "  fabric algbw %.2f GB/s  busbw %.2f GB/s  ideal busbw %.2f GB/s  "
           "ratio %.4f\n",
-          r->time_s, r->steps, r->step_time_s, r->flows, r->algbw_gbps,
-          r->busbw_gbps, r->ideal_busbw_gbps, r->ratio);
+          r->time_s, r->steps, r->step_time_s, r->flows, r->algbw_GBps,
+          r->busbw_GBps, r->ideal_busbw_GBps, r->ratio);
+  fl_cli_perf_text_nccl(o, r);
   fl_cli_perf_text_bottlenecks(o, f, r);
-  if (contended(r, min_share))
+  if (contended(r, min_share)) {
+    char note[800];
+    fl_cli_perf_degraded_note(f, r, note, sizeof note);
     fprintf(o,
             "  warning [performance.collective-contention]: busbw is %.1f%% "
-            "of the ideal (min-share %.0f%%)\n",
-            100 * r->ratio, 100 * min_share);
+            "of the ideal (min-share %.0f%%)%s\n",
+            100 * r->ratio, 100 * min_share, note);
+  }
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -132,13 +136,14 @@ static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
   if (r->fabric_traffic) {
     json_object_set_new(j, "step_time_s", fl_cli_perf_json_num(r->step_time_s));
     json_object_set_new(j, "time_s", fl_cli_perf_json_num(r->time_s));
-    json_object_set_new(j, "algbw_gbps", fl_cli_perf_json_num(r->algbw_gbps));
-    json_object_set_new(j, "busbw_gbps", fl_cli_perf_json_num(r->busbw_gbps));
+    json_object_set_new(j, "algbw_GBps", fl_cli_perf_json_num(r->algbw_GBps));
+    json_object_set_new(j, "busbw_GBps", fl_cli_perf_json_num(r->busbw_GBps));
     json_object_set_new(j, "ideal_time_s",
                         fl_cli_perf_json_num(r->ideal_time_s));
-    json_object_set_new(j, "ideal_busbw_gbps",
-                        fl_cli_perf_json_num(r->ideal_busbw_gbps));
+    json_object_set_new(j, "ideal_busbw_GBps",
+                        fl_cli_perf_json_num(r->ideal_busbw_GBps));
     json_object_set_new(j, "ratio", fl_cli_perf_json_num(r->ratio));
+    json_object_set_new(j, "nccl", fl_cli_perf_json_nccl(r));
   }
   json_t *bn = json_array();
   for (uint32_t i = 0; i < r->n_bottlenecks; i++)
@@ -151,13 +156,14 @@ static json_t *json_one(const fl_fabric *f, const fl_perf_result *r) {
 static json_t *json_finding(const fl_fabric *f, const fl_perf_result *r,
                             double min_share) {
   json_t *j = json_object();
-  char msg[512];
+  char msg[1400], note[800];
+  fl_cli_perf_degraded_note(f, r, note, sizeof note);
   snprintf(msg, sizeof msg,
            "%s%s%s%s reaches %.1f%% of its no-contention bus bandwidth "
-           "(%.2f of %.2f Gb/s; min-share %.0f%%)",
+           "(%.2f of %.2f GB/s; min-share %.0f%%)%s",
            fl_wl_op_name(r->op), r->name ? " \"" : "", r->name ? r->name : "",
-           r->name ? "\"" : "", 100 * r->ratio, r->busbw_gbps,
-           r->ideal_busbw_gbps, 100 * min_share);
+           r->name ? "\"" : "", 100 * r->ratio, r->busbw_GBps,
+           r->ideal_busbw_GBps, 100 * min_share, note);
   json_object_set_new(j, "rule",
                       json_string("performance.collective-contention"));
   json_object_set_new(j, "severity", json_string("warning"));

@@ -39,8 +39,12 @@ void fl_cli_perf_text_bottlenecks(FILE *o, const fl_fabric *f,
     const fl_perf_bottleneck *b = &r->bottlenecks[i];
     char lt[600];
     fl_cli_perf_link_text(f, b, lt, sizeof lt);
-    fprintf(o, "  bottleneck %s: %.4g flows share %.0f Gb/s (%.3f Gb/s each)\n",
+    fprintf(o, "  bottleneck %s: %.4g flows share %.0f Gb/s (%.3f Gb/s each)",
             lt, b->flows, b->gbps, b->share_gbps);
+    if (b->nominal_gbps > b->gbps)
+      fprintf(o, "; the cable runs below its nominal %.0f Gb/s",
+              b->nominal_gbps);
+    fputc('\n', o);
     for (uint32_t k = 0; k < b->n_ex; k++)
       fprintf(o, "    %s -> %s\n", fl_fabric_node_name(f, b->ex_src[k]),
               fl_fabric_node_name(f, b->ex_dst[k]));
@@ -60,6 +64,8 @@ json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
   json_object_set_new(j, "capacity_gbps", fl_cli_perf_json_num(b->gbps));
   json_object_set_new(j, "flow_count", fl_cli_perf_json_num(b->flows));
   json_object_set_new(j, "share_gbps", fl_cli_perf_json_num(b->share_gbps));
+  json_object_set_new(j, "nominal_gbps", fl_cli_perf_json_num(b->nominal_gbps));
+  json_object_set_new(j, "degraded", json_boolean(b->nominal_gbps > b->gbps));
   for (uint32_t k = 0; k < b->n_ex; k++) {
     json_t *fl = json_object();
     json_object_set_new(fl, "src",
@@ -70,4 +76,62 @@ json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
   }
   json_object_set_new(j, "flows", ex);
   return j;
+}
+
+void fl_cli_perf_text_nccl(FILE *o, const fl_perf_result *r) {
+  const fl_perf_nccl *p = &r->nccl;
+  for (uint32_t a = 0; a < FL_PERF_NCCL_ALGS; a++) {
+    const fl_perf_nccl_alg *x = &p->alg[a];
+    if (x->on)
+      fprintf(o,
+              "  nccl %s%s: time %.6g s  algbw %.2f GB/s  busbw %.2f GB/s  "
+              "(latency %.1f us, efficiency %.2f)\n",
+              fl_perf_nccl_alg_name(a), p->pick == a ? " (picked)" : "",
+              x->time_s, x->algbw_GBps, x->busbw_GBps, x->latency_s * 1e6,
+              x->efficiency);
+  }
+}
+
+json_t *fl_cli_perf_json_nccl(const fl_perf_result *r) {
+  const fl_perf_nccl *p = &r->nccl;
+  json_t *j = json_object(), *algs = json_object();
+  const fl_perf_nccl_alg *pk = &p->alg[p->pick];
+  if (pk->on) {
+    json_object_set_new(j, "algorithm",
+                        json_string(fl_perf_nccl_alg_name(p->pick)));
+    json_object_set_new(j, "time_s", fl_cli_perf_json_num(pk->time_s));
+    json_object_set_new(j, "algbw_GBps", fl_cli_perf_json_num(pk->algbw_GBps));
+    json_object_set_new(j, "busbw_GBps", fl_cli_perf_json_num(pk->busbw_GBps));
+  }
+  for (uint32_t a = 0; a < FL_PERF_NCCL_ALGS; a++) {
+    const fl_perf_nccl_alg *x = &p->alg[a];
+    if (!x->on)
+      continue;
+    json_t *e = json_object();
+    json_object_set_new(e, "latency_us",
+                        fl_cli_perf_json_num(x->latency_s * 1e6));
+    json_object_set_new(e, "efficiency", fl_cli_perf_json_num(x->efficiency));
+    json_object_set_new(e, "time_s", fl_cli_perf_json_num(x->time_s));
+    json_object_set_new(e, "algbw_GBps", fl_cli_perf_json_num(x->algbw_GBps));
+    json_object_set_new(e, "busbw_GBps", fl_cli_perf_json_num(x->busbw_GBps));
+    json_object_set_new(algs, fl_perf_nccl_alg_name(a), e);
+  }
+  json_object_set_new(j, "algorithms", algs);
+  return j;
+}
+
+void fl_cli_perf_degraded_note(const fl_fabric *f, const fl_perf_result *r,
+                               char *buf, size_t n) {
+  buf[0] = 0;
+  for (uint32_t i = 0; i < r->n_bottlenecks; i++) {
+    const fl_perf_bottleneck *b = &r->bottlenecks[i];
+    if (!(b->nominal_gbps > b->gbps))
+      continue;
+    char lt[600];
+    fl_cli_perf_link_text(f, b, lt, sizeof lt);
+    snprintf(buf, n,
+             "; the cable %s runs at %.0f Gb/s, below its nominal %.0f Gb/s",
+             lt, b->gbps, b->nominal_gbps);
+    return;
+  }
 }

@@ -43,4 +43,18 @@ json_t *fl_cli_perf_json_num(double x);
  * ranks, routing. @j is borrowed. */
 void fl_cli_perf_json_head(json_t *j, const fl_perf_result *r);
 
+/** fl_cli_perf_degraded_note() — "; the cable A port 1 -> B port 2 runs
+ * at 100 Gb/s, below its nominal 200 Gb/s" for the first bottleneck of @r
+ * below its nominal rate (perf_nominal.c) into @buf (@n bytes), else "". */
+void fl_cli_perf_degraded_note(const fl_fabric *f, const fl_perf_result *r,
+                               char *buf, size_t n);
+/** fl_cli_perf_text_nccl() — the "  nccl ..." lines of @r (its NCCL
+ * prediction, GB/s) on @o; nothing when no algorithm is modelled. */
+void fl_cli_perf_text_nccl(FILE *o, const fl_perf_result *r);
+/** fl_cli_perf_json_nccl() — @r's NCCL prediction as a new JSON object:
+ * `algorithm` (NCCL's pick), `time_s`, `algbw_GBps`, `busbw_GBps` of it,
+ * and `algorithms` {name: {latency_us, efficiency, time_s, algbw_GBps,
+ * busbw_GBps}} for every modelled one. */
+json_t *fl_cli_perf_json_nccl(const fl_perf_result *r);
+
 #endif

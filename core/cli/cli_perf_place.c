@@ -84,8 +84,8 @@ static void text_placement(FILE *o, pctx *x, const char *label,
   if (s->error)
     fprintf(o, ": error: %s", full ? r->error : "flows cannot be routed");
   else
-    fprintf(o, ": step %.6g s, busbw %.2f Gb/s, ratio %.4f", s->step_time_s,
-            s->busbw_gbps, s->ratio);
+    fprintf(o, ": step %.6g s, busbw %.2f GB/s, ratio %.4f", s->step_time_s,
+            s->busbw_GBps, s->ratio);
   text_hosts(o, x, s->index);
   if (full && !s->error)
     fl_cli_perf_text_bottlenecks(o, x->f, r);
@@ -124,10 +124,10 @@ static void text_coll(FILE *o, pctx *x, const fl_perf_place_coll *pc,
             pc->step_time_s.min, pc->step_time_s.median, pc->step_time_s.max,
             r->steps, r->flows);
     fprintf(o,
-            "  busbw min %.2f  median %.2f  max %.2f Gb/s  ideal busbw %.2f "
-            "Gb/s\n",
-            pc->busbw_gbps.min, pc->busbw_gbps.median, pc->busbw_gbps.max,
-            r->ideal_busbw_gbps);
+            "  busbw min %.2f  median %.2f  max %.2f GB/s  ideal busbw %.2f "
+            "GB/s\n",
+            pc->busbw_GBps.min, pc->busbw_GBps.median, pc->busbw_GBps.max,
+            r->ideal_busbw_GBps);
     fprintf(o, "  ratio min %.4f  median %.4f  max %.4f\n", pc->ratio.min,
             pc->ratio.median, pc->ratio.max);
   }
@@ -193,7 +193,7 @@ static json_t *json_placement(pctx *x, const fl_perf_sample *s,
   }
   json_object_set_new(j, "step_time_s", fl_cli_perf_json_num(s->step_time_s));
   json_object_set_new(j, "time_s", fl_cli_perf_json_num(s->time_s));
-  json_object_set_new(j, "busbw_gbps", fl_cli_perf_json_num(s->busbw_gbps));
+  json_object_set_new(j, "busbw_GBps", fl_cli_perf_json_num(s->busbw_GBps));
   json_object_set_new(j, "ratio", fl_cli_perf_json_num(s->ratio));
   if (full)
     json_object_set_new(j, "bottlenecks", json_bns(x->f, r));
@@ -212,10 +212,10 @@ static json_t *json_coll(pctx *x, const fl_perf_place_coll *pc, double pct) {
     json_object_set_new(j, "flows_per_step", fl_cli_perf_json_num(r->flows));
   }
   if (pc->ok && r->fabric_traffic) {
-    json_object_set_new(j, "ideal_busbw_gbps",
-                        fl_cli_perf_json_num(r->ideal_busbw_gbps));
+    json_object_set_new(j, "ideal_busbw_GBps",
+                        fl_cli_perf_json_num(r->ideal_busbw_GBps));
     json_object_set_new(j, "step_time_s", json_d3(&pc->step_time_s));
-    json_object_set_new(j, "busbw_gbps", json_d3(&pc->busbw_gbps));
+    json_object_set_new(j, "busbw_GBps", json_d3(&pc->busbw_GBps));
     json_object_set_new(j, "ratio", json_d3(&pc->ratio));
   }
   json_object_set_new(j, "worst",
@@ -234,7 +234,7 @@ static json_t *json_coll(pctx *x, const fl_perf_place_coll *pc, double pct) {
     else {
       json_object_set_new(e, "step_time_s",
                           fl_cli_perf_json_num(s->step_time_s));
-      json_object_set_new(e, "busbw_gbps", fl_cli_perf_json_num(s->busbw_gbps));
+      json_object_set_new(e, "busbw_GBps", fl_cli_perf_json_num(s->busbw_GBps));
       json_object_set_new(e, "ratio", fl_cli_perf_json_num(s->ratio));
     }
     json_array_append_new(all, e);
@@ -256,9 +256,9 @@ static json_t *json_finding(pctx *x, const fl_perf_place_coll *pc,
   snprintf(msg, sizeof msg,
            "%s reaches %.1f%% of its no-contention bus bandwidth on placement "
            "%" PRIu64 " of seed %" PRIu64
-           " (%s of %u; %.2f of %.2f Gb/s; min-share %.0f%%)",
+           " (%s of %u; %.2f of %.2f GB/s; min-share %.0f%%)",
            title, 100 * s->ratio, s->index, x->pl->seed, lab, pc->n,
-           s->busbw_gbps, pc->worst_res.ideal_busbw_gbps, 100 * min_share);
+           s->busbw_GBps, pc->worst_res.ideal_busbw_GBps, 100 * min_share);
   json_t *j = json_object();
   json_object_set_new(j, "rule",
                       json_string("performance.collective-contention"));

@@ -113,11 +113,11 @@ cp "$C03/topo.ibnetdiscover" ./-topo
 expect_rc 0 "$FL" perf --workload job.yaml --format json "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump"
 cp "$TMP/out" perf.json
 expect_eq "$(jget perf.json "=[c['op'] for c in d['collectives']]")" "['sendrecv']" "perf collectives"
-expect_eq "$(jget perf.json "=round(d['collectives'][0]['busbw_gbps'], 6)")" "200.0" "perf busbw (HDR line rate)"
+expect_eq "$(jget perf.json "=round(d['collectives'][0]['busbw_GBps'], 6)")" "25.0" "perf busbw (HDR line rate, 25 GB/s)"
 expect_rc 0 "$FL" perf "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump" --format json --workload job.yaml
 expect_eq "$(cmp -s "$TMP/out" perf.json && echo same)" same "perf: options after the inputs"
 expect_rc 0 "$FL" perf --format json --workload=job.yaml -- -topo "$C03/opensm-lfts-dmodk.dump"
-expect_eq "$(jget "$TMP/out" "=round(d['collectives'][0]['busbw_gbps'], 6)")" "200.0" "perf -- -topo"
+expect_eq "$(jget "$TMP/out" "=round(d['collectives'][0]['busbw_GBps'], 6)")" "25.0" "perf -- -topo"
 expect_rc 2 "$FL" perf -topo --workload job.yaml
 expect_grep "$TMP/err" "^fabriclint: unknown option '-t' for perf$"
 expect_rc 2 "$FL" perf "$C03/topo.ibnetdiscover" --routing ar

@@ -9,7 +9,7 @@
 #   - first principles: on the non-blocking fat trees routed by real OpenSM
 #     ftree on ibsim (tests/fixtures/routing/fat-tree-{2,3}tier-ftree, see
 #     their engine.txt), ring all-reduce busbw equals the NIC line rate
-#     (4x HDR: 200 Gb/s) and so do all-gather, all-to-all and sendrecv;
+#     (4x HDR: 200 Gb/s = 25 GB/s, nccl-tests' unit) and so do all-gather, all-to-all and sendrecv;
 #   - refusals: workload errors name file:line:col (exit 2).
 . "$(dirname "$0")/lib.bash"
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -36,18 +36,18 @@ cp "$TMP/out" "$TMP/bal.json"
 expect_eq "$(jget "$TMP/bal.json" "=len(d['collectives'])")" 3 collectives
 expect_eq "$(jget "$TMP/bal.json" "=len(d['findings'])")" 0 "balanced findings"
 for i in 0 1 2; do
-  b=$(jget "$TMP/bal.json" "['collectives'][$i]['busbw_gbps']")
-  id=$(jget "$TMP/bal.json" "['collectives'][$i]['ideal_busbw_gbps']")
+  b=$(jget "$TMP/bal.json" "['collectives'][$i]['busbw_GBps']")
+  id=$(jget "$TMP/bal.json" "['collectives'][$i]['ideal_busbw_GBps']")
   expect_close "$b" "$id" "balanced collective $i busbw vs ideal"
-  expect_close "$b" 200 "balanced collective $i busbw vs HDR line rate"
+  expect_close "$b" 25 "balanced collective $i busbw vs HDR line rate (200 Gb/s = 25 GB/s)"
   expect_eq "$(jget "$TMP/bal.json" "=len(d['collectives'][$i]['bottlenecks'])")" 0 "balanced bottlenecks $i"
 done
 expect_eq "$(jget "$TMP/bal.json" "['collectives'][0]['op']")" sendrecv op0
 expect_eq "$(jget "$TMP/bal.json" "['collectives'][2]['steps']")" 14 "ring all-reduce steps 2(n-1)"
-# all-to-all algbw = busbw * n/(n-1) = 200 * 8/7
-expect_close "$(jget "$TMP/bal.json" "['collectives'][1]['algbw_gbps']")" "$(python3 -c 'print(200*8/7)')" "a2a algbw"
-# ring all-reduce algbw = busbw * n / (2(n-1)) = 200 * 8 / 14
-expect_close "$(jget "$TMP/bal.json" "['collectives'][2]['algbw_gbps']")" "$(python3 -c 'print(200*8/14)')" "all-reduce algbw"
+# all-to-all algbw = busbw * n/(n-1) = 25 GB/s * 8/7
+expect_close "$(jget "$TMP/bal.json" "['collectives'][1]['algbw_GBps']")" "$(python3 -c 'print(25*8/7)')" "a2a algbw"
+# ring all-reduce algbw = busbw * n / (2(n-1)) = 25 * 8 / 14
+expect_close "$(jget "$TMP/bal.json" "['collectives'][2]['algbw_GBps']")" "$(python3 -c 'print(25*8/14)')" "all-reduce algbw"
 # 1 GiB at 200 Gb/s for sendrecv
 expect_close "$(jget "$TMP/bal.json" "['collectives'][0]['time_s']")" "$(python3 -c 'print(2**30*8/200e9)')" "sendrecv time"
 
@@ -55,9 +55,9 @@ expect_close "$(jget "$TMP/bal.json" "['collectives'][0]['time_s']")" "$(python3
 expect_rc 1 "$FL" perf --workload "$TMP/job.yaml" --format json \
   "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-collision.dump"
 cp "$TMP/out" "$TMP/col.json"
-expect_close "$(jget "$TMP/col.json" "['collectives'][0]['busbw_gbps']")" 100 "collision sendrecv busbw"
+expect_close "$(jget "$TMP/col.json" "['collectives'][0]['busbw_GBps']")" 12.5 "collision sendrecv busbw"
 expect_close "$(jget "$TMP/col.json" "['collectives'][0]['ratio']")" 0.5 "collision sendrecv ratio"
-expect_close "$(jget "$TMP/col.json" "['collectives'][1]['busbw_gbps']")" 175 "collision a2a busbw"
+expect_close "$(jget "$TMP/col.json" "['collectives'][1]['busbw_GBps']")" 21.875 "collision a2a busbw"
 expect_close "$(jget "$TMP/col.json" "['collectives'][1]['ratio']")" 0.875 "collision a2a ratio"
 expect_close "$(jget "$TMP/col.json" "['collectives'][2]['ratio']")" 1 "collision all-reduce ratio (ring crosses once per leaf)"
 expect_eq "$(jget "$TMP/col.json" "['collectives'][0]['bottlenecks'][0]['link']")" \
@@ -76,12 +76,12 @@ expect_eq "$(jget "$TMP/col.json" "['findings'][1]['links'][0]['link']")" "leaf-
 # text output says the same
 expect_rc 1 "$FL" perf --workload "$TMP/job.yaml" "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-collision.dump"
 expect_grep "$TMP/out" '^  bottleneck leaf-0 port 5 -> spine-0 port 1: 8 flows share 200 Gb/s \(25\.000 Gb/s each\)'
-expect_grep "$TMP/out" 'busbw 175\.00 Gb/s  ideal busbw 200\.00 Gb/s  ratio 0\.8750'
+expect_grep "$TMP/out" 'busbw 21\.88 GB/s  ideal busbw 25\.00 GB/s  ratio 0\.8750'
 # min-share policy: 0.5 keeps sendrecv (exactly 0.5) and a2a silent
 expect_rc 0 "$FL" perf --min-share 0.5 --workload "$TMP/job.yaml" "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-collision.dump"
 # ideal adaptive routing ignores the LFT collision
 expect_rc 0 "$FL" perf --routing ar --format json --workload "$TMP/job.yaml" "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-collision.dump"
-expect_close "$(jget "$TMP/out" "['collectives'][1]['busbw_gbps']")" 200 "AR a2a busbw"
+expect_close "$(jget "$TMP/out" "['collectives'][1]['busbw_GBps']")" 25 "AR a2a busbw"
 expect_eq "$(jget "$TMP/out" "['collectives'][1]['routing']")" ar "routing named"
 
 # ---- first principles: non-blocking fat trees, OpenSM ftree LFTs
@@ -98,7 +98,7 @@ for s in fat-tree-2tier-ftree fat-tree-3tier-ftree; do
   expect_rc 0 "$FL" perf --format json --workload "$TMP/all.yaml" "$FT/$s/topology.ibnetdiscover" "$FT/$s/opensm-lfts.dump"
   expect_eq "$(jget "$TMP/out" "['hosts']")" 8 "$s hosts"
   for i in 0 1 2 3 4; do
-    expect_close "$(jget "$TMP/out" "['collectives'][$i]['busbw_gbps']")" 200 "$s collective $i busbw = NIC line rate"
+    expect_close "$(jget "$TMP/out" "['collectives'][$i]['busbw_GBps']")" 25 "$s collective $i busbw = NIC line rate (25 GB/s)"
   done
 done
 

@@ -36,15 +36,15 @@ for spec in "ft16 8 16" "ft32 8 32" "ft128 16 128"; do
     [ $l = collision ] && lf=opensm-lfts-collision.dump want_rc=1
     expect_rc $want_rc "$FL" perf --format json --workload "$TMP/$f-all.yaml" "$FX/$f/topology.ibnetdiscover" "$FX/$f/$lf"
     expect_eq "$(jget "$TMP/out" "['hosts']")" "$n" "$f hosts"
-    expect_close "$(jget "$TMP/out" "['collectives'][0]['busbw_gbps']")" 200 "$f $l host-order ring busbw"
-    a2a=200
-    [ $l = collision ] && a2a=$(python3 -c "import sys; n,h=map(int,sys.argv[1:]); print(200*(n-1)/(2*h*((n-h)//h)))" "$n" "$h")
-    expect_close "$(jget "$TMP/out" "['collectives'][1]['busbw_gbps']")" "$a2a" "$f $l all-to-all busbw"
+    expect_close "$(jget "$TMP/out" "['collectives'][0]['busbw_GBps']")" 25 "$f $l host-order ring busbw"
+    a2a=25
+    [ $l = collision ] && a2a=$(python3 -c "import sys; n,h=map(int,sys.argv[1:]); print(25*(n-1)/(2*h*((n-h)//h)))" "$n" "$h")
+    expect_close "$(jget "$TMP/out" "['collectives'][1]['busbw_GBps']")" "$a2a" "$f $l all-to-all busbw"
     expect_rc $want_rc "$FL" perf --format json --workload "$TMP/$f-ring.yaml" "$FX/$f/topology.ibnetdiscover" "$FX/$f/$lf"
-    want=200
-    [ $l = collision ] && want=100
-    expect_close "$(jget "$TMP/out" "['collectives'][0]['busbw_gbps']")" "$want" "$f $l interleaved ring busbw"
-    expect_close "$(jget "$TMP/out" "['collectives'][0]['ideal_busbw_gbps']")" 200 "$f $l ring ideal"
+    want=25
+    [ $l = collision ] && want=12.5
+    expect_close "$(jget "$TMP/out" "['collectives'][0]['busbw_GBps']")" "$want" "$f $l interleaved ring busbw"
+    expect_close "$(jget "$TMP/out" "['collectives'][0]['ideal_busbw_GBps']")" 25 "$f $l ring ideal"
   done
 done
 finish

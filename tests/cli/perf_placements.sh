@@ -38,13 +38,14 @@ cp "$TMP/out" "$TMP/p16.json"
 J=$TMP/p16.json
 expect_eq "$(jget "$J" "=(d['hosts'], d['placements']['count'], d['placements']['pool_hosts'], d['placements']['seed'])")" \
   "(8, 16, 32, 1)" "job, count, pool, seed"
-d3="=[(c['op'], c['step_time_s']['min'], c['step_time_s']['median'], c['step_time_s']['max'], c['busbw_gbps']['min'], c['busbw_gbps']['median'], c['busbw_gbps']['max']) for c in d['collectives']]"
+d3="=[(c['op'], c['step_time_s']['min'], c['step_time_s']['median'], c['step_time_s']['max'], c['busbw_GBps']['min'], c['busbw_GBps']['median'], c['busbw_GBps']['max']) for c in d['collectives']]"
 # 1 GiB all-to-all of 8 ranks: 2^30/8 bytes per flow at 200/7 Gb/s (NIC
 # bound) = 0.03758 s, at 200/9 (9 flows on an uplink) = 0.04832 s; ring
 # all-reduce: 2^30/8 per step at 200 Gb/s = 0.005369 s; sendrecv 2^30 at
-# 200 or 100 Gb/s = 0.04295 or 0.08590 s, median their mean
+# 200 or 100 Gb/s = 0.04295 or 0.08590 s, median their mean; busbw in
+# GB/s (bytes, nccl-tests' unit): 200 Gb/s = 25 GB/s
 expect_eq "$(jget "$J" "$d3")" \
-  "[('all-to-all', 0.037580963839999995, 0.037580963839999995, 0.04831838208, 155.55555555555554, 200.0, 200.0), ('all-reduce', 0.00536870912, 0.00536870912, 0.00536870912, 200.0, 200.0, 200.0), ('sendrecv', 0.04294967296, 0.06442450944, 0.08589934592, 100.0, 150.0, 200.0)]" \
+  "[('all-to-all', 0.037580963839999995, 0.037580963839999995, 0.04831838208, 19.444444444444443, 25.0, 25.0), ('all-reduce', 0.00536870912, 0.00536870912, 0.00536870912, 25.0, 25.0, 25.0), ('sendrecv', 0.04294967296, 0.06442450944, 0.08589934592, 12.5, 18.75, 25.0)]" \
   "min / median / max step time and busbw per collective"
 expect_eq "$(jget "$J" "=[round(s['ratio'], 4) for s in d['collectives'][0]['samples']]")" \
   "[1.0, 0.7778, 1.0, 1.0, 0.875, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.7778, 0.7778, 1.0]" "all-to-all ratio per placement"
@@ -60,14 +61,14 @@ expect_eq "$(jget "$J" "=[(b['link'], b['flow_count']) for b in d['collectives']
 expect_eq "$(jget "$J" "=[(f['placement']['index'], f['placement']['seed']) for f in d['findings']]")" \
   "[(1, 1), (2, 1)]" "findings name the worst placement and seed (a2a, sendrecv)"
 expect_eq "$(jget "$J" "['findings'][0]['message']")" \
-  "all-to-all reaches 77.8% of its no-contention bus bandwidth on placement 1 of seed 1 (the worst of 16; 155.56 of 200.00 Gb/s; min-share 90%)" "finding message"
+  "all-to-all reaches 77.8% of its no-contention bus bandwidth on placement 1 of seed 1 (the worst of 16; 19.44 of 25.00 GB/s; min-share 90%)" "finding message"
 expect_eq "$(jget "$J" "['findings'][1]['links'][0]['link']")" "leaf-p01-07 port 7 -> spine-p01-03 port 7" "finding link"
 
 # text says the same
 expect_rc 1 "$FL" perf --workload "$TMP/job.yaml" "${IN[@]}"
 expect_grep "$TMP/out" '^  16 placement\(s\) of 8 hosts drawn from 32 \(seed 1, indexes 0-15, ranks in pool order\)$'
 expect_grep "$TMP/out" '^  step time min 0\.0429497 s  median 0\.0644245 s  max 0\.0858993 s  \(1 step\(s\), 8 flows per step\)$'
-expect_grep "$TMP/out" '^  worst: placement 1 \(seed 1\): step 0\.0483184 s, busbw 155\.56 Gb/s, ratio 0\.7778; hosts node0011, node0014, node0015, node0016, node0019, node0020, node0025, node0031$'
+expect_grep "$TMP/out" '^  worst: placement 1 \(seed 1\): step 0\.0483184 s, busbw 19\.44 GB/s, ratio 0\.7778; hosts node0011, node0014, node0015, node0016, node0019, node0020, node0025, node0031$'
 expect_grep "$TMP/out" '^  bottleneck leaf-p01-04 port 7 -> spine-p01-03 port 4: 9 flows share 200 Gb/s \(22\.222 Gb/s each\)$'
 expect_grep "$TMP/out" '^  warning \[performance.collective-contention\]: worst placement 2 \(seed 1\): busbw is 50\.0% of the ideal \(min-share 90%\)$'
 
@@ -184,6 +185,6 @@ expect_grep "$TMP/err" 'nics3.yaml:1: `node0002 mlx5_1` and `node0002 mlx5_0` ar
 # NICs of different hosts stay a job of one NIC per host: 2 flows, line rate
 printf '%b' "hosts: [\"node0002 mlx5_1\", \"node0003 mlx5_1\"]\n$S" >"$TMP/nics4.yaml"
 expect_rc 0 "$FL" perf --format json --workload "$TMP/nics4.yaml" "${IN2[@]}"
-expect_eq "$(jget "$TMP/out" "=[(c['ranks'], c['flows_per_step'], c['busbw_gbps']) for c in d['collectives']]")" \
-  "[(2, 2.0, 200.0)]" "one NIC of each of two hosts"
+expect_eq "$(jget "$TMP/out" "=[(c['ranks'], c['flows_per_step'], c['busbw_GBps']) for c in d['collectives']]")" \
+  "[(2, 2.0, 25.0)]" "one NIC of each of two hosts (25 GB/s = 200 Gb/s)"
 finish

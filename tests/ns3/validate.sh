@@ -91,7 +91,7 @@ n = json.load(open(sys.argv[2]))
 print(json.dumps({'fabric': sys.argv[3], 'lfts': sys.argv[4], 'coll': sys.argv[5],
   'hosts': m['ranks'], 'flows': n['flows'], 'steps': n['steps'],
   'model_s': m['time_s'], 'ns3_s': n['time_s'], 'deviation': n['deviation'],
-  'ratio': m['ratio'], 'busbw': m['busbw_gbps'], 'drops': n['drops'],
+  'ratio': m['ratio'], 'busbw': m['busbw_GBps'] * 8, 'drops': n['drops'],
   'flow_bytes': n['sim_step_s'] and n['scale'], 'sim_step_s': n['sim_step_s'],
   'wall_s': float(sys.argv[7]) - float(sys.argv[6]), 'ns3': n['ns3_version']}))
 PY
@@ -112,6 +112,7 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 ci = sys.argv[2] == '1'
 name = {'ring': 'ring all-reduce (interleaved)', 'a2a': 'all-to-all'}
+# model busbw: GB/s (perf's unit) x 8 = Gb/s, the cables' line-rate unit
 print('\n| hosts | collective | LFTs | flows/step | model time (s) | ns-3 time (s) | deviation | model busbw (Gb/s) | collision slowdown model / ns-3 |')
 print('|---|---|---|---|---|---|---|---|---|')
 by = {(r['fabric'], r['coll'], r['lfts']): r for r in rows}
