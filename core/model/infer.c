@@ -43,6 +43,7 @@ typedef struct infer_node {
   uint32_t nb_down, nb_up, nb_same, nb_skip;
   uint32_t su;      /* 1-based; 0 none */
   uint32_t name_su; /* su<N> of a switch's name, 0 none */
+  uint8_t su_named; /* SU_GROUPS: numbered by the site's names */
 } infer_node;
 
 struct fl_infer {
@@ -53,6 +54,8 @@ struct fl_infer {
   fl_id nn_node;        /* the leaf without a number, or the host's CA */
   uint32_t nn_a, nn_b;  /* NN_TWO: the two numbers */
   uint32_t n_named;     /* leaves with su<N> in their name */
+  uint32_t su_field;    /* SU_GROUPS numbered by the k-th number of the
+                           leaves' names (k + 1), or 0: in node order */
 };
 
 const char *fl_confidence_name(uint32_t conf) {
@@ -193,7 +196,167 @@ static void check_names(const fl_fabric *fab, struct fl_infer *inf,
   }
 }
 
-/* SUs by groups of leaves that share a host, numbered in node order. */
+/* The @k-th run of digits of @s (0-based), into *@v (capped); 0 when @s
+ * has no such run. */
+static int digit_field(const char *s, uint32_t k, uint32_t *v) {
+  for (uint32_t i = 0; *s;) {
+    if (!isdigit((unsigned char)*s)) {
+      s++;
+      continue;
+    }
+    uint32_t x = 0;
+    while (isdigit((unsigned char)*s)) {
+      x = x < 100000000u ? x * 10 + (uint32_t)(*s - '0') : x;
+      s++;
+    }
+    if (i++ == k) {
+      *v = x;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The name of @s with every run of digits as '#' ("MF#;LG#-#:MQM#/U#"),
+ * into @buf (@size bytes, truncated). */
+static void skeleton(const char *s, char *buf, size_t size) {
+  size_t o = 0;
+  while (*s && o + 1 < size) {
+    if (isdigit((unsigned char)*s)) {
+      buf[o++] = '#';
+      while (isdigit((unsigned char)*s))
+        s++;
+    } else {
+      buf[o++] = *s++;
+    }
+  }
+  buf[o] = '\0';
+}
+
+/* The site's own SU numbers when its names carry them in another form
+ * than su<N> (Selene's compute leaves MF0;LG13-07:MQM8700/U1: leaf group
+ * 13, rail 7; outside tester, session 10). The groups are the ones the
+ * cabling made (leaves sharing hosts). Among the groups whose leaves are
+ * named alike (the same name with digits aside; the kind with most groups,
+ * at least 2: Selene's management leaves MLG01-0x are another kind), a run
+ * of digits is their number when, at the same position in every leaf
+ * name, it is the same within each group, differs between groups and is
+ * not 0. The first such position wins: those groups take its number, the
+ * others follow the largest in node order (@named marks the groups numbered
+ * by name). None leaves the node-order numbers. @num holds 1..@ngroups per
+ * group root. Returns FL_OK or FL_ENOMEM. */
+#define SU_FIELDS  8u
+#define SKEL_MAX   128u
+#define SKEL_KINDS 64u
+static int name_field(const fl_fabric *fab, struct fl_infer *inf, uint32_t *rep,
+                      const fl_id *leaf, uint32_t *num, uint32_t ngroups,
+                      uint8_t *named) {
+  size_t nn = fab->n_nodes;
+  uint32_t *val = malloc((size_t)ngroups * SU_FIELDS * sizeof *val);
+  uint8_t *bad = calloc(SU_FIELDS, 1), *seen = calloc(ngroups, 1);
+  uint32_t *sorted = malloc((size_t)ngroups * sizeof *sorted);
+  uint32_t *kind = malloc((size_t)ngroups * sizeof *kind); /* skeleton id */
+  char(*skel)[SKEL_MAX] = malloc(SKEL_KINDS * sizeof *skel);
+  uint32_t *kcount = calloc(SKEL_KINDS, sizeof *kcount);
+  int rc = val && bad && seen && sorted && kind && skel && kcount ? FL_OK
+                                                                  : FL_ENOMEM;
+  /* the main kind: the skeleton most leaves have; a group is of the main
+   * kind when one of its leaves is (a leaf renamed by hand, leaf-x-r5 among
+   * leaf-su02-r*, does not take its group out), and only those leaves give
+   * its number */
+  uint32_t nk = 0;
+  for (size_t n = 0; rc == FL_OK && n < nn; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    char sk[SKEL_MAX];
+    skeleton(fl_fabric_node_name(fab, leaf[n]), sk, sizeof sk);
+    uint32_t k = 0;
+    while (k < nk && strcmp(skel[k], sk) != 0)
+      k++;
+    if (k == nk && nk < SKEL_KINDS) /* more kinds: not counted */
+      memcpy(skel[nk++], sk, sizeof sk);
+    if (k < nk)
+      kcount[k]++;
+  }
+  uint32_t main_kind = UINT32_MAX, best = 0, top_leaves = 0;
+  for (uint32_t k = 0; k < nk; k++)
+    if (kcount[k] > top_leaves)
+      top_leaves = kcount[k], main_kind = k;
+  for (uint32_t g = 0; rc == FL_OK && g < ngroups; g++)
+    kind[g] = UINT32_MAX;
+  for (size_t n = 0; rc == FL_OK && main_kind != UINT32_MAX && n < nn; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    uint32_t g = num[uf_find(rep, leaf[n])] - 1;
+    char sk[SKEL_MAX];
+    skeleton(fl_fabric_node_name(fab, leaf[n]), sk, sizeof sk);
+    if (kind[g] == UINT32_MAX && strcmp(sk, skel[main_kind]) == 0)
+      kind[g] = main_kind, best++;
+  }
+  if (rc == FL_OK)
+    memset(seen, 0, ngroups);
+  for (size_t n = 0; rc == FL_OK && best >= 2 && n < nn; n++) {
+    if (leaf[n] == FL_NONE)
+      continue;
+    uint32_t g = num[uf_find(rep, leaf[n])] - 1;
+    const char *name = fl_fabric_node_name(fab, leaf[n]);
+    char sk[SKEL_MAX];
+    skeleton(name, sk, sizeof sk);
+    if (kind[g] != main_kind || strcmp(sk, skel[main_kind]) != 0)
+      continue;
+    for (uint32_t k = 0; k < SU_FIELDS; k++) {
+      uint32_t v = 0;
+      if (!digit_field(name, k, &v) || v == 0)
+        bad[k] = 1;
+      else if (!seen[g])
+        val[g * SU_FIELDS + k] = v;
+      else if (val[g * SU_FIELDS + k] != v)
+        bad[k] = 1;
+    }
+    seen[g] = 1;
+  }
+  uint32_t field = 0;
+  for (uint32_t k = 0; rc == FL_OK && best >= 2 && k < SU_FIELDS && !field;
+       k++) {
+    if (bad[k])
+      continue;
+    uint32_t m = 0;
+    for (uint32_t g = 0; g < ngroups; g++)
+      if (kind[g] == main_kind)
+        sorted[m++] = val[g * SU_FIELDS + k];
+    qsort(sorted, m, sizeof *sorted, cmp_u32);
+    int distinct = 1;
+    for (uint32_t g = 1; g < m && distinct; g++)
+      distinct = sorted[g] != sorted[g - 1];
+    if (distinct)
+      field = k + 1;
+  }
+  if (field) {
+    uint32_t top = 0;
+    for (uint32_t g = 0; g < ngroups; g++)
+      if (kind[g] == main_kind && val[g * SU_FIELDS + field - 1] > top)
+        top = val[g * SU_FIELDS + field - 1];
+    for (size_t n = 0; n < nn; n++) { /* node order: roots by index */
+      if (!num[n])
+        continue;
+      uint32_t g = num[n] - 1;
+      named[n] = kind[g] == main_kind;
+      num[n] = named[n] ? val[g * SU_FIELDS + field - 1] : ++top;
+    }
+    inf->su_field = field;
+  }
+  free(val), free(bad), free(seen), free(sorted), free(kind), free(skel);
+  free(kcount);
+  return rc;
+}
+
+/* SUs by groups of leaves that share a host, numbered in node order (or by
+ * a number the site's names give each group: name_field()). */
 static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
                      const uint32_t *host, const fl_id *leaf, uint32_t nhosts) {
   size_t nn = fab->n_nodes;
@@ -219,18 +382,33 @@ static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
     if (a != b)
       rep[a > b ? a : b] = a < b ? a : b;
   }
+  /* number the groups that hold hosts (a spine is its own root and is no
+   * group: counted, it shifted the numbers of later groups), in node order
+   * of their first leaf, or by the number the site's names give them */
   uint32_t next = 0;
   for (size_t n = 0; n < nn; n++)
-    if (uf_find(rep, (uint32_t)n) == n && fab->nodes[n].kind != FL_NODE_CA)
+    if (leaf[n] != FL_NONE)
+      num[uf_find(rep, leaf[n])] = 1;
+  for (size_t n = 0; n < nn; n++)
+    if (num[n])
       num[n] = ++next;
+  uint8_t *named = calloc(nn + 1, 1);
+  /* names that contradict the cabling (a host on leaves named su01 and
+   * su02) number nothing */
+  if (!named || (next >= 2 && inf->nn_why != NN_TWO &&
+                 name_field(fab, inf, rep, leaf, num, next, named) != FL_OK)) {
+    free(rep), free(first), free(num), free(named);
+    return FL_ENOMEM;
+  }
   for (size_t n = 0; n < nn; n++) {
     if (leaf[n] == FL_NONE)
       continue;
-    uint32_t s = num[uf_find(rep, first[host[n]])];
+    uint32_t r = uf_find(rep, first[host[n]]), s = num[r];
     inf->v[n].su = s;
     inf->v[leaf[n]].su = s;
+    inf->v[n].su_named = inf->v[leaf[n]].su_named = named[r];
   }
-  free(rep), free(first), free(num);
+  free(rep), free(first), free(num), free(named);
   return FL_OK;
 }
 
@@ -462,10 +640,30 @@ uint32_t fl_fabric_node_su_explain(const fl_fabric *fab, fl_id n, char *buf,
              fl_fabric_node_name(fab, leaf), x->su);
     return FL_CONF_HIGH;
   }
+  if (fab->infer->su_field && x->su_named) {
+    static const char *const ord[SU_FIELDS] = {"1st", "2nd", "3rd", "4th",
+                                               "5th", "6th", "7th", "8th"};
+    int unnamed = fab->infer->nn_why == NN_UNNAMED && fab->infer->n_named;
+    snprintf(buf, size,
+             "SU %u: %s and the leaves that share its hosts, numbered by the "
+             "site's names (the %s number in every leaf name is the same "
+             "within each such group and differs between them)%s%s%s",
+             x->su, fl_fabric_node_name(fab, leaf),
+             ord[fab->infer->su_field - 1], unnamed ? "; leaf " : "",
+             unnamed ? fl_fabric_node_name(fab, fab->infer->nn_node) : "",
+             unnamed ? " is named otherwise and left out" : "");
+    /* a site's su<N> names broken by one leaf: the numbers hold, less
+     * surely */
+    return unnamed ? FL_CONF_MEDIUM : FL_CONF_HIGH;
+  }
   int w = snprintf(buf, size,
                    "SU %u: %s and the leaves that share its hosts, numbered "
-                   "by their first leaf in node order",
-                   x->su, fl_fabric_node_name(fab, leaf));
+                   "by their first leaf in node order%s",
+                   x->su, fl_fabric_node_name(fab, leaf),
+                   fab->infer->su_field ? ", after the groups the site's "
+                                          "names number (its leaves are "
+                                          "named otherwise)"
+                                        : "");
   why_not_names(fab, buf, size, w > 0 ? (size_t)w : size);
   return fab->infer->n_named && fab->infer->nn_why != NN_NONE ? FL_CONF_LOW
                                                               : FL_CONF_MEDIUM;

@@ -58,7 +58,7 @@ expect_eq "$(grep -c 'SU 3: 32 NICs on 8 rails' "$TMP/rails.svg")" 1 "rails pict
 sed 's/leaf-su02-r5/leaf-x-r5/g' "$TMP/site.ibnd" >"$TMP/unnamed.ibnd"
 expect_rc 0 "$FL" info --explain --format json "$TMP/unnamed.ibnd"
 expect_eq "$(jget "$TMP/out" "['inferences']['sus']['source']")" groups "one unnamed leaf: groups"
-expect_eq "$(su_of dgx-045)" "SU 1: leaf-su03-r0 and the leaves that share its hosts, numbered by their first leaf in node order; the site's names are not used: leaf leaf-x-r5 has no su<N> in its name (low)" "unnamed leaf: the groups, and why"
+expect_eq "$(su_of dgx-045)" "SU 3: leaf-su03-r0 and the leaves that share its hosts, numbered by the site's names (the 1st number in every leaf name is the same within each such group and differs between them); leaf leaf-x-r5 is named otherwise and left out (medium)" "unnamed leaf: the groups by cabling, numbered by the other leaves' names, and why"
 # a host on leaves of two numbers (su02's r7 leaf renamed su01)
 sed 's/leaf-su02-r7/leaf-su01-r7b/g' "$TMP/site.ibnd" >"$TMP/two.ibnd"
 expect_rc 0 "$FL" info --explain --format json "$TMP/two.ibnd"
@@ -67,7 +67,20 @@ expect_eq "$(su_of dgx-005 | sed 's/.*not used: //')" "dgx-005 reaches leaves na
 # no names at all: groups at medium confidence
 sed 's/leaf-su0\([0-9]\)-r\([0-9]\)/leaf-\1-\2/g' "$TMP/site.ibnd" >"$TMP/nonames.ibnd"
 expect_rc 0 "$FL" info --explain --format json "$TMP/nonames.ibnd"
-expect_eq "$(su_of dgx-045)" "SU 1: leaf-3-0 and the leaves that share its hosts, numbered by their first leaf in node order; no leaf has su<N> in its name (medium)" "no names: groups"
+expect_eq "$(su_of dgx-045)" "SU 3: leaf-3-0 and the leaves that share its hosts, numbered by the site's names (the 1st number in every leaf name is the same within each such group and differs between them) (high)" "no su<N>, leaf-<SU>-<rail>: groups numbered by the names"
+# the same without a number per SU in the names (leaf-<rail>-<serial>):
+# groups in node order
+python3 - "$TMP/nonames.ibnd" >"$TMP/serial.ibnd" <<'PY'
+import re, sys
+k = [0]
+def ser(m):
+    k[0] += 1
+    return "leaf-r%s-n%d" % (m.group(2), k[0])
+sys.stdout.write(re.sub(r"leaf-(\d)-(\d)", ser, open(sys.argv[1]).read()))
+PY
+expect_rc 0 "$FL" info --format json --explain "$TMP/serial.ibnd"
+expect_grep "$TMP/out" 'numbered by their first leaf in node order; no leaf has su<N> in its name'
+expect_eq "$(jget "$TMP/out" "=sorted(set(h['evidence'].split(':')[0] for h in d['inferences']['sus']['hosts']))")" "['SU 1', 'SU 2', 'SU 3']" "serial names: SUs 1 to 3, in node order"
 
 # ---- a sparse leaf: the half-of-the-fullest boundary ---------------------------------
 # leaf-su02-r0 carries the mlx5_0 NICs of dgx-005..008; NICs with a service
