@@ -96,8 +96,9 @@ FABRICLINT_DOCS_URL=docs/ expect_rc 2 "$FL" check --format sarif f02-swap.xml
 expect_grep "$TMP/err" "FABRICLINT_DOCS_URL='docs/' is not an absolute URI"
 expect_eq "$(wc -c < "$TMP/out")" "0" "no report with a bad docs URL"
 
-# text: the rule id ends the line, as a hint
+# text: file:line:col: (the <link> element at column 3), the rule id ends
+# the line, as a hint
 expect_rc 1 "$FL" check f02-swap.xml
-expect_grep "$TMP/out" '^f02-swap.xml:59: error: the cables of "dgx-002 mlx5_0" \(rail 0\) and "dgx-002 mlx5_1" \(rail 1\) are crossed: .* \[rail-alignment.swapped\]$'
-expect_grep "$TMP/out" '^f02-swap.xml:69: warning: links of tier 1-2 run at 2 different speeds .* \[topology.mixed-speed\]$'
+expect_grep "$TMP/out" '^f02-swap.xml:59:3: error: the cables of "dgx-002 mlx5_0" \(rail 0\) and "dgx-002 mlx5_1" \(rail 1\) are crossed: .* \[rail-alignment.swapped\]$'
+expect_grep "$TMP/out" '^f02-swap.xml:69:3: warning: links of tier 1-2 run at 2 different speeds .* \[topology.mixed-speed\]$'
 finish
