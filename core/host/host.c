@@ -831,9 +831,8 @@ int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
 }
 
 const char *fl_host_builtin_dir(char *buf, size_t size) {
-  static const fl_data_where where = {"plugins", FL_REL_BIN_PLUGINS,
-                                      FL_REL_LIB_PLUGINS,
-                                      FL_PLUGIN_INSTALL_DIR};
+  static const fl_data_where where = {
+      "plugins", FL_REL_BIN_PLUGINS, FL_REL_LIB_PLUGINS, FL_PLUGIN_INSTALL_DIR};
   return fl_data_dir(&where, buf, size);
 }
 
