@@ -29,6 +29,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${FABRICLINT_PROJECT_URL})
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# what produces fabriclint's inputs (ibnetdiscover, iblinkinfo, ...) and
+# the IBNL system definitions it reads (FABRICLINT_IBNL_PATH)
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "infiniband-diags, libibdm1")
 # the RUNPATH of the binaries names Graphviz's plugin folder; let
 # dpkg-shlibdeps search there too
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${FL_GV_PLUGIN_DIR})
