@@ -32,6 +32,15 @@ expect_eq "$(nm -D --defined-only "$SO" | awk '$2 != "T" && $3 != "_init" && $3 
 # carries the optional MPI runs)
 readelf -d "$SO" | grep NEEDED > "$TMP/needed"
 if grep -qi 'mpi' "$TMP/needed"; then fail "libfabriclint needs MPI: $(grep -i mpi "$TMP/needed")"; else pass; fi
+# plugins need none of it: the built-in and test plugins (loaded with
+# dlopen, linked with -z defs against nothing of fabriclint) reach the host
+# only through the fl_host_api table, so no plugin has an undefined fl_*
+# symbol that hidden visibility could break
+for so in "$FL_BUILD"/plugins/*.so "$FL_BUILD"/tests/plugins/*.so; do
+  nm -D --undefined-only "$so" | awk -v so="$so" '$2 ~ /^fl_/ {print so ": " $2}'
+done > "$TMP/plugin_undef"
+expect_eq "$(cat "$TMP/plugin_undef")" "" "host symbols plugins import"
+[ "$(ls "$FL_BUILD"/plugins/*.so | wc -l)" -ge 5 ] && pass || fail "built-in plugins not built"
 # the library is usable on its own: a program that calls only the public
 # API links against it with -z defs and runs
 cat > "$TMP/use.c" <<'C'
