@@ -65,7 +65,9 @@ F=/usr/bin/fabriclint
 expect_eq "$($F --version | head -1)" "fabriclint $VERSION" "--version"
 $F check /usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover >"$TMP/out" 2>"$TMP/err"
 expect_eq "$?" 1 "exit code of check on the bundled example"
-expect_eq "$(tail -1 "$TMP/out")" "1 error(s), 1 warning(s), 0 info; 61 rule(s) run; 4 more attached to their cause" "check summary"
+# (the rule count is left out: it grows with the plugins)
+expect_eq "$(tail -1 "$TMP/out" | sed 's/; [0-9]* rule(s) run;/; N rule(s) run;/')" \
+  "1 error(s), 1 warning(s), 0 info; N rule(s) run; 4 more attached to their cause" "check summary"
 grep -q 'rail-su-asbuilt\.ibnetdiscover:[0-9]*:.*error: .*\[rail-alignment\.swapped\]' "$TMP/out" && pass ||
   fail "no rail-alignment.swapped error in: $(head -5 "$TMP/out")"
 # the packaged plugins, schema and docs, found relative to /usr/bin
