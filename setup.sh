@@ -2,6 +2,11 @@
 # setup.sh — install what is missing (Debian 12), configure and build.
 # Idempotent: installs only absent packages, rebuilds incrementally.
 # Usage: ./setup.sh [BUILD_DIR]   (default: build)
+#        ./setup.sh --build-deps [--print]
+#   --build-deps installs only what building and installing fabriclint
+#   needs (no test tools) and builds nothing: the CI recipes of docs/ci.md
+#   and the Containerfile call it, so their package lists cannot drift from
+#   this one; --print lists those packages instead of installing them.
 # FL_CMAKE_ARGS (environment): extra CMake options for the configure step,
 # e.g. FL_CMAKE_ARGS="-DFABRICLINT_WERROR=ON" (what .ci/run uses).
 set -eu
@@ -17,15 +22,26 @@ BUILD=${1:-build}
 # and their test. The headless-browser test of the
 # HTML report needs `chromium`, which is not installed here (it is large):
 # without it that test reports SKIP; .ci/run installs it.
-PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev libxml2-utils
-libjansson-dev libyaml-dev libcmocka-dev libgraphviz-dev nettle-dev python3
+# What building fabriclint needs (CMakeLists.txt's pkg_check_modules):
+BUILD_PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev
+libjansson-dev libyaml-dev libgraphviz-dev nettle-dev"
+PKGS="$BUILD_PKGS libxml2-utils libcmocka-dev python3
 python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2 libibdm1 ibutils
 man-db zsh libopenmpi-dev openmpi-bin"
+BUILD_DEPS_ONLY=0
+if [ "${1:-}" = "--build-deps" ]; then
+  if [ "${2:-}" = "--print" ]; then
+    echo $BUILD_PKGS
+    exit 0
+  fi
+  PKGS=$BUILD_PKGS
+  BUILD_DEPS_ONLY=1
+fi
 # Optional, for the ns-3 validation of the performance model only
 # (tests/ns3, docs/performance-model.md): FL_WITH_NS3=1 ./setup.sh also
 # installs Debian's ns-3 (libns3-dev, about 200 MB with its libraries);
 # without it the harness is not built and its test reports SKIP.
-if [ "${FL_WITH_NS3:-0}" = 1 ]; then
+if [ "${FL_WITH_NS3:-0}" = 1 ] && [ "$BUILD_DEPS_ONLY" = 0 ]; then
   PKGS="$PKGS libns3-dev"
 fi
 
@@ -41,6 +57,8 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
+
+[ "$BUILD_DEPS_ONLY" = 1 ] && exit 0
 
 # shellcheck disable=SC2086 # FL_CMAKE_ARGS is a list of options
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${FL_CMAKE_ARGS:-} >/dev/null

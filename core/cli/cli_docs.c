@@ -6,18 +6,24 @@
  * SARIF 2.1.0 §3.49.12 wants helpUri absolute. The base is
  * $FABRICLINT_DOCS_URL when set (a published copy of docs/, e.g. a
  * repository's blob URL for the release: what a code-scanning page can
- * open), else the file:// URI of the docs folder this fabriclint ships with
- * (source tree of a build, else the install's share/doc/fabriclint), which
- * a local SARIF viewer opens. Either way a rule gets a helpUri only when
- * the shipped page exists and has the rule's anchor (`<a id="RULE">`), so
- * a third-party plugin's rule never points at a page that is not there.
+ * open), else the published docs of this release, FL_DOCS_URL (CMake
+ * -DFABRICLINT_DOCS_URL, default <project URL>/blob/v<version>/docs/),
+ * else (configured with -DFABRICLINT_DOCS_URL=local) the file:// URI of the
+ * docs folder this fabriclint ships with. Either way a rule gets a helpUri
+ * only when the shipped page exists and has the rule's anchor
+ * (`<a id="RULE">`), so a third-party plugin's rule never points at a page
+ * that is not there. The shipped folder is found relative to the
+ * executable (an install moved to another prefix still finds its own),
+ * else in the source tree of a build.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli_docs.h"
+#include "io/data_path.h"
 
 #ifndef FL_DOCS_SOURCE_DIR
 #define FL_DOCS_SOURCE_DIR ""
@@ -25,19 +31,28 @@
 #ifndef FL_DOCS_INSTALL_DIR
 #define FL_DOCS_INSTALL_DIR ""
 #endif
+#ifndef FL_REL_BIN_DOCS
+#define FL_REL_BIN_DOCS "../share/doc/fabriclint"
+#endif
+#ifndef FL_DOCS_URL
+#define FL_DOCS_URL ""
+#endif
 
-/* The local docs folder: the source tree's (a build), else the install's;
- * "" when neither has rules/. */
+/* The local docs folder: the install's relative to the executable, else
+ * the source tree's (a build), else the configured install's; "" when none
+ * has rules/. */
 static void local_docs(char *out, size_t size) {
-  const char *cand[2] = {FL_DOCS_SOURCE_DIR, FL_DOCS_INSTALL_DIR};
+  const fl_data_where where[3] = {{NULL, FL_REL_BIN_DOCS, NULL, NULL},
+                                  {NULL, NULL, NULL, FL_DOCS_SOURCE_DIR},
+                                  {NULL, NULL, NULL, FL_DOCS_INSTALL_DIR}};
   out[0] = '\0';
-  for (int i = 0; i < 2; i++) {
-    char probe[4096];
-    if (!*cand[i])
+  for (int i = 0; i < 3; i++) {
+    char dir[PATH_MAX], probe[PATH_MAX + 8];
+    if (!fl_data_dir(&where[i], dir, sizeof dir))
       continue;
-    snprintf(probe, sizeof probe, "%s/rules", cand[i]);
+    snprintf(probe, sizeof probe, "%s/rules", dir);
     if (access(probe, R_OK | X_OK) == 0) {
-      snprintf(out, size, "%s", cand[i]);
+      snprintf(out, size, "%s", dir);
       return;
     }
   }
@@ -74,6 +89,8 @@ int fl_cli_docs_base(char *buf, size_t size, char *local, size_t lsize) {
   buf[0] = '\0';
   local_docs(local, lsize);
   const char *env = getenv("FABRICLINT_DOCS_URL");
+  if (!(env && *env))
+    env = FL_DOCS_URL; /* the published docs of this release ("": local) */
   if (env && *env) {
     if (!absolute_uri(env)) {
       fprintf(stderr,

@@ -14,10 +14,13 @@
  * fl_cli_docs_base() — the base URI of fabriclint's documentation folder
  * (the folder holding rules/ and ci.md), ending in '/', into @buf:
  * $FABRICLINT_DOCS_URL when set (an absolute URI: a published copy such as
- * https://github.com/ORG/fabriclint/blob/v0.1.0/docs/), else the file://
- * URI of the docs folder this fabriclint ships with (the source tree of a
- * build, or <prefix>/share/doc/fabriclint of an install). @local receives
- * that local folder ("" when none is found): pages are checked there.
+ * https://github.com/ORG/fabriclint/blob/v0.1.0/docs/), else the
+ * published docs of this release (FL_DOCS_URL, CMake FABRICLINT_DOCS_URL),
+ * else (FABRICLINT_DOCS_URL=local) the file:// URI of the docs folder this
+ * fabriclint ships with. @local receives that local folder, found relative
+ * to the executable (<prefix>/share/doc/fabriclint of an install, wherever
+ * it was moved), else the source tree of a build ("" when none is found):
+ * pages are checked there.
  * Returns 0, or 2 (the usage exit code; message printed) when the
  * variable is not an absolute URI. core/cli/cli_docs.c.
  */

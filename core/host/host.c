@@ -31,7 +31,20 @@
 #include "fabriclint/routing.h"
 #include "host/param_check.h"
 #include "host/roots.h"
+#include "io/data_path.h"
 #include "model/graph.h"
+
+/* The built-in plugin folder relative to an installed executable and to
+ * libfabriclint.so; CMake defines both from the install directories. */
+#ifndef FL_REL_BIN_PLUGINS
+#define FL_REL_BIN_PLUGINS "../lib/fabriclint/plugins"
+#endif
+#ifndef FL_REL_LIB_PLUGINS
+#define FL_REL_LIB_PLUGINS "fabriclint/plugins"
+#endif
+#ifndef FL_PLUGIN_INSTALL_DIR
+#define FL_PLUGIN_INSTALL_DIR ""
+#endif
 
 struct fl_ctx {
   fl_host *host;
@@ -818,25 +831,9 @@ int fl_host_load_dir(fl_host *h, const char *dir, fl_error *err) {
 }
 
 const char *fl_host_builtin_dir(char *buf, size_t size) {
-  char exe[PATH_MAX];
-  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (len > 0) {
-    exe[len] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = '\0';
-      snprintf(buf, size, "%s/plugins", exe);
-      if (access(buf, R_OK | X_OK) == 0)
-        return buf;
-      snprintf(buf, size, "%s/../lib/fabriclint/plugins", exe);
-      if (access(buf, R_OK | X_OK) == 0)
-        return buf;
-    }
-  }
-  snprintf(buf, size, "%s", FL_PLUGIN_INSTALL_DIR);
-  if (access(buf, R_OK | X_OK) == 0)
-    return buf;
-  return NULL;
+  static const fl_data_where where = {
+      "plugins", FL_REL_BIN_PLUGINS, FL_REL_LIB_PLUGINS, FL_PLUGIN_INSTALL_DIR};
+  return fl_data_dir(&where, buf, size);
 }
 
 /* ---- parameters and selection

@@ -5,8 +5,10 @@
  *
  * Discovery order (DESIGN.md §3): --plugin FILE, --plugin-path DIR,
  * FABRICLINT_PLUGIN_PATH (colon-separated), then the built-in folder beside
- * the executable (<dir of /proc/self/exe>/plugins) or under the install
- * prefix (<libdir>/fabriclint/plugins). The first plugin of a name wins.
+ * the executable (<dir of /proc/self/exe>/plugins, a build tree) or of the
+ * install the executable is in (<exe dir>/../<libdir>/fabriclint/plugins,
+ * wherever the install was moved; core/io/data_path.c). The first plugin
+ * of a name wins.
  */
 #ifndef FABRICLINT_CORE_HOST_H
 #define FABRICLINT_CORE_HOST_H

@@ -64,7 +64,7 @@
 
 #include "io/formats.h"
 #include "io/loaders.h"
-#include "io/schema_path.h"
+#include "io/data_path.h"
 #include "model/build.h"
 #include "model/hashmap.h"
 

@@ -76,7 +76,11 @@ static void text_list(FILE *out, const fl_finding_rec *r) {
 }
 
 static void text_finding(FILE *out, const fl_finding_rec *r, int quiet) {
-  if (r->file && r->line)
+  /* file:line:col: as compilers and clang-tidy print it (GNU Coding
+   * Standards, "Formatting Error Messages"); the column only when known */
+  if (r->file && r->line && r->col)
+    fprintf(out, "%s:%u:%u: ", r->file, r->line, r->col);
+  else if (r->file && r->line)
     fprintf(out, "%s:%u: ", r->file, r->line);
   else if (r->file)
     fprintf(out, "%s: ", r->file);

@@ -40,6 +40,8 @@
 #include "fabriclint/dist.h"
 #include "fabriclint/fabric.h"
 
+#include "fabriclint/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -268,11 +270,12 @@ typedef struct fl_cdg_report {
  * switch from the classes of its neighbours: O(sum over switches of P log
  * P) time, O(S + ports) memory, no dependency table, the same report.
  */
-int fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
-                   const fl_cdg_report **out);
+FL_EXTERN(int)
+fl_cdg_analyze(const fl_fabric *fab, const fl_cdg_options *opts,
+               const fl_cdg_report **out);
 
 /** fl_cdg_free() — free a report from fl_cdg_analyze(). NULL is a no-op. */
-void fl_cdg_free(const fl_cdg_report *report);
+FL_EXTERN(void) fl_cdg_free(const fl_cdg_report *report);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,8 @@
 
 #include "fabriclint/fabric.h"
 
+#include "fabriclint/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -93,7 +95,7 @@ extern "C" {
  * fl_counter_name() — the IBA name of counter @ctr as perfquery prints it
  * ("SymbolErrorCounter", "PortXmitWait"), or "?" for a bad id. Static.
  */
-const char *fl_counter_name(uint32_t ctr);
+FL_EXTERN(const char *) fl_counter_name(uint32_t ctr);
 
 /**
  * fl_counter_parse() — the counter id of IBA name (@s, @len) in perfquery's
@@ -101,7 +103,7 @@ const char *fl_counter_name(uint32_t ctr);
  * spelling "PortMultiCastXmitPkts" are accepted too), or FL_CTR_COUNT.
  * O(counters).
  */
-uint32_t fl_counter_parse(const char *s, size_t len);
+FL_EXTERN(uint32_t) fl_counter_parse(const char *s, size_t len);
 
 /**
  * fl_counter_max() — the largest value counter @ctr holds in the basic IBA
@@ -109,16 +111,16 @@ uint32_t fl_counter_parse(const char *s, size_t len);
  * 0xFF for LinkDownedCounter, 0xF for LocalLinkIntegrityErrors), where the
  * counter stops; UINT64_MAX for counters that exist only as 64-bit fields.
  */
-uint64_t fl_counter_max(uint32_t ctr);
+FL_EXTERN(uint64_t) fl_counter_max(uint32_t ctr);
 
 /** Number of counter snapshots loaded: 0 (no counter input), 1 or 2. */
-uint32_t fl_fabric_counter_snapshots(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_counter_snapshots(const fl_fabric *fab);
 
 /**
  * fl_fabric_counter_interval() — seconds between the two snapshots'
  * capture times; 0 with fewer than two snapshots.
  */
-double fl_fabric_counter_interval(const fl_fabric *fab);
+FL_EXTERN(double) fl_fabric_counter_interval(const fl_fabric *fab);
 
 /**
  * fl_fabric_counter_complete() — 1 when the latest snapshot lists every
@@ -127,14 +129,14 @@ double fl_fabric_counter_interval(const fl_fabric *fab);
  * counters passed the tool's thresholds (ibqueryerrors), so a port without
  * a record is below them. 0 without counters.
  */
-int fl_fabric_counter_complete(const fl_fabric *fab);
+FL_EXTERN(int) fl_fabric_counter_complete(const fl_fabric *fab);
 
 /**
  * fl_fabric_port_counter_mask() — which counters port @p has in the latest
  * snapshot: bit i set for counter id i. 0 for a port without a record or a
  * bad id. O(1).
  */
-uint64_t fl_fabric_port_counter_mask(const fl_fabric *fab, fl_id p);
+FL_EXTERN(uint64_t) fl_fabric_port_counter_mask(const fl_fabric *fab, fl_id p);
 
 /**
  * fl_fabric_port_counter() — counter @ctr of port @p: the latest
@@ -143,11 +145,12 @@ uint64_t fl_fabric_port_counter_mask(const fl_fabric *fab, fl_id p);
  * Returns FL_CTRV_* bits (0: no value; *@value and *@delta are then 0).
  * O(counters of the record).
  */
-uint32_t fl_fabric_port_counter(const fl_fabric *fab, fl_id p, uint32_t ctr,
-                                uint64_t *value, uint64_t *delta);
+FL_EXTERN(uint32_t)
+fl_fabric_port_counter(const fl_fabric *fab, fl_id p, uint32_t ctr,
+                       uint64_t *value, uint64_t *delta);
 
 /** Number of counter records that name no port of the model. */
-uint32_t fl_fabric_counter_unmapped_count(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_counter_unmapped_count(const fl_fabric *fab);
 
 /**
  * fl_fabric_counter_unmapped() — the @i-th unmapped record: *@what says how
@@ -159,9 +162,10 @@ uint32_t fl_fabric_counter_unmapped_count(const fl_fabric *fab);
  * NULL; strings are owned by the fabric. FL_OK, or FL_ENOTFOUND past the
  * end.
  */
-int fl_fabric_counter_unmapped(const fl_fabric *fab, uint32_t i,
-                               const char **what, const char **file,
-                               uint32_t *line, fl_id *node, uint32_t *port);
+FL_EXTERN(int)
+fl_fabric_counter_unmapped(const fl_fabric *fab, uint32_t i, const char **what,
+                           const char **file, uint32_t *line, fl_id *node,
+                           uint32_t *port);
 
 #ifdef __cplusplus
 }

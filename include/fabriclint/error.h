@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "fabriclint/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,7 +42,7 @@ typedef struct fl_error {
 /**
  * fl_error_clear() — reset @err to "no error". @err may be NULL.
  */
-void fl_error_clear(fl_error *err);
+FL_EXTERN(void) fl_error_clear(fl_error *err);
 
 /**
  * fl_error_set() — record an error; returns @code so callers can write
@@ -51,8 +53,9 @@ void fl_error_clear(fl_error *err);
  * Only the first error is kept: a second call on an error already set is a
  * no-op, so the root cause survives cleanup paths.
  */
-int fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
-                 uint32_t col, const char *fmt, ...)
+FL_EXTERN(int)
+fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
+             uint32_t col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -70,13 +73,14 @@ int fl_error_set(fl_error *err, int code, const char *file, uint32_t line,
  * message that quotes input (names, paths, values) is safe to print on a
  * terminal or a CI log (ECMA-48 escape and OSC sequences never reach it).
  */
-char *fl_escape_controls(char *dst, uint32_t size, const char *src);
+FL_EXTERN(char *) fl_escape_controls(char *dst, uint32_t size, const char *src);
 
 /**
  * fl_error_format() — write `file:line:col: message` (parts that are unknown
  * are left out) into @buf of @size bytes; returns @buf.
  */
-char *fl_error_format(const fl_error *err, char *buf, uint32_t size);
+FL_EXTERN(char *)
+fl_error_format(const fl_error *err, char *buf, uint32_t size);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,8 @@
 #include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 
+#include "fabriclint/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -249,17 +251,18 @@ typedef struct fl_gen_torus_params {
  * FL_GEN_RAIL_SU, "torus", "ring" (FL_GEN_RING), "dragonfly"; 0 for an
  * unknown name.
  */
-uint32_t fl_gen_kind_parse(const char *name);
+FL_EXTERN(uint32_t) fl_gen_kind_parse(const char *name);
 /** fl_gen_kind_name() — inverse of fl_gen_kind_parse(); "?" if unknown. */
-const char *fl_gen_kind_name(uint32_t kind);
+FL_EXTERN(const char *) fl_gen_kind_name(uint32_t kind);
 
 /**
  * fl_gen_fat_tree_shape() — validate @p and compute the counts of the fat
  * tree it describes into @shape. O(1).
  * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
  */
-int fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
-                          fl_error *err);
+FL_EXTERN(int)
+fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
+                      fl_error *err);
 
 /**
  * fl_gen_fat_tree() — build the fat tree described by @p (see
@@ -268,45 +271,49 @@ int fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
  * Returns FL_OK; FL_EINVAL (bad parameter) or FL_ENOMEM with @err set and
  * *@out NULL.
  */
-int fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
-                    fl_error *err);
+FL_EXTERN(int)
+fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
+                fl_error *err);
 
 /**
  * fl_gen_rail_su_shape() — validate @p and compute the counts of the
  * rail-optimised fabric it describes. O(rails).
  * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
  */
-int fl_gen_rail_su_shape(const fl_gen_rail_su_params *p, fl_gen_shape *shape,
-                         fl_error *err);
+FL_EXTERN(int)
+fl_gen_rail_su_shape(const fl_gen_rail_su_params *p, fl_gen_shape *shape,
+                     fl_error *err);
 
 /**
  * fl_gen_rail_su() — build the rail-optimised fabric described by @p and
  * finalize it into a new fabric *@out. O(CAs + links).
  * Returns FL_OK; FL_EINVAL or FL_ENOMEM with @err set and *@out NULL.
  */
-int fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out,
-                   fl_error *err);
+FL_EXTERN(int)
+fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out, fl_error *err);
 
 /**
  * fl_gen_torus_shape() — validate @p and compute the counts of the ring or
  * torus it describes. O(1).
  * Returns FL_OK, or FL_EINVAL with @err naming the bad parameter.
  */
-int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
-                       fl_error *err);
+FL_EXTERN(int)
+fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
+                   fl_error *err);
 
 /**
  * fl_gen_torus() — build the ring or torus described by @p and finalize it
  * into a new fabric *@out. O(CAs + links).
  * Returns FL_OK; FL_EINVAL or FL_ENOMEM with @err set and *@out NULL.
  */
-int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err);
+FL_EXTERN(int)
+fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err);
 
 /**
  * fl_gen_dgx_h100_hca() — the RDMA device of compute rail @rail (0..7) of a
  * DGX H100/H200 ("mlx5_0", "mlx5_3", ...), or NULL when out of range.
  */
-const char *fl_gen_dgx_h100_hca(uint32_t rail);
+FL_EXTERN(const char *) fl_gen_dgx_h100_hca(uint32_t rail);
 
 /** Most planes fl_gen_planes() makes. */
 #define FL_GEN_MAX_PLANES 16u
@@ -325,8 +332,8 @@ const char *fl_gen_dgx_h100_hca(uint32_t rail);
  * widths and speeds are copied. *@out is the caller's. FL_OK, FL_EINVAL,
  * FL_ENOMEM. O(n (V + E)).
  */
-int fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out,
-                  fl_error *err);
+FL_EXTERN(int)
+fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out, fl_error *err);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabriclint/common.h"
 #include "fabriclint/fabric.h"
 
 /** Confidence of an inference, weakest first. */
@@ -32,7 +33,7 @@ enum fl_confidence {
 
 /** fl_confidence_name() — "none", "low", "medium", "high", "given"; "?"
  * for another value. Static storage. */
-const char *fl_confidence_name(uint32_t conf);
+FL_EXTERN(const char *) fl_confidence_name(uint32_t conf);
 
 /**
  * fl_fabric_node_tier_explain() — why switch @n of finalized fabric @fab
@@ -42,8 +43,9 @@ const char *fl_confidence_name(uint32_t conf);
  * for a node that is not a switch or a bad id. O(1) (the counts are
  * recorded at finalize).
  */
-uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
-                                     size_t size);
+FL_EXTERN(uint32_t)
+fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
+                            size_t size);
 
 /**
  * fl_fabric_node_su() — the scalable unit inferred for node @n: a CA cabled
@@ -55,7 +57,7 @@ uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
  * inferred (not such a node, or the fabric has an `su` attribute on it or
  * its leaf: then the attribute is the SU). Borrowed nothing. O(1).
  */
-uint32_t fl_fabric_node_su(const fl_fabric *fab, fl_id n);
+FL_EXTERN(uint32_t) fl_fabric_node_su(const fl_fabric *fab, fl_id n);
 
 /**
  * fl_fabric_node_su_explain() — the evidence of fl_fabric_node_su() for
@@ -64,13 +66,14 @@ uint32_t fl_fabric_node_su(const fl_fabric *fab, fl_id n);
  * FL_CONF_GIVEN when an `su` attribute gives it (the text names it),
  * FL_CONF_NONE with "" when there is no SU. O(degree of @n).
  */
-uint32_t fl_fabric_node_su_explain(const fl_fabric *fab, fl_id n, char *buf,
-                                   size_t size);
+FL_EXTERN(uint32_t)
+fl_fabric_node_su_explain(const fl_fabric *fab, fl_id n, char *buf,
+                          size_t size);
 
 /** fl_fabric_su_source() — how the SUs of @fab were inferred: "names"
  * (su<N> in leaf names), "groups" (leaves that share hosts), or "" when no
  * SU was inferred. Static storage. */
-const char *fl_fabric_su_source(const fl_fabric *fab);
+FL_EXTERN(const char *) fl_fabric_su_source(const fl_fabric *fab);
 
 /**
  * fl_fabric_node_view_explain() — whether node @n of finalized fabric @fab
@@ -85,7 +88,8 @@ const char *fl_fabric_su_source(const fl_fabric *fab);
  * (the inputs say so), or FL_CONF_NONE with "" for a node whose own view
  * was given or a bad id. O(degree of @n).
  */
-uint32_t fl_fabric_node_view_explain(const fl_fabric *fab, fl_id n, char *buf,
-                                     size_t size);
+FL_EXTERN(uint32_t)
+fl_fabric_node_view_explain(const fl_fabric *fab, fl_id n, char *buf,
+                            size_t size);
 
 #endif

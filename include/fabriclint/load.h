@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabriclint/common.h"
 #include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 
@@ -76,7 +77,7 @@ extern "C" {
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
-int fl_format_is_topology(uint32_t fmt);
+FL_EXTERN(int) fl_format_is_topology(uint32_t fmt);
 
 /**
  * fl_load_options — knobs of the loaders. Zero-initialise, then set fields.
@@ -135,20 +136,20 @@ typedef struct fl_load_options {
  * fl_format_name() — "ibnetdiscover", "ibnetdiscover-ports", "design-xml",
  * "ibsim-net", or "auto". Never NULL.
  */
-const char *fl_format_name(uint32_t fmt);
+FL_EXTERN(const char *) fl_format_name(uint32_t fmt);
 
 /**
  * fl_format_name_at() — the name of the @i-th readable input format
  * (0-based, in detection order), or NULL past the last: for listing the
  * names `--input-format` accepts. Static storage.
  */
-const char *fl_format_name_at(size_t i);
+FL_EXTERN(const char *) fl_format_name_at(size_t i);
 
 /**
  * fl_format_parse() — inverse of fl_format_name(); returns FL_FMT_AUTO for
  * "auto" and (uint32_t)-1 for an unknown name.
  */
-uint32_t fl_format_parse(const char *name);
+FL_EXTERN(uint32_t) fl_format_parse(const char *name);
 
 /**
  * fl_detect_format() — guess the format of file @path from its first 64 KiB:
@@ -166,7 +167,7 @@ uint32_t fl_format_parse(const char *name);
  * is named as such). For a folder: the format of its files (all must
  * agree; hidden files are skipped).
  */
-uint32_t fl_detect_format(const char *path, fl_error *err);
+FL_EXTERN(uint32_t) fl_detect_format(const char *path, fl_error *err);
 
 /**
  * fl_fabric_load() — parse file @path in format @fmt (FL_FMT_AUTO detects)
@@ -178,8 +179,9 @@ uint32_t fl_detect_format(const char *path, fl_error *err);
  * file, line, column and what was expected) or FL_ENOMEM. On error @fab may
  * hold part of the input and should be freed.
  */
-int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
-                   const fl_load_options *opts, fl_error *err);
+FL_EXTERN(int)
+fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
+               const fl_load_options *opts, fl_error *err);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,8 @@
 
 #include "fabriclint/fabric.h"
 
+#include "fabriclint/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -143,12 +145,13 @@ typedef struct fl_pfc_report {
  * Returns 0, FL_PFC_TOO_LARGE, or FL_ENOMEM / FL_EINVAL (f NULL or not
  * finalized).
  */
-int fl_pfc_analyze(const fl_fabric *f, const fl_pfc_options *opts,
-                   fl_pfc_report **out);
+FL_EXTERN(int)
+fl_pfc_analyze(const fl_fabric *f, const fl_pfc_options *opts,
+               fl_pfc_report **out);
 
 /** fl_pfc_report_free() — free a report from fl_pfc_analyze(); NULL is a
  * no-op. */
-void fl_pfc_report_free(fl_pfc_report *r);
+FL_EXTERN(void) fl_pfc_report_free(fl_pfc_report *r);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,7 @@
 
 #include <stdint.h>
 
+#include "fabriclint/common.h"
 #include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 
@@ -47,22 +48,22 @@ extern "C" {
 #define FL_PLANES_DETECTED 2u /**< disconnected switch components, own LIDs */
 
 /** Number of planes (0 when the fabric has none: one subnet). O(1). */
-uint32_t fl_fabric_plane_count(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_plane_count(const fl_fabric *fab);
 
 /** Name of plane @i (0-based, natural order), or NULL past the end. Owned
  * by the fabric. */
-const char *fl_fabric_plane_name(const fl_fabric *fab, uint32_t i);
+FL_EXTERN(const char *) fl_fabric_plane_name(const fl_fabric *fab, uint32_t i);
 
 /** How the planes were found: FL_PLANES_*. */
-uint32_t fl_fabric_planes_source(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_planes_source(const fl_fabric *fab);
 
 /** Plane index of node @n (see the header comment), or FL_NONE (no planes,
  * a CA cabled into several planes, an unknown id). O(1). */
-uint32_t fl_fabric_node_plane(const fl_fabric *fab, fl_id n);
+FL_EXTERN(uint32_t) fl_fabric_node_plane(const fl_fabric *fab, fl_id n);
 
 /** Plane index of port @p (a CA port: where it is cabled), or FL_NONE.
  * O(1). */
-uint32_t fl_fabric_port_plane(const fl_fabric *fab, fl_id p);
+FL_EXTERN(uint32_t) fl_fabric_port_plane(const fl_fabric *fab, fl_id p);
 
 /**
  * fl_fabric_port_home_plane() — the plane port @p belongs in, as opposed to
@@ -78,7 +79,7 @@ uint32_t fl_fabric_port_plane(const fl_fabric *fab, fl_id p);
  * the plane subset marks it (fl_fabric_plane_subset()). Plane index, or
  * FL_NONE (no planes, uncabled and untagged, unknown id). O(1).
  */
-uint32_t fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p);
+FL_EXTERN(uint32_t) fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p);
 
 /**
  * fl_fabric_plane_subset() — a new, finalized fabric holding plane @plane of
@@ -98,8 +99,9 @@ uint32_t fl_fabric_port_home_plane(const fl_fabric *fab, fl_id p);
  * the caller's (fl_fabric_free()). FL_OK, FL_EINVAL (@fab not finalized, @plane
  * out of range), FL_ENOMEM. O(V + E + LFT bytes of the plane).
  */
-int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
-                           fl_fabric **out, fl_error *err);
+FL_EXTERN(int)
+fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane, fl_fabric **out,
+                       fl_error *err);
 
 /** fl_fabric_plane_subset_ex() flag: name each node of the subset by its
  * name without the " (0x<GUID>)" that fl_fabric_node_name() adds when
@@ -114,8 +116,9 @@ int fl_fabric_plane_subset(const fl_fabric *fab, uint32_t plane,
  * (FL_SUBSET_* bits; 0 is fl_fabric_plane_subset()). Same ownership,
  * errors and cost.
  */
-int fl_fabric_plane_subset_ex(const fl_fabric *fab, uint32_t plane,
-                              unsigned flags, fl_fabric **out, fl_error *err);
+FL_EXTERN(int)
+fl_fabric_plane_subset_ex(const fl_fabric *fab, uint32_t plane, unsigned flags,
+                          fl_fabric **out, fl_error *err);
 
 #ifdef __cplusplus
 }

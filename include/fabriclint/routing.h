@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "fabriclint/common.h"
 #include "fabriclint/fabric.h"
 
 #ifdef __cplusplus
@@ -37,27 +38,28 @@ extern "C" {
 #define FL_SL_UNKNOWN 255u
 
 /** Number of switches that have an LFT. */
-uint32_t fl_fabric_lft_count(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_lft_count(const fl_fabric *fab);
 
 /**
  * fl_fabric_lft() — the LFT of switch @sw: an array of *@len entries indexed
  * by LID (entry 0 unused), each an output port number or FL_LFT_NONE.
  * Returns NULL (and *@len = 0) when @sw has no LFT. Owned by the fabric.
  */
-const uint8_t *fl_fabric_lft(const fl_fabric *fab, fl_id sw, uint32_t *len);
+FL_EXTERN(const uint8_t *)
+fl_fabric_lft(const fl_fabric *fab, fl_id sw, uint32_t *len);
 
 /** Largest LID any port answers to (0 when no LIDs are known). */
-uint32_t fl_fabric_max_lid(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_max_lid(const fl_fabric *fab);
 
 /**
  * fl_fabric_lid_port() — the port that answers LID @lid: a switch's port 0,
  * or a CA/router port whose [base LID, base LID + 2^LMC) range holds @lid.
  * FL_NONE when no port answers. O(1).
  */
-fl_id fl_fabric_lid_port(const fl_fabric *fab, uint32_t lid);
+FL_EXTERN(fl_id) fl_fabric_lid_port(const fl_fabric *fab, uint32_t lid);
 
 /** 1 when some SL2VL table was loaded. */
-int fl_fabric_has_sl2vl(const fl_fabric *fab);
+FL_EXTERN(int) fl_fabric_has_sl2vl(const fl_fabric *fab);
 
 /**
  * fl_fabric_sl2vl() — the VL that a packet of service level @sl leaving
@@ -65,17 +67,19 @@ int fl_fabric_has_sl2vl(const fl_fabric *fab);
  * @in_port (0 for traffic a CA sends, as in OpenSM's CA rows `0 0 :`).
  * FL_VL_UNKNOWN when no table covers (@node, @in_port, @out_port).
  */
-uint32_t fl_fabric_sl2vl(const fl_fabric *fab, fl_id node, uint32_t in_port,
-                         uint32_t out_port, uint32_t sl);
+FL_EXTERN(uint32_t)
+fl_fabric_sl2vl(const fl_fabric *fab, fl_id node, uint32_t in_port,
+                uint32_t out_port, uint32_t sl);
 
 /** 1 when path SLs were loaded (LASH, DFSSSP, Nue, Torus-2QoS routing). */
-int fl_fabric_has_path_sl(const fl_fabric *fab);
+FL_EXTERN(int) fl_fabric_has_path_sl(const fl_fabric *fab);
 
 /**
  * fl_fabric_path_sl() — the SL of the path from CA node @src to @dlid, or
  * FL_SL_UNKNOWN when none was given.
  */
-uint32_t fl_fabric_path_sl(const fl_fabric *fab, fl_id src, uint32_t dlid);
+FL_EXTERN(uint32_t)
+fl_fabric_path_sl(const fl_fabric *fab, fl_id src, uint32_t dlid);
 
 /**
  * Loader notes: non-fatal problems found in inputs (an LFT block for a
@@ -85,9 +89,10 @@ uint32_t fl_fabric_path_sl(const fl_fabric *fab, fl_id src, uint32_t dlid);
  * file, line and message (all owned by the fabric). FL_ENOTFOUND past the
  * end.
  */
-uint32_t fl_fabric_note_count(const fl_fabric *fab);
-int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
-                   const char **file, uint32_t *line, const char **message);
+FL_EXTERN(uint32_t) fl_fabric_note_count(const fl_fabric *fab);
+FL_EXTERN(int)
+fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
+               const char **file, uint32_t *line, const char **message);
 
 /* ---- adaptive routing (AR) tables ---------------------------------------
  * Loaded from ibdiagnet's `ibdiagnet2.far` dump (core/ar_load.c, whose
@@ -104,10 +109,10 @@ int fl_fabric_note(const fl_fabric *fab, uint32_t i, const char **category,
 #define FL_AR_STATE_FREE   3u /**< "Free": adaptive choice in the group */
 
 /** Number of switches with AR tables loaded. */
-uint32_t fl_fabric_ar_count(const fl_fabric *fab);
+FL_EXTERN(uint32_t) fl_fabric_ar_count(const fl_fabric *fab);
 
 /** 1 when switch @sw has AR tables loaded, else 0. */
-int fl_fabric_ar_has(const fl_fabric *fab, fl_id sw);
+FL_EXTERN(int) fl_fabric_ar_has(const fl_fabric *fab, fl_id sw);
 
 /**
  * fl_fabric_ar_lid_state() / fl_fabric_ar_lid_group() — the AR LFT of
@@ -115,13 +120,13 @@ int fl_fabric_ar_has(const fl_fabric *fab, fl_id sw);
  * where the dump had no entry) and AR group number. NULL and *@len = 0 when
  * @sw has no AR LFT. Owned by the fabric.
  */
-const uint8_t *fl_fabric_ar_lid_state(const fl_fabric *fab, fl_id sw,
-                                      uint32_t *len);
-const uint16_t *fl_fabric_ar_lid_group(const fl_fabric *fab, fl_id sw,
-                                       uint32_t *len);
+FL_EXTERN(const uint8_t *)
+fl_fabric_ar_lid_state(const fl_fabric *fab, fl_id sw, uint32_t *len);
+FL_EXTERN(const uint16_t *)
+fl_fabric_ar_lid_group(const fl_fabric *fab, fl_id sw, uint32_t *len);
 
 /** One more than the largest AR group number defined on @sw (0: none). */
-uint32_t fl_fabric_ar_group_count(const fl_fabric *fab, fl_id sw);
+FL_EXTERN(uint32_t) fl_fabric_ar_group_count(const fl_fabric *fab, fl_id sw);
 
 /**
  * fl_fabric_ar_group() — member ports of AR group @group of switch @sw as a
@@ -129,8 +134,9 @@ uint32_t fl_fabric_ar_group_count(const fl_fabric *fab, fl_id sw);
  * Returns the number of member ports, or FL_ENOTFOUND when the group is
  * not defined.
  */
-int fl_fabric_ar_group(const fl_fabric *fab, fl_id sw, uint32_t group,
-                       uint8_t ports[32]);
+FL_EXTERN(int)
+fl_fabric_ar_group(const fl_fabric *fab, fl_id sw, uint32_t group,
+                   uint8_t ports[32]);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "fabriclint/common.h"
 #include "fabriclint/error.h"
 #include "fabriclint/fabric.h"
 
@@ -25,7 +26,8 @@ extern "C" {
  * GUID or LID; every link with width, speed and attributes.
  * Returns FL_OK or FL_EIO (write failed) with @err set.
  */
-int fl_write_design_xml(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int)
+fl_write_design_xml(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
  * fl_write_ibnetdiscover() — the fabric as `ibnetdiscover` default-mode
@@ -34,7 +36,8 @@ int fl_write_design_xml(const fl_fabric *fab, FILE *out, fl_error *err);
  * from both ends. Nodes without a GUID get a synthetic one derived from
  * their id. Returns FL_OK or FL_EIO.
  */
-int fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int)
+fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
  * fl_write_ibsim_net() — the fabric as an ibsim net file (ibsim/sim_net.c
@@ -42,7 +45,8 @@ int fl_write_ibnetdiscover(const fl_fabric *fab, FILE *out, fl_error *err);
  * `[p] "peer"[rp]` lines with w=/s= link options), so `ibsim -s FILE` can
  * simulate it. Node ids are the node names. Returns FL_OK or FL_EIO.
  */
-int fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int)
+fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
  * fl_write_ufm_ndt() — the fabric's cables as a UFM Network Design Tool
@@ -59,7 +63,7 @@ int fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err);
  * be said in NDT: a CA port other than 1 or a CA name without a blank
  * (NDT host ports carry no number), or port 0; FL_EIO when writing fails.
  */
-int fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int) fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
  * fl_write_dot() — the fabric as an undirected Graphviz graph, written by
@@ -70,7 +74,7 @@ int fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err);
  * else its number), `speed` (`4xNDR`, `400G`) when known and `length`.
  * Returns FL_OK, FL_ENOMEM or FL_EIO.
  */
-int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int) fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
  * fl_write_graphml() — the fabric as GraphML 1.0, written with libxml2's
@@ -81,7 +85,7 @@ int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err);
  * XML cannot hold (control characters) are written as '?'.
  * Returns FL_OK, FL_ENOMEM or FL_EIO.
  */
-int fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err);
+FL_EXTERN(int) fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err);
 
 #ifdef __cplusplus
 }

@@ -38,13 +38,14 @@ waivers:
 EOF
 
 # On 2025-06-01 the first waiver holds, the second has expired: its finding
-# counts again and the expired waiver is a warning at its line (16); the
+# counts again and the expired waiver is a warning at its line and column
+# (16:5, the waiver's first key); the
 # third matches nothing (info). tp-good's warning is raised to an error.
 export FABRICLINT_TODAY=2025-06-01
 expect_rc 1 "$FL" check $PL --policy "$TMP/policy.yaml" "$TMP/two.out"
 expect_grep "$TMP/out" "^2 error\(s\), 1 warning\(s\), 1 info; $NTOPO rule\(s\) run; 1 waived \(not shown\)$"
-expect_grep "$TMP/out" "policy.yaml:16: warning: waiver for topology.one-sided-link expired on 2025-01-31 \(1 finding\(s\) it matches count again\).* \[policy.expired-waiver\]$"
-expect_grep "$TMP/out" "policy.yaml:20: info: waiver for topology.duplicate-guid matches no finding.* \[policy.unused-waiver\]$"
+expect_grep "$TMP/out" "policy.yaml:16:5: warning: waiver for topology.one-sided-link expired on 2025-01-31 \(1 finding\(s\) it matches count again\).* \[policy.expired-waiver\]$"
+expect_grep "$TMP/out" "policy.yaml:20:5: info: waiver for topology.duplicate-guid matches no finding.* \[policy.unused-waiver\]$"
 expect_grep "$TMP/out" "error: test finding.* \[tp-good.probe\]$"
 expect_grep "$TMP/out" "error: cable MF0;A10-P1-IBSPINE-03.* \[topology.one-sided-link\]$"
 if grep -q "a08-p1-dgx-04-c01 mlx5_5 port 1 ->" "$TMP/out"; then fail "a waived finding is shown in text"; else pass; fi

@@ -57,7 +57,7 @@ for dir in "$TMP/ex" "$TMP/ex/build"; do
   expect_eq "$(jget "$TMP/out" "['findings'][0]['location']['file']")" "$TMP/ft-cut.xml" "finding file"
   # ... and among all the installed built-in plugins' findings too
   expect_rc 0 "$F" check --fail-on never "$TMP/ft-cut.xml"
-  expect_grep "$TMP/out" 'ft-cut\.xml:[0-9]+: warning: spine "spine-p01-01" has 1 uplink\(s\) from pod 1.* \[acme\.even-uplinks\]$'
+  expect_grep "$TMP/out" 'ft-cut\.xml:[0-9]+:3: warning: spine "spine-p01-01" has 1 uplink\(s\) from pod 1.* \[acme\.even-uplinks\]$'
   # its parameter, from the command line and from a policy (type-checked)
   expect_rc 0 "$F" check --rules 'acme.*' --param acme.even-uplinks.multiple=1 --fail-on warning "$TMP/ft-cut.xml"
   printf 'params:\n  acme.even-uplinks:\n    multiple: two\n' > "$TMP/acme.yaml"

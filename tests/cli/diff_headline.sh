@@ -75,7 +75,7 @@ expect_grep "$TMP/wo.csv" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-
 expect_grep "$TMP/wo.csv" ',add,diff.missing,leaf-04,swp52,R03,spine-02,Eth12,R03,,,E024,'
 expect_rc 1 "$FL" diff "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_grep "$TMP/out" '^4 error\(s\), 0 warning\(s\), 0 info; 9 rule\(s\) run$'
-expect_grep "$TMP/out" 'rail-su8.design.xml:[0-9]+: error: cables crossed: .* \[diff.swapped\]$'
+expect_grep "$TMP/out" 'rail-su8.design.xml:[0-9]+:[0-9]+: error: cables crossed: .* \[diff.swapped\]$'
 expect_rc 0 "$FL" diff --fail-on never "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_rc 1 "$FL" diff --rules 'diff.swap*' -q "$d/rail-su8.design.xml" "$d/rail-su8.asbuilt.ibnetdiscover"
 expect_eq "$(wc -l <"$TMP/out")" 1 "--rules keeps one finding"

@@ -10,7 +10,9 @@ expect_grep "$TMP/x.txt" '^ecmp-balance.link-load: link loads and effective bise
 expect_grep "$TMP/x.txt" '^  plugin    ecmp-balance 0\.1\.0 \(fabriclint, MIT\)$'
 expect_grep "$TMP/x.txt" '^  severity  info$'
 expect_grep "$TMP/x.txt" '^  runs      when selected \(opt-in\): --rules ecmp-balance.link-load'
-expect_grep "$TMP/x.txt" "^  docs      file://$FL_SRC/docs/rules/ecmp-balance.md#ecmp-balance.link-load$"
+# the published docs of this release (CMake FABRICLINT_DOCS_URL), not a
+# local path (issue 36)
+expect_grep "$TMP/x.txt" '^  docs      https://[^ ]+/v[0-9]+\.[0-9]+\.[0-9]+/docs/rules/ecmp-balance\.md#ecmp-balance\.link-load$'
 expect_grep "$TMP/x.txt" '^  One finding per pattern: eBB as in Hoefler et al\.'
 # exactly its own seven parameters, with type, range, default and unit
 expect_eq "$(grep -E '^  [a-z-]+=<' "$TMP/x.txt" | sed 's/=.*//' | tr -d ' ' | tr '\n' ' ')" "routing patterns count seed shift top-links min-ebb link-loads ci " "link-load parameters"
@@ -42,7 +44,7 @@ expect_grep "$TMP/out" '^  explain \[OPTIONS\] RULE\.\.\. +a rule.s full help'
 expect_rc 0 "$FL" explain diff.swapped policy.expired-waiver
 expect_grep "$TMP/out" '^diff.swapped: two cables are crossed$'
 expect_grep "$TMP/out" '^  fabriclint diff --rules diff.swapped plan.xml asbuilt.ibnetdiscover$'
-expect_grep "$TMP/out" "^  docs      file://$FL_SRC/docs/ci.md#policy.expired-waiver$"
+expect_grep "$TMP/out" '^  docs      https://[^ ]+/docs/ci\.md#policy\.expired-waiver$'
 expect_rc 0 "$FL" explain rail-alignment
 expect_eq "$(grep -c '^rail-alignment\.[a-z-]*: ' "$TMP/out")" "12" "every rail rule"
 

@@ -1,0 +1,86 @@
+#!/bin/bash
+# The Debian package (issue 36, docs/install.md "Debian package"), on this
+# machine, as root: `cpack -G DEB` from an existing build folder (BUILD, the
+# Release build of .ci/run step 2), its contents and Depends checked,
+# installed with `apt-get install ./fabriclint_*.deb`, run from /usr/bin on
+# the bundled example (the README's fabric: 1 error, 1 warning, exit 1), a
+# design checked against the packaged RelaxNG schema, then purged again.
+# Not a ctest test: it installs into /usr. About 30 s on 2 cores.
+#   tests/package/deb_install.sh BUILD
+set -uo pipefail
+BUILD=${1:?usage: deb_install.sh BUILD}
+BUILD=$(cd "$BUILD" && pwd)
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d)
+PASSES=0 FAILS=0
+pass() { PASSES=$((PASSES + 1)); }
+fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
+expect_eq() { if [ "$1" = "$2" ]; then pass; else fail "${3:-value}: got '$1', want '$2'"; fi; }
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+installed=0
+cleanup() {
+  [ "$installed" -eq 1 ] &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get purge -y -qq fabriclint >/dev/null 2>&1
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+if dpkg-query -W -f='${Status}' fabriclint 2>/dev/null | grep -q "ok installed"; then
+  echo "deb_install.sh: a fabriclint package is installed already; not replacing it" >&2
+  exit 1
+fi
+
+# 1. the package
+rm -f "$BUILD"/fabriclint_*.deb
+if (cd "$BUILD" && cpack -G DEB) >"$TMP/cpack.log" 2>&1; then pass; else
+  fail "cpack -G DEB"; tail -20 "$TMP/cpack.log" >&2; exit 1; fi
+DEB=$(ls "$BUILD"/fabriclint_*.deb)
+VERSION=$(sed -n 's/^project(fabriclint VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
+expect_eq "$(basename "$DEB")" "fabriclint_${VERSION}_$(dpkg --print-architecture).deb" "package file name"
+# Depends from dpkg-shlibdeps: the libraries the binaries link, nothing of
+# fabriclint's own
+DEPENDS=$(dpkg-deb -f "$DEB" Depends)
+for p in libc6 libigraph3 libxml2 libjansson4 libyaml-0-2 libgvc6 libcgraph6 libnettle8; do
+  case ", $DEPENDS," in *", $p "* | *", $p,"*) pass ;; *) fail "Depends lacks $p: $DEPENDS" ;; esac
+done
+case "$DEPENDS" in *fabriclint*) fail "Depends names fabriclint: $DEPENDS" ;; *) pass ;; esac
+dpkg-deb -c "$DEB" | awk '{print $6}' > "$TMP/files"
+for f in usr/bin/fabriclint usr/lib/fabriclint/plugins/topology.so \
+         usr/lib/fabriclint/plugins/rail-alignment-profiles/dgx-h100.map \
+         usr/lib/libfabriclint.so.0 usr/include/fabriclint/plugin.h \
+         usr/include/fabriclint/common.h usr/lib/pkgconfig/fabriclint-plugin.pc \
+         usr/lib/pkgconfig/fabriclint.pc usr/lib/cmake/fabriclint/fabriclintConfig.cmake \
+         usr/share/man/man1/fabriclint.1 usr/share/bash-completion/completions/fabriclint \
+         usr/share/zsh/site-functions/_fabriclint usr/share/fabriclint/schema/design.rng \
+         usr/share/doc/fabriclint/rules/topology.md usr/share/doc/fabriclint/LICENSE \
+         usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover; do
+  grep -qx "\./$f" "$TMP/files" && pass || fail "not in the package: /$f"
+done
+
+# 2. installed with apt, as a user would
+if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$DEB" >"$TMP/apt.log" 2>&1; then
+  installed=1; pass
+else fail "apt-get install $DEB"; tail -20 "$TMP/apt.log" >&2; exit 1; fi
+F=/usr/bin/fabriclint
+expect_eq "$($F --version | head -1)" "fabriclint $VERSION" "--version"
+$F check /usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover >"$TMP/out" 2>"$TMP/err"
+expect_eq "$?" 1 "exit code of check on the bundled example"
+# (the rule count is left out: it grows with the plugins)
+expect_eq "$(tail -1 "$TMP/out" | sed 's/; [0-9]* rule(s) run;/; N rule(s) run;/')" \
+  "1 error(s), 1 warning(s), 0 info; N rule(s) run; 4 more attached to their cause" "check summary"
+grep -q 'rail-su-asbuilt\.ibnetdiscover:[0-9]*:.*error: .*\[rail-alignment\.swapped\]' "$TMP/out" && pass ||
+  fail "no rail-alignment.swapped error in: $(head -5 "$TMP/out")"
+# the packaged plugins, schema and docs, found relative to /usr/bin
+expect_eq "$($F rules | grep -c ' /usr/bin/\.\./lib/fabriclint/plugins/')" \
+  "$(grep -c '^\./usr/lib/fabriclint/plugins/[a-z-]*\.so$' "$TMP/files")" "packaged plugins loaded"
+$F gen fat-tree --radix 4 --tiers 2 -o "$TMP/ft.xml" && $F check --relaxng "$TMP/ft.xml" >"$TMP/out" 2>&1
+expect_eq "$?" 0 "check --relaxng with the packaged schema"
+$F explain topology.lid >"$TMP/out" 2>&1
+grep -q "^  docs      https://.*/v$VERSION/docs/rules/topology\.md#topology\.lid$" "$TMP/out" && pass ||
+  fail "explain docs link: $(grep docs "$TMP/out")"
+# the plugin SDK from the package
+expect_eq "$(realpath -m "$(pkg-config --variable=plugindir fabriclint-plugin)")" "/usr/lib/fabriclint/plugins" "pc plugindir"
+man -w fabriclint >/dev/null 2>&1 && pass || fail "man fabriclint: no page"
+
+echo "$PASSES passed, $FAILS failed"
+[ "$FAILS" -eq 0 ]
