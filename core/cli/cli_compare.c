@@ -448,6 +448,18 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
     return FL_EXIT_USAGE;
   }
   int rc = write_report(o, a, out, m);
+  /* policies given replace the default new-error: say so when none of
+   * them judges new findings, so that a new error is not missed unseen
+   * (outside tester, session 11) */
+  int judges_findings = !a->n_pol;
+  for (size_t k = 0; k < a->n_pol; k++)
+    judges_findings |= a->pol[k].kind == FL_CMP_FAIL_NEW_ERROR ||
+                       a->pol[k].kind == FL_CMP_FAIL_NEW_WARNING ||
+                       a->pol[k].kind == FL_CMP_FAIL_NEVER;
+  if (!judges_findings)
+    fprintf(stderr, "fabriclint: note: the --fail-on policies given replace "
+                    "the default new-error: new findings do not fail this "
+                    "run (add new-error to keep it)\n");
   size_t i;
   json_t *v;
   json_array_foreach(json_object_get(m, "fail_on"), i, v) {

@@ -6,6 +6,7 @@
  * --fail-on verdicts. JSON is the document itself (cli_compare.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,11 +49,14 @@ static void free_text(const out_ctx *c, const char *s) {
     fputs(s ? s : "", c->out);
 }
 
-/* A value as printed: an integer, a figure (%.4g), or "-" when absent. */
+/* A value as printed: an integer, a figure (%.4g; whole from 1000 on, so
+ * Gb/s never print as 2.048e+05), or "-" when absent. */
 static void fmt_val(const json_t *v, int sign, char *buf, size_t size) {
   if (json_is_integer(v))
     snprintf(buf, size, sign ? "%+lld" : "%lld",
              (long long)json_integer_value(v));
+  else if (json_is_real(v) && fabs(json_real_value(v)) >= 1000)
+    snprintf(buf, size, sign ? "%+.0f" : "%.0f", json_real_value(v));
   else if (json_is_real(v))
     snprintf(buf, size, sign ? "%+.4g" : "%.4g", json_real_value(v));
   else
@@ -69,10 +73,11 @@ static void row(const out_ctx *c, int indent, const char *label,
   fmt_val(h, 0, vh, sizeof vh);
   fmt_val(d, 1, vd, sizeof vd);
   snprintf(lab, sizeof lab, "%*s%s", indent * 2, "", label);
-  if (c->md)
-    fprintf(c->out, "| %s%s | %s | %s | %s |\n", indent ? "&nbsp;&nbsp;" : "",
-            label, vb, vh, vd);
-  else
+  if (c->md) {
+    fprintf(c->out, "| %s", indent ? "&nbsp;&nbsp;" : "");
+    md_text(c->out, label); /* tier pairs and media come from the input */
+    fprintf(c->out, " | %s | %s | %s |\n", vb, vh, vd);
+  } else
     fprintf(c->out, "  %-34s %12s %12s %10s\n", lab, vb, vh, vd);
 }
 
@@ -168,11 +173,14 @@ static void failure(const out_ctx *c, const json_t *m) {
         json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
   for (int s = 0; s < 2; s++) {
     const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
-    if (w)
-      fprintf(c->out,
-              c->md ? "| &nbsp;&nbsp;worst switch, %s | `%s` | | |\n"
-                    : "    worst switch, %s: %s\n",
-              s ? "HEAD" : "BASE", w);
+    if (!w)
+      continue;
+    fprintf(c->out,
+            c->md ? "| &nbsp;&nbsp;worst switch, %s | "
+                  : "    worst switch, %s: ",
+            s ? "HEAD" : "BASE");
+    free_text(c, w); /* a name from the input: never markup */
+    fputs(c->md ? " | | |\n" : "\n", c->out);
   }
 }
 
@@ -232,9 +240,11 @@ static void renamed(const out_ctx *c, const json_t *m) {
   json_array_foreach((json_t *)r, i, e) {
     if (i == CMP_LISTED)
       break;
-    fprintf(c->out, c->md ? "- `%s` → `%s`\n" : "  %s -> %s\n",
-            json_string_value(json_object_get(e, "base")),
-            json_string_value(json_object_get(e, "head")));
+    fputs(c->md ? "- " : "  ", c->out);
+    free_text(c, json_string_value(json_object_get(e, "base")));
+    fputs(c->md ? " → " : " -> ", c->out);
+    free_text(c, json_string_value(json_object_get(e, "head")));
+    fputc('\n', c->out);
   }
 }
 
@@ -246,9 +256,14 @@ static void verdicts(const out_ctx *c, const json_t *m) {
   size_t i;
   json_t *e;
   json_array_foreach((json_t *)v, i, e) {
-    int failed = json_is_true(json_object_get(e, "failed"));
-    fprintf(c->out, c->md ? "- %s `%s`: " : "  %s %s: ",
-            failed ? (c->md ? "❌" : "FAIL") : (c->md ? "✅" : "ok  "),
+    /* failed: true, false, or null when the policy could not be judged
+     * (no figure to judge it on: exit 2), which is no pass */
+    const json_t *fv = json_object_get(e, "failed");
+    const char *mark = json_is_true(fv) ? (c->md ? "❌" : "FAIL")
+                       : json_is_false(fv)
+                           ? (c->md ? "✅" : "ok  ")
+                           : (c->md ? "⚠️ not judged" : "N/A ");
+    fprintf(c->out, c->md ? "- %s `%s`: " : "  %s %s: ", mark,
             json_string_value(json_object_get(e, "policy")));
     free_text(c, json_string_value(json_object_get(e, "why")));
     fputc('\n', c->out);
@@ -265,12 +280,13 @@ static void headline(const out_ctx *c, const json_t *m) {
       json_string_value(json_object_get(json_object_get(m, "base"), "input"));
   const char *h =
       json_string_value(json_object_get(json_object_get(m, "head"), "input"));
-  if (c->md)
-    fprintf(c->out,
-            "### fabriclint compare\n\nBASE `%s` → HEAD `%s`: new findings "
-            "%s, fixed %s\n",
-            b, h, n, f);
-  else
+  if (c->md) {
+    fputs("### fabriclint compare\n\nBASE ", c->out);
+    md_text(c->out, b);
+    fputs(" → HEAD ", c->out);
+    md_text(c->out, h);
+    fprintf(c->out, ": new findings %s, fixed %s\n", n, f);
+  } else
     fprintf(c->out, "compare: BASE %s -> HEAD %s\nnew findings %s, fixed %s\n",
             b, h, n, f);
 }

@@ -78,6 +78,14 @@ json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
   return j;
 }
 
+/* The picked algorithm spends most of its time in latency: a small
+ * message, where NCCL switches to LL/LL128 (not modelled: outside tester,
+ * session 11, 1 MiB all-reduce predicted at 2.1 GB/s). */
+static int latency_bound(const fl_perf_nccl *p) {
+  const fl_perf_nccl_alg *x = &p->alg[p->pick];
+  return x->on && x->time_s > 0 && x->latency_s * 2 > x->time_s;
+}
+
 void fl_cli_perf_text_nccl(FILE *o, const fl_perf_result *r) {
   const fl_perf_nccl *p = &r->nccl;
   for (uint32_t a = 0; a < FL_PERF_NCCL_ALGS; a++) {
@@ -90,6 +98,11 @@ void fl_cli_perf_text_nccl(FILE *o, const fl_perf_result *r) {
               x->time_s, x->algbw_GBps, x->busbw_GBps, x->latency_s * 1e6,
               x->efficiency);
   }
+  if (latency_bound(p))
+    fprintf(o, "  nccl: latency-bound (latency is most of the time): NCCL "
+               "runs such sizes with its LL/LL128 protocols, which this "
+               "model (Simple protocol) does not have; read the time as an "
+               "upper bound (docs/performance-model.md)\n");
 }
 
 json_t *fl_cli_perf_json_nccl(const fl_perf_result *r) {
@@ -102,6 +115,7 @@ json_t *fl_cli_perf_json_nccl(const fl_perf_result *r) {
     json_object_set_new(j, "time_s", fl_cli_perf_json_num(pk->time_s));
     json_object_set_new(j, "algbw_GBps", fl_cli_perf_json_num(pk->algbw_GBps));
     json_object_set_new(j, "busbw_GBps", fl_cli_perf_json_num(pk->busbw_GBps));
+    json_object_set_new(j, "latency_bound", json_boolean(latency_bound(p)));
   }
   for (uint32_t a = 0; a < FL_PERF_NCCL_ALGS; a++) {
     const fl_perf_nccl_alg *x = &p->alg[a];

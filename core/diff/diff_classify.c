@@ -454,13 +454,28 @@ void diff_swaps(dctx *c) {
         char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
              *sc = diff_ep_str(c, cc), *sd = diff_ep_str(c, d),
              *sx = diff_ep_str(c, x), *sy = diff_ep_str(c, y);
+        /* one cause per pair of nodes whose ends traded places: 32
+         * leaf uplinks to spine-01 and spine-02 exchanged on one SU, or 16
+         * hosts with the same two rails crossed, are one finding with each
+         * swap a member (outside tester, session 11) */
+        const char *nx = diff_key_name(c, x), *ny = diff_key_name(c, y);
+        int xy = strcmp(nx, ny) <= 0;
+        char *cause =
+            diff_xprintf(c, "swap:%s\x1f%s", xy ? nx : ny, xy ? ny : nx);
+        char *cmsg = diff_xprintf(
+            c,
+            "{count} pairs of cables are crossed between \"%s\" and \"%s\": "
+            "swap the two ends of each pair, as each member says",
+            xy ? nx : ny, xy ? ny : nx);
         fnd f = {.rule = "diff.swapped",
                  .sev = FL_SEV_ERROR,
                  .loc_fab = c->D,
                  .loc_ent = FL_ENT_LINK,
                  .loc_id = d1->link,
                  .eps = {a, b, cc, d},
-                 .n_eps = 4};
+                 .n_eps = 4,
+                 .cause = cause,
+                 .cause_msg = cmsg};
         f.ev = json_pack("{s:[o,o],s:[o,o],s:[o,o]}", "planned",
                          diff_cable_json(c, a, b), diff_cable_json(c, cc, d),
                          "as_built", diff_cable_json(c, a, d),
@@ -492,6 +507,7 @@ void diff_swaps(dctx *c) {
         diff_wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
                     "exchange the two cable ends at these ports");
         free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);
+        free(cause), free(cmsg);
         c->qual = 0;
         break;
       }
@@ -673,8 +689,9 @@ void diff_misconnected(dctx *c) {
       cmsg = diff_xprintf(c,
                           "{count} cables are rotated: each lands on the next "
                           "one's planned port (%s); no move can be done "
-                          "alone: unplug those {count} ends, then plug each "
-                          "into its planned port",
+                          "alone: unplug the {count} cable ends at those "
+                          "ports, then plug each into its planned port (the "
+                          "moves below: from -> to)",
                           ports ? ports : "?");
     }
     misc_emit(c, &m[i], cause, cmsg);

@@ -40,14 +40,14 @@ summary() {
 # ---- a rotation of 3, both directions ----------------------------------------
 built rot3 dgx-001:mlx5_0:leaf-su01-r1:1 dgx-001:mlx5_3:leaf-su01-r2:1 dgx-001:mlx5_4:leaf-su01-r0:1
 expect_rc 1 "$FL" diff --format json "$TMP/plan.xml" "$TMP/rot3.ibnd"
-expect_eq "$(summary)" "[('diff.misconnected', 3, '3 cables are rotated: each lands on the next one\\'s planned port (\"leaf-su01-r0\" port 1, \"leaf-su01-r1\" port 1, \"leaf-su01-r2\" port 1); no move can be done alone: unplug those 3 ends, then plug each into its planned port')]" \
+expect_eq "$(summary)" "[('diff.misconnected', 3, '3 cables are rotated: each lands on the next one\\'s planned port (\"leaf-su01-r0\" port 1, \"leaf-su01-r1\" port 1, \"leaf-su01-r2\" port 1); no move can be done alone: unplug the 3 cable ends at those ports, then plug each into its planned port (the moves below: from -> to)')]" \
   "rotation of 3: one finding, 3 members, the planned ports in ring order"
 expect_rc 1 "$FL" diff --format csv "$TMP/plan.xml" "$TMP/rot3.ibnd"
 expect_eq "$(grep -c ',move,diff.misconnected,.*one of a rotation of 3 cables: unplug their 3 ends first' "$TMP/out")" "3" \
   "rotation of 3: one work-order row per cable, each part of the rotation"
 built rot3r dgx-001:mlx5_0:leaf-su01-r2:1 dgx-001:mlx5_3:leaf-su01-r0:1 dgx-001:mlx5_4:leaf-su01-r1:1
 expect_rc 1 "$FL" diff --format json "$TMP/plan.xml" "$TMP/rot3r.ibnd"
-expect_eq "$(summary)" "[('diff.misconnected', 3, '3 cables are rotated: each lands on the next one\\'s planned port (\"leaf-su01-r0\" port 1, \"leaf-su01-r2\" port 1, \"leaf-su01-r1\" port 1); no move can be done alone: unplug those 3 ends, then plug each into its planned port')]" \
+expect_eq "$(summary)" "[('diff.misconnected', 3, '3 cables are rotated: each lands on the next one\\'s planned port (\"leaf-su01-r0\" port 1, \"leaf-su01-r2\" port 1, \"leaf-su01-r1\" port 1); no move can be done alone: unplug the 3 cable ends at those ports, then plug each into its planned port (the moves below: from -> to)')]" \
   "rotation of 3 the other way: one finding, the ring in its own order"
 
 # ---- a rotation of 4 ------------------------------------------------------------

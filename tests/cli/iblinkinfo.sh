@@ -40,8 +40,15 @@ expect_rc 1 "$FL" check --format json "$F"
 # the ibnetdiscover capture of the same fabric says (topology.missing-uplinks,
 # which attaches their ecmp-balance consequences): iblinkinfo lists every
 # port of a switch, so its port count, and the free ports, are known
-expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.mixed-speed-group', 'warning', 1), ('ecmp-balance.oversubscription', 'warning', 1), ('ecmp-balance.uplink-asymmetry', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.missing-uplinks', 'error', 1), ('topology.missing-uplinks', 'error', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
+# the EDR cable, the one link of tier 1-2 off HDR, leads its own (leaf
+# leaf-p01-03's mixed next hops, oversubscription and asymmetry) under
+# topology.mixed-speed; spine-p01-08's next hops mix three speeds, so no
+# one cable explains them
+expect_eq "$(rules)" "[('ecmp-balance.mixed-speed-group', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 1), ('topology.below-capability', 'warning', 252), ('topology.degraded-link', 'warning', 1), ('topology.input', 'info', 1), ('topology.missing-uplinks', 'error', 1), ('topology.missing-uplinks', 'error', 1), ('topology.mixed-speed', 'warning', 1), ('topology.port-disabled', 'warning', 1), ('topology.port-down', 'info', 2)]" \
   "faults: findings"
+expect_eq "$(jget "$TMP/out" "=[(f['nodes'][:2], sorted(r['rule'] for r in f['related'])) for f in d['findings'] if f['rule'] == 'topology.mixed-speed']")" \
+  "[(['leaf-p01-03', 'spine-p01-08'], ['ecmp-balance.mixed-speed-group', 'ecmp-balance.oversubscription', 'ecmp-balance.uplink-asymmetry'])]" \
+  "faults: the EDR cable's consequences under mixed-speed"
 expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$X/faults/ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=sorted(f['nodes'][0] for f in d['findings'])")" "['leaf-p01-05', 'leaf-p01-06']" "ibnetdiscover: the same two leaves"
 expect_rc 1 "$FL" check --format json --rules 'topology.missing-uplinks' "$F"
