@@ -12,24 +12,34 @@ zsh -n "$FN" && pass || fail "zsh -n $FN"
 expect_eq "$(head -1 "$FN")" "#compdef fabriclint" "#compdef line"
 DRIVER="$(dirname "$0")/zsh_complete.zsh"
 DIR=$(dirname "$FN")
-# comp LINE — the sorted matches zsh offers at the end of "$FL LINE"
-comp() { timeout 60 zsh -f "$DRIVER" "$DIR" "$FL $1" | LC_ALL=C sort -u; }
+# The command lines completed (after "$FL "), all in one zsh session
+# (zsh_complete.zsh: compinit runs once); comp N prints the sorted matches
+# zsh offers at the end of the N-th of them (from 0).
+LINES_=('check --rules rail-al' 'check --rules topology.lid,deadlock.cr' 'check --fail'
+  'check plan.xml --for' 'check --fail-on ' 'diff --format ' 'info --format ' ''
+  'gen ' 'gen fat-tree --ra' 'gen rail-su --ra' 'gen fat-tree --tiers ' 'help --completion ')
+args=()
+for l in "${LINES_[@]}"; do args+=("$FL $l"); done
+timeout 120 zsh -f "$DRIVER" "$DIR" "${args[@]}" >"$TMP/comp.out" 2>"$TMP/comp.err" ||
+  fail "zsh_complete.zsh failed: $(head -3 "$TMP/comp.err")"
+expect_eq "$(grep -c '^END-OF-LINE$' "$TMP/comp.out")" "${#LINES_[@]}" "one answer per command line"
+comp() { awk -v n="$1" '/^END-OF-LINE$/ { i++; next } i == n' "$TMP/comp.out" | LC_ALL=C sort -u; }
 lines() { printf '%s\n' "$@" | LC_ALL=C sort; }
 "$FL" rules --format json > "$TMP/rules.json"
 
-expect_eq "$(comp 'check --rules rail-al')" \
+expect_eq "$(comp 0)" \
   "$(jget "$TMP/rules.json" "='\n'.join(sorted(['rail-alignment'] + [r['id'] for p in d['plugins'] if p['name'] == 'rail-alignment' for r in p['rules']]))")" \
   "check --rules rail-al"
-expect_eq "$(comp 'check --rules topology.lid,deadlock.cr')" "deadlock.credit-loop" "--rules A,B (after the comma)"
-expect_eq "$(comp 'check --fail')" "--fail-on" "check --fail"
-expect_eq "$(comp 'check plan.xml --for')" "--format" "option after an input"
-expect_eq "$(comp 'check --fail-on ')" "$(lines error info never warning)" "check --fail-on"
-expect_eq "$(comp 'diff --format ' | tr '\n' ' ')" "codequality csv dot html json junit sarif svg text " "diff --format"
-expect_eq "$(comp 'info --format ' | tr '\n' ' ')" "json text " "info --format"
-expect_eq "$(comp '')" "$(lines check compare convert diff explain gen help info perf rules)" "commands"
-expect_eq "$(comp 'gen ')" "$(lines fat-tree rail-su ring torus)" "gen kinds"
-expect_eq "$(comp 'gen fat-tree --ra')" "--radix" "gen fat-tree --ra"
-expect_eq "$(comp 'gen rail-su --ra')" "--rails" "gen rail-su --ra"
-expect_eq "$(comp 'gen fat-tree --tiers ')" "$(lines 2 3)" "gen --tiers"
-expect_eq "$(comp 'help --completion ')" "$(lines bash zsh)" "help --completion"
+expect_eq "$(comp 1)" "deadlock.credit-loop" "--rules A,B (after the comma)"
+expect_eq "$(comp 2)" "--fail-on" "check --fail"
+expect_eq "$(comp 3)" "--format" "option after an input"
+expect_eq "$(comp 4)" "$(lines error info never warning)" "check --fail-on"
+expect_eq "$(comp 5 | tr '\n' ' ')" "codequality csv dot html json junit sarif svg text " "diff --format"
+expect_eq "$(comp 6 | tr '\n' ' ')" "json text " "info --format"
+expect_eq "$(comp 7)" "$(lines check compare convert diff explain gen help info perf rules)" "commands"
+expect_eq "$(comp 8)" "$(lines fat-tree rail-su ring torus)" "gen kinds"
+expect_eq "$(comp 9)" "--radix" "gen fat-tree --ra"
+expect_eq "$(comp 10)" "--rails" "gen rail-su --ra"
+expect_eq "$(comp 11)" "$(lines 2 3)" "gen --tiers"
+expect_eq "$(comp 12)" "$(lines bash zsh)" "help --completion"
 finish

@@ -15,6 +15,10 @@ fi
 command -v mpirun >/dev/null || { echo "mpi_inputs: SKIP: no mpirun"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader
+# Ranks that wait in a collective yield the core instead of spinning on it
+# (Open MPI busy-polls by default; ctest -j2 runs another test beside this
+# one on 2 cores): as in mpi_identical.sh
+export OMPI_MCA_mpi_yield_when_idle=1
 F="$FL_SRC/tests/fixtures/routing/fat-tree-2tier-ftree"
 MPI=(timeout 120 mpirun --oversubscribe -n 2)
 WHY="every rank of an MPI run reads"

@@ -27,16 +27,18 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # seed HARNESS NAME SELECTOR FILE... — one seed; SELECTOR "" for none.
+# (one stat for all files, mkdir once per harness: the fixture every
+# fuzz.seeds.* test waits for, in every build, so forks count)
 seed() {
   local h=$1 name=$2 sel=$3
   shift 3
-  local f total=0
+  local f sz total=0
   for f in "$@"; do
     [ -r "$f" ] || { echo "seeds.sh: $f missing" >&2; exit 2; }
-    total=$((total + $(stat -c %s "$f")))
   done
+  for sz in $(stat -c %s -- "$@"); do total=$((total + sz)); done
   [ "$total" -le "$MAX" ] || return 0
-  mkdir -p "$out/$h"
+  [ -d "$out/$h" ] || mkdir -p "$out/$h"
   {
     printf '%s' "$sel"
     local first=1
