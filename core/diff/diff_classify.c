@@ -454,17 +454,18 @@ void diff_swaps(dctx *c) {
         char *sa = diff_ep_str(c, a), *sb = diff_ep_str(c, b),
              *sc = diff_ep_str(c, cc), *sd = diff_ep_str(c, d),
              *sx = diff_ep_str(c, x), *sy = diff_ep_str(c, y);
-        /* one cause per pair of nodes whose ends traded places: 32
-         * leaf uplinks to spine-01 and spine-02 exchanged on one SU, or 16
-         * hosts with the same two rails crossed, are one finding with each
-         * swap a member (outside tester, session 11) */
-        const char *nx = diff_key_name(c, x), *ny = diff_key_name(c, y);
+        /* one cause per pair of nodes the crossed cables lead to (the
+         * ends that stay): 32 leaf uplinks to spine-01 and spine-02
+         * exchanged on one SU, or 16 hosts with the same two rails crossed,
+         * are one finding with each swap a member (outside tester, session
+         * 11) */
+        const char *nx = diff_key_name(c, xto), *ny = diff_key_name(c, yto);
         int xy = strcmp(nx, ny) <= 0;
         char *cause =
             diff_xprintf(c, "swap:%s\x1f%s", xy ? nx : ny, xy ? ny : nx);
         char *cmsg = diff_xprintf(
             c,
-            "{count} pairs of cables are crossed between \"%s\" and \"%s\": "
+            "{count} pairs of cables to \"%s\" and \"%s\" are crossed: "
             "swap the two ends of each pair, as each member says",
             xy ? nx : ny, xy ? ny : nx);
         fnd f = {.rule = "diff.swapped",
@@ -502,8 +503,6 @@ void diff_swaps(dctx *c) {
                          "%s - %s and %s - %s; fix: swap the two cable ends at "
                          "%s and %s",
                          sa, sb, sc, sd, sa, sd, sc, sb, sx, sy));
-        (void)xto;
-        (void)yto;
         diff_wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
                     "exchange the two cable ends at these ports");
         free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);

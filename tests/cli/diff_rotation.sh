@@ -69,6 +69,19 @@ expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], 'rotated' in f['message'], len
   "open chain of 3 (last onto a free port): 3 moves, no rotation"
 expect_rc 1 "$FL" diff --format csv "$TMP/plan.xml" "$TMP/chain3.ibnd"
 expect_eq "$(grep -c 'rotation' "$TMP/out")" "0" "open chain: no row says rotation"
+# crossed pairs between the same two leaves are one cause: 3 hosts with
+# rails 0 and 1 crossed, one finding of 3 swaps; one more pair between
+# other leaves stays its own finding (outside tester, session 11)
+built swaps dgx-001:mlx5_0:leaf-su01-r1:1 dgx-001:mlx5_3:leaf-su01-r0:1 \
+  dgx-002:mlx5_0:leaf-su01-r1:2 dgx-002:mlx5_3:leaf-su01-r0:2 \
+  dgx-003:mlx5_0:leaf-su01-r1:3 dgx-003:mlx5_3:leaf-su01-r0:3 \
+  dgx-004:mlx5_4:leaf-su01-r3:4 dgx-004:mlx5_5:leaf-su01-r2:4
+expect_rc 1 "$FL" diff --format json "$TMP/plan.xml" "$TMP/swaps.ibnd"
+expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], len(f['evidence'].get('members', [])) or 1, f['message'].split(':')[0]) for f in d['findings'])")" \
+  "[('diff.swapped', 1, 'cables crossed'), ('diff.swapped', 3, '3 pairs of cables to \"leaf-su01-r0\" and \"leaf-su01-r1\" are crossed')]" \
+  "crossed pairs: one finding per pair of leaves, its swaps as members"
+expect_rc 1 "$FL" diff --format csv "$TMP/plan.xml" "$TMP/swaps.ibnd"
+expect_eq "$(grep -c ',swap,diff.swapped,' "$TMP/out")" "4" "crossed pairs: one work-order row per swap"
 # two rotations apart: two findings
 built two dgx-001:mlx5_0:leaf-su01-r1:1 dgx-001:mlx5_3:leaf-su01-r2:1 dgx-001:mlx5_4:leaf-su01-r0:1 \
   dgx-005:mlx5_0:leaf-su01-r1:5 dgx-005:mlx5_3:leaf-su01-r2:5 dgx-005:mlx5_4:leaf-su01-r0:5
