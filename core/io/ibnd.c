@@ -1099,7 +1099,10 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
  * optional w=/s=/e= enabled-width/speed/extended-speed masks; '#' lines
  * inside a record are skipped and any other line ends it. Ids are free
  * strings; an optional `# "desc"` after the id gives the description
- * (default: the id). Switch headers may carry `lid N lmc N`, CA port lines
+ * (default: the id). A node is named by its id, except an id of
+ * ibnetdiscover's form (S-/H-/R- and 16 hex digits) with a description,
+ * which is named by the description as the ibnetdiscover reader names it.
+ * Switch headers may carry `lid N lmc N`, CA port lines
  * `# lid N lmc N`. A port line whose comment ends with `lid N 4xQDR`
  * (ibnetdiscover output fed to ibsim) takes width and speed from there.
  * Directives at the start of a line: vendid=, devid=, sysimgguid=, width=,
@@ -1194,6 +1197,22 @@ static int sim_quoted(pctx *c, const char **pp, const char *e, const char **s,
   return FL_OK;
 }
 
+/* An id of ibnetdiscover's own form, S-, H- or R- and 16 hex digits (a
+ * dump fed to ibsim, which ibsim reads): it names nothing a person chose,
+ * so the node is named by its description, as the ibnetdiscover reader
+ * names it, and hosts, systems and rails come out the same (outside
+ * tester, session 11: under --input-format ibsim-net the rail demo's hosts
+ * were "H-0002c9..." and its crossed pair vanished). */
+static int ibnd_style_id(const char *id, size_t len) {
+  if (len != 18 || (id[0] != 'S' && id[0] != 'H' && id[0] != 'R') ||
+      id[1] != '-')
+    return 0;
+  for (size_t i = 2; i < len; i++)
+    if (!isxdigit((unsigned char)id[i]))
+      return 0;
+  return 1;
+}
+
 /* Value of "<key> N" anywhere in [p, e) (strstr + strtoul in ibsim). */
 static int sim_find_num(const char *p, const char *e, const char *key,
                         uint32_t *v) {
@@ -1249,7 +1268,8 @@ static int sim_header(ibsim *m, pctx *c, const char *p, const char *e,
   m->id_node[iid] = idx;
   fl_lnode *n = &m->s.nodes[idx];
   n->has_block = 1;
-  fl_b_node_set_name(m->fab, n->id, id, idlen);
+  if (!(desc && dlen && ibnd_style_id(id, idlen)))
+    fl_b_node_set_name(m->fab, n->id, id, idlen);
   if (m->s.have_names && fl_nodemap_lookup(&m->s.names, guid))
     fl_b_node_set_name(m->fab, n->id, fl_nodemap_lookup(&m->s.names, guid),
                        (size_t)-1);

@@ -49,7 +49,7 @@ tests_for() {
   shape) echo 'test_shape|cli.trust_shape|cli.trust_roles' ;;
   pfc) echo 'cli.pfc_deadlock' ;;
   infer) echo 'cli.infer_explain' ;;
-  detect) echo 'cli.formats_detect' ;;
+  detect) echo 'cli.formats_detect|cli.ibsim_reads_ibnd' ;;
   sonic) echo 'cli.sonic_formats|cli.sonic_multiasic' ;;
   lids) echo 'cli.lid_space' ;;
   design) echo 'cli.journey_design' ;;
