@@ -319,7 +319,10 @@ static int report_ap(const fl_host_api *api, fl_ctx *ctx, const fd_model *m,
            "switch \"%s\" is a single point of failure: losing it cuts %u "
            "endpoint(s) on %s off from the other %u",
            api->node_name(f, p), cut, list, pc[0].eps);
-  int rc = fd_report(api, ctx, msg, ids, n_ids, NULL, 0, NULL, 0, jb_str(&ev));
+  char key[320];
+  snprintf(key, sizeof key, "switch|%s", api->node_name(f, p));
+  int rc = fd_report_keyed(api, ctx, key, msg, ids, n_ids, NULL, 0, NULL, 0,
+                           jb_str(&ev));
   jb_free(&ev);
   free(pc);
   return rc;
@@ -370,7 +373,18 @@ static int report_bridge(const fl_host_api *api, fl_ctx *ctx, const fd_model *m,
   jb_key_int(&ev, "other_endpoints", other);
   hs_json(&ev, "cut_off_hosts", &hs);
   jb_obj_close(&ev);
-  int rc = fd_report(api, ctx, msg, ids, n_ids, ports, 2, &l, 1, jb_str(&ev));
+  /* the cable's ends in name order: the same key whichever end is
+   * "inside" */
+  const char *na = api->node_name(f, ports[0].node),
+             *nb = api->node_name(f, ports[1].node);
+  int ab = strcmp(na, nb) < 0 ||
+           (strcmp(na, nb) == 0 && ports[0].port <= ports[1].port);
+  char key[640];
+  snprintf(key, sizeof key, "cable|%s/%u|%s/%u", ab ? na : nb,
+           ab ? ports[0].port : ports[1].port, ab ? nb : na,
+           ab ? ports[1].port : ports[0].port);
+  int rc = fd_report_keyed(api, ctx, key, msg, ids, n_ids, ports, 2, &l, 1,
+                           jb_str(&ev));
   jb_free(&ev);
   return rc;
 }

@@ -42,6 +42,30 @@ int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                  n_links, evidence);
 }
 
+int fd_report_keyed(const fl_host_api *api, fl_ctx *ctx, const char *key,
+                    const char *msg, const fl_id *nodes, uint32_t n_nodes,
+                    const fl_port_ref *ports, uint32_t n_ports,
+                    const fl_id *links, uint32_t n_links,
+                    const char *evidence) {
+  fl_finding f; /* what fl_emit() reports, with an identity of its own */
+  memset(&f, 0, sizeof f);
+  f.struct_size = sizeof f;
+  f.message = msg;
+  f.nodes = nodes;
+  f.n_nodes = n_nodes;
+  f.ports = ports;
+  f.n_ports = n_ports;
+  f.links = links;
+  f.n_links = n_links;
+  f.evidence_json = evidence;
+  f.key = key;
+  if ((api->report)(ctx, &f) != 0) {
+    api->fail(ctx, "could not record a finding (out of memory or bad data)");
+    return 1;
+  }
+  return 0;
+}
+
 int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
                    uint64_t item, const char *msg, const fl_id *nodes,
                    uint32_t n_nodes, const fl_id *links, uint32_t n_links,

@@ -105,6 +105,16 @@ int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
               uint32_t n_ports, const fl_id *links, uint32_t n_links,
               const char *evidence);
 
+/* fd_report() with @key as the finding's identity (fl_finding.key: its
+ * fingerprint), for a finding whose nodes change with the fabric around
+ * its cause: a single point of failure is the switch or cable, not the
+ * list of endpoints it cuts off (adding a host made `compare` call the same
+ * single point fixed and new: outside tester, session 11). */
+int fd_report_keyed(const fl_host_api *api, fl_ctx *ctx, const char *key,
+                    const char *msg, const fl_id *nodes, uint32_t n_nodes,
+                    const fl_port_ref *ports, uint32_t n_ports,
+                    const fl_id *links, uint32_t n_links, const char *evidence);
+
 /* Report a finding of what-if @item (the index of a domain value) of a
  * split over MPI ranks (fabriclint/dist_split.h): at once when the process
  * runs alone, else recorded for fl_split_finish(). api->fail() on error. */
