@@ -155,6 +155,7 @@ typedef struct tier_work {
   uint32_t *comp; /* per unit: switch-graph component */
   uint32_t *mark, *seed_epoch, *cnt, *stamp; /* per unit: step 5 scratch */
   uint8_t *noncompute; /* per node: role other than compute */
+  uint8_t *fleet;      /* per node: part of a fleet plan (mark_fleet()) */
   fl_id *queue;
 } tier_work;
 
@@ -492,6 +493,7 @@ static void tier_work_free(tier_work *w) {
   free(w->stamp);
   free(w->queue);
   free(w->noncompute);
+  free(w->fleet);
 }
 
 static int tier_work_init(tier_work *w, size_t n) {
@@ -505,7 +507,8 @@ static int tier_work_init(tier_work *w, size_t n) {
       return FL_ENOMEM;
   w->queue = malloc(m * sizeof *w->queue);
   w->noncompute = malloc(m);
-  return w->queue && w->noncompute ? FL_OK : FL_ENOMEM;
+  w->fleet = malloc(m);
+  return w->queue && w->noncompute && w->fleet ? FL_OK : FL_ENOMEM;
 }
 
 int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
@@ -522,11 +525,10 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
         w.dist[i] == 2 && under_one_seed(fab, &w, (fl_id)i))
       w.dist[i] = 0;
   tier_pods(fab, &w);
-  mark_fleet(fab, w.noncompute); /* scratch: done with the roles */
+  mark_fleet(fab, w.fleet);
   for (size_t i = 0; i < w.n; i++) {
     fl_node_rec *r = &fab->nodes[i];
-    if (r->tier != FL_TIER_UNKNOWN ||
-        (r->kind == FL_NODE_SWITCH && w.noncompute[i]))
+    if (r->tier != FL_TIER_UNKNOWN || (r->kind == FL_NODE_SWITCH && w.fleet[i]))
       continue;
     if (r->kind == FL_NODE_CA)
       r->tier = 0;

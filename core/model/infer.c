@@ -263,25 +263,36 @@ static int name_field(const fl_fabric *fab, struct fl_infer *inf, uint32_t *rep,
   uint32_t *kind = malloc((size_t)ngroups * sizeof *kind); /* skeleton id */
   char(*skel)[SKEL_MAX] = malloc(SKEL_KINDS * sizeof *skel);
   uint32_t *kcount = calloc(SKEL_KINDS, sizeof *kcount);
-  int rc = val && bad && seen && sorted && kind && skel && kcount ? FL_OK
-                                                                  : FL_ENOMEM;
-  /* the main kind: the skeleton most leaves have; a group is of the main
-   * kind when one of its leaves is (a leaf renamed by hand, leaf-x-r5 among
-   * leaf-su02-r*, does not take its group out), and only those leaves give
-   * its number */
+  /* per node: the skeleton id of a leaf holding hosts (SKEL_KINDS: one of
+   * the kinds past the cap, not counted), UINT32_MAX for other nodes; each
+   * leaf's name is read once, however many NICs it holds */
+  uint32_t *kind_of = malloc((nn + 1) * sizeof *kind_of);
+  int rc = val && bad && seen && sorted && kind && skel && kcount && kind_of
+               ? FL_OK
+               : FL_ENOMEM;
+  /* the main kind: the skeleton of the leaves most NICs are cabled to; a
+   * group is of the main kind when one of its leaves is (a leaf renamed by
+   * hand, leaf-x-r5 among leaf-su02-r*, does not take its group out), and
+   * only those leaves give its number */
   uint32_t nk = 0;
+  for (size_t n = 0; rc == FL_OK && n < nn; n++)
+    kind_of[n] = UINT32_MAX;
   for (size_t n = 0; rc == FL_OK && n < nn; n++) {
     if (leaf[n] == FL_NONE)
       continue;
-    char sk[SKEL_MAX];
-    skeleton(fl_fabric_node_name(fab, leaf[n]), sk, sizeof sk);
-    uint32_t k = 0;
-    while (k < nk && strcmp(skel[k], sk) != 0)
-      k++;
-    if (k == nk && nk < SKEL_KINDS) /* more kinds: not counted */
-      memcpy(skel[nk++], sk, sizeof sk);
-    if (k < nk)
-      kcount[k]++;
+    uint32_t *k = &kind_of[leaf[n]];
+    if (*k == UINT32_MAX) {
+      char sk[SKEL_MAX];
+      skeleton(fl_fabric_node_name(fab, leaf[n]), sk, sizeof sk);
+      for (*k = 0; *k < nk && strcmp(skel[*k], sk) != 0;)
+        (*k)++;
+      if (*k == nk && nk < SKEL_KINDS) /* more kinds: not counted */
+        memcpy(skel[nk++], sk, sizeof sk);
+      else if (*k == nk)
+        *k = SKEL_KINDS;
+    }
+    if (*k < nk)
+      kcount[*k]++;
   }
   uint32_t main_kind = UINT32_MAX, best = 0, top_leaves = 0;
   for (uint32_t k = 0; k < nk; k++)
@@ -289,26 +300,18 @@ static int name_field(const fl_fabric *fab, struct fl_infer *inf, uint32_t *rep,
       top_leaves = kcount[k], main_kind = k;
   for (uint32_t g = 0; rc == FL_OK && g < ngroups; g++)
     kind[g] = UINT32_MAX;
-  for (size_t n = 0; rc == FL_OK && main_kind != UINT32_MAX && n < nn; n++) {
-    if (leaf[n] == FL_NONE)
+  for (size_t l = 0; rc == FL_OK && main_kind != UINT32_MAX && l < nn; l++) {
+    if (kind_of[l] != main_kind)
       continue;
-    uint32_t g = num[uf_find(rep, leaf[n])] - 1;
-    char sk[SKEL_MAX];
-    skeleton(fl_fabric_node_name(fab, leaf[n]), sk, sizeof sk);
-    if (kind[g] == UINT32_MAX && strcmp(sk, skel[main_kind]) == 0)
+    uint32_t g = num[uf_find(rep, (uint32_t)l)] - 1;
+    if (kind[g] == UINT32_MAX)
       kind[g] = main_kind, best++;
   }
-  if (rc == FL_OK)
-    memset(seen, 0, ngroups);
-  for (size_t n = 0; rc == FL_OK && best >= 2 && n < nn; n++) {
-    if (leaf[n] == FL_NONE)
+  for (size_t l = 0; rc == FL_OK && best >= 2 && l < nn; l++) {
+    if (kind_of[l] != main_kind)
       continue;
-    uint32_t g = num[uf_find(rep, leaf[n])] - 1;
-    const char *name = fl_fabric_node_name(fab, leaf[n]);
-    char sk[SKEL_MAX];
-    skeleton(name, sk, sizeof sk);
-    if (kind[g] != main_kind || strcmp(sk, skel[main_kind]) != 0)
-      continue;
+    uint32_t g = num[uf_find(rep, (uint32_t)l)] - 1;
+    const char *name = fl_fabric_node_name(fab, (fl_id)l);
     for (uint32_t k = 0; k < SU_FIELDS; k++) {
       uint32_t v = 0;
       if (!digit_field(name, k, &v) || v == 0)
@@ -351,7 +354,7 @@ static int name_field(const fl_fabric *fab, struct fl_infer *inf, uint32_t *rep,
     inf->su_field = field;
   }
   free(val), free(bad), free(seen), free(sorted), free(kind), free(skel);
-  free(kcount);
+  free(kcount), free(kind_of);
   return rc;
 }
 

@@ -42,23 +42,32 @@ int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
                  n_links, evidence);
 }
 
+/* The finding fl_emit() reports (no cause, no fix, no root), into @f. */
+static void plain_finding(fl_finding *f, const char *msg, const fl_id *nodes,
+                          uint32_t n_nodes, const fl_port_ref *ports,
+                          uint32_t n_ports, const fl_id *links,
+                          uint32_t n_links, const char *evidence) {
+  memset(f, 0, sizeof *f);
+  f->struct_size = sizeof *f;
+  f->message = msg;
+  f->nodes = nodes;
+  f->n_nodes = n_nodes;
+  f->ports = ports;
+  f->n_ports = n_ports;
+  f->links = links;
+  f->n_links = n_links;
+  f->evidence_json = evidence;
+}
+
 int fd_report_keyed(const fl_host_api *api, fl_ctx *ctx, const char *key,
                     const char *msg, const fl_id *nodes, uint32_t n_nodes,
                     const fl_port_ref *ports, uint32_t n_ports,
                     const fl_id *links, uint32_t n_links,
                     const char *evidence) {
-  fl_finding f; /* what fl_emit() reports, with an identity of its own */
-  memset(&f, 0, sizeof f);
-  f.struct_size = sizeof f;
-  f.message = msg;
-  f.nodes = nodes;
-  f.n_nodes = n_nodes;
-  f.ports = ports;
-  f.n_ports = n_ports;
-  f.links = links;
-  f.n_links = n_links;
-  f.evidence_json = evidence;
-  f.key = key;
+  fl_finding f;
+  plain_finding(&f, msg, nodes, n_nodes, ports, n_ports, links, n_links,
+                evidence);
+  f.key = key; /* an identity of its own */
   if ((api->report)(ctx, &f) != 0) {
     api->fail(ctx, "could not record a finding (out of memory or bad data)");
     return 1;
@@ -70,15 +79,8 @@ int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
                    uint64_t item, const char *msg, const fl_id *nodes,
                    uint32_t n_nodes, const fl_id *links, uint32_t n_links,
                    const char *evidence) {
-  fl_finding f; /* what fl_emit() reports: no cause, no fix */
-  memset(&f, 0, sizeof f);
-  f.struct_size = sizeof f;
-  f.message = msg;
-  f.nodes = nodes;
-  f.n_nodes = n_nodes;
-  f.links = links;
-  f.n_links = n_links;
-  f.evidence_json = evidence;
+  fl_finding f;
+  plain_finding(&f, msg, nodes, n_nodes, NULL, 0, links, n_links, evidence);
   return fl_split_emit(sp, api, ctx, item, &f);
 }
 

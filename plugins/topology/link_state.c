@@ -36,10 +36,8 @@
 #include "fabriclint/json_buf.h"
 #include "topology.h"
 
-/* The state attribute of port @p split at '/': logical and physical state
- * into @st and @ph (NUL-terminated); 0 when the port has none. */
-static int port_state(const fl_host_api *api, const fl_fabric *f, fl_id p,
-                      char *st, char *ph, size_t size) {
+int topo_port_state(const fl_host_api *api, const fl_fabric *f, fl_id p,
+                    char *st, char *ph, size_t size) {
   const char *v = api->attr(f, FL_ENT_PORT, p, "state");
   const char *slash = v ? strchr(v, '/') : NULL;
   if (!slash)
@@ -69,16 +67,16 @@ static int check_inactive(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   uint32_t np = api->port_count(f);
   char st[64], ph[64], ost[64], oph[64], msg[1024], cause[96], cmsg[512];
   for (fl_id p = 0; p < np; p++) {
-    if (!port_state(api, f, p, st, ph, sizeof st) || strcmp(ph, "LinkUp") ||
-        !strcmp(st, "Active"))
+    if (!topo_port_state(api, f, p, st, ph, sizeof st) ||
+        strcmp(ph, "LinkUp") || !strcmp(st, "Active"))
       continue;
     uint32_t nl = api->port_link_count(f, p);
     fl_id l = nl ? api->port_link(f, p, 0) : FL_NONE;
     fl_id o = l == FL_NONE ? FL_NONE : api->link_other(f, l, p);
     /* a link both of whose ends are inactive: said once, at its end 0 */
     if (o != FL_NONE && p != api->link_port(f, l, 0) &&
-        port_state(api, f, o, ost, oph, sizeof ost) && !strcmp(oph, "LinkUp") &&
-        strcmp(ost, "Active"))
+        topo_port_state(api, f, o, ost, oph, sizeof ost) &&
+        !strcmp(oph, "LinkUp") && strcmp(ost, "Active"))
       continue;
     fl_port_ref ports[2];
     fl_id nodes[2] = {FL_NONE, FL_NONE};
@@ -150,7 +148,7 @@ static int check_phys(const fl_host_api *api, fl_ctx *ctx, const char *want) {
   uint32_t np = api->port_count(f);
   char st[64], ph[64], msg[1024], cause[96], cmsg[512];
   for (fl_id p = 0; p < np; p++) {
-    if (!port_state(api, f, p, st, ph, sizeof st) || !strcmp(ph, "LinkUp"))
+    if (!topo_port_state(api, f, p, st, ph, sizeof st) || !strcmp(ph, "LinkUp"))
       continue;
     if (want ? strcmp(ph, want) != 0 : strcmp(ph, "Disabled") == 0)
       continue;

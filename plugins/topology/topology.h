@@ -22,4 +22,14 @@ extern const fl_rule_def TOPO_R_LID_SPACE; /* topology.lid-space */
 /* uplinks.c: leaves of a non-blocking compute fabric short of uplinks. */
 extern const fl_rule_def TOPO_R_MISSING_UPLINKS; /* topology.missing-uplinks */
 
+/**
+ * topo_port_state() — the `state` attribute of port @p (iblinkinfo:
+ * "Active/LinkUp", "Down/Polling") split at '/': the logical state into
+ * @st and the physical state into @ph (@size bytes each, NUL-terminated,
+ * truncated). Returns 1, or 0 when the port has no such attribute.
+ * link_state.c.
+ */
+int topo_port_state(const fl_host_api *api, const fl_fabric *f, fl_id p,
+                    char *st, char *ph, size_t size);
+
 #endif

@@ -272,14 +272,13 @@ static void port_states_note(const fl_host_api *api, const fl_fabric *f,
   buf[0] = '\0';
   for (uint32_t i = 0; i < n; i++) {
     fl_id p = api->find_port(f, sw, v[i]);
-    const char *st =
-        p != FL_NONE ? api->attr(f, FL_ENT_PORT, p, "state") : NULL;
-    if (!st)
+    char st[64], ph[64];
+    if (p == FL_NONE || !topo_port_state(api, f, p, st, ph, sizeof st))
       continue;
-    if (strstr(st, "Disabled")) {
+    if (!strcmp(ph, "Disabled")) {
       if (!disabled++)
         dis_first = v[i];
-    } else if (strstr(st, "Polling")) {
+    } else if (!strcmp(ph, "Polling")) {
       polling++;
     }
   }
