@@ -59,6 +59,7 @@ struct fl_ctx {
   const char *plane;      /* the plane this run judges (a plane's subset), or
                            * NULL: the whole fabric */
   const fl_fabric *whole; /* the whole fabric (== fab unless @plane) */
+  uint64_t serial;        /* names @fab for this host (api_fabric_serial) */
 };
 
 /* ---- the API table
@@ -66,6 +67,9 @@ struct fl_ctx {
 
 static const fl_fabric *api_fabric(fl_ctx *c) {
   return c->fab;
+}
+static uint64_t api_fabric_serial(fl_ctx *c) {
+  return c->serial;
 }
 static const char *api_rule_id(fl_ctx *c) {
   return c->rule->id;
@@ -472,6 +476,7 @@ void fl_host_init(fl_host *h) {
   a->log = api_log;
   a->progress = api_progress;
   a->dist = api_dist;
+  a->fabric_serial = api_fabric_serial;
   a->lft_count = fl_fabric_lft_count;
   a->lft = fl_fabric_lft;
   a->max_lid = fl_fabric_max_lid;
@@ -1136,7 +1141,7 @@ static size_t for_selected_rules(fl_host *h, const char *patterns, size_t limit,
 /* Run @rule of plugin @p as run number @index of @count into @run; FL_OK or
  * the error it sets in @err. */
 static int run_one_in(fl_host *h, const fl_fabric *fab, const fl_fabric *whole,
-                      const char *plane, fl_loaded_plugin *p,
+                      uint64_t serial, const char *plane, fl_loaded_plugin *p,
                       const fl_rule_def *rule, size_t index, size_t count,
                       fl_findings *out, fl_rule_run *run, fl_error *err) {
   memset(run, 0, sizeof *run);
@@ -1153,6 +1158,7 @@ static int run_one_in(fl_host *h, const fl_fabric *fab, const fl_fabric *whole,
   ctx.out = out;
   ctx.plane = plane;
   ctx.whole = whole;
+  ctx.serial = serial;
   fl_host_event ev = rule_event(&ctx, FL_HOST_EV_RULE_BEGIN);
   if (h->on_event)
     h->on_event(h->event_ctx, &ev);
@@ -1188,9 +1194,10 @@ typedef struct rule_pass {
   int planes;           /* a multi-plane run: only rules of pass @whole */
   int whole;            /* 1: the pass on the whole fabric (all_planes()) */
   fl_findings *out;
-  fl_rule_run *v; /* one run per selected rule */
-  size_t count;   /* selected rules */
+  fl_rule_run *v;  /* one run per selected rule */
+  size_t count;    /* selected rules */
   fl_error *err;
+  uint64_t serial; /* names the fabric the pass's rules see (@sub or @fab) */
 } rule_pass;
 
 /* rule_visit of a pass: run @rule into v[@k] (kept when an earlier pass's
@@ -1203,8 +1210,8 @@ static int run_selected(void *arg, fl_loaded_plugin *p, const fl_rule_def *rule,
   fl_rule_run one;
   fl_error e1;
   fl_error_clear(&e1);
-  int rc = run_one_in(x->h, x->sub ? x->sub : x->fab, x->fab, x->plane, p, rule,
-                      k, x->count, x->out, &one, &e1);
+  int rc = run_one_in(x->h, x->sub ? x->sub : x->fab, x->fab, x->serial,
+                      x->plane, p, rule, k, x->count, x->out, &one, &e1);
   if (!x->v[k].failed)
     x->v[k] = one;
   if (rc != FL_OK && x->err)
@@ -1213,33 +1220,28 @@ static int run_selected(void *arg, fl_loaded_plugin *p, const fl_rule_def *rule,
 }
 
 /* Run every selected rule of @x->h once per plane of multi-plane fabric
- * @x->fab (on the plane's subset, built one at a time) or once on the whole
- * fabric (all_planes()); @x->v holds one run per rule, failed when any of
- * its runs failed. */
+ * @x->fab (on the plane's subset, built one at a time and freed after its
+ * pass: plugins key their caches by fl_host_api.fabric_serial, which is new
+ * for every pass, so a later subset at a freed one's address is never taken
+ * for it) or once on the whole fabric (all_planes()); @x->v holds one run
+ * per rule, failed when any of its runs failed. */
 static int run_planes(rule_pass *x, const char *patterns) {
   int rc = FL_OK;
   const fl_fabric *fab = x->fab;
   uint32_t np = fl_fabric_plane_count(fab);
-  /* every subset lives until the end: plugins cache analyses by fabric
-   * pointer, and a freed subset's address may be reused by the next */
-  fl_fabric **subs = calloc(np + 1, sizeof *subs);
-  if (!subs)
-    return fl_error_set(x->err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   x->planes = 1;
   for (uint32_t pl = 0; pl <= np; pl++) {
-    if (pl < np &&
-        fl_fabric_plane_subset(fab, pl, &subs[pl], x->err) != FL_OK) {
-      rc = x->err && x->err->code ? x->err->code : FL_ENOMEM;
-      break;
-    }
-    x->sub = pl < np ? subs[pl] : NULL;
+    fl_fabric *sub = NULL;
+    if (pl < np && fl_fabric_plane_subset(fab, pl, &sub, x->err) != FL_OK)
+      return x->err && x->err->code ? x->err->code : FL_ENOMEM;
+    x->sub = sub;
+    x->serial = ++x->h->serial;
     x->plane = pl < np ? fl_fabric_plane_name(fab, pl) : NULL;
     x->whole = pl == np;
     for_selected_rules(x->h, patterns, x->count, run_selected, x, &rc);
+    x->sub = NULL;
+    fl_fabric_free(sub);
   }
-  for (uint32_t pl = 0; pl < np; pl++)
-    fl_fabric_free(subs[pl]);
-  free(subs);
   return rc;
 }
 
@@ -1251,7 +1253,7 @@ int fl_host_run_rules(fl_host *h, const fl_fabric *fab, const char *patterns,
   fl_rule_run *v = count ? calloc(count, sizeof *v) : NULL;
   if (count && !v)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-  rule_pass x = {h, fab, NULL, NULL, 0, 0, out, v, count, err};
+  rule_pass x = {h, fab, NULL, NULL, 0, 0, out, v, count, err, ++h->serial};
   if (fl_fabric_plane_count(fab) >= 2) {
     rc = run_planes(&x, patterns);
     n = count;

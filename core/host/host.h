@@ -88,6 +88,11 @@ typedef struct fl_host {
   /* Borrowed, may be NULL: the distributed run this process is part of,
    * handed to the rules as fl_host_api.dist (fabriclint/dist.h). */
   const fl_dist *dist;
+  /* The last fl_host_api.fabric_serial handed out: every pass of
+   * fl_host_run_rules() (each plane's subset, the whole fabric) takes the
+   * next one, so a plugin's cache keyed by it is never taken for another
+   * fabric, even one allocated where a freed one was. */
+  uint64_t serial;
 } fl_host;
 
 /** One rule run by fl_host_run_rules(). */

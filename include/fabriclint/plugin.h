@@ -41,7 +41,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 4u
+#define FL_ABI_MINOR 5u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -495,6 +495,16 @@ typedef struct fl_host_api {
    * of times on every process; a rule that does not split ignores it.
    * Borrowed; the same for the whole run. */
   const fl_dist *(*dist)(fl_ctx *ctx);
+  /* -- ABI 1.5: check with FL_API_HAS(api, fabric_serial), or call
+   * fl_fabric_key_of() -- */
+  /** A number, never 0, that names the fabric api->fabric(ctx) returns
+   * for this run of the rules: every rule of one pass over one fabric (the
+   * whole fabric, or one plane's subset) sees the same serial, and no other
+   * pass of this host ever does. Key a cache of analyses by it (with the
+   * pointer: fl_fabric_key), never by the pointer alone: the host frees
+   * each plane's subset after its pass, and a caller may free a fabric and
+   * load another, so a new fabric can sit at a freed one's address. */
+  uint64_t (*fabric_serial)(fl_ctx *ctx);
 } fl_host_api;
 
 /**
@@ -576,6 +586,38 @@ static inline int fl_node_peer_only(const fl_host_api *api, const fl_fabric *f,
                                     fl_id n) {
   const char *v = (api->attr)(f, FL_ENT_NODE, n, "peer-only");
   return v && strcmp(v, "yes") == 0;
+}
+
+/**
+ * fl_fabric_key — what a plugin's cached analysis of a fabric is keyed by:
+ * the fabric pointer and the host's serial for it (fl_host_api.
+ * fabric_serial; 0 from a host older than ABI 1.5, where the pointer is all
+ * there is). Plain data; compare with fl_fabric_key_eq().
+ */
+typedef struct fl_fabric_key {
+  const fl_fabric *f;
+  uint64_t serial;
+} fl_fabric_key;
+
+/**
+ * fl_fabric_key_of() — the key of the fabric rule context @ctx judges
+ * (api->fabric(ctx) and its serial). Never fails.
+ */
+static inline fl_fabric_key fl_fabric_key_of(const fl_host_api *api,
+                                             fl_ctx *ctx) {
+  fl_fabric_key k = {(api->fabric)(ctx), 0};
+  if (FL_API_HAS(api, fabric_serial) && api->fabric_serial)
+    k.serial = (api->fabric_serial)(ctx);
+  return k;
+}
+
+/**
+ * fl_fabric_key_eq() — 1 when @a and @b name the same fabric of the same
+ * pass (a cached analysis keyed @a may be used for @b), else 0. A zero key
+ * (nothing cached) equals no key of a fabric.
+ */
+static inline int fl_fabric_key_eq(fl_fabric_key a, fl_fabric_key b) {
+  return a.f && a.f == b.f && a.serial == b.serial;
 }
 
 /**

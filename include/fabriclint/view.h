@@ -52,7 +52,8 @@
  * runs check() (rules run one at a time); fl_view_minimal() never calls
  * the host and may start worker threads of its own. A plugin usually
  * builds the view once per fabric and caches it in its init() state,
- * keyed by the fl_fabric pointer.
+ * keyed by fl_fabric_key_of() (plugin.h: the pointer and the pass's
+ * serial; a freed fabric's address is reused).
  */
 #ifndef FABRICLINT_VIEW_H
 #define FABRICLINT_VIEW_H

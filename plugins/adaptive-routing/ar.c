@@ -43,7 +43,7 @@
 
 typedef struct ar_state {
   const fl_host_api *api;
-  const fl_fabric *f;
+  fl_fabric_key key; /* the fabric the model is of */
   fl_view v;
   int have;
   uint8_t *on;      /* [ns] AR_* */
@@ -94,7 +94,8 @@ static int far_on(const fl_host_api *api, const fl_fabric *f, fl_id n) {
 
 static ar_state *model(const fl_host_api *api, fl_ctx *ctx, ar_state *st) {
   const fl_fabric *f = api->fabric(ctx);
-  if (st->have && st->f == f)
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
+  if (st->have && fl_fabric_key_eq(st->key, key))
     return st;
   ar_drop(st);
   fl_view *v = &st->v;
@@ -124,7 +125,7 @@ static ar_state *model(const fl_host_api *api, fl_ctx *ctx, ar_state *st) {
     st->ep_off[v->ep_sw[e] + 1]++;
   for (uint32_t s = 0; s < v->ns; s++)
     st->ep_off[s + 1] += st->ep_off[s];
-  st->f = f;
+  st->key = key;
   st->have = 1;
   return st;
 oom:

@@ -26,7 +26,7 @@
 
 /* One cached analysis (the fabric and options it was made for). */
 typedef struct dl_cache {
-  const fl_fabric *fab;
+  fl_fabric_key key;
   fl_cdg_options opts;
   const fl_cdg_report *rep;
 } dl_cache;
@@ -171,9 +171,10 @@ static void on_progress(void *p, const char *what, uint64_t done,
   fl_progress(d->api, d->ctx, what, done, total);
 }
 
-static int is_cached(const dl_cache *c, const fl_fabric *f,
+static int is_cached(const dl_cache *c, fl_fabric_key k,
                      const fl_cdg_options *o) {
-  return c->rep && c->fab == f && memcmp(&c->opts, o, sizeof *o) == 0;
+  return c->rep && fl_fabric_key_eq(c->key, k) &&
+         memcmp(&c->opts, o, sizeof *o) == 0;
 }
 
 static void uncache(const fl_host_api *api, dl_cache *c) {
@@ -189,7 +190,8 @@ static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
                                    dl_cache *c, const fl_cdg_options *o,
                                    int one_core) {
   const fl_fabric *f = api->fabric(ctx);
-  if (is_cached(c, f, o))
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
+  if (is_cached(c, key, o))
     return c->rep;
   uncache(api, c);
   const fl_cdg_report *rep = NULL;
@@ -205,7 +207,7 @@ static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
   if (rc != 0)
     return NULL;
   c->rep = rep;
-  c->fab = f;
+  c->key = key;
   c->opts = *o;
   return rep;
 }
@@ -241,12 +243,13 @@ static void *minhop_job(void *p) {
 static const fl_cdg_report *cached_pair(const fl_host_api *api, fl_ctx *ctx,
                                         dl_state *st, const fl_cdg_options *o) {
   const fl_fabric *f = api->fabric(ctx);
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
   fl_cdg_options mo = *o;
   mo.engine = FL_CDG_ENGINE_MINHOP;
   const fl_dist *dist =
       FL_API_HAS(api, dist) && api->dist ? api->dist(ctx) : NULL;
-  if ((dist && dist->size > 1) || is_cached(&st->main, f, o) ||
-      is_cached(&st->minhop, f, &mo))
+  if ((dist && dist->size > 1) || is_cached(&st->main, key, o) ||
+      is_cached(&st->minhop, key, &mo))
     return cached(api, ctx, &st->main, o, 0);
   uncache(api, &st->minhop);
   dl_job j = {api, f, mo, NULL, 0};
@@ -258,7 +261,7 @@ static const fl_cdg_report *cached_pair(const fl_host_api *api, fl_ctx *ctx,
   pthread_join(th, NULL);
   if (j.rc == 0) {
     st->minhop.rep = j.rep;
-    st->minhop.fab = f;
+    st->minhop.key = key;
     st->minhop.opts = mo;
   }
   return rep;

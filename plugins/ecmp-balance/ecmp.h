@@ -16,7 +16,7 @@
 
 typedef struct eb_state {
   const fl_host_api *api;
-  const fl_fabric *f;
+  fl_fabric_key key; /* the fabric the view and results are of */
   fl_view v;
   int have_view, have_min;
   /* cached traffic results */

@@ -140,7 +140,8 @@ static int tr_share(const fl_dist *d, eb_state *st, char (*names)[32],
 int eb_traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
                int use_cache_any) {
   const fl_fabric *f = api->fabric(ctx);
-  if (use_cache_any && st->have_tr && st->f == f)
+  fl_fabric_key fk = fl_fabric_key_of(api, ctx);
+  if (use_cache_any && st->have_tr && fl_fabric_key_eq(st->key, fk))
     return 0;
   const char *routing = "auto", *patterns = "all-to-all,bisect,shift,ring";
   api->param_string(ctx, "routing", &routing);
@@ -182,7 +183,7 @@ int eb_traffic(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
   snprintf(key, sizeof key, "%u|%u|%.17g|%llu|%u|%u|%d|%s", o.routing, o.count,
            o.ci, (unsigned long long)o.seed, o.shift, o.top, o.all_loads,
            patterns);
-  if (st->have_tr && st->f == f && !strcmp(key, st->tr_key))
+  if (st->have_tr && fl_fabric_key_eq(st->key, fk) && !strcmp(key, st->tr_key))
     return 0;
   const fl_view *v = eb_view(api, ctx, st, o.routing == TR_ROUTE_ECMP ? 2 : 0);
   if (!v)

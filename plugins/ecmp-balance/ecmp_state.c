@@ -37,7 +37,8 @@ void eb_fini(void *data) {
 const fl_view *eb_view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
                        int need_min) {
   const fl_fabric *f = api->fabric(ctx);
-  if (st->have_view && st->f != f) {
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
+  if (st->have_view && !fl_fabric_key_eq(st->key, key)) {
     fl_view_free(&st->v);
     st->have_view = st->have_min = st->have_tr = 0;
   }
@@ -47,7 +48,7 @@ const fl_view *eb_view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
       api->fail(ctx, "out of memory");
       return NULL;
     }
-    st->f = f;
+    st->key = key;
     st->have_view = 1;
   }
   /* 1: minimal next hops in either form (cover classes where the fabric

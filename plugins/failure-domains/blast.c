@@ -363,7 +363,7 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (br_eval(api, &c, &r, off_host) != 0) {
       api->fail(ctx, "could not compute components");
       rc = 1;
-    } else if (r.split && st->part_ran == m->fab) {
+    } else if (r.split && fl_fabric_key_eq(st->part_ran, m->key)) {
       /* a value that splits the hosts is domain-partition's finding, which
        * names the groups: reported once */
     } else if (r.off > limit_for(dv->key, su, max64)) {

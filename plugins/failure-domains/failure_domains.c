@@ -649,7 +649,7 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
 
 static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
-  st->part_ran = api->fabric(ctx);
+  st->part_ran = fl_fabric_key_of(api, ctx);
   fl_split sp; /* mpirun: the domain values split over the ranks */
   fl_split_init(&sp, api, ctx);
   fd_model *m = fd_get_model(
@@ -967,7 +967,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         continue;
       /* a value that splits the hosts is domain-partition's finding: the
        * capacity it costs is a consequence of that cause, not another */
-      if (st->part_ran == m->fab && split_vi != vi) {
+      if (fl_fabric_key_eq(st->part_ran, m->key) && split_vi != vi) {
         split_vi = vi;
         split = fd_value_splits(api, m, dv);
         if (split < 0) {
@@ -976,7 +976,7 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
           break;
         }
       }
-      if (st->part_ran == m->fab && split)
+      if (fl_fabric_key_eq(st->part_ran, m->key) && split)
         continue;
       fl_id ids[17];
       uint32_t n_ids = 0;
@@ -1129,7 +1129,7 @@ static int check_spread(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         continue;
       /* when losing each of the values splits the hosts, domain-partition
        * reports each loss, naming the switches: that is this cause */
-      int all_split = st->part_ran == m->fab;
+      int all_split = fl_fabric_key_eq(st->part_ran, m->key);
       for (uint32_t y = 0; y < nv && all_split; y++) {
         int sp = fd_attr_splits(api, m, keys[k], vals[y]);
         if (sp < 0) {

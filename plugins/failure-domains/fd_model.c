@@ -463,9 +463,11 @@ static int build_values(const fl_host_api *api, fd_model *m,
 fd_model *fd_get_model(const fl_host_api *api, fl_ctx *ctx, fd_state *st,
                        const char *domains) {
   const fl_fabric *f = api->fabric(ctx);
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
+  int same = st->m && fl_fabric_key_eq(st->m->key, key);
   if (!domains)
-    domains = st->m && st->m->fab == f ? st->m->dom_keys : FD_DEFAULT_DOMAINS;
-  if (st->m && st->m->fab == f) {
+    domains = same ? st->m->dom_keys : FD_DEFAULT_DOMAINS;
+  if (same) {
     if (strcmp(st->m->dom_keys, domains) != 0 &&
         build_values(api, st->m, domains) != 0) {
       api->fail(ctx, "out of memory");
@@ -480,6 +482,7 @@ fd_model *fd_get_model(const fl_host_api *api, fl_ctx *ctx, fd_state *st,
     return NULL;
   }
   m->fab = f;
+  m->key = key;
   m->nn = api->node_count(f);
   m->nl = api->link_count(f);
   m->top_tier = FL_TIER_UNKNOWN;

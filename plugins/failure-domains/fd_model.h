@@ -44,6 +44,7 @@ typedef struct fd_pod {
 
 typedef struct fd_model {
   const fl_fabric *fab;
+  fl_fabric_key key; /* the fabric and pass the model is of */
   uint32_t nn, nl;
   /* adjacency (CSR): neighbours of node v are nbr[off[v] .. off[v+1]) over
    * links lnk[...]; self-loops left out */
@@ -80,7 +81,7 @@ typedef struct fd_state {
   /* the fabric domain-partition last ran on: the rules after it (rules run
    * in descriptor order) leave a value it reports to it, one cause, one
    * finding; run without it, they report the value themselves */
-  const fl_fabric *part_ran;
+  fl_fabric_key part_ran;
 } fd_state;
 
 /* The model of the fabric of @ctx with domain values for @domains

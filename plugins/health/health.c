@@ -49,7 +49,7 @@
 #include "traffic.h"
 
 typedef struct hl_state {
-  const fl_fabric *f;
+  fl_fabric_key key; /* the fabric the view is of */
   fl_view v;
   int have_view, have_min;
 } hl_state;
@@ -398,7 +398,8 @@ static double *predict(const fl_host_api *api, fl_ctx *ctx, hl_state *st,
     *rc = 1;
     return NULL;
   }
-  if (st->have_view && st->f != f) {
+  fl_fabric_key key = fl_fabric_key_of(api, ctx);
+  if (st->have_view && !fl_fabric_key_eq(st->key, key)) {
     fl_view_free(&st->v);
     st->have_view = st->have_min = 0;
   }
@@ -409,7 +410,7 @@ static double *predict(const fl_host_api *api, fl_ctx *ctx, hl_state *st,
       *rc = 1;
       return NULL;
     }
-    st->f = f;
+    st->key = key;
     st->have_view = 1;
   }
   if (!lft && !st->have_min) {

@@ -64,6 +64,7 @@ typedef struct leaf {
 
 typedef struct analysis {
   const fl_fabric *fab;
+  fl_fabric_key fkey; /* the fabric and pass it is of */
   char key[512];
   rail_map map;
   char **labels; /* rail labels, sorted */

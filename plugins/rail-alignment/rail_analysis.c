@@ -714,7 +714,8 @@ analysis *rl_get_analysis(const fl_host_api *api, fl_ctx *ctx, rail_state *st) {
   char key[512];
   snprintf(key, sizeof key, "%s|%s|%s|%lld|%lld", p.profile, p.map,
            p.compute_roles, (long long)p.infer, (long long)p.infer_roles);
-  if (st->a && st->a->fab == f && strcmp(st->a->key, key) == 0)
+  fl_fabric_key fk = fl_fabric_key_of(api, ctx);
+  if (st->a && fl_fabric_key_eq(st->a->fkey, fk) && strcmp(st->a->key, key) == 0)
     return st->a;
   free_analysis(st->a);
   st->a = calloc(1, sizeof *st->a);
@@ -724,6 +725,7 @@ analysis *rl_get_analysis(const fl_host_api *api, fl_ctx *ctx, rail_state *st) {
     return NULL;
   }
   a->fab = f;
+  a->fkey = fk;
   snprintf(a->key, sizeof a->key, "%s", key);
   char why[512] = "";
   int rc = *p.map ? (memset(&a->map, 0, sizeof a->map),

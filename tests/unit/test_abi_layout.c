@@ -214,6 +214,9 @@ OFF(fl_host_api, port_plane, 712);
 /* ABI 1.3: the distributed run (fabriclint/dist.h) */
 OFF(fl_host_api, dist, 720);
 MIN_SIZE(fl_host_api, 728);
+/* ABI 1.5: the serial caches are keyed by (fl_fabric_key) */
+OFF(fl_host_api, fabric_serial, 728);
+MIN_SIZE(fl_host_api, 736);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);
