@@ -72,7 +72,7 @@ typedef struct fl_lstate {
   size_t *port_off;
   uint32_t *port_slot;
   size_t port_nn;
-  fl_nodemap names;  /**< --node-name-map, when given */
+  fl_nodemap names; /**< --node-name-map, when given */
   int have_names;
 } fl_lstate;
 

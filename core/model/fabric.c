@@ -44,7 +44,7 @@ void fl_b_free_records(fl_fabric *fab) {
   free(fab->files);
   free(fab->file_digest);
   fl_strmap_free(&fab->atoms);
-  fl_u64map_free(&fab->port_map);
+  fl_portdir_free(&fab->port_dir);
   fl_u64map_free(&fab->guid_map);
   fl_strmap_free(&fab->name_map);
   free(fab->port_link_off);
@@ -241,14 +241,10 @@ void fl_b_node_set_tier(fl_fabric *fab, fl_id n, uint32_t tier) {
 /* ---- ports ------------------------------------------------------------------
  */
 
-static uint64_t port_key(fl_id n, uint32_t num) {
-  return ((uint64_t)n << 32) | num;
-}
-
 fl_id fl_b_port_find(const fl_fabric *fab, fl_id n, uint32_t num) {
   if (fab->finalized)
     return fl_fabric_find_port(fab, n, num);
-  uint32_t v = fl_u64map_get(&fab->port_map, port_key(n, num));
+  uint32_t v = fl_portdir_get(&fab->port_dir, n, num);
   return v == FL_MAP_ABSENT ? FL_NONE : v;
 }
 
@@ -263,7 +259,8 @@ fl_id fl_b_port(fl_fabric *fab, fl_id n, uint32_t num, fl_prov prov) {
     return FL_NONE;
   }
   uint32_t next = (uint32_t)fab->n_ports;
-  uint32_t got = fl_u64map_put(&fab->port_map, port_key(n, num), next);
+  uint32_t got =
+      fl_portdir_put(&fab->port_dir, n, num, next, fab->nodes[n].nports);
   if (got == FL_MAP_ABSENT)
     return FL_NONE;
   if (got != next)
@@ -449,7 +446,7 @@ static int sort_ports(fl_fabric *fab, fl_error *err) {
   fab->cap_ports = n ? n : 1;
   free(keys);
   free(newid);
-  fl_u64map_free(&fab->port_map);
+  fl_portdir_free(&fab->port_dir);
   return FL_OK;
 }
 

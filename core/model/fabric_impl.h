@@ -12,6 +12,7 @@
 
 #include "model/build.h"
 #include "model/hashmap.h"
+#include "model/portdir.h"
 
 typedef struct fl_node_rec {
   uint64_t guid;
@@ -131,7 +132,7 @@ struct fl_fabric {
    * FL_CAP_* of the first cap a builder call was refused by, 0 none */
   uint32_t max_nodes, max_ports, max_links;
   int cap_hit;
-  fl_u64map port_map;      /* build: (node << 32 | num) -> port id */
+  fl_portdir port_dir;     /* build: (node, num) -> port id */
   fl_u64map guid_map;      /* node GUID -> first node, after finalize */
   fl_strmap name_map;      /* display name -> first node, after finalize */
   uint32_t *port_link_off; /* CSR, n_ports + 1 entries, after finalize */
