@@ -63,7 +63,7 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 /* ---- the name index
  * ---------------------------------------------------------- */

@@ -24,7 +24,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/types.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/pic_graphviz.h"
 
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;

@@ -31,7 +31,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/infer.h"
 #include "fabriclint/json_buf.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/pic_view.h"
 
 #define RAILS_MAX_CELLS   4096u

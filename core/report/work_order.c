@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "io/write_common.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/work_order.h"
 
 /* ---- work order ------------------------------------------------------- */

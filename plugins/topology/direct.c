@@ -37,12 +37,12 @@
  */
 #include "direct.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabriclint/json_buf.h"
+#include "util/natcmp.h"
 
 #define MAX_NAMED 50 /* hosts named in one finding's node list */
 
@@ -134,34 +134,6 @@ int topo_host_components(const fl_host_api *api, const fl_fabric *f,
 
 /* ---- back-to-back ports and their indexes ------------------------------ */
 
-/* Natural order: "p2" < "p10", "enp1s0f0np0" < "enp1s0f1np1". */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      const char *ea = a, *eb = b;
-      while (*a == '0' && isdigit((unsigned char)a[1]))
-        a++;
-      while (*b == '0' && isdigit((unsigned char)b[1]))
-        b++;
-      for (ea = a; isdigit((unsigned char)*ea); ea++)
-        ;
-      for (eb = b; isdigit((unsigned char)*eb); eb++)
-        ;
-      if (ea - a != eb - b)
-        return ea - a < eb - b ? -1 : 1;
-      int c = strncmp(a, b, (size_t)(ea - a));
-      if (c)
-        return c;
-      a = ea, b = eb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
 /* One end of a back-to-back cable. */
 typedef struct dend {
   uint32_t host;
@@ -176,7 +148,7 @@ static int cmp_dend(const void *x, const void *y) {
   const dend *a = x, *b = y;
   if (a->host != b->host)
     return a->host < b->host ? -1 : 1;
-  int c = natcmp(a->name, b->name);
+  int c = fl_natcmp(a->name, b->name); /* "p2" < "p10" */
   if (c)
     return c;
   if (a->num != b->num)
@@ -556,14 +528,18 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
              "(NICs paired by index then meet on every cable)",
              swaps);
   char msg[3000];
-  snprintf(msg, sizeof msg,
-           "%u back-to-back cables among %u hosts (%s) mix port indexes: %u "
-           "join equal indexes (%s) and %u join different ones (%s); NICs "
-           "paired "
-           "by index across hosts (NCCL's default) share no cable on the "
-           "latter, and the ring has no uniform direction. Fix: %s",
-           st->cables, st->hosts, hosts, st->equal, kinds[0], st->different,
-           kinds[1], fix);
+  /* the return value is read so that gcc 12's -Wformat-truncation (Debug
+   * builds) accepts a message cut at sizeof msg, as it always was */
+  if (snprintf(
+          msg, sizeof msg,
+          "%u back-to-back cables among %u hosts (%s) mix port indexes: %u "
+          "join equal indexes (%s) and %u join different ones (%s); NICs "
+          "paired "
+          "by index across hosts (NCCL's default) share no cable on the "
+          "latter, and the ring has no uniform direction. Fix: %s",
+          st->cables, st->hosts, hosts, st->equal, kinds[0], st->different,
+          kinds[1], fix) < 0)
+    msg[0] = '\0';
   int rc =
       fl_emit(api, ctx, 0, msg, nodes, nn, ports, np, links, nl, jb_str(&ev));
   jb_free(&ev);

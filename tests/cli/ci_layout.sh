@@ -14,7 +14,7 @@ expect_rc 0 $CHECK "$FL_SRC/core"
 expect_eq "$(cat "$TMP/out")" "" "checker output on core/"
 # the stage order is the one documented
 expect_eq "$(grep -v '^#' "$FL_SRC/core/STAGES" | tr '\n' ' ')" \
-  "model io analysis host report diff cli " "stage order"
+  "util model io analysis host report diff cli " "stage order"
 
 # a copy with one violation at a time
 mutant() { rm -rf "$TMP/m"; mkdir -p "$TMP/m"; cp -r "$FL_SRC/core" "$FL_SRC/include" "$TMP/m/"; }
@@ -22,7 +22,7 @@ mutant() { rm -rf "$TMP/m"; mkdir -p "$TMP/m"; cp -r "$FL_SRC/core" "$FL_SRC/inc
 mutant   # the model reaching up into the plugin host
 sed -i '0,/^#include "model\/fabric_impl.h"/s//&\n#include "host\/host.h"/' "$TMP/m/core/model/fabric.c"
 expect_rc 1 $CHECK "$TMP/m/core"
-expect_grep "$TMP/out" '^core/model/fabric\.c:[0-9]+: #include "host/host\.h": stage host is above model \(order: model < io < analysis < host < report < diff < cli\)$'
+expect_grep "$TMP/out" '^core/model/fabric\.c:[0-9]+: #include "host/host\.h": stage host is above model \(order: util < model < io < analysis < host < report < diff < cli\)$'
 expect_eq "$(wc -l <"$TMP/out")" 1 "violations for an upward include"
 
 mutant   # an internal include without its stage
