@@ -24,6 +24,7 @@
 #include "report/pic_graphviz.h"
 #include "report/pic_view.h"
 #include "report/picture.h"
+#include "util/xml_escape.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "0"
@@ -33,27 +34,7 @@
  */
 
 static void esc(FILE *out, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-    case '&':
-      fputs("&amp;", out);
-      break;
-    case '<':
-      fputs("&lt;", out);
-      break;
-    case '>':
-      fputs("&gt;", out);
-      break;
-    case '"':
-      fputs("&quot;", out);
-      break;
-    case '\'':
-      fputs("&#39;", out);
-      break;
-    default:
-      fputc(*s, out);
-    }
-  }
+  fl_xml_fputs(s, FL_XML_TEXT | FL_XML_APOS_NUM, out);
 }
 
 static const char *sev_word(uint32_t sev) {
