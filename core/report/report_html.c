@@ -184,10 +184,8 @@ static int one_view(FILE *out, const fl_report_input *in, uint32_t view,
   int rc = pic_build_view(&s, in, view);
   if (rc == 0)
     rc = pic_render(&s, PIC_RENDER_SVG, &svg, &len, msg, sizeof msg);
-  if (rc != 0 && errno == EINVAL && msg[0])
-    fprintf(stderr, "fabriclint: %s\n", msg);
-  else if (rc == 0 && msg[0])
-    fprintf(stderr, "fabriclint: warning: %s\n", msg);
+  if (in->diag && msg[0] && (rc == 0 || errno == EINVAL))
+    in->diag(in->diag_ctx, rc != 0, msg);
   if (rc == 0) {
     const char *name = fl_view_name(view);
     fprintf(out,

@@ -1,5 +1,6 @@
-/* core/model/natcmp.c — natural order and edit distance of names
- * (natcmp.h). */
+/* core/util/natcmp.c — natural order and edit distance of names
+ * (natcmp.h). The project's one natural comparator: the core and every
+ * plugin link it from the util library (fabriclint_util). */
 #include "util/natcmp.h"
 
 #include <ctype.h>
