@@ -288,7 +288,8 @@ static int load_netbox(fl_fabric *fab, const fl_input *in,
   x.path = in->path;
   x.err = err;
   /* a spreadsheet export's byte order mark is skipped by the reader */
-  fl_csv_init(&x.r, in->buf, in->len, ',', NB_MAX_CELLS);
+  fl_csv_init(&x.r, ',', NB_MAX_CELLS, FL_CSV_BOM);
+  fl_csv_start(&x.r, in->buf, in->len);
   int r;
   while ((r = read_record(&x)) == 1 && blank_record(&x))
     ;

@@ -3,7 +3,9 @@
  * (issue 29): cells with their line:column, quotes doubled, separators and
  * line breaks inside quotes (a quoted newline continues the record and the
  * lines count on), CRLF, a byte order mark, the ';' separator, an empty
- * line, an unterminated quote and the cell limit exactly at and one past.
+ * line, an unterminated quote and the cell limit exactly at and one past;
+ * the flags of the formats that trim blanks and drop or refuse text after
+ * a closing quote; a reader restarted line by line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +29,13 @@ static void cell_is(const fl_csv *r, size_t i, const char *text, uint32_t line,
 }
 
 static void open_text(fl_csv *r, const char *s, char sep, size_t max) {
-  fl_csv_init(r, s, strlen(s), sep, max);
+  fl_csv_init(r, sep, max, FL_CSV_BOM);
+  fl_csv_start(r, s, strlen(s));
+}
+
+static void open_flags(fl_csv *r, const char *s, unsigned flags) {
+  fl_csv_init(r, ',', 64, flags);
+  fl_csv_start(r, s, strlen(s));
 }
 
 static void test_records(void **st) {
@@ -164,6 +172,71 @@ static void test_growth(void **st) {
   fl_csv_free(&r);
 }
 
+/* NDT: blanks trimmed, text after a closing quote dropped. */
+static void test_trim_drop(void **st) {
+  (void)st;
+  fl_csv r;
+  open_flags(&r, "  a  , \"b c\" x, \t\"d\"\r\n \r\n",
+             FL_CSV_TRIM | FL_CSV_DROP_AFTER_QUOTE);
+  assert_int_equal(fl_csv_next(&r), 1);
+  assert_int_equal(r.n, 3);
+  cell_is(&r, 0, "a", 1, 3);
+  cell_is(&r, 1, "b c", 1, 8); /* a quote after blanks opens a quoted cell */
+  assert_int_equal(r.c[1].quoted, 1);
+  cell_is(&r, 2, "d", 1, 18);
+  assert_int_equal(r.end_col, 21);      /* the "\r" is not counted */
+  assert_int_equal(fl_csv_next(&r), 1); /* a blank line: one empty cell */
+  assert_int_equal(r.n, 1);
+  cell_is(&r, 0, "", 2, 2);
+  assert_int_equal(r.c[0].quoted, 0);
+  assert_int_equal(fl_csv_next(&r), 0);
+  fl_csv_free(&r);
+}
+
+/* db_csv and annotations: text after a closing quote is an error where the
+ * text starts; blanks and a line-ending "\r" there are not text. */
+static void test_strict(void **st) {
+  (void)st;
+  fl_csv r;
+  open_flags(&r, "\"a\"  ,\"b\" \r\n\"c\" d,e\n",
+             FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
+  assert_int_equal(fl_csv_next(&r), 1);
+  cell_is(&r, 0, "a", 1, 1);
+  cell_is(&r, 1, "b", 1, 7);
+  assert_int_equal(fl_csv_next(&r), FL_CSV_EAFTER);
+  assert_int_equal(r.err_line, 2);
+  assert_int_equal(r.err_col, 5);
+  fl_csv_free(&r);
+  /* without STRICT the same text is kept (NetBox) */
+  open_flags(&r, "\"c\" d,e", 0);
+  assert_int_equal(fl_csv_next(&r), 1);
+  cell_is(&r, 0, "c d", 1, 1);
+  fl_csv_free(&r);
+}
+
+/* A loader that reads lines restarts the reader on each: line 1 each time,
+ * buffers reused; no byte order mark skipped without FL_CSV_BOM. */
+static void test_restart(void **st) {
+  (void)st;
+  fl_csv r;
+  fl_csv_init(&r, ',', SIZE_MAX, FL_CSV_TRIM);
+  assert_int_equal(fl_csv_next(&r), 0); /* no input yet */
+  const char *lines[] = {"guid, enable", " 0x1 ,1", "\xef\xbb\xbfx"};
+  for (int i = 0; i < 3; i++) {
+    fl_csv_start(&r, lines[i], strlen(lines[i]));
+    assert_int_equal(fl_csv_next(&r), 1);
+    assert_int_equal(r.line, 1);
+    if (i == 2)
+      cell_is(&r, 0, "\xef\xbb\xbfx", 1, 1);
+    assert_int_equal(fl_csv_next(&r), 0);
+  }
+  fl_csv_start(&r, lines[1], strlen(lines[1]));
+  assert_int_equal(fl_csv_next(&r), 1);
+  cell_is(&r, 0, "0x1", 1, 2);
+  cell_is(&r, 1, "1", 1, 7);
+  fl_csv_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_records),
@@ -172,6 +245,9 @@ int main(void) {
       cmocka_unit_test(test_crlf_bom_sep),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_growth),
+      cmocka_unit_test(test_trim_drop),
+      cmocka_unit_test(test_strict),
+      cmocka_unit_test(test_restart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
