@@ -18,6 +18,7 @@
 #include "fabriclint/routing.h"
 #include "model/derive.h"
 #include "model/hashmap.h"
+#include "util/hash.h"
 
 /* ---- reference routing: all minimal next hops -------------------------------
  */
@@ -98,7 +99,7 @@ static int turn_pattern_is_new(worker *w, uint32_t t, const uint32_t *dist,
     else if (n >= 0 && used[n] && dist[n] == dist[t] + 1)
       cls = 2;
     uint64_t x = ((uint64_t)p << 2) | cls;
-    h1 = (h1 ^ x) * 0x100000001b3ull;
+    h1 = fl_fnv64_step(h1, x);
     h1 ^= h1 >> 29;
     h2 = (h2 + x * 0xff51afd7ed558ccdull) * 0xc4ceb9fe1a85ec53ull;
     h2 ^= h2 >> 31;
@@ -413,7 +414,7 @@ static int codes_are_new(worker *w, uint32_t t, const uint8_t *codes,
   uint64_t h1 = 0x9e3779b97f4a7c15ull ^ t, h2 = 0xc2b2ae3d27d4eb4full + t;
   for (uint32_t p = 1; p < P; p++) {
     uint64_t x = ((uint64_t)p << 4) | codes[p];
-    h1 = (h1 ^ x) * 0x100000001b3ull;
+    h1 = fl_fnv64_step(h1, x);
     h1 ^= h1 >> 29;
     h2 = (h2 + x * 0xff51afd7ed558ccdull) * 0xc4ceb9fe1a85ec53ull;
     h2 ^= h2 >> 31;

@@ -29,40 +29,12 @@
  * across members (docs/perf.md, tests/cli/perf.sh checks it against the
  * per-flow expansion).
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/perf_impl.h"
 #include "fabriclint/routing.h"
-
-/* Natural order: digit runs compare by value ("mlx5_3" < "mlx5_10"). */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      while (*a == '0')
-        a++;
-      while (*b == '0')
-        b++;
-      size_t la = 0, lb = 0;
-      while (isdigit((unsigned char)a[la]))
-        la++;
-      while (isdigit((unsigned char)b[lb]))
-        lb++;
-      if (la != lb)
-        return la < lb ? -1 : 1;
-      int c = strncmp(a, b, la);
-      if (c)
-        return c;
-      a += la, b += lb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
+#include "util/natcmp.h"
 
 typedef struct ca_ent {
   const char *sys, *name;
@@ -72,7 +44,7 @@ typedef struct ca_ent {
 static int cmp_ca(const void *x, const void *y) {
   const ca_ent *a = x, *b = y;
   int c = strcmp(a->sys, b->sys);
-  return c ? c : natcmp(a->name, b->name);
+  return c ? c : fl_natcmp(a->name, b->name); /* "mlx5_3" < "mlx5_10" */
 }
 
 /* The NIC of CA @n: its lowest-numbered port cabled to a switch. */

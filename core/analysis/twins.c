@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/hashmap.h"
+#include "util/hash.h"
 
 static int cmp_u32(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -33,9 +34,9 @@ static int64_t neighbours(uint32_t s, const uint32_t *lo, const uint32_t *hi,
 }
 
 static uint64_t list_hash(const uint32_t *nb, uint32_t n, uint32_t rank) {
-  uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)rank << 32) ^ n;
+  uint64_t h = FL_FNV64_BASIS ^ ((uint64_t)rank << 32) ^ n;
   for (uint32_t i = 0; i < n; i++) {
-    h = (h ^ nb[i]) * 0x100000001b3ull;
+    h = fl_fnv64_step(h, nb[i]);
     h ^= h >> 29;
   }
   return h;

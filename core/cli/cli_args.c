@@ -17,7 +17,7 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_table.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 #define EXIT_USAGE 2
 

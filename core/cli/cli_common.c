@@ -336,11 +336,30 @@ static int load_plugin_dirs(fl_host *h, const char *list, fl_error *err) {
   return rc;
 }
 
+void fl_cli_log_event(void *ctx, const fl_host_event *ev) {
+  const fl_host *h = ctx;
+  if (ev->kind == FL_HOST_EV_NOTE) {
+    fprintf(stderr, "fabriclint: note: %s\n", ev->message);
+    return;
+  }
+  /* a plane's run names its plane: the same note stands once per plane */
+  if (ev->kind == FL_HOST_EV_LOG && (h->verbose || ev->level >= FL_SEV_WARNING))
+    fprintf(stderr, "fabriclint: %s: %s%s%s%s: %s\n", ev->rule,
+            ev->plane ? "plane " : "", ev->plane ? ev->plane : "",
+            ev->plane ? ": " : "",
+            ev->level >= FL_SEV_ERROR     ? "error"
+            : ev->level == FL_SEV_WARNING ? "warning"
+                                          : "note",
+            ev->message);
+}
+
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
   fl_error err;
   fl_error_clear(&err);
   fl_host_init(h);
   h->verbose = o->verbose;
+  h->on_event = fl_cli_log_event; /* the library prints nothing itself */
+  h->event_ctx = h;
   int rc = FL_OK;
   for (size_t i = 0; i < o->n_plugins && rc == FL_OK; i++)
     rc = fl_host_load_file(h, o->plugins[i], &err);
@@ -807,6 +826,13 @@ const fl_report_rule FL_CLI_POLICY_RULES[2] = {
      POLICY_UNUSED_HELP, FL_SEV_INFO, 0, NULL, NULL},
 };
 
+/* The picture renderer's messages (fl_report_input.diag) on stderr. */
+static void report_diag(void *ctx, int is_error, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, is_error ? "fabriclint: %s\n" : "fabriclint: warning: %s\n",
+          msg);
+}
+
 int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                   const fl_fabric_counts *counts, const fl_report_rule *rules,
                   size_t n_rules, int run_failed,
@@ -875,10 +901,20 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
   }
   fl_report_rules_sort(all, n_all);
   char **uris = fl_cli_help_uris(all, n_all, docs, local);
-  fl_report_input in = {fs,       counts,          all,
-                        n_all,    o->inputs,       o->n_inputs,
-                        n_rules,  o->fail_on,      o->baseline_path != NULL,
-                        o->quiet, o->max_per_rule, pic};
+  fl_report_input in = {fs,
+                        counts,
+                        all,
+                        n_all,
+                        o->inputs,
+                        o->n_inputs,
+                        n_rules,
+                        o->fail_on,
+                        o->baseline_path != NULL,
+                        o->quiet,
+                        o->max_per_rule,
+                        pic,
+                        report_diag,
+                        NULL};
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);
   int e = errno ? errno : EIO;

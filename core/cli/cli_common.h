@@ -36,7 +36,7 @@ typedef struct fl_cli_opts {
   uint32_t input_format;
   fl_load_options load;
   int quiet, verbose;
-  int explain; /* info --explain: the inferences and their evidence */
+  int explain;         /* info --explain: the inferences and their evidence */
   const char **inputs; /* the operands, then the FILEs of --plane */
   size_t n_inputs;
   const char **input_plane;  /* per input: its --plane NAME or NULL; owned */
@@ -115,8 +115,17 @@ int fl_cli_check_stdin(const fl_cli_opts *o, const char *const *a, size_t na,
  */
 int fl_cli_forced_format_check(const fl_cli_opts *o, const char *path,
                                uint32_t fmt, const char *option);
-/** Initialise @h and load plugins per the options; 0 or an exit code. */
+/** Initialise @h and load plugins per the options; 0 or an exit code. The
+ * host's events go to fl_cli_log_event() until a progress display is
+ * attached (cli_progress.h). */
 int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h);
+
+/** fl_cli_log_event() — a host event receiver (fl_host_event_fn) that
+ * prints rules' log lines of warning level and above (all when the host
+ * @ctx, an fl_host, is verbose) and the host's notes to stderr as
+ * "fabriclint: RULE: [plane P: ]LEVEL: message" / "fabriclint: note: ...";
+ * ignores the other events. */
+void fl_cli_log_event(void *ctx, const fl_host_event *ev);
 /** Load and finalize every input, each read once; 0 or FL_EXIT_USAGE (error
  * printed). With @o->progress, each input and the finalising are phases.
  * @formats: NULL, or n_inputs entries that receive the format each input was

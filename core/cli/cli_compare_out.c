@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli_compare.h"
+#include "util/xml_escape.h"
 
 /* Findings listed per list (new, fixed) before "... and N more". */
 #define CMP_LISTED 50
@@ -25,12 +26,9 @@ typedef struct out_ctx {
  * escaped, line breaks as spaces, so a message never turns into markup. */
 static void md_text(FILE *out, const char *s) {
   for (; s && *s; s++) {
-    if (*s == '<')
-      fputs("&lt;", out);
-    else if (*s == '>')
-      fputs("&gt;", out);
-    else if (*s == '&')
-      fputs("&amp;", out);
+    const char *e = fl_xml_entity((unsigned char)*s, FL_XML_GT);
+    if (e)
+      fputs(e, out);
     else if (*s == '\n' || *s == '\r')
       fputc(' ', out);
     else {

@@ -24,7 +24,7 @@
 #include "cli/cli_docs.h"
 #include "diff/diff.h"
 #include "host/host.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 #define WRAP_COLS 78
 

@@ -12,7 +12,7 @@
 
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 typedef struct plane_stats {
   uint32_t switches, ca_ports, min_lid, max_lid, lfts;

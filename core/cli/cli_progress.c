@@ -277,6 +277,10 @@ void fl_cli_progress_host_event(void *ctx, const fl_host_event *ev) {
   case FL_HOST_EV_RULE_END:
     fl_cli_progress_end(p);
     return;
+  case FL_HOST_EV_NOTE:
+    if (p->verbose_logs)
+      fl_cli_progress_printf(p, "fabriclint: note: %s", ev->message);
+    return;
   case FL_HOST_EV_LOG:
     if (p->verbose_logs || ev->level >= FL_SEV_WARNING)
       fl_cli_progress_printf(p, "fabriclint: %s: %s%s%s%s: %s", ev->rule,

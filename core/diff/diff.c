@@ -62,7 +62,7 @@
 #include "io/write_common.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 /* What the cables of @f are: a plan (declared), a capture (observed by
  * their ends), or neither clearly. Nine in ten of the cables decide. */

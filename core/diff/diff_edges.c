@@ -16,7 +16,7 @@
 #include "io/write_common.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 /* ---- 2. endpoints and edges ----------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include "io/write_common.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 /* ---- small helpers --------------------------------------------------- */
 

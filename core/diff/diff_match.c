@@ -16,7 +16,7 @@
 #include "io/write_common.h"
 #include "model/alias.h"
 #include "model/hashmap.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 static int has_port_label(const fl_fabric *B, fl_id b, const char *dev) {
   char want[FL_ALIAS_MAX], got[FL_ALIAS_MAX];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fabriclint/types.h"
+#include "util/hash.h"
 
 int fl_findings_push(fl_findings *fs, fl_finding_rec *rec) {
   if (fs->n == fs->cap) {
@@ -79,13 +80,8 @@ size_t fl_findings_count_active(const fl_findings *fs, uint32_t sev) {
 }
 
 char *fl_finding_fingerprint(const fl_finding_rec *r, char buf[17]) {
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
-  const char *parts[3] = {r->rule ? r->rule : "", "\n", r->key ? r->key : ""};
-  for (int k = 0; k < 3; k++)
-    for (const unsigned char *s = (const unsigned char *)parts[k]; *s; s++) {
-      h ^= *s;
-      h *= 0x100000001b3ull; /* FNV-1a 64 prime */
-    }
+  uint64_t h = fl_fnv1a64_str(r->rule ? r->rule : "", FL_FNV64_BASIS);
+  h = fl_fnv1a64_str(r->key ? r->key : "", fl_fnv1a64_str("\n", h));
   static const char HEX[] = "0123456789abcdef";
   for (int i = 15; i >= 0; i--, h >>= 4)
     buf[i] = HEX[h & 0xf];

@@ -384,23 +384,15 @@ static fl_host_event rule_event(const fl_ctx *c, uint32_t kind) {
   return ev;
 }
 
+/* A rule's log line goes to the host's caller as an event (the library
+ * prints nothing); without a receiver it is dropped. */
 static void api_log(fl_ctx *c, uint32_t level, const char *msg) {
-  if (c->host->on_event) {
-    fl_host_event ev = rule_event(c, FL_HOST_EV_LOG);
-    ev.level = level;
-    ev.message = msg ? msg : "";
-    c->host->on_event(c->host->event_ctx, &ev);
+  if (!c->host->on_event)
     return;
-  }
-  /* a plane's run names its plane: the same note stands once per plane */
-  if (c->host->verbose || level >= FL_SEV_WARNING)
-    fprintf(stderr, "fabriclint: %s: %s%s%s%s: %s\n", c->rule->id,
-            c->plane ? "plane " : "", c->plane ? c->plane : "",
-            c->plane ? ": " : "",
-            level >= FL_SEV_ERROR     ? "error"
-            : level == FL_SEV_WARNING ? "warning"
-                                      : "note",
-            msg ? msg : "");
+  fl_host_event ev = rule_event(c, FL_HOST_EV_LOG);
+  ev.level = level;
+  ev.message = msg ? msg : "";
+  c->host->on_event(c->host->event_ctx, &ev);
 }
 
 static void api_progress(fl_ctx *c, const char *what, uint64_t done,
@@ -766,11 +758,18 @@ int fl_host_load_file(fl_host *h, const char *path, fl_error *err) {
   if (rc != FL_OK)
     return rc;
   if (find_plugin(h, d->name)) {
-    if (h->verbose)
-      fprintf(stderr,
-              "fabriclint: note: %s: plugin '%s' already loaded; "
-              "skipped\n",
-              path, d->name);
+    if (h->verbose && h->on_event) {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "%s: plugin '%s' already loaded; skipped", path,
+               d->name);
+      fl_host_event ev;
+      memset(&ev, 0, sizeof ev);
+      ev.kind = FL_HOST_EV_NOTE;
+      ev.plugin = d->name;
+      ev.level = FL_SEV_INFO;
+      ev.message = msg;
+      h->on_event(h->event_ctx, &ev);
+    }
     return FL_OK; /* never dlclose (DESIGN.md §3) */
   }
   return add_plugin(h, path, handle, d, err);
@@ -1194,8 +1193,8 @@ typedef struct rule_pass {
   int planes;           /* a multi-plane run: only rules of pass @whole */
   int whole;            /* 1: the pass on the whole fabric (all_planes()) */
   fl_findings *out;
-  fl_rule_run *v;  /* one run per selected rule */
-  size_t count;    /* selected rules */
+  fl_rule_run *v; /* one run per selected rule */
+  size_t count;   /* selected rules */
   fl_error *err;
   uint64_t serial; /* names the fabric the pass's rules see (@sub or @fab) */
 } rule_pass;

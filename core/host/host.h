@@ -42,6 +42,7 @@ typedef struct fl_param_value {
 #define FL_HOST_EV_RULE_PROGRESS 2u /**< the rule did @done of @total */
 #define FL_HOST_EV_RULE_END      3u /**< rule @index ended */
 #define FL_HOST_EV_LOG           4u /**< a rule's diagnostic line */
+#define FL_HOST_EV_NOTE          5u /**< the host's own note (no rule) */
 
 /**
  * fl_host_event — what a rule run is doing, for the host's caller (the
@@ -51,7 +52,8 @@ typedef struct fl_param_value {
  * number. RULE_PROGRESS: @done of @total units of @what ("destinations";
  * may be NULL), @total 0 when unknown, as the plugin reported them through
  * fl_host_api.progress. LOG: @level (FL_SEV_*) and @message, from
- * fl_host_api.log. @plane: on a multi-plane fabric, the plane the rule's
+ * fl_host_api.log. NOTE: @level and @message, @plugin when it concerns
+ * one, @rule NULL. @plane: on a multi-plane fabric, the plane the rule's
  * run judges (rules run once per plane), else NULL.
  */
 typedef struct fl_host_event {
@@ -80,9 +82,10 @@ typedef struct fl_host {
   /* Borrowed, may be NULL: rule selection and severity overrides. Set it
    * with fl_host_set_policy(), after loading plugins. */
   const fl_policy *policy;
-  /* May be NULL: receives rule begin/progress/end and log events. Without
-   * it, log lines of warning level and above (all with @verbose) go to
-   * stderr as "fabriclint: RULE: level: message". */
+  /* May be NULL: receives rule begin/progress/end and log events, and
+   * the host's own notes (with @verbose: a plugin skipped because one of
+   * its name is loaded). Without it they are dropped: the library never
+   * prints (the CLI's receiver, fl_cli_log_event, prints them). */
   fl_host_event_fn on_event;
   void *event_ctx;
   /* Borrowed, may be NULL: the distributed run this process is part of,

@@ -8,7 +8,7 @@
  */
 #include "host/policy.h"
 #include "io/fileio.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 
 #include <errno.h>
 #include <fnmatch.h>

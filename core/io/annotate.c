@@ -62,8 +62,9 @@
 #include "io/loaders.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
-#include "model/natcmp.h"
 #include "model/sysname.h"
+#include "util/csv.h"
+#include "util/natcmp.h"
 
 /* ---- the name index
  * ---------------------------------------------------------- */
@@ -426,53 +427,25 @@ static int parse_unknown_mode(const char *s, int *warn) {
 /* ---- CSV
  * ---------------------------------------------------------------------- */
 
-/* Split one CSV record in place (RFC 4180 quoting; @sep ',' or ';').
- * Fields are trimmed of surrounding blanks unless quoted. Returns the field
- * count, or -1 on an unterminated quote / too many fields. */
-static int csv_split(char *s, char sep, char **out, int max) {
-  int n = 0;
-  char *p = s;
-  for (;;) {
-    while (*p == ' ' || *p == '\t')
-      p++;
-    if (n == max)
-      return -1;
-    char *w = p, *start = p;
-    if (*p == '"') {
-      p++;
-      for (;;) {
-        if (!*p)
-          return -1;
-        if (*p == '"' && p[1] == '"') {
-          *w++ = '"';
-          p += 2;
-        } else if (*p == '"') {
-          p++;
-          break;
-        } else {
-          *w++ = *p++;
-        }
-      }
-      while (*p == ' ' || *p == '\t')
-        p++;
-      if (*p && *p != sep)
-        return -1;
-    } else {
-      while (*p && *p != sep)
-        *w++ = *p++;
-      while (w > start && (w[-1] == ' ' || w[-1] == '\t'))
-        w--;
-    }
-    char end = *p;
-    *w = '\0';
-    out[n++] = start;
-    if (!end)
-      return n;
-    p++;
-  }
-}
-
 #define CSV_MAX_COLS 64
+
+/* Split line @s (inside @line, which gives the columns) into @out (texts
+ * borrowed from @rd until its next record) and their columns @col, with
+ * the project's CSV reader (util/csv.h: RFC 4180 quotes, blanks around
+ * cells trimmed, nothing but blanks after a closing quote). Returns the
+ * field count, or -1 on an unterminated quote, text after a closing quote
+ * or more than CSV_MAX_COLS fields. */
+static int csv_split(fl_csv *rd, const char *line, const char *s, char **out,
+                     uint32_t *col) {
+  fl_csv_start(rd, s, strlen(s));
+  if (fl_csv_next(rd) != 1)
+    return -1;
+  for (size_t i = 0; i < rd->n; i++) {
+    out[i] = fl_csv_cell_text(rd, i);
+    col[i] = (uint32_t)(s - line) + rd->c[i].col;
+  }
+  return (int)rd->n;
+}
 
 static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
   char *line = NULL;
@@ -480,8 +453,10 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
   ssize_t got;
   uint32_t ln = 0;
   char *keys[CSV_MAX_COLS], *cells[CSV_MAX_COLS];
+  uint32_t col[CSV_MAX_COLS];
   int ncols = 0, rc = FL_OK;
-  char sep = ',';
+  fl_csv rd;
+  fl_csv_init(&rd, ',', CSV_MAX_COLS, FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
   while (rc == FL_OK && (got = getline(&line, &cap, in)) >= 0) {
     ln++;
     while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
@@ -501,8 +476,10 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
       continue;
     }
     if (!ncols) { /* the header */
-      sep = strchr(s, ';') && !strchr(s, ',') ? ';' : ',';
-      int n = csv_split(s, sep, cells, CSV_MAX_COLS);
+      char sep = strchr(s, ';') && !strchr(s, ',') ? ';' : ',';
+      fl_csv_free(&rd);
+      fl_csv_init(&rd, sep, CSV_MAX_COLS, FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
+      int n = csv_split(&rd, line, s, cells, col);
       if (n < 1 ||
           (strcasecmp(cells[0], "node") && strcasecmp(cells[0], "name"))) {
         rc = fl_error_set(err, FL_EPARSE, c->path, ln, 1,
@@ -513,7 +490,7 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
       for (int i = 1; i < n && rc == FL_OK; i++) {
         if (!*cells[i])
           rc = fl_error_set(
-              err, FL_EPARSE, c->path, ln, (uint32_t)(cells[i] - line + 1),
+              err, FL_EPARSE, c->path, ln, col[i],
               "header column %d is empty; expected an attribute key", i + 1);
         else if (!(keys[i - 1] = strdup(cells[i])))
           rc = fl_error_set(err, FL_ENOMEM, c->path, ln, 0, "out of memory");
@@ -521,8 +498,7 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
           ncols = i; /* keys[0..ncols) are owned (freed on every path) */
           for (int j = 1; j < i && rc == FL_OK; j++)
             if (strcmp(cells[j], cells[i]) == 0)
-              rc = fl_error_set(err, FL_EPARSE, c->path, ln,
-                                (uint32_t)(cells[i] - line + 1),
+              rc = fl_error_set(err, FL_EPARSE, c->path, ln, col[i],
                                 "header column `%s` appears twice", cells[i]);
         }
       }
@@ -532,7 +508,7 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
                           cells[0]);
       continue;
     }
-    int n = csv_split(s, sep, cells, CSV_MAX_COLS);
+    int n = csv_split(&rd, line, s, cells, col);
     if (n < 0) {
       rc = fl_error_set(
           err, FL_EPARSE, c->path, ln, 0,
@@ -558,6 +534,7 @@ static int load_csv(annot_ctx *c, FILE *in, fl_error *err) {
   for (int i = 0; i < ncols; i++)
     free(keys[i]);
   free(line);
+  fl_csv_free(&rd);
   return rc;
 }
 

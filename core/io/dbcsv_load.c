@@ -63,6 +63,7 @@
 
 #include "model/build.h"
 #include "model/fabric_impl.h"
+#include "util/csv.h"
 
 typedef struct dbf {
   char *s;      /* NUL-terminated, trimmed, unquoted */
@@ -75,8 +76,9 @@ typedef struct dbc_rd {
   const char *path;
   uint32_t file;
   uint32_t line;
-  dbf *f; /* fields of the current line */
+  dbf *f; /* fields of the current line (text in csv's buffer) */
   size_t nf, capf;
+  fl_csv csv; /* the line's CSV reader */
 } dbc_rd;
 
 static int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...)
@@ -97,63 +99,36 @@ static int is_blank(char c) {
   return c == ' ' || c == '\t';
 }
 
-/* Split the text at @p (writable, inside line @ls, which gives the
- * columns) into r->f. Returns FL_OK, FL_EPARSE or FL_ENOMEM. */
-static int split_csv(dbc_rd *r, const char *ls, char *p) {
+/* Split the text at @p (inside line @ls, which gives the columns) into
+ * r->f with the project's CSV reader (util/csv.h: blanks trimmed, "" a
+ * quote, nothing but blanks after a closing quote). Returns FL_OK,
+ * FL_EPARSE or FL_ENOMEM. */
+static int split_csv(dbc_rd *r, const char *ls, const char *p) {
   r->nf = 0;
-  for (;;) {
-    if (r->nf == r->capf) {
-      size_t nc = r->capf ? r->capf * 2 : 64;
-      dbf *v = realloc(r->f, nc * sizeof *v);
-      if (!v)
-        return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
-                            "out of memory");
-      r->f = v;
-      r->capf = nc;
-    }
-    while (is_blank(*p))
-      p++;
-    dbf *fd = &r->f[r->nf++];
-    fd->col = (uint32_t)(p - ls) + 1;
-    fd->s = p;
-    char *next;
-    if (*p == '"') {
-      char *q = p + 1, *w = p;
-      for (;;) {
-        if (*q == '\0')
-          return dbc_err(r, fd->col,
-                         "unterminated quoted string: expected a closing `\"`");
-        if (*q == '"') {
-          if (q[1] == '"') {
-            *w++ = '"';
-            q += 2;
-            continue;
-          }
-          break;
-        }
-        *w++ = *q++;
-      }
-      q++; /* closing quote */
-      while (is_blank(*q))
-        q++;
-      if (*q != ',' && *q != '\0')
-        return dbc_err(r, (uint32_t)(q - ls) + 1,
-                       "expected `,` or the end of the line after a quoted "
-                       "string");
-      next = *q == ',' ? q + 1 : NULL;
-      *w = '\0';
-    } else {
-      char *q = strchr(p, ',');
-      char *e = q ? q : p + strlen(p);
-      next = q ? q + 1 : NULL;
-      while (e > p && is_blank(e[-1]))
-        e--;
-      *e = '\0';
-    }
-    if (!next)
-      return FL_OK;
-    p = next;
+  fl_csv_start(&r->csv, p, strlen(p));
+  int rc = fl_csv_next(&r->csv);
+  uint32_t at = (uint32_t)(p - ls); /* columns of the line, not of @p */
+  if (rc == FL_CSV_EQUOTE)
+    return dbc_err(r, at + r->csv.err_col,
+                   "unterminated quoted string: expected a closing `\"`");
+  if (rc == FL_CSV_EAFTER)
+    return dbc_err(r, at + r->csv.err_col,
+                   "expected `,` or the end of the line after a quoted "
+                   "string");
+  if (rc == FL_CSV_ENOMEM || r->csv.n > r->capf) {
+    dbf *v = rc == FL_CSV_ENOMEM ? NULL : realloc(r->f, r->csv.n * sizeof *v);
+    if (!v)
+      return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
+                          "out of memory");
+    r->f = v;
+    r->capf = r->csv.n;
   }
+  for (size_t i = 0; i < r->csv.n; i++) {
+    r->f[i].s = fl_csv_cell_text(&r->csv, i);
+    r->f[i].col = at + r->csv.c[i].col;
+  }
+  r->nf = r->csv.n;
+  return FL_OK;
 }
 
 /* `START_<NAME>` / `END_<NAME>` alone on the (trimmed) line @p: returns 1
@@ -347,7 +322,8 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
   if (!fp)
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "cannot read: %s",
                         strerror(errno));
-  dbc_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 0, 0};
+  dbc_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 0, 0, {0}};
+  fl_csv_init(&r.csv, ',', SIZE_MAX, FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
   char *buf = NULL, **hdr = NULL;
   size_t cap = 0, nhdr = 0;
   ssize_t n;
@@ -492,6 +468,7 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
   (void)skipped;
   free_hdr(hdr, nhdr);
   free(r.f);
+  fl_csv_free(&r.csv);
   free(buf);
   fclose(fp);
   return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fabriclint/plugin.h"
+#include "util/xml_escape.h"
 
 #define MAX_ATTRS 32
 
@@ -228,13 +229,11 @@ static char *escape(const char *s, char q) {
   char *d = malloc(strlen(s) * 6 + 1), *p = d;
   if (!d)
     return NULL;
+  unsigned flags = q == '"' ? FL_XML_QUOT : FL_XML_APOS;
   for (; *s; s++) {
-    if (*s == '&')
-      p += sprintf(p, "&amp;");
-    else if (*s == '<')
-      p += sprintf(p, "&lt;");
-    else if (*s == q)
-      p += sprintf(p, q == '"' ? "&quot;" : "&apos;");
+    const char *e = fl_xml_entity((unsigned char)*s, flags);
+    if (e)
+      p += sprintf(p, "%s", e);
     else
       *p++ = *s;
   }

@@ -29,6 +29,7 @@
 #include "fabriclint/write.h"
 #include "io/design_xml.h"
 #include "io/write_common.h"
+#include "util/xml_escape.h"
 
 /* Length of the valid UTF-8 sequence at @s (1..4), or 0 if invalid. */
 static size_t utf8_len(const unsigned char *s) {
@@ -65,29 +66,10 @@ static void put_escaped(FILE *out, const char *s) {
   const unsigned char *p = (const unsigned char *)s;
   while (*p) {
     unsigned c = *p;
-    switch (c) {
-    case '&':
-      fputs("&amp;", out);
-      break;
-    case '<':
-      fputs("&lt;", out);
-      break;
-    case '>':
-      fputs("&gt;", out);
-      break;
-    case '"':
-      fputs("&quot;", out);
-      break;
-    case '\t':
-      fputs("&#9;", out);
-      break;
-    case '\n':
-      fputs("&#10;", out);
-      break;
-    case '\r':
-      fputs("&#13;", out);
-      break;
-    default:
+    const char *e = fl_xml_entity(*p, FL_XML_TEXT | FL_XML_NL | FL_XML_TAB_CR);
+    if (e) {
+      fputs(e, out);
+    } else {
       if (c < 0x20) {
         fputc('?', out);
       } else {

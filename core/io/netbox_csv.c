@@ -44,7 +44,7 @@
 #include <strings.h>
 
 #include "model/fabric_impl.h"
-#include "model/grow.h"
+#include "util/csv.h"
 
 #define NB_MAX_CELLS 512
 
@@ -63,106 +63,36 @@ enum {
   C_N
 };
 
-typedef struct cell {
-  size_t off, len; /* in the record's scratch, NUL-terminated */
-  uint32_t line, col;
-} cell;
-
-typedef struct rec {
-  cell c[NB_MAX_CELLS];
-  size_t n;
-  char *buf;
-  size_t cap, used;
-  uint32_t line; /* line of the record's first byte */
-} rec;
-
 typedef struct nb {
   const char *path;
   fl_error *err;
-  const char *p, *e;
-  uint32_t line;
-  const char *line0;
-  rec r;
+  fl_csv r; /* the record reader (util/csv.h) and the record read last */
   int col[C_N];
   size_t need; /* cells a row must have: 1 + the highest required column */
 } nb;
 
 static int oom(nb *x) {
-  return fl_error_set(x->err, FL_ENOMEM, x->path, x->line, 0, "out of memory");
-}
-
-static int put(nb *x, char ch) {
-  if (fl_grow((void **)&x->r.buf, &x->r.cap, x->r.used + 1, 1) != 0)
-    return oom(x);
-  x->r.buf[x->r.used++] = ch;
-  return FL_OK;
+  return fl_error_set(x->err, FL_ENOMEM, x->path, x->r.cur_line, 0,
+                      "out of memory");
 }
 
 /* One RFC 4180 record into x->r. 1: read, 0: end of input, <0: error. */
 static int read_record(nb *x) {
-  rec *r = &x->r;
-  r->n = r->used = 0;
-  r->line = x->line;
-  if (x->p >= x->e)
-    return 0;
-  for (;;) {
-    if (r->n == NB_MAX_CELLS)
-      return fl_error_set(x->err, FL_EPARSE, x->path, x->line,
-                          (uint32_t)(x->p - x->line0) + 1,
-                          "more than %d fields in a row", NB_MAX_CELLS);
-    cell *c = &r->c[r->n++];
-    c->off = r->used;
-    c->line = x->line;
-    c->col = (uint32_t)(x->p - x->line0) + 1;
-    int rc;
-    if (x->p < x->e && *x->p == '"') {
-      x->p++;
-      for (;;) {
-        if (x->p >= x->e)
-          return fl_error_set(x->err, FL_EPARSE, x->path, c->line, c->col,
-                              "unterminated quoted field");
-        char ch = *x->p++;
-        if (ch == '"') {
-          if (x->p < x->e && *x->p == '"')
-            x->p++;
-          else
-            break;
-        } else if (ch == '\n') {
-          x->line++;
-          x->line0 = x->p;
-        }
-        if ((rc = put(x, ch)) != FL_OK)
-          return rc;
-      }
-      /* text after the closing quote up to the separator is kept */
-    }
-    while (x->p < x->e && *x->p != ',' && *x->p != '\n')
-      if ((rc = put(x, *x->p++)) != FL_OK)
-        return rc;
-    c->len = r->used - c->off;
-    if (c->len && r->buf[c->off + c->len - 1] == '\r' &&
-        (x->p >= x->e || *x->p == '\n'))
-      c->len--, r->used--;
-    if ((rc = put(x, '\0')) != FL_OK)
-      return rc;
-    if (x->p < x->e && *x->p == ',') {
-      x->p++;
-      continue;
-    }
-    if (x->p < x->e) { /* '\n' */
-      x->p++;
-      x->line++;
-      x->line0 = x->p;
-    }
-    return 1;
-  }
+  int r = fl_csv_next(&x->r);
+  if (r == FL_CSV_EQUOTE)
+    return fl_error_set(x->err, FL_EPARSE, x->path, x->r.err_line, x->r.err_col,
+                        "unterminated quoted field");
+  if (r == FL_CSV_ECELLS)
+    return fl_error_set(x->err, FL_EPARSE, x->path, x->r.err_line, x->r.err_col,
+                        "more than %d fields in a row", NB_MAX_CELLS);
+  return r == FL_CSV_ENOMEM ? oom(x) : r;
 }
 
 /* Cell @i of the current record, blanks around it trimmed, in place. */
 static char *cell_str(nb *x, size_t i) {
-  if (i >= x->r.n)
+  char *s = fl_csv_cell_text(&x->r, i);
+  if (!s)
     return NULL;
-  char *s = x->r.buf + x->r.c[i].off;
   size_t n = x->r.c[i].len;
   while (n && isspace((unsigned char)s[n - 1]))
     n--;
@@ -270,7 +200,7 @@ static int set_attr(nb *x, fl_fabric *fab, fl_id l, int k, const char *key) {
 static int add_row(nb *x, fl_nbr *b, skips *k) {
   const uint32_t line = x->r.line;
   if (x->r.n < x->need) {
-    const cell *last = &x->r.c[x->r.n - 1];
+    const fl_csv_cell *last = &x->r.c[x->r.n - 1];
     return fl_error_set(x->err, FL_EPARSE, x->path, last->line,
                         last->col + (uint32_t)last->len,
                         "the row ends after %zu field(s); the header places "
@@ -299,7 +229,7 @@ static int add_row(nb *x, fl_nbr *b, skips *k) {
     }
   if (strcmp(v[C_DEV_A], v[C_DEV_B]) == 0 &&
       strcmp(v[C_TERM_A], v[C_TERM_B]) == 0) {
-    const cell *c = &x->r.c[x->col[C_TERM_B]];
+    const fl_csv_cell *c = &x->r.c[x->col[C_TERM_B]];
     return fl_error_set(x->err, FL_EPARSE, x->path, c->line, c->col,
                         "cable joins %s %s to itself", v[C_DEV_A], v[C_TERM_A]);
   }
@@ -357,11 +287,9 @@ static int load_netbox(fl_fabric *fab, const fl_input *in,
   memset(&x, 0, sizeof x);
   x.path = in->path;
   x.err = err;
-  x.p = x.line0 = in->buf;
-  x.e = in->buf + in->len;
-  x.line = 1;
-  if (in->len >= 3 && memcmp(x.p, "\xef\xbb\xbf", 3) == 0)
-    x.p += 3, x.line0 += 3; /* byte order mark of a spreadsheet export */
+  /* a spreadsheet export's byte order mark is skipped by the reader */
+  fl_csv_init(&x.r, ',', NB_MAX_CELLS, FL_CSV_BOM);
+  fl_csv_start(&x.r, in->buf, in->len);
   int r;
   while ((r = read_record(&x)) == 1 && blank_record(&x))
     ;
@@ -386,13 +314,13 @@ static int load_netbox(fl_fabric *fab, const fl_input *in,
   if (rc == FL_OK && r < 0)
     rc = r;
   if (rc == FL_OK && cables == 0)
-    rc = fl_error_set(err, FL_EPARSE, in->path, x.line, 0,
+    rc = fl_error_set(err, FL_EPARSE, in->path, x.r.cur_line, 0,
                       "no cable after the header");
   if (rc == FL_OK)
     report(fab, fl_nbr_file(b), &k);
   if (b)
     fl_nbr_end(b);
-  free(x.r.buf);
+  fl_csv_free(&x.r);
   return rc;
 }
 

@@ -20,8 +20,9 @@
  *     dropped); StartDevice, StartPort, EndDevice and EndPort are required,
  *     LinkType and `Cable Length` are kept as link attributes `link-type`
  *     and `length`, other columns are ignored (as DictReader does);
- *   - each later line is one cable; cells are CSV (RFC 4180 quotes within a
- *     line), blanks around a cell are dropped (` Data`);
+ *   - each later record is one cable; cells are CSV (RFC 4180, read by the
+ *     project's reader util/csv.h: a quoted cell may hold commas, doubled
+ *     quotes and line breaks), blanks around a cell are dropped (` Data`);
  *   - a port cell is `Port N` (switch port N), `Blade B_Port U/P` (front
  *     panel of a director chassis; written back as `Blade BB_Port U/P`), or
  *     a host port: `<device> <interface>` (UFM's form, the HCA's node
@@ -47,6 +48,7 @@
 
 #include "model/chassis.h"
 #include "model/fabric_impl.h"
+#include "util/csv.h"
 
 #define NDT_MAX_CELLS 256
 #define NDT_MAX_CELL  512
@@ -57,7 +59,7 @@ static const char *const COLS[C_N] = {"StartDevice", "StartPort",
                                       "LinkType",    "Cable Length"};
 
 typedef struct cell {
-  const char *s; /* trimmed text (quotes removed when it had none inside) */
+  const char *s; /* trimmed, unquoted text (the reader's, util/csv.h) */
   size_t n;
   uint32_t col; /* 1-based column of the cell's first byte */
   int quoted;
@@ -77,52 +79,23 @@ static int is_sp(char c) {
   return c == ' ' || c == '\t';
 }
 
-/* Split line [p, e) into cells. Returns the count, or -1 (unterminated
- * quote: *bad_col says where it opened) or -2 (too many cells). */
-static int split(const char *p, const char *e, const char *line0, cell *out,
-                 uint32_t *bad_col) {
-  int n = 0;
-  for (;;) {
-    if (n == NDT_MAX_CELLS)
-      return -2;
-    const char *s = p;
-    while (s < e && is_sp(*s))
-      s++;
-    cell *c = &out[n++];
-    c->col = (uint32_t)(s - line0) + 1;
-    c->quoted = 0;
-    const char *end;
-    if (s < e && *s == '"') {
-      const char *q = s + 1;
-      while (q < e && !(*q == '"' && (q + 1 >= e || q[1] != '"')))
-        q += *q == '"' ? 2 : 1;
-      if (q >= e) {
-        *bad_col = c->col;
-        return -1;
-      }
-      c->s = s + 1;
-      c->n = (size_t)(q - s - 1);
-      c->quoted = 1;
-      end = q + 1;
-      while (end < e && *end != ',')
-        end++;
-    } else {
-      end = s;
-      while (end < e && *end != ',')
-        end++;
-      const char *t = end;
-      while (t > s && is_sp(t[-1]))
-        t--;
-      c->s = s;
-      c->n = (size_t)(t - s);
-    }
-    if (end >= e)
-      return n;
-    p = end + 1;
+/* The reader's options for NDT (util/csv.h): blanks around cells dropped
+ * (` Data`), text after a closing quote ignored. */
+#define NDT_CSV_FLAGS (FL_CSV_TRIM | FL_CSV_DROP_AFTER_QUOTE)
+
+/* The record @r read last as cells in @out (texts borrowed from @r until
+ * its next record). Returns their count. */
+static int to_cells(const fl_csv *r, cell *out) {
+  for (size_t i = 0; i < r->n; i++) {
+    out[i].s = fl_csv_cell_text(r, i);
+    out[i].n = r->c[i].len;
+    out[i].col = r->c[i].col;
+    out[i].quoted = r->c[i].quoted;
   }
+  return (int)r->n;
 }
 
-/* Copy cell @c into @buf (doubled quotes undone; the single quote the
+/* Copy cell @c into @buf (the reader undid doubled quotes; the single quote the
  * NDT writer puts before a formula-like cell, fl_wr_csv_cell(), taken off
  * again: `'=x` reads as `=x`, `''=x` as `'=x`). */
 static const char *cell_str(const cell *c, char *buf, size_t size) {
@@ -134,11 +107,8 @@ static const char *cell_str(const cell *c, char *buf, size_t size) {
     if (q < c->n && c->s[q] && strchr(FL_WR_CSV_FORMULA_LEADS, c->s[q]))
       i = 1;
   }
-  for (; i < c->n && o + 1 < size; i++) {
+  for (; i < c->n && o + 1 < size; i++)
     buf[o++] = c->s[i];
-    if (c->quoted && c->s[i] == '"' && i + 1 < c->n && c->s[i + 1] == '"')
-      i++;
-  }
   buf[o] = '\0';
   while (o > 0 && is_sp(buf[o - 1]))
     buf[--o] = '\0';
@@ -299,36 +269,31 @@ static int read_lines(ndt *x, const char *p, const char *e) {
   cell *cells = malloc(NDT_MAX_CELLS * sizeof *cells);
   if (!cells)
     return FL_ENOMEM;
-  int rc = FL_OK, have_header = 0;
+  fl_csv rd;
+  fl_csv_init(&rd, ',', NDT_MAX_CELLS, NDT_CSV_FLAGS);
+  fl_csv_start(&rd, p, (size_t)(e - p));
+  int rc = FL_OK, have_header = 0, r;
   x->line = 0;
-  while (p < e && rc == FL_OK) {
-    const char *nl = memchr(p, '\n', (size_t)(e - p));
-    const char *le = nl ? nl : e, *next = nl ? nl + 1 : e;
-    if (le > p && le[-1] == '\r')
-      le--;
-    x->line++;
-    const char *q = p;
-    while (q < le && is_sp(*q))
-      q++;
-    if (q == le) { /* blank line */
-      p = next;
-      continue;
-    }
-    uint32_t bad = 0;
-    int n = split(p, le, p, cells, &bad);
-    if (n == -1)
-      rc = fail(x, bad, "unterminated quoted field");
-    else if (n == -2)
-      rc = fail(x, 1, "more than %d fields", NDT_MAX_CELLS);
-    else if (!have_header) {
+  while (rc == FL_OK && (r = fl_csv_next(&rd)) == 1) {
+    x->line = rd.line;
+    if (rd.n == 1 && rd.c[0].len == 0 && !rd.c[0].quoted)
+      continue; /* blank line */
+    int n = to_cells(&rd, cells);
+    if (!have_header) {
       rc = read_header(x, cells, n);
       have_header = 1;
     } else {
-      rc = read_row(x, cells, n, (uint32_t)(le - p) + 1);
+      rc = read_row(x, cells, n, rd.end_col);
     }
-    p = next;
+  }
+  if (rc == FL_OK && r < 0) {
+    x->line = rd.err_line;
+    rc = r == FL_CSV_EQUOTE   ? fail(x, rd.err_col, "unterminated quoted field")
+         : r == FL_CSV_ECELLS ? fail(x, 1, "more than %d fields", NDT_MAX_CELLS)
+                              : FL_ENOMEM;
   }
   free(cells);
+  fl_csv_free(&rd);
   if (rc == FL_OK && !have_header)
     rc = fl_error_set(x->err, FL_EPARSE, x->path, 1, 1, "empty file; %s",
                       EXPECT_HEADER);
@@ -375,13 +340,17 @@ static uint32_t detect_ufm_ndt(const fl_detect_ctx *c, fl_error *err) {
   while ((line = fl_detect_line(&s, end, &le)) != NULL) {
     if (fl_detect_skip_ws(line, le) < le) {
       cell cells[NDT_MAX_CELLS];
-      uint32_t bad;
-      int n = split(line, le, line, cells, &bad), sd = 0, ed = 0;
+      fl_csv rd;
+      fl_csv_init(&rd, ',', NDT_MAX_CELLS, NDT_CSV_FLAGS);
+      fl_csv_start(&rd, line, (size_t)(le - line));
+      int n = fl_csv_next(&rd) == 1 ? to_cells(&rd, cells) : 0;
+      int sd = 0, ed = 0;
       for (int i = 0; i < n; i++) {
         int k = header_col(&cells[i]);
         sd |= k == C_SDEV;
         ed |= k == C_EDEV;
       }
+      fl_csv_free(&rd);
       return sd && ed ? FL_FMT_UFM_NDT : FL_FMT_AUTO;
     }
   }

@@ -32,6 +32,7 @@
 #include <strings.h>
 
 #include "model/fabric_impl.h"
+#include "util/unionfind.h"
 
 /* Board position from a description: kind FL_BOARD_*, board, asic; the
  * name (after "MF0;") and model spans. 0 when the description has one. */
@@ -82,19 +83,6 @@ static int parse_slot(const char *d, slot_parse *s) {
   return 0;
 }
 
-static uint32_t uf_find(uint32_t *p, uint32_t x) {
-  while (p[x] != x)
-    x = p[x] = p[p[x]];
-  return x;
-}
-
-static void uf_join(uint32_t *p, uint32_t a, uint32_t b) {
-  a = uf_find(p, a);
-  b = uf_find(p, b);
-  if (a != b)
-    p[a < b ? b : a] = a < b ? a : b;
-}
-
 void fl_chassis_free(fl_fabric *fab) {
   free(fab->slots);
   free(fab->chassis);
@@ -113,7 +101,7 @@ static void group_switches(fl_fabric *fab, uint32_t *uf, uint32_t *first,
     if (first[name_atom[i]] == UINT32_MAX)
       first[name_atom[i]] = (uint32_t)i;
     else
-      uf_join(uf, (uint32_t)i, first[name_atom[i]]);
+      fl_uf_join(uf, (uint32_t)i, first[name_atom[i]]);
   }
   for (size_t l = 0; l < fab->n_links; l++) {
     fl_id a = fab->ports[fab->links[l].a].node;
@@ -122,7 +110,7 @@ static void group_switches(fl_fabric *fab, uint32_t *uf, uint32_t *first,
     if (a != b && x->kind == FL_NODE_SWITCH && y->kind == FL_NODE_SWITCH &&
         ((x->sysimgguid && x->sysimgguid == y->sysimgguid) ||
          (fab->links[l].flags & FL_LINK_IN_SYSTEM))) {
-      uf_join(uf, a, b);
+      fl_uf_join(uf, a, b);
       if (fab->links[l].flags & FL_LINK_IN_SYSTEM)
         insys[a] = insys[b] = 1;
     }
@@ -138,7 +126,7 @@ static int number_chassis(fl_fabric *fab, uint32_t *uf, const uint32_t *size,
   size_t n = 0;
   for (size_t i = 0; i < fab->n_nodes; i++) {
     idx[i] = UINT32_MAX;
-    uint32_t r = uf_find(uf, (uint32_t)i);
+    uint32_t r = fl_uf_find(uf, (uint32_t)i);
     if (fab->nodes[i].kind != FL_NODE_SWITCH ||
         (size[r] < 2 && fab->slots[i].kind == FL_BOARD_NONE))
       continue;
@@ -229,7 +217,7 @@ int fl_derive_chassis(fl_fabric *fab, fl_error *err) {
   group_switches(fab, uf, first, name_atom, insys);
   for (size_t i = 0; i < nn; i++)
     if (fab->nodes[i].kind == FL_NODE_SWITCH)
-      size[uf_find(uf, (uint32_t)i)]++;
+      size[fl_uf_find(uf, (uint32_t)i)]++;
   rc = number_chassis(fab, uf, size, insys);
 out:
   free(insys);

@@ -22,6 +22,7 @@
 #include "fabriclint/roles.h"
 #include "model/fabric_impl.h"
 #include "model/sysname.h"
+#include "util/unionfind.h"
 
 static void split_mf0(fl_fabric *fab, fl_node_rec *r) {
   const char *d = fl_b_atom_str(fab, r->desc);
@@ -134,12 +135,6 @@ static fl_id other_node(const fl_fabric *fab, const fl_link_rec *l, fl_id p) {
   return fab->ports[l->a == p ? l->b : l->a].node;
 }
 
-static uint32_t uf_root(uint32_t *p, uint32_t x) {
-  while (p[x] != x)
-    x = p[x] = p[p[x]];
-  return x;
-}
-
 /* Per node, @pred applied to the value of its attribute @key (one pass over
  * the attribute records; the last value set wins), into @out; 0 for nodes
  * without it. */
@@ -226,14 +221,12 @@ static void tier_units(const fl_fabric *fab, tier_work *w) {
       continue;
     FOR_CABLES(fab, (fl_id)i, u, {
       if (same_chassis(fab, (fl_id)i, u)) {
-        uint32_t a = uf_root(w->rep, (uint32_t)i), b = uf_root(w->rep, u);
-        if (a != b)
-          w->rep[a < b ? b : a] = a < b ? a : b;
+        fl_uf_join(w->rep, (uint32_t)i, u);
       }
     });
   }
   for (size_t i = w->n; i-- > 0;) {
-    uint32_t r = uf_root(w->rep, (uint32_t)i);
+    uint32_t r = fl_uf_find(w->rep, (uint32_t)i);
     w->rep[i] = r;
     if (r != i) {
       w->next[i] = w->next[r];

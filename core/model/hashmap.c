@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
+
 static uint64_t mix64(uint64_t x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdULL;
@@ -17,12 +19,7 @@ static uint64_t mix64(uint64_t x) {
 }
 
 uint64_t fl_hash_bytes(const char *s, size_t len) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211ULL;
-  }
-  return mix64(h);
+  return mix64(fl_fnv1a64(s, len, FL_FNV64_BASIS));
 }
 
 /* ---- u64 -> u32 ---------------------------------------------------------- */

@@ -32,6 +32,7 @@
 #include "fabriclint/roles.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "util/unionfind.h"
 
 enum { SU_NONE, SU_NAMES, SU_GROUPS };
 
@@ -148,12 +149,6 @@ static fl_id leaf_of(const fl_fabric *fab, fl_id n) {
     }
   }
   return FL_NONE;
-}
-
-static uint32_t uf_find(uint32_t *p, uint32_t x) {
-  while (p[x] != x)
-    x = p[x] = p[p[x]];
-  return x;
 }
 
 /* Host index of CA @n: its system's slot in @hosts (added on first use),
@@ -303,14 +298,14 @@ static int name_field(const fl_fabric *fab, struct fl_infer *inf, uint32_t *rep,
   for (size_t l = 0; rc == FL_OK && main_kind != UINT32_MAX && l < nn; l++) {
     if (kind_of[l] != main_kind)
       continue;
-    uint32_t g = num[uf_find(rep, (uint32_t)l)] - 1;
+    uint32_t g = num[fl_uf_find(rep, (uint32_t)l)] - 1;
     if (kind[g] == UINT32_MAX)
       kind[g] = main_kind, best++;
   }
   for (size_t l = 0; rc == FL_OK && best >= 2 && l < nn; l++) {
     if (kind_of[l] != main_kind)
       continue;
-    uint32_t g = num[uf_find(rep, (uint32_t)l)] - 1;
+    uint32_t g = num[fl_uf_find(rep, (uint32_t)l)] - 1;
     const char *name = fl_fabric_node_name(fab, (fl_id)l);
     for (uint32_t k = 0; k < SU_FIELDS; k++) {
       uint32_t v = 0;
@@ -370,8 +365,7 @@ static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
     free(rep), free(first), free(num);
     return FL_ENOMEM;
   }
-  for (size_t n = 0; n < nn; n++)
-    rep[n] = (uint32_t)n;
+  fl_uf_init(rep, nn);
   for (uint32_t h = 0; h < nhosts; h++)
     first[h] = FL_NONE;
   for (size_t n = 0; n < nn; n++) {
@@ -381,9 +375,7 @@ static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
       first[host[n]] = leaf[n];
       continue;
     }
-    uint32_t a = uf_find(rep, leaf[n]), b = uf_find(rep, first[host[n]]);
-    if (a != b)
-      rep[a > b ? a : b] = a < b ? a : b;
+    fl_uf_join(rep, leaf[n], first[host[n]]);
   }
   /* number the groups that hold hosts (a spine is its own root and is no
    * group: counted, it shifted the numbers of later groups), in node order
@@ -391,7 +383,7 @@ static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
   uint32_t next = 0;
   for (size_t n = 0; n < nn; n++)
     if (leaf[n] != FL_NONE)
-      num[uf_find(rep, leaf[n])] = 1;
+      num[fl_uf_find(rep, leaf[n])] = 1;
   for (size_t n = 0; n < nn; n++)
     if (num[n])
       num[n] = ++next;
@@ -406,7 +398,7 @@ static int su_groups(const fl_fabric *fab, struct fl_infer *inf,
   for (size_t n = 0; n < nn; n++) {
     if (leaf[n] == FL_NONE)
       continue;
-    uint32_t r = uf_find(rep, first[host[n]]), s = num[r];
+    uint32_t r = fl_uf_find(rep, first[host[n]]), s = num[r];
     inf->v[n].su = s;
     inf->v[leaf[n]].su = s;
     inf->v[n].su_named = inf->v[leaf[n]].su_named = named[r];

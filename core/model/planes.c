@@ -13,7 +13,7 @@
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "model/fabric_impl.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "model/planes.h"
 
 /* ---- build: file tags ------------------------------------------------- */

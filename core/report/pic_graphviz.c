@@ -24,8 +24,9 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/types.h"
-#include "model/natcmp.h"
 #include "report/pic_graphviz.h"
+#include "util/natcmp.h"
+#include "util/xml_escape.h"
 
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
 extern gvplugin_library_t gvplugin_core_LTX_library;
@@ -62,25 +63,13 @@ static const char *esc(sbuf *b, const char *s) {
 /* @s escaped for an HTML-like label. */
 static void html_text(sbuf *b, const char *s) {
   for (; s && *s; s++) {
-    switch (*s) {
-    case '&':
-      sb_put(b, "&amp;");
-      break;
-    case '<':
-      sb_put(b, "&lt;");
-      break;
-    case '>':
-      sb_put(b, "&gt;");
-      break;
-    case '"':
-      sb_put(b, "&quot;");
-      break;
-    case '\n':
+    const char *e = fl_xml_entity((unsigned char)*s, FL_XML_TEXT);
+    if (e)
+      sb_put(b, e);
+    else if (*s == '\n')
       sb_put(b, "<BR ALIGN=\"LEFT\"/>");
-      break;
-    default:
+    else
       sb_putn(b, s, 1);
-    }
   }
 }
 

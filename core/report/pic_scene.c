@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fabriclint/types.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/pic_scene.h"
 
 /* ---- arena ---------------------------------------------------------------

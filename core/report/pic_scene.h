@@ -212,7 +212,7 @@ char *pic_id_link(char *buf, size_t size, const char *a, uint32_t pa,
 char *pic_id_pair(char *buf, size_t size, const char *prefix, const char *a,
                   const char *b);
 
-/* Natural order of names: fl_natcmp() (model/natcmp.h). */
+/* Natural order of names: fl_natcmp() (util/natcmp.h). */
 
 /** Size of an id buffer: names are at most a few hundred bytes. */
 #define PIC_ID_MAX 1024

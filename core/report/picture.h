@@ -102,7 +102,9 @@ int fl_picture_focus_check(const fl_report_picture *pic, const char *focus,
  * renders @in->picture's first view (dot, svg) or every view (html) of
  * @in->picture->fab with the findings of @in. Return 0, or -1 with errno
  * set (ENOMEM, a write error, EINVAL when @in has no picture context or
- * Graphviz refused the layout, with a message on stderr).
+ * Graphviz refused the layout, with Graphviz's message handed to
+ * @in->diag when set; a layout that succeeded with a warning hands that
+ * to @in->diag too).
  *   dot   the scene as DOT source (before layout; `dot -Tpdf` renders it)
  *   svg   the laid-out picture (Graphviz's SVG)
  *   html  one self-contained page: the SVG of each view inline, pan and

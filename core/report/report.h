@@ -82,6 +82,12 @@ typedef struct fl_report_input {
   int quiet;
   uint32_t max_per_rule; /* text: findings shown per rule, 0 = all */
   const struct fl_report_picture *picture;
+  /* May be NULL: receives what the picture renderer (Graphviz) said, for
+   * the caller to show (the library prints nothing): @is_error 1 with the
+   * message of a render that failed, 0 with a warning of one that
+   * succeeded. @msg is borrowed for the call; @ctx is diag_ctx. */
+  void (*diag)(void *ctx, int is_error, const char *msg);
+  void *diag_ctx;
 } fl_report_input;
 
 /** Sort @rules by id (renderers expect it). */

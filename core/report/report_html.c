@@ -24,6 +24,7 @@
 #include "report/pic_graphviz.h"
 #include "report/pic_view.h"
 #include "report/picture.h"
+#include "util/xml_escape.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "0"
@@ -33,27 +34,7 @@
  */
 
 static void esc(FILE *out, const char *s) {
-  for (; s && *s; s++) {
-    switch (*s) {
-    case '&':
-      fputs("&amp;", out);
-      break;
-    case '<':
-      fputs("&lt;", out);
-      break;
-    case '>':
-      fputs("&gt;", out);
-      break;
-    case '"':
-      fputs("&quot;", out);
-      break;
-    case '\'':
-      fputs("&#39;", out);
-      break;
-    default:
-      fputc(*s, out);
-    }
-  }
+  fl_xml_fputs(s, FL_XML_TEXT | FL_XML_APOS_NUM, out);
 }
 
 static const char *sev_word(uint32_t sev) {
@@ -203,10 +184,8 @@ static int one_view(FILE *out, const fl_report_input *in, uint32_t view,
   int rc = pic_build_view(&s, in, view);
   if (rc == 0)
     rc = pic_render(&s, PIC_RENDER_SVG, &svg, &len, msg, sizeof msg);
-  if (rc != 0 && errno == EINVAL && msg[0])
-    fprintf(stderr, "fabriclint: %s\n", msg);
-  else if (rc == 0 && msg[0])
-    fprintf(stderr, "fabriclint: warning: %s\n", msg);
+  if (in->diag && msg[0] && (rc == 0 || errno == EINVAL))
+    in->diag(in->diag_ctx, rc != 0, msg);
   if (rc == 0) {
     const char *name = fl_view_name(view);
     fprintf(out,

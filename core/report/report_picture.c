@@ -146,10 +146,8 @@ static int write_picture(FILE *out, const fl_report_input *in, int what) {
   int rc = pic_build_view(&s, in, in->picture->views[0]);
   if (rc == 0)
     rc = pic_render(&s, what, &buf, &len, msg, sizeof msg);
-  if (rc != 0 && errno == EINVAL && msg[0])
-    fprintf(stderr, "fabriclint: %s\n", msg);
-  else if (rc == 0 && msg[0])
-    fprintf(stderr, "fabriclint: warning: %s\n", msg);
+  if (in->diag && msg[0] && (rc == 0 || errno == EINVAL))
+    in->diag(in->diag_ctx, rc != 0, msg);
   pic_scene_free(&s);
   if (rc == 0 && (fwrite(buf, 1, len, out) != len || ferror(out))) {
     rc = -1;

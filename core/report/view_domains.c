@@ -25,7 +25,7 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/pic_view.h"
 
 #define DOMAIN_LINES 60u

@@ -31,8 +31,9 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/infer.h"
 #include "fabriclint/json_buf.h"
-#include "model/natcmp.h"
 #include "report/pic_view.h"
+#include "util/natcmp.h"
+#include "util/xml_escape.h"
 
 #define RAILS_MAX_CELLS   4096u
 #define RAILS_MAX_SUMMARY 64u
@@ -390,23 +391,10 @@ static void tb_put(tbuf *b, const char *s) {
 static void tb_text(tbuf *b, const char *s) {
   char one[2] = {0, 0};
   for (; *s; s++) {
-    switch (*s) {
-    case '&':
-      tb_put(b, "&amp;");
-      break;
-    case '<':
-      tb_put(b, "&lt;");
-      break;
-    case '>':
-      tb_put(b, "&gt;");
-      break;
-    case '"':
-      tb_put(b, "&quot;");
-      break;
-    case '\n':
-      tb_put(b, "&#10;");
-      break;
-    default:
+    const char *e = fl_xml_entity((unsigned char)*s, FL_XML_TEXT | FL_XML_NL);
+    if (e) {
+      tb_put(b, e);
+    } else {
       one[0] = *s;
       tb_put(b, one);
     }

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "io/write_common.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/work_order.h"
 
 /* ---- work order ------------------------------------------------------- */
 
 /* Rows in the order a technician walks the floor: by node, then port, in
  * natural order (port 2 before port 10, leaf-2 before leaf-10; the
- * project's one natural comparator, model/natcmp.h), then the action. A
+ * project's one natural comparator, util/natcmp.h), then the action. A
  * byte-wise tie-break keeps the order total. */
 static int cmp_row(const void *x, const void *y) {
   const fl_wo_row *a = x, *b = y;

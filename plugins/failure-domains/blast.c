@@ -53,7 +53,7 @@ typedef struct ep_name {
 
 static int cmp_ep_name(const void *x, const void *y) {
   const ep_name *a = x, *b = y;
-  int c = fd_natcmp(a->host, b->host);
+  int c = fl_natcmp(a->host, b->host);
   if (!c)
     c = strcmp(a->host, b->host);
   return c ? c : (a->id > b->id) - (a->id < b->id);

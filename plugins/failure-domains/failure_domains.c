@@ -78,7 +78,7 @@ static void hs_add(host_set *h, const char *name) {
 }
 
 static int cmp_nat(const void *x, const void *y) {
-  return fd_natcmp(*(const char *const *)x, *(const char *const *)y);
+  return fl_natcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 /* Listed names in natural order ("node2" before "node10"). */

@@ -8,31 +8,12 @@
  * that hang under one set of spines); in a 2-tier fabric, each connected
  * component is one pod. Top-tier switches (cores) belong to no pod.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabriclint/view.h"
 #include "fd_model.h"
-
-int fd_natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      char *ea, *eb;
-      unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-      if (x != y)
-        return x < y ? -1 : 1;
-      a = ea;
-      b = eb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
 
 int fd_report(const fl_host_api *api, fl_ctx *ctx, const char *msg,
               const fl_id *nodes, uint32_t n_nodes, const fl_port_ref *ports,
@@ -192,7 +173,7 @@ typedef struct str_node {
 
 static int cmp_str_node(const void *x, const void *y) {
   const str_node *a = x, *b = y;
-  int c = fd_natcmp(a->s, b->s);
+  int c = fl_natcmp(a->s, b->s);
   if (!c)
     c = strcmp(a->s, b->s);
   return c ? c : (a->id < b->id ? -1 : a->id > b->id);
@@ -385,7 +366,7 @@ int fd_multi_fed(const char *s) {
 }
 
 static int valcmp(const char *a, const char *b) {
-  int c = fd_natcmp(a, b);
+  int c = fl_natcmp(a, b);
   return c ? c : strcmp(a, b);
 }
 

@@ -19,6 +19,7 @@
 
 #include "fabriclint/dist_split.h"
 #include "fabriclint/plugin.h"
+#include "util/natcmp.h" /* fl_natcmp(): "R2" < "R10" */
 
 #define FD_NONE            UINT32_MAX
 #define FD_DEFAULT_DOMAINS "rack,row,hall,pdu,power-feed"
@@ -90,9 +91,6 @@ typedef struct fd_state {
 fd_model *fd_get_model(const fl_host_api *api, fl_ctx *ctx, fd_state *st,
                        const char *domains);
 void fd_model_free(fd_model *m);
-
-/* Natural order ("R2" < "R10"). */
-int fd_natcmp(const char *a, const char *b);
 
 /** 1 when domain value @s names redundant feeds, "S1-A+S2-B" (two PSUs on two
  * PDUs, power-feed="A+B"): two or more different '+'-separated parts. Such

@@ -36,6 +36,7 @@
 
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "util/natcmp.h"
 
 #define MAXP 64u /* planes judged (a fabric of more is judged on the first) */
 
@@ -75,27 +76,11 @@ typedef struct hport {
   int tagged_off;    /* 1: its `plane` tag differs from where it is cabled */
 } hport;
 
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-      unsigned long x = strtoul(a, (char **)&a, 10),
-                    y = strtoul(b, (char **)&b, 10);
-      if (x != y)
-        return x < y ? -1 : 1;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
 static int cmp_hport(const void *x, const void *y) {
   const hport *a = x, *b = y;
   int c = strcmp(a->host, b->host);
   if (!c)
-    c = natcmp(a->dev, b->dev);
+    c = fl_natcmp(a->dev, b->dev);
   if (!c)
     c = a->num < b->num ? -1 : a->num > b->num;
   return c;

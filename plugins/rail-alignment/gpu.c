@@ -42,7 +42,7 @@ static int cmp_ca(const void *x, const void *y) {
   if (!c)
     c = strcmp(a->value, b->value);
   if (!c)
-    c = rn_natcmp(a->host, b->host);
+    c = fl_natcmp(a->host, b->host);
   if (!c)
     c = strcmp(a->host, b->host);
   return c ? c : strcmp(a->dev, b->dev);

@@ -4,16 +4,10 @@
  */
 #include "names.h"
 
-#include <limits.h>
+#include "util/hash.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t rn_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
-}
 
 void rn_set_free(rn_set *h) {
   free(h->slot);
@@ -24,7 +18,8 @@ void rn_set_free(rn_set *h) {
 /* Slot of @s in @h over strings @v: its index + 1, or the empty slot
  * where it would go (value 0). */
 uint32_t *rn_set_find(const rn_set *h, char *const *v, const char *s) {
-  for (uint64_t i = rn_hash(s) & h->mask;; i = (i + 1) & h->mask) {
+  for (uint64_t i = fl_fnv1a64_str(s, FL_FNV64_BASIS) & h->mask;;
+       i = (i + 1) & h->mask) {
     uint32_t *e = &h->slot[i];
     if (*e == 0 || strcmp(v[*e - 1], s) == 0)
       return e;
@@ -54,51 +49,11 @@ static int rn_set_reserve(rn_set *h, char *const *v, uint32_t n) {
   return rn_set_index(h, v, n, n + 1);
 }
 
-/* The decimal number at @s (a digit) into *@v and the end of its digits:
- * strtoul(@s, &end, 10) without the locale and errno machinery (sorting
- * 65,536 host names spent most of its time there); like strtoul, a value
- * past ULONG_MAX is ULONG_MAX and all digits are consumed. */
-static const char *rn_dec_run(const char *s, unsigned long *v) {
-  unsigned long x = 0;
-  int over = 0;
-  for (; *s >= '0' && *s <= '9'; s++) {
-    unsigned long d = (unsigned long)(*s - '0');
-    if (x > (ULONG_MAX - d) / 10)
-      over = 1;
-    else
-      x = x * 10 + d;
-  }
-  *v = over ? ULONG_MAX : x;
-  return s;
-}
-
-/* Natural order: "dgx-2" < "dgx-10", "mlx5_3" < "mlx5_10". */
-int rn_natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-      unsigned long x, y;
-      a = rn_dec_run(a, &x);
-      b = rn_dec_run(b, &y);
-      if (x != y)
-        return x < y ? -1 : 1;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
-int rn_cmp_natp(const void *x, const void *y) {
-  return rn_natcmp(*(char *const *)x, *(char *const *)y);
-}
-
 static int32_t rn_find_sorted(char **v, uint32_t n, const char *s) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    int c = rn_natcmp(v[mid], s);
+    int c = fl_natcmp(v[mid], s);
     if (c == 0)
       return (int32_t)mid;
     if (c < 0)
@@ -114,13 +69,13 @@ static int32_t rn_find_sorted(char **v, uint32_t n, const char *s) {
 int rn_sorted_index(char **v, uint32_t n, rn_set *h, uint8_t *natdup) {
   *natdup = 0;
   for (uint32_t i = 0; i + 1 < n && !*natdup; i++)
-    *natdup = rn_natcmp(v[i], v[i + 1]) == 0;
+    *natdup = fl_natcmp(v[i], v[i + 1]) == 0;
   return rn_set_index(h, v, n, n);
 }
 
 /* rn_find_sorted(@v, @n, @s) in O(1) on average: the exact name's index from
  * the hash @h. That is rn_find_sorted()'s answer whenever no two names of @v
- * compare equal naturally (rn_natcmp() is a total preorder, so the only
+ * compare equal naturally (fl_natcmp() is a total preorder, so the only
  * element equal to @s is @s); otherwise, or when @s is not in @v (it may
  * still equal a name naturally), the binary search decides, as before. */
 int32_t rn_sorted_find(char **v, uint32_t n, const rn_set *h, uint8_t natdup,

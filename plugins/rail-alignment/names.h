@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "util/natcmp.h" /* fl_natcmp(), fl_natcmp_ptr(): the order of sets */
+
 /** Hash index over an array of strings: slots hold index + 1 (0 empty). */
 typedef struct rn_set {
   uint32_t *slot;
@@ -42,18 +44,7 @@ int rn_add_unique(char ***v, uint32_t *n, uint32_t *cap, rn_set *h,
                   const char *s);
 
 /**
- * rn_natcmp() — natural order: runs of decimal digits compare by value
- * (as strtoul() reads them: past ULONG_MAX they are ULONG_MAX), other
- * bytes as unsigned chars; "mlx5_3" < "mlx5_10", and "a01" equals "a1".
- * A total preorder. <0, 0, >0 like strcmp().
- */
-int rn_natcmp(const char *a, const char *b);
-
-/** qsort() comparator of char * elements by rn_natcmp(). */
-int rn_cmp_natp(const void *x, const void *y);
-
-/**
- * rn_sorted_index() — after @v[@n] was sorted with rn_cmp_natp(): (re)build
+ * rn_sorted_index() — after @v[@n] was sorted with fl_natcmp_ptr(): (re)build
  * @h over it and set *@natdup to 1 when two of its names are equal
  * naturally but not exactly ("a01", "a1"). 0, or -1 out of memory.
  */
@@ -62,7 +53,7 @@ int rn_sorted_index(char **v, uint32_t n, rn_set *h, uint8_t *natdup);
 /**
  * rn_sorted_find() — the index of @s in the naturally sorted set @v[@n]
  * indexed by rn_sorted_index(): exactly the element a binary search by
- * rn_natcmp() finds (a natural-equal name when @s itself is absent), or
+ * fl_natcmp() finds (a natural-equal name when @s itself is absent), or
  * -1. O(1) on average when @natdup is 0 and @s is present; a binary search
  * otherwise, so the answer never depends on the hash.
  */

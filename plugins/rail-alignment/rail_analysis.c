@@ -288,9 +288,9 @@ static int collect_nics(const fl_host_api *api, const fl_fabric *f, analysis *a,
 /* Sort the label and host sets naturally and index them. 0, or -1. */
 static int sort_sets(analysis *a) {
   if (a->n_labels > 1)
-    qsort(a->labels, a->n_labels, sizeof *a->labels, rn_cmp_natp);
+    qsort(a->labels, a->n_labels, sizeof *a->labels, fl_natcmp_ptr);
   if (a->n_hosts > 1)
-    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, rn_cmp_natp);
+    qsort(a->hosts, a->n_hosts, sizeof *a->hosts, fl_natcmp_ptr);
   if (rn_sorted_index(a->labels, a->n_labels, &a->labels_by_name,
                       &a->labels_natdup) != 0 ||
       rn_sorted_index(a->hosts, a->n_hosts, &a->hosts_by_name,

@@ -155,7 +155,7 @@ static int32_t make_groups(analysis *a, work *w) {
       w->gc[w->hg[h]]++;
   for (uint32_t g = 0; g < a->n_groups; g++)
     if (ref < 0 || w->gc[g] > w->gc[ref] ||
-        (w->gc[g] == w->gc[ref] && rn_natcmp(a->groups[g], a->groups[ref]) < 0))
+        (w->gc[g] == w->gc[ref] && fl_natcmp(a->groups[g], a->groups[ref]) < 0))
       ref = (int32_t)g;
   return ref;
 }

@@ -37,12 +37,13 @@
  */
 #include "direct.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabriclint/json_buf.h"
+#include "util/natcmp.h"
+#include "util/unionfind.h"
 
 #define MAX_NAMED 50 /* hosts named in one finding's node list */
 
@@ -88,12 +89,6 @@ static int64_t number_hosts(const fl_host_api *api, const fl_fabric *f,
   return nn ? (int64_t)h + 1 : 0;
 }
 
-static uint32_t uf_find(uint32_t *p, uint32_t x) {
-  while (p[x] != x)
-    x = p[x] = p[p[x]];
-  return x;
-}
-
 int topo_host_components(const fl_host_api *api, const fl_fabric *f,
                          uint32_t *memb, uint32_t *n_comp) {
   uint32_t nn = api->node_count(f), nl = api->link_count(f);
@@ -106,14 +101,10 @@ int topo_host_components(const fl_host_api *api, const fl_fabric *f,
     free(host);
     return -1;
   }
-  for (uint32_t h = 0; h < (uint32_t)nh; h++)
-    par[h] = h;
-  for (fl_id l = 0; l < nl; l++) {
-    uint32_t a = uf_find(par, host[api->port_node(f, api->link_port(f, l, 0))]);
-    uint32_t b = uf_find(par, host[api->port_node(f, api->link_port(f, l, 1))]);
-    if (a != b)
-      par[a] = b;
-  }
+  fl_uf_init(par, nh);
+  for (fl_id l = 0; l < nl; l++)
+    fl_uf_join(par, host[api->port_node(f, api->link_port(f, l, 0))],
+               host[api->port_node(f, api->link_port(f, l, 1))]);
   /* dense component numbers in node order */
   uint32_t *num = malloc(((size_t)nh + 1) * sizeof *num), nc = 0;
   if (!num) {
@@ -122,7 +113,7 @@ int topo_host_components(const fl_host_api *api, const fl_fabric *f,
   }
   memset(num, 0xff, ((size_t)nh + 1) * sizeof *num);
   for (fl_id n = 0; n < nn; n++) {
-    uint32_t r = uf_find(par, host[n]);
+    uint32_t r = fl_uf_find(par, host[n]);
     if (num[r] == UINT32_MAX)
       num[r] = nc++;
     memb[n] = num[r];
@@ -133,34 +124,6 @@ int topo_host_components(const fl_host_api *api, const fl_fabric *f,
 }
 
 /* ---- back-to-back ports and their indexes ------------------------------ */
-
-/* Natural order: "p2" < "p10", "enp1s0f0np0" < "enp1s0f1np1". */
-static int natcmp(const char *a, const char *b) {
-  while (*a && *b) {
-    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-      const char *ea = a, *eb = b;
-      while (*a == '0' && isdigit((unsigned char)a[1]))
-        a++;
-      while (*b == '0' && isdigit((unsigned char)b[1]))
-        b++;
-      for (ea = a; isdigit((unsigned char)*ea); ea++)
-        ;
-      for (eb = b; isdigit((unsigned char)*eb); eb++)
-        ;
-      if (ea - a != eb - b)
-        return ea - a < eb - b ? -1 : 1;
-      int c = strncmp(a, b, (size_t)(ea - a));
-      if (c)
-        return c;
-      a = ea, b = eb;
-      continue;
-    }
-    if (*a != *b)
-      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-    a++, b++;
-  }
-  return *a ? 1 : *b ? -1 : 0;
-}
 
 /* One end of a back-to-back cable. */
 typedef struct dend {
@@ -176,7 +139,7 @@ static int cmp_dend(const void *x, const void *y) {
   const dend *a = x, *b = y;
   if (a->host != b->host)
     return a->host < b->host ? -1 : 1;
-  int c = natcmp(a->name, b->name);
+  int c = fl_natcmp(a->name, b->name); /* "p2" < "p10" */
   if (c)
     return c;
   if (a->num != b->num)
@@ -252,8 +215,7 @@ static int direct_build(const fl_host_api *api, const fl_fabric *f, direct *d) {
     return -1;
   for (fl_id n = nn; n-- > 0;)
     d->hnode[d->host[n]] = n;
-  for (uint32_t h = 0; h < d->nh; h++)
-    d->par[h] = h;
+  fl_uf_init(d->par, d->nh);
   uint32_t c = 0;
   for (fl_id l = 0; l < nl; l++) {
     if (!is_direct(api, f, d->host, l))
@@ -273,10 +235,7 @@ static int direct_build(const fl_host_api *api, const fl_fabric *f, direct *d) {
                                   0};
       d->deg[d->host[n]]++;
     }
-    uint32_t a = uf_find(d->par, d->ends[2 * c].host);
-    uint32_t b = uf_find(d->par, d->ends[2 * c + 1].host);
-    if (a != b)
-      d->par[a] = b;
+    fl_uf_join(d->par, d->ends[2 * c].host, d->ends[2 * c + 1].host);
     c++;
   }
   qsort(d->ends, (size_t)nc * 2, sizeof *d->ends, cmp_dend);
@@ -343,7 +302,7 @@ static int64_t fix_for(const direct *d, uint32_t g, int target, uint8_t *colour,
   uint32_t ones = 0, size = 0;
   memset(colour, 0xff, d->nh);
   for (uint32_t s = 0; s < d->nh; s++) {
-    if (colour[s] != 0xff || d->deg[s] == 0 || uf_find(d->par, s) != g)
+    if (colour[s] != 0xff || d->deg[s] == 0 || fl_uf_find(d->par, s) != g)
       continue;
     uint32_t head = 0, tail = 0;
     colour[s] = 0;
@@ -369,7 +328,7 @@ static int64_t fix_for(const direct *d, uint32_t g, int target, uint8_t *colour,
   uint8_t pick = ones * 2 <= size ? 1 : 0; /* the smaller side */
   uint32_t n = 0;
   for (uint32_t h = 0; h < d->nh; h++) {
-    swap[h] = d->deg[h] && uf_find(d->par, h) == g && colour[h] == pick;
+    swap[h] = d->deg[h] && fl_uf_find(d->par, h) == g && colour[h] == pick;
     n += swap[h];
   }
   return n;
@@ -433,7 +392,7 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
   size_t ho = 0, so = 0;
   uint32_t nn = 0, nl = 0, np = 0, named = 0;
   for (uint32_t h = 0; h < d->nh; h++) {
-    if (!d->deg[h] || uf_find(d->par, h) != g)
+    if (!d->deg[h] || fl_uf_find(d->par, h) != g)
       continue;
     const char *name = host_key(api, f, d->hnode[h]);
     jb_str_item(&ev, name);
@@ -556,14 +515,18 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
              "(NICs paired by index then meet on every cable)",
              swaps);
   char msg[3000];
-  snprintf(msg, sizeof msg,
-           "%u back-to-back cables among %u hosts (%s) mix port indexes: %u "
-           "join equal indexes (%s) and %u join different ones (%s); NICs "
-           "paired "
-           "by index across hosts (NCCL's default) share no cable on the "
-           "latter, and the ring has no uniform direction. Fix: %s",
-           st->cables, st->hosts, hosts, st->equal, kinds[0], st->different,
-           kinds[1], fix);
+  /* the return value is read so that gcc 12's -Wformat-truncation (Debug
+   * builds) accepts a message cut at sizeof msg, as it always was */
+  if (snprintf(
+          msg, sizeof msg,
+          "%u back-to-back cables among %u hosts (%s) mix port indexes: %u "
+          "join equal indexes (%s) and %u join different ones (%s); NICs "
+          "paired "
+          "by index across hosts (NCCL's default) share no cable on the "
+          "latter, and the ring has no uniform direction. Fix: %s",
+          st->cables, st->hosts, hosts, st->equal, kinds[0], st->different,
+          kinds[1], fix) < 0)
+    msg[0] = '\0';
   int rc =
       fl_emit(api, ctx, 0, msg, nodes, nn, ports, np, links, nl, jb_str(&ev));
   jb_free(&ev);
@@ -594,7 +557,7 @@ int topo_check_direct_port_index(const fl_host_api *api, fl_ctx *ctx,
     goto oom;
   for (uint32_t c = 0; c < d.nc; c++) {
     dcable *cb = &d.cables[c];
-    cb->comp = uf_find(d.par, d.ends[cb->end[0]].host);
+    cb->comp = fl_uf_find(d.par, d.ends[cb->end[0]].host);
     st[cb->comp].cables++;
     if (differs(&d, cb))
       st[cb->comp].different++;
@@ -603,7 +566,7 @@ int topo_check_direct_port_index(const fl_host_api *api, fl_ctx *ctx,
   }
   for (uint32_t h = 0; h < d.nh; h++)
     if (d.deg[h]) {
-      group_stats *s = &st[uf_find(d.par, h)];
+      group_stats *s = &st[fl_uf_find(d.par, h)];
       s->hosts++;
       s->two_port += d.deg[h] == 2;
     }

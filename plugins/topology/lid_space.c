@@ -24,23 +24,9 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "topology.h"
+#include "util/unionfind.h"
 
 #define LID_UNICAST_MAX 49151u /* 0x0001-0xBFFF */
-
-static uint32_t uf_find(uint32_t *up, uint32_t x) {
-  while (up[x] != x) {
-    up[x] = up[up[x]];
-    x = up[x];
-  }
-  return x;
-}
-
-static void uf_join(uint32_t *up, uint32_t a, uint32_t b) {
-  a = uf_find(up, a);
-  b = uf_find(up, b);
-  if (a != b)
-    up[a > b ? a : b] = a < b ? a : b; /* smallest id is the root */
-}
 
 /* The vertex of port @p: its switch (one LID for the whole switch), or the
  * port itself for CAs and routers (one LID range per port). */
@@ -127,18 +113,17 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     api->fail(ctx, "out of memory");
     return 1;
   }
-  for (uint32_t v = 0; v < nv; v++)
-    up[v] = v;
+  fl_uf_init(up, nv);
   for (fl_id l = 0; l < nl; l++)
-    uf_join(up, vertex(api, f, api->link_port(f, l, 0), nn),
-            vertex(api, f, api->link_port(f, l, 1), nn));
+    fl_uf_join(up, vertex(api, f, api->link_port(f, l, 0), nn),
+               vertex(api, f, api->link_port(f, l, 1), nn));
   for (uint32_t v = 0; v < nv; v++)
     sn[v].first_switch = sn[v].first_node = FL_NONE;
   /* switches: one LID each, those with a cable or alone */
   for (fl_id n = 0; n < nn; n++) {
     if (api->node_kind(f, n) != FL_NODE_SWITCH)
       continue;
-    subnet *s = &sn[uf_find(up, n)];
+    subnet *s = &sn[fl_uf_find(up, n)];
     s->switches++;
     s->lids++;
     if (s->first_switch == FL_NONE)
@@ -156,7 +141,7 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     uint32_t pl = api->port_lmc(f, p) & 7;
     if (pl < lmc)
       pl = lmc;
-    subnet *s = &sn[uf_find(up, nn + p)];
+    subnet *s = &sn[fl_uf_find(up, nn + p)];
     s->ca_ports++;
     s->lids += 1u << pl;
     if (pl > s->max_lmc)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # ci_layout.sh — core/ follows its stage order (core/STAGES) with no
-# dependency cycle (tests/layout/check_layout.py), and the checker catches
-# each kind of violation: an include of a higher stage, an include that does
-# not name its stage, a cycle between two files of one stage. And the docs
+# dependency cycle (tests/layout/check_layout.py) and prints nothing outside
+# core/cli/, and the checker catches each kind of violation: an include of
+# a higher stage, an include that does not name its stage, a cycle between
+# two files of one stage, a print in the library. And the docs
 # and file headers match the tree (tests/layout/check_docs.py): no merge-
 # conflict marker, no opening comment naming a path that is not the file's,
 # docs/testing.md's mutant counts those of tests/mutation/mutants.txt.
@@ -14,7 +15,7 @@ expect_rc 0 $CHECK "$FL_SRC/core"
 expect_eq "$(cat "$TMP/out")" "" "checker output on core/"
 # the stage order is the one documented
 expect_eq "$(grep -v '^#' "$FL_SRC/core/STAGES" | tr '\n' ' ')" \
-  "model io analysis host report diff cli " "stage order"
+  "util model io analysis host report diff cli " "stage order"
 
 # a copy with one violation at a time
 mutant() { rm -rf "$TMP/m"; mkdir -p "$TMP/m"; cp -r "$FL_SRC/core" "$FL_SRC/include" "$TMP/m/"; }
@@ -22,7 +23,7 @@ mutant() { rm -rf "$TMP/m"; mkdir -p "$TMP/m"; cp -r "$FL_SRC/core" "$FL_SRC/inc
 mutant   # the model reaching up into the plugin host
 sed -i '0,/^#include "model\/fabric_impl.h"/s//&\n#include "host\/host.h"/' "$TMP/m/core/model/fabric.c"
 expect_rc 1 $CHECK "$TMP/m/core"
-expect_grep "$TMP/out" '^core/model/fabric\.c:[0-9]+: #include "host/host\.h": stage host is above model \(order: model < io < analysis < host < report < diff < cli\)$'
+expect_grep "$TMP/out" '^core/model/fabric\.c:[0-9]+: #include "host/host\.h": stage host is above model \(order: util < model < io < analysis < host < report < diff < cli\)$'
 expect_eq "$(wc -l <"$TMP/out")" 1 "violations for an upward include"
 
 mutant   # an internal include without its stage
@@ -48,6 +49,23 @@ void fl_derive_mutant(void) { fl_hashmap_mutant(); }
 C
 expect_rc 1 $CHECK "$TMP/m/core"
 expect_grep "$TMP/out" '^core/model/chassis\.c: include cycle among model/chassis\.c, model/derive\.c, model/fabric\.c, model/hashmap\.c: .*model/hashmap\.c -> model/derive\.c \(fl_derive_mutant\)$'
+
+mutant   # the library printing a warning itself (issue 29): only cli/ prints
+sed -i '0,/^static void api_log(/s//static void api_warn(void) { fputs("x\\n", stderr); }\n&/' "$TMP/m/core/host/host.c"
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^core/host/host\.c:[0-9]+: stderr: the library prints nothing \(report through fl_error or the host.s event callback; only core/cli/ prints\)$'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a print in the library"
+
+mutant   # ... nor through printf; a printf format attribute is no print
+sed -i '0,/^static void api_log(/s//static void api_say(void) { printf("x"); }\n&/' "$TMP/m/core/host/host.c"
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^core/host/host\.c:[0-9]+: printf: the library prints nothing'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a printf in the library"
+
+mutant   # the util stage includes nothing above it
+sed -i 's|^#include "util/natcmp.h"$|&\n#include "model/hashmap.h"|' "$TMP/m/core/util/natcmp.c"
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^core/util/natcmp\.c:[0-9]+: #include "model/hashmap\.h": stage model is above util'
 
 expect_rc 2 $CHECK
 

@@ -49,6 +49,15 @@ expect_grep "$TMP/err" 'empty\.ndt:2:11: empty EndDevice; '
 printf '#StartDevice,StartPort,EndDevice,EndPort\n"A,Port 1,B,Port 2\n' >"$TMP/quote.ndt"
 expect_rc 2 "$FL" info "$TMP/quote.ndt"
 expect_grep "$TMP/err" 'quote\.ndt:2:1: unterminated quoted field$'
+# a quoted line break (a spreadsheet cell of two lines) is text, as in
+# NetBox (one CSV reader, util/csv.h, issue 29): the cable loads, and a
+# later row's error names its own line; before, this was "unterminated"
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nsw-a,Port 1,sw-b,Port 2,"Data\nrail 1"\nsw-a,Port 3,sw-b,Port 4,Data\n' >"$TMP/qnl.ndt"
+expect_rc 0 "$FL" info --format json "$TMP/qnl.ndt"
+expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 2 "links with a quoted line break"
+printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\nsw-a,Port 1,sw-b,Port 2,"Data\nrail 1"\nsw-a,Port 3,sw-b\n' >"$TMP/qnl-short.ndt"
+expect_rc 2 "$FL" info "$TMP/qnl-short.ndt"
+expect_grep "$TMP/err" 'qnl-short\.ndt:4:17: the row ends after 3 field\(s\)'
 # blank spreadsheet rows are skipped and counted, quoted cells and blanks kept
 printf '#StartDevice,StartPort,EndDevice,EndPort,LinkType\n"sw-1",Port 1,"dir, a",Blade 1_Port 2/3, Data\n,,,,\n,,,,\n' >"$TMP/blank.ndt"
 expect_rc 0 "$FL" info --format json "$TMP/blank.ndt"

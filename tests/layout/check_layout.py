@@ -10,7 +10,10 @@ first). Three rules, each violation printed as FILE:LINE: message:
   3. no cycle among the .c files. File A depends on file B when A includes
      (directly or through other headers) a header that declares a function or
      variable that B defines and A uses. A cycle means two parts cannot be
-     read, tested or replaced one without the other.
+     read, tested or replaced one without the other;
+  4. the library prints nothing: no file of a stage but cli writes to
+     stderr or stdout (fprintf(stderr, ...), printf, puts, perror, ...);
+     it reports through fl_error or the host's event callback instead.
 
 Exit 0 when all hold, 1 when one does not, 2 on a usage error. Parsing is
 lexical (comments and strings removed, identifiers matched by regex): the
@@ -25,6 +28,10 @@ INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.M)
 IDENT_RE = re.compile(r'\b[A-Za-z_]\w*\b')
 # a declaration or definition of a global: name followed by ( or [ or =
 DECL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*(?:\(|\[|=)')
+# rule 4: writing to the process's standard streams
+PRINT_RE = re.compile(r'\b(?:stderr|stdout|printf|vprintf|puts|putchar|'
+                      r'perror)\b')
+FORMAT_ATTR_RE = re.compile(r'format\s*\(\s*printf\b')  # an attribute
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined',
             '__attribute__', 'format', 'typedef'}
 
@@ -154,6 +161,16 @@ def check(core):
             includes[rel].append(inc)
 
     code = {rel: strip_code(t) for rel, t in files.items()}
+    for rel, c in sorted(code.items()):
+        if rel.split('/')[0] in ('cli', 'fabriclint'):
+            continue
+        for no, line in enumerate(c.split('\n'), 1):
+            m = PRINT_RE.search(FORMAT_ATTR_RE.sub('', line))
+            if m:
+                errors.append('core/%s:%d: %s: the library prints nothing '
+                              '(report through fl_error or the host\'s event '
+                              'callback; only core/cli/ prints)' %
+                              (rel, no, m.group(0)))
     definer = {}
     for rel, c in code.items():
         if rel.endswith('.c'):

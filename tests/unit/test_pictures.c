@@ -17,7 +17,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host/findings.h"
-#include "model/natcmp.h"
+#include "util/natcmp.h"
 #include "report/pic_scene.h"
 #include "report/pic_view.h"
 #include "report/picture.h"

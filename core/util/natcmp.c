@@ -1,6 +1,7 @@
-/* core/model/natcmp.c — natural order and edit distance of names
- * (natcmp.h). */
-#include "model/natcmp.h"
+/* core/util/natcmp.c — natural order and edit distance of names
+ * (natcmp.h). The project's one natural comparator: the core and every
+ * plugin link it from the util library (fabriclint_util). */
+#include "util/natcmp.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -41,6 +42,19 @@ int fl_natcmp(const char *a, const char *b) {
     b++;
   }
   return *a ? 1 : *b ? -1 : 0;
+}
+
+int fl_natcmp_strict(const char *a, const char *b) {
+  int c = fl_natcmp(a, b);
+  return c ? c : strcmp(a, b);
+}
+
+int fl_natcmp_ptr(const void *a, const void *b) {
+  return fl_natcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int fl_natcmp_strict_ptr(const void *a, const void *b) {
+  return fl_natcmp_strict(*(const char *const *)a, *(const char *const *)b);
 }
 
 static unsigned min3(unsigned x, unsigned y, unsigned z) {
