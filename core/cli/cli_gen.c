@@ -45,6 +45,7 @@ typedef struct gen_args {
   fl_gen_rail_su_params rs;
   fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
+  uint32_t tiers;         /* --tiers (fat-tree and rail-su) */
   uint32_t planes;        /* --planes N (0: one plane) */
   int allow_lid_overflow; /* --allow-lid-overflow */
   enum gen_format format;
@@ -102,6 +103,37 @@ static int parse_hca_map(gen_args *a, const char *arg) {
   return 0;
 }
 
+/* One ratio "D:U" of positive whole numbers at *@s; advances *@s. */
+static int parse_ratio(const char **s, uint32_t *down, uint32_t *up) {
+  char *end;
+  if (**s < '1' || **s > '9')
+    return -1;
+  unsigned long d = strtoul(*s, &end, 10);
+  if (*end != ':' || end[1] < '1' || end[1] > '9' || d > 1000000)
+    return -1;
+  unsigned long u = strtoul(end + 1, &end, 10);
+  if (u > 1000000)
+    return -1;
+  *down = (uint32_t)d;
+  *up = (uint32_t)u;
+  *s = end;
+  return 0;
+}
+
+/* --oversubscription D:U[,D:U]: the leaf tier, then the spine tier. */
+static int parse_oversub(gen_args *a, const char *arg) {
+  const char *s = arg;
+  if (parse_ratio(&s, &a->rs.over_down, &a->rs.over_up) != 0 ||
+      (*s == ',' && (s++, parse_ratio(&s, &a->rs.spine_over_down,
+                                      &a->rs.spine_over_up) != 0)) ||
+      *s)
+    return usage("--oversubscription: expected DOWN:UP for the leaves, "
+                 "optionally ,DOWN:UP for the spines (e.g. 2:1 or 2:1,1:1), "
+                 "got '%s'",
+                 arg);
+  return 0;
+}
+
 static int parse_format(gen_args *a, const char *arg) {
   if (strcmp(arg, "design") == 0 || strcmp(arg, "design-xml") == 0)
     a->format = GEN_FMT_DESIGN;
@@ -121,7 +153,7 @@ static uint32_t *num_target(gen_args *a, int id) {
   case FL_OPT_RADIX:
     return &a->ft.radix;
   case FL_OPT_TIERS:
-    return &a->ft.tiers;
+    return &a->tiers;
   case FL_OPT_PLANES:
     return &a->planes;
   case FL_OPT_HOSTS:
@@ -136,6 +168,10 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->rs.rails;
   case FL_OPT_SPINES:
     return &a->rs.spines;
+  case FL_OPT_UPLINKS:
+    return &a->rs.uplinks;
+  case FL_OPT_SUS_PER_GROUP:
+    return &a->rs.sus_per_group;
   case FL_OPT_LEAF_RADIX:
     return &a->rs.leaf_radix;
   case FL_OPT_SWITCHES:
@@ -176,6 +212,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
   case FL_OPT_OUTPUT:
     a->output = val;
     return 0;
+  case FL_OPT_OVERSUBSCRIPTION:
+    return parse_oversub(a, val);
   case FL_OPT_HCA_MAP:
     return parse_hca_map(a, val);
   case FL_OPT_HOST_PREFIX:
@@ -269,6 +307,7 @@ static void apply_common(gen_args *a) {
   a->ft.width = a->rs.width = a->to.width = a->width;
   a->ft.speed = a->rs.speed = a->to.speed = a->speed;
   a->ft.no_lids = a->rs.no_lids = a->to.no_lids = a->no_lids;
+  a->ft.tiers = a->rs.tiers = a->tiers;
   if (a->n_hca)
     a->rs.hca_names = a->hca_names;
 }
@@ -336,8 +375,9 @@ static void shape_planes(fl_gen_shape *s, uint32_t n) {
   s->host_links *= n;
 }
 
-/* The shape of fat tree @a with @n hosts. (A rail-su subnet cannot
- * overflow: at most 254 leaves of 127 hosts.) */
+/* The shape of fat tree @a with @n hosts. (A 2-tier rail-su subnet cannot
+ * overflow: at most 254 leaves of 127 hosts; a 3-tier one gets the plain
+ * hint of refuse_lid_overflow().) */
 static int shape_with(const gen_args *a, uint32_t n, fl_gen_shape *s) {
   fl_error err;
   fl_error_clear(&err);

@@ -286,8 +286,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     /* ---- gen: fat-tree ---- */
     {FL_OPT_RADIX, "radix", 0, "K", G, FT, FL_CPL_NONE, NULL,
      "ports per switch, even, 4..254 (required)"},
-    {FL_OPT_TIERS, "tiers", 0, "2|3", G, FT, FL_CPL_VALUES, "2 3",
-     "leaf/spine, or leaf/spine/core in pods (default 2)"},
+    {FL_OPT_TIERS, "tiers", 0, "2|3", G, FT | RS, FL_CPL_VALUES, "2 3",
+     "leaf/spine, or leaf/spine/core in pods (rail-su: spine groups of SUs "
+     "joined by core groups) (default 2)"},
     {FL_OPT_HOSTS, "hosts", 0, "N", G, FT, FL_CPL_NONE, NULL,
      "attach N hosts (default: full, K^2/2 for 2 tiers, K^3/4 for 3 tiers); "
      "unused leaves and pods are left out"},
@@ -301,11 +302,23 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_SUS, "sus", 0, "N", G, RS, FL_CPL_NONE, NULL,
      "scalable units (required)"},
     {FL_OPT_HOSTS_PER_SU, "hosts-per-su", 0, "H", G, RS, FL_CPL_NONE, NULL,
-     "hosts per SU, at most leaf radix / 2 (default 32)"},
+     "hosts per SU; hosts + uplinks fit the leaf radix (default 32)"},
     {FL_OPT_RAILS, "rails", 0, "R", G, RS, FL_CPL_NONE, NULL,
      "compute HCAs per host = leaves per SU (default 8)"},
     {FL_OPT_SPINES, "spines", 0, "S", G, RS, FL_CPL_NONE, NULL,
-     "spines, divides leaf radix / 2 (default: fewest)"},
+     "spines (3 tiers: per spine group), divides the leaf uplinks "
+     "(default: fewest that carry them)"},
+    {FL_OPT_OVERSUBSCRIPTION, "oversubscription", 0, "D:U[,D:U]", G, RS,
+     FL_CPL_NONE, NULL,
+     "down:up per tier from the leaves: 2:1 gives each leaf half as many "
+     "uplinks as hosts; a second ratio is the spines' (3 tiers; default "
+     "1:1)"},
+    {FL_OPT_UPLINKS, "uplinks", 0, "U", G, RS, FL_CPL_NONE, NULL,
+     "uplinks per leaf, instead of --oversubscription (default leaf radix "
+     "/ 2)"},
+    {FL_OPT_SUS_PER_GROUP, "sus-per-group", 0, "G", G, RS, FL_CPL_NONE, NULL,
+     "3 tiers: SUs under one spine group (default: as many as a spine's "
+     "down ports take)"},
     {FL_OPT_LEAF_RADIX, "leaf-radix", 0, "K", G, RS, FL_CPL_NONE, NULL,
      "ports per leaf and spine (default 64)"},
     {FL_OPT_HCA_MAP, "hca-map", 0, "LIST", G, RS, FL_CPL_NONE, NULL,
