@@ -105,6 +105,7 @@ done
 expect_rc 0 "$FL" check "$TMP/s16.xml"
 expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info'
 expect_eq "$(grep -c '<node kind="switch" name="core-' "$TMP/s16.xml")" 64 "64 cores"
+expect_eq "$(grep -c 'key="oversubscription"' "$TMP/s16.xml" "$TMP/s4.xml" | tr '\n' ' ')" "$TMP/s16.xml:0 $TMP/s4.xml:0 " "1:1 declares nothing"
 expect_eq "$(grep -c '<node kind="switch" name="spine-p0[1-4]-[0-9][0-9]"' "$TMP/s16.xml")" 128 "spine-pGG-SS"
 # spine-p01-01: 32 leaves of pod 1 on ports 1..32, cores 001/002 on 33..64
 expect_eq "$(grep -c 'a="leaf-su0[1-4]-r[0-7]" a-port="[0-9]*" b="spine-p01-01"' "$TMP/s16.xml")" 32 "spine-p01-01: 32 leaves of pod 1"
