@@ -45,7 +45,9 @@ typedef struct gen_args {
   fl_gen_rail_su_params rs;
   fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
-  uint32_t tiers;         /* --tiers (fat-tree and rail-su) */
+  uint32_t tiers; /* --tiers (fat-tree and rail-su) */
+  int layout;     /* --layout or one of its options */
+  fl_gen_layout_params lay;
   uint32_t planes;        /* --planes N (0: one plane) */
   int allow_lid_overflow; /* --allow-lid-overflow */
   enum gen_format format;
@@ -181,6 +183,14 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->to.y;
   case FL_OPT_HOSTS_PER_SWITCH:
     return &a->to.hosts_per_switch;
+  case FL_OPT_HOSTS_PER_RACK:
+    return &a->lay.hosts_per_rack;
+  case FL_OPT_SWITCHES_PER_RACK:
+    return &a->lay.switches_per_rack;
+  case FL_OPT_RACKS_PER_ROW:
+    return &a->lay.racks_per_row;
+  case FL_OPT_HOST_U:
+    return &a->lay.host_u;
   default:
     return NULL;
   }
@@ -190,6 +200,9 @@ static uint32_t *num_target(gen_args *a, int id) {
 static int apply_one(gen_args *a, const fl_cli_item *it) {
   const char *name = it->opt->name, *val = it->value;
   uint32_t *num = num_target(a, it->opt->id);
+  if (num == &a->lay.hosts_per_rack || num == &a->lay.switches_per_rack ||
+      num == &a->lay.racks_per_row || num == &a->lay.host_u)
+    a->layout = 1;
   if (num) {
     if (parse_u32(val, num) != 0 || *num == 0)
       return usage("--%s: expected a positive whole number, got '%s'", name,
@@ -227,6 +240,9 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     return 0;
   case FL_OPT_DRY_RUN:
     a->dry_run = 1;
+    return 0;
+  case FL_OPT_LAYOUT:
+    a->layout = 1;
     return 0;
   case FL_OPT_ALLOW_LID_OVERFLOW:
     a->allow_lid_overflow = 1;
@@ -498,6 +514,16 @@ static int generate(gen_args *a) {
     fl_fabric *one = fab;
     rc = fl_gen_planes(one, a->planes, &fab, &err);
     fl_fabric_free(one);
+  }
+  if (rc == FL_OK && a->layout) {
+    fl_fabric *bare = fab;
+    fl_gen_layout_params lp = a->lay;
+    if (a->kind != FL_GEN_RAIL_SU) { /* 1U servers, not DGX-class hosts */
+      lp.hosts_per_rack = lp.hosts_per_rack ? lp.hosts_per_rack : 32;
+      lp.host_u = lp.host_u ? lp.host_u : 1;
+    }
+    rc = fl_gen_layout(bare, &lp, &fab, &err);
+    fl_fabric_free(bare);
   }
   if (rc != FL_OK) {
     fprintf(stderr, "fabriclint gen %s: %s\n(see fabriclint gen --help)\n",

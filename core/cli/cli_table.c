@@ -346,6 +346,19 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_PLANES, "planes", 0, "N", G, 0, FL_CPL_NONE, NULL,
      "N planes, 1..16: N copies of the switches (pl<k>-NAME, plane k), each "
      "host with one NIC per plane (NIC k in plane k), LIDs per plane"},
+    {FL_OPT_LAYOUT, "layout", 0, NULL, G, 0, FL_CPL_NONE, NULL,
+     "add a physical layout: racks, rows, U positions, A/B PDUs and feeds; "
+     "cable ids, estimated lengths and media (docs/cli.md \"gen\")"},
+    {FL_OPT_HOSTS_PER_RACK, "hosts-per-rack", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "layout: hosts per compute rack (default 4 for rail-su, else 32; "
+     "implies --layout)"},
+    {FL_OPT_SWITCHES_PER_RACK, "switches-per-rack", 0, "N", G, 0, FL_CPL_NONE,
+     NULL, "layout: switches per network rack (default 16; implies --layout)"},
+    {FL_OPT_RACKS_PER_ROW, "racks-per-row", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "layout: racks per row (default 10; implies --layout)"},
+    {FL_OPT_HOST_U, "host-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
+     "layout: rack units per host (default 8 for rail-su, else 1; implies "
+     "--layout)"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
     {FL_OPT_ALLOW_LID_OVERFLOW, "allow-lid-overflow", 0, NULL, G, 0,

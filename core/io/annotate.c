@@ -103,7 +103,7 @@ static const char *const KNOWN_KEYS[] = {
     "ar",    "ar-sl-mask", "role",        "cable",      "length",
     "media", "system",     "device",      "site",       "building",
     "room",  "tray",       "patch-panel", "peer-only",  "oversubscription",
-    NULL};
+    "u",     NULL};
 
 static int known_key(const char *k) {
   if (strncmp(k, "x-", 2) == 0)

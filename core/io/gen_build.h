@@ -75,4 +75,15 @@ void gen_cable(gen_ctx *c, fl_id a, uint32_t pa, fl_id b, uint32_t pb);
 /** Finalize into *@out, or free and report FL_ENOMEM / the finalize error. */
 int gen_ctx_finish(gen_ctx *c, fl_fabric **out, fl_error *err);
 
+/**
+ * gen_copy_fabric() — node and link copies of finalized @src into @dst (not
+ * finalized), in @src's order: node i and link j of @src become the next
+ * node and link of @dst. @planes 0: a plain copy (names, GUIDs, attributes
+ * unchanged); else plane @k (0-based) of @planes as fl_gen_planes() makes
+ * it. @port_map (one entry per @src port) receives the new port ids.
+ * FL_OK or FL_ENOMEM. Defined in gen_planes.c.
+ */
+int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
+                    uint32_t planes, fl_prov prov, fl_id *port_map);
+
 #endif /* FABRICLINT_IO_GEN_BUILD_H */

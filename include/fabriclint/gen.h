@@ -376,6 +376,80 @@ FL_EXTERN(const char *) fl_gen_dgx_h100_hca(uint32_t rail);
 FL_EXTERN(int)
 fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out, fl_error *err);
 
+/**
+ * fl_gen_layout_params — where a generated fabric's equipment stands and
+ * how long its cables are (`fabriclint gen ... --layout`). Zero-initialise;
+ * 0 means the default.
+ * @hosts_per_rack: hosts per compute rack. Default 4.
+ * @switches_per_rack: switches per network rack. Default 16.
+ * @racks_per_row: racks in a row. Default 10.
+ * @host_u: rack units per host. Default 8 (an 8U DGX H100/H200).
+ * @switch_u: rack units per switch. Default 1 (a 1U QM9700).
+ * @rack_u: rack units per rack, 1..100. Default 42.
+ *
+ * Placement: equipment is taken in blocks, in this order: for each SU (the
+ * `su` attribute, else `pod`) its hosts, then its leaves (one rack per
+ * plane); then the spines (per `pod` when they have one); then the cores.
+ * A rack holds one kind (hosts or switches) of one block and one plane;
+ * a new block starts a new rack. Racks are numbered in rows of
+ * @racks_per_row: rack "Rrr-pp" (row rr, position pp, 1-based) in row
+ * "Rrr". In a rack, units are stacked from U1 up: attribute `u` is a
+ * unit's lowest rack unit. Every rack has two PDUs, "<rack>-PA" on feed A
+ * and "<rack>-PB" on feed B, and every switch and host is fed from both:
+ * `pdu`="<rack>-PA+<rack>-PB", `power-feed`="A+B" (the dual-feed notation
+ * of docs/rules/failure-domains.md). A host's attributes are set on each
+ * of its CAs.
+ *
+ * Cables: `cable`="C<n>" (n the link's 1-based index, zero-padded to at
+ * least 5 digits), `length` and `media`. The length is a routing estimate
+ * (FL_GEN_RACK_PITCH_MM .. FL_GEN_SLACK_MM): within a rack, the vertical
+ * distance of the two units; between racks, each end rises from its unit
+ * to the top of its rack and FL_GEN_TRAY_RISE_MM into the overhead tray,
+ * and runs |rack positions| x FL_GEN_RACK_PITCH_MM + |rows| x
+ * FL_GEN_ROW_PITCH_MM along it; every cable gets FL_GEN_SLACK_MM for
+ * service loops. The estimate is rounded up to the next orderable length
+ * (0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200,
+ * 300, 500 m). Media, for 100G-PAM4 lanes only (NDR of any width, 400G
+ * Ethernet; NVIDIA "LinkX 100G-PAM4 Product Line Overview": DAC up to 3 m,
+ * linear active copper 3 to 5 m, multimode optics up to 50 m; "Interconnect
+ * Structured Cabling Requirements for NDR/XDR": single-mode MPO up to 500
+ * m): `dac` up to 3 m, `acc` up to 5 m, `optical` up to 500 m. Longer is
+ * refused (FL_EINVAL). Other speeds get no `media` (no reach cited here).
+ */
+typedef struct fl_gen_layout_params {
+  uint32_t hosts_per_rack;
+  uint32_t switches_per_rack;
+  uint32_t racks_per_row;
+  uint32_t host_u;
+  uint32_t switch_u;
+  uint32_t rack_u;
+} fl_gen_layout_params;
+
+/** Rack pitch along a row, mm (a 600 mm wide cabinet). */
+#define FL_GEN_RACK_PITCH_MM 600u
+/** Row pitch, mm (a 1,200 mm deep cabinet plus a 1,200 mm aisle). */
+#define FL_GEN_ROW_PITCH_MM 2400u
+/** One rack unit, in micrometres (EIA-310: 1.75 in = 44.45 mm). */
+#define FL_GEN_U_UM 44450u
+/** From the top of a rack into the overhead cable tray, per end, mm. */
+#define FL_GEN_TRAY_RISE_MM 500u
+/** Slack per cable for service loops and bend radius, mm. */
+#define FL_GEN_SLACK_MM 1000u
+
+/**
+ * fl_gen_layout() — a copy of finalized fabric @in with racks, rows, U
+ * positions, PDUs and feeds on its nodes and cable ids, lengths and media
+ * on its links (see fl_gen_layout_params). Existing attributes are kept;
+ * the layout's overwrite none (a node or link that already has one of
+ * these keys keeps its value). *@out is the caller's. FL_OK; FL_EINVAL
+ * (a parameter out of range, units that do not fit a rack, a cable longer
+ * than any medium) or FL_ENOMEM, with @err set and *@out NULL.
+ * O(nodes log nodes + links).
+ */
+FL_EXTERN(int)
+fl_gen_layout(const fl_fabric *in, const fl_gen_layout_params *p,
+              fl_fabric **out, fl_error *err);
+
 #ifdef __cplusplus
 }
 #endif
