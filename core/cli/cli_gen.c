@@ -191,6 +191,8 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->lay.racks_per_row;
   case FL_OPT_HOST_U:
     return &a->lay.host_u;
+  case FL_OPT_RACK_U:
+    return &a->lay.rack_u;
   default:
     return NULL;
   }
@@ -201,7 +203,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
   const char *name = it->opt->name, *val = it->value;
   uint32_t *num = num_target(a, it->opt->id);
   if (num == &a->lay.hosts_per_rack || num == &a->lay.switches_per_rack ||
-      num == &a->lay.racks_per_row || num == &a->lay.host_u)
+      num == &a->lay.racks_per_row || num == &a->lay.host_u ||
+      num == &a->lay.rack_u)
     a->layout = 1;
   if (num) {
     if (parse_u32(val, num) != 0 || *num == 0)
@@ -519,8 +522,10 @@ static int generate(gen_args *a) {
     fl_fabric *bare = fab;
     fl_gen_layout_params lp = a->lay;
     if (a->kind != FL_GEN_RAIL_SU) { /* 1U servers, not DGX-class hosts */
-      lp.hosts_per_rack = lp.hosts_per_rack ? lp.hosts_per_rack : 32;
       lp.host_u = lp.host_u ? lp.host_u : 1;
+      uint32_t fit = (lp.rack_u ? lp.rack_u : 42) / lp.host_u;
+      if (!lp.hosts_per_rack)
+        lp.hosts_per_rack = fit < 32 ? (fit ? fit : 1) : 32;
     }
     rc = fl_gen_layout(bare, &lp, &fab, &err);
     fl_fabric_free(bare);

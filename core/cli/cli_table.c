@@ -359,6 +359,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_HOST_U, "host-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
      "layout: rack units per host (default 8 for rail-su, else 1; implies "
      "--layout)"},
+    {FL_OPT_RACK_U, "rack-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
+     "layout: rack units per rack, 1..100 (default 42; implies --layout)"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
     {FL_OPT_ALLOW_LID_OVERFLOW, "allow-lid-overflow", 0, NULL, G, 0,

@@ -123,6 +123,7 @@ enum fl_cli_opt_id {
   FL_OPT_SWITCHES_PER_RACK,
   FL_OPT_RACKS_PER_ROW,
   FL_OPT_HOST_U,
+  FL_OPT_RACK_U,
   /* perf */
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,

@@ -61,11 +61,13 @@ static uint32_t attr_num(const fl_fabric *f, fl_id n, const char *key) {
   return v ? (uint32_t)strtoul(v, NULL, 10) : 0;
 }
 
+/** Default units per rack: @want, or as many as fit when fewer (>= 1). */
+static uint32_t fit_default(uint32_t want, uint32_t rack_u, uint32_t unit_u) {
+  uint32_t fit = rack_u / unit_u;
+  return fit < want ? (fit ? fit : 1) : want;
+}
+
 static int lay_params(fl_gen_layout_params *p, fl_error *err) {
-  if (!p->hosts_per_rack)
-    p->hosts_per_rack = 4;
-  if (!p->switches_per_rack)
-    p->switches_per_rack = 16;
   if (!p->racks_per_row)
     p->racks_per_row = 10;
   if (!p->host_u)
@@ -78,6 +80,10 @@ static int lay_params(fl_gen_layout_params *p, fl_error *err) {
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "a rack has 1 to %u units and a row 1 to %u racks",
                         LAY_MAX_RACK_U, LAY_MAX_PER_ROW);
+  if (!p->hosts_per_rack)
+    p->hosts_per_rack = fit_default(4, p->rack_u, p->host_u);
+  if (!p->switches_per_rack)
+    p->switches_per_rack = fit_default(16, p->rack_u, p->switch_u);
   if ((uint64_t)p->hosts_per_rack * p->host_u > p->rack_u)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "%u hosts of %uU do not fit a %uU rack",

@@ -380,8 +380,10 @@ fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out, fl_error *err);
  * fl_gen_layout_params — where a generated fabric's equipment stands and
  * how long its cables are (`fabriclint gen ... --layout`). Zero-initialise;
  * 0 means the default.
- * @hosts_per_rack: hosts per compute rack. Default 4.
- * @switches_per_rack: switches per network rack. Default 16.
+ * @hosts_per_rack: hosts per compute rack. Default 4 (fewer when a rack
+ *   holds fewer).
+ * @switches_per_rack: switches per network rack. Default 16 (fewer when
+ *   a rack holds fewer).
  * @racks_per_row: racks in a row. Default 10.
  * @host_u: rack units per host. Default 8 (an 8U DGX H100/H200).
  * @switch_u: rack units per switch. Default 1 (a 1U QM9700).
