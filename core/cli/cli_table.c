@@ -20,6 +20,7 @@
 #define P  FL_CMD_PERF
 #define V  FL_CMD_CONVERT
 #define K  FL_CMD_COMPARE
+#define B  FL_CMD_BOM
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -119,6 +120,17 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "(docs/cli.md \"compare\"). Text, JSON or Markdown (a pull-request "
      "comment or CI job summary).",
      FL_CPL_FILE},
+    {"bom", B, "[--format csv|json] [--catalogue FILE.yaml] INPUT...",
+     "bill of materials: switches, cables, transceivers, cost and power",
+     "Load the INPUTs as info does and count what the plan needs: switches "
+     "by model, cables by rate, media and length, transceivers per end of "
+     "every optical cable (multimode up to 50 m, single-mode beyond; one "
+     "per twin-port cage at an NDR or XDR switch, one per HCA port). With "
+     "--catalogue, unit and total price, watts and reach come from the "
+     "user's YAML parts catalogue, keyed by the item text; a figure it "
+     "lacks stays empty and the totals say so (docs/cli.md \"bom\"). CSV "
+     "(default) or JSON.",
+     FL_CPL_FILE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -162,6 +174,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "NDT CSV), dot (Graphviz) or graphml; default: from OUT's extension"},
     {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,
      "replace OUT when it exists (never an input)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json",
+     "csv (default) or json"},
+    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B, 0, FL_CPL_FILE, NULL,
+     "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
+     "figures stay empty)"},
     {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
      "write to FILE instead of standard output (never over a file the run "
      "reads)"},
@@ -215,25 +232,25 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H | K, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
-    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K, 0,
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K | B, 0,
      FL_CPL_FILE, NULL, "GUID to name map (infiniband-diags format)"},
     {FL_OPT_PLANE, "plane", 0, "NAME:FILE", C | I | P, 0, FL_CPL_FILE, NULL,
      "one more input, in plane NAME: its nodes get plane NAME and its LIDs "
      "are that plane's (repeatable; docs/cli.md \"Planes\")"},
-    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V | K, 0,
-     FL_CPL_INPUT_FORMAT, NULL,
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V | K | B,
+     0, FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
      "one of the loaders' formats (--input-format list, or fabriclint help "
      "--list input-formats, lists them)"},
-    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P | V | K,
-     0, FL_CPL_NONE, NULL,
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX",
+     C | I | D | P | V | K | B, 0, FL_CPL_NONE, NULL,
      "POSIX ERE with two groups (system, device) applied to node "
      "descriptions"},
-    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V | K, 0, FL_CPL_NONE,
-     NULL,
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V | K | B, 0,
+     FL_CPL_NONE, NULL,
      "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
      "of the built-in, equivalent and faster checks"},
-    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V | K, 0,
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V | K | B, 0,
      FL_CPL_NONE, NULL, "ignore unknown design XML elements and attributes"},
     /* ---- diff ---- */
     {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
