@@ -134,4 +134,12 @@ expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info'
 expect_rc 2 "$FL" gen rail-su --sus 16 --tiers 3 --sus-per-group 5 --dry-run
 expect_grep "$TMP/err" 'a spine group of 5 SUs of 8 rails has 40 leaves, more than the 32 down ports of a radix-64 spine at 1:1'
 expect_eq "$(dry spines --sus 16 --tiers 3 --sus-per-group 2)" 128 "groups of 2 SUs: 8 x 16 spines"
+# 128k GPUs (16,384 hosts) in 4 planes of 2 rails: 3 tiers, 35,328 LIDs per
+# plane subnet (docs/cli.md: generated and checked in 23 s)
+expect_eq "$("$FL" gen rail-su --sus 512 --rails 2 --tiers 3 --planes 4 --dry-run | tr '\n' ' ')" \
+  "hosts 16384 cas 131072 switches 10240 leaves 4096 spines 4096 cores 2048 pods 512 parallel 1 links 393216 host-links 131072 lids 35328 " "128k GPUs, 4 planes"
+# 64 spine groups fit a 64-port core, 65 do not (4 SUs a group)
+expect_eq "$(dry cores --sus 256 --tiers 3 --allow-lid-overflow)" 1024 "64 groups: 32 core groups of 32"
+expect_rc 2 "$FL" gen rail-su --sus 257 --tiers 3 --dry-run
+expect_grep "$TMP/err" '65 spine groups exceed the 64 ports of a core'
 finish
