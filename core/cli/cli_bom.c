@@ -17,7 +17,8 @@
  *    of a twin-port OSFP generation (NDR, XDR: two ports per cage, ports
  *    2c-1 and 2c) one transceiver serves a cage, counted once per cage
  *    and class; at a CA, one per port.
- * Rows are sorted by category (switch, cable, transceiver), then item.
+ * Rows are sorted by category (switch, cable, transceiver), then item in
+ * natural order (7 m before 10 m).
  * Prices and watts missing from the catalogue stay empty; a total is given
  * only when every row has the figure, and the JSON says how many lack it.
  */
@@ -32,6 +33,7 @@
 #include "fabriclint/json_buf.h"
 #include "io/write_common.h"
 #include "model/hashmap.h"
+#include "model/natcmp.h"
 
 #define BOM_MM_REACH_MM 50000u /* multimode optics, 100G-PAM4 (LinkX) */
 
@@ -158,7 +160,8 @@ static int cmp_rows(const void *x, const void *y) {
   const bom_row *a = x, *b = y;
   if (a->cat != b->cat)
     return a->cat < b->cat ? -1 : 1;
-  return strcmp(a->item, b->item);
+  int c = fl_natcmp(a->item, b->item); /* "7 m" before "10 m" */
+  return c ? c : strcmp(a->item, b->item);
 }
 
 static void bom_free(bom *b) {

@@ -18,8 +18,8 @@ expect_rc 0 "$FL" bom "$TMP/sm.xml"
 cat >"$TMP/want.csv" <<'EOF'
 category,item,count,part,unit_price,total_price,unit_watts,total_watts,reach_m
 switch,"devid 0xd2f2, 8 ports",6,,,,,,
-cable,4xNDR optical 10 m,8,,,,,,
 cable,4xNDR optical 7 m,24,,,,,,
+cable,4xNDR optical 10 m,8,,,,,,
 transceiver,transceiver 4xNDR multimode hca-port,16,,,,,,
 transceiver,transceiver 4xNDR multimode switch-cage,24,,,,,,
 total,,,,,,,,
