@@ -1,7 +1,9 @@
 /*
- * core/io/gen.c — generators for fat trees, rail-optimised SU fabrics, rings
- * and 2-D tori (fabriclint/gen.h has the shapes, formulas, names and port
- * plans).
+ * core/io/gen.c — generators for fat trees, rings and 2-D tori, and the
+ * building blocks every generator shares (io/gen_build.h); rail-optimised
+ * SU fabrics are in gen_rail.c, planes in gen_planes.c, the physical
+ * layout in gen_layout.c (fabriclint/gen.h has the shapes, formulas,
+ * names and port plans).
  *
  * Why generate instead of hand-writing fixtures: a plan of tens of
  * thousands of nodes is only credible if the numbers come from formulas

@@ -384,20 +384,24 @@ fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out, fl_error *err);
  *   holds fewer).
  * @switches_per_rack: switches per network rack. Default 16 (fewer when
  *   a rack holds fewer).
- * @racks_per_row: racks in a row. Default 10.
+ * @racks_per_row: racks of one block (SU) in a row. Default 10.
  * @host_u: rack units per host. Default 8 (an 8U DGX H100/H200).
  * @switch_u: rack units per switch. Default 1 (a 1U QM9700).
  * @rack_u: rack units per rack, 1..100. Default 42.
  *
- * Placement: equipment is taken in blocks, in this order: for each SU (the
- * `su` attribute, else `pod`) its hosts, then its leaves (one rack per
- * plane); then the spines (per `pod` when they have one); then the cores.
- * A rack holds one kind (hosts or switches) of one block and one plane;
- * a new block starts a new rack. Racks are numbered in rows of
- * @racks_per_row: rack "Rrr-pp" (row rr, position pp, 1-based) in row
- * "Rrr". In a rack, units are stacked from U1 up: attribute `u` is a
- * unit's lowest rack unit. Every rack has two PDUs, "<rack>-PA" on feed A
- * and "<rack>-PB" on feed B, and every switch and host is fed from both:
+ * Placement: hosts and leaves are taken in blocks, one per SU (the `su`
+ * attribute, else `pod`), each starting a new row: the block's hosts
+ * (@hosts_per_rack a rack), then its leaves (one rack per plane); a row
+ * takes at most @racks_per_row of a block's racks, the rest go on in a
+ * new row. The switches of each upper tier (spines, then cores; per plane)
+ * are dealt round-robin over max(2, rows) racks (more when
+ * @switches_per_rack is exceeded), rack r appended to row r mod rows: no
+ * rack or row holds a whole spine or core group, and losing a row takes
+ * one SU (failure-domains.blast-radius, domain-partition). Racks are named
+ * "Rrr-pp" (row rr, position pp, 1-based) in row "Rrr". In a rack, units
+ * are stacked from U1 up: attribute `u` is a unit's lowest rack unit.
+ * Every rack has two PDUs, "<rack>-PA" on feed A and "<rack>-PB" on feed
+ * B, and every switch and host is fed from both:
  * `pdu`="<rack>-PA+<rack>-PB", `power-feed`="A+B" (the dual-feed notation
  * of docs/rules/failure-domains.md). A host's attributes are set on each
  * of its CAs.
