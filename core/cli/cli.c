@@ -10,6 +10,7 @@
  *   fabriclint help  [COMMAND] [--man | --completion SHELL | --list WHAT]
  *   fabriclint perf  --workload JOB.yaml INPUT...   collective model
  *   fabriclint convert INPUT... -o OUT --format FMT  write in another format
+ *   fabriclint bom INPUT... [--catalogue FILE]       bill of materials
  *   fabriclint compare [OPTIONS] BASE HEAD   what a design change does
  *
  * The commands and their options are rows of one table (cli_table.c); the
@@ -249,6 +250,7 @@ static const struct {
     {FL_CMD_GEN, fl_cli_gen},         {FL_CMD_DIFF, fl_cli_diff},
     {FL_CMD_PERF, fl_cli_perf},       {FL_CMD_HELP, fl_cli_help},
     {FL_CMD_CONVERT, fl_cli_convert}, {FL_CMD_COMPARE, fl_cli_compare},
+    {FL_CMD_BOM, fl_cli_bom},
 };
 
 static int dispatch(int argc, char **argv, const fl_dist *dist) {

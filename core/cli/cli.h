@@ -48,5 +48,7 @@ int fl_cli_help(int argc, char **argv);
 int fl_cli_compare(int argc, char **argv);
 /** `fabriclint convert`: write the loaded fabric in another format. */
 int fl_cli_convert(int argc, char **argv);
+/** `fabriclint bom`: the bill of materials of a plan (cli_bom.c). */
+int fl_cli_bom(int argc, char **argv);
 
 #endif

@@ -97,6 +97,11 @@ void fl_cli_opts_free(fl_cli_opts *o);
 uint32_t fl_cli_format_arg(const char *opt, const char *arg);
 /** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
 int fl_cli_usage_error(const char *fmt, const char *arg);
+
+/** fl_cli_link_rate() — link @l's rate as compare and bom print it:
+ * "4xNDR", "1x400G", "??NDR" (width unknown) or "unknown". */
+void fl_cli_link_rate(const struct fl_fabric *f, fl_id l, char *buf,
+                      size_t size);
 /** Refuse standard input ('-') named more than once among inputs @a (@na)
  * and @b (@nb; either may be NULL) and the policy, baseline and node-name
  * map of @o: the second read would be empty. 0 or FL_EXIT_USAGE (message

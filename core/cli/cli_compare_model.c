@@ -42,7 +42,7 @@ static json_t *member_obj(json_t *o, const char *key) {
 
 /* A cable's rate, "4xNDR" ("??NDR" with an unknown width, "unknown" when
  * neither is known), as `info` names link types. */
-static void rate_name(const fl_fabric *f, fl_id l, char *buf, size_t size) {
+void fl_cli_link_rate(const fl_fabric *f, fl_id l, char *buf, size_t size) {
   uint32_t w = fl_fabric_link_width(f, l), sp = fl_fabric_link_speed(f, l);
   if (!w && !sp)
     snprintf(buf, size, "unknown");
@@ -102,7 +102,7 @@ static int cables(const fl_fabric *f, json_t *inv) {
     tier_name(lo, a, sizeof a);
     tier_name(hi, b, sizeof b);
     snprintf(key, sizeof key, "%s-%s", a, b);
-    rate_name(f, l, rate, sizeof rate);
+    fl_cli_link_rate(f, l, rate, sizeof rate);
     const char *media = fl_fabric_attr(f, FL_ENT_LINK, l, "media");
     rc = bump(by_tiers, key, 1) || bump(by_rate, rate, 1) ||
          bump(by_media, media && *media ? media : "unspecified", 1);

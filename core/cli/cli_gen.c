@@ -45,6 +45,9 @@ typedef struct gen_args {
   fl_gen_rail_su_params rs;
   fl_gen_torus_params to; /* ring and torus */
   uint32_t width, speed, no_lids;
+  uint32_t tiers; /* --tiers (fat-tree and rail-su) */
+  int layout;     /* --layout or one of its options */
+  fl_gen_layout_params lay;
   uint32_t planes;        /* --planes N (0: one plane) */
   int allow_lid_overflow; /* --allow-lid-overflow */
   enum gen_format format;
@@ -102,6 +105,37 @@ static int parse_hca_map(gen_args *a, const char *arg) {
   return 0;
 }
 
+/* One ratio "D:U" of positive whole numbers at *@s; advances *@s. */
+static int parse_ratio(const char **s, uint32_t *down, uint32_t *up) {
+  char *end;
+  if (**s < '1' || **s > '9')
+    return -1;
+  unsigned long d = strtoul(*s, &end, 10);
+  if (*end != ':' || end[1] < '1' || end[1] > '9' || d > 1000000)
+    return -1;
+  unsigned long u = strtoul(end + 1, &end, 10);
+  if (u > 1000000)
+    return -1;
+  *down = (uint32_t)d;
+  *up = (uint32_t)u;
+  *s = end;
+  return 0;
+}
+
+/* --oversubscription D:U[,D:U]: the leaf tier, then the spine tier. */
+static int parse_oversub(gen_args *a, const char *arg) {
+  const char *s = arg;
+  if (parse_ratio(&s, &a->rs.over_down, &a->rs.over_up) != 0 ||
+      (*s == ',' && (s++, parse_ratio(&s, &a->rs.spine_over_down,
+                                      &a->rs.spine_over_up) != 0)) ||
+      *s)
+    return usage("--oversubscription: expected DOWN:UP for the leaves, "
+                 "optionally ,DOWN:UP for the spines (e.g. 2:1 or 2:1,1:1), "
+                 "got '%s'",
+                 arg);
+  return 0;
+}
+
 static int parse_format(gen_args *a, const char *arg) {
   if (strcmp(arg, "design") == 0 || strcmp(arg, "design-xml") == 0)
     a->format = GEN_FMT_DESIGN;
@@ -121,7 +155,7 @@ static uint32_t *num_target(gen_args *a, int id) {
   case FL_OPT_RADIX:
     return &a->ft.radix;
   case FL_OPT_TIERS:
-    return &a->ft.tiers;
+    return &a->tiers;
   case FL_OPT_PLANES:
     return &a->planes;
   case FL_OPT_HOSTS:
@@ -136,6 +170,10 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->rs.rails;
   case FL_OPT_SPINES:
     return &a->rs.spines;
+  case FL_OPT_UPLINKS:
+    return &a->rs.uplinks;
+  case FL_OPT_SUS_PER_GROUP:
+    return &a->rs.sus_per_group;
   case FL_OPT_LEAF_RADIX:
     return &a->rs.leaf_radix;
   case FL_OPT_SWITCHES:
@@ -145,6 +183,16 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->to.y;
   case FL_OPT_HOSTS_PER_SWITCH:
     return &a->to.hosts_per_switch;
+  case FL_OPT_HOSTS_PER_RACK:
+    return &a->lay.hosts_per_rack;
+  case FL_OPT_SWITCHES_PER_RACK:
+    return &a->lay.switches_per_rack;
+  case FL_OPT_RACKS_PER_ROW:
+    return &a->lay.racks_per_row;
+  case FL_OPT_HOST_U:
+    return &a->lay.host_u;
+  case FL_OPT_RACK_U:
+    return &a->lay.rack_u;
   default:
     return NULL;
   }
@@ -154,6 +202,10 @@ static uint32_t *num_target(gen_args *a, int id) {
 static int apply_one(gen_args *a, const fl_cli_item *it) {
   const char *name = it->opt->name, *val = it->value;
   uint32_t *num = num_target(a, it->opt->id);
+  if (num == &a->lay.hosts_per_rack || num == &a->lay.switches_per_rack ||
+      num == &a->lay.racks_per_row || num == &a->lay.host_u ||
+      num == &a->lay.rack_u)
+    a->layout = 1;
   if (num) {
     if (parse_u32(val, num) != 0 || *num == 0)
       return usage("--%s: expected a positive whole number, got '%s'", name,
@@ -176,6 +228,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
   case FL_OPT_OUTPUT:
     a->output = val;
     return 0;
+  case FL_OPT_OVERSUBSCRIPTION:
+    return parse_oversub(a, val);
   case FL_OPT_HCA_MAP:
     return parse_hca_map(a, val);
   case FL_OPT_HOST_PREFIX:
@@ -189,6 +243,9 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     return 0;
   case FL_OPT_DRY_RUN:
     a->dry_run = 1;
+    return 0;
+  case FL_OPT_LAYOUT:
+    a->layout = 1;
     return 0;
   case FL_OPT_ALLOW_LID_OVERFLOW:
     a->allow_lid_overflow = 1;
@@ -269,6 +326,7 @@ static void apply_common(gen_args *a) {
   a->ft.width = a->rs.width = a->to.width = a->width;
   a->ft.speed = a->rs.speed = a->to.speed = a->speed;
   a->ft.no_lids = a->rs.no_lids = a->to.no_lids = a->no_lids;
+  a->ft.tiers = a->rs.tiers = a->tiers;
   if (a->n_hca)
     a->rs.hca_names = a->hca_names;
 }
@@ -336,8 +394,9 @@ static void shape_planes(fl_gen_shape *s, uint32_t n) {
   s->host_links *= n;
 }
 
-/* The shape of fat tree @a with @n hosts. (A rail-su subnet cannot
- * overflow: at most 254 leaves of 127 hosts.) */
+/* The shape of fat tree @a with @n hosts. (A 2-tier rail-su subnet cannot
+ * overflow: at most 254 leaves of 127 hosts; a 3-tier one gets the plain
+ * hint of refuse_lid_overflow().) */
 static int shape_with(const gen_args *a, uint32_t n, fl_gen_shape *s) {
   fl_error err;
   fl_error_clear(&err);
@@ -458,6 +517,18 @@ static int generate(gen_args *a) {
     fl_fabric *one = fab;
     rc = fl_gen_planes(one, a->planes, &fab, &err);
     fl_fabric_free(one);
+  }
+  if (rc == FL_OK && a->layout) {
+    fl_fabric *bare = fab;
+    fl_gen_layout_params lp = a->lay;
+    if (a->kind != FL_GEN_RAIL_SU) { /* 1U servers, not DGX-class hosts */
+      lp.host_u = lp.host_u ? lp.host_u : 1;
+      uint32_t fit = (lp.rack_u ? lp.rack_u : 42) / lp.host_u;
+      if (!lp.hosts_per_rack)
+        lp.hosts_per_rack = fit < 32 ? (fit ? fit : 1) : 32;
+    }
+    rc = fl_gen_layout(bare, &lp, &fab, &err);
+    fl_fabric_free(bare);
   }
   if (rc != FL_OK) {
     fprintf(stderr, "fabriclint gen %s: %s\n(see fabriclint gen --help)\n",

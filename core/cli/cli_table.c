@@ -20,6 +20,7 @@
 #define P  FL_CMD_PERF
 #define V  FL_CMD_CONVERT
 #define K  FL_CMD_COMPARE
+#define B  FL_CMD_BOM
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -119,6 +120,17 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "(docs/cli.md \"compare\"). Text, JSON or Markdown (a pull-request "
      "comment or CI job summary).",
      FL_CPL_FILE},
+    {"bom", B, "[--format csv|json] [--catalogue FILE.yaml] INPUT...",
+     "bill of materials: switches, cables, transceivers, cost and power",
+     "Load the INPUTs as info does and count what the plan needs: switches "
+     "by model, cables by rate, media and length, transceivers per end of "
+     "every optical cable (multimode up to 50 m, single-mode beyond; one "
+     "per twin-port cage at an NDR or XDR switch, one per HCA port). With "
+     "--catalogue, unit and total price, watts and reach come from the "
+     "user's YAML parts catalogue, keyed by the item text; a figure it "
+     "lacks stays empty and the totals say so (docs/cli.md \"bom\"). CSV "
+     "(default) or JSON.",
+     FL_CPL_FILE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -162,6 +174,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "NDT CSV), dot (Graphviz) or graphml; default: from OUT's extension"},
     {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,
      "replace OUT when it exists (never an input)"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json",
+     "csv (default) or json"},
+    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B, 0, FL_CPL_FILE, NULL,
+     "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
+     "figures stay empty)"},
     {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
      "write to FILE instead of standard output (never over a file the run "
      "reads)"},
@@ -215,25 +232,25 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H | K, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
-    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K, 0,
+    {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K | B, 0,
      FL_CPL_FILE, NULL, "GUID to name map (infiniband-diags format)"},
     {FL_OPT_PLANE, "plane", 0, "NAME:FILE", C | I | P, 0, FL_CPL_FILE, NULL,
      "one more input, in plane NAME: its nodes get plane NAME and its LIDs "
      "are that plane's (repeatable; docs/cli.md \"Planes\")"},
-    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V | K, 0,
-     FL_CPL_INPUT_FORMAT, NULL,
+    {FL_OPT_INPUT_FORMAT, "input-format", 0, "FMT", C | I | D | P | V | K | B,
+     0, FL_CPL_INPUT_FORMAT, NULL,
      "format of every input: auto (default: detected from the content) or "
      "one of the loaders' formats (--input-format list, or fabriclint help "
      "--list input-formats, lists them)"},
-    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX", C | I | D | P | V | K,
-     0, FL_CPL_NONE, NULL,
+    {FL_OPT_SYSTEM_PATTERN, "system-pattern", 0, "REGEX",
+     C | I | D | P | V | K | B, 0, FL_CPL_NONE, NULL,
      "POSIX ERE with two groups (system, device) applied to node "
      "descriptions"},
-    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V | K, 0, FL_CPL_NONE,
-     NULL,
+    {FL_OPT_RELAXNG, "relaxng", 0, NULL, C | I | D | P | V | K | B, 0,
+     FL_CPL_NONE, NULL,
      "validate design XML with libxml2 RelaxNG (schema/design.rng) instead "
      "of the built-in, equivalent and faster checks"},
-    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V | K, 0,
+    {FL_OPT_LENIENT, "lenient-xml", 0, NULL, C | I | D | P | V | K | B, 0,
      FL_CPL_NONE, NULL, "ignore unknown design XML elements and attributes"},
     /* ---- diff ---- */
     {FL_OPT_DESIGN, "design", 0, "FILE|DIR", D, 0, FL_CPL_FILE, NULL,
@@ -286,8 +303,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     /* ---- gen: fat-tree ---- */
     {FL_OPT_RADIX, "radix", 0, "K", G, FT, FL_CPL_NONE, NULL,
      "ports per switch, even, 4..254 (required)"},
-    {FL_OPT_TIERS, "tiers", 0, "2|3", G, FT, FL_CPL_VALUES, "2 3",
-     "leaf/spine, or leaf/spine/core in pods (default 2)"},
+    {FL_OPT_TIERS, "tiers", 0, "2|3", G, FT | RS, FL_CPL_VALUES, "2 3",
+     "leaf/spine, or leaf/spine/core in pods (rail-su: spine groups of SUs "
+     "joined by core groups) (default 2)"},
     {FL_OPT_HOSTS, "hosts", 0, "N", G, FT, FL_CPL_NONE, NULL,
      "attach N hosts (default: full, K^2/2 for 2 tiers, K^3/4 for 3 tiers); "
      "unused leaves and pods are left out"},
@@ -301,11 +319,23 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_SUS, "sus", 0, "N", G, RS, FL_CPL_NONE, NULL,
      "scalable units (required)"},
     {FL_OPT_HOSTS_PER_SU, "hosts-per-su", 0, "H", G, RS, FL_CPL_NONE, NULL,
-     "hosts per SU, at most leaf radix / 2 (default 32)"},
+     "hosts per SU; hosts + uplinks fit the leaf radix (default 32)"},
     {FL_OPT_RAILS, "rails", 0, "R", G, RS, FL_CPL_NONE, NULL,
      "compute HCAs per host = leaves per SU (default 8)"},
     {FL_OPT_SPINES, "spines", 0, "S", G, RS, FL_CPL_NONE, NULL,
-     "spines, divides leaf radix / 2 (default: fewest)"},
+     "spines (3 tiers: per spine group), divides the leaf uplinks "
+     "(default: fewest that carry them)"},
+    {FL_OPT_OVERSUBSCRIPTION, "oversubscription", 0, "D:U[,D:U]", G, RS,
+     FL_CPL_NONE, NULL,
+     "down:up per tier from the leaves: 2:1 gives each leaf half as many "
+     "uplinks as hosts; a second ratio is the spines' (3 tiers; default "
+     "1:1)"},
+    {FL_OPT_UPLINKS, "uplinks", 0, "U", G, RS, FL_CPL_NONE, NULL,
+     "uplinks per leaf, instead of --oversubscription (default leaf radix "
+     "/ 2)"},
+    {FL_OPT_SUS_PER_GROUP, "sus-per-group", 0, "G", G, RS, FL_CPL_NONE, NULL,
+     "3 tiers: SUs under one spine group (default: as many as a spine's "
+     "down ports take)"},
     {FL_OPT_LEAF_RADIX, "leaf-radix", 0, "K", G, RS, FL_CPL_NONE, NULL,
      "ports per leaf and spine (default 64)"},
     {FL_OPT_HCA_MAP, "hca-map", 0, "LIST", G, RS, FL_CPL_NONE, NULL,
@@ -333,6 +363,21 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_PLANES, "planes", 0, "N", G, 0, FL_CPL_NONE, NULL,
      "N planes, 1..16: N copies of the switches (pl<k>-NAME, plane k), each "
      "host with one NIC per plane (NIC k in plane k), LIDs per plane"},
+    {FL_OPT_LAYOUT, "layout", 0, NULL, G, 0, FL_CPL_NONE, NULL,
+     "add a physical layout: racks, rows, U positions, A/B PDUs and feeds; "
+     "cable ids, estimated lengths and media (docs/cli.md \"gen\")"},
+    {FL_OPT_HOSTS_PER_RACK, "hosts-per-rack", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "layout: hosts per compute rack (default 4 for rail-su, else 32; "
+     "implies --layout)"},
+    {FL_OPT_SWITCHES_PER_RACK, "switches-per-rack", 0, "N", G, 0, FL_CPL_NONE,
+     NULL, "layout: switches per network rack (default 16; implies --layout)"},
+    {FL_OPT_RACKS_PER_ROW, "racks-per-row", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "layout: racks per row (default 10; implies --layout)"},
+    {FL_OPT_HOST_U, "host-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
+     "layout: rack units per host (default 8 for rail-su, else 1; implies "
+     "--layout)"},
+    {FL_OPT_RACK_U, "rack-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
+     "layout: rack units per rack, 1..100 (default 42; implies --layout)"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
     {FL_OPT_ALLOW_LID_OVERFLOW, "allow-lid-overflow", 0, NULL, G, 0,

@@ -28,11 +28,12 @@
 #define FL_CMD_PERF    0x80u
 #define FL_CMD_CONVERT 0x100u
 #define FL_CMD_COMPARE 0x200u
-#define FL_CMD_ALL     0x3ffu
+#define FL_CMD_BOM     0x400u
+#define FL_CMD_ALL     0x7ffu
 /** The commands whose options go through fl_cli_parse() (cli_common.h). */
 #define FL_CMD_SHARED                                                          \
   (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF | FL_CMD_EXPLAIN |  \
-   FL_CMD_PERF | FL_CMD_CONVERT | FL_CMD_COMPARE)
+   FL_CMD_PERF | FL_CMD_CONVERT | FL_CMD_COMPARE | FL_CMD_BOM)
 
 /** Kinds of `gen`, as bits (fl_cli_opt.kinds; 0 = every kind). */
 #define FL_KIND_FAT_TREE 0x1u
@@ -115,6 +116,15 @@ enum fl_cli_opt_id {
   FL_OPT_DRY_RUN,
   FL_OPT_PLANES,
   FL_OPT_ALLOW_LID_OVERFLOW,
+  FL_OPT_OVERSUBSCRIPTION,
+  FL_OPT_UPLINKS,
+  FL_OPT_SUS_PER_GROUP,
+  FL_OPT_LAYOUT,
+  FL_OPT_HOSTS_PER_RACK,
+  FL_OPT_SWITCHES_PER_RACK,
+  FL_OPT_RACKS_PER_ROW,
+  FL_OPT_HOST_U,
+  FL_OPT_RACK_U,
   /* perf */
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,
@@ -124,6 +134,8 @@ enum fl_cli_opt_id {
   FL_OPT_EXPLAIN_INFER,
   /* convert */
   FL_OPT_FORCE,
+  /* bom */
+  FL_OPT_CATALOGUE,
   /* compare */
   FL_OPT_SUMMARY_PATTERNS,
   FL_OPT_WITH,

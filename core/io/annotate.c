@@ -103,7 +103,8 @@ static const char *const KNOWN_KEYS[] = {
     "rack",  "row",        "pdu",         "power-feed", "hall",
     "ar",    "ar-sl-mask", "role",        "cable",      "length",
     "media", "system",     "device",      "site",       "building",
-    "room",  "tray",       "patch-panel", "peer-only",  NULL};
+    "room",  "tray",       "patch-panel", "peer-only",  "oversubscription",
+    "u",     NULL};
 
 static int known_key(const char *k) {
   if (strncmp(k, "x-", 2) == 0)

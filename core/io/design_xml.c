@@ -62,9 +62,9 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
 
+#include "io/data_path.h"
 #include "io/formats.h"
 #include "io/loaders.h"
-#include "io/data_path.h"
 #include "model/build.h"
 #include "model/hashmap.h"
 
@@ -89,6 +89,7 @@ enum {
   T_HEX32,    /* (0x)?hex{1,8} */
   T_U16,      /* xsd:unsignedShort */
   T_PORTNUM,  /* xsd:unsignedShort >= 1 */
+  T_RACKU,    /* xsd:unsignedByte >= 1: a rack unit */
   T_U8,       /* xsd:unsignedByte */
   T_LMC,      /* xsd:unsignedByte <= 7 */
   T_BOOL,     /* xsd:boolean */
@@ -139,6 +140,7 @@ enum {
   NA_HALL,
   NA_PDU,
   NA_FEED,
+  NA_U,
   NA_AR,
   NA_ROLE,
   NA_N
@@ -164,6 +166,7 @@ static const aspec node_attrs[NA_N] = {
     [NA_HALL] = {"hall", T_NONEMPTY, F_DESIGN},
     [NA_PDU] = {"pdu", T_NONEMPTY, F_DESIGN},
     [NA_FEED] = {"power-feed", T_NONEMPTY, F_DESIGN},
+    [NA_U] = {"u", T_RACKU, F_DESIGN},
     [NA_AR] = {"ar", T_BOOL, F_DESIGN},
     [NA_ROLE] = {"role", T_ROLE, F_DESIGN},
 };
@@ -661,8 +664,8 @@ static int check_role(const char *s) {
 }
 
 static const char *const node_reserved[] = {
-    "tier", "rail", "su",  "pod", "plane",      "rack",
-    "row",  "hall", "pdu", "ar",  "power-feed", "role"};
+    "tier", "rail", "su", "pod",        "plane", "rack", "row",
+    "hall", "pdu",  "ar", "power-feed", "role",  "u"};
 static const char *const port_reserved[] = {"width", "speed", "rail", "plane"};
 static const char *const link_reserved[] = {"cable", "length", "media"};
 
@@ -693,6 +696,8 @@ static int check_value(int type, const char *s, uint64_t *num) {
     return parse_unsigned(s, 65535, num);
   case T_PORTNUM:
     return (parse_unsigned(s, 65535, num) == 0 && *num >= 1) ? 0 : -1;
+  case T_RACKU:
+    return (parse_unsigned(s, 255, num) == 0 && *num >= 1) ? 0 : -1;
   case T_U8:
     return parse_unsigned(s, 255, num);
   case T_LMC:
@@ -747,6 +752,8 @@ static const char *expected(int type) {
     return "a number 0..65535";
   case T_PORTNUM:
     return "a port number 1..65535";
+  case T_RACKU:
+    return "a rack unit 1..255 (the lowest unit the equipment occupies)";
   case T_U8:
     return "a number 0..255";
   case T_LMC:

@@ -1,7 +1,9 @@
 /*
- * core/io/gen.c — generators for fat trees, rail-optimised SU fabrics, rings
- * and 2-D tori (fabriclint/gen.h has the shapes, formulas, names and port
- * plans).
+ * core/io/gen.c — generators for fat trees, rings and 2-D tori, and the
+ * building blocks every generator shares (io/gen_build.h); rail-optimised
+ * SU fabrics are in gen_rail.c, planes in gen_planes.c, the physical
+ * layout in gen_layout.c (fabriclint/gen.h has the shapes, formulas,
+ * names and port plans).
  *
  * Why generate instead of hand-writing fixtures: a plan of tens of
  * thousands of nodes is only credible if the numbers come from formulas
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/gen_build.h"
 #include "model/build.h"
 
 /* ---- vocabulary ---------------------------------------------------------- */
@@ -66,18 +69,12 @@ const char *fl_gen_kind_name(uint32_t kind) {
 }
 
 /**
- * fmt() — snprintf into a name buffer. The buffers are sized for validated
+ * gen_fmt() — snprintf into a name buffer. The buffers are sized for validated
  * parameters (numbers of at most 7 digits, prefixes of at most 24 bytes), so
  * truncation cannot happen; going through vsnprintf keeps GCC's
  * -Wformat-truncation from guessing otherwise at -O2.
  */
-static void fmt(char *buf, size_t size, const char *f, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void fmt(char *buf, size_t size, const char *f, ...) {
+void gen_fmt(char *buf, size_t size, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
   vsnprintf(buf, size, f, ap);
@@ -99,7 +96,7 @@ static int digits(uint32_t v) {
 }
 
 /** Zero-pad width for numbers up to @max, at least @min_width. */
-static int pad(uint32_t max, int min_width) {
+int gen_pad(uint32_t max, int min_width) {
   int d = digits(max);
   return d > min_width ? d : min_width;
 }
@@ -109,7 +106,7 @@ static int is_eth_speed(uint32_t speed) {
 }
 
 /** Fill in default width/speed and check them. */
-static int check_link(uint32_t *width, uint32_t *speed, fl_error *err) {
+int gen_check_link(uint32_t *width, uint32_t *speed, fl_error *err) {
   if (*speed == 0)
     *speed = FL_SPEED_NDR;
   if (strcmp(fl_speed_name(*speed), "??") == 0)
@@ -130,7 +127,7 @@ static int check_link(uint32_t *width, uint32_t *speed, fl_error *err) {
 }
 
 /** A switch radix must be even and fit IBA NodeInfo NumPorts (<= 254). */
-static int check_radix(const char *what, uint32_t k, fl_error *err) {
+int gen_check_radix(const char *what, uint32_t k, fl_error *err) {
   if (k < 4 || k > 254 || k % 2 != 0)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "%s must be an even number from 4 to 254, not %u", what,
@@ -138,11 +135,11 @@ static int check_radix(const char *what, uint32_t k, fl_error *err) {
   return FL_OK;
 }
 
-static uint32_t ceil_div(uint32_t a, uint32_t b) {
+uint32_t gen_ceil_div(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
 }
 
-static void shape_lids(fl_gen_shape *s, uint32_t no_lids) {
+void gen_shape_lids(fl_gen_shape *s, uint32_t no_lids) {
   uint64_t want = (uint64_t)s->switches + s->cas;
   s->lids = no_lids
                 ? 0
@@ -150,7 +147,7 @@ static void shape_lids(fl_gen_shape *s, uint32_t no_lids) {
                                                          : want);
 }
 
-static int check_size(const fl_gen_shape *s, fl_error *err) {
+int gen_check_size(const fl_gen_shape *s, fl_error *err) {
   if ((uint64_t)s->switches + s->cas > FL_GEN_MAX_NODES)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "%u switches and %u CAs exceed the generator's "
@@ -179,7 +176,7 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
   if (!in)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no fat-tree parameters");
   fl_gen_fat_tree_params p = *in;
-  int rc = check_radix("radix", p.radix, err);
+  int rc = gen_check_radix("radix", p.radix, err);
   if (rc != FL_OK)
     return rc;
   if (p.tiers == 0)
@@ -195,7 +192,7 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
                         "parallel links (%u) must divide the %u uplinks of "
                         "a radix-%u switch",
                         m, half, k);
-  if ((rc = check_link(&p.width, &p.speed, err)) != FL_OK)
+  if ((rc = gen_check_link(&p.width, &p.speed, err)) != FL_OK)
     return rc;
   if (p.extra_leaf_link > 1)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
@@ -230,10 +227,10 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
                         p.hosts, p.tiers, k, m, (unsigned long long)full);
 
   fl_gen_shape *s = &pl->shape;
-  uint32_t leaves = ceil_div(p.hosts, half);
+  uint32_t leaves = gen_ceil_div(p.hosts, half);
   s->hosts = s->cas = s->host_links = p.hosts;
   s->leaves = leaves;
-  s->pods = ceil_div(leaves, pl->leaves_per_pod);
+  s->pods = gen_ceil_div(leaves, pl->leaves_per_pod);
   s->spines = pl->spines_per_pod * s->pods;
   s->cores = pl->cores;
   s->switches = s->leaves + s->spines + s->cores;
@@ -252,9 +249,9 @@ static int ft_resolve(const fl_gen_fat_tree_params *in, ft_plan *pl,
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "a radix-%u fat tree has too many links", k);
   s->links = (uint32_t)links;
-  shape_lids(s, p.no_lids);
+  gen_shape_lids(s, p.no_lids);
   pl->p = p;
-  return check_size(s, err);
+  return gen_check_size(s, err);
 }
 
 int fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
@@ -267,21 +264,6 @@ int fl_gen_fat_tree_shape(const fl_gen_fat_tree_params *p, fl_gen_shape *shape,
 }
 
 /* ---- building blocks ----------------------------------------------------- */
-
-/**
- * gen_ctx — what every node and link of one generation run shares.
- * @oom: sticky: set by the first failed allocation; every helper is a
- *   no-op afterwards and the generator reports FL_ENOMEM once.
- */
-typedef struct gen_ctx {
-  fl_fabric *fab;
-  fl_prov prov;
-  uint32_t width, speed;
-  uint32_t sw_devid, ca_devid;
-  uint32_t n_switches, n_cas; /* GUID counters */
-  uint32_t next_lid;          /* 0: LIDs are not assigned */
-  int oom;
-} gen_ctx;
 
 /** Typical NVIDIA parts of a speed generation: switch and CA device ids. */
 static void part_ids(uint32_t speed, uint32_t *sw, uint32_t *ca) {
@@ -308,8 +290,8 @@ static void part_ids(uint32_t speed, uint32_t *sw, uint32_t *ca) {
   }
 }
 
-static int ctx_init(gen_ctx *c, const char *what, uint32_t width,
-                    uint32_t speed, uint32_t no_lids, fl_error *err) {
+int gen_ctx_init(gen_ctx *c, const char *what, uint32_t width, uint32_t speed,
+                 uint32_t no_lids, fl_error *err) {
   memset(c, 0, sizeof *c);
   c->fab = fl_fabric_new();
   if (!c->fab)
@@ -330,27 +312,27 @@ static uint32_t take_lid(gen_ctx *c) {
   return c->next_lid++;
 }
 
-static void attr_str(gen_ctx *c, fl_id n, const char *key, const char *val) {
+void gen_attr_str(gen_ctx *c, fl_id n, const char *key, const char *val) {
   if (!c->oom && fl_b_attr(c->fab, FL_ENT_NODE, n, key, val) != FL_OK)
     c->oom = 1;
 }
 
-static void attr_u32(gen_ctx *c, fl_id n, const char *key, uint32_t val) {
+void gen_attr_u32(gen_ctx *c, fl_id n, const char *key, uint32_t val) {
   char buf[16];
-  fmt(buf, sizeof buf, "%u", val);
-  attr_str(c, n, key, buf);
+  gen_fmt(buf, sizeof buf, "%u", val);
+  gen_attr_str(c, n, key, buf);
 }
 
 /** Name, description and tier of a new node. */
 static void node_common(gen_ctx *c, fl_id n, const char *name, uint32_t tier) {
   fl_b_node_set_name(c->fab, n, name, (size_t)-1);
   fl_b_node_set_desc(c->fab, n, name, (size_t)-1);
-  attr_u32(c, n, "tier", tier);
+  gen_attr_u32(c, n, "tier", tier);
 }
 
 /** A switch of @nports ports with port 0 (GUID, LID). */
-static fl_id add_switch(gen_ctx *c, const char *name, uint32_t nports,
-                        uint32_t tier) {
+fl_id gen_add_switch(gen_ctx *c, const char *name, uint32_t nports,
+                     uint32_t tier) {
   if (c->oom)
     return FL_NONE;
   uint64_t guid = FL_GEN_SWITCH_GUID_BASE + ++c->n_switches;
@@ -368,11 +350,11 @@ static fl_id add_switch(gen_ctx *c, const char *name, uint32_t nports,
 }
 
 /** A single-port CA "<system> <device>" with port 1 (GUID, LID). */
-static fl_id add_ca(gen_ctx *c, const char *system, const char *device) {
+fl_id gen_add_ca(gen_ctx *c, const char *system, const char *device) {
   if (c->oom)
     return FL_NONE;
   char name[128];
-  fmt(name, sizeof name, "%s %s", system, device);
+  gen_fmt(name, sizeof name, "%s %s", system, device);
   uint64_t guid = FL_GEN_CA_GUID_BASE + 2 * (uint64_t)++c->n_cas;
   fl_id n = fl_b_node(c->fab, FL_NODE_CA, guid, 1, c->prov);
   fl_id p1 = n == FL_NONE ? FL_NONE : fl_b_port(c->fab, n, 1, c->prov);
@@ -386,12 +368,12 @@ static fl_id add_ca(gen_ctx *c, const char *system, const char *device) {
   fl_b_node_set_ids(c->fab, n, VENDID_MELLANOX, c->ca_devid, guid);
   fl_b_port_set_guid(c->fab, p1, guid + 1);
   fl_b_port_set_lid(c->fab, p1, take_lid(c), 0);
-  attr_str(c, n, "role", "compute");
+  gen_attr_str(c, n, "role", "compute");
   return n;
 }
 
 /** A cable from port @pa of node @a to port @pb of node @b. */
-static void cable(gen_ctx *c, fl_id a, uint32_t pa, fl_id b, uint32_t pb) {
+void gen_cable(gen_ctx *c, fl_id a, uint32_t pa, fl_id b, uint32_t pb) {
   if (c->oom)
     return;
   fl_id x = fl_b_port(c->fab, a, pa, c->prov);
@@ -402,7 +384,7 @@ static void cable(gen_ctx *c, fl_id a, uint32_t pa, fl_id b, uint32_t pb) {
 }
 
 /** Finalize, or free on failure; hands the fabric to *@out. */
-static int ctx_finish(gen_ctx *c, fl_fabric **out, fl_error *err) {
+int gen_ctx_finish(gen_ctx *c, fl_fabric **out, fl_error *err) {
   int rc = FL_OK;
   if (c->oom)
     rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
@@ -427,43 +409,43 @@ typedef struct ft_ids {
 static void ft_add_switches(gen_ctx *c, const ft_plan *pl, ft_ids *ids) {
   const fl_gen_shape *s = &pl->shape;
   uint32_t k = pl->p.radix;
-  int wp = pad(s->pods, 2), wl = pad(pl->leaves_per_pod, 2);
-  int ws = pad(pl->spines_per_pod, 2), wc = pad(s->cores, 3);
+  int wp = gen_pad(s->pods, 2), wl = gen_pad(pl->leaves_per_pod, 2);
+  int ws = gen_pad(pl->spines_per_pod, 2), wc = gen_pad(s->cores, 3);
   char name[64];
 
   ids->leaf0 = fl_b_node_count(c->fab);
   for (uint32_t l = 0; l < s->leaves && !c->oom; l++) {
     uint32_t pod = l / pl->leaves_per_pod, in_pod = l % pl->leaves_per_pod;
-    fmt(name, sizeof name, "leaf-p%0*u-%0*u", wp, pod + 1, wl, in_pod + 1);
+    gen_fmt(name, sizeof name, "leaf-p%0*u-%0*u", wp, pod + 1, wl, in_pod + 1);
     /* the ends of an extra leaf-to-leaf cable have port k+1 */
     int extra = pl->p.extra_leaf_link && (l == 0 || l == s->leaves - 1);
-    fl_id n = add_switch(c, name, k + (extra ? 1u : 0u), 1);
-    attr_u32(c, n, "pod", pod + 1);
+    fl_id n = gen_add_switch(c, name, k + (extra ? 1u : 0u), 1);
+    gen_attr_u32(c, n, "pod", pod + 1);
   }
   ids->spine0 = fl_b_node_count(c->fab);
   for (uint32_t i = 0; i < s->spines && !c->oom; i++) {
     uint32_t pod = i / pl->spines_per_pod, in_pod = i % pl->spines_per_pod;
-    fmt(name, sizeof name, "spine-p%0*u-%0*u", wp, pod + 1, ws, in_pod + 1);
-    fl_id n = add_switch(c, name, k, 2);
-    attr_u32(c, n, "pod", pod + 1);
+    gen_fmt(name, sizeof name, "spine-p%0*u-%0*u", wp, pod + 1, ws, in_pod + 1);
+    fl_id n = gen_add_switch(c, name, k, 2);
+    gen_attr_u32(c, n, "pod", pod + 1);
   }
   ids->core0 = fl_b_node_count(c->fab);
   for (uint32_t i = 0; i < s->cores && !c->oom; i++) {
-    fmt(name, sizeof name, "core-%0*u", wc, i + 1);
-    add_switch(c, name, k, 3);
+    gen_fmt(name, sizeof name, "core-%0*u", wc, i + 1);
+    gen_add_switch(c, name, k, 3);
   }
 }
 
 /** Hosts (one CA each) on leaf ports 1..k/2, in leaf order. */
 static void ft_add_hosts(gen_ctx *c, const ft_plan *pl, const ft_ids *ids) {
-  int wh = pad(pl->shape.hosts, 4);
+  int wh = gen_pad(pl->shape.hosts, 4);
   char sys[32];
   for (uint32_t h = 0; h < pl->shape.hosts && !c->oom; h++) {
     uint32_t leaf = h / pl->half;
-    fmt(sys, sizeof sys, "node%0*u", wh, h + 1);
-    fl_id n = add_ca(c, sys, "mlx5_0");
-    attr_u32(c, n, "pod", leaf / pl->leaves_per_pod + 1);
-    cable(c, n, 1, ids->leaf0 + leaf, h % pl->half + 1);
+    gen_fmt(sys, sizeof sys, "node%0*u", wh, h + 1);
+    fl_id n = gen_add_ca(c, sys, "mlx5_0");
+    gen_attr_u32(c, n, "pod", leaf / pl->leaves_per_pod + 1);
+    gen_cable(c, n, 1, ids->leaf0 + leaf, h % pl->half + 1);
   }
 }
 
@@ -474,8 +456,8 @@ static void ft_cable_leaves(gen_ctx *c, const ft_plan *pl, const ft_ids *ids) {
     uint32_t pod = l / pl->leaves_per_pod, in_pod = l % pl->leaves_per_pod;
     for (uint32_t s = 0; s < sp; s++)
       for (uint32_t cp = 0; cp < m; cp++)
-        cable(c, ids->leaf0 + l, half + 1 + s * m + cp,
-              ids->spine0 + pod * sp + s, in_pod * m + cp + 1);
+        gen_cable(c, ids->leaf0 + l, half + 1 + s * m + cp,
+                  ids->spine0 + pod * sp + s, in_pod * m + cp + 1);
   }
 }
 
@@ -486,8 +468,8 @@ static void ft_cable_cores(gen_ctx *c, const ft_plan *pl, const ft_ids *ids) {
     uint32_t pod = i / sp, j = i % sp;
     for (uint32_t g = 0; g < pl->group; g++)
       for (uint32_t cp = 0; cp < m; cp++)
-        cable(c, ids->spine0 + i, half + 1 + g * m + cp,
-              ids->core0 + j * pl->group + g, pod * m + cp + 1);
+        gen_cable(c, ids->spine0 + i, half + 1 + g * m + cp,
+                  ids->core0 + j * pl->group + g, pod * m + cp + 1);
   }
 }
 
@@ -501,10 +483,10 @@ int fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
   int rc = ft_resolve(p, &pl, err);
   if (rc != FL_OK)
     return rc;
-  fmt(what, sizeof what, "gen:fat-tree(radix=%u,tiers=%u,hosts=%u)", pl.p.radix,
-      pl.p.tiers, pl.p.hosts);
-  if ((rc = ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids, err)) !=
-      FL_OK)
+  gen_fmt(what, sizeof what, "gen:fat-tree(radix=%u,tiers=%u,hosts=%u)",
+          pl.p.radix, pl.p.tiers, pl.p.hosts);
+  if ((rc = gen_ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids,
+                         err)) != FL_OK)
     return rc;
   ft_add_switches(&c, &pl, &ids);
   ft_add_hosts(&c, &pl, &ids);
@@ -512,207 +494,9 @@ int fl_gen_fat_tree(const fl_gen_fat_tree_params *p, fl_fabric **out,
   if (pl.p.tiers == 3)
     ft_cable_cores(&c, &pl, &ids);
   if (pl.p.extra_leaf_link)
-    cable(&c, ids.leaf0, pl.p.radix + 1, ids.leaf0 + pl.shape.leaves - 1,
-          pl.p.radix + 1);
-  return ctx_finish(&c, out, err);
-}
-
-/* ---- rail-optimised SUs ------------------------------------------------- */
-
-typedef struct rail_plan {
-  fl_gen_rail_su_params p;
-  uint32_t uplinks; /* U = k/2 per leaf */
-  uint32_t m;       /* cables per leaf-spine pair */
-  fl_gen_shape shape;
-} rail_plan;
-
-/** Smallest divisor of @u that is >= @need (u itself when none smaller). */
-static uint32_t divisor_at_least(uint32_t u, uint32_t need) {
-  for (uint32_t d = need ? need : 1; d < u; d++)
-    if (u % d == 0)
-      return d;
-  return u;
-}
-
-static int rail_check_names(const fl_gen_rail_su_params *p, fl_error *err) {
-  if (!p->hca_names)
-    return FL_OK;
-  for (uint32_t r = 0; r < p->rails; r++) {
-    const char *s = p->hca_names[r];
-    if (!s || !*s || strlen(s) > 31 || strpbrk(s, " \t\"#@"))
-      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                          "HCA name of rail %u must be 1 to 31 characters "
-                          "without blanks, quotes, '#' or '@'",
-                          r);
-  }
-  return FL_OK;
-}
-
-static int rail_resolve(const fl_gen_rail_su_params *in, rail_plan *pl,
-                        fl_error *err) {
-  memset(pl, 0, sizeof *pl);
-  if (!in)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "no rail-su parameters");
-  fl_gen_rail_su_params p = *in;
-  if (p.hosts_per_su == 0)
-    p.hosts_per_su = 32;
-  if (p.rails == 0)
-    p.rails = 8;
-  if (p.leaf_radix == 0)
-    p.leaf_radix = 64;
-  if (!p.host_prefix)
-    p.host_prefix = "dgx";
-  int rc = check_radix("leaf radix", p.leaf_radix, err);
-  if (rc != FL_OK || (rc = check_link(&p.width, &p.speed, err)) != FL_OK ||
-      (rc = rail_check_names(&p, err)) != FL_OK)
-    return rc;
-  uint32_t k = p.leaf_radix, u = k / 2;
-  if (p.sus == 0)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "the number of SUs must be at least 1");
-  if (p.hosts_per_su > u)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%u hosts per SU do not fit the %u host ports of a "
-                        "radix-%u leaf (half its ports go up)",
-                        p.hosts_per_su, u, k);
-  if (p.rails > k)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%u rails: at most %u rail leaves fit under a "
-                        "radix-%u spine",
-                        p.rails, k, k);
-  if ((uint64_t)p.sus * p.rails > k)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%u SUs of %u rails are %llu leaves, more than the "
-                        "%u ports of a spine: more than %u SUs need a core "
-                        "tier, which rail-su does not generate yet",
-                        p.sus, p.rails, (unsigned long long)p.sus * p.rails, k,
-                        k / p.rails);
-  if (strlen(p.host_prefix) == 0 || strlen(p.host_prefix) > 24 ||
-      strpbrk(p.host_prefix, " \t\"#@"))
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "host prefix must be 1 to 24 characters without "
-                        "blanks, quotes, '#' or '@'");
-  uint32_t leaves = p.sus * p.rails;
-  if (p.spines == 0)
-    p.spines = divisor_at_least(u, ceil_div(leaves * u, k));
-  if (u % p.spines != 0)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%u spines: the %u uplinks of every leaf must "
-                        "divide evenly among the spines",
-                        p.spines, u);
-  uint32_t m = u / p.spines;
-  if ((uint64_t)leaves * m > k)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%u spines are too few: %u leaves x %u cables need "
-                        "%llu ports per spine, a spine has %u",
-                        p.spines, leaves, m, (unsigned long long)leaves * m, k);
-
-  fl_gen_shape *s = &pl->shape;
-  uint64_t cas = (uint64_t)p.sus * p.hosts_per_su * p.rails;
-  if (cas > FL_GEN_MAX_NODES)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "%llu CAs exceed the generator's limit of %u nodes",
-                        (unsigned long long)cas, FL_GEN_MAX_NODES);
-  s->hosts = p.sus * p.hosts_per_su;
-  s->cas = s->host_links = (uint32_t)cas;
-  s->leaves = leaves;
-  s->spines = p.spines;
-  s->switches = leaves + p.spines;
-  s->pods = p.sus;
-  s->parallel = m;
-  s->links = s->cas + leaves * u;
-  shape_lids(s, p.no_lids);
-  pl->p = p;
-  pl->uplinks = u;
-  pl->m = m;
-  return check_size(s, err);
-}
-
-int fl_gen_rail_su_shape(const fl_gen_rail_su_params *p, fl_gen_shape *shape,
-                         fl_error *err) {
-  rail_plan pl;
-  int rc = rail_resolve(p, &pl, err);
-  if (rc == FL_OK && shape)
-    *shape = pl.shape;
-  return rc;
-}
-
-static const char *rail_hca(const rail_plan *pl, uint32_t r, char *buf,
-                            size_t size) {
-  if (pl->p.hca_names)
-    return pl->p.hca_names[r];
-  if (pl->p.rails == 8)
-    return dgx_h100_rails[r];
-  fmt(buf, size, "mlx5_%u", r);
-  return buf;
-}
-
-static void rail_add_switches(gen_ctx *c, const rail_plan *pl, fl_id *leaf0,
-                              fl_id *spine0) {
-  const fl_gen_rail_su_params *p = &pl->p;
-  int wu = pad(p->sus, 2), ws = pad(p->spines, 2);
-  char name[64];
-  *leaf0 = fl_b_node_count(c->fab);
-  for (uint32_t su = 0; su < p->sus && !c->oom; su++)
-    for (uint32_t r = 0; r < p->rails; r++) {
-      fmt(name, sizeof name, "leaf-su%0*u-r%u", wu, su + 1, r);
-      fl_id n = add_switch(c, name, p->leaf_radix, 1);
-      attr_u32(c, n, "su", su + 1);
-      attr_u32(c, n, "rail", r);
-    }
-  *spine0 = fl_b_node_count(c->fab);
-  for (uint32_t s = 0; s < p->spines && !c->oom; s++) {
-    fmt(name, sizeof name, "spine-%0*u", ws, s + 1);
-    add_switch(c, name, p->leaf_radix, 2);
-  }
-}
-
-/** Host h's HCA r on port (h mod H) + 1 of the rail-r leaf of its SU. */
-static void rail_add_hosts(gen_ctx *c, const rail_plan *pl, fl_id leaf0) {
-  const fl_gen_rail_su_params *p = &pl->p;
-  int wh = pad(pl->shape.hosts, 3);
-  char sys[64], dev[32];
-  for (uint32_t h = 0; h < pl->shape.hosts && !c->oom; h++) {
-    uint32_t su = h / p->hosts_per_su, slot = h % p->hosts_per_su;
-    fmt(sys, sizeof sys, "%s-%0*u", p->host_prefix, wh, h + 1);
-    for (uint32_t r = 0; r < p->rails; r++) {
-      fl_id n = add_ca(c, sys, rail_hca(pl, r, dev, sizeof dev));
-      attr_u32(c, n, "su", su + 1);
-      attr_u32(c, n, "rail", r);
-      cable(c, n, 1, leaf0 + su * p->rails + r, slot + 1);
-    }
-  }
-}
-
-/** Every rail leaf to every spine, m cables per pair. */
-static void rail_cable_spines(gen_ctx *c, const rail_plan *pl, fl_id leaf0,
-                              fl_id spine0) {
-  uint32_t m = pl->m, u = pl->uplinks;
-  for (uint32_t l = 0; l < pl->shape.leaves && !c->oom; l++)
-    for (uint32_t s = 0; s < pl->p.spines; s++)
-      for (uint32_t cp = 0; cp < m; cp++)
-        cable(c, leaf0 + l, u + 1 + s * m + cp, spine0 + s, l * m + cp + 1);
-}
-
-int fl_gen_rail_su(const fl_gen_rail_su_params *p, fl_fabric **out,
-                   fl_error *err) {
-  rail_plan pl;
-  gen_ctx c;
-  fl_id leaf0, spine0;
-  char what[96];
-  *out = NULL;
-  int rc = rail_resolve(p, &pl, err);
-  if (rc != FL_OK)
-    return rc;
-  fmt(what, sizeof what, "gen:rail-su(sus=%u,hosts-per-su=%u,rails=%u)",
-      pl.p.sus, pl.p.hosts_per_su, pl.p.rails);
-  if ((rc = ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids, err)) !=
-      FL_OK)
-    return rc;
-  rail_add_switches(&c, &pl, &leaf0, &spine0);
-  rail_add_hosts(&c, &pl, leaf0);
-  rail_cable_spines(&c, &pl, leaf0, spine0);
-  return ctx_finish(&c, out, err);
+    gen_cable(&c, ids.leaf0, pl.p.radix + 1, ids.leaf0 + pl.shape.leaves - 1,
+              pl.p.radix + 1);
+  return gen_ctx_finish(&c, out, err);
 }
 
 /* ---- rings and 2-D tori -------------------------------------------------- */
@@ -750,7 +534,7 @@ static int torus_resolve(const fl_gen_torus_params *in, torus_plan *pl,
                         "hosts per switch must be 1 to %u (a switch has at "
                         "most 254 ports), not %u",
                         TORUS_HOST_MAX, p.hosts_per_switch);
-  int rc = check_link(&p.width, &p.speed, err);
+  int rc = gen_check_link(&p.width, &p.speed, err);
   if (rc != FL_OK)
     return rc;
   fl_gen_shape *s = &pl->shape;
@@ -765,10 +549,10 @@ static int torus_resolve(const fl_gen_torus_params *in, torus_plan *pl,
   s->hosts = s->cas = s->host_links = (uint32_t)cas;
   s->parallel = 1;
   s->links = (uint32_t)(cas + sw * (p.y >= 2 ? 2u : 1u));
-  shape_lids(s, p.no_lids);
+  gen_shape_lids(s, p.no_lids);
   pl->ports = p.hosts_per_switch + (p.y >= 2 ? 4u : 2u);
   pl->p = p;
-  return check_size(s, err);
+  return gen_check_size(s, err);
 }
 
 int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
@@ -782,8 +566,8 @@ int fl_gen_torus_shape(const fl_gen_torus_params *p, fl_gen_shape *shape,
 
 /** Coordinates as attributes `x`, `y` on node @n. */
 static void torus_coords(gen_ctx *c, fl_id n, uint32_t i, uint32_t j) {
-  attr_u32(c, n, "x", i);
-  attr_u32(c, n, "y", j);
+  gen_attr_u32(c, n, "x", i);
+  gen_attr_u32(c, n, "y", j);
 }
 
 int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err) {
@@ -796,35 +580,38 @@ int fl_gen_torus(const fl_gen_torus_params *p, fl_fabric **out, fl_error *err) {
     return rc;
   uint32_t X = pl.p.x, Y = pl.p.y, H = pl.p.hosts_per_switch;
   if (Y == 1)
-    fmt(what, sizeof what, "gen:ring(switches=%u,hosts-per-switch=%u)", X, H);
+    gen_fmt(what, sizeof what, "gen:ring(switches=%u,hosts-per-switch=%u)", X,
+            H);
   else
-    fmt(what, sizeof what, "gen:torus(x=%u,y=%u,hosts-per-switch=%u)", X, Y, H);
-  if ((rc = ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids, err)) !=
-      FL_OK)
+    gen_fmt(what, sizeof what, "gen:torus(x=%u,y=%u,hosts-per-switch=%u)", X, Y,
+            H);
+  if ((rc = gen_ctx_init(&c, what, pl.p.width, pl.p.speed, pl.p.no_lids,
+                         err)) != FL_OK)
     return rc;
-  int wx = pad(X - 1, 2), wy = pad(Y - 1, 2), wh = pad(pl.shape.hosts, 4);
+  int wx = gen_pad(X - 1, 2), wy = gen_pad(Y - 1, 2),
+      wh = gen_pad(pl.shape.hosts, 4);
   fl_id sw0 = fl_b_node_count(c.fab);
   for (uint32_t j = 0; j < Y && !c.oom; j++)
     for (uint32_t i = 0; i < X; i++) {
       if (Y == 1)
-        fmt(name, sizeof name, "sw-x%0*u", wx, i);
+        gen_fmt(name, sizeof name, "sw-x%0*u", wx, i);
       else
-        fmt(name, sizeof name, "sw-x%0*u-y%0*u", wx, i, wy, j);
-      torus_coords(&c, add_switch(&c, name, pl.ports, 1), i, j);
+        gen_fmt(name, sizeof name, "sw-x%0*u-y%0*u", wx, i, wy, j);
+      torus_coords(&c, gen_add_switch(&c, name, pl.ports, 1), i, j);
     }
   char sys[32];
   for (uint32_t h = 0; h < pl.shape.hosts && !c.oom; h++) {
     uint32_t s = h / H;
-    fmt(sys, sizeof sys, "node%0*u", wh, h + 1);
-    fl_id n = add_ca(&c, sys, "mlx5_0");
+    gen_fmt(sys, sizeof sys, "node%0*u", wh, h + 1);
+    fl_id n = gen_add_ca(&c, sys, "mlx5_0");
     torus_coords(&c, n, s % X, s / X);
-    cable(&c, n, 1, sw0 + s, h % H + 1);
+    gen_cable(&c, n, 1, sw0 + s, h % H + 1);
   }
   for (uint32_t j = 0; j < Y && !c.oom; j++)
     for (uint32_t i = 0; i < X; i++)
-      cable(&c, sw0 + j * X + i, H + 1, sw0 + j * X + (i + 1) % X, H + 2);
+      gen_cable(&c, sw0 + j * X + i, H + 1, sw0 + j * X + (i + 1) % X, H + 2);
   for (uint32_t j = 0; Y >= 2 && j < Y && !c.oom; j++)
     for (uint32_t i = 0; i < X; i++)
-      cable(&c, sw0 + j * X + i, H + 3, sw0 + ((j + 1) % Y) * X + i, H + 4);
-  return ctx_finish(&c, out, err);
+      gen_cable(&c, sw0 + j * X + i, H + 3, sw0 + ((j + 1) % Y) * X + i, H + 4);
+  return gen_ctx_finish(&c, out, err);
 }

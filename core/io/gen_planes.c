@@ -18,6 +18,7 @@
 
 #include "fabriclint/gen.h"
 #include "fabriclint/types.h"
+#include "io/gen_build.h"
 #include "model/build.h"
 
 /* Device name of plane @k (0-based) of @n for device @dev. */
@@ -44,12 +45,64 @@ static int copy_attrs(fl_fabric *dst, const fl_fabric *src, uint32_t kind,
   return FL_OK;
 }
 
+/* Ports of @src node @n onto @dst node @d, GUIDs XORed with @flip. */
+static int copy_ports(fl_fabric *dst, const fl_fabric *src, fl_id n, fl_id d,
+                      uint64_t flip, fl_prov prov, fl_id *port_map) {
+  fl_id p0 = fl_fabric_node_first_port(src, n);
+  for (uint32_t i = 0; i < fl_fabric_node_port_count(src, n); i++) {
+    fl_id p = p0 + i;
+    fl_id q = fl_b_port(dst, d, fl_fabric_port_num(src, p), prov);
+    if (q == FL_NONE)
+      return FL_ENOMEM;
+    port_map[p] = q;
+    uint64_t g = fl_fabric_port_guid(src, p);
+    fl_b_port_set_guid(dst, q, g ? g ^ flip : 0);
+    fl_b_port_set_lid(dst, q, fl_fabric_port_lid(src, p),
+                      fl_fabric_port_lmc(src, p));
+    const char *lab = fl_fabric_port_label(src, p);
+    if (*lab)
+      fl_b_port_set_label(dst, q, lab, (size_t)-1);
+    if (copy_attrs(dst, src, FL_ENT_PORT, p, q) != FL_OK)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
+/* Node @n of @src into @dst unchanged (gen_copy_fabric()). */
+static int copy_same(fl_fabric *dst, const fl_fabric *src, fl_id n,
+                     fl_prov prov, fl_id *port_map) {
+  fl_id d =
+      fl_b_node(dst, fl_fabric_node_kind(src, n), fl_fabric_node_guid(src, n),
+                fl_fabric_node_nports(src, n), prov);
+  if (d == FL_NONE)
+    return FL_ENOMEM;
+  fl_b_node_set_name(dst, d, fl_fabric_node_name(src, n), (size_t)-1);
+  fl_b_node_set_desc(dst, d, fl_fabric_node_desc(src, n), (size_t)-1);
+  if (*fl_fabric_node_system(src, n))
+    fl_b_node_set_system(dst, d, fl_fabric_node_system(src, n), (size_t)-1);
+  if (*fl_fabric_node_device(src, n))
+    fl_b_node_set_device(dst, d, fl_fabric_node_device(src, n), (size_t)-1);
+  fl_b_node_set_ids(dst, d, fl_fabric_node_vendid(src, n),
+                    fl_fabric_node_devid(src, n),
+                    fl_fabric_node_sysimgguid(src, n));
+  for (uint32_t i = 0; i < fl_fabric_attr_count(src, FL_ENT_NODE, n); i++) {
+    const char *key, *val;
+    if (fl_fabric_attr_at(src, FL_ENT_NODE, n, i, &key, &val) == FL_OK &&
+        fl_b_attr(dst, FL_ENT_NODE, d, key, val) != FL_OK)
+      return FL_ENOMEM;
+  }
+  return copy_ports(dst, src, n, d, 0, prov, port_map);
+}
+
 /* Plane @k's copy of node @n of @src into @dst; its port ids go to
- * @port_map (indexed by @src port id). FL_OK or FL_ENOMEM. */
+ * @port_map (indexed by @src port id). @planes 0: a plain copy (names,
+ * GUIDs and attributes unchanged). FL_OK or FL_ENOMEM. */
 static int copy_node(fl_fabric *dst, const fl_fabric *src, fl_id n, uint32_t k,
                      uint32_t planes, fl_prov prov, fl_id *port_map) {
   uint32_t kind = fl_fabric_node_kind(src, n);
   uint64_t flip = (uint64_t)k << 40;
+  if (planes == 0)
+    return copy_same(dst, src, n, prov, port_map);
   uint64_t guid = fl_fabric_node_guid(src, n);
   fl_id d = fl_b_node(dst, kind, guid ? guid ^ flip : 0,
                       fl_fabric_node_nports(src, n), prov);
@@ -75,28 +128,12 @@ static int copy_node(fl_fabric *dst, const fl_fabric *src, fl_id n, uint32_t k,
                     fl_fabric_node_devid(src, n), sig ? sig ^ flip : 0);
   if (copy_attrs(dst, src, FL_ENT_NODE, n, d) != FL_OK)
     return FL_ENOMEM;
-  fl_id p0 = fl_fabric_node_first_port(src, n);
-  for (uint32_t i = 0; i < fl_fabric_node_port_count(src, n); i++) {
-    fl_id p = p0 + i;
-    fl_id q = fl_b_port(dst, d, fl_fabric_port_num(src, p), prov);
-    if (q == FL_NONE)
-      return FL_ENOMEM;
-    port_map[p] = q;
-    uint64_t g = fl_fabric_port_guid(src, p);
-    fl_b_port_set_guid(dst, q, g ? g ^ flip : 0);
-    fl_b_port_set_lid(dst, q, fl_fabric_port_lid(src, p),
-                      fl_fabric_port_lmc(src, p));
-    const char *lab = fl_fabric_port_label(src, p);
-    if (*lab)
-      fl_b_port_set_label(dst, q, lab, (size_t)-1);
-    if (copy_attrs(dst, src, FL_ENT_PORT, p, q) != FL_OK)
-      return FL_ENOMEM;
-  }
-  return FL_OK;
+  return copy_ports(dst, src, n, d, flip, prov, port_map);
 }
 
-static int copy_plane(fl_fabric *dst, const fl_fabric *src, uint32_t k,
-                      uint32_t planes, fl_prov prov, fl_id *port_map) {
+/* Plane @k, or a plain copy (gen_build.h). */
+int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
+                    uint32_t planes, fl_prov prov, fl_id *port_map) {
   for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
     if (copy_node(dst, src, n, k, planes, prov, port_map) != FL_OK)
       return FL_ENOMEM;
@@ -128,7 +165,7 @@ int fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out,
            fl_fabric_file_count(one) ? fl_fabric_file_path(one, 0) : "gen", n);
   fl_prov prov = {dst ? fl_b_file(dst, what) : 0, 0, 0};
   for (uint32_t k = 0; k < n && rc == FL_OK; k++)
-    rc = copy_plane(dst, one, k, n, prov, port_map);
+    rc = gen_copy_fabric(dst, one, k, n, prov, port_map);
   free(port_map);
   if (rc == FL_OK)
     rc = fl_fabric_finalize(dst, err);

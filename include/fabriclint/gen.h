@@ -159,13 +159,14 @@ typedef struct fl_gen_fat_tree_params {
 
 /**
  * fl_gen_rail_su_params — a rail-optimised fabric of scalable units
- * (DGX SuperPOD style, 2 tiers). Zero-initialise; 0 means the default.
+ * (DGX SuperPOD style), 2 tiers (leaf/spine) or 3 (leaf/spine/core).
+ * Zero-initialise; 0 means the default.
  * @sus: scalable units, >= 1. Required.
- * @hosts_per_su: hosts (DGX) per SU. Default 32; at most leaf_radix/2.
+ * @hosts_per_su: hosts (DGX) per SU, H. Default 32.
  * @rails: compute HCAs per host = rail leaves per SU. Default 8.
- * @spines: spine switches; must divide leaf_radix/2. Default: the fewest
- *   that carry every uplink (see below).
- * @leaf_radix: ports per leaf and per spine (k). Even, 4..254. Default 64
+ * @spines: P, spine switches (3 tiers: per spine group); must divide the
+ *   leaf uplinks U. Default: the fewest that carry every uplink (below).
+ * @leaf_radix: ports per leaf, spine and core (k). Even, 4..254. Default 64
  *   (Quantum-2 QM9700).
  * @width, @speed: as for fat trees (default 4x NDR).
  * @hca_names: @rails device names, rail r's HCA is @hca_names[r]; NULL for
@@ -174,24 +175,59 @@ typedef struct fl_gen_fat_tree_params {
  *   "Network Modules"), else `mlx5_<r>`.
  * @host_prefix: host names are `<prefix>-NNN`; NULL for "dgx".
  * @no_lids: as for fat trees.
+ * @uplinks: U, cables from each leaf to the spines. Default: from
+ *   @over_down:@over_up when set, else k/2 (1:1 on a full leaf, which then
+ *   requires H <= k/2). Always H + U <= k.
+ * @over_down, @over_up: the leaf tier's oversubscription, host cables :
+ *   uplinks (2:1 halves the uplinks): U = H·@over_up/@over_down, which must
+ *   be a whole number. Both 0: not given. Not with @uplinks.
+ * @tiers: 2 (default) or 3.
+ * @sus_per_group: 3 tiers: G, SUs under one spine group (a pod). Default:
+ *   as many as a spine's down ports take, min(S, floor(D/R)) with D below.
+ * @spine_over_down, @spine_over_up: 3 tiers: the spine tier's ratio, down
+ *   cables : up cables. Default 1:1.
  *
- * Shape, with S SUs, H hosts per SU, R rails, k = leaf_radix, U = k/2
- * uplinks per leaf, P spines and m = U/P cables per leaf-spine pair:
- * every SU has R leaves; HCA r of every host of SU u is on the rail-r leaf
- * of SU u (host h of the SU on leaf port h+1); every leaf has m cables to
- * every spine (leaf ports U+1..k, spine s copy c on port U + 1 + s·m + c);
- * spine port ((u·R + r)·m + c) + 1 takes copy c from the rail-r leaf of
- * SU u. A spine has k ports, so S·R·m <= k; the default P is the smallest
- * divisor of U with P >= S·R·U / k. That reproduces the DGX H100 SuperPOD
- * (RA Table 4) counts: 1 SU -> 4 spines, 2 -> 8, 3 -> 16, 4 -> 16. More
- * than k/R SUs need a core tier, which this generator does not build yet.
- * Counts: S·H hosts, S·H·R CAs, S·R + P switches, S·H·R + S·R·U links.
+ * Shape, with S SUs, H hosts per SU, R rails, k ports per switch, U uplinks
+ * per leaf and m = U/P cables per leaf-spine pair. Every SU has R leaves;
+ * HCA r of every host of SU u is on the rail-r leaf of SU u (host h of the
+ * SU on leaf port h+1); a leaf's uplinks are its top U ports, k-U+1..k,
+ * spine s copy c on port k-U+1 + s·m + c (ports between the hosts and the
+ * uplinks stay free).
  *
- * Names: leaves `leaf-suUU-rR` (R 0-based, as rails are), spines `spine-SS`,
- * hosts `dgx-NNN` numbered across SUs, CAs `dgx-NNN mlx5_3` (system, device
- * and description set accordingly). Attributes: `tier`; `su` (1-based) on
- * leaves and CAs; `rail` (0-based) on leaves and CAs; `role`=`compute` on
- * CAs.
+ *  2 tiers: every leaf has m cables to each of the P spines; spine port
+ *           (l·m + c) + 1 takes copy c from leaf l (l = u·R + r). A spine
+ *           has k ports, so S·R·m <= k; the default P is the smallest
+ *           divisor of U with S·R·U/P <= k. That reproduces the DGX H100
+ *           SuperPOD (RA Table 4) counts: 1 SU -> 4 spines, 2 -> 8,
+ *           3 -> 16, 4 -> 16. A given P that leaves S·R·m > k is refused:
+ *           `--spines 8` at 4 SUs and 1:1 needs 32 x 4 = 128 ports per
+ *           spine; at 2:1 (U = 16) 8 spines fit.
+ *           Counts: S·H hosts, S·H·R CAs, S·R + P switches,
+ *           S·H·R + S·R·U links.
+ *  3 tiers: SUs form ceil(S/G) spine groups (pods) of G SUs (the last may
+ *           hold fewer; its spines are built complete). A spine gives at
+ *           most D = floor(k·d/(d+u)) ports down at the spine ratio d:u
+ *           (k/2 at 1:1). Each group has P spines; every leaf has m
+ *           cables to each spine of its group (group leaf l, copy c on
+ *           spine port l·m + c + 1), G·R·m <= D; default P the smallest
+ *           divisor of U that fits. A spine has Us = G·R·m·u/d uplinks on
+ *           its top ports. Spine j of every group joins core group j: C
+ *           cores, mc = Us/C cables to each (core c of the group on spine
+ *           port k-Us+1 + c·mc + copy); a core takes group g, copy c on
+ *           port g·mc + c + 1, so groups·mc <= k; C is the smallest
+ *           divisor of Us that fits. Counts: S·R leaves,
+ *           ceil(S/G)·P spines, P·C cores, S·H·R + S·R·U +
+ *           ceil(S/G)·P·Us links. The DGX B200 SuperPOD RA's 16 SUs
+ *           (k = 64, G = 4, P = 32, C = 2): 128 leaves, 128 spines, 64
+ *           cores, 4096 cables per tier.
+ *
+ * Names: leaves `leaf-suUU-rR` (R 0-based, as rails are); spines
+ * `spine-SS` (2 tiers) or `spine-pGG-SS` (3 tiers); cores `core-CCC`
+ * (core c of group j is number j·C + c + 1); hosts `dgx-NNN` numbered
+ * across SUs, CAs `dgx-NNN mlx5_3` (system, device and description set
+ * accordingly). Attributes: `tier`; `su` (1-based) on leaves and CAs;
+ * `rail` (0-based) on leaves and CAs; `pod` (the spine group, 1-based) on
+ * leaves, spines and CAs of 3 tiers; `role`=`compute` on CAs.
  */
 typedef struct fl_gen_rail_su_params {
   uint32_t sus;
@@ -204,6 +240,11 @@ typedef struct fl_gen_rail_su_params {
   uint32_t no_lids;
   const char *const *hca_names;
   const char *host_prefix;
+  uint32_t uplinks;
+  uint32_t over_down, over_up;
+  uint32_t tiers;
+  uint32_t sus_per_group;
+  uint32_t spine_over_down, spine_over_up;
 } fl_gen_rail_su_params;
 
 /**
@@ -334,6 +375,86 @@ FL_EXTERN(const char *) fl_gen_dgx_h100_hca(uint32_t rail);
  */
 FL_EXTERN(int)
 fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out, fl_error *err);
+
+/**
+ * fl_gen_layout_params — where a generated fabric's equipment stands and
+ * how long its cables are (`fabriclint gen ... --layout`). Zero-initialise;
+ * 0 means the default.
+ * @hosts_per_rack: hosts per compute rack. Default 4 (fewer when a rack
+ *   holds fewer).
+ * @switches_per_rack: switches per network rack. Default 16 (fewer when
+ *   a rack holds fewer).
+ * @racks_per_row: racks of one block (SU) in a row. Default 10.
+ * @host_u: rack units per host. Default 8 (an 8U DGX H100/H200).
+ * @switch_u: rack units per switch. Default 1 (a 1U QM9700).
+ * @rack_u: rack units per rack, 1..100. Default 42.
+ *
+ * Placement: hosts and leaves are taken in blocks, one per SU (the `su`
+ * attribute, else `pod`), each starting a new row: the block's hosts
+ * (@hosts_per_rack a rack), then its leaves (one rack per plane); a row
+ * takes at most @racks_per_row of a block's racks, the rest go on in a
+ * new row. The switches of each upper tier (spines, then cores; per plane)
+ * are dealt round-robin over max(2, rows) racks (more when
+ * @switches_per_rack is exceeded), rack r appended to row r mod rows: no
+ * rack or row holds a whole spine or core group, and losing a row takes
+ * one SU (failure-domains.blast-radius, domain-partition). Racks are named
+ * "Rrr-pp" (row rr, position pp, 1-based) in row "Rrr". In a rack, units
+ * are stacked from U1 up: attribute `u` is a unit's lowest rack unit.
+ * Every rack has two PDUs, "<rack>-PA" on feed A and "<rack>-PB" on feed
+ * B, and every switch and host is fed from both:
+ * `pdu`="<rack>-PA+<rack>-PB", `power-feed`="A+B" (the dual-feed notation
+ * of docs/rules/failure-domains.md). A host's attributes are set on each
+ * of its CAs.
+ *
+ * Cables: `cable`="C<n>" (n the link's 1-based index, zero-padded to at
+ * least 5 digits), `length` and `media`. The length is a routing estimate
+ * (FL_GEN_RACK_PITCH_MM .. FL_GEN_SLACK_MM): within a rack, the vertical
+ * distance of the two units; between racks, each end rises from its unit
+ * to the top of its rack and FL_GEN_TRAY_RISE_MM into the overhead tray,
+ * and runs |rack positions| x FL_GEN_RACK_PITCH_MM + |rows| x
+ * FL_GEN_ROW_PITCH_MM along it; every cable gets FL_GEN_SLACK_MM for
+ * service loops. The estimate is rounded up to the next orderable length
+ * (0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200,
+ * 300, 500 m). Media, for 100G-PAM4 lanes only (NDR of any width, 400G
+ * Ethernet; NVIDIA "LinkX 100G-PAM4 Product Line Overview": DAC up to 3 m,
+ * linear active copper 3 to 5 m, multimode optics up to 50 m; "Interconnect
+ * Structured Cabling Requirements for NDR/XDR": single-mode MPO up to 500
+ * m): `dac` up to 3 m, `acc` up to 5 m, `optical` up to 500 m. Longer is
+ * refused (FL_EINVAL). Other speeds get no `media` (no reach cited here).
+ */
+typedef struct fl_gen_layout_params {
+  uint32_t hosts_per_rack;
+  uint32_t switches_per_rack;
+  uint32_t racks_per_row;
+  uint32_t host_u;
+  uint32_t switch_u;
+  uint32_t rack_u;
+} fl_gen_layout_params;
+
+/** Rack pitch along a row, mm (a 600 mm wide cabinet). */
+#define FL_GEN_RACK_PITCH_MM 600u
+/** Row pitch, mm (a 1,200 mm deep cabinet plus a 1,200 mm aisle). */
+#define FL_GEN_ROW_PITCH_MM 2400u
+/** One rack unit, in micrometres (EIA-310: 1.75 in = 44.45 mm). */
+#define FL_GEN_U_UM 44450u
+/** From the top of a rack into the overhead cable tray, per end, mm. */
+#define FL_GEN_TRAY_RISE_MM 500u
+/** Slack per cable for service loops and bend radius, mm. */
+#define FL_GEN_SLACK_MM 1000u
+
+/**
+ * fl_gen_layout() — a copy of finalized fabric @in with racks, rows, U
+ * positions, PDUs and feeds on its nodes and cable ids, lengths and media
+ * on its links (see fl_gen_layout_params). Existing attributes are kept;
+ * the layout's overwrite none (a node or link that already has one of
+ * these keys keeps its value). *@out is the caller's. FL_OK; FL_EINVAL
+ * (a parameter out of range, units that do not fit a rack, a cable longer
+ * than any medium) or FL_ENOMEM, with @err set and *@out NULL.
+ * O(nodes log nodes + links).
+ */
+FL_EXTERN(int)
+fl_gen_layout(const fl_fabric *in, const fl_gen_layout_params *p,
+              fl_fabric **out, fl_error *err);
 
 #ifdef __cplusplus
 }

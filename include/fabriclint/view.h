@@ -204,6 +204,35 @@ static inline int fl_view_is_sharp_an(const fl_host_api *api,
 }
 
 /**
+ * fl_view_design_ratio() — the oversubscription (down:up) switch @n is
+ * designed for: its node attribute `oversubscription` ("2:1", "3:2" or a
+ * plain ratio "1.5"; docs/design-xml.md), which a plan sets where a tier is
+ * oversubscribed by design (`fabriclint gen ... --oversubscription 2:1`).
+ * Returns that ratio when the attribute is present and well-formed
+ * (positive terms), else @policy, the rule's max-ratio. The plan's own
+ * figure replaces the policy for that switch: a leaf designed 2:1 and
+ * built 2:1 is as planned; built 4:1 it still lacks cables. O(attribute).
+ */
+static inline double fl_view_design_ratio(const fl_host_api *api,
+                                          const fl_fabric *f, fl_id n,
+                                          double policy) {
+  const char *s = api->attr(f, FL_ENT_NODE, n, "oversubscription");
+  if (!s || !*s)
+    return policy;
+  char *end;
+  double d = strtod(s, &end), u = 1;
+  if (end == s || !(d > 0))
+    return policy;
+  if (*end == ':') {
+    const char *t = end + 1;
+    u = strtod(t, &end);
+    if (end == t || !(u > 0))
+      return policy;
+  }
+  return *end ? policy : d / u;
+}
+
+/**
  * fl_view_port_switch() — the switch that port @p's first cable lands on.
  * Returns the switch node and stores the cable in *@link and the switch's
  * port in *@sw_port; returns FL_NONE (outputs untouched) when @p is not

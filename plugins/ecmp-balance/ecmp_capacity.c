@@ -626,8 +626,10 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (U.unit[s] != s)
       continue;
     eb_capacities(v, &U, s, &c, cnt);
+    /* a switch the plan declares oversubscribed is judged at its ratio */
+    double allowed = fl_view_design_ratio(api, v->f, v->sw_node[s], ratio);
     if (c.partial || !c.up_n || !(c.up_g > 0) ||
-        c.down_g / c.up_g <= ratio * (1 + 1e-9))
+        c.down_g / c.up_g <= allowed * (1 + 1e-9))
       continue;
     uint32_t t = v->tier[s];
     double tr = t < 256 && tup[t] > 0 ? tdown[t] / tup[t] : 0;
@@ -636,9 +638,10 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     snprintf(msg, sizeof msg,
              "%s (tier %u) is oversubscribed %.2f:1 (%.0f Gb/s "
              "down over %u port(s), %.0f Gb/s up over %u port(s)%s); the "
-             "policy allows %.2f:1",
+             "%s allows %.2f:1",
              unit_phrase(v, &U, s, who, sizeof who), t, c.down_g / c.up_g,
-             c.down_g, c.down_n, c.up_g, c.up_n, assumed, ratio);
+             c.down_g, c.down_n, c.up_g, c.up_n, assumed,
+             allowed != ratio ? "plan" : "policy", allowed);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -657,7 +660,7 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
       jb_key_double(&ev, "assumed_up_gbps", c.up_assumed);
     jb_key_double(&ev, "ratio", c.down_g / c.up_g);
     jb_key_double(&ev, "tier_ratio", tr);
-    jb_key_double(&ev, "max_ratio", ratio);
+    jb_key_double(&ev, "max_ratio", allowed);
     jb_obj_close(&ev);
     uint32_t nn;
     fl_id *nodes = unit_nodes(v, &U, s, &nn);
@@ -672,11 +675,11 @@ int eb_check_oversub(const fl_host_api *api, fl_ctx *ctx, void *data) {
     snprintf(cmsg, sizeof cmsg,
              "{count} tier-%u %s are oversubscribed above the "
              "policy's %.2f:1 (the tier as a whole: %.2f:1)",
-             t, U.any ? "switches (a chassis counts once)" : "switches", ratio,
-             tr);
+             t, U.any ? "switches (a chassis counts once)" : "switches",
+             allowed, tr);
     char fact[64];
     fl_root root;
-    int rooted = oversub_root(v, &U, s, &c, ratio,
+    int rooted = oversub_root(v, &U, s, &c, allowed,
                               v->tier[s] < 256 ? typ[v->tier[s]] : 0, fact,
                               sizeof fact, &root);
     rc = eb_report_rooted(api, ctx, msg, nodes, nn, jb_str(&ev), cause, cmsg,

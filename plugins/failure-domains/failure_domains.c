@@ -1317,7 +1317,9 @@ static int check_dual_homing(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         for (uint32_t y = x + 1; y < j && !found; y++) {
           const char *sa = api->attr(f, FL_ENT_NODE, h[x].sw, keys[k]);
           const char *sb = api->attr(f, FL_ENT_NODE, h[y].sw, keys[k]);
-          if (sa && sb && *sa && strcmp(sa, sb) == 0)
+          /* a dual-fed value ("A+B") shared by both is no single
+           * failure: losing any one of its parts leaves both up */
+          if (sa && sb && *sa && strcmp(sa, sb) == 0 && !fd_multi_fed(sa))
             a = x, b = y, found = 2, why_key = keys[k], why_val = sa;
         }
     if (found) {

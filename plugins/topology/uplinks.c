@@ -59,6 +59,7 @@ typedef struct uleaf {
   uint32_t pair_off, n_pairs; /* into ctx.pairs: cables per upper switch */
   uint32_t need;              /* cables short of max-ratio */
   uint32_t free_ports;        /* unused ports of the leaf */
+  double ratio;               /* max-ratio, or the plan's (design_ratio) */
 } uleaf;
 
 typedef struct uctx {
@@ -167,7 +168,9 @@ static int collect(uctx *c, double ratio) {
     c->n_pairs = L.pair_off + k;
     L.n_pairs = k;
     L.up_gbps_each = L.n_up ? L.up / L.n_up : L.down / L.n_down;
-    double short_gbps = L.down / ratio - L.up;
+    /* a leaf the plan declares oversubscribed is judged at its ratio */
+    L.ratio = fl_view_design_ratio(api, f, n, ratio);
+    double short_gbps = L.down / L.ratio - L.up;
     if (short_gbps > 1e-6) {
       double q = short_gbps / L.up_gbps_each - 1e-9;
       L.need = (uint32_t)q + ((double)(uint32_t)q < q); /* ceil */
@@ -546,10 +549,10 @@ static uint32_t plane_slot(const uctx *c, fl_id n, uint32_t n_planes) {
 }
 
 /* The tier-wide case, plane by plane: the leaves of @slot in @cand with the
- * first leaf's shortfall. */
+ * first leaf's shortfall, judged at the first leaf's ratio. */
 static int report_slot(uctx *c, fl_ctx *ctx, const uint32_t *cand,
                        uint32_t slot, uint32_t n_planes, uint32_t *group,
-                       upair *exp, double ratio) {
+                       upair *exp) {
   uint32_t n = 0, need = 0;
   for (uint32_t i = 0; i < c->n_leaf; i++) {
     if (!cand[i] || plane_slot(c, c->leaf[i].n, n_planes) != slot)
@@ -566,7 +569,7 @@ static int report_slot(uctx *c, fl_ctx *ctx, const uint32_t *cand,
     c->api->fail(ctx, "out of memory");
     return 1;
   }
-  return report_pattern(c, ctx, group, n, exp, n_exp, ratio);
+  return report_pattern(c, ctx, group, n, exp, n_exp, c->leaf[group[0]].ratio);
 }
 
 static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
@@ -617,7 +620,7 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
     if (lacks && (uint64_t)lacks * UPL_MAX_SHORT_DEN > expect)
       continue;
     if (lacks && room) {
-      rc = report_leaf(&c, ctx, L, exp, n_exp, ratio) ? 1 : 0;
+      rc = report_leaf(&c, ctx, L, exp, n_exp, L->ratio) ? 1 : 0;
       continue;
     }
     if (lacks)
@@ -640,7 +643,7 @@ static int check_missing_uplinks(const fl_host_api *api, fl_ctx *ctx,
     if (cand[i] && !seen[plane_slot(&c, c.leaf[i].n, n_planes)]++)
       short_slots++;
   for (uint32_t sl = 0; !rc && short_slots == slots && sl < slots; sl++)
-    rc = report_slot(&c, ctx, cand, sl, n_planes, group, exp, ratio) ? 1 : 0;
+    rc = report_slot(&c, ctx, cand, sl, n_planes, group, exp) ? 1 : 0;
   if (rc < 0)
     api->fail(ctx, "out of memory");
   free(seen);

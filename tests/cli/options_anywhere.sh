@@ -75,7 +75,7 @@ expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: option ord
 expect_rc 0 "$FL" rules --rules 'rail-alignment.*' --format json --
 expect_eq "$(cmp -s "$TMP/out" rules.json && echo same)" same "rules: a trailing --"
 expect_rc 2 "$FL" rules --input-format lfts
-expect_grep "$TMP/err" '^fabriclint: --input-format does not apply to rules \(it is an option of check, info, diff, perf, convert and compare\)$'
+expect_grep "$TMP/err" '^fabriclint: --input-format does not apply to rules \(it is an option of check, info, diff, perf, convert, compare and bom\)$'
 
 # ---- diff --------------------------------------------------------------------
 expect_rc 1 "$FL" diff --format json "$PLAN" "$AS"
