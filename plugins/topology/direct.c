@@ -555,7 +555,7 @@ static int report_group(const fl_host_api *api, fl_ctx *ctx, const direct *d,
              "swap the two cables at %s: every cable then joins equal indexes "
              "(NICs paired by index then meet on every cable)",
              swaps);
-  char msg[3000];
+  char msg[4096]; /* the fixed text, hosts, both kinds and fix fit */
   snprintf(msg, sizeof msg,
            "%u back-to-back cables among %u hosts (%s) mix port indexes: %u "
            "join equal indexes (%s) and %u join different ones (%s); NICs "
