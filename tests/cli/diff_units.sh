@@ -13,8 +13,9 @@
 #      compared by name (--no-guid): one diff.misconnected for the chain,
 #      the name left over (missing by name) attached as its consequence;
 #      by GUID: the host really missing, the chain of renames attached;
-#      boundary: one host of the chain with a cable on a free port is its
-#      own moves, the chain splits in two;
+#      boundary: one host of the chain with a cable on a free port, or
+#      with one NIC where its own name is planned, is its own moves and
+#      the chain splits;
 #   4. the same SU shift captured live (ibsim + ibnetdiscover) when the
 #      tools are installed.
 # Plans from `fabriclint gen`; as-builts edited from them and written as
@@ -120,6 +121,22 @@ dump shiftfree
 expect_rc 1 "$FL" diff --no-guid --format json "$TMP/p8.xml" "$TMP/shiftfree.ibnd"
 expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.misconnected', '', 1, 0)] * 8 + [('diff.misconnected', 'name-shift:dgx-001', 24, 0), ('diff.misconnected', 'name-shift:dgx-005', 24, 1)]))")" \
   "one shifted host with a cable on a free port: its 8 moves, two chains of 3 hosts"
+
+# boundary: the first shifted host (dgx-005 as built, where the plan has
+# dgx-006) has one NIC still where the plan puts dgx-005: it is not in
+# dgx-006's place; its 7 other cables are moves, the chain is dgx-006..007
+edit "$TMP/p8.xml" "$TMP/shiftone.xml" 'drop=dgx-005 [^"]*' shift=5 move=dgx-005:mlx5_0:leaf-su01-r0:5
+dump shiftone
+expect_rc 1 "$FL" diff --no-guid --format json "$TMP/p8.xml" "$TMP/shiftone.ibnd"
+expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.misconnected', '', 1, 0)] * 7 + [('diff.misconnected', 'name-shift:dgx-006', 16, 1)]))")" \
+  "a shifted host with one NIC where its own name is planned: its 7 moves, a chain of 2 hosts"
+
+# past the boundary of a chain: one host renamed by GUID (a typo, not
+# another planned name) is its own rename, not a shift
+sed 's/"dgx-003 /"dgx-103 /g' "$TMP/p8.xml" >"$TMP/typo.xml"
+dump typo
+expect_rc 0 "$FL" diff --format json "$TMP/p8.xml" "$TMP/typo.ibnd"
+expect_eq "$(causes)" "[('diff.different', 'description:dgx-003\x1fdgx-103', 8, 0)]" "one host renamed: one rename, no shift"
 
 # ---- 4. the SU shift captured live ------------------------------------------------
 if command -v ibsim >/dev/null && command -v ibsim-run >/dev/null && command -v ibnetdiscover >/dev/null; then
