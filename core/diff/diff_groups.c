@@ -12,7 +12,11 @@
  * counted); else, when every planned NIC of a host (the system of its
  * CAs) is unmatched, they share "missing-host:<host>". One node of the
  * unit still there (a leaf installed, a NIC up) is not the unit missing:
- * each node is then its own finding, as before.
+ * each node is then its own finding, as before (and with planes on either
+ * side, whose own logic judges a node missing from a plane). Switches outside any SU
+ * (spines, cores) that are missing, two or more of one tier, share
+ * "missing-tier:<tier>" (a spine layer built short is one fact; one spine
+ * missing stays its own finding).
  *
  * The SU of a node is the design's `su` attribute, else the inferred one
  * (fl_fabric_node_su(), docs/inference.md), as a string key so a site's
@@ -41,6 +45,18 @@ static const char *su_key(const fl_fabric *D, fl_id n, char *buf, size_t size) {
   if (!su)
     return "";
   snprintf(buf, size, "%u", su);
+  return buf;
+}
+
+/* The tier of design switch @n outside any SU, as a key into @buf ("" for
+ * a CA, a switch of an SU, or an unknown tier): spines and cores. */
+static const char *tier_key(const fl_fabric *D, fl_id n, const char *su,
+                            char *buf, size_t size) {
+  uint32_t t = fl_fabric_node_tier(D, n);
+  if (fl_fabric_node_kind(D, n) != FL_NODE_SWITCH || *su ||
+      t == FL_TIER_UNKNOWN)
+    return "";
+  snprintf(buf, size, "%u", t);
   return buf;
 }
 
@@ -76,11 +92,12 @@ int diff_groups_init(dctx *c, diff_groups *g) {
   memset(g, 0, sizeof *g);
   const fl_fabric *D = c->D;
   uint32_t nd = fl_fabric_node_count(D);
-  char sb[16];
+  char sb[16], tb[16];
   for (fl_id i = 0; i < nd; i++) {
     int m = missing(c, i), ca = fl_fabric_node_kind(D, i) == FL_NODE_CA;
-    const char *k[2] = {su_key(D, i, sb, sizeof sb), host_key(D, i)};
-    for (int w = 0; w < 2; w++) {
+    const char *su = su_key(D, i, sb, sizeof sb);
+    const char *k[3] = {su, host_key(D, i), tier_key(D, i, su, tb, sizeof tb)};
+    for (int w = 0; w < 3; w++) {
       if (!*k[w])
         continue;
       grp *s = slot(&g->m[w], &g->v[w], &g->cap[w], k[w]);
@@ -115,8 +132,10 @@ int diff_groups_init(dctx *c, diff_groups *g) {
       fl_id n = fl_fabric_port_node(D, fl_fabric_link_port(D, l, e));
       if (n == FL_NONE || !missing(c, n))
         continue;
-      const char *k[2] = {su_key(D, n, sb, sizeof sb), host_key(D, n)};
-      for (int w = 0; w < 2; w++) {
+      const char *su = su_key(D, n, sb, sizeof sb);
+      const char *k[3] = {su, host_key(D, n),
+                          tier_key(D, n, su, tb, sizeof tb)};
+      for (int w = 0; w < 3; w++) {
         uint32_t at =
             *k[w] ? fl_strmap_get(&g->m[w], k[w], strlen(k[w])) : FL_MAP_ABSENT;
         if (at != FL_MAP_ABSENT)
@@ -130,15 +149,18 @@ int diff_groups_init(dctx *c, diff_groups *g) {
 int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
                   char **cmsg) {
   *cause = *cmsg = NULL;
-  char sb[16];
-  const char *k[2] = {su_key(c->D, i, sb, sizeof sb), host_key(c->D, i)};
-  for (int w = 0; w < 2; w++) {
+  char sb[16], tb[16];
+  const char *su = su_key(c->D, i, sb, sizeof sb);
+  const char *k[3] = {su, host_key(c->D, i),
+                      tier_key(c->D, i, su, tb, sizeof tb)};
+  for (int w = 0; w < 3; w++) {
     uint32_t at =
         *k[w] ? fl_strmap_get(&g->m[w], k[w], strlen(k[w])) : FL_MAP_ABSENT;
     if (at == FL_MAP_ABSENT)
       continue;
     const grp *s = &g->v[w][at];
-    if (s->miss != s->total || s->total < 2)
+    /* an SU or a host: all of it; switches of a tier: two or more */
+    if (w < 2 ? s->miss != s->total || s->total < 2 : s->miss < 2)
       continue;
     if (w == 0) {
       *cause = diff_xprintf(c, "missing-su:%s", k[0]);
@@ -149,7 +171,7 @@ int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
           "%u NIC(s)), and its %u planned cable(s) with them: build it, or "
           "take it out of the plan",
           k[0], s->sw, s->hosts, s->ca, s->cables);
-    } else {
+    } else if (w == 1) {
       *cause = diff_xprintf(c, "missing-host:%s", k[1]);
       *cmsg = diff_xprintf(c,
                            "host \"%s\" is not in the as-built fabric: all "
@@ -157,6 +179,14 @@ int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
                            "%u planned cable(s) with them: power, install or "
                            "name it as planned",
                            k[1], s->cables);
+    } else {
+      *cause = diff_xprintf(c, "missing-tier:%s", k[2]);
+      *cmsg = diff_xprintf(c,
+                           "{count} of the %u planned tier-%s switches are "
+                           "not in the as-built fabric, and their %u planned "
+                           "cable(s) with them: install them, or take them "
+                           "out of the plan",
+                           s->total, k[2], s->cables);
     }
     return *cause && *cmsg ? 0 : -1;
   }
@@ -164,7 +194,7 @@ int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
 }
 
 void diff_groups_free(diff_groups *g) {
-  for (int w = 0; w < 2; w++) {
+  for (int w = 0; w < 3; w++) {
     fl_strmap_free(&g->m[w]);
     free(g->v[w]);
   }

@@ -246,11 +246,12 @@ void diff_rates_free(diff_rates *R);
 /* ---- diff_groups.c */
 
 /* The planned nodes that match nothing, grouped by scalable unit (m[0],
- * v[0]) and by host (m[1], v[1]): see diff_groups.c. */
+ * v[0]), by host (m[1], v[1]) and, switches outside SUs, by tier (m[2],
+ * v[2]): see diff_groups.c. */
 typedef struct diff_groups {
-  fl_strmap m[2];
-  struct grp *v[2];
-  size_t cap[2];
+  fl_strmap m[3];
+  struct grp *v[3];
+  size_t cap[3];
   fl_strmap hosts_of_su; /* "SU\x1fhost" of each unmatched NIC */
 } diff_groups;
 /* Count the groups once the nodes are matched (c->mD, c->xplD set). 0, or
@@ -258,7 +259,8 @@ typedef struct diff_groups {
 int diff_groups_init(dctx *c, diff_groups *g);
 /* The cause of unmatched design node @i and its message ("{count}" for
  * the merged members), both allocated, or both NULL when @i is not part of
- * a wholly missing SU or host. 0, or -1 on ENOMEM. */
+ * a wholly missing SU or host, nor one of two or more missing switches of
+ * its tier outside SUs. 0, or -1 on ENOMEM. */
 int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
                   char **cmsg);
 void diff_groups_free(diff_groups *g);

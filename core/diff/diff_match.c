@@ -641,7 +641,10 @@ int diff_match_nodes(dctx *c) {
                                 canon);
     uint32_t ncab = c->cables_of_D ? c->cables_of_D[i] : 0;
     char *cause = NULL, *cmsg = NULL;
-    if (!lo && diff_group_of(c, &grp, i, &cause, &cmsg) != 0)
+    /* planes: a node missing from a plane is judged by the plane logic
+     * (diff_planes.c), not grouped */
+    if (!lo && !c->n_plD && !c->n_plB &&
+        diff_group_of(c, &grp, i, &cause, &cmsg) != 0)
       c->nomem = 1;
     fnd f = {.rule = "diff.missing-node",
              .sev = FL_SEV_ERROR,

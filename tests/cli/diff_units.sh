@@ -7,6 +7,7 @@
 #   1. a whole SU missing: one finding (cause missing-su:3), its switches,
 #      hosts, NICs and cables counted; both orientations of the arguments;
 #      boundary: one leaf of the SU there, no SU cause (each leaf, each host);
+#      spines outside SUs: two missing are one finding, one is its own;
 #   2. a whole host missing: one finding (missing-host); boundary: one NIC
 #      of the host there, one finding per missing NIC;
 #   3. the names shifted by one (a host left out, the rest renumbered),
@@ -69,6 +70,21 @@ dump su2leaf
 expect_rc 1 "$FL" diff --no-guid --format json "$TMP/su3.xml" "$TMP/su2leaf.ibnd"
 expect_eq "$(jget "$TMP/out" "=(len(d['findings']), sorted({f['evidence'].get('cause', '').split(':')[0] for f in d['findings']}))")" \
   "(23, ['', 'missing-host'])" "one leaf of SU 3 there: 7 leaves and 16 hosts, no SU cause"
+
+# spines (outside any SU): two or more missing of one tier are one finding
+# (a spine layer built short); one missing spine is its own finding
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --spines 4 -o "$TMP/sp4.xml"
+edit "$TMP/sp4.xml" "$TMP/nosp1.xml" 'drop=spine-01'
+dump nosp1
+expect_rc 1 "$FL" diff --format json "$TMP/sp4.xml" "$TMP/nosp1.ibnd"
+expect_eq "$(causes)" "[('diff.missing-node', '', 1, 0)]" "one spine missing: its own finding"
+edit "$TMP/sp4.xml" "$TMP/nosp2.xml" 'drop=spine-0[12]'
+dump nosp2
+expect_rc 1 "$FL" diff --format json "$TMP/sp4.xml" "$TMP/nosp2.ibnd"
+expect_eq "$(causes)" "[('diff.missing-node', 'missing-tier:2', 2, 0)]" "two spines missing: one finding"
+expect_eq "$(jget "$TMP/out" "=d['findings'][0]['message'].split(';')[0]")" \
+  "2 of the 4 planned tier-2 switches are not in the as-built fabric, and their 128 planned cable(s) with them: install them, or take them out of the plan" \
+  "two spines missing: counted against the planned 4, with their cables"
 
 # ---- 2. a whole host missing ----------------------------------------------------
 "$FL" gen rail-su --sus 1 --hosts-per-su 8 -o "$TMP/p8.xml"
