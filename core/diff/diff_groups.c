@@ -13,8 +13,8 @@
  * CAs) is unmatched, they share "missing-host:<host>". One node of the
  * unit still there (a leaf installed, a NIC up) is not the unit missing:
  * each node is then its own finding, as before (and with planes on either
- * side, whose own logic judges a node missing from a plane). Switches outside any SU
- * (spines, cores) that are missing, two or more of one tier, share
+ * side, whose own logic judges a node missing from a plane). Switches outside
+ * any SU (spines, cores) that are missing, two or more of one tier, share
  * "missing-tier:<tier>" (a spine layer built short is one fact; one spine
  * missing stays its own finding).
  *
