@@ -37,6 +37,9 @@
  *      swapped    planned a-b, c-d; built a-d, c-b: one finding, one fix
  *      misconnected  planned a-b, built a-x: "move the end at x to b"
  *      missing / unexpected   what is left
+ *    Before the moves, the switch-to-switch cables still unexplained are
+ *    counted per pair of tiers: a layer cabled to another layout is one
+ *    cause (diff_layout.c).
  *    Iteration follows link ids, so the output is deterministic.
  *
  * The steps are in diff_match.c (with diff_planes.c), diff_edges.c and
@@ -145,8 +148,11 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
     diff_double_booked(&c);
     diff_plans(&c);
     diff_swaps(&c);
+    diff_layout_judge(&c);
     diff_misconnected(&c);
     diff_leftovers(&c);
+    if (!c.nomem)
+      diff_layout_roots(&c);
     if (c.o->compare_lids)
       diff_compare_lids(&c);
   }
@@ -174,6 +180,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.xplD);
   free(c.xplB);
   diff_rates_free(&c.rates);
+  diff_layout_free(&c.lay);
   free(c.gdoubtB);
   if (c.failed)
     return err ? err->code : FL_EPARSE;

@@ -786,9 +786,19 @@ void diff_misconnected(dctx *c) {
     char *cause = NULL, *cmsg = NULL, *ports = NULL;
     const char *hs, *ht, *smsg = NULL, *scause;
     shift_pair(c, &m[i], &hs, &ht);
+    char lbuf[48];
+    uint64_t cab[2] = {m[i].a, m[i].x};
+    const char *lmsg = NULL,
+               *lcause =
+                   m[i].ring || *hs
+                       ? NULL
+                       : diff_layout_cause(c, cab, lbuf, sizeof lbuf, &lmsg);
     if (!m[i].ring && *hs && (scause = diff_shift_cause(&sh, hs, &smsg))) {
       cause = diff_xstrdup(c, scause);
       cmsg = diff_xstrdup(c, smsg);
+    } else if (lcause) {
+      cause = diff_xstrdup(c, lcause);
+      cmsg = diff_xstrdup(c, lmsg);
     } else if (m[i].ring) {
       ports = ring_ports(c, m, m[i].ring - 1);
       /* keyed by its first planned end, by name and port number (stable
@@ -833,6 +843,10 @@ void diff_leftovers(dctx *c) {
     uint32_t w, s;
     diff_link_rate(built ? c->B : c->D, e->link, &w, &s);
     diff_rate_str(w, s, ra, sizeof ra);
+    char lbuf[48];
+    const char *lmsg = NULL;
+    f.cause = diff_layout_cause(c, e->k, lbuf, sizeof lbuf, &lmsg);
+    f.cause_msg = lmsg;
     /* what the free end of a missing cable meets instead */
     f.ev = json_pack("{s:o,s:s}", "cable", diff_cable_json(c, e->k[0], e->k[1]),
                      "rate", ra);

@@ -69,6 +69,14 @@ typedef struct diff_rates {
   uint32_t fab_plan[2], fab_built[2]; /* its planned and built value */
 } diff_rates;
 
+/* Pairs of tiers whose switch-to-switch cabling follows another layout
+ * than the plan's (diff_layout.c). */
+typedef struct diff_layout {
+  uint32_t *key; /* lower tier << 16 | upper tier */
+  char **msg;    /* its cause message, "{count}" allowed */
+  size_t n;
+} diff_layout;
+
 typedef struct dctx {
   const fl_fabric *D, *B;
   const fl_diff_opts *o;
@@ -109,6 +117,7 @@ typedef struct dctx {
   fl_id *xplD;   /* per D switch matched in another plane: its B node */
   uint8_t *xplB; /* per B node: part of such a pair (no finding of its own) */
   diff_rates rates; /* cables below planned width or speed (diff_rates.c) */
+  diff_layout lay;  /* switch layers cabled to another layout */
   uint8_t *gdoubtB; /* per B node: its GUID contradicts the names, not
                        compared (diff_match.c guid_name_conflicts()) */
 } dctx;
@@ -302,6 +311,20 @@ const char *diff_shift_cause(const diff_shift *s, const char *from,
 void diff_shift_roots(dctx *c, const diff_shift *s, const char *rule,
                       int gap_primary);
 void diff_shift_free(diff_shift *s);
+
+/* ---- diff_layout.c */
+
+/* Count, per pair of switch tiers, the planned cables still unexplained
+ * (after exact, duplicate, plan and swap) and flag the pairs where they
+ * are at least 8 and half the planned ones. */
+void diff_layout_judge(dctx *c);
+/* The cause ("layout:1-2", in @buf) of the cable with endpoints @k[0],
+ * @k[1] and its message (in @msg), or NULL when its tiers are not flagged. */
+const char *diff_layout_cause(dctx *c, const uint64_t *k, char *buf,
+                              size_t size, const char **msg);
+/* After the last finding: roots for each flagged pair (host/roots.h). */
+void diff_layout_roots(dctx *c);
+void diff_layout_free(diff_layout *L);
 
 /* ---- diff_classify.c */
 

@@ -8,6 +8,10 @@
 #      hosts, NICs and cables counted; both orientations of the arguments;
 #      boundary: one leaf of the SU there, no SU cause (each leaf, each host);
 #      spines outside SUs: two missing are one finding, one is its own;
+#      a spine layer of another layout (8 spines of 4 cables per leaf for
+#      the plan's 16 of 2): one finding, its unexpected cables and missing
+#      spines attached; boundary: half the planned uplinks moved is the
+#      layout, one fewer are moves;
 #   2. a whole host missing: one finding (missing-host); boundary: one NIC
 #      of the host there, one finding per missing NIC;
 #   3. the names shifted by one (a host left out, the rest renumbered),
@@ -85,6 +89,45 @@ expect_eq "$(causes)" "[('diff.missing-node', 'missing-tier:2', 2, 0)]" "two spi
 expect_eq "$(jget "$TMP/out" "=d['findings'][0]['message'].split(';')[0]")" \
   "2 of the 4 planned tier-2 switches are not in the as-built fabric, and their 128 planned cable(s) with them: install them, or take them out of the plan" \
   "two spines missing: counted against the planned 4, with their cables"
+
+# the 3-SU plan against a 2-SU build of gen's default spines: 8 spines of
+# 4 cables per leaf where the plan has 16 of 2: the missing SU, and one
+# layout finding with the unexpected uplinks and the 8 missing spines
+# attached, not 254 moves, 256 unexpected cables and 8 missing spines
+"$FL" gen rail-su --sus 3 --hosts-per-su 16 -o "$TMP/su3d.xml"
+"$FL" gen rail-su --sus 2 --hosts-per-su 16 --format ibnetdiscover -o "$TMP/su2d.ibnd"
+expect_rc 1 "$FL" diff --no-guid --format json "$TMP/su3d.xml" "$TMP/su2d.ibnd"
+expect_eq "$(causes)" "[('diff.misconnected', 'layout:1-2', 254, 2), ('diff.missing-node', 'missing-su:3', 136, 0)]" \
+  "3-SU plan, 2-SU build of another spine layout: two findings"
+expect_eq "$(jget "$TMP/out" "=sorted((r['rule'], r['evidence']['cause'], r['evidence']['count']) for f in d['findings'] for r in f.get('related', []))")" \
+  "[('diff.missing-node', 'missing-tier:2', 8), ('diff.unexpected', 'layout:1-2', 256)]" \
+  "the layout's consequences: 256 unexpected uplinks, 8 of 16 spines missing"
+expect_eq "$(jget "$TMP/out" "=[f['message'].split('; e.g. \"leaf-su01-r0\" port')[0] for f in d['findings'] if f['rule'] == 'diff.misconnected'][0]")" \
+  "254 cables between tier-1 and tier-2 switches are not where the plan puts them: 254 of the 256 planned ones are elsewhere or missing and 510 built ones are not in the plan, so the layer is cabled to another layout than the plan's (e.g. \"leaf-su01-r0\": planned 32 cables to 16 tier-2 switches, built 32 to 8); recable it to the plan, or make the plan for this build (the cables below)" \
+  "the layout: counts and one leaf's fan-out, planned and built"
+# boundary: half of the 32 planned uplinks moved (4 leaves, 4 each, to
+# free leaf ports) is the layout; 15 (one back in place) are 15 moves
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 4 --leaf-radix 16 --spines 2 -o "$TMP/sm.xml"
+uplinks() { # OUT N — the first N of the leaves' uplinks on ports 9-12 moved 4 ports down
+  python3 - "$TMP/sm.xml" "$TMP/$1.xml" "$2" <<'PY'
+import re, sys
+text, n = open(sys.argv[1]).read(), int(sys.argv[3])
+def mv(m):
+    global n
+    if n <= 0 or int(m.group(2)) > 12:
+        return m.group(0)
+    n -= 1
+    return '<link a="%s" a-port="%d" b="spine' % (m.group(1), int(m.group(2)) - 4)
+open(sys.argv[2], "w").write(re.sub(r'<link a="(leaf-su01-r\d)" a-port="(\d+)" b="spine', mv, text))
+PY
+  dump "$1"
+}
+uplinks half 16
+expect_rc 1 "$FL" diff --format json "$TMP/sm.xml" "$TMP/half.ibnd"
+expect_eq "$(causes)" "[('diff.misconnected', 'layout:1-2', 16, 0)]" "16 of 32 uplinks moved: one layout finding"
+uplinks less 15
+expect_rc 1 "$FL" diff --format json "$TMP/sm.xml" "$TMP/less.ibnd"
+expect_eq "$(causes)" "$(python3 -c "print([('diff.misconnected', '', 1, 0)] * 15)")" "15 of 32 uplinks moved: 15 moves"
 
 # ---- 2. a whole host missing ----------------------------------------------------
 "$FL" gen rail-su --sus 1 --hosts-per-su 8 -o "$TMP/p8.xml"
