@@ -582,6 +582,19 @@ static char *ring_ports(dctx *c, const misc *m, uint32_t first) {
   return list;
 }
 
+/* The work-order detail of a move whose finding has cause @cause: a host
+ * in another host's place may be misnamed rather than miscabled, a layer
+ * of another layout is recabled as a whole. */
+static const char *move_detail(const char *cause) {
+  if (cause && strncmp(cause, "name-shift:", 11) == 0)
+    return "hosts in other hosts' places (names shifted): rename the hosts, "
+           "or move this end";
+  if (cause && strncmp(cause, "layout:", 7) == 0)
+    return "the layer is cabled to another layout: recable it to the plan, "
+           "or make the plan for this build";
+  return "move the cable end to the planned port";
+}
+
 static void misc_emit(dctx *c, const misc *mc, const char *cause,
                       const char *cmsg) {
   uint64_t a = mc->a, b = mc->b, x = mc->x;
@@ -626,8 +639,7 @@ static void misc_emit(dctx *c, const misc *mc, const char *cause,
                               mc->ring_n, mc->ring_n)
                : NULL;
   diff_wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1,
-              c->e[mc->edge].link,
-              detail ? detail : "move the cable end to the planned port");
+              c->e[mc->edge].link, detail ? detail : move_detail(cause));
   free(detail);
   free(sa), free(sb), free(sx);
   c->qual = 0;

@@ -163,6 +163,9 @@ edit "$TMP/p16.xml" "$TMP/su15.xml" 'drop=dgx-016 [^"]*' shift=16
 dump su15
 expect_rc 1 "$FL" diff --no-guid --format json "$TMP/p16.xml" "$TMP/su15.ibnd"
 expect_eq "$(causes)" "[('diff.misconnected', 'name-shift:dgx-016', 128, 1)]" "SU shift by name: one finding of 128 cables"
+expect_rc 1 "$FL" diff --no-guid --format csv "$TMP/p16.xml" "$TMP/su15.ibnd"
+expect_eq "$(grep -c ',move,diff.misconnected,.*names shifted.: rename the hosts, or move this end' "$TMP/out")" 128 \
+  "SU shift by name: each work-order move says the names may be what is wrong"
 # by GUID (the dump keeps each host's GUIDs): the host left out is the
 # cause, the 16 renamed hosts its one consequence
 expect_rc 1 "$FL" diff --format json "$TMP/p16.xml" "$TMP/su15.ibnd"
