@@ -17,7 +17,7 @@
  * A chain that closes (two hosts' names swapped, or a ring) says so
  * instead. It does not say which side is wrong: the hosts may be misnamed, or
  * every one of their cables moved, and the diff cannot tell.
- * O(pairs log pairs).
+ * O(pairs log pairs) to chain, O(pairs + findings) to root.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,18 +89,23 @@ static long long tail_num(const char *s, size_t *pre) {
 }
 
 typedef struct named {
+  uint32_t root; /* its chain (union-find root) */
   const char *name;
   uint32_t ix;
 } named;
 
-static int by_name(const void *x, const void *y) {
-  return fl_natcmp(((const named *)x)->name, ((const named *)y)->name);
+/* By chain, then name in natural order. */
+static int by_chain(const void *x, const void *y) {
+  const named *a = x, *b = y;
+  if (a->root != b->root)
+    return a->root < b->root ? -1 : 1;
+  return fl_natcmp(a->name, b->name);
 }
 
 /* The message of the component whose members (the names placed
  * elsewhere) are @m[0..n), in natural order. Allocated, NULL on ENOMEM. */
 static char *comp_msg(dctx *c, diff_shift *s, const uint32_t *m, size_t n,
-                      const char *unit, uint32_t *gap_ix) {
+                      const char *unit, uint32_t *gap_ix, uint8_t *flag) {
   const fl_strmap *N = &s->names;
   long long delta = 0;
   int same = 1;
@@ -132,22 +137,20 @@ static char *comp_msg(dctx *c, diff_shift *s, const uint32_t *m, size_t n,
   /* the place nobody took: a member no member sits at; the name left
    * over: a place whose planned host is not a member */
   const char *gap = NULL, *left = NULL, *left_from = NULL;
+  for (size_t i = 0; i < n; i++) /* 1: a member, 2: a place taken */
+    flag[m[i]] |= 1, flag[s->to[m[i]]] |= 2;
   for (size_t i = 0; i < n; i++) {
-    int taken = 0;
-    for (size_t j = 0; j < n && !taken; j++)
-      taken = s->to[m[j]] == m[i];
-    if (!taken && !gap) {
+    if (!(flag[m[i]] & 2) && !gap) {
       gap = fl_strmap_key(N, m[i]);
       *gap_ix = m[i];
     }
-    int member = 0;
-    for (size_t j = 0; j < n && !member; j++)
-      member = m[j] == s->to[m[i]];
-    if (!member && !left) {
+    if (!(flag[s->to[m[i]]] & 1) && !left) {
       left = fl_strmap_key(N, s->to[m[i]]);
       left_from = fl_strmap_key(N, m[i]);
     }
   }
+  for (size_t i = 0; i < n; i++)
+    flag[m[i]] = flag[s->to[m[i]]] = 0;
   char off[96] = "";
   if (same && delta)
     snprintf(off, sizeof off, ", each named %lld %s the plan",
@@ -176,47 +179,46 @@ static char *comp_msg(dctx *c, diff_shift *s, const uint32_t *m, size_t n,
 }
 
 int diff_shift_finish(dctx *c, diff_shift *s, const char *unit) {
-  size_t nn = fl_strmap_len(&s->names);
+  size_t nn = fl_strmap_len(&s->names), z = nn ? nn : 1;
   for (size_t a = 0; a < nn; a++)
     if (s->to[a] != NIL && s->to[a] != AMBIG && s->to[a] != a)
       s->parent[uf(s, (uint32_t)a)] = uf(s, s->to[a]);
-  s->cause = calloc(nn ? nn : 1, sizeof *s->cause);
-  s->msg = calloc(nn ? nn : 1, sizeof *s->msg);
-  s->gap = malloc((nn ? nn : 1) * sizeof *s->gap);
-  for (size_t i = 0; s->gap && i < nn; i++)
-    s->gap[i] = NIL;
-  uint32_t *m = malloc((nn ? nn : 1) * sizeof *m);
-  named *srt = malloc((nn ? nn : 1) * sizeof *srt);
-  if (!s->cause || !s->msg || !s->gap || !m || !srt) {
-    free(m), free(srt);
+  s->cause = calloc(z, sizeof *s->cause);
+  s->msg = calloc(z, sizeof *s->msg);
+  s->gap = malloc(z * sizeof *s->gap);
+  uint32_t *m = malloc(z * sizeof *m);
+  named *srt = malloc(z * sizeof *srt);
+  uint8_t *flag = calloc(z, 1);
+  if (!s->cause || !s->msg || !s->gap || !m || !srt || !flag) {
+    free(m), free(srt), free(flag);
     return -1;
   }
-  for (size_t r = 0; r < nn; r++) {
-    if (uf(s, (uint32_t)r) != r)
-      continue;
+  /* the names placed elsewhere, by chain then name: each chain a run */
+  size_t k = 0;
+  for (size_t a = 0; a < nn; a++) {
+    s->gap[a] = NIL;
+    if (s->to[a] != NIL && s->to[a] != AMBIG && s->to[a] != a)
+      srt[k++] =
+          (named){uf(s, (uint32_t)a), fl_strmap_key(&s->names, a), (uint32_t)a};
+  }
+  qsort(srt, k, sizeof *srt, by_chain);
+  for (size_t i = 0, j; i < k; i = j) {
     size_t n = 0;
-    for (size_t a = 0; a < nn; a++)
-      if (uf(s, (uint32_t)a) == r && s->to[a] != NIL && s->to[a] != AMBIG &&
-          s->to[a] != a)
-        m[n++] = (uint32_t)a;
+    for (j = i; j < k && srt[j].root == srt[i].root; j++)
+      m[n++] = srt[j].ix;
     if (n < s->min_pairs)
       continue;
-    for (size_t i = 0; i < n; i++)
-      srt[i] = (named){fl_strmap_key(&s->names, m[i]), m[i]};
-    qsort(srt, n, sizeof *srt, by_name);
-    for (size_t i = 0; i < n; i++)
-      m[i] = srt[i].ix;
     char *key =
         diff_xprintf(c, "name-shift:%s", fl_strmap_key(&s->names, m[0]));
     uint32_t gap = NIL;
-    char *msg = comp_msg(c, s, m, n, unit, &gap);
-    for (size_t i = 0; i < n; i++) {
-      s->gap[m[i]] = gap;
-      s->cause[m[i]] = i ? diff_xstrdup(c, key) : key;
-      s->msg[m[i]] = i ? diff_xstrdup(c, msg) : msg;
+    char *msg = comp_msg(c, s, m, n, unit, &gap, flag);
+    for (size_t q = 0; q < n; q++) {
+      s->gap[m[q]] = gap;
+      s->cause[m[q]] = q ? diff_xstrdup(c, key) : key;
+      s->msg[m[q]] = q ? diff_xstrdup(c, msg) : msg;
     }
   }
-  free(m), free(srt);
+  free(m), free(srt), free(flag);
   return c->nomem ? -1 : 0;
 }
 
@@ -245,54 +247,57 @@ static void set_root(dctx *c, fl_finding_rec *r, const char *cause,
   r->root_role = role;
 }
 
-/* The findings of rule @rule whose cause is @cause, or a missing-host
- * finding of name @host when @rule is NULL: their root set. */
-static void root_all(dctx *c, const char *rule, const char *cause,
-                     const char *host, const char *root, uint32_t role) {
-  char want[FL_ALIAS_MAX + 16];
-  if (host)
-    snprintf(want, sizeof want, "missing-host:%s", host);
+void diff_shift_roots(dctx *c, const diff_shift *s, const char *rule,
+                      int gap_primary) {
+  /* per chain (by any member): its cause; the names that matter for the
+   * missing-host findings: a chain's gap (gap_primary) or the name it
+   * leaves over (else), mapped to a member of that chain */
+  size_t nn = fl_strmap_len(&s->names);
+  fl_strmap chain = {0}, host = {0};
+  for (size_t a = 0; s->cause && a < nn && !c->nomem; a++) {
+    if (!s->cause[a])
+      continue;
+    const char *cz = s->cause[a];
+    uint32_t t = s->to[a];
+    const char *h =
+        gap_primary
+            ? (s->gap[a] != NIL ? fl_strmap_key(&s->names, s->gap[a]) : NULL)
+        : t != NIL && t != AMBIG && !s->cause[t] ? fl_strmap_key(&s->names, t)
+                                                 : NULL;
+    if (fl_strmap_put(&chain, cz, strlen(cz), (uint32_t)a) == FL_MAP_ABSENT ||
+        (h && fl_strmap_put(&host, h, strlen(h), (uint32_t)a) == FL_MAP_ABSENT))
+      c->nomem = 1;
+  }
   for (size_t i = 0; i < c->fs->n && !c->nomem; i++) {
     fl_finding_rec *r = &c->fs->v[i];
     if (!r->cause)
       continue;
-    if (host ? strcmp(r->rule, "diff.missing-node") == 0 &&
-                   strcmp(r->cause, want) == 0
-             : strcmp(r->rule, rule) == 0 && strcmp(r->cause, cause) == 0)
-      set_root(c, r, root, role);
-  }
-}
-
-void diff_shift_roots(dctx *c, const diff_shift *s, const char *rule,
-                      int gap_primary) {
-  size_t nn = fl_strmap_len(&s->names);
-  for (size_t a = 0; s->cause && a < nn && !c->nomem; a++) {
-    uint32_t t = s->to[a];
-    if (!s->cause[a] || s->cause[a][0] == '\0')
-      continue;
-    const char *cause = s->cause[a];
-    if (gap_primary) {
-      /* the name nobody is at is the host really missing: its finding is
-       * the cause, the renames its consequences */
-      if (s->gap[a] == NIL)
+    if (strcmp(r->rule, rule) == 0) {
+      uint32_t a = fl_strmap_get(&chain, r->cause, strlen(r->cause));
+      if (a == FL_MAP_ABSENT)
         continue;
-      char *root = diff_xprintf(c, "missing-host:%s",
-                                fl_strmap_key(&s->names, s->gap[a]));
-      if (root) {
-        root_all(c, NULL, NULL, fl_strmap_key(&s->names, s->gap[a]), root,
-                 FL_ROOT_PRIMARY);
-        root_all(c, rule, cause, NULL, root, FL_ROOT_CONSEQUENCE);
+      if (!gap_primary) /* the shift is the cause */
+        set_root(c, r, r->cause, FL_ROOT_PRIMARY);
+      else if (s->gap[a] != NIL) { /* the host left out is */
+        char *root = diff_xprintf(c, "missing-host:%s",
+                                  fl_strmap_key(&s->names, s->gap[a]));
+        if (root)
+          set_root(c, r, root, FL_ROOT_CONSEQUENCE);
+        free(root);
       }
-      free(root);
-    } else {
-      /* the shift is the cause; the name it leaves over, reported
-       * missing by name, its consequence */
-      root_all(c, rule, cause, NULL, cause, FL_ROOT_PRIMARY);
-      if (t != NIL && t != AMBIG && !s->cause[t])
-        root_all(c, NULL, NULL, fl_strmap_key(&s->names, t), cause,
-                 FL_ROOT_CONSEQUENCE);
+    } else if (strcmp(r->rule, "diff.missing-node") == 0 &&
+               strncmp(r->cause, "missing-host:", 13) == 0) {
+      const char *h = r->cause + 13;
+      uint32_t a = fl_strmap_get(&host, h, strlen(h));
+      if (a == FL_MAP_ABSENT)
+        continue;
+      if (gap_primary) /* the host left out, its renames under it */
+        set_root(c, r, r->cause, FL_ROOT_PRIMARY);
+      else /* the name the shift leaves over, found nowhere */
+        set_root(c, r, s->cause[a], FL_ROOT_CONSEQUENCE);
     }
   }
+  fl_strmap_free(&chain), fl_strmap_free(&host);
 }
 
 void diff_shift_free(diff_shift *s) {
