@@ -214,7 +214,12 @@ static const fl_diff_rule DIFF_RULES[] = {
     {"diff.misconnected", "one end of a cable lands elsewhere than planned",
      "One end of a planned cable is plugged into another port than planned. "
      "The finding says where the end is and where it goes; the work order "
-     "has a `move` row (keep a, take the end now at from to b).",
+     "has a `move` row (keep a, take the end now at from to b). Moves of "
+     "one cause are one finding: a rotation of 3 or more cables; hosts in "
+     "other hosts' places (names shifted, a host left out: cause "
+     "name-shift, the name left over attached); a switch layer cabled to "
+     "another layout (half the planned cables between two tiers: cause "
+     "layout, its missing and unexpected cables attached).",
      FL_SEV_ERROR},
     {"diff.missing", "a planned cable was not found",
      "A planned cable is not in the as-built fabric (unplugged, dead, or "
@@ -224,8 +229,11 @@ static const fl_diff_rule DIFF_RULES[] = {
     {"diff.missing-node", "a planned node was not found",
      "A planned node matches nothing as built (by GUID, name or system); "
      "the reason is given, and its cables are folded into this one finding "
-     "(a powered-off host is one fault). Work order `check`: one row per "
-     "planned cable of the node, with the far end's port and rack.",
+     "(a powered-off host is one fault). A scalable unit or a host of "
+     "which nothing is there, or two or more spines (switches of one tier "
+     "outside SUs), is one finding with its nodes and cables counted. "
+     "Work order `check`: one row per planned cable of the node, with the "
+     "far end's port and rack.",
      FL_SEV_ERROR},
     {"diff.reversed",
      "the design is a capture and the as-built a plan: arguments reversed",

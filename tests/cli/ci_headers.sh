@@ -26,6 +26,6 @@ printf '#include <fabriclint/plugin.h>\n#include <fabriclint/view.h>\nextern "C"
   if $CXX -std=c++11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -Wl,-z,defs -I"$INC" "$TMP/p.cpp" -o "$TMP/cxx.so" 2>"$TMP/cxx.err"; then pass; else
     fail "a C++ plugin does not build"; head -5 "$TMP/cxx.err" >&2; fi
   expect_rc 0 "$FL" rules --no-builtin-plugins --plugin "$TMP/cxx.so"
-  expect_grep "$TMP/out" '^cxx 1 \(v, MIT, ABI 1\.4\)'
+  expect_grep "$TMP/out" '^cxx 1 \(v, MIT, ABI 1\.5\)'
 }
 finish
