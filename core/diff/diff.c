@@ -37,6 +37,9 @@
  *      swapped    planned a-b, c-d; built a-d, c-b: one finding, one fix
  *      misconnected  planned a-b, built a-x: "move the end at x to b"
  *      missing / unexpected   what is left
+ *    Before the moves, the switch-to-switch cables still unexplained are
+ *    counted per pair of tiers: a layer cabled to another layout is one
+ *    cause (diff_layout.c).
  *    Iteration follows link ids, so the output is deterministic.
  *
  * The steps are in diff_match.c (with diff_planes.c), diff_edges.c and
@@ -145,8 +148,11 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
     diff_double_booked(&c);
     diff_plans(&c);
     diff_swaps(&c);
+    diff_layout_judge(&c);
     diff_misconnected(&c);
     diff_leftovers(&c);
+    if (!c.nomem)
+      diff_layout_roots(&c);
     if (c.o->compare_lids)
       diff_compare_lids(&c);
   }
@@ -174,6 +180,7 @@ int fl_diff(const fl_fabric *design, const fl_fabric *built,
   free(c.xplD);
   free(c.xplB);
   diff_rates_free(&c.rates);
+  diff_layout_free(&c.lay);
   free(c.gdoubtB);
   if (c.failed)
     return err ? err->code : FL_EPARSE;
@@ -207,7 +214,12 @@ static const fl_diff_rule DIFF_RULES[] = {
     {"diff.misconnected", "one end of a cable lands elsewhere than planned",
      "One end of a planned cable is plugged into another port than planned. "
      "The finding says where the end is and where it goes; the work order "
-     "has a `move` row (keep a, take the end now at from to b).",
+     "has a `move` row (keep a, take the end now at from to b). Moves of "
+     "one cause are one finding: a rotation of 3 or more cables; hosts in "
+     "other hosts' places (names shifted, a host left out: cause "
+     "name-shift, the name left over attached); a switch layer cabled to "
+     "another layout (half the planned cables between two tiers: cause "
+     "layout, its missing and unexpected cables attached).",
      FL_SEV_ERROR},
     {"diff.missing", "a planned cable was not found",
      "A planned cable is not in the as-built fabric (unplugged, dead, or "
@@ -217,8 +229,11 @@ static const fl_diff_rule DIFF_RULES[] = {
     {"diff.missing-node", "a planned node was not found",
      "A planned node matches nothing as built (by GUID, name or system); "
      "the reason is given, and its cables are folded into this one finding "
-     "(a powered-off host is one fault). Work order `check`: one row per "
-     "planned cable of the node, with the far end's port and rack.",
+     "(a powered-off host is one fault). A scalable unit or a host of "
+     "which nothing is there, or two or more spines (switches of one tier "
+     "outside SUs), is one finding with its nodes and cables counted. "
+     "Work order `check`: one row per planned cable of the node, with the "
+     "far end's port and rack.",
      FL_SEV_ERROR},
     {"diff.reversed",
      "the design is a capture and the as-built a plan: arguments reversed",

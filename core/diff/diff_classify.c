@@ -582,6 +582,19 @@ static char *ring_ports(dctx *c, const misc *m, uint32_t first) {
   return list;
 }
 
+/* The work-order detail of a move whose finding has cause @cause: a host
+ * in another host's place may be misnamed rather than miscabled, a layer
+ * of another layout is recabled as a whole. */
+static const char *move_detail(const char *cause) {
+  if (cause && strncmp(cause, "name-shift:", 11) == 0)
+    return "hosts in other hosts' places (names shifted): rename the hosts, "
+           "or move this end";
+  if (cause && strncmp(cause, "layout:", 7) == 0)
+    return "the layer is cabled to another layout: recable it to the plan, "
+           "or make the plan for this build";
+  return "move the cable end to the planned port";
+}
+
 static void misc_emit(dctx *c, const misc *mc, const char *cause,
                       const char *cmsg) {
   uint64_t a = mc->a, b = mc->b, x = mc->x;
@@ -626,11 +639,111 @@ static void misc_emit(dctx *c, const misc *mc, const char *cause,
                               mc->ring_n, mc->ring_n)
                : NULL;
   diff_wo_add(c, "move", "diff.misconnected", a, b, 1, x, 1,
-              c->e[mc->edge].link,
-              detail ? detail : "move the cable end to the planned port");
+              c->e[mc->edge].link, detail ? detail : move_detail(cause));
   free(detail);
   free(sa), free(sb), free(sx);
   c->qual = 0;
+}
+
+/* The host (system of a CA, "" when none) of the design node at @k. */
+static const char *key_host(const dctx *c, uint64_t k) {
+  fl_id dp = diff_key_dport(c, k);
+  fl_id d =
+      dp != FL_NONE ? fl_fabric_port_node(c->D, dp) : diff_key_dnode(c, k);
+  if (d == FL_NONE || fl_fabric_node_kind(c->D, d) != FL_NODE_CA)
+    return "";
+  return fl_fabric_node_system(c->D, d);
+}
+
+/* The host the plan cables to the port at @k ("" when none, or the plan
+ * has no cable there). */
+static const char *place_host(const dctx *c, uint64_t k) {
+  fl_id dp = diff_key_dport(c, k);
+  if (dp == FL_NONE) {
+    fl_id d = diff_key_dnode(c, k);
+    uint32_t num = diff_key_port(k);
+    if (d == FL_NONE || (num & VIRT))
+      return "";
+    dp = fl_fabric_find_port(c->D, d, num);
+  }
+  if (dp == FL_NONE || !fl_fabric_port_link_count(c->D, dp))
+    return "";
+  fl_id o = fl_fabric_link_other(c->D, fl_fabric_port_link(c->D, dp, 0), dp);
+  fl_id d = o == FL_NONE ? FL_NONE : fl_fabric_port_node(c->D, o);
+  if (d == FL_NONE || fl_fabric_node_kind(c->D, d) != FL_NODE_CA)
+    return "";
+  return fl_fabric_node_system(c->D, d);
+}
+
+/* Hosts in other hosts' places (diff_shift.c): misconnected cable @mc of
+ * host S lands where the plan cables host S'. Only a host all of whose
+ * planned cables do so, all to one S', is in S''s place (one cable of it
+ * where planned, or one elsewhere, and it is cables to move). @n_of maps
+ * a host to its misconnected cables, @planned to its planned ones. */
+static void shift_pair(const dctx *c, const misc *mc, const char **s,
+                       const char **t) {
+  *s = key_host(c, mc->a);
+  *t = "";
+  if (*s[0]) { /* a is the host's NIC, x where it landed */
+    *t = place_host(c, mc->x);
+    return;
+  }
+  *t = key_host(c, mc->b); /* a is the switch port, b the planned NIC */
+  *s = key_host(c, mc->x);
+}
+
+static int count_up(fl_strmap *m, uint32_t **v, size_t *cap, const char *k) {
+  uint32_t at = fl_strmap_put(m, k, strlen(k), (uint32_t)fl_strmap_len(m));
+  if (at == FL_MAP_ABSENT)
+    return -1;
+  if (at >= *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    uint32_t *g = realloc(*v, nc * sizeof *g);
+    if (!g)
+      return -1;
+    memset(g + *cap, 0, (nc - *cap) * sizeof *g);
+    *v = g, *cap = nc;
+  }
+  (*v)[at]++;
+  return 0;
+}
+
+static int find_shifts(dctx *c, const misc *m, uint32_t n, diff_shift *sh) {
+  fl_strmap planned = {0}, moved = {0};
+  uint32_t *np = NULL, *nm = NULL;
+  size_t cp = 0, cm = 0;
+  int rc = 0;
+  uint32_t nl = fl_fabric_link_count(c->D);
+  for (fl_id l = 0; l < nl && !rc; l++)
+    for (int e = 0; e < 2 && !rc; e++) {
+      fl_id d = fl_fabric_port_node(c->D, fl_fabric_link_port(c->D, l, e));
+      if (fl_fabric_node_kind(c->D, d) == FL_NODE_CA &&
+          *fl_fabric_node_system(c->D, d))
+        rc = count_up(&planned, &np, &cp, fl_fabric_node_system(c->D, d));
+    }
+  for (uint32_t i = 0; i < n && !rc; i++) {
+    const char *s, *t;
+    shift_pair(c, &m[i], &s, &t);
+    if (!*s)
+      continue;
+    rc = count_up(&moved, &nm, &cm, s);
+    if (!rc)
+      rc = *t && strcmp(s, t) != 0
+               ? diff_shift_add(sh, s, t)
+               : (diff_shift_add(sh, s, s), diff_shift_drop(sh, s), 0);
+  }
+  /* a host with a cable not among its moves stays where it is */
+  for (size_t i = 0; i < fl_strmap_len(&moved) && !rc; i++) {
+    const char *s = fl_strmap_key(&moved, i);
+    uint32_t p = fl_strmap_get(&planned, s, strlen(s));
+    if (p == FL_MAP_ABSENT || np[p] != nm[i])
+      diff_shift_drop(sh, s);
+  }
+  if (!rc)
+    rc = diff_shift_finish(c, sh, "host");
+  fl_strmap_free(&planned), fl_strmap_free(&moved);
+  free(np), free(nm);
+  return rc;
 }
 
 void diff_misconnected(dctx *c) {
@@ -676,9 +789,29 @@ void diff_misconnected(dctx *c) {
   }
   if (!c->nomem)
     find_rings(c, m, n);
+  diff_shift sh = {.fix = "rename them or fix the plan; else move the "
+                          "{count} cable ends (the moves below)",
+                   .min_pairs = 1};
+  if (!c->nomem && find_shifts(c, m, n, &sh) != 0)
+    c->nomem = 1;
   for (uint32_t i = 0; i < n && !c->nomem && !c->failed; i++) {
     char *cause = NULL, *cmsg = NULL, *ports = NULL;
-    if (m[i].ring) {
+    const char *hs, *ht, *smsg = NULL, *scause;
+    shift_pair(c, &m[i], &hs, &ht);
+    char lbuf[48];
+    uint64_t cab[2] = {m[i].a, m[i].x};
+    const char *lmsg = NULL,
+               *lcause =
+                   m[i].ring || *hs
+                       ? NULL
+                       : diff_layout_cause(c, cab, lbuf, sizeof lbuf, &lmsg);
+    if (!m[i].ring && *hs && (scause = diff_shift_cause(&sh, hs, &smsg))) {
+      cause = diff_xstrdup(c, scause);
+      cmsg = diff_xstrdup(c, smsg);
+    } else if (lcause) {
+      cause = diff_xstrdup(c, lcause);
+      cmsg = diff_xstrdup(c, lmsg);
+    } else if (m[i].ring) {
       ports = ring_ports(c, m, m[i].ring - 1);
       /* keyed by its first planned end, by name and port number (stable
        * across runs and labels, as diff_emit.c finding_key()) */
@@ -696,6 +829,9 @@ void diff_misconnected(dctx *c) {
     misc_emit(c, &m[i], cause, cmsg);
     free(cause), free(cmsg), free(ports);
   }
+  if (!c->nomem)
+    diff_shift_roots(c, &sh, "diff.misconnected", 0);
+  diff_shift_free(&sh);
   free(m);
 }
 
@@ -719,6 +855,10 @@ void diff_leftovers(dctx *c) {
     uint32_t w, s;
     diff_link_rate(built ? c->B : c->D, e->link, &w, &s);
     diff_rate_str(w, s, ra, sizeof ra);
+    char lbuf[48];
+    const char *lmsg = NULL;
+    f.cause = diff_layout_cause(c, e->k, lbuf, sizeof lbuf, &lmsg);
+    f.cause_msg = lmsg;
     /* what the free end of a missing cable meets instead */
     f.ev = json_pack("{s:o,s:s}", "cable", diff_cable_json(c, e->k[0], e->k[1]),
                      "rate", ra);

@@ -69,6 +69,14 @@ typedef struct diff_rates {
   uint32_t fab_plan[2], fab_built[2]; /* its planned and built value */
 } diff_rates;
 
+/* Pairs of tiers whose switch-to-switch cabling follows another layout
+ * than the plan's (diff_layout.c). */
+typedef struct diff_layout {
+  uint32_t *key; /* lower tier << 16 | upper tier */
+  char **msg;    /* its cause message, "{count}" allowed */
+  size_t n;
+} diff_layout;
+
 typedef struct dctx {
   const fl_fabric *D, *B;
   const fl_diff_opts *o;
@@ -109,6 +117,7 @@ typedef struct dctx {
   fl_id *xplD;   /* per D switch matched in another plane: its B node */
   uint8_t *xplB; /* per B node: part of such a pair (no finding of its own) */
   diff_rates rates; /* cables below planned width or speed (diff_rates.c) */
+  diff_layout lay;  /* switch layers cabled to another layout */
   uint8_t *gdoubtB; /* per B node: its GUID contradicts the names, not
                        compared (diff_match.c guid_name_conflicts()) */
 } dctx;
@@ -242,6 +251,80 @@ void diff_rate_note(dctx *c, uint32_t de, uint32_t be);
  * a node, a cable), with their work-order rows. */
 void diff_rates_judge(dctx *c);
 void diff_rates_free(diff_rates *R);
+
+/* ---- diff_groups.c */
+
+/* The planned nodes that match nothing, grouped by scalable unit (m[0],
+ * v[0]), by host (m[1], v[1]) and, switches outside SUs, by tier (m[2],
+ * v[2]): see diff_groups.c. */
+typedef struct diff_groups {
+  fl_strmap m[3];
+  struct grp *v[3];
+  size_t cap[3];
+  fl_strmap hosts_of_su; /* "SU\x1fhost" of each unmatched NIC */
+} diff_groups;
+/* Count the groups once the nodes are matched (c->mD, c->xplD set). 0, or
+ * -1 on ENOMEM. */
+int diff_groups_init(dctx *c, diff_groups *g);
+/* The cause of unmatched design node @i and its message ("{count}" for
+ * the merged members), both allocated, or both NULL when @i is not part of
+ * a wholly missing SU or host, nor one of two or more missing switches of
+ * its tier outside SUs. 0, or -1 on ENOMEM. */
+int diff_group_of(dctx *c, const diff_groups *g, fl_id i, char **cause,
+                  char **cmsg);
+void diff_groups_free(diff_groups *g);
+
+/* ---- diff_shift.c */
+
+/* Pairs "A is where the plan puts B" (hosts, or nodes), and the causes of
+ * the chains they form (diff_shift.c). Zero-initialise, set @fix and
+ * @min_pairs, add, finish, look up, free. */
+typedef struct diff_shift {
+  const char *fix;  /* the message's last clause, "{count}" allowed */
+  size_t min_pairs; /* pairs a chain needs to be one cause (>= 1) */
+  fl_strmap names;  /* name -> index */
+  uint32_t *parent; /* union-find */
+  uint32_t *to;     /* per name: the name whose place it takes, NIL, AMBIG */
+  size_t cap_n;
+  char **cause, **msg; /* per name, after finish: its chain's, or NULL */
+  uint32_t *gap;       /* per name, after finish: its chain's place nobody
+                          takes (a name index), or NIL */
+} diff_shift;
+/* Note that @from is where the plan puts @to. 0, or -1 on ENOMEM. */
+int diff_shift_add(diff_shift *s, const char *from, const char *to);
+/* @from is not a shift after all (also elsewhere, or in place). */
+void diff_shift_drop(diff_shift *s, const char *from);
+/* Join the pairs into chains, one cause each. 0, or -1 on ENOMEM. @unit
+ * names the nodes ("host"). */
+int diff_shift_finish(dctx *c, diff_shift *s, const char *unit);
+/* The cause of @from's chain and (in @msg) its message, or NULL. Borrowed
+ * from @s. */
+const char *diff_shift_cause(const diff_shift *s, const char *from,
+                             const char **msg);
+/* One cause across rules (host/roots.h): with @gap_primary 0 (cables
+ * matched by name), the findings of rule @rule that carry a chain's cause
+ * are the primary and the diff.missing-node finding of the name the chain
+ * leaves over (with the names shifted, the last planned name is found
+ * nowhere) its consequence; with @gap_primary 1 (nodes matched by GUID),
+ * the missing-host finding of the place nobody takes (the host really
+ * missing) is the primary and the chain's findings its consequences. */
+void diff_shift_roots(dctx *c, const diff_shift *s, const char *rule,
+                      int gap_primary);
+void diff_shift_free(diff_shift *s);
+
+/* ---- diff_layout.c */
+
+/* Count, per pair of switch tiers, the planned cables still unexplained
+ * (after exact, duplicate, plan and swap) and flag the pairs where they
+ * are at least 8 and half the planned ones. */
+void diff_layout_judge(dctx *c);
+/* The cause ("layout:1-2", in @buf) of the cable with endpoints @k[0],
+ * @k[1] and its message (in @msg), or NULL when its tiers are not flagged. */
+const char *diff_layout_cause(dctx *c, const uint64_t *k, char *buf,
+                              size_t size, const char **msg);
+/* After the last finding: roots for each flagged pair (host/roots.h). */
+void diff_layout_roots(dctx *c);
+void diff_layout_free(diff_layout *L);
 
 /* ---- diff_classify.c */
 

@@ -456,6 +456,21 @@ static int guid_name_conflicts(dctx *c, const name_ix *dx, const name_ix *bx) {
   return 0;
 }
 
+/* Design host @i, matched by GUID to as-built node @b, describes itself
+ * by another host name: 1, with the planned host in @sd and the as-built
+ * one in @sb (both systems). */
+static int renamed_host(const dctx *c, fl_id i, fl_id b, const char **sd,
+                        const char **sb) {
+  *sd = fl_fabric_node_system(c->D, i);
+  *sb = fl_fabric_node_system(c->B, b);
+  if (!**sd || !**sb || fl_fabric_node_kind(c->D, i) != FL_NODE_CA)
+    return 0;
+  char cd[FL_ALIAS_MAX], cb[FL_ALIAS_MAX];
+  fl_alias_node(*sd, strlen(*sd), cd, sizeof cd);
+  fl_alias_node(*sb, strlen(*sb), cb, sizeof cb);
+  return strcmp(cd, cb) != 0;
+}
+
 int diff_match_nodes(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -562,7 +577,13 @@ int diff_match_nodes(dctx *c) {
       match_nics(c, &bx) != 0 || match_hosts(c) != 0 || match_cables(c) != 0 ||
       diff_split_cross_plane(c) != 0)
     goto out;
-  /* unmatched nodes */
+  /* unmatched nodes; a wholly missing SU or host is one cause
+   * (diff_groups.c) */
+  diff_groups grp;
+  if (diff_groups_init(c, &grp) != 0) {
+    diff_groups_free(&grp);
+    goto out;
+  }
   for (fl_id i = 0; i < nd; i++) {
     if (c->mD[i] != FL_NONE)
       continue;
@@ -619,6 +640,12 @@ int diff_match_nodes(dctx *c) {
                                 "after normalising case, domain and blanks)",
                                 canon);
     uint32_t ncab = c->cables_of_D ? c->cables_of_D[i] : 0;
+    char *cause = NULL, *cmsg = NULL;
+    /* planes: a node missing from a plane is judged by the plane logic
+     * (diff_planes.c), not grouped */
+    if (!lo && !c->n_plD && !c->n_plB &&
+        diff_group_of(c, &grp, i, &cause, &cmsg) != 0)
+      c->nomem = 1;
     fnd f = {.rule = "diff.missing-node",
              .sev = FL_SEV_ERROR,
              .loc_fab = D,
@@ -628,7 +655,9 @@ int diff_match_nodes(dctx *c) {
              .n_extra = 1,
              .ids = c->per_plane,
              .xd = i,
-             .xb = FL_NONE};
+             .xb = FL_NONE,
+             .cause = cause,
+             .cause_msg = cmsg};
     f.ev = json_pack("{s:s,s:s,s:i}", "reason", why ? why : "", "kind",
                      fl_node_kind_name(fl_fabric_node_kind(D, i)),
                      "planned_cables", (json_int_t)ncab);
@@ -650,8 +679,9 @@ int diff_match_nodes(dctx *c) {
       diff_wo_node(c, "check", "diff.missing-node", fl_fabric_node_name(D, i),
                    rack,
                    "node not discovered: power, install or name it as planned");
-    free(whys);
+    free(whys), free(cause), free(cmsg);
   }
+  diff_groups_free(&grp);
   for (fl_id b = 0; b < nb; b++) {
     if (c->mB[b] != FL_NONE || (c->xplB && c->xplB[b]))
       continue;
@@ -720,6 +750,24 @@ int diff_match_nodes(dctx *c) {
   }
   /* attributes of matched nodes */
   int guids = diff_guid_policy(c);
+  /* hosts matched by GUID that call themselves by another planned host's
+   * name, chained (dgx-016 planned as dgx-017, dgx-017 as dgx-018, ...):
+   * one shift, not one rename per host (diff_shift.c) */
+  diff_shift sh = {.fix = "their GUIDs and cables agree with the plan: fix "
+                          "the hostnames or node descriptions of the {count} "
+                          "nodes (no cable is to move)",
+                   .min_pairs = 2};
+  for (fl_id i = 0; i < nd && !c->nomem; i++) {
+    fl_id b = c->mD[i];
+    const char *sd, *sb;
+    if (b == FL_NONE || c->howD[i] != HOW_GUID ||
+        !renamed_host(c, i, b, &sd, &sb))
+      continue;
+    if (diff_shift_add(&sh, sb, sd) != 0)
+      c->nomem = 1;
+  }
+  if (!c->nomem && diff_shift_finish(c, &sh, "host") != 0)
+    c->nomem = 1;
   for (fl_id i = 0; i < nd; i++) {
     fl_id b = c->mD[i];
     if (b == FL_NONE)
@@ -790,13 +838,19 @@ int diff_match_nodes(dctx *c) {
                  *sb = fl_fabric_node_system(B, b);
       const char *from = *sd && *sb ? sd : fl_fabric_node_name(D, i);
       const char *to = *sd && *sb ? sb : fl_fabric_node_name(B, b);
-      ckey = diff_xprintf(c, "description:%s\x1f%s", from, to);
-      cmsg = diff_xprintf(c,
-                          "{count} nodes planned as \"%s\" describe "
-                          "themselves as \"%s\"; their GUIDs and cables "
-                          "agree with the plan: fix the hostname or the node "
-                          "descriptions (no cable is to move)",
-                          from, to);
+      const char *smsg = NULL, *scause = diff_shift_cause(&sh, to, &smsg);
+      if (scause) {
+        ckey = diff_xstrdup(c, scause);
+        cmsg = diff_xstrdup(c, smsg);
+      } else {
+        ckey = diff_xprintf(c, "description:%s\x1f%s", from, to);
+        cmsg = diff_xprintf(c,
+                            "{count} nodes planned as \"%s\" describe "
+                            "themselves as \"%s\"; their GUIDs and cables "
+                            "agree with the plan: fix the hostname or the node "
+                            "descriptions (no cable is to move)",
+                            from, to);
+      }
       f.cause = ckey;
       f.cause_msg = cmsg;
     }
@@ -804,6 +858,9 @@ int diff_match_nodes(dctx *c) {
     free(ckey);
     free(cmsg);
   }
+  if (!c->nomem)
+    diff_shift_roots(c, &sh, "diff.different", 1);
+  diff_shift_free(&sh);
   rc = 0;
 out:
   diff_name_ix_free(&bx);

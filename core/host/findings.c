@@ -374,7 +374,25 @@ static int merge_runs(const idx_rec *ix, size_t n, uint8_t *gone,
   return 0;
 }
 
+/* The consequences attached under @r (host/roots.h) that share a cause
+ * merge as the top level does: a primary with 128 renames of one shift
+ * under it lists one consequence of 128, not 128. */
+static int aggregate_related(fl_finding_rec *r) {
+  if (r->n_related < 2)
+    return 0;
+  fl_findings sub = {r->related, r->n_related, r->n_related};
+  if (fl_findings_aggregate(&sub) != 0)
+    return -1;
+  fl_findings_sort(&sub);
+  r->related = sub.v;
+  r->n_related = (uint32_t)sub.n;
+  return 0;
+}
+
 int fl_findings_aggregate(fl_findings *fs) {
+  for (size_t i = 0; i < fs->n; i++)
+    if (aggregate_related(&fs->v[i]) != 0)
+      return -1;
   size_t n = 0;
   for (size_t i = 0; i < fs->n; i++)
     n += fs->v[i].cause && fl_finding_active(&fs->v[i]);

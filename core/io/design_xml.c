@@ -45,6 +45,7 @@
  *   struct on the caller's stack.
  */
 #include "io/design_xml.h"
+#include "io/xml_cut.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1296,8 +1297,42 @@ static void xe_locate(dx *d, const void *fresh, const dx_tag *fresh_tag,
   }
 }
 
+/* A well-formedness error on a file cut short (the root never closed) or
+ * followed by something after its root: said in those words, at the line
+ * where the file ends or the extra content starts (issue 30: libxml2 calls
+ * a cut file "Extra content at the end of the document"). 1 when
+ * reported. */
+static int xe_cut(dx *d) {
+  fl_xml_end cut;
+  int how = fl_xml_cut(d->scan.buf, d->scan.len, &cut);
+  /* libxml2 met an error before the end (or the extra content): that one
+   * comes first, whatever the end looks like */
+  uint32_t at = how == FL_XML_CUT ? cut.end_line : cut.extra_line;
+  if (how != FL_XML_WHOLE && d->xe.set && d->xe.line && d->xe.line + 1 < at)
+    return 0;
+  if (how == FL_XML_CUT)
+    return dx_fail(d, cut.end_line, 0,
+                   "the file ends at line %u, inside <%s> (opened at line "
+                   "%u, never closed): it looks cut short (an interrupted "
+                   "copy, download or write?)%s%s",
+                   cut.end_line, cut.root, cut.root_line,
+                   *d->xe.msg ? "; libxml2 says: " : "", d->xe.msg),
+           1;
+  if (how == FL_XML_EXTRA)
+    return dx_fail(d, cut.extra_line, 0,
+                   "content after the end of the document: <%s> closes at "
+                   "line %u and line %u has more (two files joined, or text "
+                   "appended?)%s%s",
+                   cut.root, cut.end_line, cut.extra_line,
+                   *d->xe.msg ? "; libxml2 says: " : "", d->xe.msg),
+           1;
+  return 0;
+}
+
 static int xe_report(dx *d, const void *fresh, const dx_tag *fresh_tag) {
   uint32_t line, col;
+  if (d->xe.domain != XML_FROM_RELAXNGV && xe_cut(d))
+    return -1;
   xe_locate(d, fresh, fresh_tag, &line, &col);
   const char *what = d->xe.domain == XML_FROM_RELAXNGV
                          ? "does not match schema/design.rng: "
@@ -1375,6 +1410,8 @@ static int run_reader(dx *d) {
   }
   if (d->xe.set)
     return xe_report(d, NULL, NULL);
+  if (r < 0 && xe_cut(d))
+    return -1;
   if (r < 0)
     return dx_fail(d, (uint32_t)xmlTextReaderGetParserLineNumber(d->reader),
                    (uint32_t)xmlTextReaderGetParserColumnNumber(d->reader),

@@ -22,6 +22,7 @@
 #include "fabriclint/roles.h"
 #include "model/fabric_impl.h"
 #include "model/sysname.h"
+#include "model/tier_type.h"
 #include "util/unionfind.h"
 
 static void split_mf0(fl_fabric *fab, fl_node_rec *r) {
@@ -475,6 +476,55 @@ static int tier_work_init(tier_work *w, size_t n) {
   return w->queue && w->noncompute && w->fleet ? FL_OK : FL_ENOMEM;
 }
 
+/* The tier of switch @n, else the one its device type states. */
+static uint32_t tier_or_type(const fl_fabric *fab, fl_id n) {
+  if (fab->nodes[n].tier != FL_TIER_UNKNOWN)
+    return fab->nodes[n].tier;
+  return fl_tier_of_type(fl_fabric_attr(fab, FL_ENT_NODE, n, "device-type"),
+                         NULL);
+}
+
+fl_id fl_type_tier_conflict(const fl_fabric *fab, fl_id n) {
+  uint32_t t =
+      fl_tier_of_type(fl_fabric_attr(fab, FL_ENT_NODE, n, "device-type"), NULL);
+  if (t == FL_TIER_UNKNOWN)
+    return FL_NONE;
+  FOR_CABLES(fab, n, u, {
+    if (u == n || fab->nodes[u].kind != FL_NODE_SWITCH ||
+        same_chassis(fab, n, u))
+      continue;
+    uint32_t tu = tier_or_type(fab, u);
+    if (tu != FL_TIER_UNKNOWN && (tu == t || tu > t + 1 || t > tu + 1))
+      return u;
+  });
+  return FL_NONE;
+}
+
+/* Tiers from the device type (issue 30): a switch the shape leaves
+ * without a tier (no compute endpoint in its part of the graph, as in a
+ * SONiC minigraph of routers) takes the tier its declared type states
+ * (model/tier_type.h), marked FL_TIER_FROM_TYPE so the evidence says so.
+ * The types must agree with the cables: a Clos cables adjacent layers
+ * only, so a switch cabled to one of the same tier by type (two
+ * "SpineRouter"s, as in a sample whose peers are all typed alike) or to
+ * one two layers away keeps no tier (fl_type_tier_conflict()). A tier the
+ * shape gives is kept (the explanation weighs the type against it); a
+ * given tier (attribute, annotation) wins over both; a fleet plan's
+ * switches (separate testbeds) stay without. O(V + E). */
+static void tier_by_type(fl_fabric *fab, const uint8_t *fleet) {
+  for (size_t i = 0; i < fab->n_nodes; i++) {
+    fl_node_rec *r = &fab->nodes[i];
+    if (r->kind != FL_NODE_SWITCH || r->tier != FL_TIER_UNKNOWN || fleet[i])
+      continue;
+    uint32_t t = fl_tier_of_type(
+        fl_fabric_attr(fab, FL_ENT_NODE, (fl_id)i, "device-type"), NULL);
+    if (t == FL_TIER_UNKNOWN || fl_type_tier_conflict(fab, (fl_id)i) != FL_NONE)
+      continue;
+    r->tier = t;
+    r->tier_derived = FL_TIER_FROM_TYPE;
+  }
+}
+
 int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
   tier_work w;
   if (tier_work_init(&w, fab->n_nodes) != FL_OK) {
@@ -503,6 +553,7 @@ int fl_derive_tiers(fl_fabric *fab, fl_error *err) {
     r->tier_derived = 1;
   }
   tier_irregular(fab, &w);
+  tier_by_type(fab, w.fleet);
   tier_work_free(&w);
   return FL_OK;
 }

@@ -48,4 +48,13 @@ void fl_shape_facts_get(const fl_fabric *fab, fl_shape_facts *out);
 /** 1 when node @n is a SHARP Aggregation Node (see fl_derive_tiers). */
 int fl_is_aggregation_node(const fl_fabric *fab, fl_id n);
 
+/**
+ * fl_type_tier_conflict() — a switch cabled to switch @n that contradicts
+ * the tier @n's device type states (model/tier_type.h): its tier (else its
+ * own type's) is the same as that one or two or more layers away (a Clos
+ * cables adjacent layers only). FL_NONE when none does, or @n's type
+ * states no tier. O(degree of @n).
+ */
+fl_id fl_type_tier_conflict(const fl_fabric *fab, fl_id n);
+
 #endif

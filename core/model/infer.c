@@ -32,6 +32,7 @@
 #include "fabriclint/roles.h"
 #include "model/derive.h"
 #include "model/fabric_impl.h"
+#include "model/tier_type.h"
 #include "util/unionfind.h"
 
 enum { SU_NONE, SU_NAMES, SU_GROUPS };
@@ -532,9 +533,31 @@ uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
       add(buf, size, &o,
           "no tier: no compute endpoint in its part of the "
           "switch graph");
+    const char *ty = fl_fabric_attr(fab, FL_ENT_NODE, n, "device-type"), *ro;
+    uint32_t tt = fl_tier_of_type(ty, &ro);
+    fl_id u = tt != FL_TIER_UNKNOWN && !(fleet && *fleet)
+                  ? fl_type_tier_conflict(fab, n)
+                  : FL_NONE;
+    if (u != FL_NONE)
+      add(buf, size, &o,
+          "; its device type %s (%s) says tier %u, not used: it is cabled "
+          "to %s, %s (a Clos cables adjacent layers only)",
+          ty, ro, tt, fl_fabric_node_name(fab, u),
+          fl_fabric_node_tier(fab, u) != FL_TIER_UNKNOWN
+              ? "whose tier is not the layer next to it"
+              : "whose device type states the same or a non-adjacent tier");
     return FL_CONF_NONE;
   }
   int irregular = x->nb_same || x->nb_skip;
+  const char *type = fl_fabric_attr(fab, FL_ENT_NODE, n, "device-type"), *role;
+  uint32_t tt = fl_tier_of_type(type, &role);
+  if (fab->nodes[n].tier_derived == FL_TIER_FROM_TYPE) {
+    add(buf, size, &o,
+        "tier %u: from the device type %s (%s) alone; the switch graph "
+        "gives none (no compute endpoint in its part of it)",
+        t, type, role);
+    return FL_CONF_MEDIUM;
+  }
   if (!fab->nodes[n].tier_derived) {
     add(buf, size, &o, "tier %u: given by an input (tier attribute)", t);
     conf = FL_CONF_GIVEN;
@@ -563,6 +586,25 @@ uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
     add(buf, size, &o, ", %u at the same tier (irregular)", x->nb_same);
   if (x->nb_skip)
     add(buf, size, &o, ", %u skipping a tier (irregular)", x->nb_skip);
+  /* the declared device type, a second kind of evidence: agreeing, it
+   * confirms the shape; disagreeing, the shape's tier is kept but not
+   * trusted (a given tier is not weighed) */
+  if (tt != FL_TIER_UNKNOWN && conf != FL_CONF_GIVEN) {
+    if (tt == t) {
+      add(buf, size, &o, "; the device type %s (%s) agrees", type, role);
+      conf = FL_CONF_HIGH;
+    } else {
+      add(buf, size, &o,
+          "; the device type %s (%s) says tier %u: contradicted, so "
+          "the switch graph's tier is kept with low confidence (pin it "
+          "with an annotation `tier`)",
+          type, role, tt);
+      conf = FL_CONF_LOW;
+    }
+  } else if (tt != FL_TIER_UNKNOWN && tt != t) {
+    add(buf, size, &o, "; the device type %s (%s) says tier %u", type, role,
+        tt);
+  }
   uint32_t c = fl_fabric_node_chassis(fab, n);
   if (c != FL_NONE)
     add(buf, size, &o, "; an ASIC of chassis %s, ranked as one switch",

@@ -5,8 +5,9 @@
 # generator numbers a smaller build (GUIDs in sequence again), written as
 # an ibnetdiscover dump by `fabriclint convert`. The plan's GUIDs of the
 # SU-2 leaves are now the as-built spines': matched by GUID, 256 cables
-# were "unexpected". Expected: the 72 nodes of SU 2 missing (8 leaves, 64
-# HCAs), one info saying the GUIDs look shifted, nothing else; the same
+# were "unexpected". Expected: SU 2 missing, one finding for its 72 nodes
+# (8 leaves, 64 HCAs), one info saying the GUIDs look shifted, nothing
+# else; the same
 # with the arguments reversed (compared the right way round).
 . "$(dirname "$0")/lib.bash"
 "$FL" gen rail-su --sus 2 --hosts-per-su 8 -o "$TMP/plan.xml"
@@ -42,15 +43,17 @@ PY
 tally() { jget "$TMP/out" "=sorted(__import__('collections').Counter((f['rule'], f['severity']) for f in d['findings']).items())"; }
 
 expect_rc 1 "$FL" diff --format json "$TMP/plan.xml" "$TMP/half.ibnetdiscover"
-expect_eq "$(tally)" "[(('diff.different', 'info'), 1), (('diff.missing-node', 'error'), 72)]" \
+expect_eq "$(tally)" "[(('diff.different', 'info'), 1), (('diff.missing-node', 'error'), 1)]" \
   "half-built: SU 2 missing, one note, no unexpected cable"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['cause'], f['evidence']['count']) for f in d['findings'] if f['rule'] == 'diff.missing-node']")" \
+  "[('missing-su:2', 72)]" "SU 2 missing: one cause, its 72 nodes counted"
 expect_eq "$(jget "$TMP/out" "=[(f['evidence']['conflicting'], f['evidence']['example_design'], f['evidence']['example_as_built']) for f in d['findings'] if f['rule'] == 'diff.different']")" \
   "[(8, 'leaf-su02-r0', 'spine-01')]" "the note: 8 planned nodes, the first example"
-expect_eq "$(jget "$TMP/out" "=sorted({f['nodes'][0].split()[0] for f in d['findings'] if f['rule'] == 'diff.missing-node' and f['nodes'][0].startswith('dgx')})")" \
+expect_eq "$(jget "$TMP/out" "=sorted({m['nodes'][0].split()[0] for f in d['findings'] if f['rule'] == 'diff.missing-node' for m in f['evidence']['members'] if m['nodes'][0].startswith('dgx')})")" \
   "$(python3 -c "print(['dgx-%03d' % i for i in range(9, 17)])")" "the hosts of SU 2 missing"
 # the arguments reversed: compared the right way round, the same verdicts
 expect_rc 1 "$FL" diff --format json "$TMP/half.ibnetdiscover" "$TMP/plan.xml"
-expect_eq "$(tally)" "[(('diff.different', 'info'), 1), (('diff.missing-node', 'error'), 72), (('diff.reversed', 'warning'), 1)]" \
+expect_eq "$(tally)" "[(('diff.different', 'info'), 1), (('diff.missing-node', 'error'), 1), (('diff.reversed', 'warning'), 1)]" \
   "reversed: the same, and the warning"
 # as given, reversed: SU 2 is what was "built" beyond the other side
 expect_rc 1 "$FL" diff --as-given --format json "$TMP/half.ibnetdiscover" "$TMP/plan.xml"

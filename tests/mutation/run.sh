@@ -49,9 +49,9 @@ tests_for() {
   pfc) echo 'cli.pfc_deadlock' ;;
   infer) echo 'cli.infer_explain' ;;
   detect) echo 'cli.formats_detect|cli.ibsim_reads_ibnd' ;;
-  sonic) echo 'cli.sonic_formats|cli.sonic_multiasic' ;;
+  sonic) echo 'cli.sonic_formats|cli.sonic_multiasic|cli.sonic_type_tiers' ;;
   lids) echo 'cli.lid_space' ;;
-  design) echo 'cli.journey_design' ;;
+  design) echo 'cli.journey_design|cli.design_cut' ;;
   tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   roots) echo 'test_roots|cli.roots' ;;
   compare) echo 'cli.compare_' ;;
