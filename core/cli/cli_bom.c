@@ -32,6 +32,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/json_buf.h"
 #include "io/write_common.h"
+#include "model/derive.h" /* fl_is_aggregation_node */
 #include "model/hashmap.h"
 #include "util/natcmp.h"
 
@@ -116,9 +117,22 @@ static int count_end(bom *b, const fl_fabric *f, fl_id l, uint32_t e,
   return bump(b, 2, item, 1);
 }
 
+/* 1 when an end of link @l is a SHARP Aggregation Node (devid 0xcf09 or
+ * its description, model/derive.h). */
+static int an_link(const fl_fabric *f, fl_id l) {
+  for (uint32_t e = 0; e < 2; e++)
+    if (fl_is_aggregation_node(
+            f, fl_fabric_port_node(f, fl_fabric_link_port(f, l, e))))
+      return 1;
+  return 0;
+}
+
 static int count_links(bom *b, const fl_fabric *f) {
   for (fl_id l = 0; l < fl_fabric_link_count(f); l++) {
-    if (fl_fabric_link_internal(f, l))
+    /* no part to buy: a cable inside a director chassis, or the switch
+     * port a SHARP Aggregation Node sits on (port 65 of a QM9701: the AN
+     * is in the switch) */
+    if (fl_fabric_link_internal(f, l) || an_link(f, l))
       continue;
     char rate[32], item[160];
     fl_cli_link_rate(f, l, rate, sizeof rate);

@@ -216,7 +216,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
   case FL_OPT_SPEED:
     a->speed = fl_speed_parse(val, strlen(val));
     if (a->speed == FL_SPEED_UNKNOWN)
-      return usage("--speed: expected SDR..XDR or 100G..800G, got '%s'", val);
+      return usage("--speed: expected SDR..XDR or Ethernet 1G..1600G, got '%s'",
+                   val);
     return 0;
   case FL_OPT_WIDTH:
     a->width = fl_width_parse(val, strlen(val));

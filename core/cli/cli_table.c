@@ -355,7 +355,7 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     /* ---- gen: every kind ---- */
     {FL_OPT_SPEED, "speed", 0, "S", G, 0, FL_CPL_VALUES,
      "SDR DDR QDR FDR10 FDR EDR HDR NDR XDR 100G 200G 400G 800G",
-     "link speed: SDR..XDR, or 100G..800G (default NDR)"},
+     "link speed: SDR..XDR, or Ethernet 1G..1600G (default NDR)"},
     {FL_OPT_WIDTH, "width", 0, "W", G, 0, FL_CPL_VALUES, "1x 2x 4x 8x 12x",
      "link width: 1x, 2x, 4x, 8x, 12x (default 4x)"},
     {FL_OPT_NO_LIDS, "no-lids", 0, NULL, G, 0, FL_CPL_NONE, NULL,

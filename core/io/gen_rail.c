@@ -205,6 +205,15 @@ static int rail_spines3(rail_plan *pl, fl_error *err) {
                         p->spines, u, (unsigned long long)gl, room, ok);
   pl->m = u / p->spines;
   pl->groups = gen_ceil_div(p->sus, p->sus_per_group);
+  /* one spine group: its spines already join every leaf, and a core tier
+   * would hang each core off one spine by parallel cables, joining
+   * nothing (twice the switches for no path) */
+  if (pl->groups < 2)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "%u SUs make one spine group (%u SUs per group): a "
+                        "core tier would join nothing; use --tiers 2, or "
+                        "--sus-per-group below %u for two or more groups",
+                        p->sus, p->sus_per_group, p->sus);
   pl->group_sus = p->sus_per_group;
   pl->per_group = p->spines;
   uint64_t down = gl * pl->m, up = down * su;

@@ -88,4 +88,12 @@ expect_rc 2 "$FL" bom --catalogue "$TMP/none.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'none.yaml: cannot read'
 expect_rc 2 "$FL" bom --format xlsx "$TMP/sm.xml"
 expect_grep "$TMP/err" 'expected csv or json'
+# ---- a real capture (NVIDIA/topograph, tests/data/external): 40 QM9701
+# switches, each with its SHARP Aggregation Node on port 65. The AN sits
+# inside the switch: its link is no cable to buy. 1,114 links, 40 of them
+# to ANs: 1,074 cables (all 4xNDR, no media or length in a capture).
+TG="$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
+expect_rc 0 "$FL" bom --format json "$TG"
+expect_eq "$(J "=[(r['category'], r['item'], r['count']) for r in d['items']]")" "[('switch', 'devid 0xd2f2, 65 ports', 40), ('cable', '4xNDR unspecified length unknown', 1074)]" "topograph: ANs' links are no cables"
+
 finish

@@ -142,4 +142,13 @@ expect_eq "$("$FL" gen rail-su --sus 512 --rails 2 --tiers 3 --planes 4 --dry-ru
 expect_eq "$(dry cores --sus 256 --tiers 3 --allow-lid-overflow)" 1024 "64 groups: 32 core groups of 32"
 expect_rc 2 "$FL" gen rail-su --sus 257 --tiers 3 --dry-run
 expect_grep "$TMP/err" '65 spine groups exceed the 64 ports of a core'
+# one spine group is no place for a core tier (its cores would hang off
+# one spine each, joining nothing): 4 SUs fill one group of 4, refused; 5
+# SUs make two groups, built
+expect_rc 2 "$FL" gen rail-su --sus 4 --tiers 3 --dry-run
+expect_grep "$TMP/err" '^fabriclint gen rail-su: 4 SUs make one spine group \(4 SUs per group\): a core tier would join nothing; use --tiers 2, or --sus-per-group below 4 for two or more groups$'
+expect_rc 2 "$FL" gen rail-su --sus 3 --tiers 3 --sus-per-group 3 --dry-run
+expect_grep "$TMP/err" '3 SUs make one spine group \(3 SUs per group\)'
+expect_eq "$(dry spines --sus 5 --tiers 3)" 64 "5 SUs: two groups of 32 spines"
+expect_eq "$(dry spines --sus 3 --tiers 3 --sus-per-group 2)" 32 "3 SUs in groups of 2: two groups of 16 spines"
 finish
