@@ -338,6 +338,8 @@ static int carry_related(const idx_rec *g, size_t n, fl_finding_rec *m) {
   }
   for (size_t i = 0; i < n; i++) {
     fl_finding_rec *r = (fl_finding_rec *)g[i].r; /* a member of fs */
+    if (!r->n_related) /* its related is NULL: memcpy's source must not be */
+      continue;
     memcpy(m->related + m->n_related, r->related,
            r->n_related * sizeof *r->related);
     m->n_related += r->n_related;
