@@ -270,7 +270,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "attribute files the two plans share (repeatable)"},
     /* ---- perf ---- */
     {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
-     "the job: hosts in rank order and collectives (required; docs/perf.md)"},
+     "the job: hosts in rank order and collectives (this or --job; "
+     "docs/perf.md)"},
     {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
      "auto lft ar", "override the routing the workload names"},
     {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
@@ -279,6 +280,13 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_EXPLAIN_INFER, "explain", 0, NULL, I, 0, FL_CPL_NONE, NULL,
      "also print every inference (tiers, scalable units) with its "
      "confidence and evidence (docs/inference.md)"},
+    {FL_OPT_JOB, "job", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
+     "a training step: a workload with `training:` (model, parallelism, "
+     "GPU); prints per-phase communication and the step time "
+     "(docs/perf.md, \"Training step\")"},
+    {FL_OPT_NO_OVERLAP, "no-overlap", 0, NULL, P, 0, FL_CPL_NONE, NULL,
+     "with --job: count the data-parallel reduction as exposed in full "
+     "(default: hidden behind backward but for its last bucket)"},
     {FL_OPT_DUMP_FLOWS, "dump-flows", 0, "FILE", P, 0, FL_CPL_FILE, NULL,
      "also write the topology, LFT next hops and every flow per step as "
      "JSON to FILE (LFT routing; for the ns-3 harness, "
