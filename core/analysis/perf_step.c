@@ -410,6 +410,10 @@ static int solve_alone(const fl_perf_job *job, raw *r, size_t n,
         ph->alone_s = fabric_time(ph, u, sol.slow_level, 0);
         ph->ideal_s = fabric_time(ph, u, ideal.slow_level, 0);
         memcpy(weight, sol.weight, job->net.ndl * sizeof *weight);
+        if (ph->alone_s > ph->ideal_s * (1 + 1e-9) &&
+            pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
+                           ph->alone, &ph->n_alone) != 0)
+          rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
       }
       pf_solution_free(&ideal);
     }

@@ -55,6 +55,9 @@ typedef struct fl_step_op {
  * its slowest flow (Gb/s; 0 inside a server). @bottlenecks[@n_bottlenecks]
  * the links saturated at that rate carrying the phase's flows (concurrent
  * run), most of the phase's flows first; empty when @time_s is at @ideal_s.
+ * @alone[@n_alone]: the same for the phase alone (empty when @alone_s is
+ * at @ideal_s): what the fabric or its routing, not the other phases,
+ * takes from it.
  */
 typedef struct fl_step_phase {
   int on, fabric;
@@ -64,8 +67,9 @@ typedef struct fl_step_phase {
   double bytes, wire_bytes;
   double time_s, alone_s, ideal_s, exposed_s;
   double busbw_GBps, rate_gbps;
-  uint32_t n_bottlenecks;
+  uint32_t n_bottlenecks, n_alone;
   fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
+  fl_perf_bottleneck alone[FL_PERF_MAX_BOTTLENECKS];
 } fl_step_phase;
 
 /**

@@ -22,6 +22,8 @@
 #include "cli/cli_perf_out.h"
 #include "cli/cli_perf_step.h"
 
+#define TEXT_LINKS 4u /* bottleneck lines per phase in the text report */
+
 static int contended(const fl_step_phase *ph, double min_share) {
   return ph->on && ph->fabric && ph->alone_s > 0 &&
          ph->ideal_s / ph->alone_s < min_share * (1 - 1e-9);
@@ -35,22 +37,47 @@ static void ops_text(FILE *o, const fl_step_phase *ph) {
 }
 
 /* "; the cable A port 1 -> B port 2 runs at 100 Gb/s, below its nominal
- * 200 Gb/s" for the first degraded bottleneck of @ph, else "". */
+ * 200 Gb/s" for the first degraded link the phase alone is held back by,
+ * else "; bottleneck A port 1 -> B port 2" for the first, else "". */
 static void degraded_note(const fl_fabric *f, const fl_step_phase *ph,
                           char *buf, size_t n) {
   buf[0] = '\0';
-  for (uint32_t i = 0; i < ph->n_bottlenecks; i++) {
-    const fl_perf_bottleneck *b = &ph->bottlenecks[i];
+  char lt[600];
+  for (uint32_t i = 0; i < ph->n_alone; i++) {
+    const fl_perf_bottleneck *b = &ph->alone[i];
     if (b->nominal_gbps > b->gbps) {
-      char lt[600];
       fl_cli_perf_link_text(f, b, lt, sizeof lt);
       snprintf(buf, n,
-               "; the cable %s runs at %.0f Gb/s, below its nominal "
-               "%.0f Gb/s",
+               "; the cable %s runs at %.0f Gb/s, below its nominal %.0f Gb/s",
                lt, b->gbps, b->nominal_gbps);
       return;
     }
   }
+  if (ph->n_alone) {
+    fl_cli_perf_link_text(f, &ph->alone[0], lt, sizeof lt);
+    snprintf(buf, n, "; bottleneck %s", lt);
+  }
+}
+
+/* Bottleneck lines of @b[@n] under @title: the first TEXT_LINKS. */
+static void text_links(FILE *o, const fl_fabric *f, const char *title,
+                       const fl_perf_bottleneck *bv, uint32_t n) {
+  uint32_t shown = n < TEXT_LINKS ? n : TEXT_LINKS;
+  for (uint32_t i = 0; i < shown; i++) {
+    const fl_perf_bottleneck *b = &bv[i];
+    char lt[600];
+    fl_cli_perf_link_text(f, b, lt, sizeof lt);
+    fprintf(o,
+            "    %s %s: %.4g of the phase's flows, %.0f Gb/s (%.3f Gb/s each)",
+            title, lt, b->flows, b->gbps, b->share_gbps);
+    if (b->nominal_gbps > b->gbps)
+      fprintf(o, "; the cable runs below its nominal %.0f Gb/s",
+              b->nominal_gbps);
+    fputc('\n', o);
+  }
+  if (n > shown)
+    fprintf(o, "    ... %s%u more (--format json lists %u)\n",
+            n == FL_PERF_MAX_BOTTLENECKS ? "at least " : "", n - shown, n);
 }
 
 static void finding_msg(const fl_fabric *f, const fl_step_phase *ph,
@@ -89,19 +116,8 @@ static void text_phase(FILE *o, const fl_fabric *f, const fl_step_result *r,
     fprintf(o, "    time %.6g s; busbw %.2f GB/s\n", ph->time_s,
             ph->busbw_GBps);
   fprintf(o, "    exposed %.6g s\n", ph->exposed_s);
-  for (uint32_t i = 0; i < ph->n_bottlenecks; i++) {
-    const fl_perf_bottleneck *b = &ph->bottlenecks[i];
-    char lt[600];
-    fl_cli_perf_link_text(f, b, lt, sizeof lt);
-    fprintf(o,
-            "    bottleneck %s: %.4g of the phase's flows, %.0f Gb/s (%.3f "
-            "Gb/s each)",
-            lt, b->flows, b->gbps, b->share_gbps);
-    if (b->nominal_gbps > b->gbps)
-      fprintf(o, "; the cable runs below its nominal %.0f Gb/s",
-              b->nominal_gbps);
-    fputc('\n', o);
-  }
+  text_links(o, f, "bottleneck", ph->bottlenecks, ph->n_bottlenecks);
+  text_links(o, f, "alone, bottleneck", ph->alone, ph->n_alone);
   if (contended(ph, min_share)) {
     char msg[1400];
     finding_msg(f, ph, name, min_share, msg, sizeof msg);
@@ -181,6 +197,10 @@ static json_t *json_phase(const fl_fabric *f, const fl_step_result *r,
     json_array_append_new(bn,
                           fl_cli_perf_json_bottleneck(f, &ph->bottlenecks[i]));
   json_object_set_new(j, "bottlenecks", bn);
+  json_t *al = json_array();
+  for (uint32_t i = 0; i < ph->n_alone; i++)
+    json_array_append_new(al, fl_cli_perf_json_bottleneck(f, &ph->alone[i]));
+  json_object_set_new(j, "alone_bottlenecks", al);
   return j;
 }
 
@@ -240,9 +260,9 @@ static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
       json_object_set_new(x, "severity", json_string("warning"));
       json_object_set_new(x, "phase", json_string(fl_step_phase_name(p)));
       json_object_set_new(x, "message", json_string(msg));
-      for (uint32_t i = 0; i < r->ph[p].n_bottlenecks; i++)
+      for (uint32_t i = 0; i < r->ph[p].n_alone; i++)
         json_array_append_new(
-            links, fl_cli_perf_json_bottleneck(f, &r->ph[p].bottlenecks[i]));
+            links, fl_cli_perf_json_bottleneck(f, &r->ph[p].alone[i]));
       json_object_set_new(x, "links", links);
       json_array_append_new(fs, x);
     }
