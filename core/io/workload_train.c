@@ -71,9 +71,10 @@ static int set_value(wrd *r, fl_wl_training *t, const key_row *k,
            (!k->whole || d == floor(d));
   if (!ok) {
     char what[200];
-    snprintf(what, sizeof what, "`%s`: expected %s %s %g to %g, got `%%s`",
+    snprintf(what, sizeof what, "`%s`: expected %s %s %g %s %g, got `%%s`",
              k->name, k->whole ? "a whole number" : "a number",
-             k->lo_open ? "above" : "from", k->lo, k->hi);
+             k->lo_open ? "above" : "from", k->lo,
+             k->lo_open ? "and at most" : "to", k->hi);
     return wl_fail(r, v, what, s ? s : "(not a number)");
   }
   char *base = (char *)t + k->off;
