@@ -173,6 +173,31 @@ expect_close "$(phase "$J" dp alone_s)" 0.028 "job B dp alone"
 expect_close "$(phase "$J" dp busbw_GBps)" 50 "job B dp busbw: two NICs per host"
 expect_close "$(jget "$J" "['step']['step_time_s']")" 0.3479912192 "job B step"
 
+# ---- GPUs per server and their NICs from a host profile: case c06
+# (NVIDIA/nccl#820) has GPU0 and GPU1 both nearest mlx5_0 and nothing on
+# mlx5_1; on a 4-host 2-rail SU a dp-8 job then has 2 GPUs per server whose
+# two rail rings both leave through mlx5_0: 3.2e9 B of gradients, 14 steps
+# of 3.2e9 / 16 = 2e8 B on each ring, the two rings' flows one of 4e8 B at
+# 400 Gb/s: 14 x 4e8 x 8 / 400e9 = 0.112 s, busbw one
+# NIC's 50 GB/s. Without the profile (per-server: 2, GPU g on NIC g) each
+# ring has its own NIC: 0.056 s, 100 GB/s.
+C6=$FL_SRC/tests/data/cases/c06-nccl820-gpu-nic-affinity
+expect_rc 0 "$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 2 --speed NDR
+cp "$TMP/out" "$TMP/r2.xml"
+printf 'training:\n  model: {params: 1.6e9, layers: 8, hidden: 4096, seq-len: 4096, global-batch: 32, micro-batch: 1}\n  parallelism: {dp: 8}\n  gpu: {peak-tflops: 1000, mfu: 0.5}\n' >"$TMP/p.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/p.yaml" "$TMP/r2.xml" "$C6/nvidia-smi-topo-m.txt"
+expect_eq "$(jget "$TMP/out" "=(d['step']['gpus_per_server'], d['step']['gpus_per_server_from'], d['step']['hosts_used'])")" \
+  "(2, 'host profile', 4)" "GPUs per server from the profile"
+expect_close "$(phase "$TMP/out" dp time_s)" 0.112 "both GPUs on mlx5_0"
+expect_close "$(phase "$TMP/out" dp busbw_GBps)" 50 "one NIC's bus bandwidth"
+sed 's/mfu: 0.5}/mfu: 0.5, per-server: 2}/' "$TMP/p.yaml" >"$TMP/p2.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/p2.yaml" "$TMP/r2.xml"
+expect_close "$(phase "$TMP/out" dp time_s)" 0.056 "GPU g on NIC g"
+expect_close "$(phase "$TMP/out" dp busbw_GBps)" 100 "two NICs"
+expect_rc 0 "$FL" perf --format json --job "$TMP/p.yaml" "$TMP/r2.xml"
+expect_eq "$(jget "$TMP/out" "=(d['step']['gpus_per_server'], d['step']['gpus_per_server_from'], d['phases'][0]['scope'])")" \
+  "(8, 'default', 'scale-up')" "no profile: 8 GPUs per server, dp inside one"
+
 # ---- bad input: file:line:col or a usage error, exit 2
 printf 'training:\n  model: {params: 1e9, layers: 7, hidden: 1024, seq-len: 1024, global-batch: 8, micro-batch: 1}\n  parallelism: {pp: 2}\n  gpu: {peak-tflops: 1000, mfu: 0.5}\n' >"$TMP/bad1.yaml"
 expect_rc 2 "$FL" perf --job "$TMP/bad1.yaml" "$TMP/rail.xml"
