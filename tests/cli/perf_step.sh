@@ -120,6 +120,16 @@ expect_eq "$(jget "$TMP/out" "=[(c['op'], c['count']) for c in d['phases'][-1]['
   "[('all-gather', 2.0), ('reduce-scatter', 1.0)]" "ZeRO 3: two all-gathers and a reduce-scatter"
 expect_close "$(phase "$TMP/out" dp time_s)" 0.036 "ZeRO 3 dp time (3/2 of an all-reduce)"
 expect_close "$(jget "$TMP/out" "['step']['step_time_s']")" 0.10731803648 "ZeRO 3 step"
+# a faster GPU (peak 4000: compute 0.0196608 s, backward 0.0131072 s)
+# leaves DP more than its window: ZeRO 0 exposes 0.0048 + (0.024 - 0.0048
+# - 0.0131072) = 0.0108928 s; ZeRO 3 hides behind all of compute:
+# 0.0072 + (0.036 - 0.0072 - 0.0196608) = 0.0163392 s
+sed 's/peak-tflops: 1000/peak-tflops: 4000/' "$TMP/job.yaml" >"$TMP/fast.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/fast.yaml" "$TMP/rail.xml"
+expect_close "$(phase "$TMP/out" dp exposed_s)" 0.0108928 "fast GPU: dp exposed past backward"
+sed 's/zero: 0/zero: 3/' "$TMP/fast.yaml" >"$TMP/fast3.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/fast3.yaml" "$TMP/rail.xml"
+expect_close "$(phase "$TMP/out" dp exposed_s)" 0.0163392 "fast GPU, ZeRO 3: window is all of compute"
 sed 's/zero: 0/zero: 1/' "$TMP/job.yaml" >"$TMP/z1.yaml"
 expect_rc 0 "$FL" perf --format json --job "$TMP/z1.yaml" "$TMP/rail.xml"
 expect_eq "$(jget "$TMP/out" "=[(c['op'], c['bytes']) for c in d['phases'][-1]['collectives']]")" \
