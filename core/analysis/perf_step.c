@@ -475,7 +475,12 @@ static void compute_and_exposure(const fl_wl_training *t, int overlap,
       res->flops / ((double)res->gpus * t->peak_tflops * 1e12 * t->mfu);
   res->backward_s = res->compute_s * 2 / 3;
   double grads = t->params / ((double)t->tp * t->pp) * t->grad_bytes;
-  double bucket = t->bucket_bytes > 0 ? t->bucket_bytes : 40e6 * t->grad_bytes;
+  /* Megatron-Core's default bucket: max(40e6, 1e6 x DP size) parameters
+   * (DistributedDataParallelConfig.bucket_size; DP with CP) */
+  double dpn = (double)t->dp * t->cp;
+  double bucket = t->bucket_bytes > 0
+                      ? t->bucket_bytes
+                      : (dpn * 1e6 > 40e6 ? dpn * 1e6 : 40e6) * t->grad_bytes;
   res->dp_buckets = ceil(grads / bucket);
   res->dp_window_s = t->zero == 3 ? res->compute_s : res->backward_s;
   res->overlap = overlap;

@@ -81,14 +81,19 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "compared the other way round, unless --as-given). The report options "
      "are those of check.",
      FL_CPL_FILE},
-    {"perf", P, "--workload JOB.yaml [OPTIONS] INPUT...",
-     "model a job's collectives on the routing",
+    {"perf", P, "--workload|--job JOB.yaml [OPTIONS] INPUT...",
+     "model a job's collectives, or a training step, on the routing",
      "Load the INPUTs as check does and model the collectives of JOB.yaml "
      "(hosts in rank order, collectives; YAML or JSON) on the fabric and its "
      "routing (docs/perf.md): time, algorithm and bus bandwidth, the "
      "no-contention ideal, and the bottleneck links with the flows that "
      "share them. Exit 1 when a collective is below --min-share of its "
-     "ideal or cannot be routed.",
+     "ideal or cannot be routed. With --job, JOB.yaml's `training:` section "
+     "(model, parallelism, GPU) is one training step: its TP, CP, EP, PP "
+     "and DP communicators placed on the GPUs, their traffic run together "
+     "on the fabric, and the step time = compute + exposed communication "
+     "(docs/perf.md, \"Training step\"); exit 1 when a phase alone is "
+     "below --min-share of its ideal.",
      FL_CPL_FILE},
     {"convert", V, "INPUT... -o OUT [--format FORMAT] [OPTIONS]",
      "write a loaded fabric in another format",

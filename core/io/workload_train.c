@@ -28,36 +28,37 @@ typedef struct key_row {
   int whole;     /* a whole number */
   double lo, hi; /* inclusive range (lo exclusive when lo_open) */
   int lo_open, required;
+  int size; /* a byte size: suffixes as `bytes:` of a collective */
 } key_row;
 
 #define D(f) offsetof(fl_wl_training, f), 0
 #define U(f) offsetof(fl_wl_training, f), 1
 static const key_row MODEL[] = {
-    {"params", D(params), 1, 1, 1e15, 0, 1},
-    {"layers", D(layers), 1, 1, 1e6, 0, 1},
-    {"hidden", D(hidden), 1, 1, 1e7, 0, 1},
-    {"seq-len", D(seq_len), 1, 1, 1e9, 0, 1},
-    {"global-batch", D(global_batch), 1, 1, 1e9, 0, 1},
-    {"micro-batch", D(micro_batch), 1, 1, 1e9, 0, 1},
-    {"precision-bytes", D(precision_bytes), 1, 1, 8, 0, 0},
-    {"grad-bytes", D(grad_bytes), 1, 1, 8, 0, 0},
-    {"moe-layers", D(moe_layers), 1, 0, 1e6, 0, 0},
-    {"top-k", D(top_k), 1, 1, 1024, 0, 0},
+    {"params", D(params), 1, 1, 1e15, 0, 1, 0},
+    {"layers", D(layers), 1, 1, 1e6, 0, 1, 0},
+    {"hidden", D(hidden), 1, 1, 1e7, 0, 1, 0},
+    {"seq-len", D(seq_len), 1, 1, 1e9, 0, 1, 0},
+    {"global-batch", D(global_batch), 1, 1, 1e9, 0, 1, 0},
+    {"micro-batch", D(micro_batch), 1, 1, 1e9, 0, 1, 0},
+    {"precision-bytes", D(precision_bytes), 1, 1, 8, 0, 0, 0},
+    {"grad-bytes", D(grad_bytes), 1, 1, 8, 0, 0, 0},
+    {"moe-layers", D(moe_layers), 1, 0, 1e6, 0, 0, 0},
+    {"top-k", D(top_k), 1, 1, 1024, 0, 0, 0},
 };
 static const key_row PAR[] = {
-    {"tp", U(tp), 1, 1, 1048576, 0, 0},
-    {"pp", U(pp), 1, 1, 1048576, 0, 0},
-    {"dp", U(dp), 1, 1, 1048576, 0, 0},
-    {"cp", U(cp), 1, 1, 1048576, 0, 0},
-    {"ep", U(ep), 1, 1, 1048576, 0, 0},
-    {"zero", U(zero), 1, 0, 3, 0, 0},
-    {"bucket-bytes", D(bucket_bytes), 1, 1, 1e15, 0, 0},
+    {"tp", U(tp), 1, 1, 1048576, 0, 0, 0},
+    {"pp", U(pp), 1, 1, 1048576, 0, 0, 0},
+    {"dp", U(dp), 1, 1, 1048576, 0, 0, 0},
+    {"cp", U(cp), 1, 1, 1048576, 0, 0, 0},
+    {"ep", U(ep), 1, 1, 1048576, 0, 0, 0},
+    {"zero", U(zero), 1, 0, 3, 0, 0, 0},
+    {"bucket-bytes", D(bucket_bytes), 1, 1, 1e15, 0, 0, 1},
 };
 static const key_row GPU[] = {
-    {"peak-tflops", D(peak_tflops), 0, 0, 1e9, 1, 1},
-    {"mfu", D(mfu), 0, 0, 1, 1, 1},
-    {"per-server", U(per_server), 1, 1, 4096, 0, 0},
-    {"scale-up-GBps", D(scale_up_GBps), 0, 0, 1e9, 1, 0},
+    {"peak-tflops", D(peak_tflops), 0, 0, 1e9, 1, 1, 0},
+    {"mfu", D(mfu), 0, 0, 1, 1, 1, 0},
+    {"per-server", U(per_server), 1, 1, 4096, 0, 0, 0},
+    {"scale-up-GBps", D(scale_up_GBps), 0, 0, 1e9, 1, 0, 0},
 };
 #undef D
 #undef U
@@ -66,13 +67,19 @@ static int set_value(wrd *r, fl_wl_training *t, const key_row *k,
                      yaml_node_t *v) {
   const char *s = wl_scalar(v);
   double d = NAN;
-  int ok = s && wl_parse_decimal(s, &d) == 0 && isfinite(d) &&
-           (k->lo_open ? d > k->lo : d >= k->lo) && d <= k->hi &&
+  uint64_t b = 0;
+  if (k->size && s && wl_parse_bytes(s, &b) == 0)
+    d = (double)b;
+  int ok = s && (k->size ? !isnan(d) : wl_parse_decimal(s, &d) == 0) &&
+           isfinite(d) && (k->lo_open ? d > k->lo : d >= k->lo) && d <= k->hi &&
            (!k->whole || d == floor(d));
   if (!ok) {
     char what[200];
     snprintf(what, sizeof what, "`%s`: expected %s %s %g %s %g, got `%%s`",
-             k->name, k->whole ? "a whole number" : "a number",
+             k->name,
+             k->size    ? "a size (200000000, 200MB, 256MiB)"
+             : k->whole ? "a whole number"
+                        : "a number",
              k->lo_open ? "above" : "from", k->lo,
              k->lo_open ? "and at most" : "to", k->hi);
     return wl_fail(r, v, what, s ? s : "(not a number)");

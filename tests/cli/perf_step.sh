@@ -130,6 +130,10 @@ expect_close "$(phase "$TMP/out" dp exposed_s)" 0.0108928 "fast GPU: dp exposed 
 sed 's/zero: 0/zero: 3/' "$TMP/fast.yaml" >"$TMP/fast3.yaml"
 expect_rc 0 "$FL" perf --format json --job "$TMP/fast3.yaml" "$TMP/rail.xml"
 expect_close "$(phase "$TMP/out" dp exposed_s)" 0.0163392 "fast GPU, ZeRO 3: window is all of compute"
+# a bucket of 2e8 B: 2 buckets, the last half of DP's 0.024 s exposed
+sed 's/zero: 0}/zero: 0, bucket-bytes: 200MB}/' "$TMP/job.yaml" >"$TMP/bk.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/bk.yaml" "$TMP/rail.xml"
+expect_eq "$(jget "$TMP/out" "=(d['step']['dp_buckets'], round(d['phases'][-1]['exposed_s'], 12))")" "(2.0, 0.012)" "bucket-bytes"
 sed 's/zero: 0/zero: 1/' "$TMP/job.yaml" >"$TMP/z1.yaml"
 expect_rc 0 "$FL" perf --format json --job "$TMP/z1.yaml" "$TMP/rail.xml"
 expect_eq "$(jget "$TMP/out" "=[(c['op'], c['bytes']) for c in d['phases'][-1]['collectives']]")" \
