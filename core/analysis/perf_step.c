@@ -467,6 +467,16 @@ static int gpus_and_nics(const fl_perf_job *job, const fl_wl_training *t,
   return 0;
 }
 
+/* What of phase @p's @t seconds the compute does not hide: DP (with
+ * overlap) all but its last bucket within the window, the others none. */
+static double exposed(const fl_step_result *res, uint32_t p, double t) {
+  if (p != FL_STEP_DP || !res->overlap || t <= 0)
+    return t;
+  double last = t / res->dp_buckets;
+  double rest = t - last - res->dp_window_s;
+  return last + (rest > 0 ? rest : 0);
+}
+
 static void compute_and_exposure(const fl_wl_training *t, int overlap,
                                  fl_step_result *res) {
   res->tokens = t->global_batch * t->seq_len;
@@ -484,17 +494,14 @@ static void compute_and_exposure(const fl_wl_training *t, int overlap,
   res->dp_buckets = ceil(grads / bucket);
   res->dp_window_s = t->zero == 3 ? res->compute_s : res->backward_s;
   res->overlap = overlap;
-  res->comm_s = 0;
+  res->comm_s = res->comm_alone_s = 0;
   for (uint32_t p = 0; p < FL_STEP_PHASES; p++) {
     fl_step_phase *ph = &res->ph[p];
-    ph->exposed_s = ph->time_s;
-    if (p == FL_STEP_DP && overlap && ph->on) {
-      double last = ph->time_s / res->dp_buckets;
-      double rest = ph->time_s - last - res->dp_window_s;
-      ph->exposed_s = last + (rest > 0 ? rest : 0);
-    }
+    ph->exposed_s = exposed(res, p, ph->time_s);
     res->comm_s += ph->exposed_s;
+    res->comm_alone_s += exposed(res, p, ph->alone_s);
   }
+  res->step_alone_s = res->compute_s + res->comm_alone_s;
   res->step_s = res->compute_s + res->comm_s;
 }
 

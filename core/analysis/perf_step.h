@@ -80,7 +80,9 @@ typedef struct fl_step_phase {
  * @compute_s = flops / (gpus × peak × mfu), of it @backward_s (2/3).
  * DP: @dp_buckets, @dp_window_s (the compute the DP phase may hide
  * behind), @overlap (0: --no-overlap). @comm_s the exposed communication,
- * @step_s = compute + comm. @routing FL_WL_ROUTE_LFT or _AR. @error
+ * @step_s = compute + comm (every fabric phase at once: the upper bound);
+ * @comm_alone_s and @step_alone_s the same with each phase alone on the
+ * fabric (the lower bound). @routing FL_WL_ROUTE_LFT or _AR. @error
  * non-empty: the flows could not be routed (times then zero).
  */
 typedef struct fl_step_result {
@@ -90,7 +92,7 @@ typedef struct fl_step_result {
   double dp_buckets, dp_window_s;
   int overlap;
   fl_step_phase ph[FL_STEP_PHASES];
-  double comm_s, step_s;
+  double comm_s, step_s, comm_alone_s, step_alone_s;
   uint32_t routing;
   char error[512];
 } fl_step_result;

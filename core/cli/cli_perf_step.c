@@ -164,6 +164,10 @@ static void print_text(FILE *o, const fl_fabric *f, const fl_workload *w,
             r->dp_window_s, r->dp_buckets);
   else
     fprintf(o, "%s\n", r->ph[FL_STEP_DP].on ? " (no overlap)" : "");
+  fprintf(o,
+          "  step time %.6g s with each fabric phase alone (exposed "
+          "communication %.6g s)\n",
+          r->step_alone_s, r->comm_alone_s);
 }
 
 static json_t *json_phase(const fl_fabric *f, const fl_step_result *r,
@@ -231,6 +235,8 @@ static json_t *json_step(const fl_workload *w, const fl_step_result *r) {
   json_object_set_new(j, "dp_window_s", json_real(r->dp_window_s));
   json_object_set_new(j, "comm_s", json_real(r->comm_s));
   json_object_set_new(j, "step_time_s", json_real(r->step_s));
+  json_object_set_new(j, "comm_alone_s", json_real(r->comm_alone_s));
+  json_object_set_new(j, "step_time_alone_s", json_real(r->step_alone_s));
   return j;
 }
 

@@ -37,6 +37,9 @@
 #   Gb/s alone and with PP: DP 6 x 1e8 x 8 / 100e9 = 0.048 s (ideal 0.012,
 #   25 %: a finding naming the cable), exposed 0.048 / 5 = 0.0096 s:
 #   step 0.10971803648 s. PP keeps 200 Gb/s (its NICs' rest).
+#   Each fabric phase alone (the lower bound): healthy 0.0786432 +
+#   0.01610612736 + 0.00268435456 + 0.012 / 5 = 0.09983368192 s, degraded
+#   ... + 0.048 / 5 = 0.10703368192 s.
 # Job B (ep.yaml): tp 2, cp 2, ep 2, dp 4, top-k 2: 16 GPUs on 4 hosts
 #   (host = dp); act = 1 x 2048 x 4096 x 2 = 16777216 B (seq / cp).
 #   TP: 4 x 8 x 8 = 256 all-reduces of 16777216 B in a server,
@@ -102,6 +105,9 @@ expect_close "$(phase "$J" dp exposed_s)" 0.0048 "dp exposed: the last of 5 buck
 expect_close "$(jget "$J" "['step']['compute_s']")" 0.0786432 "compute"
 expect_close "$(jget "$J" "['step']['dp_buckets']")" 5 "buckets"
 expect_close "$(jget "$J" "['step']['step_time_s']")" 0.10491803648 "step time"
+# each fabric phase alone: pp 0.00268435456, dp 0.012 / 5 = 0.0024:
+# 0.0786432 + 0.01610612736 + 0.00268435456 + 0.0024 = 0.09983368192
+expect_close "$(jget "$J" "['step']['step_time_alone_s']")" 0.09983368192 "step time, phases alone"
 expect_eq "$(jget "$J" "=(len(d['findings']), [len(p['alone_bottlenecks']) for p in d['phases']])")" \
   "(0, [0, 0, 0])" "healthy: no finding, nothing holds a phase alone back"
 expect_eq "$(jget "$J" "=sorted(set(b['capacity_gbps'] for p in d['phases'] for b in p['bottlenecks']))")" \
@@ -149,6 +155,8 @@ expect_close "$(phase "$J" dp time_s)" 0.048 "dp with pp"
 expect_close "$(phase "$J" dp ideal_s)" 0.012 "dp ideal at the nominal rates"
 expect_close "$(phase "$J" pp time_s)" 0.00536870912 "pp unchanged"
 expect_close "$(jget "$J" "['step']['step_time_s']")" 0.10971803648 "step time with the degraded uplink"
+# alone: 0.0786432 + 0.01610612736 + 0.00268435456 + 0.048 / 5
+expect_close "$(jget "$J" "['step']['step_time_alone_s']")" 0.10703368192 "degraded, phases alone"
 expect_eq "$(jget "$J" "=[(b['link'], b['capacity_gbps'], b['nominal_gbps'], b['degraded'], b['flow_count']) for b in d['phases'][-1]['bottlenecks']]")" \
   "[('leaf-su01-r0 port 5 -> spine-01 port 1', 50.0, 400.0, True, 0.5), ('spine-01 port 1 -> leaf-su01-r0 port 5', 50.0, 400.0, True, 0.5)]" \
   "dp bottleneck: the degraded uplink both ways"
