@@ -171,6 +171,16 @@ expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 1 "min-share 0.26: a findin
 expect_rc 1 "$FL" perf --job "$TMP/job.yaml" "$TMP/deg.xml"
 expect_grep "$TMP/out" '^    bottleneck leaf-su01-r0 port 5 -> spine-01 port 1: 0\.5 of the phase.s flows, 50 Gb/s \(100\.000 Gb/s each\); the cable runs below its nominal 400 Gb/s$'
 expect_grep "$TMP/out" '^  step time 0\.109718 s '
+# the same cable on rail 3 (the flows toward the first NICs are then at
+# 200 Gb/s, the slow ones later): the same times, that link named
+UPL3='<link a="leaf-su01-r3" a-port="5" b="spine-01" b-port="4" width="4x" speed="NDR"/>'
+expect_eq "$(grep -c -F "$UPL3" "$TMP/rail.xml")" 1 "the rail-3 uplink"
+sed "s|$UPL3|${UPL3/4x\" speed=\"NDR/1x\" speed=\"HDR}|" "$TMP/rail.xml" >"$TMP/deg3.xml"
+expect_rc 1 "$FL" perf --format json --job "$TMP/job.yaml" "$TMP/deg3.xml"
+expect_close "$(phase "$TMP/out" dp time_s)" 0.048 "rail 3: dp with pp"
+expect_close "$(jget "$TMP/out" "['step']['step_time_s']")" 0.10971803648 "rail 3: step time"
+expect_eq "$(jget "$TMP/out" "=[b['link'] for b in d['phases'][-1]['bottlenecks']]")" \
+  "['leaf-su01-r3 port 5 -> spine-01 port 4', 'spine-01 port 4 -> leaf-su01-r3 port 5']" "rail 3: the link"
 
 # ---- job B: CP and EP, DP over cp x dp with two GPUs per host
 cat >"$TMP/ep.yaml" <<'EOF'
