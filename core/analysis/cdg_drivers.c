@@ -162,11 +162,12 @@ static int merge_deps(cdg *g, worker *ws, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) {
     const fl_u64map *m = &ws[k].vdep;
     for (size_t i = 0; i < m->cap; i++) {
-      if (m->vals[i] == FL_MAP_ABSENT)
+      const fl_u64slot *e = &m->slots[i];
+      if (e->val == FL_MAP_ABSENT)
         continue;
-      uint32_t cur = fl_u64map_get(&g->vdep, m->keys[i]);
-      if ((cur == FL_MAP_ABSENT || m->vals[i] < cur) &&
-          fl_u64map_set(&g->vdep, m->keys[i], m->vals[i]) != 0)
+      uint32_t cur = fl_u64map_get(&g->vdep, e->key);
+      if ((cur == FL_MAP_ABSENT || e->val < cur) &&
+          fl_u64map_set(&g->vdep, e->key, e->val) != 0)
         return FL_ENOMEM;
     }
   }

@@ -50,7 +50,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +63,7 @@
 #include "model/derive.h"
 #include "model/fabric_impl.h"
 #include "model/natcmp.h"
+#include "model/sysname.h"
 
 /* ---- the name index
  * ---------------------------------------------------------- */
@@ -199,7 +199,7 @@ static const char *display_name(const fl_fabric *fab, const fl_node_rec *r,
  * for CAs/routers group 1 of the system pattern on the display name, else
  * for switches the "<system>" of "MF0;<system>:<type>". */
 static const char *system_of(const fl_fabric *fab, const fl_node_rec *r,
-                             const regex_t *re, const char *name,
+                             const fl_sysmatch *sm, const char *name,
                              size_t name_len, size_t *len) {
   if (r->system) {
     const char *s = fl_b_atom_str(fab, r->system);
@@ -222,7 +222,7 @@ static const char *system_of(const fl_fabric *fab, const fl_node_rec *r,
   memcpy(buf, name, name_len);
   buf[name_len] = '\0';
   regmatch_t m[3];
-  if (regexec(re, buf, 3, m, 0) != 0 || m[1].rm_so < 0)
+  if (fl_sysmatch_run(sm, buf, m) != 0 || m[1].rm_so < 0)
     return NULL;
   *len = (size_t)(m[1].rm_eo - m[1].rm_so);
   return name + m[1].rm_so;
@@ -230,10 +230,8 @@ static const char *system_of(const fl_fabric *fab, const fl_node_rec *r,
 
 static int build_index(annot_ctx *c, fl_error *err) {
   fl_fabric *fab = c->fab;
-  regex_t re;
-  const char *pat =
-      fab->system_pattern ? fab->system_pattern : FL_DEFAULT_SYSTEM_PATTERN;
-  if (regcomp(&re, pat, REG_EXTENDED) != 0)
+  fl_sysmatch sm;
+  if (fl_sysmatch_init(&sm, fab->system_pattern, NULL) != FL_OK)
     return fl_error_set(err, FL_EINVAL, c->path, 0, 0, "bad system pattern");
   size_t cap[IX_COUNT] = {0};
   int rc = 0;
@@ -241,7 +239,7 @@ static int build_index(annot_ctx *c, fl_error *err) {
     const fl_node_rec *r = &fab->nodes[i];
     size_t nl, sl;
     const char *nm = display_name(fab, r, &nl);
-    const char *sys = system_of(fab, r, &re, nm, nl, &sl);
+    const char *sys = system_of(fab, r, &sm, nm, nl, &sl);
     rc |= ix_add(&c->ix, IX_NAME, nm, nl, (fl_id)i, cap);
     rc |= ix_add(&c->ix, IX_NAME_CI, nm, nl, (fl_id)i, cap);
     rc |= ix_add(&c->ix, IX_SHORT, nm, nl, (fl_id)i, cap);
@@ -252,7 +250,7 @@ static int build_index(annot_ctx *c, fl_error *err) {
         rc |= ix_add(&c->ix, IX_SHORT, sys, sl, (fl_id)i, cap);
     }
   }
-  regfree(&re);
+  fl_sysmatch_free(&sm);
   if (rc)
     return fl_error_set(err, FL_ENOMEM, c->path, 0, 0, "out of memory");
   for (int k = 0; k < IX_COUNT; k++)

@@ -12,7 +12,8 @@ void fl_ls_free(fl_lstate *s) {
   free(s->nodes);
   free(s->ls);
   fl_u64map_free(&s->by_guid);
-  fl_u64map_free(&s->by_port);
+  free(s->port_off);
+  free(s->port_slot);
   fl_nodemap_free(&s->names);
 }
 
@@ -66,22 +67,49 @@ fl_listing *fl_ls_add_listing(fl_lstate *s) {
   return l;
 }
 
-static inline uint64_t port_key(uint32_t node, uint32_t port) {
-  return ((uint64_t)node << 8) | (port & 0xffu);
-}
-
 int fl_ls_index(fl_lstate *s) {
-  for (size_t i = 0; i < s->nl; i++)
-    if (fl_u64map_put(&s->by_port, port_key(s->ls[i].node, s->ls[i].port),
-                      (uint32_t)i) == FL_MAP_ABSENT)
-      return FL_ENOMEM;
+  free(s->port_off);
+  free(s->port_slot);
+  s->port_slot = NULL;
+  s->port_nn = 0;
+  s->port_off = calloc(s->nn + 1, sizeof *s->port_off);
+  if (!s->port_off)
+    return FL_ENOMEM;
+  size_t *off = s->port_off;
+  /* off[k + 1]: node k's table width (its highest port listed, plus one) */
+  for (size_t i = 0; i < s->nl; i++) {
+    const fl_listing *l = &s->ls[i];
+    size_t w = (size_t)(l->port & 0xffu) + 1;
+    if (l->node < s->nn && w > off[l->node + 1])
+      off[l->node + 1] = w;
+  }
+  for (size_t k = 0; k < s->nn; k++)
+    off[k + 1] += off[k];
+  s->port_slot = malloc((off[s->nn] ? off[s->nn] : 1) * sizeof *s->port_slot);
+  if (!s->port_slot)
+    return FL_ENOMEM;
+  memset(s->port_slot, 0xff, off[s->nn] * sizeof *s->port_slot);
+  for (size_t i = 0; i < s->nl; i++) { /* the first listed there wins */
+    const fl_listing *l = &s->ls[i];
+    if (l->node >= s->nn)
+      continue;
+    uint32_t *slot = &s->port_slot[off[l->node] + (l->port & 0xffu)];
+    if (*slot == UINT32_MAX)
+      *slot = (uint32_t)i;
+  }
+  s->port_nn = s->nn;
   return FL_OK;
 }
 
 uint32_t fl_ls_partner(const fl_lstate *s, size_t i) {
   const fl_listing *l = &s->ls[i];
-  uint32_t j = fl_u64map_get(&s->by_port, port_key(l->peer, l->peer_port));
-  if (j == FL_MAP_ABSENT)
+  if (l->peer >= s->port_nn)
+    return UINT32_MAX;
+  size_t base = s->port_off[l->peer], pp = l->peer_port & 0xffu;
+  if (pp >= s->port_off[l->peer + 1] - base)
+    return UINT32_MAX;
+  uint32_t j = s->port_slot[base + pp];
+  if (j == UINT32_MAX)
     return UINT32_MAX;
   const fl_listing *m = &s->ls[j];
   if (m->peer == l->node && m->peer_port == l->port)

@@ -64,7 +64,14 @@ typedef struct fl_lstate {
   fl_listing *ls;
   size_t nl, lcap;
   fl_u64map by_guid; /**< loader's key (node GUID, ...) -> node index */
-  fl_u64map by_port; /**< node index << 8 | port -> first listing there */
+  /** fl_ls_index(): the first listing at (node k, port p & 0xff) is
+   * port_slot[port_off[k] + (p & 0xff)] (UINT32_MAX: none), for nodes
+   * k < port_nn and ports below port_off[k + 1] - port_off[k]. A table per
+   * node, not a hash: a node's ports are looked up together, and a hash
+   * spread them over the memory (a cache miss per lookup; issue 33). */
+  size_t *port_off;
+  uint32_t *port_slot;
+  size_t port_nn;
   fl_nodemap names;  /**< --node-name-map, when given */
   int have_names;
 } fl_lstate;

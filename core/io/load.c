@@ -26,6 +26,7 @@
 #include "model/fabric_impl.h"
 #include "model/file_digest.h"
 #include "model/planes.h"
+#include "model/sysname.h"
 
 /* ---- detection ------------------------------------------------------------
  */

@@ -4,10 +4,10 @@
  * Systems: rail and failure-domain rules group HCAs by host. ibnetdiscover
  * only gives NodeDescription strings such as "dgx-001 mlx5_0" (the Linux
  * default is "<hostname> <ibdev>", set by rdma-core's rdma-ndd), so the host
- * is split off with a regular expression; users with other conventions pass
- * their own (--system-pattern). Switch descriptions of NVIDIA/Mellanox
- * systems read "MF0;<system>:<type>/<board>/U<n>" (libibnetdisc chassis.c),
- * which names the chassis of director ASICs.
+ * is split off by a pattern (model/sysname.c: the default one scanned by
+ * hand, a user's --system-pattern as a regular expression). Switch descriptions
+ * of NVIDIA/Mellanox systems read "MF0;<system>:<type>/<board>/U<n>"
+ * (libibnetdisc chassis.c), which names the chassis of director ASICs.
  *
  * Tiers: CAs are tier 0 and a switch's tier is its hop distance from the
  * nearest CA, which is the leaf/spine/core rank of a fat tree and of a
@@ -15,38 +15,13 @@
  */
 #include "model/derive.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabriclint/roles.h"
 #include "model/fabric_impl.h"
-
-const char FL_DEFAULT_SYSTEM_PATTERN[] =
-    "^[[:space:]]*([^[:space:]]+)[[:space:]]+"
-    "(mlx[0-9]+_[0-9]+|HCA-[0-9]+|hfi[0-9]+_[0-9]+|qib[0-9]+|irdma[0-9]+|"
-    "bnxt_re[0-9]+|rocep[0-9a-z]+|ibp[0-9a-z]+|erdma_[0-9]+|efa_[0-9]+)"
-    "[[:space:]]*$";
-
-int fl_pattern_check(const char *pattern, fl_error *err) {
-  regex_t re;
-  int rc = regcomp(&re, pattern, REG_EXTENDED);
-  if (rc != 0) {
-    char msg[256];
-    regerror(rc, &re, msg, sizeof msg);
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "invalid system pattern '%s': %s", pattern, msg);
-  }
-  size_t groups = re.re_nsub;
-  regfree(&re);
-  if (groups < 2)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "system pattern '%s' needs two groups (system, "
-                        "device), it has %zu",
-                        pattern, groups);
-  return FL_OK;
-}
+#include "model/sysname.h"
 
 static void split_mf0(fl_fabric *fab, fl_node_rec *r) {
   const char *d = fl_b_atom_str(fab, r->desc);
@@ -59,14 +34,10 @@ static void split_mf0(fl_fabric *fab, fl_node_rec *r) {
 }
 
 int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
-  regex_t re;
-  if (!pattern)
-    pattern = FL_DEFAULT_SYSTEM_PATTERN;
-  int rc = fl_pattern_check(pattern, err);
+  fl_sysmatch sm;
+  int rc = fl_sysmatch_init(&sm, pattern, err);
   if (rc != FL_OK)
     return rc;
-  if (regcomp(&re, pattern, REG_EXTENDED) != 0)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0, "bad system pattern");
   for (size_t i = 0; i < fab->n_nodes; i++) {
     fl_node_rec *r = &fab->nodes[i];
     if (r->system != 0)
@@ -82,7 +53,7 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
     snprintf(d, sizeof d, "%s",
              fl_b_atom_str(fab, r->name ? r->name : r->desc));
     regmatch_t m[3];
-    if (regexec(&re, d, 3, m, 0) != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
+    if (fl_sysmatch_run(&sm, d, m) != 0 || m[1].rm_so < 0 || m[2].rm_so < 0)
       continue;
     r->system =
         fl_b_intern(fab, d + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
@@ -90,7 +61,7 @@ int fl_derive_systems(fl_fabric *fab, const char *pattern, fl_error *err) {
       r->device =
           fl_b_intern(fab, d + m[2].rm_so, (size_t)(m[2].rm_eo - m[2].rm_so));
   }
-  regfree(&re);
+  fl_sysmatch_free(&sm);
   return FL_OK;
 }
 

@@ -8,13 +8,6 @@
 #include "fabriclint/fabric.h"
 
 /**
- * The default system/device pattern (POSIX ERE, group 1 = system, group 2 =
- * device): "<host> <rdma device>" where the device looks like mlx5_0,
- * HCA-1, hfi1_0, qib0, irdma0, bnxt_re0, rocep..., ibp...
- */
-extern const char FL_DEFAULT_SYSTEM_PATTERN[];
-
-/**
  * fl_derive_systems() — for CA and router nodes without a system, apply
  * @pattern (NULL = default) to the display name (node-name-map entry,
  * else the description); for switches, take the
@@ -54,11 +47,5 @@ void fl_shape_facts_get(const fl_fabric *fab, fl_shape_facts *out);
 
 /** 1 when node @n is a SHARP Aggregation Node (see fl_derive_tiers). */
 int fl_is_aggregation_node(const fl_fabric *fab, fl_id n);
-
-/**
- * fl_pattern_check() — 0 when @pattern compiles as a POSIX ERE with at
- * least two groups; else FL_EINVAL with @err saying why.
- */
-int fl_pattern_check(const char *pattern, fl_error *err);
 
 #endif

@@ -32,37 +32,32 @@ uint32_t fl_u64map_get(const fl_u64map *m, uint64_t key) {
     return FL_MAP_ABSENT;
   size_t mask = m->cap - 1;
   for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
-    if (m->vals[i] == FL_MAP_ABSENT)
+    const fl_u64slot *e = &m->slots[i];
+    if (e->val == FL_MAP_ABSENT)
       return FL_MAP_ABSENT;
-    if (m->keys[i] == key)
-      return m->vals[i];
+    if (e->key == key)
+      return e->val;
   }
 }
 
 static int u64_grow(fl_u64map *m) {
   size_t ncap = m->cap ? m->cap * 2 : 64;
-  uint64_t *nk = malloc(ncap * sizeof *nk);
-  uint32_t *nv = malloc(ncap * sizeof *nv);
-  if (!nk || !nv) {
-    free(nk);
-    free(nv);
+  fl_u64slot *ns = malloc(ncap * sizeof *ns);
+  if (!ns)
     return -1;
-  }
-  memset(nv, 0xff, ncap * sizeof *nv);
+  for (size_t i = 0; i < ncap; i++)
+    ns[i].val = FL_MAP_ABSENT;
   size_t mask = ncap - 1;
   for (size_t j = 0; j < m->cap; j++) {
-    if (m->vals[j] == FL_MAP_ABSENT)
+    if (m->slots[j].val == FL_MAP_ABSENT)
       continue;
-    size_t i = mix64(m->keys[j]) & mask;
-    while (nv[i] != FL_MAP_ABSENT)
+    size_t i = mix64(m->slots[j].key) & mask;
+    while (ns[i].val != FL_MAP_ABSENT)
       i = (i + 1) & mask;
-    nk[i] = m->keys[j];
-    nv[i] = m->vals[j];
+    ns[i] = m->slots[j];
   }
-  free(m->keys);
-  free(m->vals);
-  m->keys = nk;
-  m->vals = nv;
+  free(m->slots);
+  m->slots = ns;
   m->cap = ncap;
   return 0;
 }
@@ -73,16 +68,16 @@ static uint32_t u64_insert(fl_u64map *m, uint64_t key, uint32_t val,
     return FL_MAP_ABSENT;
   size_t mask = m->cap - 1;
   size_t i = mix64(key) & mask;
-  while (m->vals[i] != FL_MAP_ABSENT) {
-    if (m->keys[i] == key) {
+  while (m->slots[i].val != FL_MAP_ABSENT) {
+    if (m->slots[i].key == key) {
       if (overwrite)
-        m->vals[i] = val;
-      return m->vals[i];
+        m->slots[i].val = val;
+      return m->slots[i].val;
     }
     i = (i + 1) & mask;
   }
-  m->keys[i] = key;
-  m->vals[i] = val;
+  m->slots[i].key = key;
+  m->slots[i].val = val;
   m->len++;
   return val;
 }
@@ -96,8 +91,7 @@ int fl_u64map_set(fl_u64map *m, uint64_t key, uint32_t val) {
 }
 
 void fl_u64map_free(fl_u64map *m) {
-  free(m->keys);
-  free(m->vals);
+  free(m->slots);
   memset(m, 0, sizeof *m);
 }
 

@@ -11,7 +11,7 @@
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
-#   compare or host; no argument runs every mutant.
+#   compare, host or load; no argument runs every mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -56,6 +56,7 @@ tests_for() {
   roots) echo 'test_roots|cli.roots' ;;
   compare) echo 'cli.compare_' ;;
   host) echo 'test_host_serial|cli.compare_delta|cli.plugin_abi' ;;
+  load) echo 'test_sysname|test_ibnd|test_formats|test_annotate|test_view|cli.failure_domains' ;;
   verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation|cli.iblinkinfo' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
