@@ -121,9 +121,10 @@ typedef struct fl_wl_placements {
  * @top_k (experts per token, default 1). Parallelism: @tp, @pp, @dp, @cp,
  * @ep (a divisor of dp: expert parallelism over data-parallel ranks), @zero
  * (ZeRO stage 0..3), @bucket_bytes (the DP gradient bucket; 0: Megatron's
- * max(40 M, 1 M × dp × cp) parameters × grad_bytes). GPU: @peak_tflops (dense peak, 10^12 FLOP/s),
- * @mfu in (0, 1], @per_server (GPUs per server; 0: host profile, else 8),
- * @scale_up_GBps (per GPU per direction inside the NVLink domain, GB/s).
+ * max(40 M, 1 M × dp × cp) parameters × grad_bytes). GPU: @peak_tflops
+ * (dense peak, 10^12 FLOP/s), @mfu in (0, 1], @per_server (GPUs per
+ * server; 0: host profile, else 8), @scale_up_GBps (per GPU per direction
+ * inside the NVLink domain, GB/s).
  * @line/@col: the `training:` value.
  */
 typedef struct fl_wl_training {
