@@ -87,18 +87,17 @@ static void examples(const fl_perf_job *job, const pf_flows *fl,
   free(buf);
 }
 
-/* The saturated links at the level of the slowest flow, most shared first. */
-static int bottlenecks(const fl_perf_job *job, const pf_solution *sol,
-                       fl_perf_result *res) {
+int pf_bottlenecks(const fl_perf_job *job, const double *level,
+                   const double *weight, double slow, fl_perf_bottleneck *out,
+                   uint32_t *n_out) {
   const pf_net *n = &job->net;
   size_t k = 0, cap = 64;
   bn_ent *v = malloc(cap * sizeof *v);
   if (!v)
     return -1;
   for (uint32_t dl = 0; dl < n->ndl; dl++) {
-    double x = sol->level[dl];
-    if (!isfinite(x) || sol->weight[dl] <= 0 ||
-        fabs(x - sol->slow_level) > 1e-9 * sol->slow_level)
+    double x = level[dl];
+    if (!isfinite(x) || weight[dl] <= 0 || fabs(x - slow) > 1e-9 * slow)
       continue;
     if (k == cap) {
       bn_ent *t = realloc(v, (cap *= 2) * sizeof *v);
@@ -108,11 +107,13 @@ static int bottlenecks(const fl_perf_job *job, const pf_solution *sol,
       }
       v = t;
     }
-    v[k++] = (bn_ent){dl, sol->weight[dl]};
+    v[k++] = (bn_ent){dl, weight[dl]};
   }
   qsort(v, k, sizeof *v, cmp_bn);
+  *n_out = 0;
   for (size_t i = 0; i < k && i < FL_PERF_MAX_BOTTLENECKS; i++) {
-    fl_perf_bottleneck *b = &res->bottlenecks[res->n_bottlenecks++];
+    fl_perf_bottleneck *b = &out[(*n_out)++];
+    memset(b, 0, sizeof *b);
     fl_id l = v[i].dl / 2;
     fl_id pa = fl_fabric_link_port(job->f, l, v[i].dl & 1u),
           pb = fl_fabric_link_port(job->f, l, 1u - (v[i].dl & 1u));
@@ -125,10 +126,17 @@ static int bottlenecks(const fl_perf_job *job, const pf_solution *sol,
     b->gbps = n->cap[v[i].dl];
     b->nominal_gbps = n->nom[v[i].dl];
     b->flows = v[i].w;
-    b->share_gbps = sol->level[v[i].dl];
+    b->share_gbps = level[v[i].dl];
   }
   free(v);
   return 0;
+}
+
+/* The saturated links at the level of the slowest flow, most shared first. */
+static int bottlenecks(const fl_perf_job *job, const pf_solution *sol,
+                       fl_perf_result *res) {
+  return pf_bottlenecks(job, sol->level, sol->weight, sol->slow_level,
+                        res->bottlenecks, &res->n_bottlenecks);
 }
 
 int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,

@@ -419,7 +419,7 @@ size_t pf_classes_for(const pf_flows *fl, uint32_t d, pf_class *buf,
        g++) {
     double c = fl->groups[g].m - (fl->grp_of[d] == g ? 1.0 : 0.0);
     if (c > 0)
-      buf[k++] = (pf_class){g, d, c, fl->a2a_bytes};
+      buf[k++] = (pf_class){g, d, c, fl->a2a_bytes, 0};
   }
   return k;
 }
@@ -433,7 +433,7 @@ static int ring(const fl_perf_job *job, pf_flows *fl, double chunk) {
   size_t i = 0;
   for (uint32_t h = 0; h < H && nc; h++)
     for (uint32_t r = 0; r < k; r++)
-      cls[i++] = (pf_class){h * k + r, ((h + 1) % H) * k + r, 1, chunk};
+      cls[i++] = (pf_class){h * k + r, ((h + 1) % H) * k + r, 1, chunk, 0};
   if (explicit_flows(job, fl, cls, i) != 0) {
     free(cls);
     return -1;
@@ -453,7 +453,7 @@ static int sendrecv(const fl_perf_job *job, pf_flows *fl, uint64_t n,
     uint32_t hi = (uint32_t)(i / k), hj = (uint32_t)(j / k),
              rj = (uint32_t)(j % k);
     if (hi != hj) /* PXN: leave through the destination GPU's rail */
-      cls[c++] = (pf_class){hi * k + rj, hj * k + rj, 1, bytes};
+      cls[c++] = (pf_class){hi * k + rj, hj * k + rj, 1, bytes, 0};
   }
   if (explicit_flows(job, fl, cls, c) != 0) {
     free(cls);

@@ -105,10 +105,12 @@ typedef struct pf_group {
 
 /** A flow class: @count flows of @bytes each from group @group (one flow
  * per member when count == m) to NIC @dst. Weight on the injection link is
- * count / m (per member). */
+ * count / m (per member). @tag: which of several concurrent phases the
+ * flows belong to (pf_maxmin_tagged; 0 elsewhere). */
 typedef struct pf_class {
   uint32_t group, dst;
   double count, bytes;
+  uint32_t tag;
 } pf_class;
 
 /**
@@ -149,6 +151,9 @@ typedef struct pf_solution {
   double step_time_s;
   double slow_level; /* rate of the slowest flow class, Gb/s */
   uint32_t rounds;
+  double *tag_level; /* [ntags] pf_maxmin_tagged: slowest rate per tag
+                        (Gb/s; INFINITY for a tag without flows), else NULL */
+  uint32_t ntags;
   char error[512];
 } pf_solution;
 
@@ -161,6 +166,16 @@ typedef struct pf_solution {
 int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
               uint32_t mode, pf_solution *sol, fl_error *err);
 void pf_solution_free(pf_solution *sol);
+
+/**
+ * pf_maxmin_tagged() — pf_maxmin() of flows from several phases that run
+ * at once (perf_step.c), also giving the rate of each phase's slowest flow
+ * in @sol->tag_level[@ntags] (classes' @tag < @ntags). Same cost and
+ * returns as pf_maxmin.
+ */
+int pf_maxmin_tagged(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+                     uint32_t mode, uint32_t ntags, pf_solution *sol,
+                     fl_error *err);
 
 /** pf_uniform_bytes() — 1 when every flow of @fl carries the same bytes
  * (all-to-all always; explicit classes compared), else 0. */
@@ -208,5 +223,15 @@ struct fl_perf_job {
 int pf_flows_build(const struct fl_perf_job *job, const fl_wl_coll *c,
                    pf_flows *fl, uint32_t *steps, uint32_t *ranks,
                    fl_error *err);
+
+/**
+ * pf_bottlenecks() — the directed links of @job whose saturation level
+ * @level[dl] is @slow (to 10^-9) and that carry @weight[dl] > 0 flows,
+ * most flows first, at most FL_PERF_MAX_BOTTLENECKS into @out[*@n] (flows
+ * = @weight, share = the level). 0, or -1 without memory.
+ */
+int pf_bottlenecks(const struct fl_perf_job *job, const double *level,
+                   const double *weight, double slow, fl_perf_bottleneck *out,
+                   uint32_t *n);
 
 #endif

@@ -217,6 +217,8 @@ static int destination(mm *m, uint32_t d, int *any_unfrozen) {
         m->sol->step_time_s = t;
       if (x < m->sol->slow_level)
         m->sol->slow_level = x;
+      if (c->tag < m->sol->ntags && x < m->sol->tag_level[c->tag])
+        m->sol->tag_level[c->tag] = x;
     } else {
       m->gW[c->group] += c->count;
       m->W[g->sw] += c->count;
@@ -325,13 +327,22 @@ static int mm_init(mm *m, const pf_net *net, uint32_t mode) {
 
 int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
               uint32_t mode, pf_solution *sol, fl_error *err) {
+  return pf_maxmin_tagged(net, nic, fl, mode, 0, sol, err);
+}
+
+int pf_maxmin_tagged(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
+                     uint32_t mode, uint32_t ntags, pf_solution *sol,
+                     fl_error *err) {
   memset(sol, 0, sizeof *sol);
   sol->slow_level = INFINITY;
   mm m = {.net = net, .nic = nic, .fl = fl, .sol = sol};
   size_t nd = net->ndl ? net->ndl : 1;
   sol->level = malloc(nd * sizeof *sol->level);
   sol->weight = calloc(nd, sizeof *sol->weight);
-  if (!sol->level || !sol->weight || mm_init(&m, net, mode) != FL_OK) {
+  sol->ntags = ntags;
+  sol->tag_level = ntags ? malloc(ntags * sizeof *sol->tag_level) : NULL;
+  if (!sol->level || !sol->weight || (ntags && !sol->tag_level) ||
+      mm_init(&m, net, mode) != FL_OK) {
     mm_free(&m);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
@@ -350,6 +361,8 @@ int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
     sol->rounds++;
     sol->step_time_s = 0;
     sol->slow_level = INFINITY;
+    for (uint32_t t = 0; t < ntags; t++)
+      sol->tag_level[t] = INFINITY;
     for (uint32_t d = 0; d < fl->nnic && rc == 0; d++)
       rc = destination(&m, d, &any);
     for (uint32_t g = 0; g < fl->ng && rc == 0; g++) {
@@ -374,6 +387,6 @@ int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
 }
 
 void pf_solution_free(pf_solution *sol) {
-  free(sol->level), free(sol->weight);
+  free(sol->level), free(sol->weight), free(sol->tag_level);
   memset(sol, 0, sizeof *sol);
 }

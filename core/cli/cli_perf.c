@@ -31,10 +31,12 @@
 #include "cli/cli_perf_dump.h"
 #include "cli/cli_perf_out.h"
 #include "cli/cli_perf_place.h"
+#include "cli/cli_perf_step.h"
 #include "io/workload.h"
 
 typedef struct perf_args {
-  const char *workload, *routing, *min_share, *dump_flows;
+  const char *workload, *routing, *min_share, *dump_flows, *job;
+  int no_overlap;
 } perf_args;
 
 /* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
@@ -53,6 +55,12 @@ static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
     return 1;
   case FL_OPT_DUMP_FLOWS:
     a->dump_flows = it->value;
+    return 1;
+  case FL_OPT_JOB:
+    a->job = it->value;
+    return 1;
+  case FL_OPT_NO_OVERLAP:
+    a->no_overlap = 1;
     return 1;
   default:
     return 0;
@@ -238,6 +246,41 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
   return rc;
 }
 
+/* --workload (collectives) or --job (a training step), not both. */
+static int check_job_args(const perf_args *a) {
+  if (a->job && a->workload)
+    return fl_cli_usage_error("perf takes --workload (collectives) or --job "
+                              "(a training step), not both%s",
+                              "");
+  if (!a->job && !a->workload)
+    return fl_cli_usage_error("perf needs --workload JOB.yaml or --job "
+                              "JOB.yaml%s",
+                              "");
+  if (a->job && a->dump_flows)
+    return fl_cli_usage_error("--dump-flows writes a workload's collectives; "
+                              "--job models a training step%s",
+                              "");
+  if (a->no_overlap && !a->job)
+    return fl_cli_usage_error("--no-overlap applies to --job (a training "
+                              "step)%s",
+                              "");
+  return 0;
+}
+
+/* The file's content matches the option that named it. */
+static int job_vs_workload(const perf_args *a, const fl_workload *w) {
+  if (a->job && !w->train.on)
+    return fl_cli_usage_error("--job %s: expected a `training:` section "
+                              "(docs/perf.md, \"Training step\"); a list of "
+                              "collectives is a --workload",
+                              a->job);
+  if (!a->job && w->train.on)
+    return fl_cli_usage_error("--workload %s holds `training:`: a training "
+                              "step is modelled with --job",
+                              a->workload);
+  return 0;
+}
+
 int fl_cli_perf(int argc, char **argv) {
   return fl_cli_perf_dist(argc, argv, NULL);
 }
@@ -250,8 +293,10 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
   memset(&w, 0, sizeof w);
   fl_fabric *fab = NULL;
   int rc = fl_cli_parse_ext(argc, argv, &o, perf_option, &a);
-  if (rc == 0 && !a.workload)
-    rc = fl_cli_usage_error("perf needs --workload JOB.yaml%s", "");
+  if (rc == 0)
+    rc = check_job_args(&a);
+  if (rc == 0 && a.job)
+    a.workload = a.job; /* one reader: the job is a workload */
   if (rc == 0)
     rc = fl_cli_check_output_other(&o, a.workload, "the workload");
   if (rc == 0 && dist)
@@ -267,6 +312,8 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
     }
   }
   if (rc == 0)
+    rc = job_vs_workload(&a, &w);
+  if (rc == 0)
     rc = apply_overrides(&a, &w);
   if (rc == 0 && w.place.on && a.dump_flows)
     rc = fl_cli_usage_error("--dump-flows writes one placement's flows: name "
@@ -276,7 +323,9 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
     o.output = NULL; /* rank 0 alone writes (other ranks' stdout: null) */
   if (rc == 0)
     rc = fl_cli_load_fabric(&o, &fab, NULL);
-  if (rc == 0 && w.place.on)
+  if (rc == 0 && a.job)
+    rc = fl_cli_perf_step(&o, &w, fab, !a.no_overlap);
+  else if (rc == 0 && w.place.on)
     rc = fl_cli_perf_places(&o, &w, fab, dist);
   else if (rc == 0)
     rc = run(&o, &w, fab, a.dump_flows);

@@ -82,14 +82,19 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "compared the other way round, unless --as-given). The report options "
      "are those of check.",
      FL_CPL_FILE},
-    {"perf", P, "--workload JOB.yaml [OPTIONS] INPUT...",
-     "model a job's collectives on the routing",
+    {"perf", P, "--workload|--job JOB.yaml [OPTIONS] INPUT...",
+     "model a job's collectives, or a training step, on the routing",
      "Load the INPUTs as check does and model the collectives of JOB.yaml "
      "(hosts in rank order, collectives; YAML or JSON) on the fabric and its "
      "routing (docs/perf.md): time, algorithm and bus bandwidth, the "
      "no-contention ideal, and the bottleneck links with the flows that "
      "share them. Exit 1 when a collective is below --min-share of its "
-     "ideal or cannot be routed.",
+     "ideal or cannot be routed. With --job, JOB.yaml's `training:` section "
+     "(model, parallelism, GPU) is one training step: its TP, CP, EP, PP "
+     "and DP communicators placed on the GPUs, their traffic run together "
+     "on the fabric, and the step time = compute + exposed communication "
+     "(docs/perf.md, \"Training step\"); exit 1 when a phase alone is "
+     "below --min-share of its ideal.",
      FL_CPL_FILE},
     {"convert", V, "INPUT... -o OUT [--format FORMAT] [OPTIONS]",
      "write a loaded fabric in another format",
@@ -287,7 +292,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "attribute files the two plans share (repeatable)"},
     /* ---- perf ---- */
     {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
-     "the job: hosts in rank order and collectives (required; docs/perf.md)"},
+     "the job: hosts in rank order and collectives (this or --job; "
+     "docs/perf.md)"},
     {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
      "auto lft ar", "override the routing the workload names"},
     {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
@@ -296,6 +302,13 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_EXPLAIN_INFER, "explain", 0, NULL, I, 0, FL_CPL_NONE, NULL,
      "also print every inference (tiers, scalable units) with its "
      "confidence and evidence (docs/inference.md)"},
+    {FL_OPT_JOB, "job", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
+     "a training step: a workload with `training:` (model, parallelism, "
+     "GPU); prints per-phase communication and the step time "
+     "(docs/perf.md, \"Training step\")"},
+    {FL_OPT_NO_OVERLAP, "no-overlap", 0, NULL, P, 0, FL_CPL_NONE, NULL,
+     "with --job: count the data-parallel reduction as exposed in full "
+     "(default: hidden behind backward but for its last bucket)"},
     {FL_OPT_DUMP_FLOWS, "dump-flows", 0, "FILE", P, 0, FL_CPL_FILE, NULL,
      "also write the topology, LFT next hops and every flow per step as "
      "JSON to FILE (LFT routing; for the ns-3 harness, "

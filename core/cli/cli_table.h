@@ -130,6 +130,8 @@ enum fl_cli_opt_id {
   FL_OPT_ROUTING,
   FL_OPT_MIN_SHARE,
   FL_OPT_DUMP_FLOWS,
+  FL_OPT_JOB,
+  FL_OPT_NO_OVERLAP,
   /* info */
   FL_OPT_EXPLAIN_INFER,
   /* convert */

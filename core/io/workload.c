@@ -16,12 +16,7 @@
 #include <yaml.h>
 
 #include "io/fileio.h"
-
-typedef struct wrd {
-  yaml_document_t *doc;
-  const char *path;
-  fl_error *err;
-} wrd;
+#include "io/workload_impl.h"
 
 static const struct {
   uint32_t op;
@@ -41,59 +36,6 @@ const char *fl_wl_op_name(uint32_t op) {
   return "?";
 }
 
-static int fail(wrd *r, const yaml_node_t *n, const char *fmt,
-                const char *arg) {
-  return fl_error_set(
-      r->err, FL_EPARSE, r->path, n ? (uint32_t)n->start_mark.line + 1 : 1,
-      n ? (uint32_t)n->start_mark.column + 1 : 0, fmt, arg ? arg : "");
-}
-
-static yaml_node_t *node(wrd *r, int id) {
-  return yaml_document_get_node(r->doc, id);
-}
-
-static const char *scalar(const yaml_node_t *n) {
-  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value
-                                          : NULL;
-}
-
-/* An unsigned size: digits, optionally followed by B, K, M, G, T (powers of
- * 1000) or KiB, MiB, GiB, TiB (powers of 1024). */
-static int parse_bytes(const char *s, uint64_t *out) {
-  if (!s || *s < '0' || *s > '9')
-    return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno)
-    return -1;
-  static const struct {
-    const char *suf;
-    uint64_t mul;
-  } SUF[] = {{"", 1},
-             {"B", 1},
-             {"K", 1000ull},
-             {"KB", 1000ull},
-             {"M", 1000000ull},
-             {"MB", 1000000ull},
-             {"G", 1000000000ull},
-             {"GB", 1000000000ull},
-             {"T", 1000000000000ull},
-             {"TB", 1000000000000ull},
-             {"KiB", 1ull << 10},
-             {"MiB", 1ull << 20},
-             {"GiB", 1ull << 30},
-             {"TiB", 1ull << 40}};
-  for (size_t i = 0; i < sizeof SUF / sizeof SUF[0]; i++)
-    if (strcmp(end, SUF[i].suf) == 0) {
-      if (v > UINT64_MAX / SUF[i].mul)
-        return -1;
-      *out = (uint64_t)v * SUF[i].mul;
-      return 0;
-    }
-  return -1;
-}
-
 static int parse_int(const char *s, int64_t *out) {
   if (!s || !*s)
     return -1;
@@ -108,9 +50,9 @@ static int parse_int(const char *s, int64_t *out) {
 
 static int want_scalar(wrd *r, const yaml_node_t *v, const char *key,
                        const char **out) {
-  *out = scalar(v);
+  *out = wl_scalar(v);
   if (!*out || !**out)
-    return fail(r, v, "expected a value for `%s`", key);
+    return wl_fail(r, v, "expected a value for `%s`", key);
   return FL_OK;
 }
 
@@ -125,32 +67,32 @@ static int coll_pair(wrd *r, fl_wl_coll *c, const char *key,
       if (strcmp(s, OPS[i].name) == 0)
         c->op = OPS[i].op;
     if (!c->op)
-      return fail(r, v,
-                  "unknown op `%s`: expected all-reduce, all-gather, "
-                  "reduce-scatter, all-to-all or sendrecv",
-                  s);
+      return wl_fail(r, v,
+                     "unknown op `%s`: expected all-reduce, all-gather, "
+                     "reduce-scatter, all-to-all or sendrecv",
+                     s);
     return FL_OK;
   }
   if (strcmp(key, "bytes") == 0) {
-    if (parse_bytes(s, &c->bytes) != 0 || c->bytes == 0)
-      return fail(r, v,
-                  "bytes `%s`: expected a positive size (1073741824, 1GiB, "
-                  "512MB)",
-                  s);
+    if (wl_parse_bytes(s, &c->bytes) != 0 || c->bytes == 0)
+      return wl_fail(r, v,
+                     "bytes `%s`: expected a positive size (1073741824, 1GiB, "
+                     "512MB)",
+                     s);
     *has_bytes = 1;
     return FL_OK;
   }
   if (strcmp(key, "shift") == 0) {
     if (parse_int(s, &c->shift) != 0)
-      return fail(r, v, "shift `%s`: expected an integer", s);
+      return wl_fail(r, v, "shift `%s`: expected an integer", s);
     return FL_OK;
   }
   if (strcmp(key, "algorithm") == 0) {
     if (strcmp(s, "ring") != 0)
-      return fail(r, v,
-                  "algorithm `%s`: only `ring` is modelled (docs/perf.md, "
-                  "limits)",
-                  s);
+      return wl_fail(r, v,
+                     "algorithm `%s`: only `ring` is modelled (docs/perf.md, "
+                     "limits)",
+                     s);
     *has_alg = 1;
     return FL_OK;
   }
@@ -161,7 +103,7 @@ static int coll_pair(wrd *r, fl_wl_coll *c, const char *key,
                    : fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0,
                                   "out of memory");
   }
-  return fail(r, v, "unknown key `%s`", key); /* not reached: checked */
+  return wl_fail(r, v, "unknown key `%s`", key); /* not reached: checked */
 }
 
 static int known_coll_key(const char *key) {
@@ -174,28 +116,28 @@ static int known_coll_key(const char *key) {
 
 static int collective(wrd *r, yaml_node_t *m, fl_wl_coll *c) {
   if (m->type != YAML_MAPPING_NODE)
-    return fail(r, m, "expected a collective mapping {op: ..., bytes: ...}%s",
-                NULL);
+    return wl_fail(
+        r, m, "expected a collective mapping {op: ..., bytes: ...}%s", NULL);
   c->line = (uint32_t)m->start_mark.line + 1;
   c->col = (uint32_t)m->start_mark.column + 1;
   c->shift = 1;
   int has_bytes = 0, has_alg = 0, has_shift = 0;
   for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
        p < m->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = node(r, p->key), *v = node(r, p->value);
-    const char *key = scalar(k);
+    yaml_node_t *k = wl_node(r, p->key), *v = wl_node(r, p->value);
+    const char *key = wl_scalar(k);
     if (!key)
-      return fail(r, k, "expected a key%s", NULL);
+      return wl_fail(r, k, "expected a key%s", NULL);
     for (yaml_node_pair_t *q = m->data.mapping.pairs.start; q < p; q++) {
-      const char *k2 = scalar(node(r, q->key));
+      const char *k2 = wl_scalar(wl_node(r, q->key));
       if (k2 && strcmp(k2, key) == 0)
-        return fail(r, k, "key `%s` given twice", key);
+        return wl_fail(r, k, "key `%s` given twice", key);
     }
     if (!known_coll_key(key))
-      return fail(r, k,
-                  "unknown key `%s` in a collective: expected op, bytes, "
-                  "shift, algorithm or name",
-                  key);
+      return wl_fail(r, k,
+                     "unknown key `%s` in a collective: expected op, bytes, "
+                     "shift, algorithm or name",
+                     key);
     if (strcmp(key, "shift") == 0)
       has_shift = 1;
     int rc = coll_pair(r, c, key, v, &has_bytes, &has_alg);
@@ -203,20 +145,20 @@ static int collective(wrd *r, yaml_node_t *m, fl_wl_coll *c) {
       return rc;
   }
   if (!c->op)
-    return fail(r, m, "collective without `op`%s", NULL);
+    return wl_fail(r, m, "collective without `op`%s", NULL);
   if (!has_bytes)
-    return fail(r, m, "collective without `bytes`%s", NULL);
+    return wl_fail(r, m, "collective without `bytes`%s", NULL);
   if (has_shift && c->op != FL_WL_SENDRECV)
-    return fail(r, m, "`shift` applies to sendrecv only%s", NULL);
+    return wl_fail(r, m, "`shift` applies to sendrecv only%s", NULL);
   if (has_alg && c->op == FL_WL_ALL_TO_ALL)
-    return fail(r, m, "`algorithm` does not apply to all-to-all%s", NULL);
+    return wl_fail(r, m, "`algorithm` does not apply to all-to-all%s", NULL);
   if (has_alg && c->op == FL_WL_SENDRECV)
-    return fail(r, m, "`algorithm` does not apply to sendrecv%s", NULL);
+    return wl_fail(r, m, "`algorithm` does not apply to sendrecv%s", NULL);
   return FL_OK;
 }
 
 static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
-  const char *s = scalar(v);
+  const char *s = wl_scalar(v);
   w->place.hosts_line = (uint32_t)v->start_mark.line + 1;
   w->place.hosts_col = (uint32_t)v->start_mark.column + 1;
   if (s && strcmp(s, "all") == 0) {
@@ -226,33 +168,33 @@ static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
   if (s && *s >= '0' && *s <= '9') { /* a count: the job size (placements) */
     int64_t n;
     if (parse_int(s, &n) != 0 || n < 1 || n > (int64_t)FL_WL_MAX_HOSTS)
-      return fail(r, v,
-                  "`hosts`: expected a host count from 1 to 1048576, a list "
-                  "of host names or `all`, got `%s`",
-                  s);
+      return wl_fail(r, v,
+                     "`hosts`: expected a host count from 1 to 1048576, a list "
+                     "of host names or `all`, got `%s`",
+                     s);
     w->place.job_hosts = (uint32_t)n;
     return FL_OK;
   }
   if (v->type != YAML_SEQUENCE_NODE)
-    return fail(r, v,
-                "`hosts`: expected a list of host names, `all` or (with "
-                "`placements:`) a host count%s",
-                NULL);
+    return wl_fail(r, v,
+                   "`hosts`: expected a list of host names, `all` or (with "
+                   "`placements:`) a host count%s",
+                   NULL);
   size_t n =
       (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
   if (n == 0)
-    return fail(r, v, "`hosts`: the list is empty%s", NULL);
+    return wl_fail(r, v, "`hosts`: the list is empty%s", NULL);
   if (n > FL_WL_MAX_HOSTS)
-    return fail(r, v, "`hosts`: more than 1048576 hosts%s", NULL);
+    return wl_fail(r, v, "`hosts`: more than 1048576 hosts%s", NULL);
   w->hosts = calloc(n, sizeof *w->hosts);
   w->host_line = calloc(n, sizeof *w->host_line);
   if (!w->hosts || !w->host_line)
     return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    yaml_node_t *h = node(r, v->data.sequence.items.start[i]);
-    const char *name = scalar(h);
+    yaml_node_t *h = wl_node(r, v->data.sequence.items.start[i]);
+    const char *name = wl_scalar(h);
     if (!name || !*name)
-      return fail(r, h, "`hosts`: expected a host name%s", NULL);
+      return wl_fail(r, h, "`hosts`: expected a host name%s", NULL);
     w->hosts[i] = strdup(name);
     if (!w->hosts[i])
       return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
@@ -264,20 +206,21 @@ static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
 
 static int collectives(wrd *r, fl_workload *w, yaml_node_t *v) {
   if (v->type != YAML_SEQUENCE_NODE)
-    return fail(r, v, "`collectives`: expected a list of collectives%s", NULL);
+    return wl_fail(r, v, "`collectives`: expected a list of collectives%s",
+                   NULL);
   size_t n =
       (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
   if (n == 0)
-    return fail(r, v, "`collectives`: the list is empty%s", NULL);
+    return wl_fail(r, v, "`collectives`: the list is empty%s", NULL);
   if (n > FL_WL_MAX_COLLECTIVES)
-    return fail(r, v, "`collectives`: more than 4096 entries%s", NULL);
+    return wl_fail(r, v, "`collectives`: more than 4096 entries%s", NULL);
   w->colls = calloc(n, sizeof *w->colls);
   if (!w->colls)
     return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
     w->n_colls = i + 1;
-    int rc =
-        collective(r, node(r, v->data.sequence.items.start[i]), &w->colls[i]);
+    int rc = collective(r, wl_node(r, v->data.sequence.items.start[i]),
+                        &w->colls[i]);
     if (rc != FL_OK)
       return rc;
   }
@@ -286,32 +229,32 @@ static int collectives(wrd *r, fl_workload *w, yaml_node_t *v) {
 
 /* `from:` of placements: `all` or a list of host names (the pool). */
 static int place_from(wrd *r, fl_wl_placements *p, yaml_node_t *v) {
-  const char *s = scalar(v);
+  const char *s = wl_scalar(v);
   if (s && strcmp(s, "all") == 0) {
     p->from_all = 1;
     return FL_OK;
   }
   if (v->type != YAML_SEQUENCE_NODE)
-    return fail(r, v,
-                "`from`: expected `all` or a list of host names (the pool "
-                "placements draw from)%s",
-                NULL);
+    return wl_fail(r, v,
+                   "`from`: expected `all` or a list of host names (the pool "
+                   "placements draw from)%s",
+                   NULL);
   size_t n =
       (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
   if (n == 0)
-    return fail(r, v, "`from`: the list is empty%s", NULL);
+    return wl_fail(r, v, "`from`: the list is empty%s", NULL);
   if (n > FL_WL_MAX_HOSTS)
-    return fail(r, v, "`from`: more than 1048576 hosts%s", NULL);
+    return wl_fail(r, v, "`from`: more than 1048576 hosts%s", NULL);
   p->from = calloc(n, sizeof *p->from);
   p->from_line = calloc(n, sizeof *p->from_line);
   p->from_col = calloc(n, sizeof *p->from_col);
   if (!p->from || !p->from_line || !p->from_col)
     return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
-    yaml_node_t *h = node(r, v->data.sequence.items.start[i]);
-    const char *name = scalar(h);
+    yaml_node_t *h = wl_node(r, v->data.sequence.items.start[i]);
+    const char *name = wl_scalar(h);
     if (!name || !*name)
-      return fail(r, h, "`from`: expected a host name%s", NULL);
+      return wl_fail(r, h, "`from`: expected a host name%s", NULL);
     p->from[i] = strdup(name);
     if (!p->from[i])
       return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
@@ -320,33 +263,6 @@ static int place_from(wrd *r, fl_wl_placements *p, yaml_node_t *v) {
     p->n_from = i + 1;
   }
   return FL_OK;
-}
-
-/* An unsigned decimal integer (no sign, no suffix): 0, or -1. */
-static int parse_u64(const char *s, uint64_t *out) {
-  if (!s || *s < '0' || *s > '9')
-    return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end)
-    return -1;
-  *out = (uint64_t)v;
-  return 0;
-}
-
-/* A decimal number as YAML and JSON write one (digits, one point, an
- * exponent; no hexadecimal, inf or nan, no under- or overflow): 0, or -1. */
-static int parse_decimal(const char *s, double *out) {
-  if (!s || !*s || strspn(s, "0123456789.eE+-") != strlen(s))
-    return -1;
-  errno = 0;
-  char *end;
-  double d = strtod(s, &end);
-  if (end == s || *end || errno == ERANGE)
-    return -1;
-  *out = d;
-  return 0;
 }
 
 static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
@@ -359,25 +275,25 @@ static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
     return rc;
   uint64_t u;
   if (strcmp(key, "count") == 0) {
-    if (parse_u64(s, &u) != 0 || u < 1 || u > FL_WL_MAX_PLACEMENTS)
-      return fail(r, v,
-                  "`count`: expected a whole number from 1 to 65536, "
-                  "got `%s`",
-                  s);
+    if (wl_parse_u64(s, &u) != 0 || u < 1 || u > FL_WL_MAX_PLACEMENTS)
+      return wl_fail(r, v,
+                     "`count`: expected a whole number from 1 to 65536, "
+                     "got `%s`",
+                     s);
     p->count = (uint32_t)u;
   } else if (strcmp(key, "seed") == 0) {
-    if (parse_u64(s, &u) != 0)
-      return fail(r, v,
-                  "`seed`: expected a whole number from 0 to "
-                  "18446744073709551615, got `%s`",
-                  s);
+    if (wl_parse_u64(s, &u) != 0)
+      return wl_fail(r, v,
+                     "`seed`: expected a whole number from 0 to "
+                     "18446744073709551615, got `%s`",
+                     s);
     p->seed = u;
   } else if (strcmp(key, "index") == 0) {
-    if (parse_u64(s, &u) != 0 || u >= FL_WL_MAX_PLACEMENTS)
-      return fail(r, v,
-                  "`index`: expected a placement index from 0 to "
-                  "65535, got `%s`",
-                  s);
+    if (wl_parse_u64(s, &u) != 0 || u >= FL_WL_MAX_PLACEMENTS)
+      return wl_fail(r, v,
+                     "`index`: expected a placement index from 0 to "
+                     "65535, got `%s`",
+                     s);
     p->index = (int64_t)u;
   } else if (strcmp(key, "order") == 0) {
     if (strcmp(s, "pool") == 0)
@@ -385,14 +301,14 @@ static int place_pair(wrd *r, fl_wl_placements *p, const char *key,
     else if (strcmp(s, "random") == 0)
       p->order = FL_WL_ORDER_RANDOM;
     else
-      return fail(r, v, "`order`: expected pool or random, got `%s`", s);
+      return wl_fail(r, v, "`order`: expected pool or random, got `%s`", s);
   } else { /* percentile (keys are checked by the caller) */
     double d = NAN;
-    if (parse_decimal(s, &d) != 0 || !(d >= 0.0 && d < 100.0))
-      return fail(r, v,
-                  "`percentile`: expected a number in [0, 100) (0: the "
-                  "worst placement), got `%s`",
-                  s);
+    if (wl_parse_decimal(s, &d) != 0 || !(d >= 0.0 && d < 100.0))
+      return wl_fail(r, v,
+                     "`percentile`: expected a number in [0, 100) (0: the "
+                     "worst placement), got `%s`",
+                     s);
     p->percentile = d;
   }
   return FL_OK;
@@ -403,10 +319,10 @@ static int placements(wrd *r, fl_workload *w, yaml_node_t *m) {
                                   "order", "index", "percentile"};
   fl_wl_placements *p = &w->place;
   if (m->type != YAML_MAPPING_NODE)
-    return fail(r, m,
-                "`placements`: expected a mapping {count: 64, seed: 1, "
-                "from: all}%s",
-                NULL);
+    return wl_fail(r, m,
+                   "`placements`: expected a mapping {count: 64, seed: 1, "
+                   "from: all}%s",
+                   NULL);
   p->on = 1;
   p->seed = 1;
   p->from_all = 1;
@@ -415,51 +331,53 @@ static int placements(wrd *r, fl_workload *w, yaml_node_t *m) {
   p->col = (uint32_t)m->start_mark.column + 1;
   for (yaml_node_pair_t *q = m->data.mapping.pairs.start;
        q < m->data.mapping.pairs.top; q++) {
-    yaml_node_t *k = node(r, q->key);
-    const char *key = scalar(k);
+    yaml_node_t *k = wl_node(r, q->key);
+    const char *key = wl_scalar(k);
     if (!key)
-      return fail(r, k, "expected a key%s", NULL);
+      return wl_fail(r, k, "expected a key%s", NULL);
     for (yaml_node_pair_t *o = m->data.mapping.pairs.start; o < q; o++) {
-      const char *k2 = scalar(node(r, o->key));
+      const char *k2 = wl_scalar(wl_node(r, o->key));
       if (k2 && strcmp(k2, key) == 0)
-        return fail(r, k, "key `%s` given twice", key);
+        return wl_fail(r, k, "key `%s` given twice", key);
     }
     size_t i = 0;
     while (i < sizeof K / sizeof *K && strcmp(K[i], key) != 0)
       i++;
     if (i == sizeof K / sizeof *K)
-      return fail(r, k,
-                  "unknown key `%s` in placements: expected count, seed, "
-                  "from, order, index or percentile",
-                  key);
+      return wl_fail(r, k,
+                     "unknown key `%s` in placements: expected count, seed, "
+                     "from, order, index or percentile",
+                     key);
     if (strcmp(key, "from") == 0)
       p->from_all = 0;
-    int rc = place_pair(r, p, key, node(r, q->value));
+    int rc = place_pair(r, p, key, wl_node(r, q->value));
     if (rc != FL_OK)
       return rc;
   }
   if (!p->count && p->index < 0)
-    return fail(r, m,
-                "`placements`: expected `count` (how many placements) or "
-                "`index` (one placement)%s",
-                NULL);
+    return wl_fail(r, m,
+                   "`placements`: expected `count` (how many placements) or "
+                   "`index` (one placement)%s",
+                   NULL);
   if (p->count && p->index >= (int64_t)p->count)
-    return fail(r, m, "`placements`: `index` must be below `count`%s", NULL);
+    return wl_fail(r, m, "`placements`: `index` must be below `count`%s", NULL);
   return FL_OK;
 }
 
 static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
-  const char *key = scalar(k);
+  const char *key = wl_scalar(k);
   if (!key)
-    return fail(r, k, "expected a key%s", NULL);
+    return wl_fail(r, k, "expected a key%s", NULL);
   if (strcmp(key, "hosts") == 0)
     return hosts(r, w, v);
   if (strcmp(key, "collectives") == 0)
     return collectives(r, w, v);
   if (strcmp(key, "placements") == 0)
     return placements(r, w, v);
+  if (strcmp(key, "training") == 0)
+    return wl_training(r, &w->train, v);
   if (strcmp(key, "routing") == 0) {
-    const char *s = scalar(v);
+    const char *s = wl_scalar(v);
     if (s && strcmp(s, "auto") == 0)
       w->routing = FL_WL_ROUTE_AUTO;
     else if (s && strcmp(s, "lft") == 0)
@@ -467,21 +385,21 @@ static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
     else if (s && strcmp(s, "ar") == 0)
       w->routing = FL_WL_ROUTE_AR;
     else
-      return fail(r, v, "`routing`: expected auto, lft or ar%s", NULL);
+      return wl_fail(r, v, "`routing`: expected auto, lft or ar%s", NULL);
     return FL_OK;
   }
   if (strcmp(key, "min-share") == 0) {
-    const char *s = scalar(v);
+    const char *s = wl_scalar(v);
     double d = NAN;
-    if (parse_decimal(s, &d) != 0 || !(d > 0.0 && d <= 1.0))
-      return fail(r, v, "`min-share`: expected a number in (0, 1]%s", NULL);
+    if (wl_parse_decimal(s, &d) != 0 || !(d > 0.0 && d <= 1.0))
+      return wl_fail(r, v, "`min-share`: expected a number in (0, 1]%s", NULL);
     w->min_share = d;
     return FL_OK;
   }
-  return fail(r, k,
-              "unknown key `%s`: expected hosts, collectives, routing, "
-              "min-share or placements",
-              key);
+  return wl_fail(r, k,
+                 "unknown key `%s`: expected hosts, collectives, training, "
+                 "routing, min-share or placements",
+                 key);
 }
 
 /* `hosts: N` and `placements:` go together. */
@@ -518,31 +436,53 @@ static int work_cap(wrd *r, const fl_workload *w) {
                       FL_WL_MAX_WORK);
 }
 
+/* `training:` derives its collectives and places its ranks itself. */
+static int training_vs_rest(wrd *r, fl_workload *w, int seen_hosts,
+                            int seen_colls) {
+  const fl_wl_training *t = &w->train;
+  if (seen_colls)
+    return fl_error_set(r->err, FL_EPARSE, r->path, t->line, t->col,
+                        "`training:` derives the step's collectives: drop "
+                        "`collectives:` (or model them in another workload)");
+  if (w->place.on || w->place.job_hosts)
+    return fl_error_set(r->err, FL_EPARSE, r->path, t->line, t->col,
+                        "`training:` places its ranks on the hosts in order: "
+                        "`placements:` and a host count do not apply");
+  if (!seen_hosts)
+    w->all_hosts = 1;
+  return FL_OK;
+}
+
 static int document(wrd *r, fl_workload *w, yaml_node_t *root) {
   if (!root || root->type != YAML_MAPPING_NODE)
-    return fail(r, root,
-                "expected a mapping with `hosts:` and `collectives:`%s", NULL);
+    return wl_fail(
+        r, root, "expected a mapping with `hosts:` and `collectives:`%s", NULL);
   int seen_hosts = 0, seen_colls = 0;
   for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
        p < root->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = node(r, p->key);
-    const char *key = scalar(k);
+    yaml_node_t *k = wl_node(r, p->key);
+    const char *key = wl_scalar(k);
     for (yaml_node_pair_t *q = root->data.mapping.pairs.start; q < p; q++) {
-      const char *k2 = scalar(node(r, q->key));
+      const char *k2 = wl_scalar(wl_node(r, q->key));
       if (key && k2 && strcmp(k2, key) == 0)
-        return fail(r, k, "key `%s` given twice", key);
+        return wl_fail(r, k, "key `%s` given twice", key);
     }
-    int rc = top_pair(r, w, k, node(r, p->value));
+    int rc = top_pair(r, w, k, wl_node(r, p->value));
     if (rc != FL_OK)
       return rc;
     seen_hosts |= key && strcmp(key, "hosts") == 0;
     seen_colls |= key && strcmp(key, "collectives") == 0;
   }
+  if (w->train.on) /* a training step: its own traffic, every host by
+                      default */
+    return training_vs_rest(r, w, seen_hosts, seen_colls);
   if (!seen_hosts)
-    return fail(r, root, "missing `hosts:` (the job's hosts in rank order)%s",
-                NULL);
+    return wl_fail(r, root,
+                   "missing `hosts:` (the job's hosts in rank order)%s", NULL);
   if (!seen_colls)
-    return fail(r, root, "missing `collectives:`%s", NULL);
+    return wl_fail(r, root,
+                   "missing `collectives:` (or `training:`, a training step)%s",
+                   NULL);
   int rc = placements_vs_hosts(r, w);
   return rc == FL_OK ? work_cap(r, w) : rc;
 }

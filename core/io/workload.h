@@ -15,6 +15,9 @@
  *       - {op: sendrecv, shift: 4, bytes: 1073741824}
  *       - {op: all-to-all, bytes: 1GiB}
  *       - {op: all-reduce, algorithm: ring, bytes: 1073741824, name: grads}
+ *     training: {model: {...}, parallelism: {...}, gpu: {...}}
+ *                                    # instead of collectives: one
+ *                                    # training step (perf --job)
  *
  * Internal to the library; the CLI is its one caller.
  */
@@ -108,6 +111,34 @@ typedef struct fl_wl_placements {
 } fl_wl_placements;
 
 /**
+ * fl_wl_training — `training:` (docs/perf.md, "Training step"; issue 35):
+ * one training step of a transformer, modelled by perf_step.c. @on 0 when
+ * absent. Model: @params (all parameters), @layers, @hidden, @seq_len
+ * (tokens per sequence), @global_batch and @micro_batch (sequences),
+ * @precision_bytes (activations and parameters, 2 for bf16) and
+ * @grad_bytes (gradients as reduced; default @precision_bytes); MoE:
+ * @moe_layers (layers with experts; default every layer when ep > 1) and
+ * @top_k (experts per token, default 1). Parallelism: @tp, @pp, @dp, @cp,
+ * @ep (a divisor of dp: expert parallelism over data-parallel ranks), @zero
+ * (ZeRO stage 0..3), @bucket_bytes (the DP gradient bucket; 0: Megatron's
+ * max(40 M, 1 M × dp × cp) parameters × grad_bytes). GPU: @peak_tflops
+ * (dense peak, 10^12 FLOP/s), @mfu in (0, 1], @per_server (GPUs per
+ * server; 0: host profile, else 8), @scale_up_GBps (per GPU per direction
+ * inside the NVLink domain, GB/s).
+ * @line/@col: the `training:` value.
+ */
+typedef struct fl_wl_training {
+  int on;
+  double params, layers, hidden, seq_len, global_batch, micro_batch;
+  double precision_bytes, grad_bytes, moe_layers, top_k;
+  uint32_t tp, pp, dp, cp, ep, zero;
+  double bucket_bytes;
+  double peak_tflops, mfu, scale_up_GBps;
+  uint32_t per_server;
+  uint32_t line, col;
+} fl_wl_training;
+
+/**
  * fl_workload — a parsed job. @hosts[@n_hosts] are host names in rank order
  * (@all_hosts: `hosts: all`, the caller fills in every host of the fabric);
  * @colls[@n_colls]; @routing FL_WL_ROUTE_*; @min_share in (0, 1] (default
@@ -128,6 +159,9 @@ typedef struct fl_workload {
   uint32_t routing;
   double min_share;
   fl_wl_placements place; /**< `placements:`; place.on 0 when absent */
+  fl_wl_training train;   /**< `training:`; train.on 0 when absent (then
+                               `collectives:` is required, and with it
+                               refused) */
 } fl_workload;
 
 /**

@@ -83,7 +83,7 @@ static void expand_a2a(const fl_perf_job *job, double bytes, pf_flows *fl) {
   for (uint32_t d = 0; d < n; d++) {
     for (uint32_t s = 0; s < n; s++)
       if (s / k != d / k && s % k == d % k) {
-        fl->cls[fl->ncls++] = (pf_class){s, d, 1, bytes};
+        fl->cls[fl->ncls++] = (pf_class){s, d, 1, bytes, 0};
         fl->total_flows += 1;
       }
     fl->dst_off[d + 1] = (uint32_t)fl->ncls;
