@@ -482,8 +482,7 @@ static int check_swapped(const fl_host_api *api, fl_ctx *ctx, void *data) {
       rb = t;
     }
     char cause[160], cmsg[320];
-    snprintf(cause, sizeof cause, "rails %s|%s%s", ra, rb,
-             weak ? "|weak" : "");
+    snprintf(cause, sizeof cause, "rails %s|%s%s", ra, rb, weak ? "|weak" : "");
     snprintf(cmsg, sizeof cmsg,
              "{count} hosts have the cables of rails %s and %s crossed "
              "between the two rail leaves; %s each pair",
@@ -790,6 +789,42 @@ static int declared_rails(const fl_host_api *api, const fl_fabric *f,
   return 0;
 }
 
+/* 1 when SU @s has a leaf of rail @rail. */
+static int su_has_rail(const analysis *a, uint32_t s, int32_t rail) {
+  for (uint32_t M = 0; M < a->n_leaves; M++)
+    if (a->leaves[M].su == s && a->leaves[M].rail == rail)
+      return 1;
+  return 0;
+}
+
+/* " (none for rail X, Y)": the rails SU @ref has a leaf for and SU @s has
+ * not, into @out; "" when it lacks none, or when one of @s's rails is not
+ * among @ref's (SUs whose NICs are named apart, mlx5_N in one and HCA-N
+ * in another: their rails cannot be matched by name). */
+static void missing_rails(const analysis *a, uint32_t s, uint32_t ref,
+                          char *out, size_t cap) {
+  size_t len = 0;
+  int any = 0;
+  out[0] = '\0';
+  for (uint32_t L = 0; L < a->n_leaves; L++)
+    if (a->leaves[L].su == s && a->leaves[L].rail >= 0 &&
+        !su_has_rail(a, ref, a->leaves[L].rail))
+      return;
+  for (uint32_t L = 0; L < a->n_leaves; L++) {
+    const leaf *lf = &a->leaves[L];
+    if (lf->su != ref || lf->rail < 0)
+      continue;
+    if (su_has_rail(a, s, lf->rail) || len >= cap)
+      continue;
+    int w = snprintf(out + len, cap - len, "%s%s",
+                     any ? ", " : " (none for rail ", a->labels[lf->rail]);
+    len += w > 0 ? (size_t)w : 0;
+    any = 1;
+  }
+  if (any && len + 1 < cap)
+    snprintf(out + len, cap - len, ")");
+}
+
 static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   const analysis *a = rl_get_analysis(api, ctx, data);
   if (!a)
@@ -800,8 +835,9 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   uint32_t *rails = calloc(a->n_sus, sizeof *rails);
   uint32_t *per_leaf = calloc(a->n_sus, sizeof *per_leaf);
   uint8_t *unknown = calloc(a->n_sus, 1);
-  if (!rails || !per_leaf || !unknown) {
-    free(rails), free(per_leaf), free(unknown);
+  uint8_t *unplaced = calloc(a->n_sus, 1);
+  if (!rails || !per_leaf || !unknown || !unplaced) {
+    free(rails), free(per_leaf), free(unknown), free(unplaced);
     api->fail(ctx, "out of memory");
     return 1;
   }
@@ -814,8 +850,10 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   for (uint32_t L = 0; L < a->n_leaves; L++) {
     const leaf *lf = &a->leaves[L];
-    if (lf->rail < 0)
+    if (lf->rail < 0) {
+      unplaced[lf->su] = 1; /* a leaf whose rail is not known */
       continue;
+    }
     rails[lf->su]++;
     /* NICs of the leaf's own rail: a cross-rail cable is its own finding
      * (cross-rail) and must not make the SU it lands in look bigger */
@@ -869,24 +907,38 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
              assumed);
   int rc = 0;
   for (uint32_t s = 0; ref != UINT32_MAX && s < a->n_sus && !rc; s++) {
-    if (!rails[s] || unknown[s] ||
-        (rails[s] == rails[ref] && per_leaf[s] == per_leaf[ref]))
+    /* An SU with NICs that could not be placed: its hosts per leaf are a
+     * lower bound (only more than the reference is known to differ), and
+     * its rail leaves are known when every leaf of it has a rail (a leaf
+     * of unplaced NICs only may be a rail leaf: then nothing is known).
+     * A rail leaf absent from a capture (topograph's example: rail 3 of
+     * SU 1) must not hide behind the unnamed hosts of the same SU. */
+    int hosts_differ = per_leaf[s] != per_leaf[ref] &&
+                       (!unknown[s] || per_leaf[s] > per_leaf[ref]);
+    int rails_differ = rails[s] != rails[ref] && !(unknown[s] && unplaced[s]);
+    if (!rails[s] || (!hosts_differ && !rails_differ))
       continue;
     fl_id node = FL_NONE;
     for (uint32_t L = 0; L < a->n_leaves && node == FL_NONE; L++)
       if (a->leaves[L].su == s && a->leaves[L].rail >= 0)
         node = a->leaves[L].node;
-    char msg[840];
+    char missing[160], lower[120] = "", msg[1100];
+    missing_rails(a, s, ref, missing, sizeof missing);
+    if (unknown[s])
+      snprintf(lower, sizeof lower,
+               "; some of its NICs could not be placed "
+               "(rail-alignment.unresolved), so its hosts per leaf are a "
+               "lower bound");
     snprintf(msg, sizeof msg,
-             "the SU of leaf \"%s\" has %u rail leaves and up to %u hosts per "
-             "leaf, while %u of the %u SUs have %u and %u%s: scalable units "
-             "should be identical%s",
-             api->node_name(f, node), rails[s], per_leaf[s], ref_votes,
+             "the SU of leaf \"%s\" has %u rail leaves%s and up to %u hosts "
+             "per leaf, while %u of the %u SUs have %u and %u%s%s: scalable "
+             "units should be identical%s",
+             api->node_name(f, node), rails[s], missing, per_leaf[s], ref_votes,
              a->n_sus, rails[ref], per_leaf[ref],
              tie ? " (no shape is a majority; the larger is taken as the "
                    "plan)"
                  : "",
-             assumed);
+             lower, assumed);
     jbuf ev;
     jb_init(&ev);
     jb_obj_open(&ev);
@@ -902,7 +954,7 @@ static int check_su_shape(const fl_host_api *api, fl_ctx *ctx, void *data) {
                        0, NULL, 0, jb_str(&ev), "su-shape", cmsg);
     jb_free(&ev);
   }
-  free(rails), free(per_leaf), free(unknown);
+  free(rails), free(per_leaf), free(unknown), free(unplaced);
   return rc;
 }
 

@@ -34,4 +34,52 @@ expect_eq "$(jget "$TMP/out" "['findings'][0]['evidence']['compute_fabric']")" "
 sed -i -E '/name="dgx-016 /,/<\/node>/d; /a="dgx-016 /d' "$TMP/r3.xml"
 expect_rc 0 "$FL" check $R "$TMP/r3.xml"
 expect_eq "$(sev)" "[('rail-alignment.su-shape', 'warning')]" "3 declared rails: warning"
+
+# An SU with NICs that could not be placed (rail-alignment.unresolved: no
+# host name in their description) was skipped whole, so a rail leaf absent
+# from the capture hid behind them (NVIDIA/topograph's example: rail 3 of
+# SU 1 missing, found by an outside tester). Its rail leaves are still
+# known; only its hosts per leaf are a lower bound. gen: 3 SUs x 8 hosts x
+# 4 rails as ibnetdiscover; edit: drop leaf-su01-r2 (block and every line
+# naming it), and unname NICs of dgx-001.
+"$FL" gen rail-su --sus 3 --hosts-per-su 8 --rails 4 --format ibnetdiscover >"$TMP/g.ibnd"
+# cut LEAF HOST UNNAME... — the capture without switch LEAF and host HOST
+# ("-": none), the NICs named UNNAME described as a bare ConnectX-7
+cut() {
+  python3 - "$TMP/g.ibnd" "$@" <<'PY'
+import sys
+src, drop, host, unname = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+blocks = open(src).read().split('\n\n')
+# drop a switch (its block and every line naming it) or a host (its CA
+# blocks and the switch lines naming its NICs); "-": none
+for q, head in (('"%s"' % drop, 'Switch'), ('"%s ' % host, 'Ca')):
+    if q in ('"-"', '"- '):
+        continue
+    blocks = ['\n'.join(l for l in b.split('\n') if q not in l)
+              for b in blocks
+              if not any(l.startswith(head) and q in l for l in b.split('\n'))]
+out = '\n\n'.join(blocks)
+for n in unname:
+    out = out.replace('"%s"' % n, '"MT4129 ConnectX7   Mellanox Technologies"')
+sys.stdout.write(out)
+PY
+}
+cut leaf-su01-r2 - "dgx-001 mlx5_0" >"$TMP/u1.ibnd"
+expect_rc 0 "$FL" check $R "$TMP/u1.ibnd"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['rail_leaves'], f['evidence']['usual_rail_leaves']) for f in d['findings']]")" "[(3, 4)]" "unplaced NIC: the missing rail leaf still seen"
+expect_grep "$TMP/out" 'has 3 rail leaves \(none for rail mlx5_2\) and up to 8 hosts per leaf, while 2 of the 3 SUs have 4 and 8; some of its NICs could not be placed \(rail-alignment.unresolved\), so its hosts per leaf are a lower bound'
+# every leaf there, a whole host unnamed: 7 placed hosts per leaf in SU 1
+# is a lower bound, not a smaller SU: nothing
+cut - - "dgx-001 mlx5_0" "dgx-001 mlx5_1" "dgx-001 mlx5_2" "dgx-001 mlx5_3" >"$TMP/u2.ibnd"
+expect_rc 0 "$FL" check $R "$TMP/u2.ibnd"
+expect_eq "$(sev)" "[]" "unplaced host: hosts per leaf a lower bound"
+# the same host named: SU 1 with 7 hosts per leaf is a smaller SU
+cut - dgx-001 >"$TMP/u3.ibnd"
+expect_rc 0 "$FL" check $R "$TMP/u3.ibnd"
+expect_eq "$(jget "$TMP/out" "=[f['evidence']['hosts_per_leaf'] for f in d['findings']]")" "[7]" "a named SU of 7"
+# rails are matched by name only when the smaller SU's rails are among the
+# reference's: topograph's SU of mlx5_N NICs (the rest HCA-N) names none
+expect_rc 1 "$FL" check --format json "$FL_EXTERNAL/NVIDIA__topograph__tests__output__ibnetdiscover__example.out"
+expect_eq "$(jget "$TMP/out" "=[m['message'].split(' and up to')[0] for f in d['findings'] if f['rule'] == 'rail-alignment.su-shape' for m in f['evidence']['members']]")" \
+  "['the SU of leaf \"MF0;A09-P1-IBLEAF-04-04:MQM9701/U1\" has 4 rail leaves', 'the SU of leaf \"MF0;A09-P1-IBLEAF-04-01:MQM9701/U1\" has 3 rail leaves (none for rail HCA-5)']" "topograph: SU 1 lacks its HCA-5 leaf"
 finish
