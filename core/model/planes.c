@@ -13,8 +13,8 @@
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "model/fabric_impl.h"
-#include "util/natcmp.h"
 #include "model/planes.h"
+#include "util/natcmp.h"
 
 /* ---- build: file tags ------------------------------------------------- */
 

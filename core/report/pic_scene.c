@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fabriclint/types.h"
-#include "util/natcmp.h"
 #include "report/pic_scene.h"
+#include "util/natcmp.h"
 
 /* ---- arena ---------------------------------------------------------------
  */

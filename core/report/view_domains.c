@@ -25,8 +25,8 @@
 #include <jansson.h>
 
 #include "fabriclint/fabric.h"
-#include "util/natcmp.h"
 #include "report/pic_view.h"
+#include "util/natcmp.h"
 
 #define DOMAIN_LINES 60u
 

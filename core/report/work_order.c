@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "io/write_common.h"
-#include "util/natcmp.h"
 #include "report/work_order.h"
+#include "util/natcmp.h"
 
 /* ---- work order ------------------------------------------------------- */
 

@@ -715,7 +715,8 @@ analysis *rl_get_analysis(const fl_host_api *api, fl_ctx *ctx, rail_state *st) {
   snprintf(key, sizeof key, "%s|%s|%s|%lld|%lld", p.profile, p.map,
            p.compute_roles, (long long)p.infer, (long long)p.infer_roles);
   fl_fabric_key fk = fl_fabric_key_of(api, ctx);
-  if (st->a && fl_fabric_key_eq(st->a->fkey, fk) && strcmp(st->a->key, key) == 0)
+  if (st->a && fl_fabric_key_eq(st->a->fkey, fk) &&
+      strcmp(st->a->key, key) == 0)
     return st->a;
   free_analysis(st->a);
   st->a = calloc(1, sizeof *st->a);

@@ -74,7 +74,7 @@ OFF(fl_finding, evidence_json, 56);
 OFF(fl_finding, key, 64);
 OFF(fl_finding, cause, 72); /* added after 1.0 */
 OFF(fl_finding, cause_message, 80);
-OFF(fl_finding, fix, 88); /* added in 1.2 */
+OFF(fl_finding, fix, 88);       /* added in 1.2 */
 OFF(fl_finding, root_kind, 96); /* added in 1.4 */
 OFF(fl_finding, root_role, 100);
 OFF(fl_finding, root_id, 104);

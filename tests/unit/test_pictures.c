@@ -17,10 +17,10 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
 #include "host/findings.h"
-#include "util/natcmp.h"
 #include "report/pic_scene.h"
 #include "report/pic_view.h"
 #include "report/picture.h"
+#include "util/natcmp.h"
 
 static void test_ids(void **state) {
   (void)state;
