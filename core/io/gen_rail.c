@@ -134,8 +134,8 @@ static int rail_spines2(rail_plan *pl, fl_error *err) {
   if (leaves > k)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "%u SUs of %u rails are %llu leaves, more than the "
-                        "%u ports of a spine: more than %u SUs need a core "
-                        "tier (--tiers 3)",
+                        "%u ports of a spine: a spine holds the leaves of at "
+                        "most %u SU(s), more need a core tier (--tiers 3)",
                         p->sus, p->rails, (unsigned long long)leaves, k,
                         k / p->rails);
   if (p->spines == 0)

@@ -91,7 +91,12 @@ expect_eq "$(J "['delta']['inventory']['switches']")" 8 "reversed: +8"
 
 # ---- a core tier: 16 SUs in 2 tiers need 128 leaves under a 64-port spine
 expect_rc 2 "$FL" gen rail-su --sus 16 --dry-run
-expect_grep "$TMP/err" 'more than 8 SUs need a core tier \(--tiers 3\)'
+expect_grep "$TMP/err" 'a spine holds the leaves of at most 8 SU\(s\), more need a core tier \(--tiers 3\)$'
+# a number past 32 bits says the range, not only "positive"
+expect_rc 2 "$FL" gen rail-su --sus 99999999999 --dry-run
+expect_grep "$TMP/err" "^fabriclint gen: --sus: expected a whole number from 1 to 4294967295, got '99999999999'\$"
+expect_rc 2 "$FL" gen rail-su --sus 0 --dry-run
+expect_grep "$TMP/err" "expected a whole number from 1 to 4294967295, got '0'"
 # the DGX B200 SuperPOD RA table: SUs -> leaves, spines, cores, cables
 # (k = 64, groups of 4 SUs, 32 spines per group, 2 cores per core group)
 for row in "16 128 128 64 12288" "32 256 256 128 24576" "64 512 512 256 49152"; do
