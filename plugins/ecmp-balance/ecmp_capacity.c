@@ -310,12 +310,68 @@ static const char *unit_phrase(const fl_view *v, const eb_units *U, uint32_t u,
   return buf;
 }
 
+/* Upper units that most of a unit's tier reach and the unit does not (a
+ * leaf short of uplinks because it has no cable to one spine at all, at a
+ * ratio the policy still allows: the tester's IBLEAF-04-02 on topograph's
+ * capture, which reaches 8 of the 9 spines its 30 peers reach). */
+#define ASYM_MISSING_MAX 8
+typedef struct asym_missing {
+  uint32_t n;                       /* upper units missed */
+  uint32_t u[ASYM_MISSING_MAX];     /* the first of them, by view index */
+  uint32_t reach[ASYM_MISSING_MAX]; /* units of the tier reaching each */
+} asym_missing;
+
+/* reach[w]: how many judged units have an uplink to upper unit w (each
+ * unit counted once per w); @mark has ns+1 entries, 0 on entry, and is
+ * left stamped. */
+static void upper_reach(const fl_view *v, const eb_units *U, const sw_cap *caps,
+                        uint32_t *reach, uint32_t *mark) {
+  for (uint32_t u = 0; u < v->ns; u++) {
+    if (U->unit[u] != u || caps[u].partial)
+      continue;
+    for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+      for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++) {
+        if (fl_view_dir(v, s, i) <= 0 || slot_internal(v, U, i) ||
+            v->pnb[i] == FL_VIEW_NONE)
+          continue;
+        uint32_t w = U->unit[v->pnb[i]];
+        if (mark[w] != u + 1)
+          mark[w] = u + 1, reach[w]++;
+      }
+  }
+}
+
+/* The upper units (tier t + 1) that more than half of the @tier_n units of
+ * unit @u's tier reach and @u does not, into @m. @cnt: ns+1 zeros, left
+ * zero. */
+static void asym_missing_of(const fl_view *v, const eb_units *U, uint32_t u,
+                            const uint32_t *reach, uint32_t tier_n,
+                            uint32_t *cnt, asym_missing *m) {
+  memset(m, 0, sizeof *m);
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0 && v->pnb[i] != FL_VIEW_NONE)
+        cnt[U->unit[v->pnb[i]]] = 1;
+  for (uint32_t w = 0; w < v->ns; w++) {
+    if (U->unit[w] != w || v->tier[w] != v->tier[u] + 1 || cnt[w] ||
+        reach[w] * 2 <= tier_n)
+      continue;
+    if (m->n < ASYM_MISSING_MAX)
+      m->u[m->n] = w, m->reach[m->n] = reach[w];
+    m->n++;
+  }
+  for (uint32_t s = u; s != FL_VIEW_NONE; s = U->next[s])
+    for (uint32_t i = v->poff[s]; i < v->psw_end[s]; i++)
+      if (fl_view_dir(v, s, i) > 0 && v->pnb[i] != FL_VIEW_NONE)
+        cnt[U->unit[v->pnb[i]]] = 0;
+}
+
 /* Reports unit @u of tier @t that is off the tier's typical uplinks. */
 static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
                         const eb_units *U, uint32_t u, const sw_cap *c,
                         int count_off, int par_off, int spread_off,
                         const upkey *mode, uint32_t best, uint32_t tier_n,
-                        const fl_root *root) {
+                        const asym_missing *miss, const fl_root *root) {
   uint32_t t = v->tier[u];
   const char *word = U->any ? "switches (a chassis counts once)" : "switches";
   char msg[1024], who[320], hi[256], lo[256];
@@ -327,6 +383,19 @@ static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
                     "tier-%u %s have %u uplink(s), %.0f Gb/s",
                     c->up_n, c->up_g, best, tier_n, t, word, mode->up_n,
                     mode->up_g);
+  if (count_off && miss->n && off < (int)sizeof msg) {
+    char nb[256];
+    off += snprintf(msg + off, sizeof msg - (size_t)off,
+                    "; it has no cable to \"%s\"",
+                    unit_name(v, U, miss->u[0], nb, sizeof nb));
+    if (miss->n > 1 && off < (int)sizeof msg)
+      off += snprintf(msg + off, sizeof msg - (size_t)off,
+                      " and %u more upper switch(es)", miss->n - 1);
+    if (off < (int)sizeof msg)
+      off +=
+          snprintf(msg + off, sizeof msg - (size_t)off,
+                   ", which %u of the tier's %u reach", miss->reach[0], tier_n);
+  }
   if (par_off)
     off += snprintf(msg + off, sizeof msg - (size_t)off,
                     "%s %u cable(s) to \"%s\" but %u to \"%s\": parallel "
@@ -359,6 +428,15 @@ static int asym_finding(const fl_host_api *api, fl_ctx *ctx, const fl_view *v,
   jb_key_int(&ev, "switches_with_typical", best);
   jb_key_int(&ev, "parallel_min", c->par_min);
   jb_key_int(&ev, "parallel_max", c->par_max);
+  if (count_off && miss->n) {
+    char nb[256];
+    jb_key(&ev, "unreached_upper");
+    jb_arr_open(&ev);
+    for (uint32_t k = 0; k < miss->n && k < ASYM_MISSING_MAX; k++)
+      jb_str_item(&ev, unit_name(v, U, miss->u[k], nb, sizeof nb));
+    jb_arr_close(&ev);
+    jb_key_int(&ev, "unreached_upper_count", miss->n);
+  }
   if (spread_off) {
     jb_key_str(&ev, "upper_chassis",
                unit_name(v, U, c->spread_unit, hi, sizeof hi));
@@ -459,9 +537,12 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
   uint32_t *cnt = calloc(v->ns + 1, sizeof *cnt);
   sw_cap *caps = calloc(v->ns + 1, sizeof *caps);
   upkey *keys = calloc(v->ns + 1, sizeof *keys);
+  uint32_t *reach = calloc(v->ns + 1, sizeof *reach);
+  uint32_t *mark = calloc(v->ns + 1, sizeof *mark);
   int urc = eb_units_build(v, &U);
-  if (!cnt || !caps || !keys || urc) {
-    free(cnt), free(caps), free(keys), eb_units_free(&U);
+  if (!cnt || !caps || !keys || !reach || !mark || urc) {
+    free(cnt), free(caps), free(keys), free(reach), free(mark);
+    eb_units_free(&U);
     api->fail(ctx, "out of memory");
     return 1;
   }
@@ -480,6 +561,7 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
   }
   if (nk > 1)
     qsort(keys, nk, sizeof *keys, upkey_cmp);
+  upper_reach(v, &U, caps, reach, mark);
   tier_mode *tm = tier_modes(keys, nk);
   int rc = tm ? 0 : -1;
   if (!tm)
@@ -500,15 +582,20 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     int par_off = c->par_min != c->par_max;
     int spread_off = c->spread_max - c->spread_min > 1;
     fl_root root;
+    asym_missing miss;
+    memset(&miss, 0, sizeof miss);
+    if (count_off && c->up_n < mode.up_n)
+      asym_missing_of(v, &U, s, reach, tier_n, cnt, &miss);
     if (count_off || par_off || spread_off)
       rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
-                        &mode, best, tier_n,
+                        &mode, best, tier_n, &miss,
                         count_off && !par_off && !spread_off &&
                                 asym_root(v, &U, s, c, &mode, &root)
                             ? &root
                             : NULL);
   }
-  free(cnt), free(caps), free(keys), free(tm), eb_units_free(&U);
+  free(cnt), free(caps), free(keys), free(tm), free(reach), free(mark);
+  eb_units_free(&U);
   return rc < 0 ? 1 : rc;
 }
 
