@@ -316,9 +316,7 @@ static int cmp_cls(const void *x, const void *y) {
   return a->group < b->group ? -1 : a->group > b->group;
 }
 
-/* Explicit flows: one group per NIC; merge equal (src, dst) pairs. */
-static int explicit_flows(const fl_perf_job *job, pf_flows *fl, pf_class *cls,
-                          size_t nc) {
+int pf_flows_nic_groups(const fl_perf_job *job, pf_flows *fl) {
   uint32_t nn = fl->nnic;
   fl->ng = nn;
   fl->groups = malloc((nn ? nn : 1) * sizeof *fl->groups);
@@ -331,6 +329,14 @@ static int explicit_flows(const fl_perf_job *job, pf_flows *fl, pf_class *cls,
         (pf_group){job->nic[i].sw, job->nic[i].dl_out, 1, i, job->nic[i].gbps};
     fl->members[i] = i;
   }
+  return 0;
+}
+
+/* Explicit flows: one group per NIC; merge equal (src, dst) pairs. */
+static int explicit_flows(const fl_perf_job *job, pf_flows *fl, pf_class *cls,
+                          size_t nc) {
+  if (pf_flows_nic_groups(job, fl) != 0)
+    return -1;
   qsort(cls, nc, sizeof *cls, cmp_cls);
   size_t k = 0;
   for (size_t i = 0; i < nc; i++) {
@@ -345,7 +351,7 @@ static int explicit_flows(const fl_perf_job *job, pf_flows *fl, pf_class *cls,
     fl->dst_off[cls[i].dst + 1]++;
     fl->total_flows += cls[i].count;
   }
-  for (uint32_t d = 0; d < nn; d++)
+  for (uint32_t d = 0; d < fl->nnic; d++)
     fl->dst_off[d + 1] += fl->dst_off[d];
   return 0;
 }

@@ -136,6 +136,12 @@ typedef struct pf_flows {
 
 void pf_flows_free(pf_flows *fl);
 
+/** pf_flows_nic_groups() — one source group per NIC of @job in @fl
+ * (@fl->nnic of them, NIC i in group i), with @fl->dst_off zeroed for
+ * @fl->nnic destinations. 0, or -1 when out of memory (what was allocated
+ * is @fl's: pf_flows_free()). */
+int pf_flows_nic_groups(const fl_perf_job *job, pf_flows *fl);
+
 /**
  * pf_class_iter — the classes toward one destination (both encodings).
  */

@@ -228,18 +228,9 @@ static int to_flows(const fl_perf_job *job, raw *r, size_t n, pf_flows *fl) {
   uint32_t nn = job->hosts * job->rails;
   fl->nnic = nn;
   fl->rails = job->rails;
-  fl->ng = nn;
-  fl->groups = malloc((nn ? nn : 1) * sizeof *fl->groups);
-  fl->members = malloc((nn ? nn : 1) * sizeof *fl->members);
-  fl->dst_off = calloc((size_t)nn + 1, sizeof *fl->dst_off);
   fl->cls = malloc((n ? n : 1) * sizeof *fl->cls);
-  if (!fl->groups || !fl->members || !fl->dst_off || !fl->cls)
+  if (!fl->cls || pf_flows_nic_groups(job, fl) != 0)
     return -1;
-  for (uint32_t i = 0; i < nn; i++) {
-    fl->groups[i] =
-        (pf_group){job->nic[i].sw, job->nic[i].dl_out, 1, i, job->nic[i].gbps};
-    fl->members[i] = i;
-  }
   qsort(r, n, sizeof *r, cmp_raw);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
