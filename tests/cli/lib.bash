@@ -135,16 +135,16 @@ need_external() {
   done
 }
 # need_corpus FILE... — every FILE of the real-fabric corpus is there: the
-# corpus lives beside the repository (tests/data/real/README.md), in
-# $FL_REAL_CORPUS, else ../shared/corpus/real next to the source tree; sets
-# FL_CORPUS to that folder, or reports SKIP (exit 77) naming what is missing.
+# corpus is in the repository, tests/data/real/captures (README.md there),
+# unless $FL_REAL_CORPUS names another copy; sets FL_CORPUS to that folder,
+# or reports SKIP (exit 77) naming what is missing.
 need_corpus() {
   local n src
   src=${FL_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-  FL_CORPUS=${FL_REAL_CORPUS:-$src/../shared/corpus/real}
+  FL_CORPUS=${FL_REAL_CORPUS:-$src/tests/data/real/captures}
   for n in "$@"; do
     if [ ! -r "$FL_CORPUS/$n" ]; then
-      echo "SKIP: real-corpus file $n is missing from $FL_CORPUS (tests/data/real/README.md: FL_REAL_CORPUS, fetch.sh)"
+      echo "SKIP: real-corpus file $n is missing from $FL_CORPUS (tests/data/real/README.md)"
       exit 77
     fi
   done

@@ -11,18 +11,19 @@
 # here as an intentional update.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-# The pins and reviews are in the repo (M); the capture files are not: they
-# are third parties' data, kept beside the repo (FL_REAL_CORPUS, else
-# ../shared/corpus/real next to the source tree) and fetched from the
-# commits PROVENANCE.md names (tests/data/real/README.md).
+# The pins and reviews (M) and the capture files (M/captures: third
+# parties' data under licences that allow redistribution, PROVENANCE.md,
+# captures/LICENSES) are in the repo, so this runs in CI on a clean clone;
+# FL_REAL_CORPUS points it at another copy (e.g. one tests/data/real/fetch.sh
+# fetched again from upstream).
 M=$src/tests/data/real
-R=${FL_REAL_CORPUS:-$src/../shared/corpus/real}
+R=${FL_REAL_CORPUS:-$M/captures}
 if [ ! -r "$M/corpus.tsv" ]; then
   echo "SKIP: tests/data/real/corpus.tsv is missing"
   exit 77
 fi
 if [ ! -d "$R" ]; then
-  echo "SKIP: the real-fabric corpus files are not here (set FL_REAL_CORPUS to their folder, or put them in $src/../shared/corpus/real; tests/data/real/README.md says how to fetch them)"
+  echo "SKIP: the real-fabric corpus files are not here ($R; tests/data/real/README.md)"
   exit 77
 fi
 # every file a capture names is there (a packager may drop big samples)
@@ -53,5 +54,5 @@ while IFS= read -r b; do
   f=$R/$b
   blob=$(git hash-object "$f" 2>/dev/null || python3 -c 'import hashlib,sys; d=open(sys.argv[1],"rb").read(); print(hashlib.sha1(b"blob %d\0" % len(d) + d).hexdigest())' "$f")
   if grep -q "^| \`$b\` |.*| ${blob}[ |]" "$M/PROVENANCE.md"; then pass; else fail "$b: no PROVENANCE.md row with blob $blob"; fi
-done < <(cd "$R" && find . -type f ! -path './expected/*' ! -path './ibnl/*' ! -name corpus.tsv ! -name judgements.tsv ! -name PROVENANCE.md ! -name README.md ! -name "make*.sh" | sed 's#^\./##' | sort)
+done < <(cd "$R" && find . -type f ! -path './expected/*' ! -path './LICENSES/*' ! -name corpus.tsv ! -name judgements.tsv ! -name PROVENANCE.md ! -name README.md ! -name "make*.sh" | sed 's#^\./##' | sort)
 finish

@@ -2,8 +2,7 @@
 # are not cables. The sample is sonic-buildimage's
 # src/sonic-config-engine/tests/multi_npu_data/sample-minigraph.xml
 # (Apache-2.0, commit 086b03bd, blob be3938f2): a file of the real-fabric
-# corpus, which lives beside the repository (tests/data/real/README.md):
-# read from $FL_REAL_CORPUS, else ../shared/corpus/real; SKIP without it.
+# corpus (tests/data/real/captures, README.md there).
 . "$(dirname "$0")/lib.bash"
 NPU=sonic-net__sonic-buildimage__src__sonic-config-engine__tests__multi_npu_data__sample-minigraph.xml
 need_corpus $NPU

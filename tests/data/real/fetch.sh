@@ -2,12 +2,12 @@
 # tests/data/real/fetch.sh DEST — fetch the public capture files of the
 # real-fabric corpus into DEST, byte for byte, from the repositories and
 # commits that PROVENANCE.md names (needs git and network access), then
-# remake the real-tool captures of made/ (needs ibsim, OpenSM,
+# remake the real-tool captures of captures/made/ (needs ibsim, OpenSM,
 # infiniband-diags and lldpd: setup.sh installs them) and check every
 # file's blob id against PROVENANCE.md. Then:
 #   FL_REAL_CORPUS=DEST ctest --test-dir build -R real_corpus
-# The files are third parties' data under their own licences (the licence
-# column); they are not part of this repository.
+# The same files are in the repository (captures/, licences in
+# captures/LICENSES/); this checks them against upstream.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:?usage: fetch.sh DEST}
@@ -33,7 +33,7 @@ grep -E '^\| `[^`]+` \| [A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+ \| [0-9a-f]{40} \|' "$he
     [ "$got" = "$blob" ] || { echo "fetch.sh: $file: blob $got, PROVENANCE.md says $blob" >&2; exit 1; }
   done
 # the real-tool captures (made/): remade from the fetched topologies
-for s in "$here"/made/make*.sh; do
+for s in "$here"/captures/made/make*.sh; do
   echo "fetch.sh: $s (see its header for what it needs)"
 done
 echo "fetch.sh: public files in $dest; remake made/ with the scripts above (their headers say how)"

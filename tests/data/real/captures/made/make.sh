@@ -21,9 +21,9 @@
 # in a mktemp folder; ibsim listens on a private socket and is always stopped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../../../ibsim_lib.bash"
+. "$here/../../../../ibsim_lib.bash"
 name=$1 net=$here/../$2 sm=$3
-FL=${FL:-$here/../../../../build/fabriclint}
+FL=${FL:-$here/../../../../../build/fabriclint}
 ibsim_need ibsim ibsim-run opensm ibnetdiscover iblinkinfo dump_lfts
 ibsim_init real
 ibsim_timeout=600 # read by ibsim_opensm (tests/ibsim_lib.bash)
