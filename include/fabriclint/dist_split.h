@@ -154,6 +154,8 @@ static inline int fl_split_emit(fl_split *s, const fl_host_api *api,
   int has_cause = f->struct_size >=
                   offsetof(fl_finding, cause_message) + sizeof f->cause_message;
   int has_fix = f->struct_size >= offsetof(fl_finding, fix) + sizeof f->fix;
+  int has_root =
+      f->struct_size >= offsetof(fl_finding, root_fact) + sizeof f->root_fact;
   if (has_fix && f->fix) {
     (api->fail)(ctx, "a finding with a fix cannot be split over MPI ranks");
     return 1;
@@ -165,6 +167,13 @@ static inline int fl_split_emit(fl_split *s, const fl_host_api *api,
   rc |= fl_split_put_str(s, f->key);
   rc |= fl_split_put_str(s, has_cause ? f->cause : NULL);
   rc |= fl_split_put_str(s, has_cause ? f->cause_message : NULL);
+  /* the root (one cause across rules, ABI 1.4): without it a consequence
+   * reported through a split would stay a finding of its own in a run of
+   * several processes, and the report would differ from one process's */
+  rc |= fl_split_put_u32(s, has_root ? f->root_kind : 0);
+  rc |= fl_split_put_u32(s, has_root ? f->root_role : 0);
+  rc |= fl_split_put_u32(s, has_root ? (uint32_t)f->root_id : 0);
+  rc |= fl_split_put_str(s, has_root ? f->root_fact : NULL);
   uint32_t nn = f->nodes ? f->n_nodes : 0, np = f->ports ? f->n_ports : 0,
            nl = f->links ? f->n_links : 0;
   rc |= fl_split_put_u32(s, nn);
@@ -250,8 +259,9 @@ static inline int fl_split_peek(const fl_split_cur *c, uint64_t *item) {
  * bytes, out of memory, report refused). */
 static inline int fl_split_report_one(const fl_host_api *api, fl_ctx *ctx,
                                       fl_split_cur *c) {
-  char *str[5] = {0}, *scr[5] = {0};
-  size_t scap[5] = {0}, ncap = 0, pcap = 0, lcap = 0;
+  char *str[6] = {0}, *scr[6] = {0};
+  size_t scap[6] = {0}, ncap = 0, pcap = 0, lcap = 0;
+  uint32_t root_id = 0;
   void *nodes = NULL, *ports = NULL, *links = NULL;
   uint64_t item;
   fl_finding f;
@@ -262,6 +272,11 @@ static inline int fl_split_report_one(const fl_host_api *api, fl_ctx *ctx,
   for (int i = 0; !rc && i < 5; i++)
     rc = fl_split_get_str(c, &str[i], &scr[i], &scap[i]);
   if (!rc)
+    rc = fl_split_get(c, &f.root_kind, sizeof f.root_kind) |
+         fl_split_get(c, &f.root_role, sizeof f.root_role) |
+         fl_split_get(c, &root_id, sizeof root_id) |
+         fl_split_get_str(c, &str[5], &scr[5], &scap[5]);
+  if (!rc)
     rc = fl_split_get_arr(c, &f.n_nodes, sizeof(fl_id), &nodes, &ncap) |
          fl_split_get_arr(c, &f.n_ports, sizeof(fl_port_ref), &ports, &pcap) |
          fl_split_get_arr(c, &f.n_links, sizeof(fl_id), &links, &lcap);
@@ -271,12 +286,14 @@ static inline int fl_split_report_one(const fl_host_api *api, fl_ctx *ctx,
     f.key = str[2];
     f.cause = str[3];
     f.cause_message = str[4];
+    f.root_id = (fl_id)root_id;
+    f.root_fact = str[5];
     f.nodes = (const fl_id *)nodes;
     f.ports = (const fl_port_ref *)ports;
     f.links = (const fl_id *)links;
     rc = (api->report)(ctx, &f) != 0 ? -1 : 0;
   }
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 6; i++)
     free(scr[i]);
   free(nodes), free(ports), free(links);
   return rc ? -1 : 0;

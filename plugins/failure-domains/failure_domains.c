@@ -639,9 +639,10 @@ static int report_partition(const fl_host_api *api, fl_ctx *ctx, fl_split *sp,
       "hosts into %u groups (%s endpoints); cut off from the largest: %s%s",
       dv->key, dv->value, sw_off, spines, dv->n_links, ng, sizes, list,
       ng > 2 ? " (and further groups)" : "");
-  int rc = fd_report_item(sp, api, ctx, vi, msg, ids, n_ids,
-                          dv->n_links ? m->dom_links + dv->link_off : NULL,
-                          dv->n_links > 16 ? 16 : dv->n_links, jb_str(&ev));
+  int rc =
+      fd_report_item(sp, api, ctx, vi, msg, ids, n_ids,
+                     dv->n_links ? m->dom_links + dv->link_off : NULL,
+                     dv->n_links > 16 ? 16 : dv->n_links, jb_str(&ev), NULL);
   jb_free(&ev);
   free(hs), free(g), free(gidx);
   return rc;
@@ -722,16 +723,6 @@ static int check_partition(const fl_host_api *api, fl_ctx *ctx, void *pd) {
 /* ---- failure-domains.capacity-loss
  * ------------------------------------------------- */
 
-static double gbps(const fl_host_api *api, const fl_fabric *f, fl_id l) {
-  double g = api->link_gbps(f, l);
-  return g > 0 ? g : 1.0; /* unknown speed: count cables */
-}
-
-/* Up-links of switch @v: to switches of a higher tier. */
-static int is_up(const fd_model *m, fl_id v, fl_id u) {
-  return m->sw[u] && fl_view_tier_dir(m->tier[v], m->tier[u]) == 1;
-}
-
 /* Bisection of pod @pd: max flow between the two halves of its leaves
  * (halved per plane), over the cables among the pod's switches, with the
  * leaves in @drop left out of both halves and @w's elements removed (NULL:
@@ -761,7 +752,7 @@ static double pod_bisection(const fl_host_api *api, const fd_model *m,
         fl_id l = m->lnk[k];
         eu[ne] = i;
         ev[ne] = local[u];
-        cap[ne] = gbps(api, f, l);
+        cap[ne] = fd_link_gbps(api, f, l);
         off[ne] = w && (w->link_off[l] || w->node_off[u] || w->node_off[v]);
         ne++;
       }
@@ -823,9 +814,9 @@ static void pod_capacity(const fl_host_api *api, const fd_model *m,
     double base = 0, lost = 0;
     for (uint32_t k = m->off[v]; k < m->off[v + 1]; k++) {
       fl_id u = m->nbr[k], l = m->lnk[k];
-      if (!is_up(m, v, u))
+      if (!fd_is_up(m, v, u))
         continue;
-      double g = gbps(api, f, l);
+      double g = fd_link_gbps(api, f, l);
       base += g;
       if (w->link_off[l] || w->node_off[u])
         lost += g;
@@ -844,14 +835,35 @@ static void pod_capacity(const fl_host_api *api, const fd_model *m,
     fl_id v = pd->sw[i];
     for (uint32_t k = m->off[v]; k < m->off[v + 1]; k++) {
       fl_id u = m->nbr[k], l = m->lnk[k];
-      if (!m->sw[u] || m->pod[u] == pid || !is_up(m, v, u))
+      if (!m->sw[u] || m->pod[u] == pid || !fd_is_up(m, v, u))
         continue;
-      double g = gbps(api, f, l);
+      double g = fd_link_gbps(api, f, l);
       pc->out_base += g;
       if (w->link_off[l] || w->node_off[u] || w->node_off[v])
         pc->out_lost += g;
     }
   }
+}
+
+/* The root of a loss of uplink capacity out of pod @pid under @w (only
+ * that measure exceeds the policy): the one switch of the pod short of
+ * uplinks (fd_pod_short_switch), when the loss would be within @max_loss
+ * with its missing capacity restored (lost too when the switch itself is
+ * lost). Sets @root (a consequence rooted in that switch) and returns 1;
+ * 0 when the shortfall does not explain the loss whole. */
+static int cap_root(const fl_host_api *api, const fd_model *m, uint32_t pid,
+                    const whatif *w, const pod_cap *pc, double max_loss,
+                    fl_root *root) {
+  double deficit;
+  fl_id s = fd_pod_short_switch(api, m, pid, &deficit);
+  if (s == FD_NONE || deficit <= 0)
+    return 0;
+  double base = pc->out_base + deficit;
+  double lost = pc->out_lost + (w->node_off[s] ? deficit : 0);
+  if (base <= 0 || 100 * lost / base > max_loss + 1e-9)
+    return 0;
+  *root = (fl_root){FL_ROOT_NODE, FL_ROOT_CONSEQUENCE, s, NULL};
+  return 1;
 }
 
 static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
@@ -959,10 +971,12 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
       double worst = leaf_frac;
       const char *what =
           multi ? "leaf uplink capacity (all planes)" : "leaf uplink capacity";
+      int out_worst = 0;
       if (out_frac > worst)
-        worst = out_frac, what = "uplink capacity out of the pod";
+        worst = out_frac, what = "uplink capacity out of the pod",
+        out_worst = 1;
       if (bis_frac > worst)
-        worst = bis_frac, what = "bisection bandwidth";
+        worst = bis_frac, what = "bisection bandwidth", out_worst = 0;
       if (worst * 100 <= max_loss + 1e-9)
         continue;
       /* a value that splits the hosts is domain-partition's finding: the
@@ -1013,20 +1027,26 @@ static int check_capacity(const fl_host_api *api, fl_ctx *ctx, void *pd) {
         jb_key_double(&ev, "bisection_gbps_before", bis_b);
         jb_key_double(&ev, "bisection_gbps_after", bis_a);
       }
+      fl_root root, *rootp = NULL;
+      if (out_worst && cap_root(api, m, pid, &w, &pc, max_loss, &root) != 0) {
+        rootp = &root;
+        jb_key_str(&ev, "explained_by", api->node_name(f, root.id));
+      }
       jb_obj_close(&ev);
-      char msg[1024], detail[300] = "";
+      char msg[1024], detail[300] = "", pct[32];
       if (pc.worst_leaf != FD_NONE && !multi && what[0] == 'l')
         snprintf(
             detail, sizeof detail, " (leaf \"%s\": %.6g of %.6g Gb/s left)",
             api->node_name(f, pc.worst_leaf), pc.worst_left, pc.worst_base);
       char pl[300];
       pod_label(pod, pl, sizeof pl);
+      fd_pct_over(pct, sizeof pct, 100 * worst, max_loss);
       snprintf(msg, sizeof msg,
-               "losing %s=%s cuts the %s of %s by %.0f%%%s; the policy "
+               "losing %s=%s cuts the %s of %s by %s%%%s; the policy "
                "allows at most %.6g%%",
-               dv->key, dv->value, what, pl, 100 * worst, detail, max_loss);
+               dv->key, dv->value, what, pl, pct, detail, max_loss);
       rc = fd_report_item(&sp, api, ctx, vi, msg, ids, n_ids, NULL, 0,
-                          jb_str(&ev));
+                          jb_str(&ev), rootp);
       jb_free(&ev);
     }
     for (uint32_t t = 0; t < nt; t++)

@@ -59,9 +59,15 @@ int fd_report_keyed(const fl_host_api *api, fl_ctx *ctx, const char *key,
 int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
                    uint64_t item, const char *msg, const fl_id *nodes,
                    uint32_t n_nodes, const fl_id *links, uint32_t n_links,
-                   const char *evidence) {
+                   const char *evidence, const fl_root *root) {
   fl_finding f;
   plain_finding(&f, msg, nodes, n_nodes, NULL, 0, links, n_links, evidence);
+  if (root) {
+    f.root_kind = root->kind;
+    f.root_role = root->role;
+    f.root_id = root->id;
+    f.root_fact = root->fact;
+  }
   return fl_split_emit(sp, api, ctx, item, &f);
 }
 

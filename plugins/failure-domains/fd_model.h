@@ -15,11 +15,13 @@
 #ifndef FD_MODEL_H
 #define FD_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabriclint/dist_split.h"
 #include "fabriclint/plugin.h"
-#include "util/natcmp.h" /* fl_natcmp(): "R2" < "R10" */
+#include "fabriclint/view.h" /* fl_view_tier_dir() */
+#include "util/natcmp.h"     /* fl_natcmp(): "R2" < "R10" */
 
 #define FD_NONE            UINT32_MAX
 #define FD_DEFAULT_DOMAINS "rack,row,hall,pdu,power-feed"
@@ -116,11 +118,44 @@ int fd_report_keyed(const fl_host_api *api, fl_ctx *ctx, const char *key,
 
 /* Report a finding of what-if @item (the index of a domain value) of a
  * split over MPI ranks (fabriclint/dist_split.h): at once when the process
- * runs alone, else recorded for fl_split_finish(). api->fail() on error. */
+ * runs alone, else recorded for fl_split_finish(); @root (NULL: none) roots
+ * it in a cause across rules (fl_finding.root_*). api->fail() on error. */
 int fd_report_item(fl_split *sp, const fl_host_api *api, fl_ctx *ctx,
                    uint64_t item, const char *msg, const fl_id *nodes,
                    uint32_t n_nodes, const fl_id *links, uint32_t n_links,
-                   const char *evidence);
+                   const char *evidence, const fl_root *root);
+
+/* The speed of link @l in Gb/s for capacity sums; an unknown speed counts
+ * 1, so that sums over cables of unknown speed count cables. */
+static inline double fd_link_gbps(const fl_host_api *api, const fl_fabric *f,
+                                  fl_id l) {
+  double g = api->link_gbps(f, l);
+  return g > 0 ? g : 1.0;
+}
+
+/* 1 when the cable from switch @v to node @u goes up: @u is a switch of a
+ * higher tier (fl_view_tier_dir). */
+static inline int fd_is_up(const fd_model *m, fl_id v, fl_id u) {
+  return m->sw[u] && fl_view_tier_dir(m->tier[v], m->tier[u]) == 1;
+}
+
+/* The one switch of pod @pid whose uplinks out of the pod fall short of
+ * its tier's typical capacity in the pod (the value a strict majority of
+ * the pod's switches of that tier have), with the shortfall in Gb/s in
+ * *@deficit; FD_NONE when no switch, or more than one, is short, or a tier
+ * has no majority. capacity-loss roots a loss in it (one cause across
+ * rules) when the loss would be within policy without the shortfall: the
+ * missing cables, which topology.missing-uplinks reports, are the cause.
+ * O(cables of the pod's switches + switches log switches). -1 in
+ * *@deficit when out of memory. */
+fl_id fd_pod_short_switch(const fl_host_api *api, const fd_model *m,
+                          uint32_t pid, double *deficit);
+
+/* Write percentage @pct for a message that says it exceeds @limit: with
+ * the fewest decimals (0 to 3) that print a value above @limit, so that a
+ * loss of 50.4 % against a limit of 50 % never reads "50 %; the policy
+ * allows at most 50 %". */
+void fd_pct_over(char *buf, size_t size, double pct, double limit);
 
 /* Max flow (Dinic) from @src to @dst over the undirected local graph of
  * @n vertices and @m edges (@eu/@ev ends, @cap capacity each way). Edges

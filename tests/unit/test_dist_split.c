@@ -80,6 +80,9 @@ static int fake_report(fl_ctx *ctx, const fl_finding *f) {
                    f->evidence_json ? f->evidence_json : "(null)",
                    f->key ? f->key : "(null)", f->cause ? f->cause : "(null)",
                    f->cause_message ? f->cause_message : "(null)");
+  o += snprintf(line + o, sizeof line - (size_t)o, " root=%u/%u/%u/%s",
+                f->root_kind, f->root_role, f->root_id,
+                f->root_fact ? f->root_fact : "(null)");
   for (uint32_t i = 0; i < f->n_nodes; i++)
     o += snprintf(line + o, sizeof line - (size_t)o, " n%u", f->nodes[i]);
   for (uint32_t i = 0; i < f->n_ports; i++)
@@ -132,6 +135,13 @@ static void finding_of(uint32_t i, uint32_t j, fl_finding *f, char *msg,
   f->key = j % 2 ? "odd" : "";
   f->cause = i % 3 == 0 ? "c3" : NULL;
   f->cause_message = i % 3 == 0 ? "{count} items of three" : NULL;
+  /* roots (one cause across rules) must survive the split too */
+  if (i % 4 == 1)
+    f->root_kind = FL_ROOT_NODE, f->root_role = FL_ROOT_CONSEQUENCE,
+    f->root_id = 40 + i;
+  else if (i % 4 == 2)
+    f->root_kind = FL_ROOT_FACT, f->root_role = FL_ROOT_PRIMARY,
+    f->root_fact = j % 2 ? "fact-odd" : "fact-even";
   for (uint32_t k = 0; k <= j; k++) {
     nodes[k] = 100 * i + k;
     ports[k] = (fl_port_ref){1000 * i + k, j + 1};
@@ -216,17 +226,22 @@ static void test_same_as_alone(void **state) {
   assert_int_equal(alone[0].n_got, 27);
   assert_string_equal(alone[0].got[0], "sev=1 msg=item 0 finding 0 "
                                        "ev={\"item\":0,\"j\":0} key= "
-                                       "cause=c3/{count} items of three n0");
-  assert_string_equal(alone[0].got[3],
-                      "sev=3 msg=item 1 finding 1 ev={\"item\":1,\"j\":1} "
-                      "key=odd cause=(null)/(null) n100 n101 l7 l8");
+                                       "cause=c3/{count} items of three "
+                                       "root=0/0/0/(null) n0");
+  assert_string_equal(
+      alone[0].got[3],
+      "sev=3 msg=item 1 finding 1 ev={\"item\":1,\"j\":1} "
+      "key=odd cause=(null)/(null) root=2/2/41/(null) n100 n101 "
+      "l7 l8");
   assert_string_equal(alone[0].got[26],
                       "sev=3 msg=item 10 finding 1 ev={\"item\":10,\"j\":1} "
-                      "key=odd cause=(null)/(null) n1000 n1001 p10000:2 "
+                      "key=odd cause=(null)/(null) root=3/1/0/fact-odd n1000 "
+                      "n1001 p10000:2 "
                       "p10001:2");
   /* item 5: message only */
   assert_string_equal(alone[0].got[12], "sev=0 msg=item 5 finding 0 ev=(null) "
-                                        "key=(null) cause=(null)/(null)");
+                                        "key=(null) cause=(null)/(null) "
+                                        "root=0/0/0/(null)");
   for (uint32_t size = 1; size <= MAXR; size++) {
     proc ps[MAXR];
     run_procs(size, 11, -1, ps);
@@ -254,7 +269,8 @@ static void test_idle_ranks(void **state) {
     assert_int_equal(ps[k].n_got, 5);
     assert_string_equal(ps[k].got[4],
                         "sev=1 msg=item 1 finding 2 ev={\"item\":1,\"j\":2} "
-                        "key= cause=(null)/(null) n100 n101 n102 p1000:3 "
+                        "key= cause=(null)/(null) root=2/2/41/(null) n100 n101 "
+                        "n102 p1000:3 "
                         "p1001:3 p1002:3 l7 l8 l9");
   }
   free_procs(ps, 4);
