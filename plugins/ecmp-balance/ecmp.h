@@ -37,6 +37,7 @@ typedef struct sw_cap {
   uint32_t up_unk, down_unk;
   double up_assumed;
   uint32_t par_min, par_max; /* cables per upper neighbour */
+  uint32_t up_nb;            /* distinct upper neighbours (units) */
   uint32_t par_min_nb, par_max_nb;
   /* the chassis whose line-card ASICs the cables to it hit most unevenly
    * (spread_max - spread_min > 1), at ASICs spread_max_sw / spread_min_sw */

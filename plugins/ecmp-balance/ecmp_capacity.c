@@ -189,7 +189,8 @@ void eb_capacities(const fl_view *v, const eb_units *U, uint32_t u, sw_cap *c,
         c->up_unk += !known;
         if (v->pgbps[i] > c->up_assumed)
           c->up_assumed = v->pgbps[i];
-        cnt[U->unit[v->pnb[i]]]++;
+        if (cnt[U->unit[v->pnb[i]]]++ == 0)
+          c->up_nb++;
       } else if (d < 0 &&
                  !(v->pnb[i] == FL_VIEW_NONE && is_an(v, v->pnode[i]))) {
         c->down_n++;
@@ -508,19 +509,26 @@ static const tier_mode *tier_mode_of(const tier_mode *tm, const upkey *keys,
  * whole, into @root: its slow cables (with them at the fastest rate it
  * would have the typical capacity: the first slow cable), or the uplinks
  * it lacks (as many more at the fastest rate would make it typical: the
- * switch, which topology.missing-uplinks names). 0 when neither explains
- * it, or for a chassis (judged as one unit). */
+ * switch, which topology.missing-uplinks names). With @par_off (its upper
+ * neighbours get unequal numbers of cables), the uplinks it lacks explain
+ * that too only when they are exactly what fills every upper neighbour it
+ * reaches, and each of the @miss->n it does not reach, to its most
+ * parallel count: a leaf with one of its two cables to a spine missing.
+ * 0 when neither explains it, or for a chassis (judged as one unit). */
 static int asym_root(const fl_view *v, const eb_units *U, uint32_t u,
-                     const sw_cap *c, const upkey *mode, fl_root *root) {
+                     const sw_cap *c, const upkey *mode, int par_off,
+                     const asym_missing *miss, fl_root *root) {
   eb_short sf;
   shortfall(v, U, u, &sf);
   if (U->nmem[u] > 1)
     return 0;
-  if (sf.slow_n && c->up_n == mode->up_n &&
+  if (!par_off && sf.slow_n && c->up_n == mode->up_n &&
       same_gbps(c->up_g + sf.deficit, mode->up_g)) {
     *root = (fl_root){FL_ROOT_LINK, FL_ROOT_CONSEQUENCE, sf.first_slow, NULL};
     return 1;
   }
+  if (par_off && (uint64_t)(c->up_nb + miss->n) * c->par_max != mode->up_n)
+    return 0;
   if (!sf.slow_n && c->up_n < mode->up_n &&
       same_gbps(c->up_g + (mode->up_n - c->up_n) * sf.fastest, mode->up_g)) {
     *root = (fl_root){FL_ROOT_NODE, FL_ROOT_CONSEQUENCE, v->sw_node[u], NULL};
@@ -587,12 +595,13 @@ int eb_check_asym(const fl_host_api *api, fl_ctx *ctx, void *data) {
     if (count_off && c->up_n < mode.up_n)
       asym_missing_of(v, &U, s, reach, tier_n, cnt, &miss);
     if (count_off || par_off || spread_off)
-      rc = asym_finding(api, ctx, v, &U, s, c, count_off, par_off, spread_off,
-                        &mode, best, tier_n, &miss,
-                        count_off && !par_off && !spread_off &&
-                                asym_root(v, &U, s, c, &mode, &root)
-                            ? &root
-                            : NULL);
+      rc = asym_finding(
+          api, ctx, v, &U, s, c, count_off, par_off, spread_off, &mode, best,
+          tier_n, &miss,
+          count_off && !spread_off &&
+                  asym_root(v, &U, s, c, &mode, par_off, &miss, &root)
+              ? &root
+              : NULL);
   }
   free(cnt), free(caps), free(keys), free(tm), free(reach), free(mark);
   eb_units_free(&U);

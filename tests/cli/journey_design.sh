@@ -55,6 +55,33 @@ expect_grep "$TMP/out" 'leaf \\"leaf-su02-r3\\" has 28 uplink\(s\), 11200 Gb/s, 
 expect_rc 0 "$FL" check $R --param topology.missing-uplinks.max-ratio=1.143 "$TMP/m-a-few-uplinks.xml"
 expect_rc 1 "$FL" check $R --param topology.missing-uplinks.max-ratio=1.14 "$TMP/m-a-few-uplinks.xml"
 
+# (b) dgx-070's rail-7 cable on leaf-su03-r6's uplink port 64, whose cable
+# to spine-16 is dropped: the leaf has 2 cables to every spine but 1 to
+# spine-16. ecmp-balance.uplink-asymmetry (31 uplinks; 2 to spine-01 but 1
+# to spine-16) is explained whole by the missing cable (16 spines x 2 =
+# the tier's 32) and is attached under missing-uplinks; the
+# oversubscription (33 down: the misplaced host too) is not, it stays its own
+expect_rc 1 "$FL" check --rules topology,ecmp-balance --format json "$TMP/m-b-two-rails.xml"
+expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], [r['rule'] for r in f.get('related', [])]) for f in d['findings'] if f['severity'] in ('error', 'warning'))")" \
+  "[('ecmp-balance.oversubscription', []), ('topology.missing-uplinks', ['ecmp-balance.uplink-asymmetry'])]" \
+  "m-b: the uplink asymmetry is a consequence of the missing cable"
+# ... but not when the leaf's cables are uneven beyond the missing one: its
+# port-62 cable moved from spine-15 to a 65th port of spine-01 (3 to
+# spine-01, 1 to spine-15, 1 to spine-16: filling to 3 per spine is 48, not
+# the tier's 32), so the asymmetry is its own finding
+python3 - "$TMP/m-b-two-rails.xml" "$TMP/m-b3-uneven.xml" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+s = s.replace('a="leaf-su03-r6" a-port="62" b="spine-15" b-port="46"', 'a="leaf-su03-r6" a-port="62" b="spine-01" b-port="65"', 1)
+i = s.index('name="spine-01"'); j = s.index('ports="64"', i)
+s = s[:j] + 'ports="65"' + s[j + 10:]
+open(sys.argv[2], "w").write(s)
+PY
+expect_rc 1 "$FL" check --rules topology,ecmp-balance --format json "$TMP/m-b3-uneven.xml"
+expect_eq "$(jget "$TMP/out" "=sorted((f['rule'], [r['rule'] for r in f.get('related', [])]) for f in d['findings'] if f['severity'] in ('error', 'warning'))")" \
+  "[('ecmp-balance.oversubscription', []), ('ecmp-balance.uplink-asymmetry', []), ('topology.missing-uplinks', [])]" \
+  "m-b3: uneven cables beyond the missing one: the asymmetry is its own"
+
 # (c) spine-16 and its 64 cables missing: one error for the 32 leaves
 expect_rc 1 "$FL" check $R "$TMP/m-c-spine-missing.xml"
 expect_eq "$(findings)" "[('topology.missing-uplinks', 'error')]" "m-c: one error"
