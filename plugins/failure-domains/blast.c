@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "fabriclint/json_buf.h"
-#include "fd_model.h"
+#include "fd_rules.h"
 
 #define BR_NAMED 50 /* hosts named in one finding */
 
@@ -377,16 +377,6 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   return rc;
 }
 
-static const fl_param_def P_BR_DOMAINS = {
-    sizeof(fl_param_def),
-    FL_PARAM_STRING,
-    "domains",
-    FD_DEFAULT_DOMAINS,
-    NULL,
-    "comma-separated attribute keys whose values are failure domains; every "
-    "node and cable carrying one value is removed together",
-    NULL,
-    NULL};
 static const fl_param_def P_BR_MAX = {
     sizeof(fl_param_def),
     FL_PARAM_INT,
@@ -398,7 +388,7 @@ static const fl_param_def P_BR_MAX = {
     "or hall, one fewer for a PDU, feed or other key",
     "0",
     NULL};
-static const fl_param_def *const PARAMS_BLAST[] = {&P_BR_DOMAINS, &P_BR_MAX};
+static const fl_param_def *const PARAMS_BLAST[] = {&FD_P_DOMAINS, &P_BR_MAX};
 
 const fl_rule_def FD_R_BLAST = {
     sizeof(fl_rule_def),

@@ -182,7 +182,4 @@ int fd_value_splits(const fl_host_api *api, const fd_model *m,
 int fd_attr_splits(const fl_host_api *api, const fd_model *m, const char *key,
                    const char *value);
 
-/* blast.c: failure-domains.blast-radius. */
-extern const fl_rule_def FD_R_BLAST;
-
 #endif

@@ -3,7 +3,7 @@
 # switch or the cable, not the list of endpoints it cuts off (outside
 # tester, session 11: adding a host to a one-spine SU made `compare` call
 # the same spine fixed and new, failing the new-error gate). Its
-# fingerprint (failure_domains.c fd_report_keyed()) holds when hosts are
+# fingerprint (fd_model.c fd_report_keyed()) holds when hosts are
 # added; a different switch is a different finding.
 # Plans from `fabriclint gen` (1 SU, 2 rails, one spine).
 . "$(dirname "$0")/lib.bash"
