@@ -549,6 +549,36 @@ static int ib_opt_pguid(pctx *c, const char **pp, const char *e, uint64_t *g) {
   return FL_OK;
 }
 
+/* "(LABEL)" after the local port number: the front-panel label ibdiagnet
+ * writes in its .ibnetdiscover ("[1](1/1/1)": Quantum-2 ASIC/cage/port
+ * [/split], "[1](1)" on a CA, whose port GUID then follows in a second
+ * group: "[1](1)(b0cf0e0300e5b948)"; the file's header explains the
+ * numbering). ibnetdiscover itself writes no label: a switch port line has
+ * no group there, a CA's one group is its port GUID. So a group is a label
+ * when a second group follows it, or on a switch's line. The label is
+ * borrowed from the line into *@lab and *@lablen (0: none). */
+static int ib_opt_label(pctx *c, const char **pp, const char *e, int on_switch,
+                        const char **lab, size_t *lablen) {
+  const char *p = *pp, *q;
+  *lablen = 0;
+  if (p >= e || *p != '(')
+    return FL_OK;
+  for (q = p + 1; q < e && *q != ')' && *q != '(' && *q != '"'; q++)
+    ;
+  if (q >= e || *q != ')')
+    return FL_OK; /* not a label: ib_opt_pguid() says what is wrong */
+  if (!(on_switch || (q + 1 < e && q[1] == '(')))
+    return FL_OK; /* a CA's port GUID */
+  if (q == p + 1 || q - p - 1 > 64)
+    return perr(c, p + 1,
+                "port label in \"(...)\" is empty or longer than 64 "
+                "characters");
+  *lab = p + 1;
+  *lablen = (size_t)(q - p - 1);
+  *pp = q + 1;
+  return FL_OK;
+}
+
 /* "[N]" port number in 1..255. */
 static int ib_port_num(pctx *c, const char **pp, const char *e, uint32_t *port,
                        const char *what) {
@@ -635,7 +665,7 @@ static int ib_port_tail(pctx *c, const char *p, const char *e, fl_listing *l) {
 /* The parse of one port line into @l (no fabric calls). */
 static int ib_parse_port(ibnd *b, const char *p, const char *e, fl_listing *l,
                          uint64_t *pguid, uint32_t *lid, uint32_t *lmc,
-                         int *has_lid) {
+                         int *has_lid, const char **lab, size_t *lablen) {
   pctx *c = &b->c;
   uint32_t port, peer_port;
   char k;
@@ -643,7 +673,10 @@ static int ib_parse_port(ibnd *b, const char *p, const char *e, fl_listing *l,
   if ((rc = ib_port_num(c, &p, e, &port, "local")))
     return rc;
   p = skip_ws(p, e);
-  if ((rc = ib_skip_ext(c, &p, e)) || (rc = ib_opt_pguid(c, &p, e, pguid)))
+  int on_switch = b->s.nodes[b->cur].kind == FL_NODE_SWITCH;
+  if ((rc = ib_skip_ext(c, &p, e)) ||
+      (rc = ib_opt_label(c, &p, e, on_switch, lab, lablen)) ||
+      (rc = ib_opt_pguid(c, &p, e, pguid)))
     return rc;
   p = skip_ws(p, e);
   if ((rc = parse_quoted_id(c, &p, e, &k, &l->peer_guid)))
@@ -688,7 +721,10 @@ static int ib_port_line(ibnd *b, const char *p, const char *e) {
   uint64_t pguid = 0;
   uint32_t lid = 0, lmc = 0;
   int has_lid = 0;
-  int rc = ib_parse_port(b, p, e, l, &pguid, &lid, &lmc, &has_lid);
+  const char *lab = NULL;
+  size_t lablen = 0;
+  int rc =
+      ib_parse_port(b, p, e, l, &pguid, &lid, &lmc, &has_lid, &lab, &lablen);
   if (rc)
     return rc;
   l->node = b->cur;
@@ -701,6 +737,8 @@ static int ib_port_line(ibnd *b, const char *p, const char *e) {
     fl_b_port_set_guid(c->fab, pid, pguid);
   if (has_lid)
     fl_b_port_set_lid(c->fab, pid, lid, lmc);
+  if (lablen)
+    fl_b_port_set_label(c->fab, pid, lab, lablen);
   return FL_OK;
 }
 
