@@ -389,6 +389,19 @@ static int sn_merge(slst *s) {
   uint8_t *done = calloc(s->nl ? s->nl : 1, 1);
   if (!done)
     return FL_ENOMEM;
+  /* OpenSM's subnet.lst lists a cable twice, once from each end, so a line
+   * without its partner is a cable one end did not list (a cut file).
+   * ibdiagnet's .lst (the same grammar, ibdiagnet 2.x) lists each cable
+   * once, with both ends on the line: a file in which no cable is listed
+   * twice is of that kind, and its cables are known from both ends (a
+   * real 2025 NDR capture's 271 cables were all called one-sided). */
+  int once = 1;
+  for (size_t i = 0; i < s->nl && once; i++) {
+    uint32_t j =
+        fl_u64map_get(&s->by_port, ((uint64_t)s->ls[i].b << 8) | s->ls[i].pb);
+    once = !(j != FL_MAP_ABSENT && j != i && s->ls[j].b == s->ls[i].a &&
+             s->ls[j].pb == s->ls[i].pa);
+  }
   int rc = FL_OK;
   for (size_t i = 0; i < s->nl && rc == FL_OK; i++) {
     if (done[i])
@@ -403,7 +416,7 @@ static int sn_merge(slst *s) {
     if (j != FL_MAP_ABSENT &&
         (s->ls[j].b != l->a || s->ls[j].pb != l->pa || (j != i && done[j])))
       j = FL_MAP_ABSENT;
-    if (j != FL_MAP_ABSENT)
+    if (j != FL_MAP_ABSENT || once)
       flags |= FL_LINK_SEEN_B;
     fl_id lk = pa == FL_NONE || pb == FL_NONE
                    ? FL_NONE
