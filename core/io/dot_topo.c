@@ -3,10 +3,13 @@
  * libcgraph (docs/formats/dot.md). Every edge is a planned cable
  * (FL_LINK_DECLARED); the attributes read are the GraphML keys of
  * docs/formats/graphml.md, so one writer vocabulary serves both:
- *   - node: its name is the `name` attribute, else `label` (unless Graphviz's
- *     default "\N" or empty), else the node id; `kind` = switch | ca | host
- *     | hca | router (absent: a switch whose kind `fabriclint diff` does not
- *     compare, attribute kind-from=cable-plan);
+ *   - node: its name is the `name` attribute, else `label` when labels name
+ *     the graph's nodes (plain text, no two nodes alike: not Graphviz's
+ *     default "\N", not an HTML, record or multi-line label), else the
+ *     node id; `kind` = switch | ca | host | hca | router, else `type` when
+ *     it is one of those, else from an ibnetdiscover node id ("S-"/"H-" and
+ *     16 hex digits; kind-from=type or node-id), else a switch whose kind
+ *     `fabriclint diff` does not compare (kind-from=cable-plan);
  *   - edge: the tail's port is `src_port`, else `tailport` (DOT's `a:p1`
  *     syntax; a compass point suffix `:n`, `:se`, ... is dropped), else
  *     `taillabel`; the head's likewise from `dst_port`, `headport`,
@@ -62,14 +65,82 @@ static const char *attr(void *obj, const char *name) {
   return v && *v ? v : NULL;
 }
 
-static const char *node_name(Agnode_t *n) {
+/* @n's label when it can be a name: plain text, not Graphviz's default
+ * "\N", not an HTML label (<TABLE>...), not a record label (fields `|`,
+ * `{...}`, ports `<p>`) nor a multi-line one ("\n", "\l", "\r"): those
+ * are drawings of a node (ibnetdiscover-to-DOT scripts put the device
+ * description and a port table there), not its name. NULL otherwise. */
+static const char *plain_label(Agnode_t *n) {
+  const char *v = attr(n, "label");
+  if (!v || strcmp(v, "\\N") == 0 || aghtmlstr((char *)v))
+    return NULL;
+  const char *shape = attr(n, "shape");
+  if (shape &&
+      (strcasecmp(shape, "record") == 0 || strcasecmp(shape, "Mrecord") == 0))
+    return NULL;
+  if (strpbrk(v, "|{}<>") || strstr(v, "\\n") || strstr(v, "\\l") ||
+      strstr(v, "\\r"))
+    return NULL;
+  return v;
+}
+
+/* A node's name: its `name`, else its label when the graph's labels name
+ * nodes (@labels: build() found no two nodes with the same plain label),
+ * else its node id. Labels are only names when they tell nodes apart: a
+ * drawing whose switches are all labelled "Voltaire 4036 - 36 QDR ports
+ * switch" had them merged into one (outside tester, HPC_toolset X5). */
+static const char *node_name(Agnode_t *n, int labels) {
   const char *v = attr(n, "name");
   if (v)
     return v;
-  v = attr(n, "label");
-  if (v && strcmp(v, "\\N") != 0)
+  if (labels && (v = plain_label(n)))
     return v;
   return agnameof(n);
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* 1 when no two nodes of @g without a `name` have the same plain label
+ * (then labels name the nodes), 0 when two do, -1 when out of memory. */
+static int labels_name_nodes(Agraph_t *g) {
+  size_t n = 0, cap = (size_t)agnnodes(g) + 1;
+  const char **v = malloc(cap * sizeof *v);
+  if (!v)
+    return -1;
+  for (Agnode_t *x = agfstnode(g); x; x = agnxtnode(g, x)) {
+    const char *l = attr(x, "name") ? NULL : plain_label(x);
+    if (l)
+      v[n++] = l;
+  }
+  qsort(v, n, sizeof *v, cmp_str);
+  int uniq = 1;
+  for (size_t i = 1; i < n && uniq; i++)
+    uniq = strcmp(v[i - 1], v[i]) != 0;
+  free(v);
+  return uniq;
+}
+
+/* The node kind: `kind`, else `type` when it is a kind (ibnetdiscover-to-DOT
+ * scripts write type=Switch / type=Host), else the ibnetdiscover node id
+ * convention ("S-" or "H-" and 16 hex digits: a switch, a CA), else 0. */
+static uint32_t kind_of(Agnode_t *n, const char **from) {
+  const char *k = attr(n, "kind");
+  *from = NULL;
+  if (k)
+    return fl_wr_kind_parse(k);
+  if ((k = attr(n, "type")) && fl_wr_kind_parse(k)) {
+    *from = "type";
+    return fl_wr_kind_parse(k);
+  }
+  const char *id = agnameof(n);
+  if (id && (id[0] == 'S' || id[0] == 'H') && id[1] == '-' &&
+      strlen(id) == 18 && strspn(id + 2, "0123456789abcdefABCDEF") == 16) {
+    *from = "node-id";
+    return id[0] == 'S' ? FL_NODE_SWITCH : FL_NODE_CA;
+  }
+  return 0;
 }
 
 /* A port name from @v into @out (@size bytes; whole when @v is shorter):
@@ -101,21 +172,28 @@ static const char *end_port(Agedge_t *e, int head, char *buf, size_t size) {
   return NULL;
 }
 
-static fl_id node_of(fl_nbr *b, Agnode_t *n, fl_prov prov) {
-  const char *k = attr(n, "kind");
-  fl_id id = fl_nbr_node(b, node_name(n), fl_wr_kind_parse(k), prov);
-  if (id != FL_NONE && !k &&
-      fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", "cable-plan") !=
-          FL_OK)
+static fl_id node_of(fl_nbr *b, Agnode_t *n, int labels, fl_prov prov) {
+  const char *from;
+  uint32_t kind = kind_of(n, &from);
+  fl_id id =
+      fl_nbr_node(b, node_name(n, labels), kind ? kind : FL_NODE_SWITCH, prov);
+  if (id == FL_NONE)
+    return FL_NONE;
+  if (!kind && fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from",
+                         "cable-plan") != FL_OK)
+    return FL_NONE;
+  if (kind && from &&
+      fl_b_attr(fl_nbr_fabric(b), FL_ENT_NODE, id, "kind-from", from) != FL_OK)
     return FL_NONE;
   return id;
 }
 
 static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
-                          char *pa, char *pb, size_t size, const char *path,
-                          fl_error *err);
+                          char *pa, char *pb, size_t size, int labels,
+                          const char *path, fl_error *err);
 
-static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
+static int add_edge(fl_nbr *b, Agedge_t *e, int labels, const char *path,
+                    fl_error *err) {
   Agnode_t *t = agtail(e), *h = aghead(e);
   /* port labels are kept whole (issue #32 case 2): buffers as long as the
    * edge's longest port attribute */
@@ -128,16 +206,17 @@ static int add_edge(fl_nbr *b, Agedge_t *e, const char *path, fl_error *err) {
       need = strlen(v) + 1;
   }
   char *pa = malloc(need), *pb = malloc(need);
-  int rc = pa && pb ? add_edge_ports(b, e, t, h, pa, pb, need, path, err)
-                    : fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+  int rc = pa && pb
+               ? add_edge_ports(b, e, t, h, pa, pb, need, labels, path, err)
+               : fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   free(pa);
   free(pb);
   return rc;
 }
 
 static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
-                          char *pa, char *pb, size_t size, const char *path,
-                          fl_error *err) {
+                          char *pa, char *pb, size_t size, int labels,
+                          const char *path, fl_error *err) {
   const char *a = end_port(e, 0, pa, size);
   const char *z = end_port(e, 1, pb, size);
   if (!a || !z)
@@ -145,21 +224,22 @@ static int add_edge_ports(fl_nbr *b, Agedge_t *e, Agnode_t *t, Agnode_t *h,
                         "edge %s -- %s names no port at its %s end; expected "
                         "src_port/dst_port, tailport/headport (a:p -- b:q) "
                         "or taillabel/headlabel attributes",
-                        node_name(t), node_name(h), a ? "head" : "tail");
+                        node_name(t, labels), node_name(h, labels),
+                        a ? "head" : "tail");
   uint32_t width = 0, speed = 0;
   const char *sp = attr(e, "speed");
   if (sp && fl_wr_rate_parse(sp, &width, &speed) != 0)
     return fl_error_set(err, FL_EPARSE, path, 0, 0,
                         "edge %s -- %s: speed \"%s\"; expected an IB or "
                         "Ethernet rate such as HDR, 4xNDR or 400G",
-                        node_name(t), node_name(h), sp);
+                        node_name(t, labels), node_name(h, labels), sp);
   /* an edge joining a port to itself is a cable looped onto that port,
    * kept as the NDT, design XML and ibnetdiscover readers keep it (check
    * warns topology.self-loop): what `convert` writes from any of them
    * reads back (issue #32, found by fuzz_convert_rt) */
   fl_prov prov = {fl_nbr_file(b), 0, 0};
-  fl_id na = node_of(b, t, prov);
-  fl_id nz = na == FL_NONE ? FL_NONE : node_of(b, h, prov);
+  fl_id na = node_of(b, t, labels, prov);
+  fl_id nz = na == FL_NONE ? FL_NONE : node_of(b, h, labels, prov);
   fl_id qa = nz == FL_NONE ? FL_NONE : fl_nbr_port(b, na, a, prov);
   fl_id qz = qa == FL_NONE ? FL_NONE : fl_nbr_port(b, nz, z, prov);
   fl_id l =
@@ -190,6 +270,9 @@ static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   if (agnedges(g) == 0)
     return fl_error_set(err, FL_EPARSE, path, 0, 0,
                         "no edge: a DOT topology needs cables");
+  int labels = labels_name_nodes(g);
+  if (labels < 0)
+    return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   fl_nbr *b = fl_nbr_begin(fab, path);
   if (!b)
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
@@ -197,11 +280,11 @@ static int build(Agraph_t *g, fl_fabric *fab, const char *path, fl_error *err) {
   int rc = FL_OK;
   fl_prov prov = {fl_nbr_file(b), 0, 0};
   for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))
-    if (node_of(b, n, prov) == FL_NONE)
+    if (node_of(b, n, labels, prov) == FL_NONE)
       rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   for (Agnode_t *n = agfstnode(g); n && rc == FL_OK; n = agnxtnode(g, n))
     for (Agedge_t *e = agfstout(g, n); e && rc == FL_OK; e = agnxtout(g, e))
-      rc = add_edge(b, e, path, err);
+      rc = add_edge(b, e, labels, path, err);
   fl_nbr_end(b);
   return rc;
 }

@@ -45,8 +45,8 @@ else
 fi
 tail -1 "$TMP/out"
 # the corpus figures of docs/real-fabrics.md
-expect_eq "$(grep -vc '^#' "$M/corpus.tsv")" "83" "captures in corpus.tsv"
-expect_eq "$(find "$M/expected" -name "*.txt" | wc -l)" "83" "one pinned summary per capture"
+expect_eq "$(grep -vc '^#' "$M/corpus.tsv")" "88" "captures in corpus.tsv"
+expect_eq "$(find "$M/expected" -name "*.txt" | wc -l)" "88" "one pinned summary per capture"
 # every pinned finding class above info is reviewed
 expect_eq "$(grep -l '^# NOT REVIEWED' "$M"/expected/*.txt | wc -l)" "0" "every finding class reviewed (judgements.tsv)"
 # each file in the folder has its PROVENANCE row, byte-exact
