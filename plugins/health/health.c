@@ -273,6 +273,82 @@ static int thresholds(const fl_host_api *api, fl_ctx *ctx, int64_t *thr) {
   return 0;
 }
 
+/* A host reboot, not a cable (outside tester: a real NDR fabric's 194
+ * "replace the cable" warnings): a host that reboots or reloads its driver
+ * takes its link down, which the switch port's LinkDownedCounter counts,
+ * while the HCA's counters start again from 0. So a switch-to-CA cable
+ * whose only counters over threshold are LinkDownedCounter at the switch
+ * end, whose CA end was read and shows LinkDownedCounter 0, and which has
+ * no symbol, link-recovery, receive or link-integrity error at either end
+ * is the reboot pattern. A cable that flaps while its host stays up counts
+ * at both ends (the CA's LinkDownedCounter 1 or more), and any physical
+ * error keeps it a cable finding. @o/@n: the counters over threshold. */
+static int reboot_pattern(const fl_host_api *api, const fl_fabric *f, fl_id l,
+                          const obs *o, uint32_t n) {
+  fl_id sw = FL_NONE, ca = FL_NONE;
+  for (uint32_t e = 0; e < 2; e++) {
+    fl_id p = api->link_port(f, l, e);
+    uint32_t k = api->node_kind(f, api->port_node(f, p));
+    if (k == FL_NODE_SWITCH)
+      sw = p;
+    else if (k == FL_NODE_CA)
+      ca = p;
+  }
+  if (sw == FL_NONE || ca == FL_NONE)
+    return 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (o[i].ctr != FL_CTR_LINK_DOWNED || o[i].port != sw)
+      return 0;
+  obs c;
+  if (!observe(api, f, ca, FL_CTR_LINK_DOWNED, &c) || c.amount > 0)
+    return 0; /* the CA end unread, or it saw the link drop too */
+  for (uint32_t e = 0; e < 2; e++)
+    for (uint32_t k = 0; k < N_ERRS; k++) {
+      obs x;
+      if (ERRS[k].ctr != FL_CTR_LINK_DOWNED &&
+          observe(api, f, e ? ca : sw, ERRS[k].ctr, &x) && x.amount > 0)
+        return 0;
+    }
+  return 1;
+}
+
+/* One info finding for the cables of the reboot pattern (@ids, @n of them;
+ * the first MAX_REBOOT_NAMED named). */
+#define MAX_REBOOT_NAMED 16
+static int emit_reboots(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
+                        const fl_id *ids, uint32_t n) {
+  fl_id nodes[MAX_REBOOT_NAMED];
+  uint32_t nn = 0;
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_int(&ev, "cables", n);
+  jb_key(&ev, "hosts");
+  jb_arr_open(&ev);
+  for (uint32_t i = 0; i < n; i++) {
+    fl_id a = api->port_node(f, api->link_port(f, ids[i], 0));
+    fl_id b = api->port_node(f, api->link_port(f, ids[i], 1));
+    fl_id h = api->node_kind(f, a) == FL_NODE_CA ? a : b;
+    if (i < MAX_REBOOT_NAMED)
+      jb_str_item(&ev, api->node_name(f, h)), nodes[nn++] = h;
+  }
+  jb_arr_close(&ev);
+  jb_obj_close(&ev);
+  char msg[700];
+  snprintf(msg, sizeof msg,
+           "%u host cable(s) went down only as seen from the switch "
+           "(LinkDownedCounter over its threshold at the switch port, 0 at "
+           "the HCA, no symbol, recovery, receive or integrity error at "
+           "either end), e.g. at \"%s\": the pattern of host reboots or "
+           "driver restarts, which clear the HCA's counters, not of a bad "
+           "cable; not reported as erroring cables",
+           n, api->node_name(f, nodes[0]));
+  int rc = fl_emit(api, ctx, FL_SEV_INFO, msg, nodes, nn, NULL, 0, NULL, 0,
+                   jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
 static int check_link_errors(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -280,6 +356,8 @@ static int check_link_errors(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     return 0;
   int64_t thr[N_ERRS];
   thresholds(api, ctx, thr);
+  fl_id *reboots = NULL;
+  uint32_t n_reboots = 0, cap_reboots = 0;
   const char *tail = api->counter_snapshots(f) == 2
                          ? " (thresholds per hour); inspect, reseat or "
                            "replace the cable"
@@ -290,11 +368,29 @@ static int check_link_errors(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (internal_link(api, f, l))
       continue;
     uint32_t n = cable_errors(api, f, l, thr, 0, o);
+    if (n && reboot_pattern(api, f, l, o, n)) {
+      if (n_reboots == cap_reboots) {
+        cap_reboots = cap_reboots ? 2 * cap_reboots : 64;
+        fl_id *g = realloc(reboots, cap_reboots * sizeof *g);
+        if (!g) {
+          free(reboots);
+          api->fail(ctx, "out of memory");
+          return 1;
+        }
+        reboots = g;
+      }
+      reboots[n_reboots++] = l;
+      continue;
+    }
     if (n &&
-        emit_cable(api, ctx, f, l, "erroring ", tail, o, n, thr, NULL, NULL))
+        emit_cable(api, ctx, f, l, "erroring ", tail, o, n, thr, NULL, NULL)) {
+      free(reboots);
       return 1;
+    }
   }
-  return 0;
+  int rc = n_reboots ? emit_reboots(api, ctx, f, reboots, n_reboots) : 0;
+  free(reboots);
+  return rc;
 }
 
 /* ---- health.degraded-and-erroring
