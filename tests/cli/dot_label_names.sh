@@ -29,6 +29,10 @@ done
 printf 'graph g {\n a [label="Voltaire 4036"]; b [label="Voltaire 4036"]; c [label="spine1"];\n a -- c [tailport=1, headport=1];\n b -- c [tailport=1, headport=2];\n}\n' >"$TMP/same.dot"
 expect_rc 0 "$FL" convert --format design -o "$TMP/same.xml" "$TMP/same.dot"
 expect_eq "$(grep -o '<node kind="switch" name="[^"]*"' "$TMP/same.xml" | sort | tr '\n' ' ')" '<node kind="switch" name="a" <node kind="switch" name="b" <node kind="switch" name="c" ' "two alike: named by id, three switches"
+# HTML labels, all different, are drawings too: the ids name the nodes
+printf 'graph g {\n a [label=<<B>leaf1</B>>]; b [label=<<B>spine1</B>>];\n a -- b [tailport=p1, headport=p2];\n}\n' >"$TMP/html.dot"
+expect_rc 0 "$FL" convert --format design -o "$TMP/html.xml" "$TMP/html.dot"
+expect_eq "$(grep -o '<node kind="switch" name="[^"]*"' "$TMP/html.xml" | sort | tr '\n' ' ')" '<node kind="switch" name="a" <node kind="switch" name="b" ' "unique HTML labels: named by id"
 # a multi-line label is a drawing: the id names the node; type= gives the kind
 printf 'graph g {\n "S-0008f10500200b50" [label="S-0008f10500200b50\\nVoltaire", type=Switch]; h [label="h1", type=Host];\n "S-0008f10500200b50" -- h [tailport=1, headport=1];\n}\n' >"$TMP/kind.dot"
 expect_rc 0 "$FL" convert --format design -o "$TMP/kind.xml" "$TMP/kind.dot"

@@ -50,6 +50,9 @@ expect_eq "$(grep -o 'label="1/32/1"' "$TMP/d.xml" | wc -l)" "$(grep -c '^\[63\]
 # a CA's single group stays its port GUID; an empty label is refused
 sed 's/^\[1\](1)(2c90302000201)/[1](2c90302000201)/' "$TMP/labels.ibnetdiscover" >"$TMP/mixed.ibnetdiscover"
 expect_rc 0 "$FL" info "$TMP/mixed.ibnetdiscover"
+"$FL" convert --format design -o "$TMP/mixed.xml" "$TMP/mixed.ibnetdiscover" 2>/dev/null || fail "convert mixed"
+expect_eq "$(grep -c 'label="2c90302000201"' "$TMP/mixed.xml")" "0" "the CA's one group is not a label"
+expect_eq "$(grep -c 'guid="0x0002c90302000201"' "$TMP/mixed.xml")" "1" "it is the CA port's GUID"
 sed '0,/^\[1\](1\/1\/1)/s//[1]()/' "$TMP/labels.ibnetdiscover" >"$TMP/empty.ibnetdiscover"
 expect_rc 2 "$FL" info "$TMP/empty.ibnetdiscover"
 expect_grep "$TMP/err" 'empty.ibnetdiscover:11:5: .*port label in "\(\.\.\.\)" is empty or longer than 64 characters'
