@@ -8,9 +8,9 @@
 # Environment:
 #   FABRICLINT_TSAN_BUILD       build folder (default <repo>/build-tsan), made
 #                               with CC=clang -DFABRICLINT_SANITIZE=thread
-#                               (Debug, -O1 -g, no tests, no MPI) when absent
-#                               and rebuilt incrementally otherwise: only the
-#                               executable and the plugins
+#                               (Debug at -O0 with line tables, no tests, no
+#                               MPI) when absent and rebuilt incrementally
+#                               otherwise: only the executable and the plugins
 #   FABRICLINT_TSAN_CMAKE_ARGS  more configure arguments (.ci/run:
 #                               -DFABRICLINT_WERROR=ON)
 #   FABRICLINT_TSAN_JOBS        build jobs (default 2)
@@ -68,7 +68,7 @@ fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   # shellcheck disable=SC2086
   CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DFABRICLINT_SANITIZE=thread \
+    -DCMAKE_C_FLAGS_DEBUG="-O0 -gline-tables-only" -DFABRICLINT_SANITIZE=thread \
     -DFABRICLINT_TESTS=OFF -DFABRICLINT_MPI=OFF \
     ${FABRICLINT_TSAN_CMAKE_ARGS:-} >/dev/null || exit 2
 fi
@@ -101,8 +101,9 @@ export TSAN_OPTIONS="halt_on_error=0:exitcode=66:log_path=$logs/gen"
 gen ft3x.xml fat-tree --radix 8 --tiers 3 --extra-leaf-link
 gen torus.xml torus --x 4 --y 4
 gen rail.xml rail-su --sus 2 --hosts-per-su 4 --rails 4 --leaf-radix 8 --speed NDR
-# 3,456 hosts: a check of over 1 s, so the heartbeat redraws the line
-gen ft24.xml fat-tree --radix 24 --tiers 3 --extra-leaf-link
+# 5,488 hosts: a check of 2-3 s here (over 1 s on a machine nearly 3x as
+# fast), so the heartbeat redraws the line
+gen ft28.xml fat-tree --radix 28 --tiers 3 --extra-leaf-link
 cat >"$work/collectives.yaml" <<'EOF'
 hosts: all
 collectives:
@@ -130,7 +131,7 @@ cases=(
   "perf-job|0|work|perf --job @W/job.yaml @W/rail.xml"
   "diff|1|side_thread|diff $src/fabrics/rail-su.ibnetdiscover $src/fabrics/rail-su-asbuilt.ibnetdiscover"
   "diff-xml|1|side_thread|diff $src/fabrics/diff/rail-su8.design.xml $src/fabrics/diff/rail-su8.asbuilt.ibnetdiscover"
-  "progress|1|heartbeat minhop_job|TTY check -v @W/ft24.xml"
+  "progress|1|heartbeat minhop_job|TTY check -v @W/ft28.xml"
 )
 
 # thread functions of @1 that CMD... (under a terminal when @2 is 1) ran
@@ -148,7 +149,7 @@ threads_of() {
       echo "commands $i"
       echo "silent"
       echo "if \$_thread != 1"
-      echo "printf \"THREADFN $f\\n\""
+      printf 'printf "THREADFN %s\\n"\n' "$f"
       echo "end"
       echo "cont"
       echo "end"
