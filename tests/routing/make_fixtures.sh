@@ -130,6 +130,7 @@ scenarios=(
   "torus-dfsssp|dfsssp|$torus|vl|extra"
   "torus-lash|lash|$torus|vl|extra"
   "torus-nue|nue|$torus|nue|extra"
+  "ring32-dfsssp|dfsssp|ring --switches 32 --hosts-per-switch 1|vl|extra"
 )
 
 usage() {

@@ -18,7 +18,8 @@
 # The threads and what starts them (docs/testing.md "ThreadSanitizer"):
 #   worker_main, merge_part_main  credit-loop walks over LFTs, and the merge
 #                         of the workers' tables (core/analysis/cdg_drivers.c:
-#                         one per CPU, at most one per 64 LIDs: ft128 has 152)
+#                         one per CPU, at most one per 64 LIDs: ft128 has 152),
+#                         VL-blind and VL-aware (tests/fixtures/tsan)
 #   design_main           design-mode root walks (core/analysis/cdg_design.c;
 #                         a fabric whose roots are not all twins)
 #   minhop_job            deadlock.credit-loop's minhop model beside the
@@ -89,6 +90,7 @@ export FABRICLINT_IBNL_PATH=
 # ---- inputs: committed fixtures and generated designs -------------------
 FT128=$src/tests/fixtures/ns3/ft128 # ibsim + OpenSM ftree, max LID 152
 FT2=$src/tests/fixtures/routing/fat-tree-2tier-ftree
+VL=$src/tests/fixtures/tsan/ring32-dfsssp # DFSSSP with SL2VL, max LID 64
 CTR=$src/tests/data/counters
 gen() {
   local out=$1; shift
@@ -120,6 +122,7 @@ EOF
 # ---- cases: NAME|EXIT|THREAD FUNCTIONS|COMMAND (words; @W = work folder) --
 cases=(
   "lft-walks|0|worker_main merge_part_main|check $FT128/topology.ibnetdiscover $FT128/opensm-lfts.dump"
+  "lft-vl|0|worker_main|check --param deadlock.credit-loop.vl-mode=aware $VL/topology.ibnetdiscover $VL/opensm-lfts.dump $VL/opensm-sl2vl.dump $VL/path-sl.psl"
   "design-pair|1|minhop_job|check @W/ft3x.xml"
   "design-updn|0|design_main|check --rules deadlock.verdict @W/ft3x.xml"
   "design-minhop|0|design_main|check --rules deadlock.verdict @W/torus.xml"
