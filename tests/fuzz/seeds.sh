@@ -236,6 +236,8 @@ seed pictures bad-dot-noport 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
 seed pictures html-pod-tiers 8 "$FMT/pod-plan.dot"
 seed pictures html-pod-load : "$FMT/pod-plan.dot"
 seed pictures html-fffe 8 "$R3/xml-noncharacter-fffe.dot"
+seed pictures name-markup-svg 0 "$SEEDS/pictures/name-markup.dot"
+seed pictures name-markup-html 8 "$SEEDS/pictures/name-markup.dot"
 seed pictures html-flat-edge-tiers '<' "$R3/svg-flat-edge-double-free.xml"
 seed pictures html-flat-edge-domains '?' "$R3/svg-flat-edge-double-free.xml"
 for f in "$SEEDS"/design-xml/*.xml; do
