@@ -50,8 +50,15 @@
 
 #define FAST_MAX_HOPS   256u
 #define FAST_MAX_THREAD 8u
-#define FAST_MIN_DESTS  2048u /* fewer destinations per thread: one thread */
-#define FAST_BLOCK      256u  /* LFT: destinations walked together (<= 256) */
+#define FAST_BLOCK      256u /* LFT: destinations walked together (<= 256) */
+/* fewer destinations per thread: one thread. Builds for ThreadSanitizer
+ * (-DFABRICLINT_SANITIZE=thread) define FL_PERF_THREAD_DESTS as 1 so that
+ * test-size jobs take the threaded path (tests/tsan/run.sh). */
+#ifdef FL_PERF_THREAD_DESTS
+#define FAST_MIN_DESTS FL_PERF_THREAD_DESTS
+#else
+#define FAST_MIN_DESTS 2048u
+#endif
 
 /* One worker: destinations [d0, d1) into its own counts. */
 typedef struct fw {

@@ -617,16 +617,24 @@ static inline void *fl_view_minimal_worker(void *arg) {
 /** Most worker threads fl_view_minimal() starts (itself included). */
 #define FL_VIEW_THREADS 8
 /**
+ * Matrix cells (nd x ns) from which fl_view_minimal() splits over threads.
+ * Builds for ThreadSanitizer (-DFABRICLINT_SANITIZE=thread) define it as 1
+ * so that test-size fabrics take the threaded path (tests/tsan/run.sh).
+ */
+#ifndef FL_VIEW_THREAD_CELLS
+#define FL_VIEW_THREAD_CELLS 1000000u
+#endif
+/**
  * fl_view_minimal() — fill v->dist and v->nmin of a built view: per
  * destination switch d and switch s, the hop count dist[d*ns+s] and the
  * number of minimal next hops |M(s, d)| (switch-facing slots of s whose
  * neighbour is one hop closer), with FL_VIEW_MIXED set when those links
  * differ in speed. One BFS per destination switch: time O(nd x switch
  * slots), memory 3 bytes x nd x ns. Split over up to min(online CPUs,
- * FL_VIEW_THREADS) threads when the matrix has 10^6 cells or more (rows
- * are independent; the result does not depend on the thread count; no
- * host calls). Returns 0, or -1 when out of memory (free @v with
- * fl_view_free()). Call once per view.
+ * FL_VIEW_THREADS) threads when the matrix has FL_VIEW_THREAD_CELLS (10^6)
+ * cells or more (rows are independent; the result does not depend on the
+ * thread count; no host calls). Returns 0, or -1 when out of memory (free @v
+ * with fl_view_free()). Call once per view.
  */
 static inline int fl_view_minimal(fl_view *v) {
   size_t cells = (size_t)v->nd * v->ns;
@@ -641,7 +649,7 @@ static inline int fl_view_minimal(fl_view *v) {
   uint32_t nt = cpus < 1                 ? 1
                 : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
                                          : (uint32_t)cpus;
-  if (cells < 1000000)
+  if (cells < FL_VIEW_THREAD_CELLS)
     nt = 1; /* not worth a thread */
   fl_view_job jobs[FL_VIEW_THREADS];
   pthread_t th[FL_VIEW_THREADS];

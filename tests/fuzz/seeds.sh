@@ -222,7 +222,8 @@ for f in "$SEEDS"/design-xml/*.xml; do
   seed diff "self-$(basename "$f" .xml)" 60 "$f" "$f"
 done
 
-# ---- pictures: view '0' tiers '1' rails '2' load '3' domains; +4: design XML
+# ---- pictures: view '0' tiers '1' rails '2' load '3' domains; +4: design XML;
+# +8: the HTML report instead of the SVG ('8'..'?'); JUnit and SARIF always
 R3=$FX/robustness-3
 for v in 4 5 6 7; do
   seed pictures "flat-edge-$v" $v "$R3/svg-flat-edge-double-free.xml"
@@ -232,6 +233,16 @@ seed pictures dot-pod-domains 3 "$FMT/pod-plan.dot"
 seed pictures dot-fffe 0 "$R3/xml-noncharacter-fffe.dot"
 seed pictures dot-cleaned 2 "$R3/names-equal-after-cleaning.dot"
 seed pictures bad-dot-noport 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
+seed pictures html-pod-tiers 8 "$FMT/pod-plan.dot"
+seed pictures html-pod-load : "$FMT/pod-plan.dot"
+seed pictures html-fffe 8 "$R3/xml-noncharacter-fffe.dot"
+seed pictures name-markup-svg 0 "$SEEDS/pictures/name-markup.dot"
+seed pictures name-markup-html 8 "$SEEDS/pictures/name-markup.dot"
+seed pictures html-flat-edge-tiers '<' "$R3/svg-flat-edge-double-free.xml"
+seed pictures html-flat-edge-domains '?' "$R3/svg-flat-edge-double-free.xml"
+for f in "$SEEDS"/design-xml/*.xml; do
+  seed pictures "html-$(basename "$f" .xml)" '=' "$f"
+done
 
 # ---- convert_rt: '0' DOT '1' GraphML '2' NDT '3' NetBox '4' ibnetdiscover
 seed convert_rt dot-pod 0 "$FMT/pod-plan.dot"
@@ -250,6 +261,20 @@ seed convert_rt netbox-import 3 "$FMT/netbox-import.csv"
 seed convert_rt netbox-roundtrip 3 "$R3/netbox-dot-roundtrip-node-lost.csv"
 seed convert_rt ibnd-2tier 4 "$src/fabrics/fat-tree-2tier.ibnetdiscover"
 seed convert_rt bad-dot-syntax 0 "$R3/dot-parser-state-leak/c-one-line-error.dot"
+
+# ---- workload: '0' the reader alone, '1' also the model on a rail-su fabric
+W=$SEEDS/workload
+for f in "$W"/*.yaml; do
+  b=$(basename "$f" .yaml)
+  case $b in
+    bad-*) seed workload "$b" 0 "$f" ;;
+    *) seed workload "parse-$b" 0 "$f" ;;
+  esac
+done
+for b in step-job step-zero3 step-moe all-ring-a2a hosts-list-ar docs-placements; do
+  seed workload "model-$b" 1 "$W/$b.yaml"
+done
+seed workload bad-ansi-shift 0 "$FX/robustness-3b/ansi-workload-shift.yaml"
 
 # ---- public samples for fuzzing runs (not checked) --------------------------
 if [ -n "$ext" ] && [ -d "$ext" ]; then

@@ -101,7 +101,10 @@ start=$SECONDS
 #   t2q (qos TRUE + a generated torus-2QoS.conf)
 #   set: fixture (committed under tests/fixtures/routing), extra (run only
 #   with --live or when named: 4x4-torus variants of the ring's VL
-#   scenarios, ~170 KB each, kept out of the repository for size)
+#   scenarios, ~170 KB each, kept out of the repository for size; and
+#   ring32-dfsssp, 64 LIDs so that the VL-aware walk splits over two
+#   threads, about 3 min for its 992 path-SL queries, of which
+#   tests/fixtures/tsan/ring32-dfsssp keeps what `check` reads)
 # The 3-tier trees have 8 hosts (2 of 4 pods), except the one with the extra
 # leaf link: with all 16 hosts its minhop routes have a credit loop, with 8
 # they have none — the loop case is the one worth keeping. The same fabric
@@ -130,6 +133,7 @@ scenarios=(
   "torus-dfsssp|dfsssp|$torus|vl|extra"
   "torus-lash|lash|$torus|vl|extra"
   "torus-nue|nue|$torus|nue|extra"
+  "ring32-dfsssp|dfsssp|ring --switches 32 --hosts-per-switch 1|vl|extra"
 )
 
 usage() {
