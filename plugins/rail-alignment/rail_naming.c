@@ -22,10 +22,17 @@
  *     an SU of another OS image, whose names are then its rails);
  *  4. leaf rails are recomputed with every NIC.
  * A host cabled unlike the rest of its group (a real swap) stays visible:
- * the group's majority, not the host, sets the mapping. A mapping backed by
- * fewer than STRONG_HOSTS hosts or by less than two thirds of the group's
- * cables is weak: the rules then report at most a warning, without a
- * physical fix. One info line says what was assumed.
+ * the group's majority, not the host, sets the mapping. Unless the host's
+ * own names explain its cabling (own_reading()): hosts with one set of
+ * names may number the same slots differently (a real NDR fabric: two
+ * hosts named HCA-1..8 put HCA-3 on rail HCA-5, a third put it on rail
+ * HCA-3 like the 29 reference hosts); a host whose NICs land one on each
+ * rail leaf, whose NICs named like rails all land on those rails, and
+ * which so contradicts the mapping on at least NAMES_AGREE such NICs, is
+ * read by its names (its other NICs by their leaves), not by the mapping. A
+ * mapping backed by fewer than STRONG_HOSTS hosts or by less than two thirds of
+ * the group's cables is weak: the rules then report at most a warning, without
+ * a physical fix. One info line says what was assumed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +44,7 @@
 
 #define MIN_AGREE    2 /* hosts of a group that must agree on a mapping */
 #define STRONG_HOSTS 3 /* below: the mapping is weak */
+#define NAMES_AGREE  2 /* NICs of a host whose names beat the mapping */
 
 typedef struct vote {
   uint32_t group, named, rail;
@@ -63,13 +71,15 @@ typedef struct work {
   uint8_t *tr;         /* group needs translating */
   uint8_t *voted;      /* a cable of the group lands on a leaf of known rail */
   uint8_t *own;        /* unvoted group with leaves of its own, cabled alike */
+  uint8_t *in_ref;     /* label -> a name of the reference group */
+  uint8_t *kept;       /* host -> read by its own names (own_reading()) */
   tmap *map;
   uint32_t n_map;
 } work;
 
 static void work_free(work *w) {
   free(w->off), free(w->idx), free(w->hg), free(w->gc), free(w->tr);
-  free(w->voted), free(w->own);
+  free(w->voted), free(w->own), free(w->in_ref), free(w->kept);
   free(w->map);
 }
 
@@ -162,7 +172,7 @@ static int32_t make_groups(analysis *a, work *w) {
 
 /* Flag the groups with a name the reference group does not use. */
 static int flag_foreign_groups(const analysis *a, work *w, int32_t ref) {
-  uint8_t *in = calloc((size_t)a->n_labels + 1, 1);
+  uint8_t *in = w->in_ref = calloc((size_t)a->n_labels + 1, 1);
   if (!in)
     return -1;
   for (uint32_t i = 0; i < a->n_nics; i++)
@@ -173,7 +183,6 @@ static int flag_foreign_groups(const analysis *a, work *w, int32_t ref) {
     if (is_grouped(x) && w->hg[x->host] >= 0 && !in[x->rail])
       w->tr[w->hg[x->host]] = 1;
   }
-  free(in);
   return 0;
 }
 
@@ -274,6 +283,62 @@ static int groups_ok(const analysis *a, const work *w, uint8_t *ok) {
   return 0;
 }
 
+/* The rail of the leaf NIC @x is cabled to, from the reference group's
+ * NICs (step 2), or NO_RAIL. */
+static int32_t leaf_rail(const analysis *a, const nic *x) {
+  int32_t l = x->leaf == FL_NONE ? -1 : a->leaf_of_node[x->leaf];
+  return l < 0 ? NO_RAIL : a->leaves[l].rail;
+}
+
+/* kept[h]: host h of a group that needs translating is read by its own
+ * names, not by the group's mapping (or, without one, by names nobody
+ * else uses), when
+ *  - its NICs land on leaves of known rail, one on each (no two on one
+ *    rail): whatever its names, its cabling is one NIC per rail;
+ *  - at least NAMES_AGREE of its NICs named like a rail of the reference
+ *    group land on that rail where the mapping would put them elsewhere
+ *    (without a mapping: land on that rail): its names are the
+ *    reference's, not the group's numbering;
+ *  - its names misplace fewer NICs than the mapping does.
+ * Its NICs named like rails keep them (a swap of two of them is judged by
+ * name and stays visible); names of its own (mlx5_1 where the reference
+ * has none) take the rail of their leaf. O(NICs). 0, or -1 out of memory. */
+static int own_reading(const analysis *a, work *w, const uint8_t *ok) {
+  uint32_t *seen = calloc((size_t)a->n_labels + 1, sizeof *seen);
+  w->kept = calloc((size_t)a->n_hosts + 1, 1);
+  if (!seen || !w->kept) {
+    free(seen);
+    return -1;
+  }
+  for (uint32_t h = 0; h < a->n_hosts; h++) {
+    int32_t g = w->hg[h];
+    if (g < 0 || !w->tr[g])
+      continue;
+    uint32_t against = 0, own_bad = 0, map_bad = 0;
+    int fits = 1;
+    for (uint32_t k = w->off[h]; k < w->off[h + 1]; k++) {
+      const nic *x = &a->nics[w->idx[k]];
+      int32_t lr = leaf_rail(a, x);
+      if (lr < 0 || seen[lr] == h + 1) {
+        fits = 0; /* a leaf of unknown rail, or two NICs on one rail */
+        break;
+      }
+      seen[lr] = h + 1;
+      const tmap *m =
+          ok[g] ? find_map(w, (uint32_t)g, (uint32_t)x->rail) : NULL;
+      map_bad += m && m->rail != (uint32_t)lr;
+      if (!w->in_ref[x->rail])
+        continue;
+      own_bad += lr != x->rail;
+      against += lr == x->rail && (!ok[g] || (m && m->rail != (uint32_t)lr));
+    }
+    w->kept[h] =
+        fits && against >= NAMES_AGREE && (!ok[g] || own_bad < map_bad);
+  }
+  free(seen);
+  return 0;
+}
+
 /* Step 3's result applied; NICs of a foreign scheme left unplaced become
  * unresolved. Returns how many NICs changed rail. */
 static uint32_t apply(analysis *a, const work *w, const uint8_t *ok) {
@@ -285,7 +350,13 @@ static uint32_t apply(analysis *a, const work *w, const uint8_t *ok) {
     const tmap *m = x->group >= 0 && ok[x->group]
                         ? find_map(w, (uint32_t)x->group, (uint32_t)x->rail)
                         : NULL;
-    if (m && (m->rail != (uint32_t)x->rail || x->foreign)) {
+    if (x->group >= 0 && w->kept[x->host]) {
+      if (!w->in_ref[x->rail]) { /* a name of its own: its leaf's rail */
+        x->rail = leaf_rail(a, x);
+        moved++;
+      }
+      x->foreign = 0;
+    } else if (m && (m->rail != (uint32_t)x->rail || x->foreign)) {
       x->rail = (int32_t)m->rail;
       x->by_cabling = 1;
       x->tr_best = m->best;
@@ -347,6 +418,15 @@ static void say(const fl_host_api *api, fl_ctx *ctx, const analysis *a,
                    "of the %u hosts named %s; for the others, from where "
                    "their cables land:",
                    w->gc[ref], a->groups[ref]);
+  uint32_t kept = 0, first = 0;
+  for (uint32_t h = 0; h < a->n_hosts; h++)
+    if (w->kept[h] && !kept++)
+      first = h;
+  if (kept && n > 0 && (size_t)n < sizeof msg)
+    n += snprintf(msg + n, sizeof msg - (size_t)n,
+                  " %u host(s) (e.g. %s) keep their own names (those of the "
+                  "reference land on their rails, one NIC on each rail);",
+                  kept, a->hosts[first]);
   for (uint32_t k = 0; k < w->n_map && n > 0 && (size_t)n < sizeof msg; k++) {
     const tmap *m = &w->map[k];
     if (!ok[m->group])
@@ -389,6 +469,8 @@ int rl_rails_by_cabling(const fl_host_api *api, fl_ctx *ctx, const fl_fabric *f,
                : -1;
   if (rc == 0)
     rc = groups_ok(a, &w, ok);
+  if (rc == 0)
+    rc = own_reading(a, &w, ok);
   uint32_t moved = rc == 0 ? apply(a, &w, ok) : 0;
   if (rc == 0)
     rc = rl_leaf_rails(api, f, a, infer);
