@@ -213,8 +213,13 @@ static int end_port(ndt *x, const cell *dc, const cell *pc, fl_id *port) {
   return *port == FL_NONE ? FL_ENOMEM : FL_OK;
 }
 
-static int set_attr(ndt *x, fl_id l, const cell *c, int k, const char *key) {
-  if (x->colx[k] < 0)
+/* Optional column @k of a row of @n cells as link attribute @key: nothing
+ * when the header has no such column or the row ends before it (a cell
+ * beyond @n is the previous row's, whose text the reader has since moved:
+ * a use after free found by fuzz_convert_rt). */
+static int set_attr(ndt *x, fl_id l, const cell *c, int n, int k,
+                    const char *key) {
+  if (x->colx[k] < 0 || x->colx[k] >= n)
     return FL_OK;
   char v[NDT_MAX_CELL];
   cell_str(&c[x->colx[k]], v, sizeof v);
@@ -261,8 +266,8 @@ static int read_row(ndt *x, const cell *c, int n, uint32_t eol_col) {
   fl_id l = fl_nbr_link(x->b, pa, pb, FL_LINK_DECLARED, prov);
   if (l == FL_NONE)
     return FL_ENOMEM;
-  rc = set_attr(x, l, c, C_LTYPE, "link-type");
-  return rc == FL_OK ? set_attr(x, l, c, C_LEN, "length") : rc;
+  rc = set_attr(x, l, c, n, C_LTYPE, "link-type");
+  return rc == FL_OK ? set_attr(x, l, c, n, C_LEN, "length") : rc;
 }
 
 static int read_lines(ndt *x, const char *p, const char *e) {
