@@ -40,6 +40,8 @@ enum { SU_NONE, SU_NAMES, SU_GROUPS };
 /* Why the names were not used for SUs. */
 enum { NN_NONE, NN_UNNAMED, NN_TWO };
 
+#define INFER_TIERS 16 /* tiers counted per tier; a fabric has 2 to 4 */
+
 typedef struct infer_node {
   uint32_t ep; /* switch: compute endpoints cabled to it */
   uint32_t nb_down, nb_up, nb_same, nb_skip;
@@ -58,6 +60,8 @@ struct fl_infer {
   uint32_t n_named;     /* leaves with su<N> in their name */
   uint32_t su_field;    /* SU_GROUPS numbered by the k-th number of the
                            leaves' names (k + 1), or 0: in node order */
+  uint32_t tier_n[INFER_TIERS]; /* switches per tier (tiers below
+                                   INFER_TIERS) */
 };
 
 const char *fl_confidence_name(uint32_t conf) {
@@ -454,6 +458,46 @@ static int infer_sus(const fl_fabric *fab, struct fl_infer *inf) {
   return rc;
 }
 
+/* A lone top switch (F19, an outside tester's real cluster): the only
+ * switch of its tier, at tier 3 or above, without endpoints, that reaches
+ * fewer switches than the tier below has. Ranked above the spines only
+ * because it hangs off some of them (a spine cabled to spines), it is no
+ * core that joins the tier below: its tier is a weak guess. */
+static int lone_top(const fl_fabric *fab, const struct fl_infer *inf, fl_id n) {
+  const infer_node *x = &inf->v[n];
+  uint32_t t = fab->nodes[n].tier;
+  return fab->nodes[n].tier_derived && t >= 3 && t < INFER_TIERS && !x->ep &&
+         inf->tier_n[t] == 1 && x->nb_down < inf->tier_n[t - 1];
+}
+
+static uint32_t tier_conf(const fl_fabric *fab, fl_id n) {
+  char buf[8];
+  return fl_fabric_node_tier_explain(fab, n, buf, sizeof buf);
+}
+
+/* Node attribute `tier-weak` = "yes" on every switch whose tier has low
+ * confidence, so rules (plugins read attributes) do not rest a verdict on
+ * it: ecmp-balance does not count cables to it as uplinks of a judged
+ * shape (unknown is not wrong). */
+static int mark_weak_tiers(fl_fabric *fab) {
+  size_t nn = fab->n_nodes, nm = 0;
+  fl_id *mark = malloc((nn ? nn : 1) * sizeof *mark);
+  if (!mark)
+    return FL_ENOMEM;
+  for (size_t n = 0; n < nn; n++) /* every lookup first (views.c) */
+    if (fab->nodes[n].kind == FL_NODE_SWITCH &&
+        tier_conf(fab, (fl_id)n) == FL_CONF_LOW &&
+        !fl_fabric_attr(fab, FL_ENT_NODE, (fl_id)n, "tier-weak"))
+      mark[nm++] = (fl_id)n;
+  int rc = FL_OK;
+  for (size_t i = 0; i < nm && rc == FL_OK; i++)
+    rc = fl_b_attr_sealed(fab, FL_ENT_NODE, mark[i], "tier-weak", "yes");
+  if (nm)
+    fl_b_attrs_reindex(fab);
+  free(mark);
+  return rc;
+}
+
 int fl_infer_finalize(fl_fabric *fab, fl_error *err) {
   struct fl_infer *inf = calloc(1, sizeof *inf);
   size_t nn = fab->n_nodes;
@@ -477,8 +521,12 @@ int fl_infer_finalize(fl_fabric *fab, fl_error *err) {
     inf->n_named += inf->v[n].name_su != 0;
   }
   free(stamp);
+  for (size_t n = 0; n < nn; n++)
+    if (fab->nodes[n].kind == FL_NODE_SWITCH &&
+        fab->nodes[n].tier < INFER_TIERS)
+      inf->tier_n[fab->nodes[n].tier]++;
   fab->infer = inf;
-  if (infer_sus(fab, inf) != FL_OK)
+  if (infer_sus(fab, inf) != FL_OK || mark_weak_tiers(fab) != FL_OK)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   return FL_OK;
 }
@@ -581,6 +629,15 @@ uint32_t fl_fabric_node_tier_explain(const fl_fabric *fab, fl_id n, char *buf,
     else
       add(buf, size, &o, ", no endpoints");
     conf = irregular || x->ep || !x->nb_down ? FL_CONF_MEDIUM : FL_CONF_HIGH;
+    if (lone_top(fab, fab->infer, n)) {
+      add(buf, size, &o,
+          "; the only switch at tier %u, reaching %u of the %u tier-%u "
+          "switches: no core that joins the tier below (a spine cabled to "
+          "spines?), so the tier is a weak guess (pin it with an annotation "
+          "`tier`)",
+          t, x->nb_down, fab->infer->tier_n[t - 1], t - 1);
+      conf = FL_CONF_LOW;
+    }
   }
   if (x->nb_same)
     add(buf, size, &o, ", %u at the same tier (irregular)", x->nb_same);
