@@ -156,5 +156,13 @@ cat >"$TMP/dualhome.xml" <<'XML'
 XML
 check_json --rules 'failure-domains.*' "$TMP/dualhome.xml"
 expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 1 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA: SPOFs seen"
+# the same with spine-1's ports 1 and 2 swapped, so that a walk from
+# spine-1 meets leaf-2 (d1's second leaf) before leaf-1: d1 is a leaf of
+# leaf-1 only from both sides, the bridge is still seen
+sed -e 's/a="leaf-1" a-port="7" b="spine-1" b-port="1"/a="leaf-1" a-port="7" b="spine-1" b-port="9"/' \
+  -e 's/a="leaf-2" a-port="7" b="spine-1" b-port="2"/a="leaf-2" a-port="7" b="spine-1" b-port="1"/' \
+  -e 's/b="spine-1" b-port="9"/b="spine-1" b-port="2"/' "$TMP/dualhome.xml" >"$TMP/dualhome2.xml"
+check_json --rules 'failure-domains.*' "$TMP/dualhome2.xml"
+expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 2 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA, spine ports swapped: SPOFs seen"
 
 finish
