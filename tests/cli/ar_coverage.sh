@@ -93,6 +93,9 @@ expect_grep "$TMP/err" "cut.far:[0-9]+:[0-9]+: truncated"
 sed 's/^Switch 0x0002c90301000001 /Switch 0x0002c903010000ff /' "$FX/ar/good.far" >"$TMP/unknown.far"
 expect_rc 0 "$FL" check --rules deadlock.routing-input --format json $T "$TMP/unknown.far"
 expect_grep "$TMP/out" "AR tables for switch GUID 0x0002c903010000ff skipped"
+# ... and only there: routing notes are not topology.input's
+expect_rc 0 "$FL" check --rules topology.input,deadlock.routing-input --format json $T "$TMP/unknown.far"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "['deadlock.routing-input']" "a skipped AR table: one routing note"
 # cut inside the first switch's LFT section, at a line boundary: a note;
 # cut before any LFT section of the last switch: an error naming its line
 head -n 20 "$FX/ar/good.far" >"$TMP/cut.far"
