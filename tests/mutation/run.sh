@@ -11,7 +11,7 @@
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
-#   compare, host, load, util, gen, health, ar, fd, ecmp, topo or gpu; no argument runs every mutant.
+#   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu or roles; no argument runs every mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -66,6 +66,7 @@ tests_for() {
   ecmp) echo 'cli.ecmp_balance|cli.director_rules|cli.uplink_unreached|cli.mixed_speed_root' ;;
   topo) echo 'cli.iblinkinfo$|cli.director_rules|cli.cases_rest|cli.ar_coverage' ;;
   gpu) echo 'cli.host_profile' ;;
+  roles) echo 'cli.trust_shape|cli.rail_alignment|cli.sarif_fixes' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
