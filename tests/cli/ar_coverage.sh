@@ -32,6 +32,13 @@ expect_eq "$(summ "['tiers']")" "[{'coverage_percent': 75, 'covered_pairs': 18, 
 expect_rc 0 "$FL" check $R --param adaptive-routing.coverage.threshold=75 "$TMP/off.xml"
 expect_eq "$(rules)" "[('adaptive-routing.disabled', 'warning')]" "threshold 75"
 
+# one spine only: no switch has two minimal next hops, so AR on everywhere
+# has nothing to cover: no coverage finding, 0 pairs at 100 %
+sed '/b="spine-p01-02"/d' "$TMP/ar.xml" >"$TMP/onespine.xml"
+expect_rc 0 "$FL" check $R "$TMP/onespine.xml"
+expect_eq "$(rules)" "[]" "one spine: no warning"
+expect_eq "$(summ "['multipath_pairs']") $(summ "['coverage_percent']")" "0 100" "one spine: no multipath pair"
+
 # SL restriction from the SM's ar_sl_mask
 expect_rc 0 "$FL" check $R --param adaptive-routing.sl-restricted.sl-mask=0x000f "$TMP/ar.xml"
 expect_eq "$(rules)" "[('adaptive-routing.sl-restricted', 'warning')]" "sl mask"
@@ -51,6 +58,15 @@ expect_eq "$(rules)" "[('adaptive-routing.coverage', 'warning'), ('adaptive-rout
 expect_eq "$(jget "$TMP/out" "=[(f['nodes'][0], f['evidence']['group'], f['evidence']['missing_ports'], f['evidence']['group_ports'], f['evidence']['lids']) for f in d['findings'] if f['rule'] == 'adaptive-routing.partial-group']")" \
   "[('leaf-p01-01', 1, [4], [3], 6)]" "far partial: group, missing port, LIDs"
 expect_eq "$(summ "['coverage_percent']")" "75" "far partial: coverage"
+# a group holding a port that is no minimal next hop (host port 1 added to
+# leaf-p01-01's group 1): partial-group names it as non-minimal; the LIDs
+# stay covered (their minimal ports are in the group)
+sed '0,/^1      0          0     3,4,$/s//1      0          0     1,3,4,/' "$FX/ar/good.far" >"$TMP/extra.far"
+expect_rc 0 "$FL" check $R $T "$TMP/extra.far"
+expect_eq "$(rules)" "[('adaptive-routing.partial-group', 'warning')]" "far extra port: findings"
+expect_eq "$(jget "$TMP/out" "=[(f['nodes'][0], f['evidence']['group'], f['evidence']['missing_ports'], f['evidence']['non_minimal_ports'], f['evidence']['group_ports'], f['evidence']['lids']) for f in d['findings'] if f['rule'] == 'adaptive-routing.partial-group']")" \
+  "[('leaf-p01-01', 1, [], [1], [1, 3, 4], 6)]" "far extra port: group, non-minimal port, LIDs"
+expect_eq "$(summ "['coverage_percent']")" "100" "far extra port: coverage"
 expect_rc 0 "$FL" check $R $T "$FX/ar/static-leaf.far"
 expect_eq "$(rules)" "[('adaptive-routing.coverage', 'warning'), ('adaptive-routing.disabled', 'warning')]" "far static: findings"
 expect_eq "$(jget "$TMP/out" "=[(f['nodes'][0], f['evidence']['reason']) for f in d['findings'] if f['rule'] == 'adaptive-routing.disabled']")" \
@@ -77,6 +93,9 @@ expect_grep "$TMP/err" "cut.far:[0-9]+:[0-9]+: truncated"
 sed 's/^Switch 0x0002c90301000001 /Switch 0x0002c903010000ff /' "$FX/ar/good.far" >"$TMP/unknown.far"
 expect_rc 0 "$FL" check --rules deadlock.routing-input --format json $T "$TMP/unknown.far"
 expect_grep "$TMP/out" "AR tables for switch GUID 0x0002c903010000ff skipped"
+# ... and only there: routing notes are not topology.input's
+expect_rc 0 "$FL" check --rules topology.input,deadlock.routing-input --format json $T "$TMP/unknown.far"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "['deadlock.routing-input']" "a skipped AR table: one routing note"
 # cut inside the first switch's LFT section, at a line boundary: a note;
 # cut before any LFT section of the last switch: an error naming its line
 head -n 20 "$FX/ar/good.far" >"$TMP/cut.far"

@@ -65,6 +65,33 @@ expect_rc 0 "$FL" check $R "$F/topology.ibnetdiscover" "$TMP/edited-lfts.dump"
 expect_eq "$(rules)" "[('ecmp-balance.port-imbalance', 'warning')]" "edited LFT: imbalance"
 expect_eq "$(ev ecmp-balance.port-imbalance "[0]['dlids_per_port']")" "{'3': 4, '4': 2}" "edited LFT: DLIDs per port"
 expect_eq "$(ebb shift)" "0.875" "edited LFT: shift eBB"
+# the spread of 2 is above tolerance 1, not above 2 (port-imbalance and the
+# summary's count alike)
+for t in 1:1 2:0; do
+  expect_rc 0 "$FL" check $R --param ecmp-balance.tolerance=${t%:*} "$F/topology.ibnetdiscover" "$TMP/edited-lfts.dump"
+  expect_eq "$(jget "$TMP/out" "=len([f for f in d['findings'] if f['rule'] == 'ecmp-balance.port-imbalance'])")" "${t#*:}" "edited LFT, tolerance ${t%:*}: port-imbalance"
+  expect_eq "$(ev ecmp-balance.summary "[0]['port_balance']['imbalanced_switches']")" "${t#*:}" "edited LFT, tolerance ${t%:*}: summary"
+done
+# port-imbalance is on by default: a plain check reports it
+expect_rc 0 "$FL" check --format json "$F/topology.ibnetdiscover" "$TMP/edited-lfts.dump"
+expect_eq "$(rules)" "[('ecmp-balance.port-imbalance', 'warning')]" "edited LFT, default rules"
+
+# real OpenSM minhop LFTs of a 3-tier tree with an extra leaf-leaf cable
+# (tests/fixtures/routing): the up ports are balanced; the down ports of
+# four spines are not (2 vs 4 destination LIDs), which counts only with
+# include-down
+X="$FX/routing/fat-tree-3tier-extra-leaf-link-minhop"
+expect_rc 0 "$FL" check --rules ecmp-balance.port-imbalance --format json "$X/topology.ibnetdiscover" "$X/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "extra leaf link, minhop: down ports not compared"
+expect_rc 0 "$FL" check --rules ecmp-balance.port-imbalance --param ecmp-balance.port-imbalance.include-down=1 --format json "$X/topology.ibnetdiscover" "$X/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/out" "=sorted((f['nodes'][0], f['evidence']['ports_compared'], f['evidence']['min'], f['evidence']['max']) for f in d['findings'])")" \
+  "[('spine-p01-01', 'down', 2, 4), ('spine-p01-02', 'down', 2, 4), ('spine-p04-01', 'down', 2, 4), ('spine-p04-02', 'down', 2, 4)]" "extra leaf link, minhop, include-down: four spines"
+# real OpenSM minhop LFTs of a torus: switch-to-switch ports are same-tier
+# ports, compared among themselves
+X="$FX/routing/torus-minhop"
+expect_rc 0 "$FL" check --rules ecmp-balance.port-imbalance --format json "$X/topology.ibnetdiscover" "$X/opensm-lfts.dump"
+expect_eq "$(jget "$TMP/out" "=sorted((f['nodes'][0], f['evidence']['ports_compared'], f['evidence']['min'], f['evidence']['max']) for f in d['findings'])")" \
+  "[('sw-x00-y02', 'same-tier', 2, 5), ('sw-x00-y03', 'same-tier', 2, 5), ('sw-x01-y02', 'same-tier', 2, 5), ('sw-x01-y03', 'same-tier', 2, 5), ('sw-x02-y02', 'same-tier', 2, 5), ('sw-x02-y03', 'same-tier', 2, 5), ('sw-x03-y02', 'same-tier', 3, 5), ('sw-x03-y03', 'same-tier', 2, 5)]" "torus, minhop: same-tier ports"
 
 # real OpenSM LFTs of a 36-host 3-tier radix-6 tree (tests/fixtures/
 # routing-balance/make.sh): destination LIDs per uplink are balanced under

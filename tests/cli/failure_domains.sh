@@ -168,4 +168,16 @@ expect_grep "$TMP/err" 'typo.csv:3:1: unknown node "spine-p01-99"'
 printf '# unknown-nodes: warn\nnode,rack\nspine-p01-01,R1\nspine-p01-99,R1\n' > "$TMP/typo.csv"
 expect_rc 0 "$FL" check $R "$F/fat-tree-2tier.ibnetdiscover" "$TMP/typo.csv"
 expect_eq "$(findings)" "[]" "unknown name skipped with warn"
+
+# 7. a real 3-tier ibsim dump (fat-tree-3tier: 8 pods of 4 leaves and 4
+#    spines under 16 cores) without pod attributes: pods are derived below
+#    the top tier, one per leaf/spine group. Three of pod p03's four spines
+#    in rack R1 cut that pod's leaf uplinks by 75%: one capacity-loss naming
+#    the pod of leaf-p03-04, with the pod's own capacities (4 leaves x 800
+#    Gb/s up), not the whole fabric's
+printf 'node,rack\nspine-p03-01,R1\nspine-p03-02,R1\nspine-p03-03,R1\n' >"$TMP/p03.csv"
+expect_rc 0 "$FL" check $R "$F/fat-tree-3tier.ibnetdiscover" "$TMP/p03.csv"
+expect_eq "$(findings)" "[('capacity-loss', 'warning')]" "3-tier dump: findings"
+expect_eq "$(jget "$TMP/out" "=[(e['pod'], e['pod_derived'], e['leaf_uplink_gbps_before'], e['leaf_uplink_gbps_after'], e['worst_leaf']) for e in [f['evidence'] for f in d['findings']]]")" \
+  "[('leaf-p03-04', True, 3200, 800, 'leaf-p03-04')]" "3-tier dump: the derived pod p03"
 finish

@@ -71,6 +71,27 @@ expect_eq "$(ev "$TMP/out" health.link-errors "[(c['value'], 'delta' in c) for c
 expect_rc 0 "$FL" check --rules health.link-errors --format json \
   --param health.link-errors.symbol-errors=60 "$D/plan.xml" "$D/ibqueryerrors-1.txt"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "symbol-errors=60"
+# thresholds are "above": the 17 symbol errors of snapshot 1 pass 16, not 17
+for t in 16:1 17:0; do
+  expect_rc 0 "$FL" check --rules health.link-errors --format json \
+    --param health.link-errors.symbol-errors=${t%:*} "$D/plan.xml" "$D/ibqueryerrors-1.txt"
+  expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" "${t#*:}" "symbol-errors=${t%:*} on a total of 17"
+done
+# with two snapshots 5 s apart the 40 new symbol errors are 28800 per hour:
+# above 28799, not above 28800
+for t in 28799:1 28800:0; do
+  expect_rc 0 "$FL" check --rules health.link-errors --format json \
+    --param health.link-errors.symbol-errors=${t%:*} "$D/plan.xml" "$D/ibqueryerrors-1.txt" "$D/ibqueryerrors-2.txt"
+  expect_eq "$(jget "$TMP/out" "=[(c['delta'], c['per_hour']) for f in d['findings'] for c in f['evidence']['counters']]")" \
+    "$([ "${t#*:}" = 1 ] && echo "[(40, 28800)]" || echo "[]")" "symbol-errors=${t%:*} per hour on +40 in 5 s"
+done
+# min-xmit-wait judges the change between the snapshots (+400000 on
+# spine-p01-01 port 8, whose total is 523456), at least the parameter
+for t in 400000:1 400001:0; do
+  expect_rc 0 "$FL" check --rules health.congestion --format json \
+    --param health.congestion.min-xmit-wait=${t%:*} "$D/plan.xml" "$D/ibqueryerrors-1.txt" "$D/ibqueryerrors-2.txt"
+  expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" "${t#*:}" "min-xmit-wait=${t%:*} on a change of 400000"
+done
 
 # ---- 2. the same counters from every format land on the same links ---------------
 # perfquery (LID-keyed) on the discovered dump; pm, Prometheus and
@@ -91,6 +112,15 @@ done
 expect_rc 0 "$FL" check --rules health.counter-mapping --format json "$D/asbuilt.ibnetdiscover" "$D/perfquery-2.txt"
 expect_eq "$(jget "$TMP/out" "=[(f['evidence']['cause'], f['evidence']['count'], f['ports']) for f in d['findings']]")" \
   "[('unknown-port', 2, [{'node': 'leaf-p01-08', 'port': 8}, {'node': 'spine-p01-04', 'port': 8}])]" "unknown ports"
+# the same capture without the records of leaf-p01-02 (LID 3) and
+# spine-p01-03 (LID 15): the cables with no counters at EITHER end are the
+# leaf's 4 host cables and the cable between the two; those counted at one
+# end only (the leaf's other uplinks, the spine's other downlinks) are not
+awk '/^# Port counters: Lid /{skip = ($5 == 3 || $5 == 15)} !skip' "$D/perfquery-2.txt" >"$TMP/pq-cut.txt"
+expect_eq "$(grep -c '^# Port counters' "$TMP/pq-cut.txt")" 80 "96 ports less the 16 of two switches"
+expect_rc 0 "$FL" check --rules health.counter-mapping --format json "$D/asbuilt.ibnetdiscover" "$TMP/pq-cut.txt"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['count'], f['ports'][::2]) for f in d['findings'] if f['evidence'].get('cause') == 'no-counters']")" \
+  "[(5, [{'node': 'leaf-p01-02', 'port': 1}, {'node': 'leaf-p01-02', 'port': 2}, {'node': 'leaf-p01-02', 'port': 3}, {'node': 'leaf-p01-02', 'port': 4}, {'node': 'leaf-p01-02', 'port': 7}])]" "cables with counters at neither end"
 # two perfquery snapshots: rates
 expect_rc 0 "$FL" check --rules health.link-errors --format json "$D/asbuilt.ibnetdiscover" \
   "$D/perfquery-1.txt" "$D/perfquery-2.txt"
@@ -118,6 +148,10 @@ for c in "$FL_EXTERNAL/treydock__infiniband_exporter__collectors__switch_test.go
   # have counters at neither end
   expect_eq "$(jget "$TMP/out" "=[(f['evidence']['count'], f['ports'][1::2]) for f in d['findings'] if f['evidence'].get('cause') == 'no-counters']")" \
     "[(3, [{'node': 'ib-i1l1s01', 'port': 10}, {'node': 'ib-i1l1s01', 'port': 11}, {'node': 'ib-i4l1s01', 'port': 35}])]" "cables without counters"
+  # the port holds the whole PortXmitWait: at least min-share 1
+  # shellcheck disable=SC2086 # one or two file names
+  expect_rc 0 "$FL" check --rules health.congestion --param health.congestion.min-share=1 --format json "$E" $c
+  expect_eq "$(jget "$TMP/out" "=[f['ports'][0] for f in d['findings']]")" "[{'node': 'ib-i1l1s01', 'port': 1}]" "min-share=1: the port with all of it"
 done
 
 # ---- 4. bad input: file:line:col, exit 2 -------------------------------------------

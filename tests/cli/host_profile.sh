@@ -112,6 +112,12 @@ expect_eq "$(jget "$TMP/out" "=[(g['gpu'], g['problem']) for f in d['findings'] 
 printf 'mlx5_0 1\nmlx5_1 0\n' >"$TMP/swap2.map"
 expect_rc 1 "$FL" check --format json "$TMP/r2.ibnd" "$SMI" --rules 'rail-alignment.gpu*' --param "rail-alignment.map=$TMP/swap2.map"
 expect_eq "$(rules)" "rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail rail-alignment.gpu-rail" "4 GPUs on 2 rails: one gpu-rail per host (GPU2, GPU3 without NIC), no gpu-order"
+# ... nor 4 GPUs on 8 rails (mlx5_0..7), with the map that swaps rails 0
+# and 1: the server uses half the rails, GPU i <-> rail i is not asked
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 8 --hca-map mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7 --format ibnetdiscover -o "$TMP/r8.ibnd"
+printf 'mlx5_0 1\nmlx5_1 0\nmlx5_2 2\nmlx5_3 3\nmlx5_4 4\nmlx5_5 5\nmlx5_6 6\nmlx5_7 7\n' >"$TMP/swap8.map"
+expect_rc 0 "$FL" check --format json "$TMP/r8.ibnd" "$SMI" --rules 'rail-alignment.*' --param "rail-alignment.map=$TMP/swap8.map"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "[]" "4 GPUs on 8 rails, rails 0 and 1 swapped: no gpu-order"
 
 # ---- refusals ----------------------------------------------------------------
 expect_rc 2 "$FL" check "$SMI"

@@ -85,6 +85,15 @@ want=$(plain)
 expect_rc 1 "$FL" check --format json "$X/faults/ibnetdiscover"
 expect_eq "$(jget "$TMP/out" "=[f['nodes'][0] for f in d['findings'] if f['rule'] == 'topology.missing-uplinks']")" "['leaf-p01-06', 'leaf-p01-05']" "faults: from ibnetdiscover the two leaves lack a cable"
 expect_eq "$(plain)" "$want" "faults: ecmp-balance etc. as from ibnetdiscover"
+# a speed-only hint, as iblinkinfo prints it for ports whose widest width
+# is the one they run at (ibsim always says 12X, so its two lines of the EDR
+# link lose "Could be 12X"): the link's own width is kept in what both ends
+# support
+sed 's/(Could be 12X Could be 53.125 Gbps)/(Could be 53.125 Gbps)/' "$F" >"$TMP/speed-only.iblinkinfo"
+expect_eq "$(grep -c '(Could be 53.125 Gbps)' "$TMP/speed-only.iblinkinfo")" 2 "speed-only hint: both ends edited"
+expect_rc 0 "$FL" check --rules topology.below-capability --format json "$TMP/speed-only.iblinkinfo"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['seen'], f['evidence']['supported'], f['evidence'].get('could_be_width'), f['ports']) for f in d['findings'] if 'count' not in f['evidence'] and f['evidence']['seen'] == '4xEDR']")" \
+  "[('4xEDR', '4xHDR', None, [{'node': 'leaf-p01-03', 'port': 16}, {'node': 'spine-p01-08', 'port': 3}])]" "speed-only hint: 4xHDR supported"
 # a filtered capture: no one-sided-link for the CA cables; info says why
 expect_rc 0 "$FL" info --format json "$X/clean/iblinkinfo-switches-only-l"
 expect_eq "$(jget "$TMP/out" "=(d['one_sided_links'], d['one_sided_links_by_filter'])")" "(128, 128)" "switches-only: one-sided by the filter"

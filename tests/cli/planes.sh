@@ -307,4 +307,11 @@ expect_eq "$(q "d['findings'][0]['message']")" \
   'plane 2 has 12 of its 12 switches with the GUIDs of plane 1'"'"'s (first: GUID 0x0002c90301000001 is "leaf-p01-01" in plane 1 and "leaf-p01-01" in plane 2): a switch is in one plane only, so this is one capture given for two planes, or an input tagged with the wrong plane' \
   "one capture as two planes: the message"
 
+# two rails in two planes: each host has 4 NIC ports, 2 per plane, in NIC k
+# -> plane k mod 2 order: no two-ports-in-one-plane finding
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 2 --planes 2 -o "$TMP/rails-planes.xml"
+expect_eq "$(grep -c 'system="dgx-001"' "$TMP/rails-planes.xml")" 4 "2 rails x 2 planes: 4 NICs a host"
+expect_rc 0 "$FL" check --rules 'planes.*' --format json "$TMP/rails-planes.xml"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "[]" "2 rails x 2 planes: no planes finding"
+
 finish

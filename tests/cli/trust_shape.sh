@@ -156,5 +156,43 @@ cat >"$TMP/dualhome.xml" <<'XML'
 XML
 check_json --rules 'failure-domains.*' "$TMP/dualhome.xml"
 expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 1 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA: SPOFs seen"
+# the same with spine-1's ports 1 and 2 swapped, so that a walk from
+# spine-1 meets leaf-2 (d1's second leaf) before leaf-1: d1 is a leaf of
+# leaf-1 only from both sides, the bridge is still seen
+sed -e 's/a="leaf-1" a-port="7" b="spine-1" b-port="1"/a="leaf-1" a-port="7" b="spine-1" b-port="9"/' \
+  -e 's/a="leaf-2" a-port="7" b="spine-1" b-port="2"/a="leaf-2" a-port="7" b="spine-1" b-port="1"/' \
+  -e 's/b="spine-1" b-port="9"/b="spine-1" b-port="2"/' "$TMP/dualhome.xml" >"$TMP/dualhome2.xml"
+check_json --rules 'failure-domains.*' "$TMP/dualhome2.xml"
+expect_eq "$(msgs failure-domains.single-point)" 'switch "spine-1" is a single point of failure: losing it cuts 2 endpoint(s) on h2, h3 off from the other 2 | cable leaf-1 port 7 <-> spine-1 port 2 is a single point of failure: losing it cuts 2 endpoint(s) on d1, h1 off from the other 2' "dual-homed HCA, spine ports swapped: SPOFs seen"
+
+# ---- role guesses at their boundaries (gen's 4-host, 2-rail SU as an
+# ibnetdiscover dump: no role attributes) --------------------------------------
+guessed() { jget "$TMP/j.json" "=[h for f in d['findings'] if f['rule'] == 'rail-alignment.roles' for h in f['evidence']['hosts']]"; }
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 2 --format ibnetdiscover -o "$TMP/r2.ibnd"
+# a service word in exactly half the host names is still a role (more than
+# half would be a naming convention); a word is letters only (ufm01 is ufm)
+sed 's/dgx-001/login-001/g; s/dgx-002/login-002/g' "$TMP/r2.ibnd" >"$TMP/half.ibnd"
+check_json "$TMP/half.ibnd"
+expect_eq "$(guessed)" "[{'host': 'login-001', 'role': 'login'}, {'host': 'login-002', 'role': 'login'}]" "2 of 4 named login: guessed"
+sed 's/dgx-003/login-003/g' "$TMP/half.ibnd" >"$TMP/most.ibnd"
+check_json "$TMP/most.ibnd"
+expect_eq "$(guessed)" "[]" "3 of 4 named login: a naming convention, no guess"
+sed 's/dgx-001/ufm01/g' "$TMP/r2.ibnd" >"$TMP/ufm01.ibnd"
+check_json "$TMP/ufm01.ibnd"
+expect_eq "$(guessed)" "[{'host': 'ufm01', 'role': 'ufm'}]" "ufm01: guessed ufm"
+# a role the rail map gives (mlx5_1 storage) is a role given: no guess
+printf 'mlx5_0 0\nmlx5_1 1 storage\n' >"$TMP/storage.map"
+check_json --param "rail-alignment.map=$TMP/storage.map" "$TMP/half.ibnd"
+expect_eq "$(guessed)" "[]" "map roles: nothing guessed"
+# one-NIC hosts are guessed service when MORE than half the hosts have two
+# NICs: 3 of 4 yes, 2 of 4 no (the dump without dgx-001's, dgx-002's mlx5_1)
+drop_nic() { sed "/^Ca.*\"$1 mlx5_1\"/{N;d}; /\"$1 mlx5_1\"/d"; }
+drop_nic dgx-001 <"$TMP/r2.ibnd" >"$TMP/one1.ibnd"
+drop_nic dgx-002 <"$TMP/one1.ibnd" >"$TMP/one2.ibnd"
+expect_eq "$(grep -c 'mlx5_1' "$TMP/one1.ibnd") $(grep -c 'mlx5_1' "$TMP/one2.ibnd")" "6 4" "NICs dropped from the dump"
+check_json "$TMP/one1.ibnd"
+expect_eq "$(guessed)" "[{'host': 'dgx-001', 'role': 'service'}]" "3 of 4 hosts with two NICs: dgx-001 guessed service"
+check_json "$TMP/one2.ibnd"
+expect_eq "$(guessed)" "[]" "2 of 4 hosts with two NICs: no guess"
 
 finish

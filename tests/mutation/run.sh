@@ -11,7 +11,7 @@
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
-#   compare, host, load, util or gen; no argument runs every mutant.
+#   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu or roles; no argument runs every mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -60,6 +60,13 @@ tests_for() {
   util) echo 'test_util_|test_rail_names|test_design_edit|test_dbcsv|test_annotate|cli.ufm_ndt|cli.formats_netbox' ;;
   gen) echo 'cli.gen_|test_gen|cli.bom$' ;;
   verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation|cli.iblinkinfo|uplink_unreached|ibnd_port_labels|lst_once|dot_label_names|health_reboots|tier_lone_top' ;;
+  health) echo 'cli.health_counters' ;;
+  ar) echo 'cli.ar_coverage|cli.ar_dbcsv|unit.test_dbcsv' ;;
+  fd) echo 'cli.failure_domains|cli.dual_homing_one_switch|cli.compare_single_point|cli.trust_shape|cli.journey_design|cli.gen_layout' ;;
+  ecmp) echo 'cli.ecmp_balance|cli.director_rules|cli.uplink_unreached|cli.mixed_speed_root' ;;
+  topo) echo 'cli.iblinkinfo$|cli.director_rules|cli.cases_rest|cli.ar_coverage' ;;
+  gpu) echo 'cli.host_profile' ;;
+  roles) echo 'cli.trust_shape|cli.rail_alignment|cli.sarif_fixes' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
