@@ -11,7 +11,8 @@
 # Usage: tests/mutation/run.sh [-j N] [-k] [AREA|ID ...]
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
-#   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu or roles; no argument runs every mutant.
+#   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu, roles,
+#   pfast or loaders; no argument runs every mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -67,6 +68,8 @@ tests_for() {
   topo) echo 'cli.iblinkinfo$|cli.director_rules|cli.cases_rest|cli.ar_coverage' ;;
   gpu) echo 'cli.host_profile' ;;
   roles) echo 'cli.trust_shape|cli.rail_alignment|cli.sarif_fixes' ;;
+  pfast) echo 'unit.test_perf$|cli.perf$|cli.perf_step|cli.perf_first_principles' ;;
+  loaders) echo 'cli.iblinkinfo$|unit.test_iblinkinfo|unit.test_ar_load|cli.ar_coverage|cli.health_counters' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }
