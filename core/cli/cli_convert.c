@@ -3,7 +3,8 @@
  * FORMAT] [--force]`: load the inputs into one fabric, as info does, and
  * write it in another format with the library's writers
  * (fabriclint/write.h): design XML, ibnetdiscover, ibsim net file, UFM NDT,
- * Graphviz DOT, GraphML (issue #16; docs/cli.md "convert").
+ * Graphviz DOT, GraphML (issue #16; docs/cli.md "convert"), and Slurm's
+ * topology.conf (tree or block) and topology.yaml (issue #36).
  *
  * What the user owns is safe: OUT is never a file the run reads (refused
  * before and after loading, as --output of every command), and an existing
@@ -36,6 +37,9 @@ static const struct conv_fmt {
     {"ndt", {".ndt", NULL, NULL}, fl_write_ufm_ndt},
     {"dot", {".dot", ".gv", NULL}, fl_write_dot},
     {"graphml", {".graphml", NULL, NULL}, fl_write_graphml},
+    {"slurm-tree", {"topology.conf", NULL, NULL}, fl_write_slurm_tree},
+    {"slurm-block", {NULL, NULL, NULL}, fl_write_slurm_block},
+    {"slurm-yaml", {"topology.yaml", NULL, NULL}, fl_write_slurm_yaml},
 };
 #define N_FORMATS (sizeof FORMATS / sizeof *FORMATS)
 
@@ -52,14 +56,20 @@ static const struct conv_fmt *fmt_named(const char *name) {
 }
 
 /* The format OUT's extension names (case-sensitive, as file systems are),
- * or NULL. */
+ * or its whole file name does (Slurm's topology.conf, topology.yaml), or
+ * NULL. */
 static const struct conv_fmt *fmt_of_path(const char *path) {
   size_t n = strlen(path);
   for (size_t i = 0; i < N_FORMATS; i++)
     for (size_t k = 0; k < 3 && FORMATS[i].ext[k]; k++) {
-      size_t e = strlen(FORMATS[i].ext[k]);
-      if (n > e && strcmp(path + n - e, FORMATS[i].ext[k]) == 0 &&
-          path[n - e - 1] != '/')
+      const char *x = FORMATS[i].ext[k];
+      size_t e = strlen(x);
+      if (n < e || strcmp(path + n - e, x) != 0)
+        continue;
+      /* an extension needs a name before it; a whole file name
+       * (topology.conf) must be the whole last component */
+      if (x[0] == '.' ? n > e && path[n - e - 1] != '/'
+                      : n == e || path[n - e - 1] == '/')
         return &FORMATS[i];
     }
   return NULL;
@@ -74,8 +84,9 @@ static int conv_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->fmt = fmt_named(it->value);
     *rc = a->fmt ? 0
                  : fl_cli_usage_error("--format: expected design, "
-                                      "ibnetdiscover, ibsim, ndt, dot or "
-                                      "graphml, got '%s'",
+                                      "ibnetdiscover, ibsim, ndt, dot, "
+                                      "graphml, slurm-tree, slurm-block or "
+                                      "slurm-yaml, got '%s'",
                                       it->value);
     return 1;
   case FL_OPT_FORCE:
@@ -115,7 +126,8 @@ static int conv_check(const fl_cli_opts *o, conv_args *a) {
     a->fmt = fmt_of_path(o->output);
   if (!a->fmt)
     return fl_cli_usage_error("convert needs --format design, ibnetdiscover, "
-                              "ibsim, ndt, dot or graphml ('%s' does not "
+                              "ibsim, ndt, dot, graphml, slurm-tree, "
+                              "slurm-block or slurm-yaml ('%s' does not "
                               "name one by its extension)",
                               o->output);
   int rc = check_target(a, o->output);

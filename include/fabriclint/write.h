@@ -87,6 +87,44 @@ FL_EXTERN(int) fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err);
  */
 FL_EXTERN(int) fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err);
 
+/**
+ * fl_write_slurm_tree() — the fabric's switch hierarchy as a Slurm
+ * topology.conf for the topology/tree plugin (Slurm's topology.conf(5);
+ * docs/formats/slurm.md): `SwitchName=<name> Nodes=<hostlist>` for each
+ * switch that holds hosts, `SwitchName=<name> Switches=<hostlist>` above,
+ * with `#` comments saying which fabric switches each stands for and which
+ * hosts were left out and why. Nodes are hosts, not NICs (a host's NICs
+ * together, by system name); CAs with a non-compute `role` attribute
+ * (fabriclint/roles.h) and SHARP Aggregation Nodes are left out. The hosts
+ * cabled to the same switches are joined into one Slurm switch (a
+ * rail-optimised SU's 8 rail leaves are one), and the switches cabled
+ * upward from them into its parent, up to the top tier (rules:
+ * core/io/slurm_tree.h). @fab must be finalized. Returns FL_OK; FL_EINVAL
+ * when no compute host is cabled to a switch; FL_ENOMEM; FL_EIO when
+ * writing fails.
+ */
+FL_EXTERN(int)
+fl_write_slurm_tree(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
+ * fl_write_slurm_block() — the same hierarchy's level-1 switches as the
+ * blocks of Slurm's topology/block plugin (topology.conf(5)):
+ * `BlockName=<name> Nodes=<hostlist>` per block and `BlockSizes=<n>`, n
+ * the fewest hosts of a block. Errors as fl_write_slurm_tree().
+ */
+FL_EXTERN(int)
+fl_write_slurm_block(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
+ * fl_write_slurm_yaml() — both as one Slurm topology.yaml
+ * (topology.yaml(5), Slurm 25.05 and later): topology `fabric-tree`
+ * (cluster_default: true; tree: switches with switch, nodes, children) and
+ * topology `fabric-block` (block: block_sizes, blocks with block, nodes).
+ * Errors as fl_write_slurm_tree().
+ */
+FL_EXTERN(int)
+fl_write_slurm_yaml(const fl_fabric *fab, FILE *out, fl_error *err);
+
 #ifdef __cplusplus
 }
 #endif
