@@ -74,6 +74,18 @@ static char *dup_str(const char *s, size_t n) {
 
 /* ---- units ------------------------------------------------------------- */
 
+/* The name a site uses for switch @n in chassis @c (FL_NONE: none): the
+ * chassis name, else the system of a `MF0;<name>:<model>/U1` description
+ * (the box's name, as UFM and ibnetdiscover-to-ndt.py call it), else the
+ * node name. */
+static const char *unit_name(const fl_fabric *fab, fl_id n, uint32_t c,
+                             uint32_t nc) {
+  if (c != FL_NONE && c < nc)
+    return fl_fabric_chassis_name(fab, c);
+  const char *sys = fl_fabric_node_system(fab, n);
+  return sys && *sys ? sys : fl_fabric_node_name(fab, n);
+}
+
 /* Every switch gets a unit: its director chassis, else itself. */
 static int units_build(sl_work *w) {
   const fl_fabric *fab = w->fab;
@@ -100,9 +112,7 @@ static int units_build(sl_work *w) {
       u = of_chassis[c];
     } else {
       u = w->n_units++;
-      w->unit_name[u] = (c != FL_NONE && c < nc)
-                            ? fl_fabric_chassis_name(fab, c)
-                            : fl_fabric_node_name(fab, n);
+      w->unit_name[u] = unit_name(fab, n, c, nc);
       w->unit_lo[u] = FL_TIER_UNKNOWN;
       w->unit_hi[u] = 0;
       if (c != FL_NONE && c < nc)
@@ -224,7 +234,7 @@ static const char *host_of(const fl_fabric *fab, fl_id n, size_t *len) {
 }
 
 /* Record CA @n: a compute host and a pair per switch it is cabled to, or a
- * host left out (role, SHARP, no usable name). */
+ * host left out (role, no usable name); SHARP nodes are neither. */
 static int host_add(sl_work *w, fl_id n) {
   const fl_fabric *fab = w->fab;
   const char *role = fl_fabric_attr(fab, FL_ENT_NODE, n, "role");
@@ -233,7 +243,7 @@ static int host_add(sl_work *w, fl_id n) {
   const char *nm = h ? h : fl_fabric_node_name(fab, n);
   size_t nlen = h ? len : strlen(nm);
   if (fl_is_aggregation_node(fab, n))
-    return left_add(w, nm, nlen, "SHARP aggregation node");
+    return FL_OK; /* a switch's own SHARP engine, not a host */
   if (fl_role_is_service(role))
     return left_add(w, nm, nlen, role);
   if (!h)
@@ -473,10 +483,58 @@ static int is_sep(char c) {
   return c == '-' || c == '_' || c == '.';
 }
 
-/* The common stem of @n >= 2 names, into @buf: their longest common
- * prefix, cut before its last separator, else with trailing digits and
- * separators dropped. */
+/* The separator-delimited token @k of @s: its start, length in *@len;
+ * NULL past the last token. */
+static const char *token(const char *s, uint32_t k, size_t *len) {
+  const char *p = s;
+  for (uint32_t i = 0; i < k; i++) {
+    p += strcspn(p, "-_.");
+    if (!*p)
+      return NULL;
+    p++;
+  }
+  *len = strcspn(p, "-_.");
+  return p;
+}
+
+static uint32_t token_count(const char *s) {
+  uint32_t n = 1;
+  for (; *s; s++)
+    n += is_sep(*s);
+  return n;
+}
+
+/* The common name of @n >= 2 names, into @buf: when all have the same
+ * number of separator-delimited tokens, the tokens equal in all of them,
+ * joined by '-' ("A09-P1-IBLEAF-01-04".."A09-P1-IBLEAF-04-04" ->
+ * "A09-P1-IBLEAF-04"; "leaf-su01-r0".."leaf-su01-r7" -> "leaf-su01");
+ * else their longest common prefix cut before its last separator. "" when
+ * nothing is common. */
 static void stem(const char *const *names, uint32_t n, char *buf, size_t size) {
+  uint32_t nt = token_count(names[0]);
+  int same = 1;
+  for (uint32_t i = 1; i < n && same; i++)
+    same = token_count(names[i]) == nt;
+  size_t out = 0;
+  buf[0] = '\0';
+  for (uint32_t k = 0; same && k < nt; k++) {
+    size_t l0 = 0, l = 0;
+    const char *t0 = token(names[0], k, &l0);
+    int keep = t0 && l0 > 0;
+    for (uint32_t i = 1; i < n && keep; i++) {
+      const char *ti = token(names[i], k, &l);
+      keep = ti && l == l0 && memcmp(ti, t0, l0) == 0;
+    }
+    if (keep && out + l0 + 2 < size) {
+      if (out)
+        buf[out++] = '-';
+      memcpy(buf + out, t0, l0);
+      out += l0;
+      buf[out] = '\0';
+    }
+  }
+  if (same)
+    return;
   size_t l = strlen(names[0]);
   for (uint32_t i = 1; i < n; i++) {
     size_t k = 0;
@@ -484,15 +542,8 @@ static void stem(const char *const *names, uint32_t n, char *buf, size_t size) {
       k++;
     l = k;
   }
-  size_t cut = l;
-  while (cut > 0 && !is_sep(names[0][cut - 1]))
-    cut--;
-  if (cut > 0) {
-    l = cut - 1;
-  } else {
-    while (l > 0 && names[0][l - 1] >= '0' && names[0][l - 1] <= '9')
-      l--;
-  }
+  while (l > 0 && !is_sep(names[0][l - 1]))
+    l--;
   while (l > 0 && is_sep(names[0][l - 1]))
     l--;
   if (l >= size)

@@ -12,8 +12,10 @@
  * built bottom up (core/io/slurm_tree.c):
  *   - nodes are the compute hosts (systems: "dgx-001" for the NICs "dgx-001
  *     mlx5_0".."mlx5_11"); CAs with a non-compute role attribute
- *     (fabriclint/roles.h: storage, ufm, login, ...) and SHARP Aggregation
- *     Nodes are left out, and listed;
+ *     (fabriclint/roles.h: storage, ufm, login, ...) and CAs whose name
+ *     gives no host (a default "MT4129 ConnectX7 ..." description) are
+ *     left out and listed; SHARP Aggregation Nodes (a switch's own
+ *     engine) are no host at all;
  *   - a physical unit is a switch, or a whole director chassis;
  *   - level 1: the hosts and the units they are cabled to, joined where
  *     they share one (union-find): a rail-optimised SU's 8 rail leaves and
@@ -60,8 +62,8 @@ typedef struct fl_sl_tree {
   char **hosts; /* compute host names, owned */
   uint32_t n_hosts;
   char **left_out;       /* hosts left out (role, no usable name), owned */
-  const char **left_why; /* [i] why: a role word, "SHARP aggregation node",
-                            "no host name" or "not a Slurm node name";
+  const char **left_why; /* [i] why: a role word, "no host name" or "not
+                            a Slurm node name";
                             sorted by why, then name (natural order) */
   uint32_t n_left_out;
   char **uncabled; /* compute hosts cabled to no switch, owned, sorted */

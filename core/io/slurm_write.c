@@ -40,6 +40,8 @@
 #define SL_LINE 1000
 /* Fabric switch names listed in the comment above a Slurm switch. */
 #define SL_PHYS_LISTED 8
+/* Bytes of a comment's list of left-out hosts before it is cut. */
+#define SL_COMMENT_LIST 240
 
 /* A switch in the output order: by level, then natural name. */
 typedef struct sl_key {
@@ -71,6 +73,18 @@ static uint32_t *order_build(const fl_sl_tree *t) {
   return o;
 }
 
+/* The length of the first element of hostlist @p (a bracket is one). */
+static size_t element_len(const char *p) {
+  size_t n = strcspn(p, ",");
+  const char *br = memchr(p, '[', n);
+  if (br) {
+    const char *close = strchr(br, ']');
+    n = close ? (size_t)(close - p) + 1 : strlen(p);
+    n += strcspn(p + n, ",");
+  }
+  return n;
+}
+
 /* Writes "<key>=<list>" after @prefix and a newline, continuing past
  * SL_LINE bytes at a comma between two elements (a bracket is one). */
 static void put_list(FILE *f, const char *prefix, const char *key,
@@ -79,13 +93,7 @@ static void put_list(FILE *f, const char *prefix, const char *key,
   size_t col = w > 0 ? (size_t)w : 0;
   const char *p = list;
   while (*p) {
-    size_t n = strcspn(p, ",");
-    const char *br = memchr(p, '[', n);
-    if (br) {
-      const char *close = strchr(br, ']');
-      n = close ? (size_t)(close - p) + 1 : strlen(p);
-      n += strcspn(p + n, ",");
-    }
+    size_t n = element_len(p);
     if (p != list) {
       if (col + n + 1 > SL_LINE) {
         fputs(",\\\n  ", f);
@@ -149,6 +157,21 @@ static void put_phys(FILE *f, const char *indent, const fl_sl_switch *sw) {
           sw->n_units == 1 ? "" : "es");
 }
 
+/* Hostlist @s and a newline, cut after the element that passes
+ * SL_COMMENT_LIST bytes (" ..." then): a comment, not a list Slurm reads. */
+static void put_clipped(FILE *f, const char *s) {
+  const char *p = s;
+  while (*p && (size_t)(p - s) < SL_COMMENT_LIST) {
+    p += element_len(p);
+    if (*p == ',')
+      p++;
+  }
+  if (*p)
+    fprintf(f, "%.*s ...\n", (int)(p - s - 1), s);
+  else
+    fprintf(f, "%s\n", s);
+}
+
 /* The comment lines on the hosts left out, one per reason, folded. */
 static int put_left(FILE *f, const char *indent, const fl_sl_tree *t) {
   for (uint32_t i = 0; i < t->n_left_out;) {
@@ -158,7 +181,8 @@ static int put_left(FILE *f, const char *indent, const fl_sl_tree *t) {
     char *s = fl_hostlist_fold((const char *const *)t->left_out + i, j - i);
     if (!s)
       return FL_ENOMEM;
-    fprintf(f, "%s# left out (%s): %u: %s\n", indent, t->left_why[i], j - i, s);
+    fprintf(f, "%s# left out (%s): %u: ", indent, t->left_why[i], j - i);
+    put_clipped(f, s);
     free(s);
     i = j;
   }
@@ -166,8 +190,9 @@ static int put_left(FILE *f, const char *indent, const fl_sl_tree *t) {
     char *s = fl_hostlist_fold((const char *const *)t->uncabled, t->n_uncabled);
     if (!s)
       return FL_ENOMEM;
-    fprintf(f, "%s# left out (cabled to no switch): %u: %s\n", indent,
-            t->n_uncabled, s);
+    fprintf(f, "%s# left out (cabled to no switch): %u: ", indent,
+            t->n_uncabled);
+    put_clipped(f, s);
     free(s);
   }
   return FL_OK;

@@ -44,11 +44,21 @@ static int hl_cmp(const void *a, const void *b) {
   int c = fl_natcmp_strict(x->prefix, y->prefix);
   if (c)
     return c;
-  if (x->form != y->form)
-    return x->form < y->form ? -1 : 1;
+  if ((x->form == UINT32_MAX) != (y->form == UINT32_MAX))
+    return x->form == UINT32_MAX ? 1 : -1;
   if (x->val != y->val)
     return x->val < y->val ? -1 : 1;
   return strcmp(x->s, y->s);
+}
+
+/* 1 when the digit run of @h is what a bracket of width @w prints for its
+ * value: Slurm's hostlist (src/common/hostlist.c) prints every number of
+ * a range `[lo-hi]` zero-padded to the width of lo, so "097".."128" share
+ * width 3 and "9", "10" share width 1, but "09" and "9" cannot share. */
+static int hl_fits(const hl_name *h, uint32_t w) {
+  char t[16];
+  snprintf(t, sizeof t, "%0*u", (int)w, h->val);
+  return strcmp(t, h->s + h->plen) == 0;
 }
 
 /* A growing string. */
@@ -84,8 +94,9 @@ static void hl_num(hl_buf *b, uint32_t v, uint32_t form) {
   hl_put(b, t, (size_t)n);
 }
 
-/* The names [i, j) share prefix and form: write them as prefix[...]. */
-static void hl_group(hl_buf *b, const hl_name *h, size_t i, size_t j) {
+/* The names [i, j) share a prefix and fit width @w: prefix[...]. */
+static void hl_group(hl_buf *b, const hl_name *h, size_t i, size_t j,
+                     uint32_t w) {
   hl_put(b, h[i].s, h[i].plen);
   if (j - i == 1) {
     hl_put(b, h[i].s + h[i].plen, strlen(h[i].s + h[i].plen));
@@ -98,10 +109,10 @@ static void hl_group(hl_buf *b, const hl_name *h, size_t i, size_t j) {
       e++;
     if (k > i)
       hl_put(b, ",", 1);
-    hl_num(b, h[k].val, h[k].form);
+    hl_num(b, h[k].val, w);
     if (e - k > 1) {
       hl_put(b, "-", 1);
-      hl_num(b, h[e - 1].val, h[k].form);
+      hl_num(b, h[e - 1].val, w);
     }
     k = e;
   }
@@ -131,13 +142,14 @@ char *fl_hostlist_fold(const char *const *names, size_t n) {
     qsort(h, n, sizeof *h, hl_cmp);
     for (size_t i = 0; i < n;) {
       size_t j = i + 1;
-      if (h[i].form != UINT32_MAX)
-        while (j < n && h[j].form == h[i].form &&
-               strcmp(h[j].prefix, h[i].prefix) == 0)
+      uint32_t w = h[i].form; /* the bracket's width: its first number's */
+      if (w != UINT32_MAX)
+        while (j < n && h[j].form != UINT32_MAX && h[j].val != h[j - 1].val &&
+               strcmp(h[j].prefix, h[i].prefix) == 0 && hl_fits(&h[j], w))
           j++;
       if (i > 0)
         hl_put(&b, ",", 1);
-      hl_group(&b, h, i, j);
+      hl_group(&b, h, i, j, w);
       i = j;
     }
   }

@@ -13,15 +13,17 @@
  *
  * A name is split into a prefix and its trailing run of decimal digits (at
  * most 9; a longer run, or none, leaves the name whole). Names with the
- * same prefix and the same number of digits are folded into one bracket
- * of ascending values and ranges, each written with that many digits
- * ("dgx-097".."dgx-128" fold to dgx-[097-128]; "n9", "n10" stay apart as
- * n9,n10). One width per bracket means every bracket expands to exactly
- * the names given, whichever way a reader treats zero padding. Brackets
- * and whole names are listed in natural order of their prefix
- * (fl_natcmp_strict), then width, then first value, comma-separated.
- * Names must not themselves contain ',', '[' or ']' (a hostlist reader
- * would split or expand them): callers check (fl_hostlist_name_ok).
+ * same prefix are sorted by value and folded into brackets of values and
+ * ranges; a bracket's numbers are printed zero-padded to the width of its
+ * first one, as Slurm's hostlist reader expands them (a range's width is
+ * its low end's: src/common/hostlist.c), so a name joins a bracket only
+ * when that printing gives it back: "dgx-097".."dgx-128" fold to
+ * dgx-[097-128], "H-1".."H-64" to H-[1-64], while "n09" and "n9" never
+ * share one. Every bracket therefore expands to exactly the names given.
+ * Brackets and whole names are listed in natural order of their prefix
+ * (fl_natcmp_strict), then first value, comma-separated. Names must not
+ * themselves contain ',', '[' or ']' (a hostlist reader would split or
+ * expand them): callers check (fl_hostlist_name_ok).
  * Cost O(n log n) time, O(total length) memory. */
 char *fl_hostlist_fold(const char *const *names, size_t n);
 

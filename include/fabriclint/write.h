@@ -95,7 +95,8 @@ FL_EXTERN(int) fl_write_graphml(const fl_fabric *fab, FILE *out, fl_error *err);
  * with `#` comments saying which fabric switches each stands for and which
  * hosts were left out and why. Nodes are hosts, not NICs (a host's NICs
  * together, by system name); CAs with a non-compute `role` attribute
- * (fabriclint/roles.h) and SHARP Aggregation Nodes are left out. The hosts
+ * (fabriclint/roles.h) or without a host name are left out (and listed),
+ * SHARP Aggregation Nodes are no hosts. The hosts
  * cabled to the same switches are joined into one Slurm switch (a
  * rail-optimised SU's 8 rail leaves are one), and the switches cabled
  * upward from them into its parent, up to the top tier (rules:
