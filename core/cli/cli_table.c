@@ -102,9 +102,12 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "LLDP captures, ...) and write the fabric to OUT in FORMAT: a plan "
      "turned into an as-built ibnetdiscover dump or an ibsim net file for "
      "what-if tests, a dump turned into a design XML plan, a UFM NDT "
-     "cabling plan, a Graphviz DOT or GraphML drawing. Without --format the "
-     "format is named by OUT's extension (.xml, .ibnetdiscover, .net, .ndt, "
-     ".dot or .gv, .graphml). OUT `-` is standard output; an existing OUT "
+     "cabling plan, a Graphviz DOT or GraphML drawing, or Slurm's "
+     "topology.conf (tree or block plugin) or topology.yaml of the hosts "
+     "and switches. Without --format the format is named by OUT's "
+     "extension (.xml, .ibnetdiscover, .net, .ndt, .dot or .gv, .graphml) "
+     "or name (topology.conf, topology.yaml). OUT `-` is standard output; "
+     "an existing OUT "
      "is refused without --force, and a file the run reads is never "
      "overwritten. Routing state, counters and findings are not written "
      "(docs/cli.md).",
@@ -174,9 +177,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "design ibnetdiscover ibsim",
      "design (default: design XML), ibnetdiscover or ibsim (net file)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", V, 0, FL_CPL_VALUES,
-     "design ibnetdiscover ibsim ndt dot graphml",
+     "design ibnetdiscover ibsim ndt dot graphml slurm-tree slurm-block "
+     "slurm-yaml",
      "design (design XML), ibnetdiscover (dump), ibsim (net file), ndt (UFM "
-     "NDT CSV), dot (Graphviz) or graphml; default: from OUT's extension"},
+     "NDT CSV), dot (Graphviz), graphml, slurm-tree or slurm-block (Slurm "
+     "topology.conf) or slurm-yaml (topology.yaml); default: from OUT's "
+     "extension or name"},
     {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,
      "replace OUT when it exists (never an input)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json",

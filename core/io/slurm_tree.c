@@ -729,12 +729,19 @@ int fl_sl_tree_build(const fl_fabric *fab, fl_sl_tree *t, fl_error *err) {
   if (rc == FL_ENOMEM)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
                         "out of memory building the Slurm topology");
+  if (rc == FL_OK && t->n_sw == 0 && t->n_left_out > 0)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "no compute host is cabled to a switch: a Slurm "
+                        "topology needs at least one (%u host(s) cabled to "
+                        "nothing; %u left out, e.g. \"%s\": %s)",
+                        t->n_hosts, t->n_left_out, t->left_out[0],
+                        t->left_why[0]);
   if (rc == FL_OK && t->n_sw == 0)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "no compute host is cabled to a switch: a Slurm "
-                        "topology needs at least one (%u host(s) found, %u "
-                        "left out by role or name)",
-                        t->n_hosts, t->n_left_out);
+                        "topology needs at least one (%u host(s) cabled to "
+                        "nothing)",
+                        t->n_hosts);
   return rc;
 }
 

@@ -23,8 +23,10 @@
  *          (block: block_sizes, blocks: block / nodes); values quoted.
  * Comments (`#`) say what each Slurm switch stands for and which hosts
  * were left out and why. A long list is continued on the next line after
- * a trailing backslash, which Slurm's configuration parser joins
- * (src/common/parse_config.c), so no line passes SL_LINE bytes.
+ * a trailing backslash, which Slurm's configuration parser joins, so no
+ * line passes SL_LINE bytes; the continued line starts in column 0 (an
+ * indented one is joined with its blanks, which end the value: seen with
+ * slurmctld 22.05, tests/cli/slurm_parse_live.sh).
  * Cost O(nodes + links) plus sorting.
  */
 #include <stdio.h>
@@ -96,8 +98,8 @@ static void put_list(FILE *f, const char *prefix, const char *key,
     size_t n = element_len(p);
     if (p != list) {
       if (col + n + 1 > SL_LINE) {
-        fputs(",\\\n  ", f);
-        col = 2;
+        fputs(",\\\n", f);
+        col = 0;
       } else {
         fputc(',', f);
         col++;
