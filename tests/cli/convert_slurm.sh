@@ -95,6 +95,17 @@ expect_eq "$(conf "$TMP/out")" "SwitchName=leaf-su01 Nodes=dgx-[001-004,007-032]
 SwitchName=spine Switches=leaf-su01" "roles: storage left out, compute and an unknown role kept"
 expect_grep "$TMP/out" '^# left out \(storage\): 2: dgx-\[005-006\]$'
 expect_grep "$TMP/out" '30 node\(s\)\.$'
+# a whole SU of storage hosts: its rail leaves hold no node and are no
+# parent of anything (tier 1, below the spines that reach them)
+{ echo node,role; for i in $(seq 97 128); do printf "dgx-%03d,storage\n" "$i"; done; } >"$TMP/su4.csv"
+expect_rc 0 "$FL" convert "$TMP/t3.xml" "$TMP/su4.csv" -o - --format slurm-tree
+expect_eq "$(conf "$TMP/out")" "SwitchName=leaf-su01 Nodes=dgx-[001-032]
+SwitchName=leaf-su02 Nodes=dgx-[033-064]
+SwitchName=leaf-su03 Nodes=dgx-[065-096]
+SwitchName=spine-p01 Switches=leaf-su[01-02]
+SwitchName=spine-p02 Switches=leaf-su03
+SwitchName=core Switches=spine-p[01-02]" "storage SU: its leaves are no parent"
+expect_grep "$TMP/out" '^# left out \(storage\): 32: dgx-\[097-128\]$'
 grep -v 'a="dgx-128 \|b="dgx-128 ' "$TMP/t3.xml" >"$TMP/t3-uncabled.xml"
 expect_rc 0 "$FL" convert "$TMP/t3-uncabled.xml" -o - --format slurm-block
 expect_grep "$TMP/out" '^BlockName=leaf-su04 Nodes=dgx-\[097-127\]$'
