@@ -33,7 +33,7 @@ int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
 int fl_load_iblinkinfo(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 /** fabriclint design XML, validated against schema/design.rng,
- * core/design_xml.c. */
+ * core/io/design_xml.c. */
 int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 
