@@ -31,11 +31,14 @@ struct fl_ctx {
 
 /* ---- host.c ---- */
 
+/* The declaration of parameter @name of rule @r, or NULL. */
 const fl_param_def *find_param_def(const fl_rule_def *r, const char *name);
 
 /* The event @kind about the rule of @c (index and count filled in). */
 fl_host_event rule_event(const fl_ctx *c, uint32_t kind);
 
+/* Free the host's copies of plugin @p's rules and parameters and its path;
+ * @p is zeroed. */
 void free_plugin(fl_loaded_plugin *p);
 
 /* ---- host_load.c ---- */

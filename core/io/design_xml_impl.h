@@ -226,6 +226,7 @@ typedef struct dx {
 
 /* ---- design_xml_schema.c: value checks ---------------------------------- */
 
+/* XML white space: space, tab, newline, carriage return. */
 int is_xml_ws(char c);
 
 /* Check @s against @type; numeric results in *@num. 0 if valid. */
@@ -236,12 +237,14 @@ const char *expected(int type);
 
 /* ---- design_xml_pos.c: errors and positions ------------------------------ */
 
+/* FL_EPARSE at @line:@col with message @fmt; returns -1. */
 int dx_fail(dx *d, uint32_t line, uint32_t col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
+/* FL_ENOMEM for the load; returns -1. */
 int dx_nomem(dx *d);
 
 /* Line and column of @to, counting from a known position (@off, @line, @col).
@@ -280,10 +283,13 @@ int gather(dx *d, xmlNodePtr xn, const dx_tag *t, int el, const aspec *spec,
 const char *canonical(int type, const char *v, uint64_t num, char *buf,
                       size_t size);
 
+/* Is @speed an Ethernet speed (1G..1600G)? */
 int is_eth(uint32_t speed);
 
 /* ---- design_xml_build.c: nodes, ports, links ----------------------------- */
 
+/* Each element kind opened: built in the fabric (links kept pending until
+ * resolve_links(), once every node is known). */
 int on_fabric(dx *d, xmlNodePtr xn, const dx_tag *t);
 
 int on_node(dx *d, xmlNodePtr xn, dx_frame *f);

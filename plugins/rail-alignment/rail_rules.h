@@ -16,12 +16,15 @@
 
 /* ---- rail_report.c ---- */
 
+/* One finding of severity @sev with its nodes, ports and evidence @ev. */
 int report(const fl_host_api *api, fl_ctx *ctx, uint32_t sev, const char *msg,
            const fl_id *nodes, uint32_t nn, const fl_port_ref *ports,
            uint32_t np, const char *ev);
 
+/* The label of rail @r, or "?". */
 const char *rail_name(const analysis *a, int32_t r);
 
+/* The leaf record of switch @s. */
 const leaf *leaf_of(const analysis *a, fl_id s);
 
 /* A leaf of rail @r in SU @su (the fix target), or FL_NONE. */
@@ -40,6 +43,7 @@ const char *port_str(const fl_host_api *api, const fl_fabric *f, fl_id node,
 fl_fix_change move_leaf_end(const fl_host_api *api, const fl_fabric *f,
                             const nic *x, fl_id to, uint32_t port);
 
+/* The evidence's basis: the profile and where leaf @lf's rail came from. */
 void basis(const analysis *a, const leaf *lf, jbuf *ev);
 
 /* Is NIC @i one half of a same-host swap? Returns the partner index or -1. */
