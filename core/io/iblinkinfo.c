@@ -697,7 +697,7 @@ static uint32_t make_node(ibl *b, uint32_t kind, uint64_t guid, uint32_t off,
 }
 
 /* A CA's node-name-map entry: by node GUID = port GUID - port number, then
- * by the port GUID (as for the -p report, core/io/ibnd.c). */
+ * by the port GUID (as for the -p report, core/io/ibnd_ports.c). */
 static void ca_map_name(ibl *b, uint32_t idx, uint64_t pguid, uint32_t port) {
   if (!b->s.have_names || !pguid)
     return;

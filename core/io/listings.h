@@ -1,8 +1,8 @@
 /*
  * core/io/listings.h — the cable-listing merger shared by the loaders of
  * dumps that list every cable once from each end (internal): ibnetdiscover
- * output and its -p report, ibsim net files (core/io/ibnd.c) and iblinkinfo
- * output (core/io/iblinkinfo.c).
+ * output and its -p report, ibsim net files (core/io/ibnd.c, ibnd_ports.c,
+ * ibsim_net.c) and iblinkinfo output (core/io/iblinkinfo.c).
  *
  * A loader adds its nodes (fl_ls_add_node: to the fabric and to the loader's
  * own index) and one listing per port line ("local node:port -> peer

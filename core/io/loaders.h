@@ -20,20 +20,20 @@
 #include "io/fileio.h"
 #include "model/build.h"
 
-/** ibnetdiscover topology output (default and -g modes), core/ibnd.c. */
+/** ibnetdiscover topology output (default and -g modes), core/io/ibnd.c. */
 int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err);
-/** ibnetdiscover -p ports report, core/ibnd.c. */
+/** ibnetdiscover -p ports report, core/io/ibnd_ports.c. */
 int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
-/** ibsim net file (ibsim/sim_net.c dialect), core/ibnd.c. */
+/** ibsim net file (ibsim/sim_net.c dialect), core/io/ibsim_net.c. */
 int fl_load_ibsim_net(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err);
 /** iblinkinfo output (default and -l forms), core/io/iblinkinfo.c. */
 int fl_load_iblinkinfo(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 /** fabriclint design XML, validated against schema/design.rng,
- * core/design_xml.c. */
+ * core/io/design_xml.c. */
 int fl_load_design_xml(fl_fabric *fab, const fl_input *in,
                        const fl_load_options *opts, fl_error *err);
 

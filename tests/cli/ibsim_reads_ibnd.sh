@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/ibsim_reads_ibnd.sh — an ibnetdiscover dump read as an ibsim net
-# file (ibsim itself reads ibnetdiscover output; core/io/ibnd.c
+# file (ibsim itself reads ibnetdiscover output; core/io/ibsim_net.c
 # ibnd_style_id()): nodes are named by their descriptions, as the
 # ibnetdiscover reader names them, so the same findings come out (outside
 # tester, session 11: under --input-format ibsim-net the README demo's

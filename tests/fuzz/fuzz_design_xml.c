@@ -1,5 +1,5 @@
 /*
- * tests/fuzz/fuzz_design_xml.c — design XML loader (core/design_xml.c).
+ * tests/fuzz/fuzz_design_xml.c — design XML loader (core/io/design_xml*.c).
  * Selector: '0' the built-in schema checks, '1' lenient (no_schema),
  * '2' libxml2's RelaxNG validation against schema/design.rng.
  */

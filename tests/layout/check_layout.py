@@ -9,8 +9,9 @@ first). Three rules, each violation printed as FILE:LINE: message:
   2. a file includes no header of a stage above its own;
   3. no cycle among the .c files. File A depends on file B when A includes
      (directly or through other headers) a header that declares a function or
-     variable that B defines and A uses. A cycle means two parts cannot be
-     read, tested or replaced one without the other;
+     variable that B defines and A uses (a name A defines static is A's own,
+     whatever B defines). A cycle means two parts cannot be read, tested or
+     replaced one without the other;
   4. the library prints nothing: no file of a stage but cli writes to
      stderr or stdout (fprintf(stderr, ...), printf, puts, perror, ...);
      it reports through fl_error or the host's event callback instead.
@@ -94,6 +95,18 @@ def defined(code):
         m = DECL_RE.search(line)
         if m and m.group(1) not in KEYWORDS:
             names.add(m.group(1))
+    return names
+
+
+def own_statics(code):
+    """Static functions and variables a .c file defines or declares: a use
+    of such a name is the file's own, whatever other files define."""
+    names = set()
+    for _, line in top_level_lines(code):
+        if line.startswith('static'):
+            m = DECL_RE.search(line)
+            if m and m.group(1) not in KEYWORDS:
+                names.add(m.group(1))
     return names
 
 
@@ -196,7 +209,7 @@ def check(core):
         for h in reach(rel):
             visible |= decls.get(h, set())
         deps[rel] = {}
-        for name in sorted(used & visible):
+        for name in sorted((used & visible) - own_statics(c)):
             b = definer.get(name)
             if b and b != rel:
                 deps[rel].setdefault(b, name)

@@ -4,7 +4,7 @@
  * fabric pointer, its node count). tests/unit/test_host_serial.c runs them
  * on a two-plane fabric, twice, and checks the contract plugins key their
  * caches by: one serial per pass, shared by its rules, never repeated, even
- * where a freed plane subset's address is reused (core/host/host.c,
+ * where a freed plane subset's address is reused (core/host/host_run.c,
  * run_planes). */
 #define TP_NAME         "tp-serial"
 #define TP_MAJOR        1u

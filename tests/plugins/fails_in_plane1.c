@@ -3,7 +3,7 @@
  * `pl1-...` (plane 1 of `fabriclint gen --planes N`) and reports one
  * finding elsewhere. On a multi-plane fabric the rule runs once per plane:
  * its run must stay failed although the plane-2 run after it succeeds
- * (core/host/host.c, run_selected; tests/cli/plugin_abi.sh). */
+ * (core/host/host_run.c, run_selected; tests/cli/plugin_abi.sh). */
 #define TP_NAME         "tp-plane1-fails"
 #define TP_MAJOR        1u
 #define TP_MINOR        0u

@@ -1,5 +1,5 @@
 /*
- * tests/unit/test_design_xml.c — the design XML loader (core/design_xml.c),
+ * tests/unit/test_design_xml.c — the design XML loader (core/io/design_xml*.c),
  * its schema (schema/design.rng) and writer (core/design_write.c).
  *
  * Small designs are inline fixtures written to a temporary directory, with

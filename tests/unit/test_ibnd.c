@@ -1,7 +1,7 @@
 /*
  * tests/unit/test_ibnd.c — the ibnetdiscover, ibnetdiscover -p and ibsim
- * loaders (core/ibnd.c), the node-name-map reader (core/nodemap.c) and the
- * ibnetdiscover writer (core/ibnd_write.c).
+ * loaders (core/io/ibnd.c, ibnd_ports.c, ibsim_net.c), the node-name-map reader
+ * (core/nodemap.c) and the ibnetdiscover writer (core/ibnd_write.c).
  *
  * Expected counts for the real dumps in FL_EXTERNAL_DIR were taken by
  * counting independently with grep/awk (Switch/Ca headers, "[" port lines;
