@@ -68,6 +68,7 @@
 #include "io/loaders.h"
 #include "model/build.h"
 #include "model/hashmap.h"
+#include "util/bigmem.h"
 
 #define DX_NS "urn:fabriclint:design:1"
 
@@ -374,7 +375,7 @@ static int dx_grow(void **p, size_t *cap, size_t need, size_t size) {
   size_t ncap = *cap ? *cap * 2 : 256;
   while (ncap < need)
     ncap *= 2;
-  void *np = realloc(*p, ncap * size);
+  void *np = fl_big_realloc(*p, *cap * size, ncap * size);
   if (!np)
     return -1;
   *p = np;
