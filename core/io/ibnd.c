@@ -102,6 +102,7 @@ typedef struct pctx {
   const char *ls, *le;   /* current line, without "\r\n" */
   uint32_t lineno;
   int terminated;   /* current line ended with '\n' */
+  int nul;          /* next_line() stopped at a NUL byte before the end */
   const char *what; /* kind of the current line, for "truncated" errors */
 } pctx;
 
@@ -116,11 +117,20 @@ static void pctx_init(pctx *c, fl_fabric *fab, const char *path, const text *t,
   c->end = t->buf + t->len;
 }
 
-/* Advance to the next line; 0 at end of input. */
+/* Advance to the next line; 0 at end of input, or at a NUL byte before
+ * it (c->nul set). The line search is the input's NUL check (as in
+ * core/io/routing_read.h): strchr() stops at a '\n' or a NUL, and the only
+ * NUL allowed is the one fl_input puts after the last byte, so the input
+ * is not walked a second time for it (FL_FORMAT_NUL_INLINE). */
 static int next_line(pctx *c) {
   if (c->cur >= c->end)
     return 0;
-  const char *nl = memchr(c->cur, '\n', (size_t)(c->end - c->cur));
+  const char *nl = strchr(c->cur, '\n');
+  if (!nl && c->cur + strlen(c->cur) < c->end) {
+    c->nul = 1;
+    c->cur = c->end;
+    return 0;
+  }
   c->ls = c->cur;
   c->le = nl ? nl : c->end;
   c->terminated = nl != NULL;
@@ -870,7 +880,9 @@ int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
     pctx_init(&b.c, fab, path, &t, err);
     while (rc == FL_OK && next_line(&b.c))
       rc = ib_line(&b);
-    if (rc == FL_OK)
+    if (rc == FL_OK && b.c.nul)
+      rc = fl_input_nul_check(in, err);
+    else if (rc == FL_OK)
       rc = ib_finish(&b);
   }
   fl_ls_free(&b.s);
@@ -1784,7 +1796,7 @@ const fl_format_def fl_fmt_ibnetdiscover = {
     FL_FMT_IBNETDISCOVER,
     "ibnetdiscover",
     NULL,
-    FL_FORMAT_TOPOLOGY,
+    FL_FORMAT_TOPOLOGY | FL_FORMAT_NUL_INLINE,
     fl_load_ibnetdiscover,
     fl_detect_ibnd_family,
     "ibnetdiscover output (Switch/Ca lines with \"S-\"/\"H-\" GUID ids)"};
