@@ -54,9 +54,10 @@ int cdg_for_each_dep(const cdg *g, dep_visit fn, void *ctx) {
   }
   const fl_u64map *m = &g->vdep;
   for (size_t i = 0; i < m->cap; i++) {
-    if (m->slots[i].val == FL_MAP_ABSENT)
+    uint64_t k;
+    uint32_t dlid;
+    if (!fl_u64map_slot(m, i, &k, &dlid))
       continue;
-    uint64_t k = m->slots[i].key;
     uint32_t t = (uint32_t)(k >> 24), in = (k >> 16) & 0xff,
              out = (k >> 8) & 0xff;
     uint32_t vin = (k >> 4) & 0xf, vout = k & 0xf;
@@ -65,7 +66,7 @@ int cdg_for_each_dep(const cdg *g, dep_visit fn, void *ctx) {
     if (p < 0)
       continue;
     uint32_t from = (g->sw[p].base + g->peer_port[r->base + in]) * 16 + vin;
-    if (fn(ctx, from, (r->base + out) * 16 + vout, m->slots[i].val) != 0)
+    if (fn(ctx, from, (r->base + out) * 16 + vout, dlid) != 0)
       return FL_ENOMEM;
   }
   return FL_OK;

@@ -162,12 +162,13 @@ static int merge_deps(cdg *g, worker *ws, uint32_t n) {
   for (uint32_t k = 0; k < n; k++) {
     const fl_u64map *m = &ws[k].vdep;
     for (size_t i = 0; i < m->cap; i++) {
-      const fl_u64slot *e = &m->slots[i];
-      if (e->val == FL_MAP_ABSENT)
+      uint64_t key;
+      uint32_t val;
+      if (!fl_u64map_slot(m, i, &key, &val))
         continue;
-      uint32_t cur = fl_u64map_get(&g->vdep, e->key);
-      if ((cur == FL_MAP_ABSENT || e->val < cur) &&
-          fl_u64map_set(&g->vdep, e->key, e->val) != 0)
+      uint32_t cur = fl_u64map_get(&g->vdep, key);
+      if ((cur == FL_MAP_ABSENT || val < cur) &&
+          fl_u64map_set(&g->vdep, key, val) != 0)
         return FL_ENOMEM;
     }
   }

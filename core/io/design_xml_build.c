@@ -6,6 +6,7 @@
  * further down.
  */
 #include "io/design_xml_impl.h"
+#include "util/bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static int dx_grow(void **p, size_t *cap, size_t need, size_t size) {
   size_t ncap = *cap ? *cap * 2 : 256;
   while (ncap < need)
     ncap *= 2;
-  void *np = realloc(*p, ncap * size);
+  void *np = fl_big_realloc(*p, *cap * size, ncap * size);
   if (!np)
     return -1;
   *p = np;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "io/listings.h"
+#include "util/bigmem.h"
 
 void fl_ls_free(fl_lstate *s) {
   free(s->nodes);
@@ -28,7 +29,8 @@ uint32_t fl_ls_add_node(fl_lstate *s, fl_fabric *fab, uint32_t kind,
                         uint64_t guid, uint32_t nports, fl_prov prov) {
   if (s->nn == s->ncap) {
     size_t cap = s->ncap ? s->ncap * 2 : 256;
-    fl_lnode *nv = realloc(s->nodes, cap * sizeof *nv);
+    fl_lnode *nv =
+        fl_big_realloc(s->nodes, s->ncap * sizeof *nv, cap * sizeof *nv);
     if (!nv)
       return UINT32_MAX;
     s->nodes = nv;
@@ -54,7 +56,8 @@ uint32_t fl_ls_add_node(fl_lstate *s, fl_fabric *fab, uint32_t kind,
 fl_listing *fl_ls_add_listing(fl_lstate *s) {
   if (s->nl == s->lcap) {
     size_t cap = s->lcap ? s->lcap * 2 : 1024;
-    fl_listing *nv = realloc(s->ls, cap * sizeof *nv);
+    fl_listing *nv =
+        fl_big_realloc(s->ls, s->lcap * sizeof *nv, cap * sizeof *nv);
     if (!nv)
       return NULL;
     s->ls = nv;
@@ -85,7 +88,8 @@ int fl_ls_index(fl_lstate *s) {
   }
   for (size_t k = 0; k < s->nn; k++)
     off[k + 1] += off[k];
-  s->port_slot = malloc((off[s->nn] ? off[s->nn] : 1) * sizeof *s->port_slot);
+  s->port_slot =
+      fl_big_malloc((off[s->nn] ? off[s->nn] : 1) * sizeof *s->port_slot);
   if (!s->port_slot)
     return FL_ENOMEM;
   memset(s->port_slot, 0xff, off[s->nn] * sizeof *s->port_slot);

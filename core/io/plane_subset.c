@@ -185,10 +185,10 @@ static int copy_routing(subset *s) {
       return FL_ENOMEM;
   }
   for (size_t k = 0; k < rt->sl2vl_idx.cap; k++) {
-    uint32_t idx = rt->sl2vl_idx.slots[k].val;
-    if (idx == FL_MAP_ABSENT)
+    uint64_t key;
+    uint32_t idx;
+    if (!fl_u64map_slot(&rt->sl2vl_idx, k, &key, &idx))
       continue;
-    uint64_t key = rt->sl2vl_idx.slots[k].key;
     fl_id n = s->node_map[key >> 32];
     if (n == FL_NONE)
       continue;
@@ -200,10 +200,10 @@ static int copy_routing(subset *s) {
       return FL_ENOMEM;
   }
   for (size_t k = 0; k < rt->path_sl.cap; k++) {
-    uint32_t sl = rt->path_sl.slots[k].val;
-    if (sl == FL_MAP_ABSENT)
+    uint64_t key;
+    uint32_t sl;
+    if (!fl_u64map_slot(&rt->path_sl, k, &key, &sl))
       continue;
-    uint64_t key = rt->path_sl.slots[k].key;
     fl_id n = s->node_map[key >> 32];
     if (n != FL_NONE && fl_b_path_sl(s->dst, n, (uint32_t)key, sl) != FL_OK)
       return FL_ENOMEM;

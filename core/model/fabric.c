@@ -15,6 +15,7 @@
 #include "model/fabric_impl.h"
 #include "model/grow.h"
 #include "model/utf8.h"
+#include "util/bigmem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,22 +412,48 @@ static int cmp_port_key(const void *x, const void *y) {
   return 0;
 }
 
+/* Order @keys by (node, num) in one counting pass over the nodes: each
+ * node's ports, in the order they were added, go to the node's range;
+ * a range is sorted only when its port numbers are not already ascending
+ * (loaders add a node's ports in order, nearly always). (node, num) is
+ * unique (the port directory), so the order equals a full sort's. */
+static int bucket_ports(const fl_fabric *fab, port_sort_key *keys) {
+  size_t n = fab->n_ports, nn = fab->n_nodes;
+  uint32_t *start = calloc(nn + 1, sizeof *start);
+  if (!start)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    start[fab->ports[i].node + 1]++;
+  for (size_t k = 0; k < nn; k++)
+    start[k + 1] += start[k];
+  for (size_t i = 0; i < n; i++) {
+    const fl_port_rec *r = &fab->ports[i];
+    keys[start[r->node]++] = (port_sort_key){r->node, r->num, (uint32_t)i};
+  }
+  /* start[k] is now node k's end, the next node's start */
+  for (size_t k = 0, lo = 0; k < nn; lo = start[k++]) {
+    size_t hi = start[k];
+    for (size_t j = lo + 1; j < hi; j++)
+      if (keys[j].num < keys[j - 1].num) {
+        qsort(keys + lo, hi - lo, sizeof *keys, cmp_port_key);
+        break;
+      }
+  }
+  free(start);
+  return 0;
+}
+
 static int sort_ports(fl_fabric *fab, fl_error *err) {
   size_t n = fab->n_ports;
-  port_sort_key *keys = malloc((n ? n : 1) * sizeof *keys);
-  uint32_t *newid = malloc((n ? n : 1) * sizeof *newid);
-  fl_port_rec *np = malloc((n ? n : 1) * sizeof *np);
-  if (!keys || !newid || !np) {
+  port_sort_key *keys = fl_big_malloc((n ? n : 1) * sizeof *keys);
+  uint32_t *newid = fl_big_malloc((n ? n : 1) * sizeof *newid);
+  fl_port_rec *np = fl_big_malloc((n ? n : 1) * sizeof *np);
+  if (!keys || !newid || !np || bucket_ports(fab, keys) != 0) {
     free(keys);
     free(newid);
     free(np);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  for (size_t i = 0; i < n; i++)
-    keys[i] =
-        (port_sort_key){fab->ports[i].node, fab->ports[i].num, (uint32_t)i};
-  if (n > 1)
-    qsort(keys, n, sizeof *keys, cmp_port_key);
   for (size_t i = 0; i < n; i++) {
     newid[keys[i].old] = (uint32_t)i;
     np[i] = fab->ports[keys[i].old];
@@ -452,8 +479,9 @@ static int sort_ports(fl_fabric *fab, fl_error *err) {
 
 static int index_port_links(fl_fabric *fab, fl_error *err) {
   size_t np = fab->n_ports;
-  fab->port_link_off = calloc(np + 1, sizeof *fab->port_link_off);
-  fab->port_links = malloc((2 * fab->n_links + 1) * sizeof *fab->port_links);
+  fab->port_link_off = fl_big_calloc(np + 1, sizeof *fab->port_link_off);
+  fab->port_links =
+      fl_big_malloc((2 * fab->n_links + 1) * sizeof *fab->port_links);
   if (!fab->port_link_off || !fab->port_links)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   for (size_t l = 0; l < fab->n_links; l++) {

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "util/bigmem.h"
+
 /**
  * fl_grow() — make room in array *@arr of *@cap elements of @elem bytes for
  * at least @need elements: the capacity doubles from 64 until it suffices,
@@ -26,7 +28,7 @@ static inline int fl_grow(void **arr, size_t *cap, size_t need, size_t elem) {
   }
   if (elem && nc > SIZE_MAX / elem)
     return -1;
-  void *p = realloc(*arr, nc * elem);
+  void *p = fl_big_realloc(*arr, *cap * elem, nc * elem);
   if (!p)
     return -1;
   *arr = p;

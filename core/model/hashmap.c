@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bigmem.h"
 #include "util/hash.h"
 
 static uint64_t mix64(uint64_t x) {
@@ -24,32 +25,34 @@ uint64_t fl_hash_bytes(const char *s, size_t len) {
 
 /* ---- u64 -> u32 ---------------------------------------------------------- */
 
+/* A slot stores its value plus one, so that 0 marks an empty slot and a
+ * table is calloc'd: a large one is then fresh zero pages the kernel maps
+ * on first touch, not a pass writing FL_MAP_ABSENT over every slot. (A
+ * value is never FL_MAP_ABSENT, so value + 1 never wraps to 0.) */
 uint32_t fl_u64map_get(const fl_u64map *m, uint64_t key) {
   if (m->cap == 0)
     return FL_MAP_ABSENT;
   size_t mask = m->cap - 1;
   for (size_t i = mix64(key) & mask;; i = (i + 1) & mask) {
     const fl_u64slot *e = &m->slots[i];
-    if (e->val == FL_MAP_ABSENT)
+    if (e->val == 0)
       return FL_MAP_ABSENT;
     if (e->key == key)
-      return e->val;
+      return e->val - 1;
   }
 }
 
-static int u64_grow(fl_u64map *m) {
-  size_t ncap = m->cap ? m->cap * 2 : 64;
-  fl_u64slot *ns = malloc(ncap * sizeof *ns);
+/* Move every entry into a table of @ncap slots (a power of two). */
+static int u64_rehash(fl_u64map *m, size_t ncap) {
+  fl_u64slot *ns = fl_big_calloc(ncap, sizeof *ns);
   if (!ns)
     return -1;
-  for (size_t i = 0; i < ncap; i++)
-    ns[i].val = FL_MAP_ABSENT;
   size_t mask = ncap - 1;
   for (size_t j = 0; j < m->cap; j++) {
-    if (m->slots[j].val == FL_MAP_ABSENT)
+    if (m->slots[j].val == 0)
       continue;
     size_t i = mix64(m->slots[j].key) & mask;
-    while (ns[i].val != FL_MAP_ABSENT)
+    while (ns[i].val != 0)
       i = (i + 1) & mask;
     ns[i] = m->slots[j];
   }
@@ -59,22 +62,36 @@ static int u64_grow(fl_u64map *m) {
   return 0;
 }
 
+static int u64_grow(fl_u64map *m) {
+  return u64_rehash(m, m->cap ? m->cap * 2 : 64);
+}
+
+int fl_u64map_reserve(fl_u64map *m, size_t n) {
+  size_t ncap = m->cap ? m->cap : 64;
+  while (ncap / 2 < n) {
+    if (ncap > SIZE_MAX / 2 / sizeof(fl_u64slot))
+      return -1;
+    ncap *= 2;
+  }
+  return ncap == m->cap ? 0 : u64_rehash(m, ncap);
+}
+
 static uint32_t u64_insert(fl_u64map *m, uint64_t key, uint32_t val,
                            int overwrite) {
   if ((m->len + 1) * 2 > m->cap && u64_grow(m) != 0)
     return FL_MAP_ABSENT;
   size_t mask = m->cap - 1;
   size_t i = mix64(key) & mask;
-  while (m->slots[i].val != FL_MAP_ABSENT) {
+  while (m->slots[i].val != 0) {
     if (m->slots[i].key == key) {
       if (overwrite)
-        m->slots[i].val = val;
-      return m->slots[i].val;
+        m->slots[i].val = val + 1;
+      return m->slots[i].val - 1;
     }
     i = (i + 1) & mask;
   }
   m->slots[i].key = key;
-  m->slots[i].val = val;
+  m->slots[i].val = val + 1;
   m->len++;
   return val;
 }
@@ -116,7 +133,7 @@ uint32_t fl_strmap_get(const fl_strmap *m, const char *s, size_t len) {
 
 static int str_grow_slots(fl_strmap *m) {
   size_t ncap = m->cap ? m->cap * 2 : 64;
-  uint32_t *ns = calloc(ncap, sizeof *ns);
+  uint32_t *ns = fl_big_calloc(ncap, sizeof *ns);
   if (!ns)
     return -1;
   size_t mask = ncap - 1;
@@ -134,19 +151,19 @@ static int str_grow_slots(fl_strmap *m) {
 
 static int str_grow_entries(fl_strmap *m) {
   size_t n = m->ecap ? m->ecap * 2 : 64;
-  uint64_t *h = realloc(m->hashes, n * sizeof *h);
+  uint64_t *h = fl_big_realloc(m->hashes, m->ecap * sizeof *h, n * sizeof *h);
   if (!h)
     return -1;
   m->hashes = h;
-  uint32_t *o = realloc(m->offs, n * sizeof *o);
+  uint32_t *o = fl_big_realloc(m->offs, m->ecap * sizeof *o, n * sizeof *o);
   if (!o)
     return -1;
   m->offs = o;
-  uint32_t *l = realloc(m->lens, n * sizeof *l);
+  uint32_t *l = fl_big_realloc(m->lens, m->ecap * sizeof *l, n * sizeof *l);
   if (!l)
     return -1;
   m->lens = l;
-  uint32_t *v = realloc(m->vals, n * sizeof *v);
+  uint32_t *v = fl_big_realloc(m->vals, m->ecap * sizeof *v, n * sizeof *v);
   if (!v)
     return -1;
   m->vals = v;
@@ -162,7 +179,7 @@ static int arena_reserve(fl_strmap *m, size_t need) {
     n *= 2;
   if (n > UINT32_MAX)
     return -1;
-  char *a = realloc(m->arena, n);
+  char *a = fl_big_realloc(m->arena, m->acap, n);
   if (!a)
     return -1;
   m->arena = a;

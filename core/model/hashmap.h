@@ -21,7 +21,7 @@
  * 65,536-host capture inserts about 900,000 keys; issue 33). */
 typedef struct fl_u64slot {
   uint64_t key;
-  uint32_t val; /* FL_MAP_ABSENT marks an empty slot */
+  uint32_t val; /* the value + 1; 0 marks an empty slot */
 } fl_u64slot;
 
 typedef struct fl_u64map {
@@ -40,6 +40,24 @@ uint32_t fl_u64map_get(const fl_u64map *m, uint64_t key);
 uint32_t fl_u64map_put(fl_u64map *m, uint64_t key, uint32_t val);
 /** Insert or overwrite. Returns 0, or -1 when out of memory. */
 int fl_u64map_set(fl_u64map *m, uint64_t key, uint32_t val);
+/**
+ * Make room for @n keys in all without a regrowth (a loader that knows, or
+ * can estimate, how many keys it will insert). Returns 0, or -1 when out of
+ * memory (the map is then unchanged).
+ */
+int fl_u64map_reserve(fl_u64map *m, size_t n);
+/**
+ * Slot @i (0 <= @i < m->cap) of the table, for a walk over every entry:
+ * 1 with *@key and *@val set when the slot holds an entry, else 0.
+ */
+static inline int fl_u64map_slot(const fl_u64map *m, size_t i, uint64_t *key,
+                                 uint32_t *val) {
+  if (m->slots[i].val == 0)
+    return 0;
+  *key = m->slots[i].key;
+  *val = m->slots[i].val - 1;
+  return 1;
+}
 void fl_u64map_free(fl_u64map *m);
 
 typedef struct fl_strmap {

@@ -30,11 +30,13 @@ static int have_node(fl_portdir *d, uint32_t node) {
   size_t nc = cap ? cap : 64;
   while (nc < n)
     nc *= 2;
-  uint32_t *off = realloc(d->off, nc * sizeof *off);
+  uint32_t *off =
+      fl_big_realloc(d->off, d->n_nodes * sizeof *off, nc * sizeof *off);
   if (!off)
     return -1;
   d->off = off;
-  uint16_t *w = realloc(d->width, nc * sizeof *w);
+  uint16_t *w =
+      fl_big_realloc(d->width, d->n_nodes * sizeof *w, nc * sizeof *w);
   if (!w)
     return -1;
   d->width = w;
