@@ -18,7 +18,8 @@ need_external datacenter__acitoolkit__applications__cableplan__cable_plan.xml \
   datacenter__acitoolkit__applications__cableplan__cable_plan2.xml \
   datacenter__acitoolkit__applications__cableplan__test.xml \
   nmorey__ibutils__ibdm__Clusters__Buffalo8.topo nmorey__ibutils__ibdiag__demo__network.topo \
-  napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors__normal__get-lldp-neighbors-information.xml
+  napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors__normal__get-lldp-neighbors-information.xml \
+  napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors_detail__normal_ex_fx_srx__get-lldp-interface-neighbors-information.xml
 d=$src/fabrics/diff
 fx=$src/tests/fixtures/diff
 
@@ -139,6 +140,15 @@ jn=$ext/napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neigh
 {
   expect_rc 0 "$FL" info --format json "$jn"
   expect_eq "$(jget "$TMP/out" "['fabric']['links']")" 4 "junos links"
+  # neighbours named by their system names, not their chassis ids (mutant
+  # l2-junos-name); a parent interface "-" is no LAG (mutant l2-junos-lag)
+  expect_rc 0 "$FL" convert "$jn" -o "$TMP/jn.xml" --format design
+  expect_eq "$(grep -o '<node kind="switch" name="[^"]*"' "$TMP/jn.xml" | sed 's/.*name="//; s/"$//' | grep -v '^napalm' | sort | tr '\n' ' ')" \
+    "lom-bjg61-r1-1 peer00.lab.demo rtr00.demo spine00 " "junos neighbour names"
+  expect_eq "$(grep -c 'key="lag"' "$TMP/jn.xml")" 0 "junos: parent - is no LAG"
+  jd=$ext/napalm-automation__napalm__test__junos__mocked_data__test_get_lldp_neighbors_detail__normal_ex_fx_srx__get-lldp-interface-neighbors-information.xml
+  expect_rc 0 "$FL" convert "$jd" -o "$TMP/jd.xml" --format design
+  expect_eq "$(grep -o 'key="lag" value="[^"]*"' "$TMP/jd.xml" | tr '\n' ' ')" 'key="lag" value="ae0.0" ' "junos: the one LAG member"
 }
 
 # ---- 6. malformed inputs, usage ----------------------------------------------

@@ -25,7 +25,7 @@ done
 
 # IBDM .topo port numbers out of range, and a connection missing its port
 # (the value is quoted as written, up to 20 bytes, then "...")
-for bad in "P0:4:P0" "P70000:4:P70000" "P99999999999999999999:4:P9999999999999999999\\.\\.\\."; do
+for bad in "P0:4:P0" "P65536:4:P65536" "P70000:4:P70000" "P99999999999999999999:4:P9999999999999999999\\.\\.\\."; do
   port=${bad%%:*}
   quoted=${bad##*:}
   printf 'MQM8700 sw1\n   %s -4x-HDR-> MQM8700 sw2 P1\n' "$port" > "$TMP/bad.topo"
@@ -33,6 +33,10 @@ for bad in "P0:4:P0" "P70000:4:P70000" "P99999999999999999999:4:P999999999999999
   col=${bad#*:}
   expect_grep "$TMP/err" "bad.topo:2:${col%%:*}: port number $quoted is out of range \(allowed P1 to P65535\)"
 done
+# the last allowed port number, P65535, at both ends (mutant l2-topo-p65535)
+printf 'MQM8700 sw1\n   P65535 -4x-HDR-> MQM8700 sw2 P65535\n' > "$TMP/max.topo"
+expect_rc 0 "$FL" info --format json --input-format ibdm-topo "$TMP/max.topo"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['links'], d['fabric']['switches'])")" "(1, 2)" "P65535: one cable between two switches"
 printf 'MQM8700 sw1\n   P1 -4x-HDR-> MQM8700\n' > "$TMP/short.topo"
 expect_rc 2 "$FL" info --input-format ibdm-topo "$TMP/short.topo"
 expect_grep "$TMP/err" "short.topo:2:4: expected .PORT -> TYPE NAME PORT. \(5 fields\)"

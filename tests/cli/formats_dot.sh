@@ -38,6 +38,10 @@ expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; '
 expect_rc 0 "$FL" check --format dot "$src/fabrics/fat-tree-2tier.ibnetdiscover" -o "$TMP/pic.dot"
 expect_rc 2 "$FL" info "$TMP/pic.dot"
 expect_grep "$TMP/err" 'pic\.dot: edge .* names no port at its tail end; expected src_port/dst_port, tailport/headport'
+# ports as edge labels at the tail and head (mutant l2-dot-label)
+printf 'graph x {\n a -- b [taillabel="P1", headlabel="P2"]\n}\n' >"$TMP/labels.dot"
+expect_rc 0 "$FL" info --format json "$TMP/labels.dot"
+expect_eq "$(jget "$TMP/out" "=(d['inputs'][0]['format'], d['fabric']['links'])")" "('dot', 1)" "taillabel/headlabel ports"
 printf 'graph x {\n a:1 -- b:2\n c -- ;\n}\n' >"$TMP/syntax.dot"
 expect_rc 2 "$FL" info "$TMP/syntax.dot"
 expect_grep "$TMP/err" 'syntax\.dot:3: DOT: syntax error in line 3 near'

@@ -23,6 +23,12 @@ expect_grep "$TMP/out" 'netbox-4-export\.csv:27: 1 cable\(s\) with an end on no 
 expect_grep "$TMP/out" 'netbox-4-export\.csv:28: 1 cable\(s\) with several terminations on one end skipped, the first at line 28 '
 expect_rc 1 "$FL" check "$d/netbox-import.csv"
 expect_grep "$TMP/out" 'netbox-import\.csv:26: 1 cable\(s\) not between interfaces \(console, power or patch-panel ports\) skipped'
+# the end types are checked on both sides: an interface cabled to a patch
+# panel's front port (side B) is skipped like a console cable (mutant
+# l2-nb-type-b)
+printf 'side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name\nh1,dcim.interface,eth0,l1,dcim.interface,swp1\nh2,dcim.interface,eth0,pp1,dcim.frontport,1\n' >"$TMP/bfront.csv"
+expect_rc 0 "$FL" info --format json "$TMP/bfront.csv"
+expect_eq "$(jget "$TMP/out" "=(d['fabric']['switches'], d['fabric']['links'])")" "(2, 1)" "side B front port: skipped"
 
 # ---- 2. diff against the as-built LLDP captures -----------------------------------
 for f in netbox-3.2-export netbox-4-export netbox-import; do

@@ -57,6 +57,14 @@ expect_rc 0 "$FL" check --format json "$TMP/r2.xml" "$C6/nccl-topo.xml" --rules 
 expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['pcie_switch']")" 0000:03:00.0 "c06 xml: switch"
 expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['path']")" PIX "c06 xml: path"
 expect_grep "$TMP/out" '2 GPUs \(GPU0, GPU1\) resolve to one NIC, mlx5_0 \(PCIe switch 0000:03:00.0, PIX\); mlx5_1 serves no GPU \(its nearest GPU is at PHB\)'
+# GPU1 one bridge deeper below the switch (c06's XML with a bridge
+# 0000:04:00.0 around it): through two bridges to mlx5_0 is PXB, GPU0 stays
+# PIX (mutant l2-nccl-pix)
+sed -e '/busid="0000:06:00.0"/i\      <pci busid="0000:04:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">' \
+  -e '/<gpu dev="1"/{n;a\      </pci>
+}' "$C6/nccl-topo.xml" >"$TMP/deep.xml"
+expect_rc 0 "$FL" check --format json "$TMP/r2.xml" "$TMP/deep.xml" --rules 'rail-alignment.*'
+expect_eq "$(ev rail-alignment.gpu-shared-nic "['shared'][0]['paths']")" "['PIX', 'PXB']" "c06, GPU1 a bridge deeper: paths"
 
 # ---- c06 on the demo SU: one shared-NIC finding for 32 hosts, and dgx-001's
 # crossed mlx5_0 as the GPU-level consequence -------------------------------

@@ -38,6 +38,12 @@ SUNDCS648QDR 54 0 648 648 1
 MTS3600 1 0 0 36 0
 Cougar 0 1 0 2 0
 EOF
+# a one-ASIC system's node is the system itself, named TOPSYSTEM (mutant
+# l2-ibnl-one); a bigger one's ASICs are TOPSYSTEM/instance
+expect_rc 0 "$FL" convert "${x}MTS3600.ibnl" -o "$TMP/mts3600.xml" --format design
+expect_eq "$(grep -o '<node kind="[a-z]*" name="[^"]*"' "$TMP/mts3600.xml")" '<node kind="switch" name="MTS3600"' "MTS3600: one node named MTS3600"
+expect_rc 0 "$FL" convert "${x}MTS14400.ibnl" -o "$TMP/mts14400.xml" --format design
+expect_eq "$(grep -o '<node kind="switch" name="MTS14400/[^"]*"' "$TMP/mts14400.xml" | wc -l)" 18 "MTS14400: 18 ASICs named MTS14400/..."
 # Sun's file wires spine board fc0A's P11 to "lc7B P140" (line 94; no such
 # port): dropped, as ibnl(1) NOTE-1 drops connections to missing ports
 expect_rc 0 "$FL" check --rules topology "${x}SUNDCS648QDR.ibnl"

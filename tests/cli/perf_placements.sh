@@ -158,6 +158,14 @@ bad b10 "hosts: 8\nplacements: {count: 4, from: [node0001, gpu99]}\n$C" '2:41: h
 bad b15 "hosts: 2\nplacements: {count: 4, from: [node0001, node0001]}\n$C" '2:41: host `node0001` is listed twice'
 bad b11 "hosts: 40\nplacements: {count: 4}\n$C" '1:8: `hosts: 40` is more than the 32 host\(s\) the placements draw from'
 bad b12 "hosts: 8\nplacements: {seed: 3}\n$C" '2:13: `placements`: expected `count`'
+# min-share is in (0, 1]: 1 itself is taken (every placement below the ideal
+# is reported: sendrecv shift 4's worst is at half), 1.5 is refused (mutant
+# l2-wl-minshare)
+printf 'hosts: 8\nmin-share: 1\nplacements: {count: 16, seed: 1, from: all}\ncollectives:\n  - {op: sendrecv, bytes: 1GiB, shift: 4}\n' >"$TMP/ms1.yaml"
+expect_rc 1 "$FL" perf --workload "$TMP/ms1.yaml" "${IN[@]}"
+expect_grep "$TMP/out" 'warning \[performance\.collective-contention\]: worst placement 2 \(seed 1\): busbw is 50\.0% of the ideal \(min-share 100%\)$'
+bad b16 "hosts: 8\nmin-share: 1.5\nplacements: {count: 4}\n$C" '2:12: `min-share`: expected a number in \(0, 1\]'
+
 bad b13 "hosts: 8\nplacements: [4]\n$C" '2:13: `placements`: expected a mapping'
 bad b14 "hosts: 0\nplacements: {count: 4}\n$C" '1:8: `hosts`: expected a host count from 1 to 1048576'
 bad b16 "hosts: 2\nplacements: {count: 4, from: [node0001, node0002, \"node0001 mlx5_0\"]}\n$C" \

@@ -65,6 +65,25 @@ expect_rc 1 "$FL" check --format json --rules deadlock.pfc-cycle "$p/ring5-hostl
 expect_eq "$(jget "$TMP/out" "=(d['findings'][0]['evidence']['length'], len({t['destination'] for t in d['findings'][0]['evidence']['cycle']}))")" \
   "(5, 5)" "host-less ring of 5: the cycle"
 
+# only a failure that leaves a switch without a next hop toward a
+# destination changes routes (mutant pfc-only-hop): on a line leaf1 - spine1
+# = leaf2 - spine2 - leaf3 with two spine1 = leaf2 cables, losing leaf1's or
+# leaf3's cable isolates it and leaves the healthy valleys at leaf2 (2 turns:
+# one per parallel cable); losing one parallel cable or leaf2 - spine2
+# changes nothing that can add a valley: no finding
+expect_rc 0 "$FL" check --format json --rules deadlock.pfc-failure-valley "$p/line-double-cable.xml"
+expect_eq "$(jget "$TMP/out" "=sorted((f['evidence']['failed_link'], f['evidence']['valley_turns']) for f in d['findings'])")" \
+  "[(['\"leaf1\" Ethernet1/49', '\"spine1\" Ethernet1/1'], 2), (['\"leaf3\" Ethernet1/49', '\"spine2\" Ethernet1/3'], 2)]" \
+  "parallel cables: only the two single-homed leaves' cables"
+# a valley is a turn with BOTH ends above the switch (mutant pfc-valley-or):
+# in the 3-tier fabric, losing an agg-core link sends that core's traffic
+# for the agg's leaf down through the other agg and up again (1 valley
+# turn); the other leaf's traffic climbing through that agg is an up turn
+expect_rc 0 "$FL" check --format json --rules deadlock.pfc-failure-valley "$p/three-tier.xml" "$p/three-tier-tiers.csv"
+expect_eq "$(jget "$TMP/out" "=sorted((f['evidence']['failed_link'][0], f['evidence']['failed_link'][1], f['evidence']['valley_turns'], f['evidence']['valley']['via']) for f in d['findings'])")" \
+  "[('\"agg-d\" Ethernet1/49', '\"core1\" Ethernet1/1', 1, 'agg-e'), ('\"agg-d\" Ethernet1/50', '\"core2\" Ethernet1/1', 1, 'agg-e'), ('\"agg-e\" Ethernet1/49', '\"core1\" Ethernet1/2', 1, 'agg-d'), ('\"agg-e\" Ethernet1/50', '\"core2\" Ethernet1/2', 1, 'agg-d')]" \
+  "3 tiers: one valley turn per agg-core failure"
+
 # InfiniBand: not analysed unless asked
 "$FL" gen ring --switches 5 -o "$TMP/ring5-ib.xml" || fail "gen ring (IB)"
 expect_rc 0 "$FL" check --format json --rules 'deadlock.pfc*' "$TMP/ring5-ib.xml"

@@ -184,6 +184,20 @@ expect_eq "$(guessed)" "[{'host': 'ufm01', 'role': 'ufm'}]" "ufm01: guessed ufm"
 printf 'mlx5_0 0\nmlx5_1 1 storage\n' >"$TMP/storage.map"
 check_json --param "rail-alignment.map=$TMP/storage.map" "$TMP/half.ibnd"
 expect_eq "$(guessed)" "[]" "map roles: nothing guessed"
+# ... but with mlx5_1 off the rails only one compute NIC a host is left: not
+# a rail fabric, no rule runs, so that check passes whether or not a map
+# role counts as given. On the 4-rail SU a map that takes mlx5_3 off the
+# rails as storage keeps 3 rails: the map's role is given, nothing guessed;
+# the same map with mlx5_3 on rail 3 (no role) guesses the 2 login hosts
+# (mutant rr-given-map)
+"$FL" gen rail-su --sus 1 --hosts-per-su 4 --rails 4 --format ibnetdiscover -o "$TMP/r4.ibnd"
+sed 's/dgx-001/login-001/g; s/dgx-002/login-002/g' "$TMP/r4.ibnd" >"$TMP/half4.ibnd"
+printf 'mlx5_0 0\nmlx5_1 1\nmlx5_2 2\nmlx5_3 - storage\n' >"$TMP/storage4.map"
+check_json --param "rail-alignment.map=$TMP/storage4.map" "$TMP/half4.ibnd"
+expect_eq "$(guessed)" "[]" "4 rails, map role storage on mlx5_3: nothing guessed"
+printf 'mlx5_0 0\nmlx5_1 1\nmlx5_2 2\nmlx5_3 3\n' >"$TMP/rails4.map"
+check_json --param "rail-alignment.map=$TMP/rails4.map" "$TMP/half4.ibnd"
+expect_eq "$(guessed)" "[{'host': 'login-001', 'role': 'login'}, {'host': 'login-002', 'role': 'login'}]" "4 rails, map without roles: the login hosts guessed"
 # one-NIC hosts are guessed service when MORE than half the hosts have two
 # NICs: 3 of 4 yes, 2 of 4 no (the dump without dgx-001's, dgx-002's mlx5_1)
 drop_nic() { sed "/^Ca.*\"$1 mlx5_1\"/{N;d}; /\"$1 mlx5_1\"/d"; }

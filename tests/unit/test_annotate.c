@@ -256,8 +256,29 @@ static void test_errors(void **state) {
   fl_fabric_free(f);
 }
 
+/* A tier is 0..255 (mutant l2-ann-tier): 255 is taken, 256 refused. */
+static void test_tier_bounds(void **state) {
+  (void)state;
+  fl_fabric *f = small_fabric();
+  const char *p = fixture("t255.csv", "node,tier\nleaf-01,255\n");
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err), FL_OK);
+  finalize(f);
+  assert_string_equal(attr(f, "leaf-01", "tier"), "255");
+  fl_fabric_free(f);
+  f = small_fabric();
+  p = fixture("t256.csv", "node,tier\nleaf-01,256\n");
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(f, p, FL_FMT_ANNOTATIONS, NULL, &err),
+                   FL_EPARSE);
+  assert_non_null(strstr(err.message, "tier=256: expected a number 0..255"));
+  fl_fabric_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tier_bounds),
       cmocka_unit_test(test_csv_matching),
       cmocka_unit_test(test_exact_before_case),
       cmocka_unit_test(test_key_checks),

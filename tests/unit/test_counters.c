@@ -237,12 +237,76 @@ static void times_and_names(void **state) {
   assert_string_equal(fl_counter_name(FL_CTR_COUNT), "?");
 }
 
+/* ibdiagnet2.pm and exporter details (mutants l2-pm-ext, l2-pm-na,
+ * l2-prom-rcv4, l2-prom-ts): in a .pm block the 64-bit _extended value wins
+ * over the basic counter whichever comes first, and NA and N/A both leave a
+ * counter out; the exporter's data octets are divided back into 4-octet
+ * words, transmit and receive alike, and its capture time is the LATEST
+ * sample timestamp (13:00 here: one hour after the perfquery snapshot). */
+static void pm_and_prom_details(void **state) {
+  (void)state;
+  const char *topo = "tests/data/counters/asbuilt.ibnetdiscover";
+  const char *pm = fixture(
+      "x.pm", "# File created at   : 2024-05-01 12:00:00 UTC +0000\n"
+              "\n"
+              "Port=6 Lid=0x0003 GUID=0x0002c90301000002 Device=53000 Port "
+              "Name=leaf-p01-02/P6\n"
+              "port_xmit_data_extended=0x0000000100000000\n"
+              "port_xmit_data=0x00000000ffffffff\n"
+              "symbol_error_counter=N/A\n"
+              "link_downed_counter=NA\n"
+              "port_xmit_wait=0x10\n");
+  fl_error err;
+  uint64_t v;
+  fl_fabric *f = load((const char *const[]){topo, pm}, 2, &err);
+  if (!f)
+    fail_msg("%s", err.message);
+  fl_id p = port_of(f, "leaf-p01-02", 6);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_XMIT_DATA, &v, NULL),
+                   FL_CTRV_VALUE);
+  assert_true(v == 0x100000000ull);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_XMIT_WAIT, &v, NULL),
+                   FL_CTRV_VALUE);
+  assert_int_equal(v, 16);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_SYMBOL_ERRORS, &v, NULL),
+                   0);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_LINK_DOWNED, &v, NULL),
+                   0);
+  fl_fabric_free(f);
+
+  const char *a = fixture("pa.txt", "# captured 2024-05-01T12:00:00Z\n"
+                                    "# Port counters: Lid 3 port 6\n"
+                                    "LinkDownedCounter:...............9\n");
+  const char *prom =
+      fixture("x.prom",
+              "infiniband_switch_port_transmit_data_bytes_total{guid="
+              "\"0x0002c90301000002\",port=\"6\",switch=\"leaf-p01-02\"} 4000 "
+              "1714568400000\n"
+              "infiniband_switch_port_receive_data_bytes_total{guid="
+              "\"0x0002c90301000002\",port=\"6\",switch=\"leaf-p01-02\"} 8000 "
+              "1714564800000\n");
+  f = load((const char *const[]){topo, a, prom}, 3, &err);
+  if (!f)
+    fail_msg("%s", err.message);
+  assert_int_equal(fl_fabric_counter_snapshots(f), 2);
+  assert_true(fl_fabric_counter_interval(f) == 3600.0);
+  p = port_of(f, "leaf-p01-02", 6);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_XMIT_DATA, &v, NULL),
+                   FL_CTRV_VALUE);
+  assert_int_equal(v, 1000);
+  assert_int_equal(fl_fabric_port_counter(f, p, FL_CTR_RCV_DATA, &v, NULL),
+                   FL_CTRV_VALUE);
+  assert_int_equal(v, 2000);
+  fl_fabric_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_perfquery_snapshots),
       cmocka_unit_test(exporter_and_osc_perfquery),
       cmocka_unit_test(saturation_and_reset),
       cmocka_unit_test(times_and_names),
+      cmocka_unit_test(pm_and_prom_details),
   };
   return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -490,6 +490,23 @@ static void test_saquery(void **state) {
   fl_id ca1 = fl_fabric_find_node_guid(fab, CA1);
   assert_int_equal(fl_fabric_path_sl(fab, ca1, 2), 5);
   fl_fabric_free(fab);
+  /* a record without sgid (the capture's first, sgid line dropped) is
+   * placed by its SLID: 1 is node0001's port (mutant l2-sapr-slid) */
+  p = fixture_n("saq-slid.out",
+                "PathRecord dump:\n"
+                "\t\tservice_id..............0x0000000000000000\n"
+                "\t\tdgid....................fe80::2:c903:100:1\n"
+                "\t\tdlid....................2\n"
+                "\t\tslid....................1\n"
+                "\t\thop_flow_raw............0x0\n"
+                "\t\tpkey....................0xFFFF\n"
+                "\t\tsl......................0x6\n"
+                "\t\tmtu.....................0x83\n",
+                (size_t)-1);
+  fab = load2(topo, p);
+  ca1 = fl_fabric_find_node_guid(fab, CA1);
+  assert_int_equal(fl_fabric_path_sl(fab, ca1, 2), 6);
+  fl_fabric_free(fab);
 }
 
 /* ---- opensm-subnet.lst
