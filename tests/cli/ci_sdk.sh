@@ -18,7 +18,7 @@ ls "$P"/lib/libfabriclint.so* >/dev/null 2>&1 && pass || fail "libfabriclint not
 
 # pkg-config variables
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
-expect_eq "$(pkg-config --variable=abi fabriclint-plugin)" "1.5" "pc abi"
+expect_eq "$(pkg-config --variable=abi fabriclint-plugin)" "1.6" "pc abi"
 expect_eq "$(cd "$(pkg-config --variable=plugindir fabriclint-plugin)" && pwd -P)" "$(cd "$P/lib/fabriclint/plugins" && pwd -P)" "pc plugindir"
 expect_eq "$(pkg-config --libs fabriclint-plugin | tr -d ' ')" "" "plugins link nothing"
 case "$(pkg-config --cflags fabriclint-plugin)" in *"$FL_SRC"*) fail "cflags point into the source tree";; *) pass;; esac
