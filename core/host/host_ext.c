@@ -3,11 +3,14 @@
  * modules (adaptive-routing state, ...), so that those modules do not need
  * to edit core/host.c. Called at the end of fl_host_init().
  */
+#include "analysis/swview.h"
 #include "fabriclint/counters.h"
+#include "fabriclint/covers.h"
 #include "fabriclint/pfc.h"
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
 #include "host/host.h"
+#include "host/split_impl.h"
 
 void fl_host_fill_ext(fl_host_api *a) {
   /* adaptive-routing tables (core/ar_load.c, core/routing.c) */
@@ -37,4 +40,23 @@ void fl_host_fill_ext(fl_host_api *a) {
   a->plane_name = fl_fabric_plane_name;
   a->node_plane = fl_fabric_node_plane;
   a->port_plane = fl_fabric_port_plane;
+  /* the helper headers' algorithms (ABI 1.6; issue 29): the switch view
+   * (core/analysis/swview*.c), cover classes (covers.c), a rule's items
+   * split over MPI ranks (core/host/split_*.c) */
+  a->view_build = fl_swview_build;
+  a->view_free = fl_swview_free;
+  a->view_minimal = fl_swview_minimal;
+  a->view_minimal_compact = fl_swview_compact;
+  a->view_dist_at = fl_swview_dist_at;
+  a->view_nmin_at = fl_swview_nmin_at;
+  a->view_groups = fl_swview_groups;
+  a->view_peer = fl_swview_peer;
+  a->view_port_switch = fl_swview_port_switch;
+  a->view_is_sharp_an = fl_swview_is_sharp_an;
+  a->view_ca_switch = fl_swview_ca_switch;
+  a->view_design_ratio = fl_swview_design_ratio;
+  a->cover_classes = fl_cover_classes;
+  a->covers_free = fl_covers_free;
+  a->split_emit = fl_split_record;
+  a->split_finish = fl_split_end;
 }

@@ -41,7 +41,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 5u
+#define FL_ABI_MINOR 6u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -104,6 +104,13 @@ typedef struct fl_param_def {
 } fl_param_def;
 
 struct fl_host_api;
+/* The structs of the helpers the host runs for plugins (ABI 1.6):
+ * fabriclint/view.h, covers.h and dist_split.h define them. */
+struct fl_view;
+struct fl_view_group;
+struct fl_cover_graph;
+struct fl_covers;
+struct fl_split;
 
 /**
  * fl_rule_def — one rule.
@@ -505,6 +512,38 @@ typedef struct fl_host_api {
    * each plane's subset after its pass, and a caller may free a fabric and
    * load another, so a new fabric can sit at a freed one's address. */
   uint64_t (*fabric_serial)(fl_ctx *ctx);
+  /* -- ABI 1.6: the algorithms behind the helper headers, run by the host
+   * so that a fix reaches built plugins (issue 29). Semantics: the inline
+   * wrapper of the same name in fabriclint/view.h (fl_view_build() for
+   * view_build, ...), covers.h (fl_cover_classes(), fl_covers_free()) and
+   * dist_split.h (fl_split_emit(), fl_split_finish()); call the wrappers,
+   * which check FL_API_HAS(api, ...). The host writes a fl_view or fl_split
+   * only within its struct_size. -- */
+  int (*view_build)(struct fl_view *v, const struct fl_host_api *api,
+                    const fl_fabric *f);
+  void (*view_free)(struct fl_view *v);
+  int (*view_minimal)(struct fl_view *v);
+  int (*view_minimal_compact)(struct fl_view *v);
+  uint32_t (*view_dist_at)(const struct fl_view *v, uint32_t d, uint32_t s);
+  uint16_t (*view_nmin_at)(const struct fl_view *v, uint32_t d, uint32_t s);
+  uint32_t (*view_groups)(const struct fl_view *v, uint32_t s,
+                          struct fl_view_group *g);
+  fl_id (*view_peer)(const struct fl_host_api *api, const fl_fabric *f, fl_id p,
+                     fl_id *link, fl_id *peer_port);
+  fl_id (*view_port_switch)(const struct fl_host_api *api, const fl_fabric *f,
+                            fl_id p, fl_id *link, fl_id *sw_port);
+  int (*view_is_sharp_an)(const struct fl_host_api *api, const fl_fabric *f,
+                          fl_id n);
+  fl_id (*view_ca_switch)(const struct fl_host_api *api, const fl_fabric *f,
+                          fl_id n, uint32_t *port, uint32_t *sw_port);
+  double (*view_design_ratio)(const struct fl_host_api *api, const fl_fabric *f,
+                              fl_id n, double policy);
+  int (*cover_classes)(const struct fl_cover_graph *g, struct fl_covers *c);
+  void (*covers_free)(struct fl_covers *c);
+  int (*split_emit)(struct fl_split *s, const struct fl_host_api *api,
+                    fl_ctx *ctx, uint64_t item, const fl_finding *f);
+  int (*split_finish)(struct fl_split *s, const struct fl_host_api *api,
+                      fl_ctx *ctx, int failed);
 } fl_host_api;
 
 /**

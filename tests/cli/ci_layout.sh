@@ -3,7 +3,10 @@
 # dependency cycle (tests/layout/check_layout.py) and prints nothing outside
 # core/cli/, and the checker catches each kind of violation: an include of
 # a higher stage, an include that does not name its stage, a cycle between
-# two files of one stage, a print in the library. And the docs
+# two files of one stage, a print in the library, a public header that
+# includes a core header, holds an algorithm (an inline body over 12
+# lines) or, for the headers emptied by issue 29, grows past 249 lines. And
+# the docs
 # and file headers match the tree (tests/layout/check_docs.py): no merge-
 # conflict marker, no opening comment naming a path that is not the file's,
 # docs/testing.md's mutant counts those of tests/mutation/mutants.txt.
@@ -73,6 +76,44 @@ mutant   # the util stage includes nothing above it
 sed -i 's|^#include "util/natcmp.h"$|&\n#include "model/hashmap.h"|' "$TMP/m/core/util/natcmp.c"
 expect_rc 1 $CHECK "$TMP/m/core"
 expect_grep "$TMP/out" '^core/util/natcmp\.c:[0-9]+: #include "model/hashmap\.h": stage model is above util'
+
+mutant   # a public header reaching into the core (the SDK ships include/ alone)
+sed -i 's|^#include "fabriclint/routing.h"$|&\n#include "analysis/swview.h"|' "$TMP/m/include/fabriclint/view.h"
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^include/fabriclint/view\.h:[0-9]+: #include "analysis/swview\.h": a public header includes only fabriclint/ and system headers'
+expect_eq "$(grep -c 'public header includes only' "$TMP/out")" 1 "violations for an upward include from include/"
+
+mutant   # an algorithm back in a public header (issue 29): a 13-line inline body
+cat >>"$TMP/m/include/fabriclint/dist_split.h" <<'C'
+static inline uint32_t fl_split_count(const uint32_t *a, uint32_t n) {
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (a[i] == 0)
+      continue;
+    if (a[i] > 1)
+      c += 2;
+    else
+      c++;
+    if (c > 1000)
+      break;
+  }
+  return c;
+}
+C
+expect_rc 0 $CHECK "$TMP/m/core" # 12 lines: a small inline accessor still
+sed -i 's|^  return c;$|  c += n;\n&|' "$TMP/m/include/fabriclint/dist_split.h"
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^include/fabriclint/dist_split\.h:[0-9]+: static inline fl_split_count\(\) has a 13-line body, more than 12: an algorithm belongs in the core'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for an algorithm in a public header"
+
+mutant   # ... and the headers that were emptied stay small: 250 lines is one too many
+n=$(wc -l <"$TMP/m/include/fabriclint/covers.h")
+for _ in $(seq $((250 - n))); do echo '/* */' >>"$TMP/m/include/fabriclint/covers.h"; done
+expect_rc 1 $CHECK "$TMP/m/core"
+expect_grep "$TMP/out" '^include/fabriclint/covers\.h: 250 lines, more than 249: declarations and inline wrappers only'
+expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a long emptied header"
+sed -i '$d' "$TMP/m/include/fabriclint/covers.h" # 249: the boundary holds
+expect_rc 0 $CHECK "$TMP/m/core"
 
 expect_rc 2 $CHECK
 

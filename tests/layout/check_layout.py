@@ -14,7 +14,15 @@ first). Three rules, each violation printed as FILE:LINE: message:
      replaced one without the other;
   4. the library prints nothing: no file of a stage but cli writes to
      stderr or stdout (fprintf(stderr, ...), printf, puts, perror, ...);
-     it reports through fl_error or the host's event callback instead.
+     it reports through fl_error or the host's event callback instead;
+  5. the public headers (CORE_DIR/../include/fabriclint/) are the SDK, so
+     they hold declarations and small inline accessors only (issue 29: an
+     algorithm compiled into every plugin is one a host fix never reaches):
+     they include only each other and system headers (<...>), never a
+     header of core/; a static inline function body is at most
+     INLINE_MAX lines (the few named in INLINE_EXEMPT excepted); and the
+     headers whose algorithms moved into the host stay under
+     PUBLIC_MAX_LINES lines.
 
 Exit 0 when all hold, 1 when one does not, 2 on a usage error. Parsing is
 lexical (comments and strings removed, identifiers matched by regex): the
@@ -33,6 +41,15 @@ DECL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*(?:\(|\[|=)')
 PRINT_RE = re.compile(r'\b(?:stderr|stdout|printf|vprintf|puts|putchar|'
                       r'perror)\b')
 FORMAT_ATTR_RE = re.compile(r'format\s*\(\s*printf\b')  # an attribute
+# rule 5: what a public header may hold
+INLINE_MAX = 12
+INLINE_EXEMPT = {
+    'fl_emit_rooted': 'plugin.h: fills an fl_finding field by field',
+    'jb_raw': 'json_buf.h: the evidence writer, header-only since ABI 1.0',
+    'jb_escaped': 'json_buf.h: the evidence writer, header-only since ABI 1.0',
+}
+PUBLIC_MAX_LINES = {'view.h': 249, 'covers.h': 249, 'dist_split.h': 249}
+INLINE_RE = re.compile(r'^static inline\b[^;{]*?\b([A-Za-z_]\w*)\s*\(', re.M)
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined',
             '__attribute__', 'format', 'typedef'}
 
@@ -137,6 +154,46 @@ def load(core):
     return stages, files
 
 
+def public_headers(files):
+    """Rule 5 over the public headers (files named fabriclint/x.h)."""
+    errors = []
+    for rel, text in sorted(files.items()):
+        if not rel.startswith('fabriclint/'):
+            continue
+        name = rel.split('/', 1)[1]
+        where = 'include/%s' % rel
+        for m in INCLUDE_RE.finditer(text):
+            if not m.group(1).startswith('fabriclint/'):
+                errors.append('%s:%d: #include "%s": a public header includes '
+                              'only fabriclint/ and system headers (the SDK '
+                              'ships include/ alone)' %
+                              (where, text.count('\n', 0, m.start()) + 1,
+                               m.group(1)))
+        lines = text.count('\n')
+        if name in PUBLIC_MAX_LINES and lines > PUBLIC_MAX_LINES[name]:
+            errors.append('%s: %d lines, more than %d: declarations and '
+                          'inline wrappers only, the algorithms run in the '
+                          'host (fl_host_api)' %
+                          (where, lines, PUBLIC_MAX_LINES[name]))
+        code = strip_code(text)
+        for m in INLINE_RE.finditer(code):
+            start = code.index('{', m.end())
+            depth, i = 0, start
+            while i < len(code):
+                depth += {'{': 1, '}': -1}.get(code[i], 0)
+                if depth == 0:
+                    break
+                i += 1
+            body = code.count('\n', start, i) - 1
+            if body > INLINE_MAX and m.group(1) not in INLINE_EXEMPT:
+                errors.append('%s:%d: static inline %s() has a %d-line body, '
+                              'more than %d: an algorithm belongs in the core, '
+                              'reached through fl_host_api' %
+                              (where, code.count('\n', 0, m.start()) + 1,
+                               m.group(1), body, INLINE_MAX))
+    return errors
+
+
 def check(core):
     stages, files = load(core)
     rank = {s: i for i, s in enumerate(stages)}
@@ -214,6 +271,7 @@ def check(core):
             if b and b != rel:
                 deps[rel].setdefault(b, name)
     errors += cycles(deps)
+    errors += public_headers(files)
     return errors, deps
 
 

@@ -26,7 +26,7 @@
 #                         up*/down* one (plugins/deadlock/deadlock.c)
 #   job_run               ecmp-balance's random patterns (plugins/ecmp-
 #                         balance/traffic.c)
-#   fl_view_minimal_worker  the minimal next hops (include/fabriclint/view.h:
+#   fl_view_minimal_worker  the minimal next hops (core/analysis/swview_minimal.c:
 #                         adaptive-routing with a .far, health without LFTs)
 #   work                  perf's one-pass solver (core/analysis/perf_fast.c)
 #   side_thread           diff loading both sides (core/cli/cli_diff.c)

@@ -19,9 +19,12 @@
 #include <cmocka.h>
 
 #include "fabriclint/cdg.h"
+#include "fabriclint/covers.h"
+#include "fabriclint/dist_split.h"
 #include "fabriclint/error.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/types.h"
+#include "fabriclint/view.h"
 
 #define OFF(type, member, off)                                                 \
   _Static_assert(offsetof(type, member) == (off),                              \
@@ -217,6 +220,107 @@ MIN_SIZE(fl_host_api, 728);
 /* ABI 1.5: the serial caches are keyed by (fl_fabric_key) */
 OFF(fl_host_api, fabric_serial, 728);
 MIN_SIZE(fl_host_api, 736);
+/* ABI 1.6: the helper headers' algorithms, run by the host (issue 29) */
+OFF(fl_host_api, view_build, 736);
+OFF(fl_host_api, view_free, 744);
+OFF(fl_host_api, view_minimal, 752);
+OFF(fl_host_api, view_minimal_compact, 760);
+OFF(fl_host_api, view_dist_at, 768);
+OFF(fl_host_api, view_nmin_at, 776);
+OFF(fl_host_api, view_groups, 784);
+OFF(fl_host_api, view_peer, 792);
+OFF(fl_host_api, view_port_switch, 800);
+OFF(fl_host_api, view_is_sharp_an, 808);
+OFF(fl_host_api, view_ca_switch, 816);
+OFF(fl_host_api, view_design_ratio, 824);
+OFF(fl_host_api, cover_classes, 832);
+OFF(fl_host_api, covers_free, 840);
+OFF(fl_host_api, split_emit, 848);
+OFF(fl_host_api, split_finish, 856);
+MIN_SIZE(fl_host_api, 864);
+/* ABI 1.6: the structs those members fill or read. fl_view and fl_split
+ * start with struct_size and grow at the end; the view's groups are an
+ * array (size frozen); the cover graph and classes are the arguments of
+ * fl_cover_classes(), exported from libfabriclint too. */
+OFF(fl_view, struct_size, 0);
+OFF(fl_view, reserved0, 4);
+OFF(fl_view, api, 8);
+OFF(fl_view, f, 16);
+OFF(fl_view, nn, 24);
+OFF(fl_view, ns, 28);
+OFF(fl_view, ne, 32);
+OFF(fl_view, nd, 36);
+OFF(fl_view, sw_node, 40);
+OFF(fl_view, node_sw, 48);
+OFF(fl_view, tier, 56);
+OFF(fl_view, poff, 64);
+OFF(fl_view, psw_end, 72);
+OFF(fl_view, sw_mixed, 80);
+OFF(fl_view, pnb16, 88);
+OFF(fl_view, pnb, 96);
+OFF(fl_view, pnode, 104);
+OFF(fl_view, pnum, 112);
+OFF(fl_view, pnbport, 120);
+OFF(fl_view, plink, 128);
+OFF(fl_view, pgbps, 136);
+OFF(fl_view, pslot, 144);
+OFF(fl_view, ep_node, 152);
+OFF(fl_view, ep_sw, 160);
+OFF(fl_view, ep_slot, 168);
+OFF(fl_view, ep_lid, 176);
+OFF(fl_view, ep_lmc, 184);
+OFF(fl_view, ep_gbps, 192);
+OFF(fl_view, sw_nep, 200);
+OFF(fl_view, lids, 208);
+OFF(fl_view, nlids, 216);
+OFF(fl_view, dsw, 224);
+OFF(fl_view, sw_d, 232);
+OFF(fl_view, dist, 240);
+OFF(fl_view, nmin, 248);
+OFF(fl_view, nc, 256);
+OFF(fl_view, ccls, 264);
+OFF(fl_view, cup, 272);
+OFF(fl_view, clev, 280);
+OFF(fl_view, ceps, 288);
+OFF(fl_view, cnd, 296);
+OFF(fl_view, cfirst, 304);
+OFF(fl_view, cout, 312);
+OFF(fl_view, eps_all, 320);
+MIN_SIZE(fl_view, 328);
+OFF(fl_split, struct_size, 0);
+OFF(fl_split, reserved0, 4);
+OFF(fl_split, dist, 8);
+OFF(fl_split, rank, 16);
+OFF(fl_split, size, 20);
+OFF(fl_split, buf, 24);
+OFF(fl_split, len, 32);
+OFF(fl_split, cap, 40);
+OFF(fl_split, oom, 48);
+MIN_SIZE(fl_split, 56);
+OFF(fl_view_group, first_d, 0);
+OFF(fl_view_group, n_dest, 4);
+OFF(fl_view_group, eps, 8);
+OFF(fl_view_group, cls, 16);
+OFF(fl_view_group, nmin, 20);
+OFF(fl_view_group, dir, 22);
+OFF(fl_view_group, gmin, 24);
+OFF(fl_view_group, gmax, 28);
+SIZE(fl_view_group, 32);
+OFF(fl_cover_graph, n, 0);
+OFF(fl_cover_graph, tier, 8);
+OFF(fl_cover_graph, lo, 16);
+OFF(fl_cover_graph, hi, 24);
+OFF(fl_cover_graph, peer, 32);
+OFF(fl_cover_graph, mirrored, 40);
+OFF(fl_cover_graph, ctx, 48);
+SIZE(fl_cover_graph, 56);
+OFF(fl_covers, nc, 0);
+OFF(fl_covers, t0, 4);
+OFF(fl_covers, levels, 8);
+OFF(fl_covers, cls, 16);
+OFF(fl_covers, cup, 24);
+OFF(fl_covers, clev, 32);
+SIZE(fl_covers, 40);
 
 /* -- ABI 1.0: routing analysis structs handed across by cdg_analyze -- */
 OFF(fl_cdg_options, struct_size, 0);

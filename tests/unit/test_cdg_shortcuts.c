@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "analysis/cdg_ref.h"
+#include "analysis/swview.h"
 #include "analysis/twins.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/fabric.h"

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "fabriclint/dist_split.h"
+#include "host/split_impl.h"
 
 #define MAXR 4
 #define MAXF 256
@@ -115,6 +116,9 @@ static fl_host_api make_api(void) {
   a.report = fake_report;
   a.fail = fake_fail;
   a.dist = fake_dist;
+  /* the host's recording and replay (ABI 1.6), as fl_host_init() fills */
+  a.split_emit = fl_split_record;
+  a.split_finish = fl_split_end;
   return a;
 }
 

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/swview.h"
 #include "external.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/gen.h"

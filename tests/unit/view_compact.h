@@ -3,7 +3,8 @@
  * classes, fabriclint/view.h) checked against its matrix, for the tests of
  * the view and of the design-mode routing model (test_view.c,
  * test_cdg_shortcuts.c). Header-only; include it once per test program,
- * after <cmocka.h>, fabriclint/view.h and host/host.h.
+ * after <cmocka.h>, fabriclint/view.h, host/host.h and analysis/swview.h
+ * (fl_view_class_at(), the core's).
  */
 #ifndef FABRICLINT_TESTS_VIEW_COMPACT_H
 #define FABRICLINT_TESTS_VIEW_COMPACT_H
