@@ -139,7 +139,8 @@ char *fl_hostlist_fold(const char *const *names, size_t n) {
     }
   }
   if (!oom) {
-    qsort(h, n, sizeof *h, hl_cmp);
+    if (n > 0) /* qsort(NULL, 0, ...) is undefined: its pointer is nonnull */
+      qsort(h, n, sizeof *h, hl_cmp);
     for (size_t i = 0; i < n;) {
       size_t j = i + 1;
       uint32_t w = h[i].form; /* the bracket's width: its first number's */
