@@ -20,6 +20,7 @@
 #include "io/slurm_tree.h"
 #include "model/chassis.h"
 #include "model/derive.h"
+#include "model/grow.h"
 #include "model/hashmap.h"
 #include "util/hostlist.h"
 #include "util/natcmp.h"
@@ -40,28 +41,15 @@ typedef struct sl_work {
   uint32_t *unit_lo, *unit_hi; /* [unit] lowest, highest known tier */
   uint32_t *adj_off, *adj;     /* CSR: units cabled to each unit */
   uint32_t *assigned;          /* [unit] Slurm switch, or SL_NONE */
-  uint32_t cap_sw;
+  size_t cap_sw;
   fl_strmap hosts; /* host name -> index */
   fl_strmap left;  /* hosts left out -> index into left_why */
   const char **left_why;
-  uint32_t cap_why;
+  size_t cap_why;
   uint64_t *pair; /* host << 32 | unit: each cable of a compute host */
-  uint32_t n_pair, cap_pair;
+  uint32_t n_pair;
+  size_t cap_pair;
 } sl_work;
-
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t el) {
-  if (need <= *cap)
-    return 0;
-  uint32_t c = *cap ? *cap : 16;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(*p, (size_t)c * el);
-  if (!q)
-    return -1;
-  *p = q;
-  *cap = c;
-  return 0;
-}
 
 static char *dup_str(const char *s, size_t n) {
   char *d = malloc(n + 1);
@@ -159,7 +147,8 @@ static int cmp_u64(const void *a, const void *b) {
 static int adjacency_build(sl_work *w) {
   const fl_fabric *fab = w->fab;
   uint64_t *e = NULL;
-  uint32_t ne = 0, cap = 0;
+  uint32_t ne = 0;
+  size_t cap = 0;
   for (fl_id n = 0; n < w->n_nodes; n++) {
     uint32_t u = w->unit_of[n];
     if (u == SL_NONE)
@@ -169,7 +158,7 @@ static int adjacency_build(sl_work *w) {
       uint32_t v = m < w->n_nodes ? w->unit_of[m] : SL_NONE;
       if (v == SL_NONE || v == u)
         continue;
-      if (grow((void **)&e, &cap, ne + 1, sizeof *e)) {
+      if (fl_grow((void **)&e, &cap, ne + 1, sizeof *e)) {
         oom = 1;
         break;
       }
@@ -210,7 +199,7 @@ static int left_add(sl_work *w, const char *name, size_t len, const char *why) {
   if (k == FL_MAP_ABSENT)
     return FL_ENOMEM;
   if (k == w->left.len - 1 &&
-      grow((void **)&w->left_why, &w->cap_why, k + 1, sizeof *w->left_why))
+      fl_grow((void **)&w->left_why, &w->cap_why, k + 1, sizeof *w->left_why))
     return FL_ENOMEM;
   if (k == w->left.len - 1)
     w->left_why[k] = why;
@@ -263,7 +252,8 @@ static int host_add(sl_work *w, fl_id n) {
     uint32_t u = m < w->n_nodes ? w->unit_of[m] : SL_NONE;
     if (u == SL_NONE)
       continue;
-    if (grow((void **)&w->pair, &w->cap_pair, w->n_pair + 1, sizeof *w->pair)) {
+    if (fl_grow((void **)&w->pair, &w->cap_pair, w->n_pair + 1,
+                sizeof *w->pair)) {
       oom = 1;
       break;
     }
@@ -290,7 +280,7 @@ static int u32_push(uint32_t **a, uint32_t *n, uint32_t v) {
 /* A new, empty Slurm switch at @level: its index, or SL_NONE (ENOMEM). */
 static uint32_t sw_new(sl_work *w, uint32_t level) {
   fl_sl_tree *t = w->t;
-  if (grow((void **)&t->sw, &w->cap_sw, t->n_sw + 1, sizeof *t->sw))
+  if (fl_grow((void **)&t->sw, &w->cap_sw, t->n_sw + 1, sizeof *t->sw))
     return SL_NONE;
   fl_sl_switch *s = &t->sw[t->n_sw];
   memset(s, 0, sizeof *s);
