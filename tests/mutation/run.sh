@@ -117,8 +117,10 @@ for line in "${MUTS[@]}"; do
   result=SURVIVED
   if ! cmake --build "$build" -j"$jobs" >"$scratch/build-$id.log" 2>&1; then
     result=COMPILE
+  # --stop-on-failure: the first failing test decides KILLED, and most
+  # mutants are killed, so the rest of the subset need not run
   elif ! ctest --test-dir "$build" -R "$(tests_for "$area")" -j"$jobs" \
-    --timeout 120 >"$scratch/test-$id.log" 2>&1; then
+    --timeout 120 --stop-on-failure >"$scratch/test-$id.log" 2>&1; then
     result=KILLED
   fi
   cp "$scratch/orig" "$file" # restore (a new mtime: the next build redoes it)
