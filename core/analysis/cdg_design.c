@@ -16,6 +16,7 @@
 #include "analysis/updown.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 #include "model/derive.h"
 #include "model/hashmap.h"
 
@@ -337,16 +338,13 @@ static uint64_t deal_roots(design_run *d, uint32_t n) {
   return full;
 }
 
-/* Workers for the root walks: fl_cdg_options.threads (0: one per online
- * CPU), at most 64 and at most one per full walk. */
+/* Workers for the root walks: fl_cdg_options.threads (0:
+ * fl_threads_available()), at most FL_THREADS_MAX and at most one per full
+ * walk. */
 static uint32_t design_threads(const cdg *g, uint64_t full) {
-  uint32_t t = g->o.threads;
-  if (t == 0) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    t = n > 0 ? (uint32_t)n : 1;
-  }
-  if (t > 64)
-    t = 64;
+  uint32_t t = g->o.threads ? g->o.threads : fl_threads_available();
+  if (t > FL_THREADS_MAX)
+    t = FL_THREADS_MAX;
   if (t > full)
     t = (uint32_t)full;
   return t ? t : 1;

@@ -16,6 +16,7 @@
 #include "analysis/updown.h"
 #include "fabriclint/cdg.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 #include "model/derive.h"
 #include "model/hashmap.h"
 
@@ -332,13 +333,9 @@ static int dist_merge(cdg *g) {
 }
 
 static uint32_t thread_count(const cdg *g) {
-  uint32_t t = g->o.threads;
-  if (t == 0) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    t = n > 0 ? (uint32_t)n : 1;
-  }
-  if (t > 64)
-    t = 64;
+  uint32_t t = g->o.threads ? g->o.threads : fl_threads_available();
+  if (t > FL_THREADS_MAX)
+    t = FL_THREADS_MAX;
   uint32_t blocks = fl_fabric_max_lid(g->f) / BLOCK + 1;
   if (t > blocks)
     t = blocks;

@@ -139,6 +139,12 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
 /** fl_perf_job_free() — free a job (NULL is a no-op). */
 void fl_perf_job_free(fl_perf_job *job);
 
+/** fl_perf_job_set_threads() — the workers each of @job's max-min solves
+ * may use (the run's budget, fabriclint/threads.h; 0, the default:
+ * fl_threads_available()); a solve still takes at most one per 2,048
+ * destination NICs. The results do not depend on it. */
+void fl_perf_job_set_threads(fl_perf_job *job, uint32_t threads);
+
 /** fl_perf_job_hosts() / _rails() — hosts and NICs per host of @job. */
 uint32_t fl_perf_job_hosts(const fl_perf_job *job);
 uint32_t fl_perf_job_rails(const fl_perf_job *job);

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "analysis/perf_impl.h"
+#include "fabriclint/threads.h"
 
 #define FAST_MAX_HOPS   256u
 #define FAST_MAX_THREAD 8u
@@ -409,16 +410,15 @@ int pf_uniform_bytes(const pf_flows *fl) {
 }
 
 /* Workers for @nd destinations: LFT and the ideal only (exact sums). @want
- * 0: one per online CPU, with at least FAST_MIN_DESTS destinations each;
- * else @want, at most one per destination. Never more than
- * FAST_MAX_THREAD. */
+ * 0: one per CPU of fl_threads_available(), with at least FAST_MIN_DESTS
+ * destinations each; else @want, at most one per destination (the unit
+ * tests thread small inputs so). Never more than FAST_MAX_THREAD. */
 static uint32_t thread_count(uint32_t mode, uint32_t nd, uint32_t want) {
   if (mode == FL_WL_ROUTE_AR || nd == 0)
     return 1;
   uint32_t most = nd;
   if (want == 0) {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
-    want = c > 0 ? (uint32_t)c : 1;
+    want = fl_threads_available();
     most = nd / FAST_MIN_DESTS;
   }
   if (want > FAST_MAX_THREAD)
@@ -526,9 +526,20 @@ int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
   return FL_OK;
 }
 
+/* The workers pf_solve() asks for: 0 (fl_threads_available()) without a
+ * budget, else the budget net->threads, at most one per FAST_MIN_DESTS
+ * destinations, at least 1. */
+static uint32_t budget(const pf_net *net, uint32_t nd) {
+  if (net->threads == 0)
+    return 0;
+  uint32_t most = nd / FAST_MIN_DESTS;
+  uint32_t t = net->threads < most ? net->threads : most;
+  return t ? t : 1;
+}
+
 int pf_solve(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
              uint32_t mode, pf_solution *sol, fl_error *err) {
   if (pf_uniform_bytes(fl))
-    return pf_maxmin_first(net, nic, fl, mode, 0, sol, err);
+    return pf_maxmin_first(net, nic, fl, mode, budget(net, fl->nnic), sol, err);
   return pf_maxmin(net, nic, fl, mode, sol, err);
 }

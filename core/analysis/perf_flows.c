@@ -240,6 +240,10 @@ static int refuse_repeats(const fl_workload *w, const ca_ent *v,
   return FL_OK;
 }
 
+void fl_perf_job_set_threads(fl_perf_job *job, uint32_t threads) {
+  job->net.threads = threads;
+}
+
 int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
                     uint32_t routing, fl_perf_job **out, fl_error *err) {
   *out = NULL;

@@ -39,6 +39,7 @@ typedef struct pf_hop {
 /** Switch indexing and per-port next hops of a fabric (perf_route.c). */
 typedef struct pf_net {
   const fl_fabric *f;
+  uint32_t threads; /* workers pf_solve() may use (0: fl_threads_available()) */
   uint32_t nsw;
   uint32_t *node_sw;       /* [nodes] switch index or PF_NONE */
   fl_id *sw_node;          /* [nsw] */

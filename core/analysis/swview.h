@@ -15,10 +15,22 @@
 #ifndef FABRICLINT_CORE_SWVIEW_H
 #define FABRICLINT_CORE_SWVIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabriclint/plugin.h"
 #include "fabriclint/view.h"
+
+/* sizeof(fl_view) of a plugin built against ABI 1.6: the members up to
+ * eps_all (fl_view.threads came in 1.7). The host reads and writes a view
+ * only within its struct_size. */
+#define FL_VIEW_SIZE_1_6 ((uint32_t)offsetof(fl_view, threads))
+
+/* The caller's thread budget of @v (fl_view.threads), 0 when its layout
+ * has none. */
+static inline uint32_t fl_swview_threads(const fl_view *v) {
+  return v->struct_size > FL_VIEW_SIZE_1_6 ? v->threads : 0;
+}
 
 /* fl_host_api.view_build and friends (semantics: the wrappers in view.h) */
 int fl_swview_build(fl_view *v, const fl_host_api *api, const fl_fabric *f);

@@ -16,9 +16,9 @@
  * endpoint. @v->struct_size is the caller's sizeof(fl_view). */
 int fl_swview_build(fl_view *v, const fl_host_api *api, const fl_fabric *f) {
   uint32_t size = v->struct_size;
-  if (size < sizeof *v)
+  if (size < FL_VIEW_SIZE_1_6)
     return -1; /* a view of a layout this host does not know */
-  memset(v, 0, sizeof *v);
+  memset(v, 0, size < sizeof *v ? size : sizeof *v); /* the caller's only */
   v->struct_size = size;
   v->api = api;
   v->f = f;
@@ -181,5 +181,8 @@ void fl_swview_free(fl_view *v) {
   free(v->sw_mixed), free(v->pnb16);
   free(v->ccls), free(v->cup), free(v->clev), free(v->ceps), free(v->cnd);
   free(v->cfirst), free(v->cout);
-  memset(v, 0, sizeof *v); /* struct_size too: a zeroed view */
+  /* struct_size too: a zeroed view, within the caller's layout (a plugin
+   * of ABI 1.6 has no fl_view.threads) */
+  size_t size = v->struct_size;
+  memset(v, 0, size && size < sizeof *v ? size : sizeof *v);
 }

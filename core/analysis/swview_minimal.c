@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/swview.h"
+#include "fabriclint/threads.h"
 
 /* Internal: twin destination switches. Two destination switches a and b
  * are twins when their switch-facing slots reach the same neighbour
@@ -202,10 +203,12 @@ int fl_swview_minimal(fl_view *v) {
     free(rep);
     return -1;
   }
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  uint32_t nt = cpus < 1                 ? 1
-                : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
-                                         : (uint32_t)cpus;
+  /* the caller's budget (fl_view.threads), else fl_threads_available() */
+  uint32_t nt = fl_swview_threads(v);
+  if (nt == 0)
+    nt = fl_threads_available();
+  if (nt > FL_VIEW_THREADS)
+    nt = FL_VIEW_THREADS;
   if (cells < FL_VIEW_THREAD_CELLS)
     nt = 1; /* not worth a thread */
   fl_view_job jobs[FL_VIEW_THREADS];

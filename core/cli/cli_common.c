@@ -9,6 +9,7 @@
  * library, so no helper calls back into a command.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
+#include "fabriclint/threads.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "host/roots.h"
@@ -64,6 +66,35 @@ static int parse_max_per_rule(fl_cli_opts *o, const char *arg) {
                               "from 0 (no cap) to 1000000, got '%s'",
                               arg);
   o->max_per_rule = (uint32_t)v;
+  return 0;
+}
+
+/* A thread count of 1 to FL_THREADS_MAX in @arg, else -1. */
+static long thread_count(const char *arg) {
+  char *end = NULL;
+  errno = 0;
+  long v = arg && *arg >= '0' && *arg <= '9' ? strtol(arg, &end, 10) : -1;
+  return v < 1 || v > (long)FL_THREADS_MAX || errno || !end || *end ? -1 : v;
+}
+
+/* The run's thread budget: --jobs, else FABRICLINT_THREADS, else the CPUs
+ * this process may use (fabriclint/threads.h). 0, or FL_EXIT_USAGE when
+ * the variable holds something else than a count. */
+static int resolve_threads(fl_cli_opts *o) {
+  const char *env = getenv("FABRICLINT_THREADS");
+  if (o->jobs) {
+    o->threads = o->jobs, o->threads_from = "--jobs";
+  } else if (env && *env) {
+    long v = thread_count(env);
+    if (v < 0)
+      return fl_cli_usage_error("FABRICLINT_THREADS: expected a number of "
+                                "threads from 1 to 64, got '%s'",
+                                env);
+    o->threads = (uint32_t)v, o->threads_from = "FABRICLINT_THREADS";
+  } else {
+    o->threads = fl_threads_available();
+    o->threads_from = "the CPUs this process may use";
+  }
   return 0;
 }
 
@@ -124,6 +155,15 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     return 0;
   case FL_OPT_MAX_PER_RULE:
     return parse_max_per_rule(o, arg);
+  case FL_OPT_JOBS: {
+    long v = thread_count(arg);
+    if (v < 0)
+      return fl_cli_usage_error("--jobs: expected a number of threads from 1 "
+                                "to 64, got '%s'",
+                                arg);
+    o->jobs = (uint32_t)v;
+    return 0;
+  }
   case FL_OPT_VIEW:
     o->view = arg;
     return 0;
@@ -203,6 +243,8 @@ static int check_applicable(fl_cli_opts *o) {
     return fl_cli_usage_error("--view and --focus apply to the pictures "
                               "(--format dot, svg or html)%s",
                               "");
+  if (resolve_threads(o) != 0)
+    return FL_EXIT_USAGE;
   if (o->load.node_name_map && read_node_name_map(o) != 0)
     return FL_EXIT_USAGE;
   if (o->policy_path) {
@@ -358,6 +400,11 @@ int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
   fl_error_clear(&err);
   fl_host_init(h);
   h->verbose = o->verbose;
+  h->threads = o->threads; /* fl_host_api.threads: the run's budget */
+  if (o->verbose)
+    fl_cli_progress_printf(o->progress,
+                           "fabriclint: %" PRIu32 " thread(s) at most (%s)",
+                           o->threads, o->threads_from);
   h->on_event = fl_cli_log_event; /* the library prints nothing itself */
   h->event_ctx = h;
   int rc = FL_OK;

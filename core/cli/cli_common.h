@@ -57,6 +57,10 @@ typedef struct fl_cli_opts {
   const char *focus;          /* --focus (pictures), or NULL */
   struct fl_cli_progress *progress; /* borrowed, may be NULL (check) */
   char *node_name_map_text;         /* --node-name-map, read once (owned) */
+  uint32_t jobs;                    /* --jobs N (0: not given) */
+  uint32_t threads;         /* the run's budget: --jobs, FABRICLINT_THREADS
+                               or fl_threads_available() (fl_cli_parse) */
+  const char *threads_from; /* which of the three (a static string) */
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,

@@ -232,7 +232,8 @@ static int check_side_roles(const fl_cli_opts *o, const diff_args *a) {
 }
 
 /* Load both sides: in two threads when at most one side is XML (libxml2's
- * one-time initialisation must not race), else one after the other. */
+ * one-time initialisation must not race) and the budget allows two, else
+ * one after the other. */
 static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
                      fl_fabric **b) {
   side_job j[2] = {{o, a, 0, fl_fabric_new(), 0},
@@ -244,7 +245,8 @@ static int load_both(const fl_cli_opts *o, const diff_args *a, fl_fabric **d,
     return FL_EXIT_USAGE;
   }
   pthread_t t;
-  int par = !(is_xml_format(side_format(o, a, 0)) &&
+  int par = o->threads > 1 && /* --jobs 1: one thread */
+            !(is_xml_format(side_format(o, a, 0)) &&
               is_xml_format(side_format(o, a, 1))) &&
             side_format(o, a, 1) != FL_FMT_AUTO;
   if (par && pthread_create(&t, NULL, side_thread, &j[1]) != 0)

@@ -215,6 +215,7 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;
   }
+  fl_perf_job_set_threads(job, o->threads); /* --jobs */
   fl_perf_result *res = calloc(w->n_colls, sizeof *res);
   int rc = res ? 0 : FL_EXIT_USAGE;
   for (size_t i = 0; rc == 0 && i < w->n_colls; i++)

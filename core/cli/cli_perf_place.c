@@ -311,8 +311,8 @@ static void print_json(FILE *o, pctx *x, uint32_t rails) {
 /* ---- command ------------------------------------------------------------- */
 
 /* The pool's job: the `from:` hosts (their lines in errors), or all. */
-static int pool_job(const fl_workload *w, const fl_fabric *fab,
-                    fl_perf_job **pool) {
+static int pool_job(const fl_cli_opts *o, const fl_workload *w,
+                    const fl_fabric *fab, fl_perf_job **pool) {
   fl_workload pw = *w;
   pw.hosts = w->place.from;
   pw.n_hosts = w->place.n_from;
@@ -325,6 +325,7 @@ static int pool_job(const fl_workload *w, const fl_fabric *fab,
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;
   }
+  fl_perf_job_set_threads(*pool, o->threads); /* --jobs */
   return 0;
 }
 
@@ -350,7 +351,7 @@ static int report(const fl_cli_opts *o, pctx *x) {
 int fl_cli_perf_places(const fl_cli_opts *o, const fl_workload *w,
                        const fl_fabric *fab, const fl_dist *dist) {
   fl_perf_job *pool = NULL;
-  int rc = pool_job(w, fab, &pool);
+  int rc = pool_job(o, w, fab, &pool);
   if (rc != 0)
     return rc;
   int writer = !dist || dist->rank == 0;

@@ -289,6 +289,7 @@ int fl_cli_perf_step(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;
   }
+  fl_perf_job_set_threads(job, o->threads); /* --jobs */
   fl_step_result *r = calloc(1, sizeof *r);
   int rc = r ? 0 : FL_EXIT_USAGE;
   if (r && fl_perf_step(job, &w->train, overlap, r, &err) != FL_OK) {

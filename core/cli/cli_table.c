@@ -220,6 +220,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      FL_CPL_NONE, NULL,
      "show at most N findings of each rule in text output (the tally still "
      "counts all; 0 = all)"},
+    {FL_OPT_JOBS, "jobs", 'j', "N", C | D | P | K, 0, FL_CPL_NONE, NULL,
+     "run at most N threads, 1 to 64 (default: FABRICLINT_THREADS, else "
+     "the CPUs this process may use: its affinity mask, lowered to its "
+     "cgroup CPU quota); the report is the same for every N"},
     /* ---- rules and plugins ---- */
     {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R | K, 0, FL_CPL_RULES,
      NULL,
@@ -446,6 +450,10 @@ const fl_cli_note FL_CLI_ENV[] = {
     {"FABRICLINT_MAX_INPUT_SIZE",
      "the largest file read, in bytes or with a K, M, G or T suffix "
      "(default 64G)"},
+    {"FABRICLINT_THREADS",
+     "the thread budget when --jobs is not given, 1 to 64 (default: the "
+     "CPUs this process may use, from its affinity mask and cgroup CPU "
+     "quota)"},
     {NULL, NULL},
 };
 

@@ -26,6 +26,7 @@
 #include "fabriclint/fabric.h"
 #include "fabriclint/planes.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 #include "host/param_check.h"
 #include "host/roots.h"
 #include "model/graph.h"
@@ -377,6 +378,13 @@ static const fl_dist *api_dist(fl_ctx *c) {
   return c->host->dist;
 }
 
+static uint32_t api_threads(fl_ctx *c) {
+  uint32_t t = c->host->threads;
+  if (t == 0)
+    return fl_threads_available();
+  return t > FL_THREADS_MAX ? FL_THREADS_MAX : t;
+}
+
 void fl_host_init(fl_host *h) {
   memset(h, 0, sizeof *h);
   fl_host_api *a = &h->api;
@@ -436,6 +444,7 @@ void fl_host_init(fl_host *h) {
   a->progress = api_progress;
   a->dist = api_dist;
   a->fabric_serial = api_fabric_serial;
+  a->threads = api_threads;
   a->lft_count = fl_fabric_lft_count;
   a->lft = fl_fabric_lft;
   a->max_lid = fl_fabric_max_lid;

@@ -96,6 +96,11 @@ typedef struct fl_host {
    * next one, so a plugin's cache keyed by it is never taken for another
    * fabric, even one allocated where a freed one was. */
   uint64_t serial;
+  /* The thread budget handed to the rules as fl_host_api.threads
+   * (fabriclint/threads.h): the command line sets the one it resolved
+   * (--jobs, FABRICLINT_THREADS); 0 asks fl_threads_available() at each
+   * call. Values above FL_THREADS_MAX are cut to it. */
+  uint32_t threads;
 } fl_host;
 
 /** One rule run by fl_host_run_rules(). */

@@ -41,7 +41,7 @@ extern "C" {
 
 /** ABI version implemented by this header. */
 #define FL_ABI_MAJOR 1u
-#define FL_ABI_MINOR 6u
+#define FL_ABI_MINOR 7u
 
 /** Name of the one exported entry point. */
 #define FL_PLUGIN_ENTRY "fabriclint_plugin_v1"
@@ -544,6 +544,14 @@ typedef struct fl_host_api {
                     fl_ctx *ctx, uint64_t item, const fl_finding *f);
   int (*split_finish)(struct fl_split *s, const struct fl_host_api *api,
                       fl_ctx *ctx, int failed);
+  /* -- ABI 1.7: check with FL_API_HAS(api, threads), or call
+   * fl_run_threads() (fabriclint/threads.h) -- */
+  /** The thread budget of this run, 1 to FL_THREADS_MAX: `--jobs N`, else
+   * FABRICLINT_THREADS, else fl_threads_available() (the affinity mask
+   * lowered to the cgroup CPU quota). A rule sizes its worker pools by it
+   * (fl_cdg_options.threads, fl_view.threads, its own pthreads); a pool's
+   * workers start no pool of their own. The same for the whole run. */
+  uint32_t (*threads)(fl_ctx *ctx);
 } fl_host_api;
 
 /**

@@ -6,12 +6,10 @@
  * with endpoints, as a matrix or, on a nested fabric, as cover classes.
  *
  * Declarations and small inline accessors only (issue 29): the algorithms
- * run in the host (core/analysis/swview*.c), reached through the plugin's
- * table (fl_host_api.view_build and the members after it, ABI 1.6), so a
- * fix reaches built plugins, which still link nothing of fabriclint; one
- * built against the 1.5 header keeps its own copy. A built view is
- * read-only, for any thread; build it in check() (it calls the host) and
- * cache it keyed by fl_fabric_key_of(). Costs: docs/plugins.md.
+ * run in the host (core/analysis/swview*.c) through fl_host_api (ABI 1.6),
+ * so a fix reaches built plugins, which link nothing of fabriclint. A
+ * built view is read-only, for any thread; build it in check() and cache
+ * it keyed by fl_fabric_key_of(). Costs: docs/plugins.md.
  */
 #ifndef FABRICLINT_VIEW_H
 #define FABRICLINT_VIEW_H
@@ -30,12 +28,10 @@
 #define FL_VIEW_NMASK   0x7fffu     /**< fl_view.nmin: |M(s, d)|, saturating */
 #define FL_VIEW_THREADS 8           /**< most threads fl_view_minimal() runs */
 
-/**
- * fl_view — the view of one fabric, filled by the host (ABI 1.6; it grows
- * at its end only). Arrays: [ns] by switch, [slots] by slot (poff[ns] in
- * all), [ne] by endpoint, [nd] by destination switch. Link speeds in Gb/s
- * (0: unknown). Ports numbered above 255 have a slot but no pslot entry.
- */
+/** fl_view — the view of one fabric, filled by the host (ABI 1.6; grows at
+ * its end only). Arrays: [ns] by switch, [slots] by slot (poff[ns] in all),
+ * [ne] by endpoint, [nd] by destination switch. Link speeds in Gb/s (0:
+ * unknown). Ports numbered above 255 have a slot but no pslot entry. */
 typedef struct fl_view {
   uint32_t struct_size;   /**< sizeof(fl_view) of the caller (ABI 1.6) */
   uint32_t reserved0;     /**< 0 */
@@ -78,15 +74,18 @@ typedef struct fl_view {
   uint16_t *nmin; /**< [nd*ns] |M(s, d)| | FL_VIEW_MIXED */
   /* cover classes (fl_view_minimal_compact(), nested fabrics): switches
    * with one cover (the leaves they reach going down) (fabriclint/covers.h) */
-  uint32_t nc;      /**< cover classes; 0: none (rows, if any, in dist) */
-  uint32_t *ccls;   /**< [ns] cover class of each switch */
-  uint32_t *cup;    /**< [nc] class of the switches above, or FL_VIEW_NONE */
-  uint32_t *clev;   /**< [nc] level: tier minus the lowest tier */
-  uint64_t *ceps;   /**< [nc] endpoints on destination switches under it */
-  uint32_t *cnd;    /**< [nc] destination switches under it */
-  uint32_t *cfirst; /**< [nc] smallest destination index under it */
-  uint32_t *cout;   /**< [nc] smallest one not under it, or FL_VIEW_NONE */
-  uint64_t eps_all; /**< endpoints on all destination switches */
+  uint32_t nc;        /**< cover classes; 0: none (rows, if any, in dist) */
+  uint32_t *ccls;     /**< [ns] cover class of each switch */
+  uint32_t *cup;      /**< [nc] class of the switches above, or FL_VIEW_NONE */
+  uint32_t *clev;     /**< [nc] level: tier minus the lowest tier */
+  uint64_t *ceps;     /**< [nc] endpoints on destination switches under it */
+  uint32_t *cnd;      /**< [nc] destination switches under it */
+  uint32_t *cfirst;   /**< [nc] smallest destination index under it */
+  uint32_t *cout;     /**< [nc] smallest one not under it, or FL_VIEW_NONE */
+  uint64_t eps_all;   /**< endpoints on all destination switches */
+  uint32_t threads;   /**< ABI 1.7: set before fl_view_minimal(), the run's
+                           budget (fl_run_threads()); 0: all CPUs usable */
+  uint32_t reserved1; /**< 0 */
 } fl_view;
 
 /** fl_view_group — destinations s reaches by one next-hop set. */

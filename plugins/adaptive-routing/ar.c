@@ -35,6 +35,7 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 #include "fabriclint/view.h"
 
 #define AR_OFF     0
@@ -102,8 +103,10 @@ static ar_state *model(const fl_host_api *api, fl_ctx *ctx, ar_state *st) {
   st->far = has_ar_api(api) && api->ar_count(f) > 0;
   /* the AR dump is judged per destination LID: the matrix; the design
    * attribute per switch: the cover classes do where the fabric allows */
-  if (fl_view_build(v, api, f) != 0 ||
-      (st->far ? fl_view_minimal(v) : fl_view_minimal_compact(v)) != 0)
+  if (fl_view_build(v, api, f) != 0)
+    goto oom;
+  v->threads = fl_run_threads(api, ctx); /* the run's budget (--jobs) */
+  if ((st->far ? fl_view_minimal(v) : fl_view_minimal_compact(v)) != 0)
     goto oom;
   st->on = malloc(v->ns + 1);
   st->ep_off = calloc(v->ns + 2, sizeof *st->ep_off);

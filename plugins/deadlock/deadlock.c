@@ -23,6 +23,7 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 
 /* One cached analysis (the fabric and options it was made for). */
 typedef struct dl_cache {
@@ -201,6 +202,8 @@ static const fl_cdg_report *cached(const fl_host_api *api, fl_ctx *ctx,
   run.progress_ctx = &dp;
   if (one_core)
     run.threads = 1;
+  else if (run.threads == 0)
+    run.threads = fl_run_threads(api, ctx); /* --jobs; 0 on an old host */
   if (FL_API_HAS(api, dist) && api->dist)
     run.dist = api->dist(ctx); /* mpirun: the walks split by destination */
   int rc = api->cdg_analyze(f, &run, &rep);
@@ -239,7 +242,8 @@ static void *minhop_job(void *p) {
  * neither is cached they are made at once, one core each, minhop on a
  * second thread (into st->minhop; a failure there is left for
  * minhop_analysis() to meet again). Not under mpirun with several ranks,
- * whose collectives one thread at a time makes. Returns @o's report. */
+ * whose collectives one thread at a time makes, nor with a budget of one
+ * thread (--jobs 1). Returns @o's report. */
 static const fl_cdg_report *cached_pair(const fl_host_api *api, fl_ctx *ctx,
                                         dl_state *st, const fl_cdg_options *o) {
   const fl_fabric *f = api->fabric(ctx);
@@ -248,8 +252,8 @@ static const fl_cdg_report *cached_pair(const fl_host_api *api, fl_ctx *ctx,
   mo.engine = FL_CDG_ENGINE_MINHOP;
   const fl_dist *dist =
       FL_API_HAS(api, dist) && api->dist ? api->dist(ctx) : NULL;
-  if ((dist && dist->size > 1) || is_cached(&st->main, key, o) ||
-      is_cached(&st->minhop, key, &mo))
+  if ((dist && dist->size > 1) || fl_run_threads(api, ctx) == 1 ||
+      is_cached(&st->main, key, o) || is_cached(&st->minhop, key, &mo))
     return cached(api, ctx, &st->main, o, 0);
   uncache(api, &st->minhop);
   dl_job j = {api, f, mo, NULL, 0};

@@ -12,6 +12,7 @@
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/routing.h"
+#include "fabriclint/threads.h"
 #include "fabriclint/view.h"
 #include "traffic.h"
 
@@ -48,6 +49,7 @@ const fl_view *eb_view(const fl_host_api *api, fl_ctx *ctx, eb_state *st,
       api->fail(ctx, "out of memory");
       return NULL;
     }
+    st->v.threads = fl_run_threads(api, ctx); /* the run's budget (--jobs) */
     st->key = key;
     st->have_view = 1;
   }

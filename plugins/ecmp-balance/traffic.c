@@ -688,13 +688,18 @@ static void *job_run(void *arg) {
   return NULL;
 }
 
-/* Workers for random patterns: min(CPUs this process may run on (taskset,
- * cpusets), FL_VIEW_THREADS, count). */
-static uint32_t job_count(uint32_t npat) {
+/* Workers for random patterns: min(the run's thread budget, which the
+ * view carries (fl_view.threads: --jobs, FABRICLINT_THREADS, else the CPUs
+ * the host found this process may use), FL_VIEW_THREADS, count). A view
+ * without a budget (a host older than ABI 1.7: fl_run_threads() gives 0)
+ * counts the affinity mask. */
+static uint32_t job_count(const fl_view *v, uint32_t npat) {
+  long cpus = v->threads;
   cpu_set_t set;
-  long cpus = sched_getaffinity(0, sizeof set, &set) == 0
-                  ? CPU_COUNT(&set)
-                  : sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus == 0)
+    cpus = sched_getaffinity(0, sizeof set, &set) == 0
+               ? CPU_COUNT(&set)
+               : sysconf(_SC_NPROCESSORS_ONLN);
   uint32_t n = cpus < 1                 ? 1
                : cpus > FL_VIEW_THREADS ? FL_VIEW_THREADS
                                         : (uint32_t)cpus;
@@ -858,7 +863,7 @@ static int random_patterns(tr_ws *w, int kind, uint32_t npat, tr_result *r,
   const fl_dist *d = w->o->dist;
   uint32_t size = d ? d->size : 1, rank = d ? d->rank : 0;
   uint32_t mine = (uint32_t)((npat + (uint64_t)size - 1) / size);
-  uint32_t per = job_count(mine ? mine : 1);
+  uint32_t per = job_count(v, mine ? mine : 1);
   if (d) { /* agree on P: the largest worker count (min of complements) */
     uint32_t agree = UINT32_MAX - per;
     if (d->allreduce_min_u32(d->ctx, &agree, 1) != 0)

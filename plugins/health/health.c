@@ -45,6 +45,7 @@
 #include "fabriclint/counters.h"
 #include "fabriclint/json_buf.h"
 #include "fabriclint/plugin.h"
+#include "fabriclint/threads.h"
 #include "fabriclint/view.h"
 #include "traffic.h"
 
@@ -506,6 +507,7 @@ static double *predict(const fl_host_api *api, fl_ctx *ctx, hl_state *st,
       *rc = 1;
       return NULL;
     }
+    st->v.threads = fl_run_threads(api, ctx); /* the run's budget (--jobs) */
     st->key = key;
     st->have_view = 1;
   }

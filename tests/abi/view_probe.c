@@ -3,14 +3,17 @@
  * view (fabriclint/view.h), its compact form, the per-node helpers and a
  * split (fabriclint/dist_split.h), and reports them as four findings.
  *
- * It is built twice (tests/CMakeLists.txt): view_probe_1_5.so against the
- * plugin SDK of ABI 1.5 frozen under tests/abi/sdk-1.5/ (as a plugin built
- * before issue 29 was, with the algorithms compiled into it and the 1.5
- * host table), and view_probe.so against include/ (the algorithms in the
- * host, through fl_host_api, ABI 1.6). tests/cli/plugin_abi_view.sh runs
- * both in one host and requires the same findings, with known values: the
- * host must keep loading and running a plugin built before the change, and
- * its algorithms must give what the old inline ones gave.
+ * It is built three times (tests/CMakeLists.txt): view_probe_1_5.so
+ * against the plugin SDK of ABI 1.5 frozen under tests/abi/sdk-1.5/ (as a
+ * plugin built before issue 29 was, with the algorithms compiled into it
+ * and the 1.5 host table), view_probe_1_6.so against the 1.6 SDK frozen
+ * under tests/abi/sdk-1.6/ (the algorithms in the host, through
+ * fl_host_api; an fl_view without the 1.7 member threads), and
+ * view_probe.so against include/ (1.7, setting the run's thread budget).
+ * tests/cli/plugin_abi_view.sh runs them in one host and requires the same
+ * findings, with known values: the host must keep loading and running a
+ * plugin built before a change, and its algorithms must give what the
+ * old inline ones gave.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +23,9 @@
 #include "fabriclint/dist_split.h"
 #include "fabriclint/plugin.h"
 #include "fabriclint/view.h"
+#if FL_ABI_MINOR >= 7
+#include "fabriclint/threads.h"
+#endif
 
 /* FNV-1a over @n bytes, folded into *@h */
 static void mix(uint64_t *h, const void *p, size_t n) {
@@ -141,8 +147,12 @@ static int probe(const fl_host_api *api, fl_ctx *ctx, void *data) {
   char msg[4][512];
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
-  int rc = fl_view_build(&a, api, f) || fl_view_build(&b, api, f) ||
-           fl_view_minimal(&a) || fl_view_minimal_compact(&b);
+  int rc = fl_view_build(&a, api, f) || fl_view_build(&b, api, f);
+#if FL_ABI_MINOR >= 7
+  /* ABI 1.7: the run's thread budget, which must not change a figure */
+  a.threads = b.threads = fl_run_threads(api, ctx);
+#endif
+  rc = rc || fl_view_minimal(&a) || fl_view_minimal_compact(&b);
   if (!rc) {
     built(&a, msg[0], sizeof msg[0]);
     rc = entries(&a, "matrix", msg[1], sizeof msg[1]) ||

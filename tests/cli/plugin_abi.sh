@@ -12,15 +12,15 @@ expect_grep "$TMP/out" 'topology\.degraded-link\.expected-width=<int>'
 
 expect_rc 0 "$FL" rules --format json
 expect_eq "$(jget "$TMP/out" "=[p['name'] for p in d['plugins']]")" "['adaptive-routing', 'deadlock', 'ecmp-balance', 'failure-domains', 'health', 'planes', 'rail-alignment', 'topology']" "plugins in name order"
-expect_eq "$(jget "$TMP/out" "=[p['abi'] for p in d['plugins']]")" "['1.6', '1.6', '1.6', '1.6', '1.6', '1.6', '1.6', '1.6']" "abi"
+expect_eq "$(jget "$TMP/out" "=[p['abi'] for p in d['plugins']]")" "['1.7', '1.7', '1.7', '1.7', '1.7', '1.7', '1.7', '1.7']" "abi"
 expect_eq "$(jget "$TMP/out" "=[len(p['rules']) for p in d['plugins']]")" "[5, 8, 7, 8, 4, 3, 12, 20]" "rule counts"
 
 # a plugin built for ABI major 2 is refused, naming both versions: exit 3
 expect_rc 3 "$FL" check --plugin "$TP/abi_major2.so" "$EX"
-expect_grep "$TMP/err" 'built for fabriclint plugin ABI 2\.0; this fabriclint implements ABI 1\.6'
+expect_grep "$TMP/err" 'built for fabriclint plugin ABI 2\.0; this fabriclint implements ABI 1\.7'
 # a newer minor is refused too
 expect_rc 3 "$FL" rules --plugin "$TP/abi_minor_newer.so"
-expect_grep "$TMP/err" 'needs fabriclint plugin ABI 1\.9, newer than this fabriclint.s ABI 1\.6'
+expect_grep "$TMP/err" 'needs fabriclint plugin ABI 1\.9, newer than this fabriclint.s ABI 1\.7'
 # no entry point
 expect_rc 3 "$FL" rules --plugin "$TP/no_entry.so"
 expect_grep "$TMP/err" 'no exported symbol fabriclint_plugin_v1'
@@ -40,7 +40,7 @@ expect_grep "$TMP/out" 'rule tp-plane1-fails.probe could not run: the test plugi
 # a good third-party plugin runs beside the built-ins
 expect_rc 0 "$FL" check --plugin "$TP/good.so" --fail-on never "$EX"
 expect_grep "$TMP/out" 'warning: test finding from tp-good.* \[tp-good\.probe\]$'
-# a plugin built for ABI 1.0 (no parameter ranges, no fixes) loads into this 1.6 host
+# a plugin built for ABI 1.0 (no parameter ranges, no fixes) loads into this 1.7 host
 expect_rc 0 "$FL" rules --plugin "$TP/good.so"
 expect_grep "$TMP/out" '^tp-good .*ABI 1\.0\)'
 

@@ -17,19 +17,20 @@
 # host's algorithms differ from the ones plugins carried.
 . "$(dirname "$0")/lib.bash"
 TP="$FL_BUILD/tests/plugins"
-OLD="$TP/view_probe_1_5.so" NEW="$TP/view_probe.so"
-[ -f "$OLD" ] && [ -f "$NEW" ] || { fail "view probes not built"; finish; }
+OLD="$TP/view_probe_1_5.so" MID="$TP/view_probe_1_6.so" NEW="$TP/view_probe.so"
+[ -f "$OLD" ] && [ -f "$MID" ] && [ -f "$NEW" ] || { fail "view probes not built"; finish; }
 
-# the old one declares ABI 1.5 and loads into this host; the new one 1.6
-expect_rc 0 "$FL" rules --no-builtin-plugins --plugin "$OLD" --format json
-expect_eq "$(jget "$TMP/out" "=[(p['name'], p['abi']) for p in d['plugins']]")" \
-  "[('tp-view', '1.5')]" "old probe's ABI"
-expect_rc 0 "$FL" rules --no-builtin-plugins --plugin "$NEW" --format json
-expect_eq "$(jget "$TMP/out" "=[(p['name'], p['abi']) for p in d['plugins']]")" \
-  "[('tp-view', '1.6')]" "new probe's ABI"
+# the old one declares ABI 1.5 and loads into this host; the middle one 1.6
+# (its fl_view ends before the 1.7 member threads), the new one 1.7
+for pa in "$OLD:1.5" "$MID:1.6" "$NEW:1.7"; do
+  expect_rc 0 "$FL" rules --no-builtin-plugins --plugin "${pa%:*}" --format json
+  expect_eq "$(jget "$TMP/out" "=[(p['name'], p['abi']) for p in d['plugins']]")" \
+    "[('tp-view', '${pa##*:}')]" "ABI of $(basename "${pa%:*}")"
+done
 # the old plugin carries the algorithms; the new one only calls the table
 expect_eq "$(nm -D --undefined-only "$OLD" | grep -c -w -E 'pthread_create|qsort|strtod')" 3 "old probe's own algorithms"
 expect_eq "$(nm -D --undefined-only "$NEW" | grep -c -w -E 'pthread_create|qsort|strtod')" 0 "new probe calls the host"
+expect_eq "$(nm -D --undefined-only "$MID" | grep -c -w -E 'pthread_create|qsort|strtod')" 0 "1.6 probe calls the host"
 
 # probe FILE...: both probes on the inputs; the same findings, kept in
 # $TMP/probe (one message a line, in report order)
@@ -40,7 +41,12 @@ probe() {
   jget "$TMP/out" "='\n'.join(f['message'] for f in d['findings'])" >"$TMP/probe"
   expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 4 "findings of the probe on $*"
   if cmp -s "$TMP/probe.old" "$TMP/probe"; then pass; else
-    fail "ABI 1.5 and 1.6 probes differ on $*: $(diff "$TMP/probe.old" "$TMP/probe" | head -4)"
+    fail "ABI 1.5 and 1.7 probes differ on $*: $(diff "$TMP/probe.old" "$TMP/probe" | head -4)"
+  fi
+  expect_rc 0 "$FL" check --no-builtin-plugins --plugin "$MID" --format json "$@"
+  jget "$TMP/out" "='\n'.join(f['message'] for f in d['findings'])" >"$TMP/probe.mid"
+  if cmp -s "$TMP/probe.mid" "$TMP/probe"; then pass; else
+    fail "ABI 1.6 and 1.7 probes differ on $*: $(diff "$TMP/probe.mid" "$TMP/probe" | head -4)"
   fi
 }
 line() { grep "^$1:" "$TMP/probe"; }
