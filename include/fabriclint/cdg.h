@@ -94,7 +94,7 @@ extern "C" {
 
 /**
  * fl_cdg_options — what to analyse. Zero-initialise, set struct_size.
- * @threads: worker threads for the walks (0 = one per online CPU, max 64):
+ * @threads: worker threads for the walks (0 = fl_threads_available(), max 64):
  *   the LFT walks (blocks of 64 destinations) and, in minimal (design)
  *   mode, the root-switch walks (twin classes dealt round-robin). The
  *   report does not depend on it.
