@@ -12,7 +12,8 @@
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
 #   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu, roles,
-#   pfast, loaders or loaders2; no argument runs every mutant.
+#   pfast, loaders, loaders2, slurm or threads; no argument runs every
+#   mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
 # Output: one line per mutant, then "score AREA killed/total" per area.
@@ -59,6 +60,7 @@ tests_for() {
   host) echo 'test_host_serial|cli.compare_delta|cli.plugin_abi' ;;
   load) echo 'test_sysname|test_portdir|test_ibnd|test_formats|test_annotate|test_view|cli.failure_domains' ;;
   slurm) echo 'cli.convert_slurm|test_util_hostlist|cli.slurm_parse_live' ;;
+  threads) echo 'unit.test_threads|cli.threads$' ;;
   util) echo 'test_util_|test_rail_names|test_design_edit|test_dbcsv|test_annotate|cli.ufm_ndt|cli.formats_netbox' ;;
   gen) echo 'cli.gen_|test_gen|cli.bom$' ;;
   verdicts) echo 'pfc_deadlock|port_names|diff_plan_sets|formats_nxos|neighbour_views|capture_cut|unknown_speed|lst_switch_asic|partial_shape|missing_uplinks_ratio|diff_rotation|cli.iblinkinfo|uplink_unreached|ibnd_port_labels|lst_once|dot_label_names|health_reboots|tier_lone_top' ;;
