@@ -35,6 +35,7 @@ static const struct conv_fmt {
      fl_write_ibnetdiscover},
     {"ibsim", {".net", NULL, NULL}, fl_write_ibsim_net},
     {"ndt", {".ndt", NULL, NULL}, fl_write_ufm_ndt},
+    {"netbox-cables", {NULL, NULL, NULL}, fl_write_netbox_cables},
     {"dot", {".dot", ".gv", NULL}, fl_write_dot},
     {"graphml", {".graphml", NULL, NULL}, fl_write_graphml},
     {"slurm-tree", {"topology.conf", NULL, NULL}, fl_write_slurm_tree},
@@ -84,8 +85,9 @@ static int conv_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->fmt = fmt_named(it->value);
     *rc = a->fmt ? 0
                  : fl_cli_usage_error("--format: expected design, "
-                                      "ibnetdiscover, ibsim, ndt, dot, "
-                                      "graphml, slurm-tree, slurm-block or "
+                                      "ibnetdiscover, ibsim, ndt, "
+                                      "netbox-cables, dot, graphml, "
+                                      "slurm-tree, slurm-block or "
                                       "slurm-yaml, got '%s'",
                                       it->value);
     return 1;
@@ -126,9 +128,9 @@ static int conv_check(const fl_cli_opts *o, conv_args *a) {
     a->fmt = fmt_of_path(o->output);
   if (!a->fmt)
     return fl_cli_usage_error("convert needs --format design, ibnetdiscover, "
-                              "ibsim, ndt, dot, graphml, slurm-tree, "
-                              "slurm-block or slurm-yaml ('%s' does not "
-                              "name one by its extension)",
+                              "ibsim, ndt, netbox-cables, dot, graphml, "
+                              "slurm-tree, slurm-block or slurm-yaml ('%s' "
+                              "does not name one by its extension)",
                               o->output);
   int rc = check_target(a, o->output);
   return rc ? rc : fl_cli_check_outputs(o, o->inputs, o->n_inputs);

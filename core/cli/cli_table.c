@@ -177,10 +177,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "design ibnetdiscover ibsim",
      "design (default: design XML), ibnetdiscover or ibsim (net file)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", V, 0, FL_CPL_VALUES,
-     "design ibnetdiscover ibsim ndt dot graphml slurm-tree slurm-block "
-     "slurm-yaml",
+     "design ibnetdiscover ibsim ndt netbox-cables dot graphml slurm-tree "
+     "slurm-block slurm-yaml",
      "design (design XML), ibnetdiscover (dump), ibsim (net file), ndt (UFM "
-     "NDT CSV), dot (Graphviz), graphml, slurm-tree or slurm-block (Slurm "
+     "NDT CSV), netbox-cables (NetBox cable import CSV), dot (Graphviz), "
+     "graphml, slurm-tree or slurm-block (Slurm "
      "topology.conf) or slurm-yaml (topology.yaml); default: from OUT's "
      "extension or name"},
     {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,

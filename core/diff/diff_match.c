@@ -32,11 +32,21 @@ static int has_port_label(const fl_fabric *B, fl_id b, const char *dev) {
   return 0;
 }
 
+/* 1 when the design does not say what kind of device node @i is: a Cisco
+ * cable plan's destChassis that is no sourceChassis (core/io/cisco_plan.c),
+ * a device of a NetBox cable table (core/io/netbox_csv.c). */
+static int kind_unknown(const fl_fabric *D, fl_id i) {
+  const char *from = fl_fabric_attr(D, FL_ENT_NODE, i, "kind-from");
+  return from && strcmp(from, "cable-plan") == 0 &&
+         !fl_fabric_attr(D, FL_ENT_NODE, i, "model");
+}
+
 /* One host model, design per NIC and as-built per host: an unmatched
  * design CA with a system and a device ("host-01 ens1f0np0", system
  * host-01, device ens1f0np0) is the port labelled ens1f0np0 of the
- * as-built CA named host-01 (an LLDP chassis). Several design nodes then
- * share one as-built node; mB keeps the first. */
+ * as-built CA named host-01 (an LLDP chassis), or of an as-built node of
+ * unknown kind so named (a NetBox device: kind_unknown()). Several design
+ * nodes then share one as-built node; mB keeps the first. */
 static int match_nics(dctx *c, const name_ix *bx) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D);
@@ -53,7 +63,8 @@ static int match_nics(dctx *c, const name_ix *bx) {
       len = fl_alias_node(sys, strlen(sys), canon, sizeof canon);
       b = diff_ix_get(bx, 1, canon, len);
     }
-    if (b == NIL || b == AMBIG || fl_fabric_node_kind(B, b) != FL_NODE_CA ||
+    if (b == NIL || b == AMBIG ||
+        (fl_fabric_node_kind(B, b) != FL_NODE_CA && !kind_unknown(B, b)) ||
         !has_port_label(B, b, dev))
       continue;
     c->mD[i] = b;
@@ -79,7 +90,10 @@ static size_t sysdev_key(const char *sys, const char *dev, char *key,
  * design CA whose name is the system of several unmatched as-built CAs
  * ("host-01" and "host-01 mlx5_0", "host-01 mlx5_3") stands for all of
  * them; each of its labelled ports is the as-built NIC of that device
- * (dkey()). */
+ * (dkey()). So does a design node whose kind the plan does not say (a
+ * NetBox device, a Cisco plan's destChassis: kind_unknown()), which is
+ * how a cable table writes a server: one device, its HCAs as interfaces
+ * (issue 36, `convert --format netbox-cables`). */
 static int match_hosts(dctx *c) {
   const fl_fabric *D = c->D, *B = c->B;
   uint32_t nd = fl_fabric_node_count(D), nb = fl_fabric_node_count(B);
@@ -88,7 +102,8 @@ static int match_hosts(dctx *c) {
   char canon[FL_ALIAS_MAX], key[2 * FL_ALIAS_MAX + 2];
   int rc = -1;
   for (fl_id i = 0; i < nd; i++) {
-    if (c->mD[i] != FL_NONE || fl_fabric_node_kind(D, i) != FL_NODE_CA)
+    if (c->mD[i] != FL_NONE ||
+        (fl_fabric_node_kind(D, i) != FL_NODE_CA && !kind_unknown(D, i)))
       continue;
     const char *nm = fl_fabric_node_name(D, i);
     size_t len = fl_alias_node(nm, strlen(nm), canon, sizeof canon);
@@ -143,14 +158,6 @@ int diff_host_nic_key(dctx *c, fl_id p, uint64_t *out) {
     }
   *out = diff_mkkey(b, num);
   return 0;
-}
-
-/* 1 when the design does not say what kind of device node @i is: a Cisco
- * cable plan's destChassis that is no sourceChassis (core/io/cisco_plan.c). */
-static int kind_unknown(const fl_fabric *D, fl_id i) {
-  const char *from = fl_fabric_attr(D, FL_ENT_NODE, i, "kind-from");
-  return from && strcmp(from, "cable-plan") == 0 &&
-         !fl_fabric_attr(D, FL_ENT_NODE, i, "model");
 }
 
 /* A design switch that matched no as-built node by GUID or name and is
@@ -802,7 +809,9 @@ int diff_match_nodes(dctx *c) {
                          gd, fl_fabric_node_name(D, i),
                          fl_fabric_node_name(B, b));
     } else if (fl_fabric_node_kind(D, i) != fl_fabric_node_kind(B, b) &&
-               !kind_unknown(D, i)) {
+               !kind_unknown(D, i) && !kind_unknown(B, b)) {
+      /* a side that does not say the kind (a cable table: the other side
+       * may be its source, diffed the other way round) is no difference */
       what = "kind";
       msg = diff_xprintf(c, "\"%s\" is a %s in the design but a %s as built",
                          fl_fabric_node_name(D, i),

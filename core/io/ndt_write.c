@@ -91,16 +91,6 @@ static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, ndt_end *e,
   return FL_OK;
 }
 
-/** A switch as UFM names it: `<name>` of a `MF0;<name>:<model>/...`
- * description (ibnetdiscover-to-ndt.py's `MF0;(.*):`), else as given. */
-static void switch_name(const char *name, char *buf, size_t size) {
-  const char *colon = strncmp(name, "MF0;", 4) == 0 ? strchr(name, ':') : NULL;
-  if (colon && colon > name + 4)
-    snprintf(buf, size, "%.*s", (int)(colon - name - 4), name + 4);
-  else
-    set(buf, size, name);
-}
-
 /* 1 when port label @label ends in the decimal number @num (`swp1`,
  * `Port 1`, `1`): the same port as NDT's `Port N`. */
 static int label_is_number(const char *label, uint32_t num) {
@@ -129,7 +119,7 @@ static int end_of(const fl_fabric *fab, fl_id p, ndt_end *e, fl_error *err) {
     set(e->dev, sizeof e->dev, fl_fabric_chassis_name(fab, c));
     return FL_OK;
   }
-  switch_name(fl_fabric_node_name(fab, n), e->dev, sizeof e->dev);
+  fl_wr_switch_name(fl_fabric_node_name(fab, n), e->dev, sizeof e->dev);
   if (label[0] && fl_panel_parse(label, strlen(label), &b, &u, &pp) == 0) {
     fl_panel_format(e->port, sizeof e->port, b, u, pp);
     return FL_OK;

@@ -214,3 +214,11 @@ int fl_wr_cables_check(const fl_fabric *fab, const char *format,
                       "instead; nothing written",
                       format, fl_fabric_node_count(fab));
 }
+
+void fl_wr_switch_name(const char *name, char *buf, size_t size) {
+  const char *colon = strncmp(name, "MF0;", 4) == 0 ? strchr(name, ':') : NULL;
+  if (colon && colon > name + 4)
+    snprintf(buf, size, "%.*s", (int)(colon - name - 4), name + 4);
+  else
+    snprintf(buf, size, "%s", name);
+}

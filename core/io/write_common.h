@@ -68,6 +68,12 @@ const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
 const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
                             size_t size);
 
+/** fl_wr_switch_name() — switch name @name as UFM's converter and a site's
+ * inventory call it: `<name>` of a `MF0;<name>:<model>/...` node
+ * description (Mellanox/ufm_sdk_3.0 ibnetdiscover-to-ndt.py's
+ * `MF0;(.*):`), else @name; into @buf (cut at @size - 1 bytes). */
+void fl_wr_switch_name(const char *name, char *buf, size_t size);
+
 /** The characters that start a formula in a spreadsheet cell (OWASP). */
 #define FL_WR_CSV_FORMULA_LEADS "=+-@\t\r"
 

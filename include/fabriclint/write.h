@@ -66,6 +66,26 @@ fl_write_ibsim_net(const fl_fabric *fab, FILE *out, fl_error *err);
 FL_EXTERN(int) fl_write_ufm_ndt(const fl_fabric *fab, FILE *out, fl_error *err);
 
 /**
+ * fl_write_netbox_cables() — the fabric's cables as NetBox's cable
+ * bulk-import CSV (dcim CableImportForm columns `side_a_device,
+ * side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type,
+ * status, label, length, length_unit, description`;
+ * docs/formats/netbox-cables.md, "Writing"), which fabriclint's NetBox
+ * reader reads back into the same cabling. Ends are `dcim.interface`:
+ * a switch by name (`<name>` of `MF0;<name>:...`), its port by label or
+ * `Port N`; a director's leaf-board port as the chassis and `Blade B_Port
+ * U/P`; an HCA `<host> <interface>` as interface <interface> of device
+ * <host>, a labelled CA port as that label. status: the `status`
+ * attribute, else `planned` (a declared cable) or `connected`. Cables
+ * inside a chassis are left out. Returns FL_OK; FL_EINVAL (@err names the
+ * nodes) when an end cannot be named or two would merge on import (one
+ * device name for two switches, or for a switch and a host; one interface
+ * for two ports), or when there is no cable; FL_EIO when writing fails.
+ */
+FL_EXTERN(int)
+fl_write_netbox_cables(const fl_fabric *fab, FILE *out, fl_error *err);
+
+/**
  * fl_write_dot() — the fabric as an undirected Graphviz graph, written by
  * libcgraph's agwrite() (docs/formats/dot.md, "Writing"): one node per
  * fabric node, its id the node name, with attributes `kind` (switch, ca,

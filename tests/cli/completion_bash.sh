@@ -72,7 +72,7 @@ expect_eq "$(comp gen torus --hosts)" "$(lines --hosts-per-rack --hosts-per-swit
 expect_eq "$(comp gen fat-tree --tiers '')" "$(lines 2 3)" "gen --tiers"
 expect_eq "$(comp gen fat-tree --speed N)" "NDR" "gen --speed N"
 expect_eq "$(comp help '')" "$(lines bom check compare convert diff explain gen help info perf rules)" "help COMMAND"
-expect_eq "$(comp convert --format '')" "$(lines design dot graphml ibnetdiscover ibsim ndt slurm-block slurm-tree slurm-yaml)" "convert --format"
+expect_eq "$(comp convert --format '')" "$(lines design dot graphml ibnetdiscover ibsim ndt netbox-cables slurm-block slurm-tree slurm-yaml)" "convert --format"
 expect_eq "$(comp convert --fo)" "$(lines --force --format)" "convert --fo"
 expect_eq "$(comp help --completion '')" "$(lines bash zsh)" "help --completion"
 # after --, every word is an input: a file name even if it starts with -

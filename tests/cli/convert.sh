@@ -206,9 +206,9 @@ expect_rc 2 "$FL" convert "$TMP/plan.xml" -o "$TMP/plan.xml" --format design --f
 expect_grep "$TMP/err" "would overwrite an input"
 expect_eq "$(sha256sum "$TMP/plan.xml")" "$sum" "the input is untouched"
 expect_rc 2 "$FL" convert "$TMP/plan.xml" -o "$TMP/out.txt"
-expect_grep "$TMP/err" "needs --format design, ibnetdiscover, ibsim, ndt, dot, graphml, slurm-tree, slurm-block or slurm-yaml"
+expect_grep "$TMP/err" "needs --format design, ibnetdiscover, ibsim, ndt, netbox-cables, dot, graphml, slurm-tree, slurm-block or slurm-yaml"
 expect_rc 2 "$FL" convert "$TMP/plan.xml" -o - --format svg
-expect_grep "$TMP/err" "--format: expected design, ibnetdiscover, ibsim, ndt, dot, graphml, slurm-tree, slurm-block or slurm-yaml, got 'svg'"
+expect_grep "$TMP/err" "--format: expected design, ibnetdiscover, ibsim, ndt, netbox-cables, dot, graphml, slurm-tree, slurm-block or slurm-yaml, got 'svg'"
 expect_rc 2 "$FL" convert "$TMP/plan.xml"
 expect_grep "$TMP/err" "convert needs -o OUT"
 [ ! -e "$TMP/out.txt" ] && pass || fail "a refused run left $TMP/out.txt"
@@ -222,7 +222,7 @@ expect_grep "$TMP/err" 'NDT cannot name port 2 of "dgx-001 mlx5_1"'
 [ ! -e "$TMP/port2.ndt" ] && pass || fail "a failed NDT write left a file"
 
 # the command table: help, format list
-expect_eq "$("$FL" help convert --list formats | tr '\n' ' ')" "design ibnetdiscover ibsim ndt dot graphml slurm-tree slurm-block slurm-yaml " "help --list formats"
+expect_eq "$("$FL" help convert --list formats | tr '\n' ' ')" "design ibnetdiscover ibsim ndt netbox-cables dot graphml slurm-tree slurm-block slurm-yaml " "help --list formats"
 expect_rc 0 "$FL" convert --help
 expect_grep "$TMP/out" '^  --force +replace OUT when it exists \(never an input\)$'
 expect_rc 0 "$FL" help --list commands

@@ -37,6 +37,7 @@ static const struct {
     {fl_write_ibnetdiscover, FL_FMT_IBNETDISCOVER, "ibnetdiscover", 1},
     {fl_write_ibsim_net, FL_FMT_IBSIM_NET, "ibsim net", 0},
     {fl_write_ufm_ndt, FL_FMT_UFM_NDT, "UFM NDT", 0},
+    {fl_write_netbox_cables, FL_FMT_NETBOX_CABLES, "NetBox cables", 0},
     {fl_write_dot, FL_FMT_DOT, "DOT", 1},
     {fl_write_graphml, FL_FMT_GRAPHML, "GraphML", 1},
 };
