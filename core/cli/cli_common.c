@@ -24,6 +24,7 @@
 #include "cli/cli_docs.h"
 #include "cli/cli_inputs.h"
 #include "cli/cli_progress.h"
+#include "cli/cli_smconf.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
@@ -144,6 +145,9 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
   case FL_OPT_POLICY:
     o->policy_path = arg;
     return 0;
+  case FL_OPT_SM_CONFIG:
+    o->sm_config = arg;
+    return 0;
   case FL_OPT_BASELINE:
     o->baseline_path = arg;
     return 0;
@@ -244,6 +248,8 @@ static int check_applicable(fl_cli_opts *o) {
                               "(--format dot, svg or html)%s",
                               "");
   if (resolve_threads(o) != 0)
+    return FL_EXIT_USAGE;
+  if (o->sm_config && fl_cli_sm_config(o) != 0)
     return FL_EXIT_USAGE;
   if (o->load.node_name_map && read_node_name_map(o) != 0)
     return FL_EXIT_USAGE;
@@ -356,6 +362,9 @@ void fl_cli_opts_free(fl_cli_opts *o) {
   free((void *)o->inputs_owned);
   free((void *)o->plane_specs);
   free(o->node_name_map_text);
+  for (size_t i = 0; i < o->n_sm_params; i++)
+    free(o->sm_params[i]);
+  free(o->sm_params);
   fl_cli_args_free(&o->args);
 }
 

@@ -61,6 +61,9 @@ typedef struct fl_cli_opts {
   uint32_t threads;         /* the run's budget: --jobs, FABRICLINT_THREADS
                                or fl_threads_available() (fl_cli_parse) */
   const char *threads_from; /* which of the three (a static string) */
+  const char *sm_config;    /* --sm-config (check), or NULL */
+  char **sm_params;         /* the --param values it implies (owned) */
+  size_t n_sm_params;
 } fl_cli_opts;
 
 /** The rules of the policy itself (policy.expired-waiver,

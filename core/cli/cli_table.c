@@ -212,6 +212,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      NULL,
      "YAML policy: rule selection, severities, parameters, waivers "
      "(docs/ci.md); rules only checks it"},
+    {FL_OPT_SM_CONFIG, "sm-config", 0, "FILE", C, 0, FL_CPL_FILE, NULL,
+     "the subnet manager's opensm.conf: its routing_engine, lmc and "
+     "ar_sl_mask become the defaults of the rules' routing-engine, lmc and "
+     "sl-mask parameters (--param and --policy still win)"},
     {FL_OPT_BASELINE, "baseline", 0, "FILE", C | D, 0, FL_CPL_FILE, NULL,
      "findings in FILE are accepted: marked, not counted; only new findings "
      "fail the run"},

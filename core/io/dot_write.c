@@ -126,6 +126,55 @@ static int unreadable_name(const char *name) {
   return *p != '\0' || p == name + 1;
 }
 
+/* 1 when @s ends in a backslash: agwrite() quotes it as it is ("40\"),
+ * and the backslash then escapes the closing quote, so neither Graphviz
+ * nor the DOT loader can read the graph back (found by fuzz_convert_rt: a
+ * NetBox device named `40\`). DOT has no escape for a backslash. */
+static int ends_in_backslash(const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  return n && s[n - 1] == '\\';
+}
+
+/* What agwrite() cannot write readably, refused before anything is
+ * written: a node name, description or system, a port text or a length
+ * that ends in a backslash. FL_OK or FL_EINVAL naming it. */
+static int check_texts(const fl_fabric *fab, const fl_wr_names *w,
+                       fl_error *err) {
+  for (fl_id n = 0; n < fl_fabric_node_count(fab); n++) {
+    const char *t[3] = {w->names[n], fl_fabric_node_desc(fab, n),
+                        fl_fabric_node_system(fab, n)};
+    for (int k = 0; k < 3; k++)
+      if (ends_in_backslash(t[k]))
+        return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                            "node \"%s\": \"%s\" ends in a backslash, which "
+                            "DOT cannot quote (it would escape the closing "
+                            "quote); rename it, or convert to another format",
+                            w->names[n], t[k]);
+  }
+  char buf[32];
+  for (fl_id l = 0; l < fl_fabric_link_count(fab); l++) {
+    if (fl_fabric_link_port(fab, l, 0) == FL_NONE ||
+        fl_fabric_link_port(fab, l, 1) == FL_NONE)
+      continue; /* no edge is written for it */
+    for (int k = 0; k < 3; k++) {
+      fl_id p = k < 2 ? fl_fabric_link_port(fab, l, k) : FL_NONE;
+      const char *t =
+          k < 2
+              ? (p == FL_NONE ? NULL : fl_wr_port_text(fab, p, buf, sizeof buf))
+              : fl_fabric_attr(fab, FL_ENT_LINK, l, "length");
+      if (ends_in_backslash(t))
+        return fl_error_set(
+            err, FL_EINVAL, NULL, 0, 0,
+            "a cable of \"%s\": \"%s\" ends in a backslash, "
+            "which DOT cannot quote; convert to another "
+            "format",
+            w->names[fl_fabric_port_node(fab, fl_fabric_link_port(fab, l, 0))],
+            t);
+    }
+  }
+  return FL_OK;
+}
+
 int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err) {
   fl_wr_names w = {0};
   uint32_t nn = fl_fabric_node_count(fab);
@@ -148,6 +197,8 @@ int fl_write_dot(const fl_fabric *fab, FILE *out, fl_error *err) {
                         w.names[n]);
       goto out;
     }
+  if ((rc = check_texts(fab, &w, err)) != FL_OK)
+    goto out;
   if (build(g, fab, &w, v) != 0)
     rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0,
                       "out of memory writing the DOT graph");

@@ -73,4 +73,11 @@ sed '0,/a="dgx-001 mlx5_0" a-port="1"/s//a="dgx-001 mlx5_0" a-port="2"/; 0,/port
   "$TMP/lay.xml" >"$TMP/port2.xml"
 expect_rc 2 "$FL" convert "$TMP/port2.xml" --format netbox-cables -o "$TMP/port2.csv"
 expect_grep "$TMP/err" 'NetBox cannot name port 2 of "dgx-001 mlx5_0"'
+# a device named with a trailing backslash (fuzz_convert_rt): NetBox
+# writes it, DOT refuses it (agwrite would escape its closing quote)
+{ echo "$HDR"; echo 'sw\,dcim.interface,p1,b,dcim.interface,p1,,,,,,'; } >"$TMP/bs.csv"
+expect_rc 0 "$FL" convert "$TMP/bs.csv" --format netbox-cables -o "$TMP/bs-out.csv"
+expect_eq "$(sed -n 2p "$TMP/bs-out.csv")" 'sw\,dcim.interface,p1,b,dcim.interface,p1,,planned,,,,' "trailing backslash kept"
+expect_rc 2 "$FL" convert "$TMP/bs.csv" --format dot -o "$TMP/bs.dot"
+expect_grep "$TMP/err" 'node "sw\\": "sw\\" ends in a backslash, which DOT cannot quote'
 finish
