@@ -32,6 +32,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_signals.h"
+#include "cli/cli_smconf.h"
 #include "cli/cli_table.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
@@ -97,6 +98,8 @@ int fl_cli_check(int argc, char **argv) {
 int fl_cli_check_dist(int argc, char **argv, const fl_dist *dist) {
   fl_cli_opts o;
   int rc = fl_cli_parse(argc, argv, &o);
+  if (rc == 0 && o.sm_config)
+    rc = fl_cli_sm_config(&o); /* before the plugins take --param */
   if (rc != 0) {
     fl_cli_opts_free(&o);
     return rc < 0 ? 0 : rc;

@@ -24,7 +24,6 @@
 #include "cli/cli_docs.h"
 #include "cli/cli_inputs.h"
 #include "cli/cli_progress.h"
-#include "cli/cli_smconf.h"
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "fabriclint/load.h"
@@ -248,8 +247,6 @@ static int check_applicable(fl_cli_opts *o) {
                               "(--format dot, svg or html)%s",
                               "");
   if (resolve_threads(o) != 0)
-    return FL_EXIT_USAGE;
-  if (o->sm_config && fl_cli_sm_config(o) != 0)
     return FL_EXIT_USAGE;
   if (o->load.node_name_map && read_node_name_map(o) != 0)
     return FL_EXIT_USAGE;
