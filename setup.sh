@@ -20,7 +20,8 @@ BUILD=${1:-build}
 # the man page and drive zsh completion; Open MPI (libopenmpi-dev,
 # openmpi-bin) builds the optional MPI runs (FABRICLINT_MPI, docs/mpi.md)
 # and their test; strace counts the threads a run starts (cli.threads:
-# --jobs 1 starts none). The headless-browser test of the
+# --jobs 1 starts none); libxlsxwriter writes `bom --format xlsx` (optional:
+# without it that format is refused) and openpyxl reads it back in its test. The headless-browser test of the
 # HTML report needs `chromium`, which is not installed here (it is large):
 # without it that test reports SKIP; .ci/run installs it.
 # What building fabriclint needs (CMakeLists.txt's pkg_check_modules):
@@ -28,7 +29,8 @@ BUILD_PKGS="build-essential cmake pkg-config libigraph-dev libxml2-dev
 libjansson-dev libyaml-dev libgraphviz-dev nettle-dev"
 PKGS="$BUILD_PKGS libxml2-utils libcmocka-dev python3
 python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2 libibdm1 ibutils
-man-db zsh libopenmpi-dev openmpi-bin strace"
+man-db zsh libopenmpi-dev openmpi-bin strace libxlsxwriter-dev
+python3-openpyxl"
 BUILD_DEPS_ONLY=0
 if [ "${1:-}" = "--build-deps" ]; then
   if [ "${2:-}" = "--print" ]; then

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_bom.h"
@@ -305,9 +306,37 @@ static void write_json(FILE *out, const bom *b, const fl_bom_cat *cat) {
   jb_free(&j);
 }
 
-/* bom's own options: --format csv|json and --catalogue FILE. */
+/* The rows for fl_bom_write_xlsx(), or NULL out of memory. */
+static fl_bom_line *lines_of(const bom *b, const fl_bom_cat *cat) {
+  fl_bom_line *l = calloc(b->n ? b->n : 1, sizeof *l);
+  for (uint32_t i = 0; l && i < b->n; i++) {
+    l[i].category = CATS[b->row[i].cat];
+    l[i].item = b->row[i].item;
+    l[i].count = b->row[i].count;
+    l[i].part = fl_bom_cat_find(cat, b->row[i].item);
+  }
+  return l;
+}
+
+/* The workbook to @f (binary: never to a terminal). 0 or FL_EXIT_USAGE. */
+static int write_xlsx(FILE *f, const fl_cli_opts *o, const bom *b,
+                      const fl_bom_cat *cat, const char *catalogue) {
+  char msg[512];
+  fl_bom_line *l = lines_of(b, cat);
+  int rc = l ? fl_bom_write_xlsx(f, l, b->n, o->inputs, o->n_inputs, catalogue,
+                                 FL_VERSION, msg, sizeof msg)
+             : (snprintf(msg, sizeof msg, "out of memory"), -1);
+  free(l);
+  if (rc == 0)
+    return 0;
+  fprintf(stderr, "fabriclint bom: %s\n", msg);
+  return FL_EXIT_USAGE;
+}
+
+/* bom's own options: --format csv|json|xlsx and --catalogue FILE. */
+enum { BOM_CSV, BOM_JSON, BOM_XLSX };
 typedef struct bom_args {
-  int json;
+  int format; /* BOM_* */
   const char *catalogue;
 } bom_args;
 
@@ -317,11 +346,14 @@ static int bom_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_FORMAT:
     *rc = 0;
     if (strcmp(it->value, "json") == 0)
-      a->json = 1;
+      a->format = BOM_JSON;
     else if (strcmp(it->value, "csv") == 0)
-      a->json = 0;
+      a->format = BOM_CSV;
+    else if (strcmp(it->value, "xlsx") == 0)
+      a->format = BOM_XLSX;
     else
-      *rc = fl_cli_usage_error("--format: expected csv or json, got '%s'",
+      *rc = fl_cli_usage_error("--format: expected csv, json or xlsx, got "
+                               "'%s'",
                                it->value);
     return 1;
   case FL_OPT_CATALOGUE:
@@ -335,7 +367,7 @@ static int bom_option(void *ctx, const fl_cli_item *it, int *rc) {
 
 int fl_cli_bom(int argc, char **argv) {
   fl_cli_opts o;
-  bom_args a = {0, NULL};
+  bom_args a = {BOM_CSV, NULL};
   int rc = fl_cli_parse_ext(argc, argv, &o, bom_option, &a);
   if (rc != 0) {
     fl_cli_opts_free(&o);
@@ -348,6 +380,11 @@ int fl_cli_bom(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   if (o.n_inputs == 0)
     rc = fl_cli_usage_error("bom needs at least one INPUT%s", "");
+  if (rc == 0 && a.format == BOM_XLSX &&
+      (!o.output || strcmp(o.output, "-") == 0) && isatty(STDOUT_FILENO))
+    rc = fl_cli_usage_error("--format xlsx writes a binary workbook: give -o "
+                            "FILE.xlsx (or redirect standard output)%s",
+                            "");
   if (rc == 0 && a.catalogue) {
     char msg[512];
     if (fl_bom_cat_load(a.catalogue, &cat, msg, sizeof msg) != 0) {
@@ -368,8 +405,10 @@ int fl_cli_bom(int argc, char **argv) {
   if (rc == 0) {
     qsort(b.row, b.n, sizeof *b.row, cmp_rows);
     FILE *f = out.f ? out.f : stdout;
-    if (a.json)
+    if (a.format == BOM_JSON)
       write_json(f, &b, &cat);
+    else if (a.format == BOM_XLSX)
+      rc = write_xlsx(f, &o, &b, &cat, a.catalogue);
     else
       write_csv(f, &b, &cat);
   }

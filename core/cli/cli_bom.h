@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /**
  * fl_bom_part — one catalogue entry: the BOM @item it prices (exactly as
@@ -36,5 +37,32 @@ int fl_bom_cat_load(const char *path, fl_bom_cat *c, char *msg, size_t size);
 const fl_bom_part *fl_bom_cat_find(const fl_bom_cat *c, const char *item);
 /** Free what fl_bom_cat_load() allocated. */
 void fl_bom_cat_free(fl_bom_cat *c);
+
+/** One row of a bill of materials, as the writers take it: @category
+ * ("switch", "cable", "transceiver"), @item, @count, and its catalogue
+ * entry @part or NULL. Strings borrowed. */
+typedef struct fl_bom_line {
+  const char *category, *item;
+  uint64_t count;
+  const fl_bom_part *part;
+} fl_bom_line;
+
+/**
+ * fl_bom_write_xlsx() — the @n rows @lines as an Excel workbook (Office
+ * Open XML, written by libxlsxwriter) to @out: sheet "BOM" with the CSV's
+ * columns (category, item, count, part, unit_price, total_price,
+ * unit_watts, total_watts, reach_m), numbers as numbers, an unknown figure
+ * an empty cell, and a `total` row whose price and watts are given only
+ * when every row has them (as in the CSV); sheet "about" names @inputs
+ * (@n_inputs), the @catalogue path or "(none)" and the fabriclint
+ * @version. The workbook is built in a temporary file under TMPDIR (the
+ * library writes a ZIP to a path) and copied to @out, then removed.
+ * Returns 0, or -1 with the reason in @msg (no libxlsxwriter in this
+ * build, a temporary file that cannot be made, a write error).
+ */
+int fl_bom_write_xlsx(FILE *out, const fl_bom_line *lines, size_t n,
+                      const char *const *inputs, size_t n_inputs,
+                      const char *catalogue, const char *version, char *msg,
+                      size_t size);
 
 #endif /* FABRICLINT_CLI_BOM_H */

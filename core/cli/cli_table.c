@@ -186,8 +186,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "extension or name"},
     {FL_OPT_FORCE, "force", 0, NULL, V, 0, FL_CPL_NONE, NULL,
      "replace OUT when it exists (never an input)"},
-    {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json",
-     "csv (default) or json"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json xlsx",
+     "csv (default), json or xlsx (an Excel workbook; needs -o FILE or a "
+     "redirect)"},
     {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B, 0, FL_CPL_FILE, NULL,
      "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
      "figures stay empty)"},

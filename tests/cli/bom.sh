@@ -86,8 +86,8 @@ expect_rc 2 "$FL" bom --catalogue "$TMP/bad3.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'listed twice'
 expect_rc 2 "$FL" bom --catalogue "$TMP/none.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'none.yaml: cannot read'
-expect_rc 2 "$FL" bom --format xlsx "$TMP/sm.xml"
-expect_grep "$TMP/err" 'expected csv or json'
+expect_rc 2 "$FL" bom --format ods "$TMP/sm.xml"
+expect_grep "$TMP/err" "expected csv, json or xlsx, got 'ods'"
 # ---- a real capture (NVIDIA/topograph, tests/data/external): 40 QM9701
 # switches, each with its SHARP Aggregation Node on port 65. The AN sits
 # inside the switch: its link is no cable to buy. 1,114 links, 40 of them
