@@ -188,13 +188,9 @@ static void bom_free(bom *b) {
 }
 
 /* Totals over the rows: a sum only when every row has the figure. */
-typedef struct bom_total {
-  double price, watts;
-  uint32_t no_price, no_watts;
-} bom_total;
 
-static bom_total totals(const bom *b, const fl_bom_cat *cat) {
-  bom_total t = {0, 0, 0, 0};
+static fl_bom_total totals(const bom *b, const fl_bom_cat *cat) {
+  fl_bom_total t = {0, 0, 0, 0, b->n};
   for (uint32_t i = 0; i < b->n; i++) {
     const fl_bom_part *p = fl_bom_cat_find(cat, b->row[i].item);
     if (p && p->has_price)
@@ -237,7 +233,7 @@ static void write_csv(FILE *out, const bom *b, const fl_bom_cat *cat) {
     csv_num(out, p && p->has_reach, p ? p->reach_m : 0);
     fputc('\n', out);
   }
-  bom_total t = totals(b, cat);
+  fl_bom_total t = totals(b, cat);
   fputs("total,,,,,", out);
   csv_num(out, t.no_price == 0, t.price);
   fputs(",,", out);
@@ -282,7 +278,7 @@ static void write_json(FILE *out, const bom *b, const fl_bom_cat *cat) {
     jb_obj_close(&j);
   }
   jb_arr_close(&j);
-  bom_total t = totals(b, cat);
+  fl_bom_total t = totals(b, cat);
   jb_key(&j, "totals");
   jb_obj_open(&j);
   for (int c = 0; c < 3; c++) {
@@ -304,6 +300,16 @@ static void write_json(FILE *out, const bom *b, const fl_bom_cat *cat) {
   fputs(jb_str(&j), out);
   fputc('\n', out);
   jb_free(&j);
+}
+
+int fl_bom_sum(const fl_fabric *f, const fl_bom_cat *cat, fl_bom_total *t) {
+  bom b;
+  memset(&b, 0, sizeof b);
+  int rc = count(&b, f);
+  if (rc == 0)
+    *t = totals(&b, cat);
+  bom_free(&b);
+  return rc;
 }
 
 /* The rows for fl_bom_write_xlsx(), or NULL out of memory. */

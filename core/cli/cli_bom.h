@@ -38,6 +38,24 @@ const fl_bom_part *fl_bom_cat_find(const fl_bom_cat *c, const char *item);
 /** Free what fl_bom_cat_load() allocated. */
 void fl_bom_cat_free(fl_bom_cat *c);
 
+/** fl_bom_total — the cost and power of a bill of materials: @price and
+ * @watts summed over the rows the catalogue prices (resp. powers), the
+ * @no_price and @no_watts rows it does not (a total is known only when
+ * its count is 0), of @rows rows in all. */
+typedef struct fl_bom_total {
+  double price, watts;
+  uint32_t no_price, no_watts, rows;
+} fl_bom_total;
+
+struct fl_fabric;
+/**
+ * fl_bom_sum() — the bill of materials of @f (what `fabriclint bom`
+ * counts) priced with @cat (NULL: none) into *@t, for `compare
+ * --catalogue`. 0, or -1 when out of memory.
+ */
+int fl_bom_sum(const struct fl_fabric *f, const fl_bom_cat *cat,
+               fl_bom_total *t);
+
 /** One row of a bill of materials, as the writers take it: @category
  * ("switch", "cable", "transceiver"), @item, @count, and its catalogue
  * entry @part or NULL. Strings borrowed. */

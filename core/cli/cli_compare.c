@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_bom.h"
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
 #include "cli/cli_inputs.h"
@@ -38,6 +39,8 @@ typedef struct cmp_args {
   const char *patterns; /* --patterns, or NULL: bisect */
   const char **with;    /* --with FILE: loaded into both sides */
   size_t n_with;
+  const char *catalogue; /* --catalogue FILE: cost and power of each side */
+  fl_bom_cat cat;        /* loaded from it */
 } cmp_args;
 
 /* ---- --fail-on -------------------------------------------------------------
@@ -256,6 +259,9 @@ static int compare_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_SUMMARY_PATTERNS:
     a->patterns = v;
     return 1;
+  case FL_OPT_CATALOGUE:
+    a->catalogue = v;
+    return 1;
   case FL_OPT_WITH: {
     const char **w = realloc((void *)a->with, (a->n_with + 1) * sizeof *w);
     if (!w) {
@@ -428,9 +434,17 @@ static int write_report(const fl_cli_opts *o, const cmp_args *a, FILE *out,
 static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                   FILE *out) {
   fl_cmp_side cs[2];
-  for (int k = 0; k < 2; k++)
-    cs[k] = (fl_cmp_side){s[k].input, s[k].fab, &s[k].fs, &s[k].sums,
-                          s[k].failure_known ? &s[k].failure : NULL};
+  fl_bom_total cost[2];
+  for (int k = 0; k < 2; k++) {
+    cs[k] = (fl_cmp_side){s[k].input,
+                          s[k].fab,
+                          &s[k].fs,
+                          &s[k].sums,
+                          s[k].failure_known ? &s[k].failure : NULL,
+                          NULL};
+    if (a->catalogue && fl_bom_sum(s[k].fab, &a->cat, &cost[k]) == 0)
+      cs[k].cost = &cost[k];
+  }
   json_t *m = fl_cmp_model(&cs[0], &cs[1]);
   if (m)
     json_object_set_new(
@@ -517,6 +531,13 @@ int fl_cli_compare(int argc, char **argv) {
     rc = fl_cli_check_outputs(&o, all, n);
     free((void *)all);
   }
+  if (rc == 0 && a.catalogue) {
+    char msg[512];
+    if (fl_bom_cat_load(a.catalogue, &a.cat, msg, sizeof msg) != 0) {
+      fprintf(stderr, "fabriclint compare: %s\n", msg);
+      rc = FL_EXIT_USAGE;
+    }
+  }
   for (int k = 0; k < 2 && rc == 0; k++)
     rc = do_side(&o, &a, &s[k]);
   if (rc == 0)
@@ -529,5 +550,6 @@ done:
   side_free(&s[1]);
   fl_cli_opts_free(&o);
   free((void *)a.with);
+  fl_bom_cat_free(&a.cat);
   return rc;
 }

@@ -54,20 +54,22 @@ typedef struct fl_cmp_side {
   const fl_findings *summaries; /* the ecmp-balance.summary findings, one
                                    per plane; none when the plugin is not
                                    loaded or the rule disabled */
-  const fl_cmp_failure *failure; /* NULL when FL_CMP_SPOF_RULE did not run */
+  const fl_cmp_failure *failure;   /* NULL when FL_CMP_SPOF_RULE did not run */
+  const struct fl_bom_total *cost; /* its bill of materials priced by
+                                      --catalogue, or NULL without one */
 } fl_cmp_side;
 
 /**
  * fl_cmp_model() — the comparison of @base and @head as a JSON object
  * (schema/compare.schema.json): "base" and "head" (input, inventory,
- * capacity, failure, findings by severity), "delta" (HEAD minus BASE of every
- * count and figure), "renamed" (HEAD nodes read under their BASE name:
- * the same non-zero node GUID, another name), "findings" (new, fixed,
- * unchanged). Findings are matched by fingerprint (fl_finding_fingerprint)
- * after HEAD's renamed node names in a finding's key are replaced by their
- * BASE names; as a multiset (two identical findings match two). Waived
- * findings are counted, not matched. Returns a new reference, or NULL on
- * ENOMEM. Cost O(nodes + links + findings log findings + key lengths).
+ * capacity, failure, cost when a side has one, findings by severity), "delta"
+ * (HEAD minus BASE of every count and figure), "renamed" (HEAD nodes read under
+ * their BASE name: the same non-zero node GUID, another name), "findings" (new,
+ * fixed, unchanged). Findings are matched by fingerprint
+ * (fl_finding_fingerprint) after HEAD's renamed node names in a finding's key
+ * are replaced by their BASE names; as a multiset (two identical findings match
+ * two). Waived findings are counted, not matched. Returns a new reference, or
+ * NULL on ENOMEM. Cost O(nodes + links + findings log findings + key lengths).
  */
 json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
 

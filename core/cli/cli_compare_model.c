@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_bom.h"
 #include "cli/cli_compare.h"
 #include "fabriclint/types.h"
 #include "model/hashmap.h"
@@ -515,17 +516,39 @@ static json_t *delta(const json_t *b, const json_t *h, int zero) {
 /* ---- the document ----------------------------------------------------------
  */
 
+/* A known total, else null (a row the catalogue does not price). */
+static json_t *known(int have, double v) {
+  return have ? json_real(tidy(v)) : json_null();
+}
+
+/* The cost and power of a side's bill of materials (bom --catalogue):
+ * totals only when every row has the figure, as `bom` gives them. */
+static json_t *cost_json(const fl_bom_total *t) {
+  return json_pack(
+      "{s:o,s:o,s:i,s:i,s:i}", "price", known(t->no_price == 0, t->price),
+      "watts", known(t->no_watts == 0, t->watts), "rows", (json_int_t)t->rows,
+      "rows_without_price", (json_int_t)t->no_price, "rows_without_watts",
+      (json_int_t)t->no_watts);
+}
+
 static json_t *side_json(const fl_cmp_side *s) {
   json_t *inv = inventory(s->fab), *cap = capacity(s->summaries);
   json_t *fail = failure_json(s->failure);
-  if (!inv || !cap || !fail) {
+  json_t *cost = s->cost ? cost_json(s->cost) : NULL;
+  if (!inv || !cap || !fail || (s->cost && !cost)) {
     json_decref(inv);
     json_decref(cap);
     json_decref(fail);
+    json_decref(cost);
     return NULL;
   }
-  return json_pack("{s:s,s:o,s:o,s:o}", "input", s->input, "inventory", inv,
-                   "capacity", cap, "failure", fail);
+  json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "input", s->input, "inventory",
+                        inv, "capacity", cap, "failure", fail);
+  if (o && cost && json_object_set_new(o, "cost", cost)) {
+    json_decref(o);
+    return NULL;
+  }
+  return o;
 }
 
 json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
@@ -549,6 +572,10 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
          json_object_set_new(d, "failure",
                              delta(json_object_get(b, "failure"),
                                    json_object_get(h, "failure"), 0)) ||
+         (json_object_get(b, "cost") &&
+          json_object_set_new(d, "cost",
+                              delta(json_object_get(b, "cost"),
+                                    json_object_get(h, "cost"), 0))) ||
          json_object_set(m, "renamed", ren) || findings(base, head, &r, m);
   }
   renames_free(&r);

@@ -182,6 +182,26 @@ static void failure(const out_ctx *c, const json_t *m) {
   }
 }
 
+/* The cost and power of each side's bill of materials (--catalogue):
+ * "-" where the catalogue lacks a row's figure, with the count of such
+ * rows. */
+static void cost(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "cost", o);
+  if (!json_is_object(o[0]) && !json_is_object(o[1]))
+    return;
+  section(c, "cost and power (bill of materials, --catalogue)");
+  static const char *const k[][2] = {
+      {"price", "price"},
+      {"watts", "watts"},
+      {"rows", "BOM rows"},
+      {"rows_without_price", "rows without a price"},
+      {"rows_without_watts", "rows without watts"}};
+  for (size_t i = 0; i < 5; i++)
+    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
+        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+}
+
 static long long count(const json_t *counts, const char *sev) {
   return (long long)json_integer_value(json_object_get(counts, sev));
 }
@@ -296,6 +316,7 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
   if (!quiet) {
     table(&c, m);
     failure(&c, m);
+    cost(&c, m);
   }
   if (!quiet)
     renamed(&c, m);

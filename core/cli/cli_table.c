@@ -189,9 +189,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json xlsx",
      "csv (default), json or xlsx (an Excel workbook; needs -o FILE or a "
      "redirect)"},
-    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B | K, 0, FL_CPL_FILE, NULL,
      "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
-     "figures stay empty)"},
+     "figures stay empty); compare: the cost and power of each side"},
     {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
      "write to FILE instead of standard output (never over a file the run "
      "reads)"},

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tests/cli/compare_cost.sh — `compare --catalogue` (issue 34, docs/cli.md
+# "compare"): the cost and power of each side's bill of materials (what
+# `bom` counts, priced by the user's catalogue) and their change, on two
+# small generated plans counted by hand (tests/cli/bom.sh): 1:1 and 2:1,
+# both ways round; a total is known only when every row has the figure;
+# a bad catalogue exits 2.
+. "$(dirname "$0")/lib.bash"
+G=(rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --layout)
+"$FL" gen "${G[@]}" -o "$TMP/one.xml" || fail "gen 1:1"
+"$FL" gen "${G[@]}" --oversubscription 2:1 -o "$TMP/two.xml" || fail "gen 2:1"
+cat >"$TMP/cat.yaml" <<'EOF2'
+parts:
+  - {item: "devid 0xd2f2, 8 ports", part: SW8, price: 10, watts: 100}
+  - {item: "4xNDR optical 10 m", price: 1, watts: 0}
+  - {item: "4xNDR optical 7 m", price: 2, watts: 0}
+  - {item: "transceiver 4xNDR multimode hca-port", price: 3, watts: 9}
+  - {item: "transceiver 4xNDR multimode switch-cage", price: 4.5, watts: 17, reach_m: 50}
+EOF2
+# By hand. 1:1: 6 switches, 24 cables of 7 m and 8 of 10 m, 16 HCA and 24
+# cage transceivers: 6x10 + 24x2 + 8x1 + 16x3 + 24x4.5 = 272, 6x100 +
+# 16x9 + 24x17 = 1152 W. 2:1: each leaf keeps 4 host ports and 2 uplinks,
+# one spine of 8 ports: 5 switches, 20 cables of 7 m and 4 of 10 m, 16
+# HCA and 4x3 + 4 = 16 cage transceivers: 50 + 40 + 4 + 48 + 72 = 214,
+# 500 + 144 + 272 = 916 W. Change: -58, -236 W.
+C="=[d[s]['cost'][k] for s in ('base', 'head', 'delta') for k in ('price', 'watts', 'rows', 'rows_without_price')]"
+expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_eq "$(jget "$TMP/out" "$C")" "[272.0, 1152.0, 5, 0, 214.0, 916.0, 5, 0, -58.0, -236.0, 0, 0]" "1:1 -> 2:1"
+expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
+expect_eq "$(jget "$TMP/out" "$C")" "[214.0, 916.0, 5, 0, 272.0, 1152.0, 5, 0, 58.0, 236.0, 0, 0]" "2:1 -> 1:1"
+# valid against schema/compare.schema.json (Debian's python3-jsonschema)
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  /usr/bin/python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+    "$TMP/out" "$FL_SRC/schema/compare.schema.json" && pass || fail "cost does not validate"
+else
+  echo "compare_cost: SKIP: no python3-jsonschema (the schema part)"
+fi
+# text and Markdown rows
+expect_rc 0 "$FL" compare --fail-on never --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_grep "$TMP/out" '^cost and power \(bill of materials, --catalogue\)$'
+expect_grep "$TMP/out" '^    price +272 +214 +-58$'
+expect_grep "$TMP/out" '^    watts +1152 +916 +-236$'
+expect_rc 0 "$FL" compare --fail-on never --format markdown --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_grep "$TMP/out" '^\| &nbsp;&nbsp;price \| 272 \| 214 \| -58 \|$'
+# one row unpriced: both price totals unknown, their change too; watts stay
+grep -v 'price: 3' "$TMP/cat.yaml" >"$TMP/cat2.yaml"
+echo '  - {item: "transceiver 4xNDR multimode hca-port", watts: 9}' >>"$TMP/cat2.yaml"
+expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat2.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_eq "$(jget "$TMP/out" "$C")" "[None, 1152.0, 5, 1, None, 916.0, 5, 1, None, -236.0, 0, 0]" "an unpriced row"
+expect_rc 0 "$FL" compare --fail-on never --catalogue "$TMP/cat2.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_grep "$TMP/out" '^    price +- +- +-$'
+# the sample catalogue: watts of the transceivers only, no price
+expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$FL_SRC/examples/bom/catalogue-sample.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_eq "$(jget "$TMP/out" "=[d['base']['cost'][k] for k in ('price', 'watts', 'rows_without_price', 'rows_without_watts')]")" "[None, None, 5, 3]" "sample catalogue"
+# without --catalogue: no cost at all
+expect_rc 0 "$FL" compare --fail-on never --format json "$TMP/one.xml" "$TMP/two.xml"
+expect_eq "$(jget "$TMP/out" "=('cost' in d['base'], 'cost' in d['delta'])")" "(False, False)" "no catalogue, no cost"
+# a bad catalogue
+printf 'parts:\n  - {item: x, price: -1}\n' >"$TMP/bad.yaml"
+expect_rc 2 "$FL" compare --fail-on never --catalogue "$TMP/bad.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_grep "$TMP/err" '^fabriclint compare: .*bad.yaml:2:'
+finish
