@@ -81,6 +81,12 @@ static long thread_count(const char *arg) {
  * this process may use (fabriclint/threads.h). 0, or FL_EXIT_USAGE when
  * the variable holds something else than a count. */
 static int resolve_threads(fl_cli_opts *o) {
+  /* only the commands that start threads (those that take --jobs) read
+   * the variable: a bad value must not stop `bom` or `convert` */
+  if (!o->cmd || !fl_cli_opt_find(o->cmd->bit, "jobs")) {
+    o->threads = 1, o->threads_from = "this command starts no thread";
+    return 0;
+  }
   const char *env = getenv("FABRICLINT_THREADS");
   if (o->jobs) {
     o->threads = o->jobs, o->threads_from = "--jobs";
@@ -95,6 +101,9 @@ static int resolve_threads(fl_cli_opts *o) {
     o->threads = fl_threads_available();
     o->threads_from = "the CPUs this process may use";
   }
+  if (o->verbose) /* every command that takes --jobs, once */
+    fprintf(stderr, "fabriclint: %" PRIu32 " thread(s) at most (%s)\n",
+            o->threads, o->threads_from);
   return 0;
 }
 
@@ -145,6 +154,10 @@ static int parse_one(fl_cli_opts *o, int c, const char *arg) {
     o->policy_path = arg;
     return 0;
   case FL_OPT_SM_CONFIG:
+    if (o->sm_config)
+      return fl_cli_usage_error("--sm-config given twice ('%s'): the subnet "
+                                "manager reads one configuration file",
+                                arg);
     o->sm_config = arg;
     return 0;
   case FL_OPT_BASELINE:
@@ -406,11 +419,7 @@ int fl_cli_load_plugins(const fl_cli_opts *o, fl_host *h) {
   fl_error_clear(&err);
   fl_host_init(h);
   h->verbose = o->verbose;
-  h->threads = o->threads; /* fl_host_api.threads: the run's budget */
-  if (o->verbose)
-    fl_cli_progress_printf(o->progress,
-                           "fabriclint: %" PRIu32 " thread(s) at most (%s)",
-                           o->threads, o->threads_from);
+  h->threads = o->threads;        /* fl_host_api.threads: the run's budget */
   h->on_event = fl_cli_log_event; /* the library prints nothing itself */
   h->event_ctx = h;
   int rc = FL_OK;

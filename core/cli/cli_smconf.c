@@ -112,14 +112,16 @@ static int engine(fl_cli_opts *o, const sm_val *v) {
     char spec[96];
     snprintf(spec, sizeof spec, "deadlock.routing-engine=%s", model);
     if (o->verbose)
-      fl_cli_progress_printf(o->progress,
-                             "fabriclint: %s:%u: routing_engine %s: %s%s",
-                             o->sm_config, v->line, v->value, spec,
-                             v->value[n] ? " (OpenSM falls back to the next "
-                                           "engine of the chain when it "
-                                           "fails; the model takes the "
-                                           "first)"
-                                         : "");
+      fl_cli_progress_printf(
+          o->progress,
+          "fabriclint: %s:%u: routing_engine %s: %s (unless --param "
+          "or --policy sets it)%s",
+          o->sm_config, v->line, v->value, spec,
+          v->value[n] ? " (OpenSM falls back to the next "
+                        "engine of the chain when it "
+                        "fails; the model takes the "
+                        "first)"
+                      : "");
     return add(o, spec) ? FL_EXIT_USAGE : 0;
   }
   for (size_t i = 0; i < sizeof UNMODELLED / sizeof *UNMODELLED; i++)
@@ -148,7 +150,9 @@ static int lmc(fl_cli_opts *o, const sm_val *v) {
   char spec[64];
   snprintf(spec, sizeof spec, "topology.lid-space.lmc=%ld", n);
   if (o->verbose)
-    fl_cli_progress_printf(o->progress, "fabriclint: %s:%u: lmc %ld: %s",
+    fl_cli_progress_printf(o->progress,
+                           "fabriclint: %s:%u: lmc %ld: %s (unless --param or "
+                           "--policy sets it)",
                            o->sm_config, v->line, n, spec);
   return add(o, spec) ? FL_EXIT_USAGE : 0;
 }
@@ -157,13 +161,18 @@ static int ar_mask(fl_cli_opts *o, const sm_val *v) {
   if (!v->line)
     return 0;
   char *end = NULL;
-  unsigned long m = strtoul(v->value, &end, 16);
+  /* 0x... hexadecimal, else decimal, as OpenSM's strtoul(.., 0) reads it */
+  unsigned long m =
+      v->value[0] >= '0' && v->value[0] <= '9' ? strtoul(v->value, &end, 0) : 0;
   if (!v->value[0] || !end || *end || m > 0xffff)
-    return bad(o, v, "ar_sl_mask: expected a 16-bit mask (0xffff)");
+    return bad(o, v,
+               "ar_sl_mask: expected a 16-bit mask (0 to 0xffff, or 65535)");
   char spec[64];
   snprintf(spec, sizeof spec, "adaptive-routing.sl-mask=0x%04lx", m);
   if (o->verbose)
-    fl_cli_progress_printf(o->progress, "fabriclint: %s:%u: ar_sl_mask %s: %s",
+    fl_cli_progress_printf(o->progress,
+                           "fabriclint: %s:%u: ar_sl_mask %s: %s (unless "
+                           "--param or --policy sets it)",
                            o->sm_config, v->line, v->value, spec);
   return add(o, spec) ? FL_EXIT_USAGE : 0;
 }

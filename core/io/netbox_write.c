@@ -25,8 +25,11 @@
  * when imported is refused, naming both nodes: two switches (not ASICs of
  * one chassis) written with one device name (compared as the reader compares:
  * case, blanks), a switch and a host of one name, two ports written as one
- * interface; and what NetBox cannot name: an unlabelled CA port other than 1, a
- * CA name without a blank, port 0. Cables inside a chassis are no NetBox cable
+ * interface, a port with two cables, a cable looped onto its own port; what
+ * an import would read otherwise (a name the loader made unique with a GUID
+ * suffix, a comma, a cell a spreadsheet takes for a formula: check_text());
+ * and what NetBox cannot name: an unlabelled CA port other than 1, a CA name
+ * without a blank, port 0. Cables inside a chassis are no NetBox cable
  * and are left out.
  *
  * An import takes choice values, an export writes their labels (`Planned`,
@@ -141,9 +144,49 @@ static int clash(const fl_fabric *fab, fl_id a, fl_id b, const char *what,
                       fl_fabric_node_name(fab, b), as);
 }
 
+/* What an import cannot take as it is written: a name the loader made
+ * unique with a GUID suffix (several nodes share one description: no
+ * NetBox device is called that), a comma (NetBox's exports join several
+ * terminations with commas, and its reader here splits on them), a cell
+ * a spreadsheet would take for a formula (the CSV writer quotes it with a
+ * leading ', which NetBox would keep). FL_OK or FL_EINVAL naming it. */
+static int check_text(const fl_fabric *fab, fl_id n, const nb_end *e,
+                      fl_error *err) {
+  size_t base;
+  const char *name = fl_fabric_node_name(fab, n);
+  fl_fabric_node_base_name(fab, n, &base);
+  if (base < strlen(name))
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "NetBox cannot name \"%s\": several nodes share the "
+                        "description \"%.*s\" (told apart here by GUID), and "
+                        "no NetBox device is called that; name them (a "
+                        "node-name map) before writing a cable table",
+                        name, (int)base, name);
+  const char *t[2] = {e->dev, e->ifname};
+  for (int k = 0; k < 2; k++) {
+    if (strchr(t[k], ','))
+      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                          "NetBox cannot take \"%s\" (of \"%s\"): a comma "
+                          "in a device or interface name reads as several "
+                          "terminations; rename it",
+                          t[k], name);
+    if (fl_wr_csv_formula_like(t[k]))
+      return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                          "NetBox cannot take \"%s\" (of \"%s\") as written: "
+                          "a cell starting with =, +, -, @ or a tab is quoted "
+                          "as text with a leading ' (a spreadsheet would run "
+                          "it), which an import would keep; rename it",
+                          t[k], name);
+  }
+  return FL_OK;
+}
+
 static int check_end(const fl_fabric *fab, fl_id p, const nb_end *e, nb_seen *s,
                      fl_error *err) {
   fl_id n = fl_fabric_port_node(fab, p);
+  int trc = check_text(fab, n, e, err);
+  if (trc != FL_OK)
+    return trc;
   uint32_t cables = fl_fabric_port_link_count(fab, p);
   if (cables > 1)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,

@@ -73,6 +73,18 @@ sed '0,/a="dgx-001 mlx5_0" a-port="1"/s//a="dgx-001 mlx5_0" a-port="2"/; 0,/port
   "$TMP/lay.xml" >"$TMP/port2.xml"
 expect_rc 2 "$FL" convert "$TMP/port2.xml" --format netbox-cables -o "$TMP/port2.csv"
 expect_grep "$TMP/err" 'NetBox cannot name port 2 of "dgx-001 mlx5_0"'
+# what an import would read otherwise (outside tester, fifteenth session):
+# nodes told apart only by GUID (factory descriptions), a comma, a formula
+expect_rc 2 "$FL" convert "$FX/rail-names.ibnetdiscover" --format netbox-cables -o "$TMP/rn.csv"
+expect_grep "$TMP/err" 'NetBox cannot name "MT4129 ConnectX7   Mellanox Technologies \(0x[0-9a-f]{16}\)": several nodes share the description "MT4129 ConnectX7   Mellanox Technologies" \(told apart here by GUID\)'
+[ -e "$TMP/rn.csv" ] && fail "rail-names: a file was written" || pass
+for bad in 'le,af:a comma in a device or interface name reads as several terminations' \
+           '=sum:a cell starting with =, \+, -, @ or a tab is quoted as text'; do
+  name=${bad%%:*}
+  sed "s/leaf-su01-r0/$name/g" "$TMP/lay.xml" >"$TMP/odd.xml"
+  expect_rc 2 "$FL" convert "$TMP/odd.xml" --format netbox-cables -o "$TMP/odd-nb.csv"
+  expect_grep "$TMP/err" "${bad#*:}"
+done
 # a device named with a trailing backslash (fuzz_convert_rt): NetBox
 # writes it, DOT refuses it (agwrite would escape its closing quote)
 { echo "$HDR"; echo 'sw\,dcim.interface,p1,b,dcim.interface,p1,,,,,,'; } >"$TMP/bs.csv"

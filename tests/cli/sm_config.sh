@@ -18,8 +18,8 @@ run() { expect_rc "$1" "$FL" check --rules deadlock.credit-loop --format json --
 # loops: an error (the engine the site runs, not a guess), and lmc 0
 cp "$DEF" "$TMP/osm.conf"
 expect_rc 1 "$FL" check -v --rules deadlock.credit-loop --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
-expect_grep "$TMP/err" "^fabriclint: $TMP/osm.conf:228: routing_engine \\(null\\): deadlock.routing-engine=minhop$"
-expect_grep "$TMP/err" "^fabriclint: $TMP/osm.conf:37: lmc 0: topology.lid-space.lmc=0$"
+expect_grep "$TMP/err" "^fabriclint: $TMP/osm.conf:228: routing_engine \\(null\\): deadlock.routing-engine=minhop \\(unless --param or --policy sets it\\)$"
+expect_grep "$TMP/err" "^fabriclint: $TMP/osm.conf:37: lmc 0: topology.lid-space.lmc=0 \(unless --param or --policy sets it\)$"
 expect_grep "$TMP/out" 'error: credit loop \(VL-blind: modelled minhop routing, no LFTs loaded; engine named by routing-engine=minhop\)'
 # without the file the same loop is a warning (a model the user did not name)
 expect_rc 0 "$FL" check --rules deadlock.credit-loop --format json "$TMP/torus.xml"
@@ -32,7 +32,7 @@ expect_eq "$(jget "$TMP/out" "=d['findings'][0]['message'].split(':')[0]")" "no 
 # a chain: the first engine, and -v says so
 conf routing_engine ftree,updn
 expect_rc 0 "$FL" check -v --rules deadlock.credit-loop --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
-expect_grep "$TMP/err" 'routing_engine ftree,updn: deadlock.routing-engine=ftree \(OpenSM falls back to the next engine of the chain when it fails; the model takes the first\)$'
+expect_grep "$TMP/err" 'routing_engine ftree,updn: deadlock.routing-engine=ftree \(unless --param or --policy sets it\) \(OpenSM falls back to the next engine of the chain when it fails; the model takes the first\)$'
 # --param wins over the file, either spelling
 conf routing_engine minhop
 run 0 --param deadlock.credit-loop.routing-engine=updn
@@ -54,7 +54,7 @@ expect_eq "$(loop)" "[('deadlock.credit-loop', 'warning')]" "lash: the shape's c
 # LMC: 0 and 7 taken, 8 refused at its column; the LID space judged with it
 conf lmc 7
 expect_rc 0 "$FL" check -v --rules topology.lid-space --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
-expect_grep "$TMP/err" "lmc 7: topology.lid-space.lmc=7$"
+expect_grep "$TMP/err" "lmc 7: topology.lid-space.lmc=7 \(unless --param or --policy sets it\)$"
 for v in 8 -1 x ''; do
   conf lmc "$v"
   expect_rc 2 "$FL" check --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
@@ -63,10 +63,19 @@ done
 # NVIDIA's OpenSM: ar_sl_mask to adaptive-routing's sl-mask
 { cat "$DEF"; echo "ar_sl_mask 0x000F"; } >"$TMP/osm.conf"
 expect_rc 0 "$FL" check -v --rules 'adaptive-routing.*' --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
-expect_grep "$TMP/err" 'ar_sl_mask 0x000F: adaptive-routing.sl-mask=0x000f$'
+expect_grep "$TMP/err" 'ar_sl_mask 0x000F: adaptive-routing.sl-mask=0x000f \(unless --param or --policy sets it\)$'
 { cat "$DEF"; echo "ar_sl_mask 0x10000"; } >"$TMP/osm.conf"
 expect_rc 2 "$FL" check --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
-expect_grep "$TMP/err" "osm.conf:666:12: ar_sl_mask: expected a 16-bit mask \\(0xffff\\), got '0x10000'$"
+expect_grep "$TMP/err" "osm.conf:666:12: ar_sl_mask: expected a 16-bit mask \\(0 to 0xffff, or 65535\\), got '0x10000'$"
+# decimal as OpenSM reads it: 65535 taken, a bare ff is no number
+{ cat "$DEF"; echo "ar_sl_mask 65535"; } >"$TMP/osm.conf"
+expect_rc 0 "$FL" check -v --rules 'adaptive-routing.*' --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
+expect_grep "$TMP/err" 'ar_sl_mask 65535: adaptive-routing.sl-mask=0xffff '
+{ cat "$DEF"; echo "ar_sl_mask ff"; } >"$TMP/osm.conf"
+expect_rc 2 "$FL" check --sm-config "$TMP/osm.conf" "$TMP/torus.xml"
+# one file only
+expect_rc 2 "$FL" check --sm-config "$DEF" --sm-config "$DEF" "$TMP/torus.xml"
+expect_grep "$TMP/err" "^fabriclint: --sm-config given twice \\('$DEF'\\): the subnet manager reads one configuration file$"
 # an unknown engine, an empty one, an unreadable file
 conf routing_engine bogus
 expect_rc 2 "$FL" check --sm-config "$TMP/osm.conf" "$TMP/torus.xml"

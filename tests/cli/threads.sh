@@ -35,6 +35,13 @@ for cmd in info convert; do
   expect_grep "$TMP/err" "^fabriclint: --jobs does not apply to $cmd \\(it is an option of check, diff, perf and compare\\)$"
 done
 
+# commands that start no thread do not read the variable: a bad value
+# stops none of them
+"$FL" gen rail-su --sus 1 --layout -o "$TMP/plan.xml" || fail "gen"
+expect_rc 0 env FABRICLINT_THREADS=abc "$FL" bom "$TMP/plan.xml"
+expect_rc 0 env FABRICLINT_THREADS=abc "$FL" info "$TMP/plan.xml"
+expect_rc 0 env FABRICLINT_THREADS=abc "$FL" convert "$TMP/plan.xml" -o "$TMP/plan.ndt"
+
 # --- -v says the budget and where it came from; --jobs wins over the variable
 budget() { grep -E '^fabriclint: [0-9]+ thread\(s\) at most' "$TMP/err"; }
 expect_rc 1 "$FL" check -v --rules 'deadlock.*' --jobs 3 "${RING[@]}"
@@ -43,6 +50,14 @@ expect_rc 1 env FABRICLINT_THREADS=5 "$FL" check -v --rules 'deadlock.*' "${RING
 expect_eq "$(budget)" "fabriclint: 5 thread(s) at most (FABRICLINT_THREADS)" "FABRICLINT_THREADS=5"
 expect_rc 1 env FABRICLINT_THREADS=5 "$FL" check -v --rules 'deadlock.*' -j 2 "${RING[@]}"
 expect_eq "$(budget)" "fabriclint: 2 thread(s) at most (--jobs)" "--jobs over the variable"
+# diff, perf and compare say it too, once
+expect_rc 1 "$FL" diff -v -j 2 "$FL_SRC/fabrics/diff/rail-su8.design.xml" "$FL_SRC/fabrics/diff/rail-su8.asbuilt.ibnetdiscover"
+expect_eq "$(budget)" "fabriclint: 2 thread(s) at most (--jobs)" "diff -v"
+printf 'hosts: 8\ncollectives:\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n' >"$TMP/w.yaml"
+"$FL" perf -v -j 3 --workload "$TMP/w.yaml" "${RING[@]}" >/dev/null 2>"$TMP/err"
+expect_eq "$(budget)" "fabriclint: 3 thread(s) at most (--jobs)" "perf -v"
+expect_rc 0 "$FL" compare -v -j 2 --fail-on never "$TMP/plan.xml" "$TMP/plan.xml"
+expect_eq "$(budget)" "fabriclint: 2 thread(s) at most (--jobs)" "compare -v: once"
 # the affinity mask: one CPU gives one thread
 if command -v taskset >/dev/null; then
   expect_rc 1 env -u FABRICLINT_THREADS taskset -c 0 "$FL" check -v --rules 'deadlock.*' "${RING[@]}"
