@@ -18,7 +18,7 @@ ls "$P"/lib/libfabriclint.so* >/dev/null 2>&1 && pass || fail "libfabriclint not
 
 # pkg-config variables
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
-expect_eq "$(pkg-config --variable=abi fabriclint-plugin)" "1.6" "pc abi"
+expect_eq "$(pkg-config --variable=abi fabriclint-plugin)" "1.7" "pc abi"
 expect_eq "$(cd "$(pkg-config --variable=plugindir fabriclint-plugin)" && pwd -P)" "$(cd "$P/lib/fabriclint/plugins" && pwd -P)" "pc plugindir"
 expect_eq "$(pkg-config --libs fabriclint-plugin | tr -d ' ')" "" "plugins link nothing"
 case "$(pkg-config --cflags fabriclint-plugin)" in *"$FL_SRC"*) fail "cflags point into the source tree";; *) pass;; esac
@@ -47,7 +47,7 @@ for dir in "$TMP/ex" "$TMP/ex/build"; do
   mkdir -p "$TMP/pp" && cp "$dir/acme.so" "$TMP/pp/acme.so"
   export FABRICLINT_PLUGIN_PATH="$TMP/pp"
   expect_rc 0 "$F" rules --rules acme
-  expect_grep "$TMP/out" '^acme 1\.0\.0 \(ACME Networks \(example\), MIT, ABI 1\.6\)'
+  expect_grep "$TMP/out" '^acme 1\.0\.0 \(ACME Networks \(example\), MIT, ABI 1\.7\)'
   expect_grep "$TMP/out" 'acme\.even-uplinks\.multiple=<int>'
   expect_rc 0 "$F" check --rules 'acme.*' "$TMP/ft.xml"
   expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; 1 rule\(s\) run$'
