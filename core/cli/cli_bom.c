@@ -386,11 +386,6 @@ int fl_cli_bom(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   if (o.n_inputs == 0)
     rc = fl_cli_usage_error("bom needs at least one INPUT%s", "");
-  if (rc == 0 && a.format == BOM_XLSX &&
-      (!o.output || strcmp(o.output, "-") == 0) && isatty(STDOUT_FILENO))
-    rc = fl_cli_usage_error("--format xlsx writes a binary workbook: give -o "
-                            "FILE.xlsx (or redirect standard output)%s",
-                            "");
   if (rc == 0 && a.catalogue) {
     char msg[512];
     if (fl_bom_cat_load(a.catalogue, &cat, msg, sizeof msg) != 0) {
@@ -413,6 +408,11 @@ int fl_cli_bom(int argc, char **argv) {
     FILE *f = out.f ? out.f : stdout;
     if (a.format == BOM_JSON)
       write_json(f, &b, &cat);
+    else if (a.format == BOM_XLSX && isatty(fileno(f)))
+      /* standard output or -o /dev/tty: a binary workbook on a terminal */
+      rc = fl_cli_usage_error("--format xlsx writes a binary workbook: give "
+                              "-o FILE.xlsx (or redirect standard output)%s",
+                              "");
     else if (a.format == BOM_XLSX)
       rc = write_xlsx(f, &o, &b, &cat, a.catalogue);
     else

@@ -54,7 +54,13 @@ static int cat_err(char *msg, size_t size, const char *path,
   return -1;
 }
 
-/* A number >= 0, or "" (unknown: *@have 0). */
+/* The largest unit figure taken (price, watts, metres): 10^12. Totals are
+ * counts times it, so they stay finite (an `inf` total is no JSON number
+ * and no spreadsheet cell; outside tester, fifteenth session) and exact
+ * to far below a cent for any fabric. */
+#define CAT_MAX 1e12
+
+/* A number 0 to CAT_MAX, or "" (unknown: *@have 0). */
 static int cat_number(const char *s, double *v, int *have) {
   *have = 0;
   if (!*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0)
@@ -62,7 +68,7 @@ static int cat_number(const char *s, double *v, int *have) {
   char *end;
   errno = 0;
   *v = strtod(s, &end);
-  if (errno || *end || !(*v >= 0))
+  if (errno || *end || !(*v >= 0) || *v > CAT_MAX)
     return -1;
   *have = 1;
   return 0;
@@ -102,7 +108,8 @@ static int cat_entry(yaml_document_t *doc, yaml_node_t *m, fl_bom_part *p,
                      "reach_m or source");
     if (num && cat_number(val, num, have) != 0)
       return cat_err(msg, size, path, v,
-                     "expected a number >= 0, or nothing for unknown");
+                     "expected a number from 0 to 10^12, or nothing for "
+                     "unknown");
   }
   if (!p->item || !*p->item)
     return cat_err(msg, size, path, m, "a part needs its BOM item");

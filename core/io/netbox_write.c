@@ -188,11 +188,25 @@ static int check_end(const fl_fabric *fab, fl_id p, const nb_end *e, nb_seen *s,
   if (trc != FL_OK)
     return trc;
   uint32_t cables = fl_fabric_port_link_count(fab, p);
-  if (cables > 1)
-    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "NetBox holds one cable per interface: %s %s of "
-                        "\"%s\" has %" PRIu32 " cables",
-                        e->dev, e->ifname, fl_fabric_node_name(fab, n), cables);
+  if (cables > 1) {
+    /* name the far ends too: which of the cables is the wrong one is the
+     * question a technician has */
+    char far[2][NB_CELL];
+    for (uint32_t k = 0; k < 2; k++) {
+      fl_id l = fl_fabric_port_link(fab, p, k);
+      fl_id o = fl_fabric_link_other(fab, l, p);
+      snprintf(far[k], sizeof far[k], "%s port %u",
+               o == FL_NONE
+                   ? "?"
+                   : fl_fabric_node_name(fab, fl_fabric_port_node(fab, o)),
+               o == FL_NONE ? 0u : fl_fabric_port_num(fab, o));
+    }
+    return fl_error_set(
+        err, FL_EINVAL, NULL, 0, 0,
+        "NetBox holds one cable per interface: %s %s has %" PRIu32
+        " cables (to %s, to %s%s)",
+        e->dev, e->ifname, cables, far[0], far[1], cables > 2 ? ", ..." : "");
+  }
   size_t dl = strlen(e->dev), il = strlen(e->ifname);
   if (dl + il + 2 >= NB_CELL)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,

@@ -80,7 +80,15 @@ expect_rc 2 "$FL" bom --catalogue "$TMP/bad1.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'bad1.yaml:3:5: unknown key; expected item, part, price, watts, reach_m or source'
 printf 'parts:\n  - item: x\n    price: -1\n' >"$TMP/bad2.yaml"
 expect_rc 2 "$FL" bom --catalogue "$TMP/bad2.yaml" "$TMP/sm.xml"
-expect_grep "$TMP/err" 'bad2.yaml:3:12: expected a number >= 0'
+expect_grep "$TMP/err" 'bad2.yaml:3:12: expected a number from 0 to 10\^12, or nothing for unknown'
+# the cap, exactly at it and one past it (a total must stay finite: 1e308
+# made an `inf` total, invalid JSON)
+printf 'parts:\n  - {item: "devid 0xd2f2, 8 ports", price: 1e12}\n' >"$TMP/cap.yaml"
+expect_rc 0 "$FL" bom --format json --catalogue "$TMP/cap.yaml" "$TMP/sm.xml"
+expect_eq "$(J "=[i['total_price'] for i in d['items'] if i['category'] == 'switch']")" "[6000000000000]" "at the cap"
+printf 'parts:\n  - {item: "devid 0xd2f2, 8 ports", price: 1.000000000001e12}\n' >"$TMP/cap2.yaml"
+expect_rc 2 "$FL" bom --catalogue "$TMP/cap2.yaml" "$TMP/sm.xml"
+expect_grep "$TMP/err" 'cap2.yaml:2:44: expected a number from 0 to 10\^12'
 printf 'parts:\n  - item: x\n  - item: x\n' >"$TMP/bad3.yaml"
 expect_rc 2 "$FL" bom --catalogue "$TMP/bad3.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'listed twice'

@@ -76,5 +76,8 @@ expect_eq "$(head -c 2 "$TMP/r.xlsx")" "PK" "redirected"
 if command -v script >/dev/null; then
   script -qec "\"$FL\" bom --format xlsx \"$TMP/sm.xml\"" /dev/null >"$TMP/tty" 2>&1
   expect_grep "$TMP/tty" 'format xlsx writes a binary workbook: give -o FILE.xlsx \(or redirect standard output\)'
+  # and through -o /dev/tty (outside tester)
+  script -qec "\"$FL\" bom --format xlsx -o /dev/tty \"$TMP/sm.xml\"" /dev/null >"$TMP/tty" 2>&1
+  expect_grep "$TMP/tty" 'format xlsx writes a binary workbook'
 fi
 finish
