@@ -62,7 +62,6 @@ static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, ndt_end *e,
                   fl_error *err) {
   const char *name = fl_fabric_node_name(fab, n);
   const char *sys = fl_fabric_node_system(fab, n);
-  size_t sl = strlen(sys);
   uint32_t num = fl_fabric_port_num(fab, p);
   const char *label = fl_fabric_port_label(fab, p);
   if (label[0] && label[0] != ' ' && label[strlen(label) - 1] != ' ') {
@@ -77,16 +76,14 @@ static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, ndt_end *e,
                         "port is `<host> <interface>`, which UFM (and "
                         "fabriclint) read as HCA port 1",
                         num, name);
-  const char *blank = strchr(name, ' ');
-  if (sl && strncmp(name, sys, sl) == 0 && name[sl] == ' ' && name[sl + 1])
-    blank = name + sl;
-  if (!blank || blank == name || !blank[1] || name[strlen(name) - 1] == ' ')
+  size_t h = fl_wr_host_split(name, sys);
+  if (!h)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "NDT cannot name the host \"%s\": a host port is "
                         "`<host> <interface>`, and this name has no blank "
                         "between a host and an interface",
                         name);
-  snprintf(e->dev, sizeof e->dev, "%.*s", (int)(blank - name), name);
+  snprintf(e->dev, sizeof e->dev, "%.*s", (int)h, name);
   set(e->port, sizeof e->port, name);
   return FL_OK;
 }

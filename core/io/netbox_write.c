@@ -72,7 +72,6 @@ static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, nb_end *e,
   const char *name = fl_fabric_node_name(fab, n);
   const char *sys = fl_fabric_node_system(fab, n);
   const char *label = fl_fabric_port_label(fab, p);
-  size_t sl = strlen(sys);
   e->host = 1;
   if (label[0] && label[0] != ' ' && label[strlen(label) - 1] != ' ') {
     snprintf(e->dev, sizeof e->dev, "%s", name);
@@ -87,17 +86,15 @@ static int ca_end(const fl_fabric *fab, fl_id n, fl_id p, nb_end *e,
                         "of device <host>, which holds one port; label the "
                         "port (an annotations file) to name it",
                         num, name);
-  const char *blank = strchr(name, ' ');
-  if (sl && strncmp(name, sys, sl) == 0 && name[sl] == ' ' && name[sl + 1])
-    blank = name + sl;
-  if (!blank || blank == name || !blank[1] || name[strlen(name) - 1] == ' ')
+  size_t h = fl_wr_host_split(name, sys);
+  if (!h)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "NetBox cannot name the host \"%s\": an HCA is "
                         "`<host> <interface>` (device and interface), and "
                         "this name has no blank between them",
                         name);
-  snprintf(e->dev, sizeof e->dev, "%.*s", (int)(blank - name), name);
-  snprintf(e->ifname, sizeof e->ifname, "%s", blank + 1);
+  snprintf(e->dev, sizeof e->dev, "%.*s", (int)h, name);
+  snprintf(e->ifname, sizeof e->ifname, "%s", name + h + strspn(name + h, " "));
   return FL_OK;
 }
 

@@ -222,3 +222,13 @@ void fl_wr_switch_name(const char *name, char *buf, size_t size) {
   else
     snprintf(buf, size, "%s", name);
 }
+
+size_t fl_wr_host_split(const char *name, const char *sys) {
+  size_t sl = strlen(sys), nl = strlen(name);
+  const char *blank = strchr(name, ' ');
+  if (sl && strncmp(name, sys, sl) == 0 && name[sl] == ' ' && name[sl + 1])
+    blank = name + sl;
+  if (!blank || blank == name || !nl || name[nl - 1] == ' ')
+    return 0;
+  return (size_t)(blank - name);
+}

@@ -68,6 +68,15 @@ const char *fl_wr_guid_text(uint64_t guid, char *buf, size_t size);
 const char *fl_wr_tier_text(const fl_fabric *fab, fl_id n, char *buf,
                             size_t size);
 
+/** fl_wr_host_split() — where a CA name splits into host and interface
+ * (`dgx-001 mlx5_0`: host `dgx-001`, interface `mlx5_0`), for the writers
+ * whose formats name a host port by the two (UFM NDT, NetBox): after the
+ * node's system @sys when @name starts with it and a blank, else at the
+ * first blank. Returns the host's length (the interface starts after the
+ * blanks that follow it), or 0 when @name splits into no two non-empty
+ * parts (no blank, a blank first or last). */
+size_t fl_wr_host_split(const char *name, const char *sys);
+
 /** fl_wr_switch_name() — switch name @name as UFM's converter and a site's
  * inventory call it: `<name>` of a `MF0;<name>:<model>/...` node
  * description (Mellanox/ufm_sdk_3.0 ibnetdiscover-to-ndt.py's
