@@ -29,14 +29,7 @@ expect_rc 0 "$FL" bom --format json "$TMP/sm.xml"
 expect_eq "$(J "['totals']")" "{'switches': 6, 'cables': 32, 'transceivers': 40, 'price': None, 'watts': None, 'rows_without_price': 5, 'rows_without_watts': 5}" "JSON totals"
 
 # ---- a full catalogue: every figure known, totals by hand
-cat >"$TMP/cat.yaml" <<'EOF'
-parts:
-  - {item: "devid 0xd2f2, 8 ports", part: SW8, price: 10, watts: 100}
-  - {item: "4xNDR optical 10 m", price: 1, watts: 0}
-  - {item: "4xNDR optical 7 m", price: 2, watts: 0}
-  - {item: "transceiver 4xNDR multimode hca-port", price: 3, watts: 9}
-  - {item: "transceiver 4xNDR multimode switch-cage", price: 4.5, watts: 17, reach_m: 50}
-EOF
+cp "$FL_SRC/tests/fixtures/bom/hand-count.yaml" "$TMP/cat.yaml"
 expect_rc 0 "$FL" bom --format json --catalogue "$TMP/cat.yaml" "$TMP/sm.xml"
 # 6 x 10 + 8 x 1 + 24 x 2 + 16 x 3 + 24 x 4.5 = 272;
 # 6 x 100 + 16 x 9 + 24 x 17 = 1152 W

@@ -8,14 +8,7 @@
 # libxlsxwriter says so. The read-back part is a SKIP without openpyxl.
 . "$(dirname "$0")/lib.bash"
 "$FL" gen rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --layout -o "$TMP/sm.xml" || fail "gen"
-cat >"$TMP/cat.yaml" <<'EOF2'
-parts:
-  - {item: "devid 0xd2f2, 8 ports", part: SW8, price: 10, watts: 100}
-  - {item: "4xNDR optical 10 m", price: 1, watts: 0}
-  - {item: "4xNDR optical 7 m", price: 2, watts: 0}
-  - {item: "transceiver 4xNDR multimode hca-port", price: 3, watts: 9}
-  - {item: "transceiver 4xNDR multimode switch-cage", price: 4.5, watts: 17, reach_m: 50}
-EOF2
+cp "$FL_SRC/tests/fixtures/bom/hand-count.yaml" "$TMP/cat.yaml"
 "$FL" bom --format xlsx -o "$TMP/probe.xlsx" "$TMP/sm.xml" 2>"$TMP/err"
 if grep -q 'built without libxlsxwriter' "$TMP/err"; then
   expect_grep "$TMP/err" '^fabriclint bom: --format xlsx: this fabriclint was built without libxlsxwriter \(Debian: libxlsxwriter-dev\); use csv$'

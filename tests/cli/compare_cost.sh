@@ -9,14 +9,7 @@
 G=(rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --layout)
 "$FL" gen "${G[@]}" -o "$TMP/one.xml" || fail "gen 1:1"
 "$FL" gen "${G[@]}" --oversubscription 2:1 -o "$TMP/two.xml" || fail "gen 2:1"
-cat >"$TMP/cat.yaml" <<'EOF2'
-parts:
-  - {item: "devid 0xd2f2, 8 ports", part: SW8, price: 10, watts: 100}
-  - {item: "4xNDR optical 10 m", price: 1, watts: 0}
-  - {item: "4xNDR optical 7 m", price: 2, watts: 0}
-  - {item: "transceiver 4xNDR multimode hca-port", price: 3, watts: 9}
-  - {item: "transceiver 4xNDR multimode switch-cage", price: 4.5, watts: 17, reach_m: 50}
-EOF2
+cp "$FL_SRC/tests/fixtures/bom/hand-count.yaml" "$TMP/cat.yaml"
 # By hand. 1:1: 6 switches, 24 cables of 7 m and 8 of 10 m, 16 HCA and 24
 # cage transceivers: 6x10 + 24x2 + 8x1 + 16x3 + 24x4.5 = 272, 6x100 +
 # 16x9 + 24x17 = 1152 W. 2:1: each leaf keeps 4 host ports and 2 uplinks,
