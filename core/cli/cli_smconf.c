@@ -97,6 +97,18 @@ static int add(fl_cli_opts *o, const char *spec) {
   return 0;
 }
 
+/* Take --param @spec from key @key (value @v): said with -v (@tail after
+ * it), then appended to the SM's list. 0, or FL_EXIT_USAGE out of memory. */
+static int use_param(fl_cli_opts *o, const sm_val *v, const char *key,
+                     const char *spec, const char *tail) {
+  if (o->verbose)
+    fl_cli_progress_printf(o->progress,
+                           "fabriclint: %s:%u: %s %s: %s (unless --param or "
+                           "--policy sets it)%s",
+                           o->sm_config, v->line, key, v->value, spec, tail);
+  return add(o, spec) ? FL_EXIT_USAGE : 0;
+}
+
 /* routing_engine: the first engine of the chain. */
 static int engine(fl_cli_opts *o, const sm_val *v) {
   char first[64];
@@ -111,18 +123,11 @@ static int engine(fl_cli_opts *o, const sm_val *v) {
       strcmp(model, "ftree") == 0) {
     char spec[96];
     snprintf(spec, sizeof spec, "deadlock.routing-engine=%s", model);
-    if (o->verbose)
-      fl_cli_progress_printf(
-          o->progress,
-          "fabriclint: %s:%u: routing_engine %s: %s (unless --param "
-          "or --policy sets it)%s",
-          o->sm_config, v->line, v->value, spec,
-          v->value[n] ? " (OpenSM falls back to the next "
-                        "engine of the chain when it "
-                        "fails; the model takes the "
-                        "first)"
-                      : "");
-    return add(o, spec) ? FL_EXIT_USAGE : 0;
+    return use_param(o, v, "routing_engine", spec,
+                     v->value[n] ? " (OpenSM falls back to the next engine of "
+                                   "the chain when it fails; the model takes "
+                                   "the first)"
+                                 : "");
   }
   for (size_t i = 0; i < sizeof UNMODELLED / sizeof *UNMODELLED; i++)
     if (strcmp(first, UNMODELLED[i].name) == 0) {
@@ -149,12 +154,7 @@ static int lmc(fl_cli_opts *o, const sm_val *v) {
     return bad(o, v, "lmc: expected 0 to 7");
   char spec[64];
   snprintf(spec, sizeof spec, "topology.lid-space.lmc=%ld", n);
-  if (o->verbose)
-    fl_cli_progress_printf(o->progress,
-                           "fabriclint: %s:%u: lmc %ld: %s (unless --param or "
-                           "--policy sets it)",
-                           o->sm_config, v->line, n, spec);
-  return add(o, spec) ? FL_EXIT_USAGE : 0;
+  return use_param(o, v, "lmc", spec, "");
 }
 
 static int ar_mask(fl_cli_opts *o, const sm_val *v) {
@@ -169,12 +169,7 @@ static int ar_mask(fl_cli_opts *o, const sm_val *v) {
                "ar_sl_mask: expected a 16-bit mask (0 to 0xffff, or 65535)");
   char spec[64];
   snprintf(spec, sizeof spec, "adaptive-routing.sl-mask=0x%04lx", m);
-  if (o->verbose)
-    fl_cli_progress_printf(o->progress,
-                           "fabriclint: %s:%u: ar_sl_mask %s: %s (unless "
-                           "--param or --policy sets it)",
-                           o->sm_config, v->line, v->value, spec);
-  return add(o, spec) ? FL_EXIT_USAGE : 0;
+  return use_param(o, v, "ar_sl_mask", spec, "");
 }
 
 /* The SM's parameters first, then the user's (later values win). */
