@@ -277,6 +277,18 @@ void fl_cli_progress_host_event(void *ctx, const fl_host_event *ev) {
   case FL_HOST_EV_RULE_END:
     fl_cli_progress_end(p);
     return;
+  case FL_HOST_EV_PLANE: {
+    /* the copy of one plane the per-plane rules run on, and freeing the
+     * last one, are phases of their own: -v accounts for them */
+    char detail[128];
+    if (ev->plane) {
+      snprintf(detail, sizeof detail, "%s: its copy of the model", ev->plane);
+      fl_cli_progress_phase(p, "plane", detail, ev->index, ev->count);
+    } else {
+      fl_cli_progress_phase(p, "planes", "done: the last copy freed", 0, 0);
+    }
+    return;
+  }
   case FL_HOST_EV_NOTE:
     if (p->verbose_logs)
       fl_cli_progress_printf(p, "fabriclint: note: %s", ev->message);

@@ -43,6 +43,7 @@ typedef struct fl_param_value {
 #define FL_HOST_EV_RULE_END      3u /**< rule @index ended */
 #define FL_HOST_EV_LOG           4u /**< a rule's diagnostic line */
 #define FL_HOST_EV_NOTE          5u /**< the host's own note (no rule) */
+#define FL_HOST_EV_PLANE         6u /**< plane @index of @count: its subset */
 
 /**
  * fl_host_event — what a rule run is doing, for the host's caller (the
@@ -54,7 +55,12 @@ typedef struct fl_param_value {
  * fl_host_api.progress. LOG: @level (FL_SEV_*) and @message, from
  * fl_host_api.log. NOTE: @level and @message, @plugin when it concerns
  * one, @rule NULL. @plane: on a multi-plane fabric, the plane the rule's
- * run judges (rules run once per plane), else NULL.
+ * run judges (rules run once per plane), else NULL. PLANE: on a
+ * multi-plane fabric, before the host frees the last plane's subset and
+ * builds plane @index's (0-based, of @count planes; @plane its name), or,
+ * with @index == @count and @plane NULL, before the pass of the rules that
+ * judge the fabric whole: what follows until the next RULE_BEGIN is that
+ * work, so that a caller timing phases accounts for it.
  */
 typedef struct fl_host_event {
   uint32_t kind;

@@ -126,6 +126,21 @@ static int run_selected(void *arg, fl_loaded_plugin *p, const fl_rule_def *rule,
   return rc;
 }
 
+/* Tell @h's caller that plane @index of @count (@name), or with @index ==
+ * @count the pass on the whole fabric, begins (FL_HOST_EV_PLANE). */
+static void plane_event(fl_host *h, const char *name, uint32_t index,
+                        uint32_t count) {
+  if (!h->on_event)
+    return;
+  fl_host_event ev;
+  memset(&ev, 0, sizeof ev);
+  ev.kind = FL_HOST_EV_PLANE;
+  ev.plane = name;
+  ev.index = index;
+  ev.count = count;
+  h->on_event(h->event_ctx, &ev);
+}
+
 /* Run every selected rule of @x->h once per plane of multi-plane fabric
  * @x->fab (on the plane's subset, built one at a time and freed after its
  * pass: plugins key their caches by fl_host_api.fabric_serial, which is new
@@ -137,17 +152,21 @@ static int run_planes(rule_pass *x, const char *patterns) {
   const fl_fabric *fab = x->fab;
   uint32_t np = fl_fabric_plane_count(fab);
   x->planes = 1;
+  fl_fabric *sub = NULL;
   for (uint32_t pl = 0; pl <= np; pl++) {
-    fl_fabric *sub = NULL;
+    x->plane = pl < np ? fl_fabric_plane_name(fab, pl) : NULL;
+    plane_event(x->h, x->plane, pl, np);
+    /* the last plane's subset is freed here, inside the phase just begun,
+     * so that -v counts the time it takes (large fabrics: tens of ms) */
+    fl_fabric_free(sub);
+    sub = NULL;
     if (pl < np && fl_fabric_plane_subset(fab, pl, &sub, x->err) != FL_OK)
       return x->err && x->err->code ? x->err->code : FL_ENOMEM;
     x->sub = sub;
     x->serial = ++x->h->serial;
-    x->plane = pl < np ? fl_fabric_plane_name(fab, pl) : NULL;
     x->whole = pl == np;
     for_selected_rules(x->h, patterns, x->count, run_selected, x, &rc);
     x->sub = NULL;
-    fl_fabric_free(sub);
   }
   return rc;
 }

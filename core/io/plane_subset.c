@@ -86,33 +86,77 @@ static size_t subset_name_len(const subset *s, fl_id n) {
   return s->flags & FL_SUBSET_BASE_NAMES ? len : strlen(nm);
 }
 
+/* 1 when node @i is in the plane: a switch of the plane, or a CA with a
+ * port cabled into it. */
+static int keep_node(const subset *s, fl_id i) {
+  const fl_node_rec *r = &s->src->nodes[i];
+  if (is_switch(s->src, i))
+    return s->src->node_plane[i] == s->plane;
+  for (uint32_t k = 0; k < r->port_recs; k++)
+    if (keep_port(s, r->first_port + k))
+      return 1;
+  return 0;
+}
+
+/* 1 when port @p of a node in the plane is copied: every port of a switch,
+ * a CA's ports of the plane. */
+static int copied_port(const subset *s, fl_id p) {
+  return keep_port(s, p) || is_switch(s->src, s->src->ports[p].node);
+}
+
+/* Mark the nodes in the plane (node_map 0, the rest FL_NONE) and make room
+ * for the copy's nodes, ports and links at once: a plane of a
+ * 1,048,576-endpoint fabric would otherwise grow every array and GUID
+ * index from 64 entries by doubling (issue 33). */
+static int size_copy(subset *s) {
+  const fl_fabric *f = s->src;
+  size_t nodes = 0, ports = 0, links = 0;
+  for (size_t i = 0; i < f->n_nodes; i++) {
+    s->node_map[i] = keep_node(s, (fl_id)i) ? 0 : FL_NONE;
+    if (s->node_map[i] == FL_NONE)
+      continue;
+    nodes++;
+    for (uint32_t k = 0; k < f->nodes[i].port_recs; k++)
+      ports += (size_t)copied_port(s, f->nodes[i].first_port + k);
+  }
+  for (size_t i = 0; i < f->n_links; i++) {
+    fl_id a = f->links[i].a, b = f->links[i].b;
+    links += s->node_map[f->ports[a].node] != FL_NONE &&
+             s->node_map[f->ports[b].node] != FL_NONE && copied_port(s, a) &&
+             copied_port(s, b);
+  }
+  return fl_b_reserve(s->dst, nodes, ports, links);
+}
+
+/* The copy takes @src's atoms as they are (fl_b_adopt_atoms()): names,
+ * descriptions and labels are set by atom, not interned again; only a
+ * base name (FL_SUBSET_BASE_NAMES) that differs is a new string. */
 static int copy_nodes(subset *s) {
   const fl_fabric *f = s->src;
   fl_fabric *d = s->dst;
   for (size_t i = 0; i < f->n_nodes; i++) {
     const fl_node_rec *r = &f->nodes[i];
-    int any = 0;
-    for (uint32_t k = 0; k < r->port_recs && !any; k++)
-      any = keep_port(s, r->first_port + k);
-    if (!(is_switch(f, (fl_id)i) ? f->node_plane[i] == s->plane : any))
+    if (s->node_map[i] == FL_NONE)
       continue;
     fl_id n = fl_b_node(d, r->kind, r->guid, r->nports, r->prov);
     if (n == FL_NONE)
       return FL_ENOMEM;
     s->node_map[i] = n;
     size_t len = subset_name_len(s, (fl_id)i);
-    fl_b_node_set_name(d, n, fl_fabric_node_name(f, (fl_id)i), len);
-    fl_b_node_set_desc(d, n, fl_b_atom_str(f, r->desc), (size_t)-1);
+    const char *name = fl_fabric_node_name(f, (fl_id)i);
+    if (name[len] == '\0')
+      d->nodes[n].name = r->name;
+    else
+      fl_b_node_set_name(d, n, name, len);
+    d->nodes[n].desc = r->desc;
+    d->nodes[n].system = r->system;
+    d->nodes[n].device = r->device;
     fl_b_node_set_ids(d, n, r->vendid, r->devid, r->sysimgguid);
-    if (r->system)
-      fl_b_node_set_system(d, n, fl_b_atom_str(f, r->system), (size_t)-1);
-    if (r->device)
-      fl_b_node_set_device(d, n, fl_b_atom_str(f, r->device), (size_t)-1);
     if (!r->tier_derived && r->tier)
       fl_b_node_set_tier(d, n, r->tier);
     for (uint32_t k = 0; k < r->port_recs; k++) {
       fl_id p = r->first_port + k;
-      if (!keep_port(s, p) && !is_switch(f, (fl_id)i))
+      if (!copied_port(s, p))
         continue;
       const fl_port_rec *pr = &f->ports[p];
       fl_id q = fl_b_port(d, n, pr->num, pr->prov);
@@ -121,8 +165,7 @@ static int copy_nodes(subset *s) {
       s->port_map[p] = q;
       fl_b_port_set_guid(d, q, pr->guid);
       fl_b_port_set_lid(d, q, pr->lid, pr->lmc);
-      if (pr->label)
-        fl_b_port_set_label(d, q, fl_b_atom_str(f, pr->label), (size_t)-1);
+      d->ports[q].label = pr->label;
       if (mark_misplaced(s, p, q) != FL_OK)
         return FL_ENOMEM;
     }
@@ -238,10 +281,10 @@ int fl_fabric_plane_subset_ex(const fl_fabric *fab, uint32_t plane,
   int rc = FL_ENOMEM;
   if (!s.dst || !s.node_map || !s.port_map)
     goto fail;
-  for (size_t i = 0; i < fab->n_nodes; i++)
-    s.node_map[i] = FL_NONE;
   for (size_t i = 0; i < fab->n_ports; i++)
     s.port_map[i] = FL_NONE;
+  if (fl_b_adopt_atoms(s.dst, fab) != FL_OK || size_copy(&s) != FL_OK)
+    goto fail;
   for (size_t i = 0; i < fab->n_files; i++)
     if (fl_b_file(s.dst, fl_b_atom_str(fab, fab->files[i])) != i)
       goto fail;

@@ -41,6 +41,23 @@ uint32_t fl_b_intern(fl_fabric *fab, const char *s, size_t len);
 const char *fl_b_atom_str(const fl_fabric *fab, uint32_t atom);
 
 /**
+ * fl_b_adopt_atoms() — give new fabric @fab (nothing added to it yet) a
+ * copy of @src's atoms, so that every atom of @src names the same string in
+ * @fab and a copy of @src's records (fl_fabric_plane_subset()) can take
+ * them as they are instead of interning each string again. FL_OK,
+ * FL_EINVAL when @fab already holds strings, FL_ENOMEM.
+ */
+int fl_b_adopt_atoms(fl_fabric *fab, const fl_fabric *src);
+
+/**
+ * fl_b_reserve() — make room for @nodes nodes, @ports ports and @links
+ * links in all, and in the GUID indexes (a copy that knows its size), so
+ * that adding them grows no array. FL_OK or FL_ENOMEM (what was reserved
+ * before the failure stays reserved).
+ */
+int fl_b_reserve(fl_fabric *fab, size_t nodes, size_t ports, size_t links);
+
+/**
  * fl_b_node() — add a node of @kind (FL_NODE_*) with node GUID @guid (0 when
  * unknown), declared port count @nports (0 unknown). Returns its id.
  * Duplicate GUIDs are allowed (topology.duplicate-guid reports them).

@@ -130,6 +130,30 @@ const char *fl_b_atom_str(const fl_fabric *fab, uint32_t atom) {
   return fl_strmap_key(&fab->atoms, atom);
 }
 
+int fl_b_adopt_atoms(fl_fabric *fab, const fl_fabric *src) {
+  if (fab->finalized || fl_strmap_len(&fab->atoms) > 1 || fab->n_files)
+    return FL_EINVAL;
+  fl_strmap copy;
+  if (fl_strmap_copy(&copy, &src->atoms) != 0)
+    return FL_ENOMEM;
+  fl_strmap_free(&fab->atoms);
+  fab->atoms = copy;
+  return FL_OK;
+}
+
+int fl_b_reserve(fl_fabric *fab, size_t nodes, size_t ports, size_t links) {
+  if ((nodes && fl_grow((void **)&fab->nodes, &fab->cap_nodes, nodes,
+                        sizeof *fab->nodes) != 0) ||
+      (ports && fl_grow((void **)&fab->ports, &fab->cap_ports, ports,
+                        sizeof *fab->ports) != 0) ||
+      (links && fl_grow((void **)&fab->links, &fab->cap_links, links,
+                        sizeof *fab->links) != 0) ||
+      fl_u64map_reserve(&fab->rt.node_guid_idx, nodes) != 0 ||
+      fl_u64map_reserve(&fab->rt.port_guid_idx, ports) != 0)
+    return FL_ENOMEM;
+  return FL_OK;
+}
+
 uint32_t fl_b_file(fl_fabric *fab, const char *path) {
   uint32_t atom = fl_b_intern(fab, path, (size_t)-1);
   for (size_t i = 0; i < fab->n_files; i++)

@@ -228,6 +228,41 @@ uint32_t fl_strmap_put(fl_strmap *m, const char *s, size_t len, uint32_t val) {
   return val;
 }
 
+/* A fresh block of @n elements of @size holding @src's first @len. */
+static void *dup_block(const void *src, size_t n, size_t len, size_t size) {
+  if (!n)
+    return NULL;
+  void *p = fl_big_malloc(n * size);
+  if (p && len)
+    memcpy(p, src, len * size);
+  return p;
+}
+
+int fl_strmap_copy(fl_strmap *dst, const fl_strmap *src) {
+  memset(dst, 0, sizeof *dst);
+  if (!src->cap)
+    return 0;
+  dst->slots = dup_block(src->slots, src->cap, src->cap, sizeof *src->slots);
+  dst->hashes =
+      dup_block(src->hashes, src->ecap, src->len, sizeof *src->hashes);
+  dst->offs = dup_block(src->offs, src->ecap, src->len, sizeof *src->offs);
+  dst->lens = dup_block(src->lens, src->ecap, src->len, sizeof *src->lens);
+  dst->vals = dup_block(src->vals, src->ecap, src->len, sizeof *src->vals);
+  dst->arena = dup_block(src->arena, src->acap, src->alen, 1);
+  dst->cap = src->cap;
+  dst->len = src->len;
+  dst->ecap = src->ecap;
+  dst->alen = src->alen;
+  dst->acap = src->acap;
+  if (!dst->slots ||
+      (src->ecap && (!dst->hashes || !dst->offs || !dst->lens || !dst->vals)) ||
+      (src->acap && !dst->arena)) {
+    fl_strmap_free(dst);
+    return -1;
+  }
+  return 0;
+}
+
 const char *fl_strmap_key(const fl_strmap *m, size_t i) {
   return i < m->len ? m->arena + m->offs[i] : "";
 }

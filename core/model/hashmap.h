@@ -81,6 +81,13 @@ uint32_t fl_strmap_put(fl_strmap *m, const char *s, size_t len, uint32_t val);
 static inline size_t fl_strmap_len(const fl_strmap *m) {
   return m->len;
 }
+/**
+ * fl_strmap_copy() — make empty map @dst (zero-initialised or freed) a
+ * copy of @src: the same entries, values and entry order, so that an index
+ * (an atom) valid in @src names the same key in @dst. O(size of @src), no
+ * hashing. Returns 0, or -1 when out of memory (@dst stays empty).
+ */
+int fl_strmap_copy(fl_strmap *dst, const fl_strmap *src);
 /** Key of entry @i (insertion order), NUL-terminated, valid until next put. */
 const char *fl_strmap_key(const fl_strmap *m, size_t i);
 void fl_strmap_free(fl_strmap *m);

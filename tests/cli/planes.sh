@@ -314,4 +314,15 @@ expect_eq "$(grep -c 'system="dgx-001"' "$TMP/rails-planes.xml")" 4 "2 rails x 2
 expect_rc 0 "$FL" check --rules 'planes.*' --format json "$TMP/rails-planes.xml"
 expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings']]")" "[]" "2 rails x 2 planes: no planes finding"
 
+# -v accounts for the planes' copies (issue 33: the phases add up to the
+# run): each plane's copy of the model is a phase of its own, before that
+# plane's rules, and freeing the last copy one after them; the per-plane
+# plugins run once per plane, the cross-plane ones (planes, failure-domains)
+# after the last copy is freed
+P4=$FL_SRC/tests/fixtures/planes/p4
+expect_rc 0 "$FL" check -v "$P4"/plane{1,2,3,4}.ibnetdiscover
+expect_eq "$(grep -E '^fabriclint:   (plane|planes|plugin (topology|planes)) ' "$TMP/err" | sed -E 's/ +[0-9]+\.[0-9]{3} s.*//' | tr -s ' ' | tr '\n' '|')" \
+  "fabriclint: plane 1: its copy of the model|fabriclint: plugin topology|fabriclint: plane 2: its copy of the model|fabriclint: plugin topology|fabriclint: plane 3: its copy of the model|fabriclint: plugin topology|fabriclint: plane 4: its copy of the model|fabriclint: plugin topology|fabriclint: planes done: the last copy freed|fabriclint: plugin planes|fabriclint: plugin topology|" \
+  "-v: one copy phase per plane, in order, before its rules; the copy freed before the cross-plane rules"
+
 finish
