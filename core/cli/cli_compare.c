@@ -41,6 +41,8 @@ typedef struct cmp_args {
   size_t n_with;
   const char *catalogue; /* --catalogue FILE: cost and power of each side */
   fl_bom_cat cat;        /* loaded from it */
+  const char *workload;  /* --workload FILE: collectives on each side */
+  fl_workload wl;        /* loaded from it */
 } cmp_args;
 
 /* ---- --fail-on -------------------------------------------------------------
@@ -55,7 +57,8 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
            {"new-error", FL_CMP_FAIL_NEW_ERROR, 0},
            {"new-warning", FL_CMP_FAIL_NEW_WARNING, 0},
            {"oversubscription-rise", FL_CMP_FAIL_OVERSUB_RISE, 1},
-           {"ebb-drop", FL_CMP_FAIL_EBB_DROP, 1}};
+           {"ebb-drop", FL_CMP_FAIL_EBB_DROP, 1},
+           {"busbw-drop", FL_CMP_FAIL_BUSBW_DROP, 1}};
   memset(p, 0, sizeof *p);
   const char *eq = strchr(s, '=');
   size_t len = eq ? (size_t)(eq - s) : strlen(s);
@@ -82,7 +85,8 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
   }
   snprintf(msg, size,
            "--fail-on: expected new-error, new-warning, "
-           "oversubscription-rise[=X], ebb-drop[=X] or never, got '%s'",
+           "oversubscription-rise[=X], ebb-drop[=X], busbw-drop[=X] or "
+           "never, got '%s'",
            s);
   return -1;
 }
@@ -204,6 +208,9 @@ int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n) {
     case FL_CMP_FAIL_EBB_DROP:
       r = judge_ebb(m, ps[i].tolerance, why, sizeof why);
       break;
+    case FL_CMP_FAIL_BUSBW_DROP:
+      r = fl_cmp_judge_busbw(m, ps[i].tolerance, why, sizeof why);
+      break;
     }
     json_t *o =
         json_pack("{s:s,s:o,s:s}", "policy", ps[i].text, "failed",
@@ -262,6 +269,9 @@ static int compare_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_CATALOGUE:
     a->catalogue = v;
     return 1;
+  case FL_OPT_WORKLOAD:
+    a->workload = v;
+    return 1;
   case FL_OPT_WITH: {
     const char **w = realloc((void *)a->with, (a->n_with + 1) * sizeof *w);
     if (!w) {
@@ -289,6 +299,7 @@ typedef struct side {
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
+  json_t *workload;       /* --workload modelled on this side, or NULL */
 } side;
 
 /* Ask for the summary's eBB over @patterns only (default bisect: the other
@@ -395,12 +406,15 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
     rc = run_side(o, s);
   if (rc == 0)
     rc = fl_cli_settle_findings(o, &s->fs);
+  if (rc == 0 && a->workload)
+    s->workload = fl_cmp_workload_json(o, &a->wl, s->fab, s->input, &rc);
   return rc;
 }
 
 static void side_free(side *s) {
   fl_findings_free(&s->fs);
   fl_findings_free(&s->sums);
+  json_decref(s->workload);
   fl_fabric_free(s->fab);
   fl_host_free(&s->host);
 }
@@ -441,7 +455,8 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                           &s[k].fs,
                           &s[k].sums,
                           s[k].failure_known ? &s[k].failure : NULL,
-                          NULL};
+                          NULL,
+                          s[k].workload};
     if (a->catalogue && fl_bom_sum(s[k].fab, &a->cat, &cost[k]) == 0)
       cs[k].cost = &cost[k];
   }
@@ -538,6 +553,11 @@ int fl_cli_compare(int argc, char **argv) {
       rc = FL_EXIT_USAGE;
     }
   }
+  if (rc == 0 && a.workload) {
+    rc = fl_cli_check_output_other(&o, a.workload, "the workload");
+    if (rc == 0)
+      rc = fl_cmp_workload_load(a.workload, &a.wl);
+  }
   for (int k = 0; k < 2 && rc == 0; k++)
     rc = do_side(&o, &a, &s[k]);
   if (rc == 0)
@@ -551,5 +571,6 @@ done:
   fl_cli_opts_free(&o);
   free((void *)a.with);
   fl_bom_cat_free(&a.cat);
+  fl_workload_free(&a.wl);
   return rc;
 }

@@ -8,7 +8,9 @@
  *                        capacity, findings new / fixed / unchanged, delta),
  *                        the document `--format json` prints
  *                        (schema/compare.schema.json);
- *   cli_compare_out.c    the text and Markdown renderings of that document.
+ *   cli_compare_out.c    the text and Markdown renderings of that document;
+ *   cli_compare_perf.c   --workload: the job's collectives modelled on each
+ *                        side, their bus bandwidth and bottleneck.
  *
  * Every figure is computed once, into the document; the renderers and the
  * --fail-on policies read it, so the three formats and the exit code never
@@ -21,8 +23,10 @@
 
 #include <jansson.h>
 
+#include "cli/cli_common.h"
 #include "fabriclint/fabric.h"
 #include "host/findings.h"
+#include "io/workload.h"
 
 /** The rule whose finding carries the capacity figures (its evidence:
  * per tier down/up Gb/s and oversubscription, and the traffic eBB). */
@@ -57,13 +61,17 @@ typedef struct fl_cmp_side {
   const fl_cmp_failure *failure;   /* NULL when FL_CMP_SPOF_RULE did not run */
   const struct fl_bom_total *cost; /* its bill of materials priced by
                                       --catalogue, or NULL without one */
+  const json_t *workload;          /* fl_cmp_workload_json(), or NULL without
+                                      --workload */
 } fl_cmp_side;
 
 /**
  * fl_cmp_model() — the comparison of @base and @head as a JSON object
  * (schema/compare.schema.json): "base" and "head" (input, inventory,
- * capacity, failure, cost when a side has one, findings by severity), "delta"
- * (HEAD minus BASE of every count and figure), "renamed" (HEAD nodes read under
+ * capacity, failure, cost and workload when a side has them, findings by
+ * severity), "delta"
+ * (HEAD minus BASE of every count and figure; "workload": per collective,
+ * index by index), "renamed" (HEAD nodes read under
  * their BASE name: the same non-zero node GUID, another name), "findings" (new,
  * fixed, unchanged). Findings are matched by fingerprint
  * (fl_finding_fingerprint) after HEAD's renamed node names in a finding's key
@@ -76,7 +84,8 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
 /** A --fail-on policy (docs/cli.md "compare"). */
 typedef struct fl_cmp_policy {
   int kind;         /* FL_CMP_FAIL_* */
-  double tolerance; /* oversubscription-rise=X, ebb-drop=X; 0 by default */
+  double tolerance; /* oversubscription-rise=X, ebb-drop=X, busbw-drop=X
+                       (a fraction of BASE's busbw); 0 by default */
   char text[64];    /* as given, for the report */
 } fl_cmp_policy;
 
@@ -86,6 +95,7 @@ enum {
   FL_CMP_FAIL_NEW_WARNING,
   FL_CMP_FAIL_OVERSUB_RISE,
   FL_CMP_FAIL_EBB_DROP,
+  FL_CMP_FAIL_BUSBW_DROP,
 };
 
 /**
@@ -102,6 +112,44 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
  * policy failed, 0 when none did, -1 on ENOMEM.
  */
 int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n);
+
+/**
+ * fl_cmp_workload_load() — read workload @path into @w (zeroed; the caller
+ * frees it with fl_workload_free()) for compare: a list of collectives on
+ * one placement (`training:` and `placements:` are refused). 0, or
+ * FL_EXIT_USAGE with the error printed (file:line:col).
+ */
+int fl_cmp_workload_load(const char *path, fl_workload *w);
+
+/**
+ * fl_cmp_workload_json() — model every collective of @w on finalized
+ * fabric @fab (the side named @input) with --jobs from @o: {file, hosts,
+ * nics_per_host, collectives: [{op, name, label, bytes, ranks, routing,
+ * busbw_GBps, ideal_busbw_GBps, ratio, time_s, nccl_busbw_GBps (GB/s,
+ * 10^9 B/s; null without fabric traffic), bottleneck_links, bottleneck
+ * (perf's JSON of the first, or null), error when it cannot be routed}]}.
+ * New reference; NULL with *@rc FL_EXIT_USAGE and the error printed (a host
+ * of @w missing on this side, a collective that cannot run). Cost: perf's
+ * per collective (docs/perf.md).
+ */
+json_t *fl_cmp_workload_json(const fl_cli_opts *o, const fl_workload *w,
+                             const fl_fabric *fab, const char *input, int *rc);
+
+/** fl_cmp_workload_delta() — {collectives: [{label, busbw_GBps, ...}]}:
+ * HEAD minus BASE of each figure of @b and @h (fl_cmp_workload_json()),
+ * collective by index, null where a side has none. New reference or NULL
+ * (ENOMEM). */
+json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h);
+
+/**
+ * fl_cmp_judge_busbw() — busbw-drop=@tol on model @m: the largest relative
+ * fall of a collective's fabric busbw, (BASE − HEAD) / BASE, over the
+ * collectives with fabric traffic in BASE (one that cannot be routed in
+ * HEAD has lost all of it). 1 failed (a fall above @tol), 0 held, 2 cannot
+ * be judged (no --workload); @why (@size bytes) names the collective and
+ * both figures.
+ */
+int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size);
 
 /** fl_cmp_write_text() / fl_cmp_write_markdown() — render model @m (with
  * its "fail_on") to @out; 0, or -1 on a write error (errno set). @quiet:

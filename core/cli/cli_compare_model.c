@@ -544,7 +544,9 @@ static json_t *side_json(const fl_cmp_side *s) {
   }
   json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "input", s->input, "inventory",
                         inv, "capacity", cap, "failure", fail);
-  if (o && cost && json_object_set_new(o, "cost", cost)) {
+  if (o && ((cost && json_object_set_new(o, "cost", cost)) ||
+            (s->workload &&
+             json_object_set(o, "workload", (json_t *)s->workload)))) {
     json_decref(o);
     return NULL;
   }
@@ -576,6 +578,11 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
           json_object_set_new(d, "cost",
                               delta(json_object_get(b, "cost"),
                                     json_object_get(h, "cost"), 0))) ||
+         (json_object_get(b, "workload") &&
+          json_object_set_new(
+              d, "workload",
+              fl_cmp_workload_delta(json_object_get(b, "workload"),
+                                    json_object_get(h, "workload")))) ||
          json_object_set(m, "renamed", ren) || findings(base, head, &r, m);
   }
   renames_free(&r);

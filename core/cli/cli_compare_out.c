@@ -202,6 +202,51 @@ static void cost(const out_ctx *c, const json_t *m) {
         json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
 }
 
+/* The first bottleneck of collective @x on side @side ("BASE", "HEAD"):
+ * its link and how many flows share it (perf's figures). */
+static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
+  const json_t *b = json_object_get(x, "bottleneck");
+  const char *err = json_string_value(json_object_get(x, "error"));
+  if (!json_is_object(b) && !err)
+    return;
+  fprintf(c->out, c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;%s%s: " : "      %s%s: ",
+          err ? "" : "bottleneck ", side);
+  if (err) {
+    fputs("cannot be routed: ", c->out);
+    free_text(c, err);
+  } else {
+    free_text(c, json_string_value(json_object_get(b, "link")));
+    fprintf(c->out, ", %.4g flows share %.0f Gb/s",
+            json_number_value(json_object_get(b, "flow_count")),
+            json_number_value(json_object_get(b, "capacity_gbps")));
+  }
+  fputs(c->md ? " | | | |\n" : "\n", c->out);
+}
+
+/* The job's collectives (--workload): the fabric's bus bandwidth of each
+ * on both sides, and the link that limits it on each. */
+static void workload(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "workload", o);
+  if (!json_is_object(o[0]) || !json_is_object(o[1]))
+    return;
+  char title[160];
+  snprintf(title, sizeof title, "collectives (--workload %s), busbw GB/s",
+           json_string_value(json_object_get(o[0], "file")));
+  section(c, title);
+  const json_t *cb = json_object_get(o[0], "collectives"),
+               *ch = json_object_get(o[1], "collectives"),
+               *cd = json_object_get(o[2], "collectives");
+  for (size_t i = 0; i < json_array_size(cb); i++) {
+    const json_t *x = json_array_get(cb, i), *y = json_array_get(ch, i);
+    row(c, 1, json_string_value(json_object_get(x, "label")),
+        json_object_get(x, "busbw_GBps"), json_object_get(y, "busbw_GBps"),
+        json_object_get(json_array_get(cd, i), "busbw_GBps"));
+    bottleneck(c, x, "BASE");
+    bottleneck(c, y, "HEAD");
+  }
+}
+
 static long long count(const json_t *counts, const char *sev) {
   return (long long)json_integer_value(json_object_get(counts, sev));
 }
@@ -317,6 +362,7 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
     table(&c, m);
     failure(&c, m);
     cost(&c, m);
+    workload(&c, m);
   }
   if (!quiet)
     renamed(&c, m);

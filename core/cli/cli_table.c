@@ -123,10 +123,12 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "bisection eBB (from ecmp-balance.summary); findings new in HEAD, "
      "fixed and unchanged, matched by fingerprint with HEAD's renamed nodes "
      "(same GUID, new name) read under their BASE names, so renames and "
-     "relabelling do not churn. --fail-on judges the delta: new-error "
-     "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X] "
-     "(docs/cli.md \"compare\"). Text, JSON or Markdown (a pull-request "
-     "comment or CI job summary).",
+     "relabelling do not churn; with --workload, each collective's bus "
+     "bandwidth and bottleneck link on both (the perf model); with "
+     "--catalogue, cost and power. --fail-on judges the delta: new-error "
+     "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X], "
+     "busbw-drop[=X] (docs/cli.md \"compare\"). Text, JSON or Markdown (a "
+     "pull-request comment or CI job summary).",
      FL_CPL_FILE},
     {"bom", B, "[--format csv|json] [--catalogue FILE.yaml] INPUT...",
      "bill of materials: switches, cables, transceivers, cost and power",
@@ -200,12 +202,14 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "exit 1 when a finding is at least this severe: error (default), "
      "warning, info or never"},
     {FL_OPT_FAIL_ON, "fail-on", 0, "POLICY[,POLICY]", K, 0, FL_CPL_VALUES,
-     "new-error new-warning oversubscription-rise ebb-drop never",
+     "new-error new-warning oversubscription-rise ebb-drop busbw-drop never",
      "exit 1 when the change does this (repeatable): new-error (default: a "
      "finding of severity error new in HEAD), new-warning (error or "
      "warning), oversubscription-rise[=X] (a tier's ratio rises by more "
      "than X, default 0), ebb-drop[=X] (the bisection eBB falls by more "
-     "than X, default 0), never"},
+     "than X, default 0), busbw-drop[=X] (with --workload: a collective's "
+     "bus bandwidth falls by more than the fraction X of BASE's, default "
+     "0), never"},
     {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D | K, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
@@ -307,9 +311,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "one more input loaded into both BASE and HEAD: annotations or "
      "attribute files the two plans share (repeatable)"},
     /* ---- perf ---- */
-    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P | K, 0, FL_CPL_FILE, NULL,
      "the job: hosts in rank order and collectives (this or --job; "
-     "docs/perf.md)"},
+     "docs/perf.md); compare: modelled on both sides, the bus bandwidth "
+     "and bottleneck of each collective"},
     {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
      "auto lft ar", "override the routing the workload names"},
     {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
