@@ -5,23 +5,17 @@
  *
  * Why libxlsxwriter: the brief's rule (a well-kept library outside the
  * analysis), and a workbook is a ZIP of XML parts whose every detail
- * (shared strings, styles, content types) that library gets right. It
- * writes to a path, not a stream (Debian 12's 1.1.4 has no output
- * buffer), so the workbook is built in a temporary file and copied to the
- * output the command opened (fl_outfile: the same replace-on-success rule
- * as every output). Built only when CMake finds libxlsxwriter
- * (FL_HAVE_XLSXWRITER); otherwise the format is refused, saying so.
+ * (shared strings, styles, content types) that library gets right; it is
+ * written through a temporary file (cli_xlsx.h). Built only when CMake
+ * finds libxlsxwriter (FL_HAVE_XLSXWRITER); otherwise the format is
+ * refused, saying so.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "cli/cli_bom.h"
+#include "cli/cli_xlsx.h"
 
 #ifdef FL_HAVE_XLSXWRITER
-#include <xlsxwriter.h>
 
 static const char *const COLUMNS[] = {
     "category",    "item",       "count",       "part",   "unit_price",
@@ -91,53 +85,16 @@ static void about_sheet(lxw_workbook *wb, const char *const *inputs,
   }
 }
 
-/* Copy the file @path to @out; 0 or -1. */
-static int copy_to(const char *path, FILE *out) {
-  FILE *in = fopen(path, "rb");
-  if (!in)
-    return -1;
-  char buf[65536];
-  size_t k;
-  int rc = 0;
-  while ((k = fread(buf, 1, sizeof buf, in)) > 0)
-    if (fwrite(buf, 1, k, out) != k)
-      rc = -1;
-  if (ferror(in))
-    rc = -1;
-  fclose(in);
-  return rc || fflush(out) != 0 || ferror(out) ? -1 : 0;
-}
-
 int fl_bom_write_xlsx(FILE *out, const fl_bom_line *lines, size_t n,
                       const char *const *inputs, size_t n_inputs,
                       const char *catalogue, const char *version, char *msg,
                       size_t size) {
-  const char *dir = getenv("TMPDIR");
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s/fabriclint-bom-XXXXXX",
-           dir && *dir ? dir : "/tmp");
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    snprintf(msg, size, "%s: cannot make a temporary file: %s", tmp,
-             strerror(errno));
+  fl_xlsx x;
+  if (fl_xlsx_open(&x, "bom", msg, size) != 0)
     return -1;
-  }
-  close(fd);
-  lxw_workbook *wb = workbook_new(tmp);
-  if (!wb) {
-    unlink(tmp);
-    snprintf(msg, size, "out of memory making the workbook");
-    return -1;
-  }
-  bom_sheet(wb, lines, n);
-  about_sheet(wb, inputs, n_inputs, catalogue, version);
-  lxw_error e = workbook_close(wb);
-  int rc = e == LXW_NO_ERROR ? copy_to(tmp, out) : -1;
-  if (rc != 0)
-    snprintf(msg, size, "writing the workbook failed: %s",
-             e == LXW_NO_ERROR ? strerror(errno) : lxw_strerror(e));
-  unlink(tmp);
-  return rc;
+  bom_sheet(x.wb, lines, n);
+  about_sheet(x.wb, inputs, n_inputs, catalogue, version);
+  return fl_xlsx_close(&x, out, msg, size);
 }
 
 #else
@@ -148,10 +105,7 @@ int fl_bom_write_xlsx(FILE *out, const fl_bom_line *lines, size_t n,
                       size_t size) {
   (void)out, (void)lines, (void)n, (void)inputs, (void)n_inputs;
   (void)catalogue, (void)version;
-  snprintf(msg, size,
-           "--format xlsx: this fabriclint was built without "
-           "libxlsxwriter (Debian: libxlsxwriter-dev); use csv");
-  return -1;
+  return fl_xlsx_missing(msg, size);
 }
 
 #endif

@@ -29,9 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_diff_xlsx.h"
 #include "cli/cli_inputs.h"
 #include "diff/diff.h"
 #include "fabriclint/fabric.h"
@@ -40,7 +42,7 @@
 #include "report/report.h"
 
 typedef struct diff_args {
-  int csv;
+  int csv; /* the work order: 1 CSV, 2 a workbook (xlsx); 0 findings */
   fl_diff_opts dopts;
   uint32_t fmt[2];
   const char **paths[2];
@@ -88,9 +90,10 @@ static int diff_option(void *ctx, const fl_cli_item *it, int *rc) {
   const char *v = it->value;
   *rc = 0;
   switch (it->opt->id) {
-  case FL_OPT_FORMAT: /* csv here, the report formats in fl_cli_parse() */
-    a->csv = strcmp(v, "csv") == 0;
-    return a->csv;
+  case FL_OPT_FORMAT: /* csv and xlsx here, the report formats in
+                        fl_cli_parse() */
+    a->csv = strcmp(v, "csv") == 0 ? 1 : strcmp(v, "xlsx") == 0 ? 2 : 0;
+    return a->csv != 0;
   case FL_OPT_DESIGN_FORMAT:
   case FL_OPT_AS_BUILT_FORMAT: {
     int side = it->opt->id == FL_OPT_AS_BUILT_FORMAT;
@@ -539,7 +542,21 @@ int fl_cli_diff(int argc, char **argv) {
     fl_findings_sort(&fs);
     fl_work_order_sort(&wo);
     errno = 0;
-    if (fl_work_order_csv(out.f, &wo) != 0) {
+    char msg[512] = "";
+    if (a.csv == 2 && isatty(fileno(out.f))) {
+      /* standard output or -o /dev/tty: a binary workbook on a terminal */
+      rc = fl_cli_usage_error("--format xlsx writes a binary workbook: give "
+                              "-o FILE.xlsx (or redirect standard output)%s",
+                              "");
+      goto done;
+    }
+    if (a.csv == 2 &&
+        fl_diff_write_xlsx(out.f, &wo, a.n_paths[0] ? a.paths[0][0] : "",
+                           a.n_paths[1] ? a.paths[1][0] : "", FL_VERSION, msg,
+                           sizeof msg) != 0) {
+      fprintf(stderr, "fabriclint diff: %s\n", msg);
+      rc = FL_EXIT_USAGE;
+    } else if (a.csv == 1 && fl_work_order_csv(out.f, &wo) != 0) {
       fprintf(stderr, "fabriclint: %s: cannot write the work order: %s\n",
               o.output && strcmp(o.output, "-") != 0 ? o.output
                                                      : "standard output",

@@ -158,10 +158,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "report format: text (default), json, sarif (SARIF 2.1.0), junit (JUnit "
      "XML), codequality (GitLab Code Quality); pictures: dot, svg, html (one "
      "page: pictures, findings table, tallies, provenance)"},
-    {FL_OPT_FORMAT, "format", 0, "FORMAT", D, 0, FL_CPL_REPORT, "csv",
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", D, 0, FL_CPL_REPORT, "csv xlsx",
      "report format as for check (the pictures draw the plan with the "
      "changes: --view diff), or csv: the field team's work order (one row "
-     "per physical action)"},
+     "per physical action), or xlsx: the work order as a workbook, a sheet "
+     "per rack (needs -o FILE or a redirect)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", K, 0, FL_CPL_VALUES,
      "text json markdown",
      "text (default), json (schema/compare.schema.json) or markdown (a "

@@ -476,7 +476,9 @@ void diff_swaps(dctx *c) {
                  .eps = {a, b, cc, d},
                  .n_eps = 4,
                  .cause = cause,
-                 .cause_msg = cmsg};
+                 .cause_msg = cmsg,
+                 .has_link2 = 1,
+                 .link2 = c->e[d2].link};
         f.ev = json_pack("{s:[o,o],s:[o,o],s:[o,o]}", "planned",
                          diff_cable_json(c, a, b), diff_cable_json(c, cc, d),
                          "as_built", diff_cable_json(c, a, d),
@@ -505,6 +507,7 @@ void diff_swaps(dctx *c) {
                          sa, sb, sc, sd, sa, sd, sc, sb, sx, sy));
         diff_wo_add(c, "swap", "diff.swapped", x, y, 1, 0, 0, d1->link,
                     "exchange the two cable ends at these ports");
+        diff_wo_cable_b(c, c->e[d2].link);
         free(sa), free(sb), free(sc), free(sd), free(sx), free(sy);
         free(cause), free(cmsg);
         c->qual = 0;

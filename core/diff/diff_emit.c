@@ -135,6 +135,29 @@ static char *finding_key(dctx *c, const fnd *f, const char *msg) {
   return out;
 }
 
+/* The design's cable id (link attribute `cable`) of design link @l, or
+ * NULL. */
+static const char *cable_of(const dctx *c, fl_id l) {
+  return l != FL_NONE ? fl_fabric_attr(c->D, FL_ENT_LINK, l, "cable") : NULL;
+}
+
+/* A finding located at a planned cable carries its cable id in the
+ * evidence (`cable_id`), a swap both (`cable_ids`, the cable at each end
+ * to exchange, as the work order's cable and cable_b), so that a JSON
+ * consumer finds the cable to pull without the plan (issue 34 §4). Not in
+ * the finding's key: a relabelled cable is the same finding. */
+static void cable_ids(dctx *c, fnd *f) {
+  if (!json_is_object(f->ev) || f->loc_fab != c->D || f->loc_ent != FL_ENT_LINK)
+    return;
+  const char *a = cable_of(c, f->loc_id);
+  const char *b = f->has_link2 ? cable_of(c, f->link2) : NULL;
+  if (f->has_link2 && (a || b)) {
+    if (json_object_set_new(f->ev, "cable_ids", json_pack("[s?s?]", a, b)) != 0)
+      c->nomem = 1;
+  } else if (a && json_object_set_new(f->ev, "cable_id", json_string(a)))
+    c->nomem = 1;
+}
+
 void diff_emit(dctx *c, fnd *f, char *msg) {
   fl_finding_rec r;
   memset(&r, 0, sizeof r);
@@ -165,6 +188,7 @@ void diff_emit(dctx *c, fnd *f, char *msg) {
     r.ports[r.n_ports++].port = num;
   }
   char *id = finding_key(c, f, r.message);
+  cable_ids(c, f);
   if (f->ev) {
     r.evidence = json_dumps(f->ev, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(f->ev);
@@ -236,6 +260,30 @@ static void wo_plane(dctx *c, fl_wo_row *r, const char *finding) {
   }
 }
 
+/* Attribute @name of design link @l ("" when none or @l is FL_NONE). */
+static const char *link_attr(const dctx *c, fl_id l, const char *name) {
+  const char *v =
+      l != FL_NONE ? fl_fabric_attr(c->D, FL_ENT_LINK, l, name) : NULL;
+  return v ? v : "";
+}
+
+/* Row @r's media, length and part number: the planned cable's (design link
+ * @l), what a technician takes from the store. */
+static void wo_cable_attrs(dctx *c, fl_wo_row *r, fl_id l) {
+  free(r->media), free(r->length), free(r->part);
+  r->media = diff_xstrdup(c, link_attr(c, l, "media"));
+  r->length = diff_xstrdup(c, link_attr(c, l, "length"));
+  r->part = diff_xstrdup(c, link_attr(c, l, "part-number"));
+}
+
+void diff_wo_cable_b(dctx *c, fl_id dlink) {
+  if (!c->wo || !c->wo->n)
+    return;
+  fl_wo_row *r = &c->wo->v[c->wo->n - 1];
+  free(r->cable_b);
+  r->cable_b = diff_xstrdup(c, link_attr(c, dlink, "cable"));
+}
+
 void diff_wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
                  uint64_t b, int has_b, uint64_t from, int has_from,
                  fl_id dlink, const char *detail) {
@@ -255,11 +303,12 @@ void diff_wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
   r->from_node = diff_xstrdup(c, has_from ? diff_key_name(c, from) : "");
   r->from_port = diff_xstrdup(
       c, has_from ? diff_key_port_str(c, from, pb, sizeof pb) : "");
-  const char *cable = dlink != FL_NONE
-                          ? fl_fabric_attr(c->D, FL_ENT_LINK, dlink, "cable")
-                          : NULL;
-  r->cable = diff_xstrdup(c, cable ? cable : "");
+  r->cable = diff_xstrdup(c, link_attr(c, dlink, "cable"));
   r->detail = diff_xstrdup(c, detail ? detail : "");
+  r->a_u = diff_xstrdup(c, diff_dnode_attr(c, a, "u"));
+  r->b_u = diff_xstrdup(c, has_b ? diff_dnode_attr(c, b, "u") : "");
+  r->cable_b = diff_xstrdup(c, "");
+  wo_cable_attrs(c, r, dlink);
   /* the finding this row carries out: emitted just before */
   const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
   char fp[17] = "";
@@ -295,16 +344,20 @@ void diff_wo_node_cables(dctx *c, const char *action, const char *finding,
     const char *la = fl_fabric_port_label(D, pa),
                *lb = fl_fabric_port_label(D, pb);
     const char *rb = fl_fabric_attr(D, FL_ENT_NODE, nb, "rack");
-    const char *cable = fl_fabric_attr(D, FL_ENT_LINK, l, "cable");
+    const char *ub = fl_fabric_attr(D, FL_ENT_NODE, nb, "u");
+    const char *ua = fl_fabric_attr(D, FL_ENT_NODE, n, "u");
     free(r->a_port), free(r->b_node), free(r->b_port), free(r->b_rack);
-    free(r->cable);
+    free(r->cable), free(r->a_u), free(r->b_u);
+    r->a_u = diff_xstrdup(c, ua ? ua : "");
     snprintf(num, sizeof num, "%u", fl_fabric_port_num(D, pa));
     r->a_port = diff_xstrdup(c, *la ? la : num);
     r->b_node = diff_xstrdup(c, fl_fabric_node_name(D, nb));
     snprintf(num, sizeof num, "%u", fl_fabric_port_num(D, pb));
     r->b_port = diff_xstrdup(c, *lb ? lb : num);
     r->b_rack = diff_xstrdup(c, rb ? rb : "");
-    r->cable = diff_xstrdup(c, cable ? cable : "");
+    r->b_u = diff_xstrdup(c, ub ? ub : "");
+    r->cable = diff_xstrdup(c, link_attr(c, l, "cable"));
+    wo_cable_attrs(c, r, l);
   }
 }
 

@@ -142,6 +142,9 @@ typedef struct fnd {
   fl_fix_rec *fix;       /* how to fix it (host/fix.h), or NULL; taken */
   const char *key;       /* its identity for the fingerprint, or NULL: the
                             cable ends and nodes (diff_emit.c finding_key()) */
+  int has_link2;         /* 1: @link2 is a second design cable (a swap) */
+  fl_id link2;           /* its design link, whose cable id the evidence and
+                            the work order carry beside @loc_id's */
 } fnd;
 
 #define AMBIG (NIL - 1)
@@ -180,6 +183,9 @@ const char *diff_plane_name_b(const dctx *c, uint32_t pl);
 char *diff_ep_str(dctx *c, uint64_t k);
 void diff_qualify(dctx *c, const uint64_t *eps, int n);
 const char *diff_rack_of(const dctx *c, uint64_t k);
+/* Node attribute @name of the design node of endpoint key @k ("" when
+ * none): diff_rack_of() is its `rack`. */
+const char *diff_dnode_attr(const dctx *c, uint64_t k, const char *name);
 size_t diff_canon_name(const fl_fabric *f, fl_id n, char *buf, size_t size);
 size_t diff_full_name(const fl_fabric *f, fl_id n, char *buf, size_t size);
 void diff_name_ix_free(name_ix *x);
@@ -199,6 +205,8 @@ void diff_wo_node_cables(dctx *c, const char *action, const char *finding,
                          fl_id n, const char *detail);
 void diff_wo_node(dctx *c, const char *action, const char *finding,
                   const char *node, const char *rack, const char *detail);
+/* The swap row just added: the second cable's id, design link @dlink. */
+void diff_wo_cable_b(dctx *c, fl_id dlink);
 json_t *diff_ep_json(dctx *c, uint64_t k);
 void diff_fix_end(dctx *c, uint64_t k, fl_fix_end *e);
 void diff_fix_move(dctx *c, fl_fix_rec *fx, uint64_t cable0, uint64_t cable1,

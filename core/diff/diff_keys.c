@@ -218,11 +218,15 @@ void diff_qualify(dctx *c, const uint64_t *eps, int n) {
     }
 }
 
-const char *diff_rack_of(const dctx *c, uint64_t k) {
+const char *diff_dnode_attr(const dctx *c, uint64_t k, const char *name) {
   fl_id d = diff_key_dnode(c, k);
   const char *r =
-      d != FL_NONE ? fl_fabric_attr(c->D, FL_ENT_NODE, d, "rack") : NULL;
+      d != FL_NONE ? fl_fabric_attr(c->D, FL_ENT_NODE, d, name) : NULL;
   return r ? r : "";
+}
+
+const char *diff_rack_of(const dctx *c, uint64_t k) {
+  return diff_dnode_attr(c, k, "rack");
 }
 
 /* ---- 1. nodes -------------------------------------------------------- */

@@ -36,20 +36,35 @@ void fl_work_order_sort(fl_work_order *wo) {
     qsort(wo->v, wo->n, sizeof *wo->v, cmp_row);
 }
 
+const char *const FL_WO_COLUMNS[] = {
+    "row",    "action", "finding",     "a_node",    "a_port",    "a_rack",
+    "b_node", "b_port", "b_rack",      "from_node", "from_port", "cable",
+    "detail", "fix",    "fingerprint", "a_u",       "b_u",       "cable_b",
+    "media",  "length", "part"};
+const size_t FL_WO_NCOLUMNS = sizeof FL_WO_COLUMNS / sizeof *FL_WO_COLUMNS;
+
+void fl_work_order_cells(const fl_wo_row *r, const char **out) {
+  const char *f[] = {r->action,    r->finding,     r->a_node, r->a_port,
+                     r->a_rack,    r->b_node,      r->b_port, r->b_rack,
+                     r->from_node, r->from_port,   r->cable,  r->detail,
+                     r->fix,       r->fingerprint, r->a_u,    r->b_u,
+                     r->cable_b,   r->media,       r->length, r->part};
+  for (size_t k = 0; k < sizeof f / sizeof *f; k++)
+    out[k] = f[k] ? f[k] : "";
+}
+
 int fl_work_order_csv(FILE *out, const fl_work_order *wo) {
-  fputs("row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,"
-        "from_node,from_port,cable,detail,fix,fingerprint\r\n",
-        out);
+  for (size_t k = 0; k < FL_WO_NCOLUMNS; k++) {
+    fputs(FL_WO_COLUMNS[k], out);
+    fputs(k + 1 == FL_WO_NCOLUMNS ? "\r\n" : ",", out);
+  }
+  const char *f[sizeof FL_WO_COLUMNS / sizeof *FL_WO_COLUMNS];
   for (size_t i = 0; i < wo->n; i++) {
-    const fl_wo_row *r = &wo->v[i];
     fprintf(out, "%zu,", i + 1);
-    const char *f[] = {r->action,    r->finding,    r->a_node, r->a_port,
-                       r->a_rack,    r->b_node,     r->b_port, r->b_rack,
-                       r->from_node, r->from_port,  r->cable,  r->detail,
-                       r->fix,       r->fingerprint};
-    for (size_t k = 0; k < sizeof f / sizeof *f; k++) {
-      fl_wr_csv_cell(out, f[k] ? f[k] : "");
-      fputs(k + 1 == sizeof f / sizeof *f ? "\r\n" : ",", out);
+    fl_work_order_cells(&wo->v[i], f);
+    for (size_t k = 0; k + 1 < FL_WO_NCOLUMNS; k++) {
+      fl_wr_csv_cell(out, f[k]);
+      fputs(k + 2 == FL_WO_NCOLUMNS ? "\r\n" : ",", out);
     }
   }
   return ferror(out) ? -1 : 0;
@@ -62,6 +77,8 @@ void fl_work_order_free(fl_work_order *wo) {
     free(r->a_rack), free(r->b_node), free(r->b_port), free(r->b_rack);
     free(r->from_node), free(r->from_port), free(r->cable), free(r->detail);
     free(r->fix), free(r->fingerprint);
+    free(r->a_u), free(r->b_u), free(r->cable_b), free(r->media);
+    free(r->length), free(r->part);
   }
   free(wo->v);
   memset(wo, 0, sizeof *wo);

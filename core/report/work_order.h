@@ -18,6 +18,12 @@ typedef struct fl_wo_row {
   char *from_node, *from_port;    /* move/swap: where the end is now */
   char *cable;                    /* the design's cable id */
   char *detail;
+  /* issue 34 §4, the columns after `fingerprint` (appended, so that a
+   * reader of the earlier columns by position keeps working): */
+  char *a_u, *b_u; /* rack unit of each end's node (node attribute `u`) */
+  char *cable_b;   /* swap: the second cable's id (at the b end) */
+  char *media, *length, *part; /* the planned cable's link attributes
+                                  `media`, `length` (m), `part-number` */
   char *fix;         /* the finding's fix, as JSON `fix.description` says it
                         ("" when the finding has none) */
   char *fingerprint; /* the finding's fingerprint (JSON, SARIF, baselines) */
@@ -30,6 +36,14 @@ typedef struct fl_work_order {
 
 /** Sort the rows (by action, then ends) so output is deterministic. */
 void fl_work_order_sort(fl_work_order *wo);
+/** The column names of the work order, in CSV order ("row" first), and
+ * their number: the CSV header and the workbook's header row. */
+extern const char *const FL_WO_COLUMNS[];
+extern const size_t FL_WO_NCOLUMNS;
+/** fl_work_order_cells() — row @r's cells in FL_WO_COLUMNS order after
+ * "row" (FL_WO_NCOLUMNS - 1 of them, "" for none) into @out, borrowed
+ * from @r. */
+void fl_work_order_cells(const fl_wo_row *r, const char **out);
 /** Write @wo as CSV (RFC 4180, header line first; columns in
  * docs/rules/diff.md). 0 or -1 on write error. */
 int fl_work_order_csv(FILE *out, const fl_work_order *wo);

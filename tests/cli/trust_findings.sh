@@ -9,8 +9,10 @@ D="$FL_SRC/tests/data/cases/plans"
 ID="$FL_SRC/tests/data/identity/dup-desc.ibnetdiscover"
 finds() { jget "$TMP/out" "=[(f['rule'], f['severity']) for f in d['findings']]"; }
 one() { jget "$TMP/out" "=[f for f in d['findings'] if f['rule'] == '$1'][0]$2"; }
-# the work order's rows without the fix columns (fix, fingerprint: checked apart)
-csv_rows() { python3 -c "import csv,sys; print([{k: v for k, v in r.items() if k not in ('fix', 'fingerprint')} for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
+# the work order's rows without the fix columns (fix, fingerprint: checked
+# apart) and the layout columns (a_u, b_u, cable_b, media, length, part:
+# empty in these plans, which have none; tests/cli/diff_work_order.sh)
+csv_rows() { python3 -c "import csv,sys; rows = list(csv.DictReader(open(sys.argv[1]))); assert all(r[k] == '' for r in rows for k in ('a_u', 'b_u', 'cable_b', 'media', 'length', 'part')), 'a layout column'; print([{k: v for k, v in r.items() if k not in ('fix', 'fingerprint', 'a_u', 'b_u', 'cable_b', 'media', 'length', 'part')} for r in rows])" "$1"; }
 csv_fix() { python3 -c "import csv,sys; print([(r['action'], r['fix'], len(r['fingerprint'])) for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
 
 # ---- one finding per cause: 32 ports with the permissive LID --------------
