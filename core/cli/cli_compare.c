@@ -16,6 +16,7 @@
  * (no capacity figures); 3 a plugin failed to load or a rule could not run.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,9 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
            {"new-warning", FL_CMP_FAIL_NEW_WARNING, 0},
            {"oversubscription-rise", FL_CMP_FAIL_OVERSUB_RISE, 1},
            {"ebb-drop", FL_CMP_FAIL_EBB_DROP, 1},
-           {"busbw-drop", FL_CMP_FAIL_BUSBW_DROP, 1}};
+           {"busbw-drop", FL_CMP_FAIL_BUSBW_DROP, 1},
+           {"cost-rise", FL_CMP_FAIL_COST_RISE, 1},
+           {"power-rise", FL_CMP_FAIL_POWER_RISE, 1}};
   memset(p, 0, sizeof *p);
   const char *eq = strchr(s, '=');
   size_t len = eq ? (size_t)(eq - s) : strlen(s);
@@ -85,8 +88,8 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
   }
   snprintf(msg, size,
            "--fail-on: expected new-error, new-warning, "
-           "oversubscription-rise[=X], ebb-drop[=X], busbw-drop[=X] or "
-           "never, got '%s'",
+           "oversubscription-rise[=X], ebb-drop[=X], busbw-drop[=X], "
+           "cost-rise[=X], power-rise[=X] or never, got '%s'",
            s);
   return -1;
 }
@@ -178,6 +181,33 @@ static int judge_ebb(const json_t *m, double tol, char *why, size_t size) {
   return failed;
 }
 
+/* cost-rise=X / power-rise=X: the bill of materials' total @key ("price",
+ * "watts") of HEAD against BASE's, as a fraction of BASE's. 1 failed, 0
+ * held, 2 cannot be judged (no --catalogue, or a total the catalogue
+ * leaves unknown on either side: a gate that cannot see the cost does not
+ * pass). */
+static int judge_cost(const json_t *m, const char *key, double tol, char *why,
+                      size_t size) {
+  const json_t *b = json_object_get(
+                   json_object_get(json_object_get(m, "base"), "cost"), key),
+               *h = json_object_get(
+                   json_object_get(json_object_get(m, "head"), "cost"), key);
+  const char *what = strcmp(key, "price") == 0 ? "price" : "power";
+  if (!json_is_number(b) || !json_is_number(h)) {
+    snprintf(why, size,
+             "no %s total on both sides (give --catalogue with a %s for "
+             "every bill-of-materials row)",
+             what, strcmp(key, "price") == 0 ? "price" : "watts");
+    return 2;
+  }
+  double vb = json_number_value(b), vh = json_number_value(h);
+  double rise = vb > 0 ? (vh - vb) / vb : (vh > 0 ? INFINITY : 0);
+  int failed = rise - tol > 1e-9;
+  snprintf(why, size, "%s %.10g -> %.10g (%+.1f %%; %s %g %%)", what, vb, vh,
+           100 * rise, failed ? "rises more than" : "within", 100 * tol);
+  return failed;
+}
+
 int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n) {
   json_t *arr = json_array();
   if (!arr || json_object_set_new(m, "fail_on", arr))
@@ -210,6 +240,12 @@ int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n) {
       break;
     case FL_CMP_FAIL_BUSBW_DROP:
       r = fl_cmp_judge_busbw(m, ps[i].tolerance, why, sizeof why);
+      break;
+    case FL_CMP_FAIL_COST_RISE:
+      r = judge_cost(m, "price", ps[i].tolerance, why, sizeof why);
+      break;
+    case FL_CMP_FAIL_POWER_RISE:
+      r = judge_cost(m, "watts", ps[i].tolerance, why, sizeof why);
       break;
     }
     json_t *o =

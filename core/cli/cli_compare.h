@@ -84,8 +84,9 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
 /** A --fail-on policy (docs/cli.md "compare"). */
 typedef struct fl_cmp_policy {
   int kind;         /* FL_CMP_FAIL_* */
-  double tolerance; /* oversubscription-rise=X, ebb-drop=X, busbw-drop=X
-                       (a fraction of BASE's busbw); 0 by default */
+  double tolerance; /* oversubscription-rise=X, ebb-drop=X; busbw-drop=X,
+                       cost-rise=X, power-rise=X (fractions of BASE's
+                       figure); 0 by default */
   char text[64];    /* as given, for the report */
 } fl_cmp_policy;
 
@@ -96,6 +97,8 @@ enum {
   FL_CMP_FAIL_OVERSUB_RISE,
   FL_CMP_FAIL_EBB_DROP,
   FL_CMP_FAIL_BUSBW_DROP,
+  FL_CMP_FAIL_COST_RISE,
+  FL_CMP_FAIL_POWER_RISE,
 };
 
 /**

@@ -127,8 +127,9 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "bandwidth and bottleneck link on both (the perf model); with "
      "--catalogue, cost and power. --fail-on judges the delta: new-error "
      "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X], "
-     "busbw-drop[=X] (docs/cli.md \"compare\"). Text, JSON or Markdown (a "
-     "pull-request comment or CI job summary).",
+     "busbw-drop[=X], cost-rise[=X], power-rise[=X] (docs/cli.md "
+     "\"compare\"). Text, JSON or Markdown (a pull-request comment or CI job "
+     "summary).",
      FL_CPL_FILE},
     {"bom", B, "[--format csv|json] [--catalogue FILE.yaml] INPUT...",
      "bill of materials: switches, cables, transceivers, cost and power",
@@ -203,14 +204,16 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "exit 1 when a finding is at least this severe: error (default), "
      "warning, info or never"},
     {FL_OPT_FAIL_ON, "fail-on", 0, "POLICY[,POLICY]", K, 0, FL_CPL_VALUES,
-     "new-error new-warning oversubscription-rise ebb-drop busbw-drop never",
+     "new-error new-warning oversubscription-rise ebb-drop busbw-drop "
+     "cost-rise power-rise never",
      "exit 1 when the change does this (repeatable): new-error (default: a "
      "finding of severity error new in HEAD), new-warning (error or "
      "warning), oversubscription-rise[=X] (a tier's ratio rises by more "
      "than X, default 0), ebb-drop[=X] (the bisection eBB falls by more "
      "than X, default 0), busbw-drop[=X] (with --workload: a collective's "
      "bus bandwidth falls by more than the fraction X of BASE's, default "
-     "0), never"},
+     "0), cost-rise[=X] and power-rise[=X] (with --catalogue: the bill of "
+     "materials' price or watts rise by more than the fraction X), never"},
     {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D | K, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
