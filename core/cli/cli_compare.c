@@ -332,6 +332,8 @@ typedef struct side {
   fl_fabric *fab;
   fl_findings fs;
   fl_findings sums;       /* the summary findings (one per plane), moved out */
+  fl_findings doms;       /* FL_CMP_DOMAINS_RULE's findings, moved out */
+  int doms_ran;           /* 1: FL_CMP_DOMAINS_RULE ran */
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
@@ -357,9 +359,29 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
              : FL_EXIT_USAGE;
 }
 
-/* Run the selected rules on @s, then the summary when it is loaded, not
- * disabled and did not run; move the summary's findings (one per plane)
- * out of the list.
+/* Run summary rule @id on @s when it is loaded, not disabled and not
+ * among the rules the run selected (opt-in rules that compare reads, not
+ * compares); *@ran (when not NULL) set when it ran. FL_OK or the host's
+ * error in @err. */
+static int run_summary(const fl_cli_opts *o, side *s, const char *id,
+                       fl_error *err, int *ran) {
+  const fl_rule_def *r = fl_host_find_rule(&s->host, id);
+  if (!r || fl_host_rule_runs(&s->host, r, o->rules) ||
+      !fl_host_rule_runs(&s->host, r, id))
+    return FL_OK;
+  fl_rule_run *more = NULL;
+  size_t n_more = 0;
+  int rc = fl_host_run_rules(&s->host, s->fab, id, &s->fs, &more, &n_more, err);
+  s->failed |= n_more && more[0].failed;
+  if (ran && n_more && !more[0].failed)
+    *ran = 1;
+  free(more);
+  return rc;
+}
+
+/* Run the selected rules on @s, then the summaries (capacity, domain
+ * failures) when loaded, not disabled and not run; move the summaries'
+ * findings (one per plane, one per domain key) out of the list.
  * 0, FL_EXIT_USAGE or FL_EXIT_PLUGIN (message printed). */
 static int run_side(const fl_cli_opts *o, side *s) {
   fl_error err;
@@ -369,21 +391,17 @@ static int run_side(const fl_cli_opts *o, side *s) {
   int rc = fl_host_run_rules(&s->host, s->fab, o->rules, &s->fs, &runs, &n_run,
                              &err);
   size_t n_main = n_run;
-  const fl_rule_def *sum = fl_host_find_rule(&s->host, FL_CMP_SUMMARY_RULE);
-  if (rc == FL_OK && sum && !fl_host_rule_runs(&s->host, sum, o->rules) &&
-      fl_host_rule_runs(&s->host, sum, FL_CMP_SUMMARY_RULE)) {
-    fl_rule_run *more = NULL;
-    size_t n_more = 0;
-    rc = fl_host_run_rules(&s->host, s->fab, FL_CMP_SUMMARY_RULE, &s->fs, &more,
-                           &n_more, &err);
-    s->failed |= n_more && more[0].failed;
-    free(more);
-  }
   for (size_t i = 0; i < n_run; i++) {
     s->failed |= runs[i].failed;
     s->failure_known |=
         !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_SPOF_RULE);
+    s->doms_ran |=
+        !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_DOMAINS_RULE);
   }
+  if (rc == FL_OK)
+    rc = run_summary(o, s, FL_CMP_SUMMARY_RULE, &err, NULL);
+  if (rc == FL_OK)
+    rc = run_summary(o, s, FL_CMP_DOMAINS_RULE, &err, &s->doms_ran);
   free(runs);
   if (s->failure_known && fl_cmp_failure_of(&s->fs, &s->failure) != 0)
     s->failure_known = 0; /* an evidence we cannot read: not known */
@@ -406,9 +424,12 @@ static int run_side(const fl_cli_opts *o, side *s) {
   }
   size_t j = 0;
   for (size_t i = 0; i < s->fs.n; i++) {
-    if (strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE) != 0)
+    fl_findings *to = !strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE)   ? &s->sums
+                      : !strcmp(s->fs.v[i].rule, FL_CMP_DOMAINS_RULE) ? &s->doms
+                                                                      : NULL;
+    if (!to)
       s->fs.v[j++] = s->fs.v[i];
-    else if (fl_findings_push(&s->sums, &s->fs.v[i]) != 0)
+    else if (fl_findings_push(to, &s->fs.v[i]) != 0)
       fl_finding_rec_free(&s->fs.v[i]); /* out of memory: a figure less */
   }
   s->fs.n = j;
@@ -450,6 +471,7 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
 static void side_free(side *s) {
   fl_findings_free(&s->fs);
   fl_findings_free(&s->sums);
+  fl_findings_free(&s->doms);
   json_decref(s->workload);
   fl_fabric_free(s->fab);
   fl_host_free(&s->host);
@@ -492,7 +514,8 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                           &s[k].sums,
                           s[k].failure_known ? &s[k].failure : NULL,
                           NULL,
-                          s[k].workload};
+                          s[k].workload,
+                          s[k].doms_ran ? &s[k].doms : NULL};
     if (a->catalogue && fl_bom_sum(s[k].fab, &a->cat, &cost[k]) == 0)
       cs[k].cost = &cost[k];
   }

@@ -32,6 +32,11 @@
  * per tier down/up Gb/s and oversubscription, and the traffic eBB). */
 #define FL_CMP_SUMMARY_RULE "ecmp-balance.summary"
 
+/** The opt-in rule whose findings (one per failure-domain key) give the
+ * worst single rack, row, hall, PDU or feed failure; compare runs it on
+ * both sides, as the capacity summary. */
+#define FL_CMP_DOMAINS_RULE "failure-domains.summary"
+
 /** The rule whose findings say which single switch cuts endpoints off. */
 #define FL_CMP_SPOF_RULE "failure-domains.single-point"
 
@@ -63,13 +68,15 @@ typedef struct fl_cmp_side {
                                       --catalogue, or NULL without one */
   const json_t *workload;          /* fl_cmp_workload_json(), or NULL without
                                       --workload */
+  const fl_findings *domains;      /* FL_CMP_DOMAINS_RULE's findings, or NULL
+                                      when it did not run */
 } fl_cmp_side;
 
 /**
  * fl_cmp_model() — the comparison of @base and @head as a JSON object
  * (schema/compare.schema.json): "base" and "head" (input, inventory,
- * capacity, failure, cost and workload when a side has them, findings by
- * severity), "delta"
+ * capacity, failure, domain_failures, cost and workload when a side has
+ * them, findings by severity), "delta"
  * (HEAD minus BASE of every count and figure; "workload": per collective,
  * index by index), "renamed" (HEAD nodes read under
  * their BASE name: the same non-zero node GUID, another name), "findings" (new,

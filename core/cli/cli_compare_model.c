@@ -263,6 +263,35 @@ static json_t *failure_json(const fl_cmp_failure *f) {
   return o;
 }
 
+/* The worst single failure of each domain key (FL_CMP_DOMAINS_RULE's
+ * findings, one per key): {KEY: {worst, servers_off, servers_total,
+ * powered_off, cut_off, values}}; null when the rule did not run. */
+static json_t *domains_json(const fl_findings *fs) {
+  if (!fs)
+    return json_null();
+  json_t *o = json_object();
+  for (size_t i = 0; o && i < fs->n; i++) {
+    json_t *ev =
+        fs->v[i].evidence ? json_loads(fs->v[i].evidence, 0, NULL) : NULL;
+    const char *key = json_string_value(json_object_get(ev, "domain"));
+    json_t *one =
+        key ? json_pack("{s:O,s:O,s:O,s:O,s:O,s:O}", "worst",
+                        json_object_get(ev, "value"), "servers_off",
+                        json_object_get(ev, "servers_off"), "servers_total",
+                        json_object_get(ev, "servers_total"), "powered_off",
+                        json_object_get(ev, "powered_off"), "cut_off",
+                        json_object_get(ev, "cut_off"), "values",
+                        json_object_get(ev, "values"))
+            : NULL;
+    if (one && json_object_set_new(o, key, one)) {
+      json_decref(o);
+      o = NULL;
+    }
+    json_decref(ev);
+  }
+  return o;
+}
+
 /* ---- renames and fingerprints ---------------------------------------------
  */
 
@@ -542,8 +571,10 @@ static json_t *side_json(const fl_cmp_side *s) {
     json_decref(cost);
     return NULL;
   }
-  json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "input", s->input, "inventory",
-                        inv, "capacity", cap, "failure", fail);
+  json_t *doms = domains_json(s->domains);
+  json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o}", "input", s->input, "inventory",
+                        inv, "capacity", cap, "failure", fail,
+                        "domain_failures", doms ? doms : json_null());
   if (o && ((cost && json_object_set_new(o, "cost", cost)) ||
             (s->workload &&
              json_object_set(o, "workload", (json_t *)s->workload)))) {
@@ -574,6 +605,9 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
          json_object_set_new(d, "failure",
                              delta(json_object_get(b, "failure"),
                                    json_object_get(h, "failure"), 0)) ||
+         json_object_set_new(d, "domain_failures",
+                             delta(json_object_get(b, "domain_failures"),
+                                   json_object_get(h, "domain_failures"), 0)) ||
          (json_object_get(b, "cost") &&
           json_object_set_new(d, "cost",
                               delta(json_object_get(b, "cost"),

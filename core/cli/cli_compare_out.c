@@ -182,6 +182,39 @@ static void failure(const out_ctx *c, const json_t *m) {
   }
 }
 
+/* The worst single failure of each failure-domain key (rack, row, hall,
+ * PDU, feed; failure-domains.summary): the servers it takes off the
+ * fabric, and which value it is on each side. */
+static void domain_failures(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "domain_failures", o);
+  if (!json_is_object(o[0]) && !json_is_object(o[1]))
+    return;
+  section(c, "worst single failure domain (failure-domains.summary)");
+  const char *k;
+  json_t *v;
+  json_object_foreach((json_t *)o[2], k, v) {
+    const json_t *x[3];
+    for (int s = 0; s < 3; s++)
+      x[s] = json_object_get(json_object_get(o[s], k), "servers_off");
+    char lab[96];
+    snprintf(lab, sizeof lab, "servers off, worst %s", k);
+    row(c, 1, lab, x[0], x[1], x[2]);
+    for (int s = 0; s < 2; s++) {
+      const char *w =
+          json_string_value(json_object_get(json_object_get(o[s], k), "worst"));
+      if (!w)
+        continue;
+      fprintf(c->out,
+              c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;worst %s, %s: "
+                    : "      worst %s, %s: ",
+              k, s ? "HEAD" : "BASE");
+      free_text(c, w); /* a value from the input: never markup */
+      fputs(c->md ? " | | | |\n" : "\n", c->out);
+    }
+  }
+}
+
 /* The cost and power of each side's bill of materials (--catalogue):
  * "-" where the catalogue lacks a row's figure, with the count of such
  * rows. */
@@ -361,6 +394,7 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
   if (!quiet) {
     table(&c, m);
     failure(&c, m);
+    domain_failures(&c, m);
     cost(&c, m);
     workload(&c, m);
   }

@@ -208,8 +208,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     a->layout = 1;
   if (num) {
     if (parse_u32(val, num) != 0 || *num == 0)
-      return usage("--%s: expected a whole number from 1 to %u, got '%s'",
-                   name, UINT32_MAX, val);
+      return usage("--%s: expected a whole number from 1 to %u, got '%s'", name,
+                   UINT32_MAX, val);
     return 0;
   }
   switch (it->opt->id) {

@@ -26,24 +26,10 @@
 #include <string.h>
 
 #include "fabriclint/json_buf.h"
+#include "fd_blast.h"
 #include "fd_rules.h"
 
 #define BR_NAMED 50 /* hosts named in one finding */
-
-typedef struct br_host {
-  const char *name;
-  uint32_t first, n; /* endpoints of the host in br_ctx.ep_by_host */
-} br_host;
-
-typedef struct br_ctx {
-  const fd_model *m;
-  fl_id *ep_by_host; /* endpoints grouped by host, hosts in name order */
-  br_host *hosts;
-  uint32_t n_hosts, n_eps;
-  uint32_t su_servers; /* most servers on the leaves of one pod (0: none) */
-  uint8_t *node_off, *link_off;
-  uint32_t *memb, *cnt, *main_of; /* per new comp / per baseline comp */
-} br_ctx;
 
 /* qsort without a context argument: endpoints carry their host name. */
 typedef struct ep_name {
@@ -59,13 +45,13 @@ static int cmp_ep_name(const void *x, const void *y) {
   return c ? c : (a->id > b->id) - (a->id < b->id);
 }
 
-static void br_free(br_ctx *c) {
+void br_free(br_ctx *c) {
   free(c->ep_by_host), free(c->hosts), free(c->node_off), free(c->link_off);
   free(c->memb), free(c->cnt), free(c->main_of);
 }
 
 /* Hosts (endpoints grouped by system) and one SU's worth of servers. */
-static int br_init(const fd_model *m, br_ctx *c) {
+int br_init(const fd_model *m, br_ctx *c) {
   memset(c, 0, sizeof *c);
   c->m = m;
   size_t nn = (size_t)m->nn + 1;
@@ -117,7 +103,7 @@ static int br_init(const fd_model *m, br_ctx *c) {
   return 0;
 }
 
-static void br_set(br_ctx *c, const fd_value *dv, uint8_t on) {
+void br_set(br_ctx *c, const fd_value *dv, uint8_t on) {
   const fd_model *m = c->m;
   for (uint32_t i = 0; i < dv->n_nodes; i++)
     c->node_off[m->dom_nodes[dv->node_off + i]] = on;
@@ -138,17 +124,9 @@ static int br_alive(const br_ctx *c, fl_id e) {
   return 0;
 }
 
-/* The result of one value: servers off the fabric, split by why. */
-typedef struct br_res {
-  uint32_t off, powered, cut, switches, eps_off;
-  int split; /* the hosts that keep a cable fall in two or more pieces of
-              * one component: domain-partition's test (fd_splits()) */
-} br_res;
-
 /* Evaluate the value whose elements are set in c->node_off/link_off; marks
  * the hosts off the fabric in @off_host when not NULL. */
-static int br_eval(const fl_host_api *api, br_ctx *c, br_res *r,
-                   uint8_t *off_host) {
+int br_eval(const fl_host_api *api, br_ctx *c, br_res *r, uint8_t *off_host) {
   const fd_model *m = c->m;
   uint32_t n_new = 0;
   memset(r, 0, sizeof *r);
@@ -220,8 +198,7 @@ static uint32_t limit_for(const char *key, uint32_t su, int64_t max64) {
 }
 
 /* Value @j removes exactly the nodes and cables of value @i. */
-static int same_elements(const fd_model *m, const fd_value *a,
-                         const fd_value *b) {
+int same_elements(const fd_model *m, const fd_value *a, const fd_value *b) {
   return a->n_nodes == b->n_nodes && a->n_links == b->n_links &&
          (!a->n_nodes ||
           memcmp(m->dom_nodes + a->node_off, m->dom_nodes + b->node_off,

@@ -259,8 +259,8 @@ RULE(R_POD, FL_SEV_ERROR, "failure-domains.pod-isolation",
      check_pod_isolation, PARAMS_POD);
 
 static const fl_rule_def *const RULES[] = {
-    &FD_R_SINGLE, &FD_R_PART, &FD_R_BLAST, &FD_R_CAP,
-    &FD_R_SPREAD, &FD_R_DUAL, &R_PLANES,   &R_POD};
+    &FD_R_SINGLE, &FD_R_PART, &FD_R_BLAST, &FD_R_CAP,    &FD_R_SPREAD,
+    &FD_R_DUAL,   &R_PLANES,  &R_POD,      &FD_R_SUMMARY};
 
 static const fl_plugin_desc DESC = {sizeof(fl_plugin_desc),
                                     FL_ABI_MAJOR,

@@ -78,11 +78,12 @@ int fd_keeps_cable(const fd_model *m, const fd_whatif *w, fl_id e);
 extern const fl_param_def FD_P_DOMAINS; /* "domains" (failure_domains.c) */
 extern const fl_param_def FD_P_SINGLE;  /* "allow-single-homed" */
 
-extern const fl_rule_def FD_R_SINGLE; /* fd_single.c */
-extern const fl_rule_def FD_R_PART;   /* fd_partition.c */
-extern const fl_rule_def FD_R_CAP;    /* fd_capacity.c */
-extern const fl_rule_def FD_R_SPREAD; /* fd_spread.c */
-extern const fl_rule_def FD_R_DUAL;   /* fd_dual.c */
-extern const fl_rule_def FD_R_BLAST;  /* blast.c */
+extern const fl_rule_def FD_R_SINGLE;  /* fd_single.c */
+extern const fl_rule_def FD_R_PART;    /* fd_partition.c */
+extern const fl_rule_def FD_R_CAP;     /* fd_capacity.c */
+extern const fl_rule_def FD_R_SPREAD;  /* fd_spread.c */
+extern const fl_rule_def FD_R_DUAL;    /* fd_dual.c */
+extern const fl_rule_def FD_R_BLAST;   /* blast.c */
+extern const fl_rule_def FD_R_SUMMARY; /* fd_summary.c (opt-in) */
 
 #endif

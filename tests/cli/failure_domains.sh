@@ -4,7 +4,8 @@
 # ibsim dump annotated by a CSV side file. Each case pins the exact findings.
 . "$(dirname "$0")/lib.bash"
 F="$FL_SRC/fabrics"
-R="--rules failure-domains --format json"
+# the plugin's rules but the opt-in summary (figures, not findings: case 9)
+R="--rules failure-domains.[a-r]*,failure-domains.s[a-p]* --format json"
 findings() { jget "$TMP/out" "=[(f['rule'].split('.')[1], f['severity']) for f in d['findings']]"; }
 ev() { jget "$TMP/out" "['findings'][$1]['evidence']$2"; }
 
@@ -180,4 +181,28 @@ expect_rc 0 "$FL" check $R "$F/fat-tree-3tier.ibnetdiscover" "$TMP/p03.csv"
 expect_eq "$(findings)" "[('capacity-loss', 'warning')]" "3-tier dump: findings"
 expect_eq "$(jget "$TMP/out" "=[(e['pod'], e['pod_derived'], e['leaf_uplink_gbps_before'], e['leaf_uplink_gbps_after'], e['worst_leaf']) for e in [f['evidence'] for f in d['findings']]]")" \
   "[('leaf-p03-04', True, 3200, 800, 'leaf-p03-04')]" "3-tier dump: the derived pod p03"
+
+# 9. failure-domains.summary (opt-in: figures for compare): the worst value
+#    of each key, counted by hand on the radix-4 tree. pdu=P1 holds both
+#    spines: the 4 leaves' hosts fall apart in 4 pairs, the first pair (lowest
+#    id on a tie) is the fabric, 6 servers cut off; pdu=P2 holds leaf 1 and
+#    node0001's HCA: node0001 powered off, node0002 cut off, 2. Racks R1
+#    (leaves 1, 2) and R3 (leaves 3, 4) each cut 4 servers off: a tie, the
+#    first in natural order (R1) is named; R2 (spine 1) cuts none.
+cp "$TMP/ft4.xml" "$TMP/sum.xml"
+set_attrs "$TMP/sum.xml" spine-p01-01 pdu=P1 rack=R2
+set_attrs "$TMP/sum.xml" spine-p01-02 pdu=P1
+set_attrs "$TMP/sum.xml" leaf-p01-01 pdu=P2 rack=R1
+set_attrs "$TMP/sum.xml" "node0001 mlx5_0" pdu=P2
+set_attrs "$TMP/sum.xml" leaf-p01-02 rack=R1
+set_attrs "$TMP/sum.xml" leaf-p01-03 rack=R3
+set_attrs "$TMP/sum.xml" leaf-p01-04 rack=R3
+expect_rc 0 "$FL" check --rules failure-domains.summary --format json "$TMP/sum.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['severity'], f['evidence']['domain'], f['evidence']['value'], f['evidence']['servers_off'], f['evidence']['powered_off'], f['evidence']['cut_off'], f['evidence']['switches_down'], f['evidence']['values'], f['evidence']['servers_total']) for f in d['findings']]")" \
+  "[('info', 'rack', 'R1', 4, 0, 4, 2, 3, 8), ('info', 'pdu', 'P1', 6, 0, 6, 2, 2, 8)]" \
+  "summary: worst rack R1 (a tie with R3, first named), worst PDU P1"
+expect_grep "$TMP/out" 'worst single pdu failure: losing pdu=P1 takes 6 of 8 servers off the fabric \(0 powered off, 6 cut off; 2 switch\(es\) down\), of 2 pdu value\(s\)'
+# the summary is opt-in: not in a default check
+"$FL" check --format json "$TMP/sum.xml" >"$TMP/out" 2>"$TMP/err"
+expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings'] if f['rule'] == 'failure-domains.summary']")" "[]" "summary: not in a default check"
 finish
