@@ -12,6 +12,7 @@
  *   fabriclint convert INPUT... -o OUT --format FMT  write in another format
  *   fabriclint bom INPUT... [--catalogue FILE]       bill of materials
  *   fabriclint compare [OPTIONS] BASE HEAD   what a design change does
+ *   fabriclint sweep --vary OPT=V,... -- KIND  designs over gen parameters
  *
  * The commands and their options are rows of one table (cli_table.c); the
  * scanner (cli_args.c), --help, the man page and the completion scripts
@@ -253,7 +254,7 @@ static const struct {
     {FL_CMD_GEN, fl_cli_gen},         {FL_CMD_DIFF, fl_cli_diff},
     {FL_CMD_PERF, fl_cli_perf},       {FL_CMD_HELP, fl_cli_help},
     {FL_CMD_CONVERT, fl_cli_convert}, {FL_CMD_COMPARE, fl_cli_compare},
-    {FL_CMD_BOM, fl_cli_bom},
+    {FL_CMD_BOM, fl_cli_bom},         {FL_CMD_SWEEP, fl_cli_sweep},
 };
 
 static int dispatch(int argc, char **argv, const fl_dist *dist) {

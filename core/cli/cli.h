@@ -50,5 +50,8 @@ int fl_cli_compare(int argc, char **argv);
 int fl_cli_convert(int argc, char **argv);
 /** `fabriclint bom`: the bill of materials of a plan (cli_bom.c). */
 int fl_cli_bom(int argc, char **argv);
+/** fl_cli_sweep() — `fabriclint sweep` (cli_sweep.c): designs side by side
+ * over generator parameters, the Pareto front marked. */
+int fl_cli_sweep(int argc, char **argv);
 
 #endif

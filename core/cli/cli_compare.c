@@ -477,6 +477,47 @@ static void side_free(side *s) {
   fl_host_free(&s->host);
 }
 
+int fl_cmp_eval(const fl_cli_opts *o, const char *input,
+                const struct fl_bom_cat *cat, const fl_workload *wl,
+                json_t **out) {
+  cmp_args a;
+  memset(&a, 0, sizeof a);
+  if (wl) { /* borrowed: the copy is never freed */
+    a.workload = wl->path;
+    a.wl = *wl;
+  }
+  side s;
+  memset(&s, 0, sizeof s);
+  fl_host_init(&s.host);
+  s.input = input;
+  *out = NULL;
+  int rc = do_side(o, &a, &s);
+  fl_bom_total cost;
+  if (rc == 0) {
+    fl_cmp_side cs = {s.input,
+                      s.fab,
+                      &s.fs,
+                      &s.sums,
+                      s.failure_known ? &s.failure : NULL,
+                      NULL,
+                      s.workload,
+                      s.doms_ran ? &s.doms : NULL};
+    if (cat && fl_bom_sum(s.fab, cat, &cost) == 0)
+      cs.cost = &cost;
+    *out = fl_cmp_side_json(&cs);
+    if (!*out) {
+      fprintf(stderr, "fabriclint: out of memory\n");
+      rc = FL_EXIT_USAGE;
+    } else if (s.failed) { /* a rule could not run: said on stderr */
+      json_decref(*out);
+      *out = NULL;
+      rc = FL_EXIT_PLUGIN;
+    }
+  }
+  side_free(&s);
+  return rc;
+}
+
 /* ---- the command -----------------------------------------------------------
  */
 

@@ -88,6 +88,26 @@ typedef struct fl_cmp_side {
  */
 json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
 
+/**
+ * fl_cmp_side_json() — one side's document as fl_cmp_model() gives it under
+ * "base" and "head": input, inventory, capacity, failure, domain_failures,
+ * cost and workload when it has them, findings by severity. New reference,
+ * or NULL (ENOMEM).
+ */
+json_t *fl_cmp_side_json(const fl_cmp_side *s);
+
+struct fl_bom_cat;
+/**
+ * fl_cmp_eval() — load @input and evaluate it as compare evaluates a side
+ * (options @o: plugins, policy, rules, params; the capacity and domain
+ * summaries; the bill of materials priced by @cat when not NULL; the
+ * collectives of @wl when not NULL) into *@out, its fl_cmp_side_json().
+ * 0, or an exit code with the message printed (*@out NULL).
+ */
+int fl_cmp_eval(const fl_cli_opts *o, const char *input,
+                const struct fl_bom_cat *cat, const fl_workload *wl,
+                json_t **out);
+
 /** A --fail-on policy (docs/cli.md "compare"). */
 typedef struct fl_cmp_policy {
   int kind;         /* FL_CMP_FAIL_* */

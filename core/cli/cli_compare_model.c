@@ -560,7 +560,7 @@ static json_t *cost_json(const fl_bom_total *t) {
       (json_int_t)t->no_watts);
 }
 
-static json_t *side_json(const fl_cmp_side *s) {
+json_t *fl_cmp_side_json(const fl_cmp_side *s) {
   json_t *inv = inventory(s->fab), *cap = capacity(s->summaries);
   json_t *fail = failure_json(s->failure);
   json_t *cost = s->cost ? cost_json(s->cost) : NULL;
@@ -586,7 +586,7 @@ static json_t *side_json(const fl_cmp_side *s) {
 
 json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
   json_t *m = json_object(), *ren = json_array();
-  json_t *b = side_json(base), *h = side_json(head);
+  json_t *b = fl_cmp_side_json(base), *h = fl_cmp_side_json(head);
   renames r;
   memset(&r, 0, sizeof r);
   int rc = !m || !ren || !b || !h ||

@@ -21,6 +21,7 @@
 #define V  FL_CMD_CONVERT
 #define K  FL_CMD_COMPARE
 #define B  FL_CMD_BOM
+#define S  FL_CMD_SWEEP
 #define FT FL_KIND_FAT_TREE
 #define RS FL_KIND_RAIL_SU
 #define RG FL_KIND_RING
@@ -142,6 +143,19 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "lacks stays empty and the totals say so (docs/cli.md \"bom\"). CSV "
      "(default) or JSON.",
      FL_CPL_FILE},
+    {"sweep", S, "[OPTIONS] --vary OPTION=V1,V2,... -- KIND [GEN OPTIONS]",
+     "designs side by side over generator parameters, the Pareto front "
+     "marked",
+     "Generate one plan per combination of the --vary values (gen KIND with "
+     "the GEN OPTIONS after --, each varied option added), evaluate each as "
+     "compare evaluates a side (the same rules, the capacity summary and "
+     "the worst single failure domain; with --catalogue its cost and power, "
+     "with --workload each collective's bus bandwidth) and print one row per "
+     "design: switches, cables, eBB, the most servers one failure domain "
+     "takes off, price, watts, busbw. A design is on the Pareto front when "
+     "no other is at least as good in every figure and better in one "
+     "(docs/cli.md \"sweep\"). Text, CSV or JSON.",
+     FL_CPL_NONE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
      "Print the help of COMMAND (as COMMAND --help), or of fabriclint. "
@@ -193,7 +207,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_FORMAT, "format", 0, "FORMAT", B, 0, FL_CPL_VALUES, "csv json xlsx",
      "csv (default), json or xlsx (an Excel workbook; needs -o FILE or a "
      "redirect)"},
-    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B | K, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_VARY, "vary", 0, "OPTION=V1,V2,...", S, 0, FL_CPL_NONE, NULL,
+     "a gen option and the values it takes (repeatable: every combination "
+     "is one design), e.g. --vary oversubscription=1:1,2:1 --vary sus=2,4"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", S, 0, FL_CPL_VALUES, "text csv json",
+     "text (default), csv or json"},
+    {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B | K | S, 0, FL_CPL_FILE, NULL,
      "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
      "figures stay empty); compare: the cost and power of each side"},
     {FL_OPT_OUTPUT, "output", 'o', "FILE", FL_CMD_ALL, 0, FL_CPL_FILE, NULL,
@@ -217,7 +236,7 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D | K, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
-    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X | K, 0, FL_CPL_FILE,
+    {FL_OPT_POLICY, "policy", 0, "FILE", C | D | R | X | K | S, 0, FL_CPL_FILE,
      NULL,
      "YAML policy: rule selection, severities, parameters, waivers "
      "(docs/ci.md); rules only checks it"},
@@ -234,12 +253,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      FL_CPL_NONE, NULL,
      "show at most N findings of each rule in text output (the tally still "
      "counts all; 0 = all)"},
-    {FL_OPT_JOBS, "jobs", 'j', "N", C | D | P | K, 0, FL_CPL_NONE, NULL,
+    {FL_OPT_JOBS, "jobs", 'j', "N", C | D | P | K | S, 0, FL_CPL_NONE, NULL,
      "run at most N threads, 1 to 64 (default: FABRICLINT_THREADS, else "
      "the CPUs this process may use: its affinity mask, lowered to its "
      "cgroup CPU quota); the report is the same for every N"},
     /* ---- rules and plugins ---- */
-    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R | K, 0, FL_CPL_RULES,
+    {FL_OPT_RULES, "rules", 0, "PATTERN[,...]", C | R | K | S, 0, FL_CPL_RULES,
      NULL,
      "run only rules whose id matches a shell glob (e.g. 'topology.*'); a "
      "plugin name selects all its rules, including opt-in ones"},
@@ -248,17 +267,17 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "diff.duplicate diff.different diff.missing-node diff.unexpected-node",
      "report only the finding kinds whose id matches a shell glob (e.g. "
      "'diff.missing*')"},
-    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X | K, 0,
+    {FL_OPT_PARAM, "param", 0, "RULE.PARAM=VALUE", C | R | X | K | S, 0,
      FL_CPL_PARAM, NULL,
      "set a rule parameter (repeatable); with a plugin name for RULE, for "
      "all its rules"},
-    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H | K, 0, FL_CPL_FILE,
+    {FL_OPT_PLUGIN, "plugin", 0, "FILE", C | R | X | H | K | S, 0, FL_CPL_FILE,
      NULL, "load this plugin first (repeatable)"},
-    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H | K, 0,
+    {FL_OPT_PLUGIN_PATH, "plugin-path", 0, "DIR", C | R | X | H | K | S, 0,
      FL_CPL_DIR, NULL,
      "search DIR for plugins (repeatable; also FABRICLINT_PLUGIN_PATH, "
      "colon-separated)"},
-    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H | K, 0,
+    {FL_OPT_NO_BUILTIN, "no-builtin-plugins", 0, NULL, C | R | X | H | K | S, 0,
      FL_CPL_NONE, NULL, "do not load the plugins shipped with fabriclint"},
     /* ---- inputs ---- */
     {FL_OPT_NODE_MAP, "node-name-map", 0, "FILE", C | I | D | P | V | K | B, 0,
@@ -315,7 +334,8 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "one more input loaded into both BASE and HEAD: annotations or "
      "attribute files the two plans share (repeatable)"},
     /* ---- perf ---- */
-    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P | K, 0, FL_CPL_FILE, NULL,
+    {FL_OPT_WORKLOAD, "workload", 0, "JOB.yaml", P | K | S, 0, FL_CPL_FILE,
+     NULL,
      "the job: hosts in rank order and collectives (this or --job; "
      "docs/perf.md); compare: modelled on both sides, the bus bandwidth "
      "and bottleneck of each collective"},

@@ -29,11 +29,12 @@
 #define FL_CMD_CONVERT 0x100u
 #define FL_CMD_COMPARE 0x200u
 #define FL_CMD_BOM     0x400u
-#define FL_CMD_ALL     0x7ffu
+#define FL_CMD_SWEEP   0x800u
+#define FL_CMD_ALL     0xfffu
 /** The commands whose options go through fl_cli_parse() (cli_common.h). */
 #define FL_CMD_SHARED                                                          \
   (FL_CMD_CHECK | FL_CMD_INFO | FL_CMD_RULES | FL_CMD_DIFF | FL_CMD_EXPLAIN |  \
-   FL_CMD_PERF | FL_CMD_CONVERT | FL_CMD_COMPARE | FL_CMD_BOM)
+   FL_CMD_PERF | FL_CMD_CONVERT | FL_CMD_COMPARE | FL_CMD_BOM | FL_CMD_SWEEP)
 
 /** Kinds of `gen`, as bits (fl_cli_opt.kinds; 0 = every kind). */
 #define FL_KIND_FAT_TREE 0x1u
@@ -140,6 +141,7 @@ enum fl_cli_opt_id {
   FL_OPT_FORCE,
   /* bom */
   FL_OPT_CATALOGUE,
+  FL_OPT_VARY,
   /* compare */
   FL_OPT_SUMMARY_PATTERNS,
   FL_OPT_WITH,

@@ -63,7 +63,7 @@ expect_eq "$(comp diff --as)" "$(lines --as-built --as-built-format --as-built-p
 expect_eq "$(comp info --ba)" "" "info has no --baseline"
 expect_eq "$(comp check --)" "$("$FL" help --list options check | grep '^--' | LC_ALL=C sort)" "every option of check"
 # commands, gen kinds and their own options
-expect_eq "$(comp '')" "$(lines --help --version bom check compare convert diff explain gen help info perf rules)" "commands"
+expect_eq "$(comp '')" "$(lines --help --version bom check compare convert diff explain gen help info perf rules sweep)" "commands"
 expect_eq "$(comp gen '')" "$(lines fat-tree rail-su ring torus)" "gen kinds"
 expect_eq "$(comp gen fat-tree --ra)" "$(lines --rack-u --racks-per-row --radix)" "gen fat-tree --ra"
 expect_eq "$(comp gen rail-su --ra)" "$(lines --rack-u --racks-per-row --rails)" "gen rail-su --ra"
@@ -71,7 +71,7 @@ expect_eq "$(comp gen --radix 8 fat-tree --ti)" "--tiers" "gen: kind after an op
 expect_eq "$(comp gen torus --hosts)" "$(lines --hosts-per-rack --hosts-per-switch)" "gen torus --hosts"
 expect_eq "$(comp gen fat-tree --tiers '')" "$(lines 2 3)" "gen --tiers"
 expect_eq "$(comp gen fat-tree --speed N)" "NDR" "gen --speed N"
-expect_eq "$(comp help '')" "$(lines bom check compare convert diff explain gen help info perf rules)" "help COMMAND"
+expect_eq "$(comp help '')" "$(lines bom check compare convert diff explain gen help info perf rules sweep)" "help COMMAND"
 expect_eq "$(comp convert --format '')" "$(lines design dot graphml ibnetdiscover ibsim ndt netbox-cables slurm-block slurm-tree slurm-yaml)" "convert --format"
 expect_eq "$(comp convert --fo)" "$(lines --force --format)" "convert --fo"
 expect_eq "$(comp help --completion '')" "$(lines bash zsh)" "help --completion"

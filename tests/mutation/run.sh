@@ -56,7 +56,7 @@ tests_for() {
   design) echo 'cli.journey_design|cli.design_cut' ;;
   tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
   roots) echo 'test_roots|cli.roots' ;;
-  compare) echo 'cli.compare_' ;;
+  compare) echo 'cli.compare_|cli.sweep' ;;
   host) echo 'test_host_serial|cli.compare_delta|cli.plugin_abi' ;;
   load) echo 'test_sysname|test_portdir|test_ibnd|test_formats|test_annotate|test_view|cli.failure_domains' ;;
   slurm) echo 'cli.convert_slurm|test_util_hostlist|cli.slurm_parse_live' ;;
