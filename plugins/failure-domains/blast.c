@@ -305,10 +305,8 @@ static int br_report(const fl_host_api *api, fl_ctx *ctx, br_ctx *c,
 
 static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
-  const char *domains = FD_DEFAULT_DOMAINS;
-  if (api->param_string(ctx, "domains", &domains) != FL_OK || !domains)
-    domains = FD_DEFAULT_DOMAINS;
-  fd_model *m = fd_get_model(api, ctx, st, domains);
+  fd_model *m = fd_get_model(
+      api, ctx, st, fd_param_str(api, ctx, "domains", FD_DEFAULT_DOMAINS));
   if (!m)
     return 1;
   int64_t max64 = 0;

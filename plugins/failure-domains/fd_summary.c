@@ -72,10 +72,8 @@ static uint32_t key_end(const fd_model *m, uint32_t first) {
 
 static int check_summary(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   fd_state *st = pd;
-  const char *domains = FD_DEFAULT_DOMAINS;
-  if (api->param_string(ctx, "domains", &domains) != FL_OK || !domains)
-    domains = FD_DEFAULT_DOMAINS;
-  fd_model *m = fd_get_model(api, ctx, st, domains);
+  fd_model *m = fd_get_model(
+      api, ctx, st, fd_param_str(api, ctx, "domains", FD_DEFAULT_DOMAINS));
   if (!m)
     return 1;
   br_ctx c;
