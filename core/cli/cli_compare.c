@@ -338,6 +338,8 @@ typedef struct side {
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
   json_t *workload;       /* --workload modelled on this side, or NULL */
+  const char *name;       /* what messages call it (sweep: the design), or
+                             NULL: @input */
 } side;
 
 /* Ask for the summary's eBB over @patterns only (default bisect: the other
@@ -464,7 +466,8 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
   if (rc == 0)
     rc = fl_cli_settle_findings(o, &s->fs);
   if (rc == 0 && a->workload)
-    s->workload = fl_cmp_workload_json(o, &a->wl, s->fab, s->input, &rc);
+    s->workload = fl_cmp_workload_json(o, &a->wl, s->fab,
+                                       s->name ? s->name : s->input, &rc);
   return rc;
 }
 
@@ -477,7 +480,7 @@ static void side_free(side *s) {
   fl_host_free(&s->host);
 }
 
-int fl_cmp_eval(const fl_cli_opts *o, const char *input,
+int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
                 const struct fl_bom_cat *cat, const fl_workload *wl,
                 json_t **out) {
   cmp_args a;
@@ -490,11 +493,12 @@ int fl_cmp_eval(const fl_cli_opts *o, const char *input,
   memset(&s, 0, sizeof s);
   fl_host_init(&s.host);
   s.input = input;
+  s.name = name;
   *out = NULL;
   int rc = do_side(o, &a, &s);
   fl_bom_total cost;
   if (rc == 0) {
-    fl_cmp_side cs = {s.input,
+    fl_cmp_side cs = {name ? name : s.input,
                       s.fab,
                       &s.fs,
                       &s.sums,

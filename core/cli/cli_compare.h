@@ -98,13 +98,14 @@ json_t *fl_cmp_side_json(const fl_cmp_side *s);
 
 struct fl_bom_cat;
 /**
- * fl_cmp_eval() — load @input and evaluate it as compare evaluates a side
+ * fl_cmp_eval() — load @input (called @name in the document and in
+ * messages, or @input when NULL) and evaluate it as compare evaluates a side
  * (options @o: plugins, policy, rules, params; the capacity and domain
  * summaries; the bill of materials priced by @cat when not NULL; the
  * collectives of @wl when not NULL) into *@out, its fl_cmp_side_json().
  * 0, or an exit code with the message printed (*@out NULL).
  */
-int fl_cmp_eval(const fl_cli_opts *o, const char *input,
+int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
                 const struct fl_bom_cat *cat, const fl_workload *wl,
                 json_t **out);
 

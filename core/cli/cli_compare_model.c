@@ -560,6 +560,22 @@ static json_t *cost_json(const fl_bom_total *t) {
       (json_int_t)t->no_watts);
 }
 
+/* The side's findings by severity, and the waived ones, as "findings"
+ * counts them (entries_add()). */
+static json_t *side_counts(const fl_findings *fs) {
+  json_t *c = json_pack("{s:i,s:i,s:i,s:i}", "error", 0, "warning", 0, "info",
+                        0, "waived", 0);
+  for (size_t i = 0; c && i < fs->n; i++)
+    if (bump(c,
+             fl_finding_active(&fs->v[i]) ? fl_severity_name(fs->v[i].severity)
+                                          : "waived",
+             1)) {
+      json_decref(c);
+      c = NULL;
+    }
+  return c;
+}
+
 json_t *fl_cmp_side_json(const fl_cmp_side *s) {
   json_t *inv = inventory(s->fab), *cap = capacity(s->summaries);
   json_t *fail = failure_json(s->failure);
@@ -572,9 +588,11 @@ json_t *fl_cmp_side_json(const fl_cmp_side *s) {
     return NULL;
   }
   json_t *doms = domains_json(s->domains);
-  json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o}", "input", s->input, "inventory",
-                        inv, "capacity", cap, "failure", fail,
-                        "domain_failures", doms ? doms : json_null());
+  json_t *counts = side_counts(s->fs);
+  json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}", "input", s->input,
+                        "inventory", inv, "capacity", cap, "failure", fail,
+                        "domain_failures", doms ? doms : json_null(),
+                        "findings", counts ? counts : json_null());
   if (o && ((cost && json_object_set_new(o, "cost", cost)) ||
             (s->workload &&
              json_object_set(o, "workload", (json_t *)s->workload)))) {

@@ -90,7 +90,7 @@ json_t *fl_cmp_workload_json(const fl_cli_opts *o, const fl_workload *w,
   fl_perf_job *job = NULL;
   *rc = 0;
   if (fl_perf_job_new(fab, w, w->routing, &job, &err) != FL_OK) {
-    fprintf(stderr, "fabriclint compare: --workload on %s:\n", input);
+    fprintf(stderr, "fabriclint: --workload on %s:\n", input);
     fl_cli_print_error(&err);
     *rc = FL_EXIT_USAGE;
     return NULL;
@@ -106,7 +106,7 @@ json_t *fl_cmp_workload_json(const fl_cli_opts *o, const fl_workload *w,
     if (fl_perf_run(job, &w->colls[i], &res, &err) != FL_OK) {
       if (!err.file[0])
         snprintf(err.file, sizeof err.file, "%s", w->path);
-      fprintf(stderr, "fabriclint compare: --workload on %s:\n", input);
+      fprintf(stderr, "fabriclint: --workload on %s:\n", input);
       fl_cli_print_error(&err);
       *rc = FL_EXIT_USAGE;
     } else if (json_array_append_new(arr, one_json(fab, &res))) {

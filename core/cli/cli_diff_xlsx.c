@@ -23,32 +23,72 @@
  * starting or ending with an apostrophe; names compare without case. */
 #define SHEET_NAME_MAX 31
 
-/* @rack as a sheet name into @buf (at least SHEET_NAME_MAX + 1 bytes):
- * the characters Excel refuses as "_", cut to 31 bytes on a UTF-8
- * character boundary; unique among @taken (@n) by a "~k" suffix. */
+/* Length in bytes of the UTF-8 sequence starting with byte @c (1 for a
+ * byte that starts none: the model keeps names valid UTF-8). */
+static size_t seq_len(unsigned char c) {
+  return c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+}
+
+/* @rack as a sheet name into @buf (at least 4 * SHEET_NAME_MAX + 1 bytes):
+ * the characters Excel refuses as "_", cut to 31 characters (UTF-16 code
+ * units, as Excel counts them: a 4-byte UTF-8 character is two) without
+ * splitting a character; "History", which Excel keeps for itself, and any
+ * name already in @taken (@n; compared without case) get a "~k" suffix. */
 static void sheet_name(const char *rack, char *const *taken, size_t n,
                        char *buf) {
-  char base[SHEET_NAME_MAX + 1];
-  size_t len = 0;
-  for (const char *s = rack; *s && len < SHEET_NAME_MAX; s++)
-    base[len++] = strchr("[]:*?/\\'", *s) ? '_' : *s;
-  while (len > 0 && ((unsigned char)base[len] & 0xc0) == 0x80 &&
-         rack[len] != '\0')
-    len--; /* do not cut a UTF-8 sequence */
+  char base[4 * SHEET_NAME_MAX + 1];
+  size_t len = 0, units = 0;
+  for (const char *s = rack; *s;) {
+    size_t k = seq_len((unsigned char)*s), u = k == 4 ? 2 : 1;
+    for (size_t i = 1; i < k; i++)
+      if (!s[i]) /* a cut sequence: stop before it */
+        k = 0;
+    if (!k || units + u > SHEET_NAME_MAX)
+      break;
+    if (k == 1 && strchr("[]:*?/\\'", *s))
+      base[len++] = '_';
+    else
+      memcpy(base + len, s, k), len += k;
+    units += u;
+    s += k;
+  }
   base[len] = '\0';
-  snprintf(buf, SHEET_NAME_MAX + 1, "%s", base);
+  snprintf(buf, 4 * SHEET_NAME_MAX + 1, "%s", base);
   for (unsigned k = 2;; k++) {
-    int clash = 0;
+    int clash = strcasecmp(buf, "History") == 0;
     for (size_t i = 0; i < n && !clash; i++)
       clash = strcasecmp(taken[i], buf) == 0;
     if (!clash)
       return;
+    /* drop whole characters from the end until the suffix fits */
     char suf[16];
     int sl = snprintf(suf, sizeof suf, "~%u", k);
-    size_t keep =
-        len + (size_t)sl > SHEET_NAME_MAX ? SHEET_NAME_MAX - (size_t)sl : len;
-    snprintf(buf, SHEET_NAME_MAX + 1, "%.*s%s", (int)keep, base, suf);
+    size_t keep = len, kunits = units;
+    while (keep > 0 && kunits + (size_t)sl > SHEET_NAME_MAX) {
+      size_t b = keep - 1;
+      while (b > 0 && ((unsigned char)base[b] & 0xc0) == 0x80)
+        b--;
+      kunits -= keep - b == 4 ? 2 : 1;
+      keep = b;
+    }
+    snprintf(buf, 4 * SHEET_NAME_MAX + 1, "%.*s%s", (int)keep, base, suf);
   }
+}
+
+/* A cell: a plain decimal number (a port, a rack unit, a length) as a
+ * number, so that a spreadsheet sorts 7 before 10; anything else (a port
+ * label "1/2", a GUID, "007") as the text it is. */
+static void write_cell(lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                       const char *v) {
+  char *end = NULL;
+  double d = strtod(v, &end);
+  int plain = *v >= '0' && *v <= '9' && end && !*end && strlen(v) < 16 &&
+              !(v[0] == '0' && v[1] >= '0' && v[1] <= '9') &&
+              !strpbrk(v, "eExXpP");
+  if (plain)
+    worksheet_write_number(ws, r, c, d, NULL);
+  else
+    worksheet_write_string(ws, r, c, v, NULL);
 }
 
 /* A sheet with the header row and the rows of @wo for which @keep[i]. */
@@ -69,7 +109,7 @@ static void rows_sheet(lxw_workbook *wb, const char *name,
     fl_work_order_cells(&wo->v[i], cells);
     for (size_t c = 1; c < FL_WO_NCOLUMNS; c++)
       if (*cells[c - 1])
-        worksheet_write_string(ws, r, (lxw_col_t)c, cells[c - 1], NULL);
+        write_cell(ws, r, (lxw_col_t)c, cells[c - 1]);
     r++;
   }
 }
@@ -113,7 +153,7 @@ static int rack_sheets(lxw_workbook *wb, const fl_work_order *wo,
     for (size_t i = 0; i < wo->n; i++)
       keep[i] = (wo->v[i].a_rack && !strcmp(wo->v[i].a_rack, racks[k])) ||
                 (wo->v[i].b_rack && !strcmp(wo->v[i].b_rack, racks[k]));
-    char *name = malloc(SHEET_NAME_MAX + 1);
+    char *name = malloc(4 * SHEET_NAME_MAX + 1);
     if (!name) {
       rc = -1;
       break;

@@ -83,21 +83,39 @@ static int add_vary(sweep_args *a, const char *arg) {
   for (size_t i = 0; i < a->n_vary; i++)
     if (strcmp(a->v[i].name, v->name) == 0)
       return sw_usage("--vary %s given twice", v->name);
-  const char *p = eq + 1;
-  while (*p) {
-    const char *c = strchr(p, ',');
-    size_t len = c ? (size_t)(c - p) : strlen(p);
-    if (!len)
+  /* values split at commas; "\\," is a comma inside a value (hca-map,
+   * a 3-tier oversubscription "2:1,1:1") */
+  char buf[512];
+  size_t bl = 0;
+  for (const char *p = eq + 1;; p++) {
+    if (*p == '\\' && p[1] == ',') {
+      if (bl + 1 < sizeof buf)
+        buf[bl++] = ',';
+      p++;
+      continue;
+    }
+    if (*p && *p != ',') {
+      if (bl + 1 >= sizeof buf)
+        return sw_usage("--vary %s: a value longer than %zu bytes", v->name,
+                        sizeof buf - 1);
+      buf[bl++] = *p;
+      continue;
+    }
+    buf[bl] = '\0';
+    if (!bl)
       return sw_usage("--vary %s: an empty value in '%s'", v->name, eq + 1);
+    for (size_t j = 0; j < v->n; j++)
+      if (strcmp(v->values[j], buf) == 0)
+        return sw_usage("--vary %s: the value '%s' given twice", v->name, buf);
     if (v->n == SWEEP_MAX_VALUES)
       return sw_usage("--vary %s: at most %d values", v->name,
                       SWEEP_MAX_VALUES);
-    if (!(v->values[v->n] = strndup(p, len)))
+    if (!(v->values[v->n] = strdup(buf)))
       return FL_EXIT_USAGE;
     v->n++;
-    p += len + (c ? 1 : 0);
-    if (c && !*p)
-      return sw_usage("--vary %s: an empty value in '%s'", v->name, eq + 1);
+    bl = 0;
+    if (!*p)
+      break;
   }
   a->n_vary++;
   return 0;
@@ -130,6 +148,23 @@ static int sweep_option(void *ctx, const fl_cli_item *it, int *rc) {
   default:
     return 0;
   }
+}
+
+/* The generator's options after -- may not choose what sweep sets or
+ * reads: the output (-o, --output), its format, or --dry-run. 0 or exit 2
+ * (message printed). */
+static int gen_args_ok(const fl_cli_opts *o) {
+  static const char *const SET[] = {"-o", "--output", "--format", "--dry-run"};
+  for (size_t i = 0; i < o->n_inputs; i++)
+    for (size_t k = 0; k < sizeof SET / sizeof *SET; k++) {
+      size_t l = strlen(SET[k]);
+      if (strncmp(o->inputs[i], SET[k], l) == 0 &&
+          (o->inputs[i][l] == '\0' || o->inputs[i][l] == '='))
+        return sw_usage("sweep writes each design itself: '%s' does not "
+                        "belong among the generator's options after --",
+                        o->inputs[i]);
+    }
+  return 0;
 }
 
 /* ---- one design ---------------------------------------------------------- */
@@ -192,6 +227,7 @@ static double num_or_nan(const json_t *v) {
 }
 
 static void figures(const json_t *d, figs *f) {
+  memset(f, 0, sizeof *f);
   const json_t *inv = json_object_get(d, "inventory");
   f->switches = num_or_nan(json_object_get(inv, "switches"));
   f->cables = num_or_nan(json_object_get(inv, "cables"));
@@ -229,6 +265,8 @@ static size_t objectives(const figs *f, int cost, double *out) {
     out[n++] = -f->price;
     out[n++] = -f->watts;
   }
+  out[n++] = -f->switches; /* without a catalogue, what the plan buys */
+  out[n++] = -f->cables;
   out[n++] = f->hosts; /* a larger cluster is not worse for costing more */
   out[n++] = f->ebb;
   out[n++] = -f->worst_off;
@@ -240,7 +278,7 @@ static size_t objectives(const figs *f, int cost, double *out) {
 /* 1 when design @x is dominated by one of @f (@n): another at least as good
  * in every objective known for both and better in one. */
 static int dominated(const figs *f, size_t n, size_t x, int cost) {
-  double ox[32], oy[32];
+  double ox[40], oy[40];
   size_t m = objectives(&f[x], cost, ox);
   for (size_t y = 0; y < n; y++) {
     if (y == x)
@@ -302,8 +340,11 @@ static void write_table(FILE *out, const sweep_args *a, const figs *f,
   } else {
     fprintf(out, "%-32s %8s %8s %6s %6s %9s %10s %10s", "design", "switches",
             "cables", "HCAs", "eBB", "worst-off", "price", "watts");
-    for (size_t i = 0; i < f[0].n_busbw; i++)
-      fprintf(out, " %10s", "busbw");
+    for (size_t i = 0; i < f[0].n_busbw; i++) {
+      char h[32];
+      snprintf(h, sizeof h, "busbw#%zu", i + 1);
+      fprintf(out, " %10s", h);
+    }
     fputs("  pareto\n", out);
   }
   for (size_t k = 0; k < n; k++) {
@@ -340,7 +381,7 @@ static void write_table(FILE *out, const sweep_args *a, const figs *f,
     fputs("busbw (GB/s):", out);
     for (size_t i = 0; i < f[0].n_busbw; i++)
       fprintf(
-          out, " %s%s",
+          out, " #%zu %s%s", i + 1,
           json_string_value(json_object_get(json_array_get(colls, i), "label")),
           i + 1 < f[0].n_busbw ? "," : "");
     fputc('\n', out);
@@ -402,7 +443,7 @@ static int run(const fl_cli_opts *o, const sweep_args *a, const fl_bom_cat *cat,
       fprintf(stderr, "fabriclint sweep: design %zu (%s): gen refused it\n",
               k + 1, lab);
     if (rc == 0) {
-      rc = fl_cmp_eval(o, path, cat, wl, &docs[k]);
+      rc = fl_cmp_eval(o, path, lab, cat, wl, &docs[k]);
       if (rc == 0 && json_object_set_new(docs[k], "input", json_string(lab)))
         rc = FL_EXIT_USAGE;
     }
@@ -441,6 +482,12 @@ int fl_cli_sweep(int argc, char **argv) {
   else if ((n = designs(&a)) > SWEEP_MAX_DESIGNS)
     rc = sw_usage("--vary: %zu designs, at most %d (fewer values)", n,
                   SWEEP_MAX_DESIGNS);
+  if (rc == 0)
+    rc = gen_args_ok(&o);
+  if (rc == 0 && a.catalogue)
+    rc = fl_cli_check_output_other(&o, a.catalogue, "the catalogue");
+  if (rc == 0 && a.workload)
+    rc = fl_cli_check_output_other(&o, a.workload, "the workload");
   if (rc == 0 && a.catalogue) {
     char msg[512];
     if (fl_bom_cat_load(a.catalogue, &cat, msg, sizeof msg) != 0) {
@@ -450,6 +497,11 @@ int fl_cli_sweep(int argc, char **argv) {
   }
   if (rc == 0 && a.workload)
     rc = fl_cmp_workload_load(a.workload, &wl);
+  if (rc == 0 && wl.n_colls > sizeof f[0].busbw / sizeof *f[0].busbw)
+    rc = sw_usage("--workload %s: %zu collectives, sweep tabulates at most "
+                  "%zu (compare or perf model more)",
+                  a.workload, wl.n_colls,
+                  sizeof f[0].busbw / sizeof *f[0].busbw);
   if (rc == 0)
     rc = run(&o, &a, a.catalogue ? &cat : NULL, a.workload ? &wl : NULL, n,
              docs);
@@ -460,6 +512,10 @@ int fl_cli_sweep(int argc, char **argv) {
     figures(docs[k], &f[k]);
     cost &= !isnan(f[k].price) && !isnan(f[k].watts);
   }
+  if (!cost && a.catalogue)
+    fprintf(stderr, "fabriclint sweep: note: price and watts are not judged "
+                    "for the Pareto front: a design has a bill-of-materials "
+                    "row the catalogue does not price or power\n");
   for (size_t k = 0; k < n; k++)
     front[k] = !dominated(f, n, k, cost);
   rc = fl_cli_open_output(&o, &out);

@@ -103,7 +103,7 @@ expect_grep "$TMP/err" "compare --workload $TMP/train\\.yaml: holds \`training:\
 "$FL" gen rail-su --sus 1 --rails 2 --hosts-per-su 4 --leaf-radix 8 -o "$TMP/small.xml" || fail "gen 1 SU"
 printf 'hosts: [dgx-001, dgx-008]\ncollectives:\n  - {op: all-reduce, bytes: 1GiB}\n' >"$TMP/named.yaml"
 expect_rc 2 "$FL" compare --workload "$TMP/named.yaml" "$TMP/one.xml" "$TMP/small.xml"
-expect_grep "$TMP/err" "^fabriclint compare: --workload on $TMP/small\\.xml:\$"
+expect_grep "$TMP/err" "^fabriclint: --workload on $TMP/small\\.xml:\$"
 expect_grep "$TMP/err" "named\\.yaml:1:.*dgx-008"
 expect_rc 2 "$FL" compare --workload "$TMP/none.yaml" "$TMP/one.xml" "$TMP/two.xml"
 expect_grep "$TMP/err" 'none\.yaml'

@@ -98,6 +98,20 @@ sed 's/rack="R01-01"/rack="R:1\/2"/g; s/rack="R01-02"/rack="r?1*2"/g; s/rack="R0
 expect_rc 1 "$FL" diff --format xlsx -o "$TMP/odd.xlsx" "$TMP/odd.xml" "$TMP/built.xml"
 expect_eq "$("$PY" -c "import sys, openpyxl; print(openpyxl.load_workbook(sys.argv[1]).sheetnames)" "$TMP/odd.xlsx")" \
   "['work order', 'R_1_2', 'r_1_2~2', 'rack-with-a-very-long-name-0123', 'about']" "sheet names made safe"
+# names cut by characters, not bytes (Excel counts UTF-16 units: the
+# rocket is two), and "History", which Excel keeps for itself
+python3 - "$TMP/plan.xml" "$TMP/utf.xml" <<'PY'
+import sys
+s = open(sys.argv[1], encoding="utf-8").read()
+s = s.replace('rack="R01-01"', 'rack="' + 'x' * 30 + 'ÄÄ"')
+s = s.replace('rack="R01-02"', 'rack="' + 'y' * 29 + '\U0001F680z"')
+s = s.replace('rack="R01-03"', 'rack="History"')
+open(sys.argv[2], "w", encoding="utf-8").write(s)
+PY
+expect_rc 1 "$FL" diff --format xlsx -o "$TMP/utf.xlsx" "$TMP/utf.xml" "$TMP/built.xml"
+expect_eq "$("$PY" -c "import sys, openpyxl; wb = openpyxl.load_workbook(sys.argv[1]); print(wb.sheetnames, wb['work order']['P2'].value, type(wb['work order']['P2'].value).__name__)" "$TMP/utf.xlsx")" \
+  "['work order', 'History~2', '$(printf 'x%.0s' $(seq 30))Ä', '$(printf 'y%.0s' $(seq 29))🚀', 'about'] 1 int" \
+  "UTF-8 names cut whole, History renamed; a rack unit is a number"
 # a plan without racks: the one sheet and "about"
 expect_rc 1 "$FL" diff --format xlsx -o "$TMP/plain.xlsx" "$FL_SRC/fabrics/diff/rail-su8.design.xml" "$FL_SRC/fabrics/diff/rail-su8.asbuilt.ibnetdiscover"
 expect_eq "$("$PY" -c "import sys, openpyxl; wb = openpyxl.load_workbook(sys.argv[1]); print(wb.sheetnames, wb['work order'].max_row)" "$TMP/plain.xlsx")" \
