@@ -210,7 +210,8 @@ int same_elements(const fd_model *m, const fd_value *a, const fd_value *b) {
 
 static int br_report(const fl_host_api *api, fl_ctx *ctx, br_ctx *c,
                      uint32_t vi, const br_res *r, uint32_t max_servers,
-                     int auto_max, const uint8_t *off_host) {
+                     const char *lim_key, int auto_max,
+                     const uint8_t *off_host) {
   const fd_model *m = c->m;
   const fd_value *dv = &m->vals[vi];
   char also[400] = "", names[700] = "", msg[2048];
@@ -280,15 +281,15 @@ static int br_report(const fl_host_api *api, fl_ctx *ctx, br_ctx *c,
     snprintf(why, sizeof why, "alive but cut off: their leaves are down");
   else
     snprintf(why, sizeof why, "powered off with it");
-  if (auto_max && is_location(dv->key))
+  if (auto_max && is_location(lim_key))
     snprintf(limit, sizeof limit,
-             "one %s may take at most one SU's worth (%u servers)", dv->key,
+             "one %s may take at most one SU's worth (%u servers)", lim_key,
              c->su_servers);
   else if (auto_max)
     snprintf(limit, sizeof limit,
              "fewer than one SU's worth (%u servers) may be lost to one "
              "%s failure",
-             c->su_servers, dv->key);
+             c->su_servers, lim_key);
   else
     snprintf(limit, sizeof limit, "the policy allows at most %u servers",
              max_servers);
@@ -301,6 +302,24 @@ static int br_report(const fl_host_api *api, fl_ctx *ctx, br_ctx *c,
   int rc = fd_report(api, ctx, msg, ids, n_ids, NULL, 0, NULL, 0, jb_str(&ev));
   jb_free(&ev);
   return rc;
+}
+
+/* The limit of value @vi and of every later value that removes the same
+ * elements (they are one finding): the strictest of their keys' limits, a
+ * rack that is also the only PDU of what it holds being judged as a PDU
+ * (an outside tester: a single-fed SU's leaves in one rack were allowed a
+ * rack's SU's worth). Its key in *@key. */
+static uint32_t strictest(const fd_model *m, uint32_t vi, uint32_t su,
+                          int64_t max64, const char **key) {
+  uint32_t lim = limit_for(m->vals[vi].key, su, max64);
+  *key = m->vals[vi].key;
+  for (uint32_t j = vi + 1; j < m->n_vals; j++)
+    if (same_elements(m, &m->vals[vi], &m->vals[j]) &&
+        limit_for(m->vals[j].key, su, max64) < lim) {
+      lim = limit_for(m->vals[j].key, su, max64);
+      *key = m->vals[j].key;
+    }
+  return lim;
 }
 
 static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
@@ -334,6 +353,7 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (folded)
       continue;
     br_res r;
+    const char *lim_key = NULL;
     br_set(&c, dv, 1);
     if (br_eval(api, &c, &r, off_host) != 0) {
       api->fail(ctx, "could not compute components");
@@ -341,9 +361,10 @@ static int check_blast(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     } else if (r.split && fl_fabric_key_eq(st->part_ran, m->key)) {
       /* a value that splits the hosts is domain-partition's finding, which
        * names the groups: reported once */
-    } else if (r.off > limit_for(dv->key, su, max64)) {
-      rc = br_report(api, ctx, &c, vi, &r, limit_for(dv->key, su, max64),
-                     auto_max, off_host);
+    } else if (r.off > strictest(m, vi, su, max64, &lim_key)) {
+      rc =
+          br_report(api, ctx, &c, vi, &r, strictest(m, vi, su, max64, &lim_key),
+                    lim_key, auto_max, off_host);
     }
     br_set(&c, dv, 0);
   }

@@ -202,6 +202,26 @@ expect_eq "$(jget "$TMP/out" "=[(f['severity'], f['evidence']['domain'], f['evid
   "[('info', 'rack', 'R1', 4, 0, 4, 2, 3, 8), ('info', 'pdu', 'P1', 6, 0, 6, 2, 2, 8)]" \
   "summary: worst rack R1 (a tie with R3, first named), worst PDU P1"
 expect_grep "$TMP/out" 'worst single pdu failure: losing pdu=P1 takes 6 of 8 servers off the fabric \(0 powered off, 6 cut off; 2 switch\(es\) down\), of 2 pdu value\(s\)'
+# 10. one finding for values that remove the same elements is judged by
+#     the strictest of their limits: SU 2's two leaves single-fed from one
+#     PDU (P-X, feed A) are also the whole of their rack R02-02. As a rack
+#     they may take one SU's worth (4 servers), as a PDU fewer: the 4
+#     servers cut off are one finding, judged as a PDU's (an outside
+#     tester: it was judged as the rack's, and nothing was reported)
+"$FL" gen rail-su --sus 3 --rails 2 --hosts-per-su 4 --leaf-radix 8 --layout -o "$TMP/su3.xml" || fail "gen su3"
+python3 - "$TMP/su3.xml" "$TMP/onefeed.xml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+for leaf in ("leaf-su02-r0", "leaf-su02-r1"):
+    s, n = re.subn(r'(<node [^>]*name="%s"[^>]*?) pdu="[^"]*" power-feed="[^"]*"' % leaf,
+                   r'\1 pdu="P-X" power-feed="A"', s)
+    assert n == 1, leaf
+open(sys.argv[2], "w").write(s)
+PY
+expect_rc 1 "$FL" check --rules failure-domains.blast-radius --format json "$TMP/onefeed.xml"
+expect_eq "$(jget "$TMP/out" "=[(f['evidence']['domain'], f['evidence']['value'], [(x['domain'], x['value']) for x in f['evidence']['same_elements_as']], f['evidence']['servers_off'], f['evidence']['max_servers']) for f in d['findings']]")" \
+  "[('rack', 'R02-02', [('pdu', 'P-X'), ('power-feed', 'A')], 4, 3)]" "a rack that is one PDU: judged as the PDU"
+expect_grep "$TMP/out" "fewer than one SU's worth \\(4 servers\\) may be lost to one pdu failure"
 # the summary is opt-in: not in a default check
 "$FL" check --format json "$TMP/sum.xml" >"$TMP/out" 2>"$TMP/err"
 expect_eq "$(jget "$TMP/out" "=[f['rule'] for f in d['findings'] if f['rule'] == 'failure-domains.summary']")" "[]" "summary: not in a default check"
