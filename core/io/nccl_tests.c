@@ -463,7 +463,8 @@ static int finish_ranks(nt_state *s) {
     return FL_OK;
   for (uint32_t r = 0; r < s->rank_max; r++)
     if (s->rank[r].host == UINT32_MAX)
-      return fl_error_set(s->c.err, FL_EPARSE, s->c.path, 0, 0,
+      return fl_error_set(s->c.err, FL_EPARSE, s->c.path,
+                          s->rank[s->rank_max - 1].line, 0,
                           "rank %u is missing from the `# Rank` lines "
                           "(ranks up to %u are listed)",
                           r, s->rank_max - 1);
