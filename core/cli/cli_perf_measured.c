@@ -338,6 +338,13 @@ typedef struct mrep {
   char algo_note[400], rails_note[200];
 } mrep;
 
+/* A bandwidth as nccl-tests prints it (2 decimals), with 3 significant
+ * digits below 1 GB/s, where 2 decimals print 0.00. */
+static const char *bw_text(double v, char *buf, size_t n) {
+  snprintf(buf, n, v >= 1 ? "%.2f" : "%.3g", v);
+  return buf;
+}
+
 static void text(FILE *o, const fl_fabric *fab, const mrep *p) {
   const fl_nccl_log *log = p->log;
   const fl_perf_result *res = p->res;
@@ -374,8 +381,11 @@ static void text(FILE *o, const fl_fabric *fab, const mrep *p) {
           "predicted", "alg", "error", "gap");
   for (size_t i = 0; i < p->n; i++) {
     const msize *z = &p->z[i];
-    fprintf(o, "%14llu %10.2f %10.2f %5s %+7.1f%%  %s\n",
-            (unsigned long long)z->row->bytes, z->meas_busbw, z->pred_busbw,
+    char mb[32], pb[32];
+    fprintf(o, "%14llu %10s %10s %5s %+7.1f%%  %s\n",
+            (unsigned long long)z->row->bytes,
+            bw_text(z->meas_busbw, mb, sizeof mb),
+            bw_text(z->pred_busbw, pb, sizeof pb),
             fl_perf_nccl_alg_name(z->alg), 100 * z->error, z->gap);
   }
   fprintf(o, "(busbw in GB/s; error = predicted / measured - 1)\n");
