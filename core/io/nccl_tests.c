@@ -272,8 +272,8 @@ static int rank_line(nt_state *s, const char *p, const char *e) {
   if (rk >= FL_NCCL_MAX_RANKS)
     return perr(c, ts[1], "rank %.*s%s: at most %u ranks are read",
                 NUMQ(ts[1], te[1]), FL_NCCL_MAX_RANKS);
-  uint32_t on = 0;
-  for (uint32_t i = 2; i + 1 < n && i < MAX_TOK - 1; i++)
+  uint32_t on = 0, filled = n < MAX_TOK - 1 ? n : MAX_TOK - 1;
+  for (uint32_t i = 2; i + 1 < filled; i++)
     if (te[i] - ts[i] == 2 && memcmp(ts[i], "on", 2) == 0) {
       on = i;
       break;
