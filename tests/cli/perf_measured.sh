@@ -25,8 +25,10 @@
 #     and no note is printed;
 #   - errors (exit 2): no data row, a row with a column missing
 #     (file:line:col), a log that does not name its test without OP (the
-#     message names the fix), an unknown OP, --calibrate on one size or
-#     without --measured, --measured with --workload.
+#     message names the fix), an unknown OP, an OP the log's test
+#     contradicts, a test not modelled (broadcast_perf), --calibrate on one
+#     size or without --measured, --measured with --workload; a log naming
+#     its test needs no OP, and the p2p collectives run.
 . "$(dirname "$0")/lib.bash"
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
@@ -109,6 +111,22 @@ expect_rc 2 "$FL" perf --measured "all-reduce:$TMP/short.log" "$TMP/ndr.xml"
 expect_grep "$TMP/err" "short\.log:33:114: expected 13 columns .*found 12: a column is missing"
 expect_rc 2 "$FL" perf --measured "$DEF" "$TMP/ndr.xml"
 expect_grep "$TMP/err" "does not name its test .*give the collective as OP:LOG, e\.g\. --measured all-reduce:"
+# the test named by the log (a `# Collective test` line put before the
+# real log): no OP needed, a contradicting OP or an unmodelled test refused
+{ echo "# Collective test starting: all_gather_perf"; cat "$DEF"; } >"$TMP/ag.log"
+run ag "$TMP/ag.log" "$TMP/ndr.xml"
+pin ag "(d['test'], d['op'], d['fabric']['busbw_GBps'], $algs)" \
+  "('all_gather_perf', 'all-gather', 400.0, 'ring ring ring ring ring ring ring ring ring ring ring')"
+expect_rc 2 "$FL" perf --measured "all-reduce:$TMP/ag.log" "$TMP/ndr.xml"
+expect_grep "$TMP/err" "the log is all_gather_perf's output \(line 1\), not all-reduce"
+sed '1s/all_gather_perf/broadcast_perf/' "$TMP/ag.log" >"$TMP/bc.log"
+expect_rc 2 "$FL" perf --measured "$TMP/bc.log" "$TMP/ndr.xml"
+expect_grep "$TMP/err" "broadcast_perf \(line 1\) is not modelled"
+# the p2p collectives run (OP given for a log that names none)
+run a2a "all-to-all:$DEF" "$TMP/ndr.xml"
+pin a2a "(d['op'], $algs)" "('all-to-all', 'p2p p2p p2p p2p p2p p2p p2p p2p p2p p2p p2p')"
+run sr "sendrecv:$DEF" "$TMP/ndr.xml"
+pin sr "(d['op'], d['sizes'][-1]['algorithm'])" "('sendrecv', 'p2p')"
 expect_rc 2 "$FL" perf --measured "allreduce:$DEF" "$TMP/ndr.xml"
 expect_grep "$TMP/err" "unknown OP before ':'"
 head -n 24 "$DEF" >"$TMP/one.log"
