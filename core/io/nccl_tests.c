@@ -505,6 +505,14 @@ int fl_nccl_log_parse(fl_nccl_log *log, const char *name, const char *buf,
     return fl_error_set(err, FL_ENOMEM, name, 0, 0, "out of memory");
   }
   s->log = log;
+  /* text only: a NUL would cut a host name short (fl_nccl_log_load's
+   * FL_IN_TEXT refuses it before; a caller of parse may not) */
+  fl_input in = {.path = log->path, .buf = (char *)buf, .len = len};
+  int nul = fl_input_nul_check(&in, err);
+  if (nul != FL_OK) {
+    free(s);
+    return nul;
+  }
   text t = {(char *)buf, len};
   size_t bom = fl_utf8_bom(buf, len);
   t.buf += bom;

@@ -90,7 +90,8 @@ typedef struct fl_nccl_log {
  * @name into @log (overwritten). FL_OK; FL_EPARSE with @err naming
  * @name:line:col and what was expected (a malformed row, a rank listed
  * twice or missing, two different runs, more than FL_NCCL_MAX_ROWS rows,
- * a line longer than FL_NCCL_MAX_LINE, no data row at all); FL_ENOMEM.
+ * a line longer than FL_NCCL_MAX_LINE, no data row at all, a NUL byte);
+ * FL_ENOMEM.
  * Call fl_nccl_log_free() either way. O(length).
  */
 int fl_nccl_log_parse(fl_nccl_log *log, const char *name, const char *text,
