@@ -83,6 +83,32 @@ void fl_perf_nccl_predict(uint32_t op, uint64_t bytes, uint32_t ranks,
 const char *fl_perf_nccl_alg_name(uint32_t a);
 
 /**
+ * fl_perf_nccl_factor() — the bytes per byte of the collective that
+ * algorithm @alg (FL_PERF_NCCL_*) of @op over @ranks ranks on @hosts hosts
+ * moves at the fabric's bus bandwidth: its time is latency + bytes ×
+ * factor / (efficiency × busbw). Ring and p2p: the busbw factor of @op
+ * (all-reduce 2(n−1)/n, sendrecv 1, others (n−1)/n); tree: t(N), the
+ * tree's network bytes per host per byte (1 on 2 hosts, 1.5 on 3, else
+ * 2). 0 for < 2 ranks or an unknown @alg. Pure.
+ */
+double fl_perf_nccl_factor(uint32_t op, uint32_t alg, uint32_t ranks,
+                           uint32_t hosts);
+
+/**
+ * fl_perf_fit_alpha_eta() — fit t = alpha + x / eta to @n measured times
+ * @t[i] (s) at @x[i] = bytes × fl_perf_nccl_factor() / fabric busbw (s:
+ * the bandwidth term at efficiency 1), by weighted least squares with
+ * weights 1 / t² (each point's relative error counts alike). *@alpha_s
+ * the latency (s, may come out negative: a fit, not a bound), *@eta the
+ * efficiency on the fabric's bus bandwidth. FL_OK; FL_EINVAL with @err
+ * saying why for fewer than 2 points, a time or x not > 0 or not finite,
+ * all x equal (one size: latency and efficiency cannot be told apart),
+ * or a slope <= 0 (times that do not grow with the size). Pure; O(n).
+ */
+int fl_perf_fit_alpha_eta(const double *x, const double *t, size_t n,
+                          double *alpha_s, double *eta, fl_error *err);
+
+/**
  * fl_perf_result — one collective. Times in seconds, bandwidths in GB/s
  * (10^9 bytes/s, nccl-tests' unit; link rates elsewhere stay Gb/s):
  * @algbw = bytes / time, @busbw = algbw × NCCL's factor

@@ -82,9 +82,24 @@ static void ring(fl_perf_nccl_alg *a, uint32_t op, double bytes, double n,
   finish(a, op, bytes, n, fabric_busbw * NCCL_SIMPLE_EFF / bus_factor(op, n));
 }
 
+static double tree_traffic(double hosts) {
+  return hosts <= 2 ? 1.0 : hosts == 3 ? 1.5 : 2.0;
+}
+
+double fl_perf_nccl_factor(uint32_t op, uint32_t alg, uint32_t ranks,
+                           uint32_t hosts) {
+  if (ranks < 2)
+    return 0;
+  if (alg == FL_PERF_NCCL_TREE)
+    return tree_traffic(hosts ? hosts : 1);
+  if (alg == FL_PERF_NCCL_RING || alg == FL_PERF_NCCL_P2P)
+    return bus_factor(op, ranks);
+  return 0;
+}
+
 static void tree(fl_perf_nccl_alg *a, double bytes, double n, double hosts,
                  double fabric_busbw) {
-  double ppn = n / hosts, t = hosts <= 2 ? 1.0 : hosts == 3 ? 1.5 : 2.0;
+  double ppn = n / hosts, t = tree_traffic(hosts);
   double us = NCCL_BASE_TREE_US + 2 * ((ppn - 1) * NCCL_NVL_TREE_US +
                                        floor(log2(hosts)) * NCCL_NET_TREE_US);
   a->latency_s = us * 1e-6;

@@ -14,6 +14,9 @@
  * over many placements of the job (cli_perf_place.c), split over the
  * ranks of an MPI run (fl_cli_perf_dist, docs/mpi.md).
  *
+ * --measured [OP:]LOG compares an nccl-tests log with the model on the
+ * fabric instead (cli_perf_measured.c).
+ *
  * Exit codes: 0 every collective at or above min-share, 1 a contention
  * finding or a collective whose flows cannot be routed, 2 usage or input
  * error.
@@ -29,14 +32,15 @@
 #include "cli/cli.h"
 #include "cli/cli_common.h"
 #include "cli/cli_perf_dump.h"
+#include "cli/cli_perf_measured.h"
 #include "cli/cli_perf_out.h"
 #include "cli/cli_perf_place.h"
 #include "cli/cli_perf_step.h"
 #include "io/workload.h"
 
 typedef struct perf_args {
-  const char *workload, *routing, *min_share, *dump_flows, *job;
-  int no_overlap;
+  const char *workload, *routing, *min_share, *dump_flows, *job, *measured;
+  int no_overlap, calibrate;
 } perf_args;
 
 /* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
@@ -61,6 +65,12 @@ static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
     return 1;
   case FL_OPT_NO_OVERLAP:
     a->no_overlap = 1;
+    return 1;
+  case FL_OPT_MEASURED:
+    a->measured = it->value;
+    return 1;
+  case FL_OPT_CALIBRATE:
+    a->calibrate = 1;
     return 1;
   default:
     return 0;
@@ -247,6 +257,58 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
   return rc;
 }
 
+/* --measured LOG: the options that go with it. */
+static int check_measured_args(const perf_args *a) {
+  if (a->calibrate && !a->measured)
+    return fl_cli_usage_error("--calibrate fits NCCL's latency and "
+                              "efficiency to a log: give it with --measured "
+                              "[OP:]LOG%s",
+                              "");
+  if (a->measured && (a->workload || a->job))
+    return fl_cli_usage_error("--measured compares an nccl-tests log with "
+                              "the model on its own: no --workload or "
+                              "--job%s",
+                              "");
+  if (a->measured && (a->dump_flows || a->no_overlap || a->min_share))
+    return fl_cli_usage_error("--dump-flows, --no-overlap and --min-share "
+                              "do not apply to --measured%s",
+                              "");
+  return 0;
+}
+
+/* --routing as FL_WL_ROUTE_* (-1: bad, message printed). */
+static int routing_arg(const char *r) {
+  if (!r || strcmp(r, "auto") == 0)
+    return FL_WL_ROUTE_AUTO;
+  if (strcmp(r, "lft") == 0)
+    return FL_WL_ROUTE_LFT;
+  if (strcmp(r, "ar") == 0)
+    return FL_WL_ROUTE_AR;
+  fl_cli_usage_error("--routing: expected auto, lft or ar, got '%s'", r);
+  return -1;
+}
+
+/* `perf --measured [OP:]LOG [--calibrate] INPUT...` */
+static int run_measured(perf_args *a, fl_cli_opts *o, const fl_dist *dist) {
+  int route = routing_arg(a->routing);
+  if (route < 0)
+    return FL_EXIT_USAGE;
+  int rc = fl_cli_check_output_other(o, fl_cli_perf_measured_log(a->measured),
+                                     "the nccl-tests log");
+  if (rc == 0 && o->n_inputs == 0)
+    rc = fl_cli_usage_error("perf needs at least one fabric INPUT%s", "");
+  if (dist && dist->rank != 0)
+    o->output = NULL; /* rank 0 alone writes (other ranks' stdout: null) */
+  fl_fabric *fab = NULL;
+  if (rc == 0)
+    rc = fl_cli_load_fabric(o, &fab, NULL);
+  if (rc == 0)
+    rc = fl_cli_perf_measured(o, a->measured, a->calibrate, (uint32_t)route,
+                              fab);
+  fl_fabric_free(fab);
+  return rc;
+}
+
 /* --workload (collectives) or --job (a training step), not both. */
 static int check_job_args(const perf_args *a) {
   if (a->job && a->workload)
@@ -254,8 +316,8 @@ static int check_job_args(const perf_args *a) {
                               "(a training step), not both%s",
                               "");
   if (!a->job && !a->workload)
-    return fl_cli_usage_error("perf needs --workload JOB.yaml or --job "
-                              "JOB.yaml%s",
+    return fl_cli_usage_error("perf needs --workload JOB.yaml, --job "
+                              "JOB.yaml or --measured [OP:]LOG%s",
                               "");
   if (a->job && a->dump_flows)
     return fl_cli_usage_error("--dump-flows writes a workload's collectives; "
@@ -294,6 +356,13 @@ int fl_cli_perf_dist(int argc, char **argv, const fl_dist *dist) {
   memset(&w, 0, sizeof w);
   fl_fabric *fab = NULL;
   int rc = fl_cli_parse_ext(argc, argv, &o, perf_option, &a);
+  if (rc == 0)
+    rc = check_measured_args(&a);
+  if (rc == 0 && a.measured) {
+    rc = run_measured(&a, &o, dist);
+    fl_cli_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+  }
   if (rc == 0)
     rc = check_job_args(&a);
   if (rc == 0 && a.job)

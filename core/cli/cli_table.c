@@ -83,7 +83,7 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "compared the other way round, unless --as-given). The report options "
      "are those of check.",
      FL_CPL_FILE},
-    {"perf", P, "--workload|--job JOB.yaml [OPTIONS] INPUT...",
+    {"perf", P, "--workload|--job JOB.yaml | --measured LOG [OPTIONS] INPUT...",
      "model a job's collectives, or a training step, on the routing",
      "Load the INPUTs as check does and model the collectives of JOB.yaml "
      "(hosts in rank order, collectives; YAML or JSON) on the fabric and its "
@@ -95,7 +95,10 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "and DP communicators placed on the GPUs, their traffic run together "
      "on the fabric, and the step time = compute + exposed communication "
      "(docs/perf.md, \"Training step\"); exit 1 when a phase alone is "
-     "below --min-share of its ideal.",
+     "below --min-share of its ideal. With --measured, an nccl-tests log's "
+     "ranks on the fabric's hosts: per size the measured and predicted bus "
+     "bandwidth and what the gap is; with --calibrate, NCCL's latency and "
+     "efficiency fitted to it (docs/perf.md, \"Measured\").",
      FL_CPL_FILE},
     {"convert", V, "INPUT... -o OUT [--format FORMAT] [OPTIONS]",
      "write a loaded fabric in another format",
@@ -354,6 +357,16 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_NO_OVERLAP, "no-overlap", 0, NULL, P, 0, FL_CPL_NONE, NULL,
      "with --job: count the data-parallel reduction as exposed in full "
      "(default: hidden behind backward but for its last bucket)"},
+    {FL_OPT_MEASURED, "measured", 0, "[OP:]LOG", P, 0, FL_CPL_FILE, NULL,
+     "an nccl-tests log (all_reduce_perf, ... output): per size, the "
+     "measured bus bandwidth beside the predicted one on the fabric, the "
+     "error and what the gap is (latency, fabric, host); OP (all-reduce, "
+     "all-gather, reduce-scatter, all-to-all, sendrecv) when the log does "
+     "not name its test (docs/perf.md, \"Measured\")"},
+    {FL_OPT_CALIBRATE, "calibrate", 0, NULL, P, 0, FL_CPL_NONE, NULL,
+     "with --measured: fit the latency and efficiency of NCCL's algorithm "
+     "to the measured times (least squares, relative errors) and print "
+     "them beside NCCL's constants, with each size's residual"},
     {FL_OPT_DUMP_FLOWS, "dump-flows", 0, "FILE", P, 0, FL_CPL_FILE, NULL,
      "also write the topology, LFT next hops and every flow per step as "
      "JSON to FILE (LFT routing; for the ns-3 harness, "

@@ -135,6 +135,8 @@ enum fl_cli_opt_id {
   FL_OPT_DUMP_FLOWS,
   FL_OPT_JOB,
   FL_OPT_NO_OVERLAP,
+  FL_OPT_MEASURED,
+  FL_OPT_CALIBRATE,
   /* info */
   FL_OPT_EXPLAIN_INFER,
   /* convert */

@@ -49,7 +49,7 @@ void pctx_init(pctx *c, fl_fabric *fab, const char *path, const text *t,
   c->fab = fab;
   c->err = err;
   c->path = path;
-  c->file = fl_b_file(fab, path);
+  c->file = fab ? fl_b_file(fab, path) : 0;
   c->cur = t->buf;
   c->end = t->buf + t->len;
 }

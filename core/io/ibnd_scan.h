@@ -2,7 +2,8 @@
  * core/io/ibnd_scan.h — what the ibnetdiscover, ibnetdiscover -p and ibsim
  * net readers (ibnd.c, ibnd_ports.c, ibsim_net.c) share: the input as a
  * text, the line cursor with its error context, and the tokens all three
- * formats use (ibnd_scan.c). Internal to those readers.
+ * formats use (ibnd_scan.c). Internal to those readers; the line cursor
+ * also serves the nccl-tests log reader (nccl_tests.c).
  */
 #ifndef FABRICLINT_CORE_IO_IBND_SCAN_H
 #define FABRICLINT_CORE_IO_IBND_SCAN_H
@@ -39,6 +40,8 @@ typedef struct pctx {
   const char *what; /* kind of the current line, for "truncated" errors */
 } pctx;
 
+/* @fab NULL: a reader that builds no fabric (the nccl-tests reader);
+ * prov_here() then names no file. */
 void pctx_init(pctx *c, fl_fabric *fab, const char *path, const text *t,
                fl_error *err);
 /* Advance to the next line; 0 at end of input. */

@@ -121,7 +121,7 @@ expect_eq "$(jget "$TMP/out" "=round(d['collectives'][0]['busbw_GBps'], 6)")" "2
 expect_rc 2 "$FL" perf -topo --workload job.yaml
 expect_grep "$TMP/err" "^fabriclint: unknown option '-t' for perf$"
 expect_rc 2 "$FL" perf "$C03/topo.ibnetdiscover" --routing ar
-expect_grep "$TMP/err" '^fabriclint: perf needs --workload JOB\.yaml or --job JOB\.yaml$'
+expect_grep "$TMP/err" '^fabriclint: perf needs --workload JOB\.yaml, --job JOB\.yaml or --measured \[OP:\]LOG$'
 
 # ---- gen ---------------------------------------------------------------------
 expect_rc 0 "$FL" gen fat-tree --radix 4 -o a.xml

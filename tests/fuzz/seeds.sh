@@ -276,6 +276,12 @@ for b in step-job step-zero3 step-moe all-ring-a2a hosts-list-ar docs-placements
 done
 seed workload bad-ansi-shift 0 "$FX/robustness-3b/ansi-workload-shift.yaml"
 
+# ---- nccl_tests: the nccl-tests log reader of perf --measured ---------------
+for f in "$FX"/nccl-tests/*.log; do
+  seed nccl_tests "$(basename "$f" .log)" "" "$f"
+done
+seed nccl_tests bad-a-workload "" "$W/step-job.yaml"
+
 # ---- public samples for fuzzing runs (not checked) --------------------------
 if [ -n "$ext" ] && [ -d "$ext" ]; then
   for f in "$ext"/*; do
