@@ -203,8 +203,13 @@ static int judge_cost(const json_t *m, const char *key, double tol, char *why,
   double vb = json_number_value(b), vh = json_number_value(h);
   double rise = vb > 0 ? (vh - vb) / vb : (vh > 0 ? INFINITY : 0);
   int failed = rise - tol > 1e-9;
-  snprintf(why, size, "%s %.10g -> %.10g (%+.1f %%; %s %g %%)", what, vb, vh,
-           100 * rise, failed ? "rises more than" : "within", 100 * tol);
+  char pct[32];
+  if (isinf(rise)) /* from nothing: no percentage */
+    snprintf(pct, sizeof pct, "from 0");
+  else
+    snprintf(pct, sizeof pct, "%+.1f %%", 100 * rise);
+  snprintf(why, size, "%s %.10g -> %.10g (%s; %s %g %%)", what, vb, vh, pct,
+           failed ? "rises more than" : "within", 100 * tol);
   return failed;
 }
 

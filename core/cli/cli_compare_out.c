@@ -173,12 +173,14 @@ static void failure(const out_ctx *c, const json_t *m) {
     const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
     if (!w)
       continue;
+    /* Markdown: the name in its side's column (BASE, HEAD) */
     fprintf(c->out,
-            c->md ? "| &nbsp;&nbsp;worst switch, %s | "
+            c->md ? (s ? "| &nbsp;&nbsp;worst switch | | "
+                       : "| &nbsp;&nbsp;worst switch | ")
                   : "    worst switch, %s: ",
             s ? "HEAD" : "BASE");
     free_text(c, w); /* a name from the input: never markup */
-    fputs(c->md ? " | | |\n" : "\n", c->out);
+    fputs(c->md ? (s ? " | |\n" : " | | |\n") : "\n", c->out);
   }
 }
 
@@ -205,12 +207,16 @@ static void domain_failures(const out_ctx *c, const json_t *m) {
           json_string_value(json_object_get(json_object_get(o[s], k), "worst"));
       if (!w)
         continue;
-      fprintf(c->out,
-              c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;worst %s, %s: "
-                    : "      worst %s, %s: ",
-              k, s ? "HEAD" : "BASE");
-      free_text(c, w); /* a value from the input: never markup */
-      fputs(c->md ? " | | | |\n" : "\n", c->out);
+      if (c->md) { /* the value in its side's column */
+        fprintf(c->out, "| &nbsp;&nbsp;&nbsp;&nbsp;worst %s | %s", k,
+                s ? "| " : "");
+        free_text(c, w); /* a value from the input: never markup */
+        fputs(s ? " | |\n" : " | | |\n", c->out);
+      } else {
+        fprintf(c->out, "      worst %s, %s: ", k, s ? "HEAD" : "BASE");
+        free_text(c, w);
+        fputc('\n', c->out);
+      }
     }
   }
 }

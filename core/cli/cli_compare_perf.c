@@ -170,6 +170,13 @@ int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size) {
     const json_t *x = json_array_get(cb, i), *y = json_array_get(ch, i);
     const json_t *vb = json_object_get(x, "busbw_GBps"),
                  *vh = json_object_get(y, "busbw_GBps");
+    const char *err = json_string_value(json_object_get(x, "error"));
+    if (err) { /* BASE has no figure to fall from: not a pass (outside
+                  tester: "ok" with nothing routable) */
+      snprintf(why, size, "%s cannot be routed in BASE: %s",
+               json_string_value(json_object_get(x, "label")), err);
+      return 2;
+    }
     if (!json_is_number(vb) || !(json_number_value(vb) > 0))
       continue; /* nothing on the fabric in BASE: no drop to judge */
     double b = json_number_value(vb);

@@ -38,6 +38,10 @@ expect_grep "$TMP/out" '^    servers off, worst rack +4 +8 +\+4$'
 expect_grep "$TMP/out" '^      worst rack, BASE: R01-01$'
 expect_grep "$TMP/out" '^      worst rack, HEAD: R01-02$'
 expect_grep "$TMP/out" '^    servers off, worst row +4 +4 +0$'
+# Markdown: each side's worst value in its own column
+expect_rc 0 "$FL" compare --fail-on never --format markdown "$TMP/base.xml" "$TMP/head.xml"
+expect_grep "$TMP/out" '^\| &nbsp;&nbsp;&nbsp;&nbsp;worst rack \| R01-01 \| \| \|$'
+expect_grep "$TMP/out" '^\| &nbsp;&nbsp;&nbsp;&nbsp;worst rack \| \| R01-02 \| \|$'
 # disabled by the policy: null, and no rows
 printf 'rules:\n  disable: [failure-domains.summary]\n' >"$TMP/pol.yaml"
 expect_rc 0 "$FL" compare --fail-on never --policy "$TMP/pol.yaml" --format json "$TMP/base.xml" "$TMP/head.xml"

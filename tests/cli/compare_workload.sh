@@ -85,6 +85,10 @@ expect_eq "$(jget "$TMP/out" "=([(c['busbw_GBps'], c['error'][:40]) for c in d['
 expect_rc 1 "$FL" compare --fail-on busbw-drop=0.99 --workload "$TMP/wl.yaml" "$TMP/one.xml" "$TMP/split.xml"
 expect_grep "$TMP/out" '^      HEAD: cannot be routed: switch leaf-su02-r0 has no path to LID 7 \(dgx-001 mlx5_0\)'
 
+# BASE with nothing routable: busbw-drop cannot be judged (exit 2), never
+# "ok" (an outside tester)
+expect_rc 2 "$FL" compare --fail-on busbw-drop --workload "$TMP/wl.yaml" "$TMP/split.xml" "$TMP/one.xml"
+expect_grep "$TMP/err" '^fabriclint: --fail-on busbw-drop cannot be judged: all-reduce "grads" cannot be routed in BASE: switch leaf-su02-r0 has no path to LID 7'
 # cannot be judged, or refused (exit 2)
 expect_rc 2 "$FL" compare --fail-on busbw-drop "$TMP/one.xml" "$TMP/two.xml"
 expect_grep "$TMP/err" '^fabriclint: --fail-on busbw-drop cannot be judged: no collectives modelled \(give --workload JOB\.yaml\)$'
