@@ -613,29 +613,36 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
            renames_build(base->fab, head->fab, &r, ren);
   if (!rc) {
     json_t *d = json_object();
-    rc = !d || json_object_set_new(m, "delta", d) ||
-         json_object_set_new(d, "inventory",
-                             delta(json_object_get(b, "inventory"),
-                                   json_object_get(h, "inventory"), 1)) ||
-         json_object_set_new(d, "capacity",
-                             delta(json_object_get(b, "capacity"),
-                                   json_object_get(h, "capacity"), 0)) ||
-         json_object_set_new(d, "failure",
-                             delta(json_object_get(b, "failure"),
-                                   json_object_get(h, "failure"), 0)) ||
-         json_object_set_new(d, "domain_failures",
-                             delta(json_object_get(b, "domain_failures"),
-                                   json_object_get(h, "domain_failures"), 0)) ||
-         (json_object_get(b, "cost") &&
-          json_object_set_new(d, "cost",
-                              delta(json_object_get(b, "cost"),
-                                    json_object_get(h, "cost"), 0))) ||
-         (json_object_get(b, "workload") &&
-          json_object_set_new(
-              d, "workload",
-              fl_cmp_workload_delta(json_object_get(b, "workload"),
-                                    json_object_get(h, "workload")))) ||
-         json_object_set(m, "renamed", ren) || findings(base, head, &r, m);
+    rc =
+        !d || json_object_set_new(m, "delta", d) ||
+        json_object_set_new(d, "inventory",
+                            delta(json_object_get(b, "inventory"),
+                                  json_object_get(h, "inventory"), 1)) ||
+        json_object_set_new(d, "capacity",
+                            delta(json_object_get(b, "capacity"),
+                                  json_object_get(h, "capacity"), 0)) ||
+        json_object_set_new(d, "failure",
+                            delta(json_object_get(b, "failure"),
+                                  json_object_get(h, "failure"), 0)) ||
+        /* a key one side lacks while the rule ran on both: no value of
+         * it, so none of it can fail: 0 servers (a plan made single-fed
+         * shows its PDU rows as a rise from 0, an outside tester) */
+        json_object_set_new(
+            d, "domain_failures",
+            delta(json_object_get(b, "domain_failures"),
+                  json_object_get(h, "domain_failures"),
+                  json_is_object(json_object_get(b, "domain_failures")) &&
+                      json_is_object(json_object_get(h, "domain_failures")))) ||
+        (json_object_get(b, "cost") &&
+         json_object_set_new(d, "cost",
+                             delta(json_object_get(b, "cost"),
+                                   json_object_get(h, "cost"), 0))) ||
+        (json_object_get(b, "workload") &&
+         json_object_set_new(
+             d, "workload",
+             fl_cmp_workload_delta(json_object_get(b, "workload"),
+                                   json_object_get(h, "workload")))) ||
+        json_object_set(m, "renamed", ren) || findings(base, head, &r, m);
   }
   renames_free(&r);
   json_decref(b);

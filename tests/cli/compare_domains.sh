@@ -38,6 +38,21 @@ expect_grep "$TMP/out" '^    servers off, worst rack +4 +8 +\+4$'
 expect_grep "$TMP/out" '^      worst rack, BASE: R01-01$'
 expect_grep "$TMP/out" '^      worst rack, HEAD: R01-02$'
 expect_grep "$TMP/out" '^    servers off, worst row +4 +4 +0$'
+# HEAD single-feeds SU 2's leaves from one PDU: BASE (every node fed A+B)
+# has no PDU or feed value at all, so none can fail: its 0 against HEAD's
+# 4 is a rise of 4, not an unknown (an outside tester)
+python3 - "$TMP/base.xml" "$TMP/onepdu.xml" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+for leaf in ("leaf-su02-r0", "leaf-su02-r1"):
+    s, n = re.subn(r'(<node [^>]*name="%s"[^>]*?) pdu="[^"]*" power-feed="[^"]*"' % leaf,
+                   r'\1 pdu="P-X" power-feed="A"', s)
+    assert n == 1, leaf
+open(sys.argv[2], "w").write(s)
+PY
+expect_rc 1 "$FL" compare --format json "$TMP/base.xml" "$TMP/onepdu.xml"
+expect_eq "$(jget "$TMP/out" "=('pdu' in d['base']['domain_failures'], d['head']['domain_failures']['pdu']['servers_off'], d['delta']['domain_failures']['pdu']['servers_off'], d['delta']['domain_failures']['power-feed']['servers_off'])")" \
+  "(False, 4, 4, 4)" "a PDU failure new in HEAD: +4 servers off"
 # Markdown: each side's worst value in its own column
 expect_rc 0 "$FL" compare --fail-on never --format markdown "$TMP/base.xml" "$TMP/head.xml"
 expect_grep "$TMP/out" '^\| &nbsp;&nbsp;&nbsp;&nbsp;worst rack \| R01-01 \| \| \|$'
