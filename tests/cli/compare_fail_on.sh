@@ -37,8 +37,8 @@ expect_grep "$TMP/out" '^  FAIL oversubscription-rise=0.032257: tier 1 1:1 -> 1.
 # ebb-drop[=X]: the drop of 1:1 -> 2:1, read from the report
 expect_rc 0 "$FL" compare --format json --fail-on never "$B" "$O"
 drop=$(jget "$TMP/out" "=repr(-d['delta']['capacity']['ebb'])")
-less=$(python3 -c "print(repr($drop - 0.001))")
-expect_eq "$(python3 -c "print(0.2 < $drop < 1)")" True "the eBB falls (by $drop)"
+less=$(pyval "repr($drop - 0.001)")
+expect_eq "$(pyval "0.2 < $drop < 1")" True "the eBB falls (by $drop)"
 expect_rc 0 "$FL" compare -q --fail-on "ebb-drop=$drop" "$B" "$O"
 expect_rc 1 "$FL" compare -q --fail-on "ebb-drop=$less" "$B" "$O"
 expect_rc 1 "$FL" compare -q --fail-on ebb-drop "$B" "$O"

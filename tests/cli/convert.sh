@@ -17,18 +17,17 @@
 S=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 # counts of `info --format json`: "switches cas routers links nics
-# link-types", link types as {"4xHDR": n, ...}
+# link-types", link types as {"4xHDR": n, ...} (read by lib.bash's jget, as
+# are diff_ids' rules: not a python3 each)
 counts() {
   "$FL" info --format json "$@" >"$TMP/info.json" 2>"$TMP/info.err" || {
     echo "info failed: $(head -2 "$TMP/info.err")"; return; }
-  python3 -c "import json,sys
-d = json.load(open(sys.argv[1])); f = d['fabric']
-print(f['switches'], f['cas'], f['routers'], f['links'], d['nics'], json.dumps(d['link_types'], sort_keys=True))" "$TMP/info.json"
+  jget "$TMP/info.json" "=' '.join(str(x) for x in [d['fabric'][k] for k in ('switches', 'cas', 'routers', 'links')] + [d['nics'], json.dumps(d['link_types'], sort_keys=True)])"
 }
 # findings of a `diff --format json`, as "id id ..." sorted
 diff_ids() {
   "$FL" diff --format json "$@" >"$TMP/diff.json" 2>"$TMP/diff.err"
-  python3 -c "import json,sys; print(' '.join(sorted(f['rule'] for f in json.load(open(sys.argv[1]))['findings'])))" "$TMP/diff.json" 2>/dev/null ||
+  jget "$TMP/diff.json" "=' '.join(sorted(f['rule'] for f in d['findings']))" 2>/dev/null ||
     echo "diff failed: $(head -2 "$TMP/diff.err")"
 }
 

@@ -17,6 +17,7 @@ verdict() { # scenario expected-loops expected-vl-aware [extra options]
   local sc=$1 want=$2 vl=$3; shift 3
   mapfile -t IN < <(inputs "$sc")
   "$FL" check $D "$@" "${IN[@]}" >"$TMP/out" 2>"$TMP/err"
+  [ $# -eq 0 ] && cp "$TMP/out" "$TMP/verdict-$sc.json" # (read again below)
   expect_eq "$(jget "$TMP/out" "=len([f for f in d['findings'] if f['rule'] == 'deadlock.credit-loop'])")" "$want" "$sc loops $*"
   expect_eq "$(jget "$TMP/out" "=[f['evidence']['vl_aware'] for f in d['findings'] if f['rule'] == 'deadlock.verdict'][0]")" "$vl" "$sc vl-aware $*"
   if [ "$want" != 0 ]; then
@@ -54,7 +55,7 @@ verdict ring3-one-way-cw 1 False
 verdict ring3-one-way-ccw 1 False
 for o in cw:2 ccw:3; do
   mapfile -t IN < <(inputs "ring3-one-way-${o%:*}")
-  "$FL" check $D "${IN[@]}" >"$TMP/out"
+  cp "$TMP/verdict-ring3-one-way-${o%:*}.json" "$TMP/out" # (its verdict's run)
   expect_eq "$(jget "$TMP/out" "=[sorted((h['from'], h['from_port']) for h in f['evidence']['cycle']) for f in d['findings'] if f['rule'] == 'deadlock.credit-loop']")" \
     "[[('sw-x00', ${o#*:}), ('sw-x01', ${o#*:}), ('sw-x02', ${o#*:})]]" "one-way ring ${o%:*} cycle"
   expect_rc 1 "$FL" check "${IN[@]}"
@@ -62,7 +63,7 @@ done
 
 # the exact ring cycles: the six ring cables in each direction
 mapfile -t IN < <(inputs ring-minhop)
-"$FL" check $D "${IN[@]}" >"$TMP/out"
+cp "$TMP/verdict-ring-minhop.json" "$TMP/out" # (its verdict's run)
 expect_eq "$(jget "$TMP/out" "=sorted(tuple(h['from'] for h in f['evidence']['cycle']) for f in d['findings'] if f['rule'] == 'deadlock.credit-loop')")" \
   "[('sw-x03', 'sw-x02', 'sw-x01', 'sw-x00', 'sw-x05', 'sw-x04'), ('sw-x03', 'sw-x04', 'sw-x05', 'sw-x00', 'sw-x01', 'sw-x02')]" "ring cycle switches"
 expect_eq "$(jget "$TMP/out" "=[f['severity'] for f in d['findings'] if f['rule'] == 'deadlock.credit-loop']")" "['error', 'error']" "severity"

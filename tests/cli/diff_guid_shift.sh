@@ -50,7 +50,7 @@ expect_eq "$(jget "$TMP/out" "=[(f['evidence']['cause'], f['evidence']['count'])
 expect_eq "$(jget "$TMP/out" "=[(f['evidence']['conflicting'], f['evidence']['example_design'], f['evidence']['example_as_built']) for f in d['findings'] if f['rule'] == 'diff.different']")" \
   "[(8, 'leaf-su02-r0', 'spine-01')]" "the note: 8 planned nodes, the first example"
 expect_eq "$(jget "$TMP/out" "=sorted({m['nodes'][0].split()[0] for f in d['findings'] if f['rule'] == 'diff.missing-node' for m in f['evidence']['members'] if m['nodes'][0].startswith('dgx')})")" \
-  "$(python3 -c "print(['dgx-%03d' % i for i in range(9, 17)])")" "the hosts of SU 2 missing"
+  "$(pyval "['dgx-%03d' % i for i in range(9, 17)]")" "the hosts of SU 2 missing"
 # the arguments reversed: compared the right way round, the same verdicts
 expect_rc 1 "$FL" diff --format json "$TMP/half.ibnetdiscover" "$TMP/plan.xml"
 expect_eq "$(tally)" "[(('diff.different', 'info'), 1), (('diff.missing-node', 'error'), 1), (('diff.reversed', 'warning'), 1)]" \

@@ -127,7 +127,7 @@ expect_rc 1 "$FL" diff --format json "$TMP/sm.xml" "$TMP/half.ibnd"
 expect_eq "$(causes)" "[('diff.misconnected', 'layout:1-2', 16, 0)]" "16 of 32 uplinks moved: one layout finding"
 uplinks less 15
 expect_rc 1 "$FL" diff --format json "$TMP/sm.xml" "$TMP/less.ibnd"
-expect_eq "$(causes)" "$(python3 -c "print([('diff.misconnected', '', 1, 0)] * 15)")" "15 of 32 uplinks moved: 15 moves"
+expect_eq "$(causes)" "$(pyval "[('diff.misconnected', '', 1, 0)] * 15")" "15 of 32 uplinks moved: 15 moves"
 
 # ---- 2. a whole host missing ----------------------------------------------------
 "$FL" gen rail-su --sus 1 --hosts-per-su 8 -o "$TMP/p8.xml"
@@ -142,7 +142,7 @@ expect_eq "$(jget "$TMP/out" "=d['findings'][0]['message'].split(':')[0:2]")" \
 edit "$TMP/p8.xml" "$TMP/seven.xml" 'drop=dgx-005 mlx5_(?:[03-6]|9|10)'
 dump seven
 expect_rc 1 "$FL" diff --format json "$TMP/p8.xml" "$TMP/seven.ibnd"
-expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.missing-node', '', 1, 0)] * 7))")" \
+expect_eq "$(causes)" "$(pyval "sorted([('diff.missing-node', '', 1, 0)] * 7)")" \
   "7 of 8 NICs missing: 7 findings, no host cause"
 
 # ---- 3. names shifted by one ----------------------------------------------------
@@ -181,7 +181,7 @@ expect_eq "$(causes)" "[('diff.misconnected', 'name-shift:dgx-016', 128, 1), ('d
 edit "$TMP/shift8.xml" "$TMP/shiftfree.xml" move=dgx-004:mlx5_0:leaf-su01-r0:20
 dump shiftfree
 expect_rc 1 "$FL" diff --no-guid --format json "$TMP/p8.xml" "$TMP/shiftfree.ibnd"
-expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.misconnected', '', 1, 0)] * 8 + [('diff.misconnected', 'name-shift:dgx-001', 24, 0), ('diff.misconnected', 'name-shift:dgx-005', 24, 1)]))")" \
+expect_eq "$(causes)" "$(pyval "sorted([('diff.misconnected', '', 1, 0)] * 8 + [('diff.misconnected', 'name-shift:dgx-001', 24, 0), ('diff.misconnected', 'name-shift:dgx-005', 24, 1)])")" \
   "one shifted host with a cable on a free port: its 8 moves, two chains of 3 hosts"
 
 # boundary: the first shifted host (dgx-005 as built, where the plan has
@@ -190,7 +190,7 @@ expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.misconnected', '', 1, 
 edit "$TMP/p8.xml" "$TMP/shiftone.xml" 'drop=dgx-005 [^"]*' shift=5 move=dgx-005:mlx5_0:leaf-su01-r0:5
 dump shiftone
 expect_rc 1 "$FL" diff --no-guid --format json "$TMP/p8.xml" "$TMP/shiftone.ibnd"
-expect_eq "$(causes)" "$(python3 -c "print(sorted([('diff.misconnected', '', 1, 0)] * 7 + [('diff.misconnected', 'name-shift:dgx-006', 16, 1)]))")" \
+expect_eq "$(causes)" "$(pyval "sorted([('diff.misconnected', '', 1, 0)] * 7 + [('diff.misconnected', 'name-shift:dgx-006', 16, 1)])")" \
   "a shifted host with one NIC where its own name is planned: its 7 moves, a chain of 2 hosts"
 
 # past the boundary of a chain: one host renamed by GUID (a typo, not

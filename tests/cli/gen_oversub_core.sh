@@ -7,10 +7,15 @@
 # is the formula of include/fabriclint/gen.h evaluated by hand.
 . "$(dirname "$0")/lib.bash"
 J() { jget "$TMP/out" "$1"; }
-# dry FIELD ARGS... — one count of `gen rail-su ARGS --dry-run`
+# dry FIELD ARGS... — one count of `gen rail-su ARGS --dry-run`; each ARGS
+# is run once, its counts kept for the other fields asked of it (the SuperPOD
+# table asks four of each row)
 dry() {
   local key=$1; shift
-  "$FL" gen rail-su "$@" --dry-run | awk -v k="$key" '$1 == k {print $2}'
+  local kept="$TMP/dry.${*// /_}"
+  kept=${kept//[^A-Za-z0-9_.:\/-]/_}
+  [ -e "$kept" ] || "$FL" gen rail-su "$@" --dry-run >"$kept"
+  awk -v k="$key" '$1 == k {print $2}' "$kept"
 }
 
 # ---- why `--spines 8` is refused at 4 SUs, 1:1: 32 leaves x 32 uplinks

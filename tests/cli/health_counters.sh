@@ -18,23 +18,13 @@ need_external treydock__infiniband_exporter__collectors__fixtures__ibnetdiscover
   treydock__infiniband_exporter__collectors__fixtures__perfquery__0x506b4b03005c2740.out
 
 # findings FILE — "rule|class-or-cable|nodes" per finding, one per line
+# (this and ev are read by lib.bash's jget: no python3 started per check)
 summary() {
-  python3 - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for f in d['findings']:
-    ev = f.get('evidence') or {}
-    print('%s|%s|%s' % (f['rule'], ev.get('class', ev.get('cable', '')), ','.join(f['nodes'])))
-EOF
+  jget "$1" "='\n'.join('%s|%s|%s' % (f['rule'], (f.get('evidence') or {}).get('class', (f.get('evidence') or {}).get('cable', '')), ','.join(f['nodes'])) for f in d['findings'])"
 }
 # ev FILE RULE EXPR — Python EXPR over the evidence e of the first finding of RULE
 ev() {
-  python3 - "$1" "$2" "$3" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = [f for f in d['findings'] if f['rule'] == sys.argv[2]][0]['evidence']
-print(eval(sys.argv[3]))
-EOF
+  jget "$1" "=(lambda e: ($3))([f for f in d['findings'] if f['rule'] == '$2'][0]['evidence'])"
 }
 
 # ---- 1. the issue's case: plan + two ibqueryerrors snapshots ---------------------

@@ -125,7 +125,7 @@ expect_eq "$(ev "['domain']")=$(ev "['value']") $(ev "['same_elements_as']")" "p
 expect_eq "$(ev "['servers_off']") $(ev "['servers_total']") $(ev "['percent']") $(ev "['cut_off']") $(ev "['powered_off']") $(ev "['hcas_off']") $(ev "['switches_down']")" \
   "32 128 25 32 0 256 8" "m-d2: figures"
 expect_eq "$(ev "['su_servers']") $(ev "['max_servers']")" "32 31" "m-d2: the default limit, fewer than one SU"
-expect_eq "$(ev "['hosts']")" "$(python3 -c "print(['dgx-%03d' % h for h in range(33, 65)])")" "m-d2: the servers of SU2"
+expect_eq "$(ev "['hosts']")" "$(pyval "['dgx-%03d' % h for h in range(33, 65)]")" "m-d2: the servers of SU2"
 expect_eq "$(jget "$TMP/out" "['findings'][0]['nodes'][:8]")" \
   "['leaf-su02-r0', 'leaf-su02-r1', 'leaf-su02-r2', 'leaf-su02-r3', 'leaf-su02-r4', 'leaf-su02-r5', 'leaf-su02-r6', 'leaf-su02-r7']" "m-d2: the leaves"
 expect_grep "$TMP/out" 'losing pdu=su2-net-pA \(or power-feed=A\) takes 32 servers \(25 % of 128\) off the fabric, alive but cut off: their leaves are down \(8 switch\(es\) down\): dgx-033, .* and 24 more; fewer than one SU'"'"'s worth \(32 servers\) may be lost to one pdu failure'

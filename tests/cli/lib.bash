@@ -123,6 +123,14 @@ jget() {
   printf '%s' "${ans:1}"
   [ "${ans:0:1}" = 0 ]
 }
+# pyval EXPR — the value (Python's str()) of a Python expression, from the
+# same interpreter as jget (status 1 when EXPR fails): a test's float
+# comparisons and computed expectations without a python3 started for each
+# (each start is 20-90 ms of CPU; perf_step.sh made 41 of them)
+pyval() {
+  [ -e "$TMP/.pyval.json" ] || echo null >"$TMP/.pyval.json"
+  jget "$TMP/.pyval.json" "=$1"
+}
 # need_external NAME... — the public samples of tests/data/external this
 # script reads; when one is missing, report SKIP (exit 77) naming it.
 need_external() {

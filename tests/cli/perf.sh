@@ -26,7 +26,8 @@ collectives:
 EOF
 
 # close A B — |A - B| <= 1e-9 * |B|
-close() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b)<=1e-9*abs(b) else 1)" "$1" "$2"; }
+# (lib.bash's pyval: one interpreter for the 26 comparisons)
+close() { [ "$(pyval "abs(float('$1') - float('$2')) <= 1e-9 * abs(float('$2'))")" = True ]; }
 expect_close() { if close "$1" "$2"; then pass; else fail "${3:-value}: got $1, want $2"; fi; }
 
 # ---- c03 balanced: every collective at its ideal
@@ -45,11 +46,11 @@ done
 expect_eq "$(jget "$TMP/bal.json" "['collectives'][0]['op']")" sendrecv op0
 expect_eq "$(jget "$TMP/bal.json" "['collectives'][2]['steps']")" 14 "ring all-reduce steps 2(n-1)"
 # all-to-all algbw = busbw * n/(n-1) = 25 GB/s * 8/7
-expect_close "$(jget "$TMP/bal.json" "['collectives'][1]['algbw_GBps']")" "$(python3 -c 'print(25*8/7)')" "a2a algbw"
+expect_close "$(jget "$TMP/bal.json" "['collectives'][1]['algbw_GBps']")" "$(pyval "25*8/7")" "a2a algbw"
 # ring all-reduce algbw = busbw * n / (2(n-1)) = 25 * 8 / 14
-expect_close "$(jget "$TMP/bal.json" "['collectives'][2]['algbw_GBps']")" "$(python3 -c 'print(25*8/14)')" "all-reduce algbw"
+expect_close "$(jget "$TMP/bal.json" "['collectives'][2]['algbw_GBps']")" "$(pyval "25*8/14")" "all-reduce algbw"
 # 1 GiB at 200 Gb/s for sendrecv
-expect_close "$(jget "$TMP/bal.json" "['collectives'][0]['time_s']")" "$(python3 -c 'print(2**30*8/200e9)')" "sendrecv time"
+expect_close "$(jget "$TMP/bal.json" "['collectives'][0]['time_s']")" "$(pyval "2**30*8/200e9")" "sendrecv time"
 
 # ---- c03 collision: 1/2 sendrecv, 7/8 all-to-all, the colliding uplink named
 expect_rc 1 "$FL" perf --workload "$TMP/job.yaml" --format json \

@@ -26,9 +26,12 @@ cal() {
   local name=$1 hosts=$2 rails=$3 speed=$4 op=$5
   shift 5
   local sus=$(((hosts + 31) / 32)) per=$((hosts < 32 ? hosts : 32))
-  expect_rc 0 "$FL" gen rail-su --sus "$sus" --hosts-per-su "$per" --rails "$rails" --speed "$speed" -o "$TMP/$name.xml"
+  # one gen per fabric (the all-reduce and reduce-scatter runs share two)
+  local fab="$TMP/gen-$sus-$per-$rails-$speed.xml"
+  [ -e "$fab" ] || expect_rc 0 "$FL" gen rail-su --sus "$sus" --hosts-per-su "$per" --rails "$rails" --speed "$speed" -o "$fab"
+  cp "$fab" "$TMP/$name.xml"
   {
-    printf 'hosts: [%s]\ncollectives:\n' "$(python3 -c "import sys; print(', '.join('dgx-%03d' % i for i in range(1, int(sys.argv[1]) + 1)))" "$hosts")"
+    printf 'hosts: [%s]\ncollectives:\n' "$(pyval "', '.join('dgx-%03d' % i for i in range(1, int('$hosts') + 1))")"
     for b in "$@"; do printf '  - {op: %s, bytes: %s}\n' "$op" "$b"; done
   } >"$TMP/$name.yaml"
   expect_rc 0 "$FL" perf --format json --workload "$TMP/$name.yaml" "$TMP/$name.xml"

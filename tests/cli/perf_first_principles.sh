@@ -20,7 +20,9 @@ FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
 FX=$FL_SRC/tests/fixtures/ns3
 
-close() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); sys.exit(0 if abs(a-b)<=1e-9*abs(b) else 1)" "$1" "$2"; }
+# close A B — |A - B| <= 1e-9 |B| in Python floats (lib.bash's pyval: a
+# python3 per comparison was 36 interpreter starts)
+close() { [ "$(pyval "abs(float('$1') - float('$2')) <= 1e-9 * abs(float('$2'))")" = True ]; }
 expect_close() { if close "$1" "$2"; then pass; else fail "${3:-value}: got $1, want $2"; fi; }
 
 # fabric radix hosts
@@ -28,7 +30,7 @@ for spec in "ft16 8 16" "ft32 8 32" "ft128 16 128"; do
   set -- $spec
   f=$1 k=$2 n=$3 h=$(($2 / 2))
   leaves=$((n / h))
-  ring=$(python3 -c "import sys; n,h,L=map(int,sys.argv[1:]); print(', '.join('node%04d' % (1 + (i % L) * h + i // L) for i in range(n)))" "$n" "$h" "$leaves")
+  ring=$(pyval "', '.join('node%04d' % (1 + (i % $leaves) * $h + i // $leaves) for i in range($n))")
   printf 'hosts: [%s]\ncollectives:\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n' "$ring" >"$TMP/$f-ring.yaml"
   printf 'hosts: all\ncollectives:\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n  - {op: all-to-all, bytes: 1GiB}\n' >"$TMP/$f-all.yaml"
   for l in dmodk collision; do
@@ -38,7 +40,7 @@ for spec in "ft16 8 16" "ft32 8 32" "ft128 16 128"; do
     expect_eq "$(jget "$TMP/out" "['hosts']")" "$n" "$f hosts"
     expect_close "$(jget "$TMP/out" "['collectives'][0]['busbw_GBps']")" 25 "$f $l host-order ring busbw"
     a2a=25
-    [ $l = collision ] && a2a=$(python3 -c "import sys; n,h=map(int,sys.argv[1:]); print(25*(n-1)/(2*h*((n-h)//h)))" "$n" "$h")
+    [ $l = collision ] && a2a=$(pyval "25*($n-1)/(2*$h*(($n-$h)//$h))")
     expect_close "$(jget "$TMP/out" "['collectives'][1]['busbw_GBps']")" "$a2a" "$f $l all-to-all busbw"
     expect_rc $want_rc "$FL" perf --format json --workload "$TMP/$f-ring.yaml" "$FX/$f/topology.ibnetdiscover" "$FX/$f/$lf"
     want=25

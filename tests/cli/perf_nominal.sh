@@ -19,7 +19,8 @@ FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
 HALF=$FL_SRC/tests/fixtures/ibsim-faults/host-half.ibnetdiscover
 
-close() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= 1e-9*max(1,abs(b)) else 1)" "$1" "$2"; }
+# (lib.bash's pyval: no python3 started per comparison)
+close() { [ "$(pyval "abs(float('$1') - float('$2')) <= 1e-9 * max(1, abs(float('$2')))")" = True ]; }
 expect_close() { if close "$1" "$2"; then pass; else fail "${3:-value}: got $1, want $2"; fi; }
 
 job() { # FILE HOSTS...

@@ -59,7 +59,8 @@
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
 
-close() { python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= 1e-9*max(1,abs(b)) else 1)" "$1" "$2"; }
+# (lib.bash's pyval: one interpreter for the 41 comparisons)
+close() { [ "$(pyval "abs(float('$1') - float('$2')) <= 1e-9 * max(1, abs(float('$2')))")" = True ]; }
 expect_close() { if close "$1" "$2"; then pass; else fail "${3:-value}: got $1, want $2"; fi; }
 phase() { # FILE PHASE KEY
   jget "$1" "=[p for p in d['phases'] if p['phase'] == '$2'][0]['$3']"

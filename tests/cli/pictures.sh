@@ -17,7 +17,21 @@ src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 : "${FL_BUILD:=$(dirname "$FL")}"
 asb=$src/fabrics/rail-su-asbuilt.ibnetdiscover
 racks=$src/tests/fixtures/pictures/rail-su-racks.csv
-q() { python3 "$src/tests/cli/svgq.py" "$@"; }
+# q FILE QUERY [ID] — svgq.py's answer, from one svgq.py --serve for the
+# whole test (started as lib.bash starts jget's: detached, on two FIFOs);
+# a python3 per query was most of this test's time outside fabriclint
+mkfifo "$TMP/.svgq-in" "$TMP/.svgq-out"
+( exec "${FL_PYTHON:-python3}" -u "$src/tests/cli/svgq.py" --serve $$ \
+  <"$TMP/.svgq-in" >"$TMP/.svgq-out" & )
+exec {SVGQ_IN}>"$TMP/.svgq-in" {SVGQ_OUT}<"$TMP/.svgq-out"
+q() {
+  local f=$1 ans
+  case $f in /*) ;; *) f=$PWD/$f ;; esac
+  printf '%s\0' "$#" "$f" "${@:2}" >&"$SVGQ_IN" || return 1
+  IFS= read -r -d '' ans <&"$SVGQ_OUT" || return 1
+  printf '%s' "${ans:1}"
+  [ "${ans:0:1}" = 0 ]
+}
 RED='#d62728'
 ORANGE='#e67e00'
 FIX='swap them: "dgx-001 mlx5_0" -> "leaf-su01-r0" port 1, "dgx-001 mlx5_3" -> "leaf-su01-r1" port 1'

@@ -29,9 +29,9 @@ for n in 2 4; do
   expect_eq "$(jget "$TMP/i.json" "['planes']['count']")" "$n" "gen $n planes: count"
   expect_eq "$(jget "$TMP/i.json" "['planes']['source']")" "plane attributes" "gen $n: source"
   expect_eq "$(jget "$TMP/i.json" "=[p['switches'] for p in d['planes']['planes']]")" \
-    "$(python3 -c "print([12]*$n)")" "gen $n: 12 switches per plane"
+    "$(pyval "[12]*$n")" "gen $n: 12 switches per plane"
   expect_eq "$(jget "$TMP/i.json" "=[p['ca_ports'] for p in d['planes']['planes']]")" \
-    "$(python3 -c "print([30]*$n)")" "gen $n: 30 host ports per plane"
+    "$(pyval "[30]*$n")" "gen $n: 30 host ports per plane"
   expect_eq "$(jget "$TMP/i.json" "['fabric']['switches']")" "$((12 * n))" "gen $n: switches"
   json "$TMP/g$n.xml"
   expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "gen $n planes: no finding"
@@ -96,7 +96,7 @@ for n in 2 4; do
   expect_eq "$(jget "$TMP/i.json" "['planes']['count']")" "$n" "ibsim $n: planes detected"
   expect_grep <(jget "$TMP/i.json" "['planes']['source']") "^detected"
   expect_eq "$(jget "$TMP/i.json" "=[(p['switches'],p['ca_ports'],p['min_lid'],p['max_lid'],p['lfts']) for p in d['planes']['planes']]")" \
-    "$(python3 -c "print([(12, 30, 1, 42, 12)]*$n)")" "ibsim $n: per plane switches, CA ports, LIDs, LFTs"
+    "$(pyval "[(12, 30, 1, 42, 12)]*$n")" "ibsim $n: per plane switches, CA ports, LIDs, LFTs"
   json "${ins[@]}"
   expect_eq "$(cat "$TMP/rc") $(rules)" "0 []" "ibsim $n planes: no finding (LIDs, routing per plane)"
   expect_rc 0 "$FL" info "${ins[@]}"

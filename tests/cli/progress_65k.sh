@@ -68,7 +68,7 @@ expect_eq "$(cat "$TMP/sums")" "$(jget "$TMP/rules.json" "=' '.join(sorted(p['na
 # the peak memory printed is the process's (ru_maxrss of wait4 in the
 # parent), within 10 %: it is read just before the end
 rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)$/\1/p' "$TMP/segs")
-expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
+expect_eq "$(pyval "0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss")")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
 cp "$TMP/out" "$TMP/out.tty"
 # without a terminal: the same report, and nothing at all on stderr
 expect_rc 1 "$FL" check "$TMP/ft.xml"

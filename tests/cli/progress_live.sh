@@ -75,8 +75,8 @@ expect_grep "$TMP/segs" "${P}rule 2/2 tp-progress\.again 100% \(4/4 steps\)\$"
 r1=$(awk '$2 == "tp-progress.steps" {print $3}' "$TMP/segs")
 r2=$(awk '$2 == "tp-progress.again" {print $3}' "$TMP/segs")
 pt=$(awk '$2 == "plugin" && $3 == "tp-progress" {print $4}' "$TMP/segs")
-expect_eq "$(python3 -c "print(0.6 <= ${r1:-0} < 5 and 0.6 <= ${r2:-0} < 5)")" True "two rules of >= 0.6 s: ${r1:-?} ${r2:-?}"
-expect_eq "$(python3 -c "print(abs(${r1:-0} + ${r2:-0} - ${pt:-0}) <= 0.0015)")" True "plugin time ${pt:-?} = ${r1:-?} + ${r2:-?}"
+expect_eq "$(pyval "0.6 <= ${r1:-0} < 5 and 0.6 <= ${r2:-0} < 5")" True "two rules of >= 0.6 s: ${r1:-?} ${r2:-?}"
+expect_eq "$(pyval "abs(${r1:-0} + ${r2:-0} - ${pt:-0}) <= 0.0015")" True "plugin time ${pt:-?} = ${r1:-?} + ${r2:-?}"
 rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)$/\1/p' "$TMP/segs")
 # (under AddressSanitizer the leak checker's tracer and the shadow memory
 # count in the parent's wait4 figure but not in the process's own: that one
@@ -84,7 +84,7 @@ rss=$(sed -nE 's/^fabriclint: peak memory [0-9.]+ MiB \(ru_maxrss ([0-9]+) KiB\)
 if [ -n "${ASAN_OPTIONS:-}" ]; then
   echo "SKIP (one check): peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB is not comparable under AddressSanitizer"
 else
-  expect_eq "$(python3 -c "print(0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss"))")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
+  expect_eq "$(pyval "0.9 * $(cat "$TMP/rss") <= ${rss:-0} <= $(cat "$TMP/rss")")" True "peak memory ${rss:-?} KiB vs $(cat "$TMP/rss") KiB"
 fi
 
 # ---- -v without a terminal: times per phase, rule and plugin; no status
@@ -99,7 +99,7 @@ expect_grep "$TMP/err" '^fabriclint:     tp-progress\.steps +[0-9]+\.[0-9]{3} s 
 # its one rule's
 rule_s=$(awk '$2 == "tp-progress.steps" {print $3}' "$TMP/err")
 plug_s=$(awk '$2 == "plugin" && $3 == "tp-progress" {print $4}' "$TMP/err")
-expect_eq "$(python3 -c "print(0.6 <= $rule_s < 5)")" True "rule time $rule_s s"
+expect_eq "$(pyval "0.6 <= $rule_s < 5")" True "rule time $rule_s s"
 expect_eq "$plug_s" "$rule_s" "plugin time = its rule's"
 expect_grep "$TMP/err" '^fabriclint: peak memory [0-9]+\.[0-9] MiB \(ru_maxrss [0-9]+ KiB\)$'
 

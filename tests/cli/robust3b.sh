@@ -4,6 +4,9 @@
 # caps on expansion. Fixtures: tests/fixtures/robustness-3b/ (PROVENANCE.md).
 . "$(dirname "$0")/lib.bash"
 R="$FL_SRC/tests/fixtures/robustness-3b"
+e=debian__libibdm1__ibnl__ # Debian's IBNL files, for the cap inside an expansion
+need_external ${e}MTS14400.ibnl ${e}IS5300.ibnl ${e}SUNDCS648QDR.ibnl \
+  ${e}MTS3600.ibnl ${e}Cougar.ibnl ${e}Gnu.ibnl ${e}RhinoBased512.topo
 ESC=$(printf '\033')
 BEL=$(printf '\007')
 # no_raw_controls FILE — FILE holds no ESC, BEL or other C0 control but LF/TAB
@@ -113,10 +116,15 @@ expect_rc 0 env FABRICLINT_MAX_NODES=288 "$FL" info "$TOPO" "$R/many-BIG.topo"
 expect_grep "$TMP/out" "^fabric: 32 switches, 256 CAs, 0 routers, 532 links"
 expect_rc 2 env FABRICLINT_MAX_NODES=287 "$FL" info "$TOPO" "$R/many-BIG.topo"
 expect_grep "$TMP/err" "many-BIG.topo: the fabric grows past the cap of 287 nodes"
-# IBNL expansion (BIG.ibnl: boards 4 wide, 9 deep = 262,144 ASICs per
-# system; many-BIG.topo: 20 systems): stops at the default node cap
-expect_rc 2 timeout 120 env FABRICLINT_IBNL_PATH="$R" "$FL" info "$R/many-BIG.topo"
-expect_grep "$TMP/err" "many-BIG.topo: the fabric grows past the cap of 262144 nodes \($CAP""_NODES to raise it\)"
+# IBNL expansion stops at the cap: RhinoBased512.topo expands to 728 nodes
+# through Debian's IBNL files (tests/cli/ibnl.sh), 728 pass and 727 stop;
+# the reproducer (BIG.ibnl: boards 4 wide, 9 deep = 262,144 ASICs per
+# system; many-BIG.topo: 20 systems) against the default cap is
+# tests/cli/ibnl_amplification.sh (label big: 10 s under the sanitizers)
+RH=$FL_EXTERNAL/debian__libibdm1__ibnl__RhinoBased512.topo
+expect_rc 0 env FABRICLINT_MAX_NODES=728 FABRICLINT_IBNL_PATH="$FL_EXTERNAL" "$FL" info "$RH"
+expect_rc 2 env FABRICLINT_MAX_NODES=727 FABRICLINT_IBNL_PATH="$FL_EXTERNAL" "$FL" info "$RH"
+expect_grep "$TMP/err" "^fabriclint: $RH: the fabric grows past the cap of 727 nodes \($CAP""_NODES to raise it\)"
 # DOT subgraph products: refused on the text, before cgraph makes them
 expect_rc 2 timeout 60 "$FL" info "$R/dot-subgraph-fanout.dot"
 expect_grep "$TMP/err" "dot-subgraph-fanout.dot: DOT: the edge statements make up to 9000000 cables \(an edge between subgraphs is one per pair of their nodes\), past the cap of 1048576 links \($CAP""_LINKS to raise it\)"

@@ -16,6 +16,64 @@ wellformed() { # FILE — an XML document (xmllint when installed, else python)
   fi
 }
 
+# --- case 15, the round trip, first: every fixture of this folder through
+# every writer; a writer that succeeds writes what its reader accepts, with
+# the same counts. Each run's exit status, output and stderr are kept in
+# $RT (NAME.rc/.json/.err: info --format json of fixture NAME; NAME.W,
+# NAME.W.rc, NAME.W.err: its convert to writer W; NAME.W.json: the info of
+# what was written), and the cases below that ask the same of a fixture
+# read them there (rt_info, rt_convert, rt_read) instead of running the
+# same command again.
+RT=$TMP/rt
+mkdir "$RT"
+for f in "$R"/*.dot "$R"/*.ndt "$R"/*.xml "$R"/*.csv; do
+  b=$(basename "$f")
+  "$FL" info --format json "$f" >"$RT/$b.json" 2>"$RT/$b.err"
+  rc=$?
+  echo $rc >"$RT/$b.rc"
+  [ $rc -eq 0 ] || continue
+  for o in xml ibnetdiscover net dot graphml ndt; do
+    "$FL" convert "$f" -o "$RT/$b.$o" 2>"$RT/$b.$o.err"
+    rc=$?
+    echo $rc >"$RT/$b.$o.rc"
+    if [ $rc -eq 0 ]; then
+      expect_rc 0 "$FL" info --format json "$RT/$b.$o" && cp "$TMP/out" "$RT/$b.$o.json"
+      case $o in
+        xml | dot | graphml) expect_eq "$(counts)" \
+          "$(jget "$RT/$b.json" "=[d['fabric'][k] for k in ('switches', 'cas', 'links')]")" \
+          "$b -> $o counts" ;;
+      esac
+    else
+      [ ! -e "$RT/$b.$o" ] && pass || fail "$b -> $o: refused but written"
+      grep -q '^fabriclint: ' "$RT/$b.$o.err" && pass || fail "$b -> $o: refused without a message"
+    fi
+  done
+done
+# rt_info NAME — the round trip's `info --format json` of fixture NAME
+# exited 0; its report is now $TMP/out (as expect_rc leaves it)
+rt_info() {
+  local rc
+  rc=$(cat "$RT/$1.rc" 2>/dev/null)
+  if [ "$rc" = 0 ]; then pass; else
+    fail "exit ${rc:-?} (want 0): info --format json $1"; sed 's/^/  err: /' "$RT/$1.err" | head -5 >&2; fi
+  cp "$RT/$1.json" "$TMP/out" 2>/dev/null
+}
+# rt_convert WANT NAME W — its `convert NAME -o X.W` exited WANT; its
+# stderr is now $TMP/err, what it wrote (if it wrote) $RT/NAME.W
+rt_convert() {
+  local rc
+  rc=$(cat "$RT/$2.$3.rc" 2>/dev/null)
+  if [ "$rc" = "$1" ]; then pass; else
+    fail "exit ${rc:-?} (want $1): convert $2 -o X.$3"; sed 's/^/  err: /' "$RT/$2.$3.err" | head -5 >&2; fi
+  cp "$RT/$2.$3.err" "$TMP/err" 2>/dev/null
+}
+# rt_read NAME W — what that convert wrote was read back (info --format
+# json, exit 0, checked in the loop); that report is now $TMP/out
+rt_read() {
+  [ -e "$RT/$1.$2.json" ] && pass || fail "$1 -> $2: not read back"
+  cp "$RT/$1.$2.json" "$TMP/out" 2>/dev/null
+}
+
 # --- case 1: every picture of a fabric with a same-tier cable is drawn
 FLAT="$R/svg-flat-edge-double-free.xml"
 for view in tiers rails load domains; do
@@ -37,7 +95,7 @@ wellformed "$TMP/g.svg"
 
 # --- case 2: names longer than 255 bytes stay whole (4 switches, no merge)
 for f in long-names-merge.ndt long-names-merge.dot; do
-  expect_rc 0 "$FL" info --format json "$R/$f"
+  rt_info "$f"
   expect_eq "$(counts)" "[4, 0, 3]" "$f counts"
   expect_rc 0 "$FL" check "$R/$f"
 done
@@ -65,24 +123,25 @@ expect_grep "$TMP/err" 't256.topo:1:9: a field of 256 bytes; system names, types
 # --- case 3: convert never drops a cable of a port with several
 expect_rc 1 "$FL" check "$R/convert-ibsim-drops-double-booked-port.ndt"
 expect_grep "$TMP/out" 'topology.port-connected-twice'
-expect_rc 2 "$FL" convert "$R/convert-ibsim-drops-double-booked-port.ndt" -o "$TMP/x.net"
+X=convert-ibsim-drops-double-booked-port.ndt
+rt_convert 2 $X net
 expect_grep "$TMP/err" '^fabriclint: an ibsim net file cannot say port 1 of "sw1": it has several cables \(topology.port-connected-twice\)'
-[ ! -e "$TMP/x.net" ] && pass || fail "x.net written"
+[ ! -e "$RT/$X.net" ] && pass || fail "$X.net written"
 # nor an ibnetdiscover dump (a port has one peer); design XML keeps both
-expect_rc 2 "$FL" convert "$R/convert-ibsim-drops-double-booked-port.ndt" -o "$TMP/x.ibnetdiscover"
+rt_convert 2 $X ibnetdiscover
 expect_grep "$TMP/err" '^fabriclint: ibnetdiscover cannot say port 1 of "sw1": it has several cables'
-[ ! -e "$TMP/x.ibnetdiscover" ] && pass || fail "x.ibnetdiscover written"
-expect_rc 0 "$FL" convert "$R/convert-ibsim-drops-double-booked-port.ndt" -o "$TMP/x.xml"
-expect_rc 1 "$FL" check "$TMP/x.xml"
+[ ! -e "$RT/$X.ibnetdiscover" ] && pass || fail "$X.ibnetdiscover written"
+rt_convert 0 $X xml
+expect_rc 1 "$FL" check "$RT/$X.xml"
 expect_grep "$TMP/out" 'topology.port-connected-twice'
 # a cable one plan lists twice is two cables, not merged
 expect_rc 1 "$FL" check "$R/dot-duplicate-cable-merged.dot"
 expect_grep "$TMP/out" '^2 error\(s\)'
-expect_rc 2 "$FL" convert "$R/dot-duplicate-cable-merged.dot" -o "$TMP/d.net"
+rt_convert 2 dot-duplicate-cable-merged.dot net
 expect_grep "$TMP/err" 'cannot say port 1 of "a": it has several cables'
 
 # --- case 15: what a writer writes, its reader reads (port 255 / 256 / 257;
-# a switch without a cable)
+# a switch without a cable; every fixture: the round trip at the top)
 for n in 255 256 257; do
   printf 'graph g { a -- b [src_port=%s, dst_port=1]; }\n' $n >"$TMP/p$n.dot"
 done
@@ -94,30 +153,11 @@ for o in ibnetdiscover net; do
     expect_grep "$TMP/err" "cannot name port $n of \"a\": InfiniBand port numbers are 1..255"
     [ ! -e "$TMP/p$n.$o" ] && pass || fail "p$n.$o written"
   done
-  expect_rc 2 "$FL" convert "$R/convert-unreadable-port-257.dot" -o "$TMP/u.$o"
-  expect_rc 0 "$FL" convert "$R/convert-unreadable-switch-0.dot" -o "$TMP/s0.$o"
-  expect_rc 0 "$FL" info --format json "$TMP/s0.$o"
+  rt_convert 2 convert-unreadable-port-257.dot $o
+  rt_convert 0 convert-unreadable-switch-0.dot $o
+  rt_read convert-unreadable-switch-0.dot $o
 done
-expect_grep "$TMP/s0.ibnetdiscover" '^Switch	1 '
-# round trip: every fixture of this folder through every writer; a writer
-# that succeeds writes what its reader accepts, with the same counts
-for f in "$R"/*.dot "$R"/*.ndt "$R"/*.xml "$R"/*.csv; do
-  "$FL" info --format json "$f" >"$TMP/in.json" 2>/dev/null || continue
-  for o in xml ibnetdiscover net dot graphml ndt; do
-    rm -f "$TMP/rt.$o"
-    if "$FL" convert "$f" -o "$TMP/rt.$o" 2>"$TMP/cerr"; then
-      expect_rc 0 "$FL" info --format json "$TMP/rt.$o"
-      case $o in
-        xml | dot | graphml) expect_eq "$(counts)" \
-          "$(jget "$TMP/in.json" "=[d['fabric'][k] for k in ('switches', 'cas', 'links')]")" \
-          "$(basename "$f") -> $o counts" ;;
-      esac
-    else
-      [ ! -e "$TMP/rt.$o" ] && pass || fail "$(basename "$f") -> $o: refused but written"
-      grep -q '^fabriclint: ' "$TMP/cerr" && pass || fail "$(basename "$f") -> $o: refused without a message"
-    fi
-  done
-done
+expect_grep "$RT/convert-unreadable-switch-0.dot.ibnetdiscover" '^Switch	1 '
 
 # --- case 14: U+FFFE / U+FFFF cleaned on input like control characters
 NC="$R/xml-noncharacter-fffe.dot"
@@ -125,10 +165,10 @@ expect_rc 1 "$FL" check --format junit -o "$TMP/r.junit" "$NC"
 wellformed "$TMP/r.junit"
 expect_rc 1 "$FL" check --format svg -o "$TMP/nc.svg" "$NC"
 wellformed "$TMP/nc.svg"
-expect_rc 0 "$FL" convert "$NC" -o "$TMP/nc.graphml"
-expect_rc 0 "$FL" info --format json "$TMP/nc.graphml"
+rt_convert 0 xml-noncharacter-fffe.dot graphml
+rt_read xml-noncharacter-fffe.dot graphml
 expect_eq "$(counts)" "[3, 0, 2]" "graphml of U+FFFE names"
-expect_grep "$TMP/nc.graphml" '>sw\?X<'
+expect_grep "$RT/xml-noncharacter-fffe.dot.graphml" '>sw\?X<'
 printf 'graph g { "a\xef\xbf\xbf" -- b [src_port=1,dst_port=1]; "\xef\xb7\x90c" -- b [src_port=2,dst_port=2]; "d\xf4\x8f\xbf\xbe" -- b [src_port=3,dst_port=3]; "e\xef\xbf\xbd" -- b [src_port=4,dst_port=4]; }\n' >"$TMP/nc2.dot"
 expect_rc 0 "$FL" info --format json "$TMP/nc2.dot"
 expect_rc 0 "$FL" convert "$TMP/nc2.dot" -o "$TMP/nc2.graphml"
@@ -149,20 +189,21 @@ expect_rc 2 "$FL" info "$L/a-trailing.dot" "$L/c-one-line-error.dot"
 expect_grep "$TMP/err" "c-one-line-error.dot:1: DOT: syntax error in line 1 near"
 
 # --- case 17: two names equal once cleaned are not written as one NDT node
-expect_rc 0 "$FL" info --format json "$R/names-equal-after-cleaning.dot"
+E=names-equal-after-cleaning.dot
+rt_info $E
 expect_eq "$(counts)" "[2, 2, 2]" "names equal after cleaning: two switches"
-expect_rc 2 "$FL" convert "$R/names-equal-after-cleaning.dot" -o "$TMP/c.ndt"
+rt_convert 2 $E ndt
 expect_grep "$TMP/err" 'NDT cannot tell apart two nodes called "sw a"'
-[ ! -e "$TMP/c.ndt" ] && pass || fail "c.ndt written"
+[ ! -e "$RT/$E.ndt" ] && pass || fail "$E.ndt written"
 # design XML and DOT keep both (the second gets a suffix)
-expect_rc 0 "$FL" convert "$R/names-equal-after-cleaning.dot" -o "$TMP/c.xml"
-expect_rc 0 "$FL" info --format json "$TMP/c.xml"
+rt_convert 0 $E xml
+rt_read $E xml
 expect_eq "$(counts)" "[2, 2, 2]" "names equal after cleaning: design XML"
 
 # --- case 22: two devices one plan declares stay two; across inputs a
 # short name matches a full one, when only one could be meant
 for f in fqdn-short-name-merge.dot fqdn-short-name-merge.ndt; do
-  expect_rc 0 "$FL" info --format json "$R/$f"
+  rt_info "$f"
   expect_eq "$(counts)" "[3, 0, 2]" "$f counts"
 done
 printf 'graph g { sw1 -- spine [src_port=1,dst_port=1]; }\n' >"$TMP/short.dot"
@@ -175,10 +216,10 @@ expect_eq "$(counts)" "[2, 0, 1]" "full then short: one switch, one cable"
 expect_rc 0 "$FL" info --format json "$R/fqdn-short-name-merge.dot" "$TMP/short.dot"
 expect_eq "$(counts)" "[3, 0, 2]" "short name of two declared devices"
 # NetBox -> DOT keeps every switch
-NB="$R/netbox-dot-roundtrip-node-lost.csv"
-expect_rc 0 "$FL" info --format json "$NB"
+NB=netbox-dot-roundtrip-node-lost.csv
+rt_info $NB
 before=$(counts)
-expect_rc 0 "$FL" convert "$NB" -o "$TMP/nb.dot"
-expect_rc 0 "$FL" info --format json "$TMP/nb.dot"
+rt_convert 0 $NB dot
+rt_read $NB dot
 expect_eq "$(counts)" "$before" "NetBox -> DOT counts"
 finish

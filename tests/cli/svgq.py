@@ -14,9 +14,22 @@ report) for the picture tests (tests/cli/pictures.sh).
 
 Ids and texts are compared after XML decoding (Graphviz writes '-' as
 &#45;). An HTML file is read from its first <svg to its last </svg>.
+
+  svgq.py --serve OWNER_PID     answer queries on stdin, one interpreter
+                                for a whole test (tests/cli/pictures.sh asks
+                                about 90): a query is its argument count and
+                                the arguments above, each ended by NUL; the
+                                answer is the exit status digit, what the
+                                query prints, and a NUL. A file is parsed
+                                again only when its bytes change. Leaves at
+                                the end of its input or when OWNER_PID is gone.
 """
+import io
+import os
 import re
+import select
 import sys
+import traceback
 import xml.etree.ElementTree as ET
 
 XLINK = "{http://www.w3.org/1999/xlink}"
@@ -94,5 +107,57 @@ def main(argv):
     return 0
 
 
+def serve(owner):
+    pend, cache, real_load = bytearray(), {}, load
+
+    def alive():
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
+
+    def field():
+        while b"\0" not in pend:
+            while not select.select([0], [], [], 5)[0]:
+                if not alive():
+                    sys.exit(0)
+            c = os.read(0, 65536)
+            if not c:
+                sys.exit(0)
+            pend.extend(c)
+        i = pend.index(b"\0")
+        f = bytes(pend[:i])
+        del pend[:i + 1]
+        return f.decode("utf-8", "surrogateescape")
+
+    def cached_load(path):
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if path not in cache or cache[path][0] != raw:
+            cache[path] = (raw, real_load(path))
+        return cache[path][1]
+
+    globals()["load"] = cached_load
+    out = sys.stdout.buffer
+    while True:
+        argv = ["svgq.py"] + [field() for _ in range(int(field()))]
+        sys.stdout = buf = io.StringIO()
+        try:
+            status = main(argv)
+        except Exception:
+            traceback.print_exc()
+            sys.stderr.flush()
+            status = 1
+        sys.stdout = sys.__stdout__
+        text = buf.getvalue().encode("utf-8", "surrogateescape")
+        out.write(b"%d" % status + text.replace(b"\0", b"") + b"\0")
+        out.flush()
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        serve(int(sys.argv[2]))
     sys.exit(main(sys.argv))
