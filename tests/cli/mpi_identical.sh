@@ -91,6 +91,19 @@ for n in 0 4; do
 done
 expect_grep "$TMP/ring8.text.4" 'LFT routing of 256 destination LIDs from 8 source switches: credit loops found \(16 channels, 528 dependencies'
 
+# the same LFTs with two black holes on sw-x00 (LID 241 to port 5, LID 264
+# to port 7: hosts that are not the destination, as in case c02), in
+# blocks 3 and 4 of the 5, which ranks other than 0 walk: each rank's
+# unrouted examples must reach rank 0's report
+sed -e "/('sw-x00'):\$/,/('sw-x01'):\$/{s/^0x00f1 033 /0x00f1 005 /;s/^0x0108 034 /0x0108 007 /}" \
+  "$R/opensm-lfts.dump" >"$TMP/ring8-holes.dump"
+expect_eq "$(cmp -l "$R/opensm-lfts.dump" "$TMP/ring8-holes.dump" | wc -l)" 4 "ring8 holes: two LFT entries changed"
+same ring8holes 1 "$R/topology.ibnetdiscover" "$TMP/ring8-holes.dump"
+for n in 0 2 4; do
+  expect_eq "$(jget "$TMP/ring8holes.json.$n" "=[(f['evidence'].get('dlid'), f['evidence'].get('example_switch'), f['evidence'].get('example_entry')) for f in d['findings'] if f['rule'] == 'deadlock.unrouted']")" \
+    "[(241, 'sw-x00', 5), (264, 'sw-x00', 7)]" "ring8 holes: both black holes ($n ranks)"
+done
+
 F=$FX/fattree12-ftree
 same fattree12 0 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"
 expect_eq "$(jget "$TMP/fattree12.json.4" "=[f['rule'] for f in d['findings'] if f['rule'] == 'deadlock.credit-loop']")" "[]" "fattree12: no loop"
