@@ -8,7 +8,9 @@
 # Fabrics (tests/fixtures/mpi/*/engine.txt: made by make_fixtures.sh with
 # ibsim + OpenSM + ibnetdiscover):
 #   ring8-minhop     264 LIDs, 5 blocks of 64 split over the ranks: two
-#                    credit loops (one per direction round the ring)
+#                    credit loops (one per direction round the ring);
+#                    its LFTs with two black holes on sw-x00 (sed, here),
+#                    in blocks 3 and 4: unrouted examples of ranks > 0
 #   fattree12-ftree  90 LIDs, 2 blocks: no credit loop
 # and the committed cases c01 (4-switch ring, one loop) and c02 (an LFT
 # dead end: unrouted destinations, merged from the ranks' examples).
