@@ -102,4 +102,21 @@ sed "11s/\"H-\([0-9a-f]*\)\"/\"H-0002c9030000zzzz\"/" "$IBND" >"$TMP/bad3.txt"
 expect_rc 2 "$FL" check "$TMP/bad3.txt"
 expect_eq "$(cat "$TMP/err")" "fabriclint: $TMP/bad3.txt:11:8: GUID is not 16 hex digits (found 12)" "one format, first window: the loader's message"
 
+# ---- 5. byte-order marks: a UTF-8 BOM is skipped, UTF-16 is said ----------------
+# a real lldpd capture (`lldpcli -f xml show neighbors`, fabrics/diff/lldp)
+# with a UTF-8 BOM is still XML; the same in UTF-16, both byte orders
+# (iconv, with the BOM a Windows editor writes), is refused as UTF-16 text
+LLDP=$FL_SRC/fabrics/diff/lldp/SPINE-01.xml
+{ printf '\357\273\277'; cat "$LLDP"; } >"$TMP/bom.xml"
+expect_rc 0 "$FL" info --format json "$TMP/bom.xml"
+expect_eq "$(jget "$TMP/out" "=d['inputs'][0]['format']") $(counts)" "lldpd-xml $(
+  "$FL" info --format json "$LLDP" >"$TMP/plain.json" && jget "$TMP/plain.json" "=' '.join(str(d['fabric'][k]) for k in ('switches','cas','links'))")" \
+  "UTF-8 BOM: read as the lldpd XML it is, same counts"
+{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$LLDP"; } >"$TMP/le.xml"
+{ printf '\376\377'; iconv -f UTF-8 -t UTF-16BE "$LLDP"; } >"$TMP/be.xml"
+for bo in le be; do
+  expect_rc 2 "$FL" info "$TMP/$bo.xml"
+  expect_eq "$(cat "$TMP/err")" "fabriclint: $TMP/$bo.xml:1:1: UTF-16 text: fabriclint reads UTF-8 (convert with \`iconv -f UTF-16 -t UTF-8\`)" "UTF-16 ($bo): said, not a NUL byte"
+done
+
 finish

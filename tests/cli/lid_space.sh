@@ -68,4 +68,28 @@ expect_rc 2 "$FL" check $R --param topology.lid-space.lmc=8 "$TMP/lmc-at.xml"
 expect_rc 1 "$FL" check $R --policy "$TMP/lmc2.yaml" "$TMP/pl2.xml"
 expect_eq "$(jget "$TMP/out" "=[(f.get('plane'), f['nodes'], f['evidence']['lids_needed']) for f in d['findings']]")" \
   "[('1', ['pl1-leaf-p01-01'], 49155), ('2', ['pl2-leaf-p01-01'], 49155)]" "planes: one finding per plane"
+
+# ---- the LMC a capture states: each CA port at its own LMC ----------------
+# gen's ibnetdiscover output (OpenSM-style "# lid N lmc 0" on every CA port
+# line) with the CA ports' LMC set to 2, as OpenSM's `lmc 2` would leave
+# them (ibsim cannot bring up 11,844 hosts here); no policy: the ports' own
+# LMC counts. 11,843 hosts: exactly 49,151 LIDs; 11,844: 49,155.
+lmc2() {
+  "$FL" gen $FT --hosts "$1" --format ibnetdiscover -o "$TMP/cap.ibnd" || fail "gen $1"
+  sed -E 's/^(\[1\]\([0-9a-f]+\)[^#]*# lid [0-9]+) lmc 0 /\1 lmc 2 /' "$TMP/cap.ibnd" >"$2"
+}
+lmc2 11843 "$TMP/cap-at.ibnd"
+expect_eq "$(grep -c ' lmc 2 ' "$TMP/cap-at.ibnd")" 11843 "capture: every CA port at LMC 2"
+expect_rc 0 "$FL" check $R "$TMP/cap-at.ibnd"
+expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "captured LMC 2: 11,843 hosts, 49,151 LIDs"
+lmc2 11844 "$TMP/cap-past.ibnd"
+expect_rc 1 "$FL" check $R "$TMP/cap-past.ibnd"
+expect_eq "$(ev "['lids_needed']") $(ev "['switches']") $(ev "['ca_ports']") $(ev "['lmc']") $(ev "['max_port_lmc']") $(ev "['max_ca_ports']")" \
+  "49155 1779 11844 2 2 11843" "captured LMC 2: 11,844 hosts, 49,155 LIDs"
+expect_grep "$TMP/out" 'needs 49155 LIDs \(1779 switches x 1 \+ 11844 CA ports x 4 at LMC 2\)'
+# a smaller policy LMC does not lower the captured one
+printf 'version: 1\nparams:\n  topology.lid-space:\n    lmc: 1\n' >"$TMP/lmc1.yaml"
+expect_rc 1 "$FL" check $R --policy "$TMP/lmc1.yaml" "$TMP/cap-past.ibnd"
+expect_eq "$(ev "['lids_needed']") $(ev "['lmc']")" "49155 2" "policy LMC 1, captured 2: 2 counts"
+
 finish

@@ -8,7 +8,9 @@
 # Fabrics (tests/fixtures/mpi/*/engine.txt: made by make_fixtures.sh with
 # ibsim + OpenSM + ibnetdiscover):
 #   ring8-minhop     264 LIDs, 5 blocks of 64 split over the ranks: two
-#                    credit loops (one per direction round the ring)
+#                    credit loops (one per direction round the ring);
+#                    its LFTs with two black holes on sw-x00 (sed, here),
+#                    in blocks 3 and 4: unrouted examples of ranks > 0
 #   fattree12-ftree  90 LIDs, 2 blocks: no credit loop
 # and the committed cases c01 (4-switch ring, one loop) and c02 (an LFT
 # dead end: unrouted destinations, merged from the ranks' examples).
@@ -90,6 +92,26 @@ for n in 0 4; do
     "ring8: the two loops ($n ranks)"
 done
 expect_grep "$TMP/ring8.text.4" 'LFT routing of 256 destination LIDs from 8 source switches: credit loops found \(16 channels, 528 dependencies'
+
+# the same LFTs with two black holes on sw-x00 (LID 241 to port 5, LID 264
+# to port 7: hosts that are not the destination, as in case c02), in
+# blocks 3 and 4 of the 5, which ranks other than 0 walk: each rank's
+# unrouted examples must reach rank 0's report
+sed -e "/('sw-x00'):\$/,/('sw-x01'):\$/{s/^0x00f1 033 /0x00f1 005 /;s/^0x0108 034 /0x0108 007 /}" \
+  "$R/opensm-lfts.dump" >"$TMP/ring8-holes.dump"
+expect_eq "$(cmp -l "$R/opensm-lfts.dump" "$TMP/ring8-holes.dump" | wc -l)" 4 "ring8 holes: two LFT entries changed"
+# (JSON with 2 and 4 ranks only: two launches, about 2.5 s)
+holes="=[(f['evidence'].get('dlid'), f['evidence'].get('example_switch'), f['evidence'].get('example_entry')) for f in d['findings'] if f['rule'] == 'deadlock.unrouted']"
+for n in 0 2 4; do
+  launch=""
+  [ $n = 0 ] || launch="mpirun --oversubscribe -n $n"
+  $launch "$FL" check --rules 'deadlock.*' --format json "$R/topology.ibnetdiscover" "$TMP/ring8-holes.dump" >"$TMP/holes.$n" 2>"$TMP/err.$n"
+  expect_eq "$?" 1 "ring8 holes: exit status ($n ranks)"
+  expect_eq "$(jget "$TMP/holes.$n" "$holes")" "[(241, 'sw-x00', 5), (264, 'sw-x00', 7)]" "ring8 holes: both black holes ($n ranks)"
+  if [ $n != 0 ]; then
+    if cmp -s "$TMP/holes.0" "$TMP/holes.$n"; then pass; else fail "ring8 holes: $n ranks differ from the plain run"; fi
+  fi
+done
 
 F=$FX/fattree12-ftree
 same fattree12 0 "$F/topology.ibnetdiscover" "$F/opensm-lfts.dump"

@@ -23,6 +23,9 @@ expect_eq "$(finds)" "[('topology.lid', 'error')]" "permissive LIDs: one finding
 expect_eq "$(one topology.lid "['evidence']['count']") $(one topology.lid "['evidence']['cause']")" "32 lid-permissive" "permissive LIDs: count and cause"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'][0]['evidence']['members'])") $(jget "$TMP/out" "=len(d['findings'][0]['ports'])")" "32 32" "permissive LIDs: every member and port in JSON"
 expect_eq "$(one topology.lid "['evidence']['members'][31]['ports']")" "[{'node': 'node0032 mlx5_0', 'port': 1}]" "permissive LIDs: last member"
+# the examples: the first FL_CAUSE_EXAMPLES (3) members' messages, not 4
+expect_eq "$(jget "$TMP/out" "=[(len(x), [e.split(' port ')[0] for e in x]) for x in [d['findings'][0]['evidence']['examples']]][0]")" \
+  "(3, ['\"node0001 mlx5_0\"', '\"node0002 mlx5_0\"', '\"node0003 mlx5_0\"'])" "permissive LIDs: 3 examples"
 expect_eq "$(one topology.lid "['message']")" \
   '32 ports have LID 0xFFFF (the permissive LID): never configured by a subnet manager; e.g. "node0001 mlx5_0" port 1, "node0002 mlx5_0" port 1, "node0003 mlx5_0" port 1 and 29 more' \
   "permissive LIDs: message"

@@ -54,10 +54,10 @@ tests_for() {
   sonic) echo 'cli.sonic_formats|cli.sonic_multiasic|cli.sonic_type_tiers' ;;
   lids) echo 'cli.lid_space' ;;
   design) echo 'cli.journey_design|cli.design_cut' ;;
-  tiers) echo 'cli.tier_pods|cli.trust_shape' ;;
+  tiers) echo 'cli.tier_pods|cli.trust_shape|unit.test_shape$|cli.sonic_type_tiers' ;;
   roots) echo 'test_roots|cli.roots' ;;
   compare) echo 'cli.compare_|cli.sweep' ;;
-  host) echo 'test_host_serial|cli.compare_delta|cli.plugin_abi' ;;
+  host) echo 'test_host_serial|cli.compare_delta|cli.plugin_abi|unit.test_roots$|cli.trust_findings' ;;
   load) echo 'test_sysname|test_portdir|test_ibnd|test_formats|test_annotate|test_view|cli.failure_domains' ;;
   slurm) echo 'cli.convert_slurm|test_util_hostlist|cli.slurm_parse_live' ;;
   threads) echo 'unit.test_threads|cli.threads$' ;;

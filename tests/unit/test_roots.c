@@ -157,6 +157,31 @@ static void test_aggregate_carries_related(void **state) {
   fl_findings_free(&fs);
 }
 
+/* A merged finding is as severe as its worst member: of two slow cables of
+ * one cause, the second (by message) has an error consequence, which raises
+ * it to error; the merge of both is an error, not the first's warning. */
+static void test_aggregate_worst_severity(void **state) {
+  (void)state;
+  fl_findings fs = {0};
+  const char *l2 = "link:leaf-02 port 33 - spine-01 port 18";
+  add(&fs, "t.degraded", FL_SEV_WARNING, "slow-1", LINK, PRI);
+  add(&fs, "t.degraded", FL_SEV_WARNING, "slow-2", l2, PRI);
+  add(&fs, "e.over", FL_SEV_ERROR, "over-2", l2, CON);
+  for (size_t i = 0; i < 2; i++) {
+    fs.v[i].cause = strdup("tier 1-2|1xHDR|4xHDR");
+    fs.v[i].cause_msg = strdup("{count} links run slow");
+  }
+  assert_int_equal(fl_findings_attach_roots(&fs), 0);
+  assert_int_equal(find(&fs, "slow-1")->severity, FL_SEV_WARNING);
+  assert_int_equal(find(&fs, "slow-2")->severity, FL_SEV_ERROR);
+  assert_int_equal(fl_findings_aggregate(&fs), 0);
+  assert_int_equal(fs.n, 1);
+  assert_int_equal(fs.v[0].merged, 2);
+  assert_int_equal(fs.v[0].severity, FL_SEV_ERROR);
+  assert_int_equal(fl_findings_count_active(&fs, FL_SEV_ERROR), 1);
+  fl_findings_free(&fs);
+}
+
 /* The root key of a cable is the same from either end (both orientations
  * of the symmetric input), and bad roots are refused. */
 static void test_root_keys(void **state) {
@@ -205,6 +230,7 @@ int main(void) {
       cmocka_unit_test(test_severity_and_leading_primary),
       cmocka_unit_test(test_set_aside_and_distinct_roots),
       cmocka_unit_test(test_aggregate_carries_related),
+      cmocka_unit_test(test_aggregate_worst_severity),
       cmocka_unit_test(test_root_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -340,6 +340,11 @@ static void director_one_unit(int by_guid) {
   assert_int_equal(tier(f, "dir-1 L1"), 1);
   assert_int_equal(tier(f, "dir-1 L2"), 1);
   assert_int_equal(tier(f, "dir-1 S1"), 1);
+  /* the cables inside the chassis join ASICs of one unit: not flat links */
+  fl_shape_facts sf;
+  fl_shape_facts_get(f, &sf);
+  assert_int_equal(sf.flat_links, 0);
+  assert_int_equal(sf.skip_links, 0);
   assert_int_equal(fl_fabric_chassis_count(f), 1);
   assert_int_equal(fl_fabric_chassis_asic_count(f, 0), 3);
   assert_string_equal(fl_fabric_chassis_name(f, 0),
