@@ -32,7 +32,7 @@ done
 expect_rc 1 env FABRICLINT_THREADS= "$FL" check --rules 'deadlock.*' -j2 "${RING[@]}"
 for cmd in info convert; do
   expect_rc 2 "$FL" $cmd --jobs 2 "$R/topology.ibnetdiscover"
-  expect_grep "$TMP/err" "^fabriclint: --jobs does not apply to $cmd \\(it is an option of check, diff, perf and compare\\)$"
+  expect_grep "$TMP/err" "^fabriclint: --jobs does not apply to $cmd \\(it is an option of check, diff, perf, compare and sweep\\)$"
 done
 
 # commands that start no thread do not read the variable: a bad value
