@@ -528,7 +528,9 @@ int fl_cli_sweep(int argc, char **argv) {
 done:
   for (size_t k = 0; k < SWEEP_MAX_DESIGNS; k++)
     json_decref(docs[k]);
-  for (size_t i = 0; i < a.n_vary; i++)
+  /* every entry: a --vary refused half-way keeps the values read so far
+   * in the entry past n_vary */
+  for (size_t i = 0; i < SWEEP_MAX_VARY; i++)
     for (size_t j = 0; j < a.v[i].n; j++)
       free(a.v[i].values[j]);
   fl_bom_cat_free(&cat);
