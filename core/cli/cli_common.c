@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,15 @@ int fl_cli_usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, fmt, arg ? arg : "");
   fprintf(stderr, "\n(see fabriclint --help)\n");
   return FL_EXIT_USAGE;
+}
+
+int fl_cli_usage_errorf(const char *fmt, ...) {
+  char buf[1200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return fl_cli_usage_error("%s", buf);
 }
 
 /* ---- options

@@ -104,6 +104,13 @@ void fl_cli_opts_free(fl_cli_opts *o);
 uint32_t fl_cli_format_arg(const char *opt, const char *arg);
 /** Print "fabriclint: <fmt with arg>" and a hint; returns FL_EXIT_USAGE. */
 int fl_cli_usage_error(const char *fmt, const char *arg);
+/** fl_cli_usage_errorf() — fl_cli_usage_error() with a printf format of
+ * any arguments (the message cut at 1,200 bytes). */
+int fl_cli_usage_errorf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 
 /** fl_cli_link_rate() — link @l's rate as compare and bom print it:
  * "4xNDR", "1x400G", "??NDR" (width unknown) or "unknown". */

@@ -21,7 +21,6 @@
 #include "cli/cli_perf_measured.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,20 +83,6 @@ static int bad_op_prefix(const char *arg) {
   return 1;
 }
 
-static int usage(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int usage(const char *fmt, ...) {
-  char buf[1200];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return fl_cli_usage_error("%s", buf);
-}
-
 /* ---- the collective ------------------------------------------------------ */
 
 /* The op to model: the log's test, else OP; a conflict or neither is a
@@ -108,22 +93,25 @@ static int pick_op(const fl_nccl_log *log, uint32_t given, const char *arg,
   if (log->test[0]) {
     uint32_t t = fl_nccl_test_op(log->test);
     if (!t)
-      return usage("--measured %s: %s (line %u) is not modelled; perf "
-                   "compares " OP_LIST,
-                   arg, log->test, log->test_line);
+      return fl_cli_usage_errorf(
+          "--measured %s: %s (line %u) is not modelled; perf "
+          "compares " OP_LIST,
+          arg, log->test, log->test_line);
     if (given && given != t)
-      return usage("--measured %s: the log is %s's output (line %u), not "
-                   "%s: drop the OP or give the log of that test",
-                   arg, log->test, log->test_line, fl_wl_op_name(given));
+      return fl_cli_usage_errorf(
+          "--measured %s: the log is %s's output (line %u), not "
+          "%s: drop the OP or give the log of that test",
+          arg, log->test, log->test_line, fl_wl_op_name(given));
     *op = t;
     return 0;
   }
   if (!given)
-    return usage("--measured %s: the log does not name its test (no `# "
-                 "Collective test` line or all_reduce_perf, ... command "
-                 "line): give the collective as OP:LOG, e.g. --measured "
-                 "all-reduce:%s (OP: " OP_LIST ")",
-                 arg, log->path);
+    return fl_cli_usage_errorf(
+        "--measured %s: the log does not name its test (no `# "
+        "Collective test` line or all_reduce_perf, ... command "
+        "line): give the collective as OP:LOG, e.g. --measured "
+        "all-reduce:%s (OP: " OP_LIST ")",
+        arg, log->path);
   return 0;
 }
 
@@ -194,12 +182,13 @@ static int place(mjob *m, const fl_nccl_log *log, fl_fabric *fab,
   }
   uint32_t pool = fl_perf_job_hosts(m->pool), h = (uint32_t)log->n_hosts;
   if (h > pool)
-    return usage("--measured %s: the log's ranks are on %u hosts, the fabric "
-                 "has %u host(s) with a NIC cabled to a switch",
-                 log->path, h, pool);
+    return fl_cli_usage_errorf(
+        "--measured %s: the log's ranks are on %u hosts, the fabric "
+        "has %u host(s) with a NIC cabled to a switch",
+        log->path, h, pool);
   m->idx = calloc(h, sizeof *m->idx);
   if (!m->idx)
-    return usage("%s", "out of memory");
+    return fl_cli_usage_errorf("%s", "out of memory");
   uint32_t found = 0;
   for (uint32_t i = 0; i < h; i++) {
     m->idx[i] = UINT32_MAX;
@@ -298,7 +287,7 @@ static int calibrate(mfit *f, msize *z, size_t n, uint32_t op, uint32_t ranks,
   if (!x || !t) {
     free(x);
     free(t);
-    return usage("%s", "out of memory");
+    return fl_cli_usage_errorf("%s", "out of memory");
   }
   for (size_t i = 0; i < n; i++) {
     x[i] = (double)z[i].row->bytes * g / (res->busbw_GBps * 1e9);
@@ -315,7 +304,8 @@ static int calibrate(mfit *f, msize *z, size_t n, uint32_t op, uint32_t ranks,
   free(x);
   free(t);
   if (rc != FL_OK)
-    return usage("--measured %s --calibrate: %s", arg, err.message);
+    return fl_cli_usage_errorf("--measured %s --calibrate: %s", arg,
+                               err.message);
   fl_perf_nccl pr;
   fl_perf_nccl_predict(op, z[n - 1].row->bytes, ranks, hosts, res->busbw_GBps,
                        &pr);
@@ -515,7 +505,7 @@ static int compare(const fl_cli_opts *o, const fl_nccl_log *log,
   if (!res || !z) {
     free(res);
     free(z);
-    return usage("%s", "out of memory");
+    return fl_cli_usage_errorf("%s", "out of memory");
   }
   int rc = 0;
   if (fl_perf_run(m->job, &c, res, &err) != FL_OK) {
@@ -530,9 +520,10 @@ static int compare(const fl_cli_opts *o, const fl_nccl_log *log,
             arg, res->error);
     rc = FL_EXIT_FINDINGS;
   } else if (!res->fabric_traffic || !(res->busbw_GBps > 0))
-    rc = usage("--measured %s: every rank is on one host: no fabric traffic "
-               "to compare",
-               arg);
+    rc = fl_cli_usage_errorf(
+        "--measured %s: every rank is on one host: no fabric traffic "
+        "to compare",
+        arg);
   mrep p;
   memset(&p, 0, sizeof p);
   p.log = log;
@@ -555,9 +546,10 @@ static int compare(const fl_cli_opts *o, const fl_nccl_log *log,
     p.n++;
   }
   if (rc == 0 && p.n == 0)
-    rc = usage("--measured %s: no row with an out-of-place measurement "
-               "(every one is 0 bytes, or its time N/A)",
-               arg);
+    rc = fl_cli_usage_errorf(
+        "--measured %s: no row with an out-of-place measurement "
+        "(every one is 0 bytes, or its time N/A)",
+        arg);
   if (rc == 0 && log->ranks != hosts * p.rails)
     snprintf(p.rails_note, sizeof p.rails_note,
              "the log has %u ranks on %u hosts, the fabric %u NICs per "
@@ -588,7 +580,7 @@ int fl_cli_perf_measured(const fl_cli_opts *o, const char *arg,
   if (!given && bad_op_prefix(arg)) {
     FILE *f = fopen(arg, "r");
     if (!f)
-      return usage(
+      return fl_cli_usage_errorf(
           "--measured %s: unknown OP before ':' (expected " OP_LIST ")", arg);
     fclose(f);
   }
@@ -603,10 +595,11 @@ int fl_cli_perf_measured(const fl_cli_opts *o, const char *arg,
   uint32_t op = 0;
   int rc = pick_op(&log, given, arg, &op);
   if (rc == 0 && log.ranks == 0)
-    rc = usage("--measured %s: the log lists no `#  Rank N ... on HOST` "
-               "lines: its ranks and hosts are unknown (keep nccl-tests' "
-               "header with the rows)",
-               arg);
+    rc = fl_cli_usage_errorf(
+        "--measured %s: the log lists no `#  Rank N ... on HOST` "
+        "lines: its ranks and hosts are unknown (keep nccl-tests' "
+        "header with the rows)",
+        arg);
   mjob m;
   memset(&m, 0, sizeof m);
   if (rc == 0)

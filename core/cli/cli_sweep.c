@@ -25,7 +25,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,31 +57,21 @@ typedef struct sweep_args {
   const char *catalogue, *workload;
 } sweep_args;
 
-/* fl_cli_usage_error() with a formatted message (it takes one string). */
-static int sw_usage(const char *fmt, ...) {
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return fl_cli_usage_error("%s", msg);
-}
-
 /* --vary OPTION=V1,V2,...: 0 or the exit code (message printed). */
 static int add_vary(sweep_args *a, const char *arg) {
   const char *eq = strchr(arg, '=');
   if (a->n_vary == SWEEP_MAX_VARY)
-    return sw_usage("--vary: at most %d options", SWEEP_MAX_VARY);
+    return fl_cli_usage_errorf("--vary: at most %d options", SWEEP_MAX_VARY);
   if (!eq || eq == arg || !eq[1] || (size_t)(eq - arg) >= sizeof a->v[0].name)
-    return sw_usage("--vary: expected OPTION=V1,V2,... (a gen "
-                    "option and its values), got '%s'",
-                    arg);
+    return fl_cli_usage_errorf("--vary: expected OPTION=V1,V2,... (a gen "
+                               "option and its values), got '%s'",
+                               arg);
   vary *v = &a->v[a->n_vary];
   const char *name = arg[0] == '-' && arg[1] == '-' ? arg + 2 : arg;
   snprintf(v->name, sizeof v->name, "%.*s", (int)(eq - name), name);
   for (size_t i = 0; i < a->n_vary; i++)
     if (strcmp(a->v[i].name, v->name) == 0)
-      return sw_usage("--vary %s given twice", v->name);
+      return fl_cli_usage_errorf("--vary %s given twice", v->name);
   /* values split at commas; "\\," is a comma inside a value (hca-map,
    * a 3-tier oversubscription "2:1,1:1") */
   char buf[512];
@@ -96,20 +85,22 @@ static int add_vary(sweep_args *a, const char *arg) {
     }
     if (*p && *p != ',') {
       if (bl + 1 >= sizeof buf)
-        return sw_usage("--vary %s: a value longer than %zu bytes", v->name,
-                        sizeof buf - 1);
+        return fl_cli_usage_errorf("--vary %s: a value longer than %zu bytes",
+                                   v->name, sizeof buf - 1);
       buf[bl++] = *p;
       continue;
     }
     buf[bl] = '\0';
     if (!bl)
-      return sw_usage("--vary %s: an empty value in '%s'", v->name, eq + 1);
+      return fl_cli_usage_errorf("--vary %s: an empty value in '%s'", v->name,
+                                 eq + 1);
     for (size_t j = 0; j < v->n; j++)
       if (strcmp(v->values[j], buf) == 0)
-        return sw_usage("--vary %s: the value '%s' given twice", v->name, buf);
+        return fl_cli_usage_errorf("--vary %s: the value '%s' given twice",
+                                   v->name, buf);
     if (v->n == SWEEP_MAX_VALUES)
-      return sw_usage("--vary %s: at most %d values", v->name,
-                      SWEEP_MAX_VALUES);
+      return fl_cli_usage_errorf("--vary %s: at most %d values", v->name,
+                                 SWEEP_MAX_VALUES);
     if (!(v->values[v->n] = strdup(buf)))
       return FL_EXIT_USAGE;
     v->n++;
@@ -160,9 +151,10 @@ static int gen_args_ok(const fl_cli_opts *o) {
       size_t l = strlen(SET[k]);
       if (strncmp(o->inputs[i], SET[k], l) == 0 &&
           (o->inputs[i][l] == '\0' || o->inputs[i][l] == '='))
-        return sw_usage("sweep writes each design itself: '%s' does not "
-                        "belong among the generator's options after --",
-                        o->inputs[i]);
+        return fl_cli_usage_errorf(
+            "sweep writes each design itself: '%s' does not "
+            "belong among the generator's options after --",
+            o->inputs[i]);
     }
   return 0;
 }
@@ -480,8 +472,8 @@ int fl_cli_sweep(int argc, char **argv) {
                             "option and its values)%s",
                             "");
   else if ((n = designs(&a)) > SWEEP_MAX_DESIGNS)
-    rc = sw_usage("--vary: %zu designs, at most %d (fewer values)", n,
-                  SWEEP_MAX_DESIGNS);
+    rc = fl_cli_usage_errorf("--vary: %zu designs, at most %d (fewer values)",
+                             n, SWEEP_MAX_DESIGNS);
   if (rc == 0)
     rc = gen_args_ok(&o);
   if (rc == 0 && a.catalogue)
@@ -498,10 +490,10 @@ int fl_cli_sweep(int argc, char **argv) {
   if (rc == 0 && a.workload)
     rc = fl_cmp_workload_load(a.workload, &wl);
   if (rc == 0 && wl.n_colls > sizeof f[0].busbw / sizeof *f[0].busbw)
-    rc = sw_usage("--workload %s: %zu collectives, sweep tabulates at most "
-                  "%zu (compare or perf model more)",
-                  a.workload, wl.n_colls,
-                  sizeof f[0].busbw / sizeof *f[0].busbw);
+    rc = fl_cli_usage_errorf(
+        "--workload %s: %zu collectives, sweep tabulates at most "
+        "%zu (compare or perf model more)",
+        a.workload, wl.n_colls, sizeof f[0].busbw / sizeof *f[0].busbw);
   if (rc == 0)
     rc = run(&o, &a, a.catalogue ? &cat : NULL, a.workload ? &wl : NULL, n,
              docs);
