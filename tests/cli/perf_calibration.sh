@@ -16,7 +16,18 @@
 #   - the latency term: 8 x 400 Gb/s hosts, 8 GiB all-reduce, ring busbw
 #     falls with the host count: 373.96 (2), 371.91 (4), 360.04 (16),
 #     319.27 (64), 277.40 (128); reduce-scatter 373.76 (4) -> 316.69 (128);
-#     NCCL's pick: tree on 2 hosts, ring on 4 and 16, tree on 64 and 128.
+#     NCCL's pick: tree on 2 hosts, ring on 4 and 16, tree on 64 and 128;
+#     reduce-scatter 371.60 (8), 367.36 (16), 359.15 (32), 343.79 (64):
+#     NVIDIA/nccl#1229 gives 360, 345, 320, 300, 280, 260 for 4 to 128
+#     H100 nodes ("just like", NICs and size not stated);
+#   - NVIDIA/nccl-tests#119 (3 x 8 A100, 4 x HDR; 133169160 B, measured
+#     95.74, default algorithm): NCCL's pick tree 98.15, ring 87.12;
+#   - 4 x 8 H100 at 8 x 400 Gb/s (nccl-tests#309 IB, max 365.84 in a run to
+#     16 GiB; nccl#1221 RoCE, "320GB" at 4-8 GiB; ZiyanIshani/vpbenchmarking
+#     IB, 330.93 at 8 GiB): ring 367.90 (4 GiB), 371.91 (8), 373.94 (16);
+#   - 2 of those hosts, default algorithm (tree/NVLSTree; nccl-tests#309
+#     "470 GB/s", nccl#1221 "430GB" with NVLS): tree 661.36 (8 GiB) and
+#     668.11 (16 GiB), upper bounds above both.
 . "$(dirname "$0")/lib.bash"
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
@@ -63,6 +74,20 @@ for hw in "2 373.96 tree" "4 371.91 ring" "16 360.04 ring" "64 319.27 tree" "128
 done
 cal rs4 4 8 NDR reduce-scatter 8589934592
 pin rs4 "$pick" "[('ring', 373.76)]"
+for hw in "8 371.6" "16 367.36" "32 359.15" "64 343.79"; do
+  set -- $hw
+  cal "rs$1" "$1" 8 NDR reduce-scatter 8589934592
+  pin "rs$1" "$pick" "[('ring', $2)]"
+done
 cal rs128 128 8 NDR reduce-scatter 8589934592
 pin rs128 "$pick" "[('ring', 316.69)]"
+cal a119 3 4 HDR all-reduce 133169160
+pin a119 "$pick" "[('tree', 98.15)]"
+pin a119 "$ring" "[87.12]"
+pin ar2 "$pick" "[('tree', 661.36)]"
+cal ar2x 2 8 NDR all-reduce 17179869184
+pin ar2x "$pick" "[('tree', 668.11)]"
+cal ar4x 4 8 NDR all-reduce 4294967296 17179869184
+pin ar4x "$ring" "[367.9, 373.94]"
+pin ar4x "[c['nccl']['algorithm'] for c in d['collectives']]" "['ring', 'ring']"
 finish
