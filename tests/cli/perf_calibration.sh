@@ -25,9 +25,9 @@
 #   - 4 x 8 H100 at 8 x 400 Gb/s (nccl-tests#309 IB, max 365.84 in a run to
 #     16 GiB; nccl#1221 RoCE, "320GB" at 4-8 GiB; ZiyanIshani/vpbenchmarking
 #     IB, 330.93 at 8 GiB): ring 367.90 (4 GiB), 371.91 (8), 373.94 (16);
-#   - 2 of those hosts, default algorithm (tree/NVLSTree; nccl-tests#309
-#     "470 GB/s", nccl#1221 "430GB" with NVLS): tree 661.36 (8 GiB) and
-#     668.11 (16 GiB), upper bounds above both.
+#   - 2 of those hosts, default algorithm (tree/NVLSTree): tree 661.36 at
+#     8 GiB (nccl-tests#290's default log measured 155.57) and 668.11 at
+#     16 GiB (nccl-tests#309 "470 GB/s"), upper bounds above both.
 . "$(dirname "$0")/lib.bash"
 FL_SRC=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FL=${FL:-$FL_SRC/build/fabriclint}
