@@ -17,9 +17,10 @@
 #     falls with the host count: 373.96 (2), 371.91 (4), 360.04 (16),
 #     319.27 (64), 277.40 (128); reduce-scatter 373.76 (4) -> 316.69 (128);
 #     NCCL's pick: tree on 2 hosts, ring on 4 and 16, tree on 64 and 128;
-#     reduce-scatter 371.60 (8), 367.36 (16), 359.15 (32), 343.79 (64):
-#     NVIDIA/nccl#1229 gives 360, 345, 320, 300, 280, 260 for 4 to 128
-#     H100 nodes ("just like", NICs and size not stated);
+#     reduce-scatter 371.60 (8), 367.36 (16), 359.15 (32), 343.79 (64),
+#     and at 4 GiB 371.55, 367.31, 359.11, 343.75, 316.66, 273.55 (4 to
+#     128): NVIDIA/nccl#1229 gives 360, 345, 320, 300, 280, 260 for 4 to
+#     128 H100 nodes ("just like", NICs and size not stated);
 #   - NVIDIA/nccl-tests#119 (3 x 8 A100, 4 x HDR; 133169160 B, measured
 #     95.74, default algorithm): NCCL's pick tree 98.15, ring 87.12;
 #   - 4 x 8 H100 at 8 x 400 Gb/s (nccl-tests#309 IB, max 365.84 in a run to
@@ -72,15 +73,12 @@ for hw in "2 373.96 tree" "4 371.91 ring" "16 360.04 ring" "64 319.27 tree" "128
   pin "ar$1" "[c['nccl']['algorithm'] for c in d['collectives']]" "['$3']"
   pin "ar$1" "[round(c['busbw_GBps'], 6) for c in d['collectives']]" "[400.0]"
 done
-cal rs4 4 8 NDR reduce-scatter 8589934592
-pin rs4 "$pick" "[('ring', 373.76)]"
-for hw in "8 371.6" "16 367.36" "32 359.15" "64 343.79"; do
+# reduce-scatter 4 GiB and 8 GiB on 4 to 128 hosts (nccl#1229's series)
+for hw in "4 371.55 373.76" "8 367.31 371.6" "16 359.11 367.36" "32 343.75 359.15" "64 316.66 343.79" "128 273.55 316.69"; do
   set -- $hw
-  cal "rs$1" "$1" 8 NDR reduce-scatter 8589934592
-  pin "rs$1" "$pick" "[('ring', $2)]"
+  cal "rs$1" "$1" 8 NDR reduce-scatter 4294967296 8589934592
+  pin "rs$1" "$pick" "[('ring', $2), ('ring', $3)]"
 done
-cal rs128 128 8 NDR reduce-scatter 8589934592
-pin rs128 "$pick" "[('ring', 316.69)]"
 cal a119 3 4 HDR all-reduce 133169160
 pin a119 "$pick" "[('tree', 98.15)]"
 pin a119 "$ring" "[87.12]"
