@@ -3,10 +3,14 @@
 # Idempotent: installs only absent packages, rebuilds incrementally.
 # Usage: ./setup.sh [BUILD_DIR]   (default: build)
 #        ./setup.sh --build-deps [--print]
+#        ./setup.sh --print-deps
 #   --build-deps installs only what building and installing fabriclint
 #   needs (no test tools) and builds nothing: the CI recipes of docs/ci.md
 #   and the Containerfile call it, so their package lists cannot drift from
 #   this one; --print lists those packages instead of installing them.
+#   --print-deps lists every package this script installs (build and test
+#   tools) and does nothing else: .ci/run installs them with its own in one
+#   apt transaction.
 # FL_CMAKE_ARGS (environment): extra CMake options for the configure step,
 # e.g. FL_CMAKE_ARGS="-DFABRICLINT_WERROR=ON" (what .ci/run uses).
 set -eu
@@ -46,6 +50,10 @@ fi
 # without it the harness is not built and its test reports SKIP.
 if [ "${FL_WITH_NS3:-0}" = 1 ] && [ "$BUILD_DEPS_ONLY" = 0 ]; then
   PKGS="$PKGS libns3-dev"
+fi
+if [ "${1:-}" = "--print-deps" ]; then
+  echo $PKGS
+  exit 0
 fi
 
 missing=""
