@@ -95,23 +95,27 @@ static int report_subnet(const fl_host_api *api, fl_ctx *ctx,
   return rc;
 }
 
-static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
-  (void)pd;
-  const fl_fabric *f = api->fabric(ctx);
+/* The policy's LMC of the running rule (parameter `lmc`, 0..7). */
+static uint32_t lmc_of(const fl_host_api *api, fl_ctx *ctx) {
   int64_t lmc64 = 0;
   if (api->param_int(ctx, "lmc", &lmc64) != FL_OK)
     lmc64 = 0;
-  uint32_t lmc = lmc64 < 0 ? 0 : lmc64 > 7 ? 7 : (uint32_t)lmc64;
-  if (any_ethernet(api, f))
-    return 0;
+  return lmc64 < 0 ? 0 : lmc64 > 7 ? 7 : (uint32_t)lmc64;
+}
+
+/* The subnets of @f at LMC @lmc: *@up the union-find over nn + np
+ * vertices (*@nv), @*sn the counts at each root; the one counter both
+ * rules read. 0, or -1 out of memory (nothing to free). */
+static int count_subnets(const fl_host_api *api, const fl_fabric *f,
+                         uint32_t lmc, uint32_t **upp, subnet **snp,
+                         uint32_t *nvp) {
   uint32_t nn = api->node_count(f), np = api->port_count(f);
   uint32_t nv = nn + np, nl = api->link_count(f);
   uint32_t *up = malloc(((size_t)nv + 1) * sizeof *up);
   subnet *sn = calloc((size_t)nv + 1, sizeof *sn);
   if (!up || !sn) {
     free(up), free(sn);
-    api->fail(ctx, "out of memory");
-    return 1;
+    return -1;
   }
   fl_uf_init(up, nv);
   for (fl_id l = 0; l < nl; l++)
@@ -149,6 +153,22 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (s->first_node == FL_NONE)
       s->first_node = n;
   }
+  *upp = up, *snp = sn, *nvp = nv;
+  return 0;
+}
+
+static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t lmc = lmc_of(api, ctx), nv = 0;
+  if (any_ethernet(api, f))
+    return 0;
+  uint32_t *up = NULL;
+  subnet *sn = NULL;
+  if (count_subnets(api, f, lmc, &up, &sn, &nv) != 0) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
   uint32_t n_subnets = 0;
   for (uint32_t v = 0; v < nv; v++)
     n_subnets += up[v] == v && sn[v].switches > 0;
@@ -157,6 +177,52 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (up[v] == v && sn[v].lids > LID_UNICAST_MAX)
       rc = report_subnet(api, ctx, f, &sn[v],
                          sn[v].max_lmc > lmc ? sn[v].max_lmc : lmc, n_subnets);
+  free(up), free(sn);
+  return rc;
+}
+
+/* topology.lid-summary: one info finding per subnet with a switch, its
+ * LIDs as figures (the counter of topology.lid-space), for compare. */
+static int check_lid_summary(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t lmc = lmc_of(api, ctx), nv = 0;
+  if (any_ethernet(api, f))
+    return 0;
+  uint32_t *up = NULL;
+  subnet *sn = NULL;
+  if (count_subnets(api, f, lmc, &up, &sn, &nv) != 0) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
+  int rc = 0;
+  for (uint32_t v = 0; v < nv && !rc; v++) {
+    const subnet *s = &sn[v];
+    if (up[v] != v || !s->switches)
+      continue;
+    uint32_t l = s->max_lmc > lmc ? s->max_lmc : lmc;
+    const char *name = api->node_name(f, s->first_switch);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "the subnet of \"%s\" needs %llu of the %u unicast LIDs "
+             "(%llu switches x 1 + %llu CA ports x %u at LMC %u)",
+             name, (unsigned long long)s->lids, LID_UNICAST_MAX,
+             (unsigned long long)s->switches, (unsigned long long)s->ca_ports,
+             1u << l, l);
+    jbuf ev;
+    jb_init(&ev);
+    jb_obj_open(&ev);
+    jb_key_int(&ev, "lids_needed", (int64_t)s->lids);
+    jb_key_int(&ev, "lids_available", LID_UNICAST_MAX);
+    jb_key_int(&ev, "switches", (int64_t)s->switches);
+    jb_key_int(&ev, "ca_ports", (int64_t)s->ca_ports);
+    jb_key_int(&ev, "lmc", l);
+    jb_key_str(&ev, "first_switch", name);
+    jb_obj_close(&ev);
+    fl_id named = s->first_switch;
+    rc = fl_emit(api, ctx, 0, msg, &named, 1, NULL, 0, NULL, 0, jb_str(&ev));
+    jb_free(&ev);
+  }
   free(up), free(sn);
   return rc;
 }
@@ -187,3 +253,20 @@ const fl_rule_def TOPO_R_LID_SPACE = {
     LID_SPACE_PARAMS,
     1,
     check_lid_space};
+
+const fl_rule_def TOPO_R_LID_SUMMARY = {
+    sizeof(fl_rule_def),
+    FL_SEV_INFO,
+    "topology.lid-summary",
+    "the unicast LIDs each subnet needs, as figures",
+    "Per subnet (each plane of a multi-plane fabric is its own): the LIDs "
+    "it needs, counted as topology.lid-space counts them (one per switch, "
+    "2^LMC per cabled CA or router port), against the 49,151 unicast LIDs. "
+    "Parameter `lmc` as topology.lid-space's (compare hands it that "
+    "rule's value). Opt-in; meant for comparing two plans (fabriclint "
+    "compare).",
+    0,
+    0,
+    LID_SPACE_PARAMS,
+    1,
+    check_lid_summary};
