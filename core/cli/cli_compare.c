@@ -28,10 +28,11 @@
 #include "cli/cli_inputs.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
+#include "report/picture.h"
 
 #define CMP_MAX_POLICIES 16
 
-enum { CMP_TEXT = 1, CMP_JSON, CMP_MD };
+enum { CMP_TEXT = 1, CMP_JSON, CMP_MD, CMP_HTML };
 
 typedef struct cmp_args {
   int format;
@@ -295,10 +296,11 @@ static int compare_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->format = !strcmp(v, "text")       ? CMP_TEXT
                 : !strcmp(v, "json")     ? CMP_JSON
                 : !strcmp(v, "markdown") ? CMP_MD
+                : !strcmp(v, "html")     ? CMP_HTML
                                          : 0;
     if (!a->format)
-      *rc = fl_cli_usage_error("--format: expected text, json or markdown, "
-                               "got '%s'",
+      *rc = fl_cli_usage_error("--format: expected text, json, markdown or "
+                               "html, got '%s'",
                                v);
     return 1;
   case FL_OPT_FAIL_ON:
@@ -339,6 +341,8 @@ typedef struct side {
   fl_findings sums;       /* the summary findings (one per plane), moved out */
   fl_findings doms;       /* FL_CMP_DOMAINS_RULE's findings, moved out */
   int doms_ran;           /* 1: FL_CMP_DOMAINS_RULE ran */
+  fl_findings lids;       /* FL_CMP_LIDS_RULE's findings, moved out */
+  int lids_ran;           /* 1: FL_CMP_LIDS_RULE ran */
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
@@ -362,6 +366,26 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
   if (!strcmp(p, "none"))
     p = "";
   return fl_host_add_param(h, FL_CMP_SUMMARY_RULE, "patterns", p) == FL_OK
+             ? 0
+             : FL_EXIT_USAGE;
+}
+
+/* The LID summary counts at the LMC topology.lid-space judges at (as
+ * check takes it: --param, the policy; a plugin-wide topology.lmc reaches
+ * both): hand it that rule's own value unless one is given for it. */
+static int lids_params(fl_host *h) {
+  if (!fl_host_find_param(h, FL_CMP_LIDS_RULE, "lmc"))
+    return 0;
+  const char *v = NULL;
+  for (size_t i = 0; i < h->n_params; i++) {
+    if (strcmp(h->params[i].name, "lmc") != 0)
+      continue;
+    if (!strcmp(h->params[i].rule, FL_CMP_LIDS_RULE))
+      return 0;
+    if (!strcmp(h->params[i].rule, "topology.lid-space"))
+      v = h->params[i].value; /* a later value wins */
+  }
+  return !v || fl_host_add_param(h, FL_CMP_LIDS_RULE, "lmc", v) == FL_OK
              ? 0
              : FL_EXIT_USAGE;
 }
@@ -404,11 +428,15 @@ static int run_side(const fl_cli_opts *o, side *s) {
         !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_SPOF_RULE);
     s->doms_ran |=
         !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_DOMAINS_RULE);
+    s->lids_ran |=
+        !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_LIDS_RULE);
   }
   if (rc == FL_OK)
     rc = run_summary(o, s, FL_CMP_SUMMARY_RULE, &err, NULL);
   if (rc == FL_OK)
     rc = run_summary(o, s, FL_CMP_DOMAINS_RULE, &err, &s->doms_ran);
+  if (rc == FL_OK)
+    rc = run_summary(o, s, FL_CMP_LIDS_RULE, &err, &s->lids_ran);
   free(runs);
   if (s->failure_known && fl_cmp_failure_of(&s->fs, &s->failure) != 0)
     s->failure_known = 0; /* an evidence we cannot read: not known */
@@ -431,9 +459,11 @@ static int run_side(const fl_cli_opts *o, side *s) {
   }
   size_t j = 0;
   for (size_t i = 0; i < s->fs.n; i++) {
-    fl_findings *to = !strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE)   ? &s->sums
-                      : !strcmp(s->fs.v[i].rule, FL_CMP_DOMAINS_RULE) ? &s->doms
-                                                                      : NULL;
+    const char *r = s->fs.v[i].rule;
+    fl_findings *to = !strcmp(r, FL_CMP_SUMMARY_RULE)   ? &s->sums
+                      : !strcmp(r, FL_CMP_DOMAINS_RULE) ? &s->doms
+                      : !strcmp(r, FL_CMP_LIDS_RULE)    ? &s->lids
+                                                        : NULL;
     if (!to)
       s->fs.v[j++] = s->fs.v[i];
     else if (fl_findings_push(to, &s->fs.v[i]) != 0)
@@ -460,6 +490,8 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
   if (rc == 0)
     rc = summary_params(o, a, &s->host);
   if (rc == 0)
+    rc = lids_params(&s->host);
+  if (rc == 0)
     rc = fl_cli_load_fabric(&one, &s->fab, NULL);
   free((void *)in);
   if (rc == 0 && fl_fabric_node_count(s->fab) == 0)
@@ -480,6 +512,7 @@ static void side_free(side *s) {
   fl_findings_free(&s->fs);
   fl_findings_free(&s->sums);
   fl_findings_free(&s->doms);
+  fl_findings_free(&s->lids);
   json_decref(s->workload);
   fl_fabric_free(s->fab);
   fl_host_free(&s->host);
@@ -510,7 +543,8 @@ int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
                       s.failure_known ? &s.failure : NULL,
                       NULL,
                       s.workload,
-                      s.doms_ran ? &s.doms : NULL};
+                      s.doms_ran ? &s.doms : NULL,
+                      s.lids_ran ? &s.lids : NULL};
     if (cat && fl_bom_sum(s.fab, cat, &cost) == 0)
       cs.cost = &cost;
     *out = fl_cmp_side_json(&cs);
@@ -530,11 +564,31 @@ int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
 /* ---- the command -----------------------------------------------------------
  */
 
+/* The HTML page: each side's fabric drawn with its own findings. */
+static int write_html(FILE *out, const json_t *m, side s[2]) {
+  fl_report_picture pic[2];
+  fl_report_input in[2];
+  const fl_report_input *pin[2] = {&in[0], &in[1]};
+  for (int k = 0; k < 2; k++) {
+    memset(&pic[k], 0, sizeof pic[k]);
+    memset(&in[k], 0, sizeof in[k]);
+    pic[k].fab = s[k].fab;
+    pic[k].views[0] = FL_VIEW_TIERS;
+    pic[k].n_views = 1;
+    in[k].fs = &s[k].fs;
+    in[k].picture = &pic[k];
+    in[k].diag = fl_cli_report_diag;
+  }
+  return fl_cmp_write_html(out, m, pin);
+}
+
 static int write_report(const fl_cli_opts *o, const cmp_args *a, FILE *out,
-                        const json_t *m) {
+                        const json_t *m, side s[2]) {
   errno = 0;
   int wrc;
-  if (a->format == CMP_JSON)
+  if (a->format == CMP_HTML)
+    wrc = write_html(out, m, s);
+  else if (a->format == CMP_JSON)
     wrc = json_dumpf(m, out,
                      JSON_INDENT(2) | JSON_SORT_KEYS |
                          JSON_REAL_PRECISION(12)) != 0 ||
@@ -565,7 +619,8 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                           s[k].failure_known ? &s[k].failure : NULL,
                           NULL,
                           s[k].workload,
-                          s[k].doms_ran ? &s[k].doms : NULL};
+                          s[k].doms_ran ? &s[k].doms : NULL,
+                          s[k].lids_ran ? &s[k].lids : NULL};
     if (a->catalogue && fl_bom_sum(s[k].fab, &a->cat, &cost[k]) == 0)
       cs[k].cost = &cost[k];
   }
@@ -585,7 +640,7 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
     fprintf(stderr, "fabriclint: out of memory\n");
     return FL_EXIT_USAGE;
   }
-  int rc = write_report(o, a, out, m);
+  int rc = write_report(o, a, out, m, s);
   /* policies given replace the default new-error: say so when none of
    * them judges new findings, so that a new error is not missed unseen
    * (outside tester, session 11) */
