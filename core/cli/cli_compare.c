@@ -341,8 +341,10 @@ typedef struct side {
   fl_findings sums;       /* the summary findings (one per plane), moved out */
   fl_findings doms;       /* FL_CMP_DOMAINS_RULE's findings, moved out */
   int doms_ran;           /* 1: FL_CMP_DOMAINS_RULE ran */
-  fl_findings lids;       /* FL_CMP_LIDS_RULE's findings, moved out */
+  fl_findings lids;       /* FL_CMP_LIDS_RULE's figures, moved out */
   int lids_ran;           /* 1: FL_CMP_LIDS_RULE ran */
+  int lids_extra;         /* 1: it ran for its figures only (not selected):
+                             none of its findings is compared */
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
@@ -370,24 +372,26 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
              : FL_EXIT_USAGE;
 }
 
-/* The LID summary counts at the LMC topology.lid-space judges at (as
- * check takes it: --param, the policy; a plugin-wide topology.lmc reaches
- * both): hand it that rule's own value unless one is given for it. */
+/* Ask topology.lid-space for each subnet's LIDs as figures (figures=true),
+ * when it is loaded and has that parameter: it counts them at the LMC check
+ * takes (--param, the policy, a captured port LMC). */
 static int lids_params(fl_host *h) {
-  if (!fl_host_find_param(h, FL_CMP_LIDS_RULE, "lmc"))
+  if (!fl_host_find_param(h, FL_CMP_LIDS_RULE, "figures"))
     return 0;
-  const char *v = NULL;
-  for (size_t i = 0; i < h->n_params; i++) {
-    if (strcmp(h->params[i].name, "lmc") != 0)
-      continue;
-    if (!strcmp(h->params[i].rule, FL_CMP_LIDS_RULE))
-      return 0;
-    if (!strcmp(h->params[i].rule, "topology.lid-space"))
-      v = h->params[i].value; /* a later value wins */
-  }
-  return !v || fl_host_add_param(h, FL_CMP_LIDS_RULE, "lmc", v) == FL_OK
+  return fl_host_add_param(h, FL_CMP_LIDS_RULE, "figures", "true") == FL_OK
              ? 0
              : FL_EXIT_USAGE;
+}
+
+/* 1 when finding @f is one of FL_CMP_LIDS_RULE's figures (evidence
+ * "figures": true), not a finding about the fabric. */
+static int lids_figure(const fl_finding_rec *f) {
+  if (strcmp(f->rule, FL_CMP_LIDS_RULE) != 0 || !f->evidence)
+    return 0;
+  json_t *ev = json_loads(f->evidence, 0, NULL);
+  int yes = json_is_true(json_object_get(ev, "figures"));
+  json_decref(ev);
+  return yes;
 }
 
 /* Run summary rule @id on @s when it is loaded, not disabled and not
@@ -435,8 +439,10 @@ static int run_side(const fl_cli_opts *o, side *s) {
     rc = run_summary(o, s, FL_CMP_SUMMARY_RULE, &err, NULL);
   if (rc == FL_OK)
     rc = run_summary(o, s, FL_CMP_DOMAINS_RULE, &err, &s->doms_ran);
-  if (rc == FL_OK)
-    rc = run_summary(o, s, FL_CMP_LIDS_RULE, &err, &s->lids_ran);
+  if (rc == FL_OK && !s->lids_ran) {
+    rc = run_summary(o, s, FL_CMP_LIDS_RULE, &err, &s->lids_extra);
+    s->lids_ran = s->lids_extra;
+  }
   free(runs);
   if (s->failure_known && fl_cmp_failure_of(&s->fs, &s->failure) != 0)
     s->failure_known = 0; /* an evidence we cannot read: not known */
@@ -460,9 +466,11 @@ static int run_side(const fl_cli_opts *o, side *s) {
   size_t j = 0;
   for (size_t i = 0; i < s->fs.n; i++) {
     const char *r = s->fs.v[i].rule;
+    int lids = !strcmp(r, FL_CMP_LIDS_RULE) &&
+               (s->lids_extra || lids_figure(&s->fs.v[i]));
     fl_findings *to = !strcmp(r, FL_CMP_SUMMARY_RULE)   ? &s->sums
                       : !strcmp(r, FL_CMP_DOMAINS_RULE) ? &s->doms
-                      : !strcmp(r, FL_CMP_LIDS_RULE)    ? &s->lids
+                      : lids                            ? &s->lids
                                                         : NULL;
     if (!to)
       s->fs.v[j++] = s->fs.v[i];

@@ -37,10 +37,11 @@
  * both sides, as the capacity summary. */
 #define FL_CMP_DOMAINS_RULE "failure-domains.summary"
 
-/** The opt-in rule whose findings (one per subnet, each plane its own)
- * give the unicast LIDs each subnet needs, counted as topology.lid-space
- * counts them; compare runs it on both sides with that rule's `lmc`. */
-#define FL_CMP_LIDS_RULE "topology.lid-summary"
+/** The rule whose figures (parameter figures=true: one info finding per
+ * subnet, each plane its own, evidence "figures": true) give the unicast
+ * LIDs each subnet needs; compare runs it on both sides when the selection
+ * did not (its findings then not compared), as the capacity summary. */
+#define FL_CMP_LIDS_RULE "topology.lid-space"
 
 /** The rule whose findings say which single switch cuts endpoints off. */
 #define FL_CMP_SPOF_RULE "failure-domains.single-point"
@@ -75,8 +76,9 @@ typedef struct fl_cmp_side {
                                       --workload */
   const fl_findings *domains;      /* FL_CMP_DOMAINS_RULE's findings, or NULL
                                       when it did not run */
-  const fl_findings *lids;         /* FL_CMP_LIDS_RULE's findings, or NULL
-                                      when it did not run */
+  const fl_findings *lids;         /* FL_CMP_LIDS_RULE's figures (and, when
+                                      it ran for them only, its findings),
+                                      or NULL when it did not run */
 } fl_cmp_side;
 
 /**

@@ -292,30 +292,48 @@ static json_t *domains_json(const fl_findings *fs) {
   return o;
 }
 
-/* ---- LID space (topology.lid-summary) -------------------------------------
+/* ---- LID space (topology.lid-space figures=true) --------------------------
  */
 
-/* The unicast LIDs of each subnet (FL_CMP_LIDS_RULE's findings, one per
- * subnet, counted by topology.lid-space's counter): {lids_available,
+/* The unicast LIDs of each subnet (FL_CMP_LIDS_RULE's figures, one per
+ * subnet, evidence "figures": true; its other findings skipped):
+ * {lids_available,
  * subnets, lids_needed (the largest subnet's: the one that decides),
  * lids_left (available minus that), lids_total, lmc, by_subnet: {"plane
  * P" | "the subnet" | "subnet of SWITCH": {lids_needed, switches,
  * ca_ports}}}; null when the rule did not run or found no InfiniBand
  * subnet (an Ethernet fabric has no LIDs). */
+/* The evidence of @f when it is one of the figures, else NULL (new
+ * reference). */
+static json_t *lids_figures(const fl_finding_rec *f) {
+  json_t *ev = f->evidence ? json_loads(f->evidence, 0, NULL) : NULL;
+  if (json_is_true(json_object_get(ev, "figures")))
+    return ev;
+  json_decref(ev); /* an overflow finding: the figures say it too */
+  return NULL;
+}
+
 static json_t *lids_json(const fl_findings *fs) {
-  if (!fs || !fs->n)
+  size_t n = 0;
+  for (size_t i = 0; fs && i < fs->n; i++) {
+    json_t *ev = lids_figures(&fs->v[i]);
+    n += ev != NULL;
+    json_decref(ev);
+  }
+  if (!n)
     return json_null();
   json_t *by = json_object();
   json_int_t most = 0, total = 0, avail = 0, lmc = 0;
   for (size_t i = 0; by && i < fs->n; i++) {
-    json_t *ev =
-        fs->v[i].evidence ? json_loads(fs->v[i].evidence, 0, NULL) : NULL;
+    json_t *ev = lids_figures(&fs->v[i]);
+    if (!ev)
+      continue;
     json_int_t need = json_integer_value(json_object_get(ev, "lids_needed"));
     json_int_t l = json_integer_value(json_object_get(ev, "lmc"));
     char key[300];
     if (fs->v[i].plane)
       snprintf(key, sizeof key, "plane %s", fs->v[i].plane);
-    else if (fs->n == 1)
+    else if (n == 1)
       snprintf(key, sizeof key, "the subnet");
     else
       snprintf(key, sizeof key, "subnet of %s",

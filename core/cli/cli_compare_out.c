@@ -276,8 +276,8 @@ static void cost(const out_ctx *c, const json_t *m) {
         json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
 }
 
-/* The unicast LIDs each subnet needs (topology.lid-summary, counted as
- * topology.lid-space counts them) against the 49,151 of a subnet: the
+/* The unicast LIDs each subnet needs (topology.lid-space with
+ * figures=true) against the 49,151 of a subnet: the
  * largest subnet's, the LIDs it leaves, and each subnet's when a side has
  * more than one (planes). */
 static void lid_space(const out_ctx *c, const json_t *m) {

@@ -554,15 +554,17 @@ int fl_cli_sweep(int argc, char **argv) {
   for (size_t k = 0; k < n; k++)
     front[k] = !dominated(f, n, k, cost);
   rc = fl_cli_open_output(&o, &out);
-  if (rc == 0 && a.format == SW_JSON && write_json(out.f, &a, front, n, docs))
-    rc = FL_EXIT_USAGE;
-  else if (rc == 0 && a.format == SW_SVG) {
+  if (rc == 0 && a.format == SW_JSON) {
+    if (write_json(out.f, &a, front, n, docs))
+      rc = FL_EXIT_USAGE;
+  } else if (rc == 0 && a.format == SW_SVG) {
     int w =
         write_svg(out.f, &a, f, front, n, cost, (const json_t *const *)docs);
     rc = w < 0 ? FL_EXIT_USAGE : w;
-  } else if (rc == 0)
+  } else if (rc == 0) {
     write_table(out.f, &a, f, front, n, a.format == SW_CSV,
                 (const json_t *const *)docs);
+  }
   rc = fl_cli_close_output(&out, rc);
 done:
   for (size_t k = 0; k < SWEEP_MAX_DESIGNS; k++)

@@ -130,7 +130,7 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "relabelling do not churn; with --workload, each collective's bus "
      "bandwidth and bottleneck link on both (the perf model); with "
      "--catalogue, cost and power; the unicast LIDs each subnet needs "
-     "(topology.lid-summary). --fail-on judges the delta: new-error "
+     "(topology.lid-space). --fail-on judges the delta: new-error "
      "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X], "
      "busbw-drop[=X], cost-rise[=X], power-rise[=X] (docs/cli.md "
      "\"compare\"). Text, JSON, Markdown (a pull-request comment or CI job "

@@ -157,6 +157,36 @@ static int count_subnets(const fl_host_api *api, const fl_fabric *f,
   return 0;
 }
 
+/* figures=true (compare sets it): one info finding per subnet with a
+ * switch, its LIDs as figures; evidence "figures": true. No node named:
+ * a figure, not a fault of a switch. */
+static int report_figures(const fl_host_api *api, fl_ctx *ctx,
+                          const fl_fabric *f, const subnet *s, uint32_t lmc) {
+  const char *name = api->node_name(f, s->first_switch);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "the subnet of \"%s\" needs %llu of the %u unicast LIDs "
+           "(%llu switches x 1 + %llu CA ports x %u at LMC %u)",
+           name, (unsigned long long)s->lids, LID_UNICAST_MAX,
+           (unsigned long long)s->switches, (unsigned long long)s->ca_ports,
+           1u << lmc, lmc);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_bool(&ev, "figures", 1);
+  jb_key_int(&ev, "lids_needed", (int64_t)s->lids);
+  jb_key_int(&ev, "lids_available", LID_UNICAST_MAX);
+  jb_key_int(&ev, "switches", (int64_t)s->switches);
+  jb_key_int(&ev, "ca_ports", (int64_t)s->ca_ports);
+  jb_key_int(&ev, "lmc", lmc);
+  jb_key_str(&ev, "first_switch", name);
+  jb_obj_close(&ev);
+  int rc = fl_emit(api, ctx, FL_SEV_INFO, msg, NULL, 0, NULL, 0, NULL, 0,
+                   jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
 static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
   (void)pd;
   const fl_fabric *f = api->fabric(ctx);
@@ -177,52 +207,13 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (up[v] == v && sn[v].lids > LID_UNICAST_MAX)
       rc = report_subnet(api, ctx, f, &sn[v],
                          sn[v].max_lmc > lmc ? sn[v].max_lmc : lmc, n_subnets);
-  free(up), free(sn);
-  return rc;
-}
-
-/* topology.lid-summary: one info finding per subnet with a switch, its
- * LIDs as figures (the counter of topology.lid-space), for compare. */
-static int check_lid_summary(const fl_host_api *api, fl_ctx *ctx, void *pd) {
-  (void)pd;
-  const fl_fabric *f = api->fabric(ctx);
-  uint32_t lmc = lmc_of(api, ctx), nv = 0;
-  if (any_ethernet(api, f))
-    return 0;
-  uint32_t *up = NULL;
-  subnet *sn = NULL;
-  if (count_subnets(api, f, lmc, &up, &sn, &nv) != 0) {
-    api->fail(ctx, "out of memory");
-    return 1;
-  }
-  int rc = 0;
-  for (uint32_t v = 0; v < nv && !rc; v++) {
-    const subnet *s = &sn[v];
-    if (up[v] != v || !s->switches)
-      continue;
-    uint32_t l = s->max_lmc > lmc ? s->max_lmc : lmc;
-    const char *name = api->node_name(f, s->first_switch);
-    char msg[512];
-    snprintf(msg, sizeof msg,
-             "the subnet of \"%s\" needs %llu of the %u unicast LIDs "
-             "(%llu switches x 1 + %llu CA ports x %u at LMC %u)",
-             name, (unsigned long long)s->lids, LID_UNICAST_MAX,
-             (unsigned long long)s->switches, (unsigned long long)s->ca_ports,
-             1u << l, l);
-    jbuf ev;
-    jb_init(&ev);
-    jb_obj_open(&ev);
-    jb_key_int(&ev, "lids_needed", (int64_t)s->lids);
-    jb_key_int(&ev, "lids_available", LID_UNICAST_MAX);
-    jb_key_int(&ev, "switches", (int64_t)s->switches);
-    jb_key_int(&ev, "ca_ports", (int64_t)s->ca_ports);
-    jb_key_int(&ev, "lmc", l);
-    jb_key_str(&ev, "first_switch", name);
-    jb_obj_close(&ev);
-    fl_id named = s->first_switch;
-    rc = fl_emit(api, ctx, 0, msg, &named, 1, NULL, 0, NULL, 0, jb_str(&ev));
-    jb_free(&ev);
-  }
+  int64_t figures = 0;
+  if (api->param_int(ctx, "figures", &figures) != FL_OK)
+    figures = 0;
+  for (uint32_t v = 0; v < nv && !rc && figures; v++)
+    if (up[v] == v && sn[v].switches > 0)
+      rc = report_figures(api, ctx, f, &sn[v],
+                          sn[v].max_lmc > lmc ? sn[v].max_lmc : lmc);
   free(up), free(sn);
   return rc;
 }
@@ -237,7 +228,18 @@ static const fl_param_def P_LMC = {
     "each takes 2^LMC LIDs; a port's own captured LMC counts when larger",
     "0",
     "7"};
-static const fl_param_def *const LID_SPACE_PARAMS[] = {&P_LMC};
+static const fl_param_def P_FIGURES = {
+    sizeof(fl_param_def),
+    FL_PARAM_BOOL,
+    "figures",
+    "false",
+    NULL,
+    "also report each subnet's LIDs (needed, switches, CA ports, LMC) as an "
+    "info finding with evidence \"figures\": true, also when it fits "
+    "(fabriclint compare sets it)",
+    NULL,
+    NULL};
+static const fl_param_def *const LID_SPACE_PARAMS[] = {&P_LMC, &P_FIGURES};
 
 const fl_rule_def TOPO_R_LID_SPACE = {
     sizeof(fl_rule_def),
@@ -251,22 +253,5 @@ const fl_rule_def TOPO_R_LID_SPACE = {
     1,
     0,
     LID_SPACE_PARAMS,
-    1,
+    sizeof LID_SPACE_PARAMS / sizeof *LID_SPACE_PARAMS,
     check_lid_space};
-
-const fl_rule_def TOPO_R_LID_SUMMARY = {
-    sizeof(fl_rule_def),
-    FL_SEV_INFO,
-    "topology.lid-summary",
-    "the unicast LIDs each subnet needs, as figures",
-    "Per subnet (each plane of a multi-plane fabric is its own): the LIDs "
-    "it needs, counted as topology.lid-space counts them (one per switch, "
-    "2^LMC per cabled CA or router port), against the 49,151 unicast LIDs. "
-    "Parameter `lmc` as topology.lid-space's (compare hands it that "
-    "rule's value). Opt-in; meant for comparing two plans (fabriclint "
-    "compare).",
-    0,
-    0,
-    LID_SPACE_PARAMS,
-    1,
-    check_lid_summary};

@@ -61,8 +61,7 @@ extern const fl_rule_def TOPO_R_BELOW_CAP;     /* topology.below-capability */
 extern const fl_rule_def TOPO_R_INPUT;         /* topology.input */
 
 /* lid_space.c: LIDs needed per subnet against the 49,151 unicast LIDs. */
-extern const fl_rule_def TOPO_R_LID_SPACE;   /* topology.lid-space */
-extern const fl_rule_def TOPO_R_LID_SUMMARY; /* topology.lid-summary */
+extern const fl_rule_def TOPO_R_LID_SPACE; /* topology.lid-space */
 
 /* uplinks.c: leaves of a non-blocking compute fabric short of uplinks. */
 extern const fl_rule_def TOPO_R_MISSING_UPLINKS; /* topology.missing-uplinks */

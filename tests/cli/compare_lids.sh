@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/compare_lids.sh — `fabriclint compare`: the unicast LIDs each
 # subnet needs, side by side (issue 34 §1 "LID space use"; docs/cli.md
-# "compare"), counted by topology.lid-space's counter (topology.lid-summary)
-# at the LMC check takes: --param, the policy. Counted by hand on the plans
+# "compare"), counted by topology.lid-space (its figures=true) at the LMC
+# check takes: --param, the policy. Counted by hand on the plans
 # of tests/cli/compare_lib.bash:
 #   base.xml  6 switches + 16 HCA ports: 22 LIDs at LMC 0 (49,129 left),
 #             6 + 16 x 4 = 70 at LMC 2, 6 + 16 x 2 = 38 at LMC 1
@@ -58,8 +58,15 @@ expect_eq "$(L delta)" "[1, 0, 0, 22, 0]" "a plane more: +22 in all, the largest
 expect_rc 0 "$FL" compare "$TMP/base.xml" "$TMP/p2.xml"
 expect_grep "$TMP/out" '^    LIDs needed, plane 2 +- +22 +-$'
 
+# ---- --rules without topology.lid-space: it runs for its figures alone
+expect_rc 0 "$FL" compare --format json --rules topology.one-sided-link "$TMP/base.xml" "$TMP/su3.xml"
+expect_eq "$(L delta)" "[0, 12, -12, 12, 0]" "--rules: the figures still"
+# check does not ask for the figures: no finding of a plan that fits
+expect_rc 0 "$FL" check --format json --rules topology.lid-space "$TMP/base.xml"
+expect_eq "$(J "=len(d['findings'])")" 0 "check: no figure finding"
+
 # ---- without the rule (a policy that disables it): null, no rows
-printf 'version: 1\nrules:\n  disable: [topology.lid-summary]\n' >"$TMP/nolids.yaml"
+printf 'version: 1\nrules:\n  disable: [topology.lid-space]\n' >"$TMP/nolids.yaml"
 expect_rc 0 "$FL" compare --format json --policy "$TMP/nolids.yaml" "$TMP/base.xml" "$TMP/su3.xml"
 cp "$TMP/out" "$TMP/nl.json"
 expect_eq "$(J "=(d['base']['lid_space'], d['head']['lid_space'], d['delta']['lid_space'])")" "(None, None, None)" "not run: null"
