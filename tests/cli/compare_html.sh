@@ -85,6 +85,13 @@ expect_eq "$(P "=[r[1:] for r in d['rows'] if r[0] == 'oversubscription tier 1']
 expect_eq "$(P "=[r[1:] for r in d['rows'] if r[0] == 'LIDs needed, largest subnet']")" "[['22', '22', '0']]" "LIDs"
 expect_grep "$TMP/page.html" '<li class="sev-error"><b>FAIL</b> <code>new-error</code>'
 
+# each picture drawn from its own plan: 6 switches in BASE, 10 in su3.xml
+expect_rc 0 "$FL" compare --format html "$TMP/base.xml" "$TMP/su3.xml"
+cp "$TMP/out" "$TMP/su3.html"
+python3 "$TMP/read.py" "$TMP/su3.html" "$TMP/su3.json" || fail "html.parser (su3)"
+expect_eq "$(jget "$TMP/su3.json" "=[len([n for n in d['nodes'][s] if n.startswith(('leaf-', 'spine-'))]) for s in ('base', 'head')]")" "[6, 10]" "BASE's 6 switches, HEAD's 10"
+expect_eq "$(jget "$TMP/su3.json" "=[r[1:] for r in d['rows'] if r[0] == 'LIDs needed, largest subnet']")" "[['22', '34', '+12']]" "LIDs 22 -> 34"
+
 # text from the inputs escaped: a switch named with HTML's specials
 sed 's/spine-02/sp\&amp;ine\&lt;02\&gt;/g' "$TMP/base.xml" >"$TMP/esc.xml"
 expect_rc 0 "$FL" compare --format html "$TMP/base.xml" "$TMP/esc.xml"

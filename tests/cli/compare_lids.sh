@@ -57,6 +57,14 @@ expect_eq "$(J "=sorted((k, v['lids_needed']) for k, v in d['head']['lid_space']
 expect_eq "$(L delta)" "[1, 0, 0, 22, 0]" "a plane more: +22 in all, the largest unchanged"
 expect_rc 0 "$FL" compare "$TMP/base.xml" "$TMP/p2.xml"
 expect_grep "$TMP/out" '^    LIDs needed, plane 2 +- +22 +-$'
+# planes of different sizes: one HCA port of plane 2 uncabled (21 LIDs;
+# a new error finding of the missing cable)
+grep -v '<link a="dgx-001 mlx5_1" a-port="1" b="pl2-leaf-su01-r0"' "$TMP/p2.xml" >"$TMP/p2-less.xml"
+expect_rc 1 "$FL" compare --format json "$TMP/p2.xml" "$TMP/p2-less.xml"
+expect_eq "$(L head)" "[2, 22, 49129, 43, 0]" "the largest plane's 22, 43 in all"
+expect_eq "$(J "=[(k, v) for k, v in sorted(d['delta']['lid_space']['by_subnet'].items())]")" "[('plane 1', {'ca_ports': 0, 'lids_needed': 0, 'switches': 0}), ('plane 2', {'ca_ports': -1, 'lids_needed': -1, 'switches': 0})]" "plane 2: one port less"
+expect_rc 0 "$FL" compare --format json "$TMP/p2-less.xml" "$TMP/p2.xml"
+expect_eq "$(L base)" "[2, 22, 49129, 43, 0]" "reversed: the largest is plane 1's, in either order"
 
 # ---- --rules without topology.lid-space: it runs for its figures alone
 expect_rc 0 "$FL" compare --format json --rules topology.one-sided-link "$TMP/base.xml" "$TMP/su3.xml"
