@@ -85,8 +85,8 @@ static void row(const out_ctx *c, int indent, const char *label,
   if (c->html) {
     fprintf(c->out, "<tr><td class=\"in%d\">", indent);
     html_text(c->out, label);
-    fprintf(c->out, "</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", vb, vh,
-            vd);
+    fprintf(c->out, "</td><td>%s</td><td>%s", vb, vh);
+    fprintf(c->out, "</td><td>%s</td></tr>\n", vd);
   } else if (c->md) {
     fprintf(c->out, "| %s", indent ? "&nbsp;&nbsp;" : "");
     md_text(c->out, label); /* tier pairs and media come from the input */
