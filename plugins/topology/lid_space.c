@@ -16,6 +16,10 @@
  * cabled to them (a CA does not forward, so a host with one NIC in each of
  * two planes is in two subnets). Union-find over switches and CA/router
  * ports, O(ports + links). Ethernet fabrics have no LIDs: not judged.
+ *
+ * With figures=true (`fabriclint compare` sets it) the rule also reports
+ * each subnet's LIDs as an info finding, also when they fit: compare's
+ * "LID space" rows are this count, never a second one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +108,8 @@ static uint32_t lmc_of(const fl_host_api *api, fl_ctx *ctx) {
 }
 
 /* The subnets of @f at LMC @lmc: *@up the union-find over nn + np
- * vertices (*@nv), @*sn the counts at each root; the one counter both
- * rules read. 0, or -1 out of memory (nothing to free). */
+ * vertices (*@nv), *@snp the counts at each root: what the finding and
+ * the figures both read. 0, or -1 out of memory (nothing to free). */
 static int count_subnets(const fl_host_api *api, const fl_fabric *f,
                          uint32_t lmc, uint32_t **upp, subnet **snp,
                          uint32_t *nvp) {
