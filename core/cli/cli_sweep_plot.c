@@ -17,7 +17,7 @@
 #define H      600.0
 #define LEFT   90.0
 #define RIGHT  40.0
-#define TOP    60.0
+#define TOP    84.0 /* the title, then the legend above the plot */
 #define BOTTOM 80.0
 
 void fl_sweep_plot_ticks(double lo, double hi, double *first, double *step,
@@ -180,8 +180,8 @@ int fl_sweep_plot_svg(FILE *out, const fl_sweep_plot *pl) {
           "cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#9e9e9e\" "
           "stroke=\"#222\"/><text x=\"%.1f\" y=\"%.1f\">dominated</text></g>\n"
           "</svg>\n",
-          W - RIGHT - 200, TOP - 14, W - RIGHT - 190, TOP - 10, nf, pl->n,
-          W - RIGHT - 60, TOP - 14, W - RIGHT - 52, TOP - 10);
+          W - RIGHT - 200, 52.0, W - RIGHT - 190, 56.0, nf, pl->n,
+          W - RIGHT - 60, 52.0, W - RIGHT - 52, 56.0);
   free(idx);
   return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
