@@ -898,8 +898,7 @@ const fl_report_rule FL_CLI_POLICY_RULES[2] = {
      POLICY_UNUSED_HELP, FL_SEV_INFO, 0, NULL, NULL},
 };
 
-/* The picture renderer's messages (fl_report_input.diag) on stderr. */
-static void report_diag(void *ctx, int is_error, const char *msg) {
+void fl_cli_report_diag(void *ctx, int is_error, const char *msg) {
   (void)ctx;
   fprintf(stderr, is_error ? "fabriclint: %s\n" : "fabriclint: warning: %s\n",
           msg);
@@ -985,7 +984,7 @@ int fl_cli_report(const fl_cli_opts *o, FILE *out, fl_findings *fs,
                         o->quiet,
                         o->max_per_rule,
                         pic,
-                        report_diag,
+                        fl_cli_report_diag,
                         NULL};
   errno = 0;
   int wrc = fl_report_write(out, o->out_format, &in);

@@ -199,6 +199,10 @@ int fl_cli_is_picture(const fl_cli_opts *o);
 int fl_cli_picture(const fl_cli_opts *o, int is_diff, int argc, char **argv,
                    fl_report_picture *pic);
 
+/** fl_cli_report_diag() — the picture renderer's messages
+ * (fl_report_input.diag) on stderr: an error, or "warning: ...". */
+void fl_cli_report_diag(void *ctx, int is_error, const char *msg);
+
 /**
  * fl_cli_report() — the common tail of `check` and `diff`: apply the
  * policy's waivers (today = $FABRICLINT_TODAY, else the UTC date), sort,

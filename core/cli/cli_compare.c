@@ -28,10 +28,11 @@
 #include "cli/cli_inputs.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
+#include "report/picture.h"
 
 #define CMP_MAX_POLICIES 16
 
-enum { CMP_TEXT = 1, CMP_JSON, CMP_MD };
+enum { CMP_TEXT = 1, CMP_JSON, CMP_MD, CMP_HTML };
 
 typedef struct cmp_args {
   int format;
@@ -295,10 +296,11 @@ static int compare_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->format = !strcmp(v, "text")       ? CMP_TEXT
                 : !strcmp(v, "json")     ? CMP_JSON
                 : !strcmp(v, "markdown") ? CMP_MD
+                : !strcmp(v, "html")     ? CMP_HTML
                                          : 0;
     if (!a->format)
-      *rc = fl_cli_usage_error("--format: expected text, json or markdown, "
-                               "got '%s'",
+      *rc = fl_cli_usage_error("--format: expected text, json, markdown or "
+                               "html, got '%s'",
                                v);
     return 1;
   case FL_OPT_FAIL_ON:
@@ -339,6 +341,10 @@ typedef struct side {
   fl_findings sums;       /* the summary findings (one per plane), moved out */
   fl_findings doms;       /* FL_CMP_DOMAINS_RULE's findings, moved out */
   int doms_ran;           /* 1: FL_CMP_DOMAINS_RULE ran */
+  fl_findings lids;       /* FL_CMP_LIDS_RULE's figures, moved out */
+  int lids_ran;           /* 1: FL_CMP_LIDS_RULE ran */
+  int lids_extra;         /* 1: it ran for its figures only (not selected):
+                             none of its findings is compared */
   fl_cmp_failure failure; /* from FL_CMP_SPOF_RULE's findings */
   int failure_known;      /* 1: FL_CMP_SPOF_RULE ran */
   int failed;             /* a rule could not run */
@@ -364,6 +370,28 @@ static int summary_params(const fl_cli_opts *o, const cmp_args *a, fl_host *h) {
   return fl_host_add_param(h, FL_CMP_SUMMARY_RULE, "patterns", p) == FL_OK
              ? 0
              : FL_EXIT_USAGE;
+}
+
+/* Ask topology.lid-space for each subnet's LIDs as figures (figures=true),
+ * when it is loaded and has that parameter: it counts them at the LMC check
+ * takes (--param, the policy, a captured port LMC). */
+static int lids_params(fl_host *h) {
+  if (!fl_host_find_param(h, FL_CMP_LIDS_RULE, "figures"))
+    return 0;
+  return fl_host_add_param(h, FL_CMP_LIDS_RULE, "figures", "true") == FL_OK
+             ? 0
+             : FL_EXIT_USAGE;
+}
+
+/* 1 when finding @f is one of FL_CMP_LIDS_RULE's figures (evidence
+ * "figures": true), not a finding about the fabric. */
+static int lids_figure(const fl_finding_rec *f) {
+  if (strcmp(f->rule, FL_CMP_LIDS_RULE) != 0 || !f->evidence)
+    return 0;
+  json_t *ev = json_loads(f->evidence, 0, NULL);
+  int yes = json_is_true(json_object_get(ev, "figures"));
+  json_decref(ev);
+  return yes;
 }
 
 /* Run summary rule @id on @s when it is loaded, not disabled and not
@@ -404,11 +432,17 @@ static int run_side(const fl_cli_opts *o, side *s) {
         !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_SPOF_RULE);
     s->doms_ran |=
         !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_DOMAINS_RULE);
+    s->lids_ran |=
+        !runs[i].failed && !strcmp(runs[i].rule->id, FL_CMP_LIDS_RULE);
   }
   if (rc == FL_OK)
     rc = run_summary(o, s, FL_CMP_SUMMARY_RULE, &err, NULL);
   if (rc == FL_OK)
     rc = run_summary(o, s, FL_CMP_DOMAINS_RULE, &err, &s->doms_ran);
+  if (rc == FL_OK && !s->lids_ran) {
+    rc = run_summary(o, s, FL_CMP_LIDS_RULE, &err, &s->lids_extra);
+    s->lids_ran = s->lids_extra;
+  }
   free(runs);
   if (s->failure_known && fl_cmp_failure_of(&s->fs, &s->failure) != 0)
     s->failure_known = 0; /* an evidence we cannot read: not known */
@@ -431,9 +465,13 @@ static int run_side(const fl_cli_opts *o, side *s) {
   }
   size_t j = 0;
   for (size_t i = 0; i < s->fs.n; i++) {
-    fl_findings *to = !strcmp(s->fs.v[i].rule, FL_CMP_SUMMARY_RULE)   ? &s->sums
-                      : !strcmp(s->fs.v[i].rule, FL_CMP_DOMAINS_RULE) ? &s->doms
-                                                                      : NULL;
+    const char *r = s->fs.v[i].rule;
+    int lids = !strcmp(r, FL_CMP_LIDS_RULE) &&
+               (s->lids_extra || lids_figure(&s->fs.v[i]));
+    fl_findings *to = !strcmp(r, FL_CMP_SUMMARY_RULE)   ? &s->sums
+                      : !strcmp(r, FL_CMP_DOMAINS_RULE) ? &s->doms
+                      : lids                            ? &s->lids
+                                                        : NULL;
     if (!to)
       s->fs.v[j++] = s->fs.v[i];
     else if (fl_findings_push(to, &s->fs.v[i]) != 0)
@@ -460,6 +498,8 @@ static int do_side(const fl_cli_opts *o, const cmp_args *a, side *s) {
   if (rc == 0)
     rc = summary_params(o, a, &s->host);
   if (rc == 0)
+    rc = lids_params(&s->host);
+  if (rc == 0)
     rc = fl_cli_load_fabric(&one, &s->fab, NULL);
   free((void *)in);
   if (rc == 0 && fl_fabric_node_count(s->fab) == 0)
@@ -480,6 +520,7 @@ static void side_free(side *s) {
   fl_findings_free(&s->fs);
   fl_findings_free(&s->sums);
   fl_findings_free(&s->doms);
+  fl_findings_free(&s->lids);
   json_decref(s->workload);
   fl_fabric_free(s->fab);
   fl_host_free(&s->host);
@@ -510,7 +551,8 @@ int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
                       s.failure_known ? &s.failure : NULL,
                       NULL,
                       s.workload,
-                      s.doms_ran ? &s.doms : NULL};
+                      s.doms_ran ? &s.doms : NULL,
+                      s.lids_ran ? &s.lids : NULL};
     if (cat && fl_bom_sum(s.fab, cat, &cost) == 0)
       cs.cost = &cost;
     *out = fl_cmp_side_json(&cs);
@@ -530,11 +572,31 @@ int fl_cmp_eval(const fl_cli_opts *o, const char *input, const char *name,
 /* ---- the command -----------------------------------------------------------
  */
 
+/* The HTML page: each side's fabric drawn with its own findings. */
+static int write_html(FILE *out, const json_t *m, side s[2]) {
+  fl_report_picture pic[2];
+  fl_report_input in[2];
+  const fl_report_input *pin[2] = {&in[0], &in[1]};
+  for (int k = 0; k < 2; k++) {
+    memset(&pic[k], 0, sizeof pic[k]);
+    memset(&in[k], 0, sizeof in[k]);
+    pic[k].fab = s[k].fab;
+    pic[k].views[0] = FL_VIEW_TIERS;
+    pic[k].n_views = 1;
+    in[k].fs = &s[k].fs;
+    in[k].picture = &pic[k];
+    in[k].diag = fl_cli_report_diag;
+  }
+  return fl_cmp_write_html(out, m, pin);
+}
+
 static int write_report(const fl_cli_opts *o, const cmp_args *a, FILE *out,
-                        const json_t *m) {
+                        const json_t *m, side s[2]) {
   errno = 0;
   int wrc;
-  if (a->format == CMP_JSON)
+  if (a->format == CMP_HTML)
+    wrc = write_html(out, m, s);
+  else if (a->format == CMP_JSON)
     wrc = json_dumpf(m, out,
                      JSON_INDENT(2) | JSON_SORT_KEYS |
                          JSON_REAL_PRECISION(12)) != 0 ||
@@ -565,7 +627,8 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
                           s[k].failure_known ? &s[k].failure : NULL,
                           NULL,
                           s[k].workload,
-                          s[k].doms_ran ? &s[k].doms : NULL};
+                          s[k].doms_ran ? &s[k].doms : NULL,
+                          s[k].lids_ran ? &s[k].lids : NULL};
     if (a->catalogue && fl_bom_sum(s[k].fab, &a->cat, &cost[k]) == 0)
       cs[k].cost = &cost[k];
   }
@@ -585,7 +648,7 @@ static int report(const fl_cli_opts *o, const cmp_args *a, side s[2],
     fprintf(stderr, "fabriclint: out of memory\n");
     return FL_EXIT_USAGE;
   }
-  int rc = write_report(o, a, out, m);
+  int rc = write_report(o, a, out, m, s);
   /* policies given replace the default new-error: say so when none of
    * them judges new findings, so that a new error is not missed unseen
    * (outside tester, session 11) */

@@ -37,6 +37,12 @@
  * both sides, as the capacity summary. */
 #define FL_CMP_DOMAINS_RULE "failure-domains.summary"
 
+/** The rule whose figures (parameter figures=true: one info finding per
+ * subnet, each plane its own, evidence "figures": true) give the unicast
+ * LIDs each subnet needs; compare runs it on both sides when the selection
+ * did not (its findings then not compared), as the capacity summary. */
+#define FL_CMP_LIDS_RULE "topology.lid-space"
+
 /** The rule whose findings say which single switch cuts endpoints off. */
 #define FL_CMP_SPOF_RULE "failure-domains.single-point"
 
@@ -70,13 +76,16 @@ typedef struct fl_cmp_side {
                                       --workload */
   const fl_findings *domains;      /* FL_CMP_DOMAINS_RULE's findings, or NULL
                                       when it did not run */
+  const fl_findings *lids;         /* FL_CMP_LIDS_RULE's figures (and, when
+                                      it ran for them only, its findings),
+                                      or NULL when it did not run */
 } fl_cmp_side;
 
 /**
  * fl_cmp_model() — the comparison of @base and @head as a JSON object
  * (schema/compare.schema.json): "base" and "head" (input, inventory,
- * capacity, failure, domain_failures, cost and workload when a side has
- * them, findings by severity), "delta"
+ * capacity, failure, domain_failures, lid_space, cost and workload when a
+ * side has them, findings by severity), "delta"
  * (HEAD minus BASE of every count and figure; "workload": per collective,
  * index by index), "renamed" (HEAD nodes read under
  * their BASE name: the same non-zero node GUID, another name), "findings" (new,
@@ -91,8 +100,8 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head);
 /**
  * fl_cmp_side_json() — one side's document as fl_cmp_model() gives it under
  * "base" and "head": input, inventory, capacity, failure, domain_failures,
- * cost and workload when it has them, findings by severity. New reference,
- * or NULL (ENOMEM).
+ * lid_space, cost and workload when it has them, findings by severity. New
+ * reference, or NULL (ENOMEM).
  */
 json_t *fl_cmp_side_json(const fl_cmp_side *s);
 
@@ -187,5 +196,23 @@ int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size);
  * the delta and the new findings only. */
 int fl_cmp_write_text(FILE *out, const json_t *m, int quiet);
 int fl_cmp_write_markdown(FILE *out, const json_t *m, int quiet);
+
+/** fl_cmp_write_table_html() — the rows of the Markdown table (the same
+ * figures, in the same order) as the <tbody> rows of an HTML table, every
+ * text from the input escaped. */
+void fl_cmp_write_table_html(FILE *out, const json_t *m);
+
+struct fl_report_input;
+/**
+ * fl_cmp_write_html() — `compare --format html` (cli_compare_html.c): one
+ * self-contained page with the headline, the summary table
+ * (fl_cmp_write_table_html()), the tiers picture of each side side by side
+ * (@pic[0] BASE, @pic[1] HEAD: its fabric and findings, drawn by
+ * fl_report_svg_embed()), the new and fixed findings and the --fail-on
+ * verdicts. 0, or -1 on a write error or a picture Graphviz refused
+ * (errno set).
+ */
+int fl_cmp_write_html(FILE *out, const json_t *m,
+                      const struct fl_report_input *const pic[2]);
 
 #endif

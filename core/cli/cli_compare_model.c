@@ -292,6 +292,73 @@ static json_t *domains_json(const fl_findings *fs) {
   return o;
 }
 
+/* ---- LID space (topology.lid-space figures=true) --------------------------
+ */
+
+/* The unicast LIDs of each subnet (FL_CMP_LIDS_RULE's figures, one per
+ * subnet, evidence "figures": true; its other findings skipped):
+ * {lids_available,
+ * subnets, lids_needed (the largest subnet's: the one that decides),
+ * lids_left (available minus that), lids_total, lmc, by_subnet: {"plane
+ * P" | "the subnet" | "subnet of SWITCH": {lids_needed, switches,
+ * ca_ports}}}; null when the rule did not run or found no InfiniBand
+ * subnet (an Ethernet fabric has no LIDs). */
+/* The evidence of @f when it is one of the figures, else NULL (new
+ * reference). */
+static json_t *lids_figures(const fl_finding_rec *f) {
+  json_t *ev = f->evidence ? json_loads(f->evidence, 0, NULL) : NULL;
+  if (json_is_true(json_object_get(ev, "figures")))
+    return ev;
+  json_decref(ev); /* an overflow finding: the figures say it too */
+  return NULL;
+}
+
+static json_t *lids_json(const fl_findings *fs) {
+  size_t n = 0;
+  for (size_t i = 0; fs && i < fs->n; i++) {
+    json_t *ev = lids_figures(&fs->v[i]);
+    n += ev != NULL;
+    json_decref(ev);
+  }
+  if (!n)
+    return json_null();
+  json_t *by = json_object();
+  json_int_t most = 0, total = 0, avail = 0, lmc = 0;
+  for (size_t i = 0; by && i < fs->n; i++) {
+    json_t *ev = lids_figures(&fs->v[i]);
+    if (!ev)
+      continue;
+    json_int_t need = json_integer_value(json_object_get(ev, "lids_needed"));
+    json_int_t l = json_integer_value(json_object_get(ev, "lmc"));
+    char key[300];
+    if (fs->v[i].plane)
+      snprintf(key, sizeof key, "plane %s", fs->v[i].plane);
+    else if (n == 1)
+      snprintf(key, sizeof key, "the subnet");
+    else
+      snprintf(key, sizeof key, "subnet of %s",
+               json_string_value(json_object_get(ev, "first_switch")));
+    json_t *one = ev ? json_pack("{s:I,s:O,s:O}", "lids_needed", need,
+                                 "switches", json_object_get(ev, "switches"),
+                                 "ca_ports", json_object_get(ev, "ca_ports"))
+                     : NULL;
+    avail = json_integer_value(json_object_get(ev, "lids_available"));
+    json_decref(ev);
+    if (!one || json_object_set_new(by, key, one)) {
+      json_decref(by);
+      return NULL;
+    }
+    most = need > most ? need : most;
+    lmc = l > lmc ? l : lmc;
+    total += need;
+  }
+  return by ? json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:o}", "lids_available",
+                        avail, "subnets", (json_int_t)json_object_size(by),
+                        "lids_needed", most, "lids_left", avail - most,
+                        "lids_total", total, "lmc", lmc, "by_subnet", by)
+            : NULL;
+}
+
 /* ---- renames and fingerprints ---------------------------------------------
  */
 
@@ -588,11 +655,13 @@ json_t *fl_cmp_side_json(const fl_cmp_side *s) {
     return NULL;
   }
   json_t *doms = domains_json(s->domains);
+  json_t *lids = lids_json(s->lids);
   json_t *counts = side_counts(s->fs);
-  json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}", "input", s->input,
+  json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "input", s->input,
                         "inventory", inv, "capacity", cap, "failure", fail,
                         "domain_failures", doms ? doms : json_null(),
-                        "findings", counts ? counts : json_null());
+                        "lid_space", lids ? lids : json_null(), "findings",
+                        counts ? counts : json_null());
   if (o && ((cost && json_object_set_new(o, "cost", cost)) ||
             (s->workload &&
              json_object_set(o, "workload", (json_t *)s->workload)))) {
@@ -633,6 +702,9 @@ json_t *fl_cmp_model(const fl_cmp_side *base, const fl_cmp_side *head) {
                   json_object_get(h, "domain_failures"),
                   json_is_object(json_object_get(b, "domain_failures")) &&
                       json_is_object(json_object_get(h, "domain_failures")))) ||
+        json_object_set_new(d, "lid_space",
+                            delta(json_object_get(b, "lid_space"),
+                                  json_object_get(h, "lid_space"), 0)) ||
         (json_object_get(b, "cost") &&
          json_object_set_new(d, "cost",
                              delta(json_object_get(b, "cost"),

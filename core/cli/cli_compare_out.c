@@ -3,7 +3,9 @@
  * comparison document (cli_compare.h). Both print the same rows, in the
  * same order: a headline, the inventory and capacity side by side with the
  * delta, the renamed nodes, the findings new / fixed / unchanged and the
- * --fail-on verdicts. JSON is the document itself (cli_compare.c).
+ * --fail-on verdicts. JSON is the document itself (cli_compare.c). The
+ * HTML page (cli_compare_html.c) takes its table from here: the same rows
+ * as <tr>s.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,8 +20,14 @@
 
 typedef struct out_ctx {
   FILE *out;
-  int md; /* 1: Markdown */
+  int md;   /* 1: Markdown */
+  int html; /* 1: HTML table rows (the table only) */
 } out_ctx;
+
+/* Text from the input in an HTML cell. */
+static void html_text(FILE *out, const char *s) {
+  fl_xml_fputs(s, FL_XML_TEXT | FL_XML_APOS_NUM, out);
+}
 
 /* Free text (a finding's message, a verdict) into Markdown: HTML's
  * specials as entities, Markdown's emphasis, code, link and table marks
@@ -39,9 +47,12 @@ static void md_text(FILE *out, const char *s) {
   }
 }
 
-/* A message or verdict: as it is in text, through md_text() in Markdown. */
+/* A message or verdict: as it is in text, through md_text() in Markdown,
+ * escaped in HTML. */
 static void free_text(const out_ctx *c, const char *s) {
-  if (c->md)
+  if (c->html)
+    html_text(c->out, s);
+  else if (c->md)
     md_text(c->out, s);
   else
     fputs(s ? s : "", c->out);
@@ -71,7 +82,12 @@ static void row(const out_ctx *c, int indent, const char *label,
   fmt_val(h, 0, vh, sizeof vh);
   fmt_val(d, 1, vd, sizeof vd);
   snprintf(lab, sizeof lab, "%*s%s", indent * 2, "", label);
-  if (c->md) {
+  if (c->html) {
+    fprintf(c->out, "<tr><td class=\"in%d\">", indent);
+    html_text(c->out, label);
+    fprintf(c->out, "</td><td>%s</td><td>%s", vb, vh);
+    fprintf(c->out, "</td><td>%s</td></tr>\n", vd);
+  } else if (c->md) {
     fprintf(c->out, "| %s", indent ? "&nbsp;&nbsp;" : "");
     md_text(c->out, label); /* tier pairs and media come from the input */
     fprintf(c->out, " | %s | %s | %s |\n", vb, vh, vd);
@@ -102,8 +118,39 @@ static void rows_of(const out_ctx *c, const json_t *const o[3], const char *key,
   }
 }
 
+/* A row of one side's name or value (@side 0 BASE, 1 HEAD) under a
+ * figure: in its side's column in Markdown and HTML, "@label, SIDE: @text"
+ * in text. */
+static void side_row(const out_ctx *c, int indent, const char *label, int side,
+                     const char *text) {
+  if (c->html) {
+    fprintf(c->out, "<tr><td class=\"in%d\">", indent);
+    html_text(c->out, label);
+    fprintf(c->out, "</td>%s<td>", side ? "<td></td>" : "");
+    html_text(c->out, text);
+    fputs(side ? "</td><td></td></tr>\n" : "</td><td></td><td></td></tr>\n",
+          c->out);
+  } else if (c->md) {
+    fputs("| ", c->out);
+    for (int i = 0; i < indent; i++)
+      fputs("&nbsp;&nbsp;", c->out);
+    fprintf(c->out, "%s | %s", label, side ? "| " : "");
+    free_text(c, text); /* a name from the input: never markup */
+    fputs(side ? " | |\n" : " | | |\n", c->out);
+  } else {
+    fprintf(c->out, "%*s%s, %s: ", indent * 2 + 2, "", label,
+            side ? "HEAD" : "BASE");
+    free_text(c, text);
+    fputc('\n', c->out);
+  }
+}
+
 static void section(const out_ctx *c, const char *title) {
-  if (c->md)
+  if (c->html) {
+    fputs("<tr class=\"section\"><th colspan=\"4\">", c->out);
+    html_text(c->out, title);
+    fputs("</th></tr>\n", c->out);
+  } else if (c->md)
     fprintf(c->out, "| **%s** | | | |\n", title);
   else
     fprintf(c->out, "%s\n", title);
@@ -119,7 +166,11 @@ static void sides(const json_t *m, const char *what, const json_t *o[3]) {
 static void table(const out_ctx *c, const json_t *m) {
   const json_t *o[3];
   sides(m, "inventory", o);
-  if (c->md)
+  if (c->html)
+    fputs("<thead><tr><th></th><th>BASE</th><th>HEAD</th><th>change</th></tr>"
+          "</thead><tbody>\n",
+          c->out);
+  else if (c->md)
     fprintf(c->out, "\n| | BASE | HEAD | change |\n|---|---:|---:|---:|\n");
   else
     fprintf(c->out, "\n  %-34s %12s %12s %10s\n", "", "BASE", "HEAD", "change");
@@ -171,16 +222,8 @@ static void failure(const out_ctx *c, const json_t *m) {
         json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
   for (int s = 0; s < 2; s++) {
     const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
-    if (!w)
-      continue;
-    /* Markdown: the name in its side's column (BASE, HEAD) */
-    fprintf(c->out,
-            c->md ? (s ? "| &nbsp;&nbsp;worst switch | | "
-                       : "| &nbsp;&nbsp;worst switch | ")
-                  : "    worst switch, %s: ",
-            s ? "HEAD" : "BASE");
-    free_text(c, w); /* a name from the input: never markup */
-    fputs(c->md ? (s ? " | |\n" : " | | |\n") : "\n", c->out);
+    if (w) /* the name in its side's column (BASE, HEAD) */
+      side_row(c, 1, "worst switch", s, w);
   }
 }
 
@@ -205,18 +248,10 @@ static void domain_failures(const out_ctx *c, const json_t *m) {
     for (int s = 0; s < 2; s++) {
       const char *w =
           json_string_value(json_object_get(json_object_get(o[s], k), "worst"));
-      if (!w)
-        continue;
-      if (c->md) { /* the value in its side's column */
-        fprintf(c->out, "| &nbsp;&nbsp;&nbsp;&nbsp;worst %s | %s", k,
-                s ? "| " : "");
-        free_text(c, w); /* a value from the input: never markup */
-        fputs(s ? " | |\n" : " | | |\n", c->out);
-      } else {
-        fprintf(c->out, "      worst %s, %s: ", k, s ? "HEAD" : "BASE");
-        free_text(c, w);
-        fputc('\n', c->out);
-      }
+      char what[96];
+      snprintf(what, sizeof what, "worst %s", k); /* a key we name */
+      if (w) /* the value in its side's column */
+        side_row(c, 2, what, s, w);
     }
   }
 }
@@ -241,6 +276,30 @@ static void cost(const out_ctx *c, const json_t *m) {
         json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
 }
 
+/* The unicast LIDs each subnet needs (topology.lid-space with
+ * figures=true) against the 49,151 of a subnet: the
+ * largest subnet's, the LIDs it leaves, and each subnet's when a side has
+ * more than one (planes). */
+static void lid_space(const out_ctx *c, const json_t *m) {
+  const json_t *o[3];
+  sides(m, "lid_space", o);
+  if (!json_is_object(o[0]) && !json_is_object(o[1]))
+    return;
+  section(c, "LID space (unicast LIDs; 49151 per subnet)");
+  static const char *const k[][2] = {
+      {"subnets", "subnets"},
+      {"lmc", "LMC"},
+      {"lids_needed", "LIDs needed, largest subnet"},
+      {"lids_left", "LIDs left, largest subnet"},
+      {"lids_total", "LIDs needed, all subnets"}};
+  for (size_t i = 0; i < 5; i++)
+    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
+        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  if (json_integer_value(json_object_get(o[0], "subnets")) > 1 ||
+      json_integer_value(json_object_get(o[1], "subnets")) > 1)
+    rows_of(c, o, "by_subnet", "LIDs needed, ", "lids_needed");
+}
+
 /* The first bottleneck of collective @x on side @side ("BASE", "HEAD"):
  * its link and how many flows share it (perf's figures). */
 static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
@@ -248,7 +307,10 @@ static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
   const char *err = json_string_value(json_object_get(x, "error"));
   if (!json_is_object(b) && !err)
     return;
-  fprintf(c->out, c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;%s%s: " : "      %s%s: ",
+  fprintf(c->out,
+          c->html ? "<tr><td class=\"in2\" colspan=\"4\">%s%s: "
+          : c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;%s%s: "
+                  : "      %s%s: ",
           err ? "" : "bottleneck ", side);
   if (err) {
     fputs("cannot be routed: ", c->out);
@@ -259,7 +321,7 @@ static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
             json_number_value(json_object_get(b, "flow_count")),
             json_number_value(json_object_get(b, "capacity_gbps")));
   }
-  fputs(c->md ? " | | | |\n" : "\n", c->out);
+  fputs(c->html ? "</td></tr>\n" : c->md ? " | | | |\n" : "\n", c->out);
 }
 
 /* The job's collectives (--workload): the fabric's bus bandwidth of each
@@ -394,7 +456,7 @@ static void headline(const out_ctx *c, const json_t *m) {
 }
 
 static int write_all(FILE *out, const json_t *m, int quiet, int md) {
-  out_ctx c = {out, md};
+  out_ctx c = {out, md, 0};
   errno = 0;
   headline(&c, m);
   if (!quiet) {
@@ -402,6 +464,7 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
     failure(&c, m);
     domain_failures(&c, m);
     cost(&c, m);
+    lid_space(&c, m);
     workload(&c, m);
   }
   if (!quiet)
@@ -425,4 +488,16 @@ int fl_cmp_write_text(FILE *out, const json_t *m, int quiet) {
 
 int fl_cmp_write_markdown(FILE *out, const json_t *m, int quiet) {
   return write_all(out, m, quiet, 1);
+}
+
+void fl_cmp_write_table_html(FILE *out, const json_t *m) {
+  out_ctx c = {out, 0, 1};
+  fputs("<table class=\"compare\">", out);
+  table(&c, m);
+  failure(&c, m);
+  domain_failures(&c, m);
+  cost(&c, m);
+  lid_space(&c, m);
+  workload(&c, m);
+  fputs("</tbody></table>\n", out);
 }

@@ -36,13 +36,14 @@
 #include "cli/cli_bom.h"
 #include "cli/cli_common.h"
 #include "cli/cli_compare.h"
+#include "cli/cli_sweep_plot.h"
 #include "io/write_common.h"
 
 #define SWEEP_MAX_VARY    8
 #define SWEEP_MAX_VALUES  16
 #define SWEEP_MAX_DESIGNS 64
 
-enum { SW_TEXT = 1, SW_CSV, SW_JSON };
+enum { SW_TEXT = 1, SW_CSV, SW_JSON, SW_SVG };
 
 typedef struct vary {
   char name[64];                  /* the gen option, without "--" */
@@ -121,10 +122,11 @@ static int sweep_option(void *ctx, const fl_cli_item *it, int *rc) {
     a->format = !strcmp(v, "text")   ? SW_TEXT
                 : !strcmp(v, "csv")  ? SW_CSV
                 : !strcmp(v, "json") ? SW_JSON
+                : !strcmp(v, "svg")  ? SW_SVG
                                      : 0;
     if (!a->format)
-      *rc = fl_cli_usage_error("--format: expected text, csv or json, got "
-                               "'%s'",
+      *rc = fl_cli_usage_error("--format: expected text, csv, json or svg, "
+                               "got '%s'",
                                v);
     return 1;
   case FL_OPT_VARY:
@@ -404,6 +406,47 @@ static int write_json(FILE *out, const sweep_args *a, const int *front,
   return rc ? -1 : 0;
 }
 
+/* The plot (--format svg): x the price when every design has one (@cost),
+ * else the switches; y the first collective's busbw with --workload, else
+ * the eBB. 0, -1 on a write error, or exit 2 when a design lacks the y
+ * figure (message printed). */
+static int write_svg(FILE *out, const sweep_args *a, const figs *f,
+                     const int *front, size_t n, int cost,
+                     const json_t *const *docs) {
+  fl_sweep_point pts[SWEEP_MAX_DESIGNS];
+  char labels[SWEEP_MAX_DESIGNS][160];
+  int busbw = f[0].n_busbw > 0;
+  for (size_t k = 0; k < n; k++) {
+    label_of(a, k, labels[k], sizeof labels[k]);
+    pts[k] =
+        (fl_sweep_point){cost ? f[k].price : f[k].switches,
+                         busbw ? f[k].busbw[0] : f[k].ebb, labels[k], front[k]};
+    if (!isfinite(pts[k].x) || !isfinite(pts[k].y))
+      return fl_cli_usage_errorf(
+          "--format svg: design %zu (%s) has no %s to plot (%s)", k + 1,
+          labels[k], busbw ? "busbw" : "eBB",
+          busbw ? "its first collective crosses no fabric"
+                : "ecmp-balance.summary did not run: plugin not loaded or "
+                  "rule disabled");
+  }
+  char title[256], yname[320];
+  snprintf(title, sizeof title,
+           "fabriclint sweep: %zu designs, the Pareto front marked", n);
+  if (busbw)
+    snprintf(
+        yname, sizeof yname, "busbw (GB/s), %s",
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(json_object_get(docs[0], "workload"),
+                                           "collectives"),
+                           0),
+            "label")));
+  else
+    snprintf(yname, sizeof yname, "eBB (effective bisection bandwidth)");
+  fl_sweep_plot pl = {pts, n, title,
+                      cost ? "price (catalogue units)" : "switches", yname};
+  return fl_sweep_plot_svg(out, &pl) ? -1 : 0;
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 static size_t designs(const sweep_args *a) {
@@ -511,11 +554,17 @@ int fl_cli_sweep(int argc, char **argv) {
   for (size_t k = 0; k < n; k++)
     front[k] = !dominated(f, n, k, cost);
   rc = fl_cli_open_output(&o, &out);
-  if (rc == 0 && a.format == SW_JSON && write_json(out.f, &a, front, n, docs))
-    rc = FL_EXIT_USAGE;
-  else if (rc == 0 && a.format != SW_JSON)
+  if (rc == 0 && a.format == SW_JSON) {
+    if (write_json(out.f, &a, front, n, docs))
+      rc = FL_EXIT_USAGE;
+  } else if (rc == 0 && a.format == SW_SVG) {
+    int w =
+        write_svg(out.f, &a, f, front, n, cost, (const json_t *const *)docs);
+    rc = w < 0 ? FL_EXIT_USAGE : w;
+  } else if (rc == 0) {
     write_table(out.f, &a, f, front, n, a.format == SW_CSV,
                 (const json_t *const *)docs);
+  }
   rc = fl_cli_close_output(&out, rc);
 done:
   for (size_t k = 0; k < SWEEP_MAX_DESIGNS; k++)

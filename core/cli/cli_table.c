@@ -129,11 +129,12 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "(same GUID, new name) read under their BASE names, so renames and "
      "relabelling do not churn; with --workload, each collective's bus "
      "bandwidth and bottleneck link on both (the perf model); with "
-     "--catalogue, cost and power. --fail-on judges the delta: new-error "
+     "--catalogue, cost and power; the unicast LIDs each subnet needs "
+     "(topology.lid-space). --fail-on judges the delta: new-error "
      "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X], "
      "busbw-drop[=X], cost-rise[=X], power-rise[=X] (docs/cli.md "
-     "\"compare\"). Text, JSON or Markdown (a pull-request comment or CI job "
-     "summary).",
+     "\"compare\"). Text, JSON, Markdown (a pull-request comment or CI job "
+     "summary) or HTML (one page: the table and both plans' pictures).",
      FL_CPL_FILE},
     {"bom", B, "[--format csv|json] [--catalogue FILE.yaml] INPUT...",
      "bill of materials: switches, cables, transceivers, cost and power",
@@ -157,7 +158,8 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "design: switches, cables, eBB, the most servers one failure domain "
      "takes off, price, watts, busbw. A design is on the Pareto front when "
      "no other is at least as good in every figure and better in one "
-     "(docs/cli.md \"sweep\"). Text, CSV or JSON.",
+     "(docs/cli.md \"sweep\"). Text, CSV, JSON or SVG (the Pareto front "
+     "plotted).",
      FL_CPL_NONE},
     {"help", H, "[COMMAND] [--man | --completion SHELL | --list WHAT]",
      "help on a command; the man page and shell completion",
@@ -182,9 +184,10 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "per physical action), or xlsx: the work order as a workbook, a sheet "
      "per rack (needs -o FILE or a redirect)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", K, 0, FL_CPL_VALUES,
-     "text json markdown",
-     "text (default), json (schema/compare.schema.json) or markdown (a "
-     "pull-request comment or CI job summary)"},
+     "text json markdown html",
+     "text (default), json (schema/compare.schema.json), markdown (a "
+     "pull-request comment or CI job summary) or html (one page: the table "
+     "and the tiers picture of both plans side by side)"},
     {FL_OPT_FORMAT, "format", 0, "FORMAT", I | R | X | P, 0, FL_CPL_VALUES,
      "text json", "text (default) or json"},
     {FL_OPT_VIEW, "view", 0, "VIEW[,VIEW]", C | D, 0, FL_CPL_VALUES,
@@ -213,8 +216,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
     {FL_OPT_VARY, "vary", 0, "OPTION=V1,V2,...", S, 0, FL_CPL_NONE, NULL,
      "a gen option and the values it takes (repeatable: every combination "
      "is one design), e.g. --vary oversubscription=1:1,2:1 --vary sus=2,4"},
-    {FL_OPT_FORMAT, "format", 0, "FORMAT", S, 0, FL_CPL_VALUES, "text csv json",
-     "text (default), csv or json"},
+    {FL_OPT_FORMAT, "format", 0, "FORMAT", S, 0, FL_CPL_VALUES,
+     "text csv json svg",
+     "text (default), csv, json or svg (a scatter plot: price, else "
+     "switches, against the first collective's busbw, else eBB; the Pareto "
+     "front marked and joined)"},
     {FL_OPT_CATALOGUE, "catalogue", 0, "FILE", B | K | S, 0, FL_CPL_FILE, NULL,
      "YAML parts catalogue: part, price, watts, reach per BOM item (missing "
      "figures stay empty); compare: the cost and power of each side"},

@@ -116,4 +116,15 @@ int fl_report_dot(FILE *out, const fl_report_input *in);
 int fl_report_svg(FILE *out, const fl_report_input *in);
 int fl_report_html(FILE *out, const fl_report_input *in);
 
+/**
+ * fl_report_svg_embed() — view @view of @in->picture->fab with the
+ * findings of @in, as inline SVG for a page of another writer (`compare
+ * --format html`): from the <svg> tag on, without width and height (the
+ * page sizes it), every element id prefixed with "@prefix-" so that two
+ * pictures of one page never share an id. 0, or -1 with errno set, as the
+ * writers above.
+ */
+int fl_report_svg_embed(FILE *out, const fl_report_input *in, uint32_t view,
+                        const char *prefix);
+
 #endif

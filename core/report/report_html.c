@@ -177,6 +177,31 @@ static void embed_svg(FILE *out, const char *svg, const char *view) {
 
 static int one_view(FILE *out, const fl_report_input *in, uint32_t view,
                     int first) {
+  const char *name = fl_view_name(view);
+  fprintf(out,
+          "<div class=\"view%s\" data-view=\"%s\" id=\"view-%s\">"
+          "<div class=\"toolbar\"><button data-act=\"zoomIn\">+</button>"
+          "<button data-act=\"zoomOut\">&#8722;</button><button "
+          "data-act=\"reset\">fit</button>"
+          "<label><input type=\"checkbox\" data-dim=\"hide-error\" checked> "
+          "errors</label><label><input type=\"checkbox\" "
+          "data-dim=\"hide-warning\" checked> warnings</label><label><input "
+          "type=\"checkbox\" data-dim=\"hide-info\" checked> info</label>"
+          "<label><input type=\"checkbox\" data-dim=\"dim-none\" checked> "
+          "elements without findings</label>"
+          "<span>drag to pan, wheel to zoom; a click on a coloured element "
+          "filters the findings</span></div><div class=\"canvas\">",
+          first ? " active" : "", name, name);
+  /* a picture that cannot be drawn fails the whole report (exit 2): the
+   * page begun here is not kept */
+  if (fl_report_svg_embed(out, in, view, name) != 0)
+    return -1;
+  fputs("</div></div>\n", out);
+  return 0;
+}
+
+int fl_report_svg_embed(FILE *out, const fl_report_input *in, uint32_t view,
+                        const char *prefix) {
   pic_scene s;
   pic_scene_init(&s);
   char *svg = NULL, msg[512] = "";
@@ -186,27 +211,14 @@ static int one_view(FILE *out, const fl_report_input *in, uint32_t view,
     rc = pic_render(&s, PIC_RENDER_SVG, &svg, &len, msg, sizeof msg);
   if (in->diag && msg[0] && (rc == 0 || errno == EINVAL))
     in->diag(in->diag_ctx, rc != 0, msg);
-  if (rc == 0) {
-    const char *name = fl_view_name(view);
-    fprintf(out,
-            "<div class=\"view%s\" data-view=\"%s\" id=\"view-%s\">"
-            "<div class=\"toolbar\"><button data-act=\"zoomIn\">+</button>"
-            "<button data-act=\"zoomOut\">&#8722;</button><button "
-            "data-act=\"reset\">fit</button>"
-            "<label><input type=\"checkbox\" data-dim=\"hide-error\" checked> "
-            "errors</label><label><input type=\"checkbox\" "
-            "data-dim=\"hide-warning\" checked> warnings</label><label><input "
-            "type=\"checkbox\" data-dim=\"hide-info\" checked> info</label>"
-            "<label><input type=\"checkbox\" data-dim=\"dim-none\" checked> "
-            "elements without findings</label>"
-            "<span>drag to pan, wheel to zoom; a click on a coloured element "
-            "filters the findings</span></div><div class=\"canvas\">",
-            first ? " active" : "", name, name);
-    embed_svg(out, svg, name);
-    fputs("</div></div>\n", out);
-  }
+  if (rc == 0)
+    embed_svg(out, svg, prefix);
   free(svg);
   pic_scene_free(&s);
+  if (rc == 0 && ferror(out)) {
+    errno = errno ? errno : EIO;
+    rc = -1;
+  }
   return rc;
 }
 

@@ -16,6 +16,10 @@
  * cabled to them (a CA does not forward, so a host with one NIC in each of
  * two planes is in two subnets). Union-find over switches and CA/router
  * ports, O(ports + links). Ethernet fabrics have no LIDs: not judged.
+ *
+ * With figures=true (`fabriclint compare` sets it) the rule also reports
+ * each subnet's LIDs as an info finding, also when they fit: compare's
+ * "LID space" rows are this count, never a second one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,23 +99,27 @@ static int report_subnet(const fl_host_api *api, fl_ctx *ctx,
   return rc;
 }
 
-static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
-  (void)pd;
-  const fl_fabric *f = api->fabric(ctx);
+/* The policy's LMC of the running rule (parameter `lmc`, 0..7). */
+static uint32_t lmc_of(const fl_host_api *api, fl_ctx *ctx) {
   int64_t lmc64 = 0;
   if (api->param_int(ctx, "lmc", &lmc64) != FL_OK)
     lmc64 = 0;
-  uint32_t lmc = lmc64 < 0 ? 0 : lmc64 > 7 ? 7 : (uint32_t)lmc64;
-  if (any_ethernet(api, f))
-    return 0;
+  return lmc64 < 0 ? 0 : lmc64 > 7 ? 7 : (uint32_t)lmc64;
+}
+
+/* The subnets of @f at LMC @lmc: *@up the union-find over nn + np
+ * vertices (*@nv), *@snp the counts at each root: what the finding and
+ * the figures both read. 0, or -1 out of memory (nothing to free). */
+static int count_subnets(const fl_host_api *api, const fl_fabric *f,
+                         uint32_t lmc, uint32_t **upp, subnet **snp,
+                         uint32_t *nvp) {
   uint32_t nn = api->node_count(f), np = api->port_count(f);
   uint32_t nv = nn + np, nl = api->link_count(f);
   uint32_t *up = malloc(((size_t)nv + 1) * sizeof *up);
   subnet *sn = calloc((size_t)nv + 1, sizeof *sn);
   if (!up || !sn) {
     free(up), free(sn);
-    api->fail(ctx, "out of memory");
-    return 1;
+    return -1;
   }
   fl_uf_init(up, nv);
   for (fl_id l = 0; l < nl; l++)
@@ -149,6 +157,52 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (s->first_node == FL_NONE)
       s->first_node = n;
   }
+  *upp = up, *snp = sn, *nvp = nv;
+  return 0;
+}
+
+/* figures=true (compare sets it): one info finding per subnet with a
+ * switch, its LIDs as figures; evidence "figures": true. No node named:
+ * a figure, not a fault of a switch. */
+static int report_figures(const fl_host_api *api, fl_ctx *ctx,
+                          const fl_fabric *f, const subnet *s, uint32_t lmc) {
+  const char *name = api->node_name(f, s->first_switch);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "the subnet of \"%s\" needs %llu of the %u unicast LIDs "
+           "(%llu switches x 1 + %llu CA ports x %u at LMC %u)",
+           name, (unsigned long long)s->lids, LID_UNICAST_MAX,
+           (unsigned long long)s->switches, (unsigned long long)s->ca_ports,
+           1u << lmc, lmc);
+  jbuf ev;
+  jb_init(&ev);
+  jb_obj_open(&ev);
+  jb_key_bool(&ev, "figures", 1);
+  jb_key_int(&ev, "lids_needed", (int64_t)s->lids);
+  jb_key_int(&ev, "lids_available", LID_UNICAST_MAX);
+  jb_key_int(&ev, "switches", (int64_t)s->switches);
+  jb_key_int(&ev, "ca_ports", (int64_t)s->ca_ports);
+  jb_key_int(&ev, "lmc", lmc);
+  jb_key_str(&ev, "first_switch", name);
+  jb_obj_close(&ev);
+  int rc = fl_emit(api, ctx, FL_SEV_INFO, msg, NULL, 0, NULL, 0, NULL, 0,
+                   jb_str(&ev));
+  jb_free(&ev);
+  return rc;
+}
+
+static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
+  (void)pd;
+  const fl_fabric *f = api->fabric(ctx);
+  uint32_t lmc = lmc_of(api, ctx), nv = 0;
+  if (any_ethernet(api, f))
+    return 0;
+  uint32_t *up = NULL;
+  subnet *sn = NULL;
+  if (count_subnets(api, f, lmc, &up, &sn, &nv) != 0) {
+    api->fail(ctx, "out of memory");
+    return 1;
+  }
   uint32_t n_subnets = 0;
   for (uint32_t v = 0; v < nv; v++)
     n_subnets += up[v] == v && sn[v].switches > 0;
@@ -157,6 +211,13 @@ static int check_lid_space(const fl_host_api *api, fl_ctx *ctx, void *pd) {
     if (up[v] == v && sn[v].lids > LID_UNICAST_MAX)
       rc = report_subnet(api, ctx, f, &sn[v],
                          sn[v].max_lmc > lmc ? sn[v].max_lmc : lmc, n_subnets);
+  int64_t figures = 0;
+  if (api->param_int(ctx, "figures", &figures) != FL_OK)
+    figures = 0;
+  for (uint32_t v = 0; v < nv && !rc && figures; v++)
+    if (up[v] == v && sn[v].switches > 0)
+      rc = report_figures(api, ctx, f, &sn[v],
+                          sn[v].max_lmc > lmc ? sn[v].max_lmc : lmc);
   free(up), free(sn);
   return rc;
 }
@@ -171,7 +232,18 @@ static const fl_param_def P_LMC = {
     "each takes 2^LMC LIDs; a port's own captured LMC counts when larger",
     "0",
     "7"};
-static const fl_param_def *const LID_SPACE_PARAMS[] = {&P_LMC};
+static const fl_param_def P_FIGURES = {
+    sizeof(fl_param_def),
+    FL_PARAM_BOOL,
+    "figures",
+    "false",
+    NULL,
+    "also report each subnet's LIDs (needed, switches, CA ports, LMC) as an "
+    "info finding with evidence \"figures\": true, also when it fits "
+    "(fabriclint compare sets it)",
+    NULL,
+    NULL};
+static const fl_param_def *const LID_SPACE_PARAMS[] = {&P_LMC, &P_FIGURES};
 
 const fl_rule_def TOPO_R_LID_SPACE = {
     sizeof(fl_rule_def),
@@ -185,5 +257,5 @@ const fl_rule_def TOPO_R_LID_SPACE = {
     1,
     0,
     LID_SPACE_PARAMS,
-    1,
+    sizeof LID_SPACE_PARAMS / sizeof *LID_SPACE_PARAMS,
     check_lid_space};

@@ -12,7 +12,7 @@ expect_grep "$TMP/err" 'compare needs BASE and HEAD \(got fewer than two\)'
 expect_rc 2 "$FL" compare "$B" "$O" "$B"
 expect_grep "$TMP/err" 'got more than two inputs'
 expect_rc 2 "$FL" compare --format sarif "$B" "$O"
-expect_grep "$TMP/err" "expected text, json or markdown, got 'sarif'"
+expect_grep "$TMP/err" "expected text, json, markdown or html, got 'sarif'"
 expect_rc 2 "$FL" compare "$B" "$TMP/nonexistent.xml"
 expect_grep "$TMP/err" 'nonexistent.xml'
 printf '<?xml version="1.0"?>\n<fabric xmlns="urn:fabriclint:design:1" version="1">\n<node kind="switch" name="a" ports="x"/>\n</fabric>\n' >"$TMP/bad.xml"
