@@ -51,6 +51,8 @@ expect_eq "$(grep -o '<link a="storage-001 mlx5_2"[^>]*' "$TMP/plan.inband.xml" 
 # the storage fabric is its own subnet (LIDs from 1); in-band has none
 expect_eq "$(grep -A1 'name="stor-leaf-01"' "$TMP/plan.storage.xml" | grep -o 'lid="[0-9]*"')" 'lid="1"' "storage LIDs from 1"
 expect_eq "$(grep -c 'lid=' "$TMP/plan.inband.xml")" 0 "no LIDs in-band"
+"$FL" gen "${G[@]}" --no-lids --storage-nodes 2 -o "$TMP/nolid.xml" || fail "gen --no-lids"
+expect_eq "$(grep -c 'lid=' "$TMP/nolid.xml") $(grep -c 'lid=' "$TMP/nolid.storage.xml")" "0 0" "--no-lids: no LIDs in either plan"
 
 # ---- layout: a host stands in one place for all its NICs; each network
 # after the compute fabric (storage row R03, in-band row R04)
@@ -87,6 +89,14 @@ expect_rc 0 "$FL" gen rail-su --sus 1 --rails 8 --hosts-per-su 4 --leaf-radix 16
 expect_eq "$(grep -o 'name="dgx-001 mlx5_[0-9]*"' "$TMP/dgx.storage.xml" | tr '\n' ' ')" 'name="dgx-001 mlx5_1" name="dgx-001 mlx5_7" ' "DGX storage devices"
 expect_rc 0 "$FL" check "$TMP/dgx.storage.xml"
 expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info; '
+
+# ---- an in-band leaf holds hosts of one SU only: 3 hosts per SU on radix 8
+# (4 ports down) leave a port free on each SU's leaf rather than filling it
+# with the next SU's first host
+expect_rc 0 "$FL" gen rail-su --sus 2 --rails 2 --hosts-per-su 3 --leaf-radix 8 --inband-mgmt -o "$TMP/su3.xml"
+expect_eq "$(grep -o '<link a="dgx-00[34] [^>]*' "$TMP/su3.inband.xml" | sed -E 's/<link a="([^"]*)" a-port="1" b="([^"]*)" b-port="([0-9]*)".*/\1>\2:\3/' | tr '\n' ' ')" \
+  "dgx-003 mlx5_4>inb-leaf-01:3 dgx-004 mlx5_4>inb-leaf-02:1 " "SU 2 starts its own in-band leaf"
+expect_eq "$(counts "$TMP/su3.inband.xml")" "4 6 14" "in-band: 2 leaves + 2 spines, 6 NICs, 6 + 2 x 4 cables"
 
 # ---- refused: no -o, another format, a network beyond one spine layer
 expect_rc 2 "$FL" gen "${G[@]}" --inband-mgmt
