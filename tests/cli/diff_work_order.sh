@@ -3,9 +3,13 @@
 # (issue 34 §4, docs/rules/diff.md "Work order"): a swap row carries both
 # cable ids, every row the rack unit of both ends and the planned cable's
 # media, length and part number; JSON findings carry the cable ids; the
-# work order as a workbook (`diff --format xlsx`) with a sheet per rack.
+# work order as a workbook (`diff --format xlsx`) with a sheet per rack; a
+# move row says where its end is now (from_rack, from_u), a swap row the
+# second cable's media, length and part (media_b, length_b, part_b).
 # The plan is `gen rail-su --layout` (racks, U, cable ids, lengths, media)
-# with a part number added to one cable and the spine moved to U42; the as-built is the same plan
+# with a part number added to one cable, the second cable of the swap
+# planned as 5 m acc with its own part, and the spine moved to U42; the
+# as-built is the same plan
 # with dgx-001's two cables crossed between the rail leaves and one leaf
 # uplink (C00009) missing.
 . "$(dirname "$0")/lib.bash"
