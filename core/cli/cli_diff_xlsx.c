@@ -2,8 +2,9 @@
  * core/cli/cli_diff_xlsx.c — `diff --format xlsx`: the work order as a
  * workbook a field team works from (issue 34 §4): sheet "work order" with
  * every row, then one sheet per rack with the rows whose either end is in
- * it (a cable between two racks is on both), a sheet "no rack" for rows
- * with no rack at either end, and "about". The columns are the CSV's
+ * it (a cable between two racks is on both; a `move` row also on the sheet
+ * of the rack its end is taken from), a sheet "no rack" for rows with no
+ * rack at any end, and "about". The columns are the CSV's
  * (report/work_order.h), the `row` number the same in every sheet, so a
  * rack's sheet and the whole order refer to the same action. Written
  * through cli_xlsx.h.
@@ -114,18 +115,28 @@ static void rows_sheet(lxw_workbook *wb, const char *name,
   }
 }
 
-/* The distinct racks of @wo's rows (either end), in natural order; their
- * number in *@n. NULL with *@n 0 when none; -1 in *@n when out of memory. */
+/* Whether row @r touches rack @rack: either end, or where a moved end is
+ * taken from. */
+static int row_in_rack(const fl_wo_row *r, const char *rack) {
+  return (r->a_rack && !strcmp(r->a_rack, rack)) ||
+         (r->b_rack && !strcmp(r->b_rack, rack)) ||
+         (r->from_rack && !strcmp(r->from_rack, rack));
+}
+
+/* The distinct racks of @wo's rows (either end, or a move's from), in natural
+ * order; their number in *@n. NULL with *@n 0 when none; -1 in *@n when out of
+ * memory. */
 static const char **racks_of(const fl_work_order *wo, long *n) {
-  const char **v = malloc((2 * wo->n + 1) * sizeof *v);
+  const char **v = malloc((3 * wo->n + 1) * sizeof *v);
   *n = 0;
   if (!v) {
     *n = -1;
     return NULL;
   }
   for (size_t i = 0; i < wo->n; i++) {
-    const char *ends[2] = {wo->v[i].a_rack, wo->v[i].b_rack};
-    for (int e = 0; e < 2; e++)
+    const char *ends[3] = {wo->v[i].a_rack, wo->v[i].b_rack,
+                           wo->v[i].from_rack};
+    for (int e = 0; e < 3; e++)
       if (ends[e] && *ends[e])
         v[(*n)++] = ends[e];
   }
@@ -151,8 +162,7 @@ static int rack_sheets(lxw_workbook *wb, const fl_work_order *wo,
   }
   for (long k = 0; rc == 0 && k < nr; k++) {
     for (size_t i = 0; i < wo->n; i++)
-      keep[i] = (wo->v[i].a_rack && !strcmp(wo->v[i].a_rack, racks[k])) ||
-                (wo->v[i].b_rack && !strcmp(wo->v[i].b_rack, racks[k]));
+      keep[i] = row_in_rack(&wo->v[i], racks[k]);
     char *name = malloc(4 * SHEET_NAME_MAX + 1);
     if (!name) {
       rc = -1;
@@ -165,7 +175,8 @@ static int rack_sheets(lxw_workbook *wb, const fl_work_order *wo,
   int none = 0;
   for (size_t i = 0; rc == 0 && nr > 0 && i < wo->n; i++) {
     keep[i] = !(wo->v[i].a_rack && *wo->v[i].a_rack) &&
-              !(wo->v[i].b_rack && *wo->v[i].b_rack);
+              !(wo->v[i].b_rack && *wo->v[i].b_rack) &&
+              !(wo->v[i].from_rack && *wo->v[i].from_rack);
     none |= keep[i];
   }
   if (rc == 0 && none)

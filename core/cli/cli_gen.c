@@ -48,8 +48,9 @@ typedef struct gen_args {
   uint32_t tiers; /* --tiers (fat-tree and rail-su) */
   int layout;     /* --layout or one of its options */
   fl_gen_layout_params lay;
-  uint32_t planes;        /* --planes N (0: one plane) */
-  int allow_lid_overflow; /* --allow-lid-overflow */
+  uint32_t planes;            /* --planes N (0: one plane) */
+  fl_gen_networks_params net; /* --storage-nodes, --inband-mgmt */
+  int allow_lid_overflow;     /* --allow-lid-overflow */
   enum gen_format format;
   const char *output;
   int dry_run;
@@ -193,6 +194,8 @@ static uint32_t *num_target(gen_args *a, int id) {
     return &a->lay.host_u;
   case FL_OPT_RACK_U:
     return &a->lay.rack_u;
+  case FL_OPT_STORAGE_NODES:
+    return &a->net.storage_nodes;
   default:
     return NULL;
   }
@@ -250,6 +253,9 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     return 0;
   case FL_OPT_ALLOW_LID_OVERFLOW:
     a->allow_lid_overflow = 1;
+    return 0;
+  case FL_OPT_INBAND_MGMT:
+    a->net.inband = 1;
     return 0;
   default:
     return usage("option '--%s' is not handled by gen", name);
@@ -315,6 +321,13 @@ static int parse_args(gen_args *a, int argc, char **argv) {
   if (a->kind == FL_GEN_TORUS && (a->to.x == 0 || a->to.y == 0))
     return usage("torus needs --x X and --y Y (for one dimension use "
                  "`fabriclint gen ring`)");
+  if ((a->net.storage_nodes || a->net.inband) && !a->dry_run &&
+      (!a->output || a->format != GEN_FMT_DESIGN))
+    return usage("--%s writes one design XML plan per network: give -o "
+                 "FILE.xml (the storage fabric goes to FILE.storage.xml, the "
+                 "in-band network to FILE.inband.xml) and no --format other "
+                 "than design",
+                 a->net.storage_nodes ? "storage-nodes" : "inband-mgmt");
   if (a->n_hca && a->n_hca != (a->rs.rails ? a->rs.rails : 8))
     return usage("--hca-map names %s HCAs; it needs one per rail",
                  a->n_hca < (a->rs.rails ? a->rs.rails : 8) ? "too few"
@@ -354,27 +367,26 @@ static int write_fabric(const gen_args *a, const fl_fabric *fab, FILE *out,
 /** Write to -o FILE or stdout. -o goes through core/outfile.h: a temporary
  * file renamed into place, or the path itself when it is not a regular file;
  * on failure nothing that existed before the run is removed. */
-static int emit(const gen_args *a, const fl_fabric *fab) {
+static int emit(const gen_args *a, const fl_fabric *fab, const char *output) {
   fl_error err;
   char msg[FL_ERROR_MSG_MAX + FL_ERROR_FILE_MAX + 32];
   fl_error_clear(&err);
   fl_outfile of = {0};
-  if (a->output && fl_outfile_open(&of, a->output, &err) != FL_OK) {
+  if (output && fl_outfile_open(&of, output, &err) != FL_OK) {
     fprintf(stderr, "fabriclint gen: %s\n",
             fl_error_format(&err, msg, (uint32_t)sizeof msg));
     return EXIT_USAGE;
   }
   errno = 0;
-  int rc = write_fabric(a, fab, a->output ? of.f : stdout, &err);
+  int rc = write_fabric(a, fab, output ? of.f : stdout, &err);
   int e = errno ? errno : EIO;
-  if (a->output && rc == FL_OK) {
+  if (output && rc == FL_OK) {
     rc = fl_outfile_commit(&of, &err);
-  } else if (a->output) {
+  } else if (output) {
     fl_outfile_abort(&of); /* removes only the temporary file */
     if (rc == FL_EIO) {
       fl_error_clear(&err);
-      fl_error_set(&err, FL_EIO, a->output, 0, 0, "cannot write: %s",
-                   strerror(e));
+      fl_error_set(&err, FL_EIO, output, 0, 0, "cannot write: %s", strerror(e));
     }
   }
   if (rc == FL_OK)
@@ -382,6 +394,41 @@ static int emit(const gen_args *a, const fl_fabric *fab) {
   fprintf(stderr, "fabriclint gen: %s\n",
           fl_error_format(&err, msg, (uint32_t)sizeof msg));
   return EXIT_USAGE;
+}
+
+/* --storage-nodes / --inband-mgmt: the path of network @net's plan beside
+ * -o FILE: FILE without a final ".xml", then ".<net>.xml". */
+static char *network_path(const char *output, const char *net) {
+  size_t n = strlen(output);
+  if (n > 4 && strcmp(output + n - 4, ".xml") == 0)
+    n -= 4;
+  char *p = malloc(n + strlen(net) + 6);
+  if (p)
+    sprintf(p, "%.*s.%s.xml", (int)n, output, net);
+  return p;
+}
+
+/* Each network of @all into its own plan: the compute fabric to -o FILE,
+ * the storage fabric and the in-band network beside it (fabriclint/gen.h:
+ * one design file is one fabric). */
+static int emit_networks(const gen_args *a, const fl_fabric *all) {
+  static const char *const nets[] = {NULL, "storage", "inband"};
+  int rc = 0;
+  for (int i = 0; i < 3 && rc == 0; i++) {
+    if ((i == 1 && !a->net.storage_nodes) || (i == 2 && !a->net.inband))
+      continue;
+    fl_error err;
+    fl_error_clear(&err);
+    fl_fabric *part = NULL;
+    char *path = i ? network_path(a->output, nets[i]) : NULL;
+    if ((i && !path) || fl_gen_network_part(all, nets[i], &part, &err) != FL_OK)
+      rc = usage("out of memory");
+    else
+      rc = emit(a, part, i ? path : a->output);
+    fl_fabric_free(part);
+    free(path);
+  }
+  return rc;
 }
 
 /* --planes N: the shape counts of N planes sharing the hosts. */
@@ -519,6 +566,15 @@ static int generate(gen_args *a) {
     rc = fl_gen_planes(one, a->planes, &fab, &err);
     fl_fabric_free(one);
   }
+  if (rc == FL_OK && (a->net.storage_nodes || a->net.inband)) {
+    fl_fabric *compute = fab;
+    a->net.no_lids = a->no_lids;
+    a->net.radix = a->kind == FL_GEN_FAT_TREE  ? a->ft.radix
+                   : a->kind == FL_GEN_RAIL_SU ? a->rs.leaf_radix
+                                               : 0;
+    rc = fl_gen_networks(compute, &a->net, &fab, &err);
+    fl_fabric_free(compute);
+  }
   if (rc == FL_OK && a->layout) {
     fl_fabric *bare = fab;
     fl_gen_layout_params lp = a->lay;
@@ -537,7 +593,8 @@ static int generate(gen_args *a) {
             fl_error_format(&err, msg, (uint32_t)sizeof msg));
     return EXIT_USAGE;
   }
-  rc = emit(a, fab);
+  rc = a->net.storage_nodes || a->net.inband ? emit_networks(a, fab)
+                                             : emit(a, fab, a->output);
   fl_fabric_free(fab);
   return rc;
 }

@@ -455,6 +455,13 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "--layout)"},
     {FL_OPT_RACK_U, "rack-u", 0, "U", G, 0, FL_CPL_NONE, NULL,
      "layout: rack units per rack, 1..100 (default 42; implies --layout)"},
+    {FL_OPT_STORAGE_NODES, "storage-nodes", 0, "N", G, 0, FL_CPL_NONE, NULL,
+     "add a storage fabric: N storage servers, two storage NICs per host, "
+     "storage leaves and spines; written to FILE's .storage.xml (needs -o)"},
+    {FL_OPT_INBAND_MGMT, "inband-mgmt", 0, NULL, G, 0, FL_CPL_NONE, NULL,
+     "add the in-band management network: Ethernet leaves per SU and "
+     "spines, one in-band port per host; written to FILE's .inband.xml "
+     "(needs -o)"},
     {FL_OPT_DRY_RUN, "dry-run", 0, NULL, G, 0, FL_CPL_NONE, NULL,
      "print the counts only"},
     {FL_OPT_ALLOW_LID_OVERFLOW, "allow-lid-overflow", 0, NULL, G, 0,

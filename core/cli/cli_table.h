@@ -128,6 +128,8 @@ enum fl_cli_opt_id {
   FL_OPT_RACKS_PER_ROW,
   FL_OPT_HOST_U,
   FL_OPT_RACK_U,
+  FL_OPT_STORAGE_NODES,
+  FL_OPT_INBAND_MGMT,
   /* perf */
   FL_OPT_WORKLOAD,
   FL_OPT_ROUTING,

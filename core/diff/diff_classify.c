@@ -614,9 +614,10 @@ static void misc_emit(dctx *c, const misc *mc, const char *cause,
            .n_eps = 3,
            .cause = cause,
            .cause_msg = cmsg};
-  f.ev = json_pack("{s:o,s:o,s:o,s:o}", "planned", diff_cable_json(c, a, b),
-                   "as_built", diff_cable_json(c, a, x), "move_from",
-                   diff_ep_json(c, x), "move_to", diff_ep_json(c, b));
+  f.ev =
+      json_pack("{s:o,s:o,s:o,s:o}", "planned", diff_cable_json(c, a, b),
+                "as_built", diff_cable_json(c, a, x), "move_from",
+                diff_ep_place_json(c, x), "move_to", diff_ep_place_json(c, b));
   if (f.ev && mc->ring)
     json_object_set_new(f.ev, "rotation", json_integer(mc->ring_n));
   char *how = diff_xprintf(c, "move the cable end at %s to %s", sx, sb);

@@ -280,8 +280,11 @@ void diff_wo_cable_b(dctx *c, fl_id dlink) {
   if (!c->wo || !c->wo->n)
     return;
   fl_wo_row *r = &c->wo->v[c->wo->n - 1];
-  free(r->cable_b);
+  free(r->cable_b), free(r->media_b), free(r->length_b), free(r->part_b);
   r->cable_b = diff_xstrdup(c, link_attr(c, dlink, "cable"));
+  r->media_b = diff_xstrdup(c, link_attr(c, dlink, "media"));
+  r->length_b = diff_xstrdup(c, link_attr(c, dlink, "length"));
+  r->part_b = diff_xstrdup(c, link_attr(c, dlink, "part-number"));
 }
 
 void diff_wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
@@ -308,6 +311,12 @@ void diff_wo_add(dctx *c, const char *action, const char *finding, uint64_t a,
   r->a_u = diff_xstrdup(c, diff_dnode_attr(c, a, "u"));
   r->b_u = diff_xstrdup(c, has_b ? diff_dnode_attr(c, b, "u") : "");
   r->cable_b = diff_xstrdup(c, "");
+  /* move: where the end is now, as well as where it must go */
+  r->from_rack = diff_xstrdup(c, has_from ? diff_rack_of(c, from) : "");
+  r->from_u = diff_xstrdup(c, has_from ? diff_dnode_attr(c, from, "u") : "");
+  r->media_b = diff_xstrdup(c, "");
+  r->length_b = diff_xstrdup(c, "");
+  r->part_b = diff_xstrdup(c, "");
   wo_cable_attrs(c, r, dlink);
   /* the finding this row carries out: emitted just before */
   const fl_finding_rec *f = c->fs->n ? &c->fs->v[c->fs->n - 1] : NULL;
@@ -402,6 +411,16 @@ json_t *diff_ep_json(dctx *c, uint64_t k) {
   snprintf(num, sizeof num, "%u", n);
   if (!n || strcmp(txt, num) != 0)
     json_object_set_new(o, "label", json_string(txt));
+  return o;
+}
+
+json_t *diff_ep_place_json(dctx *c, uint64_t k) {
+  json_t *o = diff_ep_json(c, k);
+  const char *rack = diff_rack_of(c, k), *u = diff_dnode_attr(c, k, "u");
+  if (o && *rack && json_object_set_new(o, "rack", json_string(rack)) != 0)
+    c->nomem = 1;
+  if (o && *u && json_object_set_new(o, "u", json_string(u)) != 0)
+    c->nomem = 1;
   return o;
 }
 

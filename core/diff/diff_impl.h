@@ -208,6 +208,9 @@ void diff_wo_node(dctx *c, const char *action, const char *finding,
 /* The swap row just added: the second cable's id, design link @dlink. */
 void diff_wo_cable_b(dctx *c, fl_id dlink);
 json_t *diff_ep_json(dctx *c, uint64_t k);
+/* diff_ep_json() with the design's `rack` and `u` of the end's node when
+ * the plan has them (a move's from and to: where to walk). */
+json_t *diff_ep_place_json(dctx *c, uint64_t k);
 void diff_fix_end(dctx *c, uint64_t k, fl_fix_end *e);
 void diff_fix_move(dctx *c, fl_fix_rec *fx, uint64_t cable0, uint64_t cable1,
                    uint64_t from, uint64_t to);

@@ -86,4 +86,14 @@ int gen_ctx_finish(gen_ctx *c, fl_fabric **out, fl_error *err);
 int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
                     uint32_t planes, fl_prov prov, fl_id *port_map);
 
+/**
+ * gen_copy_subset() — plain copies of the nodes of finalized @src with
+ * @keep[n] set, in order, and of the cables between two of them, into
+ * @dst (not finalized). @port_map (one entry per @src port) receives the
+ * new port ids (FL_NONE for ports left out). FL_OK or FL_ENOMEM. Defined
+ * in gen_planes.c.
+ */
+int gen_copy_subset(fl_fabric *dst, const fl_fabric *src,
+                    const unsigned char *keep, fl_prov prov, fl_id *port_map);
+
 #endif /* FABRICLINT_IO_GEN_BUILD_H */

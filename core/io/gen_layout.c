@@ -41,6 +41,8 @@ typedef struct lay_unit {
   uint32_t block; /* su, else pod (0: none) */
   uint32_t host;  /* 1 for a host */
   uint32_t plane; /* switches: plane attribute (0: none) */
+  uint32_t net;   /* 0 the compute fabric; 1 storage, 2 in-band, 3 another
+                     `network` attribute (fl_gen_networks()) */
   uint32_t order; /* first appearance */
   uint32_t rack, u;
 } lay_unit;
@@ -132,6 +134,11 @@ static int make_units(lay_ctx *c) {
     if (!U->block)
       U->block = attr_num(f, n, "pod");
     U->plane = is_ca ? 0 : attr_num(f, n, "plane");
+    const char *net = fl_fabric_attr(f, FL_ENT_NODE, n, "network");
+    U->net = !net                          ? 0
+             : strcmp(net, "storage") == 0 ? 1
+             : strcmp(net, "inband") == 0  ? 2
+                                           : 3;
   }
   fl_strmap_free(&hosts);
   return FL_OK;
@@ -140,6 +147,8 @@ static int make_units(lay_ctx *c) {
 static int cmp_units(const void *x, const void *y) {
   const lay_unit *a = *(const lay_unit *const *)x;
   const lay_unit *b = *(const lay_unit *const *)y;
+  if (a->net != b->net) /* each network after the compute fabric */
+    return a->net < b->net ? -1 : 1;
   if (a->zone != b->zone)
     return a->zone < b->zone ? -1 : 1;
   if (a->zone && a->plane != b->plane) /* upper tiers: per plane */
@@ -169,7 +178,7 @@ static void place_bottom(lay_ctx *c, lay_unit **by, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     lay_unit *U = by[i];
     uint32_t cap = U->host ? c->p.hosts_per_rack : c->p.switches_per_rack;
-    int new_block = !first || first->block != U->block;
+    int new_block = !first || first->block != U->block || first->net != U->net;
     if (new_block || first->host != U->host || first->plane != U->plane ||
         slot == cap) {
       if (new_block || c->row_len[c->n_rows - 1] == c->p.racks_per_row)
@@ -215,19 +224,23 @@ static int place_units(lay_ctx *c) {
   for (uint32_t i = 0; i < c->n_unit; i++)
     by[i] = &c->unit[i];
   qsort(by, c->n_unit, sizeof *by, cmp_units);
-  uint32_t i = 0;
-  while (i < c->n_unit && by[i]->zone == 0)
-    i++;
-  place_bottom(c, by, i);
-  if (c->n_rows == 0)
-    c->n_rows = 1; /* no hosts or leaves: the upper tiers get one row */
-  while (i < c->n_unit) {
-    uint32_t j = i;
-    while (j < c->n_unit && by[j]->zone == by[i]->zone &&
-           by[j]->plane == by[i]->plane)
+  /* per network (the compute fabric first): hosts and leaves in rows of
+   * their own, then the upper tiers over the rows so far */
+  for (uint32_t i = 0; i < c->n_unit;) {
+    uint32_t net = by[i]->net, j = i;
+    while (j < c->n_unit && by[j]->net == net && by[j]->zone == 0)
       j++;
-    place_upper(c, by + i, j - i);
-    i = j;
+    place_bottom(c, by + i, j - i);
+    if (c->n_rows == 0)
+      c->n_rows = 1; /* no hosts or leaves: the upper tiers get one row */
+    for (i = j; i < c->n_unit && by[i]->net == net;) {
+      j = i;
+      while (j < c->n_unit && by[j]->net == net && by[j]->zone == by[i]->zone &&
+             by[j]->plane == by[i]->plane)
+        j++;
+      place_upper(c, by + i, j - i);
+      i = j;
+    }
   }
   free(by);
   return FL_OK;

@@ -149,6 +149,28 @@ int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
   return FL_OK;
 }
 
+/* The nodes @keep of @src and the cables among them (gen_build.h). */
+int gen_copy_subset(fl_fabric *dst, const fl_fabric *src,
+                    const unsigned char *keep, fl_prov prov, fl_id *port_map) {
+  for (fl_id p = 0; p < fl_fabric_port_count(src); p++)
+    port_map[p] = FL_NONE;
+  for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
+    if (keep[n] && copy_same(dst, src, n, prov, port_map) != FL_OK)
+      return FL_ENOMEM;
+  for (fl_id l = 0; l < fl_fabric_link_count(src); l++) {
+    fl_id a = port_map[fl_fabric_link_port(src, l, 0)],
+          b = port_map[fl_fabric_link_port(src, l, 1)];
+    if (a == FL_NONE || b == FL_NONE)
+      continue;
+    fl_id m = fl_b_link(dst, a, b, fl_fabric_link_width(src, l),
+                        fl_fabric_link_speed(src, l),
+                        fl_fabric_link_flags(src, l), prov);
+    if (m == FL_NONE || copy_attrs(dst, src, FL_ENT_LINK, l, m) != FL_OK)
+      return FL_ENOMEM;
+  }
+  return FL_OK;
+}
+
 int fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out,
                   fl_error *err) {
   *out = NULL;

@@ -37,18 +37,20 @@ void fl_work_order_sort(fl_work_order *wo) {
 }
 
 const char *const FL_WO_COLUMNS[] = {
-    "row",    "action", "finding",     "a_node",    "a_port",    "a_rack",
-    "b_node", "b_port", "b_rack",      "from_node", "from_port", "cable",
-    "detail", "fix",    "fingerprint", "a_u",       "b_u",       "cable_b",
-    "media",  "length", "part"};
+    "row",      "action", "finding",     "a_node",    "a_port",    "a_rack",
+    "b_node",   "b_port", "b_rack",      "from_node", "from_port", "cable",
+    "detail",   "fix",    "fingerprint", "a_u",       "b_u",       "cable_b",
+    "media",    "length", "part",        "from_rack", "from_u",    "media_b",
+    "length_b", "part_b"};
 const size_t FL_WO_NCOLUMNS = sizeof FL_WO_COLUMNS / sizeof *FL_WO_COLUMNS;
 
 void fl_work_order_cells(const fl_wo_row *r, const char **out) {
-  const char *f[] = {r->action,    r->finding,     r->a_node, r->a_port,
-                     r->a_rack,    r->b_node,      r->b_port, r->b_rack,
-                     r->from_node, r->from_port,   r->cable,  r->detail,
-                     r->fix,       r->fingerprint, r->a_u,    r->b_u,
-                     r->cable_b,   r->media,       r->length, r->part};
+  const char *f[] = {
+      r->action,    r->finding, r->a_node,  r->a_port,      r->a_rack,
+      r->b_node,    r->b_port,  r->b_rack,  r->from_node,   r->from_port,
+      r->cable,     r->detail,  r->fix,     r->fingerprint, r->a_u,
+      r->b_u,       r->cable_b, r->media,   r->length,      r->part,
+      r->from_rack, r->from_u,  r->media_b, r->length_b,    r->part_b};
   for (size_t k = 0; k < sizeof f / sizeof *f; k++)
     out[k] = f[k] ? f[k] : "";
 }
@@ -79,6 +81,8 @@ void fl_work_order_free(fl_work_order *wo) {
     free(r->fix), free(r->fingerprint);
     free(r->a_u), free(r->b_u), free(r->cable_b), free(r->media);
     free(r->length), free(r->part);
+    free(r->from_rack), free(r->from_u), free(r->media_b), free(r->length_b);
+    free(r->part_b);
   }
   free(wo->v);
   memset(wo, 0, sizeof *wo);

@@ -27,6 +27,11 @@ typedef struct fl_wo_row {
   char *fix;         /* the finding's fix, as JSON `fix.description` says it
                         ("" when the finding has none) */
   char *fingerprint; /* the finding's fingerprint (JSON, SARIF, baselines) */
+  /* appended after `part` (issue 34, the same rule): */
+  char *from_rack, *from_u; /* move: rack and unit of the node the end is on
+                               now (design node attributes `rack`, `u`) */
+  char *media_b, *length_b, *part_b; /* swap: the second cable's (cable_b)
+                                        media, length and part number */
 } fl_wo_row;
 
 typedef struct fl_work_order {

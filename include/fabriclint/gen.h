@@ -456,6 +456,90 @@ FL_EXTERN(int)
 fl_gen_layout(const fl_fabric *in, const fl_gen_layout_params *p,
               fl_fabric **out, fl_error *err);
 
+/**
+ * fl_gen_networks_params — the storage fabric and the in-band management
+ * network beside a generated compute fabric (`fabriclint gen ...
+ * --storage-nodes N --inband-mgmt`), in the DGX SuperPOD style: NVIDIA's
+ * DGX SuperPOD H100 reference architecture ("Network Fabrics") has four
+ * networks, compute, storage, in-band and out-of-band management, and a
+ * DGX gives a pair of ports to storage and a port pair to in-band
+ * management; the DGX BasePOD deployment guide ("Networking") cables port
+ * 1 of the two dual-port ConnectX-7 cards to an InfiniBand storage fabric
+ * and port 2 to the in-band Ethernet network. Zero-initialise; 0 means
+ * the default.
+ * @storage_nodes: storage servers (`storage-NNN`, 0..9999); 0: no storage
+ *   fabric.
+ * @inband: 1 for the in-band management network.
+ * @radix: k, ports of every storage and in-band switch. Default 64 (a
+ *   QM9700 for storage, an SN4600C for in-band: both 64 ports).
+ * @inband_speed: FL_SPEED_ETH_*; default FL_SPEED_ETH_100G (SN4600C).
+ * @no_lids: 1 to leave the storage fabric's LIDs 0.
+ *
+ * Hosts: the compute hosts of the input (CAs with a system and no service
+ * role, in order of first appearance), then the storage servers. Each
+ * compute host gets two storage NICs and one in-band NIC, named after its
+ * compute NICs: on the DGX H100 map (fl_gen_dgx_h100_hca()) the
+ * non-compute devices mlx5_1 and mlx5_7 (storage) and mlx5_2 (in-band;
+ * which of the DGX's four non-compute devices sits on which port is not
+ * taken from a data sheet here); otherwise the three numbers after the
+ * largest `mlx5_<n>` of its compute NICs. A storage server has mlx5_0 and
+ * mlx5_1 on the storage fabric and mlx5_2 on the in-band network. Storage
+ * NICs have `role`=`storage`, in-band NICs `role`=`inband`.
+ *
+ * Storage fabric (speed and width of the compute fabric's first cable; its
+ * own subnet: LIDs from 1, switches then CAs): with E = hosts + storage
+ * servers and h = k/2, ceil(E/h) pairs of leaves `stor-leaf-NN`; endpoint
+ * i has its first storage NIC on leaf 2·floor(i/h) + 1 and its second on
+ * the next one, both on port (i mod h) + 1, so that no single leaf cuts a
+ * host off its storage. Every leaf has its h uplinks on ports h+1..k, m
+ * cables to each of P spines `stor-spine-NN` (leaf port h+1 + s·m + c,
+ * spine port l·m + c + 1), P the smallest divisor >= 2 of h with
+ * L·h/P <= k (L leaves), m = h/P. Counts: L + P switches, 2E CAs, 2E +
+ * L·h cables. More than k leaves is refused (one spine layer).
+ *
+ * In-band network (Ethernet, 1 lane at @inband_speed, no LIDs): every
+ * compute host and storage server has one in-band port; a leaf
+ * `inb-leaf-NN` takes a run of at most h hosts of one SU (the `su`
+ * attribute, else `pod`) on ports 1.., the storage servers have leaves of
+ * their own; L' leaves with h uplinks to P' spines `inb-spine-NN` as
+ * above. Counts: L' + P' switches, E CAs, E + L'·h cables.
+ *
+ * Every node added has attribute `network` (`storage` or `inband`);
+ * switches have `tier` 1 (leaf) or 2 (spine), CAs `tier` 0. GUIDs are
+ * apart from the compute fabric's: switch and CA numbers start at 2^22.
+ */
+typedef struct fl_gen_networks_params {
+  uint32_t storage_nodes;
+  uint32_t inband;
+  uint32_t radix;
+  uint32_t inband_speed;
+  uint32_t no_lids;
+} fl_gen_networks_params;
+
+/**
+ * fl_gen_networks() — finalized fabric @in (the compute fabric) with the
+ * storage fabric and in-band network of @p added after it, in a new fabric
+ * *@out: @in's nodes and cables first and unchanged, so a layout of the
+ * whole (fl_gen_layout(), which places the `network` nodes after the
+ * compute fabric's) stands every host in one rack for all its NICs.
+ * Write each network apart (fl_gen_network_part()). FL_OK; FL_EINVAL
+ * (a parameter, or a network beyond one spine layer) or FL_ENOMEM with
+ * @err set and *@out NULL. O(nodes + links).
+ */
+FL_EXTERN(int)
+fl_gen_networks(const fl_fabric *in, const fl_gen_networks_params *p,
+                fl_fabric **out, fl_error *err);
+
+/**
+ * fl_gen_network_part() — one network of @all as a fabric of its own in
+ * *@out: the nodes whose `network` attribute is @network (NULL: the nodes
+ * without one, the compute fabric) and the cables among them, in @all's
+ * order with every attribute, GUID and LID kept. FL_OK or FL_ENOMEM.
+ */
+FL_EXTERN(int)
+fl_gen_network_part(const fl_fabric *all, const char *network, fl_fabric **out,
+                    fl_error *err);
+
 #ifdef __cplusplus
 }
 #endif

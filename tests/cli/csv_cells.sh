@@ -79,7 +79,7 @@ expect_eq "$(cells "$TMP/wo.csv" 1 '[:14]')" \
   "['1', 'move', 'diff.misconnected', 'dgx-002 \"a,b\" mlx5_1', '1', '', 'leaf \"r1\", row 2', '2', '', 'leaf \"r1\", row 2', '3', '', 'move the cable end to the planned port', 'move the cable end at \"leaf \"r1\", row 2\" port 3 to \"leaf \"r1\", row 2\" port 2']" \
   "work-order cells"
 expect_eq "$(cells "$TMP/wo.csv" 1 '[14]' | grep -cE '^[0-9a-f]{16}$')" 1 "fingerprint cell"
-expect_eq "$(cells "$TMP/wo.csv" 1 '[15:]')" "['', '', '', '', '', '']" "no U, second cable, media, length or part in this plan"
+expect_eq "$(cells "$TMP/wo.csv" 1 '[15:]')" "['', '', '', '', '', '', '', '', '', '', '']" "no U, second cable, media, length, part or from rack in this plan"
 # ---- 4. formula cells (OWASP CSV injection, issue 32 #6) --------------------------
 # csv-formula-design.xml: ft4 with leaf-p01-02 renamed =HYPERLINK(...), spine-p01-02
 # @SUM(...)*cmd|... and one cable moved; csv-formula-asbuilt.ibnetdiscover: ft4 as built

@@ -63,14 +63,14 @@ expect_eq "$(rules_of "$TMP/out")" \
 # ---- 3. work order, text, options ----------------------------------------
 expect_rc 1 "$FL" diff --format csv "$d/lldp-design.xml" "$d/lldp"
 expect_eq "$(head -1 "$TMP/out" | tr -d '\r')" \
-  "row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,from_node,from_port,cable,detail,fix,fingerprint,a_u,b_u,cable_b,media,length,part" "csv header"
+  "row,action,finding,a_node,a_port,a_rack,b_node,b_port,b_rack,from_node,from_port,cable,detail,fix,fingerprint,a_u,b_u,cable_b,media,length,part,from_rack,from_u,media_b,length_b,part_b" "csv header"
 # the fix columns: the finding's fix in the words of JSON fix.description,
 # and its fingerprint (the same finding in JSON and SARIF)
-expect_grep "$TMP/out" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,move the cable end to the planned port,"move the cable end at ""leaf-01"" swp5 to ""leaf-01"" swp3",[0-9a-f]{16},,,,,,'$'\r''$'
+expect_grep "$TMP/out" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,move the cable end to the planned port,"move the cable end at ""leaf-01"" swp5 to ""leaf-01"" swp3",[0-9a-f]{16},,,,,,,R03,,,,'$'\r''$'
 cp "$TMP/out" "$TMP/wo.csv"
 expect_rc 1 "$FL" diff --format json "$d/lldp-design.xml" "$d/lldp"
 expect_eq "$(jget "$TMP/out" "=[(f['fix']['kind'], f['fix']['description'], f['fingerprint']) for f in d['findings'] if f['rule'] == 'diff.misconnected']")" \
-  "[('move', 'move the cable end at \"leaf-01\" swp5 to \"leaf-01\" swp3', '$(grep ',move,' "$TMP/wo.csv" | tr -d '\r' | awk -F, '{print $(NF-6)}')')]" "csv row = JSON finding"
+  "[('move', 'move the cable end at \"leaf-01\" swp5 to \"leaf-01\" swp3', '$(grep ',move,' "$TMP/wo.csv" | tr -d '\r' | awk -F, '{print $(NF-11)}')')]" "csv row = JSON finding"
 expect_eq "$(tail -n +2 "$TMP/wo.csv" | cut -d, -f2 | sort | tr '\n' ' ')" "add move remove swap " "csv actions"
 expect_grep "$TMP/wo.csv" '^[0-9]+,move,diff.misconnected,host-03,eth0,R01,leaf-01,swp3,R03,leaf-01,swp5,E005,'
 expect_grep "$TMP/wo.csv" ',add,diff.missing,leaf-04,swp52,R03,spine-02,Eth12,R03,,,E024,'

@@ -10,9 +10,10 @@ ID="$FL_SRC/tests/data/identity/dup-desc.ibnetdiscover"
 finds() { jget "$TMP/out" "=[(f['rule'], f['severity']) for f in d['findings']]"; }
 one() { jget "$TMP/out" "=[f for f in d['findings'] if f['rule'] == '$1'][0]$2"; }
 # the work order's rows without the fix columns (fix, fingerprint: checked
-# apart) and the layout columns (a_u, b_u, cable_b, media, length, part:
-# empty in these plans, which have none; tests/cli/diff_work_order.sh)
-csv_rows() { python3 -c "import csv,sys; rows = list(csv.DictReader(open(sys.argv[1]))); assert all(r[k] == '' for r in rows for k in ('a_u', 'b_u', 'cable_b', 'media', 'length', 'part')), 'a layout column'; print([{k: v for k, v in r.items() if k not in ('fix', 'fingerprint', 'a_u', 'b_u', 'cable_b', 'media', 'length', 'part')} for r in rows])" "$1"; }
+# apart), the layout columns (a_u, b_u, cable_b, media, length, part,
+# from_u, media_b, length_b, part_b: empty in these plans, which have none;
+# tests/cli/diff_work_order.sh) and from_rack (checked apart)
+csv_rows() { python3 -c "import csv,sys; rows = list(csv.DictReader(open(sys.argv[1]))); lay = ('a_u', 'b_u', 'cable_b', 'media', 'length', 'part', 'from_u', 'media_b', 'length_b', 'part_b'); assert all(r[k] == '' for r in rows for k in lay), 'a layout column'; print([{k: v for k, v in r.items() if k not in ('fix', 'fingerprint', 'from_rack') + lay} for r in rows])" "$1"; }
 csv_fix() { python3 -c "import csv,sys; print([(r['action'], r['fix'], len(r['fingerprint'])) for r in csv.DictReader(open(sys.argv[1]))])" "$1"; }
 
 # ---- one finding per cause: 32 ports with the permissive LID --------------
@@ -192,6 +193,9 @@ expect_rc 1 "$FL" diff --format csv "$D/f07-plan-with-racks.xml" "$D/f07-moved.i
 expect_eq "$(csv_rows "$TMP/out")" \
   "[{'row': '1', 'action': 'swap', 'finding': 'diff.swapped', 'a_node': 'dgx-002 mlx5_0', 'a_port': '1', 'a_rack': 'R01', 'b_node': 'dgx-002 mlx5_1', 'b_port': '1', 'b_rack': 'R01', 'from_node': '', 'from_port': '', 'cable': '', 'detail': 'exchange the two cable ends at these ports'}, {'row': '2', 'action': 'move', 'finding': 'diff.misconnected', 'a_node': 'dgx-004 mlx5_0', 'a_port': '1', 'a_rack': 'R02', 'b_node': 'leaf-su02-r0', 'b_port': '1', 'b_rack': 'N02', 'from_node': 'leaf-su02-r0', 'from_port': '4', 'cable': '', 'detail': 'move the cable end to the planned port'}, {'row': '3', 'action': 'add', 'finding': 'diff.missing', 'a_node': 'leaf-su01-r0', 'a_port': '5', 'a_rack': 'N01', 'b_node': 'spine-01', 'b_port': '1', 'b_rack': 'N00', 'from_node': '', 'from_port': '', 'cable': '', 'detail': 'planned cable not found'}]" \
   "f07: swap, move and add rows with racks"
+# where the moved end is now: its leaf's rack
+expect_eq "$(python3 -c "import csv,sys; print([(r['action'], r['from_rack']) for r in csv.DictReader(open(sys.argv[1]))])" "$TMP/out")" \
+  "[('swap', ''), ('move', 'N02'), ('add', '')]" "f07: from_rack of the move"
 # the fix columns: the finding's fix (JSON fix.description) and fingerprint
 expect_eq "$(csv_fix "$TMP/out")" \
   "[('swap', 'swap the two cable ends at \"dgx-002 mlx5_0\" port 1 and \"dgx-002 mlx5_1\" port 1', 16), ('move', 'move the cable end at \"leaf-su02-r0\" port 4 to \"leaf-su02-r0\" port 1', 16), ('add', '', 16)]" \
