@@ -205,6 +205,14 @@ static void table(const out_ctx *c, const json_t *m) {
       json_object_get(o[2], "ebb"));
 }
 
+/* One row per {JSON key, label} of @k (@n of them): BASE, HEAD, delta. */
+static void key_rows(const out_ctx *c, const json_t *const o[3],
+                     const char *const k[][2], size_t n) {
+  for (size_t i = 0; i < n; i++)
+    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
+        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+}
+
 /* The worst single switch failure (failure-domains.single-point). */
 static void failure(const out_ctx *c, const json_t *m) {
   const json_t *o[3];
@@ -217,9 +225,7 @@ static void failure(const out_ctx *c, const json_t *m) {
   static const char *const k[][2] = {
       {"single_point_switches", "switches that cut endpoints off"},
       {"worst_cut_off_endpoints", "endpoints cut off, worst switch"}};
-  for (size_t i = 0; i < 2; i++)
-    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
-        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  key_rows(c, o, k, 2);
   for (int s = 0; s < 2; s++) {
     const char *w = json_string_value(json_object_get(o[s], "worst_switch"));
     if (w) /* the name in its side's column (BASE, HEAD) */
@@ -271,9 +277,7 @@ static void cost(const out_ctx *c, const json_t *m) {
       {"rows", "BOM rows"},
       {"rows_without_price", "rows without a price"},
       {"rows_without_watts", "rows without watts"}};
-  for (size_t i = 0; i < 5; i++)
-    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
-        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  key_rows(c, o, k, 5);
 }
 
 /* The unicast LIDs each subnet needs (topology.lid-space with
@@ -292,9 +296,7 @@ static void lid_space(const out_ctx *c, const json_t *m) {
       {"lids_needed", "LIDs needed, largest subnet"},
       {"lids_left", "LIDs left, largest subnet"},
       {"lids_total", "LIDs needed, all subnets"}};
-  for (size_t i = 0; i < 5; i++)
-    row(c, 1, k[i][1], json_object_get(o[0], k[i][0]),
-        json_object_get(o[1], k[i][0]), json_object_get(o[2], k[i][0]));
+  key_rows(c, o, k, 5);
   if (json_integer_value(json_object_get(o[0], "subnets")) > 1 ||
       json_integer_value(json_object_get(o[1], "subnets")) > 1)
     rows_of(c, o, "by_subnet", "LIDs needed, ", "lids_needed");

@@ -131,32 +131,10 @@ static int copy_node(fl_fabric *dst, const fl_fabric *src, fl_id n, uint32_t k,
   return copy_ports(dst, src, n, d, flip, prov, port_map);
 }
 
-/* Plane @k, or a plain copy (gen_build.h). */
-int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
-                    uint32_t planes, fl_prov prov, fl_id *port_map) {
-  for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
-    if (copy_node(dst, src, n, k, planes, prov, port_map) != FL_OK)
-      return FL_ENOMEM;
-  for (fl_id l = 0; l < fl_fabric_link_count(src); l++) {
-    fl_id a = port_map[fl_fabric_link_port(src, l, 0)],
-          b = port_map[fl_fabric_link_port(src, l, 1)];
-    fl_id m = fl_b_link(dst, a, b, fl_fabric_link_width(src, l),
-                        fl_fabric_link_speed(src, l),
-                        fl_fabric_link_flags(src, l), prov);
-    if (m == FL_NONE || copy_attrs(dst, src, FL_ENT_LINK, l, m) != FL_OK)
-      return FL_ENOMEM;
-  }
-  return FL_OK;
-}
-
-/* The nodes @keep of @src and the cables among them (gen_build.h). */
-int gen_copy_subset(fl_fabric *dst, const fl_fabric *src,
-                    const unsigned char *keep, fl_prov prov, fl_id *port_map) {
-  for (fl_id p = 0; p < fl_fabric_port_count(src); p++)
-    port_map[p] = FL_NONE;
-  for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
-    if (keep[n] && copy_same(dst, src, n, prov, port_map) != FL_OK)
-      return FL_ENOMEM;
+/* The cables of @src whose two ends were copied (@port_map: FL_NONE for a
+ * port left out) into @dst, with their attributes. */
+static int copy_links(fl_fabric *dst, const fl_fabric *src, fl_prov prov,
+                      const fl_id *port_map) {
   for (fl_id l = 0; l < fl_fabric_link_count(src); l++) {
     fl_id a = port_map[fl_fabric_link_port(src, l, 0)],
           b = port_map[fl_fabric_link_port(src, l, 1)];
@@ -169,6 +147,26 @@ int gen_copy_subset(fl_fabric *dst, const fl_fabric *src,
       return FL_ENOMEM;
   }
   return FL_OK;
+}
+
+/* Plane @k, or a plain copy (gen_build.h). */
+int gen_copy_fabric(fl_fabric *dst, const fl_fabric *src, uint32_t k,
+                    uint32_t planes, fl_prov prov, fl_id *port_map) {
+  for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
+    if (copy_node(dst, src, n, k, planes, prov, port_map) != FL_OK)
+      return FL_ENOMEM;
+  return copy_links(dst, src, prov, port_map);
+}
+
+/* The nodes @keep of @src and the cables among them (gen_build.h). */
+int gen_copy_subset(fl_fabric *dst, const fl_fabric *src,
+                    const unsigned char *keep, fl_prov prov, fl_id *port_map) {
+  for (fl_id p = 0; p < fl_fabric_port_count(src); p++)
+    port_map[p] = FL_NONE;
+  for (fl_id n = 0; n < fl_fabric_node_count(src); n++)
+    if (keep[n] && copy_same(dst, src, n, prov, port_map) != FL_OK)
+      return FL_ENOMEM;
+  return copy_links(dst, src, prov, port_map);
 }
 
 int fl_gen_planes(const fl_fabric *one, uint32_t n, fl_fabric **out,
