@@ -73,6 +73,16 @@ expect_eq "$(head -1 "$TMP/wl.yaml")" "hosts: all" "the workload is not written 
 expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" -o "$TMP/x.xml"
 expect_grep "$TMP/err" "sweep writes each design itself: '-o' does not belong among the generator's options after --"
 expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" --dry-run
+# the storage and in-band networks are plans of their own, which sweep does
+# not read: every design came out the same (both "pareto yes"); refused
+expect_rc 2 "$FL" sweep --vary storage-nodes=2,4 -- "${G[@]}"
+expect_grep "$TMP/err" "--vary storage-nodes: sweep evaluates the compute fabric only; the storage network is a plan of its own"
+expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" --inband-mgmt
+expect_grep "$TMP/err" "sweep evaluates the compute fabric only: '--inband-mgmt' writes a plan of its own"
+# what sweep sets is no --vary option either (--vary output=... was run
+# and its values ignored)
+expect_rc 2 "$FL" sweep --vary output=a.xml,b.xml -- "${G[@]}"
+expect_grep "$TMP/err" "--vary output: sweep writes each design itself, in design XML"
 python3 -c "print('hosts: all'); print('collectives:'); [print('  - {op: all-to-all, bytes: 1GiB}') for _ in range(17)]" >"$TMP/wl17.yaml"
 expect_rc 2 "$FL" sweep --workload "$TMP/wl17.yaml" --vary spines=2,4 -- "${G[@]}"
 expect_grep "$TMP/err" 'wl17\.yaml: 17 collectives, sweep tabulates at most 16'
