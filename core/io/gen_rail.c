@@ -39,9 +39,11 @@ typedef struct rail_plan {
 } rail_plan;
 
 /** Smallest divisor d of @u with @cables * (u / d) <= @room (cables of
- * u/d each fit @room ports); 0 when none does. */
+ * u/d each fit @room ports); 0 when none does. At least 2 when @u >= 2:
+ * one spine would be a single point of failure of every leaf
+ * (failure-domains.single-point: the plan would fail `check`). */
 static uint32_t fewest_that_fit(uint32_t u, uint64_t cables, uint64_t room) {
-  for (uint32_t d = 1; d <= u; d++)
+  for (uint32_t d = u >= 2 ? 2 : 1; d <= u; d++)
     if (u % d == 0 && cables * (u / d) <= room)
       return d;
   return 0;
