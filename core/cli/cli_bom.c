@@ -386,6 +386,8 @@ int fl_cli_bom(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   if (o.n_inputs == 0)
     rc = fl_cli_usage_error("bom needs at least one INPUT%s", "");
+  if (rc == 0 && a.catalogue)
+    rc = fl_cli_check_output_other(&o, a.catalogue, "the catalogue");
   if (rc == 0 && a.catalogue) {
     char msg[512];
     if (fl_bom_cat_load(a.catalogue, &cat, msg, sizeof msg) != 0) {

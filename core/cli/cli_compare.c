@@ -718,6 +718,8 @@ int fl_cli_compare(int argc, char **argv) {
     rc = fl_cli_check_outputs(&o, all, n);
     free((void *)all);
   }
+  if (rc == 0 && a.catalogue)
+    rc = fl_cli_check_output_other(&o, a.catalogue, "the catalogue");
   if (rc == 0 && a.catalogue) {
     char msg[512];
     if (fl_bom_cat_load(a.catalogue, &a.cat, msg, sizeof msg) != 0) {

@@ -229,8 +229,8 @@ static int apply_one(gen_args *a, const fl_cli_item *it) {
     return 0;
   case FL_OPT_FORMAT:
     return parse_format(a, val);
-  case FL_OPT_OUTPUT:
-    a->output = val;
+  case FL_OPT_OUTPUT: /* "-": standard output, as for every command */
+    a->output = strcmp(val, "-") == 0 ? NULL : val;
     return 0;
   case FL_OPT_OVERSUBSCRIPTION:
     return parse_oversub(a, val);

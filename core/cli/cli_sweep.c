@@ -143,12 +143,16 @@ static int sweep_option(void *ctx, const fl_cli_item *it, int *rc) {
   }
 }
 
-/* The generator's options after -- may not choose what sweep sets or
- * reads: the output (-o, --output), its format, or --dry-run. 0 or exit 2
- * (message printed). */
-static int gen_args_ok(const fl_cli_opts *o) {
+/* The generator's options after -- (and the --vary options) may not
+ * choose what sweep sets or reads: the output (-o, --output), its format,
+ * or --dry-run; nor the networks gen writes beside the plan
+ * (--storage-nodes, --inband-mgmt: plans of their own, which sweep would
+ * not evaluate, every design then the same). 0 or exit 2 (message
+ * printed). */
+static int gen_args_ok(const fl_cli_opts *o, const sweep_args *a) {
   static const char *const SET[] = {"-o", "--output", "--format", "--dry-run"};
-  for (size_t i = 0; i < o->n_inputs; i++)
+  static const char *const NETS[] = {"--storage-nodes", "--inband-mgmt"};
+  for (size_t i = 0; i < o->n_inputs; i++) {
     for (size_t k = 0; k < sizeof SET / sizeof *SET; k++) {
       size_t l = strlen(SET[k]);
       if (strncmp(o->inputs[i], SET[k], l) == 0 &&
@@ -158,6 +162,32 @@ static int gen_args_ok(const fl_cli_opts *o) {
             "belong among the generator's options after --",
             o->inputs[i]);
     }
+    for (size_t k = 0; k < sizeof NETS / sizeof *NETS; k++) {
+      size_t l = strlen(NETS[k]);
+      if (strncmp(o->inputs[i], NETS[k], l) == 0 &&
+          (o->inputs[i][l] == '\0' || o->inputs[i][l] == '='))
+        return fl_cli_usage_errorf(
+            "sweep evaluates the compute fabric only: '%s' writes a plan "
+            "of its own beside it, which sweep would not read (gen -o "
+            "FILE, then bom or compare on FILE.storage.xml, "
+            "FILE.inband.xml)",
+            NETS[k]);
+    }
+  }
+  for (size_t i = 0; i < a->n_vary; i++) {
+    const char *n = a->v[i].name;
+    if (strcmp(n, "o") == 0 || strcmp(n, "output") == 0 ||
+        strcmp(n, "format") == 0 || strcmp(n, "dry-run") == 0)
+      return fl_cli_usage_errorf("--vary %s: sweep writes each design "
+                                 "itself, in design XML",
+                                 n);
+    if (strcmp(n, "storage-nodes") == 0 || strcmp(n, "inband-mgmt") == 0)
+      return fl_cli_usage_errorf(
+          "--vary %s: sweep evaluates the compute fabric only; the %s "
+          "network is a plan of its own (gen -o FILE), every design "
+          "would be the same",
+          n, n[0] == 's' ? "storage" : "in-band");
+  }
   return 0;
 }
 
@@ -518,7 +548,7 @@ int fl_cli_sweep(int argc, char **argv) {
     rc = fl_cli_usage_errorf("--vary: %zu designs, at most %d (fewer values)",
                              n, SWEEP_MAX_DESIGNS);
   if (rc == 0)
-    rc = gen_args_ok(&o);
+    rc = gen_args_ok(&o, &a);
   if (rc == 0 && a.catalogue)
     rc = fl_cli_check_output_other(&o, a.catalogue, "the catalogue");
   if (rc == 0 && a.workload)

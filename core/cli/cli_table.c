@@ -401,7 +401,7 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "compute HCAs per host = leaves per SU (default 8)"},
     {FL_OPT_SPINES, "spines", 0, "S", G, RS, FL_CPL_NONE, NULL,
      "spines (3 tiers: per spine group), divides the leaf uplinks "
-     "(default: fewest that carry them)"},
+     "(default: fewest that carry them, at least 2)"},
     {FL_OPT_OVERSUBSCRIPTION, "oversubscription", 0, "D:U[,D:U]", G, RS,
      FL_CPL_NONE, NULL,
      "down:up per tier from the leaves: 2:1 gives each leaf half as many "

@@ -38,10 +38,15 @@ typedef struct rail_plan {
   fl_gen_shape shape;
 } rail_plan;
 
-/** Smallest divisor d of @u with @cables * (u / d) <= @room (cables of
- * u/d each fit @room ports); 0 when none does. */
-static uint32_t fewest_that_fit(uint32_t u, uint64_t cables, uint64_t room) {
-  for (uint32_t d = 1; d <= u; d++)
+/** Smallest divisor d >= @least (or 1 when @u < @least) of @u with
+ * @cables * (u / d) <= @room (cables of u/d each fit @room ports); 0 when
+ * none does. Spines ask for at least 2: one spine would be a single point
+ * of failure of every leaf (failure-domains.single-point: the plan would
+ * fail `check`); a core group of one core is none (spine j of every group
+ * is its only user, and a leaf reaches every spine). */
+static uint32_t fewest_that_fit(uint32_t u, uint64_t cables, uint64_t room,
+                                uint32_t least) {
+  for (uint32_t d = u >= least ? least : 1; d <= u; d++)
     if (u % d == 0 && cables * (u / d) <= room)
       return d;
   return 0;
@@ -139,7 +144,7 @@ static int rail_spines2(rail_plan *pl, fl_error *err) {
                         p->sus, p->rails, (unsigned long long)leaves, k,
                         k / p->rails);
   if (p->spines == 0)
-    p->spines = fewest_that_fit(u, leaves, k);
+    p->spines = fewest_that_fit(u, leaves, k, 2);
   char ok[160];
   valid_spines(u, leaves, k, ok, sizeof ok);
   if (u % p->spines != 0)
@@ -194,7 +199,7 @@ static int rail_spines3(rail_plan *pl, fl_error *err) {
                         p->sus_per_group, p->rails, (unsigned long long)gl,
                         room, k, sd, su);
   if (p->spines == 0)
-    p->spines = fewest_that_fit(u, gl, room);
+    p->spines = fewest_that_fit(u, gl, room, 2);
   char ok[160];
   valid_spines(u, gl, room, ok, sizeof ok);
   if (u % p->spines != 0 || gl * (u / p->spines) > room)
@@ -227,7 +232,7 @@ static int rail_spines3(rail_plan *pl, fl_error *err) {
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "%u spine groups exceed the %u ports of a core",
                         pl->groups, k);
-  pl->core_group = fewest_that_fit(pl->sp_up, pl->groups, k);
+  pl->core_group = fewest_that_fit(pl->sp_up, pl->groups, k, 1);
   pl->mc = pl->sp_up / pl->core_group;
   return FL_OK;
 }

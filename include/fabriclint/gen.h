@@ -165,7 +165,8 @@ typedef struct fl_gen_fat_tree_params {
  * @hosts_per_su: hosts (DGX) per SU, H. Default 32.
  * @rails: compute HCAs per host = rail leaves per SU. Default 8.
  * @spines: P, spine switches (3 tiers: per spine group); must divide the
- *   leaf uplinks U. Default: the fewest that carry every uplink (below).
+ *   leaf uplinks U. Default: the fewest that carry every uplink, at
+ *   least 2 when U >= 2 (below).
  * @leaf_radix: ports per leaf, spine and core (k). Even, 4..254. Default 64
  *   (Quantum-2 QM9700).
  * @width, @speed: as for fat trees (default 4x NDR).
@@ -197,9 +198,11 @@ typedef struct fl_gen_fat_tree_params {
  *  2 tiers: every leaf has m cables to each of the P spines; spine port
  *           (l·m + c) + 1 takes copy c from leaf l (l = u·R + r). A spine
  *           has k ports, so S·R·m <= k; the default P is the smallest
- *           divisor of U with S·R·U/P <= k. That reproduces the DGX H100
- *           SuperPOD (RA Table 4) counts: 1 SU -> 4 spines, 2 -> 8,
- *           3 -> 16, 4 -> 16. A given P that leaves S·R·m > k is refused:
+ *           divisor of U with S·R·U/P <= k, and at least 2 when U >= 2
+ *           (one spine is a single point of failure of every leaf). That
+ *           reproduces the DGX H100 SuperPOD (RA Table 4) counts: 1 SU ->
+ *           4 spines, 2 -> 8, 3 -> 16, 4 -> 16. A given P that leaves
+ *           S·R·m > k is refused:
  *           `--spines 8` at 4 SUs and 1:1 needs 32 x 4 = 128 ports per
  *           spine; at 2:1 (U = 16) 8 spines fit.
  *           Counts: S·H hosts, S·H·R CAs, S·R + P switches,
@@ -210,16 +213,16 @@ typedef struct fl_gen_fat_tree_params {
  *           (k/2 at 1:1). Each group has P spines; every leaf has m
  *           cables to each spine of its group (group leaf l, copy c on
  *           spine port l·m + c + 1), G·R·m <= D; default P the smallest
- *           divisor of U that fits. A spine has Us = G·R·m·u/d uplinks on
- *           its top ports. Spine j of every group joins core group j: C
- *           cores, mc = Us/C cables to each (core c of the group on spine
- *           port k-Us+1 + c·mc + copy); a core takes group g, copy c on
- *           port g·mc + c + 1, so groups·mc <= k; C is the smallest
- *           divisor of Us that fits. Counts: S·R leaves,
- *           ceil(S/G)·P spines, P·C cores, S·H·R + S·R·U +
- *           ceil(S/G)·P·Us links. The DGX B200 SuperPOD RA's 16 SUs
- *           (k = 64, G = 4, P = 32, C = 2): 128 leaves, 128 spines, 64
- *           cores, 4096 cables per tier.
+ *           divisor of U that fits (at least 2, as above). A spine has
+ *           Us = G·R·m·u/d uplinks on its top ports. Spine j of every
+ *           group joins core group j: C cores, mc = Us/C cables to each
+ *           (core c of the group on spine port k-Us+1 + c·mc + copy); a
+ *           core takes group g, copy c on port g·mc + c + 1, so
+ *           groups·mc <= k; C is the smallest divisor of Us that fits.
+ *           Counts: S·R leaves, ceil(S/G)·P spines, P·C cores, S·H·R +
+ *           S·R·U + ceil(S/G)·P·Us links. The DGX B200 SuperPOD RA's 16
+ *           SUs (k = 64, G = 4, P = 32, C = 2): 128 leaves, 128 spines,
+ *           64 cores, 4096 cables per tier.
  *
  * Names: leaves `leaf-suUU-rR` (R 0-based, as rails are); spines
  * `spine-SS` (2 tiers) or `spine-pGG-SS` (3 tiers); cores `core-CCC`

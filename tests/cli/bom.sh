@@ -87,6 +87,11 @@ expect_rc 2 "$FL" bom --catalogue "$TMP/bad3.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'listed twice'
 expect_rc 2 "$FL" bom --catalogue "$TMP/none.yaml" "$TMP/sm.xml"
 expect_grep "$TMP/err" 'none.yaml: cannot read'
+# -o onto the catalogue: refused, the catalogue kept (it was overwritten)
+cp "$TMP/cat.yaml" "$TMP/cat.keep"
+expect_rc 2 "$FL" bom --catalogue "$TMP/cat.yaml" -o "$TMP/cat.yaml" "$TMP/sm.xml"
+expect_grep "$TMP/err" 'cat.yaml: --output would overwrite .*cat.yaml, the catalogue this run reads; refusing'
+cmp -s "$TMP/cat.yaml" "$TMP/cat.keep" && pass || fail "bom -o overwrote its catalogue"
 expect_rc 2 "$FL" bom --format ods "$TMP/sm.xml"
 expect_grep "$TMP/err" "expected csv, json or xlsx, got 'ods'"
 # ---- a real capture (NVIDIA/topograph, tests/data/external): 40 QM9701

@@ -13,14 +13,17 @@ cp "$FL_SRC/tests/fixtures/bom/hand-count.yaml" "$TMP/cat.yaml"
 # By hand. 1:1: 6 switches, 24 cables of 7 m and 8 of 10 m, 16 HCA and 24
 # cage transceivers: 6x10 + 24x2 + 8x1 + 16x3 + 24x4.5 = 272, 6x100 +
 # 16x9 + 24x17 = 1152 W. 2:1: each leaf keeps 4 host ports and 2 uplinks,
-# one spine of 8 ports: 5 switches, 20 cables of 7 m and 4 of 10 m, 16
-# HCA and 4x3 + 4 = 16 cage transceivers: 50 + 40 + 4 + 48 + 72 = 214,
-# 500 + 144 + 272 = 916 W. Change: -58, -236 W.
+# one to each of 2 spines (gen's fewest spines but never one, a single
+# point of failure; spine-01 in row R01, spine-02 in R02): 6 switches, 16
+# host cables of 7 m, 8 uplinks of 7 m (own row) or 10 m: 20 of 7 m and 4
+# of 10 m; 16 HCA transceivers and 16 cage ones (a leaf 2 host cages + 1
+# uplink cage, a spine ports 1-4: 2 cages): 60 + 40 + 4 + 48 + 72 = 224,
+# 600 + 144 + 272 = 1016 W. Change: -48, -136 W.
 C="=[d[s]['cost'][k] for s in ('base', 'head', 'delta') for k in ('price', 'watts', 'rows', 'rows_without_price')]"
 expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
-expect_eq "$(jget "$TMP/out" "$C")" "[272.0, 1152.0, 5, 0, 214.0, 916.0, 5, 0, -58.0, -236.0, 0, 0]" "1:1 -> 2:1"
+expect_eq "$(jget "$TMP/out" "$C")" "[272.0, 1152.0, 5, 0, 224.0, 1016.0, 5, 0, -48.0, -136.0, 0, 0]" "1:1 -> 2:1"
 expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
-expect_eq "$(jget "$TMP/out" "$C")" "[214.0, 916.0, 5, 0, 272.0, 1152.0, 5, 0, 58.0, 236.0, 0, 0]" "2:1 -> 1:1"
+expect_eq "$(jget "$TMP/out" "$C")" "[224.0, 1016.0, 5, 0, 272.0, 1152.0, 5, 0, 48.0, 136.0, 0, 0]" "2:1 -> 1:1"
 # valid against schema/compare.schema.json (Debian's python3-jsonschema)
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
   /usr/bin/python3 -c 'import json, sys, jsonschema
@@ -32,15 +35,15 @@ fi
 # text and Markdown rows
 expect_rc 0 "$FL" compare --fail-on never --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
 expect_grep "$TMP/out" '^cost and power \(bill of materials, --catalogue\)$'
-expect_grep "$TMP/out" '^    price +272 +214 +-58$'
-expect_grep "$TMP/out" '^    watts +1152 +916 +-236$'
+expect_grep "$TMP/out" '^    price +272 +224 +-48$'
+expect_grep "$TMP/out" '^    watts +1152 +1016 +-136$'
 expect_rc 0 "$FL" compare --fail-on never --format markdown --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
-expect_grep "$TMP/out" '^\| &nbsp;&nbsp;price \| 272 \| 214 \| -58 \|$'
+expect_grep "$TMP/out" '^\| &nbsp;&nbsp;price \| 272 \| 224 \| -48 \|$'
 # one row unpriced: both price totals unknown, their change too; watts stay
 grep -v 'price: 3' "$TMP/cat.yaml" >"$TMP/cat2.yaml"
 echo '  - {item: "transceiver 4xNDR multimode hca-port", watts: 9}' >>"$TMP/cat2.yaml"
 expect_rc 0 "$FL" compare --fail-on never --format json --catalogue "$TMP/cat2.yaml" "$TMP/one.xml" "$TMP/two.xml"
-expect_eq "$(jget "$TMP/out" "$C")" "[None, 1152.0, 5, 1, None, 916.0, 5, 1, None, -236.0, 0, 0]" "an unpriced row"
+expect_eq "$(jget "$TMP/out" "$C")" "[None, 1152.0, 5, 1, None, 1016.0, 5, 1, None, -136.0, 0, 0]" "an unpriced row"
 expect_rc 0 "$FL" compare --fail-on never --catalogue "$TMP/cat2.yaml" "$TMP/one.xml" "$TMP/two.xml"
 expect_grep "$TMP/out" '^    price +- +- +-$'
 # the sample catalogue: watts of the transceivers only, no price
@@ -50,20 +53,20 @@ expect_eq "$(jget "$TMP/out" "=[d['base']['cost'][k] for k in ('price', 'watts',
 expect_rc 0 "$FL" compare --fail-on never --format json "$TMP/one.xml" "$TMP/two.xml"
 expect_eq "$(jget "$TMP/out" "=('cost' in d['base'], 'cost' in d['delta'])")" "(False, False)" "no catalogue, no cost"
 # --fail-on cost-rise / power-rise (fractions of BASE's total): 1:1 -> 2:1
-# costs less (-58 of 272); 2:1 -> 1:1 rises by 58/214 and 236/916 W: at
+# costs less (-48 of 272); 2:1 -> 1:1 rises by 48/224 and 136/1016 W: at
 # exactly that fraction the policy holds, one step below it fails
 expect_rc 0 "$FL" compare --fail-on cost-rise,power-rise --catalogue "$TMP/cat.yaml" "$TMP/one.xml" "$TMP/two.xml"
-expect_grep "$TMP/out" '^  ok   cost-rise: price 272 -> 214 \(-21\.3 %; within 0 %\)$'
-expect_grep "$TMP/out" '^  ok   power-rise: power 1152 -> 916 \(-20\.5 %; within 0 %\)$'
-expect_rc 0 "$FL" compare --fail-on cost-rise=0.27102803738317754 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
-expect_rc 1 "$FL" compare --fail-on cost-rise=0.271 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
-expect_grep "$TMP/out" '^  FAIL cost-rise=0\.271: price 214 -> 272 \(\+27\.1 %; rises more than 27\.1 %\)$'
-expect_rc 0 "$FL" compare --fail-on power-rise=0.25764192139737996 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
-expect_rc 1 "$FL" compare --fail-on power-rise=0.2576 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
+expect_grep "$TMP/out" '^  ok   cost-rise: price 272 -> 224 \(-17\.6 %; within 0 %\)$'
+expect_grep "$TMP/out" '^  ok   power-rise: power 1152 -> 1016 \(-11\.8 %; within 0 %\)$'
+expect_rc 0 "$FL" compare --fail-on cost-rise=0.21428571428571427 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
+expect_rc 1 "$FL" compare --fail-on cost-rise=0.214 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
+expect_grep "$TMP/out" '^  FAIL cost-rise=0\.214: price 224 -> 272 \(\+21\.4 %; rises more than 21\.4 %\)$'
+expect_rc 0 "$FL" compare --fail-on power-rise=0.13385826771653545 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
+expect_rc 1 "$FL" compare --fail-on power-rise=0.1338 --catalogue "$TMP/cat.yaml" "$TMP/two.xml" "$TMP/one.xml"
 # an unpriced row: cost-rise cannot be judged (exit 2), power-rise can
 expect_rc 2 "$FL" compare --fail-on cost-rise,power-rise --catalogue "$TMP/cat2.yaml" "$TMP/two.xml" "$TMP/one.xml"
 expect_grep "$TMP/err" '^fabriclint: --fail-on cost-rise cannot be judged: no price total on both sides \(give --catalogue with a price for every bill-of-materials row\)$'
-expect_grep "$TMP/out" '^  FAIL power-rise: power 916 -> 1152 '
+expect_grep "$TMP/out" '^  FAIL power-rise: power 1016 -> 1152 '
 expect_rc 2 "$FL" compare --fail-on power-rise "$TMP/two.xml" "$TMP/one.xml"
 expect_grep "$TMP/err" 'power-rise cannot be judged'
 # a bad catalogue

@@ -5,10 +5,10 @@
 # the same spine fixed and new, failing the new-error gate). Its
 # fingerprint (fd_model.c fd_report_keyed()) holds when hosts are
 # added; a different switch is a different finding.
-# Plans from `fabriclint gen` (1 SU, 2 rails, one spine).
+# Plans from `fabriclint gen` (1 SU, 2 rails, one spine: --spines 1).
 . "$(dirname "$0")/lib.bash"
 for h in 4 5; do
-  "$FL" gen rail-su --sus 1 --rails 2 --hosts-per-su "$h" -o "$TMP/s$h.xml"
+  "$FL" gen rail-su --sus 1 --rails 2 --hosts-per-su "$h" --spines 1 -o "$TMP/s$h.xml"
 done
 sp() {
   expect_rc 1 "$FL" check --format json --rules failure-domains.single-point "$1"

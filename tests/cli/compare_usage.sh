@@ -19,6 +19,12 @@ printf '<?xml version="1.0"?>\n<fabric xmlns="urn:fabriclint:design:1" version="
 expect_rc 2 "$FL" compare "$B" "$TMP/bad.xml"
 expect_grep "$TMP/err" 'bad.xml:3'
 expect_rc 2 "$FL" compare -o "$B" "$B" "$O"
+# -o onto the catalogue: refused, the catalogue kept (it was overwritten)
+printf 'parts:\n  - {item: x, price: 1}\n' >"$TMP/cat.yaml"
+cp "$TMP/cat.yaml" "$TMP/cat.keep"
+expect_rc 2 "$FL" compare --catalogue "$TMP/cat.yaml" -o "$TMP/cat.yaml" "$B" "$O"
+expect_grep "$TMP/err" 'cat.yaml: --output would overwrite .*cat.yaml, the catalogue this run reads; refusing'
+cmp -s "$TMP/cat.yaml" "$TMP/cat.keep" && pass || fail "compare -o overwrote its catalogue"
 expect_rc 2 "$FL" compare --no-builtin-plugins "$B" "$O"
 expect_grep "$TMP/err" 'no rule ran'
 expect_rc 2 "$FL" compare --rules 'nosuch.*' "$B" "$O"

@@ -3,7 +3,7 @@
 # core/io/write_common.c) behind the UFM NDT plan of `convert` and the work
 # order of `diff --format csv`, on names that need quoting.
 #
-# The plan is `fabriclint gen rail-su` (2 rails x 2 hosts) with two names
+# The plan is `fabriclint gen rail-su` (2 rails x 2 hosts, one spine: --spines 1) with two names
 # edited in the XML: the rail-1 leaf is `leaf "r1",&#10;row 2` (a quote, a
 # comma and a line break), the host NIC `dgx-002 mlx5_1` is
 # `dgx-002 "a,b"&#10;mlx5_1`, and, so that each trigger alone is seen, the
@@ -21,7 +21,7 @@
 . "$(dirname "$0")/lib.bash"
 
 "$FL" gen rail-su --sus 1 --hosts-per-su 2 --rails 2 --leaf-radix 8 --speed HDR --no-lids \
-  -o "$TMP/gen.xml" || fail "gen"
+  --spines 1 -o "$TMP/gen.xml" || fail "gen"
 sed -e 's/"leaf-su01-r1"/"leaf \&quot;r1\&quot;,\&#10;row 2"/g' \
   -e 's/"dgx-002 mlx5_1"/"dgx-002 \&quot;a,b\&quot;\&#10;mlx5_1"/g' \
   -e 's/"spine-01"/"spine,01"/g' -e 's/"leaf-su01-r0"/"leaf \&quot;r0\&quot;"/g' \

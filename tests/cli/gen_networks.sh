@@ -101,6 +101,16 @@ expect_eq "$(counts "$TMP/su3.inband.xml")" "4 6 14" "in-band: 2 leaves + 2 spin
 # ---- refused: no -o, another format, a network beyond one spine layer
 expect_rc 2 "$FL" gen "${G[@]}" --inband-mgmt
 expect_grep "$TMP/err" 'inband-mgmt writes one design XML plan per network: give -o FILE.xml'
+# -o - is standard output, as for every command: no file "-" (and no
+# "-.storage.xml"), which gen wrote in the working folder
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$FL" gen "${G[@]}" --storage-nodes 1 -o - >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc")
+expect_eq "$(cat "$TMP/rc")" 2 "--storage-nodes with -o -: exit 2"
+expect_grep "$TMP/err" 'storage-nodes writes one design XML plan per network: give -o FILE.xml'
+expect_eq "$(ls -A "$TMP/cwd" | tr '\n' ' ')" "" "no file named - written"
+rm -rf "$TMP/cwd" && mkdir "$TMP/cwd"
+(cd "$TMP/cwd" && "$FL" gen "${G[@]}" -o - >"$TMP/out")
+expect_eq "$(grep -c '<node kind="switch"' "$TMP/out") $(ls -A "$TMP/cwd" | wc -l)" "6 0" "gen -o -: the plan on standard output"
 expect_rc 2 "$FL" gen "${G[@]}" --storage-nodes 1 --format ibnetdiscover -o "$TMP/x.ibnd"
 expect_grep "$TMP/err" 'storage-nodes writes one design XML plan per network'
 expect_rc 2 "$FL" gen "${G[@]}" --storage-nodes 9 -o "$TMP/big.xml"

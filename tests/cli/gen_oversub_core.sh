@@ -161,4 +161,17 @@ expect_rc 2 "$FL" gen rail-su --sus 3 --tiers 3 --sus-per-group 3 --dry-run
 expect_grep "$TMP/err" '3 SUs make one spine group \(3 SUs per group\)'
 expect_eq "$(dry spines --sus 5 --tiers 3)" 64 "5 SUs: two groups of 32 spines"
 expect_eq "$(dry spines --sus 3 --tiers 3 --sus-per-group 2)" 32 "3 SUs in groups of 2: two groups of 16 spines"
+# the default spine count is never 1 when a leaf has 2 or more uplinks: one
+# spine cut every leaf off from the others when it failed (outside tester,
+# session 17: `--sus 1 --uplinks 4` made 1 spine, and the plan failed
+# `check` with failure-domains.single-point); 1 uplink forces 1 spine
+expect_rc 0 "$FL" gen rail-su --sus 1 --uplinks 4 -o "$TMP/u4.xml"
+expect_eq "$(grep -c '<node kind="switch" name="spine-' "$TMP/u4.xml")" 2 "4 uplinks per leaf: 2 spines, 2 cables each"
+expect_rc 0 "$FL" check "$TMP/u4.xml"
+expect_grep "$TMP/out" '^0 error\(s\), 0 warning\(s\), 0 info'
+expect_rc 0 "$FL" gen rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --oversubscription 2:1 -o "$TMP/small21.xml"
+expect_eq "$(grep -c '<node kind="switch" name="spine-' "$TMP/small21.xml")" 2 "2 uplinks per leaf: 2 spines, 1 cable each"
+expect_rc 0 "$FL" check "$TMP/small21.xml"
+expect_rc 0 "$FL" gen rail-su --sus 1 --uplinks 1 -o "$TMP/u1.xml"
+expect_eq "$(grep -c '<node kind="switch" name="spine-' "$TMP/u1.xml")" 1 "1 uplink per leaf: 1 spine"
 finish

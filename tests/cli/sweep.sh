@@ -8,8 +8,11 @@
 #   spines=4: the same 32 cables, each leaf's 4 uplinks one to each of 4
 #   spines: 2 more switches, 292 and 1352 W, the same eBB and busbw:
 #   dominated (no); spines=2 on the front (yes).
-#   oversubscription=2:1: 214 and 916 W, a2a 46.875: cheaper but slower,
+#   oversubscription=2:1: 224 and 1016 W, a2a 46.875: cheaper but slower,
 #   on the front beside 1:1.
+#   sus=1 (2 leaves, 2 spines in R01-03 and R01-04, every cable 7 m): 1:1
+#   4x10 + 16x2 + 8x3 + (2x4 + 2x2 cages)x4.5 = 150; 2:1 (2 uplinks per
+#   leaf, one per spine) 40 + 12x2 + 24 + (2x3 + 2x1)x4.5 = 124.
 . "$(dirname "$0")/lib.bash"
 CAT=$FL_SRC/tests/fixtures/bom/hand-count.yaml
 G=(rail-su --sus 2 --rails 2 --hosts-per-su 4 --leaf-radix 8 --layout)
@@ -26,7 +29,7 @@ expect_eq "$(rows)" \
 # two --vary options: every combination, the last one fastest
 expect_rc 0 "$FL" sweep --format csv --catalogue "$CAT" --workload "$TMP/wl.yaml" --vary oversubscription=1:1,2:1 --vary sus=1,2 -- "${G[@]}"
 expect_eq "$(python3 -c "import csv; print([(r['oversubscription'], r['sus'], r['hcas'], r['price'], r['pareto']) for r in csv.DictReader(open('$TMP/out'))])")" \
-  "[('1:1', '1', '8', '140', 'yes'), ('1:1', '2', '16', '272', 'yes'), ('2:1', '1', '8', '114', 'yes'), ('2:1', '2', '16', '214', 'yes')]" \
+  "[('1:1', '1', '8', '150', 'yes'), ('1:1', '2', '16', '272', 'yes'), ('2:1', '1', '8', '124', 'yes'), ('2:1', '2', '16', '224', 'yes')]" \
   "2 x 2 designs, all on the front (size, cost, eBB and busbw trade)"
 expect_eq "$(python3 -c "import csv; print([(r['ebb'], r['busbw_GBps all-to-all \"experts\"']) for r in csv.DictReader(open('$TMP/out')) if r['sus'] == '2'])")" \
   "[('1', '53.5714285714'), ('0.62375', '46.875')]" "2 SUs: 1:1 and 2:1 as compare gives them"
@@ -73,6 +76,16 @@ expect_eq "$(head -1 "$TMP/wl.yaml")" "hosts: all" "the workload is not written 
 expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" -o "$TMP/x.xml"
 expect_grep "$TMP/err" "sweep writes each design itself: '-o' does not belong among the generator's options after --"
 expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" --dry-run
+# the storage and in-band networks are plans of their own, which sweep does
+# not read: every design came out the same (both "pareto yes"); refused
+expect_rc 2 "$FL" sweep --vary storage-nodes=2,4 -- "${G[@]}"
+expect_grep "$TMP/err" "--vary storage-nodes: sweep evaluates the compute fabric only; the storage network is a plan of its own"
+expect_rc 2 "$FL" sweep --vary spines=2,4 -- "${G[@]}" --inband-mgmt
+expect_grep "$TMP/err" "sweep evaluates the compute fabric only: '--inband-mgmt' writes a plan of its own"
+# what sweep sets is no --vary option either (--vary output=... was run
+# and its values ignored)
+expect_rc 2 "$FL" sweep --vary output=a.xml,b.xml -- "${G[@]}"
+expect_grep "$TMP/err" "--vary output: sweep writes each design itself, in design XML"
 python3 -c "print('hosts: all'); print('collectives:'); [print('  - {op: all-to-all, bytes: 1GiB}') for _ in range(17)]" >"$TMP/wl17.yaml"
 expect_rc 2 "$FL" sweep --workload "$TMP/wl17.yaml" --vary spines=2,4 -- "${G[@]}"
 expect_grep "$TMP/err" 'wl17\.yaml: 17 collectives, sweep tabulates at most 16'
