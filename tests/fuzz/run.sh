@@ -2,11 +2,8 @@
 # tests/fuzz/run.sh — run the libFuzzer harnesses for a bounded time each.
 #
 # Usage: tests/fuzz/run.sh [SECONDS] [HARNESS...]
-#        tests/fuzz/run.sh --build-only [HARNESS...]
 #   SECONDS   per harness (default 30); HARNESS e.g. ibnd routing diff
 #             (default: all of tests/fuzz/fuzz_*.c).
-#   --build-only  configure and build the harnesses, run nothing (.ci/run
-#             builds them in the background while earlier steps test)
 # Environment:
 #   FABRICLINT_FUZZ_BUILD  build folder (default: <repo>/build-fuzz), made
 #                          with CC=clang -DFABRICLINT_FUZZ=ON when absent and
@@ -33,8 +30,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 secs=${1:-30}
 [ $# -gt 0 ] && shift
-build_only=0
-[ "$secs" = --build-only ] && build_only=1 && secs=0
 case $secs in '' | *[!0-9]*) echo "run.sh: SECONDS must be a number" >&2; exit 2 ;; esac
 build=${FABRICLINT_FUZZ_BUILD:-$src/build-fuzz}
 work=${FABRICLINT_FUZZ_WORK:-${TMPDIR:-/tmp}/fabriclint-fuzz}
@@ -73,7 +68,6 @@ fi
 targets=()
 for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null || exit 2
-[ "$build_only" = 1 ] && exit 0
 
 mkdir -p "$work"/{corpus,logs,artifacts}
 # a reproducer an earlier run left in the work folder (kept for replay) is

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # tests/tsan/run.sh — every threaded path of fabriclint under ThreadSanitizer.
 #
-# Usage: tests/tsan/run.sh [--threads | --build-only]
+# Usage: tests/tsan/run.sh [--threads]
 #   --threads  also check, under gdb, that each case really starts the
 #              threads it is there for (its thread functions run on a thread
 #              other than the main one); slower, for changing the cases
-#   --build-only  configure and build the folder, run nothing (.ci/run
-#              builds it in the background while earlier steps test)
 # Environment:
 #   FABRICLINT_TSAN_BUILD       build folder (default <repo>/build-tsan), made
 #                               with CC=clang -DFABRICLINT_SANITIZE=thread
@@ -48,12 +46,10 @@ src=$(cd "$here/../.." && pwd)
 build=${FABRICLINT_TSAN_BUILD:-$src/build-tsan}
 jobs=${FABRICLINT_TSAN_JOBS:-2}
 verify=0
-build_only=0
 case ${1:-} in
 --threads) verify=1 ;;
---build-only) build_only=1 ;;
 '') ;;
-*) echo "usage: tests/tsan/run.sh [--threads | --build-only]" >&2; exit 2 ;;
+*) echo "usage: tests/tsan/run.sh [--threads]" >&2; exit 2 ;;
 esac
 
 # clang and its sanitizer runtime (Debian 12), installed when missing
@@ -82,7 +78,6 @@ for d in "$src"/plugins/*/; do
   compgen -G "$d*.c" >/dev/null && targets+=("$(basename "$d")")
 done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >/dev/null || exit 2
-[ "$build_only" = 1 ] && exit 0
 
 FL=$build/fabriclint
 logs=$build/tsan-logs
