@@ -191,6 +191,12 @@ json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h);
  */
 int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size);
 
+/** fl_cmp_counts_text() — "N (E error, W warning, I info)" into @buf (@size
+ * bytes, truncated safely) from a findings counts object
+ * ({"error","warning","info"} integers; a missing key counts 0): the one
+ * wording of compare's text, Markdown and HTML outputs. */
+void fl_cmp_counts_text(const json_t *cn, char *buf, size_t size);
+
 /** fl_cmp_write_text() / fl_cmp_write_markdown() — render model @m (with
  * its "fail_on") to @out; 0, or -1 on a write error (errno set). @quiet:
  * the delta and the new findings only. */

@@ -34,18 +34,15 @@ static const char *side_input(const json_t *m, const char *side) {
   return json_string_value(json_object_get(json_object_get(m, side), "input"));
 }
 
-static long long count(const json_t *m, const char *which, const char *sev) {
-  return (long long)json_integer_value(json_object_get(
+/* The counts of findings @which (new, fixed, unchanged), as text and
+ * Markdown word them (fl_cmp_counts_text()). */
+static void counts_text(FILE *out, const json_t *m, const char *which) {
+  char buf[96];
+  fl_cmp_counts_text(
       json_object_get(json_object_get(json_object_get(m, "findings"), "counts"),
                       which),
-      sev));
-}
-
-static void counts_text(FILE *out, const json_t *m, const char *which) {
-  long long e = count(m, which, "error"), w = count(m, which, "warning"),
-            i = count(m, which, "info");
-  fprintf(out, "%lld (%lld error, %lld warning, %lld info)", e + w + i, e, w,
-          i);
+      buf, sizeof buf);
+  fputs(buf, out);
 }
 
 static void header(FILE *out, const json_t *m) {

@@ -354,8 +354,8 @@ static long long count(const json_t *counts, const char *sev) {
   return (long long)json_integer_value(json_object_get(counts, sev));
 }
 
-/* "2 (1 error, 1 warning)" from a counts object. */
-static void counts_text(const json_t *cn, char *buf, size_t size) {
+/* "2 (1 error, 1 warning, 0 info)" from a counts object (cli_compare.h). */
+void fl_cmp_counts_text(const json_t *cn, char *buf, size_t size) {
   long long e = count(cn, "error"), w = count(cn, "warning"),
             i = count(cn, "info");
   snprintf(buf, size, "%lld (%lld error, %lld warning, %lld info)", e + w + i,
@@ -367,7 +367,7 @@ static void list(const out_ctx *c, const json_t *m, const char *which) {
   const json_t *cn = json_object_get(
       json_object_get(json_object_get(m, "findings"), "counts"), which);
   char buf[96];
-  counts_text(cn, buf, sizeof buf);
+  fl_cmp_counts_text(cn, buf, sizeof buf);
   fprintf(c->out, c->md ? "\n**%s**: %s\n" : "\n%s: %s\n", which, buf);
   if (c->md && json_array_size(fs))
     fputc('\n', c->out);
@@ -440,8 +440,8 @@ static void verdicts(const out_ctx *c, const json_t *m) {
 static void headline(const out_ctx *c, const json_t *m) {
   const json_t *cn = json_object_get(json_object_get(m, "findings"), "counts");
   char n[96], f[96];
-  counts_text(json_object_get(cn, "new"), n, sizeof n);
-  counts_text(json_object_get(cn, "fixed"), f, sizeof f);
+  fl_cmp_counts_text(json_object_get(cn, "new"), n, sizeof n);
+  fl_cmp_counts_text(json_object_get(cn, "fixed"), f, sizeof f);
   const char *b =
       json_string_value(json_object_get(json_object_get(m, "base"), "input"));
   const char *h =
@@ -477,7 +477,7 @@ static int write_all(FILE *out, const json_t *m, int quiet, int md) {
     const json_t *cn = json_object_get(
         json_object_get(json_object_get(m, "findings"), "counts"), "unchanged");
     char u[96];
-    counts_text(cn, u, sizeof u);
+    fl_cmp_counts_text(cn, u, sizeof u);
     fprintf(out, md ? "\n**unchanged**: %s\n" : "\nunchanged: %s\n", u);
   }
   verdicts(&c, m);
