@@ -148,6 +148,20 @@ static fl_id net_switch(gen_ctx *c, const char *name, uint32_t k, uint32_t tier,
   return n;
 }
 
+/** Add @n switches "@prefix-NN" (numbered from 1, at least 2 digits) of
+ * tier @tier in network @net; the id the first one gets. */
+static fl_id net_switches(gen_ctx *c, const char *prefix, uint32_t n,
+                          uint32_t k, uint32_t tier, const char *net) {
+  fl_id first = fl_b_node_count(c->fab);
+  char name[96];
+  int w = gen_pad(n, 2);
+  for (uint32_t i = 0; i < n; i++) {
+    gen_fmt(name, sizeof name, "%s-%0*u", prefix, w, i + 1);
+    net_switch(c, name, k, tier, net);
+  }
+  return first;
+}
+
 /** Add a CA of @sys in network @net with role @role. */
 static fl_id net_ca(gen_ctx *c, const char *sys, const char *dev,
                     const char *role, const char *net) {
@@ -189,18 +203,9 @@ static int add_storage(gen_ctx *c, const net_plan *pl, fl_error *err) {
                         "storage servers",
                         pl->n_host, ns, nl, k, k);
   char name[96];
-  int wl = gen_pad(nl, 2), ws = gen_pad(np, 2);
   c->next_lid = pl->p.no_lids ? 0 : 1; /* a subnet of its own */
-  fl_id leaf0 = fl_b_node_count(c->fab);
-  for (uint32_t l = 0; l < nl; l++) {
-    gen_fmt(name, sizeof name, "stor-leaf-%0*u", wl, l + 1);
-    net_switch(c, name, k, 1, "storage");
-  }
-  fl_id spine0 = fl_b_node_count(c->fab);
-  for (uint32_t s = 0; s < np; s++) {
-    gen_fmt(name, sizeof name, "stor-spine-%0*u", ws, s + 1);
-    net_switch(c, name, k, 2, "storage");
-  }
+  fl_id leaf0 = net_switches(c, "stor-leaf", nl, k, 1, "storage");
+  fl_id spine0 = net_switches(c, "stor-spine", np, k, 2, "storage");
   for (uint32_t i = 0; i < eps && !c->oom; i++) {
     const char *sys = name;
     if (i < pl->n_host)
@@ -252,21 +257,12 @@ static int add_inband(gen_ctx *c, const net_plan *pl, fl_error *err) {
                         nl, k, k);
   }
   char name[96];
-  int wl = gen_pad(nl, 2), ws = gen_pad(np, 2);
   c->next_lid = 0; /* Ethernet: no LIDs */
   c->width = 1;
   c->speed = pl->p.inband_speed;
   c->sw_devid = c->ca_devid = 0;
-  fl_id leaf0 = fl_b_node_count(c->fab);
-  for (uint32_t l = 0; l < nl; l++) {
-    gen_fmt(name, sizeof name, "inb-leaf-%0*u", wl, l + 1);
-    net_switch(c, name, k, 1, "inband");
-  }
-  fl_id spine0 = fl_b_node_count(c->fab);
-  for (uint32_t s = 0; s < np; s++) {
-    gen_fmt(name, sizeof name, "inb-spine-%0*u", ws, s + 1);
-    net_switch(c, name, k, 2, "inband");
-  }
+  fl_id leaf0 = net_switches(c, "inb-leaf", nl, k, 1, "inband");
+  fl_id spine0 = net_switches(c, "inb-spine", np, k, 2, "inband");
   for (uint32_t i = 0; i < pl->n_host + ns && !c->oom; i++) {
     const char *sys = name;
     if (i < pl->n_host)
