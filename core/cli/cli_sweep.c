@@ -143,6 +143,12 @@ static int sweep_option(void *ctx, const fl_cli_item *it, int *rc) {
   }
 }
 
+/* Whether argument @arg is option @name, alone or as "NAME=VALUE". */
+static int names_option(const char *arg, const char *name) {
+  size_t l = strlen(name);
+  return strncmp(arg, name, l) == 0 && (arg[l] == '\0' || arg[l] == '=');
+}
+
 /* The generator's options after -- (and the --vary options) may not
  * choose what sweep sets or reads: the output (-o, --output), its format,
  * or --dry-run; nor the networks gen writes beside the plan
@@ -153,40 +159,36 @@ static int gen_args_ok(const fl_cli_opts *o, const sweep_args *a) {
   static const char *const SET[] = {"-o", "--output", "--format", "--dry-run"};
   static const char *const NETS[] = {"--storage-nodes", "--inband-mgmt"};
   for (size_t i = 0; i < o->n_inputs; i++) {
-    for (size_t k = 0; k < sizeof SET / sizeof *SET; k++) {
-      size_t l = strlen(SET[k]);
-      if (strncmp(o->inputs[i], SET[k], l) == 0 &&
-          (o->inputs[i][l] == '\0' || o->inputs[i][l] == '='))
+    for (size_t k = 0; k < sizeof SET / sizeof *SET; k++)
+      if (names_option(o->inputs[i], SET[k]))
         return fl_cli_usage_errorf(
             "sweep writes each design itself: '%s' does not "
             "belong among the generator's options after --",
             o->inputs[i]);
-    }
-    for (size_t k = 0; k < sizeof NETS / sizeof *NETS; k++) {
-      size_t l = strlen(NETS[k]);
-      if (strncmp(o->inputs[i], NETS[k], l) == 0 &&
-          (o->inputs[i][l] == '\0' || o->inputs[i][l] == '='))
+    for (size_t k = 0; k < sizeof NETS / sizeof *NETS; k++)
+      if (names_option(o->inputs[i], NETS[k]))
         return fl_cli_usage_errorf(
             "sweep evaluates the compute fabric only: '%s' writes a plan "
             "of its own beside it, which sweep would not read (gen -o "
             "FILE, then bom or compare on FILE.storage.xml, "
             "FILE.inband.xml)",
             NETS[k]);
-    }
   }
+  /* --vary names an option without its dashes: the same two lists */
   for (size_t i = 0; i < a->n_vary; i++) {
     const char *n = a->v[i].name;
-    if (strcmp(n, "o") == 0 || strcmp(n, "output") == 0 ||
-        strcmp(n, "format") == 0 || strcmp(n, "dry-run") == 0)
-      return fl_cli_usage_errorf("--vary %s: sweep writes each design "
-                                 "itself, in design XML",
-                                 n);
-    if (strcmp(n, "storage-nodes") == 0 || strcmp(n, "inband-mgmt") == 0)
-      return fl_cli_usage_errorf(
-          "--vary %s: sweep evaluates the compute fabric only; the %s "
-          "network is a plan of its own (gen -o FILE), every design "
-          "would be the same",
-          n, n[0] == 's' ? "storage" : "in-band");
+    for (size_t k = 0; k < sizeof SET / sizeof *SET; k++)
+      if (strcmp(n, SET[k] + strspn(SET[k], "-")) == 0)
+        return fl_cli_usage_errorf("--vary %s: sweep writes each design "
+                                   "itself, in design XML",
+                                   n);
+    for (size_t k = 0; k < sizeof NETS / sizeof *NETS; k++)
+      if (strcmp(n, NETS[k] + strspn(NETS[k], "-")) == 0)
+        return fl_cli_usage_errorf(
+            "--vary %s: sweep evaluates the compute fabric only; the %s "
+            "network is a plan of its own (gen -o FILE), every design "
+            "would be the same",
+            n, n[0] == 's' ? "storage" : "in-band");
   }
   return 0;
 }

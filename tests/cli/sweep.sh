@@ -86,6 +86,11 @@ expect_grep "$TMP/err" "sweep evaluates the compute fabric only: '--inband-mgmt'
 # and its values ignored)
 expect_rc 2 "$FL" sweep --vary output=a.xml,b.xml -- "${G[@]}"
 expect_grep "$TMP/err" "--vary output: sweep writes each design itself, in design XML"
+# the --vary names are the options above without their dashes: -o too
+expect_rc 2 "$FL" sweep --vary o=a.xml,b.xml -- "${G[@]}"
+expect_grep "$TMP/err" "--vary o: sweep writes each design itself, in design XML"
+expect_rc 2 "$FL" sweep --vary inband-mgmt=0,1 -- "${G[@]}"
+expect_grep "$TMP/err" "--vary inband-mgmt: sweep evaluates the compute fabric only; the in-band network is a plan of its own"
 python3 -c "print('hosts: all'); print('collectives:'); [print('  - {op: all-to-all, bytes: 1GiB}') for _ in range(17)]" >"$TMP/wl17.yaml"
 expect_rc 2 "$FL" sweep --workload "$TMP/wl17.yaml" --vary spines=2,4 -- "${G[@]}"
 expect_grep "$TMP/err" 'wl17\.yaml: 17 collectives, sweep tabulates at most 16'
