@@ -1,10 +1,11 @@
 #!/bin/bash
 # The Debian package (issue 36, docs/install.md "Debian package"), on this
-# machine, as root: `cpack -G DEB` from an existing build folder (BUILD: .ci/run gives step 1's
-# gcc Release build), its contents and Depends checked,
-# installed with `apt-get install ./fabriclint_*.deb`, run from /usr/bin on
-# the bundled example (the README's fabric: 1 error, 1 warning, exit 1), a
-# design checked against the packaged RelaxNG schema, then purged again.
+# machine, as root: `cpack -G DEB` from an existing build folder (BUILD:
+# .ci/run gives step 1's gcc Release build), its contents and Depends
+# checked, installed with `apt-get install ./fabriclint_*.deb`, run from
+# /usr/bin on the bundled example (the README's fabric: 1 error, 1 warning,
+# exit 1), a design checked against the packaged RelaxNG schema, then
+# purged again.
 # Not a ctest test: it installs into /usr. About 25 s on 2 cores.
 #   tests/package/deb_install.sh BUILD
 set -uo pipefail
