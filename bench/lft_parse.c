@@ -1,7 +1,7 @@
 /*
  * bench/lft_parse.c — how fast fl_load_lfts() parses an opensm-lfts.dump,
  * measured against `wc -l` on the same file (the issue's yardstick: no
- * worse than 3x wc -l).
+ * worse than 1.5x wc -l, issue 33; 3x before it).
  *
  * It generates a fat tree with the generator API (fabriclint/gen.h), writes
  * its topology with fl_write_ibnetdiscover(), and writes an LFT dump in the
@@ -202,6 +202,6 @@ int main(int argc, char **argv) {
   printf("wc -l:     %.3f s (%.2f GB/s)\n", wc, bytes / wc / 1e9);
   printf("LFT load:  %.3f s (%.2f GB/s, %.1f M entries/s), %u LFTs\n", ld,
          bytes / ld / 1e9, (double)entries / ld / 1e6, nlfts);
-  printf("ratio load / wc -l: %.2f (limit 3.00)\n", ld / wc);
-  return ld / wc <= 3.0 ? 0 : 1;
+  printf("ratio load / wc -l: %.2f (limit 1.50)\n", ld / wc);
+  return ld / wc <= 1.5 ? 0 : 1;
 }

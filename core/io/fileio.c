@@ -80,6 +80,7 @@ static int map_file(fl_input *in, int fd, size_t len, fl_error *err) {
   in->buf = base;
   in->len = len;
   in->map_len = maplen;
+  in->fd = fd;
   return FL_OK;
 }
 
@@ -177,7 +178,7 @@ int fl_input_read(fl_input *in, const char *path, const char *what,
   else if (rc == FL_OK)
     rc = slurp(in, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, max, w,
                err);
-  if (!is_stdin)
+  if (!is_stdin && !in->map_len) /* a mapped input keeps its descriptor */
     close(fd);
   if (rc == FL_OK && (flags & FL_IN_TEXT))
     rc = fl_input_nul_check(in, err);
@@ -187,9 +188,10 @@ int fl_input_read(fl_input *in, const char *path, const char *what,
 }
 
 void fl_input_free(fl_input *in) {
-  if (in->map_len)
+  if (in->map_len) {
     munmap(in->buf, in->map_len);
-  else
+    close(in->fd);
+  } else
     free(in->buf);
   in->buf = NULL;
   in->len = in->map_len = 0;
@@ -209,12 +211,29 @@ int fl_input_nul_check(const fl_input *in, fl_error *err) {
                       "garbage), not text");
 }
 
-void fl_input_release(const fl_input *in, size_t *released, size_t done) {
-  size_t pg = (size_t)sysconf(_SC_PAGESIZE), upto = done / pg * pg;
-  if (!in->map_len || upto <= *released)
-    return;
-  madvise(in->buf + *released, upto - *released, MADV_DONTNEED);
-  *released = upto;
+int fl_input_pread(const fl_input *in, size_t off, char *dst, size_t n,
+                   fl_error *err) {
+  if (!in->map_len) {
+    memcpy(dst, in->buf + off, n);
+    return FL_OK;
+  }
+  while (n) {
+    ssize_t got = pread(in->fd, dst, n, (off_t)off);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return fl_error_set(err, FL_EIO, in->path, 0, 0, "cannot read: %s",
+                          strerror(errno));
+    if (got == 0) /* the file is shorter than when it was opened */
+      return fl_error_set(err, FL_EIO, in->path, 0, 0,
+                          "the file changed while it was read: it ends at "
+                          "byte %zu, %zu bytes before its size when opened",
+                          off, n);
+    dst += got;
+    off += (size_t)got;
+    n -= (size_t)got;
+  }
+  return FL_OK;
 }
 
 int fl_read_file(const char *path, const char *what, char **out, size_t *outlen,

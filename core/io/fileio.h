@@ -39,6 +39,7 @@ typedef struct fl_input {
   char *buf;
   size_t len;
   size_t map_len; /**< non-zero: @buf is a private mapping of that size */
+  int fd;         /**< when @map_len: the file, open for fl_input_pread() */
   /* Set by format detection (core/io/load.c), FL_FMT_AUTO (0) before: */
   uint32_t detected;    /**< the format detection chose */
   uint32_t detect_also; /**< another format the same window fits */
@@ -82,24 +83,17 @@ void fl_input_free(fl_input *in);
  */
 int fl_input_nul_check(const fl_input *in, fl_error *err);
 
-/** How far a reader gets between two fl_input_release() calls. */
-#define FL_INPUT_RELEASE ((size_t)4 << 20)
-
 /**
- * fl_input_release() — for a reader that walks input @in once, front to
- * back (core/io/routing_read.h): when @in is mapped, give the pages before
- * @done (the reader's position) back to the kernel, from *@released (0 at
- * first) on, and advance *@released; else nothing.
- *
- * Why: a mapped input read whole keeps every page it touched resident to
- * the end; the 5,832-host credit-loop check (a 465 MB opensm-lfts.dump)
- * peaked at 465 MiB, against 30 MiB when the dump was read in chunks.
- * A page given back still reads the same (the private mapping refills it
- * from the file), so a reader that looks back is still correct, only
- * slower; a reader that writes into the buffer must not call this (what
- * it wrote would be lost).
+ * fl_input_pread() — copy the @n bytes of input @in from offset @off to
+ * @dst; [off, off + n) must lie within @in->len. A mapped input is read
+ * through its descriptor (read(2) into a buffer the caller reuses is 3x
+ * faster than touching the mapping's pages, and keeps no page of the file
+ * resident: core/io/routing_read.h); others are copied from @buf.
+ * FL_OK; FL_EIO with @err set when the file cannot be read or became
+ * shorter since it was opened.
  */
-void fl_input_release(const fl_input *in, size_t *released, size_t done);
+int fl_input_pread(const fl_input *in, size_t off, char *dst, size_t n,
+                   fl_error *err);
 
 /**
  * fl_input_max_bytes() — the per-file input size limit in bytes: the

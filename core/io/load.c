@@ -295,7 +295,7 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
   size_t len = in->len < FL_DETECT_BYTES ? in->len : FL_DETECT_BYTES;
   char saved = buf[len];
   buf[len] = '\0';
-  fl_input window = {in->path, buf, len, 0, 0, 0, 0};
+  fl_input window = {.path = in->path, .buf = buf, .len = len};
   uint32_t fmt = FL_FMT_AUTO;
   char root[64], expected[1024];
   char *s = buf;

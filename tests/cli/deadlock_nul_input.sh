@@ -3,8 +3,8 @@
 # line and column, as for every text input, now that the routing line reader
 # finds it while it searches for line ends (core/io/routing_read.h rd_next,
 # issue 33) instead of a pass of its own before the loader:
-#   - a small dump (read into memory) and a dump of more than 1 MiB (mapped;
-#     the reader gives pages back every 4 MiB);
+#   - a small dump (read into memory) and a dump of more than 1 MiB (mapped,
+#     and read in 256 KiB pieces through its descriptor, RD_CHUNK);
 #   - a NUL after a line the loader refuses: the NUL is still the error
 #     (core/io/load.c checks a failed load whole), as when it was checked
 #     first;
