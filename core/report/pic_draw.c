@@ -188,25 +188,29 @@ static int is_switch(const fl_fabric *fab, fl_id n) {
   return fl_fabric_node_kind(fab, n) != FL_NODE_CA;
 }
 
-/* Would one node per switch be too many to draw? Counts the drawn nodes
- * and the switch pairs with cables, as if drawn alone. */
+/* Would one node per switch be too many to draw? Counts the drawn nodes,
+ * the nodes of the widest row (pic_rank_of(): the hosts nodes, then each
+ * tier) and the switch pairs with cables, as if drawn alone. */
 static int too_large(const pic_ctx *c, int *err) {
   const fl_fabric *fab = c->fab;
   uint32_t nn = fl_fabric_node_count(fab), nl = fl_fabric_link_count(fab);
-  size_t nodes = 0;
+  size_t nodes = 0, row[65] = {0}, widest = 0;
   uint8_t *has_hosts = calloc(nn + 1, 1);
   if (!has_hosts)
     return *err = 1, 0;
   for (fl_id n = 0; n < nn; n++) {
     if (!kept(c, n))
       continue;
+    int32_t r = pic_rank_of(fab, n);
     if (is_switch(fab, n) || c->alone[n])
-      nodes++;
+      nodes++, row[r]++;
     else if (c->home[n] != FL_NONE && !has_hosts[c->home[n]])
-      has_hosts[c->home[n]] = 1, nodes++;
+      has_hosts[c->home[n]] = 1, nodes++, row[r]++;
   }
   free(has_hosts);
-  if (nodes > PIC_MAX_ELEMENT_NODES)
+  for (size_t r = 0; r < 65; r++)
+    widest = row[r] > widest ? row[r] : widest;
+  if (nodes > PIC_MAX_ELEMENT_NODES || widest > PIC_MAX_ROW_NODES)
     return 1;
   fl_u64map pairs = {0};
   size_t edges = 0;

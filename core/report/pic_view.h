@@ -32,6 +32,11 @@
 #define PIC_MAX_ELEMENT_NODES 300u
 /** Edges likewise (dot's crossing minimisation is superlinear). */
 #define PIC_MAX_ELEMENT_EDGES 800u
+/** Nodes of one row (a tier, or the hosts nodes) drawn one by one before
+ * switches fold: 16 boxes of about 80 pt make a row as wide as a report's
+ * picture at "fit" (1,350 px); 32 leaves (4 SUs of 8 rails) made a
+ * 2,745 x 401 pt strip whose labels were 5 px high. */
+#define PIC_MAX_ROW_NODES 16u
 /** CAs (and, in a folded drawing, switches) drawn alone because findings
  * or --focus name them, at most (pic_ctx.alone). */
 #define PIC_MAX_EXPAND 24u

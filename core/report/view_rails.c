@@ -20,7 +20,8 @@
  * SU is filled yellow even when no finding names it, so a stray cable
  * shows. SUs with a marked or stray cell are drawn (at most
  * RAILS_MAX_CELLS cells), or on a clean fabric the first SU; the others
- * are summed up in one line each.
+ * are summed up in one line each, consecutive clean SUs of the same size
+ * in one line together.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -600,8 +601,38 @@ static int su_notable(const pic_ctx *c, const rails *r, size_t i, size_t j) {
   return 0;
 }
 
+/* Consecutive clean SUs (in the natural order of their names) not drawn
+ * with as many NICs on as many rails: one line for them all, so that the
+ * side box of a 16-SU fabric is one line, not 15 (issue 36: pictures
+ * readable at fit from 1 to 16 SUs). */
+typedef struct clean_run {
+  const char *first, *last;
+  size_t n, cells, ncols;
+} clean_run;
+
+static int flush_run(pic_scene *s, clean_run *run, size_t *summarised) {
+  if (!run->n || (*summarised)++ >= RAILS_MAX_SUMMARY) {
+    run->n = 0;
+    return 0;
+  }
+  char line[640], who[300];
+  if (run->n == 1)
+    snprintf(who, sizeof who, "%.200s", run->first);
+  else
+    snprintf(who, sizeof who, "%.140s to %.140s (%zu)", run->first, run->last,
+             run->n);
+  snprintf(line, sizeof line,
+           "%s: %zu NICs on %zu rail%s%s, none named by a finding, none off "
+           "its rail's usual leaf",
+           who, run->cells, run->ncols, run->ncols == 1 ? "" : "s",
+           run->n > 1 ? " each" : "");
+  run->n = 0;
+  return pic_scene_side(s, line);
+}
+
 static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
   size_t nr = fl_strmap_len(&r->rails_), drawn_cells = 0, summarised = 0;
+  clean_run run = {0};
   uint32_t *cols = malloc((nr + 1) * sizeof *cols);
   if (!cols)
     return -1;
@@ -625,6 +656,9 @@ static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
     /* the SUs with something to see; on a clean fabric the first one */
     if ((notable || (!any_notable && prev == PIC_NONE)) &&
         drawn_cells + cells <= RAILS_MAX_CELLS) {
+      rc = flush_run(s, &run, &summarised); /* a run is of adjacent SUs */
+      if (rc)
+        break;
       tbuf b = {0};
       uint32_t sev = 0;
       drawn_cells += su_table(&b, s, c, r, i, j, cols, ncols, &sev);
@@ -652,22 +686,25 @@ static int draw(pic_scene *s, const pic_ctx *c, rails *r) {
           s->edges[e].style = PIC_STYLE_INVIS;
       }
       prev = n;
-    } else if (summarised++ < RAILS_MAX_SUMMARY) {
-      char line[512];
-      if (notable)
+    } else if (!notable && run.n && run.cells == cells && run.ncols == ncols) {
+      run.last = su, run.n++; /* one more clean SU like the run's */
+    } else {
+      rc = flush_run(s, &run, &summarised);
+      if (rc == 0 && notable && summarised++ < RAILS_MAX_SUMMARY) {
+        char line[512];
         snprintf(line, sizeof line,
                  "%s: %zu NICs on %zu rails, not drawn (cell limit %u "
                  "reached)",
                  su, cells, ncols, RAILS_MAX_CELLS);
-      else
-        snprintf(line, sizeof line,
-                 "%s: %zu NICs on %zu rail%s, none named by a finding, none "
-                 "off its rail's usual leaf",
-                 su, cells, ncols, ncols == 1 ? "" : "s");
-      rc = pic_scene_side(s, line);
+        rc = pic_scene_side(s, line);
+      } else if (!notable) {
+        run = (clean_run){su, su, 1, cells, ncols};
+      }
     }
     i = j;
   }
+  if (rc == 0)
+    rc = flush_run(s, &run, &summarised);
   if (rc == 0 && summarised > RAILS_MAX_SUMMARY) {
     char line[128];
     snprintf(line, sizeof line, "and %zu more SUs",

@@ -123,7 +123,7 @@ expect_eq "$(q "$TMP/out" ids su- | tr '\n' ' ')" "su-pod+1 " "rails: a clean fa
 expect_grep <(q "$TMP/out" text su-pod+1) "^su-pod\+1 pod 1 mlx5_0 \(no usual leaf\) node0001 leaf-p01-01 p1 node0002 leaf-p01-01 p2 node0003 leaf-p01-02 p1 node0004 leaf-p01-02 p2$"
 expect_eq "$(for i in 1 2 3 4; do q "$TMP/out" fill "a_nic-node000$i+mlx5_0~1"; done | tr -d '\n')" "" \
   "rails: no cell marked off its rail"
-expect_grep <(q "$TMP/out" text side) "pod 2: 4 NICs on 1 rail, none named by a finding, none off its rail's usual leaf"
+expect_grep <(q "$TMP/out" text side) "^side SUs pod 2 to pod 4 \(3\): 4 NICs on 1 rail each, none named by a finding, none off its rail's usual leaf$"
 
 # ---- load ---------------------------------------------------------------------
 expect_rc 1 "$FL" check --format svg --view load "$asb"

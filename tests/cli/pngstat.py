@@ -3,9 +3,14 @@
 test (tests/cli/pictures_chromium.sh), without an imaging library:
 
   pngstat.py FILE [#rrggbb ...]
+  pngstat.py --bands N FILE
 
 prints `width height nonwhite_permille colours` and then, per colour given,
-how many pixels are within 24 of it on every channel. PNG decoding (8-bit
+how many pixels are within 24 of it on every channel. With --bands N: for
+each of N horizontal bands of equal height, top to bottom, `band K X0 Y0 X1
+Y1`, the box around its pixels that are not white (Y relative to the band;
+`band K none` when it has none) (tests/cli/pictures_scale.sh: several
+pictures in one screenshot). PNG decoding (8-bit
 RGB or RGBA, not interlaced, filters 0-4) follows the PNG specification
 (W3C, 2nd edition, sections 7 and 9).
 """
@@ -61,7 +66,28 @@ def decode(path):
     return w, h, bpp, rows
 
 
+def bands(n, path):
+    w, h, bpp, rows = decode(path)
+    bh = h // n
+    for k in range(n):
+        box = None
+        for y in range(k * bh, (k + 1) * bh):
+            line = rows[y]
+            xs = [x // bpp for x in range(0, w * bpp, bpp)
+                  if (line[x], line[x + 1], line[x + 2]) != (255, 255, 255)]
+            if not xs:
+                continue
+            yy = y - k * bh
+            if box is None:
+                box = [xs[0], yy, xs[-1], yy]
+            box = [min(box[0], xs[0]), box[1], max(box[2], xs[-1]), yy]
+        print("band", k + 1, *(box if box else ["none"]))
+    return 0
+
+
 def main(argv):
+    if argv[1] == "--bands":
+        return bands(int(argv[2]), argv[3])
     w, h, bpp, rows = decode(argv[1])
     want = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in argv[2:]]
     hits = [0] * len(want)

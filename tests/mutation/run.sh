@@ -12,7 +12,7 @@
 #   AREA is deadlock, rail, diff, cli, progress, mpi, perf, planes, shape,
 #   pfc, infer, detect, sonic, lids, design, tiers, roots, verdicts,
 #   compare, host, load, util, gen, health, ar, fd, ecmp, topo, gpu, roles,
-#   pfast, loaders, loaders2, slurm or threads; no argument runs every
+#   pfast, loaders, loaders2, slurm, threads or pictures; no argument runs every
 #   mutant.
 #   -j N  ctest parallelism (default 2)   -k  keep the scratch folder
 # Environment: FL_MUT_DIR scratch folder (default: mktemp under /tmp).
@@ -73,7 +73,8 @@ tests_for() {
   roles) echo 'cli.trust_shape|cli.rail_alignment|cli.sarif_fixes' ;;
   pfast) echo 'unit.test_perf$|cli.perf$|cli.perf_step|cli.perf_first_principles' ;;
   loaders) echo 'cli.iblinkinfo$|unit.test_iblinkinfo|unit.test_ar_load|cli.ar_coverage|cli.health_counters' ;;
-  loaders2) echo 'cli.real_corpus|unit.test_formats|unit.test_convert|unit.test_counters|unit.test_annotate|unit.test_dbcsv|unit.test_routing_load|unit.test_hostprof|unit.test_perf_nccl|unit.test_perf$|unit.test_perf_place|cli.formats_|cli.ufm_ndt|cli.ibnl$|cli.health_counters|cli.host_profile|cli.ar_dbcsv|cli.diff_headline|cli.diff_parse|cli.failure_domains|cli.trust_inputs|cli.routing_live|cli.deadlock_nul_input|cli.lft_memory|cli.perf$|cli.perf_placements|cli.cases_rest' ;;
+  pictures) echo 'cli.pictures' ;;
+  loaders2) echo 'unit.test_lines|cli.real_corpus|unit.test_formats|unit.test_convert|unit.test_counters|unit.test_annotate|unit.test_dbcsv|unit.test_routing_load|unit.test_hostprof|unit.test_perf_nccl|unit.test_perf$|unit.test_perf_place|cli.formats_|cli.ufm_ndt|cli.ibnl$|cli.health_counters|cli.host_profile|cli.ar_dbcsv|cli.diff_headline|cli.diff_parse|cli.failure_domains|cli.trust_inputs|cli.routing_live|cli.deadlock_nul_input|cli.lft_memory|cli.perf$|cli.perf_placements|cli.cases_rest' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }

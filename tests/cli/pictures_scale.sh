@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# tests/cli/pictures_scale.sh — pictures readable at "fit" from 1 to 16 SUs
+# (issue 36): the tiers and rails views of generated rail-optimised plans of
+# 1, 4 and 16 SUs (16: three tiers).
+#   - size: each SVG at most 1,500 pt either way;
+#   - fit: in the HTML report's canvas at a 1400 x 900 window (.canvas is
+#     72vh high: 1330 x 648 px; the SVG's viewBox is in pt, fitted "meet"),
+#     the scale is at least 0.6, so the 10 pt node labels are 6 px or more,
+#     and the picture covers at least 35 % of the canvas (the 4-SU strip
+#     this replaced, 2,745 x 401 pt, was drawn at 0.48 over 30 %);
+#   - the row limit PIC_MAX_ROW_NODES (16) at its boundary: 16 leaves in a
+#     row are drawn one by one, 17 fold into one node per SU and tier;
+#   - the rails view sums up adjacent clean SUs of one size in one line; a
+#     drawn SU splits the run (SU 1; SU 3 to SU 4), so does an SU of
+#     another size;
+#   - headless Chromium (SKIP of that part without it): the three tiers
+#     pictures fitted into three canvases, one screenshot; each band's
+#     drawing spans most of its canvas's width.
+. "$(dirname "$0")/lib.bash"
+src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+# svgsize FILE -> "W H" in pt
+svgsize() {
+  sed -n 's/^<svg width="\([0-9.]*\)pt" height="\([0-9.]*\)pt".*/\1 \2/p' "$1" | head -1
+}
+# fit FILE -> "SCALE_PER_MILLE COVER_PERCENT" in a 1330 x 648 px canvas
+fit() {
+  local w h
+  read -r w h < <(svgsize "$1")
+  awk -v w="$w" -v h="$h" 'BEGIN { s = 1330 / w; if (648 / h < s) s = 648 / h
+    printf "%d %d\n", s * 1000, (w * s) * (h * s) * 100 / (1330 * 648) }'
+}
+ids() { grep -o '<g id="[^"]*" class="node [^"]*"' "$1" | sed 's/&#45;/-/g; s/<g id="//; s/" class=.*//'; }
+
+for n in 1 4 16; do
+  t=""
+  [ "$n" = 16 ] && t="--tiers 3"
+  # shellcheck disable=SC2086
+  "$FL" gen rail-su --sus "$n" $t -o "$TMP/su$n.xml" || fail "gen $n SUs"
+  for v in tiers rails; do
+    expect_rc 0 "$FL" check --format svg --view "$v" --output "$TMP/su$n-$v.svg" "$TMP/su$n.xml"
+    read -r w h < <(svgsize "$TMP/su$n-$v.svg")
+    read -r scale cover < <(fit "$TMP/su$n-$v.svg")
+    [ "${w%.*}" -le 1500 ] && [ "${h%.*}" -le 1500 ] && pass ||
+      fail "$n SUs, $v: $w x $h pt, over 1,500 pt"
+    [ "$scale" -ge 600 ] && pass || fail "$n SUs, $v: fitted at $scale/1000 (want >= 600)"
+    [ "$cover" -ge 35 ] && pass || fail "$n SUs, $v: covers $cover % of the canvas (want >= 35)"
+  done
+done
+# what the folded pictures hold: 4 SUs -> a node per SU's leaves and hosts,
+# one for the 16 spines; 1 SU -> its 8 leaves one by one
+expect_eq "$(ids "$TMP/su4-tiers.svg" | grep -c '^group-su-[0-9]*-tier-1$') $(ids "$TMP/su4-tiers.svg" | grep -c '^grouphosts-su-') $(ids "$TMP/su4-tiers.svg" | grep -c '^group-tier-2$')" \
+  "4 4 1" "4 SUs: a leaves node and a hosts node per SU, one spines node"
+expect_grep "$TMP/su4-tiers.svg" '16 switches'
+expect_eq "$(ids "$TMP/su1-tiers.svg" | grep -c '^node-leaf-su01-r[0-7]$')" 8 "1 SU: 8 leaves drawn one by one"
+expect_grep "$TMP/su4-tiers.svg" '800 edges or 16 nodes in one row'
+
+# ---- the row limit: 16 leaves in a row drawn alone, 17 folded
+for r in 16 17; do
+  "$FL" gen rail-su --sus 1 --rails "$r" --hosts-per-su 4 -o "$TMP/r$r.xml" || fail "gen $r rails"
+  expect_rc 0 "$FL" check --format svg --view tiers --output "$TMP/r$r.svg" "$TMP/r$r.xml"
+done
+expect_eq "$(ids "$TMP/r16.svg" | grep -c '^node-leaf-su01-r')" 16 "16 leaves: one node each"
+expect_eq "$(ids "$TMP/r16.svg" | grep -c '^group-')" 0 "16 leaves: nothing folded"
+expect_eq "$(ids "$TMP/r17.svg" | grep -c '^node-leaf-su01-r')" 0 "17 leaves: none alone"
+expect_eq "$(ids "$TMP/r17.svg" | grep '^group-' | tr '\n' ' ')" "group-su-1-tier-1 group-tier-2 " \
+  "17 leaves: one node for the SU's leaves, one for the spines"
+
+# a spine row alone: 8 leaves under 16 spines drawn one by one, under 32
+# folded (the spines divide the 32 uplinks of a leaf: 17 cannot be built)
+for sp in 16 32; do
+  "$FL" gen rail-su --sus 1 --spines "$sp" -o "$TMP/sp$sp.xml" || fail "gen $sp spines"
+  expect_rc 0 "$FL" check --format svg --view tiers --output "$TMP/sp$sp.svg" "$TMP/sp$sp.xml"
+done
+expect_eq "$(ids "$TMP/sp16.svg" | grep -c '^node-spine-')/$(ids "$TMP/sp16.svg" | grep -c '^group-')" "16/0" "16 spines: one node each"
+expect_eq "$(ids "$TMP/sp32.svg" | grep -c '^node-spine-')/$(ids "$TMP/sp32.svg" | grep '^group-' | tr '\n' ' ')" \
+  "0/group-su-1-tier-1 group-tier-2 " "32 spines: folded"
+
+# ---- rails: one line for SU 2 to SU 16
+expect_grep "$TMP/su16-rails.svg" "SU 2 to SU 16 \(15\): 256 NICs on 8 rails each, none named by a finding, none off its rail&#39;s usual leaf"
+expect_eq "$(grep -c 'NICs on' "$TMP/su16-rails.svg")" 1 "16 SUs: one summary line"
+# SU 2's dgx-033 mlx5_0 and mlx5_3 crossed: SU 2 drawn, SU 1 and SU 3-4 summed
+sed -e 's|<link a="dgx-033 mlx5_0" a-port="1" b="leaf-su02-r0"|<link a="dgx-033 mlx5_0" a-port="1" b="leaf-su02-rX"|' \
+  -e 's|<link a="dgx-033 mlx5_3" a-port="1" b="leaf-su02-r1"|<link a="dgx-033 mlx5_3" a-port="1" b="leaf-su02-r0"|' \
+  -e 's|b="leaf-su02-rX"|b="leaf-su02-r1"|' "$TMP/su4.xml" >"$TMP/su4x.xml"
+expect_rc 1 "$FL" check --format svg --view rails --output "$TMP/su4x.svg" "$TMP/su4x.xml"
+expect_eq "$(ids "$TMP/su4x.svg" | grep '^su-' | tr '\n' ' ')" "su-SU+2 " "the crossed pair's SU drawn"
+expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4x.svg" | tr '\n' '|')" \
+  "SU 1: 256 NICs on 8 rails|SU 3 to SU 4 (2): 256 NICs on 8 rails each|" "a drawn SU splits the run"
+
+# dgx-065 (SU 3) uncabled: SU 3 has 248 NICs, so SU 2, 3 and 4 are three
+# lines (a run is of SUs of one size)
+grep -v '<link a="dgx-065 mlx5_' "$TMP/su4.xml" >"$TMP/su4m.xml"
+expect_rc 0 "$FL" check --format svg --view rails --output "$TMP/su4m.svg" "$TMP/su4m.xml"
+expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4m.svg" | tr '\n' '|')" \
+  "SU 2: 256 NICs on 8 rails|SU 3: 248 NICs on 8 rails|SU 4: 256 NICs on 8 rails|" "SUs of other sizes: a line each"
+
+# ---- in a browser: three canvases, one screenshot
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+  echo "SKIP (part): chromium is not installed: no screenshot"
+  finish
+fi
+{
+  echo '<html><body style="margin:0;background:#fff">'
+  for n in 1 4 16; do
+    echo "<div style=\"width:665px;height:324px\"><img src=\"file://$TMP/su$n-tiers.svg\" style=\"width:100%;height:100%;display:block\"></div>"
+  done
+  echo '</body></html>'
+} >"$TMP/three.html"
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+  --user-data-dir="$TMP/profile" --hide-scrollbars --window-size=665,972 \
+  --screenshot="$TMP/three.png" "file://$TMP/three.html" >/dev/null 2>>"$TMP/chrome.err"
+if [ ! -s "$TMP/three.png" ]; then
+  fail "no screenshot"
+  sed 's/^/  chrome: /' "$TMP/chrome.err" | tail -5 >&2
+else
+  python3 "$src/tests/cli/pngstat.py" --bands 3 "$TMP/three.png" >"$TMP/bands"
+  i=0
+  for n in 1 4 16; do
+    i=$((i + 1))
+    read -r _ k x0 y0 x1 y1 < <(sed -n "${i}p" "$TMP/bands")
+    [ "$k" = "$i" ] && [ "$x0" != none ] && [ $((x1 - x0)) -ge 300 ] && [ $((y1 - y0)) -ge 200 ] && pass ||
+      fail "$n SUs: the drawing spans $x0..$x1 x $y0..$y1 of 665 x 324 px (want >= 300 x 200)"
+  done
+fi
+finish
