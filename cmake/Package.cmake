@@ -2,7 +2,8 @@
 #   cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-release -j2
 #   (cd build-release && cpack -G DEB)   ->  fabriclint_<version>_<arch>.deb
-# One package with everything `cmake --install` installs: the executable,
+# The package fabriclint holds everything `cmake --install` installs but the
+# MPI module (below): the executable,
 # the built-in plugins and their profiles, libfabriclint.so.0, the headers,
 # the .pc files and the CMake package (plugin SDK), the man page, the bash
 # and zsh completions, the schema, the docs and the bundled example fabric.
@@ -36,5 +37,23 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "infiniband-diags, libibdm1")
 # dpkg-shlibdeps search there too
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${FL_GV_PLUGIN_DIR})
 set(CPACK_STRIP_FILES ON)
+# Two packages when the MPI module is built: fabriclint (every install()
+# without a COMPONENT: CMAKE_INSTALL_DEFAULT_COMPONENT_NAME) and
+# fabriclint-mpi (the module mpi/fabriclint-mpi.so, which alone depends on
+# Open MPI; docs/mpi.md). Without MPI, the one package as before.
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_GROUPING IGNORE)
+set(CPACK_COMPONENTS_ALL fabriclint)
+set(CPACK_DEBIAN_FABRICLINT_PACKAGE_NAME fabriclint)
+set(CPACK_DEBIAN_FABRICLINT_FILE_NAME DEB-DEFAULT)
+if(FL_HAVE_MPI)
+  list(APPEND CPACK_COMPONENTS_ALL mpi)
+  set(CPACK_DEBIAN_MPI_PACKAGE_NAME fabriclint-mpi)
+  set(CPACK_DEBIAN_MPI_FILE_NAME DEB-DEFAULT)
+  set(CPACK_DEBIAN_MPI_PACKAGE_DEPENDS "fabriclint (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_MPI_PACKAGE_SUGGESTS "openmpi-bin")
+  set(CPACK_COMPONENT_MPI_DESCRIPTION
+      "fabriclint's MPI module: `mpirun -n N fabriclint check ...` splits the credit-loop, failure-domain and traffic analyses over the ranks")
+endif()
 set(CPACK_DEBIAN_COMPRESSION_TYPE gzip) # seconds faster than xz, 1 MB larger
 include(CPack)

@@ -24,6 +24,7 @@
  * it; 2 usage or input error; 3 a plugin failed to load or run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_common.h"
+#include "cli/cli_mpi.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_signals.h"
 #include "cli/cli_smconf.h"
@@ -38,9 +40,6 @@
 #include "cli/cli_usage.h"
 #include "fabriclint/fabric.h"
 #include "host/host.h"
-#ifdef FL_HAVE_MPI
-#include "host/dist_mpi.h"
-#endif
 #include "report/report.h"
 
 /* ---- check
@@ -280,45 +279,36 @@ static int dispatch(int argc, char **argv, const fl_dist *dist) {
                             name);
 }
 
-/* Under an MPI launcher (built with FABRICLINT_MPI): join the job; ranks
- * other than 0 write nothing (docs/mpi.md). Returns 1 when MPI started, 0
- * when not, -1 on failure. */
-static int start_mpi(int *argc, char ***argv, fl_dist *dist) {
-  memset(dist, 0, sizeof *dist);
-#ifdef FL_HAVE_MPI
-  int mpi = fl_mpi_start(argc, argv, dist);
+/* Under an MPI launcher: join the job through the MPI module; ranks other
+ * than 0 write nothing (docs/mpi.md). Returns 1 when MPI started, 0 when
+ * not, -1 on failure (said on standard error). */
+static int start_mpi(int *argc, char ***argv, fl_dist *dist, fl_cli_mpi *m) {
+  char msg[PATH_MAX + 256];
+  int mpi = fl_cli_mpi_start(m, argc, argv, dist, msg, sizeof msg);
   if (mpi < 0)
-    fprintf(stderr, "fabriclint: MPI_Init_thread failed\n");
+    fprintf(stderr, "fabriclint: %s\n", msg);
   if (mpi > 0 && dist->rank != 0 &&
       (!freopen("/dev/null", "w", stdout) ||
        !freopen("/dev/null", "w", stderr)))
     mpi = -1;
   return mpi;
-#else
-  (void)argc, (void)argv;
-  return 0;
-#endif
 }
 
-static int stop_mpi(int mpi, int rc) {
-#ifdef FL_HAVE_MPI
-  if (mpi > 0)
-    fl_mpi_stop();
-#else
-  (void)mpi;
-#endif
+static int stop_mpi(fl_cli_mpi *m, int rc) {
+  fl_cli_mpi_stop(m);
   return rc;
 }
 
 int main(int argc, char **argv) {
   fl_dist dist;
-  int mpi = start_mpi(&argc, &argv, &dist);
+  fl_cli_mpi m;
+  int mpi = start_mpi(&argc, &argv, &dist, &m);
   if (mpi < 0)
     return FL_EXIT_USAGE;
   fl_cli_signals_install(); /* after MPI_Init: ours win for these three */
   if (argc < 2) {
     fl_cli_usage(stderr);
-    return stop_mpi(mpi, FL_EXIT_USAGE);
+    return stop_mpi(&m, FL_EXIT_USAGE);
   }
   int rc = dispatch(argc, argv, mpi > 0 && dist.size > 1 ? &dist : NULL);
   /* a report that could not be written (disk full, closed pipe) must not
@@ -326,7 +316,7 @@ int main(int argc, char **argv) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "fabriclint: error writing to standard output: %s\n",
             strerror(errno));
-    return stop_mpi(mpi, FL_EXIT_USAGE);
+    return stop_mpi(&m, FL_EXIT_USAGE);
   }
-  return stop_mpi(mpi, rc);
+  return stop_mpi(&m, rc);
 }

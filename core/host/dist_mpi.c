@@ -77,20 +77,8 @@ static int gather(void *ctx, const void *in, size_t n, void **out,
   return 0;
 }
 
-/* Started by an MPI launcher (Open MPI, or a PMI/PMIx one: Slurm, MPICH)? */
-static int launched(void) {
-  static const char *const VARS[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
-                                     "PMI_RANK"};
-  for (size_t i = 0; i < sizeof VARS / sizeof *VARS; i++)
-    if (getenv(VARS[i]))
-      return 1;
-  return 0;
-}
-
 int fl_mpi_start(int *argc, char ***argv, fl_dist *d) {
   memset(d, 0, sizeof *d);
-  if (!launched())
-    return 0;
   int provided = 0, rank = 0, size = 1;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
       MPI_SUCCESS)

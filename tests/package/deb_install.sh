@@ -5,7 +5,10 @@
 # checked, installed with `apt-get install ./fabriclint_*.deb`, run from
 # /usr/bin on the bundled example (the README's fabric: 1 error, 1 warning,
 # exit 1), a design checked against the packaged RelaxNG schema, then
-# purged again.
+# purged again. With the MPI module built, also the package fabriclint-mpi:
+# fabriclint alone depends on no MPI library and, started by a launcher,
+# says the module is missing (exit 2); with fabriclint-mpi installed,
+# `mpirun -n 2 fabriclint check` gives the single-process report.
 # Not a ctest test: it installs into /usr. About 25 s on 2 cores.
 #   tests/package/deb_install.sh BUILD
 set -uo pipefail
@@ -22,7 +25,7 @@ sudo=""
 installed=0
 cleanup() {
   [ "$installed" -eq 1 ] &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get purge -y -qq fabriclint >/dev/null 2>&1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get purge -y -qq fabriclint-mpi fabriclint >/dev/null 2>&1
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -32,7 +35,9 @@ if dpkg-query -W -f='${Status}' fabriclint 2>/dev/null | grep -q "ok installed";
 fi
 
 # 1. the package
-rm -f "$BUILD"/fabriclint_*.deb
+rm -f "$BUILD"/fabriclint_*.deb "$BUILD"/fabriclint-mpi_*.deb
+MPI=0
+[ -f "$BUILD/mpi/fabriclint-mpi.so" ] && MPI=1
 if (cd "$BUILD" && cpack -G DEB) >"$TMP/cpack.log" 2>&1; then pass; else
   fail "cpack -G DEB"; tail -20 "$TMP/cpack.log" >&2; exit 1; fi
 DEB=$(ls "$BUILD"/fabriclint_*.deb)
@@ -45,6 +50,17 @@ for p in libc6 libigraph3 libxml2 libjansson4 libyaml-0-2 libgvc6 libcgraph6 lib
   case ", $DEPENDS," in *", $p "* | *", $p,"*) pass ;; *) fail "Depends lacks $p: $DEPENDS" ;; esac
 done
 case "$DEPENDS" in *fabriclint*) fail "Depends names fabriclint: $DEPENDS" ;; *) pass ;; esac
+case "$DEPENDS" in *mpi*) fail "Depends names an MPI library: $DEPENDS" ;; *) pass ;; esac
+if [ "$MPI" -eq 1 ]; then
+  MDEB=$BUILD/fabriclint-mpi_${VERSION}_$(dpkg --print-architecture).deb
+  [ -f "$MDEB" ] && pass || fail "no $(basename "$MDEB") beside $(basename "$DEB")"
+  MDEPENDS=$(dpkg-deb -f "$MDEB" Depends)
+  case "$MDEPENDS" in "fabriclint (= $VERSION), "*libopenmpi3*) pass ;; *) fail "fabriclint-mpi Depends: $MDEPENDS" ;; esac
+  expect_eq "$(dpkg-deb -c "$MDEB" | awk '{print $6}' | grep '\.so$')" \
+    "./usr/lib/fabriclint/mpi/fabriclint-mpi.so" "fabriclint-mpi holds the module"
+else
+  [ -z "$(ls "$BUILD"/fabriclint-mpi_*.deb 2>/dev/null)" ] && pass || fail "an MPI package without the module"
+fi
 dpkg-deb -c "$DEB" | awk '{print $6}' > "$TMP/files"
 for f in usr/bin/fabriclint usr/lib/fabriclint/plugins/topology.so \
          usr/lib/fabriclint/plugins/rail-alignment-profiles/dgx-h100.map \
@@ -82,6 +98,27 @@ grep -q "^  docs      https://.*/v$VERSION/docs/rules/topology\.md#topology\.lid
 # the plugin SDK from the package
 expect_eq "$(realpath -m "$(pkg-config --variable=plugindir fabriclint-plugin)")" "/usr/lib/fabriclint/plugins" "pc plugindir"
 man -w fabriclint >/dev/null 2>&1 && pass || fail "man fabriclint: no page"
+
+# 3. MPI: the package fabriclint alone, started by a launcher, then with
+# fabriclint-mpi under mpirun
+if [ "$MPI" -eq 1 ]; then
+  EX=/usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover
+  OMPI_COMM_WORLD_SIZE=2 $F check "$EX" >"$TMP/out" 2>"$TMP/err"
+  expect_eq "$?" 2 "launcher variables, no fabriclint-mpi: exit 2"
+  grep -q "install the package fabriclint-mpi" "$TMP/err" && pass || fail "no word of fabriclint-mpi: $(cat "$TMP/err")"
+  if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$MDEB" >"$TMP/apt.log" 2>&1; then
+    pass
+  else fail "apt-get install $MDEB"; tail -20 "$TMP/apt.log" >&2; fi
+  if command -v mpirun >/dev/null; then
+    $F check "$EX" >"$TMP/one" 2>&1
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      timeout 300 mpirun --oversubscribe -n 2 $F check "$EX" >"$TMP/two" 2>"$TMP/two.err"
+    expect_eq "$?" 1 "mpirun -n 2 fabriclint check: exit 1 (the example's error)"
+    cmp -s "$TMP/one" "$TMP/two" && pass || fail "mpirun -n 2 report differs: $(diff "$TMP/one" "$TMP/two" | head -5)"
+  else
+    echo "deb_install.sh: SKIP (part): no mpirun, fabriclint-mpi not run"
+  fi
+fi
 
 echo "$PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
