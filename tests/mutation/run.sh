@@ -44,7 +44,7 @@ tests_for() {
   diff) echo 'diff' ;;
   cli) echo 'options_anywhere|completion_bash|completion_zsh|man_page|cli.convert$' ;;
   progress) echo 'progress_live' ;;
-  mpi) echo 'mpi_identical|dist_split|traffic_split' ;;
+  mpi) echo 'mpi_identical|mpi_module|dist_split|traffic_split' ;;
   perf) echo 'perf|test_perf|test_nccl_tests' ;;
   planes) echo 'cli.planes' ;;
   shape) echo 'test_shape|cli.trust_shape|cli.trust_roles' ;;
