@@ -51,7 +51,7 @@ expect_eq "$(jget "$TMP/out" "='inferences' in d")" False "info JSON without --e
 expect_rc 0 "$FL" check --format svg --view rails -o "$TMP/rails.svg" "$TMP/site.ibnd"
 expect_eq "$(grep -o '<title>su&#45;SU+[0-9]*</title>' "$TMP/rails.svg")" '<title>su&#45;SU+1</title>' "rails picture: one SU drawn"
 expect_eq "$(grep -o 'dgx-0[0-9]*' "$TMP/rails.svg" | sort -u | tr '\n' ' ')" "dgx-009 dgx-010 dgx-011 dgx-012 " "rails picture: SU 1 holds the hosts of the su01 leaves"
-expect_eq "$(grep -c 'SU 3: 32 NICs on 8 rails' "$TMP/rails.svg")" 1 "rails picture: SU 3 summed up (dgx-045..048)"
+expect_eq "$(grep -c 'SU 2 to SU 3 (2): 32 NICs on 8 rails each' "$TMP/rails.svg")" 1 "rails picture: SU 2 and SU 3 (dgx-045..048) summed up in one line"
 
 # ---- names that are not consistent: groups, and why ----------------------------------
 # one leaf without su<N>
