@@ -555,12 +555,17 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   int rc = def->load(fab, in, opts, err);
   if (fab->cap_hit)
     rc = cap_error(fab, in->path, err);
-  if (rc != FL_OK && (def->flags & FL_FORMAT_NUL_INLINE) &&
-      memchr(in->buf, '\0', in->len)) {
+  if (rc != FL_OK && rc != FL_EIO && (def->flags & FL_FORMAT_NUL_INLINE)) {
     /* The loader stopped before its reader reached a NUL byte further on:
-     * that byte is the error, as when the input was checked first. */
-    fl_error_clear(err);
-    rc = fl_input_nul_check(in, err);
+     * that byte is the error, as when the input was checked first. (Not
+     * after FL_EIO: the file changed or cannot be read; and scanned
+     * through the descriptor, never a mapping that may now fault.) */
+    fl_error nul;
+    fl_error_clear(&nul);
+    if (fl_input_nul_check(in, &nul) == FL_EPARSE) {
+      *err = nul;
+      rc = FL_EPARSE;
+    }
   }
   if (rc == FL_OK && opts->digest)
     rc = record_digest(fab, in, err);

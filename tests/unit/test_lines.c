@@ -16,6 +16,10 @@
  * RD_CHUNK - 1, RD_CHUNK and RD_CHUNK + 1 bytes starting at the first, the
  * second and the last byte of a chunk, lines longer than two chunks, "\r\n"
  * endings split by a chunk's end, and a last line with no '\n'.
+ * And a mapped dump that becomes shorter while it is read (an outside
+ * tester's find): FL_EIO "the file changed while it was read", where the
+ * whole-file NUL check that follows a failed load read the mapping: a
+ * bogus NUL byte at the new end, or SIGBUS past it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,8 +28,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+
+#include "fabriclint/fabric.h"
+#include "fabriclint/load.h"
+#include "io/loaders.h"
 
 #include "io/fileio.h"
 #include "io/lines.h"
@@ -206,12 +215,62 @@ static void reader_chunks(void **state) {
   free(b);
 }
 
+/* The fixture's LFT dump padded past 1 MiB with comment lines, mapped,
+ * cut to @cut bytes before the LFT loader reads it. */
+static void shrunk_by(size_t cut) {
+  const char *dir =
+      FL_SOURCE_DIR "/tests/fixtures/routing/fat-tree-2tier-ftree";
+  char topo[512], dump[512], path[512];
+  snprintf(topo, sizeof topo, "%s/topology.ibnetdiscover", dir);
+  snprintf(dump, sizeof dump, "%s/opensm-lfts.dump", dir);
+  snprintf(path, sizeof path, "%s/shrunk-%zu.dump", tmpdir, cut);
+  FILE *in = fopen(dump, "rb"), *out = fopen(path, "wb");
+  assert_non_null(in);
+  assert_non_null(out);
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    assert_int_equal(fwrite(buf, 1, n, out), n);
+  for (int i = 0; i < 60000; i++)
+    fprintf(out, "# padding line %d ......\n", i);
+  fclose(in);
+  assert_int_equal(fclose(out), 0);
+  fl_fabric *fab = fl_fabric_new();
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_fabric_load(fab, topo, FL_FMT_IBNETDISCOVER, NULL, &err),
+                   FL_OK);
+  fl_input inp;
+  assert_int_equal(fl_input_read(&inp, path, NULL, 0, &err), FL_OK);
+  assert_true(inp.map_len > 0 && inp.len > cut);
+  assert_int_equal(truncate(path, (off_t)cut), 0);
+  int rc = fl_fabric_load_input(fab, &inp, FL_FMT_LFTS, NULL, &err);
+  char want[160];
+  snprintf(want, sizeof want,
+           "the file changed while it was read: it ends at byte %zu", cut);
+  if (rc != FL_EIO || !strstr(err.message, want))
+    fprintf(stderr, "cut at %zu: rc %d, %u:%u: %s\n", cut, rc, err.line,
+            err.col, err.message);
+  assert_int_equal(rc, FL_EIO);
+  assert_non_null(strstr(err.message, want));
+  /* and the NUL check alone: no NUL byte, the file changed */
+  fl_error_clear(&err);
+  assert_int_equal(fl_input_nul_check(&inp, &err), FL_EIO);
+  fl_input_free(&inp);
+  fl_fabric_free(fab);
+}
+
+static void shrunk_while_read(void **state) {
+  (void)state;
+  shrunk_by(1000000); /* inside a page: zeros after the new end */
+  shrunk_by(1048576); /* at a page boundary: the mapping faults past it */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(every_short_buffer),
-      cmocka_unit_test(random_buffers),
-      cmocka_unit_test(block_edges),
-      cmocka_unit_test(reader_chunks),
+      cmocka_unit_test(every_short_buffer), cmocka_unit_test(random_buffers),
+      cmocka_unit_test(block_edges),        cmocka_unit_test(reader_chunks),
+      cmocka_unit_test(shrunk_while_read),
   };
   return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
