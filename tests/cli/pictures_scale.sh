@@ -11,8 +11,9 @@
 #   - the row limit PIC_MAX_ROW_NODES (16) at its boundary: 16 leaves in a
 #     row are drawn one by one, 17 fold into one node per SU and tier;
 #   - the rails view sums up adjacent clean SUs of one size in one line; a
-#     drawn SU splits the run (SU 1; SU 3 to SU 4), so does an SU of
-#     another size;
+#     drawn SU splits the run (SU 1; SU 3 to SU 4), so do an SU of another
+#     size and a gap in the numbers; an SU with a finding on a NIC, a host
+#     or a leaf is drawn;
 #   - headless Chromium (SKIP of that part without it): the three tiers
 #     pictures fitted into three canvases, one screenshot; each band's
 #     drawing spans most of its canvas's width.
@@ -89,11 +90,29 @@ expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4x.svg" 
   "SU 1: 256 NICs on 8 rails|SU 3 to SU 4 (2): 256 NICs on 8 rails each|" "a drawn SU splits the run"
 
 # dgx-065 (SU 3) uncabled: SU 3 has 248 NICs, so SU 2, 3 and 4 are three
-# lines (a run is of SUs of one size)
+# lines (a run is of SUs of one size). Only a rule that finds nothing runs:
+# rail-alignment.su-shape would name SU 3's leaves, and SU 3 be drawn.
 grep -v '<link a="dgx-065 mlx5_' "$TMP/su4.xml" >"$TMP/su4m.xml"
-expect_rc 0 "$FL" check --format svg --view rails --output "$TMP/su4m.svg" "$TMP/su4m.xml"
+expect_rc 0 "$FL" check --rules topology.lid --format svg --view rails --output "$TMP/su4m.svg" "$TMP/su4m.xml"
 expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4m.svg" | tr '\n' '|')" \
   "SU 2: 256 NICs on 8 rails|SU 3: 248 NICs on 8 rails|SU 4: 256 NICs on 8 rails|" "SUs of other sizes: a line each"
+
+# with every rule: su-shape names SU 3's leaves, so SU 3 is drawn and not
+# summed up as "none named by a finding" (an outside tester's find: only
+# the NICs' cables were looked at)
+expect_rc 0 "$FL" check --format svg --view rails --output "$TMP/su4m-all.svg" "$TMP/su4m.xml"
+expect_eq "$(ids "$TMP/su4m-all.svg" | grep '^su-' | tr '\n' ' ')" "su-SU+3 " "SU 3 with findings: drawn"
+expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4m-all.svg" | tr '\n' '|')" \
+  "SU 1 to SU 2 (2): 256 NICs on 8 rails each|SU 4: 256 NICs on 8 rails|" "the clean SUs around it"
+# an incomplete host (dgx-040 of SU 2 without its mlx5_0 cable): its SU drawn
+grep -v '<link a="dgx-040 mlx5_0"' "$TMP/su4.xml" >"$TMP/su4i.xml"
+expect_rc 0 "$FL" check --format svg --view rails --output "$TMP/su4i.svg" "$TMP/su4i.xml"
+expect_eq "$(ids "$TMP/su4i.svg" | grep '^su-' | tr '\n' ' ')" "su-SU+2 " "an incomplete host's SU: drawn"
+# SU 3 renamed SU 5: SU 2 and SU 4 are not adjacent, no "SU 2 to SU 5"
+sed 's/ su="3"/ su="5"/' "$TMP/su4.xml" >"$TMP/su4g.xml"
+expect_rc 0 "$FL" check --rules topology.lid --format svg --view rails --output "$TMP/su4g.svg" "$TMP/su4g.xml"
+expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4g.svg" | tr '\n' '|')" \
+  "SU 2: 256 NICs on 8 rails|SU 4 to SU 5 (2): 256 NICs on 8 rails each|" "a gap in the numbers ends a run"
 
 # ---- in a browser: three canvases, one screenshot
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
