@@ -275,10 +275,24 @@ static int derive_pods(const fl_fabric *fab, fl_id *rep) {
 }
 
 /* The default group of switch @sw: pod / SU and tier, else the derived pod
- * and tier, else the tier. */
+ * and tier, else the tier; within its plane when it has one (the planes of
+ * a multi-plane fabric are separate subnets: one "spines" node for both
+ * planes' spines drew two fabrics as one, an outside tester found). */
 static void default_group(const fl_fabric *fab, const fl_id *podrep, fl_id sw,
                           char *key, size_t ksize, char *label, size_t lsize,
                           int32_t *rank) {
+  const char *plane = fl_fabric_attr(fab, FL_ENT_NODE, sw, "plane");
+  if (plane && ksize > 16 && lsize > 16) {
+    char enc[128];
+    size_t len = 0;
+    pic_id_enc(enc, sizeof enc, &len, plane);
+    int kn = snprintf(key, ksize, "plane-%s-", enc);
+    int ln = snprintf(label, lsize, "plane %.64s, ", plane);
+    if (kn > 0 && (size_t)kn < ksize && ln > 0 && (size_t)ln < lsize) {
+      key += kn, ksize -= (size_t)kn;
+      label += ln, lsize -= (size_t)ln;
+    }
+  }
   char tn[32], enc[256];
   int32_t r = pic_rank_of(fab, sw);
   pic_tier_name((uint32_t)r, tn, sizeof tn);

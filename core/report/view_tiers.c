@@ -29,7 +29,8 @@ int pic_tiers_side(pic_scene *s, const pic_ctx *c, const pic_draw *d) {
   char line[512];
   if (d->grouped) {
     snprintf(line, sizeof line,
-             "switches folded into one node per pod (or SU) and tier: more "
+             "switches folded into one node per plane, pod (or SU) and tier: "
+             "more "
              "than %u nodes, %u edges or %u nodes in one row to draw one by "
              "one; switches and CAs a finding names are drawn alone (up to "
              "%u of each)",
@@ -61,7 +62,10 @@ int pic_tiers_legend(pic_scene *s, const pic_ctx *c, const pic_draw *d) {
                                     "tier (box with a count)"
                                   : "switch (rows: cores, spines, leaves)") ||
       pic_scene_legend(s, "#f2f2f2", 0, 1,
-                       "the CAs of one switch, with their count") ||
+                       d->grouped
+                           ? "the CAs of one switch or group of "
+                             "switches, with their count"
+                           : "the CAs of one switch, with their count") ||
       pic_scene_legend(s, "#9a9a9a", PIC_STYLE_SOLID, 0,
                        "cables; xN: N parallel cables") ||
       pic_add_sev_legend(s, c))

@@ -9,7 +9,8 @@
 #     and the picture covers at least 35 % of the canvas (the 4-SU strip
 #     this replaced, 2,745 x 401 pt, was drawn at 0.48 over 30 %);
 #   - the row limit PIC_MAX_ROW_NODES (16) at its boundary: 16 leaves in a
-#     row are drawn one by one, 17 fold into one node per SU and tier;
+#     row are drawn one by one, 17 fold into one node per SU and tier; two
+#     planes fold each on its own;
 #   - the rails view sums up adjacent clean SUs of one size in one line; a
 #     drawn SU splits the run (SU 1; SU 3 to SU 4), so do an SU of another
 #     size and a gap in the numbers; an SU with a finding on a NIC, a host
@@ -55,6 +56,14 @@ expect_eq "$(ids "$TMP/su4-tiers.svg" | grep -c '^group-su-[0-9]*-tier-1$') $(id
 expect_grep "$TMP/su4-tiers.svg" '16 switches'
 expect_eq "$(ids "$TMP/su1-tiers.svg" | grep -c '^node-leaf-su01-r[0-7]$')" 8 "1 SU: 8 leaves drawn one by one"
 expect_grep "$TMP/su4-tiers.svg" '800 edges or 16 nodes in one row'
+
+# two planes (separate subnets) fold each on its own: a spines node per plane
+"$FL" gen rail-su --sus 4 --planes 2 -o "$TMP/p2.xml" || fail "gen 2 planes"
+expect_rc 0 "$FL" check --format svg --view tiers --output "$TMP/p2.svg" "$TMP/p2.xml"
+expect_eq "$(ids "$TMP/p2.svg" | grep -E '^group-plane-[12]-tier-2$' | tr '\n' ' ')" \
+  "group-plane-1-tier-2 group-plane-2-tier-2 " "2 planes: a spines node each"
+expect_eq "$(ids "$TMP/p2.svg" | grep -c '^group-plane-[12]-su-[1-4]-tier-1$')" 8 "2 planes x 4 SUs of leaves"
+expect_grep "$TMP/p2.svg" '>plane 2, spines<'
 
 # ---- the row limit: 16 leaves in a row drawn alone, 17 folded
 for r in 16 17; do
