@@ -323,6 +323,11 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
                  "XML root element <%s> is not a format fabriclint reads "
                  "(expected %s)",
                  root, expected);
+  } else if (fmt == FL_FMT_AUTO && in->len > FL_DETECT_BYTES &&
+             fl_input_nul_check(in, err) != FL_OK) {
+    /* a NUL byte past the first window stopped the later windows: it is
+     * the error, at its line and column (an outside tester's 2,000 comment
+     * lines and a NUL gave "unrecognised format" with no position) */
   } else if (fmt == FL_FMT_AUTO) {
     expected_list(expected, sizeof expected, 0);
     fl_error_set(err, FL_EPARSE, in->path, 0, 0,

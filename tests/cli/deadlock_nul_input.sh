@@ -60,6 +60,18 @@ put_nul "$FX/opensm-subnet.lst" "$TMP/nul.lst" 3000
 expect_rc 2 "$FL" check --rules 'deadlock.*' "$TMP/nul.lst"
 expect_grep "$TMP/err" "nul\.lst:[0-9]+:[0-9]+: NUL byte"
 
+# a NUL byte after 2,000 comment lines (past the 64 KiB window format
+# detection reads first): the NUL at its line and column, not
+# "unrecognised format" (an outside tester's find); small and mapped
+for pad in 2000 60000; do
+  { for ((i = 0; i < pad; i++)); do echo "# comment line $i .........................."; done
+    printf '# bad\0byte\n'; cat "$FX/opensm-lfts.dump"; } >"$TMP/late$pad.dump"
+  expect_rc 2 "$FL" check --rules 'deadlock.*' "$TOPO" "$TMP/late$pad.dump"
+  expect_eq "$(cat "$TMP/err")" \
+    "fabriclint: $TMP/late$pad.dump:$((pad + 1)):6: NUL byte: a binary file (or a text file with binary garbage), not text" \
+    "NUL after $pad comment lines"
+done
+
 # no final newline: the end of the buffer is not a NUL byte of the input
 head -c -1 "$FX/opensm-lfts.dump" >"$TMP/cut.dump"
 expect_rc 2 "$FL" check --rules 'deadlock.*' "$TOPO" "$TMP/cut.dump"
