@@ -2,20 +2,23 @@
 # tests/ns3/validate.sh — the ns-3 validation of the performance model
 # (issue #17; docs/performance-model.md has the table this prints).
 #
-# For each 2-tier fat tree of tests/fixtures/ns3 (real OpenSM ftree LFTs,
-# D-mod-k, and the same LFTs with an injected uplink collision on the first
-# leaf) and two collectives of 1 GiB per rank:
+# For each fat tree of tests/fixtures/ns3 (real OpenSM ftree LFTs, D-mod-k
+# on the 2-tier trees, and the same LFTs with an injected uplink collision
+# on the first leaf) and two collectives of 1 GiB per rank:
 #   - ring all-reduce with the ranks interleaved across leaves (rank i on
-#     leaf i mod L), so every ring hop crosses the spine layer and a leaf
-#     sends one ring flow up each of its uplinks;
-#   - all-to-all over every host;
+#     leaf i mod L, leaves ordered pod-minor), so every ring hop crosses
+#     the spine layer (3 tiers: the core layer) and a leaf sends one ring
+#     flow up each of its uplinks;
+#   - all-to-all over every host (not on the 3-tier ft3t128: its 16,256
+#     flows take ns-3 far over 10 minutes there; ring only);
 # it runs `fabriclint perf --format json --dump-flows` (the model) and
 # `fl_ns3` (the same topology, LFT next hops and flows of one step in ns-3's
 # point-to-point model, TCP over per-flow fair queues, lossless) and prints
 # one row per case: model time, ns-3 time, deviation (model / ns-3 - 1),
 # and the collision's slowdown in both.
 #
-#   validate.sh            every fabric (ft16, ft32, ft128): a markdown table
+#   validate.sh [FABRIC...]  the fabrics named (default every one: ft16,
+#                          ft32, ft128, ft3t128): a markdown table
 #   validate.sh --ci       ft16 only, and asserts (the ctest ns3.validate_ft16):
 #                          |deviation| <= 10% in each case; the model's
 #                          collision slowdown is the hand-computed one (ring 2,
@@ -36,9 +39,16 @@ if [ -z "$FL_NS3" ] || [ ! -x "$FL_NS3" ]; then
 fi
 FX=$FL_SRC/tests/fixtures/ns3
 ci=0
-fabrics="ft16 ft32 ft128"
+fabrics="ft16 ft32 ft128 ft3t128"
 budget=100000
-if [ "${1:-}" = --ci ]; then ci=1 fabrics=ft16 budget=30000; fi
+if [ "${1:-}" = --ci ]; then
+  ci=1 fabrics=ft16 budget=30000
+elif [ $# -gt 0 ]; then
+  fabrics="$*"
+fi
+for f in $fabrics; do
+  [ -f "$FX/$f/fabric.net" ] || { echo "validate.sh: no fabric $f in $FX" >&2; exit 2; }
+done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/fl-ns3.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -47,17 +57,24 @@ workloads() {
   python3 - "$FX/$1/fabric.net" "$TMP/$1" <<'PY'
 import re, sys
 net, out = sys.argv[1], sys.argv[2]
-leaves, cur = [], None
+leaves, leafnames, cur = [], [], None
 for line in open(net):
     m = re.match(r'Switch\s+\d+\s+"([^"]+)"', line)
     if m:
         cur = [] if m.group(1).startswith('leaf-') else None
         if cur is not None:
             leaves.append(cur)
+            leafnames.append(m.group(1))
         continue
     m = re.match(r'\[\d+\]\s+"(node\d+) mlx5_0"', line)
     if m and cur is not None:
         cur.append(m.group(1))
+# leaves ordered pod-minor (leaf-pPP-LL by (LL, PP)), so consecutive
+# leaves are in different pods on a 3-tier tree (every ring hop crosses the
+# core tier); a 2-tier tree has one pod: file order
+names = [re.match(r'leaf-p(\d+)-(\d+)', n).groups() for n in leafnames]
+order = sorted(range(len(leaves)), key=lambda i: (int(names[i][1]), int(names[i][0])))
+leaves = [leaves[i] for i in order]
 per = len(leaves[0])
 ring = [leaves[i % len(leaves)][i // len(leaves)] for i in range(per * len(leaves))]
 with open(out + '-ring.yaml', 'w') as f:
@@ -100,7 +117,9 @@ PY
 : >"$TMP/rows"
 for f in $fabrics; do
   workloads "$f"
-  for coll in ring a2a; do
+  colls="ring a2a"
+  [ "$f" = ft3t128 ] && colls=ring
+  for coll in $colls; do
     for l in dmodk collision; do
       run_case "$f" "$l" "$coll" | tee -a "$TMP/rows"
     done
