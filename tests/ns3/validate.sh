@@ -9,8 +9,13 @@
 #     leaf i mod L, leaves ordered pod-minor), so every ring hop crosses
 #     the spine layer (3 tiers: the core layer) and a leaf sends one ring
 #     flow up each of its uplinks;
-#   - all-to-all over every host (not on the 3-tier ft3t128: its 16,256
-#     flows take ns-3 far over 10 minutes there; ring only);
+#   - all-to-all over every host;
+#   - ft3t128 only: two ring communicators at once, on the even and the odd
+#     hosts of every leaf (so they share every uplink), one step: a
+#     sendrecv with shift 2 over their ranks alternated (the model runs a
+#     workload's collectives one at a time, so this is how it expresses
+#     two rings' concurrent flows); the collision puts a flow of each ring
+#     on one uplink;
 # it runs `fabriclint perf --format json --dump-flows` (the model) and
 # `fl_ns3` (the same topology, LFT next hops and flows of one step in ns-3's
 # point-to-point model, TCP over per-flow fair queues, lossless) and prints
@@ -80,6 +85,18 @@ ring = [leaves[i % len(leaves)][i // len(leaves)] for i in range(per * len(leave
 with open(out + '-ring.yaml', 'w') as f:
     f.write('hosts: [%s]   # rank i on leaf i mod %d\n' % (', '.join(ring), len(leaves)))
     f.write('collectives:\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n')
+# two ring communicators at once on disjoint host sets sharing every
+# leaf's uplinks: ring A on the even hosts of each leaf, ring B on the odd
+# ones, each interleaved as above; a workload runs its collectives one at a
+# time, so one step of both (every rank sends to the next of its ring, all
+# at once) is a sendrecv with shift 2 over A0 B0 A1 B1 ...
+half = per // 2
+a = [leaves[j % len(leaves)][2 * (j // len(leaves))] for j in range(half * len(leaves))]
+b = [leaves[j % len(leaves)][2 * (j // len(leaves)) + 1] for j in range(half * len(leaves))]
+with open(out + '-two.yaml', 'w') as f:
+    f.write('hosts: [%s]   # ring A (even hosts of each leaf) and ring B (odd), alternating\n'
+            % ', '.join(x for p in zip(a, b) for x in p))
+    f.write('collectives:\n  - {op: sendrecv, shift: 2, bytes: 1GiB}\n')
 with open(out + '-a2a.yaml', 'w') as f:
     f.write('hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1GiB}\n')
 PY
@@ -118,7 +135,7 @@ PY
 for f in $fabrics; do
   workloads "$f"
   colls="ring a2a"
-  [ "$f" = ft3t128 ] && colls=ring
+  [ "$f" = ft3t128 ] && colls="ring a2a two"
   for coll in $colls; do
     for l in dmodk collision; do
       run_case "$f" "$l" "$coll" | tee -a "$TMP/rows"
@@ -130,7 +147,8 @@ python3 - "$TMP/rows" "$ci" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 ci = sys.argv[2] == '1'
-name = {'ring': 'ring all-reduce (interleaved)', 'a2a': 'all-to-all'}
+name = {'ring': 'ring all-reduce (interleaved)', 'a2a': 'all-to-all',
+        'two': 'two rings at once (one step)'}
 # model busbw: GB/s (perf's unit) x 8 = Gb/s, the cables' line-rate unit
 print('\n| hosts | collective | LFTs | flows/step | model time (s) | ns-3 time (s) | deviation | model busbw (Gb/s) | collision slowdown model / ns-3 |')
 print('|---|---|---|---|---|---|---|---|---|')
