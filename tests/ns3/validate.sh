@@ -86,15 +86,18 @@ with open(out + '-ring.yaml', 'w') as f:
     f.write('hosts: [%s]   # rank i on leaf i mod %d\n' % (', '.join(ring), len(leaves)))
     f.write('collectives:\n  - {op: all-reduce, algorithm: ring, bytes: 1GiB}\n')
 # two ring communicators at once on disjoint host sets sharing every
-# leaf's uplinks: ring A on the even hosts of each leaf, ring B on the odd
-# ones, each interleaved as above; a workload runs its collectives one at a
-# time, so one step of both (every rank sends to the next of its ring, all
-# at once) is a sendrecv with shift 2 over A0 B0 A1 B1 ...
-half = per // 2
-a = [leaves[j % len(leaves)][2 * (j // len(leaves))] for j in range(half * len(leaves))]
-b = [leaves[j % len(leaves)][2 * (j // len(leaves)) + 1] for j in range(half * len(leaves))]
+# leaf's uplinks: ring A on the even hosts of each leaf, interleaved as
+# above (rank j on leaf j mod L), ring B on the odd ones the other way
+# round (rank j on leaf -j mod L), so a leaf sends ring A's flows to the
+# next leaf and ring B's to the previous one; a workload runs its
+# collectives one at a time, so one step of both (every rank sends to the
+# next of its ring, all at once) is a sendrecv with shift 2 over
+# A0 B0 A1 B1 ...
+half, nl = per // 2, len(leaves)
+a = [leaves[j % nl][2 * (j // nl)] for j in range(half * nl)]
+b = [leaves[-j % nl][2 * (j // nl) + 1] for j in range(half * nl)]
 with open(out + '-two.yaml', 'w') as f:
-    f.write('hosts: [%s]   # ring A (even hosts of each leaf) and ring B (odd), alternating\n'
+    f.write('hosts: [%s]   # ring A (even hosts, forward) and ring B (odd, backward), alternating\n'
             % ', '.join(x for p in zip(a, b) for x in p))
     f.write('collectives:\n  - {op: sendrecv, shift: 2, bytes: 1GiB}\n')
 with open(out + '-a2a.yaml', 'w') as f:
