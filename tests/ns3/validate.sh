@@ -164,8 +164,9 @@ for r in rows:
         r['slow_model'] = r['model_s'] / b['model_s']
         r['slow_ns3'] = r['ns3_s'] / b['ns3_s']
         slow = '%.3f / %.3f' % (r['slow_model'], r['slow_ns3'])
-    print('| %d | %s | %s | %d | %.5f | %.5f | %+.1f%% | %.1f | %s |' % (
-        r['hosts'], name[r['coll']], 'D-mod-k (ftree)' if r['lfts'] == 'dmodk' else 'collision',
+    print('| %s | %s | %s | %d | %.5f | %.5f | %+.1f%% | %.1f | %s |' % (
+        '%d, 3 tiers' % r['hosts'] if r['fabric'].startswith('ft3t') else r['hosts'], name[r['coll']],
+        'collision' if r['lfts'] != 'dmodk' else 'ftree' if r['fabric'].startswith('ft3t') else 'D-mod-k (ftree)',
         r['flows'], r['model_s'], r['ns3_s'], 100 * r['deviation'], r['busbw'], slow))
     if abs(r['deviation']) > 0.10:
         bad.append('%s %s %s: deviation %.1f%%' % (r['fabric'], r['coll'], r['lfts'], 100 * r['deviation']))
