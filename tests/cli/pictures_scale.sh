@@ -15,11 +15,8 @@
 #     drawn SU splits the run (SU 1; SU 3 to SU 4), so do an SU of another
 #     size and a gap in the numbers; an SU with a finding on a NIC, a host
 #     or a leaf is drawn;
-#   - headless Chromium (SKIP of that part without it): the three tiers
-#     pictures fitted into three canvases, one screenshot; each band's
-#     drawing spans most of its canvas's width.
+#   - in a browser: tests/cli/pictures_scale_chromium.sh (label tools).
 . "$(dirname "$0")/lib.bash"
-src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 # svgsize FILE -> "W H" in pt
 svgsize() {
@@ -123,33 +120,4 @@ expect_rc 0 "$FL" check --rules topology.lid --format svg --view rails --output 
 expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4g.svg" | tr '\n' '|')" \
   "SU 2: 256 NICs on 8 rails|SU 4 to SU 5 (2): 256 NICs on 8 rails each|" "a gap in the numbers ends a run"
 
-# ---- in a browser: three canvases, one screenshot
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$CHROMIUM" ]; then
-  echo "SKIP (part): chromium is not installed: no screenshot"
-  finish
-fi
-{
-  echo '<html><body style="margin:0;background:#fff">'
-  for n in 1 4 16; do
-    echo "<div style=\"width:665px;height:324px\"><img src=\"file://$TMP/su$n-tiers.svg\" style=\"width:100%;height:100%;display:block\"></div>"
-  done
-  echo '</body></html>'
-} >"$TMP/three.html"
-timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-  --user-data-dir="$TMP/profile" --hide-scrollbars --window-size=665,972 \
-  --screenshot="$TMP/three.png" "file://$TMP/three.html" >/dev/null 2>>"$TMP/chrome.err"
-if [ ! -s "$TMP/three.png" ]; then
-  fail "no screenshot"
-  sed 's/^/  chrome: /' "$TMP/chrome.err" | tail -5 >&2
-else
-  python3 "$src/tests/cli/pngstat.py" --bands 3 "$TMP/three.png" >"$TMP/bands"
-  i=0
-  for n in 1 4 16; do
-    i=$((i + 1))
-    read -r _ k x0 y0 x1 y1 < <(sed -n "${i}p" "$TMP/bands")
-    [ "$k" = "$i" ] && [ "$x0" != none ] && [ $((x1 - x0)) -ge 300 ] && [ $((y1 - y0)) -ge 200 ] && pass ||
-      fail "$n SUs: the drawing spans $x0..$x1 x $y0..$y1 of 665 x 324 px (want >= 300 x 200)"
-  done
-fi
 finish
