@@ -174,6 +174,24 @@ need_tool() {
     exit 77
   done
 }
+# need_chromium — a headless browser for the tests that look at a report
+# (Debian chromium, or chromium-browser) in CHROMIUM, else SKIP (exit 77).
+need_chromium() {
+  CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+  if [ -z "$CHROMIUM" ]; then
+    echo "SKIP: chromium is not installed (apt-get install chromium)"
+    exit 77
+  fi
+}
+# chrome URL ARGS... — CHROMIUM (need_chromium) on URL: headless, no
+# profile of the user, bounded in time, its messages in $TMP/chrome.err.
+chrome() {
+  local url=$1
+  shift
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+    --no-first-run --user-data-dir="$TMP/profile" --hide-scrollbars "$@" "$url" \
+    2>>"$TMP/chrome.err"
+}
 finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]

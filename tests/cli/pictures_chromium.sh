@@ -9,20 +9,9 @@
 # filter and sort given in the address work. SKIP (77) without chromium.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$CHROMIUM" ]; then
-  echo "SKIP: chromium is not installed (apt-get install chromium)"
-  exit 77
-fi
+need_chromium
 asb=$src/fabrics/rail-su-asbuilt.ibnetdiscover
 html=$TMP/report.html
-chrome() { # URL ARGS...: headless, no profile of the user, bounded in time
-  local url=$1
-  shift
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-    --no-first-run --user-data-dir="$TMP/profile" --hide-scrollbars "$@" "$url" \
-    2>>"$TMP/chrome.err"
-}
 
 expect_rc 1 "$FL" check --format html --view tiers,rails --output "$html" "$asb"
 

@@ -8,11 +8,7 @@
 # the pictures are drawn under the sanitizers by pictures_scale.sh.
 . "$(dirname "$0")/lib.bash"
 src=${FL_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$CHROMIUM" ]; then
-  echo "SKIP: chromium is not installed (apt-get install chromium)"
-  exit 77
-fi
+need_chromium
 for n in 1 4 16; do
   t=""
   [ "$n" = 16 ] && t="--tiers 3"
@@ -27,9 +23,7 @@ done
   done
   echo '</body></html>'
 } >"$TMP/three.html"
-timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-  --user-data-dir="$TMP/profile" --hide-scrollbars --window-size=665,972 \
-  --screenshot="$TMP/three.png" "file://$TMP/three.html" >/dev/null 2>>"$TMP/chrome.err"
+chrome "file://$TMP/three.html" --window-size=665,972 --screenshot="$TMP/three.png" >/dev/null
 if [ ! -s "$TMP/three.png" ]; then
   fail "no screenshot"
   sed 's/^/  chrome: /' "$TMP/chrome.err" | tail -5 >&2
