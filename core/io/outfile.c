@@ -60,18 +60,29 @@ static int make_tmp(fl_outfile *of, mode_t mode, int exact) {
   for (int n = 0; n < TMP_TRIES; n++) {
     snprintf(of->tmp, size, "%.*s.%s.%ld-%d.tmp", (int)dlen, of->final, base,
              (long)getpid(), n);
+    /* Guarded before it exists: a SIGTERM between open() and the guard
+     * left the file behind (cli.output_killed, twice on a loaded machine).
+     * The handler may unlink a name that does not exist yet (harmless) or,
+     * before O_EXCL fails, one that exists: it holds our PID, so it is a
+     * leftover of a dead process of the same PID, never another run's. */
+    of->guard = fl_tmp_guard_arm(of->tmp) + 1;
     int fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd >= 0) {
       if (exact && fchmod(fd, mode) != 0) {
         int e = errno;
         close(fd);
         unlink(of->tmp);
+        fl_tmp_guard_disarm(of->guard - 1);
+        of->guard = 0;
         errno = e;
         break;
       }
-      of->guard = fl_tmp_guard_arm(of->tmp) + 1;
       return fd;
     }
+    int e = errno;
+    fl_tmp_guard_disarm(of->guard - 1);
+    of->guard = 0;
+    errno = e;
     if (errno != EEXIST)
       break;
   }
