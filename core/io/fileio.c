@@ -197,54 +197,47 @@ void fl_input_free(fl_input *in) {
   in->len = in->map_len = 0;
 }
 
-static int nul_error(const fl_input *in, uint32_t line, uint32_t col,
-                     fl_error *err) {
+/* The @n bytes of @in at @off: in the buffer itself, or for a mapped input
+ * read into @tmp through its descriptor, never through the mapping: a file
+ * that became shorter since it was mapped would fault (SIGBUS) on the pages
+ * past its new end, or read them as NUL bytes (the tester's dump truncated
+ * while it was read). NULL with @err set (FL_EIO) when it cannot be read. */
+static const char *bytes_at(const fl_input *in, size_t off, size_t n, char *tmp,
+                            fl_error *err) {
+  if (!in->map_len)
+    return in->buf + off;
+  return fl_input_pread(in, off, tmp, n, err) == FL_OK ? tmp : NULL;
+}
+
+enum { NUL_SCAN = 1 << 16 };
+
+int fl_input_nul_check(const fl_input *in, fl_error *err) {
+  char tmp[NUL_SCAN];
+  size_t at = in->len; /* the first NUL byte's offset */
+  for (size_t off = 0; off < in->len && at == in->len; off += NUL_SCAN) {
+    size_t n = in->len - off < NUL_SCAN ? in->len - off : NUL_SCAN;
+    const char *p = bytes_at(in, off, n, tmp, err), *nul;
+    if (!p)
+      return FL_EIO;
+    if ((nul = memchr(p, '\0', n)))
+      at = off + (size_t)(nul - p);
+  }
+  if (at == in->len)
+    return FL_OK;
+  /* only now its line and column: lines are counted up to it */
+  uint32_t line = 1, col = 1;
+  for (size_t off = 0; off < at; off += NUL_SCAN) {
+    size_t n = at - off < NUL_SCAN ? at - off : NUL_SCAN;
+    const char *p = bytes_at(in, off, n, tmp, err), *q = p, *nl;
+    if (!p)
+      return FL_EIO;
+    for (; (nl = memchr(q, '\n', (size_t)(p + n - q))); q = nl + 1)
+      line++, col = 1;
+    col += (uint32_t)(p + n - q);
+  }
   return fl_error_set(err, FL_EPARSE, in->path, line, col,
                       "NUL byte: a binary file (or a text file with binary "
                       "garbage), not text");
-}
-
-/* A mapped input is scanned through its descriptor, not its mapping: a
- * file that became shorter since it was mapped would fault (SIGBUS) on the
- * pages past its new end, or read them as NUL bytes (the tester's dump
- * truncated while it was read). */
-static int nul_check_fd(const fl_input *in, fl_error *err) {
-  char buf[1 << 16];
-  uint32_t line = 1, col = 0;
-  for (size_t off = 0; off < in->len;) {
-    size_t n = in->len - off < sizeof buf ? in->len - off : sizeof buf;
-    int rc = fl_input_pread(in, off, buf, n, err);
-    if (rc != FL_OK)
-      return rc;
-    const char *nul = memchr(buf, '\0', n), *end = nul ? nul : buf + n;
-    for (const char *q = buf, *nl; q < end; q = nl + 1) {
-      nl = memchr(q, '\n', (size_t)(end - q));
-      if (!nl) {
-        col += (uint32_t)(end - q);
-        break;
-      }
-      line++;
-      col = 0;
-    }
-    if (nul)
-      return nul_error(in, line, col + 1, err);
-    off += n;
-  }
-  return FL_OK;
-}
-
-int fl_input_nul_check(const fl_input *in, fl_error *err) {
-  if (in->map_len)
-    return nul_check_fd(in, err);
-  const char *nul = memchr(in->buf, '\0', in->len);
-  if (!nul)
-    return FL_OK;
-  uint32_t line = 1;
-  const char *ls = in->buf;
-  for (const char *q = in->buf; (q = memchr(q, '\n', (size_t)(nul - q)));
-       ls = ++q)
-    line++;
-  return nul_error(in, line, (uint32_t)(nul - ls) + 1, err);
 }
 
 int fl_input_pread(const fl_input *in, size_t off, char *dst, size_t n,

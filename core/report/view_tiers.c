@@ -30,9 +30,8 @@ int pic_tiers_side(pic_scene *s, const pic_ctx *c, const pic_draw *d) {
   if (d->grouped) {
     snprintf(line, sizeof line,
              "switches folded into one node per plane, pod (or SU) and tier: "
-             "more "
-             "than %u nodes, %u edges or %u nodes in one row to draw one by "
-             "one; switches and CAs a finding names are drawn alone (up to "
+             "more than %u nodes, %u edges or %u nodes in one row to draw one "
+             "by one; switches and CAs a finding names are drawn alone (up to "
              "%u of each)",
              PIC_MAX_ELEMENT_NODES, PIC_MAX_ELEMENT_EDGES, PIC_MAX_ROW_NODES,
              PIC_MAX_EXPAND);
