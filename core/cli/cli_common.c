@@ -772,6 +772,20 @@ static int no_topology(const fl_cli_opts *o, cli_input *v) {
   return FL_EXIT_USAGE;
 }
 
+/* An ibdiagnet2.db_csv describes the fabric (format ibdiagnet-db) unless
+ * another input does: beside an ibnetdiscover capture or a design of the
+ * same fabric it would be a second copy of every node, read as a second
+ * plane. It then gives what it adds, its AR_INFO (format ibdiagnet-db-csv),
+ * and its loader notes that its topology sections were not read. */
+static void demote_dumps(cli_input *v, size_t n) {
+  int other = 0;
+  for (size_t i = 0; i < n; i++)
+    other |= fl_format_is_topology(v[i].fmt) && v[i].fmt != FL_FMT_IBDIAG_DB;
+  for (size_t i = 0; other && i < n; i++)
+    if (v[i].fmt == FL_FMT_IBDIAG_DB)
+      v[i].fmt = FL_FMT_DBCSV;
+}
+
 /* Topology inputs are loaded before routing dumps, whatever their order on
  * the command line: LFT and SL2VL loaders resolve switches against the
  * topology. Each input is read once: detection and loading see the same
@@ -796,6 +810,8 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   fl_cli_progress_phase(o->progress, "reading", NULL, 0, 0);
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     rc = read_input(o, o->inputs[i], &v[i]);
+  if (rc == 0)
+    demote_dumps(v, o->n_inputs);
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     have_topology |= fl_format_is_topology(v[i].fmt);

@@ -1,7 +1,11 @@
 /*
- * core/io/dbcsv_load.c — loader for ibdiagnet's internal database dump
- * (`ibdiagnet2.db_csv`), of which fabriclint uses the AR_INFO section:
- * per switch, whether adaptive routing (AR) is enabled and on which SLs.
+ * core/io/dbcsv_load.c — ibdiagnet's internal database dump
+ * (`ibdiagnet2.db_csv`): the section reader both its roles share
+ * (dbcsv_impl.h), its AR_INFO section (per switch, whether adaptive routing
+ * (AR) is enabled and on which SLs), its routing-state role (format
+ * "ibdiagnet-db-csv": AR_INFO on a fabric another input describes) and
+ * the detection of both roles. The topology role (NODES, PORTS, LINKS,
+ * CABLE_INFO) is core/io/dbcsv_topo.c.
  *
  * Why: issue 7 asks for AR enablement "from ibdiagnet's AR dumps
  * (ibdiagnet2.far, AR_INFO in ibdiagnet2.db_csv)". The .far (core/ar_load.c)
@@ -14,7 +18,8 @@
  * sets exactly those. A loaded .far still wins over them (ar.c).
  *
  * Layout (ibutils2 ibdiag db_csv, see docs/formats/ibdiagnet-db-csv.md; no
- * real public db_csv exists, the tests use hand-written files):
+ * real public db_csv was found, the tests use files written from the
+ * documented layout):
  *
  *   # banner comments
  *   START_<NAME>
@@ -37,8 +42,10 @@
  *   SL mask:  enable_by_sl_mask | by_sl_mask | sl_mask (0..0xffff); not
  *             set when a by_sl_en column says 0 (the mask is then unused:
  *             every SL may adapt)
- * N/A leaves the attribute unset. Other sections (NODES, PORTS, LINKS,
- * LINEAR_FORWARDING_TABLE_SPLIT, ...) are checked for well-formedness only.
+ * N/A leaves the attribute unset. In the routing-state role the other
+ * sections (NODES, PORTS, LINKS, LINEAR_FORWARDING_TABLE_SPLIT, ...) are
+ * checked for well-formedness only; a NODES section gets one note (the
+ * topology came from another input).
  *
  * Strictness: END_<X> without START_<X>, START_ inside an open section, a
  * section never closed, a row with more or fewer fields than its header, an
@@ -61,38 +68,20 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/build.h"
+#include "io/dbcsv_impl.h"
 #include "model/fabric_impl.h"
-#include "util/csv.h"
 
-typedef struct dbf {
-  char *s;      /* NUL-terminated, trimmed, unquoted */
-  uint32_t col; /* 1-based column of the field in the line */
-} dbf;
-
-typedef struct dbc_rd {
-  fl_fabric *fab;
-  fl_error *err;
-  const char *path;
-  uint32_t file;
-  uint32_t line;
-  dbf *f; /* fields of the current line (text in csv's buffer) */
-  size_t nf, capf;
-  fl_csv csv; /* the line's CSV reader */
-} dbc_rd;
-
-static int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...) {
+int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...) {
   char msg[FL_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   return fl_error_set(r->err, FL_EPARSE, r->path, r->line, col, "%s", msg);
+}
+
+int dbc_nomem(dbc_rd *r) {
+  return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0, "out of memory");
 }
 
 static int is_blank(char c) {
@@ -118,8 +107,7 @@ static int split_csv(dbc_rd *r, const char *ls, const char *p) {
   if (rc == FL_CSV_ENOMEM || r->csv.n > r->capf) {
     dbf *v = rc == FL_CSV_ENOMEM ? NULL : realloc(r->f, r->csv.n * sizeof *v);
     if (!v)
-      return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
-                          "out of memory");
+      return dbc_nomem(r);
     r->f = v;
     r->capf = r->csv.n;
   }
@@ -163,7 +151,7 @@ static void norm(const char *s, char *out, size_t size) {
 
 /* Index of the first header column whose normalised name is one of
  * @names (in the order of @names); -1 if none. */
-static long find_col(char *const *hdr, size_t n, const char *const *names) {
+long dbc_find_col(char *const *hdr, size_t n, const char *const *names) {
   char b[64];
   for (size_t k = 0; names[k]; k++)
     for (size_t i = 0; i < n; i++) {
@@ -174,12 +162,12 @@ static long find_col(char *const *hdr, size_t n, const char *const *names) {
   return -1;
 }
 
-static int is_na(const char *s) {
+int dbc_is_na(const char *s) {
   return strcasecmp(s, "N/A") == 0 || strcasecmp(s, "NA") == 0;
 }
 
 /* Unsigned number (decimal or 0x-hex) no larger than @max; -1 if not. */
-static int64_t num(const char *s, uint64_t max) {
+int64_t dbc_num(const char *s, uint64_t max) {
   int base = 10;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
     base = 16, s += 2;
@@ -201,7 +189,7 @@ static int64_t num(const char *s, uint64_t max) {
 }
 
 /* 0x-hex GUID of 1..16 digits. */
-static int guid(const char *s, uint64_t *out) {
+int dbc_guid(const char *s, uint64_t *out) {
   if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
     return -1;
   size_t n = strlen(s + 2);
@@ -220,7 +208,7 @@ static int guid(const char *s, uint64_t *out) {
 }
 
 /* Boolean value: 1, 0, or -1 when not one. */
-static int boolean(const char *s) {
+int dbc_bool(const char *s) {
   static const char *const on[] = {"1", "true", "yes", "on", "enabled", "0x1"};
   static const char *const off[] = {"0",   "false",    "no",
                                     "off", "disabled", "0x0"};
@@ -240,22 +228,37 @@ static const char *const MASK_COLS[] = {"enablebyslmask", "byslmask", "slmask",
                                         NULL};
 static const char *const BYSLEN_COLS[] = {"byslen", NULL};
 
-typedef struct ar_cols {
-  long guid, enable, mask, by_sl_en;
-} ar_cols;
+/* AR_INFO's header: the switch's column is required, and a note says so
+ * when neither the enable bit nor the SL mask is there. */
+int dbc_ar_begin(dbc_ar *a, dbc_rd *r, fl_prov pv) {
+  a->guid = dbc_find_col(r->hdr, r->nhdr, GUID_COLS);
+  a->enable = dbc_find_col(r->hdr, r->nhdr, ENABLE_COLS);
+  a->mask = dbc_find_col(r->hdr, r->nhdr, MASK_COLS);
+  a->by_sl_en = dbc_find_col(r->hdr, r->nhdr, BYSLEN_COLS);
+  if (a->guid < 0)
+    return dbc_err(r, pv.col,
+                   "expected an AR_INFO header with a NodeGUID column "
+                   "(the switch of each row)");
+  if (a->enable < 0 && a->mask < 0)
+    fl_b_note(r->fab, "routing", pv,
+              "AR_INFO header has no enable column (e, enable, "
+              "ar_enable, is_ar_enabled) and no SL mask column "
+              "(enable_by_sl_mask, by_sl_mask, sl_mask): no AR state "
+              "read");
+  return FL_OK;
+}
 
 /* One AR_INFO row (fields in r->f, r->nf == header size). */
-static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
+int dbc_ar_row(const dbc_ar *c, dbc_rd *r, fl_prov pv) {
   const dbf *g = &r->f[c->guid];
   uint64_t id;
-  if (guid(g->s, &id) != 0)
+  if (dbc_guid(g->s, &id) != 0)
     return dbc_err(r, g->col,
                    "expected a node GUID 0x<hex, up to 16 digits> in column "
                    "NodeGUID, got `%.40s%s`",
                    g->s, strlen(g->s) > 40 ? "..." : "");
   fl_id sw = fl_b_node_by_guid(r->fab, id);
   if (sw == FL_NONE || r->fab->nodes[sw].kind != FL_NODE_SWITCH) {
-    (*skipped)++;
     fl_b_note(r->fab, "routing", pv,
               "AR_INFO row for switch GUID 0x%016llx skipped: no such switch "
               "in the topology",
@@ -265,7 +268,7 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   int en = -1;
   if (c->enable >= 0) {
     const dbf *e = &r->f[c->enable];
-    if (!is_na(e->s) && (en = boolean(e->s)) < 0)
+    if (!dbc_is_na(e->s) && (en = dbc_bool(e->s)) < 0)
       return dbc_err(r, e->col,
                      "expected the AR enable bit (0 or 1, true or false, "
                      "N/A), got `%.40s%s`",
@@ -274,7 +277,7 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   int64_t mask = -1;
   if (c->mask >= 0) {
     const dbf *m = &r->f[c->mask];
-    if (!is_na(m->s) && (mask = num(m->s, 0xffff)) < 0)
+    if (!dbc_is_na(m->s) && (mask = dbc_num(m->s, 0xffff)) < 0)
       return dbc_err(r, m->col,
                      "expected the AR SL mask (0..0xffff, decimal or "
                      "0x-hex, or N/A), got `%.40s%s`",
@@ -282,8 +285,8 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   }
   if (mask >= 0 && c->by_sl_en >= 0) {
     const dbf *b = &r->f[c->by_sl_en];
-    int on = is_na(b->s) ? -1 : boolean(b->s);
-    if (on < 0 && !is_na(b->s))
+    int on = dbc_is_na(b->s) ? -1 : dbc_bool(b->s);
+    if (on < 0 && !dbc_is_na(b->s))
       return dbc_err(r, b->col,
                      "expected by_sl_en 0 or 1 (or N/A), got "
                      "`%.40s%s`",
@@ -293,14 +296,12 @@ static int ar_row(dbc_rd *r, const ar_cols *c, fl_prov pv, uint64_t *skipped) {
   }
   if (en >= 0 &&
       fl_b_attr(r->fab, FL_ENT_NODE, sw, "ar", en ? "true" : "false") != FL_OK)
-    return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
-                        "out of memory");
+    return dbc_nomem(r);
   if (mask >= 0) {
     char v[8];
     snprintf(v, sizeof v, "0x%04x", (unsigned)mask);
     if (fl_b_attr(r->fab, FL_ENT_NODE, sw, "ar-sl-mask", v) != FL_OK)
-      return fl_error_set(r->err, FL_ENOMEM, r->path, r->line, 0,
-                          "out of memory");
+      return dbc_nomem(r);
   }
   return FL_OK;
 }
@@ -313,25 +314,36 @@ static void free_hdr(char **hdr, size_t n) {
 
 enum { ST_OUT, ST_HEADER, ST_ROWS };
 
-int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
-                  const fl_load_options *opts, fl_error *err) {
+/* The current line's header into r->hdr (copies: the fields live in the
+ * CSV reader's buffer until the next line). */
+static int keep_header(dbc_rd *r) {
+  r->hdr = calloc(r->nf ? r->nf : 1, sizeof *r->hdr);
+  if (!r->hdr)
+    return dbc_nomem(r);
+  for (r->nhdr = 0; r->nhdr < r->nf; r->nhdr++)
+    if (!(r->hdr[r->nhdr] = strdup(r->f[r->nhdr].s)))
+      return dbc_nomem(r);
+  return FL_OK;
+}
+
+int dbc_walk(fl_fabric *fab, const fl_input *in, fl_error *err,
+             const dbc_handler *h) {
   const char *path = in->path;
-  (void)opts;
   /* the bytes fl_fabric_load() read, as a stream for getline() */
   FILE *fp = fmemopen(in->buf, in->len, "r");
   if (!fp)
     return fl_error_set(err, FL_ENOMEM, path, 0, 0, "cannot read: %s",
                         strerror(errno));
-  dbc_rd r = {fab, err, path, fl_b_file(fab, path), 0, NULL, 0, 0, {0}};
-  fl_csv_init(&r.csv, ',', SIZE_MAX, FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
-  char *buf = NULL, **hdr = NULL;
-  size_t cap = 0, nhdr = 0;
-  ssize_t n;
-  int rc = FL_OK, st = ST_OUT, is_ar = 0;
   char sec[128] = "";
+  dbc_rd r = {fab, err,  path, fl_b_file(fab, path), 0, NULL, 0, 0, {0},
+              sec, NULL, 0};
+  fl_csv_init(&r.csv, ',', SIZE_MAX, FL_CSV_TRIM | FL_CSV_STRICT_QUOTE);
+  char *buf = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int rc = FL_OK, st = ST_OUT, want = 0;
   uint32_t sec_line = 0, hdr_line = 0, sections = 0;
-  uint64_t stray = 0, skipped = 0;
-  ar_cols cols = {-1, -1, -1, -1};
+  uint64_t stray = 0;
   while ((n = getline(&buf, &cap, fp)) > 0) {
     r.line++;
     while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
@@ -369,7 +381,6 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
       sec[nlen] = '\0';
       sec_line = r.line;
       st = ST_HEADER;
-      is_ar = strcasecmp(sec, "AR_INFO") == 0;
       sections++;
       continue;
     }
@@ -387,8 +398,8 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
         break;
       }
       st = ST_OUT;
-      free_hdr(hdr, nhdr);
-      hdr = NULL, nhdr = 0;
+      free_hdr(r.hdr, r.nhdr);
+      r.hdr = NULL, r.nhdr = 0;
       continue;
     }
     if (st == ST_OUT) {
@@ -402,50 +413,25 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
     if ((rc = split_csv(&r, buf, p)) != FL_OK)
       break;
     if (st == ST_HEADER) {
-      hdr = calloc(r.nf, sizeof *hdr);
-      if (!hdr) {
-        rc = fl_error_set(err, FL_ENOMEM, path, r.line, 0, "out of memory");
-        break;
-      }
-      for (nhdr = 0; nhdr < r.nf; nhdr++)
-        if (!(hdr[nhdr] = strdup(r.f[nhdr].s))) {
-          rc = fl_error_set(err, FL_ENOMEM, path, r.line, 0, "out of memory");
-          break;
-        }
-      if (rc != FL_OK)
+      if ((rc = keep_header(&r)) != FL_OK)
         break;
       hdr_line = r.line;
       st = ST_ROWS;
-      if (is_ar) {
-        cols.guid = find_col(hdr, nhdr, GUID_COLS);
-        cols.enable = find_col(hdr, nhdr, ENABLE_COLS);
-        cols.mask = find_col(hdr, nhdr, MASK_COLS);
-        cols.by_sl_en = find_col(hdr, nhdr, BYSLEN_COLS);
-        if (cols.guid < 0) {
-          rc = dbc_err(&r, col,
-                       "expected an AR_INFO header with a NodeGUID column "
-                       "(the switch of each row)");
-          break;
-        }
-        if (cols.enable < 0 && cols.mask < 0)
-          fl_b_note(fab, "routing", pv,
-                    "AR_INFO header has no enable column (e, enable, "
-                    "ar_enable, is_ar_enabled) and no SL mask column "
-                    "(enable_by_sl_mask, by_sl_mask, sl_mask): no AR state "
-                    "read");
-      }
+      want = 0;
+      if ((rc = h->begin(h->ctx, &r, pv, &want)) != FL_OK)
+        break;
       continue;
     }
-    if (r.nf != nhdr) {
+    if (r.nf != r.nhdr) {
       /* the first extra field, or the end of the line */
-      uint32_t at = r.nf > nhdr ? r.f[nhdr].col : (uint32_t)(e - buf) + 1;
+      uint32_t at = r.nf > r.nhdr ? r.f[r.nhdr].col : (uint32_t)(e - buf) + 1;
       rc = dbc_err(&r, at,
                    "section %s: row has %zu fields, expected %zu as in the "
                    "header of line %u",
-                   sec, r.nf, nhdr, hdr_line);
+                   sec, r.nf, r.nhdr, hdr_line);
       break;
     }
-    if (is_ar && (rc = ar_row(&r, &cols, pv, &skipped)) != FL_OK)
+    if (want && (rc = h->row(h->ctx, &r, pv)) != FL_OK)
       break;
   }
   if (rc == FL_OK && ferror(fp))
@@ -465,13 +451,43 @@ int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
               "%llu lines of text outside db_csv sections ignored in all",
               (unsigned long long)stray);
   }
-  (void)skipped;
-  free_hdr(hdr, nhdr);
+  free_hdr(r.hdr, r.nhdr);
   free(r.f);
   fl_csv_free(&r.csv);
   free(buf);
   fclose(fp);
   return rc;
+}
+
+/* ---- the routing-state role: AR_INFO on another input's fabric ---- */
+
+typedef struct ar_role {
+  dbc_ar ar;
+  int is_ar;
+} ar_role;
+
+static int ar_role_begin(void *ctx, dbc_rd *r, fl_prov pv, int *want) {
+  ar_role *a = ctx;
+  a->is_ar = strcasecmp(r->sec, "AR_INFO") == 0;
+  if (strcasecmp(r->sec, "NODES") == 0)
+    fl_b_note(r->fab, "topology", pv,
+              "the NODES, PORTS and LINKS sections of this db_csv are not "
+              "read: another input describes the fabric (its AR_INFO is)");
+  *want = a->is_ar;
+  return a->is_ar ? dbc_ar_begin(&a->ar, r, pv) : FL_OK;
+}
+
+static int ar_role_row(void *ctx, dbc_rd *r, fl_prov pv) {
+  ar_role *a = ctx;
+  return dbc_ar_row(&a->ar, r, pv);
+}
+
+int fl_load_dbcsv(fl_fabric *fab, const fl_input *in,
+                  const fl_load_options *opts, fl_error *err) {
+  (void)opts;
+  ar_role a = {{-1, -1, -1, -1}, 0};
+  dbc_handler h = {ar_role_begin, ar_role_row, &a};
+  return dbc_walk(fab, in, err, &h);
 }
 
 /* ---- detection (formats.h) ---- */
@@ -492,6 +508,47 @@ static int section_marker(const char *s, const char *end, const char *kw,
   *name = p;
   *nlen = (size_t)(q - p);
   return 1;
+}
+
+int dbc_window_has_nodes(const char *text, size_t len) {
+  const char *s = text, *end = text + len, *le, *line;
+  int after = 0; /* the line after START_NODES */
+  while ((line = fl_detect_line(&s, end, &le))) {
+    const char *name;
+    size_t nlen;
+    if (le > line && le[-1] == '\r')
+      le--;
+    if (fl_detect_skip_ws(line, le) == le)
+      continue;
+    if (after) {
+      /* the header: NodeGUID and NodeType among its names */
+      char b[64];
+      int guid = 0, type = 0;
+      for (const char *c = line; c < le;) {
+        const char *ce = memchr(c, ',', (size_t)(le - c));
+        ce = ce ? ce : le;
+        size_t k = 0;
+        for (const char *q = c; q < ce && k + 1 < sizeof b; q++)
+          if (*q != '_' && *q != '-' && !is_blank(*q) && *q != '"')
+            b[k++] = (char)tolower((unsigned char)*q);
+        b[k] = '\0';
+        guid |= strcmp(b, "nodeguid") == 0;
+        type |= strcmp(b, "nodetype") == 0;
+        c = ce < le ? ce + 1 : le;
+      }
+      return guid && type;
+    }
+    after = section_marker(line, le, "START_", &name, &nlen) && nlen == 5 &&
+            memcmp(name, "NODES", 5) == 0;
+  }
+  return 0;
+}
+
+/* The role of a dump: a topology when it has a NODES section (every
+ * ibdiagnet run writes one, first), else routing state (AR_INFO). */
+static uint32_t role(const fl_detect_ctx *c) {
+  return dbc_window_has_nodes(c->text, c->len) ? FL_FMT_IBDIAG_DB
+                                               : FL_FMT_DBCSV;
 }
 
 /* ibdiagnet2.db_csv (ibutils2 ibdiag, docs/formats/ibdiagnet-db-csv.md): a
@@ -515,13 +572,13 @@ static uint32_t detect_dbcsv(const fl_detect_ctx *c, fl_error *err) {
       open = name, open_len = nlen, header = -1;
     } else if (open && section_marker(s, le, "END_", &name, &nlen)) {
       if (nlen == open_len && memcmp(name, open, nlen) == 0)
-        return FL_FMT_DBCSV;
+        return role(c);
     } else if (open && header == -1) {
       header = memchr(s, ',', (size_t)(le - s)) != NULL;
     }
     s = nl ? nl + 1 : end;
   }
-  return open && header == 1 && c->window_full ? FL_FMT_DBCSV : FL_FMT_AUTO;
+  return open && header == 1 && c->window_full ? role(c) : FL_FMT_AUTO;
 }
 
 const fl_format_def fl_fmt_dbcsv = {
@@ -532,3 +589,12 @@ const fl_format_def fl_fmt_dbcsv = {
     fl_load_dbcsv,
     detect_dbcsv,
     "ibdiagnet2.db_csv (START_<NAME> ... END_<NAME> sections)"};
+
+const fl_format_def fl_fmt_ibdiag_db = {
+    FL_FMT_IBDIAG_DB,
+    "ibdiagnet-db",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    fl_load_ibdiag_db,
+    NULL, /* detect_dbcsv() above decides between the two roles */
+    "ibdiagnet2.db_csv with NODES, PORTS and LINKS sections"};

@@ -544,6 +544,11 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
     fmt = detect_input(in, err);
     if (fmt == FL_FMT_AUTO)
       return err && err->code ? err->code : FL_EPARSE;
+    /* an ibdiagnet2.db_csv loaded into a fabric another input described
+     * adds its AR state, not a second copy of every node (which would
+     * read as a second plane); forced to ibdiagnet-db it is a topology */
+    if (fmt == FL_FMT_IBDIAG_DB && fl_b_node_count(fab) > 0)
+      fmt = FL_FMT_DBCSV;
   }
   if (in->len == 0) /* a forced format (--input-format) included */
     return empty_input(in->path, err);

@@ -74,6 +74,10 @@ extern "C" {
 #define FL_FMT_NVSMI_TOPO 31u /**< nvidia-smi topo -m matrix */
 /* a system definition: one director or switch's ASICs and front panel */
 #define FL_FMT_IBNL 32u /**< ibutils IBNL system definition (.ibnl) */
+/** ibdiagnet2.db_csv as a topology: its NODES, PORTS, LINKS and CABLE_INFO
+ * sections describe the fabric (and AR_INFO its AR state). Detected when
+ * the dump has a NODES section; docs/formats/ibdiagnet-db-csv.md. */
+#define FL_FMT_IBDIAG_DB 33u
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -45,8 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBNL */
-  assert_int_equal(readable, 32);
+  /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBDIAG_DB */
+  assert_int_equal(readable, 33);
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
@@ -92,7 +92,7 @@ static void detects_real_samples(void **state) {
       {"tests/data/external/nmorey__ibutils__ibdm__Clusters__osm.fdbs",
        FL_FMT_FDBS},
       {"tests/data/cases/c04-nccl883-ar-on-zero-switches/ibdiagnet2.db_csv",
-       FL_FMT_DBCSV},
+       FL_FMT_IBDIAG_DB},
       {"tests/data/external/nmorey__ibutils__ibdiag__demo__network.topo",
        FL_FMT_TOPO_IBDM},
       {"fabrics/rail-su-asbuilt.ibnetdiscover", FL_FMT_IBNETDISCOVER},
