@@ -29,7 +29,7 @@
  * Cables are built at the end of the file, once every port's width and
  * speed is known, whatever the order of the sections. A cable's width and
  * speed are its first end's (PORTS of NodeGuid1); when the second end's
- * differ, the link records both (topology.width-speed-mismatch). A port's
+ * differ, the link records both (topology.link-mismatch). A port's
  * state becomes the `state` attribute the link-state rules read
  * ("Active/LinkUp", as iblinkinfo gives it).
  *

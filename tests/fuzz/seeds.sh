@@ -169,6 +169,8 @@ done
 for f in "$FX"/dbcsv/*.db_csv; do
   seed dbcsv "dbcsv-$(basename "$f" .db_csv)" "" "$F/topology.ibnetdiscover" "$f"
 done
+# the topology role: the dump alone
+seed dbcsv "dbcsv-alone-ftree-topology" "" "$FX/dbcsv/ftree-topology.db_csv"
 
 # ---- annotations: topology, CSV/YAML side file ------------------------------
 for f in "$SEEDS"/annotations/*; do
