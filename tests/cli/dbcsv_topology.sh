@@ -57,6 +57,11 @@ expect_eq "$(jget "$TMP/out" "['fabric']")" "{'switches': 12, 'cas': 256, 'route
 expect_rc 2 "$FL" info --input-format ibdiagnet-db-csv "$TMP/su.db_csv"
 expect_grep "$TMP/err" "no topology among the inputs"
 
+# a port Initialize at one end: the link-state rule judges the dump's state
+sed 's/^\(0x0002c90302000010,0x0002c90302000011,1,.*\),0,5,4,3841,N\/A,N\/A$/\1,0,5,2,3841,N\/A,N\/A/' "$TMP/su.db_csv" >"$TMP/init.db_csv"
+expect_rc 1 "$FL" check --rules topology.link-inactive "$TMP/init.db_csv"
+expect_grep "$TMP/out" "error: link \"leaf-su01-r7\" port 1 <-> \"dgx-001 mlx5_11\" port 1 is physically up \(LinkUp\) but Initialize at \"dgx-001 mlx5_11\" port 1"
+
 # a cable whose end NODES does not list: file:line:col
 sed 's/^0x0002c90301000008,1,0x0002c90302000010,1$/0x0002c90301000008,1,0x0002c9030200ffff,1/' "$TMP/su.db_csv" >"$TMP/bad.db_csv"
 expect_rc 2 "$FL" check "$TMP/bad.db_csv"
