@@ -104,10 +104,6 @@ typedef struct dbc_ar {
 int dbc_ar_begin(dbc_ar *a, dbc_rd *r, fl_prov pv);
 int dbc_ar_row(const dbc_ar *a, dbc_rd *r, fl_prov pv);
 
-/** The topology role's loader (core/io/dbcsv_topo.c). */
-int fl_load_ibdiag_db(fl_fabric *fab, const fl_input *in,
-                      const fl_load_options *opts, fl_error *err);
-
 /** 1 when the detection window @text (of @len bytes) holds a `START_NODES`
  * section header naming a NodeGUID and a NodeType column: the dump can
  * describe a fabric. */

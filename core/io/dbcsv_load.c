@@ -518,8 +518,9 @@ int dbc_window_has_nodes(const char *text, size_t len) {
     size_t nlen;
     if (le > line && le[-1] == '\r')
       le--;
-    if (fl_detect_skip_ws(line, le) == le)
-      continue;
+    const char *first = fl_detect_skip_ws(line, le);
+    if (first == le || *first == '#')
+      continue; /* blank and comment lines, as the reader skips them */
     if (after) {
       /* the header: NodeGUID and NodeType among its names */
       char b[64];
@@ -589,12 +590,3 @@ const fl_format_def fl_fmt_dbcsv = {
     fl_load_dbcsv,
     detect_dbcsv,
     "ibdiagnet2.db_csv (START_<NAME> ... END_<NAME> sections)"};
-
-const fl_format_def fl_fmt_ibdiag_db = {
-    FL_FMT_IBDIAG_DB,
-    "ibdiagnet-db",
-    NULL,
-    FL_FORMAT_TOPOLOGY,
-    fl_load_ibdiag_db,
-    NULL, /* detect_dbcsv() above decides between the two roles */
-    "ibdiagnet2.db_csv with NODES, PORTS and LINKS sections"};

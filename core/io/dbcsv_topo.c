@@ -583,8 +583,8 @@ static int cable_attrs(topo *t, const char *path, fl_error *err,
   return FL_OK;
 }
 
-int fl_load_ibdiag_db(fl_fabric *fab, const fl_input *in,
-                      const fl_load_options *opts, fl_error *err) {
+static int load_ibdiag_db(fl_fabric *fab, const fl_input *in,
+                          const fl_load_options *opts, fl_error *err) {
   topo t;
   memset(&t, 0, sizeof t);
   t.fab = fab;
@@ -612,3 +612,15 @@ int fl_load_ibdiag_db(fl_fabric *fab, const fl_input *in,
   topo_free(&t);
   return rc;
 }
+
+/* The format registry row (formats.h). The dump's detector is the
+ * routing-state role's (dbcsv_load.c detect_dbcsv()): it says which role a
+ * dump takes. */
+const fl_format_def fl_fmt_ibdiag_db = {
+    FL_FMT_IBDIAG_DB,
+    "ibdiagnet-db",
+    NULL,
+    FL_FORMAT_TOPOLOGY,
+    load_ibdiag_db,
+    NULL,
+    "ibdiagnet2.db_csv with NODES, PORTS and LINKS sections"};

@@ -79,6 +79,13 @@ static void test_detect(void **state) {
   write_file(path, "START_NODES\n\nnothing\n");
   fl_error_clear(&err);
   assert_int_equal(fl_detect_format(path, &err), FL_FMT_AUTO);
+  /* NODES with a comment and a blank line before its header, CRLF: a
+   * topology; NODES whose header lacks NodeType: AR state */
+  write_file(path, "START_NODES\r\n# c\r\n\r\nNodeGUID , Node_Type\r\n"
+                   "0x1,2\r\nEND_NODES\r\n");
+  assert_int_equal(fl_detect_format(path, &err), FL_FMT_IBDIAG_DB);
+  write_file(path, "START_NODES\nNodeGUID,NumPorts\n0x1,2\nEND_NODES\n");
+  assert_int_equal(fl_detect_format(path, &err), FL_FMT_DBCSV);
   /* CRLF and an END_ with blanks */
   write_file(path, "START_X\r\na,b\r\n1,2\r\n  END_X  \r\n");
   assert_int_equal(fl_detect_format(path, &err), FL_FMT_DBCSV);
