@@ -25,7 +25,10 @@ BUILD=${1:-build}
 # openmpi-bin) builds the optional MPI runs (FABRICLINT_MPI, docs/mpi.md)
 # and their test; strace counts the threads a run starts (cli.threads:
 # --jobs 1 starts none); libxlsxwriter writes `bom --format xlsx` (optional:
-# without it that format is refused) and openpyxl reads it back in its test. The headless-browser test of the
+# without it that format is refused) and openpyxl reads it back in its test;
+# libibnetdisc-dev (with libibmad-dev and libibumad-dev, whose headers it
+# includes) reads `ibnetdiscover --cache` files (optional: without it such a
+# file is refused with the command that turns it into text). The headless-browser test of the
 # HTML report needs `chromium`, which is not installed here (it is large):
 # without it that test reports SKIP; .ci/run installs it.
 # What building fabriclint needs (CMakeLists.txt's pkg_check_modules):
@@ -34,7 +37,7 @@ libjansson-dev libyaml-dev libgraphviz-dev nettle-dev"
 PKGS="$BUILD_PKGS libxml2-utils libcmocka-dev python3
 python3-jsonschema python3-rfc3987 ibsim-utils infiniband-diags opensm lldpd iproute2 libibdm1 ibutils
 man-db zsh libopenmpi-dev openmpi-bin strace libxlsxwriter-dev
-python3-openpyxl"
+python3-openpyxl libibnetdisc-dev libibmad-dev libibumad-dev"
 BUILD_DEPS_ONLY=0
 if [ "${1:-}" = "--build-deps" ]; then
   if [ "${2:-}" = "--print" ]; then

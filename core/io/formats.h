@@ -76,6 +76,9 @@ typedef int (*fl_load_fn)(fl_fabric *fab, const fl_input *in,
  * of its own first; a failed load is checked whole, so the error is the
  * same as when the check came first. */
 #define FL_FORMAT_NUL_INLINE 4u
+/** Binary, detected by its magic number before any text detector
+ * (fl_is_ibnd_cache()): no NUL check. */
+#define FL_FORMAT_BINARY 8u
 
 /**
  * fl_format_def — one input format.
@@ -116,6 +119,11 @@ uint32_t fl_detect_routing(const fl_detect_ctx *c, fl_error *err);
 /** The text topology dumps (ibnetdiscover, -p report, ibsim net, ibdm
  * topology), by a vote over the lines; core/io/ibnd_detect.c. */
 uint32_t fl_detect_ibnd_family(const fl_detect_ctx *c, fl_error *err);
+
+/** 1 when the @n bytes at @b start with the magic number of an
+ * `ibnetdiscover --cache` file (0x8FE7832B, little-endian;
+ * core/io/ibnd_cache.c). */
+int fl_is_ibnd_cache(const char *b, size_t n);
 
 /* ---- helpers shared by detectors (pure) --------------------------------- */
 

@@ -252,20 +252,12 @@ static uint32_t detect_later(fl_input *in, uint32_t *also) {
   return FL_FMT_AUTO;
 }
 
-/* Input-level refusals before any detector: empty, binary cache, UTF-16,
+/* Input-level refusals before any detector: empty, UTF-16,
  * a DOCTYPE, XML without a root. 1 when @err was set. */
 static int refuse_input(const char *path, const char *buf, const char *s,
                         size_t len, int xr, fl_error *err) {
   if (len == 0)
     return empty_input(path, err), 1;
-  if (len >= 4 && (unsigned char)buf[0] == 0x2b &&
-      (unsigned char)buf[1] == 0x83 && (unsigned char)buf[2] == 0xe7 &&
-      (unsigned char)buf[3] == 0x8f)
-    return fl_error_set(err, FL_EPARSE, path, 0, 0,
-                        "this is an ibnetdiscover --cache file (binary); run "
-                        "`ibnetdiscover --load-cache FILE` to turn it into "
-                        "text"),
-           1;
   if (*fl_detect_skip_ws(s, buf + len) == '<' && xr == -2)
     return fl_error_set(err, FL_EPARSE, path, 0, 0,
                         "<!DOCTYPE is not allowed: no input fabriclint reads "
@@ -308,8 +300,11 @@ static uint32_t detect_input(fl_input *in, fl_error *err) {
                      in->len > FL_DETECT_BYTES, xml ? root : NULL};
   uint32_t also = FL_FMT_AUTO;
   in->detect_line = 1;
-  if (refuse_input(in->path, buf, s, len, xr, err) ||
-      (!xml && fl_input_nul_check(&window, err) != FL_OK)) {
+  if (len >= 4 && fl_is_ibnd_cache(buf, len)) {
+    /* binary, known by its magic number: no text detector sees it */
+    fmt = FL_FMT_IBND_CACHE;
+  } else if (refuse_input(in->path, buf, s, len, xr, err) ||
+             (!xml && fl_input_nul_check(&window, err) != FL_OK)) {
     /* err says why */
   } else if ((fmt = run_detectors(&c, err, &also)) == FL_FMT_REFUSED) {
     fmt = FL_FMT_AUTO; /* err says why */
@@ -556,7 +551,14 @@ static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
   if (!def)
     return fl_error_set(err, FL_EINVAL, in->path, 0, 0,
                         "unknown format code %u", fmt);
-  if (!(def->flags & (FL_FORMAT_XML | FL_FORMAT_NUL_INLINE))) {
+  if (fmt != FL_FMT_IBND_CACHE && fl_is_ibnd_cache(in->buf, in->len))
+    return fl_error_set(err, FL_EPARSE, in->path, 0, 0,
+                        "this is an ibnetdiscover --cache file (binary), not "
+                        "%s input: read it as ibnetdiscover-cache (the "
+                        "format detection's choice)",
+                        def->name);
+  if (!(def->flags &
+        (FL_FORMAT_XML | FL_FORMAT_NUL_INLINE | FL_FORMAT_BINARY))) {
     int rc = fl_input_nul_check(in, err);
     if (rc != FL_OK)
       return rc;

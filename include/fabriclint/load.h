@@ -78,6 +78,9 @@ extern "C" {
  * sections describe the fabric (and AR_INFO its AR state). Detected when
  * the dump has a NODES section; docs/formats/ibdiagnet-db-csv.md. */
 #define FL_FMT_IBDIAG_DB 33u
+/** `ibnetdiscover --cache` file (binary), read through libibnetdisc in a
+ * child process; docs/formats/ibnetdiscover-cache.md. */
+#define FL_FMT_IBND_CACHE 34u
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */
