@@ -385,6 +385,20 @@ static uint32_t place_ca(pic_scene *s, const pic_ctx *c, const pic_draw_opts *o,
     s->nodes[i].rank = 0;
     s->nodes[i].label = pic_strdup(s, fl_fabric_node_name(fab, n));
     s->nodes[i].node = n;
+  } else if (o->ca_whole && o->ca_whole(o->arg, n)) {
+    /* one hosts node per value, whatever the CA's switch */
+    fl_id h = c->home[n];
+    if (h == FL_NONE || d->drawn[h] == PIC_NONE)
+      return PIC_NONE;
+    size_t len = (size_t)snprintf(id, sizeof id, "valuehosts-");
+    pic_id_enc(id, sizeof id, &len, o->ca_whole(o->arg, n));
+    i = pic_scene_node(s, id, PIC_SHAPE_HOSTS, &added);
+    if (i == PIC_NONE)
+      return PIC_NONE;
+    if (added) {
+      s->nodes[i].rank = 0;
+      s->nodes[i].node = FL_NONE;
+    }
   } else {
     fl_id h = c->home[n];
     if (h == FL_NONE || d->drawn[h] == PIC_NONE)

@@ -132,6 +132,10 @@ typedef struct pic_draw_opts {
   /* a suffix splitting one switch's CAs into several hosts nodes (the
    * rack of the host), NULL for none */
   const char *(*ca_split)(void *arg, fl_id ca);
+  /* when it returns a value for CA @ca: one hosts node per value for all
+   * the CAs that carry it, whatever their switches (a rack's hosts fail
+   * together), its cables bundled per switch; NULL for none */
+  const char *(*ca_whole)(void *arg, fl_id ca);
   /* the cluster (scene index) of fabric node @n, PIC_NONE for none */
   uint32_t (*cluster_of)(void *arg, pic_scene *s, fl_id n);
   void *arg;

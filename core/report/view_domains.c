@@ -12,11 +12,14 @@
  * evidence "domain" and "value"), e.g. the partition or capacity loss its
  * failure causes. A cluster whose value such a finding names takes the
  * finding's colour. At scale, switches fold per (value, tier) inside the
- * clusters. A key with more drawn nodes than a picture holds (its switch
- * (value, tier) groups plus its CA values above PIC_MAX_ELEMENT_NODES: a
- * rack per switch) gives way to the next key; when none fits, nothing is
- * clustered and switches fold as in the tiers view, and the side box says
- * so (issue #32 case 10: 2,000 rack clusters took Graphviz 144 s).
+ * clusters. The CAs of one value are one hosts node (what fails with it),
+ * cabled to each switch its hosts reach. A key with more drawn nodes than
+ * a picture holds (its switch (value, tier) groups plus its CA values
+ * above PIC_MAX_ELEMENT_NODES: a rack per switch), or with more values
+ * holding CAs than a row holds (PIC_MAX_ROW_NODES: the 128 racks of 16
+ * SUs), gives way to the next key (the 16 rows); when none fits, nothing
+ * is clustered and switches fold as in the tiers view, and the side box
+ * says so (issue #32 case 10: 2,000 rack clusters took Graphviz 144 s).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +56,14 @@ static int key_present(const fl_fabric *f, const char *key) {
 
 /* The drawn nodes that clustering by @key would make at least: the
  * (value, tier) groups of the kept switches plus the values of the kept
- * CAs; stops counting past PIC_MAX_ELEMENT_NODES. -1 on ENOMEM. */
-static long key_nodes(const pic_ctx *c, const char *key) {
+ * CAs (in *@ca_values: the hosts nodes, one row); stops counting past
+ * PIC_MAX_ELEMENT_NODES. -1 on ENOMEM. */
+static long key_nodes(const pic_ctx *c, const char *key, size_t *ca_values) {
   const fl_fabric *f = c->fab;
   uint32_t nn = fl_fabric_node_count(f);
   fl_strmap seen = {0};
   long rc = 0;
+  *ca_values = 0;
   for (fl_id n = 0; n < nn && rc == 0; n++) {
     const char *v = fl_fabric_attr(f, FL_ENT_NODE, n, key);
     if (!v || (c->keep && !c->keep[n]))
@@ -75,8 +80,11 @@ static long key_nodes(const pic_ctx *c, const char *key) {
       memcpy(k, head, hl);
       memcpy(k + hl, v, vl + 1);
     }
+    size_t before = fl_strmap_len(&seen);
     if (!k || fl_strmap_put(&seen, k, hl + vl, 0) == FL_MAP_ABSENT)
       rc = -1;
+    else if (fl_strmap_len(&seen) > before && head[0] == 'c')
+      (*ca_values)++;
     free(k);
     if (fl_strmap_len(&seen) > PIC_MAX_ELEMENT_NODES)
       break;
@@ -135,7 +143,8 @@ static uint32_t cluster_of(void *arg, pic_scene *s, fl_id n) {
   return cl;
 }
 
-static const char *ca_split(void *arg, fl_id ca) {
+/* The CAs of one value are one hosts node: what fails with it. */
+static const char *ca_whole(void *arg, fl_id ca) {
   domains *dm = arg;
   return value_of(dm->c->fab, ca, dm->key);
 }
@@ -150,91 +159,174 @@ static int switch_group(void *arg, fl_id sw, char *key, size_t ksize,
   pic_tier_name((uint32_t)*rank, tn, sizeof tn);
   pic_id_enc(enc, sizeof enc, &len, v ? v : "");
   snprintf(key, ksize, "%s%s-tier-%d", v ? "in-" : "none", enc, (int)*rank);
-  snprintf(label, lsize, "%s%s%s", v ? v : "", v ? ", " : "", tn);
+  /* inside its cluster, whose label names the value: the tier alone */
+  snprintf(label, lsize, "%s", tn);
   return 0;
 }
 
-/* One side-box line per value of each key present: what it holds and the
- * failure-domains findings about it. */
-static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
+/* The values of one key: their names (natural order), switch and CA
+ * counts, and whether a failure-domains finding names them. */
+typedef struct key_vals {
+  fl_strmap vals; /* value -> index */
+  uint32_t *sw, *ca, *order;
+  uint8_t *named;
+  size_t cap;
+} key_vals;
+
+static void key_vals_free(key_vals *kv) {
+  fl_strmap_free(&kv->vals);
+  free(kv->sw);
+  free(kv->ca);
+  free(kv->order);
+  free(kv->named);
+}
+
+/* Room for value index @i. 0, or -1 on ENOMEM. */
+static int key_vals_room(key_vals *kv, size_t i) {
+  if (i < kv->cap)
+    return 0;
+  size_t nc = kv->cap ? kv->cap * 2 : 64;
+  uint32_t *a = realloc(kv->sw, nc * sizeof *a);
+  if (!a)
+    return -1;
+  kv->sw = a;
+  uint32_t *b = realloc(kv->ca, nc * sizeof *b);
+  if (!b)
+    return -1;
+  kv->ca = b;
+  memset(kv->sw + kv->cap, 0, (nc - kv->cap) * sizeof *kv->sw);
+  memset(kv->ca + kv->cap, 0, (nc - kv->cap) * sizeof *kv->ca);
+  kv->cap = nc;
+  return 0;
+}
+
+/* Every value of @key with its counts, in natural order. 0 or -1. */
+static int key_vals_read(key_vals *kv, const pic_ctx *c, const char *key) {
   const fl_fabric *f = c->fab;
   uint32_t nn = fl_fabric_node_count(f);
+  for (fl_id n = 0; n < nn; n++) {
+    const char *v = fl_fabric_attr(f, FL_ENT_NODE, n, key);
+    if (!v)
+      continue;
+    uint32_t i = fl_strmap_put(&kv->vals, v, strlen(v),
+                               (uint32_t)fl_strmap_len(&kv->vals));
+    if (i == FL_MAP_ABSENT || key_vals_room(kv, i) != 0)
+      return -1;
+    (fl_fabric_node_kind(f, n) == FL_NODE_CA ? kv->ca : kv->sw)[i]++;
+  }
+  size_t nv = fl_strmap_len(&kv->vals);
+  kv->order = malloc((nv + 1) * sizeof *kv->order);
+  kv->named = calloc(nv + 1, 1);
+  if (!kv->order || !kv->named)
+    return -1;
+  for (size_t i = 0; i < nv; i++) { /* natural order */
+    size_t k = i;
+    while (k > 0 && fl_natcmp(fl_strmap_key(&kv->vals, kv->order[k - 1]),
+                              fl_strmap_key(&kv->vals, i)) > 0) {
+      kv->order[k] = kv->order[k - 1];
+      k--;
+    }
+    kv->order[k] = (uint32_t)i;
+  }
+  for (size_t i = 0; i < nv; i++)
+    for (size_t j = 0; j < c->fs->n && !kv->named[i]; j++)
+      kv->named[i] =
+          fl_finding_active(&c->fs->v[j]) &&
+          names_domain(&c->fs->v[j], key, fl_strmap_key(&kv->vals, i));
+  return 0;
+}
+
+/* The line of value @i of @key: what it holds and the findings about it. */
+static char *value_line(pic_scene *s, const pic_ctx *c, const char *key,
+                        const key_vals *kv, uint32_t i) {
+  const char *v = fl_strmap_key(&kv->vals, i);
+  char *line = pic_printf(s, "%s %s: %u switch%s, %u CA%s", key, v, kv->sw[i],
+                          kv->sw[i] == 1 ? "" : "es", kv->ca[i],
+                          kv->ca[i] == 1 ? "" : "s");
+  for (size_t j = 0; line && j < c->fs->n; j++) {
+    const fl_finding_rec *r = &c->fs->v[j];
+    if (!fl_finding_active(r) || !names_domain(r, key, v))
+      continue;
+    line = pic_printf(s, "%s; if it fails: [%s] %s: %.240s%s", line,
+                      fl_severity_name(r->severity), r->rule, r->message,
+                      strlen(r->message) > 240 ? "..." : "");
+  }
+  return line && !kv->named[i]
+             ? pic_printf(s, "%s; no failure-domains finding", line)
+             : line;
+}
+
+/* One line for the values of @key that no finding names and that hold
+ * what value @first holds (@first and those after it in natural order):
+ * "rack R01-01, R01-02, ..., R16-08 (128 values): 0 switches, 32 CAs
+ * each; no failure-domains finding". Marks them done. */
+static char *alike_line(pic_scene *s, const char *key, const key_vals *kv,
+                        size_t first, uint8_t *done) {
+  size_t nv = fl_strmap_len(&kv->vals), n = 0, last = first, second = first;
+  uint32_t a = kv->order[first];
+  for (size_t j = first; j < nv; j++) {
+    uint32_t i = kv->order[j];
+    if (done[j] || kv->named[i] || kv->sw[i] != kv->sw[a] ||
+        kv->ca[i] != kv->ca[a])
+      continue;
+    done[j] = 1;
+    if (n == 1)
+      second = j;
+    last = j, n++;
+  }
+  const char *v1 = fl_strmap_key(&kv->vals, a);
+  const char *v2 = fl_strmap_key(&kv->vals, kv->order[second]);
+  const char *vl = fl_strmap_key(&kv->vals, kv->order[last]);
+  const char *names = n == 2   ? pic_printf(s, "%s, %s", v1, vl)
+                      : n == 3 ? pic_printf(s, "%s, %s, %s", v1, v2, vl)
+                               : pic_printf(s, "%s, %s, ..., %s", v1, v2, vl);
+  return pic_printf(s,
+                    "%s %s (%zu values): %u switch%s, %u CA%s each; no "
+                    "failure-domains finding",
+                    key, names ? names : v1, n, kv->sw[a],
+                    kv->sw[a] == 1 ? "" : "es", kv->ca[a],
+                    kv->ca[a] == 1 ? "" : "s");
+}
+
+/* The side box: for each key present, one line per value a
+ * failure-domains finding names (what it holds and what its failure
+ * raises), and one line per kind of value no finding names (values that
+ * hold the same numbers of switches and CAs): 16 SUs' 176 racks are 4
+ * lines, not 176 cut at 60. */
+static int summarise(pic_scene *s, const pic_ctx *c, size_t *lines) {
   for (size_t k = 0; k < N_KEYS; k++) {
-    fl_strmap vals = {0};
-    uint32_t *sw = NULL, *ca = NULL;
-    size_t cap = 0;
-    int rc = 0;
-    for (fl_id n = 0; n < nn && rc == 0; n++) {
-      const char *v = fl_fabric_attr(f, FL_ENT_NODE, n, KEYS[k]);
-      if (!v)
-        continue;
-      uint32_t i =
-          fl_strmap_put(&vals, v, strlen(v), (uint32_t)fl_strmap_len(&vals));
-      if (i == FL_MAP_ABSENT)
-        rc = -1;
-      else if (i >= cap) {
-        size_t nc = cap ? cap * 2 : 64;
-        uint32_t *a = realloc(sw, nc * sizeof *a), *b = NULL;
-        if (a)
-          sw = a, b = realloc(ca, nc * sizeof *b);
-        if (!a || !b)
-          rc = -1;
-        else {
-          ca = b;
-          memset(sw + cap, 0, (nc - cap) * sizeof *sw);
-          memset(ca + cap, 0, (nc - cap) * sizeof *ca);
-          cap = nc;
-        }
-      }
-      if (rc == 0)
-        (fl_fabric_node_kind(f, n) == FL_NODE_CA ? ca : sw)[i]++;
-    }
-    size_t nv = fl_strmap_len(&vals);
-    uint32_t *order = rc == 0 ? malloc((nv + 1) * sizeof *order) : NULL;
-    if (!order)
+    key_vals kv;
+    memset(&kv, 0, sizeof kv);
+    int rc = key_vals_read(&kv, c, KEYS[k]);
+    size_t nv = fl_strmap_len(&kv.vals);
+    uint8_t *done = rc == 0 ? calloc(nv + 1, 1) : NULL;
+    if (!done)
       rc = -1;
-    for (size_t i = 0; rc == 0 && i < nv; i++) { /* natural order */
-      size_t k = i;
-      while (k > 0 && fl_natcmp(fl_strmap_key(&vals, order[k - 1]),
-                                fl_strmap_key(&vals, i)) > 0) {
-        order[k] = order[k - 1];
-        k--;
-      }
-      order[k] = (uint32_t)i;
-    }
     for (size_t j = 0; rc == 0 && j < nv; j++) {
-      uint32_t i = order[j];
-      const char *v = fl_strmap_key(&vals, i);
+      if (done[j])
+        continue;
+      uint32_t i = kv.order[j];
+      size_t alike = 0;
+      for (size_t m = j; !kv.named[i] && m < nv && alike < 2; m++) {
+        uint32_t x = kv.order[m];
+        alike += !done[m] && !kv.named[x] && kv.sw[x] == kv.sw[i] &&
+                 kv.ca[x] == kv.ca[i];
+      }
+      char *line = alike > 1 ? alike_line(s, KEYS[k], &kv, j, done)
+                             : value_line(s, c, KEYS[k], &kv, i);
+      done[j] = 1;
       if ((*lines)++ >= DOMAIN_LINES)
         continue;
-      char *line =
-          pic_printf(s, "%s %s: %u switch%s, %u CA%s", KEYS[k], v, sw[i],
-                     sw[i] == 1 ? "" : "es", ca[i], ca[i] == 1 ? "" : "s");
-      int any = 0;
-      for (size_t j = 0; line && j < c->fs->n; j++) {
-        const fl_finding_rec *r = &c->fs->v[j];
-        if (!fl_finding_active(r) || !names_domain(r, KEYS[k], v))
-          continue;
-        any = 1;
-        line = pic_printf(s, "%s; if it fails: [%s] %s: %.240s%s", line,
-                          fl_severity_name(r->severity), r->rule, r->message,
-                          strlen(r->message) > 240 ? "..." : "");
-      }
-      if (line && !any)
-        line = pic_printf(s, "%s; no failure-domains finding", line);
       rc = line ? pic_scene_side(s, line) : -1;
     }
-    fl_strmap_free(&vals);
-    free(order);
-    free(sw);
-    free(ca);
+    free(done);
+    key_vals_free(&kv);
     if (rc)
       return -1;
   }
   if (*lines > DOMAIN_LINES) {
     char line[96];
-    snprintf(line, sizeof line, "and %zu more domain values",
-             *lines - DOMAIN_LINES);
+    snprintf(line, sizeof line, "and %zu more lines", *lines - DOMAIN_LINES);
     return pic_scene_side(s, line);
   }
   return 0;
@@ -244,19 +336,25 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
   domains dm;
   memset(&dm, 0, sizeof dm);
   dm.c = c;
-  /* the first key present whose clusters fit in a picture */
+  /* the first key present whose clusters fit in a picture: at most
+   * PIC_MAX_ELEMENT_NODES drawn nodes, and at most PIC_MAX_ROW_NODES hosts
+   * nodes in the hosts row (one per value: 128 racks of 16 SUs in one row
+   * were an 11,000 pt strip; their 16 rows fit) */
   const char *present = NULL, *too_fine = NULL;
+  size_t too_fine_row = 0;
   int rc = 0;
   for (size_t k = 0; k < N_KEYS && !dm.key && rc == 0; k++) {
     if (!key_present(c->fab, KEYS[k]))
       continue;
     present = present ? present : KEYS[k];
-    long got = key_nodes(c, KEYS[k]);
+    size_t row = 0;
+    long got = key_nodes(c, KEYS[k], &row);
     if (got < 0)
       rc = -1;
-    else if (got > (long)PIC_MAX_ELEMENT_NODES)
-      too_fine = too_fine ? too_fine : KEYS[k];
-    else
+    else if (got > (long)PIC_MAX_ELEMENT_NODES || row > PIC_MAX_ROW_NODES) {
+      if (!too_fine)
+        too_fine = KEYS[k], too_fine_row = row;
+    } else
       dm.key = KEYS[k];
   }
   char *t = pic_view_title(s, c, "failure domains");
@@ -273,16 +371,22 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
   else if (rc == 0 && too_fine && !dm.key)
     rc = pic_scene_side(
         s, pic_printf(s,
-                      "%s values make more than %u drawn nodes (and so does "
-                      "every coarser key present): not drawn as clusters; "
-                      "switches folded as in the tiers view",
-                      too_fine, PIC_MAX_ELEMENT_NODES));
+                      "%s values make more than %u drawn nodes or %u hosts "
+                      "nodes in a row (and so does every coarser key "
+                      "present): not drawn as clusters; switches folded as "
+                      "in the tiers view",
+                      too_fine, PIC_MAX_ELEMENT_NODES, PIC_MAX_ROW_NODES));
   else if (rc == 0 && too_fine)
     rc = pic_scene_side(
-        s, pic_printf(s,
-                      "%s values make more than %u drawn nodes: clusters "
-                      "by %s",
-                      too_fine, PIC_MAX_ELEMENT_NODES, dm.key));
+        s, too_fine_row > PIC_MAX_ROW_NODES
+               ? pic_printf(s,
+                            "%zu %s values hold hosts, more than %u in a "
+                            "row: clusters by %s",
+                            too_fine_row, too_fine, PIC_MAX_ROW_NODES, dm.key)
+               : pic_printf(s,
+                            "%s values make more than %u drawn nodes: "
+                            "clusters by %s",
+                            too_fine, PIC_MAX_ELEMENT_NODES, dm.key));
   if (rc == 0 && present)
     rc = summarise(s, c, &lines);
   pic_draw d;
@@ -292,7 +396,7 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
     memset(&o, 0, sizeof o);
     if (dm.key) {
       o.cluster_of = cluster_of;
-      o.ca_split = ca_split;
+      o.ca_whole = ca_whole;
       o.switch_group = switch_group;
       o.arg = &dm;
     }

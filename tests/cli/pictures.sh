@@ -163,17 +163,24 @@ expect_eq "$(q "$dm" ids domain- | tr '\n' ' ')" \
 expect_eq "$(q "$dm" class 'domain-rack~R01')" "cluster cluster sev-error" "domains: R01 cuts the fabric"
 expect_eq "$(q "$dm" stroke 'domain-rack~R01')" "$RED" "domains: R01 red"
 expect_eq "$(q "$dm" class 'domain-rack~R02')" "cluster cluster" "domains: R02 harmless"
-expect_eq "$(q "$dm" text 'hosts-leaf-su01-r0~R04')" "hosts-leaf-su01-r0~R04 15 hosts" \
-  "domains: CAs of a leaf split per rack (dgx-001's crossed NIC alone)"
-expect_eq "$(q "$dm" text 'hosts-leaf-su01-r0~R05')" "hosts-leaf-su01-r0~R05 16 hosts" "domains: R05 half"
+# one hosts node per rack (what fails with it), whatever the leaves
+expect_eq "$(q "$dm" ids valuehosts | tr '\n' ' ')" "valuehosts-R04 valuehosts-R05 " \
+  "domains: a hosts node per rack"
+expect_eq "$(q "$dm" text 'valuehosts-R04')" "valuehosts-R04 126 CAs of 16 hosts" \
+  "domains: R04's CAs (dgx-001's two crossed NICs alone)"
+expect_eq "$(q "$dm" text 'valuehosts-R05')" "valuehosts-R05 128 CAs of 16 hosts" "domains: R05"
+expect_eq "$(q "$dm" ids 'bundle-node-leaf-su01-r3~valuehosts-R05')" "bundle-node-leaf-su01-r3~valuehosts-R05" \
+  "domains: a rack's hosts cabled to each leaf they reach"
 expect_grep <(q "$dm" text side) \
   "rack R01: 4 switches, 0 CAs; if it fails: \[error\] failure-domains.domain-partition: losing rack=R01 \(4 switch\(es\): all 4 spines sit in it, 0 cable\(s\)\) splits the remaining hosts into 8 groups"
-expect_grep <(q "$dm" text side) "rack R02: 4 switches, 0 CAs; no failure-domains finding"
+# values no finding names, alike: one line (natural order)
+expect_grep <(q "$dm" text side) "rack R02, R03 \(2 values\): 4 switches, 0 CAs each; no failure-domains finding"
 # pdu A and power-feed A are two domains: each line has its own finding,
 # the partition (the uplink capacity it costs is that finding, issue #30)
 expect_eq "$(q "$dm" text side | grep -o 'losing power-feed=A\|losing pdu=A\|losing rack=R01' | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
   " 1 losing pdu=A; 1 losing power-feed=A; 1 losing rack=R01;" "domains: findings per (key, value)"
-expect_grep <(q "$dm" text side) "rack R04: 0 switches, 128 CAs; no failure-domains finding"
+expect_grep <(q "$dm" text side) "rack R04, R05 \(2 values\): 0 switches, 128 CAs each; no failure-domains finding"
+expect_grep <(q "$dm" text side) "power-feed B: 4 switches, 128 CAs; no failure-domains finding"
 # the crossed pair is still drawn alone: a partition naming 224 NICs stays folded
 expect_eq "$(q "$dm" class "$SWAP01")" "edge cable sev-error f4" "domains: crossed cable"
 expect_rc 1 "$FL" check --format svg --view domains "$asb"

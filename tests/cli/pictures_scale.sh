@@ -15,6 +15,13 @@
 #     drawn SU splits the run (SU 1; SU 3 to SU 4), so do an SU of another
 #     size and a gap in the numbers; an SU with a finding on a NIC, a host
 #     or a leaf is drawn;
+#   - the domains view of the same plans with racks (gen --layout), in the
+#     same bounds: one hosts node per domain value (a rack's hosts fail
+#     together), clusters by the first key (rack, row, ...) whose values
+#     holding hosts fit in a row (PIC_MAX_ROW_NODES: 16 racks drawn, 17
+#     give way to rows), the side box one line per kind of value no finding
+#     names (the 4-SU and 16-SU pictures were 3,152 x 1,468 and
+#     11,120 x 1,563 pt);
 #   - in a browser: tests/cli/pictures_scale_chromium.sh (label tools).
 . "$(dirname "$0")/lib.bash"
 
@@ -120,4 +127,33 @@ expect_rc 0 "$FL" check --rules topology.lid --format svg --view rails --output 
 expect_eq "$(grep -o 'SU [0-9][^<]*NICs on [0-9]* rails[a-z ]*' "$TMP/su4g.svg" | tr '\n' '|')" \
   "SU 2: 256 NICs on 8 rails|SU 4 to SU 5 (2): 256 NICs on 8 rails each|" "a gap in the numbers ends a run"
 
+# ---- domains ------------------------------------------------------------------
+for n in 1 4 16; do
+  t=""
+  [ "$n" = 16 ] && t="--tiers 3"
+  # shellcheck disable=SC2086
+  "$FL" gen rail-su --sus "$n" $t --layout -o "$TMP/dom$n.xml" || fail "gen --layout $n SUs"
+  expect_rc 0 "$FL" check --format svg --view domains --output "$TMP/dom$n.svg" "$TMP/dom$n.xml"
+  read -r w h < <(svgsize "$TMP/dom$n.svg")
+  read -r scale cover < <(fit "$TMP/dom$n.svg")
+  [ "${w%.*}" -le 1500 ] && [ "${h%.*}" -le 1500 ] && pass ||
+    fail "$n SUs, domains: $w x $h pt, over 1,500 pt"
+  [ "$scale" -ge 600 ] && pass || fail "$n SUs, domains: fitted at $scale/1000 (want >= 600)"
+  [ "$cover" -ge 35 ] && pass || fail "$n SUs, domains: covers $cover % of the canvas (want >= 35)"
+done
+# 1 SU: 8 compute racks, a hosts node each; 4 and 16 SUs: 32 and 128 racks
+# give way to rows, a row per SU
+expect_eq "$(ids "$TMP/dom1.svg" | grep -c '^valuehosts-R01-0[1-8]$') $(grep -c 'clusters: rack' "$TMP/dom1.svg")" "8 1" "1 SU: clusters by rack"
+expect_eq "$(ids "$TMP/dom4.svg" | grep -c '^valuehosts-R0[1-4]$')" 4 "4 SUs: a hosts node per row"
+expect_eq "$(ids "$TMP/dom16.svg" | grep -c '^valuehosts-R[01][0-9]$')" 16 "16 SUs: a hosts node per row"
+expect_grep "$TMP/dom16.svg" '128 rack values hold hosts, more than 16 in a row: clusters by row'
+expect_grep "$TMP/dom16.svg" 'rack R01&#45;01, R01&#45;02, ..., R16&#45;08 \(128 values\): 0 switches, 32 CAs each; no failure&#45;domains finding'
+# the row limit at its boundary: 16 racks of hosts drawn, 17 give way
+for h in 16 17; do
+  "$FL" gen rail-su --sus 1 --hosts-per-su "$h" --hosts-per-rack 1 -o "$TMP/hr$h.xml" || fail "gen $h racks"
+  expect_rc 0 "$FL" check --format svg --view domains --output "$TMP/hr$h.svg" "$TMP/hr$h.xml"
+done
+expect_eq "$(grep -c 'clusters: rack' "$TMP/hr16.svg") $(ids "$TMP/hr16.svg" | grep -c '^valuehosts-')" "1 16" "16 racks: drawn"
+expect_eq "$(grep -c 'clusters: row' "$TMP/hr17.svg")" 1 "17 racks: clusters by row"
+expect_grep "$TMP/hr17.svg" '17 rack values hold hosts, more than 16 in a row: clusters by row'
 finish
