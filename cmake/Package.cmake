@@ -1,12 +1,13 @@
 # Debian package with CPack (docs/install.md "Debian package"):
 #   cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-release -j2
-#   (cd build-release && cpack -G DEB)   ->  fabriclint_<version>_<arch>.deb
-# The package fabriclint holds everything `cmake --install` installs but the
-# MPI module (below): the executable,
-# the built-in plugins and their profiles, libfabriclint.so.0, the headers,
-# the .pc files and the CMake package (plugin SDK), the man page, the bash
-# and zsh completions, the schema, the docs and the bundled example fabric.
+#   (cd build-release && cpack -G DEB)   ->  fabriclint_<version>_<arch>.deb,
+#   libfabriclint0_..., libfabriclint-dev_... (and fabriclint-mpi_...)
+# Together they hold everything `cmake --install` installs: the executable,
+# the built-in plugins and their profiles, the man page, the bash and zsh
+# completions, the schema, the docs and the bundled example fabric
+# (fabriclint); libfabriclint.so.0 (libfabriclint0); the headers, the .pc
+# files and the CMake package, the plugin SDK (libfabriclint-dev).
 # Its Depends are computed by dpkg-shlibdeps (dpkg-dev) from the ELF files,
 # so they name exactly the Debian library packages the binaries link.
 # The tree is installed under /usr; the executable finds its data relative
@@ -37,15 +38,33 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "infiniband-diags, libibdm1")
 # dpkg-shlibdeps search there too
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${FL_GV_PLUGIN_DIR})
 set(CPACK_STRIP_FILES ON)
-# Two packages when the MPI module is built: fabriclint (every install()
-# without a COMPONENT: CMAKE_INSTALL_DEFAULT_COMPONENT_NAME) and
-# fabriclint-mpi (the module mpi/fabriclint-mpi.so, which alone depends on
-# Open MPI; docs/mpi.md). Without MPI, the one package as before.
+# The packages, as Debian splits a tool with a library:
+#   fabriclint         every install() without a COMPONENT
+#                      (CMAKE_INSTALL_DEFAULT_COMPONENT_NAME): the
+#                      executable (which links the library statically), the
+#                      plugins, schema, docs, man page and completions;
+#   libfabriclint0     the component "lib": libfabriclint.so.0 (SONAME);
+#   libfabriclint-dev  the component "dev": the headers, the .so link, the
+#                      .pc files and the CMake package (the plugin and
+#                      library SDK, docs/sdk.md); depends on libfabriclint0
+#                      of the same version;
+#   fabriclint-mpi     when the MPI module is built (below).
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING IGNORE)
-set(CPACK_COMPONENTS_ALL fabriclint)
+set(CPACK_COMPONENTS_ALL fabriclint lib dev)
 set(CPACK_DEBIAN_FABRICLINT_PACKAGE_NAME fabriclint)
 set(CPACK_DEBIAN_FABRICLINT_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_LIB_PACKAGE_NAME libfabriclint0)
+set(CPACK_DEBIAN_LIB_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
+set(CPACK_COMPONENT_LIB_DESCRIPTION
+    "fabriclint's library: load fabric descriptions and routing state, build the model, run the rule plugins (the C API of include/fabriclint/)")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libfabriclint-dev)
+set(CPACK_DEBIAN_DEV_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libfabriclint0 (= ${PROJECT_VERSION})")
+set(CPACK_COMPONENT_DEV_DESCRIPTION
+    "fabriclint's headers, pkg-config files and CMake package: build programs on libfabriclint and third-party rule plugins (docs/sdk.md)")
 if(FL_HAVE_MPI)
   list(APPEND CPACK_COMPONENTS_ALL mpi)
   set(CPACK_DEBIAN_MPI_PACKAGE_NAME fabriclint-mpi)

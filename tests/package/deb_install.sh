@@ -5,7 +5,11 @@
 # checked, installed with `apt-get install ./fabriclint_*.deb`, run from
 # /usr/bin on the bundled example (the README's fabric: 1 error, 1 warning,
 # exit 1), a design checked against the packaged RelaxNG schema, then
-# purged again. With the MPI module built, also the package fabriclint-mpi:
+# purged again. The library's packages: libfabriclint0 (the .so.0) and
+# libfabriclint-dev (headers, .so, .pc, CMake package), which fabriclint
+# does not need (its executable links the library statically): installed
+# next, a program built with `pkg-config fabriclint` against them loads the
+# example. With the MPI module built, also the package fabriclint-mpi:
 # fabriclint alone depends on no MPI library and, started by a launcher,
 # says the module is missing (exit 2); with fabriclint-mpi installed,
 # `mpirun -n 2 fabriclint check` gives the single-process report.
@@ -25,17 +29,20 @@ sudo=""
 installed=0
 cleanup() {
   [ "$installed" -eq 1 ] &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get purge -y -qq fabriclint-mpi fabriclint >/dev/null 2>&1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get purge -y -qq fabriclint-mpi \
+      libfabriclint-dev libfabriclint0 fabriclint >/dev/null 2>&1
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-if dpkg-query -W -f='${Status}' fabriclint 2>/dev/null | grep -q "ok installed"; then
-  echo "deb_install.sh: a fabriclint package is installed already; not replacing it" >&2
-  exit 1
-fi
+for p in fabriclint libfabriclint0 libfabriclint-dev; do
+  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    echo "deb_install.sh: a $p package is installed already; not replacing it" >&2
+    exit 1
+  fi
+done
 
 # 1. the package
-rm -f "$BUILD"/fabriclint_*.deb "$BUILD"/fabriclint-mpi_*.deb
+rm -f "$BUILD"/fabriclint_*.deb "$BUILD"/fabriclint-mpi_*.deb "$BUILD"/libfabriclint*.deb
 MPI=0
 [ -f "$BUILD/mpi/fabriclint-mpi.so" ] && MPI=1
 if (cd "$BUILD" && cpack -G DEB) >"$TMP/cpack.log" 2>&1; then pass; else
@@ -64,14 +71,27 @@ fi
 dpkg-deb -c "$DEB" | awk '{print $6}' > "$TMP/files"
 for f in usr/bin/fabriclint usr/lib/fabriclint/plugins/topology.so \
          usr/lib/fabriclint/plugins/rail-alignment-profiles/dgx-h100.map \
-         usr/lib/libfabriclint.so.0 usr/include/fabriclint/plugin.h \
-         usr/include/fabriclint/common.h usr/lib/pkgconfig/fabriclint-plugin.pc \
-         usr/lib/pkgconfig/fabriclint.pc usr/lib/cmake/fabriclint/fabriclintConfig.cmake \
          usr/share/man/man1/fabriclint.1 usr/share/bash-completion/completions/fabriclint \
          usr/share/zsh/site-functions/_fabriclint usr/share/fabriclint/schema/design.rng \
          usr/share/doc/fabriclint/rules/topology.md usr/share/doc/fabriclint/LICENSE \
          usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover; do
   grep -qx "\./$f" "$TMP/files" && pass || fail "not in the package: /$f"
+done
+grep -q 'libfabriclint\|usr/include' "$TMP/files" && fail "fabriclint holds the library or headers" || pass
+# the library's packages
+LDEB=$BUILD/libfabriclint0_${VERSION}_$(dpkg --print-architecture).deb
+DDEB=$BUILD/libfabriclint-dev_${VERSION}_$(dpkg --print-architecture).deb
+[ -f "$LDEB" ] && [ -f "$DDEB" ] && pass || fail "no $(basename "$LDEB") or $(basename "$DDEB")"
+expect_eq "$(dpkg-deb -c "$LDEB" | awk '{print $6}' | grep -v '/$' | tr '\n' ' ')" \
+  "./usr/lib/libfabriclint.so.0 ./usr/lib/libfabriclint.so.0.1.0 " "libfabriclint0 holds the library"
+expect_eq "$(dpkg-deb -f "$LDEB" Section)" libs "libfabriclint0 section"
+case ", $(dpkg-deb -f "$LDEB" Depends)," in *", libigraph3 "*) pass ;; *) fail "libfabriclint0 Depends: $(dpkg-deb -f "$LDEB" Depends)" ;; esac
+expect_eq "$(dpkg-deb -f "$DDEB" Depends)" "libfabriclint0 (= $VERSION)" "libfabriclint-dev Depends"
+dpkg-deb -c "$DDEB" | awk '{print $6}' > "$TMP/dfiles"
+for f in usr/lib/libfabriclint.so usr/include/fabriclint/plugin.h \
+         usr/include/fabriclint/common.h usr/lib/pkgconfig/fabriclint-plugin.pc \
+         usr/lib/pkgconfig/fabriclint.pc usr/lib/cmake/fabriclint/fabriclintConfig.cmake; do
+  grep -qx "\./$f" "$TMP/dfiles" && pass || fail "not in libfabriclint-dev: /$f"
 done
 
 # 2. installed with apt, as a user would
@@ -95,9 +115,35 @@ expect_eq "$?" 0 "check --relaxng with the packaged schema"
 $F explain topology.lid >"$TMP/out" 2>&1
 grep -q "^  docs      https://.*/v$VERSION/docs/rules/topology\.md#topology\.lid$" "$TMP/out" && pass ||
   fail "explain docs link: $(grep docs "$TMP/out")"
-# the plugin SDK from the package
-expect_eq "$(realpath -m "$(pkg-config --variable=plugindir fabriclint-plugin)")" "/usr/lib/fabriclint/plugins" "pc plugindir"
 man -w fabriclint >/dev/null 2>&1 && pass || fail "man fabriclint: no page"
+# the library and its SDK: a program built against libfabriclint-dev
+if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$LDEB" "$DDEB" >"$TMP/apt.log" 2>&1; then
+  pass
+else fail "apt-get install $LDEB $DDEB"; tail -20 "$TMP/apt.log" >&2; fi
+expect_eq "$(realpath -m "$(pkg-config --variable=plugindir fabriclint-plugin)")" "/usr/lib/fabriclint/plugins" "pc plugindir"
+cat >"$TMP/prog.c" <<'C'
+#include <stdio.h>
+#include <fabriclint/fabric.h>
+#include <fabriclint/load.h>
+int main(int argc, char **argv) {
+  fl_fabric *f = fl_fabric_new();
+  fl_error err;
+  if (argc < 2 || fl_fabric_load(f, argv[1], FL_FMT_AUTO, NULL, &err) != FL_OK ||
+      fl_fabric_finalize(f, &err) != FL_OK)
+    return 1;
+  printf("%u %u\n", fl_fabric_node_count(f), fl_fabric_link_count(f));
+  fl_fabric_free(f);
+  return 0;
+}
+C
+# shellcheck disable=SC2046
+if cc -o "$TMP/prog" "$TMP/prog.c" $(pkg-config --cflags --libs fabriclint) 2>"$TMP/cc.log"; then
+  pass
+  expect_eq "$("$TMP/prog" /usr/share/fabriclint/examples/rail-su-asbuilt.ibnetdiscover)" "268 512" \
+    "a program on libfabriclint0 loads the example"
+  ldd "$TMP/prog" | grep -Eq 'libfabriclint\.so\.0 => /(usr/)?lib/libfabriclint\.so\.0 ' && pass ||
+    fail "prog does not link the packaged libfabriclint.so.0: $(ldd "$TMP/prog" | grep fabriclint)"
+else fail "cc with pkg-config fabriclint: $(head -5 "$TMP/cc.log")"; fi
 
 # 3. MPI: the package fabriclint alone, started by a launcher, then with
 # fabriclint-mpi under mpirun
