@@ -79,6 +79,9 @@ typedef int (*fl_load_fn)(fl_fabric *fab, const fl_input *in,
 /** Binary, detected by its magic number before any text detector
  * (fl_is_ibnd_cache()): no NUL check. */
 #define FL_FORMAT_BINARY 8u
+/** A folder of files (an ibdiagnet output folder), recognised by
+ * fl_detect_format() of the folder, never from a file's bytes. */
+#define FL_FORMAT_FOLDER 16u
 
 /**
  * fl_format_def — one input format.

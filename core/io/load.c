@@ -119,7 +119,15 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
   if (list_dir(path, &files, &n, err) != 0)
     return FL_FMT_AUTO;
   uint32_t fmt = FL_FMT_AUTO;
-  for (size_t i = 0; i < n; i++) {
+  /* an ibdiagnet output folder: its files are of several formats, some of
+   * none fabriclint reads (core/io/ibdiag_dir.c) */
+  for (size_t i = 0; i < n && fmt == FL_FMT_AUTO; i++) {
+    fl_error scratch;
+    fl_error_clear(&scratch);
+    if (detect_file(files[i], &scratch) == FL_FMT_IBDIAG_DB)
+      fmt = FL_FMT_IBDIAG_DIR;
+  }
+  for (size_t i = 0; i < n && fmt != FL_FMT_IBDIAG_DIR; i++) {
     uint32_t f = detect_file(files[i], err);
     if (f == FL_FMT_AUTO) {
       fmt = FL_FMT_AUTO;
@@ -154,7 +162,8 @@ static int empty_input(const char *path, fl_error *err) {
 static int listed(const fl_format_def *d, int xml, int pass) {
   int is_xml = (d->flags & FL_FORMAT_XML) != 0;
   int other = (d->flags & FL_FORMAT_TOPOLOGY) == 0;
-  return d->load && d->looks_like && is_xml == (xml != 0) && other == pass;
+  return d->load && d->looks_like && !(d->flags & FL_FORMAT_FOLDER) &&
+         is_xml == (xml != 0) && other == pass;
 }
 
 /* "A, B, or C": the looks_like of every readable format whose XML flag is
@@ -454,7 +463,15 @@ int fl_fabric_load(fl_fabric *fab, const char *path, uint32_t fmt,
     if (list_dir(path, &files, &n, err) != 0)
       return err && err->code ? err->code : FL_EIO;
     int rc = FL_OK;
-    for (size_t i = 0; i < n && rc == FL_OK; i++)
+    fl_error scratch;
+    fl_error_clear(&scratch);
+    if (fmt == FL_FMT_AUTO &&
+        fl_detect_format(path, &scratch) == FL_FMT_IBDIAG_DIR)
+      fmt = FL_FMT_IBDIAG_DIR;
+    static const fl_dir_ops OPS = {fl_detect_format, fl_fabric_load};
+    if (fmt == FL_FMT_IBDIAG_DIR)
+      rc = fl_load_ibdiag_dir(fab, path, files, n, &OPS, opts, err);
+    for (size_t i = 0; i < n && rc == FL_OK && fmt != FL_FMT_IBDIAG_DIR; i++)
       rc = fl_fabric_load(fab, files[i], fmt, opts, err);
     free_list(files, n);
     return rc;

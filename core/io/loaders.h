@@ -20,6 +20,22 @@
 #include "io/fileio.h"
 #include "model/build.h"
 
+/** How a folder loader detects and loads its files: fl_detect_format() and
+ * fl_fabric_load(), given by core/io/load.c (the loader calls back, so
+ * that the two files do not depend on each other). */
+typedef struct fl_dir_ops {
+  uint32_t (*detect)(const char *path, fl_error *err);
+  int (*load)(fl_fabric *fab, const char *path, uint32_t fmt,
+              const fl_load_options *opts, fl_error *err);
+} fl_dir_ops;
+
+/** An ibdiagnet output folder (@n regular files @files of folder @dir, in
+ * name order): the fabric from one file that describes it, then its
+ * routing state and counters; core/io/ibdiag_dir.c. */
+int fl_load_ibdiag_dir(fl_fabric *fab, const char *dir, char **files, size_t n,
+                       const fl_dir_ops *ops, const fl_load_options *opts,
+                       fl_error *err);
+
 /** ibnetdiscover topology output (default and -g modes), core/io/ibnd.c. */
 int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
                           const fl_load_options *opts, fl_error *err);

@@ -81,6 +81,10 @@ extern "C" {
 /** `ibnetdiscover --cache` file (binary), read through libibnetdisc in a
  * child process; docs/formats/ibnetdiscover-cache.md. */
 #define FL_FMT_IBND_CACHE 34u
+/** An ibdiagnet output folder (a folder holding an ibdiagnet2.db_csv): the
+ * fabric from one file that describes it, then its routing state and
+ * counters; docs/formats/ibdiagnet-dir.md. */
+#define FL_FMT_IBDIAG_DIR 35u
 
 /** 1 when @fmt describes topology (nodes and links), 0 for routing state.
  * Topology inputs are loaded before routing inputs. */

@@ -74,7 +74,7 @@ tests_for() {
   pfast) echo 'unit.test_perf$|cli.perf$|cli.perf_step|cli.perf_first_principles' ;;
   loaders) echo 'cli.iblinkinfo$|unit.test_iblinkinfo|unit.test_ar_load|cli.ar_coverage|cli.health_counters' ;;
   pictures) echo 'cli.pictures' ;;
-  loaders2) echo 'unit.test_lines|cli.real_corpus|unit.test_formats|unit.test_convert|unit.test_counters|unit.test_annotate|unit.test_dbcsv|unit.test_routing_load|unit.test_hostprof|unit.test_perf_nccl|unit.test_perf$|unit.test_perf_place|cli.formats_|cli.ufm_ndt|cli.ibnl$|cli.health_counters|cli.host_profile|cli.ar_dbcsv|cli.dbcsv_topology|cli.ibnd_cache|cli.check_exit_codes|cli.diff_headline|cli.diff_parse|cli.failure_domains|cli.trust_inputs|cli.routing_live|cli.deadlock_nul_input|cli.lft_memory|cli.perf$|cli.perf_placements|cli.cases_rest' ;;
+  loaders2) echo 'unit.test_lines|cli.real_corpus|unit.test_formats|unit.test_convert|unit.test_counters|unit.test_annotate|unit.test_dbcsv|unit.test_routing_load|unit.test_hostprof|unit.test_perf_nccl|unit.test_perf$|unit.test_perf_place|cli.formats_|cli.ufm_ndt|cli.ibnl$|cli.health_counters|cli.host_profile|cli.ar_dbcsv|cli.dbcsv_topology|cli.ibnd_cache|cli.ibdiag_dir|cli.check_exit_codes|cli.diff_headline|cli.diff_parse|cli.failure_domains|cli.trust_inputs|cli.routing_live|cli.deadlock_nul_input|cli.lft_memory|cli.perf$|cli.perf_placements|cli.cases_rest' ;;
   *) echo "run.sh: unknown area $1" >&2; return 2 ;;
   esac
 }

@@ -45,8 +45,8 @@ static void names_and_codes(void **state) {
       assert_string_not_equal(e->name, d->name);
     }
   }
-  /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBND_CACHE */
-  assert_int_equal(readable, 34);
+  /* FL_FMT_IBNETDISCOVER .. FL_FMT_IBDIAG_DIR */
+  assert_int_equal(readable, 35);
   assert_null(fl_format_at(fl_format_count()));
   assert_null(fl_format_find(FL_FMT_AUTO));
   assert_string_equal(fl_format_name(FL_FMT_AUTO), "auto");
