@@ -62,6 +62,18 @@ sed 's/^\(0x0002c90302000010,0x0002c90302000011,1,.*\),0,5,4,3841,N\/A,N\/A$/\1,
 expect_rc 1 "$FL" check --rules topology.link-inactive "$TMP/init.db_csv"
 expect_grep "$TMP/out" "error: link \"leaf-su01-r7\" port 1 <-> \"dgx-001 mlx5_11\" port 1 is physically up \(LinkUp\) but Initialize at \"dgx-001 mlx5_11\" port 1"
 
+# a real ibdiagnet dump, where one is at hand (none public was found):
+# FL_IBDIAGNET_DUMP=FOLDER with the ibdiagnet2.db_csv and the
+# ibdiagnet2.ibnetdiscover of one run give the same fabric
+if [ -n "${FL_IBDIAGNET_DUMP:-}" ]; then
+  expect_rc 0 "$FL" convert --input-format ibdiagnet-db "$FL_IBDIAGNET_DUMP/ibdiagnet2.db_csv" -o "$TMP/real-db.ibnd" --format ibnetdiscover
+  expect_rc 0 "$FL" convert "$FL_IBDIAGNET_DUMP/ibdiagnet2.ibnetdiscover" -o "$TMP/real-ibnd.ibnd" --format ibnetdiscover
+  if cmp -s "$TMP/real-db.ibnd" "$TMP/real-ibnd.ibnd"; then pass; else
+    fail "the real dump's db_csv and ibnetdiscover differ"; diff "$TMP/real-db.ibnd" "$TMP/real-ibnd.ibnd" | head -5 >&2; fi
+else
+  echo "SKIP (part): no real ibdiagnet dump (set FL_IBDIAGNET_DUMP=FOLDER)"
+fi
+
 # a cable whose end NODES does not list: file:line:col
 sed 's/^0x0002c90301000008,1,0x0002c90302000010,1$/0x0002c90301000008,1,0x0002c9030200ffff,1/' "$TMP/su.db_csv" >"$TMP/bad.db_csv"
 expect_rc 2 "$FL" check "$TMP/bad.db_csv"
