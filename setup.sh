@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # setup.sh — install what is missing (Debian 12), configure and build.
 # Idempotent: installs only absent packages, rebuilds incrementally.
 # Usage: ./setup.sh [BUILD_DIR]   (default: build)

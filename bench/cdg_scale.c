@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/cdg_scale.c — credit-loop analysis at data-centre scale.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/ctr_load.c — time loading and mapping port counters at data-centre
  * scale (issue #18: 65,536 endpoints, ~200k ports, under 2 s).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/diff_scale.c — time `fabriclint diff` stage by stage on two large
  * fabrics (issue #5: two 65,536-endpoint fabrics, design XML vs

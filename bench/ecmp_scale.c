@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/ecmp_scale.c — the ecmp-balance and adaptive-routing plugins at
  * data-centre scale (issue 7 targets: port balance and AR coverage on a

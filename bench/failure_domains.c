@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/failure_domains.c — failure-domain what-if at data-centre scale.
  *

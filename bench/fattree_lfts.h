@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/fattree_lfts.h — shared by the benchmarks: copy a generated fat tree
  * into a fresh fabric (optionally with `ar=true` on every switch) and give

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/gen_iblinkinfo.c — write a 3-tier radix-k fat tree as iblinkinfo
  * output (layout of rdma-core infiniband-diags/iblinkinfo.c

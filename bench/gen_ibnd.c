@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/gen_ibnd.c — write a 3-tier radix-k fat tree as ibnetdiscover
  * default-mode output (layout of rdma-core infiniband-diags/ibnetdiscover.c

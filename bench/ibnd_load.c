@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/ibnd_load.c — time loading one file into the model:
  * fl_fabric_load() and fl_fabric_finalize() separately, with counts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/lft_parse.c — how fast fl_load_lfts() parses an opensm-lfts.dump,
  * measured against `wc -l` on the same file (the issue's yardstick: no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/perf_scale.c — the collective performance model at data-centre
  * scale (issue #17: one all-to-all step of 65,536 endpoints over the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/pfc_scale.c — the lossless-Ethernet (PFC) deadlock analysis
  * (core/analysis/pfc.c) at data-centre scale.

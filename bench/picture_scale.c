@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/picture_scale.c — time the tier picture of a large fabric stage by
  * stage (issue 15: a 65,536-host plan's tier view in under 10 s and under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/rule_scale.c — wall time and peak memory of every rule that a
  * default `fabriclint check` runs (or of the rules a pattern selects), one

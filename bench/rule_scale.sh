@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/rule_scale.sh — every rule a default `fabriclint check` runs, at
 # 8,192, 27,648 and 65,536 endpoints, with its time, peak memory and growth
 # next to its documented complexity (issue 14: "every default rule at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/traffic_mpi.sh — the random traffic patterns of ecmp-balance split
 # over MPI ranks (docs/mpi.md "Traffic patterns"): CPU seconds per rank,
 # wall and peak RSS of `fabriclint check --rules ecmp-balance.summary` with

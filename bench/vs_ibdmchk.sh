@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bench/vs_ibdmchk.sh — fabriclint's credit-loop check against ibdmchk, side
 # by side, on real OpenSM dumps of a large fat tree (issue 3: "ibdmchk needs
 # about 25 s and 470 MB for a 5,832-host, 972-switch fat tree with 5.7 M LFT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake/Fuzz.cmake — FABRICLINT_FUZZ=ON: the whole build is instrumented
 # for libFuzzer (-fsanitize=fuzzer-no-link) with AddressSanitizer and
 # UndefinedBehaviorSanitizer, and tests/fuzz/ builds one libFuzzer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debian package with CPack (docs/install.md "Debian package"):
 #   cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-release -j2

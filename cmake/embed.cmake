@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake/embed.cmake — write a C source holding files as NUL-terminated
 # char arrays, so the HTML report carries its CSS and JavaScript without
 # reading files at run time (core/report/html_assets.h).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/regen-diff.sh — the as-designed vs as-built fixtures of
 # `fabriclint diff` (issue #5), made with the real tools.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/regen-planes.sh — multi-plane fixtures (issue #19, "Planes"), made
 # with the real tools: one ibsim + OpenSM + ibnetdiscover per plane, run one
 # after another, as a multi-plane InfiniBand cluster runs one subnet manager

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/regen-roce.sh — a live 2-rail RoCE fabric captured by lldpd
 # (issue 13): the shape of tests/data/cases/roce (2 spines, rail leaves
 # leaf-r0 and leaf-r1, 4 hosts whose NIC ens1f0np0 belongs on rail 0 and

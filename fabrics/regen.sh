@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/regen.sh — regenerate the fabrics/ dumps with real tools.
 #
 # Why: tests should read dumps written by the real `ibnetdiscover` after a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/compare_outputs.sh — do two builds of fabriclint print the same bytes?
 #
 # Usage: tests/compare_outputs.sh [-q] OLD_BIN NEW_BIN [INPUT_ROOT...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/ibnd_shim.c — a stand-in for libibnetdisc's ibnd_load_fabric(),
  * preloaded (LD_PRELOAD) by tests/cli/ibnd_cache.sh to see what fabriclint

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/ibsim_lib.bash — the start-up every script shares that runs the real
 # InfiniBand tools (OpenSM, infiniband-diags) against a fabric simulated by
 # ibsim (Debian ibsim-utils): the fabrics/regen*.sh generators, the fixture

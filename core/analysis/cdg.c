@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg.c — channel dependency graph analysis, its entry points
  * (see fabriclint/cdg.h): options, the valley scan, the report. The model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_cycles.c — cycles in the channel dependency graph: the
  * graph, Tarjan's components, witness loops and the up*-down* certificate.

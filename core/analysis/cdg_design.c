@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_design.c — design mode over the modelled engines: twin
  * roots (analysis/twins.h) and the walks of the roots over several threads.

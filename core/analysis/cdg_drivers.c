@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_drivers.c — running the LFT walks: worker threads, the
  * merge of their tables and examples, and distributed (MPI) runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_impl.h — the channel dependency graph model shared by
  * the files of the deadlock analysis (cdg*.c); internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_models.c — design mode's modelled routing engines: the
  * reference routing (all minimal next hops) and up*-down* / ftree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_ref.h — the design-mode routing analysis without its
  * shortcuts, for tests and benchmarks (internal to the core).

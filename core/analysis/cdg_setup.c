@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_setup.c — the channel model of the deadlock analysis:
  * switches, port slots, peers, traffic sources and the dependency store

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/cdg_walk.c — the LFT walks of the deadlock analysis: one
  * destination at a time (VL-aware) and 64 destinations at once (VL-blind).

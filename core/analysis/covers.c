@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/covers.c — fl_cover_classes() and fl_covers_free() of
  * fabriclint/covers.h: the test that a layered switch graph is nested and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf.c — one collective through the model: its flows
  * (perf_flows.c), max-min rates over the job's routing and over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf.h — the collective-communication performance model
  * (docs/perf.md): a workload's collectives become NIC-to-NIC flows per

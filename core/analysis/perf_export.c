@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_export.c — the flows of one step of a collective as an
  * explicit list (one record per NIC-to-NIC flow), for tools that rebuild the

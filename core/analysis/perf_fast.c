@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_fast.c — the one-pass max-min solver for steps whose
  * flows all carry the same bytes (every collective perf_flows.c builds).

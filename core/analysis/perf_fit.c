@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_fit.c — calibration of the NCCL prediction against
  * measured nccl-tests times (`perf --measured LOG --calibrate`,

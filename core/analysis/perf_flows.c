@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_flows.c — from a workload to NIC-to-NIC flows.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_impl.h — the pieces of the performance model shared by
  * perf_flows.c (NICs and flows), perf_route.c (next hops toward a

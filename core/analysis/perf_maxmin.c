@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_maxmin.c — max-min fair sharing of link capacity by
  * progressive filling (Bertsekas & Gallager, "Data Networks", 2nd ed.,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_nccl.c — what nccl-tests would print for a collective
  * on the modelled fabric: an alpha-beta cost per NCCL algorithm on top of

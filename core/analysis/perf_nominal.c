@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_nominal.c — the design (nominal) rate of every cable
  * for the performance model's ideal (docs/perf.md, "Nominal rates").

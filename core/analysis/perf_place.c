@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_place.c — the collective model over many placements
  * (perf_place.h, docs/perf.md "Placements").

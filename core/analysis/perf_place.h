@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_place.h — the collective model over many placements
  * (workload key `placements:`, docs/perf.md "Placements"): the job's n

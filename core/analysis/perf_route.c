@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_route.c — where a flow goes next: the switch index
  * and per-port hop table of a fabric (pf_net) and the next hops of a

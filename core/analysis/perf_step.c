@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_step.c — one training step (issue 35, item 1): the
  * ranks of a `training:` job placed on the job's GPUs, its communicators

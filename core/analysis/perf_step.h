@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/perf_step.h — the training-step model (issue 35, item 1;
  * docs/performance-model.md, "Training step"): a workload's `training:`

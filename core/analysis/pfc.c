@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/pfc.c — lossless-Ethernet (PFC) buffer dependencies of the
  * ECMP routing a Clos runs, their valleys and cycles, and what each single

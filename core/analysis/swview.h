@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview.h — the switch view of fabriclint/view.h as the
  * host implements it (issue 29: no algorithm in a public header). The

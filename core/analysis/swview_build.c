@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview_build.c — fl_view_build() and fl_view_free() of
  * fabriclint/view.h (fl_host_api.view_build / view_free, ABI 1.6): the

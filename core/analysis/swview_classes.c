@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview_classes.c — the compact form of the view's minimal
  * next hops (fl_view_minimal_compact(), fl_view_dist_at(),

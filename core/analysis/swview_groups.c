@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview_groups.c — fl_view_groups() of fabriclint/view.h
  * (fl_host_api.view_groups, ABI 1.6): the destinations a switch reaches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview_minimal.c — fl_view_minimal() of fabriclint/view.h
  * (fl_host_api.view_minimal, ABI 1.6): per destination switch and switch,

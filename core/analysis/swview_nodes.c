@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/swview_nodes.c — per-node questions of fabriclint/view.h
  * (fl_host_api.view_peer, view_port_switch, view_is_sharp_an,

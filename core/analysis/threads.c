@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/threads.c — fl_threads_available() of fabriclint/threads.h:
  * the affinity mask, lowered to the cgroup CPU quota.

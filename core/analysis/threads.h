@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/analysis/threads.h — the probe behind fl_threads_available()
  * (fabriclint/threads.h), with its files named so that a test can hand it
  * a made-up /proc/self/cgroup and cgroup tree. */

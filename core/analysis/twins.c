@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/twins.c — twin destination switches (see twins.h).
  */

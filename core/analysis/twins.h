@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/twins.h — twin destination switches of the design-mode
  * routing models (internal to the core; used by cdg_design.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/updown.c — the design-mode channel dependency graph in
  * closed form on layered fabrics with nested covers (see updown.h).

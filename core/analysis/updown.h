@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/analysis/updown.h — the design-mode routing models' channel
  * dependency graph counted in closed form on layered fabrics whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli.c — the fabriclint command line (DESIGN.md §2, a contract):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli.h — subcommands of the fabriclint executable (internal).
  * Each takes the subcommand's arguments (argv[0] is the subcommand name)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_args.h — the option scanner of every command (internal to the
  * CLI): splits a command's arguments into options (rows of cli_table.h) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_bom.c — `fabriclint bom [--format csv|json] [--catalogue
  * FILE.yaml] INPUT...`: the bill of materials of a plan (issue 34 §2;

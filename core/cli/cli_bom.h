@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_bom.h — `fabriclint bom`: the bill of materials of a plan
  * (cli_bom.c) and the user's parts catalogue (cli_bom_cat.c).

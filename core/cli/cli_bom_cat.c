@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_bom_cat.c — the parts catalogue of `fabriclint bom
  * --catalogue FILE.yaml` (docs/cli.md "bom"): the user's own part numbers,

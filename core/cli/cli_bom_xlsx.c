@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_bom_xlsx.c — fl_bom_write_xlsx(): `bom --format xlsx`
  * (issue 34), the bill of materials as a workbook a purchasing team opens

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_common.c — what every command of the command line shares:
  * the options of check, info, rules and diff (scanned by cli_args.c from

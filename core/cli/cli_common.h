@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_common.h — option parsing and steps shared by the subcommands of
  * the fabriclint executable (internal to the CLI).

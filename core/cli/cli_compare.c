@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare.c — `fabriclint compare [OPTIONS] BASE HEAD`: what a
  * design change does (issue 34 §1; docs/cli.md "compare").

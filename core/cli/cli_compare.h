@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare.h — the parts of `fabriclint compare` (internal to
  * the CLI; docs/cli.md "compare"):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare_html.c — `fabriclint compare --format html`: one
  * self-contained page (issue 34 §1: "HTML with the pictures of both"):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare_model.c — `fabriclint compare` as one JSON document
  * (cli_compare.h): each side's inventory and capacity, the findings matched

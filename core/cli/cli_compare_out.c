@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare_out.c — the text and Markdown renderings of the
  * comparison document (cli_compare.h). Both print the same rows, in the

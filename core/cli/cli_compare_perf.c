@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_compare_perf.c — `compare --workload JOB.yaml`: the job's
  * collectives modelled on each side (the flow model of `perf`, docs/perf.md)

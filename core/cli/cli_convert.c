@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_convert.c — `fabriclint convert INPUT... -o OUT [--format
  * FORMAT] [--force]`: load the inputs into one fabric, as info does, and

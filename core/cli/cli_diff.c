@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_diff.c — `fabriclint diff [OPTIONS] DESIGN AS_BUILT`: compare
  * the planned cabling with what was built (DESIGN.md §2 and §7; docs/cli.md,

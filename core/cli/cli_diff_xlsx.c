@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_diff_xlsx.c — `diff --format xlsx`: the work order as a
  * workbook a field team works from (issue 34 §4): sheet "work order" with

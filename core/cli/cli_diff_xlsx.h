@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_diff_xlsx.h — `diff --format xlsx`: the work order as a
  * workbook (cli_diff_xlsx.c).

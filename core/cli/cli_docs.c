@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_docs.c — where a rule is documented: the URI of its page
  * and anchor (docs/rules/<plugin>.md#<rule-id>), for SARIF helpUri and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_docs.h — where a rule is documented (core/cli/cli_docs.c):
  * the URI of its page and anchor, for SARIF helpUri and `fabriclint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_explain.c — `fabriclint explain RULE...` (also `fabriclint
  * rules --help RULE...`): everything a rule's descriptor says, as a person

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_gen.c — `fabriclint gen KIND [PARAMS]`: write a standard
  * topology.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_help.c — `fabriclint help [COMMAND] [--man | --completion
  * bash|zsh | --list WHAT] [-o FILE]`: the help of a command, and the man

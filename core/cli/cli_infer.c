@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_infer.c — `fabriclint info --explain` (cli_infer.h): the
  * inference records of the core (fabriclint/infer.h) listed per switch

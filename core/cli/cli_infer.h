@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_infer.h — `fabriclint info --explain`: every inference of
  * the loaded fabric with its confidence and evidence (fabriclint/infer.h,

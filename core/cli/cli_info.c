@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_info.c — `fabriclint info` (what was loaded) and `fabriclint
  * rules` (what can run), text and JSON.

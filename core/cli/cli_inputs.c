@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_inputs.c — checks of the inputs a command line names
  * (cli/cli_inputs.h): a file named twice, a malformed plane tag.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_inputs.h — checks of the inputs a command line names, before
  * anything is loaded: a file named twice, a malformed NAME:FILE plane tag.

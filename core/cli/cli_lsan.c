@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_lsan.c — LeakSanitizer's built-in suppressions, compiled
  * only into sanitizer builds of the executable (-DFABRICLINT_SANITIZE=

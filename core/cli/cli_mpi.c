@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_mpi.c — MPI through a module loaded on demand (cli_mpi.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_mpi.h — joining an MPI job through the module
  * fabriclint-mpi.so (core/cli/cli_mpi.c; docs/mpi.md).

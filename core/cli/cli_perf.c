@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf.c — `fabriclint perf --workload JOB.yaml INPUTS...`:
  * the collective-communication performance model (docs/perf.md) on the

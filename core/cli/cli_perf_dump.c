@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_dump.c — `perf --dump-flows FILE` (cli_perf_dump.h):
  * what the ns-3 harness needs to rebuild the model's input packet by

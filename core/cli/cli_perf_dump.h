@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_dump.h — `fabriclint perf --dump-flows FILE`: the job's
  * fabric, LFT next hops and flows as JSON, the input of the ns-3 harness

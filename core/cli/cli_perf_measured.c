@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_measured.c — `fabriclint perf --measured [OP:]LOG
  * [--calibrate] INPUT...` (docs/perf.md "Measured: nccl-tests logs"):

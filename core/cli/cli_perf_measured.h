@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_measured.h — `fabriclint perf --measured [OP:]LOG`:
  * an nccl-tests log compared, size by size, with the NCCL prediction on

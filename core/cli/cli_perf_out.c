@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_out.c — the pieces of `fabriclint perf`'s reports that
  * the single-placement report (cli_perf.c) and the placements report

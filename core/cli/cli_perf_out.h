@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_out.h — report pieces shared by `fabriclint perf`'s
  * single-placement report (cli_perf.c) and its placements report

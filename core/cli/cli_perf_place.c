@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_place.c — `fabriclint perf` over many placements of
  * the job (workload `placements:`, docs/perf.md "Placements"): builds the

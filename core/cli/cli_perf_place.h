@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_place.h — `fabriclint perf` with `placements:` in the
  * workload (docs/perf.md "Placements"): the model over many placements of

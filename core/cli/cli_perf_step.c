@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_step.c — `fabriclint perf --job JOB.yaml INPUTS...`:
  * the training-step model (core/analysis/perf_step.c, docs/perf.md

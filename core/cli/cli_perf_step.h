@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_perf_step.h — `fabriclint perf --job JOB.yaml`: one training
  * step (core/analysis/perf_step.c) reported as text or JSON.

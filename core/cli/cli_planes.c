@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_planes.c — the planes part of `fabriclint info` (see
  * cli_planes.h): a user loading several subnets in one run sees how the

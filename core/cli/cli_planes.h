@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_planes.h — what `fabriclint info` says about the planes of
  * a multi-plane fabric (fabriclint/planes.h): how they were found and each

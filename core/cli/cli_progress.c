@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_progress.c — the status line and -v timing of
  * cli_progress.h.

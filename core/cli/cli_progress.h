@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_progress.h — progress on standard error and the -v timing
  * summary (internal to the CLI).

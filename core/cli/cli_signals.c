@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_signals.c — SIGTERM, SIGINT, SIGHUP: remove the guarded
  * temporary output files, then die of the signal (cli_signals.h).

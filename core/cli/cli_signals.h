@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_signals.h — what a run killed by a signal leaves behind.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_smconf.c — fl_cli_sm_config(): opensm.conf as parameters.
  *

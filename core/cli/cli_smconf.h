@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_smconf.h — `check --sm-config opensm.conf` (issue 36): the
  * subnet manager's own configuration turned into rule parameters, so that

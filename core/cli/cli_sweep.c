@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_sweep.c — `fabriclint sweep [OPTIONS] --vary OPTION=V1,... --
  * KIND [GEN OPTIONS]`: designs side by side over generator parameters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_sweep_plot.c — the sweep's scatter plot as SVG
  * (cli_sweep_plot.h; issue 34 §3: "one table (and an SVG plot)"). No

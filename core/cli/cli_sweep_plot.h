@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_sweep_plot.h — `fabriclint sweep --format svg`: the designs
  * of a sweep as a scatter plot with the Pareto front marked and joined

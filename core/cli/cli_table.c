@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_table.c — the rows of the command-line table (cli_table.h):
  * what each command and option is and says. Data only; the scanner

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_table.h — the one table of the command line: commands, their
  * options, the kinds of `gen`, environment variables and exit codes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_usage.c — the table of cli_table.h rendered as --help text,
  * man page (roff, man(7) macros) and bash and zsh completion scripts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_usage.h — renderers of the command-line table (cli_table.h):
  * the --help texts, the man page and the bash and zsh completion scripts

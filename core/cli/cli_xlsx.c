@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_xlsx.c — a workbook through a temporary file (cli_xlsx.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/cli/cli_xlsx.h — the one way the command line writes an Excel
  * workbook (bom --format xlsx, diff --format xlsx; issue 34): libxlsxwriter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff.c — as-designed vs as-built, cable by cable (DESIGN.md §7;
  * docs/rules/diff.md).

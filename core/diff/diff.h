@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff.h — as-designed vs as-built comparison (DESIGN.md §7), the
  * engine behind `fabriclint diff` (internal to the core and the CLI).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_classify.c — step 3 of the diff: the edges classified in a
  * fixed order (exact, duplicate, plan, swapped, misconnected, missing and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_edges.c — step 2 of the diff: every cable as an edge
  * between two endpoints in the as-built port space.

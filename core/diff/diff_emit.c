@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_emit.c — what the diff reports: a finding (planes,
  * evidence, fix) and its work-order rows.

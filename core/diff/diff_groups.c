@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_groups.c — one finding per missing unit (issue 30): the
  * planned nodes that match nothing as built, grouped by what is really

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_impl.h — the state of one diff run and the pieces shared
  * by the files of the diff (diff*.c); internal. How the diff works:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_keys.c — the vocabulary of the diff: endpoint keys, the
  * names and planes they print as, and the name indexes nodes are matched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_layout.c — a switch layer cabled to another layout than
  * the plan's: one cause, not a move per uplink (issue 30).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_match.c — step 1 of the diff: matching design nodes with
  * as-built nodes (GUID, name, system, NIC, host, chassis, cable).

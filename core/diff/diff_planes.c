@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_planes.c — planes in the diff: pairing the planes of the
  * two sides, names that repeat across planes, switches matched in another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_rates.c — a planned cable that is built where planned but
  * runs below its planned width or speed (diff.different), judged as causes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/diff/diff_shift.c — names that shift: hosts found in the place the
  * plan gives other hosts, one cause (issue 30).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/dist_mpi.c — the MPI collectives behind fl_dist (see
  * host/dist_mpi.h). Built only with FABRICLINT_MPI (CMakeLists.txt).

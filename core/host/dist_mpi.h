@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host/dist_mpi.h — fabriclint as an MPI program (built with FABRICLINT_MPI;
  * docs/mpi.md). The one place that calls MPI: it joins the job started by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/findings.h — the sorted list of findings every renderer prints
  * (internal). Findings own copies of everything (names, not ids), so they

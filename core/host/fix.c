@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/fix.c — a finding's fix in names (see fix.h).
  */

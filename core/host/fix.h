@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/fix.h — a finding's fix as the host keeps it (internal): the
  * copy of a plugin's fl_fix (fabriclint/plugin.h) in names, with each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host.c — the plugin host (see host.h): the API table handed to
  * every plugin (reading the fabric, parameters, reporting findings, logging,

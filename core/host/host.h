@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host.h — the plugin host: discovery, loading and ABI checks of rule
  * plugins, the fl_host_api table, and rule runs (internal to the core and

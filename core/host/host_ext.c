@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host_ext.c — fills the fl_host_api members that belong to later
  * modules (adaptive-routing state, ...), so that those modules do not need

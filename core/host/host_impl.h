@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host_impl.h — what the files of the plugin host share (internal
  * to core/host/host*.c): the context a rule runs in, and the functions one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host_load.c — loading plugins: the trust check on the plugin
  * file and its folders (sshd's StrictModes), dlopen() and the entry point,

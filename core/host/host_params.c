@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host_params.c — rule parameters and selection in the plugin
  * host: parameters set on the command line and by the policy file, checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/host_run.c — running the selected rules of the loaded plugins
  * over a fabric: each rule in its own context, once over the whole fabric

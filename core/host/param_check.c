@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/param_check.c — rule parameter values: parsing and range checks in
  * one place (see param_check.h).

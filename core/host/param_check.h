@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/param_check.h — the one check every rule parameter value passes
  * (internal): --param values, policy `params:`, plugin defaults, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/policy.c — the policy file reader and waiver matching (policy.h).
  *

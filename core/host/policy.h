@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/policy.h — the policy file (DESIGN.md §6): which rules run, their
  * severities and parameters, and waivers of accepted findings.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/roots.c — one cause across rules (see roots.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/roots.h — one cause across rules: findings rooted in one cable,
  * node or fabric-wide fact are attached to the finding that names the root

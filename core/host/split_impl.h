@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/split_impl.h — the host's side of fabriclint/dist_split.h
  * (fl_host_api.split_emit / split_finish, ABI 1.6; issue 29): recording a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/split_record.c — fl_split_emit() and fl_split_finish() of
  * fabriclint/dist_split.h (fl_host_api.split_emit / split_finish, ABI

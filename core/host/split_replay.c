@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/host/split_replay.c — fl_split_replay(): the findings every process
  * of a distributed run recorded (split_record.c), reported through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/annotate.c — fl_load_annotations(): an attribute side file that
  * annotates a topology already loaded (node name -> attributes).

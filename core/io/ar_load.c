@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ar_load.c — loader for ibdiagnet's adaptive-routing dump
  * (`ibdiagnet2.far`, written by `ibdiagnet -r --r_opt=dump_only`).

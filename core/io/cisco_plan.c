@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/cisco_plan.c — Cisco cable plan XML (NX-OS DFA cable management,
  * schema nxos-cable-plan-schema.xsd; read and written by the acitoolkit

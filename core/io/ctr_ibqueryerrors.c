@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ctr_ibqueryerrors.c — loader for `ibqueryerrors` output
  * (infiniband-diags), with or without `--details`, `--data`, `-r`, and the

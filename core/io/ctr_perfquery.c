@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ctr_perfquery.c — loader for `perfquery` output (infiniband-diags):
  * PortCounters (`perfquery`), PortCountersExtended (`perfquery -x`),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ctr_pm.c — loader for ibdiagnet's port-counter file,
  * `ibdiagnet2.pm` ("IB spec compliant Ports Counters", NVIDIA ibdiagnet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ctr_prom.c — loader for a Prometheus text-exposition scrape of
  * treydock/infiniband_exporter (`curl host:9315/metrics`, or its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ctr_read.h — what the port-counter loaders share (internal):
  * a line cursor over the input read whole, the `# captured <time>` line of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/data_path.c — finding the data files fabriclint ships at run
  * time: relative to the running executable (/proc/self/exe) first, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/data_path.h — locating the data files shipped with fabriclint
  * (schema, built-in plugins, documentation) at run time, relative to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dbcsv_impl.h — the ibdiagnet2.db_csv section reader, shared by
  * its two roles (internal to core/io):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dbcsv_load.c — ibdiagnet's internal database dump
  * (`ibdiagnet2.db_csv`): the section reader both its roles share

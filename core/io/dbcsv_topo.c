@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dbcsv_topo.c — ibdiagnet2.db_csv as a topology (format
  * "ibdiagnet-db"): the fabric ibdiagnet discovered, from the dump every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_edit.c — text edits of a design XML <link> element (see
  * design_edit.h). A small scanner of one start tag (XML 1.0 §3.1: Name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_edit.h — text edits of a design XML file that apply a
  * fix to one of its <link> elements (core/io/design_edit.c): the SARIF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_write.c — fl_write_design_xml(): a finalized fabric as
  * fabriclint design XML (docs/design-xml.md, schema/design.rng).

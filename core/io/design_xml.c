@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml.c — loader of fabriclint design XML (schema/design.rng,
  * docs/design-xml.md) into an fl_fabric under construction: the reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml.h — validation modes of the design XML loader (internal).
  *

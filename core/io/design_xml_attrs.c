@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml_attrs.c — the attributes of the current design XML
  * element: gathered from libxml2's node against the element's table

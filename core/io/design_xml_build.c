@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml_build.c — the design XML elements turned into the
  * fabric: <fabric>, <node>, <port> and <attr> built as they are read;

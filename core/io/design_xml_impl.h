@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml_impl.h — what the files of the design XML loader share
  * (internal to them): the vocabulary of schema/design.rng (value types, each

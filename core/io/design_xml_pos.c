@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml_pos.c — where in a design XML file: the byte scanner
  * that walks the same bytes as libxml2's reader and finds each element's

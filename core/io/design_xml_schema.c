@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/design_xml_schema.c — the rules of schema/design.rng the design
  * XML loader checks itself: the vocabulary (each element's attributes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dot_bound.c — an upper bound on the edges of a DOT text (see
  * io/dot_bound.h). The lexical rules are those of Graphviz's scan.l: ids

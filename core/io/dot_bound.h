@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dot_bound.h — an upper bound on the edges a DOT text makes,
  * counted before Graphviz parses it (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dot_topo.c — network topologies written in Graphviz DOT, read with
  * libcgraph (docs/formats/dot.md). Every edge is a planned cable

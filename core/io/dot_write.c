@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/dot_write.c — fl_write_dot(): a fabric as a Graphviz DOT graph
  * (docs/formats/dot.md, "Writing").

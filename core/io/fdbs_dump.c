@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/fdbs_dump.c — OpenSM/ibdiagnet unicast routes (.fdbs).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/fileio.c — see fileio.h. Loaders parse whole buffers in place, which
  * is both the fastest way to tokenise text and the simplest way to report a

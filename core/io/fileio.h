@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/fileio.h — reading an input file whole (internal).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/formats.c — the table of input formats (formats.def) and lookups
  * by code and by name. The per-format rows live with their loaders.

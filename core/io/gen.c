@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen.c — generators for fat trees, rings and 2-D tori, and the
  * building blocks every generator shares (io/gen_build.h); rail-optimised

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen_build.h — what the generators of fabriclint/gen.h share
  * (internal): parameter checks, name formatting and the small builder of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen_layout.c — fl_gen_layout(): racks, rows, U positions, PDUs
  * and feeds on a generated fabric's equipment, and cable ids, estimated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen_networks.c — fl_gen_networks() and fl_gen_network_part(): the
  * storage fabric and the in-band management network of a generated plan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen_planes.c — `fabriclint gen ... --planes N`: N copies of a
  * generated fabric side by side, one per plane, sharing the hosts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/gen_rail.c — fl_gen_rail_su(): rail-optimised fabrics of
  * scalable units (DGX SuperPOD style), 2 tiers (leaf/spine) or 3 tiers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/graphml.c — network topologies drawn as GraphML (docs/formats/
  * graphml.md): yEd drawings (as N2G's CDP/LLDP drawer writes them) and plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/graphml_write.c — fl_write_graphml(): a fabric as GraphML 1.0
  * (docs/formats/graphml.md, "Writing").

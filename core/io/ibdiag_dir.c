@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibdiag_dir.c — an ibdiagnet output folder as one input (format
  * "ibdiagnet-dir"): `fabriclint check /var/tmp/ibdiagnet2/`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/iblinkinfo.c — iblinkinfo output (infiniband-diags) as an as-built
  * topology: every port of every node with its link state, active width and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd.c — the loader for ibnetdiscover topology output (default and
  * -g modes). The ibnetdiscover -p ports report is read by ibnd_ports.c,

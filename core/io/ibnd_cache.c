@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_cache.c — `ibnetdiscover --cache` files (format
  * "ibnetdiscover-cache"), read through Debian's libibnetdisc (issue 36:

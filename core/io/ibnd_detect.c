@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_detect.c — the detector shared by the text topology dumps
  * (formats.h): ibnetdiscover output, the ibnetdiscover -p report, ibsim net

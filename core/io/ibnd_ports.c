@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_ports.c — the loader for the ibnetdiscover -p ports report
  * (rdma-core infiniband-diags/ibnetdiscover.c dump_ports_report()); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_scan.c — the scanner the ibnetdiscover, ibnetdiscover -p and
  * ibsim net readers share (ibnd_scan.h): the input as a text (and the

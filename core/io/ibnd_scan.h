@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_scan.h — what the ibnetdiscover, ibnetdiscover -p and ibsim
  * net readers (ibnd.c, ibnd_ports.c, ibsim_net.c) share: the input as a

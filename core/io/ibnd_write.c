@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_write.c — write a fabric as ibnetdiscover default-mode output.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnl.c — IBNL system definitions (ibnl.h; docs/formats/ibnl.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnl.h — IBNL system definitions (ibutils' generic IB netlist:
  * the switch ASICs inside a system and which ASIC port each front-panel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnl_load.c — an IBNL file given as an input (`fabriclint info
  * MTS14400.ibnl`): its TOPSYSTEM flattened (core/io/ibnl.c) into the ASICs,

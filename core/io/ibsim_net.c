@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibsim_net.c — the loader for ibsim net files, includes followed;
  * the line cursor and tokens are ibnd_scan.c's.

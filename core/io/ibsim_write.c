@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibsim_write.c — fl_write_ibsim_net(): a fabric as an ibsim net file.
  *

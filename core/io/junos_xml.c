@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/junos_xml.c — Junos LLDP neighbours as XML: `show lldp neighbors |
  * display xml` (RPC get-lldp-neighbors-information, brief) and the detail

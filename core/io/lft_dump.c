@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/lft_dump.c — linear forwarding tables.
  *

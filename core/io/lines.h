@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/lines.h — where the lines of a whole input end: a bitmap of the
  * '\n' bytes, 64 bytes at a time, with NUL bytes found in the same pass.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/listings.c — merging the two listings of each cable into one link
  * (listings.h explains the contract). Moved out of core/io/ibnd.c when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/listings.h — the cable-listing merger shared by the loaders of
  * dumps that list every cable once from each end (internal): ibnetdiscover

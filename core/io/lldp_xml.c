@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/lldp_xml.c — the lldpd XML loader (`lldpcli -f xml show neighbors
  * [details]`), plus two pieces the other neighbour and plan loaders share:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/load.c — fl_fabric_load(): reading an input once, refusing what no
  * format can be (empty, binary, UTF-16, a DOCTYPE), running the detectors of

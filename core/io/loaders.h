@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/loaders.h — the per-format loaders behind fl_fabric_load()
  * (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nccl_tests.c — the nccl-tests output reader (nccl_tests.h):
  * one pass over the lines (the ibnetdiscover readers' line cursor,

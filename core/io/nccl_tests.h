@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nccl_tests.h — a reader of nccl-tests' text output (the
  * all_reduce_perf, all_gather_perf, ... programs of NVIDIA/nccl-tests):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nccl_topo.c — NCCL topology XML (`<system>`, written by NCCL when
  * NCCL_TOPO_DUMP_FILE is set; RCCL writes the same shape) as a host

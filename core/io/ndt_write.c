@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ndt_write.c — fl_write_ufm_ndt(): a fabric's cables as a UFM
  * Network Design Tool plan (docs/formats/ufm-ndt.md, "Writing").

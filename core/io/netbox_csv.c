@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/netbox_csv.c — NetBox cables as CSV: the cable list's "Export"
  * (table view) and the bulk-import CSV of dcim.Cable (docs/formats/

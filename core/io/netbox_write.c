@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/netbox_write.c — fl_write_netbox_cables(): a fabric's cables as
  * NetBox's cable bulk-import CSV (docs/formats/netbox-cables.md,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nodemap.c — node-name-map reader with infiniband-diags semantics.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nodemap.h — infiniband-diags node-name-map files (internal).
  *

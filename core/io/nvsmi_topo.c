@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nvsmi_topo.c — `nvidia-smi topo -m` (the GPU/NIC topology
  * matrix) as a host profile (model/hostprof.h; docs/formats/nvidia-smi-

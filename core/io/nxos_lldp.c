@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/nxos_lldp.c — Cisco NX-OS `show lldp neighbors detail` in its
  * structured forms (docs/formats/nxos-lldp.md): `| xml` (a NETCONF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/outfile.c — output files written through a temporary file and
  * rename(), or directly when the path is not a regular file; see outfile.h

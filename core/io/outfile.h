@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/outfile.h — writing an output file without ever destroying what the
  * user owns (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/path_sl.c — path SLs (ibdmchk -c / ibdiagnet path-SL file).
  *

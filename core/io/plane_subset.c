@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/plane_subset.c — one plane of a multi-plane fabric as a fabric of
  * its own (fl_fabric_plane_subset(), fabriclint/planes.h).

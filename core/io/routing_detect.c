@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/routing_detect.c — the detector shared by the routing dumps
  * (formats.h): OpenSM and infiniband-diags routing dumps are told apart by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/routing_read.h — what the routing-dump loaders share: a line
  * reader over an input opened by fl_input_read() (a mapped file read in

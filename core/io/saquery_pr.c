@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/saquery_pr.c — saquery -p PathRecord dumps.
  *

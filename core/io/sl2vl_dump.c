@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/sl2vl_dump.c — SL-to-VL mapping tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/slurm_tree.c — fl_sl_tree_build(): the switch hierarchy Slurm's
  * topology plugins are told about, bottom up from a finalized fabric (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/slurm_tree.h — the switch hierarchy Slurm's topology plugins are
  * told about, derived from a finalized fabric (internal; written by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/slurm_write.c — fl_write_slurm_tree(), fl_write_slurm_block(),
  * fl_write_slurm_yaml(): the fabric's switch hierarchy as Slurm's topology

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/sonic_xml.c — SONiC cabling plans: the sonic-mgmt fleet plan
  * `LabConnectionGraph` (ansible/files/lab_connection_graph.xml and its

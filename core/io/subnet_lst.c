@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/subnet_lst.c — OpenSM opensm-subnet.lst topology dump.
  *

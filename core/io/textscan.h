@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/textscan.h — the lexical helpers the hand-written text loaders share
  * (ibnetdiscover, routing dumps). static inline: they sit on the parsers'

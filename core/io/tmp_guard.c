@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/tmp_guard.c — the slots of guarded temporary files; see
  * tmp_guard.h for why this is process-wide state.

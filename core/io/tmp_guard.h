@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/tmp_guard.h — the temporary files of output being written, for a
  * signal handler to remove (internal).

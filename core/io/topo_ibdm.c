@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/topo_ibdm.c — the IBDM topology file: the as-designed InfiniBand plan
  * that `ibdiagnet -t`, `ibdmchk -t`, `ibtopodiff` and NVIDIA's UFM cable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/ufm_ndt.c — the NVIDIA UFM Network Design Tool cabling plan (`.ndt`,
  * CSV): the as-designed input of UFM's NDT plugin, which compares it with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/workload.c — reader of the `fabriclint perf` job description
  * (grammar in workload.h and docs/perf.md). libyaml's document API, as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/workload.h — the job description read by `fabriclint perf`
  * (docs/perf.md): the hosts of a training job in rank order and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/workload_impl.h — the pieces of the workload reader shared by
  * workload.c (hosts, collectives, placements) and workload_train.c (the

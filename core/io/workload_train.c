@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/workload_train.c — the `training:` section of a workload (one
  * training step, modelled by core/analysis/perf_step.c; docs/perf.md,

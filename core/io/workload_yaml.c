@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/workload_yaml.c — the YAML helpers of the workload reader
  * (workload.c: hosts, collectives, placements; workload_train.c: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/write_common.c — what the fabric writers share (io/write_common.h):
  * unique node names for the formats that key nodes by name (design XML, DOT,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/write_common.h — what the fabric writers share (internal), and the
  * CSV cell writer of every CSV the tool writes (the NDT plan here, the work

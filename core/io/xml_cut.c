@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/xml_cut.c — is an XML document cut short, or followed by extra
  * content? (xml_cut.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/io/xml_cut.h — is an XML document that failed to parse cut short,
  * or followed by extra content? (internal; issue 30)

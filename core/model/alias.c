@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/alias.c — canonical node and port spellings (see alias.h for the
  * rules and why). Sources of the spellings: NX-OS and EOS interface names

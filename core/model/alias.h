@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/alias.h — the alias layer (DESIGN.md §4 "Names"): canonical
  * spellings of node and port names, so that a design and an as-built dump

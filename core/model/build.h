@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/build.h — the loaders' side of the fabric model (internal to the
  * core).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/chassis.c — director chassis (chassis.h; docs/formats/ufm-ndt.md
  * "Director chassis" for the rules and their sources).

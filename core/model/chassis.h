@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/chassis.h — director chassis: the switch ASICs of one modular
  * switch grouped as one logical switch, with front-panel port names

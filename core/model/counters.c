@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/counters.c — port counters attached to the model (public side:
  * include/fabriclint/counters.h; loaders' side: core/model/counters.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/counters.h — the loaders' side of port counters (internal; the
  * read side is include/fabriclint/counters.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/derive.c — systems and tiers derived at finalize time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/derive.h — facts derived from the shape and the descriptions of a
  * fabric at finalize time (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/error.c — the fl_error record and the control-character
  * escaper of every message (see fabriclint/error.h).

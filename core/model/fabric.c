@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/fabric.c — the fabric's record store: the builders loaders
  * call (core/model/build.h), interning, the GUID indexes, and sealing the

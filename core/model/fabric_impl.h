@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/fabric_impl.h — the layout of struct fl_fabric (internal to the
  * core).

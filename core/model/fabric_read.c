@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/fabric_read.c — the read-only accessors of fabriclint/fabric.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/file_digest.c — size and SHA-256 of the files read into a
  * fabric (see model/file_digest.h).

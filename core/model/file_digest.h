@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/file_digest.h — the size and SHA-256 of each file read into a
  * fabric, taken from the bytes the loader read (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/finalize.c — finishing and freeing a fabric: the steps that
  * reach every part of the model, so they sit above the record store

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/graph.c — the igraph view (see graph.h).
  *

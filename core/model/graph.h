@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/graph.h — the igraph view of a fabric and the graph queries the
  * core answers on it (internal; exposed to plugins through fl_host_api).

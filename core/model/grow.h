@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/grow.h — growing a malloc'd array by doubling (internal),
  * shared by the model's record store and the loaders that collect records

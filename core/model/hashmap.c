@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/hashmap.c — see hashmap.h. Linear probing over power-of-two
  * tables.

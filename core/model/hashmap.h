@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/hashmap.h — open-addressing hash maps used by the loaders and the
  * model (internal to the core).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/hostprof.c — GPU<->NIC host profiles: NCCL's pairing rule, the
  * `gpu-nics` attribute string, and attaching profiles to the hosts of a

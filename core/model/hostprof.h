@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/hostprof.h — GPU<->NIC host profiles (internal; issue 16).
  *

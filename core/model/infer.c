@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/infer.c — the evidence of the inferred tiers and the
  * scalable units (SUs), computed once at finalize (fabriclint/infer.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/infer.h — computing the inference records at finalize
  * (internal; the read accessors are in fabriclint/infer.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/planes.c — the planes of a multi-plane fabric
  * (fabriclint/planes.h): which plane each switch, CA port and CA is in,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/planes.h — the model's side of planes (fabriclint/planes.h):
  * the --plane tag of an input file while building, finding the planes at

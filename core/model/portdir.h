@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/portdir.h — the builder's port directory: (node, port number)
  * -> port id while a fabric is being built (internal).

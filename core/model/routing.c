@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/routing.c — routing state of a fabric (see fabriclint/routing.h
  * and the builder functions at the end of core/build.h).

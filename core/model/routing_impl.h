@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/routing_impl.h — hooks between the model (fabric.c) and the
  * routing state (routing.c); internal.

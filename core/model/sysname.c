@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/sysname.c — see sysname.h: a CA's name split into system and
  * device, by the default pattern's scanner or by the user's regex.

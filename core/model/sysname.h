@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/sysname.h — splitting a CA's name into its system (host) and
  * device: "dgx-001 mlx5_0" -> "dgx-001", "mlx5_0" (internal).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/tier_type.c — the tier a device's declared type states
  * (tier_type.h). SONiC numbers its layers from the ToR (T0) up; fabriclint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/tier_type.h — the tier a device's declared type states
  * (internal; issue 30, docs/inference.md "Tiers from the device type").

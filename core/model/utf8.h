@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/utf8.h — one UTF-8 sequence check for the model's cleaning of
  * names (fabric.c) and the escaping of messages (error.c) (internal).

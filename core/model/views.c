@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/views.c — whose view each node's cabling comes from
  * (model/views.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/views.h — whose view each node's cabling comes from (internal).
  */

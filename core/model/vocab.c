@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/model/vocab.c — speed and width names (see fabriclint/fabric.h).
  *

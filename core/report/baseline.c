@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/baseline.c — baseline files (baseline.h), read and written with
  * jansson (JSON_PRESERVE_ORDER keeps our fixed key order on output).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/baseline.h — accepted findings, so that CI fails only on new ones
  * (DESIGN.md §6; `--write-baseline FILE`, `--baseline FILE`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/html_assets.h — the CSS and JavaScript of the HTML report
  * (core/report/assets/report.css, report.js), compiled in as strings by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_draw.c — the drawing engine the views share (pic_view.h):
  * fabric nodes to drawn nodes (alone, or folded into hosts and group

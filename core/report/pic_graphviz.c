@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_graphviz.c — the one file that calls Graphviz
  * (pic_graphviz.h). The scene becomes a cgraph graph: nodes with their

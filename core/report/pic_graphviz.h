@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_graphviz.h — a scene (pic_scene.h) through Graphviz:
  * cgraph builds the graph, the dot layout places it, gvc renders SVG

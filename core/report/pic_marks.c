@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_marks.c — the findings of a report as marks on the nodes
  * and cables of the fabric drawn, each CA's home switch, and the --focus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_scene.c — the scene a picture is built from: an arena for
  * its strings, growable arrays of nodes, edges, clusters, legend rows and

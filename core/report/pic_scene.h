@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_scene.h — what a picture shows, before any layout
  * (internal to the report stage).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/pic_view.h — what the views share (internal to the report
  * stage): the findings as marks on nodes and cables (pic_marks.c), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/picture.h — pictures of a fabric and its findings: the
  * `--format dot|svg|html` writers of `check` and `diff`, the views chosen

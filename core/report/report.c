@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report.c — text and JSON renderers (see report.h). JSON is built
  * with jansson (objects keep insertion order, so key order is fixed).

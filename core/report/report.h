@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report.h — renderers of the sorted findings list (internal).
  * Output is deterministic: the same findings give byte-identical text (no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report_codequality.c — GitLab Code Quality output (report.h,
  * docs/ci.md): the CodeClimate-subset JSON array GitLab reads from

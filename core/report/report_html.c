@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report_html.c — the self-contained HTML report (picture.h):
  * one file a reviewer attaches to a change ticket. It holds, in order:

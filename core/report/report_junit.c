@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report_junit.c — JUnit XML output (report.h, docs/ci.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report_picture.c — the `dot` and `svg` writers, the view
  * names of --view, the --focus check, and the dispatch from a view name to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/report_sarif.c — SARIF 2.1.0 output (report.h, docs/ci.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/view_diff.c — the diff view of `fabriclint diff`: the plan
  * drawn as the tier view, with what the as-built fabric changes on top

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/view_domains.c — the domains view: the tier view with the
  * nodes of each failure domain in one cluster, and what each domain value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/view_load.c — the load view: the tier view with every switch
  * cable coloured and widened by its load, and the hottest cables listed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/view_rails.c — the rails view: per scalable unit, a table of
  * hosts (rows) by rails (columns) whose cells say which leaf and port each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/view_tiers.c — the tiers view: the Clos as rows (cores on
  * top, then spines, leaves, and the CAs of each leaf as one node with a

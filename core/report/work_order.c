@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/work_order.c — the diff's work order: rows sorted, written as
  * CSV (docs/rules/diff.md), freed (report/work_order.h).

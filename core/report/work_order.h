@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/work_order.h — the diff's work order: one row per physical
  * action for the field team (fabriclint diff --format csv; the rows are

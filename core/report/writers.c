@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core/report/writers.c — the report writer registry: which --format names
  * exist and which writer renders each. The writers (report.c for text and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/bigmem.c — see bigmem.h. */
 #include "util/bigmem.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/bigmem.h — large growing arrays on huge pages (issue 33).
  *
  * Loading a 65,536-endpoint fabric writes ~130 MB of fresh arrays (records,

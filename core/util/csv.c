@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/csv.c — the RFC 4180 record reader (csv.h). */
 #include "util/csv.h"
 

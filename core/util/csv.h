@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/csv.h — reading CSV (RFC 4180) one record at a time from a
  * buffer in memory, each cell with the line and column where it starts:
  * the one CSV record reader of the loaders. Rules (RFC 4180 §2, with what

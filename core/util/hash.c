@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/hash.c — FNV-1a over bytes (hash.h). */
 #include "util/hash.h"
 

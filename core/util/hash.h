@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/hash.h — the FNV-1a hash (Fowler, Noll, Vo; 64-bit parameters
  * of http://www.isthe.com/chongo/tech/comp/fnv/): the project's one string
  * hash (hash tables, finding fingerprints) and the one mixing step of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/hostlist.c — names folded into a Slurm hostlist expression
  * (hostlist.h). */
 #include "util/hostlist.h"

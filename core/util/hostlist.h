@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/hostlist.h — writing a set of names as a Slurm hostlist
  * expression ("dgx-[001-032],login1"), the notation Slurm's topology.conf,
  * topology.yaml and node lists parse (Slurm's src/common/hostlist.c; the

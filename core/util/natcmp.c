@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/natcmp.c — natural order and edit distance of names
  * (natcmp.h). The project's one natural comparator: the core and every
  * plugin link it from the util library (fabriclint_util). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/natcmp.h — comparing names people read and type: natural
  * order (planes, pictures' rows and columns, plugins' sorted names) and the
  * edit distance behind every "did you mean" hint (options, policy keys,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/unionfind.c — union-find with path halving and the smallest id
  * as root (unionfind.h). */
 #include "util/unionfind.h"

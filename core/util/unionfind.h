@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/unionfind.h — union-find (disjoint sets) over dense uint32_t
  * ids in a caller's array: the one implementation behind chassis grouping,
  * tier and SU inference, LID subnets and back-to-back host components. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/xml_escape.c — the XML/HTML entity table (xml_escape.h). */
 #include "util/xml_escape.h"
 

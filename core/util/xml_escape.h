@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/util/xml_escape.h — escaping text for XML and HTML (XML 1.0 §2.4
  * character data, §3.3.3 attribute values; HTML's same five specials): the
  * one table of which byte becomes which entity, shared by the design

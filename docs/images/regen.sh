@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # docs/images/regen.sh — the screenshots of README.md and docs/pictures.md:
 # each view of the example fabrics as fabriclint draws it, photographed by
 # headless Chromium (Debian `chromium`). Run from anywhere after a build:

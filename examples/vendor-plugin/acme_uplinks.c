@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * acme_uplinks.c — an example third-party fabriclint plugin, built out of
  * tree against the installed SDK only (docs/sdk.md).

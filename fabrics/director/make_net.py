@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """fabrics/director/make_net.py — write the ibsim net file of the director
 demo fabric (fabrics/director/README.md) to standard output.
 

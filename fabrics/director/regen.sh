@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/director/regen.sh — the director demo fabric, captured by the real
 # ibnetdiscover from ibsim (README.md beside this script says what each file
 # is). Writes, next to this script:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """fabrics/shape/edit_net.py — add production-like extras to an ibsim net file.
 
 Reads an ibsim net file written by `fabriclint gen ... --format ibsim` and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fabrics/shape/regen.sh — production-like fat trees, simulated with real tools.
 #
 # Why: issue 12 (classes 3-5). Real SuperPOD-style fabrics carry more than

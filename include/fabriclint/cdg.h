@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/cdg.h — routing analysis on the channel dependency graph (CDG):
  * credit loops, forwarding loops, unrouted destinations and valley turns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/counters.h — port counters of the running fabric, attached to
  * the ports of the model: the IBA performance-management counters

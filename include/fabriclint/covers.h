@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/covers.h — cover classes of a layered switch graph: the test
  * that a fabric is "nested", shared by the routing-deadlock model of the

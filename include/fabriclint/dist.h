@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/dist.h — a distributed run: the collectives an analysis needs
  * to split its work over several processes (MPI ranks) and merge the parts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/dist_split.h — split a rule's independent items (what-ifs,
  * traffic patterns) over the processes of a distributed run and report

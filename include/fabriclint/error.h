@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/error.h — one error record, filled by whatever failed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/fabric.h — the fabric model: nodes, ports, links, attributes,
  * provenance (DESIGN.md §4), and the read-only accessors every rule uses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/gen.h — generators for standard fabric topologies.
  *

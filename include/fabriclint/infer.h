@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/infer.h — inferred properties with their evidence and
  * confidence (docs/inference.md).

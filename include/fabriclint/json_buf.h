@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/json_buf.h — a tiny header-only JSON writer for plugins that
  * build the `evidence_json` of a finding (fl_finding.evidence_json).

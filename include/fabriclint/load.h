@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/load.h — reading inputs into a fabric, with format detection.
  *

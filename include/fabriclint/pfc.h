@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/pfc.h — lossless-Ethernet (PFC) deadlock analysis run by the
  * core (core/analysis/pfc.c), offered to plugins as api->pfc_analyze().

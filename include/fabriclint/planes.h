@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/planes.h — the planes of a multi-plane fabric: several
  * InfiniBand subnets (or RoCE planes) side by side in one model, each with

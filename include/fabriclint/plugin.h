@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/plugin.h — the rule plugin ABI, version 1 (DESIGN.md §3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/roles.h — the vocabulary of host roles, shared by the core
  * (tier derivation: which CAs are compute endpoints) and rule plugins

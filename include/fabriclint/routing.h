@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/routing.h — routing state attached to a fabric: linear
  * forwarding tables (LFTs), the LID -> port map, SL-to-VL tables and path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/threads.h — how many threads an analysis may use: one policy
  * for every worker pool of the library and the built-in plugins (issue 36).

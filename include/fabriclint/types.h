@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/types.h — fixed-width vocabulary shared by the core, the CLI and
  * every plugin: ids, node kinds, link widths and speeds, severities, flags.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/view.h — a switch-centred view of a fabric for rule plugins:
  * switches, their cabled ports ("slots": switch-facing first, each part in

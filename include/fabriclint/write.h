@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fabriclint/write.h — writing a fabric in the formats fabriclint reads.
  *

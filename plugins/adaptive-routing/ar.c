@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/adaptive-routing/ar.c — where can traffic adapt, and does adaptive
  * routing (AR) cover those places? (rule id prefix `adaptive-routing`)

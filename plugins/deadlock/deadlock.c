@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/deadlock/deadlock.c — routing deadlock freedom and routing sanity
  * (rule id prefix `deadlock`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/deadlock/pfc_rules.c — the lossless-Ethernet (PFC) rules of the
  * `deadlock` plugin: deadlock.pfc-cycle and deadlock.pfc-failure-valley.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp.c — does the routing spread load evenly over the
  * links the design paid for? (rule id prefix `ecmp-balance`)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp.h — the state and the pieces the files of the
  * ecmp-balance plugin share (internal).

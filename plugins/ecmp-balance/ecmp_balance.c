@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_balance.c — port balance from the LFTs:
  * destinations and paths per egress port among equivalent ports

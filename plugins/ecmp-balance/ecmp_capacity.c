@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_capacity.c — up and down capacities per switch
  * (director chassis judged as one switch) and the rules on them:

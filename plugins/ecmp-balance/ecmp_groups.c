@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_groups.c — minimal next-hop sets per switch and the
  * rules on them: mixed-speed-group, group-width.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_load.c — link loads and effective bisection
  * bandwidth under traffic patterns (traffic.c), split over MPI ranks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_state.c — the ecmp-balance plugin's state (the view
  * and traffic results cached per fabric) and the helpers its rules share:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/ecmp_summary.c — the summary rule: path diversity,
  * capacities, port balance and eBB per tier, every figure in evidence.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/traffic.c — link loads and effective bisection
  * bandwidth (eBB) under traffic patterns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/ecmp-balance/traffic.h — link loads and effective bisection
  * bandwidth under traffic patterns (internal to the ecmp-balance plugin).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/blast.c — failure-domains.blast-radius: how much
  * compute one rack, PDU or feed takes off the fabric.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/failure_domains.c — no single rack, PDU, feed or
  * switch may take down a pod (rule id prefix `failure-domains`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_blast.h — what one failure-domain value takes
  * off the fabric (blast.c): the servers that lose every HCA's way into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_capacity.c — failure-domains.capacity-loss:
  * removing one domain value cuts a pod's leaf uplinks, uplinks out of the pod

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_dual.c — failure-domains.dual-homing: a host's
  * redundant ports (dual-port HCA, two NICs of one rail, two planes) land on one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_hosts.c — how the failure-domains rules name
  * what a failure cuts off: lists of host names (unique, in natural order,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_model.c — building the shared model (see
  * fd_model.h) and the small max-flow the capacity rule runs per pod.

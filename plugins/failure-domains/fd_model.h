@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_model.h — the shared model of the
  * failure-domains plugin: adjacency, endpoints, baseline components, pods,

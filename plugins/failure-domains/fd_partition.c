@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_partition.c — failure-domains.domain-partition:
  * removing every element of one domain value (pdu=A3) disconnects the hosts

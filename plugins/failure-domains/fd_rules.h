@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_rules.h — what the failure-domains rules share
  * beyond the model (fd_model.h): reading parameters, naming the hosts and

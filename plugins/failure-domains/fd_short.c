@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_short.c — the switch of a pod whose missing
  * uplinks explain a capacity loss (fd_model.h: fd_pod_short_switch).

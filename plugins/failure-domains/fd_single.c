@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_single.c — failure-domains.single-point: a switch
  * (articulation point) or cable (bridge) whose loss disconnects hosts from each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_spread.c — failure-domains.spine-spread: the
  * spines/cores of a group sit in fewer distinct feeds / PDUs / racks than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_summary.c — failure-domains.summary (opt-in,
  * info): the worst single value of each failure-domain key — the rack,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/failure-domains/fd_whatif.c — a what-if over one domain value:
  * the nodes and cables it removes, as masks over the model (fd_rules.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/health/health.c — the `health` rule plugin: port counters of the
  * running fabric (perfquery, ibqueryerrors, ibdiagnet2.pm, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/planes/planes.c — cross-plane rules of a multi-plane fabric
  * (fabriclint/planes.h): several subnets side by side that share the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/gpu.c — GPU<->NIC affinity rules (gpu.h says
  * what each checks; docs/rules/rail-alignment.md, "GPU affinity").

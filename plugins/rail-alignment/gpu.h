@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/gpu.h — GPU<->NIC affinity rules of the
  * rail-alignment plugin (internal; issue 16; docs/rules/rail-alignment.md,

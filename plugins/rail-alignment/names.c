@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/names.c — sets of names: hash index by exact name,
  * natural order (see names.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/names.h — sets of names for the rail-alignment
  * plugin (internal): host names and rail labels collected in linear time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail.c — every GPU NIC on its rail (rule id prefix
  * `rail-alignment`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail.h — the model the rail-alignment files share:
  * rail maps, NICs, leaves and the cached analysis (internal).

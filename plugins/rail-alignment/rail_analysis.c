@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_analysis.c — the analysis all rail rules share
  * (cached per fabric): NICs, hosts, rails, leaves and SUs resolved.

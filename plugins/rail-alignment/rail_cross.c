@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_cross.c — NICs cabled to another rail's leaf:
  * rail-alignment.cross-rail (a NIC on the wrong rail, with the move that

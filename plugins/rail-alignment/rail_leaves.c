@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_leaves.c — what a rail leaf holds:
  * rail-alignment.mixed-leaf (NICs of several rails on one leaf) and

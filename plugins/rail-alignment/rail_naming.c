@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_naming.c — rails by cabling when hosts name
  * their NICs differently (device mode).

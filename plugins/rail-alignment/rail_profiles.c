@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_profiles.c — rail maps: the profile files
  * (profiles/NAME.map, map=FILE) read, and a device looked up in them.

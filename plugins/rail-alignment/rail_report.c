@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_report.c — helpers the rail-alignment rules
  * report with: one finding with its nodes, ports and evidence; the names of

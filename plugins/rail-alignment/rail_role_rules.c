@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_role_rules.c — the rules on host roles:
  * rail-alignment.roles (the roles guessed for hosts that say none,

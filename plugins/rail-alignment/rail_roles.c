@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_roles.c — the roles of hosts that say none,
  * guessed from host names and NIC counts (rail-alignment.roles reports the

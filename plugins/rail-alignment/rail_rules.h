@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_rules.h — what the rail-alignment rules share
  * beyond the model (rail.h): the reporting helpers (rail_report.c) and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_shape.c — the shape of hosts and SUs:
  * rail-alignment.incomplete-host (a host missing NICs on some rails) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/rail-alignment/rail_unresolved.c — rail-alignment.unresolved:
  * NICs whose host, device or rail could not be determined, listed rather

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/direct.c — hosts cabled back to back (see direct.h).
  *

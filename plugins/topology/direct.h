@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/direct.h — hosts cabled back to back, without a switch
  * (a ring of DGX Spark-style dual-port hosts, a pair of servers joined by a

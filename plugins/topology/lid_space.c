@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/lid_space.c — topology.lid-space: does every port of a
  * subnet get a LID?

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/link_state.c — the state of ports and links as a capture
  * of port states reports it (iblinkinfo: docs/formats/iblinkinfo.md), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_capture.c — topology.one-sided-link: a cable listed by
  * one end only (a truncated, stale or per-device capture), judged once per

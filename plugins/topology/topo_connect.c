@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_connect.c — connectivity: CAs without a cable
  * (unlinked-ca) and fabrics in pieces (disconnected).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_ids.c — identities: GUIDs unique in the subnet
  * (duplicate-guid) and LID ranges that do not overlap and stay unicast (lid).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_ports.c — port-level consistency of the cables: both
  * ends agree on width and speed (link-mismatch), no port holds two cables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_rates.c — link rates and tiers: links below the
  * expected width or speed (degraded-link), speeds mixed within a tier pair

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topo_util.c — what the topology rules share: a port's
  * reference, a plain finding, the words for node kinds and link types

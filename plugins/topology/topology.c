@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topology.c — structural sanity of a fabric (rule id
  * prefix `topology`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/topology.h — the parts of the topology plugin: each
  * file holds one concern (topo_capture.c, topo_ports.c, topo_ids.c,

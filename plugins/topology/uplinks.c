@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugins/topology/uplinks.c — topology.missing-uplinks: a leaf of a
  * non-blocking compute fabric short of uplinks, and the cables that fix it.

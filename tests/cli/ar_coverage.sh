@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # adaptive-routing on generated designs (`ar` switch attribute) and on
 # hand-written ibdiagnet2.far fixtures (tests/fixtures/ar: no tool here
 # produces .far files; they follow the documented grammar and carry the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # adaptive-routing from ibdiagnet2.db_csv (section AR_INFO) on the real
 # ftree topology of tests/fixtures/routing/fat-tree-2tier-ftree: the
 # db_csv fixtures in tests/fixtures/dbcsv are hand-written from the

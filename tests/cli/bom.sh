@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/bom.sh — `fabriclint bom` (issue 34 §2, docs/cli.md "bom"):
 # switches by model, cables by rate, media and length, transceivers per
 # end, against a hand count of a small generated plan with a layout; prices

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/bom_xlsx.sh — `bom --format xlsx` (issue 34, docs/cli.md
 # "bom"): the workbook read back with a spreadsheet library (openpyxl)
 # holds, cell for cell, what the CSV says (tests/cli/bom.sh's hand count

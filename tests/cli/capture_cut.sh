@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/capture_cut.sh — an ibnetdiscover capture saved twice into one
 # file, and one cut short at a line boundary (outside tester, session 10):
 #   - `ibnetdiscover >> topo.txt` run twice: refused (exit 2) at the second

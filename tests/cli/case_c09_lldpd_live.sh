@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/case_c09_lldpd_live.sh — case c09 captured live: make.sh beside
 # the fixtures builds the triangle of three dual-port hosts twice (the
 # report's cabling, and the crossed ring after the swap) in network

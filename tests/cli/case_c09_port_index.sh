@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/case_c09_port_index.sh — case c09 (issue 12): three dual-port
 # hosts cabled back to back in a triangle, two cables joining equal port
 # indexes (p0-p0, p1-p1) and one joining p1-p0 (luxingcom/aicad-nccl-

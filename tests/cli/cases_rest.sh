@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/cases_rest.sh — issue 12, the last real-world cases with an
 # expected verdict in their README (files in tests/data/cases/, see
 # PROVENANCE.md there):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/cases_trust.sh — the expected verdicts of the real-world cases of
 # issue 12 (classes 1 and 2: judgements about routing nobody loaded, missing
 # data taken as a fault), on copies in tests/data/cases/ (PROVENANCE.md

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # check/info on real dumps (tests/data/external) and scripted edits of them:
 # exit codes 0/1/2, exact counts, findings naming nodes, determinism.
 . "$(dirname "$0")/lib.bash"

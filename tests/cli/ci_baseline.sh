@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # --write-baseline / --baseline: accepted findings are marked, not counted;
 # only new ones fail the run; fingerprints ignore line numbers; the file is
 # deterministic and sorted.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CI output formats: SARIF 2.1.0 (official schema + GitHub's requirements),
 # JUnit XML (parses, right counts), GitLab Code Quality, --exit-zero, -q,
 # stable fingerprints and byte-identical output for every format.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Header compile test (ABI guard): every public header compiles on its own,
 # as C99 with -pedantic and as C++ (a C++ host or plugin must be able to use
 # them), with warnings as errors. FL_CC / FL_CXX come from CMake.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ci_layout.sh — core/ follows its stage order (core/STAGES) with no
 # dependency cycle (tests/layout/check_layout.py) and prints nothing outside
 # core/cli/, and the checker catches each kind of violation: an include of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # --policy FILE (YAML): rule selection, severity overrides, typed parameters,
 # waivers with expiry; every mistake is exit 2 with file:line:col.
 . "$(dirname "$0")/lib.bash"

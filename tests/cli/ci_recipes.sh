@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The CI recipes of docs/ci.md (issue 36: they missed libgraphviz-dev and
 # nettle-dev): every recipe that builds fabriclint installs the build
 # packages through `setup.sh --build-deps` (no package list of its own that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The vendor plugin SDK: `cmake --install` into a fresh prefix, then the
 # example plugin (examples/vendor-plugin) built out of tree against that
 # prefix only — with pkg-config and with find_package — and loaded by the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ci_waiver_labels.sh — issue 12: a waiver's `ports` globs name a
 # port as "node/<number>" or, when the port has a label, "node/<label>"
 # (Ethernet1/3, swp52, ens1f0np0). LLDP and Cisco plans number Ethernet

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_ci_recipe.sh — the GitHub Actions recipe of docs/ci.md
 # ("Comparing a change"): the lines between its `fabric-compare` markers
 # run here as the workflow runs them, in a scratch git repository whose

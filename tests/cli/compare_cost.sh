@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_cost.sh — `compare --catalogue` (issue 34, docs/cli.md
 # "compare"): the cost and power of each side's bill of materials (what
 # `bom` counts, priced by the user's catalogue) and their change, on two

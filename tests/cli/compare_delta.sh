@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_delta.sh — `fabriclint compare BASE HEAD` (docs/cli.md
 # "compare"): inventory, capacity and findings deltas on plans made by
 # `fabriclint gen` (tests/cli/compare_lib.bash), figures computed by hand;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_domains.sh — compare's worst single rack, row, hall,
 # PDU or feed failure (issue 34 §1; failure-domains.summary, run on both
 # sides as the capacity summary is): on a generated 2-SU plan with racks,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_fail_on.sh — `compare --fail-on` (docs/cli.md
 # "compare"): each policy fails at its boundary and not one step before;
 # exit codes as check's (0 held, 1 failed, 2 usage or a policy that cannot

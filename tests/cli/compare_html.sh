@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_html.sh — `fabriclint compare --format html` (issue 34
 # §1: "HTML with the pictures of both"; docs/cli.md "compare"): one page
 # that parses, two inline <svg> pictures (the tiers view of each plan,

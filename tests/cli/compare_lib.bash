@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_lib.bash — plans for the compare_*.sh tests (sourced
 # after lib.bash): made here by `fabriclint gen` and edited by small
 # scripts, so every figure is computable by hand.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_lids.sh — `fabriclint compare`: the unicast LIDs each
 # subnet needs, side by side (issue 34 §1 "LID space use"; docs/cli.md
 # "compare"), counted by topology.lid-space (its figures=true) at the LMC

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_renames.sh — a rename-only change gives no findings
 # churn (docs/cli.md "compare"): HEAD's nodes whose GUID names a BASE node
 # of another name are read under their BASE names when findings are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_single_point.sh — a single point of failure is the
 # switch or the cable, not the list of endpoints it cuts off (outside
 # tester, session 11: adding a host to a one-spine SU made `compare` call

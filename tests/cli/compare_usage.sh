@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_usage.sh — `compare` refuses what it cannot do, with
 # exit 2 and a message (docs/cli.md "compare"): operands, formats, bad or
 # empty inputs, an output over an input, a gate that runs no rule; --with

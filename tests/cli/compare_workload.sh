@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/compare_workload.sh — `compare --workload` (issue 34 §1, docs/cli.md
 # "compare"): the job's collectives modelled on both plans (perf's flow
 # model), each collective's bus bandwidth side by side and as a delta, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion (build/share/bash-completion/completions/fabriclint, made
 # at build time by `fabriclint help --completion bash` from the option
 # table): the script is sourced into this bash, `complete -p` names its

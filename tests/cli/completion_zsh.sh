@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # zsh completion (build/share/zsh/site-functions/_fabriclint, made at build
 # time by `fabriclint help --completion zsh`): a real interactive zsh with
 # compinit completes command lines in a pseudo-terminal (zsh_complete.zsh)

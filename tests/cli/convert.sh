@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert.sh — `fabriclint convert` (issue #16): every writer's
 # output loads back into the same fabric, the ibnetdiscover writer prints
 # the real tool's lines, the NDT writer UFM's rows, and the command never

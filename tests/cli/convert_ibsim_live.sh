@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert_ibsim_live.sh — a plan converted to an ibsim net file is
 # the fabric the real tools discover (issue #16):
 #

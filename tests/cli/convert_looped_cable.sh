@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert_looped_cable.sh — a looped cable (a port cabled to
 # another port of its own switch, or to itself) survives `convert` to DOT
 # and GraphML and reads back identically (issue #32, found by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert_netbox.sh — `convert --format netbox-cables` (issue 36,
 # docs/formats/netbox-cables.md "Writing"): NetBox's cable bulk-import CSV
 # from any loaded fabric, which fabriclint's NetBox reader reads back into

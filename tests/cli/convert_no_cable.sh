@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert_no_cable.sh — `convert` to DOT or GraphML refuses a
 # fabric without cables (exit 2, nothing written), as the DOT and GraphML
 # readers refuse a graph without edges: a writer that succeeds writes what

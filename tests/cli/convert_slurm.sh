@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/convert_slurm.sh — `convert --format slurm-tree|slurm-block|
 # slurm-yaml` (issue #36; docs/formats/slurm.md): Slurm's topology files
 # from the fabric, every expected line written out by hand from the

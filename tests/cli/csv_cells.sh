@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/csv_cells.sh — the one CSV cell writer (fl_wr_csv_cell,
 # core/io/write_common.c) behind the UFM NDT plan of `convert` and the work
 # order of `diff --format csv`, on names that need quoting.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibdiagnet2.db_csv as a topology (issue 36; docs/formats/ibdiagnet-db.md):
 # the dump ibdiagnet would write of the README's fabric (a real ibsim
 # capture, fabrics/rail-su-asbuilt.ibnetdiscover), written by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # deadlock verdicts on real OpenSM routing (tests/fixtures/routing, made by
 # tests/routing/make_fixtures.sh with ibsim + OpenSM; verdicts agree with
 # ibdmchk, see docs/deadlock-verdicts.md). Every reported cycle is

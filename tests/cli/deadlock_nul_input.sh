@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/deadlock_nul_input.sh — a NUL byte in a routing dump is refused at its
 # line and column, as for every text input, now that the routing line reader
 # finds it while it searches for line ends (core/io/routing_read.h rd_next,

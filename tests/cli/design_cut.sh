@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/design_cut.sh — a design XML cut short, or with something after
 # its end, is said in those words with the file and line (issue 30, outside
 # tester: a truncated plan gave libxml2's "Extra content at the end of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_ends_dups.sh — diff on cables whose two listings disagree,
 # and on cables listed twice (kills mutants diff-rate-end, diff-width-end,
 # diff-dup-built and diff-dup-design of tests/mutation/mutants.txt).

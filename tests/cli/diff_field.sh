@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_field.sh — what an outside tester found trying `diff` as
 # a field team would (session 10):
 #   1. two hosts (or two leaves) that describe themselves by each other's

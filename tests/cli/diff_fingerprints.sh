@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_fingerprints.sh — a diff finding's fingerprint is what it
 # is about (cable ends by node and port number, the nodes, the attribute),
 # never its wording (core/diff/diff_emit.c finding_key(); issue #30): the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_guid_shift.sh — GUIDs that contradict names (issue #30;
 # core/diff/diff_match.c guid_name_conflicts()). The plan: `gen rail-su`,
 # 2 SUs. The as-built: its first SU alone, built and numbered as a

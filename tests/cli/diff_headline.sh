@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_headline.sh — `fabriclint diff` on real captures
 # (fabrics/diff/, made by fabrics/regen-diff.sh) and real samples.
 #

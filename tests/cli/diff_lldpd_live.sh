@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_lldpd_live.sh — the lldpd loader and `fabriclint diff` on a
 # live LLDP fabric: fabrics/regen-diff.sh --lldp-only builds 14 network
 # namespaces joined by veth pairs (loopback only: nothing leaves the host),

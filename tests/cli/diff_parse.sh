@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_parse.sh — malformed port names in the diff loaders are
 # parse errors (exit 2) with file:line and what was expected.
 #

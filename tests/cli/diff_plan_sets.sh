@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_plan_sets.sh — diff compares Cisco cable plan port sets of
 # every size the loader accepts (4096 ports), never skipping one silently.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_planes.sh — `fabriclint diff` on a 2-plane fabric whose
 # planes name their switches alike (leaf-p01-01 .. spine-p01-04 in plane 1
 # and in plane 2, GUIDs of their own), captured plane by plane with ibsim,

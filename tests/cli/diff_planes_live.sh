@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_planes_live.sh — the captures of tests/fixtures/diff-planes
 # made again, now, by the real tools (its make.sh: per plane one ibsim,
 # `opensm -o -R ftree`, ibnetdiscover; the two planes name their switches

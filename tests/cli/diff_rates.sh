@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # diff.different only for cables BELOW plan, never above, and the rate of
 # a cable is its slower end: a real ibsim dump with three leaf-spine cables
 # trained low (4xEDR, 1xHDR, 1xEDR) against a plan that also plans two

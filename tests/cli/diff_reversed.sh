@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_reversed.sh — diff.reversed (core/diff/diff.c side_kind()):
 # a DESIGN side whose cables are nine in ten observed (a dump) against an
 # AS_BUILT side nine in ten declared (a plan) is compared the other way

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_rotation.sh — cables rotated among ports (outside tester,
 # session 10: three cables whose ends each land on the next one's planned
 # port were three unrelated moves, and no move could be done first):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_self.sh — `fabriclint diff X X` is always clean, and the
 # name and plan-constraint rules behind that (docs/rules/diff.md).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_units.sh — one finding per missing unit and per name shift
 # (issue 30, outside tester: a 3-SU plan against a 2-SU build gave 136
 # diff.missing-node findings; an SU of 16 hosts built with 15, every host

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/diff_work_order.sh — the work order a technician can act on
 # (issue 34 §4, docs/rules/diff.md "Work order"): a swap row carries both
 # cable ids, every row the rack unit of both ends and the planned cable's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/director_live.sh — the director pair of fabrics/director/ is what
 # the real tools produce today: make_net.py writes the committed net files
 # byte for byte, ibsim + ibnetdiscover (fabrics/director/regen.sh with

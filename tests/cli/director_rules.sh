@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/director_rules.sh — the default rules judge a director chassis
 # (core/model/chassis.c) as one switch, on the real vendor-generated fabric
 # RhinoBased512.topo of Debian's libibdm1 1.5.7 (ibtopogen, 512 hosts, 12

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # DOT node names and kinds (core/io/dot_topo.c labels_name_nodes(),
 # plain_label(), kind_of()). A label names a node only when the graph's
 # plain labels tell its nodes apart: an outside tester's real drawings of a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/dual_homing_one_switch.sh — failure-domains.dual-homing on a
 # fabric of one switch (outside tester, session 11: a lab's single QDR
 # switch with a host's two ConnectX ports on it was an error, "one switch

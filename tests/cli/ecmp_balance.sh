@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ecmp-balance on generated fat trees with known answers, and on real
 # OpenSM LFTs (ibsim) of fat trees routed by ftree and minhop.
 . "$(dirname "$0")/lib.bash"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ecmp-balance.link-load made proportional (issue 14): random patterns stop
 # once the eBB's 99 % CI half-width is at most `ci` (after 10 patterns),
 # patterns run in parallel workers with results independent of their

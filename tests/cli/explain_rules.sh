@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `fabriclint explain RULE` / `rules --help RULE`: a rule's full help, its
 # own parameters with units and defaults, what it needs, its docs page and
 # an example; unknown names exit 2 with the closest rule ids. `rules` shows

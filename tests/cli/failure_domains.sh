@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # failure-domains on fabrics whose answer is known by construction: generated
 # fat trees with failure-domain attributes (design XML edits or annotation
 # side files), scripted cable edits, a hand-built two-plane fabric, and a real

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Format detection by structure wherever it appears (core/io/load.c,
 # docs/cli.md "Format detection"):
 # 1. a real `ibnetdiscover -s` capture (tests/fixtures/ibnd-s/make.sh:

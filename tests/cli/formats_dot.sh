@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/formats_dot.sh — the Graphviz DOT loader (core/io/dot_topo.c,
 # libcgraph): a plan in the documented attributes (tests/data/formats/
 # pod-plan.dot: DOT port syntax, tail/head labels, src_port/dst_port),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/formats_graphml.sh — the GraphML loader (core/io/graphml.c):
 # 1. N2G's yEd drawing (public sample, dmulyalin/N2G, MIT): exact counts,
 #    ports from the y:EdgeLabel placed at source/target, a diff against a

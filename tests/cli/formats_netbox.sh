@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/formats_netbox.sh — the NetBox cables loader (core/io/netbox_csv.c)
 # on the three header dialects (tests/data/formats/netbox-*.csv, made by
 # netbox-from-design.py from fabrics/diff/lldp-design.xml; see

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/formats_nxos.sh — NX-OS `show lldp neighbors detail` (core/io/
 # nxos_lldp.c) on the real NX-API JSON of NetApp Harvest's test data (a Nexus
 # 9336C-FX2 with 13 neighbours, and 3 on another switch) and its rendering

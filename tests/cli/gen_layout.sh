@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/gen_layout.sh — `fabriclint gen ... --layout` (issue 34 §3,
 # docs/cli.md "gen", fabriclint/gen.h fl_gen_layout_params): racks, rows, U
 # positions, A/B PDUs and feeds on the equipment, cable ids, lengths and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/gen_networks.sh — `fabriclint gen ... --storage-nodes N
 # --inband-mgmt` (issue 34 §3, docs/cli.md "gen", fabriclint/gen.h
 # fl_gen_networks_params): the storage fabric and the in-band management

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/gen_oversub_core.sh — `fabriclint gen rail-su` for the designs
 # architects build (issue 34 §3, docs/cli.md "gen"): a leaf oversubscription
 # (--oversubscription D:U, --uplinks), why --spines 8 is refused at 4 SUs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/health_counters.sh — port counters (issue #18): every counter
 # format loads and lands on named links, and the health plugin's findings.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/health_live.sh — the counter captures of tests/data/counters,
 # made again now by the real tools (tests/data/counters/make.sh: ibsim,
 # OpenSM, ibsim's PerformanceSet, perfquery, ibqueryerrors) into a temporary

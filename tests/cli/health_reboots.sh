@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # health.link-errors and host reboots (plugins/health/health.c
 # reboot_pattern()): a host that reboots takes its link down, counted by the
 # switch port's LinkDownedCounter, while the HCA's counters start again at 0.

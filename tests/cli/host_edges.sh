@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/host_edges.sh — edge cases of the host and the command line:
 #
 # 1. A plugin folder with no .so at all (empty, or other files only) loads

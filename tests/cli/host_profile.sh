@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/host_profile.sh — issue 16: GPU<->NIC host profiles (NCCL
 # topology XML, nvidia-smi topo -m) attached to a fabric and the three
 # rail-alignment GPU rules (docs/rules/rail-alignment.md, "GPU affinity"):

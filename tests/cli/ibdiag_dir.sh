@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An ibdiagnet output folder as one input (issue 36;
 # docs/formats/ibdiagnet-dir.md), built from the real OpenSM/ibsim fixture
 # of tests/fixtures/routing/fat-tree-2tier-ftree as ibdiagnet lays its files

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/iblinkinfo.sh — iblinkinfo output as an as-built topology, on the
 # real captures of tests/fixtures/iblinkinfo/ (its make.sh: ibsim + OpenSM on
 # fabrics/fat-tree-2tier.net; ibnetdiscover and iblinkinfo of the same

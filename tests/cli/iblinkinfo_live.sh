@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/iblinkinfo_live.sh — iblinkinfo as the installed tools print it
 # today: tests/fixtures/iblinkinfo/make.sh runs ibsim, OpenSM, ibnetdiscover
 # and iblinkinfo again (scenarios clean and faults) into a temporary folder;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibnetdiscover --cache files (issue 36; docs/formats/ibnetdiscover-cache.md)
 # read through libibnetdisc in a child process. The fixture is real: the
 # cache and the text ibnetdiscover wrote at the same moment of an ibsim

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ibdiagnet's .ibnetdiscover (core/io/ibnd.c ib_opt_label()): ibdiagnet 2.x
 # writes the ibnetdiscover format with each port's front-panel label after
 # the local port number, as its header explains ("Quantum2 switch split

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ibnl.sh — IBNL system definitions (core/io/ibnl.c, ibnl_load.c)
 # and the ibdm .topo loader expanding director systems through them
 # (core/io/topo_ibdm.c), on the real files of Debian's libibdm1 1.5.7

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ibnl_amplification.sh — the third robustness review's IBNL
 # amplification reproducer (issue 32 #7, tests/fixtures/robustness-3b,
 # PROVENANCE.md): BIG.ibnl's boards 4 wide and 9 deep make 262,144 ASICs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ibsim_live.sh — the committed fabrics/ dumps are what the real
 # tools produce today.
 #

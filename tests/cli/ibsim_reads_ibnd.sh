@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ibsim_reads_ibnd.sh — an ibnetdiscover dump read as an ibsim net
 # file (ibsim itself reads ibnetdiscover output; core/io/ibsim_net.c
 # ibnd_style_id()): nodes are named by their descriptions, as the

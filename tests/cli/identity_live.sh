@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/identity_live.sh — tests/data/identity/dup-desc.ibnetdiscover is
 # what the real tools give: ibsim simulates dup-desc.net, ibnetdiscover
 # discovers it, and the nodes, NodeDescriptions and cables (LIDs and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Inference with evidence (core/model/infer.c, fabriclint/infer.h,
 # docs/inference.md): `info --explain` lists the tier of every switch and the
 # scalable unit of every host and leaf with its evidence and confidence,

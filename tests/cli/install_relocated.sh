@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Relocatable install (issue 36, docs/install.md): `cmake --install` into
 # one prefix, the tree moved to another path, and the moved fabriclint finds
 # its own built-in plugins, RelaxNG schema and documentation relative to

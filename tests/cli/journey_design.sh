@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The design mistakes of the journey case of issue #30 (a 4-SU DGX H100
 # plan, tests/fixtures/journey-4su/PROVENANCE.md): each gives one primary
 # finding of the rule that owns it, with its numbers and its fix; the clean

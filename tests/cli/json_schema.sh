@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # JSON output is consistent (a port is always a number, names always
 # strings, fixes and suppressions in one shape) and described by
 # schema/findings.schema.json: every fixture's `check --format json`

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/lft_memory.sh — the peak memory of loading a large LFT dump does
 # not grow with the file (issue 33: a 465 MB opensm-lfts.dump, mapped whole
 # and checked for NUL bytes in a pass of its own, kept every page resident:

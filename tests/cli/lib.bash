@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cli/lib.bash — helpers for the command-line tests (sourced).
 # Environment from ctest: FL (the executable), FL_SRC, FL_BUILD, FL_EXTERNAL.
 set -u

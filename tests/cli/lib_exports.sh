@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Library hygiene (issue 36): libfabriclint.so is built with hidden
 # visibility and exports exactly the functions that the headers of include/
 # declare (FL_EXTERN, include/fabriclint/common.h) — both ways round: no

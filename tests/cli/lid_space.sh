@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # LID space of a subnet (issue #30, section 4): `gen` refuses an InfiniBand
 # subnet that needs more than the 49,151 unicast LIDs (0x0001-0xBFFF) and
 # says what fits; `check` (topology.lid-space) counts the LIDs each subnet

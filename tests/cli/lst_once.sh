@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # subnet.lst written once per cable (core/io/subnet_lst.c sn_merge()):
 # OpenSM's subnet.lst lists every cable twice, once from each end; ibdiagnet
 # 2.x writes the same grammar (its ibdiagnet2.lst) once per cable, with both

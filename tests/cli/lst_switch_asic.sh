@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/lst_switch_asic.sh — an opensm-subnet.lst record typed CA that
 # looks like a switch ASIC (a switch device id, more than 2 ports and one LID
 # on every port, as the 216 InfiniScale-III ASICs of ibutils'

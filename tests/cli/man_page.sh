@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The man page (build/share/man/man1/fabriclint.1, made at build time by
 # `fabriclint help --man` from the option table): man -l renders it without
 # a groff warning, it names every option of every command and every exit

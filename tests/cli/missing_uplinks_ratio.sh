@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/missing_uplinks_ratio.sh — topology.missing-uplinks on a leaf
 # short of a cable its peers have, when the peers themselves run above the
 # policy (outside tester, session 10, on Selene's storage fabric: "and 6

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/mixed_speed_root.sh — one cable off its tier pair's speed is the
 # root of what the ECMP rules find because of it (outside tester, session
 # 11: one 4xDDR leaf-spine cable among 48 at 4xEDR gave five findings and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/mpi_identical.sh — `mpirun -n N fabriclint check` (built with
 # FABRICLINT_MPI, docs/mpi.md) writes byte for byte the report of the
 # plain run, in JSON for N = 1, 2 and 4 ranks and in text for 4

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/mpi_inputs.sh — an MPI run (docs/mpi.md) reads every input on
 # every rank, so what only one reader can read (standard input, which the
 # launcher gives to rank 0 alone; a pipe; a FIFO) is refused at once with

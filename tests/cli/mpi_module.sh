@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/mpi_module.sh — MPI is a module the executable loads only under
 # an MPI launcher (core/cli/cli_mpi.c, docs/mpi.md), in every build:
 #   - the executable does not link libmpi (ldd), whatever FABRICLINT_MPI;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/neighbour_views.sh — per-device neighbour listings are one-ended
 # by nature (core/model/views.c; real-corpus classes F3, F4, F7 in
 # docs/real-fabrics.md). On the real lldpd captures of the RoCE case

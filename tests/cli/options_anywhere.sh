@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shell habits of every command (core/cli/cli_args.c): options may follow
 # the inputs, `--` ends the options (so an input may be named -x), `-` is an
 # operand, --name=value, unique prefixes, clustered flags; an option of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/output_killed.sh — a run killed by SIGTERM or SIGINT while it
 # writes `-o FILE` leaves neither a partial FILE nor its temporary file
 # `.FILE.PID-N.tmp` (issue #32; core/io/tmp_guard.c, core/cli/cli_signals.c,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/partial_shape.sh — shape rules on partial views and unknown
 # tiers (issue 30; real-corpus classes F6, F7, F13, F15 in
 # docs/real-fabrics.md):

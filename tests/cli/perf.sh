@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf.sh — `fabriclint perf` (docs/perf.md) end to end:
 #   - case c03 (NVIDIA/nccl#325, tests/data/cases/c03-...): with the issue's
 #     job, balanced LFTs give busbw == ideal for sendrecv, all-to-all and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_calibration.sh — pins `perf`'s NCCL prediction (nccl.*,
 # docs/performance-model.md "Calibration against nccl-tests") for the
 # configurations of the calibration table, so a change to the model shows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_dump_flows.sh — `fabriclint perf --dump-flows FILE`
 # (docs/performance-model.md), the input of the ns-3 harness:
 #   - case c03 (balanced and collision LFTs): 6 switches + 8 NICs, 16

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_first_principles.sh — the performance model against first
 # principles on non-blocking 2-tier fat trees (issue #17 "Validation"), on
 # the fabrics of tests/fixtures/ns3 (16, 32, 128 hosts of 4x HDR, real

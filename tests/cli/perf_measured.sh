@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_measured.sh — `perf --measured [OP:]LOG [--calibrate]`
 # on the real nccl-tests logs of tests/fixtures/nccl-tests/ (PROVENANCE.md),
 # each against a `fabriclint gen rail-su` fabric of the system the log's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_nominal.sh — `fabriclint perf` judges the fabric against its
 # design rates (docs/perf.md "Nominal rates", issue #35): on the rail SU of
 # fabrics/rail-su.net (32 DGX hosts x 8 HCAs, 4x HDR) simulated by ibsim

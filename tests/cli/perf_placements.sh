@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_placements.sh — `fabriclint perf` with `placements:` in the
 # workload (docs/perf.md "Placements"), on real data: the 32-host 2-tier
 # fat tree of tests/fixtures/ns3/ft32 (radix 8: 8 leaves of 4 hosts and 4

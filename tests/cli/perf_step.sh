@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/perf_step.sh — `fabriclint perf --job` (the training-step
 # model, issue 35 item 1; docs/perf.md "Training step", formulas in
 # docs/performance-model.md) against values computed by hand.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pfc_deadlock.sh — lossless-Ethernet (PFC) deadlock rules
 # (deadlock.pfc-cycle, deadlock.pfc-failure-valley; core/analysis/pfc.c).
 # Hand-checked cases:

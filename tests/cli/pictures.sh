@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pictures.sh — `--format dot|svg|html` and the views of issue 15
 # on fabrics with known faults (docs/pictures.md):
 #   fabrics/rail-su-asbuilt.ibnetdiscover (ibsim): dgx-001's mlx5_0/mlx5_3

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pictures_chromium.sh — the HTML report in a real browser
 # (issue 15): headless Chromium (Debian `chromium`) opens the report of
 # fabrics/rail-su-asbuilt.ibnetdiscover (crossed pair at dgx-001, one 1x

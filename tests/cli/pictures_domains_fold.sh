@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pictures_domains_fold.sh — the domains view folds (issue #32
 # case 10): a clustering key whose (value, tier) switch groups and CA
 # values exceed the 300 drawn nodes of a picture gives way to the next key

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pictures_scale.sh — pictures readable at "fit" from 1 to 16 SUs
 # (issue 36): the tiers and rails views of generated rail-optimised plans of
 # 1, 4 and 16 SUs (16: three tiers).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/pictures_scale_chromium.sh — the tiers pictures of 1, 4 and 16
 # SUs (issue 36; the geometry is tests/cli/pictures_scale.sh) in a real
 # browser: headless Chromium shows the three fitted into three canvases of

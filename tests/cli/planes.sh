@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/planes.sh — multi-plane fabrics in one run (issue #19, Planes):
 # planes from `gen --planes N`, from `--plane NAME:FILE` tags and detected
 # from the real captures of tests/fixtures/planes (one ibsim + OpenSM ftree

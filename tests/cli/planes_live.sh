@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/planes_live.sh — the multi-plane fixtures made again, now, by the
 # real tools (fabrics/regen-planes.sh: per plane one ibsim, `opensm -o -R
 # ftree` with its dump files, ibnetdiscover), and judged like the committed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Plugin loading: ABI refusals, permissions, failing checks, rules listing.
 . "$(dirname "$0")/lib.bash"
 TP="$FL_BUILD/tests/plugins"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The plugin ABI across issue 29: a plugin built before the switch view's
 # algorithms moved into the host still loads and runs, and gives what the
 # same plugin built against today's SDK gives.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/plugin_state.sh — the built-in plugins keep no global mutable
 # state (DESIGN.md §3): no object of theirs lives in .data, .bss, .tdata or
 # .tbss (a `static` variable in a function or at file scope that is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/cli/pngstat.py — what a screenshot shows, for the headless-browser
 test (tests/cli/pictures_chromium.sh), without an imaging library:
 

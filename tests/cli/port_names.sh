@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/port_names.sh — findings name a port as the input names it
 # (issue 30, class F14 of docs/real-fabrics.md): `Ethernet1/7`, never a bare
 # index (`port 1`) the user cannot find on the switch; unlabelled ports

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Progress and -v timing on a generated 65,536-host fat tree (issue #14,
 # "Done when"): `check` under a pseudo-terminal (pty_run.py) shows a status
 # line naming every rule, so every plugin, and the credit-loop walk's

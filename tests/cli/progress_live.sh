@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Progress on standard error when it is a terminal, nothing otherwise, and
 # -v timing (core/cli/cli_progress.c, host events, fl_host_api.progress):
 # `check` runs under a pseudo-terminal (pty_run.py) with the test plugin

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pty_run.py COLS STDOUT_FILE STDERR_FILE CMD... -- run CMD with its standard
 error on a pseudo-terminal of COLS columns (as when a user runs it in a
 terminal) and its standard output in STDOUT_FILE; the raw bytes written to

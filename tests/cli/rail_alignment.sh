@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rail-alignment on real ibnetdiscover dumps captured from ibsim (fabrics/,
 # made by fabrics/regen.sh): exact findings, hosts, ports and fixes.
 . "$(dirname "$0")/lib.bash"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/rail_faults.sh — rail-alignment on three more real ibsim dumps
 # (tests/fixtures/ibsim-faults/make.sh: ibsim + OpenSM + ibnetdiscover on
 # edited copies of fabrics/rail-su.net), with exact findings. They kill the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/rail_naming.sh — rails by cabling when hosts name their NICs
 # differently (issue 30 §2, NVIDIA/nccl#1277: one OS image names the four
 # rail NICs mlx5_0/3/5/8, another mlx5_0/1/4/5). Fixtures: `fabriclint gen

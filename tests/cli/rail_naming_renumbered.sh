@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/rail_naming_renumbered.sh — hosts that share one set of NIC
 # names but number the slots differently (issue 30 §1). An outside
 # tester's real NDR fabric (ibdiagnet .lst, 32 hosts x 8 NICs, 8 rail

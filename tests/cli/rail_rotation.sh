@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rail-alignment on real ibnetdiscover dumps with faults the older fixtures
 # lacked (tests/fixtures/ibsim-faults/make.sh, ibsim + OpenSM): three NICs of
 # one host rotated among three rail leaves (no pair is crossed: three

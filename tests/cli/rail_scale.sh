@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rail-alignment at scale (issue 14): on fabrics that are not
 # rail-optimised the rules report nothing, say so once with -v, and leave
 # after one pass when no host has two NICs and nothing carries a `rail`

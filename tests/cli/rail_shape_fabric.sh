@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/rail_shape_fabric.sh — rail-alignment.su-shape judges "scalable
 # units should be identical" as a warning only on a GPU compute fabric:
 # SUs of MIN_COMPUTE_RAILS = 4 or more rail leaves, or leaves declaring

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/cli/real_corpus.py — pin fabriclint's verdicts on the real-fabric corpus.
 
 The corpus is tests/data/real/ (PROVENANCE.md there): public captures and

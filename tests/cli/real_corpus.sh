@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/real_corpus.sh — issue 30: fabriclint's verdicts on the real-fabric
 # corpus (tests/data/real/, docs/real-fabrics.md) are pinned: for every capture
 # of corpus.tsv, the exit status, what was loaded, and per rule and severity

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/robust3b.sh — third robustness review (issue 32), part B: what
 # input text may do to the terminal, spreadsheets, the files read, and the
 # caps on expansion. Fixtures: tests/fixtures/robustness-3b/ (PROVENANCE.md).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Robustness on the output / command-line / host side (issue 11): inputs in
 # the wrong role, output files that must never be destroyed, parameter
 # ranges, plugin trust along the whole path.

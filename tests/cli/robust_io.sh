@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Reading inputs robustly (issue 11): every file is read once by one
 # reader, so FIFOs, pipes, /dev/stdin, <(...) and `-` load like files;
 # devices that never end are refused; size, include and nesting limits

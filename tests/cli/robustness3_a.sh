@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Third robustness review, part A (issue #32 cases 1, 2, 3, 14, 15, 16, 17,
 # 22): pictures of a fabric with a same-tier cable, names never cut into
 # each other, convert never drops a cable nor writes what its own reader

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Inputs that once broke the sanitizer build (tests/data/robustness/, from
 # the project's robustness cases): the normal build checks the results, the
 # ASan+UBSan build (FABRICLINT_SANITIZE, .ci/run) that they are clean —

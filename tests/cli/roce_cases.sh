@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/roce_cases.sh — every row of the RoCE case (tests/data/cases/
 # roce/README.md, issue 13) gives the result its README states: a 2-rail
 # RoCEv2 fabric of 4 hosts with two NICs each, as lldpd captures (one file

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/roce_lldpd_live.sh — the RoCE case captured live by lldpd
 # (issue 13): fabrics/regen-roce.sh builds the 2-rail fabric of
 # tests/data/cases/roce with host-03's NICs swapped in 8 network namespaces

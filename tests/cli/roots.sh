@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One cause across rules (core/host/roots.c, plugin ABI 1.4): findings that
 # a cable or a leaf explains whole attach under the finding that names it,
 # in text, JSON and SARIF; without that finding they stay findings of their

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/routing_live.sh — deadlock verdicts on routing made live, now, by
 # the real tools (ibsim + OpenSM), not only on the committed fixtures.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """sarif_apply_fixes.py SARIF SRC OUT — apply the replacements of every
 SARIF fix (deletedRegion line/column, columnKind unicodeCodePoints) whose
 artifactLocation is SRC's name, as a SARIF viewer's "apply fix" would, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Findings about a cable point at its design XML <link> element, and the
 # findings that know their fix carry it: JSON `fix`, SARIF `fixes` (text
 # edits of the plan that, applied as a SARIF viewer would, give back the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """sarif_validate.py SCHEMA FILE... — validate SARIF logs against the
 SARIF 2.1.0 JSON schema (tests/data/external, PROVENANCE.md) with the
 draft the schema declares and format checks (uri needs python3-rfc3987).

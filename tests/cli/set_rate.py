@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/cli/set_rate.py IN OUT ATTR=VALUE SELECTOR...
 
 Copy a design XML written by `fabriclint gen` (IN) to OUT with the

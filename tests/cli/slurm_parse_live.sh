@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/slurm_parse_live.sh — Slurm's own parser reads the topology.conf
 # that `convert --format slurm-tree` writes (issue #36): a private munged
 # and slurmctld (Debian 12's slurmctld 22.05, topology/tree plugin) start on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/sm_config.sh — `check --sm-config opensm.conf` (issue 36,
 # docs/cli.md "The subnet manager's configuration"): the SM's routing
 # engine, LMC and AR SL mask become the rules' parameter defaults, below

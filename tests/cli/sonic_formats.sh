@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SONiC cabling plans (core/io/sonic_xml.c): the sonic-mgmt LabConnectionGraph
 # and the per-device minigraph, on the real public samples in
 # tests/data/external (PROVENANCE.md): exact node, link and speed counts,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SONiC multi-ASIC minigraph (core/io/sonic_xml.c): chassis-internal links
 # are not cables. The sample is sonic-buildimage's
 # src/sonic-config-engine/tests/multi_npu_data/sample-minigraph.xml

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/sonic_type_tiers.sh — tiers from the SONiC device type (issue
 # 30: a minigraph of routers has no compute endpoint, so the switch graph
 # ranks nothing and every tier was unknown, although each device says

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/cli/svgq.py — query a Graphviz SVG (or the inline SVGs of an HTML
 report) for the picture tests (tests/cli/pictures.sh).
 

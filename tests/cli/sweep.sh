@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/sweep.sh — `fabriclint sweep` (issue 34 §3, docs/cli.md "sweep"):
 # one design per combination of --vary values, each evaluated as compare
 # evaluates a side, one row each, the Pareto front marked. Figures counted

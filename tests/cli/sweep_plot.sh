@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/sweep_plot.sh — `fabriclint sweep --format svg` (issue 34 §3:
 # "an SVG plot"; docs/cli.md "sweep"): one <circle class="design"> per
 # design, the front's points exactly the designs the CSV marks pareto=yes,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/threads.sh — one thread policy (issue 36, docs/cli.md
 # "Threads"): --jobs/-j N, else FABRICLINT_THREADS, else the CPUs this
 # process may use (affinity mask, cgroup CPU quota: unit.test_threads);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A lone switch above the spines (core/model/infer.c lone_top(),
 # plugins/ecmp-balance/ecmp_capacity.c): real corpus class F19, an outside
 # tester's real cluster (HPC_toolset X5, tests/data/real/captures): switch

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/tier_pods.sh — tiers of a pod hanging off the top of a 3-tier
 # fabric (core/model/derive.c step 6, class F16 of docs/real-fabrics.md:
 # Selene's management spines MSPINE* cabled to the core, its management

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Verdicts a user can trust (issue 12): one finding per cause, a tally per
 # rule, --max-findings-per-rule, findings ordered by severity, side effects
 # not blamed on the innocent, fixes that agree with the plan, and finding

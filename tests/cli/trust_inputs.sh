@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/trust_inputs.sh — issue 12 (remaining items 4-7): what the user
 # typed or fed is never ignored or misreported.
 #   4. `rules` refuses stray words (they used to be ignored); `info` loads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/trust_roles.sh — issue 12: a host whose `role` is not a known
 # role (a typo such as "storgae", a site word such as "gpu-node") used to be
 # taken as non-compute: silently dropped from the rail rules (case c07's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/trust_shape.sh — issue 12, classes 3-5: roles, shape inference,
 # connectivity through CAs. Each expected value comes from a case README
 # (tests/data/cases/, see PROVENANCE.md) or from the production-like ibsim

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/ufm_ndt.sh — the UFM NDT loader (core/io/ufm_ndt.c) and director
 # chassis (core/model/chassis.c), on real inputs:
 # 1. UFM's public NDT samples (tests/data/external, Mellanox/ufm_sdk_3.0):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/unknown_speed.sh — a link of unknown speed (0 Gb/s: a cable
 # inside a chassis expanded from IBNL, a plan link without width/speed) is
 # neither slower nor faster than the others (real-corpus class F9 in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/uplink_unreached.sh — ecmp-balance.uplink-asymmetry names the
 # upper switch a short switch has no cable to at all when more than half
 # of its tier reach it (an outside tester on NVIDIA/topograph's capture:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Independent re-verification of a deadlock.credit-loop witness.
 
 Reads fabriclint's JSON report and OpenSM's opensm-lfts.dump (parsed here

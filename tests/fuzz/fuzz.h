@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz.h — what the libFuzzer harnesses of tests/fuzz/ share.
  *

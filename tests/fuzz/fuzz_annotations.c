@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_annotations.c — attribute side files, CSV and YAML
  * (core/annotate.c). Input: an ibnetdiscover topology, FZ_SPLIT, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_ar.c — ibdiagnet2.far adaptive-routing loader
  * (core/ar_load.c). Input: an ibnetdiscover topology, FZ_SPLIT, optionally

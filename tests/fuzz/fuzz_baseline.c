@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_baseline.c — baseline files (core/baseline.c, written by
  * --write-baseline). The input is the file; an accepted baseline is applied

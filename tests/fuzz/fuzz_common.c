@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_common.c — helpers of the harnesses (fuzz.h).
  *

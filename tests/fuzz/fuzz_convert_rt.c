@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_convert_rt.c — `fabriclint convert` round trips: a
  * writer that succeeds writes what its own reader accepts (issue #32 cases

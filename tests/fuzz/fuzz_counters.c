@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_counters.c — port-counter loaders (core/io/ctr_*.c) and
  * their attachment to the model at finalize (core/model/counters.c).

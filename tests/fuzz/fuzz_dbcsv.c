@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_dbcsv.c — ibdiagnet2.db_csv loaders
  * (core/io/dbcsv_load.c, core/io/dbcsv_topo.c).

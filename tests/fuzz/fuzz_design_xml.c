@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_design_xml.c — design XML loader (core/io/design_xml*.c).
  * Selector: '0' the built-in schema checks, '1' lenient (no_schema),

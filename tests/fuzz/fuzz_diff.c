@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_diff.c — fabriclint diff of two loaded fabrics
  * (core/diff.c). Two selector bytes give the format of the design and of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_hostprof.c — host-profile loaders (issue 16) and their
  * attachment to a fabric at finalize (core/model/hostprof.c). Selector:

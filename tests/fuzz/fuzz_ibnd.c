@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_ibnd.c — ibnetdiscover loaders (core/ibnd.c) and the
  * iblinkinfo loader (core/io/iblinkinfo.c), which shares their cable

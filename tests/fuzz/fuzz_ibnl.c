@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_ibnl.c — IBNL system definitions (core/io/ibnl.c,
  * ibnl_load.c): parse and flatten. The input is the file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_nbr_xml.c — neighbour views, drawings and plans: '0' lldpd
  * (core/io/lldp_xml.c), '1' Junos LLDP (junos_xml.c), '2' Cisco cable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_nccl_tests.c — the nccl-tests log reader of `perf
  * --measured` (core/io/nccl_tests.c).

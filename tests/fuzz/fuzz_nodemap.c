@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_nodemap.c — infiniband-diags node-name-map files
  * (core/nodemap.c). Input: the map; optionally FZ_SPLIT and an

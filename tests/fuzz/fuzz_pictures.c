@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_pictures.c — pictures and reports of small fuzzed
  * fabrics: the SVG and the HTML report (core/report/pic_*.c, report_html.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_policy.c — policy YAML (core/policy.c). The input is the
  * policy file; an accepted policy is then queried and its waivers applied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_routing.c — routing-dump loaders (core/io/lft_dump.c,
  * fdbs_dump.c, sl2vl_dump.c, path_sl.c, saquery_pr.c, subnet_lst.c;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_topo_ibdm.c — IBDM topology files (.topo, ibdiagnet -t)
  * (core/topo_ibdm.c). The input is the file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_workload.c — the job files of `fabriclint perf`
  * (--workload and --job): the workload YAML reader (core/io/workload.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/replay.c — run a harness's LLVMFuzzerTestOneInput() on files,
  * without libFuzzer: built with every compiler, so the seed corpus and the

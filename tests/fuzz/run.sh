@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/run.sh — run the libFuzzer harnesses for a bounded time each.
 #
 # Usage: tests/fuzz/run.sh [SECONDS] [HARNESS...]

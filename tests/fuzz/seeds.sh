@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/seeds.sh — build the seed corpus of every harness from the real
 # inputs in the repository (fabrics/, tests/fixtures/, tests/fuzz/seeds/).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_docs.py TREE — the docs and the sources' own headers match the tree.
 
 Three rules, each violation printed as FILE:LINE: message:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_layout.py CORE_DIR — the include graph of core/ follows the stages.
 
 The stage order is read from CORE_DIR/STAGES (one folder name a line, lowest

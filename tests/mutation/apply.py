@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/mutation/apply.py — read tests/mutation/mutants.txt; list or apply one.
 
   apply.py list  MUTANTS [ID-or-AREA...]     print "ID AREA FILE" lines

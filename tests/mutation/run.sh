@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/mutation/run.sh — how many deliberate faults does the suite catch?
 #
 # Each mutant in tests/mutation/mutants.txt (file basename, a unique original

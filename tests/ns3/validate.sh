@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/ns3/validate.sh — the ns-3 validation of the performance model
 # (issue #17; docs/performance-model.md has the table this prints).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The Debian package (issue 36, docs/install.md "Debian package"), on this
 # machine, as root: `cpack -G DEB` from an existing build folder (BUILD:
 # .ci/run gives step 1's gcc Release build), its contents and Depends

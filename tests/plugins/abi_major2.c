@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "abi_major2": ABI 2.0, check() returns 0. */
 #define TP_NAME     "tp-abi-major2"
 #define TP_MAJOR    2u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "abi_minor_newer": ABI 1.9, check() returns 0. */
 #define TP_NAME     "tp-abi-minor-newer"
 #define TP_MAJOR    1u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "tp-bad-default": the default of "width" (9) lies outside
  * its declared range [2, 4]; the host must refuse the plugin (exit 3). */
 #define TP_NAME      "tp-bad-default"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "check_fails": ABI 1.0, check() returns 1. */
 #define TP_NAME     "tp-check-fails"
 #define TP_MAJOR    1u

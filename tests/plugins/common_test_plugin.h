@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/plugins/common_test_plugin.h — shared pieces of the deliberately
  * broken plugins the ABI tests load. Each .c defines TP_NAME, TP_MAJOR,

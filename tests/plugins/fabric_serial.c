@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "fabric_serial": ABI 1.5, two rules without
  * FL_NEEDS_ALL_PLANES that each report one finding naming what they were
  * run on: "serial=S fabric=P nodes=N" (fl_host_api.fabric_serial, the

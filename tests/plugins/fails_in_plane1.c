@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "fails_in_plane1": ABI 1.0, one rule without
  * FL_NEEDS_ALL_PLANES whose check() fails on a fabric holding a node named
  * `pl1-...` (plane 1 of `fabriclint gen --planes N`) and reports one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "good": ABI 1.0, check() returns 0. */
 #define TP_NAME     "tp-good"
 #define TP_MAJOR    1u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin without the fabriclint_plugin_v1 entry point. */
 #include "fabriclint/plugin.h"
 

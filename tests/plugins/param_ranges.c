@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "tp-params": parameter declarations with and without ranges.
  * - "ratio": an ABI 1.0-size fl_param_def (no min/max members): the host
  *   still refuses non-finite values;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "tp-progress" (ABI 1.2): rule tp-progress.steps does
  * `steps` steps (default 4), sleeping `ms` milliseconds each (default 0),
  * and reports each through fl_progress() in units "steps"; after the first

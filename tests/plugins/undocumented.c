@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test plugin "topology" with one rule its documentation page does not
  * have (topology.probe): the page docs/rules/topology.md exists, its
  * anchor does not, so SARIF has no helpUri and explain no docs line for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/routing/make_fixtures.sh — real OpenSM routing dumps of fabrics with
 # known credit-loop verdicts, for the deadlock plugin (issue 3).
 #

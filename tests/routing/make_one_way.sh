@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/routing/make_one_way.sh — real OpenSM LFTs with a one-directional
 # credit loop (issue 31): a 3-switch ring whose every switch forwards each
 # LID that is not its own (nor its own CA's) on the same port, clockwise

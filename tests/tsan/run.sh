@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/tsan/run.sh — every threaded path of fabriclint under ThreadSanitizer.
 #
 # Usage: tests/tsan/run.sh [--threads]

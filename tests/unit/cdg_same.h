@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/cdg_same.h — two routing-analysis reports (fabriclint/cdg.h)
  * agree in every field but @seconds: the check that a shortcut of the

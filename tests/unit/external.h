@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/external.h — the public sample inputs in FL_EXTERNAL_DIR
  * (tests/data/external, see its PROVENANCE.md). A test program that reads

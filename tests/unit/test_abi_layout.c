@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_abi_layout.c — the plugin ABI, frozen (DESIGN.md §3,
  * docs/plugins.md "ABI promises").

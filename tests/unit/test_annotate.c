@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_annotate.c — the attribute side file loader
  * (core/annotate.c): CSV and YAML forms, the four name-matching rules,

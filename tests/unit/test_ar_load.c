@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_ar_load.c — the ibdiagnet2.far loader (core/ar_load.c),
  * its detection (core/load.c) and the AR accessors (fabriclint/routing.h).

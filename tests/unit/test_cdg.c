@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_cdg.c — the channel dependency graph analysis on fabrics
  * whose verdict is known by construction: rings with clockwise routing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_cdg_oracle.c — the exhaustive channel-dependency analysis
  * (core/analysis/cdg_ref.h: every root walked, Tarjan always run) as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_cdg_shortcuts.c — the design-mode shortcuts of the
  * routing analysis (issue 19): twin root switches (analysis/twins.h) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_convert.c — the writers of `fabriclint convert`
  * (fabriclint/write.h): every cable written is the cable of the fabric,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_counters.c — port counters attached to the model
  * (core/model/counters.c) through the loaders (core/io/ctr_*.c): values,

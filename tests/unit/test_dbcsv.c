@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_dbcsv.c — the ibdiagnet2.db_csv loaders
  * (core/io/dbcsv_load.c, core/io/dbcsv_topo.c) and their detection

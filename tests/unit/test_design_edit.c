@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_design_edit.c — text edits of design XML <link> elements
  * (core/io/design_edit.c), the SARIF fixes: which attribute values change,

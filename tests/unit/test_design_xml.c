@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_design_xml.c — the design XML loader (core/io/design_xml*.c),
  * its schema (schema/design.rng) and writer (core/design_write.c).

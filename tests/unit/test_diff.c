@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_diff.c — the alias layer, the issue-#5 loaders on real
  * samples (ibdm .topo from ibutils, Junos LLDP XML from napalm, Cisco cable

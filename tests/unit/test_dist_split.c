@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_dist_split.c — fabriclint/dist_split.h: items split over
  * the processes of a distributed run, their findings reported in item

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_dot_bound.c — fl_dot_edge_bound(): the edges cgraph will
  * make from a DOT text, counted before it parses (issue 32 #8). Each case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_error.c — fl_error_set() and the control-character
  * escaper every message goes through (fl_escape_controls, issue 32 #5).

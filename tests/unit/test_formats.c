@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_formats.c — the input format registry (core/io/formats.h,
  * formats.def): every readable row's name and alias parse back to its code,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_gen.c — the topology generators (core/gen.c) and the
  * ibsim net writer (core/ibsim_write.c).

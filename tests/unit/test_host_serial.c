@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_host_serial.c — fl_host_api.fabric_serial, the key plugins
  * cache their analyses by (include/fabriclint/plugin.h, fl_fabric_key).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_hostprof.c — host profiles (core/model/hostprof.c): the
  * GPU->NIC pairing follows NCCL's ncclTopoGetLocalNet() (local NICs at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_iblinkinfo.c — the iblinkinfo loader (core/io/iblinkinfo.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_ibnd.c — the ibnetdiscover, ibnetdiscover -p and ibsim
  * loaders (core/io/ibnd.c, ibnd_ports.c, ibsim_net.c), the node-name-map reader

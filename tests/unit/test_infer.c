@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_infer.c — core/model/infer.c: fl_su_of_name(), the
  * su<N> the scalable-unit inference reads from a leaf's name

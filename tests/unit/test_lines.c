@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_lines.c — the line-end scanner (core/io/lines.h,
  * fl_lines_next) against the plain byte loop it replaces, the oracle:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_lldp_speed.c — the negotiated link speed the lldpd loader
  * reads from `<auto-negotiation><current label="MAU oper type">` (core/io/

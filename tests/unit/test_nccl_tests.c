@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_nccl_tests.c — the nccl-tests log reader
  * (core/io/nccl_tests.c). The lines are those of the real logs under

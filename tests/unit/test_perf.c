@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_perf.c — the performance model's internals:
  *   - the all-to-all aggregation (sources on one switch with one rail and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_perf_fit.c — the calibration fit of `perf --measured
  * --calibrate` (core/analysis/perf_fit.c) and the busbw factor it uses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_perf_nccl.c — the performance model's nominal rates and
  * NCCL prediction (docs/performance-model.md):

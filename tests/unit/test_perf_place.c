@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_perf_place.c — the placement draw of `perf` workloads
  * with `placements:` (core/analysis/perf_place.c, docs/perf.md):

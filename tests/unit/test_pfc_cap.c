@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_pfc_cap.c — the PFC analysis' table cap (issue 32 #9):
  * destinations x switches above fl_pfc_options.max_table (default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_pictures.c — the parts of the pictures (core/report/pic_*,
  * docs/pictures.md) that need no layout: element ids, natural order, the

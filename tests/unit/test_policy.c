@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_policy.c — the policy reader (core/policy.c): shapes,
  * positions of errors, waiver matching and expiry, and the baseline's

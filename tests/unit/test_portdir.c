@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_portdir.c — the builder's port directory
  * (core/model/portdir.c) against the hash it replaced (fl_u64map keyed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_rail_names.c — plugins/rail-alignment/names.c, the name
  * sets that replaced the rail-alignment plugin's quadratic duplicate scan

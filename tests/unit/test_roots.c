@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_roots.c — one cause across rules (core/host/roots.c):
  * which findings attach under which, severities, set-aside findings, the

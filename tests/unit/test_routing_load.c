@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_routing_load.c — the routing loaders of
  * core/io/lft_dump.c and the other routing-dump loaders

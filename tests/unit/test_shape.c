@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_shape.c — tiers from the switch graph and connectivity
  * that never runs through a CA (core/model/derive.c, core/model/graph.c;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_strmap.c — the string map (core/model/hashmap.c) and its
  * copy, fl_strmap_copy(), which a plane's copy of the model uses to take the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_sysname.c — the default system pattern's scanner
  * (core/model/sysname.c, fl_sysname_default) against regexec() of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_threads.c — core/analysis/threads.c, the thread policy of
  * fabriclint/threads.h (issue 36): the affinity count lowered to the

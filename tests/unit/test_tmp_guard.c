@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_tmp_guard.c — the guarded temporary files of outputs
  * (core/io/tmp_guard.c, core/io/outfile.c; issue #32): an armed path is

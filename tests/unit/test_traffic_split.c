@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_traffic_split.c — the random traffic patterns of
  * ecmp-balance (plugins/ecmp-balance/traffic.c) split over the ranks of an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_u64map.c — the u64 -> u32 map (core/model/hashmap.c)
  * since its slots store value + 1 with 0 for empty (issue 33): value 0 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_bigmem.c — core/util/bigmem.c, large arrays on huge
  * pages (issue 33): from FL_BIGMEM_MIN bytes on (exactly at it and one

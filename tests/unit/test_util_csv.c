@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_csv.c — core/util/csv.c, the RFC 4180 record reader
  * (issue 29): cells with their line:column, quotes doubled, separators and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_hash.c — core/util/hash.c, the one FNV-1a of the
  * core and the plugins (issue 29): the published 64-bit test vectors, a

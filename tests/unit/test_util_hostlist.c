@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_hostlist.c — core/util/hostlist.c, the hostlist
  * folding of Slurm's topology files (convert --format slurm-*): exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_natcmp.c — core/util/natcmp.c, the one natural
  * comparator of the core and the plugins (issue 29): digit runs by value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_unionfind.c — core/util/unionfind.c, the one
  * union-find of the core and the plugins (issue 29): the smallest id is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_util_xml_escape.c — core/util/xml_escape.c, the one
  * entity table of the XML and HTML writers (issue 29): '&' and '<' always,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/test_view.c — include/fabriclint/view.h, the switch-centred
  * fabric view plugins share, run against the real host function table

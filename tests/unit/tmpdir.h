@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/tmpdir.h — what every loader test needs: a temporary folder
  * for the program (cmocka group setup/teardown: setup_all, teardown_all)

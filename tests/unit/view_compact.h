@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/unit/view_compact.h — the switch view's compact form (cover
  * classes, fabriclint/view.h) checked against its matrix, for the tests of
