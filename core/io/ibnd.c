@@ -677,9 +677,7 @@ int fl_load_ibnetdiscover(fl_fabric *fab, const fl_input *in,
   memset(&b, 0, sizeof b);
   b.t = &t;
   b.cur = UINT32_MAX;
-  rc = reject_cache_file(&t, path, err);
-  if (rc == FL_OK)
-    rc = fl_ls_names(&b.s, opts, err);
+  rc = fl_ls_names(&b.s, opts, err);
   if (rc == FL_OK) {
     pctx_init(&b.c, fab, path, &t, err);
     while (rc == FL_OK && next_line(&b.c))

@@ -238,9 +238,7 @@ int fl_load_ibnd_ports(fl_fabric *fab, const fl_input *in,
   int rc;
   preport r;
   memset(&r, 0, sizeof r);
-  rc = reject_cache_file(&t, path, err);
-  if (rc == FL_OK)
-    rc = fl_ls_names(&r.s, opts, err);
+  rc = fl_ls_names(&r.s, opts, err);
   if (rc == FL_OK) {
     pctx_init(&r.c, fab, path, &t, err);
     while (rc == FL_OK && next_line(&r.c)) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * core/io/ibnd_scan.c — the scanner the ibnetdiscover, ibnetdiscover -p and
- * ibsim net readers share (ibnd_scan.h): the input as a text (and the
- * binary --cache file refused), the line cursor with its file:line error
+ * ibsim net readers share (ibnd_scan.h): the input as a text, the line
+ * cursor with its file:line error
  * context, and the tokens common to the three formats (hex GUIDs, bounded
  * numbers, width/speed tokens, the last quote of a line).
  *
@@ -10,7 +10,8 @@
  * readers take the whole file as one buffer and tokenise each line in place
  * (no sscanf/regex), so loading is dominated by the model's own inserts.
  *
- * The --cache magic 0x8FE7832B: rdma-core libibnetdisc/ibnetdisc_cache.c.
+ * A binary --cache file given as text is refused before any reader sees it
+ * (core/io/load.c; it is read through libibnetdisc, core/io/ibnd_cache.c).
  */
 #include "io/ibnd_scan.h"
 
@@ -23,21 +24,10 @@
  * Reading a whole file
  * ====================================================================== */
 
-static const unsigned char CACHE_MAGIC[4] = {0x2b, 0x83, 0xe7, 0x8f};
-
 /* The bytes of input @in as a text (borrowed: never freed here). */
 text text_of(const fl_input *in) {
   text t = {in->buf, in->len};
   return t;
-}
-
-int reject_cache_file(const text *t, const char *path, fl_error *err) {
-  if (t->len >= 4 && memcmp(t->buf, CACHE_MAGIC, 4) == 0)
-    return fl_error_set(err, FL_EPARSE, path, 1, 1,
-                        "this is an ibnetdiscover --cache file (binary, magic "
-                        "2b 83 e7 8f), not text: run `ibnetdiscover "
-                        "--load-cache FILE > topo.txt` and load topo.txt");
-  return FL_OK;
 }
 
 /* ======================================================================

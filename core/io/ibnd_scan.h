@@ -26,8 +26,6 @@ typedef struct text {
 
 /* The bytes of input @in as a text (borrowed: never freed here). */
 text text_of(const fl_input *in);
-/* FL_EPARSE naming @path when @t is an ibnetdiscover --cache file. */
-int reject_cache_file(const text *t, const char *path, fl_error *err);
 
 typedef struct pctx {
   fl_fabric *fab;

@@ -533,7 +533,12 @@ static int sim_line(ibsim *m, pctx *c, uint32_t *cur) {
  * level of the include stack. */
 static int sim_parse(ibsim *m, const char *path, char *real, text *t) {
   m->stack[m->depth++] = real;
-  int rc = reject_cache_file(t, path, m->err);
+  /* an included file is read here, not through load.c's refusals */
+  int rc = fl_is_ibnd_cache(t->buf, t->len)
+               ? fl_error_set(m->err, FL_EPARSE, path, 0, 0,
+                              "this is an ibnetdiscover --cache file "
+                              "(binary), not an ibsim net file")
+               : FL_OK;
   pctx c;
   pctx_init(&c, m->fab, path, t, m->err);
   uint32_t cur = UINT32_MAX;

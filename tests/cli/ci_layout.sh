@@ -147,15 +147,15 @@ expect_grep "$TMP/out" '^core/model/graph\.c:[0-9]+: merge-conflict marker "<<<<
 expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a marker in a source"
 
 dmutant   # a header comment naming the file's old path (before core/ had stages)
-sed -i '2s|core/model/graph\.c|core/graph.c|' "$TMP/d/core/model/graph.c"
+sed -i '3s|core/model/graph\.c|core/graph.c|' "$TMP/d/core/model/graph.c"
 expect_rc 1 $DOCS "$TMP/d"
-expect_grep "$TMP/out" '^core/model/graph\.c:2: the opening comment names core/graph\.c, not this file \(core/model/graph\.c\)$'
+expect_grep "$TMP/out" '^core/model/graph\.c:3: the opening comment names core/graph\.c, not this file \(core/model/graph\.c\)$'
 expect_eq "$(wc -l <"$TMP/out")" 1 "violations for a stale path"
 
 dmutant   # a plugin file split, its new header copied from the old file
-sed -i '2s|rail_roles\.c|rail.c|' "$TMP/d/plugins/rail-alignment/rail_roles.c"
+sed -i '3s|rail_roles\.c|rail.c|' "$TMP/d/plugins/rail-alignment/rail_roles.c"
 expect_rc 1 $DOCS "$TMP/d"
-expect_grep "$TMP/out" '^plugins/rail-alignment/rail_roles\.c:2: the opening comment names plugins/rail-alignment/rail\.c'
+expect_grep "$TMP/out" '^plugins/rail-alignment/rail_roles\.c:3: the opening comment names plugins/rail-alignment/rail\.c'
 
 dmutant   # the include name of a public header is a tail of its path: fine
 expect_grep "$TMP/d/include/fabriclint/view.h" '^ \* fabriclint/view\.h'

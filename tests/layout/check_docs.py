@@ -92,7 +92,9 @@ def opening_line(text):
     i = 0
     if lines and lines[0].startswith('#!'):
         i = 1
-    while i < len(lines) and not lines[i].strip():
+    # the licence line (tests/cli/spdx.sh) comes before the opening comment
+    while i < len(lines) and (not lines[i].strip() or
+                              'SPDX-License-Identifier' in lines[i]):
         i += 1
     if i >= len(lines):
         return None
