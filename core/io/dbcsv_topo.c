@@ -49,6 +49,7 @@
 #include "io/formats.h"
 #include "io/loaders.h"
 #include "io/nodemap.h"
+#include "io/port_state.h"
 #include "model/fabric_impl.h"
 #include "model/hashmap.h"
 
@@ -336,19 +337,6 @@ static tport *port_rec(topo *t, uint32_t node, uint32_t port) {
   return &t->ports[t->np++];
 }
 
-/* PortInfo codes in libibmad's words (IBA vol. 1 14.2.5.6), as iblinkinfo
- * prints them and plugins/topology/link_state.c reads them. */
-static const char *const PORT_STATE[] = {"NoChange", "Down", "Initialize",
-                                         "Armed", "Active"};
-static const char *const PHYS_STATE[] = {"NoChange",
-                                         "Sleep",
-                                         "Polling",
-                                         "Disabled",
-                                         "PortConfigurationTraining",
-                                         "LinkUp",
-                                         "LinkErrorRecovery",
-                                         "PhyTest"};
-
 /* Lanes of a LinkWidthActive bit, 0 when none or several. */
 static uint8_t width_of(uint64_t w) {
   return w == 1 ? 1 : w == 2 ? 4 : w == 4 ? 8 : w == 8 ? 12 : w == 16 ? 2 : 0;
@@ -407,7 +395,8 @@ static int port_row(topo *t, dbc_rd *r, fl_prov pv) {
   if (num == 0 || st == 0 || st > 4 || ph == 0 || ph > 7)
     return FL_OK; /* port 0 is the switch itself; no state to say */
   char v[64];
-  snprintf(v, sizeof v, "%s/%s", PORT_STATE[st], PHYS_STATE[ph]);
+  snprintf(v, sizeof v, "%s/%s", fl_port_state_words[st],
+           fl_phys_state_words[ph]);
   return fl_b_attr(t->fab, FL_ENT_PORT, p, "state", v) != FL_OK ? dbc_nomem(r)
                                                                 : FL_OK;
 }

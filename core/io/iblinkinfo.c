@@ -62,6 +62,7 @@
 #include "io/formats.h"
 #include "io/listings.h"
 #include "io/loaders.h"
+#include "io/port_state.h"
 #include "io/textscan.h"
 #include "model/build.h"
 #include "model/hashmap.h"
@@ -72,17 +73,6 @@
 /* ---- vocabulary (libibmad dump.c) ----------------------------------------
  */
 
-/* mad_dump_portstate() and mad_dump_physportstate(), in value order. */
-static const char *const STATES[] = {"NoChange", "Down", "Initialize", "Armed",
-                                     "Active"};
-static const char *const PHYS[] = {"NoChange",
-                                   "Sleep",
-                                   "Polling",
-                                   "Disabled",
-                                   "PortConfigurationTraining",
-                                   "LinkUp",
-                                   "LinkErrorRecovery",
-                                   "PhyTest"};
 #define ST_DOWN  1u
 #define ST_OTHER 0xffu /* "?(n)" */
 
@@ -359,13 +349,13 @@ static int parse_link(ibl *b, const char *open, const char *arrow, rec *r) {
   const char *ste = rtrim(p, slash), *st = ste;
   while (st > p && !is_blank(st[-1]))
     st--;
-  int si = word_index(st, ste, STATES, sizeof STATES / sizeof *STATES);
+  int si = word_index(st, ste, fl_port_state_words, FL_PORT_STATES);
   if (si < 0)
     return perr(b, st,
                 "expected a port state (NoChange, Down, Initialize, Armed, "
                 "Active) before \"/\", got \"%.*s\"",
                 EXCERPT(st, ste));
-  if (word_index(ph, phe, PHYS, sizeof PHYS / sizeof *PHYS) < 0)
+  if (word_index(ph, phe, fl_phys_state_words, FL_PHYS_STATES) < 0)
     return perr(b, ph,
                 "expected a physical port state (Sleep, Polling, Disabled, "
                 "PortConfigurationTraining, LinkUp, LinkErrorRecovery, "

@@ -369,8 +369,19 @@ static uint32_t place_switch(pic_scene *s, const pic_ctx *c,
   return i;
 }
 
-/* The drawn node of a CA: alone, or the hosts node of its switch or of its
- * switch's group (split by @o->ca_split). */
+/* The hosts node @id, created in the hosts row (rank 0) on first use. */
+static uint32_t hosts_node(pic_scene *s, const char *id, int *added) {
+  uint32_t i = pic_scene_node(s, id, PIC_SHAPE_HOSTS, added);
+  if (i != PIC_NONE && *added) {
+    s->nodes[i].rank = 0;
+    s->nodes[i].node = FL_NONE;
+  }
+  return i;
+}
+
+/* The drawn node of a CA: alone, the hosts node of its domain value
+ * (@o->ca_whole), or the hosts node of its switch or of its switch's group
+ * (split by @o->ca_split). */
 static uint32_t place_ca(pic_scene *s, const pic_ctx *c, const pic_draw_opts *o,
                          int alone, fl_id n, const pic_draw *d, draw_tmp *t) {
   const fl_fabric *fab = c->fab;
@@ -393,13 +404,8 @@ static uint32_t place_ca(pic_scene *s, const pic_ctx *c, const pic_draw_opts *o,
       return PIC_NONE;
     size_t len = (size_t)snprintf(id, sizeof id, "valuehosts-");
     pic_id_enc(id, sizeof id, &len, o->ca_whole(o->arg, n));
-    i = pic_scene_node(s, id, PIC_SHAPE_HOSTS, &added);
-    if (i == PIC_NONE)
+    if ((i = hosts_node(s, id, &added)) == PIC_NONE)
       return PIC_NONE;
-    if (added) {
-      s->nodes[i].rank = 0;
-      s->nodes[i].node = FL_NONE;
-    }
   } else {
     fl_id h = c->home[n];
     if (h == FL_NONE || d->drawn[h] == PIC_NONE)
@@ -419,13 +425,8 @@ static uint32_t place_ca(pic_scene *s, const pic_ctx *c, const pic_draw_opts *o,
       id[len] = '\0';
       pic_id_enc(id, sizeof id, &len, split);
     }
-    i = pic_scene_node(s, id, PIC_SHAPE_HOSTS, &added);
-    if (i == PIC_NONE)
+    if ((i = hosts_node(s, id, &added)) == PIC_NONE)
       return PIC_NONE;
-    if (added) {
-      s->nodes[i].rank = 0;
-      s->nodes[i].node = FL_NONE;
-    }
   }
   if (tmp_nodes(t, s->n_nodes) != 0)
     return PIC_NONE;
