@@ -339,6 +339,12 @@ static int load_cache(fl_fabric *fab, const fl_input *in,
     dup2(efd, 2);
     dup2(efd, 1);
     int out = dup(pfd[1]); /* without O_CLOEXEC: nothing is exec'd anyway */
+    /* die of a fault or a limit, whatever handlers the caller (or a
+     * sanitizer runtime) installed: the parent reads the signal */
+    static const int FATAL[] = {SIGSEGV, SIGBUS,  SIGILL, SIGFPE,
+                                SIGABRT, SIGALRM, SIGXCPU};
+    for (size_t k = 0; k < sizeof FATAL / sizeof *FATAL; k++)
+      signal(FATAL[k], SIG_DFL);
     limit(in->len);
     child(in->buf, in->len, out);
   }

@@ -505,6 +505,40 @@ static void order_rows(Agraph_t *g, Agraph_t **rows, const pic_scene *s,
   free(v);
 }
 
+/* An invisible node in each rank a cluster spans but holds no node of.
+ * Why: dot fills such a gap itself (mincross, with newrank), in a subgraph
+ * that Graphviz 2.42 (Debian 12) never frees: LeakSanitizer reported it,
+ * or not, depending on stack residue (the domains view of 17 racks by row:
+ * spines and hosts of row R01, no leaf). Filled here, the layout is the
+ * same and Graphviz leaks nothing. */
+static void fill_ranks(Agraph_t *g, const pic_scene *s, Agraph_t **cl,
+                       Agraph_t **rows) {
+  for (size_t c = 0; s->rank_rows && c < s->n_clusters; c++) {
+    uint64_t have = 0;
+    for (size_t i = 0; i < s->n_nodes; i++)
+      if (s->nodes[i].cluster == c && s->nodes[i].rank >= 0 &&
+          s->nodes[i].rank < 64)
+        have |= 1ull << s->nodes[i].rank;
+    if (!have)
+      continue;
+    int lo = __builtin_ctzll(have), hi = 63 - __builtin_clzll(have);
+    for (int r = lo + 1; r < hi; r++) {
+      if (have >> r & 1u)
+        continue;
+      char id[48];
+      snprintf(id, sizeof id, "fill-%zu-%d", c, r);
+      Agnode_t *n = agnode(cl[c], id, 1);
+      if (!n)
+        continue;
+      agsubnode(row_of(g, rows, r), n, 1);
+      agsafeset(n, "style", "invis", "");
+      agsafeset(n, "label", "", "");
+      agsafeset(n, "width", "0.01", "");
+      agsafeset(n, "height", "0.01", "");
+    }
+  }
+}
+
 static Agraph_t *build(const pic_scene *s, sbuf *b) {
   Agraph_t *g = agopen("fabriclint", Agdirected, NULL);
   if (!g)
@@ -544,6 +578,7 @@ static Agraph_t *build(const pic_scene *s, sbuf *b) {
     if (ae)
       set_edge(&y, s, ae, e, b);
   }
+  fill_ranks(g, s, cl, rows);
   if (s->rank_rows && !s->n_clusters)
     order_rows(g, rows, s, an, &y);
   int rc = add_tables(g, s, &y, b, bottom_node(s, an));
