@@ -157,4 +157,10 @@ done
 expect_eq "$(grep -c 'clusters: rack' "$TMP/hr16.svg") $(ids "$TMP/hr16.svg" | grep -c '^valuehosts-')" "1 16" "16 racks: drawn"
 expect_eq "$(grep -c 'clusters: row' "$TMP/hr17.svg")" 1 "17 racks: clusters by row"
 expect_grep "$TMP/hr17.svg" '17 rack values hold hosts, more than 16 in a row: clusters by row'
+# row R01 holds spines and hosts but no leaf: its empty middle rank gets an
+# invisible node (Graphviz 2.42 leaks the subgraph it would fill it with)
+expect_rc 0 "$FL" check --format dot --view domains --output "$TMP/hr17.dot" "$TMP/hr17.xml"
+expect_eq "$(grep -c '^[[:space:]]*"fill-[0-9]*-1"[[:space:]]*\[' "$TMP/hr17.dot")" 1 "17 racks: one filled rank"
+expect_rc 0 "$FL" check --format dot --view domains --output "$TMP/dom4.dot" "$TMP/dom4.xml"
+expect_eq "$(grep -c '^[[:space:]]*"fill-' "$TMP/dom4.dot")" 0 "4 SUs: no rank to fill"
 finish
