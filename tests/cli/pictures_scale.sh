@@ -37,6 +37,17 @@ fit() {
   awk -v w="$w" -v h="$h" 'BEGIN { s = 1330 / w; if (648 / h < s) s = 648 / h
     printf "%d %d\n", s * 1000, (w * s) * (h * s) * 100 / (1330 * 648) }'
 }
+# readable SVG WHAT: at most 1,500 pt either way, fitted at >= 0.6,
+# covering >= 35 % of the canvas
+readable() {
+  local w h scale cover
+  read -r w h < <(svgsize "$1")
+  read -r scale cover < <(fit "$1")
+  [ "${w%.*}" -le 1500 ] && [ "${h%.*}" -le 1500 ] && pass ||
+    fail "$2: $w x $h pt, over 1,500 pt"
+  [ "$scale" -ge 600 ] && pass || fail "$2: fitted at $scale/1000 (want >= 600)"
+  [ "$cover" -ge 35 ] && pass || fail "$2: covers $cover % of the canvas (want >= 35)"
+}
 ids() { grep -o '<g id="[^"]*" class="node [^"]*"' "$1" | sed 's/&#45;/-/g; s/<g id="//; s/" class=.*//'; }
 
 for n in 1 4 16; do
@@ -46,12 +57,7 @@ for n in 1 4 16; do
   "$FL" gen rail-su --sus "$n" $t -o "$TMP/su$n.xml" || fail "gen $n SUs"
   for v in tiers rails; do
     expect_rc 0 "$FL" check --format svg --view "$v" --output "$TMP/su$n-$v.svg" "$TMP/su$n.xml"
-    read -r w h < <(svgsize "$TMP/su$n-$v.svg")
-    read -r scale cover < <(fit "$TMP/su$n-$v.svg")
-    [ "${w%.*}" -le 1500 ] && [ "${h%.*}" -le 1500 ] && pass ||
-      fail "$n SUs, $v: $w x $h pt, over 1,500 pt"
-    [ "$scale" -ge 600 ] && pass || fail "$n SUs, $v: fitted at $scale/1000 (want >= 600)"
-    [ "$cover" -ge 35 ] && pass || fail "$n SUs, $v: covers $cover % of the canvas (want >= 35)"
+    readable "$TMP/su$n-$v.svg" "$n SUs, $v"
   done
 done
 # what the folded pictures hold: 4 SUs -> a node per SU's leaves and hosts,
@@ -135,12 +141,7 @@ for n in 1 4 16; do
   # shellcheck disable=SC2086
   "$FL" gen rail-su --sus "$n" $t --layout -o "$TMP/dom$n.xml" || fail "gen --layout $n SUs"
   expect_rc 0 "$FL" check --format svg --view domains --output "$TMP/dom$n.svg" "$TMP/dom$n.xml"
-  read -r w h < <(svgsize "$TMP/dom$n.svg")
-  read -r scale cover < <(fit "$TMP/dom$n.svg")
-  [ "${w%.*}" -le 1500 ] && [ "${h%.*}" -le 1500 ] && pass ||
-    fail "$n SUs, domains: $w x $h pt, over 1,500 pt"
-  [ "$scale" -ge 600 ] && pass || fail "$n SUs, domains: fitted at $scale/1000 (want >= 600)"
-  [ "$cover" -ge 35 ] && pass || fail "$n SUs, domains: covers $cover % of the canvas (want >= 35)"
+  readable "$TMP/dom$n.svg" "$n SUs, domains"
 done
 # 1 SU: 8 compute racks, a hosts node each; 4 and 16 SUs: 32 and 128 racks
 # give way to rows, a row per SU
