@@ -34,6 +34,7 @@
 #include "host/policy.h"
 #include "host/roots.h"
 #include "io/fileio.h"
+#include "io/formats.h"
 #include "io/loaders.h"
 #include "io/nodemap.h"
 #include "report/baseline.h"
@@ -774,17 +775,24 @@ static int no_topology(const fl_cli_opts *o, cli_input *v) {
 }
 
 /* An ibdiagnet2.db_csv describes the fabric (format ibdiagnet-db) unless
- * another input does: beside an ibnetdiscover capture or a design of the
- * same fabric it would be a second copy of every node, read as a second
- * plane. It then gives what it adds, its AR_INFO (format ibdiagnet-db-csv),
- * and its loader notes that its topology sections were not read. */
-static void demote_dumps(cli_input *v, size_t n) {
+ * another input does (io/formats.h: fl_dbcsv_has_section()): beside an
+ * ibnetdiscover capture or a design of the same fabric it would be a second
+ * copy of every node, read as a second plane. It then gives what it adds, its
+ * AR_INFO (format ibdiagnet-db-csv), and its loader notes that its topology
+ * sections were not read. */
+static void demote_dumps(const fl_cli_opts *o, cli_input *v, size_t n) {
   int other = 0;
   for (size_t i = 0; i < n; i++)
     other |= fl_format_is_topology(v[i].fmt) && v[i].fmt != FL_FMT_IBDIAG_DB;
   for (size_t i = 0; other && i < n; i++)
     if (v[i].fmt == FL_FMT_IBDIAG_DB)
       v[i].fmt = FL_FMT_DBCSV;
+  /* and the other way: no other topology, a detected dump whose NODES
+   * section lies past the detection's first 64 KiB describes the fabric */
+  for (size_t i = 0; !other && !o->input_format && i < n; i++)
+    if (v[i].fmt == FL_FMT_DBCSV && !v[i].dir &&
+        fl_dbcsv_has_section(v[i].in.buf, v[i].in.len, "NODES"))
+      v[i].fmt = FL_FMT_IBDIAG_DB;
 }
 
 /* Topology inputs are loaded before routing dumps, whatever their order on
@@ -812,7 +820,7 @@ int fl_cli_load_fabric(const fl_cli_opts *o, fl_fabric **out,
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     rc = read_input(o, o->inputs[i], &v[i]);
   if (rc == 0)
-    demote_dumps(v, o->n_inputs);
+    demote_dumps(o, v, o->n_inputs);
   int have_topology = 0;
   for (size_t i = 0; i < o->n_inputs && rc == 0; i++)
     have_topology |= fl_format_is_topology(v[i].fmt);

@@ -511,6 +511,19 @@ static int section_marker(const char *s, const char *end, const char *kw,
   return 1;
 }
 
+int fl_dbcsv_has_section(const char *buf, size_t len, const char *name) {
+  size_t nl = strlen(name);
+  for (const char *p = buf, *end = buf + len; p < end;) {
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    const char *le = e ? e : end, *q = fl_detect_skip_ws(p, le);
+    if ((size_t)(le - q) >= 6 + nl && memcmp(q, "START_", 6) == 0 &&
+        memcmp(q + 6, name, nl) == 0 && fl_detect_skip_ws(q + 6 + nl, le) == le)
+      return 1;
+    p = e ? e + 1 : end;
+  }
+  return 0;
+}
+
 int dbc_window_has_nodes(const char *text, size_t len) {
   const char *s = text, *end = text + len, *le, *line;
   int after = 0; /* the line after START_NODES */

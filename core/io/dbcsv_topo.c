@@ -96,6 +96,7 @@ typedef struct topo {
   int sec;          /* S_* of the open section */
   long col[12];     /* its columns (C_*), -1 absent */
   uint32_t n_nodes; /* NODES sections read */
+  uint32_t n_links; /* LINKS sections read */
   dbc_ar ar;
 } topo;
 
@@ -207,6 +208,7 @@ static int topo_begin(void *ctx, dbc_rd *r, fl_prov pv, int *want) {
                      "section first, as ibdiagnet writes it");
     return columns(t, r, pv, PORT_COLS, 9, PORT_REQ);
   case S_LINKS:
+    t->n_links++;
     return columns(t, r, pv, LINK_COLS, 4, LINK_REQ);
   case S_CABLES:
     return columns(t, r, pv, CABLE_COLS, 6, CABLE_REQ);
@@ -276,7 +278,7 @@ static int node_row(topo *t, dbc_rd *r, fl_prov pv) {
   uint64_t g, type = 0, nports = 0, sys = 0, ven = 0, dev = 0;
   int rc;
   if ((rc = get_guid(t, r, N_GUID, &g)) ||
-      (rc = get_num(t, r, N_TYPE, 3, &type)) ||
+      (rc = get_num(t, r, N_TYPE, 255, &type)) ||
       (rc = get_num(t, r, N_NPORTS, 255, &nports)) ||
       (rc = get_num(t, r, N_VENDOR, 0xffffff, &ven)) ||
       (rc = get_num(t, r, N_DEVICE, 0xffff, &dev)))
@@ -287,7 +289,7 @@ static int node_row(topo *t, dbc_rd *r, fl_prov pv) {
                    "section NODES: expected a GUID in column "
                    "SystemImageGUID, got `%.40s`",
                    sf->s);
-  if (type < 1)
+  if (type < 1 || type > 3)
     return dbc_err(r, r->f[t->col[N_TYPE]].col,
                    "section NODES: expected NodeType 1 (CA), 2 (switch) or "
                    "3 (router), got `%.40s`",
@@ -383,6 +385,11 @@ static int port_row(topo *t, dbc_rd *r, fl_prov pv) {
   fl_id p = tp ? fl_b_port(t->fab, t->nodes[n], (uint32_t)num, pv) : FL_NONE;
   if (p == FL_NONE)
     return dbc_nomem(r);
+  if (tp->line)
+    return dbc_err(r, r->f[t->col[P_NUM]].col,
+                   "section PORTS: port %u of node 0x%016llx is listed "
+                   "twice (first on line %u; expected one row per port)",
+                   (unsigned)num, (unsigned long long)g, tp->line);
   tp->width = width_of(w);
   tp->speed = speed_of(s);
   tp->line = r->line;
@@ -491,6 +498,12 @@ static int build_links(topo *t, const char *path, fl_error *err,
   for (size_t i = 0; i < t->nl; i++) {
     t->built[i] = FL_NONE;
     const tlink *l = &t->links[i];
+    if (l->a == l->b && l->pa == l->pb)
+      return fl_error_set(err, FL_EPARSE, path, l->line, l->col_a,
+                          "section LINKS: a cable from port %u of node "
+                          "0x%016llx to itself (expected two different "
+                          "ports)",
+                          l->pa, (unsigned long long)l->ga);
     uint64_t ka = (uint64_t)l->a << 8 | l->pa, kb = (uint64_t)l->b << 8 | l->pb;
     uint32_t ja = fl_u64map_get(peer, ka), jb = fl_u64map_get(peer, kb);
     if (ja != FL_MAP_ABSENT || jb != FL_MAP_ABSENT) {
@@ -540,11 +553,25 @@ static int cable_attrs(topo *t, const char *path, fl_error *err,
                        const fl_u64map *peer) {
   uint32_t file = fl_b_file(t->fab, path), alone = 0;
   int rc = FL_OK;
-  for (size_t i = 0; i < t->nc; i++) {
+  fl_u64map seen = {0}; /* (node << 8 | port) -> CABLE_INFO row */
+  for (size_t i = 0; i < t->nc && rc == FL_OK; i++) {
     tcable *c = &t->cables[i];
     if ((c->node = node_at(t, err, path, "CABLE_INFO", c->guid, c->line, c->col,
                            &rc)) == FL_MAP_ABSENT)
-      return rc;
+      break;
+    uint32_t first =
+        fl_u64map_put(&seen, (uint64_t)c->node << 8 | c->port, (uint32_t)i);
+    if (first == FL_MAP_ABSENT)
+      rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+    else if (first != i)
+      rc = fl_error_set(err, FL_EPARSE, path, c->line, c->col,
+                        "section CABLE_INFO: port %u of node 0x%016llx is "
+                        "listed twice (first on line %u; expected one row "
+                        "per port)",
+                        c->port, (unsigned long long)c->guid,
+                        t->cables[first].line);
+    if (rc != FL_OK)
+      break;
     uint32_t j = fl_u64map_get(peer, (uint64_t)c->node << 8 | c->port);
     if (j == FL_MAP_ABSENT) {
       if (!alone++) {
@@ -563,6 +590,9 @@ static int cable_attrs(topo *t, const char *path, fl_error *err,
                                   c->attr[k]) != FL_OK)
         return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   }
+  fl_u64map_free(&seen);
+  if (rc != FL_OK)
+    return rc;
   if (alone > 1) {
     fl_prov pv = {file, 0, 0};
     fl_b_note(t->fab, "topology", pv,
@@ -593,6 +623,13 @@ static int load_ibdiag_db(fl_fabric *fab, const fl_input *in,
                       "nodes of the fabric (a db_csv of AR state only loads "
                       "with --input-format ibdiagnet-db-csv beside a "
                       "topology)");
+  if (rc == FL_OK && t.n_links == 0)
+    rc = fl_error_set(err, FL_EPARSE, in->path, 0, 0,
+                      "no LINKS section: the dump lists no cable (ibdiagnet "
+                      "writes LINKS in every run: is the file cut, or "
+                      "written with --disable_output?); expected START_LINKS "
+                      "with the cables, or the fabric from the run's "
+                      ".ibnetdiscover or .lst");
   fl_u64map peer = {0};
   if (rc == FL_OK)
     rc = build_links(&t, in->path, err, &peer);

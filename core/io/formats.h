@@ -129,6 +129,11 @@ uint32_t fl_detect_ibnd_family(const fl_detect_ctx *c, fl_error *err);
  * core/io/ibnd_cache.c). */
 int fl_is_ibnd_cache(const char *b, size_t n);
 
+/** 1 when one of the lines of the @len bytes at @buf is `START_<@name>`
+ * (blanks around it allowed): a section of an ibdiagnet2.db_csv, found
+ * wherever it is in the file (core/io/dbcsv_load.c). */
+int fl_dbcsv_has_section(const char *buf, size_t len, const char *name);
+
 /* ---- helpers shared by detectors (pure) --------------------------------- */
 
 /** First byte of [@s, @end) that is not a blank (isspace), or @end. */

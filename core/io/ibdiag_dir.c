@@ -34,11 +34,12 @@
 #include <string.h>
 
 /* The order in which a file describing the fabric is preferred (lower
- * first), or -1 for one that is no topology. */
-static int topo_rank(uint32_t fmt) {
+ * first), or -1 for one that is no topology. A db_csv without a LINKS
+ * section describes no cable: after every other (@links 0). */
+static int topo_rank(uint32_t fmt, int links) {
   switch (fmt) {
   case FL_FMT_IBDIAG_DB:
-    return 0;
+    return links ? 0 : 4;
   case FL_FMT_IBNETDISCOVER:
     return 1;
   case FL_FMT_SUBNET_LST:
@@ -54,19 +55,47 @@ static const char *base(const char *path) {
   return s ? s + 1 : path;
 }
 
-/* Notes on what was not read: @skipped files of no readable format (@fmts
- * FL_FMT_AUTO), the topology files other than @chosen. */
+/* A db_csv's sections, read whole (a NODES section past the detection's
+ * first 64 KiB makes *@fmt ibdiagnet-db too): 1 when it has a LINKS
+ * section. Sets *@size to the file's size. */
+static int dump_sections(const char *path, uint32_t *fmt, size_t *size) {
+  if (*fmt != FL_FMT_DBCSV && *fmt != FL_FMT_IBDIAG_DB)
+    return 0;
+  fl_input in;
+  fl_error e;
+  fl_error_clear(&e);
+  if (fl_input_read(&in, path, NULL, 0, &e) != FL_OK)
+    return 0;
+  if (fl_dbcsv_has_section(in.buf, in.len, "NODES"))
+    *fmt = FL_FMT_IBDIAG_DB;
+  int links = fl_dbcsv_has_section(in.buf, in.len, "LINKS");
+  *size = in.len;
+  fl_input_free(&in);
+  return links;
+}
+
+/* Notes on what was not read: empty files (@empty), files of no readable
+ * format (@fmts FL_FMT_AUTO), the topology files other than @chosen (a
+ * db_csv without LINKS: @nolinks). */
 static void notes(fl_fabric *fab, const char *dir, char **files,
-                  const uint32_t *fmts, size_t n, size_t chosen) {
+                  const uint32_t *fmts, const uint8_t *empty,
+                  const uint8_t *nolinks, size_t n, size_t chosen) {
   fl_prov pv = {fl_b_file(fab, dir), 0, 0};
   char names[512] = "";
   size_t len = 0, unread = 0;
   for (size_t i = 0; i < n; i++) {
-    if (i != chosen && topo_rank(fmts[i]) >= 0)
+    if (i != chosen && topo_rank(fmts[i], 1) >= 0)
       fl_b_note(fab, "topology", pv,
-                "%s (%s) not read: it describes the fabric %s gives",
-                base(files[i]), fl_format_name(fmts[i]), base(files[chosen]));
-    if (fmts[i] != FL_FMT_AUTO)
+                "%s (%s) not read: %s; the fabric comes from %s",
+                base(files[i]), fl_format_name(fmts[i]),
+                nolinks[i] ? "it lists no cable (no LINKS section)"
+                           : "it describes the same fabric",
+                base(files[chosen]));
+    if (empty[i])
+      fl_b_note(fab, "topology", pv,
+                "%s is empty: not read (what it would hold is missing)",
+                base(files[i]));
+    if (fmts[i] != FL_FMT_AUTO || empty[i])
       continue;
     if (unread++ < 6 && len < sizeof names)
       len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
@@ -83,16 +112,27 @@ int fl_load_ibdiag_dir(fl_fabric *fab, const char *dir, char **files, size_t n,
                        const fl_dir_ops *ops, const fl_load_options *opts,
                        fl_error *err) {
   uint32_t *fmts = calloc(n + 1, sizeof *fmts);
-  if (!fmts)
+  uint8_t *empty = calloc(2 * n + 2, 1),
+          *nolinks = empty ? empty + n + 1 : NULL;
+  if (!fmts || !empty) {
+    free(fmts);
+    free(empty);
     return fl_error_set(err, FL_ENOMEM, dir, 0, 0, "out of memory");
-  size_t chosen = n;
+  }
+  size_t chosen = n, best_size = 0;
+  int best = -1;
   for (size_t i = 0; i < n; i++) {
     fl_error scratch;
     fl_error_clear(&scratch);
     fmts[i] = ops->detect(files[i], &scratch);
-    int r = topo_rank(fmts[i]);
-    if (r >= 0 && (chosen == n || r < topo_rank(fmts[chosen])))
-      chosen = i;
+    empty[i] = fmts[i] == FL_FMT_AUTO && strstr(scratch.message, "is empty");
+    size_t size = 0;
+    int links = dump_sections(files[i], &fmts[i], &size);
+    int r = topo_rank(fmts[i], links);
+    nolinks[i] = fmts[i] == FL_FMT_IBDIAG_DB && !links;
+    /* the richest: by kind, then the larger file (two db_csv dumps) */
+    if (r >= 0 && (best < 0 || r < best || (r == best && size > best_size)))
+      chosen = i, best = r, best_size = size;
   }
   int rc = FL_OK;
   if (chosen == n)
@@ -103,11 +143,12 @@ int fl_load_ibdiag_dir(fl_fabric *fab, const char *dir, char **files, size_t n,
     rc = ops->load(fab, files[chosen], fmts[chosen], opts, err);
   /* then what is resolved against the fabric: routing state, counters */
   for (size_t i = 0; i < n && rc == FL_OK; i++)
-    if (fmts[i] != FL_FMT_AUTO && topo_rank(fmts[i]) < 0)
+    if (fmts[i] != FL_FMT_AUTO && topo_rank(fmts[i], 1) < 0)
       rc = ops->load(fab, files[i], fmts[i], opts, err);
   if (rc == FL_OK)
-    notes(fab, dir, files, fmts, n, chosen);
+    notes(fab, dir, files, fmts, empty, nolinks, n, chosen);
   free(fmts);
+  free(empty);
   return rc;
 }
 
