@@ -242,18 +242,28 @@ static size_t mapped_now(void) {
 
 /* The child's time limit in seconds: 10 + 1 per 8 MiB of cache, or
  * FABRICLINT_CACHE_SECONDS (1..3600) when set (a slow machine; tests). */
-static unsigned seconds(size_t len) {
+static int seconds(size_t len, const char *path, unsigned *secs,
+                   fl_error *err) {
   const char *e = getenv("FABRICLINT_CACHE_SECONDS");
-  char *end;
-  unsigned long v = e ? strtoul(e, &end, 10) : 0;
-  if (e && *e && !*end && v >= 1 && v <= 3600)
-    return (unsigned)v;
-  return 10u + (unsigned)(len >> 23);
+  *secs = 10u + (unsigned)(len >> 23);
+  if (!e)
+    return FL_OK;
+  unsigned v = 0;
+  const char *p = e;
+  while (*p >= '0' && *p <= '9' && v <= 3600)
+    v = v * 10u + (unsigned)(*p++ - '0');
+  if (p == e || *p || v < 1 || v > 3600)
+    return fl_error_set(err, FL_EINVAL, path, 0, 0,
+                        "FABRICLINT_CACHE_SECONDS=%.40s: expected whole "
+                        "seconds, 1 to 3600 (the time libibnetdisc may take "
+                        "to read a cache)",
+                        e);
+  *secs = v;
+  return FL_OK;
 }
 
 /* The limits of the child (see the top of the file). */
-static void limit(size_t len) {
-  unsigned secs = seconds(len);
+static void limit(size_t len, unsigned secs) {
   struct rlimit cpu = {secs + 1, secs + 2};
   size_t as = mapped_now() + ((size_t)1 << 30) + 16 * len;
   struct rlimit mem = {as, as};
@@ -303,15 +313,20 @@ static int read_text(int fd, size_t cap, char **text, size_t *n) {
 
 /* Why the child ended as it did, as the error's words; NULL when it
  * succeeded. */
-static const char *verdict(int status, int over) {
+static const char *verdict(int status, int over, unsigned secs, char *buf,
+                           size_t size) {
   if (over)
     return "it wrote more text than such a cache can hold";
-  if (WIFSIGNALED(status))
-    return WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGXCPU ||
-                   WTERMSIG(status) == SIGKILL
-               ? "it did not finish in time (a damaged cache can make it "
-                 "loop)"
-               : "it crashed (a damaged or truncated cache)";
+  int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  if (sig == SIGALRM || sig == SIGXCPU || sig == SIGKILL) {
+    snprintf(buf, size,
+             "it did not finish in time (%u s; a damaged cache can make it "
+             "loop; FABRICLINT_CACHE_SECONDS gives a large cache more)",
+             secs);
+    return buf;
+  }
+  if (sig)
+    return "it crashed (a damaged or truncated cache)";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
     return "it refused the file (a damaged or truncated cache, or one of "
            "another libibnetdisc version)";
@@ -322,6 +337,14 @@ static const char *verdict(int status, int over) {
 
 static int load_cache(fl_fabric *fab, const fl_input *in,
                       const fl_load_options *opts, fl_error *err) {
+  unsigned secs;
+  if (!fl_is_ibnd_cache(in->buf, in->len))
+    return fl_error_set(err, FL_EPARSE, in->path, 0, 0,
+                        "not an ibnetdiscover --cache file: its first 4 "
+                        "bytes are not the magic number 2B 83 E7 8F");
+  int src = seconds(in->len, in->path, &secs, err);
+  if (src != FL_OK)
+    return src;
   int pfd[2], efd = memfd_create("fabriclint-ibnd-stderr", 0);
   if (efd < 0 || pipe2(pfd, O_CLOEXEC) != 0) {
     if (efd >= 0)
@@ -345,7 +368,7 @@ static int load_cache(fl_fabric *fab, const fl_input *in,
                                 SIGABRT, SIGALRM, SIGXCPU};
     for (size_t k = 0; k < sizeof FATAL / sizeof *FATAL; k++)
       signal(FATAL[k], SIG_DFL);
-    limit(in->len);
+    limit(in->len, secs);
     child(in->buf, in->len, out);
   }
   close(pfd[1]);
@@ -359,12 +382,12 @@ static int load_cache(fl_fabric *fab, const fl_input *in,
     kill(pid, SIGKILL);
   while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
-  char why[256];
+  char why[256], vbuf[160];
   first_line(efd, why, sizeof why);
   close(efd);
   const char *v = pid < 0    ? "it could not be started (fork failed)"
                   : over < 0 ? "its text could not be read"
-                             : verdict(status, over);
+                             : verdict(status, over, secs, vbuf, sizeof vbuf);
   if (v) {
     free(text);
     return fl_error_set(err, FL_EPARSE, in->path, 0, 0,

@@ -63,7 +63,7 @@ ASANRT=$(ldd "$FL" 2>/dev/null | awk '/libclang_rt\.asan|libasan\.so/ { print $3
 if [ -r "$FL_BUILD/tests/ibnd_shim.so" ]; then
   start=$SECONDS
   FL_SHIM=hang FABRICLINT_CACHE_SECONDS=1 LD_PRELOAD="$SHIM" expect_rc 2 "$FL" check "$C"
-  expect_grep "$TMP/err" "could not be read by libibnetdisc: it did not finish in time"
+  expect_grep "$TMP/err" "could not be read by libibnetdisc: it did not finish in time \(1 s; .*FABRICLINT_CACHE_SECONDS gives a large cache more\)"
   expect_eq "$(( SECONDS - start < 10 ))" 1 "a hang is cut off (took $(( SECONDS - start )) s)"
   FL_SHIM=crash LD_PRELOAD="$SHIM" expect_rc 2 "$FL" check "$C"
   expect_grep "$TMP/err" "could not be read by libibnetdisc: it crashed"
@@ -74,6 +74,16 @@ if [ -r "$FL_BUILD/tests/ibnd_shim.so" ]; then
 else
   fail "$FL_BUILD/tests/ibnd_shim.so not built"
 fi
+
+# the time limit's variable: whole seconds 1 to 3600, else exit 2
+for v in 0 3601 junk 5s -1 " 5"; do
+  FABRICLINT_CACHE_SECONDS="$v" expect_rc 2 "$FL" info "$C"
+  expect_grep "$TMP/err" "FABRICLINT_CACHE_SECONDS=.*expected whole seconds, 1 to 3600"
+done
+FABRICLINT_CACHE_SECONDS=3600 expect_rc 0 "$FL" info "$C"
+# a text file forced as a cache: named for what it lacks
+expect_rc 2 "$FL" info --input-format ibnetdiscover-cache "$T"
+expect_grep "$TMP/err" "not an ibnetdiscover --cache file: its first 4 bytes are not the magic number 2B 83 E7 8F"
 
 # forced as text, the cache is still named for what it is
 expect_rc 2 "$FL" check --input-format ibnetdiscover "$C"
