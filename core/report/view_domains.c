@@ -342,7 +342,7 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
    * nodes in the hosts row (one per value: 128 racks of 16 SUs in one row
    * were an 11,000 pt strip; their 16 rows fit) */
   const char *present = NULL, *too_fine = NULL;
-  size_t too_fine_row = 0;
+  char *passed = NULL; /* why each key passed over was, "; "-separated */
   int rc = 0;
   for (size_t k = 0; k < N_KEYS && !dm.key && rc == 0; k++) {
     if (!key_present(c->fab, KEYS[k]))
@@ -350,13 +350,23 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
     present = present ? present : KEYS[k];
     size_t row = 0;
     long got = key_nodes(c, KEYS[k], &row);
-    if (got < 0)
+    if (got < 0) {
       rc = -1;
-    else if (got > (long)PIC_MAX_ELEMENT_NODES || row > PIC_MAX_ROW_NODES) {
-      if (!too_fine)
-        too_fine = KEYS[k], too_fine_row = row;
-    } else
+      continue;
+    }
+    if (got <= (long)PIC_MAX_ELEMENT_NODES && row <= PIC_MAX_ROW_NODES) {
       dm.key = KEYS[k];
+      continue;
+    }
+    too_fine = too_fine ? too_fine : KEYS[k];
+    /* the row count is exact only when the node count stopped in time */
+    char *why =
+        got > (long)PIC_MAX_ELEMENT_NODES
+            ? pic_printf(s, "%s values make more than %u drawn nodes", KEYS[k],
+                         PIC_MAX_ELEMENT_NODES)
+            : pic_printf(s, "%zu %s values hold hosts, more than %u in a row",
+                         row, KEYS[k], PIC_MAX_ROW_NODES);
+    passed = passed ? pic_printf(s, "%s; %s", passed, why) : why;
   }
   char *t = pic_view_title(s, c, "failure domains");
   s->title = dm.key ? pic_printf(s, "%s; clusters: %s", t ? t : "", dm.key)
@@ -370,24 +380,13 @@ int pic_view_domains(pic_scene *s, const pic_ctx *c) {
     rc = pic_scene_side(s, "no rack, row, hall, pdu or power-feed attribute: "
                            "give a side file (docs/rules/failure-domains.md)");
   else if (rc == 0 && too_fine && !dm.key)
-    rc = pic_scene_side(
-        s, pic_printf(s,
-                      "%s values make more than %u drawn nodes or %u hosts "
-                      "nodes in a row (and so does every coarser key "
-                      "present): not drawn as clusters; switches folded as "
-                      "in the tiers view",
-                      too_fine, PIC_MAX_ELEMENT_NODES, PIC_MAX_ROW_NODES));
+    rc = pic_scene_side(s, pic_printf(s,
+                                      "%s: not drawn as clusters; switches "
+                                      "folded as in the tiers view",
+                                      passed ? passed : too_fine));
   else if (rc == 0 && too_fine)
-    rc = pic_scene_side(
-        s, too_fine_row > PIC_MAX_ROW_NODES
-               ? pic_printf(s,
-                            "%zu %s values hold hosts, more than %u in a "
-                            "row: clusters by %s",
-                            too_fine_row, too_fine, PIC_MAX_ROW_NODES, dm.key)
-               : pic_printf(s,
-                            "%s values make more than %u drawn nodes: "
-                            "clusters by %s",
-                            too_fine, PIC_MAX_ELEMENT_NODES, dm.key));
+    rc = pic_scene_side(s, pic_printf(s, "%s: clusters by %s",
+                                      passed ? passed : too_fine, dm.key));
   if (rc == 0 && present)
     rc = summarise(s, c, &lines);
   pic_draw d;

@@ -150,6 +150,15 @@ expect_eq "$(ids "$TMP/dom4.svg" | grep -c '^valuehosts-R0[1-4]$')" 4 "4 SUs: a 
 expect_eq "$(ids "$TMP/dom16.svg" | grep -c '^valuehosts-R[01][0-9]$')" 16 "16 SUs: a hosts node per row"
 expect_grep "$TMP/dom16.svg" '128 rack values hold hosts, more than 16 in a row: clusters by row'
 expect_grep "$TMP/dom16.svg" 'rack R01&#45;01, R01&#45;02, ..., R16&#45;08 \(128 values\): 0 switches, 32 CAs each; no failure&#45;domains finding'
+# 32 SUs: rack, row and pdu each passed over, with its own reason (256
+# racks make too many nodes: the count of their values stops; 32 rows hold
+# hosts), clusters by power feed; still readable
+"$FL" gen rail-su --sus 32 --tiers 3 --layout -o "$TMP/dom32.xml" || fail "gen --layout 32 SUs"
+expect_rc 0 "$FL" check --format svg --view domains --output "$TMP/dom32.svg" "$TMP/dom32.xml"
+readable "$TMP/dom32.svg" "32 SUs, domains"
+expect_grep "$TMP/dom32.svg" 'rack values make more than 300 drawn nodes; 32 row values hold hosts, more than 16 in a row; pdu values make more than'
+expect_grep "$TMP/dom32.svg" 'clusters: power&#45;feed'
+
 # the row limit at its boundary: 16 racks of hosts drawn, 17 give way
 for h in 16 17; do
   "$FL" gen rail-su --sus 1 --hosts-per-su "$h" --hosts-per-rack 1 -o "$TMP/hr$h.xml" || fail "gen $h racks"
