@@ -104,9 +104,10 @@ export TSAN_OPTIONS="halt_on_error=0:exitcode=66:log_path=$logs/gen"
 gen ft3x.xml fat-tree --radix 8 --tiers 3 --extra-leaf-link
 gen torus.xml torus --x 4 --y 4
 gen rail.xml rail-su --sus 2 --hosts-per-su 4 --rails 4 --leaf-radix 8 --speed NDR
-# 5,488 hosts: a check of 2-3 s here (over 1 s on a machine nearly 3x as
-# fast), so the heartbeat redraws the line
-gen ft28.xml fat-tree --radix 28 --tiers 3 --extra-leaf-link
+# 11,664 hosts: a check of 2.7 s on a quiet machine (the 5,488 hosts of
+# radix 28 took 1.2 s there: the line's first redraw at 1 s came too close
+# to the end and was missed once), so the heartbeat redraws the line
+gen ft36.xml fat-tree --radix 36 --tiers 3 --extra-leaf-link
 cat >"$work/collectives.yaml" <<'EOF'
 hosts: all
 collectives:
@@ -135,7 +136,7 @@ cases=(
   "perf-job|0|work|perf --job @W/job.yaml @W/rail.xml"
   "diff|1|side_thread|diff $src/fabrics/rail-su.ibnetdiscover $src/fabrics/rail-su-asbuilt.ibnetdiscover"
   "diff-xml|1|side_thread|diff $src/fabrics/diff/rail-su8.design.xml $src/fabrics/diff/rail-su8.asbuilt.ibnetdiscover"
-  "progress|1|heartbeat minhop_job|TTY check -v @W/ft28.xml"
+  "progress|1|heartbeat minhop_job|TTY check -v @W/ft36.xml"
 )
 
 # thread functions of @1 that CMD... (under a terminal when @2 is 1) ran
