@@ -70,6 +70,7 @@
 #include <strings.h>
 
 #include "io/dbcsv_impl.h"
+#include "io/fileio.h"
 #include "model/fabric_impl.h"
 
 int dbc_err(dbc_rd *r, uint32_t col, const char *fmt, ...) {
@@ -512,16 +513,28 @@ static int section_marker(const char *s, const char *end, const char *kw,
 }
 
 int fl_dbcsv_has_section(const char *buf, size_t len, const char *name) {
-  size_t nl = strlen(name);
-  for (const char *p = buf, *end = buf + len; p < end;) {
-    const char *e = memchr(p, '\n', (size_t)(end - p));
-    const char *le = e ? e : end, *q = fl_detect_skip_ws(p, le);
-    if ((size_t)(le - q) >= 6 + nl && memcmp(q, "START_", 6) == 0 &&
-        memcmp(q + 6, name, nl) == 0 && fl_detect_skip_ws(q + 6 + nl, le) == le)
+  size_t want = strlen(name), nlen;
+  const char *s = buf, *end = buf + len, *le, *line, *got;
+  while ((line = fl_detect_line(&s, end, &le)))
+    if (section_marker(line, le, "START_", &got, &nlen) && nlen == want &&
+        memcmp(got, name, nlen) == 0)
       return 1;
-    p = e ? e + 1 : end;
-  }
   return 0;
+}
+
+int fl_dbcsv_file_sections(const char *path, int *links, size_t *size) {
+  fl_input in;
+  fl_error e;
+  fl_error_clear(&e);
+  if (fl_input_read(&in, path, NULL, 0, &e) != FL_OK)
+    return 0;
+  int nodes = fl_dbcsv_has_section(in.buf, in.len, "NODES");
+  if (links)
+    *links = fl_dbcsv_has_section(in.buf, in.len, "LINKS");
+  if (size)
+    *size = in.len;
+  fl_input_free(&in);
+  return nodes;
 }
 
 int dbc_window_has_nodes(const char *text, size_t len) {
@@ -537,16 +550,17 @@ int dbc_window_has_nodes(const char *text, size_t len) {
       continue; /* blank and comment lines, as the reader skips them */
     if (after) {
       /* the header: NodeGUID and NodeType among its names */
-      char b[64];
+      char raw[64], b[64];
       int guid = 0, type = 0;
       for (const char *c = line; c < le;) {
         const char *ce = memchr(c, ',', (size_t)(le - c));
         ce = ce ? ce : le;
-        size_t k = 0;
-        for (const char *q = c; q < ce && k + 1 < sizeof b; q++)
-          if (*q != '_' && *q != '-' && !is_blank(*q) && *q != '"')
-            b[k++] = (char)tolower((unsigned char)*q);
-        b[k] = '\0';
+        size_t k = 0; /* the name without its quotes, as the reader has it */
+        for (const char *q = c; q < ce && k + 1 < sizeof raw; q++)
+          if (*q != '"')
+            raw[k++] = *q;
+        raw[k] = '\0';
+        norm(raw, b, sizeof b);
         guid |= strcmp(b, "nodeguid") == 0;
         type |= strcmp(b, "nodetype") == 0;
         c = ce < le ? ce + 1 : le;

@@ -50,7 +50,6 @@
 #include "io/loaders.h"
 #include "io/nodemap.h"
 #include "io/port_state.h"
-#include "model/fabric_impl.h"
 #include "model/hashmap.h"
 
 /* A port of PORTS (or one a cable names): what its link is built with. */
@@ -77,13 +76,18 @@ typedef struct tcable {
 static const char *const CABLE_ATTR[4] = {"cable-vendor", "cable-pn",
                                           "cable-sn", "length"};
 
+/* A NODES row: its builder id and kind. */
+typedef struct tnode {
+  fl_id id;
+  uint32_t kind; /* FL_NODE_* */
+} tnode;
+
 typedef struct topo {
   fl_fabric *fab;
   fl_nodemap names;
   int have_names;
   fl_u64map by_guid; /* node GUID -> index into nodes */
-  fl_id *nodes;      /* builder ids */
-  uint8_t *kind;     /* FL_NODE_* per node */
+  tnode *nodes;
   size_t nn, ncap;
   fl_u64map by_port; /* (node index << 8 | port) -> index into ports */
   tport *ports;
@@ -144,7 +148,6 @@ static void topo_free(topo *t) {
   fl_u64map_free(&t->by_guid);
   fl_u64map_free(&t->by_port);
   free(t->nodes);
-  free(t->kind);
   free(t->ports);
   free(t->links);
   free(t->built);
@@ -176,7 +179,7 @@ static int columns(topo *t, dbc_rd *r, fl_prov pv,
     if (t->col[i] < 0 && (req >> i & 1u))
       return dbc_err(r, pv.col,
                      "section %s: expected a column %s in its header "
-                     "(docs/formats/ibdiagnet-db-csv.md)",
+                     "(docs/formats/ibdiagnet-db.md)",
                      r->sec, names[i][0]);
   }
   return FL_OK;
@@ -304,10 +307,6 @@ static int node_row(topo *t, dbc_rd *r, fl_prov pv) {
                               : FL_NODE_CA;
   if (grow((void **)&t->nodes, &t->ncap, t->nn, sizeof *t->nodes))
     return dbc_nomem(r);
-  uint8_t *nk = realloc(t->kind, t->ncap);
-  if (!nk)
-    return dbc_nomem(r);
-  t->kind = nk;
   fl_id id = fl_b_node(t->fab, kind, g, (uint32_t)nports, pv);
   if (id == FL_NONE)
     return dbc_nomem(r);
@@ -318,8 +317,7 @@ static int node_row(topo *t, dbc_rd *r, fl_prov pv) {
   const char *nm = t->have_names ? fl_nodemap_lookup(&t->names, g) : NULL;
   if (nm)
     fl_b_node_set_name(t->fab, id, nm, (size_t)-1);
-  t->nodes[t->nn] = id;
-  t->kind[t->nn] = (uint8_t)kind;
+  t->nodes[t->nn] = (tnode){id, kind};
   if (fl_u64map_put(&t->by_guid, g, (uint32_t)t->nn) == FL_MAP_ABSENT)
     return dbc_nomem(r);
   t->nn++;
@@ -382,7 +380,7 @@ static int port_row(topo *t, dbc_rd *r, fl_prov pv) {
   if (n == FL_MAP_ABSENT)
     return rc;
   tport *tp = port_rec(t, n, (uint32_t)num);
-  fl_id p = tp ? fl_b_port(t->fab, t->nodes[n], (uint32_t)num, pv) : FL_NONE;
+  fl_id p = tp ? fl_b_port(t->fab, t->nodes[n].id, (uint32_t)num, pv) : FL_NONE;
   if (p == FL_NONE)
     return dbc_nomem(r);
   if (tp->line)
@@ -394,12 +392,13 @@ static int port_row(topo *t, dbc_rd *r, fl_prov pv) {
   tp->speed = speed_of(s);
   tp->line = r->line;
   /* a switch answers with one LID and one port GUID, on port 0 */
-  int sw = t->kind[n] == FL_NODE_SWITCH;
+  int sw = t->nodes[n].kind == FL_NODE_SWITCH;
   if (pguid && (!sw || num == 0))
     fl_b_port_set_guid(t->fab, p, pguid);
   if (lid && (!sw || num == 0))
     fl_b_port_set_lid(t->fab, p, (uint32_t)lid, (uint32_t)lmc);
-  if (num == 0 || st == 0 || st > 4 || ph == 0 || ph > 7)
+  if (num == 0 || st == 0 || st >= FL_PORT_STATES || ph == 0 ||
+      ph >= FL_PHYS_STATES)
     return FL_OK; /* port 0 is the switch itself; no state to say */
   char v[64];
   snprintf(v, sizeof v, "%s/%s", fl_port_state_words[st],
@@ -519,18 +518,15 @@ static int build_links(topo *t, const char *path, fl_error *err,
           "already cabled on line %u (expected each port in "
           "one cable)",
           ja != FL_MAP_ABSENT ? l->pa : l->pb,
-          (unsigned long long)t->fab
-              ->nodes[t->nodes[ja != FL_MAP_ABSENT ? l->a : l->b]]
-              .guid,
-          m->line);
+          (unsigned long long)(ja != FL_MAP_ABSENT ? l->ga : l->gb), m->line);
     }
     if (fl_u64map_put(peer, ka, (uint32_t)i) == FL_MAP_ABSENT ||
         fl_u64map_put(peer, kb, (uint32_t)i) == FL_MAP_ABSENT)
       return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
     fl_prov pv = {file, l->line, 1};
     tport *ta = port_rec(t, l->a, l->pa), *tb = port_rec(t, l->b, l->pb);
-    fl_id pa = fl_b_port(t->fab, t->nodes[l->a], l->pa, pv);
-    fl_id pb = fl_b_port(t->fab, t->nodes[l->b], l->pb, pv);
+    fl_id pa = fl_b_port(t->fab, t->nodes[l->a].id, l->pa, pv);
+    fl_id pb = fl_b_port(t->fab, t->nodes[l->b].id, l->pb, pv);
     if (!ta || !tb || pa == FL_NONE || pb == FL_NONE)
       return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
     /* port_rec() may have moved the array: read both ends again */
@@ -579,16 +575,15 @@ static int cable_attrs(topo *t, const char *path, fl_error *err,
         fl_b_note(t->fab, "topology", pv,
                   "CABLE_INFO of port %u of node 0x%016llx not used: LINKS "
                   "lists no cable on that port",
-                  c->port,
-                  (unsigned long long)t->fab->nodes[t->nodes[c->node]].guid);
+                  c->port, (unsigned long long)c->guid);
       }
       continue;
     }
     fl_id lk = t->built[j];
-    for (int k = 0; lk != FL_NONE && k < 4; k++)
+    for (int k = 0; lk != FL_NONE && k < 4 && rc == FL_OK; k++)
       if (c->attr[k] && fl_b_attr(t->fab, FL_ENT_LINK, lk, CABLE_ATTR[k],
                                   c->attr[k]) != FL_OK)
-        return fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
+        rc = fl_error_set(err, FL_ENOMEM, path, 0, 0, "out of memory");
   }
   fl_u64map_free(&seen);
   if (rc != FL_OK)

@@ -134,6 +134,12 @@ int fl_is_ibnd_cache(const char *b, size_t n);
  * wherever it is in the file (core/io/dbcsv_load.c). */
 int fl_dbcsv_has_section(const char *buf, size_t len, const char *name);
 
+/** The db_csv @path read whole (core/io/dbcsv_load.c): 1 when it has a
+ * NODES section, wherever in the file; *@links 1 when it has a LINKS
+ * section, *@size its size in bytes (either may be NULL). 0 when it cannot
+ * be read. */
+int fl_dbcsv_file_sections(const char *path, int *links, size_t *size);
+
 /* ---- helpers shared by detectors (pure) --------------------------------- */
 
 /** First byte of [@s, @end) that is not a blank (isspace), or @end. */

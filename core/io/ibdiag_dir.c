@@ -59,18 +59,10 @@ static const char *base(const char *path) {
  * first 64 KiB makes *@fmt ibdiagnet-db too): 1 when it has a LINKS
  * section. Sets *@size to the file's size. */
 static int dump_sections(const char *path, uint32_t *fmt, size_t *size) {
-  if (*fmt != FL_FMT_DBCSV && *fmt != FL_FMT_IBDIAG_DB)
-    return 0;
-  fl_input in;
-  fl_error e;
-  fl_error_clear(&e);
-  if (fl_input_read(&in, path, NULL, 0, &e) != FL_OK)
-    return 0;
-  if (fl_dbcsv_has_section(in.buf, in.len, "NODES"))
+  int links = 0;
+  if ((*fmt == FL_FMT_DBCSV || *fmt == FL_FMT_IBDIAG_DB) &&
+      fl_dbcsv_file_sections(path, &links, size))
     *fmt = FL_FMT_IBDIAG_DB;
-  int links = fl_dbcsv_has_section(in.buf, in.len, "LINKS");
-  *size = in.len;
-  fl_input_free(&in);
   return links;
 }
 

@@ -112,19 +112,6 @@ static uint32_t detect_file(const char *path, fl_error *err);
 static int load_input(fl_fabric *fab, fl_input *in, uint32_t fmt,
                       const fl_load_options *opts, fl_error *err);
 
-/* 1 when db_csv @path has a NODES section past the detection window
- * (read whole): a dump whose first section is long. */
-static int late_nodes(const char *path) {
-  fl_input in;
-  fl_error e;
-  fl_error_clear(&e);
-  if (fl_input_read(&in, path, NULL, 0, &e) != FL_OK)
-    return 0;
-  int yes = fl_dbcsv_has_section(in.buf, in.len, "NODES");
-  fl_input_free(&in);
-  return yes;
-}
-
 uint32_t fl_detect_format(const char *path, fl_error *err) {
   if (strcmp(path, "-") == 0 || !is_dir(path))
     return detect_file(path, err);
@@ -139,7 +126,8 @@ uint32_t fl_detect_format(const char *path, fl_error *err) {
     fl_error scratch;
     fl_error_clear(&scratch);
     uint32_t f = detect_file(files[i], &scratch);
-    if (f == FL_FMT_IBDIAG_DB || (f == FL_FMT_DBCSV && late_nodes(files[i])))
+    if (f == FL_FMT_IBDIAG_DB ||
+        (f == FL_FMT_DBCSV && fl_dbcsv_file_sections(files[i], NULL, NULL)))
       fmt = FL_FMT_IBDIAG_DIR;
   }
   for (size_t i = 0; i < n && fmt != FL_FMT_IBDIAG_DIR; i++) {
