@@ -72,7 +72,7 @@ compare() {
   elif ! cmp -s "$tmp/out.old" "$tmp/out.new"; then
     diffs=$((diffs + 1))
     echo "DIFFERS: fabriclint $*"
-    diff "$tmp/out.old" "$tmp/out.new" | head -8 | sed 's/^/    /'
+    diff "$tmp/out.old" "$tmp/out.new" | sed -n 1,8p | sed 's/^/    /'
   elif [ $quiet = 0 ]; then
     echo "same:    fabriclint $*"
   fi

@@ -10,7 +10,8 @@
 # the docs
 # and file headers match the tree (tests/layout/check_docs.py): no merge-
 # conflict marker, no opening comment naming a path that is not the file's,
-# docs/testing.md's mutant counts those of tests/mutation/mutants.txt.
+# docs/testing.md's mutant counts those of tests/mutation/mutants.txt, no
+# pipefail script ending a pipeline in a reader that stops early (grep -q).
 . "$(dirname "$0")/lib.bash"
 CHECK="python3 $FL_SRC/tests/layout/check_layout.py"
 
@@ -173,6 +174,29 @@ dmutant   # the count sentence removed
 sed -i 's/holds \*\*\([0-9]*\) mutants\*\*/holds \1 mutants/' "$TMP/d/docs/testing.md"
 expect_rc 1 $DOCS "$TMP/d"
 expect_grep "$TMP/out" '^docs/testing\.md: no "holds \*\*N mutants\*\*'
+
+dmutant   # a pipeline that stops reading early under pipefail (stop 46's CI)
+mkdir -p "$TMP/d/.ci"
+# (the readers are spelt through $G and $H: this script sets pipefail too)
+G=grep H=head
+cat >"$TMP/d/tests/layout/p.sh" <<SH
+#!/bin/bash
+set -uo pipefail
+ldd "\$1" | $G -Eq 'libfabriclint' && echo ok
+ldd "\$1" | $G -E 'libfabriclint' >/dev/null && echo ok
+# ldd "\$1" | $G -q x   (a comment)
+x=\$(printf 'a\\nb\\n' | $H -1 || true)
+y=\$(printf 'a\\nb\\n' | $H -1)
+z=\$(ldd "\$1" | $G -m1 libc)
+SH
+printf '#!/bin/bash\nldd "$1" | %s -q x\n' "$G" >"$TMP/d/tests/layout/nopf.sh"
+printf '#!/bin/bash\nset -eo pipefail\ndpkg -l | %s --quiet x\n' "$G" >"$TMP/d/.ci/run"
+expect_rc 1 $DOCS "$TMP/d"
+expect_grep "$TMP/out" '^tests/layout/p\.sh:3: pipefail, and the pipeline ends in "grep -Eq"'
+expect_grep "$TMP/out" '^tests/layout/p\.sh:7: pipefail, and the pipeline ends in "head"'
+expect_grep "$TMP/out" '^tests/layout/p\.sh:8: pipefail, and the pipeline ends in "grep -m"'
+expect_grep "$TMP/out" '^\.ci/run:3: pipefail, and the pipeline ends in "grep --quiet"'
+expect_eq "$(wc -l <"$TMP/out")" 4 "violations for early-stopping readers"
 
 expect_rc 2 $DOCS
 finish

@@ -61,7 +61,7 @@ capture "$TMP/moved.net" "$TMP/moved.ibnetdiscover"
 expect_rc 1 diff_json "$TMP/plan.xml" "$TMP/moved.ibnetdiscover"
 expect_eq "$(rules_of)" "diff.misconnected" "exactly one difference"
 expect_eq "$(python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['findings'][0]; print(f['message'])" "$TMP/diff.json" |
-  grep -o "port 7" | head -1)" "port 7" "the difference names the moved end"
+  grep -o "port 7" | sed -n 1p)" "port 7" "the difference names the moved end"
 expect_grep "$TMP/diff.json" 'dgx-002 mlx5_1'
 
 finish

@@ -55,7 +55,7 @@ done
 cabling "$dump" >"$work/want"
 cabling "$work/live" >"$work/got"
 if ! cmp -s "$work/want" "$work/got"; then
-  diff "$work/want" "$work/got" | head -20 >&2
+  diff "$work/want" "$work/got" | sed -n 1,20p >&2
   fail "live cabling differs from $dump"
 fi
 echo "ibsim_live: live ibnetdiscover matches the committed dump:" \

@@ -52,7 +52,7 @@ done
 # clang and libFuzzer (Debian 12 packages), installed when missing
 missing=""
 for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing="$missing $p"
 done
 if [ -n "$missing" ] && command -v apt-get >/dev/null; then
   SUDO=""

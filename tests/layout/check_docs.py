@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """check_docs.py TREE — the docs and the sources' own headers match the tree.
 
-Three rules, each violation printed as FILE:LINE: message:
+Four rules, each violation printed as FILE:LINE: message:
 
   1. no merge-conflict marker (a line starting with "<<<<<<< ",
      ">>>>>>> " or a bare "=======" between them) in the documentation
@@ -15,7 +15,13 @@ Three rules, each violation printed as FILE:LINE: message:
      "fabriclint/view.h" of include/fabriclint/view.h; "host/host.h");
   3. docs/testing.md's count of mutants ("holds **N mutants**: area n,
      ...") is the number of mutants in tests/mutation/mutants.txt, in all
-     and per area.
+     and per area;
+  4. a shell script that sets pipefail ends no pipeline in a reader that
+     stops early (grep -q, grep -m, head) while an earlier command may
+     still write: the writer then dies of SIGPIPE and pipefail turns a
+     match into a failure, now and then (stop 46's CI: `ldd | grep -Eq`).
+     Read the whole input (grep >/dev/null) or feed the reader from a
+     file or a variable; a head whose pipeline ends in "|| true" is fine.
 
 Exit 0 when all hold, 1 when one does not, 2 on a usage error.
 tests/cli/ci_layout.sh proves each rule fires.
@@ -167,12 +173,48 @@ def mutant_counts(top):
     return bad
 
 
+EARLY_STOP = re.compile(
+    r'\|\s*(?:grep\s+(?:-[A-Za-z]*[qm]|--quiet|--max-count)|head\b)')
+
+
+def shell_scripts(top):
+    for d in SOURCE_DIRS + ('.ci',):
+        for rel in walk(top, d):
+            if rel.endswith(('.sh', '.bash')) or rel == '.ci/run':
+                yield rel
+    for f in sorted(os.listdir(top)):
+        if f.endswith('.sh'):
+            yield f
+
+
+def pipefail_early_stops(top):
+    bad = []
+    for rel in shell_scripts(top):
+        text = read(top, rel)
+        if not text or not re.search(r'^\s*set\s+-[A-Za-z]*o\s+pipefail',
+                                     text, re.M):
+            continue
+        for no, line in enumerate(text.split('\n'), 1):
+            code = line.split(' #', 1)[0]
+            if code.lstrip().startswith('#'):
+                continue
+            m = EARLY_STOP.search(code)
+            if not m or (m.group(0).lstrip('| ').startswith('head') and
+                         re.search(r'\|\|\s*true\b', code)):
+                continue
+            bad.append(f'{rel}:{no}: pipefail, and the pipeline ends in '
+                       f'"{m.group(0).lstrip("| ").strip()}", which may stop '
+                       'reading before the writer ends (SIGPIPE)')
+    return bad
+
+
 def main(argv):
     if len(argv) != 2 or not os.path.isdir(argv[1]):
         sys.stderr.write(__doc__)
         return 2
     top = argv[1]
-    bad = conflict_markers(top) + stale_paths(top) + mutant_counts(top)
+    bad = (conflict_markers(top) + stale_paths(top) + mutant_counts(top) +
+           pipefail_early_stops(top))
     for b in bad:
         print(b)
     return 1 if bad else 0

@@ -336,7 +336,7 @@ run_scenario() {
           [ "$slid" = "$dlid" ] && continue
           rec=$(SIM_HOST="$SA_HOST" timeout 30 ibsim-run saquery -p \
             --slid "$slid" --dlid "$dlid" 2>>"$w/saquery.err") || true
-          sl=$(sed -n 's/^[[:space:]]*sl\.*0x\([0-9a-fA-F]*\)$/\1/p' <<<"$rec" | head -1)
+          sl=$(sed -n 's/^[[:space:]]*sl\.*0x\([0-9a-fA-F]*\)$/\1/p' <<<"$rec" | sed -n 1p)
           [ -n "$sl" ] || die "$name: no PathRecord for $slid -> $dlid"
           echo "$sguid $dlid $((16#$sl))" >>"$o/path-sl.psl"
           [ "$slid" = "$first_lid" ] && echo "$rec" >>"$o/path-records.saquery"

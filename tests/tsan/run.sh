@@ -56,7 +56,7 @@ esac
 # clang and its sanitizer runtime (Debian 12), installed when missing
 missing=""
 for p in clang libclang-rt-14-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null || missing="$missing $p"
 done
 if [ -n "$missing" ] && command -v apt-get >/dev/null; then
   SUDO=""
@@ -200,7 +200,7 @@ for c in "${cases[@]}"; do
     why="ThreadSanitizer report(s): $(ls "$logs/$name".*)"
   elif [ "$rc" != "$want" ]; then
     why="exit $rc, want $want"
-  elif [ "$tty" = 1 ] && ! tr '\r' '\n' <"$work/$name.out" | grep -Eq '^fabriclint: \[ *[1-9][0-9]*\.[0-9] s\] '; then
+  elif [ "$tty" = 1 ] && ! tr '\r' '\n' <"$work/$name.out" | grep -E '^fabriclint: \[ *[1-9][0-9]*\.[0-9] s\] ' >/dev/null; then
     why="no status line drawn after 1 s (the heartbeat did not redraw)"
   fi
   if [ -z "$why" ] && [ "$verify" = 1 ]; then
