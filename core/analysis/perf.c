@@ -179,6 +179,9 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
   } else {
     double n = res->ranks, f = busbw_factor(c->op, n);
     res->solver_rounds = real.rounds;
+    res->ar.sweeps = real.ar_sweeps;
+    res->ar.converged = real.ar_converged;
+    res->ar.residual = real.ar_residual;
     res->step_time_s = real.step_time_s;
     res->time_s = real.step_time_s * res->steps;
     res->algbw_GBps = (double)c->bytes / res->time_s / 1e9;

@@ -110,6 +110,19 @@ int fl_perf_fit_alpha_eta(const double *x, const double *t, size_t n,
                           double *alpha_s, double *eta, fl_error *err);
 
 /**
+ * fl_perf_ar — how load-aware adaptive routing's split of a solve's flows
+ * came out (perf_ar.c): @sweeps of the fixed point run, @converged 1 when
+ * no edge's flows moved by more than 10^-6 of the largest demand in the
+ * last one (else the last sweep's split was used), @residual that last
+ * move relative to the largest demand. All zero for other routings.
+ */
+typedef struct fl_perf_ar {
+  uint32_t sweeps;
+  int converged;
+  double residual;
+} fl_perf_ar;
+
+/**
  * fl_perf_result — one collective. Times in seconds, bandwidths in GB/s
  * (10^9 bytes/s, nccl-tests' unit; link rates elsewhere stay Gb/s):
  * @algbw = bytes / time, @busbw = algbw × NCCL's factor
@@ -138,7 +151,8 @@ typedef struct fl_perf_result {
   fl_perf_nccl nccl;
   uint32_t n_bottlenecks;
   fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
-  uint32_t routing; /* FL_WL_ROUTE_LFT or _AR, as modelled */
+  uint32_t routing; /* FL_WL_ROUTE_LFT, _AR or _SPRAY, as modelled */
+  fl_perf_ar ar;    /* AR: the split's fixed point */
   uint32_t solver_rounds;
   char error[512];
 } fl_perf_result;

@@ -17,7 +17,8 @@
  * switches, then the counts move one hop per level (level-synchronous:
  * every switch holding flows toward the destination at this level forwards
  * them along its LFT entry, read from the row pointer cached in pf_net, or
- * splits them equally over AR's minimal next hops; counts that meet at a
+ * splits them over the minimal next hops (equally for spray, by AR's
+ * load-aware shares, perf_ar.c); counts that meet at a
  * switch merge). A loop-free route ends within nsw levels, so a frontier
  * still alive after that is a forwarding loop. Cost per destination:
  * O(classes + switch visits), a switch being visited once per distinct hop
@@ -79,6 +80,7 @@ typedef struct fw {
   uint8_t *nz[2];   /* [slot * FAST_BLOCK + i]: the i-th nonzero j of slot */
   uint32_t *nzc[2]; /* [slot]: how many */
   uint32_t hdl[FAST_MAX_HOPS], hnx[FAST_MAX_HOPS];
+  double hfr[FAST_MAX_HOPS];
   pf_class *cbuf;
   size_t cap_c;
   pf_router rt;
@@ -247,9 +249,10 @@ static int block_lft(fw *w, uint32_t nb) {
   return 0;
 }
 
-/* AR: move the flows of frontier 0 (@n switches) toward switch @S (where
- * NIC @d is cabled), splitting them equally over each switch's minimal
- * next hops (pf_next); what reaches @S stops there (its destinations'
+/* AR and spray: move the flows of frontier 0 (@n switches) toward switch
+ * @S (where NIC @d is cabled), splitting them over each switch's minimal
+ * next hops (pf_next) by their shares (pf_next_frac: equal for spray, the
+ * load-aware split for AR); what reaches @S stops there (its destinations'
  * cables are counted by the caller). 1: a switch has no path. */
 static int ar_walk(fw *w, const pf_nic *d, uint32_t S, uint32_t n) {
   int cur = 0;
@@ -265,8 +268,9 @@ static int ar_walk(fw *w, const pf_nic *d, uint32_t S, uint32_t n) {
       uint32_t k = pf_next(&w->rt, s, d, w->hdl, w->hnx, FAST_MAX_HOPS, &why);
       if (k == 0)
         return 1;
-      double v = w->fv[cur][i] / k;
+      pf_next_frac(&w->rt, s, d, k, w->hfr);
       for (uint32_t j = 0; j < k; j++) {
+        double v = w->fv[cur][i] * w->hfr[j];
         w->cnt[w->hdl[j]] += v;
         nn = put(w, cur ^ 1, nn, w->hnx[j], v);
       }
@@ -415,7 +419,7 @@ int pf_uniform_bytes(const pf_flows *fl) {
  * destinations each; else @want, at most one per destination (the unit
  * tests thread small inputs so). Never more than FAST_MAX_THREAD. */
 static uint32_t thread_count(uint32_t mode, uint32_t nd, uint32_t want) {
-  if (mode == FL_WL_ROUTE_AR || nd == 0)
+  if (mode == FL_WL_ROUTE_AR || mode == FL_WL_ROUTE_SPRAY || nd == 0)
     return 1;
   uint32_t most = nd;
   if (want == 0) {
@@ -495,7 +499,12 @@ int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
     w[t].d0 = (uint32_t)((uint64_t)fl->nnic * t / nt);
     w[t].d1 = (uint32_t)((uint64_t)fl->nnic * (t + 1) / nt);
   }
-  int failed = 0;
+  int failed = 0, brc = FL_OK;
+  if (!bad && mode == FL_WL_ROUTE_AR) { /* one worker */
+    brc = pf_router_balance(&w[0].rt, nic, fl, err);
+    bad = brc != FL_OK;
+    pf_solution_ar(sol, &w[0].rt);
+  }
   if (!bad) {
     for (size_t i = 0; i < nd; i++)
       sol->level[i] = INFINITY;
@@ -515,6 +524,10 @@ int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
   }
   for (uint32_t t = 0; t < nt; t++)
     fw_free(&w[t]);
+  if (brc != FL_OK && brc != FL_ENOMEM) {
+    pf_solution_free(sol);
+    return brc;
+  }
   if (bad || failed < 0) {
     pf_solution_free(sol);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");

@@ -308,12 +308,6 @@ uint32_t fl_perf_job_rails(const fl_perf_job *job) {
 /* ---- flows ---------------------------------------------------------------
  */
 
-void pf_flows_free(pf_flows *fl) {
-  free(fl->groups), free(fl->members), free(fl->cls), free(fl->dst_off);
-  free(fl->rail_goff), free(fl->grp_of);
-  memset(fl, 0, sizeof *fl);
-}
-
 static int cmp_cls(const void *x, const void *y) {
   const pf_class *a = x, *b = y;
   if (a->dst != b->dst)
@@ -413,26 +407,6 @@ static int a2a_flows(const fl_perf_job *job, pf_flows *fl, double bytes) {
   double h = job->hosts;
   fl->total_flows = (double)k * h * (h - 1);
   return 0;
-}
-
-size_t pf_classes_for(const pf_flows *fl, uint32_t d, pf_class *buf,
-                      size_t cap) {
-  if (!fl->a2a) {
-    size_t n = fl->dst_off[d + 1] - fl->dst_off[d];
-    if (n > cap)
-      n = cap;
-    memcpy(buf, fl->cls + fl->dst_off[d], n * sizeof *buf);
-    return n;
-  }
-  uint32_t r = d % fl->rails;
-  size_t k = 0;
-  for (uint32_t g = fl->rail_goff[r]; g < fl->rail_goff[r + 1] && k < cap;
-       g++) {
-    double c = fl->groups[g].m - (fl->grp_of[d] == g ? 1.0 : 0.0);
-    if (c > 0)
-      buf[k++] = (pf_class){g, d, c, fl->a2a_bytes, 0};
-  }
-  return k;
 }
 
 static int ring(const fl_perf_job *job, pf_flows *fl, double chunk) {

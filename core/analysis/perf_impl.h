@@ -41,6 +41,8 @@ typedef struct pf_hop {
 typedef struct pf_net {
   const fl_fabric *f;
   uint32_t threads; /* workers pf_solve() may use (0: fl_threads_available()) */
+  size_t ar_max_entries; /* AR's cap on split values (0: PF_AR_MAX_ENTRIES;
+                            the unit test sets it) */
   uint32_t nsw;
   uint32_t *node_sw;       /* [nodes] switch index or PF_NONE */
   fl_id *sw_node;          /* [nsw] */
@@ -67,8 +69,55 @@ int pf_net_nominal(pf_net *n, fl_error *err);
 /** Directed link of cable @l leaving port @from. */
 uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
 
-/** Routing modes of pf_router (FL_WL_ROUTE_LFT / _AR) plus the ideal. */
+/** Routing modes of pf_router (FL_WL_ROUTE_LFT / _AR / _SPRAY) plus the
+ * ideal. */
 #define PF_ROUTE_IDEAL 100u
+
+/** Most split values (flows per edge and demands per switch, for each
+ * destination switch with flows) one load-aware AR balance may hold:
+ * 2^25 doubles, 256 MiB (docs/perf.md). */
+#define PF_AR_MAX_ENTRIES (1u << 25)
+/** Sweeps of the AR fixed point at most, and the change (of an edge's
+ * flows, relative to the largest demand of a switch) below which it has
+ * converged. */
+#define PF_AR_MAX_SWEEPS 200u
+#define PF_AR_TOL        1e-6
+
+/**
+ * pf_arsplit — load-aware adaptive routing's split of one step's flows
+ * (perf_ar.c): for each destination switch S with flows (row_of[S], else
+ * PF_NONE), the flows x[row * nadj + k] each switch-to-switch adjacency
+ * edge k (pf_net.adj_*) carries toward S, and the demands dem[row * nsw +
+ * s] each source switch s injects toward S. @sweeps run, @residual the
+ * last sweep's largest change relative to the largest demand, @converged
+ * 1 when it fell to PF_AR_TOL.
+ */
+typedef struct pf_arsplit {
+  uint32_t *row_of;
+  uint32_t nrow, nadj;
+  double *x, *dem;
+  uint32_t sweeps;
+  double residual;
+  int converged;
+} pf_arsplit;
+
+/**
+ * pf_ar_balance() — the split of the flows @fl between NICs @nic on @n by
+ * load-aware adaptive routing: water-filling of each switch's arrivals over
+ * its minimal next hops by their flows per Gb/s, in Gauss–Seidel sweeps to
+ * a fixed point (perf_ar.c). FL_OK and *@a (free with pf_ar_free);
+ * FL_EINVAL (@err: more than PF_AR_MAX_ENTRIES values would be needed) or
+ * FL_ENOMEM. Deterministic; one thread.
+ */
+struct pf_flows;
+int pf_ar_balance(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
+                  const struct pf_flows *fl, fl_error *err);
+void pf_ar_free(pf_arsplit *a);
+/** pf_ar_fractions() — the shares @frac[@k] of the flows at a switch
+ * toward destination switch @S taken by its next hops of adjacency indexes
+ * @adj[@k] (an equal split where @a is NULL or holds no flows there). */
+void pf_ar_fractions(const pf_arsplit *a, uint32_t S, const uint32_t *adj,
+                     uint32_t k, double *frac);
 
 /**
  * pf_router — next hops toward one destination NIC at a time. For LFT the
@@ -81,10 +130,27 @@ typedef struct pf_router {
   uint32_t bfs_for; /* switch index the dist array is for, PF_NONE */
   uint32_t *dist;   /* [nsw] */
   uint32_t *queue;  /* [nsw] */
+  pf_arsplit split; /* AR: the load-aware split (pf_router_balance) */
+  int balanced;
+  uint32_t pick[256]; /* AR: adjacency indexes of pf_next's last hops */
 } pf_router;
 
 int pf_router_init(pf_router *r, const pf_net *net, uint32_t mode);
 void pf_router_free(pf_router *r);
+/**
+ * pf_router_balance() — for AR routing, compute the load-aware split of
+ * the flows @fl between NICs @nic (pf_ar_balance) that pf_next_frac then
+ * reports; a no-op for other modes. FL_OK, FL_EINVAL or FL_ENOMEM (@err).
+ */
+int pf_router_balance(pf_router *r, const pf_nic *nic,
+                      const struct pf_flows *fl, fl_error *err);
+/**
+ * pf_next_frac() — the shares @frac[@k] of the flows at switch @s toward
+ * NIC @d taken by the @k hops pf_next() has just returned for them: the
+ * balanced split under AR, 1/@k otherwise (spray, or the ejection hop).
+ */
+void pf_next_frac(const pf_router *r, uint32_t s, const pf_nic *d, uint32_t k,
+                  double *frac);
 
 /**
  * pf_next() — the next hops of switch @s toward NIC @d: up to @max pairs
@@ -162,8 +228,15 @@ typedef struct pf_solution {
   double *tag_level; /* [ntags] pf_maxmin_tagged: slowest rate per tag
                         (Gb/s; INFINITY for a tag without flows), else NULL */
   uint32_t ntags;
+  uint32_t ar_sweeps; /* AR: sweeps of the load-aware split (0 otherwise) */
+  int ar_converged;   /* AR: 1 when the split reached its fixed point */
+  double ar_residual; /* AR: the last sweep's relative change */
   char error[512];
 } pf_solution;
+
+/** pf_solution_ar() — copy router @r's AR balance figures into @sol (zero
+ * for other modes). */
+void pf_solution_ar(pf_solution *sol, const pf_router *r);
 
 /**
  * pf_maxmin() — max-min fair rates of @fl over @net with routing @mode

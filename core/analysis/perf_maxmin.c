@@ -9,8 +9,8 @@
  * Stateless rounds: a flow class's rate is the lowest saturation level on
  * its routes (levels only rise, so the first link to saturate is the
  * lowest), so no per-flow state is stored. Each round walks every
- * destination's routing tree (LFT) or minimal-path DAG (AR, equal split
- * at every switch), pushing per switch the unfrozen flow count and the
+ * destination's routing tree (LFT) or minimal-path DAG (spray: an equal
+ * split at every switch; AR: perf_ar.c's load-aware split), pushing per switch the unfrozen flow count and the
  * frozen load toward the destination, then saturates the links with the
  * smallest fair share. Rounds = distinct saturation levels + 1.
  *
@@ -44,8 +44,9 @@ typedef struct mm {
   uint32_t *hoff, *hcnt, *indeg;
   double *W, *F, *cW, *minlvl;
   uint32_t *inv, ninv, *order, *stack;
-  /* hop buffer */
+  /* hop buffer: directed link, next switch, share of the switch's flows */
   uint32_t *hdl, *hnx;
+  double *hfr;
   size_t nh, cap_h;
   pf_class *cbuf;
   size_t cap_c;
@@ -65,6 +66,10 @@ static int grow_hops(mm *m, size_t need) {
   if (!b)
     return -1;
   m->hnx = b;
+  double *fr = realloc(m->hfr, c * sizeof *fr);
+  if (!fr)
+    return -1;
+  m->hfr = fr;
   m->cap_h = c;
   return 0;
 }
@@ -105,6 +110,7 @@ static int visit(mm *m, uint32_t s, const pf_nic *d) {
              fl_fabric_node_name(f, d->node));
     return 1;
   }
+  pf_next_frac(&m->rt, s, d, k, m->hfr + m->nh);
   m->hoff[s] = (uint32_t)m->nh;
   m->hcnt[s] = k;
   m->nh += k;
@@ -228,9 +234,9 @@ static int destination(mm *m, uint32_t d, int *any_unfrozen) {
   }
   for (uint32_t i = 0; i < m->ninv; i++) {
     uint32_t u = m->order[i];
-    double frac = 1.0 / m->hcnt[u];
     for (uint32_t k = 0; k < m->hcnt[u]; k++) {
       uint32_t dl = m->hdl[m->hoff[u] + k], v = m->hnx[m->hoff[u] + k];
+      double frac = m->hfr[m->hoff[u] + k];
       m->fz[dl] += m->F[u] * frac;
       m->w[dl] += m->W[u] * frac;
       m->cnt[dl] += m->cW[u] * frac;
@@ -288,10 +294,10 @@ static void mm_free(mm *m) {
   free(m->gC), free(m->gW), free(m->gF);
   free(m->hcnt), free(m->indeg), free(m->W), free(m->F), free(m->cW);
   free(m->minlvl), free(m->inv), free(m->order), free(m->stack);
-  free(m->hdl), free(m->hnx), free(m->cbuf);
+  free(m->hdl), free(m->hnx), free(m->hfr), free(m->cbuf);
 }
 
-static int mm_init(mm *m, const pf_net *net, uint32_t mode) {
+static int mm_init(mm *m, const pf_net *net, uint32_t mode, fl_error *err) {
   size_t ns = net->nsw ? net->nsw : 1, nd = net->ndl ? net->ndl : 1;
   m->fz = calloc(nd, sizeof *m->fz);
   m->w = calloc(nd, sizeof *m->w);
@@ -323,7 +329,9 @@ static int mm_init(mm *m, const pf_net *net, uint32_t mode) {
       !m->hoff || !m->hcnt || !m->indeg || !m->W || !m->F || !m->cW ||
       !m->minlvl || !m->inv || !m->order || !m->stack || !m->cbuf)
     return FL_ENOMEM;
-  return pf_router_init(&m->rt, net, mode);
+  if (pf_router_init(&m->rt, net, mode) != FL_OK)
+    return FL_ENOMEM;
+  return pf_router_balance(&m->rt, m->nic, m->fl, err);
 }
 
 int pf_maxmin(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
@@ -342,11 +350,18 @@ int pf_maxmin_tagged(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
   sol->weight = calloc(nd, sizeof *sol->weight);
   sol->ntags = ntags;
   sol->tag_level = ntags ? malloc(ntags * sizeof *sol->tag_level) : NULL;
-  if (!sol->level || !sol->weight || (ntags && !sol->tag_level) ||
-      mm_init(&m, net, mode) != FL_OK) {
+  if (!sol->level || !sol->weight || (ntags && !sol->tag_level)) {
     mm_free(&m);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
+  int irc = mm_init(&m, net, mode, err);
+  if (irc != FL_OK) {
+    mm_free(&m);
+    return irc == FL_ENOMEM
+               ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
+               : irc;
+  }
+  pf_solution_ar(sol, &m.rt);
   for (size_t i = 0; i < nd; i++)
     sol->level[i] = INFINITY;
   int rc = 0;

@@ -3,10 +3,12 @@
  * core/analysis/perf_route.c — where a flow goes next: the switch index
  * and per-port hop table of a fabric (pf_net) and the next hops of a
  * switch toward a destination NIC (pf_next) under the loaded LFTs (one
- * hop: the LFT entry for the NIC's LID, as the switch forwards) or ideal
- * adaptive routing (every cabled neighbour one hop nearer the NIC's
- * switch, by BFS over switch-to-switch cables; cached per destination
- * switch, so a destination-major walk costs one BFS per switch).
+ * hop: the LFT entry for the NIC's LID, as the switch forwards) or
+ * adaptive routing and spraying (every cabled neighbour one hop nearer the
+ * NIC's switch, by BFS over switch-to-switch cables; cached per destination
+ * switch, so a destination-major walk costs one BFS per switch), and the
+ * shares of those hops (pf_next_frac: equal for spray, AR's load-aware
+ * split from perf_ar.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -126,7 +128,7 @@ int pf_router_init(pf_router *r, const pf_net *net, uint32_t mode) {
   r->net = net;
   r->mode = mode;
   r->bfs_for = PF_NONE;
-  if (mode == FL_WL_ROUTE_AR) {
+  if (mode == FL_WL_ROUTE_AR || mode == FL_WL_ROUTE_SPRAY) {
     r->dist = malloc((net->nsw ? net->nsw : 1) * sizeof *r->dist);
     r->queue = malloc((net->nsw ? net->nsw : 1) * sizeof *r->queue);
     if (!r->dist || !r->queue)
@@ -137,7 +139,29 @@ int pf_router_init(pf_router *r, const pf_net *net, uint32_t mode) {
 
 void pf_router_free(pf_router *r) {
   free(r->dist), free(r->queue);
+  pf_ar_free(&r->split);
   memset(r, 0, sizeof *r);
+}
+
+int pf_router_balance(pf_router *r, const pf_nic *nic,
+                      const struct pf_flows *fl, fl_error *err) {
+  if (r->mode != FL_WL_ROUTE_AR)
+    return FL_OK;
+  pf_ar_free(&r->split);
+  r->balanced = 0;
+  int rc = pf_ar_balance(&r->split, r->net, nic, fl, err);
+  r->balanced = rc == FL_OK;
+  return rc;
+}
+
+void pf_next_frac(const pf_router *r, uint32_t s, const pf_nic *d, uint32_t k,
+                  double *frac) {
+  if (r->mode == FL_WL_ROUTE_AR && r->balanced && s != d->sw && k > 1) {
+    pf_ar_fractions(&r->split, d->sw, r->pick, k, frac);
+    return;
+  }
+  for (uint32_t j = 0; j < k; j++)
+    frac[j] = 1.0 / k;
 }
 
 static void bfs(pf_router *r, uint32_t root) {
@@ -206,8 +230,11 @@ static uint32_t next_ar(pf_router *r, uint32_t s, const pf_nic *d, uint32_t *dl,
     *why = 5;
     return 0;
   }
+  if (max > 256)
+    max = 256;
   for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1] && c < max; k++)
     if (r->dist[n->adj_next[k]] + 1 == ds) {
+      r->pick[c] = k;
       dl[c] = n->adj_dl[k];
       nx[c++] = n->adj_next[k];
     }
@@ -227,4 +254,10 @@ uint32_t pf_next(pf_router *r, uint32_t s, const pf_nic *d, uint32_t *dl,
   if (r->mode == FL_WL_ROUTE_LFT)
     return next_lft(r, s, d, dl, nx, why);
   return next_ar(r, s, d, dl, nx, max, why);
+}
+
+void pf_solution_ar(pf_solution *sol, const pf_router *r) {
+  sol->ar_sweeps = r->balanced ? r->split.sweeps : 0;
+  sol->ar_converged = r->balanced ? r->split.converged : 0;
+  sol->ar_residual = r->balanced ? r->split.residual : 0;
 }

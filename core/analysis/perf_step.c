@@ -510,6 +510,11 @@ static int concurrent(const fl_perf_job *job, rawv *all, double *const *wt,
                             FL_STEP_PHASES, &sol, err);
   if (rc == FL_OK && sol.error[0])
     snprintf(res->error, sizeof res->error, "%s", sol.error);
+  if (rc == FL_OK) {
+    res->ar.sweeps = sol.ar_sweeps;
+    res->ar.converged = sol.ar_converged;
+    res->ar.residual = sol.ar_residual;
+  }
   for (uint32_t p = 0; rc == FL_OK && !res->error[0] && p < FL_STEP_PHASES;
        p++) {
     fl_step_phase *ph = &res->ph[p];

@@ -83,7 +83,8 @@ typedef struct fl_step_phase {
  * behind), @overlap (0: --no-overlap). @comm_s the exposed communication,
  * @step_s = compute + comm (every fabric phase at once: the upper bound);
  * @comm_alone_s and @step_alone_s the same with each phase alone on the
- * fabric (the lower bound). @routing FL_WL_ROUTE_LFT or _AR. @error
+ * fabric (the lower bound). @routing FL_WL_ROUTE_LFT, _AR or _SPRAY; @ar
+ * how AR's split of the phases at once converged. @error
  * non-empty: the flows could not be routed (times then zero).
  */
 typedef struct fl_step_result {
@@ -95,6 +96,7 @@ typedef struct fl_step_result {
   fl_step_phase ph[FL_STEP_PHASES];
   double comm_s, step_s, comm_alone_s, step_alone_s;
   uint32_t routing;
+  fl_perf_ar ar; /* AR: the split's fixed point of every phase at once */
   char error[512];
 } fl_step_result;
 

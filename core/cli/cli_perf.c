@@ -78,17 +78,21 @@ static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
   }
 }
 
+/* --routing as FL_WL_ROUTE_* (-1: bad, message printed). */
+static int routing_arg(const char *r) {
+  int m = r ? fl_wl_routing_parse(r) : FL_WL_ROUTE_AUTO;
+  if (m < 0)
+    fl_cli_usage_error("--routing: expected auto, lft, ar or spray, got '%s'",
+                       r);
+  return m;
+}
+
 static int apply_overrides(const perf_args *a, fl_workload *w) {
   if (a->routing) {
-    if (strcmp(a->routing, "auto") == 0)
-      w->routing = FL_WL_ROUTE_AUTO;
-    else if (strcmp(a->routing, "lft") == 0)
-      w->routing = FL_WL_ROUTE_LFT;
-    else if (strcmp(a->routing, "ar") == 0)
-      w->routing = FL_WL_ROUTE_AR;
-    else
-      return fl_cli_usage_error("--routing: expected auto, lft or ar, got '%s'",
-                                a->routing);
+    int m = routing_arg(a->routing);
+    if (m < 0)
+      return FL_EXIT_USAGE;
+    w->routing = (uint32_t)m;
   }
   if (a->min_share) {
     char *end;
@@ -114,6 +118,7 @@ static void text_one(FILE *o, const fl_fabric *f, const fl_perf_result *r,
           fl_wl_op_name(r->op), r->name ? " \"" : "", r->name ? r->name : "",
           r->name ? "\"" : "", (unsigned long long)r->bytes, r->ranks, r->rails,
           fl_cli_perf_routing_name(r->routing));
+  fl_cli_perf_text_ar(o, "  ", r->routing, &r->ar);
   if (r->error[0]) {
     fprintf(o, "  error: %s\n", r->error);
     return;
@@ -277,17 +282,6 @@ static int check_measured_args(const perf_args *a) {
   return 0;
 }
 
-/* --routing as FL_WL_ROUTE_* (-1: bad, message printed). */
-static int routing_arg(const char *r) {
-  if (!r || strcmp(r, "auto") == 0)
-    return FL_WL_ROUTE_AUTO;
-  if (strcmp(r, "lft") == 0)
-    return FL_WL_ROUTE_LFT;
-  if (strcmp(r, "ar") == 0)
-    return FL_WL_ROUTE_AR;
-  fl_cli_usage_error("--routing: expected auto, lft or ar, got '%s'", r);
-  return -1;
-}
 
 /* `perf --measured [OP:]LOG [--calibrate] INPUT...` */
 static int run_measured(perf_args *a, fl_cli_opts *o, const fl_dist *dist) {

@@ -11,7 +11,28 @@
 #include "cli/cli_perf_out.h"
 
 const char *fl_cli_perf_routing_name(uint32_t routing) {
-  return routing == FL_WL_ROUTE_LFT ? "lft" : "ar";
+  return fl_wl_routing_name(routing);
+}
+
+void fl_cli_perf_text_ar(FILE *o, const char *indent, uint32_t routing,
+                         const fl_perf_ar *a) {
+  if (routing != FL_WL_ROUTE_AR || a->converged)
+    return;
+  fprintf(o,
+          "%snote: adaptive routing's split did not settle in %u sweeps (its "
+          "last moved %.3g of the largest demand); the figures are those of "
+          "the last sweep\n",
+          indent, a->sweeps, a->residual);
+}
+
+void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a) {
+  if (routing != FL_WL_ROUTE_AR)
+    return;
+  json_t *o = json_object();
+  json_object_set_new(o, "sweeps", json_integer(a->sweeps));
+  json_object_set_new(o, "converged", json_boolean(a->converged));
+  json_object_set_new(o, "residual", json_real(a->residual));
+  json_object_set_new(j, "ar", o);
 }
 
 json_t *fl_cli_perf_json_num(double x) {
@@ -26,6 +47,7 @@ void fl_cli_perf_json_head(json_t *j, const fl_perf_result *r) {
   json_object_set_new(j, "ranks", json_integer(r->ranks));
   json_object_set_new(j, "routing",
                       json_string(fl_cli_perf_routing_name(r->routing)));
+  fl_cli_perf_json_ar(j, r->routing, &r->ar);
 }
 
 void fl_cli_perf_link_text(const fl_fabric *f, const fl_perf_bottleneck *b,

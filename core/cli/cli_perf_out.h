@@ -31,9 +31,18 @@ json_t *fl_cli_perf_json_bottleneck(const fl_fabric *f,
 void fl_cli_perf_text_bottlenecks(FILE *o, const fl_fabric *f,
                                   const fl_perf_result *r);
 
-/** fl_cli_perf_routing_name() — "lft" or "ar" for a job's FL_WL_ROUTE_*
- * (the report's `routing`). Static storage. */
+/** fl_cli_perf_routing_name() — "lft", "ar" or "spray" for a job's
+ * FL_WL_ROUTE_* (the report's `routing`). Static storage. */
 const char *fl_cli_perf_routing_name(uint32_t routing);
+
+/** fl_cli_perf_text_ar() — under AR routing whose split @a did not reach
+ * its fixed point, the line "@indent note: ..." saying so on @o; nothing
+ * otherwise. */
+void fl_cli_perf_text_ar(FILE *o, const char *indent, uint32_t routing,
+                         const fl_perf_ar *a);
+/** fl_cli_perf_json_ar() — under AR routing, key `ar` {sweeps, converged,
+ * residual} of @a set in @j (borrowed); nothing otherwise. */
+void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a);
 
 /** fl_cli_perf_json_num() — @x as a JSON real, or null when it is not
  * finite (an unroutable collective's infinite step time); new reference. */

@@ -100,6 +100,7 @@ static void text_coll(FILE *o, pctx *x, const fl_perf_place_coll *pc,
   fprintf(o, "%s: %llu bytes, %u ranks (%u per host), %s routing\n", title,
           (unsigned long long)r->bytes, r->ranks ? r->ranks : 0, r->rails,
           fl_cli_perf_routing_name(r->routing));
+  fl_cli_perf_text_ar(o, "  ", r->routing, &r->ar);
   char which[64];
   if (x->pl->n == 1)
     snprintf(which, sizeof which, "index %" PRIu64, x->pl->first);

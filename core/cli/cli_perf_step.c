@@ -136,6 +136,7 @@ static void print_text(FILE *o, const fl_fabric *f, const fl_workload *w,
           r->gpus, t->tp, t->cp, t->pp, t->dp, t->ep, r->hosts_used, r->hosts,
           r->per_server, r->per_server_from, r->rails,
           fl_cli_perf_routing_name(r->routing));
+  fl_cli_perf_text_ar(o, "  ", r->routing, &r->ar);
   if (r->error[0]) {
     fprintf(o, "  error: %s\n", r->error);
     return;
@@ -247,6 +248,7 @@ static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
   json_object_set_new(root, "workload", json_string(w->path));
   json_object_set_new(root, "routing",
                       json_string(fl_cli_perf_routing_name(r->routing)));
+  fl_cli_perf_json_ar(root, r->routing, &r->ar);
   json_object_set_new(root, "min_share", json_real(w->min_share));
   if (r->error[0])
     json_object_set_new(root, "error", json_string(r->error));

@@ -37,6 +37,21 @@ const char *fl_wl_op_name(uint32_t op) {
   return "?";
 }
 
+/* The routing words, in the order of FL_WL_ROUTE_*. */
+static const char *const ROUTINGS[] = {"auto", "lft", "ar", "spray"};
+
+int fl_wl_routing_parse(const char *s) {
+  for (int i = 0; s && i < (int)(sizeof ROUTINGS / sizeof ROUTINGS[0]); i++)
+    if (strcmp(s, ROUTINGS[i]) == 0)
+      return i;
+  return -1;
+}
+
+const char *fl_wl_routing_name(uint32_t routing) {
+  return routing < sizeof ROUTINGS / sizeof ROUTINGS[0] ? ROUTINGS[routing]
+                                                        : "?";
+}
+
 static int parse_int(const char *s, int64_t *out) {
   if (!s || !*s)
     return -1;
@@ -378,15 +393,11 @@ static int top_pair(wrd *r, fl_workload *w, yaml_node_t *k, yaml_node_t *v) {
   if (strcmp(key, "training") == 0)
     return wl_training(r, &w->train, v);
   if (strcmp(key, "routing") == 0) {
-    const char *s = wl_scalar(v);
-    if (s && strcmp(s, "auto") == 0)
-      w->routing = FL_WL_ROUTE_AUTO;
-    else if (s && strcmp(s, "lft") == 0)
-      w->routing = FL_WL_ROUTE_LFT;
-    else if (s && strcmp(s, "ar") == 0)
-      w->routing = FL_WL_ROUTE_AR;
-    else
-      return wl_fail(r, v, "`routing`: expected auto, lft or ar%s", NULL);
+    int m = fl_wl_routing_parse(wl_scalar(v));
+    if (m < 0)
+      return wl_fail(r, v, "`routing`: expected auto, lft, ar or spray%s",
+                     NULL);
+    w->routing = (uint32_t)m;
     return FL_OK;
   }
   if (strcmp(key, "min-share") == 0) {

@@ -44,7 +44,10 @@ enum {
 enum {
   FL_WL_ROUTE_AUTO = 0, /**< the loaded LFTs when present, else AR */
   FL_WL_ROUTE_LFT,      /**< the loaded LFTs (static, per destination LID) */
-  FL_WL_ROUTE_AR        /**< ideal adaptive routing: equal split over every
+  FL_WL_ROUTE_AR,       /**< load-aware adaptive routing: each switch splits
+                             over its minimal next hops by their load per
+                             Gb/s, to a fixed point (perf_ar.c) */
+  FL_WL_ROUTE_SPRAY     /**< oblivious spraying: an equal split over every
                              minimal next hop */
 };
 
@@ -179,6 +182,13 @@ int fl_workload_load(fl_workload *w, const char *path, fl_error *err);
 
 /** fl_workload_free() — release everything @w owns; zeroes it. */
 void fl_workload_free(fl_workload *w);
+
+/** fl_wl_routing_parse() — FL_WL_ROUTE_* of the word @s ("auto", "lft",
+ * "ar", "spray"), -1 for any other (or NULL). */
+int fl_wl_routing_parse(const char *s);
+/** fl_wl_routing_name() — the word of FL_WL_ROUTE_* @routing ("?" if
+ * unknown); a static string. */
+const char *fl_wl_routing_name(uint32_t routing);
 
 /** fl_wl_op_name() — "all-reduce", ... for FL_WL_* @op ("?" if unknown). */
 const char *fl_wl_op_name(uint32_t op);

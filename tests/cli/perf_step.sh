@@ -33,7 +33,13 @@
 #     0.036 s, hidden behind all of compute but for 0.036 / 5 = 0.0072 s:
 #     step 0.10731803648 s.
 # Degraded (deg.xml): leaf-su01-r0 port 5 -> spine-01 at 1x HDR (50 Gb/s).
-#   AR splits the 2 rail-0 DP flows leaving SU 1 (and the 2 entering it)
+#   Load-aware AR (the default without LFTs) water-fills the 2 rail-0 DP
+#   flows leaving SU 1 over its 4 uplinks by capacity, 50:400:400:400:
+#   2 x 50 / 1250 = 0.08 flow on the 50 Gb/s cable (625 Gb/s per flow,
+#   more than a NIC's 400), and leaf-su02-r0 the 2 entering it likewise
+#   (spine-01's down port to leaf-su01-r0 is its bottleneck that way): the
+#   step is the healthy one, 0.10491803648 s, no finding.
+#   `--routing spray` splits them equally
 #   over 4 uplinks: 0.5 flow on the 50 Gb/s cable, so they run at 100
 #   Gb/s alone and with PP: DP 6 x 1e8 x 8 / 100e9 = 0.048 s (ideal 0.012,
 #   25 %: a finding naming the cable), exposed 0.048 / 5 = 0.0096 s:
@@ -148,8 +154,13 @@ expect_eq "$(jget "$TMP/out" "=[(c['op'], c['bytes']) for c in d['phases'][-1]['
   "[('reduce-scatter', 400000000.0), ('all-gather', 400000000.0)]" "ZeRO 1: reduce-scatter + all-gather"
 expect_close "$(jget "$TMP/out" "['step']['step_time_s']")" 0.10491803648 "ZeRO 1 step = ZeRO 0 (same volume)"
 
-# ---- job A, one uplink at 1x HDR: slower step, the link named
-expect_rc 1 "$FL" perf --format json --job "$TMP/job.yaml" "$TMP/deg.xml"
+# ---- job A, one uplink at 1x HDR: load-aware AR steers around it
+expect_rc 0 "$FL" perf --format json --job "$TMP/job.yaml" "$TMP/deg.xml"
+expect_eq "$(jget "$TMP/out" "=(d['routing'], d['ar']['converged'], len(d['findings']))")" "('ar', True, 0)" "AR: no finding"
+expect_close "$(jget "$TMP/out" "['step']['step_time_s']")" 0.10491803648 "AR: the healthy step time"
+expect_close "$(phase "$TMP/out" dp time_s)" 0.024 "AR: dp with pp as healthy"
+# ---- job A, one uplink at 1x HDR, sprayed: slower step, the link named
+expect_rc 1 "$FL" perf --routing spray --format json --job "$TMP/job.yaml" "$TMP/deg.xml"
 cp "$TMP/out" "$TMP/d.json"
 J=$TMP/d.json
 expect_close "$(phase "$J" dp alone_s)" 0.048 "dp alone over the degraded uplink"
@@ -166,11 +177,11 @@ expect_eq "$(jget "$J" "=[(f['phase'], f['message']) for f in d['findings']]")" 
   "[('dp', 'dp phase alone takes 0.048 s, 25.0% of its no-contention speed (ideal 0.012 s; min-share 90%); the cable leaf-su01-r0 port 5 -> spine-01 port 1 runs at 50 Gb/s, below its nominal 400 Gb/s')]" \
   "the finding names the cable"
 # min-share at the phase's 25 % and just above it
-expect_rc 0 "$FL" perf --format json --min-share 0.25 --job "$TMP/job.yaml" "$TMP/deg.xml"
+expect_rc 0 "$FL" perf --routing spray --format json --min-share 0.25 --job "$TMP/job.yaml" "$TMP/deg.xml"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 0 "min-share 0.25: at the boundary, no finding"
-expect_rc 1 "$FL" perf --format json --min-share 0.26 --job "$TMP/job.yaml" "$TMP/deg.xml"
+expect_rc 1 "$FL" perf --routing spray --format json --min-share 0.26 --job "$TMP/job.yaml" "$TMP/deg.xml"
 expect_eq "$(jget "$TMP/out" "=len(d['findings'])")" 1 "min-share 0.26: a finding"
-expect_rc 1 "$FL" perf --job "$TMP/job.yaml" "$TMP/deg.xml"
+expect_rc 1 "$FL" perf --routing spray --job "$TMP/job.yaml" "$TMP/deg.xml"
 expect_grep "$TMP/out" '^    bottleneck leaf-su01-r0 port 5 -> spine-01 port 1: 0\.5 of the phase.s flows, 50 Gb/s \(100\.000 Gb/s each\); the cable runs below its nominal 400 Gb/s$'
 expect_grep "$TMP/out" '^  step time 0\.109718 s '
 # the same cable on rail 3 (the flows toward the first NICs are then at
@@ -178,7 +189,7 @@ expect_grep "$TMP/out" '^  step time 0\.109718 s '
 UPL3='<link a="leaf-su01-r3" a-port="5" b="spine-01" b-port="4" width="4x" speed="NDR"/>'
 expect_eq "$(grep -c -F "$UPL3" "$TMP/rail.xml")" 1 "the rail-3 uplink"
 sed "s|$UPL3|${UPL3/4x\" speed=\"NDR/1x\" speed=\"HDR}|" "$TMP/rail.xml" >"$TMP/deg3.xml"
-expect_rc 1 "$FL" perf --format json --job "$TMP/job.yaml" "$TMP/deg3.xml"
+expect_rc 1 "$FL" perf --routing spray --format json --job "$TMP/job.yaml" "$TMP/deg3.xml"
 expect_close "$(phase "$TMP/out" dp time_s)" 0.048 "rail 3: dp with pp"
 expect_close "$(jget "$TMP/out" "['step']['step_time_s']")" 0.10971803648 "rail 3: step time"
 expect_eq "$(jget "$TMP/out" "=[b['link'] for b in d['phases'][-1]['bottlenecks']]")" \

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/analysis/perf_ar.c — load-aware adaptive routing: how each switch
+ * splits the flows of one step toward a destination switch over its
+ * minimal next hops, iterated to a fixed point (issue 35, item 4).
+ *
+ * InfiniBand adaptive routing (NVIDIA AR; IBTA leaves the choice to the
+ * switch) sends each packet (or flowlet) of an AR-enabled SL to the least
+ * loaded output port of the port group allowed for its destination, judged
+ * by the switch's own queues. A flow model has no queues; what stands for
+ * a port's load is the flows it carries per Gb/s of its capacity. So at
+ * switch s, the W flows arriving toward destination switch S are split
+ * over the allowed ports (the minimal next hops, as `spray` routing takes
+ * them) by water-filling: each port j already carries L_j flows of other
+ * destinations and has capacity c_j; the split x_j = max(0, λ c_j − L_j)
+ * with Σ x_j = W evens out (L_j + x_j) / c_j over the ports it uses, and
+ * keeps the lowest-loaded ones out of a port already above that level.
+ * A 1x uplink among 4x ones (c_j a quarter of the others') gets a quarter
+ * of their share, where an equal split (spray) gave it as much as each.
+ *
+ * Each switch only sees its own ports, as the hardware does: the choice at
+ * a leaf does not look at the spine's down port toward the destination.
+ *
+ * The fixed point: the splits of every destination switch depend on the
+ * others' loads, so they are recomputed in sweeps (Gauss–Seidel: one
+ * destination switch at a time, its own previous flows taken off the
+ * loads first, the switches of its minimal-path DAG in decreasing distance
+ * so each knows what arrives before it splits) until no edge's flows move
+ * by more than PF_AR_TOL of the largest demand, at most PF_AR_MAX_SWEEPS
+ * sweeps (then `converged` is 0 and the last sweep's splits are used; the
+ * output says so). On a symmetric healthy tree every port of a group has
+ * the same load and capacity and the first sweep already gives the equal
+ * split.
+ *
+ * Cost per sweep: O(destination switches × (switches + switch-to-switch
+ * edges) + water-filling sorts); memory: a row of flows per edge and of
+ * demands per switch for each destination switch with flows, at most
+ * PF_AR_MAX_ENTRIES values in all (docs/perf.md).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_impl.h"
+
+static size_t pf_ar_cap(const pf_net *n) {
+  return n->ar_max_entries ? n->ar_max_entries : PF_AR_MAX_ENTRIES;
+}
+
+/* Demand of each source switch toward each destination switch: two passes
+ * over the destinations (rows, then counts). Returns 0, -1 (no memory) or
+ * 1 (over the cap, *@need set). */
+static int demands(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
+                   const pf_flows *fl, size_t *need) {
+  size_t cap = fl->a2a ? fl->ng : 0;
+  if (!fl->a2a)
+    for (uint32_t d = 0; d < fl->nnic; d++)
+      if (fl->dst_off[d + 1] - fl->dst_off[d] > cap)
+        cap = fl->dst_off[d + 1] - fl->dst_off[d];
+  pf_class *buf = malloc((cap ? cap : 1) * sizeof *buf);
+  if (!buf)
+    return -1;
+  for (uint32_t d = 0; d < fl->nnic; d++) {
+    uint32_t S = nic[d].sw;
+    if (S == PF_NONE || a->row_of[S] != PF_NONE)
+      continue;
+    size_t nc = pf_classes_for(fl, d, buf, cap);
+    for (size_t i = 0; i < nc; i++)
+      if (fl->groups[buf[i].group].sw != S && buf[i].count > 0) {
+        a->row_of[S] = a->nrow++;
+        break;
+      }
+  }
+  size_t nadj = n->adj_off[n->nsw];
+  *need = (size_t)a->nrow * (nadj + n->nsw);
+  if (*need > pf_ar_cap(n)) {
+    free(buf);
+    return 1;
+  }
+  a->nadj = (uint32_t)nadj;
+  a->x = calloc(a->nrow ? (size_t)a->nrow * (nadj ? nadj : 1) : 1,
+                sizeof *a->x);
+  a->dem = calloc(a->nrow ? (size_t)a->nrow * n->nsw : 1, sizeof *a->dem);
+  if (!a->x || !a->dem) {
+    free(buf);
+    return -1;
+  }
+  for (uint32_t d = 0; d < fl->nnic; d++) {
+    uint32_t S = nic[d].sw;
+    if (S == PF_NONE || a->row_of[S] == PF_NONE)
+      continue;
+    double *dem = a->dem + (size_t)a->row_of[S] * n->nsw;
+    size_t nc = pf_classes_for(fl, d, buf, cap);
+    for (size_t i = 0; i < nc; i++) {
+      uint32_t s = fl->groups[buf[i].group].sw;
+      if (s != S)
+        dem[s] += buf[i].count;
+    }
+  }
+  free(buf);
+  return 0;
+}
+
+/* Scratch of one balance: BFS distances and order, flows arriving at each
+ * switch, the loads of every directed link, each switch's bottleneck
+ * toward the destination switch (link, fraction of its flows crossing it),
+ * one switch's allowed ports with their effective load and capacity. */
+typedef struct ar_work {
+  uint32_t *dist, *order;
+  double *W, *L;
+  double *P;      /* [ndl] estimates on links of switches yet to split */
+  uint32_t *qdl;  /* [nsw] bottleneck directed link, PF_NONE: none */
+  double *qphi;   /* [nsw] share of the switch's flows crossing it */
+  uint32_t pk[256];
+  double key[768], le[256], ce[256], le2[256], ce2[256];
+} ar_work;
+
+/* Switches in BFS order from @S (nearest first), their distances; returns
+ * how many are reachable. */
+static uint32_t bfs_order(const pf_net *n, ar_work *w, uint32_t S) {
+  for (uint32_t s = 0; s < n->nsw; s++)
+    w->dist[s] = PF_NONE;
+  uint32_t head = 0, tail = 0;
+  w->dist[S] = 0;
+  w->order[tail++] = S;
+  while (head < tail) {
+    uint32_t s = w->order[head++];
+    for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++) {
+      uint32_t t = n->adj_next[k];
+      if (w->dist[t] == PF_NONE) {
+        w->dist[t] = w->dist[s] + 1;
+        w->order[tail++] = t;
+      }
+    }
+  }
+  return tail;
+}
+
+static int allowed(const pf_net *n, const ar_work *w, uint32_t s,
+                   uint32_t k) {
+  return w->dist[n->adj_next[k]] + 1 == w->dist[s];
+}
+
+static double util(const pf_net *n, const ar_work *w, uint32_t dl) {
+  double c = n->cap[dl];
+  return c > 0 ? w->L[dl] / c : 0;
+}
+
+/* The bottleneck of every switch toward S, nearest first: over its allowed
+ * ports (weighted by its current split, equal where it has no flows), the
+ * most loaded link per Gb/s among each port's own link and the bottleneck
+ * of the switch it leads to; the share of the switch's flows that cross
+ * it. What a switch's output port feels of the links beyond it is their
+ * credit back-pressure, and the worst of them is what holds its queue. */
+static void bottlenecks(const pf_net *n, ar_work *w, const double *x,
+                        uint32_t reach) {
+  w->qdl[w->order[0]] = PF_NONE; /* S: its flows leave by NIC cables */
+  w->qphi[w->order[0]] = 0;
+  for (uint32_t i = 1; i < reach; i++) {
+    uint32_t v = w->order[i], m = 0;
+    double tot = 0;
+    for (uint32_t k = n->adj_off[v]; k < n->adj_off[v + 1]; k++)
+      if (allowed(n, w, v, k)) {
+        tot += x[k];
+        m++;
+      }
+    uint32_t best = PF_NONE;
+    double bu = -1, bphi = 0;
+    for (uint32_t k = n->adj_off[v]; k < n->adj_off[v + 1]; k++) {
+      if (!allowed(n, w, v, k))
+        continue;
+      double f = tot > 0 ? x[k] / tot : 1.0 / m;
+      if (tot > 0 && x[k] <= 0)
+        continue;
+      uint32_t nx = n->adj_next[k], dl = n->adj_dl[k];
+      uint32_t cand = dl;
+      double cphi = f;
+      if (w->qdl[nx] != PF_NONE && util(n, w, w->qdl[nx]) > util(n, w, dl)) {
+        cand = w->qdl[nx];
+        cphi = f * w->qphi[nx];
+      }
+      double u = util(n, w, cand);
+      if (u > bu) {
+        bu = u, best = cand, bphi = cphi;
+      } else if (u == bu && cand == best) {
+        bphi += cphi; /* two ports meet at one link further on */
+      }
+    }
+    w->qdl[v] = best;
+    w->qphi[v] = bphi;
+  }
+}
+
+/* What port j takes at level λ: its own link allows λ c1 − l1 more flows,
+ * the bottleneck beyond it λ c2 − l2 (c2 infinite: none). */
+static double take(const ar_work *w, uint32_t j, double lambda) {
+  double v = lambda * w->ce[j] - w->le[j];
+  if (isfinite(w->ce2[j])) {
+    double v2 = lambda * w->ce2[j] - w->le2[j];
+    if (v2 < v)
+      v = v2;
+  }
+  return v > 0 ? v : 0;
+}
+
+static double take_all(const ar_work *w, uint32_t m, double lambda) {
+  double t = 0;
+  for (uint32_t j = 0; j < m; j++)
+    t += take(w, j, lambda);
+  return t;
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Water-filling of @W flows over the @m allowed ports of a switch (their
+ * adjacency indexes in w->pk, the effective loads and capacities of their
+ * own links and of the bottlenecks beyond them in w->le/ce, le2/ce2): the
+ * level λ at which Σ take(j, λ) = W, found on the sorted breakpoints of
+ * the piecewise-linear, nondecreasing sum (each port's two zeros and the
+ * crossing of its two lines) and interpolated within its segment. Ports of
+ * unknown or zero capacity make it an equal split (no better guess).
+ * Writes the flows into @x (indexed by adjacency index). */
+static void water_fill(ar_work *w, uint32_t m, double W, double *x) {
+  uint32_t nb = 0;
+  for (uint32_t j = 0; j < m; j++) {
+    if (!(w->ce[j] > 0) || !(w->ce2[j] > 0)) {
+      for (uint32_t i = 0; i < m; i++)
+        x[w->pk[i]] = W / m;
+      return;
+    }
+    w->key[nb++] = w->le[j] / w->ce[j];
+    if (isfinite(w->ce2[j])) {
+      w->key[nb++] = w->le2[j] / w->ce2[j];
+      if (w->ce[j] != w->ce2[j]) {
+        double c = (w->le[j] - w->le2[j]) / (w->ce[j] - w->ce2[j]);
+        if (c > 0)
+          w->key[nb++] = c;
+      }
+    }
+  }
+  qsort(w->key, nb, sizeof *w->key, cmp_dbl);
+  double lo = 0, flo = take_all(w, m, 0), lambda = -1;
+  for (uint32_t i = 0; i < nb && lambda < 0; i++) {
+    double hi = w->key[i], fhi = take_all(w, m, hi);
+    if (fhi >= W) /* linear on [lo, hi] */
+      lambda = fhi > flo ? lo + (W - flo) * (hi - lo) / (fhi - flo) : hi;
+    else
+      lo = hi, flo = fhi;
+  }
+  if (lambda < 0) { /* past the last breakpoint the sum is linear */
+    double slope = take_all(w, m, lo + 1) - flo;
+    lambda = slope > 0 ? lo + (W - flo) / slope : lo;
+  }
+  double sum = 0;
+  for (uint32_t j = 0; j < m; j++) {
+    x[w->pk[j]] = take(w, j, lambda);
+    sum += x[w->pk[j]];
+  }
+  /* rescale away the rounding, so the switch forwards exactly W */
+  for (uint32_t j = 0; j < m; j++)
+    x[w->pk[j]] = sum > 0 ? x[w->pk[j]] * (W / sum) : W / m;
+}
+
+/* Switch @s's allowed ports toward S in w->pk with the effective load and
+ * capacity, without @s's own flows (@x), of each port's own link (le, ce)
+ * and of the bottleneck beyond it (le2, ce2: seen through the share
+ * w->qphi of what the port sends on that reaches it, so load / phi and
+ * capacity / phi; ce2 infinite where there is none). Returns the port
+ * count. */
+static uint32_t ports(const pf_net *n, ar_work *w, const double *x,
+                      uint32_t s) {
+  uint32_t m = 0;
+  for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1] && m < 256; k++) {
+    if (!allowed(n, w, s, k))
+      continue;
+    uint32_t dl = n->adj_dl[k], nx = n->adj_next[k];
+    double le = w->L[dl] - x[k];
+    w->pk[m] = k;
+    w->le[m] = le > 0 ? le : 0;
+    w->ce[m] = n->cap[dl];
+    w->le2[m] = 0;
+    w->ce2[m] = INFINITY;
+    uint32_t b = w->qdl[nx];
+    double phi = w->qphi[nx];
+    if (b != PF_NONE && b != dl && phi > 0) {
+      double lb = w->L[b] - phi * x[k];
+      w->le2[m] = (lb > 0 ? lb : 0) / phi;
+      w->ce2[m] = n->cap[b] / phi;
+    }
+    m++;
+  }
+  return m;
+}
+
+/* One destination switch's row: the bottlenecks from the current loads,
+ * then the DAG walked from the farthest switch in, each switch's own
+ * flows taken off, its arrivals water-filled over its allowed ports, the
+ * new flows put on. Returns the largest change of an edge's flows. */
+static double row_sweep(const pf_net *n, pf_arsplit *a, ar_work *w,
+                        uint32_t S, double damp) {
+  uint32_t row = a->row_of[S];
+  double *x = a->x + (size_t)row * a->nadj;
+  const double *dem = a->dem + (size_t)row * n->nsw;
+  uint32_t reach = bfs_order(n, w, S);
+  bottlenecks(n, w, x, reach);
+  double moved = 0;
+  for (uint32_t i = reach; i-- > 1;) { /* order[0] is S itself */
+    uint32_t s = w->order[i];
+    double W = w->W[s] + dem[s];
+    /* the estimates switches farther out put on this switch's links are
+     * replaced by what it now really sends */
+    for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++) {
+      w->L[n->adj_dl[k]] -= w->P[n->adj_dl[k]];
+      w->P[n->adj_dl[k]] = 0;
+    }
+    uint32_t m = ports(n, w, x, s);
+    double old[256];
+    uint32_t pk0[256];
+    for (uint32_t j = 0; j < m; j++) {
+      pk0[j] = w->pk[j];
+      old[j] = x[pk0[j]];
+      w->L[n->adj_dl[pk0[j]]] -= old[j];
+    }
+    double Wold = 0;
+    for (uint32_t j = 0; j < m; j++)
+      Wold += old[j];
+    if (W > 0 && m > 0)
+      water_fill(w, m, W, x);
+    else
+      for (uint32_t j = 0; j < m; j++)
+        x[pk0[j]] = 0;
+    if (damp > 0 && W > 0 && Wold > 0) { /* part way from the old split */
+      double kept = 0;
+      for (uint32_t j = 0; j < m; j++) {
+        double v = (1 - damp) * x[pk0[j]] + damp * old[j] * (W / Wold);
+        /* a port left decays by halves and would never reach 0 */
+        x[pk0[j]] = v < 1e-9 * W ? 0 : v;
+        kept += x[pk0[j]];
+      }
+      for (uint32_t j = 0; j < m; j++)
+        x[pk0[j]] *= W / kept;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+      uint32_t k = pk0[j];
+      double dx = fabs(x[k] - old[j]);
+      if (dx > moved)
+        moved = dx;
+      w->L[n->adj_dl[k]] += x[k];
+      w->W[n->adj_next[k]] += x[k];
+      /* the bottleneck beyond the port sees the change at once (the
+       * switches nearer S split later in this sweep): without it, every
+       * switch of a level moved onto the same free link before any saw
+       * the others do so, and the sweeps swung. Not in the first sweep,
+       * which starts from nothing: a bottleneck picked among equal links
+       * would make a symmetric fabric's split lopsided. */
+      uint32_t b = w->qdl[n->adj_next[k]];
+      if (damp > 0 && b != PF_NONE && b != n->adj_dl[k]) {
+        double d = w->qphi[n->adj_next[k]] * (x[k] - old[j]);
+        w->L[b] += d;
+        w->P[b] += d;
+      }
+    }
+    w->W[s] = 0;
+  }
+  w->W[S] = 0;
+  return moved;
+}
+
+int pf_ar_balance(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
+                  const pf_flows *fl, fl_error *err) {
+  memset(a, 0, sizeof *a);
+  ar_work w = {0};
+  size_t ns = n->nsw ? n->nsw : 1;
+  a->row_of = malloc(ns * sizeof *a->row_of);
+  w.dist = malloc(ns * sizeof *w.dist);
+  w.order = malloc(ns * sizeof *w.order);
+  w.W = calloc(ns, sizeof *w.W);
+  w.L = calloc(n->ndl ? n->ndl : 1, sizeof *w.L);
+  w.P = calloc(n->ndl ? n->ndl : 1, sizeof *w.P);
+  w.qdl = malloc(ns * sizeof *w.qdl);
+  w.qphi = malloc(ns * sizeof *w.qphi);
+  int rc = !a->row_of || !w.dist || !w.order || !w.W || !w.L || !w.P || !w.qdl ||
+                   !w.qphi
+               ? -1
+               : 0;
+  size_t need = 0;
+  if (rc == 0) {
+    memset(a->row_of, 0xff, ns * sizeof *a->row_of);
+    rc = demands(a, n, nic, fl, &need);
+  }
+  double scale = 0;
+  for (size_t i = 0; rc == 0 && i < (size_t)a->nrow * n->nsw; i++)
+    if (a->dem[i] > scale)
+      scale = a->dem[i];
+  while (rc == 0 && a->nrow && a->sweeps < PF_AR_MAX_SWEEPS) {
+    double moved = 0;
+    for (uint32_t S = 0; S < n->nsw; S++)
+      if (a->row_of[S] != PF_NONE) {
+        double m = row_sweep(n, a, &w, S, a->sweeps ? 0.5 : 0);
+        if (m > moved)
+          moved = m;
+      }
+    a->sweeps++;
+    a->residual = scale > 0 ? moved / scale : 0;
+    if (a->residual <= PF_AR_TOL) {
+      a->converged = 1;
+      break;
+    }
+  }
+  if (rc == 0 && a->nrow == 0)
+    a->converged = 1;
+  free(w.dist), free(w.order), free(w.W), free(w.L), free(w.P), free(w.qdl),
+      free(w.qphi);
+  if (rc == 0)
+    return FL_OK;
+  pf_ar_free(a);
+  if (rc > 0)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "adaptive routing of this step needs %zu split "
+                        "values (destination switches x (switches + "
+                        "switch-to-switch ports)), more than the cap of %zu: "
+                        "use --routing spray (an equal split) or lft",
+                        need, pf_ar_cap(n));
+  return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+void pf_ar_free(pf_arsplit *a) {
+  free(a->row_of), free(a->x), free(a->dem);
+  memset(a, 0, sizeof *a);
+}
+
+void pf_ar_fractions(const pf_arsplit *a, uint32_t S, const uint32_t *adj,
+                     uint32_t k, double *frac) {
+  uint32_t row = a && S < PF_NONE && a->row_of ? a->row_of[S] : PF_NONE;
+  double sum = 0;
+  if (row != PF_NONE)
+    for (uint32_t j = 0; j < k; j++)
+      sum += a->x[(size_t)row * a->nadj + adj[j]];
+  for (uint32_t j = 0; j < k; j++)
+    frac[j] = sum > 0 ? a->x[(size_t)row * a->nadj + adj[j]] / sum : 1.0 / k;
+}
