@@ -14,12 +14,14 @@
  *          with one NIC per plane, all in one fabric, LFT routing: at
  *          radix 64 and P = 2, 32,768 hosts x 2 NICs = 65,536 endpoints,
  *          every one with a LID of its plane and routed by its LFTs;
- *   ar     one subnet, ideal adaptive routing over all k^3/4 CAs;
+ *   ar     one subnet, load-aware adaptive routing over all k^3/4 CAs;
+ *   spray  the same with AR's old equal split (perf_ar.c's cost is the
+ *          difference);
  *   place  the `lft` subnet as the pool of a job of N hosts placed RUNS
  *          times at random (workload `placements:`, seed 1, perf_place.c)
  *          with one all-to-all and one ring all-reduce of 1 GiB each:
  *          the distribution over placements and the time of all of them.
- * Usage: build/bench/perf_scale [K [lft|planes|ar [RUNS [P]]]]
+ * Usage: build/bench/perf_scale [K [lft|planes|ar|spray [RUNS [P]]]]
  *        build/bench/perf_scale K place COUNT N
  * (default 64 lft 3 2). Prints each run's wall and CPU seconds (user + sys
  * of the whole process, every thread), their medians, and the process's
@@ -143,10 +145,12 @@ int main(int argc, char **argv) {
   int runs = argc > 3 ? atoi(argv[3]) : 3;
   uint32_t planes = argc > 4 ? (uint32_t)atoi(argv[4]) : 2;
   if (runs < 1 || runs > 15 || planes < 1 || k < 4 || k > 128)
-    return fprintf(stderr, "usage: perf_scale [K [lft|planes|ar [RUNS "
+    return fprintf(stderr, "usage: perf_scale [K [lft|planes|ar|spray [RUNS "
                            "[PLANES]]]]\n"),
            2;
-  uint32_t routing = strcmp(what, "ar") == 0 ? FL_WL_ROUTE_AR : FL_WL_ROUTE_LFT;
+  uint32_t routing = strcmp(what, "ar") == 0      ? FL_WL_ROUTE_AR
+                     : strcmp(what, "spray") == 0 ? FL_WL_ROUTE_SPRAY
+                                                  : FL_WL_ROUTE_LFT;
   int use_planes = strcmp(what, "planes") == 0;
   double t0 = now();
   fl_fabric *f = use_planes ? make_planes(k, planes) : make_vl(k, 0, 0);
@@ -160,7 +164,7 @@ int main(int argc, char **argv) {
   memset(&w, 0, sizeof w);
   w.path = "bench";
   w.min_share = 0.9;
-  if (routing == FL_WL_ROUTE_AR && !use_planes) {
+  if (routing != FL_WL_ROUTE_LFT && !use_planes) {
     w.all_hosts = 1; /* every CA, LID or not: AR needs none */
   } else {
     job_hosts(f, &w);

@@ -182,6 +182,7 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
     res->ar.sweeps = real.ar_sweeps;
     res->ar.converged = real.ar_converged;
     res->ar.residual = real.ar_residual;
+    res->ar.capped = real.ar_capped;
     res->step_time_s = real.step_time_s;
     res->time_s = real.step_time_s * res->steps;
     res->algbw_GBps = (double)c->bytes / res->time_s / 1e9;

@@ -109,17 +109,26 @@ double fl_perf_nccl_factor(uint32_t op, uint32_t alg, uint32_t ranks,
 int fl_perf_fit_alpha_eta(const double *x, const double *t, size_t n,
                           double *alpha_s, double *eta, fl_error *err);
 
+/** Most split values (flows per edge and demands per switch, for each
+ * destination switch with flows) one load-aware AR balance may hold: 2^25
+ * doubles, 256 MiB (perf_ar.c, docs/perf.md). */
+#define FL_PERF_AR_MAX_SPLIT (1u << 25)
+
 /**
  * fl_perf_ar — how load-aware adaptive routing's split of a solve's flows
  * came out (perf_ar.c): @sweeps of the fixed point run, @converged 1 when
  * no edge's flows moved by more than 10^-6 of the largest demand in the
  * last one (else the last sweep's split was used), @residual that last
- * move relative to the largest demand. All zero for other routings.
+ * move relative to the largest demand. @capped: AR was chosen by routing
+ * auto (no LFTs) and its split would need that many values, more than the
+ * cap of 2^25 (docs/perf.md): the flows were split equally (as spray)
+ * instead; 0 otherwise. All zero for other routings.
  */
 typedef struct fl_perf_ar {
   uint32_t sweeps;
   int converged;
   double residual;
+  size_t capped;
 } fl_perf_ar;
 
 /**

@@ -78,8 +78,8 @@ static int demands(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
     return 1;
   }
   a->nadj = (uint32_t)nadj;
-  a->x = calloc(a->nrow ? (size_t)a->nrow * (nadj ? nadj : 1) : 1,
-                sizeof *a->x);
+  a->x =
+      calloc(a->nrow ? (size_t)a->nrow * (nadj ? nadj : 1) : 1, sizeof *a->x);
   a->dem = calloc(a->nrow ? (size_t)a->nrow * n->nsw : 1, sizeof *a->dem);
   if (!a->x || !a->dem) {
     free(buf);
@@ -108,9 +108,9 @@ static int demands(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
 typedef struct ar_work {
   uint32_t *dist, *order;
   double *W, *L;
-  double *P;      /* [ndl] estimates on links of switches yet to split */
-  uint32_t *qdl;  /* [nsw] bottleneck directed link, PF_NONE: none */
-  double *qphi;   /* [nsw] share of the switch's flows crossing it */
+  double *P;     /* [ndl] estimates on links of switches yet to split */
+  uint32_t *qdl; /* [nsw] bottleneck directed link, PF_NONE: none */
+  double *qphi;  /* [nsw] share of the switch's flows crossing it */
   uint32_t pk[256];
   double key[768], le[256], ce[256], le2[256], ce2[256];
 } ar_work;
@@ -136,8 +136,7 @@ static uint32_t bfs_order(const pf_net *n, ar_work *w, uint32_t S) {
   return tail;
 }
 
-static int allowed(const pf_net *n, const ar_work *w, uint32_t s,
-                   uint32_t k) {
+static int allowed(const pf_net *n, const ar_work *w, uint32_t s, uint32_t k) {
   return w->dist[n->adj_next[k]] + 1 == w->dist[s];
 }
 
@@ -210,11 +209,6 @@ static double take_all(const ar_work *w, uint32_t m, double lambda) {
   return t;
 }
 
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Water-filling of @W flows over the @m allowed ports of a switch (their
  * adjacency indexes in w->pk, the effective loads and capacities of their
  * own links and of the bottlenecks beyond them in w->le/ce, le2/ce2): the
@@ -241,16 +235,28 @@ static void water_fill(ar_work *w, uint32_t m, double W, double *x) {
       }
     }
   }
-  qsort(w->key, nb, sizeof *w->key, cmp_dbl);
-  double lo = 0, flo = take_all(w, m, 0), lambda = -1;
-  for (uint32_t i = 0; i < nb && lambda < 0; i++) {
-    double hi = w->key[i], fhi = take_all(w, m, hi);
-    if (fhi >= W) /* linear on [lo, hi] */
-      lambda = fhi > flo ? lo + (W - flo) * (hi - lo) / (fhi - flo) : hi;
-    else
-      lo = hi, flo = fhi;
+  for (uint32_t i = 1; i < nb; i++) { /* insertion sort: nb <= 3m, small */
+    double k = w->key[i];
+    uint32_t j = i;
+    for (; j > 0 && w->key[j - 1] > k; j--)
+      w->key[j] = w->key[j - 1];
+    w->key[j] = k;
   }
-  if (lambda < 0) { /* past the last breakpoint the sum is linear */
+  /* the first breakpoint where the sum reaches W, by bisection (the sum
+   * is nondecreasing): O(m log m) evaluations instead of O(m^2) */
+  uint32_t a = 0, b = nb; /* F(key[i]) < W for i < a; >= W from b on */
+  while (a < b) {
+    uint32_t mid = a + (b - a) / 2;
+    if (take_all(w, m, w->key[mid]) >= W)
+      b = mid;
+    else
+      a = mid + 1;
+  }
+  double lo = a ? w->key[a - 1] : 0, flo = take_all(w, m, lo), lambda;
+  if (a < nb) { /* linear on [lo, key[a]] */
+    double hi = w->key[a], fhi = take_all(w, m, hi);
+    lambda = fhi > flo ? lo + (W - flo) * (hi - lo) / (fhi - flo) : hi;
+  } else { /* past the last breakpoint the sum is linear */
     double slope = take_all(w, m, lo + 1) - flo;
     lambda = slope > 0 ? lo + (W - flo) / slope : lo;
   }
@@ -299,8 +305,8 @@ static uint32_t ports(const pf_net *n, ar_work *w, const double *x,
  * then the DAG walked from the farthest switch in, each switch's own
  * flows taken off, its arrivals water-filled over its allowed ports, the
  * new flows put on. Returns the largest change of an edge's flows. */
-static double row_sweep(const pf_net *n, pf_arsplit *a, ar_work *w,
-                        uint32_t S, double damp) {
+static double row_sweep(const pf_net *n, pf_arsplit *a, ar_work *w, uint32_t S,
+                        double damp) {
   uint32_t row = a->row_of[S];
   double *x = a->x + (size_t)row * a->nadj;
   const double *dem = a->dem + (size_t)row * n->nsw;
@@ -382,8 +388,8 @@ int pf_ar_balance(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
   w.P = calloc(n->ndl ? n->ndl : 1, sizeof *w.P);
   w.qdl = malloc(ns * sizeof *w.qdl);
   w.qphi = malloc(ns * sizeof *w.qphi);
-  int rc = !a->row_of || !w.dist || !w.order || !w.W || !w.L || !w.P || !w.qdl ||
-                   !w.qphi
+  int rc = !a->row_of || !w.dist || !w.order || !w.W || !w.L || !w.P ||
+                   !w.qdl || !w.qphi
                ? -1
                : 0;
   size_t need = 0;
@@ -414,9 +420,11 @@ int pf_ar_balance(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
     a->converged = 1;
   free(w.dist), free(w.order), free(w.W), free(w.L), free(w.P), free(w.qdl),
       free(w.qphi);
+  a->need = need;
   if (rc == 0)
     return FL_OK;
   pf_ar_free(a);
+  a->need = need;
   if (rc > 0)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "adaptive routing of this step needs %zu split "

@@ -252,6 +252,7 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
   if (!job)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   job->f = fab;
+  int ar_auto = routing == FL_WL_ROUTE_AUTO && !fl_fabric_lft_count(fab);
   if (routing == FL_WL_ROUTE_AUTO)
     routing = fl_fabric_lft_count(fab) ? FL_WL_ROUTE_LFT : FL_WL_ROUTE_AR;
   job->routing = routing;
@@ -262,6 +263,7 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
                         "dump was given");
   }
   int rc = pf_net_build(&job->net, fab, err);
+  job->net.ar_auto = ar_auto;
   ca_ent *v = NULL;
   size_t nv = 0;
   if (rc == FL_OK && index_cas(&job->net, &v, &nv) != 0)

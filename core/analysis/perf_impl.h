@@ -43,6 +43,8 @@ typedef struct pf_net {
   uint32_t threads; /* workers pf_solve() may use (0: fl_threads_available()) */
   size_t ar_max_entries; /* AR's cap on split values (0: PF_AR_MAX_ENTRIES;
                             the unit test sets it) */
+  int ar_auto; /* AR was chosen, not asked for (no LFTs, routing auto): over
+                  the cap it falls back to spray's equal split, noted */
   uint32_t nsw;
   uint32_t *node_sw;       /* [nodes] switch index or PF_NONE */
   fl_id *sw_node;          /* [nsw] */
@@ -73,10 +75,8 @@ uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
  * ideal. */
 #define PF_ROUTE_IDEAL 100u
 
-/** Most split values (flows per edge and demands per switch, for each
- * destination switch with flows) one load-aware AR balance may hold:
- * 2^25 doubles, 256 MiB (docs/perf.md). */
-#define PF_AR_MAX_ENTRIES (1u << 25)
+/** The cap on AR's split values (perf.h). */
+#define PF_AR_MAX_ENTRIES FL_PERF_AR_MAX_SPLIT
 /** Sweeps of the AR fixed point at most, and the change (of an edge's
  * flows, relative to the largest demand of a switch) below which it has
  * converged. */
@@ -99,6 +99,7 @@ typedef struct pf_arsplit {
   uint32_t sweeps;
   double residual;
   int converged;
+  size_t need; /* split values this step needs (also set over the cap) */
 } pf_arsplit;
 
 /**
@@ -132,6 +133,7 @@ typedef struct pf_router {
   uint32_t *queue;  /* [nsw] */
   pf_arsplit split; /* AR: the load-aware split (pf_router_balance) */
   int balanced;
+  size_t capped;      /* AR chosen by auto over the cap: the values it needed */
   uint32_t pick[256]; /* AR: adjacency indexes of pf_next's last hops */
 } pf_router;
 
@@ -140,7 +142,9 @@ void pf_router_free(pf_router *r);
 /**
  * pf_router_balance() — for AR routing, compute the load-aware split of
  * the flows @fl between NICs @nic (pf_ar_balance) that pf_next_frac then
- * reports; a no-op for other modes. FL_OK, FL_EINVAL or FL_ENOMEM (@err).
+ * reports; a no-op for other modes. Over the cap on split values: FL_EINVAL
+ * when AR was asked for, the equal split (r->capped set) when routing auto
+ * chose it. FL_OK, FL_EINVAL or FL_ENOMEM (@err).
  */
 int pf_router_balance(pf_router *r, const pf_nic *nic,
                       const struct pf_flows *fl, fl_error *err);
@@ -231,6 +235,8 @@ typedef struct pf_solution {
   uint32_t ar_sweeps; /* AR: sweeps of the load-aware split (0 otherwise) */
   int ar_converged;   /* AR: 1 when the split reached its fixed point */
   double ar_residual; /* AR: the last sweep's relative change */
+  size_t ar_capped;   /* AR by auto over the cap: split values needed (the
+                         flows were split equally); 0 otherwise */
   char error[512];
 } pf_solution;
 

@@ -10,9 +10,10 @@
  * its routes (levels only rise, so the first link to saturate is the
  * lowest), so no per-flow state is stored. Each round walks every
  * destination's routing tree (LFT) or minimal-path DAG (spray: an equal
- * split at every switch; AR: perf_ar.c's load-aware split), pushing per switch the unfrozen flow count and the
- * frozen load toward the destination, then saturates the links with the
- * smallest fair share. Rounds = distinct saturation levels + 1.
+ * split at every switch; AR: perf_ar.c's load-aware split), pushing per switch
+ * the unfrozen flow count and the frozen load toward the destination, then
+ * saturates the links with the smallest fair share. Rounds = distinct
+ * saturation levels + 1.
  *
  * Cost per round: O(sum over destinations of (classes toward it +
  * switches and hops its flows cross)); memory O(directed links + switches).

@@ -149,8 +149,14 @@ int pf_router_balance(pf_router *r, const pf_nic *nic,
     return FL_OK;
   pf_ar_free(&r->split);
   r->balanced = 0;
+  r->capped = 0;
   int rc = pf_ar_balance(&r->split, r->net, nic, fl, err);
   r->balanced = rc == FL_OK;
+  if (rc == FL_EINVAL && r->net->ar_auto) {
+    r->capped = r->split.need;
+    fl_error_clear(err);
+    return FL_OK;
+  }
   return rc;
 }
 
@@ -260,4 +266,5 @@ void pf_solution_ar(pf_solution *sol, const pf_router *r) {
   sol->ar_sweeps = r->balanced ? r->split.sweeps : 0;
   sol->ar_converged = r->balanced ? r->split.converged : 0;
   sol->ar_residual = r->balanced ? r->split.residual : 0;
+  sol->ar_capped = r->capped;
 }

@@ -514,6 +514,7 @@ static int concurrent(const fl_perf_job *job, rawv *all, double *const *wt,
     res->ar.sweeps = sol.ar_sweeps;
     res->ar.converged = sol.ar_converged;
     res->ar.residual = sol.ar_residual;
+    res->ar.capped = sol.ar_capped;
   }
   for (uint32_t p = 0; rc == FL_OK && !res->error[0] && p < FL_STEP_PHASES;
        p++) {

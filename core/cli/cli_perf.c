@@ -282,7 +282,6 @@ static int check_measured_args(const perf_args *a) {
   return 0;
 }
 
-
 /* `perf --measured [OP:]LOG [--calibrate] INPUT...` */
 static int run_measured(perf_args *a, fl_cli_opts *o, const fl_dist *dist) {
   int route = routing_arg(a->routing);

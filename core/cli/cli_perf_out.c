@@ -16,7 +16,17 @@ const char *fl_cli_perf_routing_name(uint32_t routing) {
 
 void fl_cli_perf_text_ar(FILE *o, const char *indent, uint32_t routing,
                          const fl_perf_ar *a) {
-  if (routing != FL_WL_ROUTE_AR || a->converged)
+  if (routing != FL_WL_ROUTE_AR)
+    return;
+  if (a->capped) {
+    fprintf(o,
+            "%snote: adaptive routing's load-aware split would need %zu "
+            "values, more than its cap of %u: the flows are split equally "
+            "over the minimal next hops (as --routing spray)\n",
+            indent, a->capped, (unsigned)FL_PERF_AR_MAX_SPLIT);
+    return;
+  }
+  if (a->converged)
     return;
   fprintf(o,
           "%snote: adaptive routing's split did not settle in %u sweeps (its "
@@ -32,6 +42,8 @@ void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a) {
   json_object_set_new(o, "sweeps", json_integer(a->sweeps));
   json_object_set_new(o, "converged", json_boolean(a->converged));
   json_object_set_new(o, "residual", json_real(a->residual));
+  if (a->capped)
+    json_object_set_new(o, "capped_need", json_integer((json_int_t)a->capped));
   json_object_set_new(j, "ar", o);
 }
 

@@ -79,6 +79,21 @@ expect_rc 0 "$FL" perf --format json --routing spray --workload "$TMP/a2a.yaml" 
 expect_eq "$(jget "$TMP/out" "=d['collectives'][0]['busbw_GBps']")" \
   "$(jget "$TMP/a2a-ar.json" "=d['collectives'][0]['busbw_GBps']")" "healthy all-to-all: ar = spray"
 
+# the cap on AR's split values (2^25 = 33,554,432): a 3-tier radix-48
+# tree (27,648 hosts) needs 1,152 destination leaves x (110,592 switch-to-
+# switch ports + 2,880 switches) = 130,719,744. Chosen by auto (no LFTs):
+# the equal split, noted; asked for: refused, naming both figures.
+expect_rc 0 "$FL" gen fat-tree --radix 48 --tiers 3
+cp "$TMP/out" "$TMP/ft48.xml"
+printf 'hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1073741824}\n' >"$TMP/a2a.yaml"
+expect_rc 0 "$FL" perf --workload "$TMP/a2a.yaml" "$TMP/ft48.xml"
+expect_grep "$TMP/out" "^  note: adaptive routing's load-aware split would need 130719744 values, more than its cap of 33554432: the flows are split equally over the minimal next hops \\(as --routing spray\\)$"
+expect_grep "$TMP/out" 'ratio 1\.0000$'
+expect_rc 0 "$FL" perf --format json --workload "$TMP/a2a.yaml" "$TMP/ft48.xml"
+expect_eq "$(jget "$TMP/out" "=d['collectives'][0]['ar']['capped_need']")" 130719744 "capped: the need in JSON"
+expect_rc 2 "$FL" perf --routing ar --workload "$TMP/a2a.yaml" "$TMP/ft48.xml"
+expect_grep "$TMP/err" 'a2a\.yaml: adaptive routing of this step needs 130719744 split values .*, more than the cap of 33554432: use --routing spray'
+
 # the routing words: in the workload and on the command line
 printf 'hosts: all\nrouting: spray\ncollectives:\n  - {op: sendrecv, shift: 16, bytes: 1073741824}\n' >"$TMP/w.yaml"
 expect_rc 1 "$FL" perf --format json --workload "$TMP/w.yaml" "$TMP/su1.xml"

@@ -16,7 +16,8 @@
  *     (an oracle that recomputes it from the final loads);
  *   - the one-pass solver agrees with progressive filling under AR;
  *   - the cap on split values: exactly at it the balance runs, one below
- *     it is refused naming the need and the cap.
+ *     it is refused naming the need and the cap, or, where routing auto
+ *     chose AR, both solvers split equally and report the need.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -150,8 +151,8 @@ static void one_degraded(const char *leaf) {
     uint32_t r = mode ? FL_WL_ROUTE_SPRAY : FL_WL_ROUTE_AR;
     pf_solution s1, s2;
     assert_int_equal(pf_maxmin(&job->net, job->nic, &fl, r, &s1, &err), FL_OK);
-    assert_int_equal(
-        pf_maxmin_first(&job->net, job->nic, &fl, r, 1, &s2, &err), FL_OK);
+    assert_int_equal(pf_maxmin_first(&job->net, job->nic, &fl, r, 1, &s2, &err),
+                     FL_OK);
     close_to(s1.slow_level, mode ? 50 : 312.5);
     close_to(s2.slow_level, mode ? 50 : 312.5);
     close_to(s1.step_time_s, s2.step_time_s);
@@ -184,8 +185,8 @@ static void same_as_spray(uint32_t sus, uint32_t tiers, const char *yaml) {
   fl_error err;
   fl_error_clear(&err);
   pf_solution a, s;
-  assert_int_equal(pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, &a, &err),
-                   FL_OK);
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, &a, &err), FL_OK);
   assert_int_equal(
       pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_SPRAY, &s, &err), FL_OK);
   assert_string_equal(a.error, "");
@@ -344,6 +345,28 @@ static void test_cap(void **state) {
   assert_non_null(strstr(err.message, want));
   snprintf(want, sizeof want, "more than the cap of %zu", need - 1);
   assert_non_null(strstr(err.message, want));
+  /* chosen by routing auto: both solvers split equally, saying so */
+  job->net.ar_auto = 1;
+  pf_solution s1, s2, sp;
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, &s1, &err), FL_OK);
+  assert_int_equal(
+      pf_maxmin_first(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, 1, &s2, &err),
+      FL_OK);
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_SPRAY, &sp, &err), FL_OK);
+  assert_int_equal(s1.ar_capped, need);
+  assert_int_equal(s2.ar_capped, need);
+  assert_int_equal(sp.ar_capped, 0);
+  close_to(s1.step_time_s, sp.step_time_s);
+  close_to(s2.step_time_s, sp.step_time_s);
+  pf_solution_free(&s1), pf_solution_free(&s2), pf_solution_free(&sp);
+  job->net.ar_max_entries = need; /* at the cap: balanced, nothing noted */
+  assert_int_equal(
+      pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, &s1, &err), FL_OK);
+  assert_int_equal(s1.ar_capped, 0);
+  assert_true(s1.ar_converged);
+  pf_solution_free(&s1);
   pf_flows_free(&fl);
   fl_perf_job_free(job);
   fl_fabric_free(f);
