@@ -195,6 +195,16 @@ void fl_perf_job_free(fl_perf_job *job);
  * destination NICs. The results do not depend on it. */
 void fl_perf_job_set_threads(fl_perf_job *job, uint32_t threads);
 
+/**
+ * fl_perf_job_failed() — the cables taken out of @job by the workload's
+ * `fail` list (perf --fail): up to @cap link ids into @links; the count
+ * (may exceed @cap); *@rerouted (may be NULL) 1 when the loaded LFTs gave
+ * way to the subnet manager's re-run (minimal paths, an equal split:
+ * perf_fail.c).
+ */
+uint32_t fl_perf_job_failed(const fl_perf_job *job, fl_id *links, uint32_t cap,
+                            int *rerouted);
+
 /** fl_perf_job_hosts() / _rails() — hosts and NICs per host of @job. */
 uint32_t fl_perf_job_hosts(const fl_perf_job *job);
 uint32_t fl_perf_job_rails(const fl_perf_job *job);

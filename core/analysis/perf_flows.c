@@ -282,6 +282,8 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
     if (w->all_hosts)
       free((void *)names);
   }
+  if (rc == FL_OK && w->n_fail)
+    rc = pf_job_fail(job, w->fail, w->n_fail, err);
   free(v);
   if (rc != FL_OK) {
     fl_perf_job_free(job);

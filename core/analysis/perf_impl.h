@@ -43,8 +43,11 @@ typedef struct pf_net {
   uint32_t threads; /* workers pf_solve() may use (0: fl_threads_available()) */
   size_t ar_max_entries; /* AR's cap on split values (0: PF_AR_MAX_ENTRIES;
                             the unit test sets it) */
-  int ar_auto; /* AR was chosen, not asked for (no LFTs, routing auto): over
-                  the cap it falls back to spray's equal split, noted */
+  int ar_auto;   /* AR was chosen, not asked for (no LFTs, routing auto): over
+                    the cap it falls back to spray's equal split, noted */
+  fl_id *failed; /* [nfailed] cables taken out (perf --fail) */
+  uint32_t nfailed;
+  int rerouted; /* LFT routing replaced by the SM's re-run (perf_fail.c) */
   uint32_t nsw;
   uint32_t *node_sw;       /* [nodes] switch index or PF_NONE */
   fl_id *sw_node;          /* [nsw] */
@@ -68,6 +71,9 @@ void pf_net_free(pf_net *n);
  * FL_OK or FL_ENOMEM.
  */
 int pf_net_nominal(pf_net *n, fl_error *err);
+/** pf_net_cut() — take @n->failed[@n->nfailed] out of @n: their hop
+ * records and switch-to-switch adjacency. 0, or -1 without memory. */
+int pf_net_cut(pf_net *n);
 /** Directed link of cable @l leaving port @from. */
 uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
 
@@ -300,6 +306,17 @@ struct fl_perf_job {
   int net_borrowed; /* a placement's job (perf_place.c): @net is the pool
                        job's, not freed with this one */
 };
+
+/**
+ * pf_job_fail() — take the switches and cables named by @specs[@n] ("NAME"
+ * a switch, all its switch-to-switch cables; "NAME port N" one cable) out
+ * of @job's net (perf_fail.c); LFT routing becomes the SM's re-run
+ * (spray, net.rerouted). FL_OK; FL_EINVAL with @err for an unknown name,
+ * a port without a cable, a CA, a NIC's cable or a switch holding a job
+ * NIC; FL_ENOMEM.
+ */
+int pf_job_fail(struct fl_perf_job *job, char *const *specs, size_t n,
+                fl_error *err);
 
 /**
  * pf_flows_build() — the flows of one step of collective @c on @job

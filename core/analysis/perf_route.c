@@ -116,7 +116,24 @@ int pf_net_build(pf_net *n, const fl_fabric *f, fl_error *err) {
   return FL_OK;
 }
 
+int pf_net_cut(pf_net *n) {
+  const fl_fabric *f = n->f;
+  for (uint32_t i = 0; i < n->nfailed; i++)
+    for (uint32_t e = 0; e < 2; e++) {
+      fl_id p = fl_fabric_link_port(f, n->failed[i], e);
+      uint32_t s = n->node_sw[fl_fabric_port_node(f, p)];
+      uint32_t num = fl_fabric_port_num(f, p);
+      if (s != PF_NONE && num <= 255 &&
+          n->hop[(size_t)s * 256 + num].dl / 2 == n->failed[i])
+        memset(&n->hop[(size_t)s * 256 + num], 0xff, sizeof *n->hop);
+    }
+  free(n->adj_off), free(n->adj_dl), free(n->adj_next);
+  n->adj_off = n->adj_dl = n->adj_next = NULL;
+  return fill_adj(n);
+}
+
 void pf_net_free(pf_net *n) {
+  free(n->failed);
   free(n->node_sw), free(n->sw_node), free(n->hop), free(n->lft_row);
   free(n->lft_len), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
   free(n->cap), free(n->nom);

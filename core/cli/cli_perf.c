@@ -39,9 +39,14 @@
 #include "cli/cli_perf_step.h"
 #include "io/workload.h"
 
+/* Most --fail options one run takes. */
+#define PERF_MAX_FAIL 256
+
 typedef struct perf_args {
   const char *workload, *routing, *min_share, *dump_flows, *job, *measured;
   int no_overlap, calibrate;
+  const char *fail[PERF_MAX_FAIL];
+  size_t n_fail;
 } perf_args;
 
 /* The options only perf takes (rows of cli_table.c; fl_cli_extra_fn). */
@@ -73,6 +78,15 @@ static int perf_option(void *ctx, const fl_cli_item *it, int *rc) {
   case FL_OPT_CALIBRATE:
     a->calibrate = 1;
     return 1;
+  case FL_OPT_FAIL:
+    if (a->n_fail == PERF_MAX_FAIL) {
+      *rc = fl_cli_usage_error("--fail: at most 256 switches and cables "
+                               "(give the rest as a design without them)%s",
+                               "");
+      return 1;
+    }
+    a->fail[a->n_fail++] = it->value;
+    return 1;
   default:
     return 0;
   }
@@ -88,6 +102,17 @@ static int routing_arg(const char *r) {
 }
 
 static int apply_overrides(const perf_args *a, fl_workload *w) {
+  if (a->n_fail) {
+    w->fail = calloc(a->n_fail, sizeof *w->fail);
+    if (!w->fail)
+      return fl_cli_usage_error("out of memory%s", "");
+    for (size_t i = 0; i < a->n_fail; i++) {
+      w->fail[i] = strdup(a->fail[i]);
+      if (!w->fail[i])
+        return fl_cli_usage_error("out of memory%s", "");
+      w->n_fail = i + 1;
+    }
+  }
   if (a->routing) {
     int m = routing_arg(a->routing);
     if (m < 0)
@@ -201,13 +226,15 @@ static json_t *json_finding(const fl_fabric *f, const fl_perf_result *r,
 }
 
 static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
-                       const fl_perf_result *res, size_t n, uint32_t hosts,
-                       uint32_t rails) {
+                       const fl_perf_result *res, size_t n,
+                       const fl_perf_job *job) {
   json_t *root = json_object(), *cs = json_array(), *fs = json_array();
   json_object_set_new(root, "workload", json_string(w->path));
-  json_object_set_new(root, "hosts", json_integer(hosts));
-  json_object_set_new(root, "nics_per_host", json_integer(rails));
+  json_object_set_new(root, "hosts", json_integer(fl_perf_job_hosts(job)));
+  json_object_set_new(root, "nics_per_host",
+                      json_integer(fl_perf_job_rails(job)));
   json_object_set_new(root, "min_share", json_real(w->min_share));
+  fl_cli_perf_json_fail(root, f, job);
   for (size_t i = 0; i < n; i++) {
     json_array_append_new(cs, json_one(f, &res[i]));
     if (contended(&res[i], w->min_share))
@@ -247,12 +274,13 @@ static int run(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
   if (rc == 0)
     rc = fl_cli_open_output(o, &out);
   if (rc == 0) {
-    if (o->out_format == FL_OUT_JSON)
-      print_json(out.f, fab, w, res, w->n_colls, fl_perf_job_hosts(job),
-                 fl_perf_job_rails(job));
-    else
+    if (o->out_format == FL_OUT_JSON) {
+      print_json(out.f, fab, w, res, w->n_colls, job);
+    } else {
+      fl_cli_perf_text_fail(out.f, fab, job);
       for (size_t i = 0; i < w->n_colls; i++)
         text_one(out.f, fab, &res[i], w->min_share);
+    }
     for (size_t i = 0; i < w->n_colls; i++)
       if (res[i].error[0] || contended(&res[i], w->min_share))
         rc = FL_EXIT_FINDINGS;
@@ -275,9 +303,10 @@ static int check_measured_args(const perf_args *a) {
                               "the model on its own: no --workload or "
                               "--job%s",
                               "");
-  if (a->measured && (a->dump_flows || a->no_overlap || a->min_share))
-    return fl_cli_usage_error("--dump-flows, --no-overlap and --min-share "
-                              "do not apply to --measured%s",
+  if (a->measured &&
+      (a->dump_flows || a->no_overlap || a->min_share || a->n_fail))
+    return fl_cli_usage_error("--dump-flows, --no-overlap, --min-share and "
+                              "--fail do not apply to --measured%s",
                               "");
   return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli_perf_out.h"
 
@@ -45,6 +46,60 @@ void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a) {
   if (a->capped)
     json_object_set_new(o, "capped_need", json_integer((json_int_t)a->capped));
   json_object_set_new(j, "ar", o);
+}
+
+/* "A port 1 - B port 2" of cable @l. */
+static void cable_text(const fl_fabric *f, fl_id l, char *buf, size_t n) {
+  fl_id a = fl_fabric_link_port(f, l, 0), b = fl_fabric_link_port(f, l, 1);
+  snprintf(buf, n, "%s port %u - %s port %u",
+           fl_fabric_node_name(f, fl_fabric_port_node(f, a)),
+           fl_fabric_port_num(f, a),
+           fl_fabric_node_name(f, fl_fabric_port_node(f, b)),
+           fl_fabric_port_num(f, b));
+}
+
+void fl_cli_perf_text_fail(FILE *o, const fl_fabric *f,
+                           const fl_perf_job *job) {
+  fl_id l[8];
+  int rer = 0;
+  uint32_t n = fl_perf_job_failed(job, l, 8, &rer);
+  if (n == 0)
+    return;
+  fprintf(o, "what if (--fail): without %u cable%s:", n, n == 1 ? "" : "s");
+  for (uint32_t i = 0; i < n && i < 8; i++) {
+    char c[600];
+    cable_text(f, l[i], c, sizeof c);
+    fprintf(o, "%s %s", i ? "," : "", c);
+  }
+  if (n > 8)
+    fprintf(o, " and %u more", n - 8);
+  fputc('\n', o);
+  if (rer)
+    fprintf(o, "  the loaded LFTs are the subnet manager's from before the "
+               "failure; its re-run is modelled as minimal paths split "
+               "equally (spray routing): the LFTs it dumps after would give "
+               "its own choices\n");
+}
+
+void fl_cli_perf_json_fail(json_t *root, const fl_fabric *f,
+                           const fl_perf_job *job) {
+  int rer = 0;
+  uint32_t n = fl_perf_job_failed(job, NULL, 0, &rer);
+  if (n == 0)
+    return;
+  fl_id *l = malloc((size_t)n * sizeof *l);
+  json_t *a = json_array();
+  if (l) {
+    fl_perf_job_failed(job, l, n, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+      char c[600];
+      cable_text(f, l[i], c, sizeof c);
+      json_array_append_new(a, json_string(c));
+    }
+  }
+  free(l);
+  json_object_set_new(root, "failed", a);
+  json_object_set_new(root, "rerouted", json_boolean(rer));
 }
 
 json_t *fl_cli_perf_json_num(double x) {

@@ -44,6 +44,17 @@ void fl_cli_perf_text_ar(FILE *o, const char *indent, uint32_t routing,
  * residual} of @a set in @j (borrowed); nothing otherwise. */
 void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a);
 
+/** fl_cli_perf_text_fail() — under `--fail`, the lines naming the cables
+ * @job runs without (at most 8, then a count) and, where loaded LFTs gave
+ * way to the subnet manager's re-run, how that is modelled; nothing
+ * without failures. */
+void fl_cli_perf_text_fail(FILE *o, const fl_fabric *f, const fl_perf_job *job);
+/** fl_cli_perf_json_fail() — under `--fail`, keys `failed` (every cable
+ * taken out, "A port 1 - B port 2") and `rerouted` (the LFTs replaced by
+ * the SM's re-run) set in @root (borrowed); nothing without failures. */
+void fl_cli_perf_json_fail(json_t *root, const fl_fabric *f,
+                           const fl_perf_job *job);
+
 /** fl_cli_perf_json_num() — @x as a JSON real, or null when it is not
  * finite (an unroutable collective's infinite step time); new reference. */
 json_t *fl_cli_perf_json_num(double x);

@@ -285,6 +285,7 @@ static void print_json(FILE *o, pctx *x, uint32_t rails) {
   json_object_set_new(root, "hosts", json_integer(x->pl->hosts));
   json_object_set_new(root, "nics_per_host", json_integer(rails));
   json_object_set_new(root, "min_share", json_real(w->min_share));
+  fl_cli_perf_json_fail(root, x->f, x->pool);
   json_t *p = json_object();
   json_object_set_new(p, "count", json_integer(x->pl->n));
   json_object_set_new(p, "first_index", json_u64(x->pl->first));
@@ -341,10 +342,12 @@ static int report(const fl_cli_opts *o, pctx *x) {
   if (rc == 0) {
     if (o->out_format == FL_OUT_JSON)
       print_json(out.f, x, fl_perf_job_rails(x->pool));
-    else
+    else {
+      fl_cli_perf_text_fail(out.f, x->f, x->pool);
       for (uint32_t k = 0; k < x->pl->n_coll; k++)
         text_coll(out.f, x, &x->pl->coll[k], x->w->min_share,
                   x->w->place.percentile);
+    }
   }
   free(x->scratch), free(x->hosts);
   return fl_cli_close_output(&out, rc);

@@ -127,7 +127,8 @@ static void text_phase(FILE *o, const fl_fabric *f, const fl_step_result *r,
 }
 
 static void print_text(FILE *o, const fl_fabric *f, const fl_workload *w,
-                       const fl_step_result *r) {
+                       const fl_step_result *r, const fl_perf_job *job) {
+  fl_cli_perf_text_fail(o, f, job);
   const fl_wl_training *t = &w->train;
   fprintf(o,
           "training step: %u GPUs (tp %u x cp %u x pp %u x dp %u, ep %u) on "
@@ -243,9 +244,10 @@ static json_t *json_step(const fl_workload *w, const fl_step_result *r) {
 }
 
 static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
-                       const fl_step_result *r) {
+                       const fl_step_result *r, const fl_perf_job *job) {
   json_t *root = json_object(), *ps = json_array(), *fs = json_array();
   json_object_set_new(root, "workload", json_string(w->path));
+  fl_cli_perf_json_fail(root, f, job);
   json_object_set_new(root, "routing",
                       json_string(fl_cli_perf_routing_name(r->routing)));
   fl_cli_perf_json_ar(root, r->routing, &r->ar);
@@ -306,9 +308,9 @@ int fl_cli_perf_step(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
     rc = fl_cli_open_output(o, &out);
   if (rc == 0) {
     if (o->out_format == FL_OUT_JSON)
-      print_json(out.f, fab, w, r);
+      print_json(out.f, fab, w, r, job);
     else
-      print_text(out.f, fab, w, r);
+      print_text(out.f, fab, w, r, job);
     if (r->error[0])
       rc = FL_EXIT_FINDINGS;
     for (uint32_t p = 0; p < FL_STEP_PHASES; p++)

@@ -374,6 +374,12 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "with --measured: fit the latency and efficiency of NCCL's algorithm "
      "to the measured times (least squares, relative errors) and print "
      "them beside NCCL's constants, with each size's residual"},
+    {FL_OPT_FAIL, "fail", 0, "SWITCH|'SWITCH port N'", P, 0, FL_CPL_NONE, NULL,
+     "what if it failed: take a switch (all its switch-to-switch cables) or "
+     "one cable between switches out of the fabric and route around it (ar "
+     "and spray by themselves; loaded LFTs give way to the subnet "
+     "manager's re-run, modelled as minimal paths split equally); "
+     "repeatable, at most 256 (docs/perf.md, \"What if\")"},
     {FL_OPT_DUMP_FLOWS, "dump-flows", 0, "FILE", P, 0, FL_CPL_FILE, NULL,
      "also write the topology, LFT next hops and every flow per step as "
      "JSON to FILE (LFT routing; for the ns-3 harness, "

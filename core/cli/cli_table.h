@@ -140,6 +140,7 @@ enum fl_cli_opt_id {
   FL_OPT_NO_OVERLAP,
   FL_OPT_MEASURED,
   FL_OPT_CALIBRATE,
+  FL_OPT_FAIL,
   /* info */
   FL_OPT_EXPLAIN_INFER,
   /* convert */

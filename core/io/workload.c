@@ -570,6 +570,9 @@ void fl_workload_free(fl_workload *w) {
   free(w->place.from);
   free(w->place.from_line);
   free(w->place.from_col);
+  for (size_t i = 0; i < w->n_fail; i++)
+    free(w->fail[i]);
+  free(w->fail);
   free(w->path);
   memset(w, 0, sizeof *w);
 }

@@ -166,6 +166,9 @@ typedef struct fl_workload {
   fl_wl_training train;   /**< `training:`; train.on 0 when absent (then
                                `collectives:` is required, and with it
                                refused) */
+  char **fail; /**< [n_fail] switches or "SWITCH port N" cables taken out
+                    (`perf --fail`; set by the caller, not the file) */
+  size_t n_fail;
 } fl_workload;
 
 /**

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core/analysis/perf_fail.c — what a job does when switches or cables have
+ * failed (`perf --fail`, issue 35 item 5): the named elements are taken out
+ * of the job's net (their cables leave the per-port hop table and the
+ * switch-to-switch adjacency), and the flows are routed around them.
+ *
+ * Routing after a failure: adaptive routing (`ar`) and spraying take the
+ * minimal paths of the reduced fabric by themselves. Static LFTs are the
+ * subnet manager's from before the failure and would send flows into the
+ * dead cables; the SM's re-run (OpenSM recomputes every LFT on the fabric
+ * it finds) is modelled by minimal-path routing with an equal split per
+ * switch (`spray`): the balanced result ftree, updn and minhop aim at,
+ * spread over destinations, not their per-destination choices (give the
+ * LFTs dumped after the re-route for those).
+ *
+ * A NIC's cable, or a switch holding a NIC of the job, is refused: the job
+ * cannot run as placed without that NIC (a job placed elsewhere is another
+ * workload).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/perf_impl.h"
+
+/* "NAME port N": the name and N; else the whole spec is a name (*@port
+ * 0). Names may hold spaces ("dgx-001 mlx5_0"). */
+static void split_spec(const char *spec, char *name, size_t cap,
+                       uint32_t *port) {
+  *port = 0;
+  snprintf(name, cap, "%s", spec);
+  const char *p = strstr(spec, " port ");
+  while (p && strstr(p + 1, " port "))
+    p = strstr(p + 1, " port ");
+  if (!p)
+    return;
+  const char *d = p + 6;
+  unsigned long v = 0;
+  size_t k = 0;
+  for (; d[k] >= '0' && d[k] <= '9' && k < 4; k++)
+    v = v * 10 + (unsigned long)(d[k] - '0');
+  if (k == 0 || d[k] != '\0' || v == 0 || v > 255)
+    return;
+  size_t len = (size_t)(p - spec);
+  if (len >= cap)
+    len = cap - 1;
+  memcpy(name, spec, len);
+  name[len] = '\0';
+  *port = (uint32_t)v;
+}
+
+/* The job NIC whose cable is @l, or -1. */
+static long job_nic_on(const fl_perf_job *job, fl_id l) {
+  size_t n = (size_t)job->hosts * job->rails;
+  for (size_t i = 0; i < n; i++)
+    if (job->nic[i].link == l)
+      return (long)i;
+  return -1;
+}
+
+static int add_link(pf_net *n, fl_id l) {
+  for (uint32_t i = 0; i < n->nfailed; i++)
+    if (n->failed[i] == l)
+      return 0;
+  fl_id *t = realloc(n->failed, (n->nfailed + 1) * sizeof *t);
+  if (!t)
+    return -1;
+  n->failed = t;
+  n->failed[n->nfailed++] = l;
+  return 0;
+}
+
+static int nic_refused(const fl_perf_job *job, const char *spec, long i,
+                       fl_error *err) {
+  const fl_fabric *f = job->f;
+  return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "--fail '%s': the cable of %s, a NIC of the job, would "
+                      "go with it; --fail takes switches and the cables "
+                      "between them (a job without that NIC is another "
+                      "workload)",
+                      spec, fl_fabric_node_name(f, job->nic[i].node));
+}
+
+/* One cable of switch port @p (its first), refusing a NIC's. */
+static int fail_port(fl_perf_job *job, const char *spec, fl_id p,
+                     fl_error *err) {
+  const fl_fabric *f = job->f;
+  if (fl_fabric_port_link_count(f, p) == 0)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': no cable on that port", spec);
+  fl_id l = fl_fabric_port_link(f, p, 0);
+  fl_id q = fl_fabric_link_other(f, l, p);
+  if (q == FL_NONE ||
+      fl_fabric_node_kind(f, fl_fabric_port_node(f, q)) != FL_NODE_SWITCH) {
+    long i = job_nic_on(job, l);
+    if (i >= 0)
+      return nic_refused(job, spec, i, err);
+    return fl_error_set(
+        err, FL_EINVAL, NULL, 0, 0,
+        "--fail '%s': the cable goes to %s, not a switch; "
+        "--fail takes switches and the cables between them",
+        spec,
+        q == FL_NONE ? "nothing"
+                     : fl_fabric_node_name(f, fl_fabric_port_node(f, q)));
+  }
+  return add_link(&job->net, l) ? FL_ENOMEM : FL_OK;
+}
+
+/* Every switch-to-switch cable of switch @v; a NIC of the job on it is
+ * refused. */
+static int fail_switch(fl_perf_job *job, const char *spec, fl_id v,
+                       fl_error *err) {
+  const fl_fabric *f = job->f;
+  fl_id first = fl_fabric_node_first_port(f, v);
+  uint32_t np = first == FL_NONE ? 0 : fl_fabric_node_port_count(f, v);
+  for (uint32_t k = 0; k < np; k++)
+    for (uint32_t c = 0; c < fl_fabric_port_link_count(f, first + k); c++) {
+      fl_id l = fl_fabric_port_link(f, first + k, c);
+      fl_id q = fl_fabric_link_other(f, l, first + k);
+      if (q == FL_NONE || q == first + k)
+        continue;
+      if (fl_fabric_node_kind(f, fl_fabric_port_node(f, q)) != FL_NODE_SWITCH) {
+        long i = job_nic_on(job, l);
+        if (i >= 0)
+          return nic_refused(job, spec, i, err);
+        continue; /* a CA outside the job: cut off, nothing of ours */
+      }
+      if (add_link(&job->net, l))
+        return FL_ENOMEM;
+    }
+  return FL_OK;
+}
+
+static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
+  const fl_fabric *f = job->f;
+  char name[512];
+  uint32_t port;
+  split_spec(spec, name, sizeof name, &port);
+  fl_id v = fl_fabric_find_node_name(f, name);
+  if (v == FL_NONE && port) { /* a name ending in " port N" */
+    v = fl_fabric_find_node_name(f, spec);
+    port = 0;
+  }
+  if (v == FL_NONE)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': no node of that name (a switch, or "
+                        "'SWITCH port N' for one cable)",
+                        spec);
+  if (fl_fabric_node_kind(f, v) != FL_NODE_SWITCH)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': %s is not a switch; --fail takes "
+                        "switches and the cables between them",
+                        spec, fl_fabric_node_name(f, v));
+  if (!port)
+    return fail_switch(job, spec, v, err);
+  fl_id p = fl_fabric_find_port(f, v, port);
+  if (p == FL_NONE)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': %s has no port %u", spec,
+                        fl_fabric_node_name(f, v), port);
+  return fail_port(job, spec, p, err);
+}
+
+int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, fl_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    int rc = fail_one(job, specs[i], err);
+    if (rc == FL_ENOMEM)
+      return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+    if (rc != FL_OK)
+      return rc;
+  }
+  if (n == 0)
+    return FL_OK;
+  if (pf_net_cut(&job->net) != 0)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  if (job->routing == FL_WL_ROUTE_LFT) {
+    job->routing = FL_WL_ROUTE_SPRAY; /* the SM's re-run (above) */
+    job->net.rerouted = 1;
+  }
+  return FL_OK;
+}
+
+uint32_t fl_perf_job_failed(const fl_perf_job *job, fl_id *links, uint32_t cap,
+                            int *rerouted) {
+  for (uint32_t i = 0; i < job->net.nfailed && i < cap; i++)
+    links[i] = job->net.failed[i];
+  if (rerouted)
+    *rerouted = job->net.rerouted;
+  return job->net.nfailed;
+}
