@@ -128,15 +128,30 @@ static int find_host(const ca_ent *v, size_t n, const char *name, size_t *lo,
   return -1;
 }
 
-/* `hosts: all`: every distinct system, in name order. */
-static int all_hosts(const ca_ent *v, size_t n, const char ***names,
-                     size_t *nh) {
+/* Whether system @sys is a storage host of @t's checkpoint. */
+static int is_storage(const ca_ent *v, size_t n, const fl_wl_training *t,
+                      const char *sys) {
+  for (uint32_t i = 0; i < t->n_ckpt_storage; i++) {
+    size_t lo, hi;
+    fl_id one;
+    if (find_host(v, n, t->ckpt_storage[i], &lo, &hi, &one) == 0 &&
+        strcmp(v[lo].sys, sys) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* `hosts: all`: every distinct system, in name order, but the storage
+ * hosts of a checkpoint (@t). */
+static int all_hosts(const ca_ent *v, size_t n, const fl_wl_training *t,
+                     const char ***names, size_t *nh) {
   const char **h = malloc((n ? n : 1) * sizeof *h);
   if (!h)
     return -1;
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (k == 0 || strcmp(h[k - 1], v[i].sys) != 0)
+    if ((k == 0 || strcmp(h[k - 1], v[i].sys) != 0) &&
+        !is_storage(v, n, t, v[i].sys))
       h[k++] = v[i].sys;
   *names = h;
   *nh = k;
@@ -241,6 +256,50 @@ static int refuse_repeats(const fl_workload *w, const ca_ent *v,
   return FL_OK;
 }
 
+/* The NICs of the checkpoint's storage hosts after the job's own
+ * (job->nic[hosts * rails + i], job->n_store); a storage host that is one
+ * of the job's is refused. */
+static int add_storage(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
+                       size_t nv, fl_error *err) {
+  const fl_wl_training *t = &w->train;
+  size_t base = (size_t)job->hosts * job->rails, k = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint32_t i = 0; i < t->n_ckpt_storage; i++) {
+      size_t lo, hi;
+      fl_id one;
+      if (find_host(v, nv, t->ckpt_storage[i], &lo, &hi, &one) != 0)
+        return fl_error_set(err, FL_EPARSE, w->path, t->ckpt_line[i],
+                            t->ckpt_col[i],
+                            "storage host `%s` is not in the fabric: "
+                            "expected a host (system) name or a CA name "
+                            "cabled to a switch",
+                            t->ckpt_storage[i]);
+      for (size_t c = lo; c < hi; c++) {
+        if (pass == 0) {
+          for (size_t j = 0; j < base; j++)
+            if (job->nic[j].node == v[c].node)
+              return fl_error_set(err, FL_EPARSE, w->path, t->ckpt_line[i],
+                                  t->ckpt_col[i],
+                                  "storage host `%s` is one of the job's "
+                                  "hosts: expected a host the checkpoint "
+                                  "is written to",
+                                  t->ckpt_storage[i]);
+          k++;
+        } else {
+          nic_of(&job->net, v[c].node, &job->nic[base + job->n_store++]);
+        }
+      }
+    }
+    if (pass == 0) {
+      pf_nic *n = realloc(job->nic, (base + k) * sizeof *n);
+      if (!n)
+        return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+      job->nic = n;
+    }
+  }
+  return FL_OK;
+}
+
 void fl_perf_job_set_threads(fl_perf_job *job, uint32_t threads) {
   job->net.threads = threads;
 }
@@ -271,7 +330,7 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
   if (rc == FL_OK) {
     const char **names = (const char **)w->hosts;
     size_t nh = w->n_hosts;
-    if (w->all_hosts && all_hosts(v, nv, &names, &nh) != 0)
+    if (w->all_hosts && all_hosts(v, nv, &w->train, &names, &nh) != 0)
       rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
     if (rc == FL_OK && nh == 0)
       rc = fl_error_set(err, FL_EPARSE, w->path, 0, 0,
@@ -279,6 +338,8 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
                         "switch");
     if (rc == FL_OK)
       rc = resolve(job, w, v, nv, names, nh, err);
+    if (rc == FL_OK && w->train.n_ckpt_storage)
+      rc = add_storage(job, w, v, nv, err);
     if (w->all_hosts)
       free((void *)names);
   }

@@ -303,6 +303,8 @@ struct fl_perf_job {
   pf_net net;
   pf_nic *nic;
   uint32_t hosts, rails, routing;
+  uint32_t n_store; /* storage NICs of a checkpoint after the hosts' NICs:
+                       nic[hosts * rails + i] (perf_step.c) */
   int net_borrowed; /* a placement's job (perf_place.c): @net is the pool
                        job's, not freed with this one */
 };

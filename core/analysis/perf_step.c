@@ -226,7 +226,7 @@ static int cmp_raw(const void *x, const void *y) {
  * one class per (source, destination, tag) carrying the sum of bytes. */
 static int to_flows(const fl_perf_job *job, raw *r, size_t n, pf_flows *fl) {
   memset(fl, 0, sizeof *fl);
-  uint32_t nn = job->hosts * job->rails;
+  uint32_t nn = job->hosts * job->rails + job->n_store;
   fl->nnic = nn;
   fl->rails = job->rails;
   fl->cls = malloc((n ? n : 1) * sizeof *fl->cls);
@@ -536,6 +536,122 @@ static int concurrent(const fl_perf_job *job, rawv *all, double *const *wt,
   return rc;
 }
 
+/* The checkpoint's flows: each writer NIC to each storage NIC, unit size,
+ * tagged FL_STEP_PHASES. */
+static int ckpt_flows(const fl_perf_job *job, const fl_step_result *res,
+                      rawv *out) {
+  size_t base = (size_t)job->hosts * job->rails;
+  for (uint32_t h = 0; h < res->hosts_used; h++)
+    for (uint32_t r = 0; r < job->rails; r++)
+      for (uint32_t s = 0; s < job->n_store; s++)
+        if (push(out, h * job->rails + r, (uint32_t)(base + s), FL_STEP_PHASES,
+                 1.0) != 0)
+          return -1;
+  return 0;
+}
+
+/* The checkpoint alone: its rate on the routing and on the nominal
+ * crossbar, the links that hold it. */
+static int ckpt_alone(const fl_perf_job *job, rawv *ck, fl_step_result *res,
+                      fl_error *err) {
+  fl_step_ckpt *c = &res->ckpt;
+  pf_flows fl;
+  pf_solution sol, ideal;
+  if (to_flows(job, ck->v, ck->n, &fl) != 0) {
+    pf_flows_free(&fl);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  int rc = pf_solve(&job->net, job->nic, &fl, job->routing, &sol, err);
+  if (rc == FL_OK) {
+    pf_net nominal = job->net;
+    nominal.cap = job->net.nom;
+    rc = pf_solve(&nominal, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
+    if (rc == FL_OK) {
+      if (sol.error[0] || ideal.error[0]) {
+        snprintf(res->error, sizeof res->error, "checkpoint: %.480s",
+                 sol.error[0] ? sol.error : ideal.error);
+      } else {
+        c->rate_alone_gbps = sol.slow_level;
+        c->alone_s = c->flow_bytes * 8 / (sol.slow_level * 1e9);
+        c->ideal_s = c->flow_bytes * 8 / (ideal.slow_level * 1e9);
+        if (c->alone_s > c->ideal_s * (1 + 1e-9) &&
+            pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
+                           c->bottlenecks, &c->n_bottlenecks) != 0)
+          rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+      }
+      pf_solution_free(&ideal);
+    }
+    pf_solution_free(&sol);
+  }
+  pf_flows_free(&fl);
+  return rc;
+}
+
+/* The checkpoint beside every fabric phase of the step at once: its rate,
+ * each phase's time and the step time then. */
+static int ckpt_during(const fl_perf_job *job, const rawv *all, const rawv *ck,
+                       fl_step_result *res, fl_error *err) {
+  fl_step_ckpt *c = &res->ckpt;
+  rawv both = {0};
+  for (size_t i = 0; i < all->n + ck->n; i++) {
+    const raw *x = i < all->n ? &all->v[i] : &ck->v[i - all->n];
+    if (push(&both, x->src, x->dst, x->tag, x->bytes) != 0) {
+      free(both.v);
+      return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+  }
+  pf_flows fl;
+  pf_solution sol;
+  int rc = to_flows(job, both.v, both.n, &fl) != 0
+               ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
+               : pf_maxmin_tagged(&job->net, job->nic, &fl, job->routing,
+                                  FL_STEP_PHASES + 1, &sol, err);
+  if (rc == FL_OK) {
+    if (sol.error[0]) {
+      snprintf(res->error, sizeof res->error, "checkpoint: %.480s", sol.error);
+    } else {
+      c->rate_during_gbps = sol.tag_level[FL_STEP_PHASES];
+      c->during_s = c->flow_bytes * 8 / (c->rate_during_gbps * 1e9);
+      c->step_during_s = res->compute_s;
+      for (uint32_t p = 0; p < FL_STEP_PHASES; p++) {
+        fl_step_phase *ph = &res->ph[p];
+        c->ph_during_s[p] = ph->time_s;
+        if (ph->on && ph->fabric)
+          c->ph_during_s[p] =
+              fabric_time(ph, unit_of(&fl, p), sol.tag_level[p], 0);
+        c->step_during_s += exposed(res, p, c->ph_during_s[p]);
+      }
+    }
+    pf_solution_free(&sol);
+  }
+  pf_flows_free(&fl);
+  free(both.v);
+  return rc;
+}
+
+/* A checkpoint written while the job trains (fl_step_ckpt). */
+static int checkpoint(const fl_perf_job *job, const fl_wl_training *t,
+                      const rawv *all, fl_step_result *res, fl_error *err) {
+  fl_step_ckpt *c = &res->ckpt;
+  c->on = 1;
+  c->bytes = t->ckpt_bytes;
+  c->writers = res->hosts_used;
+  c->storage = t->n_ckpt_storage;
+  c->storage_nics = job->n_store;
+  c->flows = (double)res->hosts_used * job->rails * job->n_store;
+  c->flow_bytes = c->bytes / c->flows;
+  rawv ck = {0};
+  int rc = ckpt_flows(job, res, &ck) != 0
+               ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
+               : FL_OK;
+  if (rc == FL_OK)
+    rc = ckpt_alone(job, &ck, res, err);
+  if (rc == FL_OK && !res->error[0])
+    rc = ckpt_during(job, all, &ck, res, err);
+  free(ck.v);
+  return rc;
+}
+
 static int check_size(const fl_perf_job *job, const fl_wl_training *t,
                       const layout *L, fl_step_result *res, fl_error *err) {
   res->gpus = (uint32_t)L->gpus;
@@ -603,6 +719,8 @@ int fl_perf_step(const fl_perf_job *job, const fl_wl_training *t, int overlap,
     rc = concurrent(job, &all, wt, res, err);
   if (rc == FL_OK && !res->error[0])
     compute_and_exposure(t, overlap, res);
+  if (rc == FL_OK && !res->error[0] && t->n_ckpt_storage)
+    rc = checkpoint(job, t, &all, res, err);
   for (uint32_t p = 0; p < FL_STEP_PHASES; p++)
     free(wt[p]);
   free(all.v);

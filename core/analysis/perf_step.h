@@ -74,6 +74,31 @@ typedef struct fl_step_phase {
 } fl_step_phase;
 
 /**
+ * fl_step_ckpt — a checkpoint written while the job trains (`checkpoint:`
+ * of the job; @on 0 without one). The job's @writers hosts (those holding
+ * its GPUs) write @bytes in all, each its share over each of its NICs to
+ * each of the @storage_nics NICs of the @storage hosts: @flows flows of
+ * @flow_bytes each, at once. Times (s): @alone_s with nothing else on the
+ * fabric, @ideal_s on the nominal crossbar, @during_s with every fabric
+ * phase of the step running at once beside it; @rate_alone_gbps and
+ * @rate_during_gbps its slowest flow (Gb/s). @step_during_s the step time
+ * while the checkpoint runs (every fabric phase's time from the same
+ * solution, exposed as in the step), @ph_during_s[p] each phase's time
+ * then. @bottlenecks[@n_bottlenecks]: the links holding the checkpoint
+ * alone (empty at its ideal).
+ */
+typedef struct fl_step_ckpt {
+  int on;
+  double bytes, flow_bytes, flows;
+  uint32_t writers, storage, storage_nics;
+  double alone_s, ideal_s, during_s, step_during_s;
+  double rate_alone_gbps, rate_during_gbps;
+  double ph_during_s[FL_STEP_PHASES];
+  uint32_t n_bottlenecks;
+  fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
+} fl_step_ckpt;
+
+/**
  * fl_step_result — one step. @gpus = tp × cp × pp × dp on the job's first
  * @hosts_used of @hosts hosts, @per_server GPUs each (@per_server_from:
  * "job", "host profile" or "default"), @rails NICs each. @micro_batches
@@ -97,6 +122,7 @@ typedef struct fl_step_result {
   double comm_s, step_s, comm_alone_s, step_alone_s;
   uint32_t routing;
   fl_perf_ar ar; /* AR: the split's fixed point of every phase at once */
+  fl_step_ckpt ckpt;
   char error[512];
 } fl_step_result;
 

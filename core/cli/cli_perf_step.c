@@ -20,6 +20,7 @@
 
 #include "analysis/perf.h"
 #include "analysis/perf_step.h"
+#include "cli/cli_perf_ckpt.h"
 #include "cli/cli_perf_out.h"
 #include "cli/cli_perf_step.h"
 
@@ -171,6 +172,7 @@ static void print_text(FILE *o, const fl_fabric *f, const fl_workload *w,
           "  step time %.6g s with each fabric phase alone (exposed "
           "communication %.6g s)\n",
           r->step_alone_s, r->comm_alone_s);
+  fl_cli_perf_text_ckpt(o, f, r);
 }
 
 static json_t *json_phase(const fl_fabric *f, const fl_step_result *r,
@@ -256,6 +258,7 @@ static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
     json_object_set_new(root, "error", json_string(r->error));
   else {
     json_object_set_new(root, "step", json_step(w, r));
+    fl_cli_perf_json_ckpt(root, f, r);
     for (uint32_t p = 0; p < FL_STEP_PHASES; p++) {
       if (!r->ph[p].on)
         continue;

@@ -570,6 +570,10 @@ void fl_workload_free(fl_workload *w) {
   free(w->place.from);
   free(w->place.from_line);
   free(w->place.from_col);
+  for (uint32_t i = 0; i < w->train.n_ckpt_storage; i++)
+    free(w->train.ckpt_storage[i]);
+  free(w->train.ckpt_storage);
+  free(w->train.ckpt_line), free(w->train.ckpt_col);
   for (size_t i = 0; i < w->n_fail; i++)
     free(w->fail[i]);
   free(w->fail);

@@ -129,6 +129,11 @@ typedef struct fl_wl_placements {
  * (dense peak, 10^12 FLOP/s), @mfu in (0, 1], @per_server (GPUs per
  * server; 0: host profile, else 8), @scale_up_GBps (per GPU per direction
  * inside the NVLink domain, GB/s).
+ * Checkpoint (`checkpoint:`, optional; @ckpt_bytes 0 when absent): the
+ * whole checkpoint @ckpt_bytes (all ranks together) written by the job's
+ * hosts to the storage hosts @ckpt_storage[@n_ckpt_storage] (names as in
+ * `hosts:`, not the job's own; @ckpt_line[i]/@ckpt_col[i] of each), owned
+ * (fl_workload_free); @ckpt_at_line/@ckpt_at_col: the `checkpoint:` value.
  * @line/@col: the `training:` value.
  */
 typedef struct fl_wl_training {
@@ -139,8 +144,16 @@ typedef struct fl_wl_training {
   double bucket_bytes;
   double peak_tflops, mfu, scale_up_GBps;
   uint32_t per_server;
+  double ckpt_bytes;
+  char **ckpt_storage;
+  uint32_t n_ckpt_storage;
+  uint32_t *ckpt_line, *ckpt_col;
+  uint32_t ckpt_at_line, ckpt_at_col;
   uint32_t line, col;
 } fl_wl_training;
+
+/** Most storage hosts a `checkpoint:` names. */
+#define FL_WL_MAX_STORAGE 4096u
 
 /**
  * fl_workload — a parsed job. @hosts[@n_hosts] are host names in rank order

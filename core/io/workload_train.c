@@ -9,6 +9,7 @@
  *               global-batch: 64, micro-batch: 1, precision-bytes: 2}
  *       parallelism: {tp: 8, pp: 2, dp: 4, cp: 1, ep: 1, zero: 1}
  *       gpu: {peak-tflops: 989, mfu: 0.4}
+ *       checkpoint: {bytes: 2.45TB, storage: [stor-01, stor-02]}
  *
  * Keys are table rows (name, field, whole or real, range, required), so a
  * refusal names the key, its range and the line; the divisibility the
@@ -129,6 +130,78 @@ static int section(wrd *r, fl_wl_training *t, const char *what,
   return FL_OK;
 }
 
+/* `checkpoint: {bytes: SIZE, storage: [HOST, ...]}`: the whole checkpoint
+ * and the hosts it is written to (perf_step.c). */
+static int checkpoint(wrd *r, fl_wl_training *t, yaml_node_t *m) {
+  t->ckpt_at_line = (uint32_t)m->start_mark.line + 1;
+  t->ckpt_at_col = (uint32_t)m->start_mark.column + 1;
+  if (m->type != YAML_MAPPING_NODE)
+    return wl_fail(r, m,
+                   "`checkpoint`: expected a mapping {bytes: SIZE, storage: "
+                   "[HOST, ...]}%s",
+                   NULL);
+  yaml_node_t *st = NULL;
+  for (yaml_node_pair_t *p = m->data.mapping.pairs.start;
+       p < m->data.mapping.pairs.top; p++) {
+    yaml_node_t *k = wl_node(r, p->key), *v = wl_node(r, p->value);
+    const char *key = wl_scalar(k), *s = wl_scalar(v);
+    uint64_t b = 0;
+    if (key && strcmp(key, "bytes") == 0) {
+      if (t->ckpt_bytes > 0)
+        return wl_fail(r, k, "key `%s` given twice", key);
+      if (!s || wl_parse_bytes(s, &b) != 0 || b == 0)
+        return wl_fail(r, v,
+                       "`bytes`: expected a size above 0 (2450000000000, "
+                       "2.45TB, 512GiB), got `%s`",
+                       s ? s : "(not a size)");
+      t->ckpt_bytes = (double)b;
+    } else if (key && strcmp(key, "storage") == 0) {
+      if (st)
+        return wl_fail(r, k, "key `%s` given twice", key);
+      st = v;
+    } else {
+      return wl_fail(r, k,
+                     "unknown key `%s` in checkpoint: expected bytes or "
+                     "storage",
+                     key ? key : "?");
+    }
+  }
+  if (t->ckpt_bytes == 0)
+    return wl_fail(r, m, "`checkpoint`: missing `bytes`%s", NULL);
+  if (!st)
+    return wl_fail(r, m,
+                   "`checkpoint`: missing `storage` (the hosts it is "
+                   "written to)%s",
+                   NULL);
+  if (st->type != YAML_SEQUENCE_NODE)
+    return wl_fail(r, st, "`storage`: expected a list of host names%s", NULL);
+  size_t n =
+      (size_t)(st->data.sequence.items.top - st->data.sequence.items.start);
+  if (n == 0 || n > FL_WL_MAX_STORAGE)
+    return wl_fail(r, st, "`storage`: expected 1 to 4096 host names%s", NULL);
+  t->ckpt_storage = calloc(n, sizeof *t->ckpt_storage);
+  t->ckpt_line = calloc(n, sizeof *t->ckpt_line);
+  t->ckpt_col = calloc(n, sizeof *t->ckpt_col);
+  if (!t->ckpt_storage || !t->ckpt_line || !t->ckpt_col)
+    return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    yaml_node_t *h = wl_node(r, st->data.sequence.items.start[i]);
+    const char *name = wl_scalar(h);
+    if (!name || !*name)
+      return wl_fail(r, h, "`storage`: expected a host name%s", NULL);
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(t->ckpt_storage[j], name) == 0)
+        return wl_fail(r, h, "`storage`: host `%s` listed twice", name);
+    t->ckpt_storage[i] = strdup(name);
+    if (!t->ckpt_storage[i])
+      return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
+    t->n_ckpt_storage = (uint32_t)i + 1;
+    t->ckpt_line[i] = (uint32_t)h->start_mark.line + 1;
+    t->ckpt_col[i] = (uint32_t)h->start_mark.column + 1;
+  }
+  return FL_OK;
+}
+
 /* What the model needs of the numbers together (the line is the
  * `training:` mapping's). */
 static int consistent(wrd *r, fl_wl_training *t, yaml_node_t *m) {
@@ -190,10 +263,12 @@ int wl_training(wrd *r, fl_wl_training *t, yaml_node_t *m) {
       rc = section(r, t, "parallelism", PAR, sizeof PAR / sizeof *PAR, v);
     else if (key && strcmp(key, "gpu") == 0)
       rc = section(r, t, "gpu", GPU, sizeof GPU / sizeof *GPU, v), seen_gpu = 1;
+    else if (key && strcmp(key, "checkpoint") == 0)
+      rc = checkpoint(r, t, v);
     else
       return wl_fail(r, k,
                      "unknown key `%s` in training: expected model, "
-                     "parallelism or gpu",
+                     "parallelism, gpu or checkpoint",
                      key ? key : "?");
     if (rc != FL_OK)
       return rc;
