@@ -63,7 +63,8 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
            {"ebb-drop", FL_CMP_FAIL_EBB_DROP, 1},
            {"busbw-drop", FL_CMP_FAIL_BUSBW_DROP, 1},
            {"cost-rise", FL_CMP_FAIL_COST_RISE, 1},
-           {"power-rise", FL_CMP_FAIL_POWER_RISE, 1}};
+           {"power-rise", FL_CMP_FAIL_POWER_RISE, 1},
+           {"step-rise", FL_CMP_FAIL_STEP_RISE, 1}};
   memset(p, 0, sizeof *p);
   const char *eq = strchr(s, '=');
   size_t len = eq ? (size_t)(eq - s) : strlen(s);
@@ -91,7 +92,7 @@ int fl_cmp_policy_parse(const char *s, fl_cmp_policy *p, char *msg,
   snprintf(msg, size,
            "--fail-on: expected new-error, new-warning, "
            "oversubscription-rise[=X], ebb-drop[=X], busbw-drop[=X], "
-           "cost-rise[=X], power-rise[=X] or never, got '%s'",
+           "cost-rise[=X], power-rise[=X], step-rise[=X] or never, got '%s'",
            s);
   return -1;
 }
@@ -253,6 +254,9 @@ int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n) {
       break;
     case FL_CMP_FAIL_POWER_RISE:
       r = judge_cost(m, "watts", ps[i].tolerance, why, sizeof why);
+      break;
+    case FL_CMP_FAIL_STEP_RISE:
+      r = fl_cmp_judge_step(m, ps[i].tolerance, why, sizeof why);
       break;
     }
     json_t *o =

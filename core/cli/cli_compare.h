@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "analysis/perf.h"
 #include "cli/cli_common.h"
 #include "fabriclint/fabric.h"
 #include "host/findings.h"
@@ -137,6 +138,7 @@ enum {
   FL_CMP_FAIL_BUSBW_DROP,
   FL_CMP_FAIL_COST_RISE,
   FL_CMP_FAIL_POWER_RISE,
+  FL_CMP_FAIL_STEP_RISE,
 };
 
 /**
@@ -156,8 +158,8 @@ int fl_cmp_judge(json_t *m, const fl_cmp_policy *ps, size_t n);
 
 /**
  * fl_cmp_workload_load() — read workload @path into @w (zeroed; the caller
- * frees it with fl_workload_free()) for compare: a list of collectives on
- * one placement (`training:` and `placements:` are refused). 0, or
+ * frees it with fl_workload_free()) for compare: a list of collectives or
+ * a training step on one placement (`placements:` is refused). 0, or
  * FL_EXIT_USAGE with the error printed (file:line:col).
  */
 int fl_cmp_workload_load(const char *path, fl_workload *w);
@@ -191,6 +193,29 @@ json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h);
  * both figures.
  */
 int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size);
+
+/**
+ * fl_cmp_step_json() — the training step of @w (w->train.on) on @job (the
+ * side named @input): {gpus, hosts_used, routing, step_time_s (null when
+ * the flows cannot be routed, then error), compute_s, comm_s,
+ * step_time_alone_s, phases: [{phase, scope, time_s, alone_s, ideal_s,
+ * exposed_s}]} (s; perf --job's figures, DP overlapped). New reference;
+ * NULL with *@rc FL_EXIT_USAGE and the error printed.
+ */
+json_t *fl_cmp_step_json(const fl_perf_job *job, const fl_workload *w,
+                         const char *input, int *rc);
+/** fl_cmp_step_delta() — HEAD minus BASE of the step figures of @b and @h
+ * (fl_cmp_step_json()): step_time_s, compute_s, comm_s, step_time_alone_s
+ * and phases[{phase, time_s, exposed_s}] by phase name; null where a side
+ * has none. New reference. */
+json_t *fl_cmp_step_delta(const json_t *b, const json_t *h);
+/**
+ * fl_cmp_judge_step() — step-rise=@tol on model @m: the step time's rise
+ * (HEAD − BASE) / BASE. 1 failed (above @tol, or HEAD cannot be routed), 0
+ * held, 2 cannot be judged (no training step, or BASE cannot be routed);
+ * @why (@size bytes) gives both figures.
+ */
+int fl_cmp_judge_step(const json_t *m, double tol, char *why, size_t size);
 
 /** fl_cmp_counts_text() — "N (E error, W warning, I info)" into @buf (@size
  * bytes, truncated safely) from a findings counts object

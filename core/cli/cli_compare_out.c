@@ -327,6 +327,55 @@ static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
   fputs(c->html ? "</td></tr>\n" : c->md ? " | | | |\n" : "\n", c->out);
 }
 
+/* The job's training step (--workload with `training:`): step time,
+ * exposed communication and each phase's time on both sides. */
+static void step_rows(const out_ctx *c, const json_t *o[3]) {
+  const json_t *sb = json_object_get(o[0], "step"),
+               *sh = json_object_get(o[1], "step"),
+               *sd = json_object_get(o[2], "step");
+  if (!json_is_object(sb) || !json_is_object(sh))
+    return;
+  char title[160];
+  snprintf(title, sizeof title, "training step (--workload %s), s",
+           json_string_value(json_object_get(o[0], "file")));
+  section(c, title);
+  row(c, 1, "step time", json_object_get(sb, "step_time_s"),
+      json_object_get(sh, "step_time_s"), json_object_get(sd, "step_time_s"));
+  row(c, 1, "exposed communication", json_object_get(sb, "comm_s"),
+      json_object_get(sh, "comm_s"), json_object_get(sd, "comm_s"));
+  const json_t *pb = json_object_get(sb, "phases"),
+               *pd = json_object_get(sd, "phases");
+  for (size_t i = 0; i < json_array_size(pb); i++) {
+    const json_t *x = json_array_get(pb, i);
+    const char *name = json_string_value(json_object_get(x, "phase"));
+    const json_t *y = NULL, *dd = json_array_get(pd, i);
+    const json_t *ph = json_object_get(sh, "phases");
+    for (size_t k = 0; k < json_array_size(ph); k++)
+      if (strcmp(json_string_value(
+                     json_object_get(json_array_get(ph, k), "phase")),
+                 name) == 0)
+        y = json_array_get(ph, k);
+    char lab[64];
+    snprintf(lab, sizeof lab, "%s phase", name);
+    row(c, 2, lab, json_object_get(x, "time_s"), json_object_get(y, "time_s"),
+        json_object_get(dd, "time_s"));
+  }
+  static const char *const side[2] = {"BASE", "HEAD"};
+  for (int k = 0; k < 2; k++) {
+    const char *err = json_string_value(json_object_get(k ? sh : sb, "error"));
+    if (err) {
+      fprintf(c->out,
+              c->html ? "<tr><td class=\"in2\" colspan=\"4\">%s: "
+              : c->md ? "| &nbsp;&nbsp;&nbsp;&nbsp;%s: "
+                      : "      %s: ",
+              side[k]);
+      fputs("cannot be routed: ", c->out);
+      free_text(c, err);
+      fputs(c->html ? "</td></tr>\n" : c->md ? " | | | |\n" : "\n", c->out);
+    }
+  }
+}
+
 /* The job's collectives (--workload): the fabric's bus bandwidth of each
  * on both sides, and the link that limits it on each. */
 static void workload(const out_ctx *c, const json_t *m) {
@@ -337,10 +386,11 @@ static void workload(const out_ctx *c, const json_t *m) {
   char title[160];
   snprintf(title, sizeof title, "collectives (--workload %s), busbw GB/s",
            json_string_value(json_object_get(o[0], "file")));
-  section(c, title);
   const json_t *cb = json_object_get(o[0], "collectives"),
                *ch = json_object_get(o[1], "collectives"),
                *cd = json_object_get(o[2], "collectives");
+  if (json_array_size(cb)) /* a training step has none */
+    section(c, title);
   for (size_t i = 0; i < json_array_size(cb); i++) {
     const json_t *x = json_array_get(cb, i), *y = json_array_get(ch, i);
     row(c, 1, json_string_value(json_object_get(x, "label")),
@@ -349,6 +399,7 @@ static void workload(const out_ctx *c, const json_t *m) {
     bottleneck(c, x, "BASE");
     bottleneck(c, y, "HEAD");
   }
+  step_rows(c, o);
 }
 
 static long long count(const json_t *counts, const char *sev) {

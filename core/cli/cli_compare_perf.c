@@ -29,12 +29,6 @@ int fl_cmp_workload_load(const char *path, fl_workload *w) {
     fl_cli_print_error(&err);
     return FL_EXIT_USAGE;
   }
-  if (w->train.on)
-    return fl_cli_usage_error("compare --workload %s: holds `training:`; "
-                              "compare models a list of collectives (model "
-                              "a training step with perf --job on each "
-                              "plan)",
-                              path);
   if (w->place.on)
     return fl_cli_usage_error("compare --workload %s: holds `placements:`; "
                               "compare models one placement (name the "
@@ -102,6 +96,11 @@ json_t *fl_cmp_workload_json(const fl_cli_opts *o, const fl_workload *w,
       json_pack("{s:s,s:i,s:i,s:o}", "file", w->path, "hosts",
                 (json_int_t)fl_perf_job_hosts(job), "nics_per_host",
                 (json_int_t)fl_perf_job_rails(job), "collectives", arr);
+  if (doc && w->train.on) { /* a training step (cli_compare_step.c) */
+    json_t *st = fl_cmp_step_json(job, w, input, rc);
+    if (st)
+      json_object_set_new(doc, "step", st);
+  }
   for (size_t i = 0; doc && *rc == 0 && i < w->n_colls; i++) {
     fl_perf_result res;
     if (fl_perf_run(job, &w->colls[i], &res, &err) != FL_OK) {
@@ -153,7 +152,12 @@ json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h) {
       return NULL;
     }
   }
-  return arr ? json_pack("{s:o}", "collectives", arr) : NULL;
+  json_t *d = arr ? json_pack("{s:o}", "collectives", arr) : NULL;
+  if (d && json_object_get(b, "step") && json_object_get(h, "step"))
+    json_object_set_new(d, "step",
+                        fl_cmp_step_delta(json_object_get(b, "step"),
+                                          json_object_get(h, "step")));
+  return d;
 }
 
 int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size) {

@@ -102,8 +102,45 @@ training:
   parallelism: {tp: 2, dp: 8}
   gpu: {peak-tflops: 1000, mfu: 0.5, per-server: 2, scale-up-GBps: 400}
 EOF
-expect_rc 2 "$FL" compare --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/two.xml"
-expect_grep "$TMP/err" "compare --workload $TMP/train\\.yaml: holds \`training:\`"
+# a training step on each side (issue 35 item 5): tp 2 inside a server, dp
+# 8 rail rings over the 8 hosts, grads 1.6e9 / 2 x 2 = 1.6e9 B per GPU,
+# 14 steps of 2e8 B: 0.056 s at 400 Gb/s; 20 buckets of 80 MB, backward
+# 0.1048576 s hides all but the last (0.0028 s). HEAD: dgx-001 mlx5_0 at
+# 1x HDR (50 Gb/s): dp 0.448 s, exposed 0.0224 + (0.448 - 0.0224 -
+# 0.1048576) = 0.3431424 s: the step rises by 0.3403424 s. The figures on
+# each side are perf --job's.
+L='<link a="dgx-001 mlx5_0" a-port="1" b="leaf-su01-r0" b-port="1" width="4x" speed="NDR"/>'
+expect_eq "$(grep -c -F "$L" "$TMP/one.xml")" 1 "the NIC cable to degrade"
+sed "s|$L|${L/4x\" speed=\"NDR/1x\" speed=\"HDR}|" "$TMP/one.xml" >"$TMP/nic.xml"
+expect_rc 0 "$FL" compare --fail-on never --format json --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+cp "$TMP/out" "$TMP/cmp.json"
+for side in one:base:0 nic:head:1; do # (perf finds the slow phase: exit 1)
+  f=${side%%:*} k=${side#*:}
+  expect_rc "${k#*:}" "$FL" perf --format json --job "$TMP/train.yaml" "$TMP/$f.xml"
+  expect_eq "$(jget "$TMP/cmp.json" "=round(d['${k%:*}']['workload']['step']['step_time_s'], 11)")" \
+    "$(jget "$TMP/out" "=round(d['step']['step_time_s'], 11)")" "step: ${k%:*} is perf --job's"
+done
+expect_eq "$(jget "$TMP/cmp.json" "=(round(d['delta']['workload']['step']['step_time_s'], 12), [(p['phase'], round(p['time_s'], 12)) for p in d['delta']['workload']['step']['phases']], d['base']['workload']['collectives'])")" \
+  "(0.3403424, [('tp', 0.0), ('dp', 0.392)], [])" "step: the rise and the dp phase's"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  /usr/bin/python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+    "$TMP/cmp.json" "$FL_SRC/schema/compare.schema.json" && pass || fail "step does not validate"
+fi
+R=$(jget "$TMP/cmp.json" "=repr(d['delta']['workload']['step']['step_time_s'] / d['base']['workload']['step']['step_time_s'])")
+expect_rc 0 "$FL" compare --fail-on step-rise="$R" --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+expect_grep "$TMP/out" '^  ok   step-rise=.*: step time .* s \(\+.*%; within .*%\)$'
+expect_grep "$TMP/out" '^training step \(--workload .*train\.yaml\), s$'
+expect_grep "$TMP/out" '^      dp phase +0\.056 +0\.448 +\+0\.392$'
+expect_eq "$(grep -c '^collectives (--workload' "$TMP/out")" 0 "no empty collectives section"
+expect_rc 1 "$FL" compare --fail-on step-rise="$(pyval "$R - 1e-6")" --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+expect_grep "$TMP/out" 'FAIL step-rise=.*: step time .* s \(\+.*%; rises more than'
+# the other way round: the step falls, step-rise=0 holds
+expect_rc 0 "$FL" compare --fail-on step-rise=0 --format json --workload "$TMP/train.yaml" "$TMP/nic.xml" "$TMP/one.xml"
+expect_eq "$(jget "$TMP/out" "=round(d['delta']['workload']['step']['step_time_s'], 12)")" -0.3403424 "step: falls the other way"
+# step-rise without a training step cannot be judged
+expect_rc 2 "$FL" compare --fail-on step-rise --workload "$TMP/wl.yaml" "$TMP/one.xml" "$TMP/two.xml"
+expect_grep "$TMP/err" 'step-rise cannot be judged: no training step modelled'
 # a host that only BASE has: the error names HEAD and the workload's line
 "$FL" gen rail-su --sus 1 --rails 2 --hosts-per-su 4 --leaf-radix 8 -o "$TMP/small.xml" || fail "gen 1 SU"
 printf 'hosts: [dgx-001, dgx-008]\ncollectives:\n  - {op: all-reduce, bytes: 1GiB}\n' >"$TMP/named.yaml"
