@@ -129,11 +129,13 @@ const fl_cli_cmd FL_CLI_CMDS[] = {
      "fixed and unchanged, matched by fingerprint with HEAD's renamed nodes "
      "(same GUID, new name) read under their BASE names, so renames and "
      "relabelling do not churn; with --workload, each collective's bus "
-     "bandwidth and bottleneck link on both (the perf model); with "
+     "bandwidth and bottleneck link on both (the perf model), or with "
+     "`training:` the step time and each phase's; with "
      "--catalogue, cost and power; the unicast LIDs each subnet needs "
      "(topology.lid-space). --fail-on judges the delta: new-error "
      "(default), new-warning, oversubscription-rise[=X], ebb-drop[=X], "
-     "busbw-drop[=X], cost-rise[=X], power-rise[=X] (docs/cli.md "
+     "busbw-drop[=X], cost-rise[=X], power-rise[=X], step-rise[=X] "
+     "(docs/cli.md "
      "\"compare\"). Text, JSON, Markdown (a pull-request comment or CI job "
      "summary) or HTML (one page: the table and both plans' pictures).",
      FL_CPL_FILE},
@@ -242,7 +244,9 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "than X, default 0), busbw-drop[=X] (with --workload: a collective's "
      "bus bandwidth falls by more than the fraction X of BASE's, default "
      "0), cost-rise[=X] and power-rise[=X] (with --catalogue: the bill of "
-     "materials' price or watts rise by more than the fraction X), never"},
+     "materials' price or watts rise by more than the fraction X), "
+     "step-rise[=X] (with --workload holding `training:`: the step time "
+     "rises by more than the fraction X), never"},
     {FL_OPT_EXIT_ZERO, "exit-zero", 0, NULL, C | D | K, 0, FL_CPL_NONE, NULL,
      "exit 0 even with findings (report-only jobs; errors still exit 2 or "
      "3)"},
@@ -349,8 +353,11 @@ const fl_cli_opt FL_CLI_OPTS[] = {
      "the job: hosts in rank order and collectives (this or --job; "
      "docs/perf.md); compare: modelled on both sides, the bus bandwidth "
      "and bottleneck of each collective"},
-    {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar", P, 0, FL_CPL_VALUES,
-     "auto lft ar", "override the routing the workload names"},
+    {FL_OPT_ROUTING, "routing", 0, "auto|lft|ar|spray", P, 0, FL_CPL_VALUES,
+     "auto lft ar spray",
+     "override the routing the workload names: the loaded LFTs, load-aware "
+     "adaptive routing, or spraying (an equal split over minimal next "
+     "hops); auto: the LFTs when loaded, else ar"},
     {FL_OPT_MIN_SHARE, "min-share", 0, "X", P, 0, FL_CPL_NONE, NULL,
      "a contention finding below X times the ideal bus bandwidth (0 < X <= "
      "1)"},

@@ -57,7 +57,7 @@ expect_rc 2 "$FL" compare -q --patterns none --fail-on ebb-drop "$B" "$O"
 expect_grep "$TMP/err" 'fabriclint: --fail-on ebb-drop cannot be judged: no eBB figure'
 # bad policies
 expect_rc 2 "$FL" compare --fail-on new-errors "$B" "$O"
-expect_grep "$TMP/err" "expected new-error, new-warning, oversubscription-rise\[=X\], ebb-drop\[=X\], busbw-drop\[=X\], cost-rise\[=X\], power-rise\[=X\] or never, got 'new-errors'"
+expect_grep "$TMP/err" "expected new-error, new-warning, oversubscription-rise\[=X\], ebb-drop\[=X\], busbw-drop\[=X\], cost-rise\[=X\], power-rise\[=X\], step-rise\[=X\] or never, got 'new-errors'"
 expect_rc 2 "$FL" compare --fail-on oversubscription-rise=-1 "$B" "$O"
 expect_grep "$TMP/err" "expected a number X >= 0, got '-1'"
 expect_rc 2 "$FL" compare --fail-on new-error=1 "$B" "$O"
