@@ -88,6 +88,10 @@ static void examples(const fl_perf_job *job, const pf_flows *fl,
   free(buf);
 }
 
+double fl_perf_eps(uint32_t routing) {
+  return routing == FL_WL_ROUTE_AR ? 1e-6 : 1e-9;
+}
+
 int pf_bottlenecks(const fl_perf_job *job, const double *level,
                    const double *weight, double slow, fl_perf_bottleneck *out,
                    uint32_t *n_out) {
@@ -98,7 +102,8 @@ int pf_bottlenecks(const fl_perf_job *job, const double *level,
     return -1;
   for (uint32_t dl = 0; dl < n->ndl; dl++) {
     double x = level[dl];
-    if (!isfinite(x) || weight[dl] <= 0 || fabs(x - slow) > 1e-9 * slow)
+    if (!isfinite(x) || weight[dl] <= 0 ||
+        fabs(x - slow) > fl_perf_eps(job->routing) * slow)
       continue;
     if (k == cap) {
       bn_ent *t = realloc(v, (cap *= 2) * sizeof *v);
@@ -194,7 +199,8 @@ int fl_perf_run(const fl_perf_job *job, const fl_wl_coll *c,
                          res->busbw_GBps, &res->nccl);
     /* at the ideal the NIC cables are the limit, as in the ideal itself:
      * no fabric link holds the collective back */
-    if (res->ratio < 1 - 1e-9 && bottlenecks(job, &real, res) != 0)
+    if (res->ratio < 1 - fl_perf_eps(job->routing) &&
+        bottlenecks(job, &real, res) != 0)
       rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
     else
       examples(job, &fl, res);

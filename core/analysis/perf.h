@@ -109,6 +109,14 @@ double fl_perf_nccl_factor(uint32_t op, uint32_t alg, uint32_t ranks,
 int fl_perf_fit_alpha_eta(const double *x, const double *t, size_t n,
                           double *alpha_s, double *eta, fl_error *err);
 
+/**
+ * fl_perf_eps() — the relative tolerance with which the model's figures
+ * are compared (with the ideal, with min-share, links at the slowest
+ * level): 10^-9; 10^-6 under AR (FL_WL_ROUTE_AR), whose split is a fixed
+ * point to 10^-8 of the demand, so its rates are that close, not exact.
+ */
+double fl_perf_eps(uint32_t routing);
+
 /** Most split values (flows per edge and demands per switch, for each
  * destination switch with flows) one load-aware AR balance may hold: 2^25
  * doubles, 256 MiB (perf_ar.c, docs/perf.md). */
@@ -117,9 +125,9 @@ int fl_perf_fit_alpha_eta(const double *x, const double *t, size_t n,
 /**
  * fl_perf_ar — how load-aware adaptive routing's split of a solve's flows
  * came out (perf_ar.c): @sweeps of the fixed point run, @converged 1 when
- * no edge's flows moved by more than 10^-6 of the largest demand in the
- * last one (else the last sweep's split was used), @residual that last
- * move relative to the largest demand. @capped: AR was chosen by routing
+ * no edge's flows were more than 10^-8 of the largest demand from their
+ * switch's best response in the last one (else the last sweep's split was
+ * used), @residual that last gap relative to the largest demand. @capped: AR was chosen by routing
  * auto (no LFTs) and its split would need that many values, more than the
  * cap of 2^25 (docs/perf.md): the flows were split equally (as spray)
  * instead; 0 otherwise. All zero for other routings.

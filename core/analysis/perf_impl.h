@@ -83,11 +83,11 @@ uint32_t pf_dl(const fl_fabric *f, fl_id l, fl_id from);
 
 /** The cap on AR's split values (perf.h). */
 #define PF_AR_MAX_ENTRIES FL_PERF_AR_MAX_SPLIT
-/** Sweeps of the AR fixed point at most, and the change (of an edge's
- * flows, relative to the largest demand of a switch) below which it has
- * converged. */
-#define PF_AR_MAX_SWEEPS 200u
-#define PF_AR_TOL        1e-6
+/** Sweeps of the AR fixed point at most, and the gap (how far an edge's
+ * flows are from its switch's best response, relative to the largest
+ * demand of a switch) below which it has converged. */
+#define PF_AR_MAX_SWEEPS 500u
+#define PF_AR_TOL        1e-8
 
 /**
  * pf_arsplit — load-aware adaptive routing's split of one step's flows

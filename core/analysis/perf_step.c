@@ -402,7 +402,7 @@ static int solve_alone(const fl_perf_job *job, raw *r, size_t n,
         ph->alone_s = fabric_time(ph, u, sol.slow_level, 0);
         ph->ideal_s = fabric_time(ph, u, ideal.slow_level, 0);
         memcpy(weight, sol.weight, job->net.ndl * sizeof *weight);
-        if (ph->alone_s > ph->ideal_s * (1 + 1e-9) &&
+        if (ph->alone_s > ph->ideal_s * (1 + fl_perf_eps(job->routing)) &&
             pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
                            ph->alone, &ph->n_alone) != 0)
           rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
@@ -526,7 +526,7 @@ static int concurrent(const fl_perf_job *job, rawv *all, double *const *wt,
     ph->time_s = fabric_time(ph, u, x, 1);
     const fl_step_op *o = &ph->ops[0];
     ph->busbw_GBps = o->bytes / o->time_s / 1e9 * bus_factor(o->op, ph->ranks);
-    if (ph->time_s > ph->ideal_s * (1 + 1e-9) &&
+    if (ph->time_s > ph->ideal_s * (1 + fl_perf_eps(job->routing)) &&
         pf_bottlenecks(job, sol.level, wt[p], x, ph->bottlenecks,
                        &ph->n_bottlenecks) != 0)
       rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
@@ -574,7 +574,7 @@ static int ckpt_alone(const fl_perf_job *job, rawv *ck, fl_step_result *res,
         c->rate_alone_gbps = sol.slow_level;
         c->alone_s = c->flow_bytes * 8 / (sol.slow_level * 1e9);
         c->ideal_s = c->flow_bytes * 8 / (ideal.slow_level * 1e9);
-        if (c->alone_s > c->ideal_s * (1 + 1e-9) &&
+        if (c->alone_s > c->ideal_s * (1 + fl_perf_eps(job->routing)) &&
             pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
                            c->bottlenecks, &c->n_bottlenecks) != 0)
           rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");

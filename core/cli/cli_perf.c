@@ -132,7 +132,8 @@ static int apply_overrides(const perf_args *a, fl_workload *w) {
 }
 
 static int contended(const fl_perf_result *r, double min_share) {
-  return !r->error[0] && r->fabric_traffic && r->ratio < min_share * (1 - 1e-9);
+  return !r->error[0] && r->fabric_traffic &&
+         r->ratio < min_share * (1 - fl_perf_eps(r->routing));
 }
 
 /* ---- text ---------------------------------------------------------------- */

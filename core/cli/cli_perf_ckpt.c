@@ -26,7 +26,7 @@ void fl_cli_perf_text_ckpt(FILE *o, const fl_fabric *f,
   int first = 1;
   for (uint32_t p = 0; p < FL_STEP_PHASES; p++)
     if (r->ph[p].on && r->ph[p].fabric &&
-        c->ph_during_s[p] > r->ph[p].time_s * (1 + 1e-9)) {
+        c->ph_during_s[p] > r->ph[p].time_s * (1 + fl_perf_eps(r->routing))) {
       fprintf(o, "%s %s %.6g s (%.6g s without it)", first ? ";" : ",",
               fl_step_phase_name(p), c->ph_during_s[p], r->ph[p].time_s);
       first = 0;

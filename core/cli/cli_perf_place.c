@@ -46,12 +46,14 @@ static void draw(pctx *x, uint64_t index) {
 }
 
 /* 1 when sample @s is below min-share (routable, fabric traffic). */
-static int below_share(const fl_perf_sample *s, double min_share) {
-  return !s->error && s->ratio < min_share * (1 - 1e-9);
+static int below_share(const fl_perf_sample *s, double min_share,
+                       uint32_t routing) {
+  return !s->error && s->ratio < min_share * (1 - fl_perf_eps(routing));
 }
 
 static int judged_bad(const fl_perf_place_coll *pc, double min_share) {
-  return pc->n_error > 0 || below_share(&pc->samples[pc->judged], min_share);
+  return pc->n_error > 0 || below_share(&pc->samples[pc->judged], min_share,
+                                        pc->worst_res.routing);
 }
 
 static void coll_title(char *buf, size_t n, const fl_perf_result *r) {
@@ -141,7 +143,7 @@ static void text_coll(FILE *o, pctx *x, const fl_perf_place_coll *pc,
                    pc->judged_full);
   }
   const fl_perf_sample *j = &pc->samples[pc->judged];
-  if (below_share(j, min_share))
+  if (below_share(j, min_share, pc->worst_res.routing))
     fprintf(o,
             "  warning [performance.collective-contention]: %s placement "
             "%" PRIu64 " (seed %" PRIu64 "): busbw is %.1f%% of the ideal "
@@ -300,7 +302,8 @@ static void print_json(FILE *o, pctx *x, uint32_t rails) {
   for (uint32_t k = 0; k < x->pl->n_coll; k++) {
     const fl_perf_place_coll *pc = &x->pl->coll[k];
     json_array_append_new(cs, json_coll(x, pc, wp->percentile));
-    if (below_share(&pc->samples[pc->judged], w->min_share))
+    if (below_share(&pc->samples[pc->judged], w->min_share,
+                    pc->worst_res.routing))
       json_array_append_new(fs,
                             json_finding(x, pc, w->min_share, wp->percentile));
   }

@@ -26,9 +26,10 @@
 
 #define TEXT_LINKS 4u /* bottleneck lines per phase in the text report */
 
-static int contended(const fl_step_phase *ph, double min_share) {
+static int contended(const fl_step_result *r, const fl_step_phase *ph,
+                     double min_share) {
   return ph->on && ph->fabric && ph->alone_s > 0 &&
-         ph->ideal_s / ph->alone_s < min_share * (1 - 1e-9);
+         ph->ideal_s / ph->alone_s < min_share * (1 - fl_perf_eps(r->routing));
 }
 
 static void ops_text(FILE *o, const fl_step_phase *ph) {
@@ -120,7 +121,7 @@ static void text_phase(FILE *o, const fl_fabric *f, const fl_step_result *r,
   fprintf(o, "    exposed %.6g s\n", ph->exposed_s);
   text_links(o, f, "bottleneck", ph->bottlenecks, ph->n_bottlenecks);
   text_links(o, f, "alone, bottleneck", ph->alone, ph->n_alone);
-  if (contended(ph, min_share)) {
+  if (contended(r, ph, min_share)) {
     char msg[1400];
     finding_msg(f, ph, name, min_share, msg, sizeof msg);
     fprintf(o, "    warning [performance.collective-contention]: %s\n", msg);
@@ -263,7 +264,7 @@ static void print_json(FILE *o, const fl_fabric *f, const fl_workload *w,
       if (!r->ph[p].on)
         continue;
       json_array_append_new(ps, json_phase(f, r, p));
-      if (!contended(&r->ph[p], w->min_share))
+      if (!contended(r, &r->ph[p], w->min_share))
         continue;
       json_t *x = json_object(), *links = json_array();
       char msg[1400];
@@ -317,7 +318,7 @@ int fl_cli_perf_step(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
     if (r->error[0])
       rc = FL_EXIT_FINDINGS;
     for (uint32_t p = 0; p < FL_STEP_PHASES; p++)
-      if (contended(&r->ph[p], w->min_share))
+      if (contended(r, &r->ph[p], w->min_share))
         rc = FL_EXIT_FINDINGS;
   }
   rc = fl_cli_close_output(&out, rc);

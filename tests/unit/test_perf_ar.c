@@ -15,6 +15,8 @@
  *     split uses have equal effective load per Gb/s and unused ones no less
  *     (an oracle that recomputes it from the final loads);
  *   - the one-pass solver agrees with progressive filling under AR;
+ *   - a 2.5 Gb/s spine-core cable of a 3-tier tree: settled, at the ideal
+ *     (the narrowest link beyond a port bounds it before it is loaded);
  *   - the cap on split values: exactly at it the balance runs, one below
  *     it is refused naming the need and the cap, or, where routing auto
  *     chose AR, both solvers split equally and report the need.
@@ -321,6 +323,44 @@ static void test_fixed_point_oracle(void **state) {
     }
 }
 
+/* Regression (a new user's test): on a 3-tier radix-8 tree, one spine-core
+ * cable at 2.5 Gb/s (1x SDR) made the split swing for 200 sweeps and the
+ * all-to-all run at 0.23 of its ideal, where the pod's other 15 uplinks
+ * carry it whole (the empty slow link was no bottleneck by its load, so
+ * every spine piled onto it in turn). Now: settled, at the ideal to AR's
+ * tolerance, and at its fixed point. */
+static void test_slow_core_cable(void **state) {
+  (void)state;
+  fl_gen_fat_tree_params p = {.radix = 8, .tiers = 3};
+  fl_fabric *f = NULL;
+  fl_error err;
+  fl_error_clear(&err);
+  assert_int_equal(fl_gen_fat_tree(&p, &f, &err), FL_OK);
+  const char *a2a = "hosts: all\ncollectives:\n"
+                    "  - {op: all-to-all, bytes: 1073741824}\n";
+  fl_perf_job *job = job_for(f, a2a, FL_WL_ROUTE_AR);
+  degrade(job, "spine-p02-03", 8, 2.5);
+  pf_flows fl;
+  build(job, a2a, &fl);
+  pf_solution ar, ideal;
+  assert_int_equal(pf_maxmin(&job->net, job->nic, &fl, FL_WL_ROUTE_AR, &ar,
+                             &err),
+                   FL_OK);
+  assert_int_equal(pf_maxmin(&job->net, job->nic, &fl, PF_ROUTE_IDEAL, &ideal,
+                             &err),
+                   FL_OK);
+  assert_true(ar.ar_converged);
+  assert_true(ar.slow_level >= ideal.slow_level * (1 - 1e-6));
+  pf_arsplit a;
+  assert_int_equal(pf_ar_balance(&a, &job->net, job->nic, &fl, &err), FL_OK);
+  check_fixed_point(job, &a, 1e-4);
+  pf_ar_free(&a);
+  pf_solution_free(&ar), pf_solution_free(&ideal);
+  pf_flows_free(&fl);
+  fl_perf_job_free(job);
+  fl_fabric_free(f);
+}
+
 /* The cap: need = rows x (edges + switches), at it and one below. */
 static void test_cap(void **state) {
   (void)state;
@@ -378,6 +418,7 @@ int main(void) {
       cmocka_unit_test(test_degraded_su2),
       cmocka_unit_test(test_healthy_equal),
       cmocka_unit_test(test_fixed_point_oracle),
+      cmocka_unit_test(test_slow_core_cable),
       cmocka_unit_test(test_cap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
