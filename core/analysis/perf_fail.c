@@ -24,11 +24,13 @@
 
 #include "analysis/perf_impl.h"
 
-/* "NAME port N": the name and N; else the whole spec is a name (*@port
- * 0). Names may hold spaces ("dgx-001 mlx5_0"). */
-static void split_spec(const char *spec, char *name, size_t cap,
-                       uint32_t *port) {
+/* "NAME port N": the name and N (*@port; N out of 1..255 or not a number
+ * gives *@port 0 and *@bad 1); else the whole spec is a name (*@port 0).
+ * Names may hold spaces ("dgx-001 mlx5_0"). */
+static void split_spec(const char *spec, char *name, size_t cap, uint32_t *port,
+                       int *bad) {
   *port = 0;
+  *bad = 0;
   snprintf(name, cap, "%s", spec);
   const char *p = strstr(spec, " port ");
   while (p && strstr(p + 1, " port "))
@@ -40,11 +42,16 @@ static void split_spec(const char *spec, char *name, size_t cap,
   size_t k = 0;
   for (; d[k] >= '0' && d[k] <= '9' && k < 4; k++)
     v = v * 10 + (unsigned long)(d[k] - '0');
-  if (k == 0 || d[k] != '\0' || v == 0 || v > 255)
-    return;
   size_t len = (size_t)(p - spec);
   if (len >= cap)
     len = cap - 1;
+  if (k == 0 || d[k] != '\0' || v == 0 || v > 255) {
+    *bad = 1; /* the caller decides: a bad port, or a name ending so */
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%.*s", (int)len, spec);
+    snprintf(name, cap, "%s", tmp);
+    return;
+  }
   memcpy(name, spec, len);
   name[len] = '\0';
   *port = (uint32_t)v;
@@ -132,20 +139,60 @@ static int fail_switch(fl_perf_job *job, const char *spec, fl_id v,
   return FL_OK;
 }
 
+/* Nodes shown as "@name (GUID)": one name on several nodes. How many, the
+ * first in *@first. */
+static uint32_t same_name(const fl_fabric *f, const char *name,
+                          const char **first) {
+  size_t n = strlen(name);
+  uint32_t k = 0;
+  for (fl_id v = 0; v < fl_fabric_node_count(f); v++) {
+    const char *s = fl_fabric_node_name(f, v);
+    if (strncmp(s, name, n) == 0 && strncmp(s + n, " (0x", 4) == 0 && k++ == 0)
+      *first = s;
+  }
+  return k;
+}
+
+static int no_node(const fl_fabric *f, const char *spec, const char *name,
+                   fl_error *err) {
+  const char *first = NULL;
+  uint32_t k = same_name(f, name, &first);
+  if (k > 1)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': %u nodes are named %s; name one as "
+                        "the fabric shows it (`%s`, ...)",
+                        spec, k, name, first);
+  return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "--fail '%s': no node of that name (a switch, or "
+                      "'SWITCH port N' for one cable)",
+                      spec);
+}
+
 static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
   const fl_fabric *f = job->f;
   char name[512];
   uint32_t port;
-  split_spec(spec, name, sizeof name, &port);
-  fl_id v = fl_fabric_find_node_name(f, name);
-  if (v == FL_NONE && port) { /* a name ending in " port N" */
-    v = fl_fabric_find_node_name(f, spec);
+  int bad;
+  split_spec(spec, name, sizeof name, &port, &bad);
+  fl_id whole = fl_fabric_find_node_name(f, spec);
+  fl_id v = (port || bad) ? fl_fabric_find_node_name(f, name) : whole;
+  if (v != FL_NONE && whole != FL_NONE && v != whole)
+    return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                        "--fail '%s': both a node of that name and port %u "
+                        "of %s; rename one, or fail the cable from its "
+                        "other end",
+                        spec, port, name);
+  if (v == FL_NONE && whole != FL_NONE) { /* a name ending in " port N" */
+    v = whole;
     port = 0;
+    bad = 0;
   }
   if (v == FL_NONE)
+    return no_node(f, spec, (port || bad) ? name : spec, err);
+  if (bad)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "--fail '%s': no node of that name (a switch, or "
-                        "'SWITCH port N' for one cable)",
+                        "--fail '%s': expected a port number from 1 to 255 "
+                        "after 'port'",
                         spec);
   if (fl_fabric_node_kind(f, v) != FL_NODE_SWITCH)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
@@ -157,9 +204,73 @@ static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
   fl_id p = fl_fabric_find_port(f, v, port);
   if (p == FL_NONE)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                        "--fail '%s': %s has no port %u", spec,
-                        fl_fabric_node_name(f, v), port);
+                        "--fail '%s': no cable on %s port %u (the fabric "
+                        "has no such port, or it is not cabled)",
+                        spec, fl_fabric_node_name(f, v), port);
   return fail_port(job, spec, p, err);
+}
+
+/* Component labels of the switches over the switch-to-switch cables of
+ * @n (BFS), into @lab[nsw] (labels from 1); @q is scratch. */
+static void components(const pf_net *n, uint32_t *lab, uint32_t *q) {
+  memset(lab, 0, (n->nsw ? n->nsw : 1) * sizeof *lab);
+  uint32_t next = 0;
+  for (uint32_t r = 0; r < n->nsw; r++) {
+    if (lab[r])
+      continue;
+    uint32_t h = 0, t = 0;
+    lab[r] = ++next;
+    q[t++] = r;
+    while (h < t) {
+      uint32_t s = q[h++];
+      for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++)
+        if (!lab[n->adj_next[k]]) {
+          lab[n->adj_next[k]] = next;
+          q[t++] = n->adj_next[k];
+        }
+    }
+  }
+}
+
+/* The cut leaves every two NICs of the job (storage NICs too) that could
+ * reach each other before able to (a multi-plane or rail-separated fabric
+ * is split already, by design). @before: the switches' components before
+ * the cut. */
+static int still_connected(const fl_perf_job *job, const uint32_t *before,
+                           fl_error *err) {
+  const pf_net *n = &job->net;
+  size_t nn = (size_t)job->hosts * job->rails + job->n_store;
+  size_t ns = n->nsw ? n->nsw : 1;
+  uint32_t *after = malloc(ns * sizeof *after), *q = malloc(ns * sizeof *q);
+  uint32_t *first = malloc(ns * sizeof *first); /* by component before */
+  if (!after || !q || !first) {
+    free(after), free(q), free(first);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  components(n, after, q);
+  for (size_t i = 0; i < ns; i++)
+    first[i] = PF_NONE;
+  size_t cut = 0, a = 0, b = 0;
+  for (size_t i = 0; i < nn; i++) {
+    uint32_t c = before[job->nic[i].sw] - 1;
+    if (first[c] == PF_NONE)
+      first[c] = (uint32_t)i;
+    else if (after[job->nic[first[c]].sw] != after[job->nic[i].sw] &&
+             cut++ == 0)
+      a = first[c], b = i;
+  }
+  free(after), free(q), free(first);
+  if (cut == 0)
+    return FL_OK;
+  const fl_fabric *f = job->f;
+  return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "--fail splits the fabric: %zu of the job's %zu NICs "
+                      "can no longer reach NICs they reached before (%s on "
+                      "%s cannot reach %s on %s)",
+                      cut, nn, fl_fabric_node_name(f, job->nic[b].node),
+                      fl_fabric_node_name(f, n->sw_node[job->nic[b].sw]),
+                      fl_fabric_node_name(f, job->nic[a].node),
+                      fl_fabric_node_name(f, n->sw_node[job->nic[a].sw]));
 }
 
 int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, fl_error *err) {
@@ -172,8 +283,20 @@ int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, fl_error *err) {
   }
   if (n == 0)
     return FL_OK;
-  if (pf_net_cut(&job->net) != 0)
+  size_t ns = job->net.nsw ? job->net.nsw : 1;
+  uint32_t *before = malloc(ns * sizeof *before), *q = malloc(ns * sizeof *q);
+  if (!before || !q) {
+    free(before), free(q);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  components(&job->net, before, q);
+  free(q);
+  int rc = pf_net_cut(&job->net) != 0
+               ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
+               : still_connected(job, before, err);
+  free(before);
+  if (rc != FL_OK)
+    return rc;
   if (job->routing == FL_WL_ROUTE_LFT) {
     job->routing = FL_WL_ROUTE_SPRAY; /* the SM's re-run (above) */
     job->net.rerouted = 1;

@@ -312,6 +312,7 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   job->f = fab;
   int ar_auto = routing == FL_WL_ROUTE_AUTO && !fl_fabric_lft_count(fab);
+  int asked_lft = routing == FL_WL_ROUTE_LFT;
   if (routing == FL_WL_ROUTE_AUTO)
     routing = fl_fabric_lft_count(fab) ? FL_WL_ROUTE_LFT : FL_WL_ROUTE_AR;
   job->routing = routing;
@@ -343,6 +344,11 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
     if (w->all_hosts)
       free((void *)names);
   }
+  if (rc == FL_OK && w->n_fail && asked_lft)
+    rc = fl_error_set(err, FL_EINVAL, NULL, 0, 0,
+                      "--fail with routing lft: the loaded LFTs are the "
+                      "subnet manager's from before the failure; give "
+                      "routing auto (its re-run modelled), ar or spray");
   if (rc == FL_OK && w->n_fail)
     rc = pf_job_fail(job, w->fail, w->n_fail, err);
   free(v);

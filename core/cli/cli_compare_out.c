@@ -320,7 +320,7 @@ static void bottleneck(const out_ctx *c, const json_t *x, const char *side) {
     free_text(c, err);
   } else {
     free_text(c, json_string_value(json_object_get(b, "link")));
-    fprintf(c->out, ", %.4g flows share %.0f Gb/s",
+    fprintf(c->out, ", %.4g flows share %.6g Gb/s",
             json_number_value(json_object_get(b, "flow_count")),
             json_number_value(json_object_get(b, "capacity_gbps")));
   }

@@ -141,10 +141,17 @@ int fl_cli_perf_dump(const char *path, const fl_fabric *fab,
                      const fl_perf_result *res) {
   for (size_t i = 0; i < w->n_colls; i++)
     if (res[i].error[0] || res[i].routing != FL_WL_ROUTE_LFT) {
+      int rer = 0;
+      fl_perf_job_failed(job, NULL, 0, &rer);
       fprintf(stderr,
-              "fabriclint: --dump-flows: collective %zu %s; the dump "
+              "fabriclint: --dump-flows: collective %zu %s%s%s; the dump "
               "needs routable flows over loaded LFTs\n",
-              i + 1, res[i].error[0] ? "cannot be routed" : "uses AR routing");
+              i + 1, res[i].error[0] ? "cannot be routed" : "uses ",
+              res[i].error[0] ? "" : fl_wl_routing_name(res[i].routing),
+              res[i].error[0] ? ""
+              : rer ? " routing (--fail replaced the LFTs by the subnet "
+                      "manager's modelled re-run)"
+                    : " routing");
       return FL_EXIT_USAGE;
     }
   if (refuse_read(path, fab, w))

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "cli/cli_perf_out.h"
+#include "util/natcmp.h"
 
 const char *fl_cli_perf_routing_name(uint32_t routing) {
   return fl_wl_routing_name(routing);
@@ -27,7 +28,7 @@ void fl_cli_perf_text_ar(FILE *o, const char *indent, uint32_t routing,
             indent, a->capped, (unsigned)FL_PERF_AR_MAX_SPLIT);
     return;
   }
-  if (a->converged)
+  if (a->converged || a->sweeps == 0) /* 0: no figures (not routable) */
     return;
   fprintf(o,
           "%snote: adaptive routing's split did not settle in %u sweeps (its "
@@ -48,9 +49,16 @@ void fl_cli_perf_json_ar(json_t *j, uint32_t routing, const fl_perf_ar *a) {
   json_object_set_new(j, "ar", o);
 }
 
-/* "A port 1 - B port 2" of cable @l. */
+/* "A port 1 - B port 2" of cable @l, its ends in natural name order (one
+ * cable reads the same whichever end the capture lists first). */
 static void cable_text(const fl_fabric *f, fl_id l, char *buf, size_t n) {
   fl_id a = fl_fabric_link_port(f, l, 0), b = fl_fabric_link_port(f, l, 1);
+  if (fl_natcmp(fl_fabric_node_name(f, fl_fabric_port_node(f, b)),
+                fl_fabric_node_name(f, fl_fabric_port_node(f, a))) < 0) {
+    fl_id t = a;
+    a = b;
+    b = t;
+  }
   snprintf(buf, n, "%s port %u - %s port %u",
            fl_fabric_node_name(f, fl_fabric_port_node(f, a)),
            fl_fabric_port_num(f, a),
@@ -78,7 +86,8 @@ void fl_cli_perf_text_fail(FILE *o, const fl_fabric *f,
     fprintf(o, "  the loaded LFTs are the subnet manager's from before the "
                "failure; its re-run is modelled as minimal paths split "
                "equally (spray routing): the LFTs it dumps after would give "
-               "its own choices\n");
+               "its own choices, and --routing spray without --fail gives "
+               "the same model without the failure\n");
 }
 
 void fl_cli_perf_json_fail(json_t *root, const fl_fabric *f,
@@ -129,10 +138,10 @@ void fl_cli_perf_text_bottlenecks(FILE *o, const fl_fabric *f,
     const fl_perf_bottleneck *b = &r->bottlenecks[i];
     char lt[600];
     fl_cli_perf_link_text(f, b, lt, sizeof lt);
-    fprintf(o, "  bottleneck %s: %.4g flows share %.0f Gb/s (%.3f Gb/s each)",
+    fprintf(o, "  bottleneck %s: %.4g flows share %.6g Gb/s (%.3f Gb/s each)",
             lt, b->flows, b->gbps, b->share_gbps);
     if (b->nominal_gbps > b->gbps)
-      fprintf(o, "; the cable runs below its nominal %.0f Gb/s",
+      fprintf(o, "; the cable runs below its nominal %.6g Gb/s",
               b->nominal_gbps);
     fputc('\n', o);
     for (uint32_t k = 0; k < b->n_ex; k++)
@@ -234,7 +243,7 @@ void fl_cli_perf_degraded_note(const fl_fabric *f, const fl_perf_result *r,
     char lt[600];
     fl_cli_perf_link_text(f, b, lt, sizeof lt);
     snprintf(buf, n,
-             "; the cable %s runs at %.0f Gb/s, below its nominal %.0f Gb/s",
+             "; the cable %s runs at %.6g Gb/s, below its nominal %.6g Gb/s",
              lt, b->gbps, b->nominal_gbps);
     return;
   }

@@ -51,7 +51,7 @@ static void degraded_note(const fl_fabric *f, const fl_step_phase *ph,
     if (b->nominal_gbps > b->gbps) {
       fl_cli_perf_link_text(f, b, lt, sizeof lt);
       snprintf(buf, n,
-               "; the cable %s runs at %.0f Gb/s, below its nominal %.0f Gb/s",
+               "; the cable %s runs at %.6g Gb/s, below its nominal %.6g Gb/s",
                lt, b->gbps, b->nominal_gbps);
       return;
     }
@@ -71,10 +71,10 @@ static void text_links(FILE *o, const fl_fabric *f, const char *title,
     char lt[600];
     fl_cli_perf_link_text(f, b, lt, sizeof lt);
     fprintf(o,
-            "    %s %s: %.4g of the phase's flows, %.0f Gb/s (%.3f Gb/s each)",
+            "    %s %s: %.4g of the phase's flows, %.6g Gb/s (%.3f Gb/s each)",
             title, lt, b->flows, b->gbps, b->share_gbps);
     if (b->nominal_gbps > b->gbps)
-      fprintf(o, "; the cable runs below its nominal %.0f Gb/s",
+      fprintf(o, "; the cable runs below its nominal %.6g Gb/s",
               b->nominal_gbps);
     fputc('\n', o);
   }

@@ -84,6 +84,6 @@ expect_grep "$TMP/err" "job2.yaml: --dump-flows would overwrite"
 if cmp -s "$TMP/job.yaml" "$TMP/job2.yaml"; then pass; else fail "the workload was modified"; fi
 expect_rc 2 "$FL" perf --routing ar --workload "$TMP/job.yaml" --dump-flows "$TMP/ar.json" \
   "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump"
-expect_grep "$TMP/err" "collective 1 uses AR routing; the dump needs routable flows over loaded LFTs"
+expect_grep "$TMP/err" "collective 1 uses ar routing; the dump needs routable flows over loaded LFTs"
 if [ ! -e "$TMP/ar.json" ]; then pass; else fail "a dump was written under AR"; fi
 finish

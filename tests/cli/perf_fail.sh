@@ -81,8 +81,40 @@ bad spine-09 "^fabriclint: --fail 'spine-09': no node of that name"
 bad 'dgx-001 mlx5_0' "^fabriclint: --fail 'dgx-001 mlx5_0': dgx-001 mlx5_0 is not a switch"
 bad 'leaf-su01-r0 port 1' "^fabriclint: --fail 'leaf-su01-r0 port 1': the cable of dgx-001 mlx5_0, a NIC of the job, would go with it"
 bad leaf-su01-r0 "^fabriclint: --fail 'leaf-su01-r0': the cable of dgx-001 mlx5_0, a NIC of the job"
-bad 'spine-01 port 9' "^fabriclint: --fail 'spine-01 port 9': spine-01 has no port 9$"
-bad 'leaf-su01-r0 port 0' "^fabriclint: --fail 'leaf-su01-r0 port 0': no node of that name"
+bad 'spine-01 port 9' "^fabriclint: --fail 'spine-01 port 9': no cable on spine-01 port 9 \\(the fabric has no such port, or it is not cabled\\)$"
+for pn in 0 256 x; do
+  bad "leaf-su01-r0 port $pn" "^fabriclint: --fail 'leaf-su01-r0 port $pn': expected a port number from 1 to 255 after 'port'$"
+done
+# every spine: the fabric splits, said once
+expect_rc 2 "$FL" perf --fail spine-01 --fail spine-02 --fail spine-03 --fail spine-04 --workload "$TMP/sr.yaml" "$TMP/rail.xml"
+expect_grep "$TMP/err" "^fabriclint: --fail splits the fabric: 28 of the job's 32 NICs can no longer reach NICs they reached before \\(dgx-001 mlx5_1 on leaf-su01-r1 cannot reach dgx-001 mlx5_0 on leaf-su01-r0\\)$"
+expect_eq "$(wc -l <"$TMP/out")" 0 "split: no report"
+# planes are apart by design: failing a spine of one is no split. 2 planes
+# of a radix-8 tree (32 hosts, a NIC in each): a leaf's 4 NICs send 4 x 28
+# all-to-all flows up, over 3 uplinks without pl1-spine-p01-01: 112 / 3
+# per uplink against 31 per NIC: ratio 31 x 3 / 112.
+expect_rc 0 "$FL" gen fat-tree --radix 8 --planes 2
+cp "$TMP/out" "$TMP/pl2.xml"
+printf 'hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1073741824}\n' >"$TMP/a2a.yaml"
+expect_rc 1 "$FL" perf --format json --fail pl1-spine-p01-01 --workload "$TMP/a2a.yaml" "$TMP/pl2.xml"
+expect_eq "$(jget "$TMP/out" "=(round(d['collectives'][0]['ratio'], 12), len(d['failed']))")" \
+  "($(pyval "round(31 * 3 / 112, 12)"), 8)" "a spine of plane 1: no split"
+# loaded LFTs asked for by name: refused with --fail
+expect_rc 2 "$FL" perf --routing lft --fail spine-0 --workload "$TMP/c03.yaml" "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump"
+expect_grep "$TMP/err" "--fail with routing lft: the loaded LFTs are the subnet manager's from before the failure"
+# a name that is also 'NAME port N' of another switch: ambiguous; a name
+# ending so alone: that switch; a name on two nodes: named as shown
+sed 's/"spine-04"/"spine-01 port 2"/g' "$TMP/rail.xml" >"$TMP/odd.xml"
+expect_rc 2 "$FL" perf --fail 'spine-01 port 2' --workload "$TMP/sr.yaml" "$TMP/odd.xml"
+expect_grep "$TMP/err" "^fabriclint: --fail 'spine-01 port 2': both a node of that name and port 2 of spine-01"
+sed 's/"spine-04"/"spine port 7"/g' "$TMP/rail.xml" >"$TMP/odd2.xml"
+expect_rc 1 "$FL" perf --format json --fail 'spine port 7' --workload "$TMP/sr.yaml" "$TMP/odd2.xml"
+expect_eq "$(jget "$TMP/out" "$R")" "('ar', 0.75, 8, False)" "a switch named 'spine port 7'"
+sed 's/"spine-1"/"spine-0"/g' "$C03/topo.ibnetdiscover" >"$TMP/dup.ibnetdiscover"
+expect_rc 2 "$FL" perf --fail spine-0 --workload "$TMP/c03.yaml" "$TMP/dup.ibnetdiscover"
+expect_grep "$TMP/err" "^fabriclint: --fail 'spine-0': 2 nodes are named spine-0; name one as the fabric shows it \\(\`spine-0 \\(0x0002c90301000003\\)\`, ...\\)$"
+expect_rc 1 "$FL" perf --format json --fail 'spine-0 (0x0002c90301000003)' --workload "$TMP/c03.yaml" "$TMP/dup.ibnetdiscover"
+expect_eq "$(jget "$TMP/out" "$R")" "('ar', 0.75, 2, False)" "one of two spine-0s, named as shown"
 expect_rc 2 "$FL" perf --fail spine-01 --measured /dev/null "$TMP/rail.xml"
 expect_grep "$TMP/err" 'and --fail do not apply to --measured'
 finish
