@@ -217,17 +217,20 @@ static void test_healthy_equal(void **state) {
 }
 
 /* The oracle of the fixed point, from the final flows alone: loads per
- * directed link; per row, each switch's bottleneck toward S nearest first
- * (the most loaded link per Gb/s over the ports it uses); then at every
- * switch that forwards flows, each allowed port's effective load per Gb/s
- * with its flows on it: the largest of its own link's and its bottleneck's.
- * Used ports agree to @tol, unused ones are no lower. */
+ * directed link; per row, each switch's links beyond it toward S nearest
+ * first (the most loaded per Gb/s and the narrowest per share, over the
+ * ports it uses); then at every switch that forwards flows, each allowed
+ * port's level with its flows on it: the largest load per Gb/s of its own
+ * link and of those beyond it. Used ports agree to @tol, unused ones are
+ * no lower (perf_ar.c's water-filling gives exactly that when settled). */
 static void check_fixed_point(const fl_perf_job *job, const pf_arsplit *a,
                               double tol) {
   const pf_net *n = &job->net;
   double *L = calloc(n->ndl, sizeof *L);
   uint32_t *dist = malloc(n->nsw * sizeof *dist), *q = malloc(n->nsw * 4);
   uint32_t *bdl = malloc(n->nsw * sizeof *bdl);
+  uint32_t *ndl = malloc(n->nsw * sizeof *ndl);
+  double *nphi = malloc(n->nsw * sizeof *nphi);
   for (uint32_t S = 0; S < n->nsw; S++)
     if (a->row_of[S] != PF_NONE)
       for (uint32_t k = 0; k < a->nadj; k++)
@@ -247,19 +250,36 @@ static void check_fixed_point(const fl_perf_job *job, const pf_arsplit *a,
         if (dist[n->adj_next[k]] == PF_NONE)
           dist[n->adj_next[k]] = dist[s] + 1, q[t++] = n->adj_next[k];
     }
-    bdl[S] = PF_NONE;
+    bdl[S] = ndl[S] = PF_NONE;
     for (uint32_t i = 1; i < t; i++) { /* nearest first */
-      uint32_t v = q[i];
-      double best = -1;
-      bdl[v] = PF_NONE;
+      uint32_t v = q[i], m = 0;
+      double best = -1, narrow = INFINITY, sum = 0;
+      bdl[v] = ndl[v] = PF_NONE;
+      nphi[v] = 0;
+      for (uint32_t k = n->adj_off[v]; k < n->adj_off[v + 1]; k++)
+        if (dist[n->adj_next[k]] + 1 == dist[v])
+          sum += x[k], m++;
+      /* the links beyond v: over the ports it uses (all of them, equally,
+       * where it forwards nothing toward S), the most loaded per Gb/s and
+       * the narrowest per share of v's flows */
       for (uint32_t k = n->adj_off[v]; k < n->adj_off[v + 1]; k++) {
-        if (dist[n->adj_next[k]] + 1 != dist[v] || x[k] <= 0)
+        if (dist[n->adj_next[k]] + 1 != dist[v] || (sum > 0 && x[k] <= 0))
           continue;
-        uint32_t c = n->adj_dl[k], b = bdl[n->adj_next[k]];
+        double f = sum > 0 ? x[k] / sum : 1.0 / m;
+        uint32_t nx = n->adj_next[k], c = n->adj_dl[k], b = bdl[nx];
         if (b != PF_NONE && L[b] / n->cap[b] > L[c] / n->cap[c])
           c = b;
         if (L[c] / n->cap[c] > best)
           best = L[c] / n->cap[c], bdl[v] = c;
+        uint32_t w = n->adj_dl[k];
+        double phi = f;
+        if (ndl[nx] != PF_NONE &&
+            n->cap[ndl[nx]] / (f * nphi[nx]) < n->cap[w] / f)
+          w = ndl[nx], phi = f * nphi[nx];
+        if (n->cap[w] / phi < narrow)
+          narrow = n->cap[w] / phi, ndl[v] = w, nphi[v] = phi;
+        else if (w == ndl[v])
+          nphi[v] += phi;
       }
       double used = -1, lo = INFINITY, tot = 0;
       int any = 0;
@@ -268,10 +288,16 @@ static void check_fixed_point(const fl_perf_job *job, const pf_arsplit *a,
       for (uint32_t k = n->adj_off[v]; k < n->adj_off[v + 1]; k++) {
         if (dist[n->adj_next[k]] + 1 != dist[v])
           continue;
+        /* a port's level: the most loaded per Gb/s of its own link and
+         * the links beyond it that bound it (each line's load over
+         * capacity: the shares cancel) */
         uint32_t c = n->adj_dl[k], b = bdl[n->adj_next[k]];
+        uint32_t nw = ndl[n->adj_next[k]];
         double u = L[c] / n->cap[c];
         if (b != PF_NONE && L[b] / n->cap[b] > u)
           u = L[b] / n->cap[b];
+        if (nw != PF_NONE && L[nw] / n->cap[nw] > u)
+          u = L[nw] / n->cap[nw];
         if (x[k] > 1e-5 * tot) { /* the fixed point is to 1e-6 */
           if (any)
             assert_true(fabs(u - used) <= tol * used);
@@ -286,7 +312,7 @@ static void check_fixed_point(const fl_perf_job *job, const pf_arsplit *a,
     }
   }
   assert_true(checked > 0);
-  free(L), free(dist), free(q), free(bdl);
+  free(L), free(dist), free(q), free(bdl), free(ndl), free(nphi);
 }
 
 static void test_fixed_point_oracle(void **state) {
