@@ -378,6 +378,37 @@ static void scale_up_time(fl_step_phase *ph, double GBps) {
   ph->busbw_GBps = GBps;
 }
 
+/* Flows @r[@n] alone on @job's routing (@sol) and on the nominal crossbar
+ * (@ideal), into @fl; the unit share of their first tag in *@u. FL_OK
+ * with all three to free (pf_flows_free, pf_solution_free), else nothing
+ * to free; a routing problem is in the solutions' error texts. */
+static int solve_pair(const fl_perf_job *job, raw *r, size_t n, pf_flows *fl,
+                      pf_solution *sol, pf_solution *ideal, double *u,
+                      fl_error *err) {
+  if (to_flows(job, r, n, fl) != 0) {
+    pf_flows_free(fl);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  *u = unit_of(fl, fl->ncls ? fl->cls[0].tag : 0);
+  int rc = pf_solve(&job->net, job->nic, fl, job->routing, sol, err);
+  if (rc == FL_OK) {
+    pf_net nominal = job->net;
+    nominal.cap = job->net.nom;
+    rc = pf_solve(&nominal, job->nic, fl, PF_ROUTE_IDEAL, ideal, err);
+    if (rc != FL_OK)
+      pf_solution_free(sol);
+  }
+  if (rc != FL_OK)
+    pf_flows_free(fl);
+  return rc;
+}
+
+static void free_pair(pf_flows *fl, pf_solution *sol, pf_solution *ideal) {
+  pf_solution_free(sol);
+  pf_solution_free(ideal);
+  pf_flows_free(fl);
+}
+
 /* One phase alone on @job's routing and on the nominal crossbar: its time,
  * ideal and per-link flow counts (@weight, ndl). */
 static int solve_alone(const fl_perf_job *job, raw *r, size_t n,
@@ -385,33 +416,22 @@ static int solve_alone(const fl_perf_job *job, raw *r, size_t n,
                        size_t esz, fl_error *err) {
   pf_flows fl;
   pf_solution sol, ideal;
-  if (to_flows(job, r, n, &fl) != 0) {
-    pf_flows_free(&fl);
-    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  double u;
+  int rc = solve_pair(job, r, n, &fl, &sol, &ideal, &u, err);
+  if (rc != FL_OK)
+    return rc;
+  if (sol.error[0] || ideal.error[0]) {
+    snprintf(error, esz, "%s", sol.error[0] ? sol.error : ideal.error);
+  } else {
+    ph->alone_s = fabric_time(ph, u, sol.slow_level, 0);
+    ph->ideal_s = fabric_time(ph, u, ideal.slow_level, 0);
+    memcpy(weight, sol.weight, job->net.ndl * sizeof *weight);
+    if (ph->alone_s > ph->ideal_s * (1 + fl_perf_eps(job->routing)) &&
+        pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level, ph->alone,
+                       &ph->n_alone) != 0)
+      rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  double u = unit_of(&fl, fl.ncls ? fl.cls[0].tag : 0);
-  int rc = pf_solve(&job->net, job->nic, &fl, job->routing, &sol, err);
-  if (rc == FL_OK) {
-    pf_net nominal = job->net;
-    nominal.cap = job->net.nom;
-    rc = pf_solve(&nominal, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
-    if (rc == FL_OK) {
-      if (sol.error[0] || ideal.error[0])
-        snprintf(error, esz, "%s", sol.error[0] ? sol.error : ideal.error);
-      else {
-        ph->alone_s = fabric_time(ph, u, sol.slow_level, 0);
-        ph->ideal_s = fabric_time(ph, u, ideal.slow_level, 0);
-        memcpy(weight, sol.weight, job->net.ndl * sizeof *weight);
-        if (ph->alone_s > ph->ideal_s * (1 + fl_perf_eps(job->routing)) &&
-            pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
-                           ph->alone, &ph->n_alone) != 0)
-          rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-      }
-      pf_solution_free(&ideal);
-    }
-    pf_solution_free(&sol);
-  }
-  pf_flows_free(&fl);
+  free_pair(&fl, &sol, &ideal);
   return rc;
 }
 
@@ -557,33 +577,23 @@ static int ckpt_alone(const fl_perf_job *job, rawv *ck, fl_step_result *res,
   fl_step_ckpt *c = &res->ckpt;
   pf_flows fl;
   pf_solution sol, ideal;
-  if (to_flows(job, ck->v, ck->n, &fl) != 0) {
-    pf_flows_free(&fl);
-    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  double u;
+  int rc = solve_pair(job, ck->v, ck->n, &fl, &sol, &ideal, &u, err);
+  if (rc != FL_OK)
+    return rc;
+  if (sol.error[0] || ideal.error[0]) {
+    snprintf(res->error, sizeof res->error, "checkpoint: %.480s",
+             sol.error[0] ? sol.error : ideal.error);
+  } else {
+    c->rate_alone_gbps = sol.slow_level;
+    c->alone_s = c->flow_bytes * 8 / (sol.slow_level * 1e9);
+    c->ideal_s = c->flow_bytes * 8 / (ideal.slow_level * 1e9);
+    if (c->alone_s > c->ideal_s * (1 + fl_perf_eps(job->routing)) &&
+        pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
+                       c->bottlenecks, &c->n_bottlenecks) != 0)
+      rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  int rc = pf_solve(&job->net, job->nic, &fl, job->routing, &sol, err);
-  if (rc == FL_OK) {
-    pf_net nominal = job->net;
-    nominal.cap = job->net.nom;
-    rc = pf_solve(&nominal, job->nic, &fl, PF_ROUTE_IDEAL, &ideal, err);
-    if (rc == FL_OK) {
-      if (sol.error[0] || ideal.error[0]) {
-        snprintf(res->error, sizeof res->error, "checkpoint: %.480s",
-                 sol.error[0] ? sol.error : ideal.error);
-      } else {
-        c->rate_alone_gbps = sol.slow_level;
-        c->alone_s = c->flow_bytes * 8 / (sol.slow_level * 1e9);
-        c->ideal_s = c->flow_bytes * 8 / (ideal.slow_level * 1e9);
-        if (c->alone_s > c->ideal_s * (1 + fl_perf_eps(job->routing)) &&
-            pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
-                           c->bottlenecks, &c->n_bottlenecks) != 0)
-          rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-      }
-      pf_solution_free(&ideal);
-    }
-    pf_solution_free(&sol);
-  }
-  pf_flows_free(&fl);
+  free_pair(&fl, &sol, &ideal);
   return rc;
 }
 
