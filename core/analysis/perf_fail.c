@@ -210,36 +210,16 @@ static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
   return fail_port(job, spec, p, err);
 }
 
-/* Component labels of the switches over the switch-to-switch cables of
- * @n (BFS), into @lab[nsw] (labels from 1); @q is scratch. */
-static void components(const pf_net *n, uint32_t *lab, uint32_t *q) {
-  memset(lab, 0, (n->nsw ? n->nsw : 1) * sizeof *lab);
-  uint32_t next = 0;
-  for (uint32_t r = 0; r < n->nsw; r++) {
-    if (lab[r])
-      continue;
-    uint32_t h = 0, t = 0;
-    lab[r] = ++next;
-    q[t++] = r;
-    while (h < t) {
-      uint32_t s = q[h++];
-      for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++)
-        if (!lab[n->adj_next[k]]) {
-          lab[n->adj_next[k]] = next;
-          q[t++] = n->adj_next[k];
-        }
-    }
-  }
+/* NIC index @i of the @used first NICs of the job and its storage NICs. */
+static size_t used_nic(const fl_perf_job *job, size_t used, size_t i) {
+  return i < used ? i : (size_t)job->hosts * job->rails + (i - used);
 }
 
-/* The cut leaves every two NICs of the job (storage NICs too) that could
- * reach each other before able to (a multi-plane or rail-separated fabric
- * is split already, by design). @before: the switches' components before
- * the cut. */
-static int still_connected(const fl_perf_job *job, const uint32_t *before,
-                           fl_error *err) {
+int pf_job_split(const fl_perf_job *job, size_t used, fl_error *err) {
   const pf_net *n = &job->net;
-  size_t nn = (size_t)job->hosts * job->rails + job->n_store;
+  if (!n->comp0)
+    return FL_OK;
+  size_t nn = used + job->n_store;
   size_t ns = n->nsw ? n->nsw : 1;
   uint32_t *after = malloc(ns * sizeof *after), *q = malloc(ns * sizeof *q);
   uint32_t *first = malloc(ns * sizeof *first); /* by component before */
@@ -247,12 +227,13 @@ static int still_connected(const fl_perf_job *job, const uint32_t *before,
     free(after), free(q), free(first);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  components(n, after, q);
+  pf_net_components(n, after, q);
   for (size_t i = 0; i < ns; i++)
     first[i] = PF_NONE;
   size_t cut = 0, a = 0, b = 0;
-  for (size_t i = 0; i < nn; i++) {
-    uint32_t c = before[job->nic[i].sw] - 1;
+  for (size_t k = 0; k < nn; k++) {
+    size_t i = used_nic(job, used, k);
+    uint32_t c = n->comp0[job->nic[i].sw] - 1;
     if (first[c] == PF_NONE)
       first[c] = (uint32_t)i;
     else if (after[job->nic[first[c]].sw] != after[job->nic[i].sw] &&
@@ -264,16 +245,18 @@ static int still_connected(const fl_perf_job *job, const uint32_t *before,
     return FL_OK;
   const fl_fabric *f = job->f;
   return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
-                      "--fail splits the fabric: %zu of the job's %zu NICs "
-                      "can no longer reach NICs they reached before (%s on "
-                      "%s cannot reach %s on %s)",
-                      cut, nn, fl_fabric_node_name(f, job->nic[b].node),
+                      "--fail splits the fabric: %zu of the %zu NICs the job "
+                      "uses%s can no longer reach NICs they reached before "
+                      "(%s on %s cannot reach %s on %s)",
+                      cut, nn, job->n_store ? " (its storage's too)" : "",
+                      fl_fabric_node_name(f, job->nic[b].node),
                       fl_fabric_node_name(f, n->sw_node[job->nic[b].sw]),
                       fl_fabric_node_name(f, job->nic[a].node),
                       fl_fabric_node_name(f, n->sw_node[job->nic[a].sw]));
 }
 
-int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, fl_error *err) {
+int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, int defer,
+                fl_error *err) {
   for (size_t i = 0; i < n; i++) {
     int rc = fail_one(job, specs[i], err);
     if (rc == FL_ENOMEM)
@@ -284,17 +267,18 @@ int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, fl_error *err) {
   if (n == 0)
     return FL_OK;
   size_t ns = job->net.nsw ? job->net.nsw : 1;
-  uint32_t *before = malloc(ns * sizeof *before), *q = malloc(ns * sizeof *q);
-  if (!before || !q) {
-    free(before), free(q);
+  uint32_t *q = malloc(ns * sizeof *q);
+  job->net.comp0 = malloc(ns * sizeof *job->net.comp0);
+  if (!job->net.comp0 || !q) {
+    free(q);
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   }
-  components(&job->net, before, q);
+  pf_net_components(&job->net, job->net.comp0, q);
   free(q);
   int rc = pf_net_cut(&job->net) != 0
                ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
-               : still_connected(job, before, err);
-  free(before);
+           : defer ? FL_OK
+                   : pf_job_split(job, (size_t)job->hosts * job->rails, err);
   if (rc != FL_OK)
     return rc;
   if (job->routing == FL_WL_ROUTE_LFT) {

@@ -284,6 +284,19 @@ static int add_storage(fl_perf_job *job, const fl_workload *w, const ca_ent *v,
                                   "hosts: expected a host the checkpoint "
                                   "is written to",
                                   t->ckpt_storage[i]);
+          /* one host named twice (its name and a CA's, or two CAs) */
+          for (uint32_t i2 = 0; i2 < i; i2++) {
+            size_t lo2, hi2;
+            fl_id one2;
+            if (find_host(v, nv, t->ckpt_storage[i2], &lo2, &hi2, &one2) == 0 &&
+                strcmp(v[lo2].sys, v[c].sys) == 0)
+              return fl_error_set(
+                  err, FL_EPARSE, w->path, t->ckpt_line[i], t->ckpt_col[i],
+                  "`%s` and `%s` are both storage host `%s`: "
+                  "expected each host once (its name brings "
+                  "all its NICs)",
+                  t->ckpt_storage[i2], t->ckpt_storage[i], v[c].sys);
+          }
           k++;
         } else {
           nic_of(&job->net, v[c].node, &job->nic[base + job->n_store++]);
@@ -333,7 +346,12 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
     size_t nh = w->n_hosts;
     if (w->all_hosts && all_hosts(v, nv, &w->train, &names, &nh) != 0)
       rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-    if (rc == FL_OK && nh == 0)
+    if (rc == FL_OK && nh == 0 && nv > 0 && w->train.n_ckpt_storage)
+      rc = fl_error_set(err, FL_EPARSE, w->path, w->train.ckpt_at_line,
+                        w->train.ckpt_at_col,
+                        "hosts: all, but every host is a storage host of the "
+                        "checkpoint: none is left for the job");
+    else if (rc == FL_OK && nh == 0)
       rc = fl_error_set(err, FL_EPARSE, w->path, 0, 0,
                         "hosts: all, but the fabric has no CA cabled to a "
                         "switch");
@@ -350,7 +368,7 @@ int fl_perf_job_new(const fl_fabric *fab, const fl_workload *w,
                       "subnet manager's from before the failure; give "
                       "routing auto (its re-run modelled), ar or spray");
   if (rc == FL_OK && w->n_fail)
-    rc = pf_job_fail(job, w->fail, w->n_fail, err);
+    rc = pf_job_fail(job, w->fail, w->n_fail, w->train.on, err);
   free(v);
   if (rc != FL_OK) {
     fl_perf_job_free(job);

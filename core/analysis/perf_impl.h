@@ -43,9 +43,10 @@ typedef struct pf_net {
   uint32_t threads; /* workers pf_solve() may use (0: fl_threads_available()) */
   size_t ar_max_entries; /* AR's cap on split values (0: PF_AR_MAX_ENTRIES;
                             the unit test sets it) */
-  int ar_auto;   /* AR was chosen, not asked for (no LFTs, routing auto): over
-                    the cap it falls back to spray's equal split, noted */
-  fl_id *failed; /* [nfailed] cables taken out (perf --fail) */
+  int ar_auto;     /* AR was chosen, not asked for (no LFTs, routing auto): over
+                      the cap it falls back to spray's equal split, noted */
+  fl_id *failed;   /* [nfailed] cables taken out (perf --fail) */
+  uint32_t *comp0; /* [nsw] switch components before the cut, or NULL */
   uint32_t nfailed;
   int rerouted; /* LFT routing replaced by the SM's re-run (perf_fail.c) */
   uint32_t nsw;
@@ -71,6 +72,10 @@ void pf_net_free(pf_net *n);
  * FL_OK or FL_ENOMEM.
  */
 int pf_net_nominal(pf_net *n, fl_error *err);
+/** pf_net_components() — component labels (from 1) of @n's switches over
+ * its switch-to-switch cables into @lab[nsw]; @q[nsw] is scratch. BFS,
+ * O(switches + cables). */
+void pf_net_components(const pf_net *n, uint32_t *lab, uint32_t *q);
 /** pf_net_cut() — take @n->failed[@n->nfailed] out of @n: their hop
  * records and switch-to-switch adjacency. 0, or -1 without memory. */
 int pf_net_cut(pf_net *n);
@@ -318,7 +323,16 @@ struct fl_perf_job {
  * NIC; FL_ENOMEM.
  */
 int pf_job_fail(struct fl_perf_job *job, char *const *specs, size_t n,
-                fl_error *err);
+                int defer, fl_error *err);
+/**
+ * pf_job_split() — after pf_job_fail(), whether the @used first NICs of
+ * @job and its storage NICs that reached each other before the cut still
+ * do (planes apart by design are no split); pf_job_fail() checks all the
+ * job's NICs itself unless told to @defer (a training step uses only its
+ * first hosts: perf_step.c checks those). FL_OK; FL_EINVAL with @err
+ * naming a pair; FL_ENOMEM.
+ */
+int pf_job_split(const struct fl_perf_job *job, size_t used, fl_error *err);
 
 /**
  * pf_flows_build() — the flows of one step of collective @c on @job

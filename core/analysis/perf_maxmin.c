@@ -186,6 +186,8 @@ static void min_levels(mm *m) {
     uint32_t u = m->order[i];
     double best = INFINITY;
     for (uint32_t k = 0; k < m->hcnt[u]; k++) {
+      if (m->hfr[m->hoff[u] + k] <= 0)
+        continue; /* AR sends nothing there: no bound on these flows */
       uint32_t dl = m->hdl[m->hoff[u] + k], v = m->hnx[m->hoff[u] + k];
       double x = lv[dl];
       if (v != PF_EJECT && m->minlvl[v] < x)

@@ -132,8 +132,28 @@ int pf_net_cut(pf_net *n) {
   return fill_adj(n);
 }
 
+void pf_net_components(const pf_net *n, uint32_t *lab, uint32_t *q) {
+  memset(lab, 0, (n->nsw ? n->nsw : 1) * sizeof *lab);
+  uint32_t next = 0;
+  for (uint32_t r = 0; r < n->nsw; r++) {
+    if (lab[r])
+      continue;
+    uint32_t h = 0, t = 0;
+    lab[r] = ++next;
+    q[t++] = r;
+    while (h < t) {
+      uint32_t s = q[h++];
+      for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++)
+        if (!lab[n->adj_next[k]]) {
+          lab[n->adj_next[k]] = next;
+          q[t++] = n->adj_next[k];
+        }
+    }
+  }
+}
+
 void pf_net_free(pf_net *n) {
-  free(n->failed);
+  free(n->failed), free(n->comp0);
   free(n->node_sw), free(n->sw_node), free(n->hop), free(n->lft_row);
   free(n->lft_len), free(n->adj_off), free(n->adj_dl), free(n->adj_next);
   free(n->cap), free(n->nom);

@@ -558,16 +558,47 @@ static int concurrent(const fl_perf_job *job, rawv *all, double *const *wt,
 
 /* The checkpoint's flows: each writer NIC to each storage NIC, unit size,
  * tagged FL_STEP_PHASES. */
-static int ckpt_flows(const fl_perf_job *job, const fl_step_result *res,
-                      rawv *out) {
-  size_t base = (size_t)job->hosts * job->rails;
-  for (uint32_t h = 0; h < res->hosts_used; h++)
-    for (uint32_t r = 0; r < job->rails; r++)
+static int ckpt_flows(const fl_perf_job *job, fl_step_result *res, rawv *out,
+                      fl_error *err) {
+  fl_step_ckpt *c = &res->ckpt;
+  const pf_net *n = &job->net;
+  size_t base = (size_t)job->hosts * job->rails, ns = n->nsw ? n->nsw : 1;
+  uint32_t *lab = malloc(ns * sizeof *lab), *q = malloc(ns * sizeof *q);
+  if (!lab || !q) {
+    free(lab), free(q);
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  }
+  pf_net_components(n, lab, q);
+  /* a writer NIC's share goes to the storage NICs it can reach: a plane's
+   * NICs write to the storage NICs of their plane */
+  double per_nic = c->bytes / ((double)res->hosts_used * job->rails);
+  int rc = FL_OK;
+  for (uint32_t h = 0; rc == FL_OK && h < res->hosts_used; h++)
+    for (uint32_t r = 0; rc == FL_OK && r < job->rails; r++) {
+      uint32_t w = h * job->rails + r, k = 0;
       for (uint32_t s = 0; s < job->n_store; s++)
-        if (push(out, h * job->rails + r, (uint32_t)(base + s), FL_STEP_PHASES,
-                 1.0) != 0)
-          return -1;
-  return 0;
+        k += lab[job->nic[base + s].sw] == lab[job->nic[w].sw];
+      if (k == 0) {
+        snprintf(c->error, sizeof c->error,
+                 "%s reaches no NIC of the storage hosts (they are on other "
+                 "planes, or cut off)",
+                 fl_fabric_node_name(job->f, job->nic[w].node));
+        rc = FL_OK;
+        goto done;
+      }
+      for (uint32_t s = 0; s < job->n_store; s++)
+        if (lab[job->nic[base + s].sw] == lab[job->nic[w].sw]) {
+          if (push(out, w, (uint32_t)(base + s), FL_STEP_PHASES, per_nic / k) !=
+              0)
+            rc = fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+          c->flows += 1;
+          if (per_nic / k > c->flow_bytes)
+            c->flow_bytes = per_nic / k;
+        }
+    }
+done:
+  free(lab), free(q);
+  return rc;
 }
 
 /* The checkpoint alone: its rate on the routing and on the nominal
@@ -582,12 +613,12 @@ static int ckpt_alone(const fl_perf_job *job, rawv *ck, fl_step_result *res,
   if (rc != FL_OK)
     return rc;
   if (sol.error[0] || ideal.error[0]) {
-    snprintf(res->error, sizeof res->error, "checkpoint: %.480s",
+    snprintf(c->error, sizeof c->error, "%s",
              sol.error[0] ? sol.error : ideal.error);
-  } else {
+  } else { /* flows of a NIC reaching fewer storage NICs carry more */
     c->rate_alone_gbps = sol.slow_level;
-    c->alone_s = c->flow_bytes * 8 / (sol.slow_level * 1e9);
-    c->ideal_s = c->flow_bytes * 8 / (ideal.slow_level * 1e9);
+    c->alone_s = sol.step_time_s;
+    c->ideal_s = ideal.step_time_s;
     if (c->alone_s > c->ideal_s * (1 + fl_perf_eps(job->routing)) &&
         pf_bottlenecks(job, sol.level, sol.weight, sol.slow_level,
                        c->bottlenecks, &c->n_bottlenecks) != 0)
@@ -618,19 +649,26 @@ static int ckpt_during(const fl_perf_job *job, const rawv *all, const rawv *ck,
                                   FL_STEP_PHASES + 1, &sol, err);
   if (rc == FL_OK) {
     if (sol.error[0]) {
-      snprintf(res->error, sizeof res->error, "checkpoint: %.480s", sol.error);
+      snprintf(c->error, sizeof c->error, "%s", sol.error);
     } else {
       c->rate_during_gbps = sol.tag_level[FL_STEP_PHASES];
       c->during_s = c->flow_bytes * 8 / (c->rate_during_gbps * 1e9);
-      c->step_during_s = res->compute_s;
+      double full = res->compute_s; /* a step wholly beside it */
       for (uint32_t p = 0; p < FL_STEP_PHASES; p++) {
         fl_step_phase *ph = &res->ph[p];
         c->ph_during_s[p] = ph->time_s;
         if (ph->on && ph->fabric)
           c->ph_during_s[p] =
               fabric_time(ph, unit_of(&fl, p), sol.tag_level[p], 0);
-        c->step_during_s += exposed(res, p, c->ph_during_s[p]);
+        full += exposed(res, p, c->ph_during_s[p]);
       }
+      /* a checkpoint shorter than that slows only the part of the step
+       * it overlaps: the step goes at the slow pace for during_s, at its
+       * own for the rest of its work */
+      c->step_during_s =
+          c->during_s >= full
+              ? full
+              : c->during_s + (1 - c->during_s / full) * res->step_s;
     }
     pf_solution_free(&sol);
   }
@@ -648,15 +686,11 @@ static int checkpoint(const fl_perf_job *job, const fl_wl_training *t,
   c->writers = res->hosts_used;
   c->storage = t->n_ckpt_storage;
   c->storage_nics = job->n_store;
-  c->flows = (double)res->hosts_used * job->rails * job->n_store;
-  c->flow_bytes = c->bytes / c->flows;
   rawv ck = {0};
-  int rc = ckpt_flows(job, res, &ck) != 0
-               ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
-               : FL_OK;
-  if (rc == FL_OK)
+  int rc = ckpt_flows(job, res, &ck, err);
+  if (rc == FL_OK && !c->error[0])
     rc = ckpt_alone(job, &ck, res, err);
-  if (rc == FL_OK && !res->error[0])
+  if (rc == FL_OK && !c->error[0])
     rc = ckpt_during(job, all, &ck, res, err);
   free(ck.v);
   return rc;
@@ -692,6 +726,8 @@ int fl_perf_step(const fl_perf_job *job, const fl_wl_training *t, int overlap,
   if (gpus_and_nics(job, t, &L, res) != 0)
     return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
   int rc = check_size(job, t, &L, res, err);
+  if (rc == FL_OK) /* --fail: the NICs the step uses still reach */
+    rc = pf_job_split(job, (size_t)res->hosts_used * job->rails, err);
   if (rc != FL_OK) {
     free(L.nic_of_gpu);
     return rc;

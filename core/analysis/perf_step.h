@@ -80,11 +80,14 @@ typedef struct fl_step_phase {
  * each of the @storage_nics NICs of the @storage hosts: @flows flows of
  * @flow_bytes each, at once. Times (s): @alone_s with nothing else on the
  * fabric, @ideal_s on the nominal crossbar, @during_s with every fabric
- * phase of the step running at once beside it; @rate_alone_gbps and
- * @rate_during_gbps its slowest flow (Gb/s). @step_during_s the step time
- * while the checkpoint runs (every fabric phase's time from the same
- * solution, exposed as in the step), @ph_during_s[p] each phase's time
- * then. @bottlenecks[@n_bottlenecks]: the links holding the checkpoint
+ * phase of the step running at once beside it (an upper bound: the phases
+ * are taken to run throughout); @rate_alone_gbps and @rate_during_gbps
+ * its slowest flow (Gb/s). A writer NIC's share is split over the storage
+ * NICs it can reach (its plane's), so flows may differ: @flow_bytes is
+ * the largest, @flows how many. @ph_during_s[p] each phase's time while
+ * the checkpoint runs (from the same solution); @step_during_s the step
+ * it overlaps: at that pace for @during_s, at its own for the rest of its
+ * work (the whole step at that pace when the checkpoint lasts longer). @bottlenecks[@n_bottlenecks]: the links holding the checkpoint
  * alone (empty at its ideal).
  */
 typedef struct fl_step_ckpt {
@@ -96,6 +99,8 @@ typedef struct fl_step_ckpt {
   double ph_during_s[FL_STEP_PHASES];
   uint32_t n_bottlenecks;
   fl_perf_bottleneck bottlenecks[FL_PERF_MAX_BOTTLENECKS];
+  char error[512]; /* non-empty: its flows cannot be routed (the step's
+                      figures stand; the times above are then zero) */
 } fl_step_ckpt;
 
 /**

@@ -356,9 +356,21 @@ static void step_rows(const out_ctx *c, const json_t *o[3]) {
                  name) == 0)
         y = json_array_get(ph, k);
     char lab[64];
-    snprintf(lab, sizeof lab, "%s phase", name);
-    row(c, 2, lab, json_object_get(x, "time_s"), json_object_get(y, "time_s"),
+    snprintf(lab, sizeof lab, "%s phase time", name);
+    row(c, 1, lab, json_object_get(x, "time_s"), json_object_get(y, "time_s"),
         json_object_get(dd, "time_s"));
+  }
+  const json_t *kb = json_object_get(sb, "checkpoint"),
+               *kh = json_object_get(sh, "checkpoint"),
+               *kd = json_object_get(sd, "checkpoint");
+  if (json_is_object(kb) && json_is_object(kh)) {
+    row(c, 1, "checkpoint alone", json_object_get(kb, "alone_s"),
+        json_object_get(kh, "alone_s"), json_object_get(kd, "alone_s"));
+    row(c, 1, "checkpoint beside the step", json_object_get(kb, "during_s"),
+        json_object_get(kh, "during_s"), json_object_get(kd, "during_s"));
+    row(c, 1, "step time during it", json_object_get(kb, "step_time_during_s"),
+        json_object_get(kh, "step_time_during_s"),
+        json_object_get(kd, "step_time_during_s"));
   }
   static const char *const side[2] = {"BASE", "HEAD"};
   for (int k = 0; k < 2; k++) {

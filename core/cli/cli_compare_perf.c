@@ -165,6 +165,13 @@ int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size) {
       json_object_get(json_object_get(m, "base"), "workload"), "collectives");
   const json_t *ch = json_object_get(
       json_object_get(json_object_get(m, "head"), "workload"), "collectives");
+  if (json_object_get(json_object_get(json_object_get(m, "base"), "workload"),
+                      "step")) {
+    snprintf(why, size,
+             "the workload holds a training step, no list of "
+             "collectives (judge it with step-rise)");
+    return 2;
+  }
   if (!json_is_array(cb) || !json_is_array(ch)) {
     snprintf(why, size, "no collectives modelled (give --workload JOB.yaml)");
     return 2;

@@ -63,6 +63,18 @@ json_t *fl_cmp_step_json(const fl_perf_job *job, const fl_workload *w,
     for (uint32_t p = 0; p < FL_STEP_PHASES; p++)
       if (r->ph[p].on)
         json_array_append_new(ps, phase_json(r, p));
+    if (r->ckpt.on) {
+      const fl_step_ckpt *c = &r->ckpt;
+      json_t *ck = json_object();
+      if (c->error[0])
+        json_object_set_new(ck, "error", json_string(c->error));
+      json_object_set_new(ck, "alone_s", fl_cli_perf_json_num(c->alone_s));
+      json_object_set_new(ck, "ideal_s", fl_cli_perf_json_num(c->ideal_s));
+      json_object_set_new(ck, "during_s", fl_cli_perf_json_num(c->during_s));
+      json_object_set_new(ck, "step_time_during_s",
+                          fl_cli_perf_json_num(c->step_during_s));
+      json_object_set_new(j, "checkpoint", ck);
+    }
   }
   json_object_set_new(j, "phases", ps);
   free(r);
@@ -104,6 +116,16 @@ json_t *fl_cmp_step_delta(const json_t *b, const json_t *h) {
                                         "exposed_s", delta(x, y, "exposed_s")));
   }
   json_object_set_new(d, "phases", ps);
+  const json_t *cb = json_object_get(b, "checkpoint"),
+               *ch = json_object_get(h, "checkpoint");
+  if (cb && ch) {
+    json_t *cd = json_object();
+    static const char *const C[] = {"alone_s", "ideal_s", "during_s",
+                                    "step_time_during_s"};
+    for (size_t k = 0; k < sizeof C / sizeof *C; k++)
+      json_object_set_new(cd, C[k], delta(cb, ch, C[k]));
+    json_object_set_new(d, "checkpoint", cd);
+  }
   return d;
 }
 

@@ -12,6 +12,13 @@ void fl_cli_perf_text_ckpt(FILE *o, const fl_fabric *f,
   const fl_step_ckpt *c = &r->ckpt;
   if (!c->on)
     return;
+  if (c->error[0]) {
+    fprintf(o,
+            "  checkpoint: %.6g bytes to %u storage host(s): cannot be "
+            "routed: %s\n",
+            c->bytes, c->storage, c->error);
+    return;
+  }
   fprintf(o,
           "  checkpoint: %.6g bytes from %u hosts (%u NICs) to %u storage "
           "host(s) (%u NICs), %.0f flows of %.6g bytes: %.6g s alone "
@@ -47,8 +54,10 @@ void fl_cli_perf_json_ckpt(json_t *root, const fl_fabric *f,
     return;
   json_t *j = json_object(), *ph = json_object(), *bn = json_array();
   json_object_set_new(j, "bytes", json_real(c->bytes));
+  if (c->error[0])
+    json_object_set_new(j, "error", json_string(c->error));
   json_object_set_new(j, "flow_bytes", json_real(c->flow_bytes));
-  json_object_set_new(j, "flows", json_real(c->flows));
+  json_object_set_new(j, "flows", json_integer((json_int_t)c->flows));
   json_object_set_new(j, "writers", json_integer(c->writers));
   json_object_set_new(j, "storage_hosts", json_integer(c->storage));
   json_object_set_new(j, "storage_nics", json_integer(c->storage_nics));

@@ -315,7 +315,7 @@ int fl_cli_perf_step(const fl_cli_opts *o, const fl_workload *w, fl_fabric *fab,
       print_json(out.f, fab, w, r, job);
     else
       print_text(out.f, fab, w, r, job);
-    if (r->error[0])
+    if (r->error[0] || r->ckpt.error[0])
       rc = FL_EXIT_FINDINGS;
     for (uint32_t p = 0; p < FL_STEP_PHASES; p++)
       if (contended(r, &r->ph[p], w->min_share))

@@ -28,8 +28,10 @@ int wl_fail(wrd *r, const yaml_node_t *n, const char *fmt, const char *arg);
 yaml_node_t *wl_node(wrd *r, int id);
 /** wl_scalar() — @n's text when it is a scalar, else NULL. */
 const char *wl_scalar(const yaml_node_t *n);
-/** wl_parse_bytes() — an unsigned size with an optional suffix (B, K..T
- * powers of 1000, KiB..TiB powers of 1024) into *@out: 0, or -1. */
+/** wl_parse_bytes() — an unsigned size with an optional suffix (B; K, M,
+ * G, T, P (or KB..PB) powers of 1000; KiB..PiB powers of 1024) into
+ * *@out; a decimal mantissa (2.45TB, 1.28e11) when the result is a whole
+ * number of bytes; at most 2^64 - 1. 0, or -1. */
 int wl_parse_bytes(const char *s, uint64_t *out);
 /** wl_parse_u64() — an unsigned decimal integer, no suffix: 0, or -1. */
 int wl_parse_u64(const char *s, uint64_t *out);

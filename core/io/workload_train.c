@@ -151,8 +151,9 @@ static int checkpoint(wrd *r, fl_wl_training *t, yaml_node_t *m) {
         return wl_fail(r, k, "key `%s` given twice", key);
       if (!s || wl_parse_bytes(s, &b) != 0 || b == 0)
         return wl_fail(r, v,
-                       "`bytes`: expected a size above 0 (2450000000000, "
-                       "2.45TB, 512GiB), got `%s`",
+                       "`bytes`: expected a whole number of bytes from 1 "
+                       "to 2^64 - 1 (2450000000000, 2.45TB, 512GiB), got "
+                       "`%s`",
                        s ? s : "(not a size)");
       t->ckpt_bytes = (double)b;
     } else if (key && strcmp(key, "storage") == 0) {

@@ -6,6 +6,7 @@
  * and the number and size syntax both accept.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,36 @@ const char *wl_scalar(const yaml_node_t *n) {
 
 /* An unsigned size: digits, optionally followed by B, K, M, G, T (powers of
  * 1000) or KiB, MiB, GiB, TiB (powers of 1024). */
+static const struct {
+  const char *suf;
+  uint64_t mul;
+} SUF[] = {{"", 1},
+           {"B", 1},
+           {"K", 1000ull},
+           {"KB", 1000ull},
+           {"M", 1000000ull},
+           {"MB", 1000000ull},
+           {"G", 1000000000ull},
+           {"GB", 1000000000ull},
+           {"T", 1000000000000ull},
+           {"TB", 1000000000000ull},
+           {"P", 1000000000000000ull},
+           {"PB", 1000000000000000ull},
+           {"KiB", 1ull << 10},
+           {"MiB", 1ull << 20},
+           {"GiB", 1ull << 30},
+           {"TiB", 1ull << 40},
+           {"PiB", 1ull << 50}};
+
+static int suffix_of(const char *end, uint64_t *mul) {
+  for (size_t i = 0; i < sizeof SUF / sizeof SUF[0]; i++)
+    if (strcmp(end, SUF[i].suf) == 0) {
+      *mul = SUF[i].mul;
+      return 0;
+    }
+  return -1;
+}
+
 int wl_parse_bytes(const char *s, uint64_t *out) {
   if (!s || *s < '0' || *s > '9')
     return -1;
@@ -36,31 +67,25 @@ int wl_parse_bytes(const char *s, uint64_t *out) {
   unsigned long long v = strtoull(s, &end, 10);
   if (errno)
     return -1;
-  static const struct {
-    const char *suf;
-    uint64_t mul;
-  } SUF[] = {{"", 1},
-             {"B", 1},
-             {"K", 1000ull},
-             {"KB", 1000ull},
-             {"M", 1000000ull},
-             {"MB", 1000000ull},
-             {"G", 1000000000ull},
-             {"GB", 1000000000ull},
-             {"T", 1000000000000ull},
-             {"TB", 1000000000000ull},
-             {"KiB", 1ull << 10},
-             {"MiB", 1ull << 20},
-             {"GiB", 1ull << 30},
-             {"TiB", 1ull << 40}};
-  for (size_t i = 0; i < sizeof SUF / sizeof SUF[0]; i++)
-    if (strcmp(end, SUF[i].suf) == 0) {
-      if (v > UINT64_MAX / SUF[i].mul)
-        return -1;
-      *out = (uint64_t)v * SUF[i].mul;
-      return 0;
-    }
-  return -1;
+  uint64_t mul;
+  if (*end != '.' && *end != 'e' && *end != 'E') {
+    if (suffix_of(end, &mul) != 0 || v > UINT64_MAX / mul)
+      return -1;
+    *out = (uint64_t)v * mul;
+    return 0;
+  }
+  /* a decimal mantissa (2.45TB, 1.28e11): a whole number of bytes below
+   * 2^64 once multiplied */
+  errno = 0;
+  double d = strtod(s, &end);
+  if (errno || suffix_of(end, &mul) != 0)
+    return -1;
+  double b = d * (double)mul;
+  if (!isfinite(b) || b < 0 || b >= 18446744073709551616.0 ||
+      fabs(b - nearbyint(b)) > 1e-6 * (b > 1 ? b : 1))
+    return -1;
+  *out = (uint64_t)nearbyint(b);
+  return 0;
 }
 
 /* An unsigned decimal integer (no sign, no suffix): 0, or -1. */

@@ -131,13 +131,31 @@ R=$(jget "$TMP/cmp.json" "=repr(d['delta']['workload']['step']['step_time_s'] / 
 expect_rc 0 "$FL" compare --fail-on step-rise="$R" --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
 expect_grep "$TMP/out" '^  ok   step-rise=.*: step time .* s \(\+.*%; within .*%\)$'
 expect_grep "$TMP/out" '^training step \(--workload .*train\.yaml\), s$'
-expect_grep "$TMP/out" '^      dp phase +0\.056 +0\.448 +\+0\.392$'
+expect_grep "$TMP/out" '^    dp phase time +0\.056 +0\.448 +\+0\.392$'
 expect_eq "$(grep -c '^collectives (--workload' "$TMP/out")" 0 "no empty collectives section"
 expect_rc 1 "$FL" compare --fail-on step-rise="$(pyval "$R - 1e-6")" --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
 expect_grep "$TMP/out" 'FAIL step-rise=.*: step time .* s \(\+.*%; rises more than'
 # the other way round: the step falls, step-rise=0 holds
 expect_rc 0 "$FL" compare --fail-on step-rise=0 --format json --workload "$TMP/train.yaml" "$TMP/nic.xml" "$TMP/one.xml"
 expect_eq "$(jget "$TMP/out" "=round(d['delta']['workload']['step']['step_time_s'], 12)")" -0.3403424 "step: falls the other way"
+# busbw-drop on a training step cannot be judged
+expect_rc 2 "$FL" compare --fail-on busbw-drop --workload "$TMP/train.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+expect_grep "$TMP/err" 'busbw-drop cannot be judged: the workload holds a training step, no list of collectives \(judge it with step-rise\)'
+# the checkpoint on each side: tp 2, dp 4 on dgx-001..004 (8 writer NICs),
+# 16 GB to dgx-007, dgx-008 (4 storage NICs): 32 flows of 5e8 bytes; a
+# storage NIC takes 8 at 50 Gb/s: 0.08 s. HEAD: dgx-001 mlx5_0 at 50 Gb/s
+# sends its 4 at 12.5 Gb/s: 0.32 s.
+sed -e 's/parallelism: {tp: 2, dp: 8}/parallelism: {tp: 2, dp: 4}/' "$TMP/train.yaml" >"$TMP/tck.yaml"
+printf '  checkpoint: {bytes: 16GB, storage: [dgx-007, dgx-008]}\n' >>"$TMP/tck.yaml"
+expect_rc 0 "$FL" compare --fail-on never --format json --workload "$TMP/tck.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+expect_eq "$(jget "$TMP/out" "=[round(d[s]['workload']['step']['checkpoint']['alone_s'], 12) for s in ('base', 'head', 'delta')]")" "[0.08, 0.32, 0.24]" "checkpoint alone, both sides and the delta"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  /usr/bin/python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+    "$TMP/out" "$FL_SRC/schema/compare.schema.json" && pass || fail "checkpoint does not validate"
+fi
+expect_rc 0 "$FL" compare --fail-on never --workload "$TMP/tck.yaml" "$TMP/one.xml" "$TMP/nic.xml"
+expect_grep "$TMP/out" '^    checkpoint alone +0\.08 +0\.32 +\+0\.24$'
 # step-rise without a training step cannot be judged
 expect_rc 2 "$FL" compare --fail-on step-rise --workload "$TMP/wl.yaml" "$TMP/one.xml" "$TMP/two.xml"
 expect_grep "$TMP/err" 'step-rise cannot be judged: no training step modelled'

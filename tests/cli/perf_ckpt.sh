@@ -49,7 +49,7 @@ jobfile '[dgx-005, dgx-006, dgx-007, dgx-008]' '[dgx-001, dgx-002]' >"$TMP/b.yam
 for y in a b; do
   expect_rc 0 "$FL" perf --format json --job "$TMP/$y.yaml" "$TMP/rail.xml"
   J=$TMP/out
-  expect_eq "$(jget "$J" "$C")" "(128.0, 1000000000.0, 4, 8)" "$y: the flows"
+  expect_eq "$(jget "$J" "$C")" "(128, 1000000000.0, 4, 8)" "$y: the flows"
   expect_close "$(jget "$J" "['checkpoint']['alone_s']")" 0.32 "$y: alone"
   expect_close "$(jget "$J" "['checkpoint']['ideal_s']")" 0.32 "$y: ideal"
   expect_close "$(jget "$J" "['checkpoint']['during_s']")" 0.32 "$y: during"
@@ -68,15 +68,17 @@ expect_grep "$TMP/out" '^    step time during it 0\.194299 s \(\+1\.3% on 0\.191
 # way carries as many per Gb/s); beside its DP flow 17 flows share it:
 # 400 / 17 Gb/s each, the checkpoint 0.17 s, dp 0.024 x 17 = 0.408 s, of
 # which the last bucket (0.0408 s) and what backward (0.1048576 s) does not
-# hide are exposed: step 0.1572864 + 0.03221225472 + 0.0408 + (0.408 -
-# 0.0408 - 0.1048576) = 0.49264105472 s.
+# hide are exposed: a step wholly beside it 0.1572864 + 0.03221225472 +
+# 0.0408 + (0.408 - 0.0408 - 0.1048576) = 0.49264105472 s; the checkpoint
+# lasts 0.17 s of it, the rest of the step's work at its own pace: 0.17 +
+# (1 - 0.17 / 0.49264105472) x 0.19189865472 s.
 sed 's/storage: \[dgx-007, dgx-008\]/storage: [dgx-005, dgx-006, dgx-007, dgx-008]/' "$TMP/a.yaml" >"$TMP/four.yaml"
 expect_rc 0 "$FL" perf --format json --job "$TMP/four.yaml" "$TMP/rail.xml"
-expect_eq "$(jget "$TMP/out" "$C")" "(256.0, 500000000.0, 4, 16)" "four storage hosts: the flows"
+expect_eq "$(jget "$TMP/out" "$C")" "(256, 500000000.0, 4, 16)" "four storage hosts: the flows"
 expect_close "$(jget "$TMP/out" "['checkpoint']['alone_s']")" 0.16 "four: alone"
 expect_close "$(jget "$TMP/out" "['checkpoint']['during_s']")" 0.17 "four: during, 17 flows per writer NIC"
 expect_close "$(jget "$TMP/out" "['checkpoint']['phases_during_s']['dp']")" 0.408 "four: dp during"
-expect_close "$(jget "$TMP/out" "['checkpoint']['step_time_during_s']")" 0.49264105472 "four: the step during it"
+expect_close "$(jget "$TMP/out" "['checkpoint']['step_time_during_s']")" "$(pyval "0.17 + (1 - 0.17 / 0.49264105472) * 0.19189865472")" "four: the step during it"
 
 # a storage NIC at 1x HDR: the checkpoint slows, the cable named
 L='<link a="dgx-007 mlx5_0" a-port="1" b="leaf-su02-r0" b-port="3" width="4x" speed="NDR"/>'
@@ -88,6 +90,51 @@ expect_close "$(jget "$TMP/out" "['checkpoint']['ideal_s']")" 0.32 "slow storage
 expect_close "$(jget "$TMP/out" "['checkpoint']['phases_during_s']['dp']")" "$(pyval "0.024 * 400 / 221.875")" "slow storage NIC: dp during"
 expect_eq "$(jget "$TMP/out" "=[(b['link'], b['flow_count']) for b in d['checkpoint']['bottlenecks']]")" \
   "[('leaf-su02-r0 port 3 -> dgx-007 mlx5_0 port 1', 16.0)]" "slow storage NIC: named"
+
+# decimal sizes: 2.45TB is 2,450,000,000,000 bytes (1.28e11 = 128GB)
+sed 's/bytes: 128GB/bytes: 2.45TB/' "$TMP/a.yaml" >"$TMP/dec.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/dec.yaml" "$TMP/rail.xml"
+expect_eq "$(jget "$TMP/out" "=(d['checkpoint']['bytes'], d['checkpoint']['flow_bytes'])")" "(2450000000000.0, 19140625000.0)" "2.45TB"
+sed 's/bytes: 128GB/bytes: 1.28e11/' "$TMP/a.yaml" >"$TMP/dec2.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/dec2.yaml" "$TMP/rail.xml"
+expect_close "$(jget "$TMP/out" "['checkpoint']['alone_s']")" 0.32 "1.28e11 bytes"
+# a checkpoint shorter than the step slows only what it overlaps: 1 byte
+sed 's/bytes: 128GB/bytes: 1/' "$TMP/a.yaml" >"$TMP/one.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/one.yaml" "$TMP/rail.xml"
+expect_eq "$(jget "$TMP/out" "=abs(d['checkpoint']['step_time_during_s'] - d['step']['step_time_s']) < 1e-9")" True "1 byte: the step as without it"
+# two planes (gen fat-tree --radix 8 --planes 2: 32 hosts, a NIC per plane):
+# a writer NIC writes its 64e9 / 16 share to the 3 storage NICs of its own
+# plane (48 flows of 1.333e9 bytes); a storage NIC takes its plane's 8
+# writer NICs: 50 Gb/s each, 1.333e9 x 8 / 50e9 = 0.21333 s
+expect_rc 0 "$FL" gen fat-tree --radix 8 --planes 2
+cp "$TMP/out" "$TMP/pl2.xml"
+sed -e 's/parallelism: {tp: 4, dp: 4}/parallelism: {tp: 2, pp: 2, dp: 4}/' -e 's/per-server: 4/per-server: 2/' \
+  -e 's/bytes: 128GB, storage: \[dgx-007, dgx-008\]/bytes: 64GB, storage: [node0030, node0031, node0032]/' "$TMP/a.yaml" >"$TMP/pl.yaml"
+expect_rc 0 "$FL" perf --format json --job "$TMP/pl.yaml" "$TMP/pl2.xml"
+expect_eq "$(jget "$TMP/out" "=(d['checkpoint']['flows'], d['checkpoint']['storage_nics'], 'step' in d)")" "(48, 6, True)" "planes: each NIC to its plane's storage"
+expect_close "$(jget "$TMP/out" "['checkpoint']['alone_s']")" "$(pyval "64e9 / 16 / 3 * 8 / 50e9")" "planes: alone"
+
+# AR beside a checkpoint (a new user's case): the OpenSM fat tree of
+# tests/fixtures/routing/fat-tree-3tier-ftree without spine-p02-02, the job
+# on node0001-0004 (pod 1, dp 4), 8 GB to node0005-0008 (pod 2). Pod 1's
+# traffic to pod 2 has only spine-p01-01 left: each leaf's 200 Gb/s uplink
+# to it carries 8 checkpoint flows at 25 Gb/s, full. The cross-leaf DP
+# flows have spine-p01-02 free: AR sends them there, where their NIC
+# leaves them 200 - 4 x 25 = 100 Gb/s: dp 0.192 x 200 / 100 = 0.384 s.
+# Sprayed half of them share the full uplink (1.632 s).
+FT=$FL_SRC/tests/fixtures/routing/fat-tree-3tier-ftree
+cat >"$TMP/ft.yaml" <<'YAML'
+hosts: all
+training:
+  model: {params: 1.6e9, layers: 8, hidden: 4096, seq-len: 4096, global-batch: 32, micro-batch: 1, precision-bytes: 2}
+  parallelism: {tp: 1, dp: 4}
+  gpu: {peak-tflops: 1000, mfu: 0.5, per-server: 1}
+  checkpoint: {bytes: 8GB, storage: [node0005, node0006, node0007, node0008]}
+YAML
+for r in ar:0.384 spray:1.632; do
+  expect_rc 0 "$FL" perf --format json --routing "${r%%:*}" --fail spine-p02-02 --job "$TMP/ft.yaml" "$FT/topology.ibnetdiscover" "$FT/opensm-lfts.dump"
+  expect_close "$(jget "$TMP/out" "['checkpoint']['phases_during_s']['dp']")" "${r#*:}" "${r%%:*} beside the checkpoint: dp"
+done
 
 # no checkpoint: no key, no line
 sed '/checkpoint:/d' "$TMP/a.yaml" >"$TMP/none.yaml"
@@ -103,7 +150,12 @@ bad() { # FILE-BODY-SED MESSAGE-REGEX [FABRIC]
 bad 's/dgx-008\]/dgx-009]/' 'bad\.yaml:6:49: storage host `dgx-009` is not in the fabric'
 bad 's/^hosts: all/hosts: [dgx-001, dgx-002, dgx-003, dgx-007]/' 'bad\.yaml:6:40: storage host `dgx-007` is one of the job.s hosts'
 bad 's/dgx-008\]/dgx-007]/' 'bad\.yaml:6:49: `storage`: host `dgx-007` listed twice'
-bad 's/bytes: 128GB/bytes: 0/' 'bad\.yaml:6:23: `bytes`: expected a size above 0'
+bad 's/bytes: 128GB/bytes: 0/' 'bad\.yaml:6:23: `bytes`: expected a whole number of bytes from 1 to 2\^64 - 1'
+bad 's/bytes: 128GB/bytes: 0.5B/' 'bad\.yaml:6:23: `bytes`: expected a whole number of bytes'
+bad 's/bytes: 128GB/bytes: 16EiB/' 'bad\.yaml:6:23: `bytes`: expected a whole number of bytes'
+bad 's/dgx-008\]/dgx-007 mlx5_0]/' 'bad\.yaml:6:49: `dgx-007` and `dgx-007 mlx5_0` are both storage host `dgx-007`'
+bad 's/\[dgx-007, dgx-008\]/[dgx-007 mlx5_1, dgx-007 mlx5_0]/' 'bad\.yaml:6:56: `dgx-007 mlx5_1` and `dgx-007 mlx5_0` are both storage host `dgx-007`'
+bad 's/\[dgx-007, dgx-008\]/[dgx-001, dgx-002, dgx-003, dgx-004, dgx-005, dgx-006, dgx-007, dgx-008]/' 'bad\.yaml:6:15: hosts: all, but every host is a storage host of the checkpoint: none is left for the job'
 bad 's/storage: \[dgx-007, dgx-008\]/storage: []/' 'bad\.yaml:6:39: `storage`: expected 1 to 4096 host names'
 bad 's/, storage: \[dgx-007, dgx-008\]//' 'bad\.yaml:6:15: `checkpoint`: missing `storage`'
 bad 's/bytes: 128GB, //' 'bad\.yaml:6:15: `checkpoint`: missing `bytes`'

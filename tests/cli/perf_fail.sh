@@ -87,7 +87,7 @@ for pn in 0 256 x; do
 done
 # every spine: the fabric splits, said once
 expect_rc 2 "$FL" perf --fail spine-01 --fail spine-02 --fail spine-03 --fail spine-04 --workload "$TMP/sr.yaml" "$TMP/rail.xml"
-expect_grep "$TMP/err" "^fabriclint: --fail splits the fabric: 28 of the job's 32 NICs can no longer reach NICs they reached before \\(dgx-001 mlx5_1 on leaf-su01-r1 cannot reach dgx-001 mlx5_0 on leaf-su01-r0\\)$"
+expect_grep "$TMP/err" "^fabriclint: --fail splits the fabric: 28 of the 32 NICs the job uses can no longer reach NICs they reached before \\(dgx-001 mlx5_1 on leaf-su01-r1 cannot reach dgx-001 mlx5_0 on leaf-su01-r0\\)$"
 expect_eq "$(wc -l <"$TMP/out")" 0 "split: no report"
 # planes are apart by design: failing a spine of one is no split. 2 planes
 # of a radix-8 tree (32 hosts, a NIC in each): a leaf's 4 NICs send 4 x 28
@@ -99,6 +99,24 @@ printf 'hosts: all\ncollectives:\n  - {op: all-to-all, bytes: 1073741824}\n' >"$
 expect_rc 1 "$FL" perf --format json --fail pl1-spine-p01-01 --workload "$TMP/a2a.yaml" "$TMP/pl2.xml"
 expect_eq "$(jget "$TMP/out" "=(round(d['collectives'][0]['ratio'], 12), len(d['failed']))")" \
   "($(pyval "round(31 * 3 / 112, 12)"), 8)" "a spine of plane 1: no split"
+# a training step judges the NICs it uses (and its storage's): with hosts:
+# all on a 3-tier radix-8 tree, 64 GPUs on node0001-0064 (pods 1-4) and
+# the storage in pod 5, pod 8 cut off is no split of this job; pod 5 is
+expect_rc 0 "$FL" gen fat-tree --radix 8 --tiers 3
+cp "$TMP/out" "$TMP/ft3.xml"
+cat >"$TMP/j64.yaml" <<'YAML'
+hosts: all
+training:
+  model: {params: 1.6e9, layers: 8, hidden: 4096, seq-len: 4096, global-batch: 64, micro-batch: 1, precision-bytes: 2}
+  parallelism: {tp: 1, dp: 64}
+  gpu: {peak-tflops: 1000, mfu: 0.5, per-server: 1}
+  checkpoint: {bytes: 64GB, storage: [node0065, node0066]}
+YAML
+P8="--fail spine-p08-01 --fail spine-p08-02 --fail spine-p08-03 --fail spine-p08-04"
+expect_rc 0 "$FL" perf --format json $P8 --job "$TMP/j64.yaml" "$TMP/ft3.xml"
+expect_eq "$(jget "$TMP/out" "=(d['step']['hosts_used'], len(d['failed']), 'error' in d['checkpoint'])")" "(64, 32, False)" "pod 8 cut off: not this job's"
+expect_rc 2 "$FL" perf $(echo "$P8" | sed 's/p08/p05/g') --job "$TMP/j64.yaml" "$TMP/ft3.xml"
+expect_grep "$TMP/err" "^fabriclint: .*j64\\.yaml: --fail splits the fabric: 2 of the 66 NICs the job uses \\(its storage's too\\) can no longer reach"
 # loaded LFTs asked for by name: refused with --fail
 expect_rc 2 "$FL" perf --routing lft --fail spine-0 --workload "$TMP/c03.yaml" "$C03/topo.ibnetdiscover" "$C03/opensm-lfts-dmodk.dump"
 expect_grep "$TMP/err" "--fail with routing lft: the loaded LFTs are the subnet manager's from before the failure"
