@@ -120,27 +120,6 @@ typedef struct ar_work {
   double key[256 * 6];
 } ar_work;
 
-/* Switches in BFS order from @S (nearest first), their distances; returns
- * how many are reachable. */
-static uint32_t bfs_order(const pf_net *n, ar_work *w, uint32_t S) {
-  for (uint32_t s = 0; s < n->nsw; s++)
-    w->dist[s] = PF_NONE;
-  uint32_t head = 0, tail = 0;
-  w->dist[S] = 0;
-  w->order[tail++] = S;
-  while (head < tail) {
-    uint32_t s = w->order[head++];
-    for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++) {
-      uint32_t t = n->adj_next[k];
-      if (w->dist[t] == PF_NONE) {
-        w->dist[t] = w->dist[s] + 1;
-        w->order[tail++] = t;
-      }
-    }
-  }
-  return tail;
-}
-
 static int allowed(const pf_net *n, const ar_work *w, uint32_t s, uint32_t k) {
   return w->dist[n->adj_next[k]] + 1 == w->dist[s];
 }
@@ -342,7 +321,7 @@ static double row_sweep(const pf_net *n, pf_arsplit *a, ar_work *w, uint32_t S,
   uint32_t row = a->row_of[S];
   double *x = a->x + (size_t)row * a->nadj;
   const double *dem = a->dem + (size_t)row * n->nsw;
-  uint32_t reach = bfs_order(n, w, S);
+  uint32_t reach = pf_net_bfs(n, S, w->dist, w->order);
   bottlenecks(n, w, x, reach);
   double moved = 0;
   for (uint32_t i = reach; i-- > 1;) { /* order[0] is S itself */

@@ -72,6 +72,11 @@ void pf_net_free(pf_net *n);
  * FL_OK or FL_ENOMEM.
  */
 int pf_net_nominal(pf_net *n, fl_error *err);
+/** pf_net_bfs() — hop distances from switch @root over @n's switch-to-switch
+ * cables into @dist[nsw] (PF_NONE: unreachable) and the reachable switches
+ * nearest first into @order[nsw]; returns how many. O(switches + cables). */
+uint32_t pf_net_bfs(const pf_net *n, uint32_t root, uint32_t *dist,
+                    uint32_t *order);
 /** pf_net_components() — component labels (from 1) of @n's switches over
  * its switch-to-switch cables into @lab[nsw]; @q[nsw] is scratch. BFS,
  * O(switches + cables). */

@@ -132,26 +132,6 @@ int pf_net_cut(pf_net *n) {
   return fill_adj(n);
 }
 
-void pf_net_components(const pf_net *n, uint32_t *lab, uint32_t *q) {
-  memset(lab, 0, (n->nsw ? n->nsw : 1) * sizeof *lab);
-  uint32_t next = 0;
-  for (uint32_t r = 0; r < n->nsw; r++) {
-    if (lab[r])
-      continue;
-    uint32_t h = 0, t = 0;
-    lab[r] = ++next;
-    q[t++] = r;
-    while (h < t) {
-      uint32_t s = q[h++];
-      for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++)
-        if (!lab[n->adj_next[k]]) {
-          lab[n->adj_next[k]] = next;
-          q[t++] = n->adj_next[k];
-        }
-    }
-  }
-}
-
 void pf_net_free(pf_net *n) {
   free(n->failed), free(n->comp0);
   free(n->node_sw), free(n->sw_node), free(n->hop), free(n->lft_row);
@@ -208,22 +188,7 @@ void pf_next_frac(const pf_router *r, uint32_t s, const pf_nic *d, uint32_t k,
 }
 
 static void bfs(pf_router *r, uint32_t root) {
-  const pf_net *n = r->net;
-  for (uint32_t s = 0; s < n->nsw; s++)
-    r->dist[s] = PF_NONE;
-  uint32_t head = 0, tail = 0;
-  r->dist[root] = 0;
-  r->queue[tail++] = root;
-  while (head < tail) {
-    uint32_t s = r->queue[head++];
-    for (uint32_t k = n->adj_off[s]; k < n->adj_off[s + 1]; k++) {
-      uint32_t t = n->adj_next[k];
-      if (r->dist[t] == PF_NONE) {
-        r->dist[t] = r->dist[s] + 1;
-        r->queue[tail++] = t;
-      }
-    }
-  }
+  pf_net_bfs(r->net, root, r->dist, r->queue);
   r->bfs_for = root;
 }
 
