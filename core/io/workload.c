@@ -204,7 +204,8 @@ static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
     return wl_fail(r, v, "`hosts`: more than 1048576 hosts%s", NULL);
   w->hosts = calloc(n, sizeof *w->hosts);
   w->host_line = calloc(n, sizeof *w->host_line);
-  if (!w->hosts || !w->host_line)
+  w->host_col = calloc(n, sizeof *w->host_col);
+  if (!w->hosts || !w->host_line || !w->host_col)
     return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
   for (size_t i = 0; i < n; i++) {
     yaml_node_t *h = wl_node(r, v->data.sequence.items.start[i]);
@@ -215,6 +216,7 @@ static int hosts(wrd *r, fl_workload *w, yaml_node_t *v) {
     if (!w->hosts[i])
       return fl_error_set(r->err, FL_ENOMEM, r->path, 0, 0, "out of memory");
     w->host_line[i] = (uint32_t)h->start_mark.line + 1;
+    w->host_col[i] = (uint32_t)h->start_mark.column + 1;
     w->n_hosts = i + 1;
   }
   return FL_OK;
@@ -562,6 +564,7 @@ void fl_workload_free(fl_workload *w) {
     free(w->hosts[i]);
   free(w->hosts);
   free(w->host_line);
+  free(w->host_col);
   for (size_t i = 0; i < w->n_colls; i++)
     free(w->colls[i].name);
   free(w->colls);

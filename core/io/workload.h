@@ -168,9 +168,9 @@ typedef struct fl_workload {
   size_t n_hosts;
   int all_hosts;
   uint32_t *host_line; /**< [n_hosts] line of each host name */
-  uint32_t *host_col;  /**< [n_hosts] its column, or NULL (the parser
-                            leaves it NULL; the placements' pool view
-                            points it at place.from_col) */
+  uint32_t *host_col;  /**< [n_hosts] its column (owned; the placements'
+                            pool view, a copy not freed, points it at
+                            place.from_col) */
   fl_wl_coll *colls;
   size_t n_colls;
   uint32_t routing;

@@ -187,10 +187,10 @@ expect_rc 2 "$FL" perf --workload "$TMP/nics.yaml" "${IN2[@]}"
 expect_grep "$TMP/err" 'nics.yaml:2:50: `node0001 mlx5_0` and `node0001 mlx5_1` are both host `node0001`: expected each host once'
 printf '%b' "hosts: [node0002, \"node0003 mlx5_1\", node0003]\n$S" >"$TMP/nics2.yaml"
 expect_rc 2 "$FL" perf --workload "$TMP/nics2.yaml" "${IN2[@]}"
-expect_grep "$TMP/err" 'nics2.yaml:1: host `node0003 mlx5_1` has 1 NIC\(s\) cabled to a switch, host `node0002` 2'
+expect_grep "$TMP/err" 'nics2.yaml:1:19: host `node0003 mlx5_1` has 1 NIC\(s\) cabled to a switch, host `node0002` 2'
 printf '%b' "hosts: [\"node0002 mlx5_1\", \"node0003 mlx5_1\", \"node0002 mlx5_0\"]\n$S" >"$TMP/nics3.yaml"
 expect_rc 2 "$FL" perf --workload "$TMP/nics3.yaml" "${IN2[@]}"
-expect_grep "$TMP/err" 'nics3.yaml:1: `node0002 mlx5_1` and `node0002 mlx5_0` are both host `node0002`'
+expect_grep "$TMP/err" 'nics3.yaml:1:47: `node0002 mlx5_1` and `node0002 mlx5_0` are both host `node0002`'
 # NICs of different hosts stay a job of one NIC per host: 2 flows, line rate
 printf '%b' "hosts: [\"node0002 mlx5_1\", \"node0003 mlx5_1\"]\n$S" >"$TMP/nics4.yaml"
 expect_rc 0 "$FL" perf --format json --workload "$TMP/nics4.yaml" "${IN2[@]}"
