@@ -293,7 +293,8 @@ for f in "$W"/*.yaml; do
     *) seed workload "parse-$b" 0 "$f" ;;
   esac
 done
-for b in step-job step-zero3 step-moe all-ring-a2a hosts-list-ar docs-placements; do
+for b in step-job step-zero3 step-moe step-ckpt all-ring-a2a hosts-list-ar \
+  docs-placements; do
   seed workload "model-$b" 1 "$W/$b.yaml"
 done
 seed workload bad-ansi-shift 0 "$FX/robustness-3b/ansi-workload-shift.yaml"
