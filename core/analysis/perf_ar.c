@@ -18,19 +18,25 @@
  * A 1x uplink among 4x ones (c_j a quarter of the others') gets a quarter
  * of their share, where an equal split (spray) gave it as much as each.
  *
- * Each switch only sees its own ports, as the hardware does: the choice at
- * a leaf does not look at the spine's down port toward the destination.
+ * A port's queue also fills when a link further on is congested (credit
+ * back-pressure), so each port is bounded too by the links beyond it: the
+ * most loaded one per Gb/s and the narrowest one per share of the port's
+ * flows that reach it (an empty 1x link binds as soon as flows come to
+ * it); each is one more line λ c − l of the port, and the water-filling
+ * takes the least of a port's lines.
  *
  * The fixed point: the splits of every destination switch depend on the
  * others' loads, so they are recomputed in sweeps (Gauss–Seidel: one
  * destination switch at a time, its own previous flows taken off the
  * loads first, the switches of its minimal-path DAG in decreasing distance
- * so each knows what arrives before it splits) until no edge's flows move
- * by more than PF_AR_TOL of the largest demand, at most PF_AR_MAX_SWEEPS
- * sweeps (then `converged` is 0 and the last sweep's splits are used; the
- * output says so). On a symmetric healthy tree every port of a group has
- * the same load and capacity and the first sweep already gives the equal
- * split.
+ * so each knows what arrives before it splits; from the second sweep a
+ * switch's change is put at once on the links beyond it, and each switch
+ * moves only part of the way, the damping) until no edge's flows are more
+ * than PF_AR_TOL of the largest demand from their switch's best response,
+ * at most PF_AR_MAX_SWEEPS sweeps (then `converged` is 0 and the last
+ * sweep's splits are used; the output says so). On a symmetric healthy tree
+ * every port of a group has the same load and capacity and the first sweep
+ * already gives the equal split.
  *
  * Cost per sweep: O(destination switches × (switches + switch-to-switch
  * edges) + water-filling sorts); memory: a row of flows per edge and of
@@ -52,11 +58,7 @@ static size_t pf_ar_cap(const pf_net *n) {
  * 1 (over the cap, *@need set). */
 static int demands(pf_arsplit *a, const pf_net *n, const pf_nic *nic,
                    const pf_flows *fl, size_t *need) {
-  size_t cap = fl->a2a ? fl->ng : 0;
-  if (!fl->a2a)
-    for (uint32_t d = 0; d < fl->nnic; d++)
-      if (fl->dst_off[d + 1] - fl->dst_off[d] > cap)
-        cap = fl->dst_off[d + 1] - fl->dst_off[d];
+  size_t cap = pf_classes_cap(fl);
   pf_class *buf = malloc((cap ? cap : 1) * sizeof *buf);
   if (!buf)
     return -1;
@@ -213,12 +215,12 @@ static double take_all(const ar_work *w, uint32_t m, double lambda) {
 }
 
 /* Water-filling of @W flows over the @m allowed ports of a switch (their
- * adjacency indexes in w->pk, the effective loads and capacities of their
- * own links and of the bottlenecks beyond them in w->le/ce, le2/ce2): the
- * level λ at which Σ take(j, λ) = W, found on the sorted breakpoints of
- * the piecewise-linear, nondecreasing sum (each port's two zeros and the
- * crossing of its two lines) and interpolated within its segment. Ports of
- * unknown or zero capacity make it an equal split (no better guess).
+ * adjacency indexes in w->pk, the effective loads and capacities of the
+ * lines that bound each, w->ll/lc: its own link and the links beyond it):
+ * the level λ at which Σ take(j, λ) = W, found on the sorted breakpoints
+ * of the piecewise-linear, nondecreasing sum (each line's zero and the
+ * crossings of a port's lines) and interpolated within its segment. Ports
+ * of unknown or zero capacity make it an equal split (no better guess).
  * Writes the flows into @x (indexed by adjacency index). */
 static void water_fill(ar_work *w, uint32_t m, double W, double *x) {
   uint32_t nb = 0;
@@ -312,6 +314,13 @@ static uint32_t ports(const pf_net *n, ar_work *w, const double *x,
   return m;
 }
 
+/* @d more flows on link @l beyond a port, at once: an estimate (w->P) the
+ * switch that owns @l replaces by what it sends when it splits. */
+static void estimate(ar_work *w, uint32_t l, double d) {
+  w->L[l] += d;
+  w->P[l] += d;
+}
+
 /* One destination switch's row: the bottlenecks from the current loads,
  * then the DAG walked from the farthest switch in, each switch's own
  * flows taken off, its arrivals water-filled over its allowed ports, the
@@ -374,16 +383,10 @@ static double row_sweep(const pf_net *n, pf_arsplit *a, ar_work *w, uint32_t S,
        * which starts from nothing: a bottleneck picked among equal links
        * would make a symmetric fabric's split lopsided. */
       uint32_t nx = n->adj_next[k], b = w->qdl[nx], c = w->cdl[nx];
-      if (damp > 0 && b != PF_NONE && b != n->adj_dl[k]) {
-        double d = w->qphi[nx] * (x[k] - old[j]);
-        w->L[b] += d;
-        w->P[b] += d;
-      }
-      if (damp > 0 && c != PF_NONE && c != n->adj_dl[k] && c != b) {
-        double d = w->cphi[nx] * (x[k] - old[j]);
-        w->L[c] += d;
-        w->P[c] += d;
-      }
+      if (damp > 0 && b != PF_NONE && b != n->adj_dl[k])
+        estimate(w, b, w->qphi[nx] * (x[k] - old[j]));
+      if (damp > 0 && c != PF_NONE && c != n->adj_dl[k] && c != b)
+        estimate(w, c, w->cphi[nx] * (x[k] - old[j]));
     }
     w->W[s] = 0;
   }

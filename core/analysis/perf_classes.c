@@ -37,3 +37,13 @@ size_t pf_classes_for(const pf_flows *fl, uint32_t d, pf_class *buf,
   }
   return k;
 }
+
+size_t pf_classes_cap(const pf_flows *fl) {
+  if (fl->a2a)
+    return fl->ng;
+  size_t cap = 0;
+  for (uint32_t d = 0; d < fl->nnic; d++)
+    if (fl->dst_off[d + 1] - fl->dst_off[d] > cap)
+      cap = fl->dst_off[d + 1] - fl->dst_off[d];
+  return cap;
+}

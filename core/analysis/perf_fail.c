@@ -57,13 +57,16 @@ static void split_spec(const char *spec, char *name, size_t cap, uint32_t *port,
   *port = (uint32_t)v;
 }
 
+/* What naming the failures needs: the job, and the job NIC on each cable
+ * (PF_NONE: none), built once rather than searched for each CA cable met. */
+typedef struct fail_ctx {
+  fl_perf_job *job;
+  uint32_t *nic_on; /* [links] */
+} fail_ctx;
+
 /* The job NIC whose cable is @l, or -1. */
-static long job_nic_on(const fl_perf_job *job, fl_id l) {
-  size_t n = (size_t)job->hosts * job->rails;
-  for (size_t i = 0; i < n; i++)
-    if (job->nic[i].link == l)
-      return (long)i;
-  return -1;
+static long job_nic_on(const fail_ctx *x, fl_id l) {
+  return x->nic_on[l] == PF_NONE ? -1 : (long)x->nic_on[l];
 }
 
 static int add_link(pf_net *n, fl_id l) {
@@ -90,8 +93,9 @@ static int nic_refused(const fl_perf_job *job, const char *spec, long i,
 }
 
 /* One cable of switch port @p (its first), refusing a NIC's. */
-static int fail_port(fl_perf_job *job, const char *spec, fl_id p,
+static int fail_port(const fail_ctx *x, const char *spec, fl_id p,
                      fl_error *err) {
+  fl_perf_job *job = x->job;
   const fl_fabric *f = job->f;
   if (fl_fabric_port_link_count(f, p) == 0)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
@@ -100,7 +104,7 @@ static int fail_port(fl_perf_job *job, const char *spec, fl_id p,
   fl_id q = fl_fabric_link_other(f, l, p);
   if (q == FL_NONE ||
       fl_fabric_node_kind(f, fl_fabric_port_node(f, q)) != FL_NODE_SWITCH) {
-    long i = job_nic_on(job, l);
+    long i = job_nic_on(x, l);
     if (i >= 0)
       return nic_refused(job, spec, i, err);
     return fl_error_set(
@@ -116,8 +120,9 @@ static int fail_port(fl_perf_job *job, const char *spec, fl_id p,
 
 /* Every switch-to-switch cable of switch @v; a NIC of the job on it is
  * refused. */
-static int fail_switch(fl_perf_job *job, const char *spec, fl_id v,
+static int fail_switch(const fail_ctx *x, const char *spec, fl_id v,
                        fl_error *err) {
+  fl_perf_job *job = x->job;
   const fl_fabric *f = job->f;
   fl_id first = fl_fabric_node_first_port(f, v);
   uint32_t np = first == FL_NONE ? 0 : fl_fabric_node_port_count(f, v);
@@ -128,7 +133,7 @@ static int fail_switch(fl_perf_job *job, const char *spec, fl_id v,
       if (q == FL_NONE || q == first + k)
         continue;
       if (fl_fabric_node_kind(f, fl_fabric_port_node(f, q)) != FL_NODE_SWITCH) {
-        long i = job_nic_on(job, l);
+        long i = job_nic_on(x, l);
         if (i >= 0)
           return nic_refused(job, spec, i, err);
         continue; /* a CA outside the job: cut off, nothing of ours */
@@ -168,8 +173,8 @@ static int no_node(const fl_fabric *f, const char *spec, const char *name,
                       spec);
 }
 
-static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
-  const fl_fabric *f = job->f;
+static int fail_one(const fail_ctx *x, const char *spec, fl_error *err) {
+  const fl_fabric *f = x->job->f;
   char name[512];
   uint32_t port;
   int bad;
@@ -200,14 +205,14 @@ static int fail_one(fl_perf_job *job, const char *spec, fl_error *err) {
                         "switches and the cables between them",
                         spec, fl_fabric_node_name(f, v));
   if (!port)
-    return fail_switch(job, spec, v, err);
+    return fail_switch(x, spec, v, err);
   fl_id p = fl_fabric_find_port(f, v, port);
   if (p == FL_NONE)
     return fl_error_set(err, FL_EINVAL, NULL, 0, 0,
                         "--fail '%s': no cable on %s port %u (the fabric "
                         "has no such port, or it is not cabled)",
                         spec, fl_fabric_node_name(f, v), port);
-  return fail_port(job, spec, p, err);
+  return fail_port(x, spec, p, err);
 }
 
 /* NIC index @i of the @used first NICs of the job and its storage NICs. */
@@ -257,15 +262,26 @@ int pf_job_split(const fl_perf_job *job, size_t used, fl_error *err) {
 
 int pf_job_fail(fl_perf_job *job, char *const *specs, size_t n, int defer,
                 fl_error *err) {
-  for (size_t i = 0; i < n; i++) {
-    int rc = fail_one(job, specs[i], err);
-    if (rc == FL_ENOMEM)
-      return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
-    if (rc != FL_OK)
-      return rc;
-  }
   if (n == 0)
     return FL_OK;
+  uint32_t nl = fl_fabric_link_count(job->f);
+  fail_ctx x = {job, malloc((nl ? nl : 1) * sizeof *x.nic_on)};
+  if (!x.nic_on)
+    return fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory");
+  memset(x.nic_on, 0xff, (nl ? nl : 1) * sizeof *x.nic_on); /* PF_NONE */
+  for (size_t i = 0; i < (size_t)job->hosts * job->rails; i++)
+    if (job->nic[i].link < nl && x.nic_on[job->nic[i].link] == PF_NONE)
+      x.nic_on[job->nic[i].link] = (uint32_t)i;
+  for (size_t i = 0; i < n; i++) {
+    int rc = fail_one(&x, specs[i], err);
+    if (rc != FL_OK) {
+      free(x.nic_on);
+      return rc == FL_ENOMEM
+                 ? fl_error_set(err, FL_ENOMEM, NULL, 0, 0, "out of memory")
+                 : rc;
+    }
+  }
+  free(x.nic_on);
   size_t ns = job->net.nsw ? job->net.nsw : 1;
   uint32_t *q = malloc(ns * sizeof *q);
   job->net.comp0 = malloc(ns * sizeof *job->net.comp0);

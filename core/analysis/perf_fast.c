@@ -487,10 +487,7 @@ int pf_maxmin_first(const pf_net *net, const pf_nic *nic, const pf_flows *fl,
   size_t nd = net->ndl ? net->ndl : 1;
   sol->level = malloc(nd * sizeof *sol->level);
   sol->weight = calloc(nd, sizeof *sol->weight);
-  size_t cap_c = fl->a2a ? fl->ng : 0;
-  for (uint32_t d = 0; !fl->a2a && d < fl->nnic; d++)
-    if (fl->dst_off[d + 1] - fl->dst_off[d] > cap_c)
-      cap_c = fl->dst_off[d + 1] - fl->dst_off[d];
+  size_t cap_c = pf_classes_cap(fl);
   uint32_t nt = thread_count(mode, fl->nnic, threads);
   fw w[FAST_MAX_THREAD];
   int bad = !sol->level || !sol->weight;

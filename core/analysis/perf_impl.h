@@ -235,6 +235,9 @@ int pf_flows_nic_groups(const fl_perf_job *job, pf_flows *fl);
  */
 size_t pf_classes_for(const pf_flows *fl, uint32_t d, pf_class *buf,
                       size_t cap);
+/** pf_classes_cap() — the most classes pf_classes_for() gives for one
+ * destination of @fl: the buffer its callers allocate. O(NICs). */
+size_t pf_classes_cap(const pf_flows *fl);
 
 /** Max-min output: per directed link the saturation level (Gb/s per flow,
  * INFINITY when never saturated) and weight (flows crossing it), the

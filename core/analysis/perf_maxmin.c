@@ -320,13 +320,7 @@ static int mm_init(mm *m, const pf_net *net, uint32_t mode, fl_error *err) {
   m->inv = malloc(ns * sizeof *m->inv);
   m->order = malloc(ns * sizeof *m->order);
   m->stack = malloc(ns * sizeof *m->stack);
-  m->cap_c = m->fl->a2a ? m->fl->ng : 0;
-  if (!m->fl->a2a)
-    for (uint32_t d = 0; d < m->fl->nnic; d++) {
-      size_t k = m->fl->dst_off[d + 1] - m->fl->dst_off[d];
-      if (k > m->cap_c)
-        m->cap_c = k;
-    }
+  m->cap_c = pf_classes_cap(m->fl);
   m->cbuf = malloc((m->cap_c ? m->cap_c : 1) * sizeof *m->cbuf);
   if (!m->fz || !m->w || !m->cnt || !m->gC || !m->gW || !m->gF || !m->stamp ||
       !m->hoff || !m->hcnt || !m->indeg || !m->W || !m->F || !m->cW ||

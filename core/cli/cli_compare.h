@@ -204,6 +204,14 @@ int fl_cmp_judge_busbw(const json_t *m, double tol, char *why, size_t size);
  */
 json_t *fl_cmp_step_json(const fl_perf_job *job, const fl_workload *w,
                          const char *input, int *rc);
+/** fl_cmp_step_phase() — the phase named @name ("tp", ... "dp") in the
+ * `phases` array @ps of fl_cmp_step_json(), or NULL; borrowed. */
+const json_t *fl_cmp_step_phase(const json_t *ps, const char *name);
+/** fl_cmp_num_delta() — HEAD minus BASE of member @k of objects @b and @h
+ * as a new JSON real (0 when its magnitude is below @zero), or JSON null
+ * unless both are numbers. */
+json_t *fl_cmp_num_delta(const json_t *b, const json_t *h, const char *k,
+                         double zero);
 /** fl_cmp_step_delta() — HEAD minus BASE of the step figures of @b and @h
  * (fl_cmp_step_json()): step_time_s, compute_s, comm_s, step_time_alone_s
  * and phases[{phase, time_s, exposed_s}] by phase name; null where a side

@@ -348,13 +348,8 @@ static void step_rows(const out_ctx *c, const json_t *o[3]) {
   for (size_t i = 0; i < json_array_size(pb); i++) {
     const json_t *x = json_array_get(pb, i);
     const char *name = json_string_value(json_object_get(x, "phase"));
-    const json_t *y = NULL, *dd = json_array_get(pd, i);
-    const json_t *ph = json_object_get(sh, "phases");
-    for (size_t k = 0; k < json_array_size(ph); k++)
-      if (strcmp(json_string_value(
-                     json_object_get(json_array_get(ph, k), "phase")),
-                 name) == 0)
-        y = json_array_get(ph, k);
+    const json_t *dd = json_array_get(pd, i);
+    const json_t *y = fl_cmp_step_phase(json_object_get(sh, "phases"), name);
     char lab[64];
     snprintf(lab, sizeof lab, "%s phase time", name);
     row(c, 1, lab, json_object_get(x, "time_s"), json_object_get(y, "time_s"),

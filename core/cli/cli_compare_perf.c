@@ -123,16 +123,6 @@ json_t *fl_cmp_workload_json(const fl_cli_opts *o, const fl_workload *w,
   return doc;
 }
 
-/* HEAD minus BASE of member @k of @b and @h, or null unless both are
- * numbers. */
-static json_t *num_delta(const json_t *b, const json_t *h, const char *k) {
-  const json_t *x = json_object_get(b, k), *y = json_object_get(h, k);
-  if (!json_is_number(x) || !json_is_number(y))
-    return json_null();
-  double d = json_number_value(y) - json_number_value(x);
-  return json_real(fabs(d) < 1e-9 ? 0.0 : d);
-}
-
 json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h) {
   json_t *arr = json_array();
   const json_t *cb = json_object_get(b, "collectives"),
@@ -143,7 +133,7 @@ json_t *fl_cmp_workload_delta(const json_t *b, const json_t *h) {
     const json_t *x = json_array_get(cb, i), *y = json_array_get(ch, i);
     json_t *d = json_pack("{s:O}", "label", json_object_get(x, "label"));
     for (size_t k = 0; d && k < sizeof K / sizeof *K; k++)
-      if (json_object_set_new(d, K[k], num_delta(x, y, K[k]))) {
+      if (json_object_set_new(d, K[k], fl_cmp_num_delta(x, y, K[k], 1e-9))) {
         json_decref(d);
         d = NULL;
       }

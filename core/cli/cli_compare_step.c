@@ -81,16 +81,17 @@ json_t *fl_cmp_step_json(const fl_perf_job *job, const fl_workload *w,
   return j;
 }
 
-/* HEAD minus BASE of member @k, or null unless both are numbers. */
-static json_t *delta(const json_t *b, const json_t *h, const char *k) {
+/* (the collectives' delta, cli_compare_perf.c, takes it too) */
+json_t *fl_cmp_num_delta(const json_t *b, const json_t *h, const char *k,
+                         double zero) {
   const json_t *x = json_object_get(b, k), *y = json_object_get(h, k);
   if (!json_is_number(x) || !json_is_number(y))
     return json_null();
   double d = json_number_value(y) - json_number_value(x);
-  return json_real(fabs(d) < 1e-12 ? 0.0 : d);
+  return json_real(fabs(d) < zero ? 0.0 : d);
 }
 
-static const json_t *phase_named(const json_t *ps, const char *name) {
+const json_t *fl_cmp_step_phase(const json_t *ps, const char *name) {
   for (size_t i = 0; i < json_array_size(ps); i++)
     if (strcmp(
             json_string_value(json_object_get(json_array_get(ps, i), "phase")),
@@ -104,16 +105,17 @@ json_t *fl_cmp_step_delta(const json_t *b, const json_t *h) {
   static const char *const K[] = {"step_time_s", "compute_s", "comm_s",
                                   "step_time_alone_s"};
   for (size_t k = 0; k < sizeof K / sizeof *K; k++)
-    json_object_set_new(d, K[k], delta(b, h, K[k]));
+    json_object_set_new(d, K[k], fl_cmp_num_delta(b, h, K[k], 1e-12));
   const json_t *pb = json_object_get(b, "phases"),
                *ph = json_object_get(h, "phases");
   for (size_t i = 0; i < json_array_size(pb); i++) {
     const json_t *x = json_array_get(pb, i);
     const char *name = json_string_value(json_object_get(x, "phase"));
-    const json_t *y = phase_named(ph, name);
-    json_array_append_new(ps, json_pack("{s:s,s:o,s:o}", "phase", name,
-                                        "time_s", delta(x, y, "time_s"),
-                                        "exposed_s", delta(x, y, "exposed_s")));
+    const json_t *y = fl_cmp_step_phase(ph, name);
+    json_array_append_new(
+        ps, json_pack("{s:s,s:o,s:o}", "phase", name, "time_s",
+                      fl_cmp_num_delta(x, y, "time_s", 1e-12), "exposed_s",
+                      fl_cmp_num_delta(x, y, "exposed_s", 1e-12)));
   }
   json_object_set_new(d, "phases", ps);
   const json_t *cb = json_object_get(b, "checkpoint"),
@@ -123,7 +125,7 @@ json_t *fl_cmp_step_delta(const json_t *b, const json_t *h) {
     static const char *const C[] = {"alone_s", "ideal_s", "during_s",
                                     "step_time_during_s"};
     for (size_t k = 0; k < sizeof C / sizeof *C; k++)
-      json_object_set_new(cd, C[k], delta(cb, ch, C[k]));
+      json_object_set_new(cd, C[k], fl_cmp_num_delta(cb, ch, C[k], 1e-12));
     json_object_set_new(d, "checkpoint", cd);
   }
   return d;
